@@ -1,0 +1,78 @@
+"""diff(A, I1, I2): the per-attribute difference every Relief variant uses.
+
+Kira & Rendell (1992) and Kononenko (1994), as in Prat & Belanche (2006)
+eq. 2.2-2.3: 0/1 for a nominal attribute, |a - b| / (max - min) for a numeric
+one.  Numeric diffs may be transformed (Robnik-Sikonja & Kononenko 2003):
+
+* ``linear``   d
+* ``squared``  d ** 2 (Kira & Rendell's Euclidean distance, seed paper 003)
+* ``ramp``     0 for d <= t_eq, 1 for d >= t_diff, linear in between
+
+Missing values use the RELIEF-D tables of :mod:`.missing`.
+
+The data reach the kernels as a :class:`DiffTables` tuple, attributes in
+rows (``values[a, j]``) so that a loop over instances is contiguous.
+"""
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+LINEAR, SQUARED, RAMP = 0, 1, 2
+DIFF_KINDS = {"linear": LINEAR, "squared": SQUARED, "ramp": RAMP}
+
+DiffTables = namedtuple("DiffTables", [
+    "values",   # (a, n) scaled numeric values / nominal codes, missing as 0
+    "known",    # (n_slots, n) 1 where the value is known (columns with missing)
+    "slot",     # (a,) int32 row of an attribute in `known` and `one`, or -1
+    "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py
+    "nominal",  # (a,) bool
+    "groups",   # (n,) int64 class (group) of each instance
+    "kind",     # int: LINEAR, SQUARED or RAMP
+    "t_eq",     # ramp thresholds, in the dtype of `values`
+    "t_diff",
+])
+
+
+@numba.njit(inline="always", cache=True)
+def as_dtype_of(x, flag):
+    """The bool `flag` as 0 or 1 in the float type of `x`.
+
+    Adding a bool keeps float32 arithmetic in float32, where an integer
+    literal would promote it to float64 and halve the SIMD width.
+    """
+    return x - x + flag
+
+
+@numba.njit(inline="always", cache=True)
+def transform(d, kind, t_eq, t_diff):
+    """g(d) of a numeric diff d = |a - b| / range (dtype of d preserved)."""
+    if kind == SQUARED:
+        return d * d
+    if kind == RAMP:
+        if d <= t_eq:
+            return as_dtype_of(d, False)
+        if d >= t_diff:
+            return as_dtype_of(d, True)
+        return (d - t_eq) / (t_diff - t_eq)
+    return d
+
+
+@numba.njit(inline="always", cache=True)
+def known_diff(tables, a, xi, xj):
+    """diff of two known values of attribute `a` (eq. 2.2, 2.3)."""
+    if tables.nominal[a]:
+        return as_dtype_of(xi, xi != xj)
+    return transform(abs(xi - xj), tables.kind, tables.t_eq, tables.t_diff)
+
+
+@numba.njit(cache=True)
+def attribute_diff(tables, a, i, j):
+    """diff(A_a, I_i, I_j), missing values included (eq. 2.2, 2.3, 2.5)."""
+    s = tables.slot[a]
+    if s >= 0:
+        if tables.known[s, i] == 0:
+            return tables.one[s, tables.groups[i], j]
+        if tables.known[s, j] == 0:
+            return tables.one[s, tables.groups[j], i]
+    return known_diff(tables, a, tables.values[a, i], tables.values[a, j])
