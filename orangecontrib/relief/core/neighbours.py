@@ -33,6 +33,8 @@ def offer(dist, index, row, d, j):
 
     The list is ordered by (distance, index), so equal distances keep the
     lower index first; empty slots hold distance inf and index > any j.
+    Callers test ``d <= dist[row, -1]`` first: a call costs reference
+    counting on the arrays, and almost every candidate is rejected.
     """
     last = dist.shape[1] - 1
     if d > dist[row, last] or (d == dist[row, last] and j > index[row, last]):
@@ -47,55 +49,110 @@ def offer(dist, index, row, d, j):
     index[row, pos] = j
 
 
-@numba.njit(inline="always", cache=True)
-def add_known_diffs(out, w, xi, row, mask, j0, j1, nominal, kind, t_eq, t_diff):
-    """out[j - j0] += w * diff(xi, row[j]) * mask[j] for one attribute.
+ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 
-    `mask` is 0 where row[j] is missing (its diff is added separately) and
-    1 elsewhere; the branches sit outside the loops so each loop vectorises.
+
+@numba.njit(inline="always", cache=True)
+def add_known_diffs(out, w, x, row, mask, tables, a):
+    """out[r, jj] += w[r] * diff(x[r], row[jj]) * mask[jj] for one attribute.
+
+    `w` holds 0 for a row whose value is missing and `mask` 0 where
+    row[jj] is missing, so missing pairs add exactly 0 here and get their
+    RELIEF-D diff from :func:`add_missing_diffs`.  ``mask=None`` (a column
+    without missing values) compiles to loops without the product.  One
+    load of row[jj] serves all ROWS rows, and each kind of diff has its own
+    branch-free loop, so that LLVM vectorises it.
     """
-    if nominal:
-        for j in range(j0, j1):
-            out[j - j0] += w * as_dtype_of(xi, xi != row[j]) * mask[j]
+    o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
+    x0, x1, x2, x3 = x[0], x[1], x[2], x[3]
+    w0, w1, w2, w3 = w[0], w[1], w[2], w[3]
+    kind, t_eq, t_diff = tables.kind, tables.t_eq, tables.t_diff
+    if tables.nominal[a]:
+        for jj in range(row.shape[0]):
+            v = row[jj]
+            m = as_dtype_of(v, True) if mask is None else mask[jj]
+            o0[jj] += w0 * as_dtype_of(v, x0 != v) * m
+            o1[jj] += w1 * as_dtype_of(v, x1 != v) * m
+            o2[jj] += w2 * as_dtype_of(v, x2 != v) * m
+            o3[jj] += w3 * as_dtype_of(v, x3 != v) * m
     elif kind == LINEAR:
-        for j in range(j0, j1):
-            out[j - j0] += w * abs(xi - row[j]) * mask[j]
+        for jj in range(row.shape[0]):
+            v = row[jj]
+            m = as_dtype_of(v, True) if mask is None else mask[jj]
+            o0[jj] += w0 * abs(x0 - v) * m
+            o1[jj] += w1 * abs(x1 - v) * m
+            o2[jj] += w2 * abs(x2 - v) * m
+            o3[jj] += w3 * abs(x3 - v) * m
     else:
-        for j in range(j0, j1):
-            out[j - j0] += w * transform(abs(xi - row[j]), kind, t_eq, t_diff) * mask[j]
+        for jj in range(row.shape[0]):
+            v = row[jj]
+            m = as_dtype_of(v, True) if mask is None else mask[jj]
+            o0[jj] += w0 * transform(abs(x0 - v), kind, t_eq, t_diff) * m
+            o1[jj] += w1 * transform(abs(x1 - v), kind, t_eq, t_diff) * m
+            o2[jj] += w2 * transform(abs(x2 - v), kind, t_eq, t_diff) * m
+            o3[jj] += w3 * transform(abs(x3 - v), kind, t_eq, t_diff) * m
+
+
+@numba.njit(inline="always", cache=True)
+def add_missing_diffs(out, tables, s, w, rows, j0, width):
+    """Add the RELIEF-D diffs of attribute slot `s` for missing values.
+
+    A row whose value is missing takes its table row one[s, class(i), j]
+    (both-missing pairs included); a known row takes one[s, class(j), i]
+    for each column j whose value is missing.
+    """
+    known, one, groups = tables.known[s], tables.one[s], tables.groups
+    for r in range(ROWS):
+        i = rows[r]
+        if known[i] == 0:
+            own = one[groups[i], j0:j0 + width]
+            for jj in range(width):
+                out[r, jj] += w * own[jj]
+        else:
+            for jj in range(width):
+                if known[j0 + jj] == 0:
+                    out[r, jj] += w * one[groups[j0 + jj], i]
 
 
 @numba.njit(cache=True)
-def distance_row(tables, weights, ones, i, j0, j1, out):
-    """out[j - j0] = sum_A w_A diff(A, I_i, I_j) for j in [j0, j1) (eq. 3.1).
+def distance_rows(tables, weights, rows, j0, width, out):
+    """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
-    Attributes are summed in column order, as the formula is written.
-    Missing values take their RELIEF-D diff from ``tables.one``.
+    Attributes are added in column order, as the formula is written, so
+    the result does not depend on how rows and columns are blocked.
     """
-    out[:j1 - j0] = 0
-    groups = tables.groups
+    out[:, :width] = 0
+    x = np.empty(ROWS, dtype=out.dtype)
+    w_rows = np.empty(ROWS, dtype=out.dtype)
     for a in range(tables.values.shape[0]):
         w = weights[a]
         if w == 0:
             continue
-        s = tables.slot[a]
-        if s >= 0 and tables.known[s, i] == 0:
-            own = tables.one[s, groups[i]]
-            for j in range(j0, j1):
-                out[j - j0] += w * own[j]
-            continue
-        mask = ones if s < 0 else tables.known[s]
-        add_known_diffs(out, w, tables.values[a, i], tables.values[a], mask,
-                        j0, j1, tables.nominal[a], tables.kind,
-                        tables.t_eq, tables.t_diff)
-        if s >= 0:
-            for j in range(j0, j1):
-                if mask[j] == 0:
-                    out[j - j0] += w * tables.one[s, groups[j], i]
+        values, s = tables.values[a], tables.slot[a]
+        for r in range(ROWS):
+            x[r] = values[rows[r]]
+            w_rows[r] = w if s < 0 else w * tables.known[s, rows[r]]
+        row = values[j0:j0 + width]
+        if s < 0:
+            add_known_diffs(out, w_rows, x, row, None, tables, a)
+        else:
+            add_known_diffs(out, w_rows, x, row,
+                            tables.known[s, j0:j0 + width], tables, a)
+            add_missing_diffs(out, tables, s, w, rows, j0, width)
+
+
+@numba.njit(inline="always", cache=True)
+def block_rows(first, stop, rows):
+    """rows = first, first + 1, ... up to ROWS indices below `stop`, the
+    last one repeated as padding; returns how many are real."""
+    count = min(ROWS, stop - first)
+    for r in range(ROWS):
+        rows[r] = first + min(r, count - 1)
+    return count
 
 
 @numba.njit(parallel=True, cache=True)
-def search_all_pairs(tables, weights, ones, tile_rows, tile_cols, start, stop,
+def search_all_pairs(tables, weights, tile_rows, tile_cols, start, stop,
                      dist, index):
     """Offer every pair (i < j) of the tiles start..stop-1 to both top-k lists.
 
@@ -106,20 +163,29 @@ def search_all_pairs(tables, weights, ones, tile_rows, tile_cols, start, stop,
     n = tables.values.shape[1]
     n_groups = dist.shape[1] // n
     groups = tables.groups
+    last = dist.shape[2] - 1
     for t in prange(n_chunks):
         chunk_dist, chunk_index = dist[t], index[t]
-        out = np.empty(BLOCK, dtype=tables.values.dtype)
+        out = np.empty((ROWS, BLOCK), dtype=tables.values.dtype)
+        rows = np.empty(ROWS, dtype=np.int64)
         for p in range(start + t, stop, n_chunks):
             i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
-            for i in range(i0, min(i0 + BLOCK, n)):
-                first, last = max(j0, i + 1), min(j0 + BLOCK, n)
-                if first >= last:
+            for first in range(i0, min(i0 + BLOCK, n), ROWS):
+                count = block_rows(first, min(i0 + BLOCK, n), rows)
+                jfirst, jstop = max(j0, first + 1), min(j0 + BLOCK, n)
+                if jfirst >= jstop:
                     continue
-                distance_row(tables, weights, ones, i, first, last, out)
-                for j in range(first, last):
-                    d = out[j - first]
-                    offer(chunk_dist, chunk_index, i * n_groups + groups[j], d, j)
-                    offer(chunk_dist, chunk_index, j * n_groups + groups[i], d, i)
+                distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out)
+                for r in range(count):
+                    i = rows[r]
+                    for j in range(max(jfirst, i + 1), jstop):
+                        d = out[r, j - jfirst]
+                        row_i = i * n_groups + groups[j]
+                        row_j = j * n_groups + groups[i]
+                        if d <= chunk_dist[row_i, last]:
+                            offer(chunk_dist, chunk_index, row_i, d, j)
+                        if d <= chunk_dist[row_j, last]:
+                            offer(chunk_dist, chunk_index, row_j, d, i)
 
 
 @numba.njit(parallel=True, cache=True)
@@ -132,20 +198,26 @@ def merge_chunks(dist, index):
 
 
 @numba.njit(parallel=True, cache=True)
-def search_references(tables, weights, ones, refs, dist, index):
+def search_references(tables, weights, refs, dist, index):
     """Top-k lists of the given reference instances against all instances."""
     n = tables.values.shape[1]
     n_groups = dist.shape[0] // len(refs)
     groups = tables.groups
-    for r in prange(len(refs)):
-        i = refs[r]
-        out = np.empty(BLOCK, dtype=tables.values.dtype)
+    last = dist.shape[1] - 1
+    for b in prange(-(-len(refs) // ROWS)):
+        out = np.empty((ROWS, BLOCK), dtype=tables.values.dtype)
+        positions = np.empty(ROWS, dtype=np.int64)
+        count = block_rows(b * ROWS, len(refs), positions)
+        rows = refs[positions]
         for j0 in range(0, n, BLOCK):
-            j1 = min(j0 + BLOCK, n)
-            distance_row(tables, weights, ones, i, j0, j1, out)
-            for j in range(j0, j1):
-                if j != i:
-                    offer(dist, index, r * n_groups + groups[j], out[j - j0], j)
+            width = min(j0 + BLOCK, n) - j0
+            distance_rows(tables, weights, rows, j0, width, out)
+            for r in range(count):
+                for jj in range(width):
+                    j = j0 + jj
+                    row = positions[r] * n_groups + groups[j]
+                    if out[r, jj] <= dist[row, last] and j != rows[r]:
+                        offer(dist, index, row, out[r, jj], j)
 
 
 def _empty_lists(shape, n):
@@ -163,11 +235,10 @@ def _all_pairs(tables, weights, k, n_groups, progress_callback, n_steps):
     tile_rows, tile_cols = (a.astype(np.int64) for a in np.triu_indices(n_tiles))
     n_chunks = numba.get_num_threads()
     dist, index = _empty_lists((n_chunks, n * n_groups, k), n)
-    ones = np.ones(n, np.float32)
     bounds = np.linspace(0, len(tile_rows), n_steps + 1).astype(int)
     for step, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
-        search_all_pairs(tables, weights, ones, tile_rows, tile_cols,
-                         start, stop, dist, index)
+        search_all_pairs(tables, weights, tile_rows, tile_cols, start, stop,
+                         dist, index)
         _report(progress_callback, (step + 1) / n_steps)
     merge_chunks(dist, index)
     return index[0]
@@ -175,12 +246,11 @@ def _all_pairs(tables, weights, k, n_groups, progress_callback, n_steps):
 
 def _references(tables, weights, refs, k, n_groups, progress_callback, n_steps):
     n = tables.values.shape[1]
-    ones = np.ones(n, np.float32)
     index = np.empty((len(refs) * n_groups, k), np.int32)
     bounds = np.linspace(0, len(refs), n_steps + 1).astype(int)
     for step, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
         dist, part = _empty_lists(((stop - start) * n_groups, k), n)
-        search_references(tables, weights, ones, refs[start:stop], dist, part)
+        search_references(tables, weights, refs[start:stop], dist, part)
         index[start * n_groups:stop * n_groups] = part
         _report(progress_callback, (step + 1) / n_steps)
     return index
