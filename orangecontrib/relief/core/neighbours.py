@@ -197,27 +197,40 @@ def merge_chunks(dist, index):
                 offer(dist[0], index[0], row, dist[t, row, s], index[t, row, s])
 
 
-@numba.njit(parallel=True, cache=True)
-def search_references(tables, weights, refs, dist, index):
-    """Top-k lists of the given reference instances against all instances."""
+@numba.njit(cache=True)
+def search_rows(tables, weights, rows, count, list_rows, n_groups, dist,
+                index, out):
+    """Top-k lists of the references rows[:count] against all instances.
+
+    Reference r's neighbours of group g go to list row
+    ``list_rows[r] * n_groups + g``.  `out` is a (ROWS, BLOCK) buffer.
+    Sequential variants (double ReliefF) call this for one reference at a
+    time with their current weights.
+    """
     n = tables.values.shape[1]
-    n_groups = dist.shape[0] // len(refs)
     groups = tables.groups
     last = dist.shape[1] - 1
+    for j0 in range(0, n, BLOCK):
+        width = min(j0 + BLOCK, n) - j0
+        distance_rows(tables, weights, rows, j0, width, out)
+        for r in range(count):
+            for jj in range(width):
+                j = j0 + jj
+                row = list_rows[r] * n_groups + groups[j]
+                if out[r, jj] <= dist[row, last] and j != rows[r]:
+                    offer(dist, index, row, out[r, jj], j)
+
+
+@numba.njit(parallel=True, cache=True)
+def search_references(tables, weights, refs, dist, index):
+    """Top-k lists of the given reference instances, ROWS at a time."""
+    n_groups = dist.shape[0] // len(refs)
     for b in prange(-(-len(refs) // ROWS)):
         out = np.empty((ROWS, BLOCK), dtype=tables.values.dtype)
         positions = np.empty(ROWS, dtype=np.int64)
         count = block_rows(b * ROWS, len(refs), positions)
-        rows = refs[positions]
-        for j0 in range(0, n, BLOCK):
-            width = min(j0 + BLOCK, n) - j0
-            distance_rows(tables, weights, rows, j0, width, out)
-            for r in range(count):
-                for jj in range(width):
-                    j = j0 + jj
-                    row = positions[r] * n_groups + groups[j]
-                    if out[r, jj] <= dist[row, last] and j != rows[r]:
-                        offer(dist, index, row, out[r, jj], j)
+        search_rows(tables, weights, refs[positions], count, positions,
+                    n_groups, dist, index, out)
 
 
 def _empty_lists(shape, n):
