@@ -6,17 +6,25 @@ Scripting::
     weights = ReliefF(k_nearest=10)(table)
 
 The numeric core (:mod:`orangecontrib.relief.core`) imports neither Orange
-nor Qt; the Orange scorers are loaded on first use so that importing the
-core stays free of them.
+nor Qt; the Orange-facing names below are loaded on first use so that
+importing the core stays free of them.
 """
 import importlib
 
-_SCORERS = ("Relief", "ReliefF", "RReliefF", "RankScorer", "ReliefScorer")
+#: public name -> the submodule that defines it
+_EXPORTS = {
+    "ReliefScorer": "scorers",
+    "Relief": "scorers",
+    "ReliefF": "scorers",
+    "RReliefF": "scorers",
+    "RankScorer": "scorers",
+}
 
-__all__ = list(_SCORERS)
+__all__ = list(_EXPORTS)
 
 
 def __getattr__(name):
-    if name in _SCORERS:
-        return getattr(importlib.import_module(".scorers", __name__), name)
+    if name in _EXPORTS:
+        module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
+        return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
