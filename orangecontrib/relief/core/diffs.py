@@ -26,6 +26,9 @@ DiffTables = namedtuple("DiffTables", [
     "known",    # (n_slots, n) 1 where the value is known (columns with missing)
     "slot",     # (a,) int32 row of an attribute in `known` and `one`, or -1
     "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py
+    "missing_start",  # (n_slots, n_tiles + 1): slot s's missing instances
+    "missing_rows",   # of tile t are missing_rows[missing_start[s, t]:
+                      # missing_start[s, t + 1]] (tiles of BLOCK instances)
     "nominal",  # (a,) bool
     "groups",   # (n,) int64 class (group) of each instance
     "kind",     # int: LINEAR, SQUARED or RAMP

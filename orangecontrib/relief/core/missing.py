@@ -46,17 +46,20 @@ def expected_numeric_diff(sample, points, kind, t_eq, t_diff):
         left = p * below - csum[below]
         right = (csum[c] - csum[below]) - p * (c - below)
         return (left + right) / c
-    # ramp: 1 beyond t_diff, 0 within t_eq, linear in between (continuous,
-    # so which side owns a boundary point does not change the expectation)
-    width = t_diff - t_eq
-    far_left = np.searchsorted(s, p - t_diff, "right")
-    near_left = np.searchsorted(s, p - t_eq, "left")
-    near_right = np.searchsorted(s, p + t_eq, "right")
+    # ramp: 0 within t_eq, 1 from t_diff on, linear in between
+    far_left = np.searchsorted(s, p - t_diff, "right")   # d >= t_diff
+    near_left = np.searchsorted(s, p - t_eq, "left")     # t_eq < d < t_diff
+    near_right = np.searchsorted(s, p + t_eq, "right")   # d <= t_eq
     far_right = np.searchsorted(s, p + t_diff, "left")
-    left = ((p - t_eq) * (near_left - far_left)
-            - (csum[near_left] - csum[far_left])) / width
-    right = ((csum[far_right] - csum[near_right])
-             - (p + t_eq) * (far_right - near_right)) / width
+    if t_diff > t_eq:
+        width = t_diff - t_eq
+        left = ((p - t_eq) * (near_left - far_left)
+                - (csum[near_left] - csum[far_left])) / width
+        right = ((csum[far_right] - csum[near_right])
+                 - (p + t_eq) * (far_right - near_right)) / width
+    else:  # a step: 0 for d <= t_eq, else 1
+        left = right = 0.0
+        far_left, far_right = near_left, near_right
     return (far_left + (c - far_right) + left + right) / c
 
 

@@ -53,40 +53,44 @@ ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 
 
 @numba.njit(inline="always", cache=True)
-def add_known_diffs(out, w, x, row, mask, tables, a):
-    """out[r, jj] += w[r] * diff(x[r], row[jj]) * mask[jj] for one attribute.
+def add_known_diffs(out, w, x, tables, a, known, s, j0, width):
+    """out[r, jj] += w[r] * diff(x[r], value of I_(j0+jj)) for attribute `a`.
 
-    `w` holds 0 for a row whose value is missing and `mask` 0 where
-    row[jj] is missing, so missing pairs add exactly 0 here and get their
-    RELIEF-D diff from :func:`add_missing_diffs`.  ``mask=None`` (a column
-    without missing values) compiles to loops without the product.  One
-    load of row[jj] serves all ROWS rows, and each kind of diff has its own
-    branch-free loop, so that LLVM vectorises it.
+    `w` holds 0 for a row whose value is missing and ``known[s, j]`` is 0
+    where instance j's value is missing, so missing pairs add exactly 0
+    here and get their RELIEF-D diff from :func:`add_missing_diffs`.
+    ``known=None`` (a column without missing values) compiles to loops
+    without that product.  One load of a column value serves all ROWS
+    rows, and each kind of diff has its own branch-free loop, so that LLVM
+    vectorises it.  The kernels index the arrays instead of slicing them:
+    a slice costs an atomic reference count that threads contend for.
     """
+    values = tables.values
+    start = np.uint64(j0)  # unsigned indices need no negative-index check
     o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
     x0, x1, x2, x3 = x[0], x[1], x[2], x[3]
     w0, w1, w2, w3 = w[0], w[1], w[2], w[3]
     kind, t_eq, t_diff = tables.kind, tables.t_eq, tables.t_diff
     if tables.nominal[a]:
-        for jj in range(row.shape[0]):
-            v = row[jj]
-            m = as_dtype_of(v, True) if mask is None else mask[jj]
+        for jj in range(np.uint64(width)):
+            v = values[a, start + jj]
+            m = as_dtype_of(v, True) if known is None else known[s, start + jj]
             o0[jj] += w0 * as_dtype_of(v, x0 != v) * m
             o1[jj] += w1 * as_dtype_of(v, x1 != v) * m
             o2[jj] += w2 * as_dtype_of(v, x2 != v) * m
             o3[jj] += w3 * as_dtype_of(v, x3 != v) * m
     elif kind == LINEAR:
-        for jj in range(row.shape[0]):
-            v = row[jj]
-            m = as_dtype_of(v, True) if mask is None else mask[jj]
+        for jj in range(np.uint64(width)):
+            v = values[a, start + jj]
+            m = as_dtype_of(v, True) if known is None else known[s, start + jj]
             o0[jj] += w0 * abs(x0 - v) * m
             o1[jj] += w1 * abs(x1 - v) * m
             o2[jj] += w2 * abs(x2 - v) * m
             o3[jj] += w3 * abs(x3 - v) * m
     else:
-        for jj in range(row.shape[0]):
-            v = row[jj]
-            m = as_dtype_of(v, True) if mask is None else mask[jj]
+        for jj in range(np.uint64(width)):
+            v = values[a, start + jj]
+            m = as_dtype_of(v, True) if known is None else known[s, start + jj]
             o0[jj] += w0 * transform(abs(x0 - v), kind, t_eq, t_diff) * m
             o1[jj] += w1 * transform(abs(x1 - v), kind, t_eq, t_diff) * m
             o2[jj] += w2 * transform(abs(x2 - v), kind, t_eq, t_diff) * m
@@ -94,51 +98,64 @@ def add_known_diffs(out, w, x, row, mask, tables, a):
 
 
 @numba.njit(inline="always", cache=True)
-def add_missing_diffs(out, tables, s, w, rows, j0, width):
+def add_missing_diffs(out, tables, s, w, rows, j0, width, fill):
     """Add the RELIEF-D diffs of attribute slot `s` for missing values.
 
     A row whose value is missing takes its table row one[s, class(i), j]
     (both-missing pairs included); a known row takes one[s, class(j), i]
-    for each column j whose value is missing.
+    for each column j whose value is missing, found in the slot's sorted
+    list of missing instances (``missing_start[s, tile]`` is where tile's
+    part of the list begins), so the cost follows the number of missing
+    values, not the width of the block.
     """
-    known, one, groups = tables.known[s], tables.one[s], tables.groups
+    known, one, groups = tables.known, tables.one, tables.groups
     for r in range(ROWS):
-        i = rows[r]
-        if known[i] == 0:
-            own = one[groups[i], j0:j0 + width]
+        if known[s, rows[r]] == 0:
+            g = groups[rows[r]]
             for jj in range(width):
-                out[r, jj] += w * own[jj]
-        else:
-            for jj in range(width):
-                if known[j0 + jj] == 0:
-                    out[r, jj] += w * one[groups[j0 + jj], i]
+                out[r, jj] += w * one[s, g, j0 + jj]
+    tile = j0 // BLOCK
+    first, stop = tables.missing_start[s, tile], tables.missing_start[s, tile + 1]
+    if first == stop:
+        return
+    for r in range(ROWS):
+        for g in range(one.shape[1]):
+            fill[g, r] = w * known[s, rows[r]] * one[s, g, rows[r]]
+    o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
+    for p in range(first, stop):
+        j = tables.missing_rows[p]
+        g, jj = groups[j], j - j0
+        o0[jj] += fill[g, 0]
+        o1[jj] += fill[g, 1]
+        o2[jj] += fill[g, 2]
+        o3[jj] += fill[g, 3]
 
 
 @numba.njit(cache=True)
 def distance_rows(tables, weights, rows, j0, width, out):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
+    The columns are one tile: j0 is a multiple of BLOCK, width <= BLOCK.
     Attributes are added in column order, as the formula is written, so
     the result does not depend on how rows and columns are blocked.
     """
     out[:, :width] = 0
     x = np.empty(ROWS, dtype=out.dtype)
     w_rows = np.empty(ROWS, dtype=out.dtype)
+    fill = np.empty((tables.one.shape[1], ROWS), dtype=out.dtype)
     for a in range(tables.values.shape[0]):
         w = weights[a]
         if w == 0:
             continue
-        values, s = tables.values[a], tables.slot[a]
+        s = tables.slot[a]
         for r in range(ROWS):
-            x[r] = values[rows[r]]
+            x[r] = tables.values[a, rows[r]]
             w_rows[r] = w if s < 0 else w * tables.known[s, rows[r]]
-        row = values[j0:j0 + width]
         if s < 0:
-            add_known_diffs(out, w_rows, x, row, None, tables, a)
+            add_known_diffs(out, w_rows, x, tables, a, None, s, j0, width)
         else:
-            add_known_diffs(out, w_rows, x, row,
-                            tables.known[s, j0:j0 + width], tables, a)
-            add_missing_diffs(out, tables, s, w, rows, j0, width)
+            add_known_diffs(out, w_rows, x, tables, a, tables.known, s, j0, width)
+            add_missing_diffs(out, tables, s, w, rows, j0, width, fill)
 
 
 @numba.njit(inline="always", cache=True)
@@ -172,14 +189,14 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, start, stop,
             i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
             for first in range(i0, min(i0 + BLOCK, n), ROWS):
                 count = block_rows(first, min(i0 + BLOCK, n), rows)
-                jfirst, jstop = max(j0, first + 1), min(j0 + BLOCK, n)
-                if jfirst >= jstop:
+                jstop = min(j0 + BLOCK, n)
+                if first + 1 >= jstop:
                     continue
-                distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out)
+                distance_rows(tables, weights, rows, j0, jstop - j0, out)
                 for r in range(count):
                     i = rows[r]
-                    for j in range(max(jfirst, i + 1), jstop):
-                        d = out[r, j - jfirst]
+                    for j in range(max(j0, i + 1), jstop):
+                        d = out[r, j - j0]
                         row_i = i * n_groups + groups[j]
                         row_j = j * n_groups + groups[i]
                         if d <= chunk_dist[row_i, last]:

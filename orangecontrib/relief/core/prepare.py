@@ -14,6 +14,7 @@ import numpy as np
 from .diffs import DIFF_KINDS, DiffTables
 from .errors import ReliefInputError
 from .missing import missing_diff_tables
+from .neighbours import BLOCK
 
 
 @dataclass(frozen=True)
@@ -131,9 +132,9 @@ def _diff_kind(diff, t_eq, t_diff):
     if diff not in DIFF_KINDS:
         raise ReliefInputError(f"Unknown diff '{diff}'; use one of "
                                f"{', '.join(DIFF_KINDS)}.")
-    if not (np.isfinite(t_eq) and np.isfinite(t_diff) and 0 <= t_eq < t_diff):
+    if not (np.isfinite(t_eq) and np.isfinite(t_diff) and 0 <= t_eq <= t_diff):
         raise ReliefInputError(
-            f"The ramp needs 0 <= t_eq < t_diff, got t_eq={t_eq}, "
+            f"The ramp needs 0 <= t_eq <= t_diff, got t_eq={t_eq}, "
             f"t_diff={t_diff}.")
     return DIFF_KINDS[diff]
 
@@ -142,11 +143,21 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype):
     """The diff tables in `dtype`, attributes in rows (see DiffTables)."""
     missing = np.isnan(scaled)
     known = ~missing[:, slot >= 0].T
+    # missing instances per slot, in order; missing_start[s, t] is where
+    # slot s's missing instances of tile t (rows t*BLOCK ..) begin
+    slots, missing_rows = np.nonzero(~known)
+    stride = len(scaled) + BLOCK
+    tile_starts = np.arange(0, stride, BLOCK)
+    missing_start = np.searchsorted(
+        slots * stride + missing_rows,
+        np.arange(len(known))[:, None] * stride + tile_starts)
     return DiffTables(
         values=np.ascontiguousarray(np.where(missing, 0, scaled).T, dtype=dtype),
         known=np.ascontiguousarray(known, dtype=dtype),
         slot=slot,
         one=np.ascontiguousarray(one, dtype=dtype),
+        missing_start=missing_start.astype(np.int64),
+        missing_rows=missing_rows.astype(np.int64),
         nominal=nominal,
         groups=groups,
         kind=kind,
