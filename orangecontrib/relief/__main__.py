@@ -1,0 +1,6 @@
+"""``python -m orangecontrib.relief``: the ``orange-relief`` command line."""
+import sys
+
+from orangecontrib.relief.cli import main
+
+sys.exit(main())

@@ -1,0 +1,109 @@
+#!/usr/bin/env python
+"""Packaging of the Orange3-Relief add-on."""
+import importlib.util
+import os
+
+from setuptools import find_namespace_packages, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+NAME = "Orange3-Relief"
+VERSION = "0.1.0"
+DESCRIPTION = ("Relief, ReliefF and RReliefF feature weighting for "
+               "Orange data mining, with a numba core")
+KEYWORDS = (
+    # PyPI packages with the keyword "orange3 add-on" are listed in
+    # Orange's add-on manager
+    "orange3 add-on",
+    "feature selection",
+    "relief",
+)
+
+PACKAGES = find_namespace_packages(
+    include=["orangecontrib*"], exclude=["*.__pycache__"])
+
+PACKAGE_DATA = {
+    "orangecontrib.relief.datasets": ["*.tab"],
+    "orangecontrib.relief.widgets": ["icons/*.svg"],
+}
+
+INSTALL_REQUIRES = [
+    "Orange3>=3.38",
+    "orange-widget-base",
+    "AnyQt",
+    "numpy",
+    "numba>=0.59",
+    "pyqtgraph",
+    # figures of `orange-relief experiment separability`
+    "matplotlib",
+]
+
+EXTRAS_REQUIRE = {
+    # pip's Orange3 brings no Qt binding; the widget tests need one
+    "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5"],
+    "bench": ["fast-select", "skrebate"],
+}
+
+ENTRY_POINTS = {
+    # marks the distribution as an Orange add-on (shown in the add-on manager)
+    "orange3.addon": ("relief = orangecontrib.relief",),
+    # the widget category package
+    "orange.widgets": ("Relief = orangecontrib.relief.widgets",),
+    # help pages of the widgets in the canvas
+    "orange.canvas.help": (
+        "html-index = orangecontrib.relief.widgets:WIDGET_HELP_PATH",),
+    # a callable yielding (prefix, directory) pairs of documentation data sets
+    "orange.data.io.search_paths": (
+        "relief = orangecontrib.relief.datasets:dataset_dirs",),
+    "console_scripts": ("orange-relief = orangecontrib.relief.cli:main",),
+}
+
+HELP_INSTALL_DIR = "help/orange3-relief"
+
+
+def read(filename):
+    """Return the text of a file next to setup.py."""
+    with open(os.path.join(HERE, filename), encoding="utf-8") as file:
+        return file.read()
+
+
+def build_help():
+    """Render doc/ to HTML and return its setuptools ``data_files`` entries.
+
+    The pages are installed to ``<prefix>/help/orange3-relief``, where
+    ``WIDGET_HELP_PATH`` looks for them (as in Orange's example add-on).
+    """
+    spec = importlib.util.spec_from_file_location(
+        "build_html", os.path.join(HERE, "doc", "build_html.py"))
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    files = builder.build()
+    by_dir = {}
+    for path in files:
+        relative = os.path.relpath(path.parent, builder.BUILD_DIR)
+        target = os.path.normpath(os.path.join(HELP_INSTALL_DIR, relative))
+        by_dir.setdefault(target, []).append(os.path.relpath(path, HERE))
+    return sorted(by_dir.items())
+
+
+if __name__ == "__main__":
+    setup(
+        name=NAME,
+        version=VERSION,
+        description=DESCRIPTION,
+        long_description=read("README.md"),
+        long_description_content_type="text/markdown",
+        keywords=KEYWORDS,
+        python_requires=">=3.10",
+        packages=PACKAGES,
+        package_data=PACKAGE_DATA,
+        data_files=build_help(),
+        install_requires=INSTALL_REQUIRES,
+        extras_require=EXTRAS_REQUIRE,
+        entry_points=ENTRY_POINTS,
+        zip_safe=False,
+        classifiers=[
+            "Programming Language :: Python :: 3",
+            "Topic :: Scientific/Engineering :: Artificial Intelligence",
+        ],
+    )

@@ -1,0 +1,389 @@
+"""Slow, literal reference implementations of Relief, ReliefF and RReliefF.
+
+This module is an *independent* check of ``orangecontrib.relief.core``. It
+follows /work/CONTRACT.md ("Exact semantics") and reads like the pseudo code
+of the papers:
+
+* Relief  -- Kira & Rendell, Fig. 1 of Prat & Belanche (2006), section 2;
+* ReliefF -- Kononenko (1994), Fig. 2 of Prat & Belanche, with the RELIEF-D
+  missing-value diff of eq. 2.5;
+* RReliefF -- Robnik-Sikonja & Kononenko (2003), Fig. 3 (the N_dC, N_dA,
+  N_dC&dA counters), with the exp-rank influence of neighbours;
+* the myopic ReliefF / modified Gini-gain expression of eq. 2.6-2.8.
+
+Everything is plain Python loops over Python floats (IEEE double = float64).
+There is deliberately no numba, no vectorisation and no caching: every
+``diff`` of a missing numeric value enumerates the known values of the
+instance's group again. It is only meant for tiny data sets in tests.
+"""
+import math
+
+import numpy as np
+
+__all__ = ["Context", "diff", "distance", "nearest", "relief", "relieff",
+           "rrelieff", "references", "myopic_relieff", "gini_gain_prime"]
+
+
+def _is_missing(value):
+    return value != value  # NaN
+
+
+class Context:
+    """The data after rule 1 (rows with a missing target dropped) and the
+    options that ``diff`` needs.
+
+    X: list of rows (lists of Python floats, NaN = missing)
+    group: list, group[i] is the group of instance i for the missing-value
+           probabilities (its class for classification, 0 for regression)
+    """
+
+    def __init__(self, X, group, discrete, diff_kind, t_eq, t_diff, weights):
+        self.X = X
+        self.group = group
+        self.discrete = discrete
+        self.diff_kind = diff_kind
+        self.t_eq = t_eq
+        self.t_diff = t_diff
+        self.weights = weights
+        self.n = len(X)
+        self.a = len(discrete)
+        # range of every column over its known values (rule 2)
+        self.range = []
+        self.has_known = []
+        for A in range(self.a):
+            known = [self.X[i][A] for i in range(self.n)
+                     if not _is_missing(self.X[i][A])]
+            self.has_known.append(len(known) > 0)
+            if known:
+                self.range.append(max(known) - min(known))
+            else:
+                self.range.append(0.0)
+
+
+def prepare(X, y, discrete, diff_kind, t_eq, t_diff, distance_weights,
+            regression):
+    """Rule 1: drop the rows whose target is missing. Returns (ctx, targets)."""
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n_all, a = X.shape
+    if discrete is None:
+        discrete = [False] * a
+    discrete = [bool(d) for d in discrete]
+    if distance_weights is None:
+        weights = [1.0] * a
+    else:
+        weights = [float(w) for w in distance_weights]
+    rows, targets = [], []
+    for i in range(n_all):
+        if _is_missing(float(y[i])):
+            continue
+        rows.append([float(X[i, A]) for A in range(a)])
+        targets.append(float(y[i]))
+    if regression:
+        group = [0] * len(rows)
+    else:
+        group = [int(t) for t in targets]
+    ctx = Context(rows, group, discrete, diff_kind, float(t_eq),
+                  float(t_diff), weights)
+    return ctx, targets
+
+
+# ---------------------------------------------------------------- diff ----
+
+def g(d, ctx):
+    """The diff option applied to a normalised numeric difference d."""
+    if ctx.diff_kind == "linear":
+        return d
+    if ctx.diff_kind == "squared":
+        return d * d
+    if ctx.diff_kind == "ramp":
+        if d <= ctx.t_eq:
+            return 0.0
+        if d >= ctx.t_diff:
+            return 1.0
+        return (d - ctx.t_eq) / (ctx.t_diff - ctx.t_eq)
+    raise ValueError(ctx.diff_kind)
+
+
+def known_values(A, grp, ctx):
+    """Known values of column A among the instances of group grp; if the
+    group has none, the known values of the whole column (rule 3)."""
+    values = [ctx.X[i][A] for i in range(ctx.n)
+              if ctx.group[i] == grp and not _is_missing(ctx.X[i][A])]
+    if not values:
+        values = [ctx.X[i][A] for i in range(ctx.n)
+                  if not _is_missing(ctx.X[i][A])]
+    return values
+
+
+def P(v, A, grp, ctx):
+    """P(value(A) = v | group), relative frequency among known values."""
+    values = known_values(A, grp, ctx)
+    count = 0
+    for x in values:
+        if x == v:
+            count += 1
+    return count / len(values)
+
+
+def numeric_diff(A, v1, v2, ctx):
+    """diff of two known values of numeric column A."""
+    if ctx.range[A] == 0:
+        return g(0.0, ctx)
+    return g(abs(v1 - v2) / ctx.range[A], ctx)
+
+
+def diff(A, I1, I2, ctx):
+    """diff(A, I1, I2): HEOM diff of known values, RELIEF-D (eq. 2.5) when a
+    value is missing; numeric missing values use the literal expectation."""
+    v1 = ctx.X[I1][A]
+    v2 = ctx.X[I2][A]
+    m1 = _is_missing(v1)
+    m2 = _is_missing(v2)
+    if not ctx.has_known[A]:
+        return 0.0                      # no known value at all
+    if ctx.discrete[A]:
+        if not m1 and not m2:
+            return 0.0 if v1 == v2 else 1.0
+        if m1 and not m2:
+            return 1.0 - P(v2, A, ctx.group[I1], ctx)
+        if m2 and not m1:
+            return 1.0 - P(v1, A, ctx.group[I2], ctx)
+        # both missing: 1 - sum_v P(v | group(I1)) * P(v | group(I2))
+        all_values = sorted(set(ctx.X[i][A] for i in range(ctx.n)
+                                if not _is_missing(ctx.X[i][A])))
+        s = 0.0
+        for v in all_values:
+            s += P(v, A, ctx.group[I1], ctx) * P(v, A, ctx.group[I2], ctx)
+        return 1.0 - s
+    # numeric
+    if not m1 and not m2:
+        return numeric_diff(A, v1, v2, ctx)
+    if m1 and not m2:
+        xs = known_values(A, ctx.group[I1], ctx)
+        total = 0.0
+        for x in xs:
+            total += numeric_diff(A, x, v2, ctx)
+        return total / len(xs)
+    if m2 and not m1:
+        ys = known_values(A, ctx.group[I2], ctx)
+        total = 0.0
+        for x in ys:
+            total += numeric_diff(A, v1, x, ctx)
+        return total / len(ys)
+    xs = known_values(A, ctx.group[I1], ctx)
+    ys = known_values(A, ctx.group[I2], ctx)
+    total = 0.0
+    for x in xs:
+        for x2 in ys:
+            total += numeric_diff(A, x, x2, ctx)
+    return total / (len(xs) * len(ys))
+
+
+def distance(I1, I2, ctx):
+    """delta(I1, I2) = sum_A w_A * diff(A, I1, I2) (eq. 2.1 / 3.1)."""
+    total = 0.0
+    for A in range(ctx.a):
+        total += ctx.weights[A] * diff(A, I1, I2, ctx)
+    return total
+
+
+def nearest(R, candidates, k, ctx):
+    """The (up to) k candidates nearest to R, sorted by (distance, index);
+    R itself is never a candidate (rule 5)."""
+    keyed = []
+    for I in candidates:
+        if I == R:
+            continue
+        keyed.append((distance(R, I, ctx), I))
+    keyed.sort()
+    return [I for _, I in keyed[:k]]
+
+
+def references(n, n_iterations, random_state):
+    """Rule 6: the list of reference instances."""
+    if n_iterations is None:
+        return list(range(n))
+    rng = np.random.default_rng(random_state)
+    return [int(r) for r in rng.integers(0, n, size=n_iterations)]
+
+
+# -------------------------------------------------------------- Relief ----
+
+def relief(X, y, discrete=None, *, n_iterations=None, random_state=None,
+           diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None):
+    """Fig. 1 of paper 000 (two classes, one nearest hit and miss)."""
+    ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
+                           distance_weights, regression=False)
+    n, a = ctx.n, ctx.a
+    classes = sorted(set(ctx.group))
+    assert len(classes) == 2
+    refs = references(n, n_iterations, random_state)
+    m = len(refs)
+    W = [0.0] * a
+    for R in refs:
+        same = [i for i in range(n) if ctx.group[i] == ctx.group[R]]
+        other = [i for i in range(n) if ctx.group[i] != ctx.group[R]]
+        H = nearest(R, same, 1, ctx)
+        M = nearest(R, other, 1, ctx)
+        for A in range(a):
+            d_hit = _diff(A, R, H[0], ctx) if H else 0.0
+            d_miss = _diff(A, R, M[0], ctx)
+            W[A] = W[A] + (d_miss - d_hit) / m
+    return np.array(W, dtype=np.float64)
+
+
+_diff = diff  # the option argument "diff" shadows the function name
+
+
+# ------------------------------------------------------------- ReliefF ----
+
+def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
+            random_state=None, diff="linear", t_eq=0.04, t_diff=0.10,
+            distance_weights=None):
+    """Fig. 2 of paper 000 with the contract's averaging over the available
+    neighbours (a class with fewer than k candidates gives all it has)."""
+    ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
+                           distance_weights, regression=False)
+    n, a = ctx.n, ctx.a
+    classes = sorted(set(ctx.group))
+    assert len(classes) >= 2
+    prior = {}
+    for c in classes:
+        prior[c] = sum(1 for i in range(n) if ctx.group[i] == c) / n
+    refs = references(n, n_iterations, random_state)
+    m = len(refs)
+    W = [0.0] * a
+    for R in refs:
+        cR = ctx.group[R]
+        hits = nearest(R, [i for i in range(n) if ctx.group[i] == cR],
+                       k_nearest, ctx)
+        misses = {}
+        for C in classes:
+            if C != cR:
+                misses[C] = nearest(
+                    R, [i for i in range(n) if ctx.group[i] == C],
+                    k_nearest, ctx)
+        for A in range(a):
+            if hits:
+                s = 0.0
+                for H in hits:
+                    s += _diff(A, R, H, ctx)
+                W[A] = W[A] - (s / len(hits)) / m
+            for C in classes:
+                if C == cR:
+                    continue
+                s = 0.0
+                for M in misses[C]:
+                    s += _diff(A, R, M, ctx)
+                W[A] = W[A] + (prior[C] / (1.0 - prior[cR])
+                               * (s / len(misses[C]))) / m
+    return np.array(W, dtype=np.float64)
+
+
+# ------------------------------------------------------------ RReliefF ----
+
+def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
+             random_state=None, weighting="exp_rank", sigma=None,
+             diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None):
+    """Fig. 3 of Robnik-Sikonja & Kononenko (2003), the pseudo code of 004."""
+    ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
+                           distance_weights, regression=True)
+    n, a = ctx.n, ctx.a
+    y_range = max(targets) - min(targets)
+    assert y_range > 0
+    if sigma is None:
+        sigma = k_nearest / 3.5
+    refs = references(n, n_iterations, random_state)
+    m = len(refs)
+    N_dC = 0.0
+    N_dA = [0.0] * a
+    N_dCdA = [0.0] * a
+    for R in refs:
+        neighbours = nearest(R, list(range(n)), k_nearest, ctx)
+        # influence of the neighbours by rank: d1 = exp(-(rank/sigma)^2)
+        d1 = []
+        for rank in range(1, len(neighbours) + 1):
+            if weighting == "exp_rank":
+                d1.append(math.exp(-(rank / sigma) ** 2))
+            elif weighting == "equal":
+                d1.append(1.0)
+            else:
+                raise ValueError(weighting)
+        d1_sum = 0.0
+        for v in d1:
+            d1_sum += v
+        for j, I in enumerate(neighbours):
+            d = d1[j] / d1_sum
+            dC = abs(targets[R] - targets[I]) / y_range
+            N_dC = N_dC + dC * d
+            for A in range(a):
+                dA = _diff(A, R, I, ctx)
+                N_dA[A] = N_dA[A] + dA * d
+                N_dCdA[A] = N_dCdA[A] + dC * dA * d
+    # W[A] = N_dCdA/N_dC - (N_dA - N_dCdA)/(m - N_dC).
+    # The contract does not say what happens when a denominator is 0
+    # (N_dC = 0: no neighbour ever had a different target; N_dC = m: every
+    # neighbour had the extreme difference). Then the numerator is 0 as well
+    # (0 <= N_dCdA <= N_dC and 0 <= N_dA - N_dCdA <= m - N_dC because all
+    # diffs are in [0, 1]), so the term is taken as 0.
+    W = [0.0] * a
+    for A in range(a):
+        first = N_dCdA[A] / N_dC if N_dC != 0 else 0.0
+        second = ((N_dA[A] - N_dCdA[A]) / (m - N_dC) if m - N_dC != 0
+                  else 0.0)
+        W[A] = first - second
+    return np.array(W, dtype=np.float64)
+
+
+# ------------------------------------------------------ myopic ReliefF ----
+
+def _frequencies(values):
+    counts = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    return {v: c / len(values) for v, c in counts.items()}
+
+
+def gini_gain_prime(x, c):
+    """GG'(A) of eq. 2.8 for one nominal attribute x and the class c
+    (lists of equal length, no missing values), with plug-in frequencies:
+
+    GG' = sum_x P(x)^2 / sum_x P(x)^2 * sum_c P(c|x)^2  -  sum_c P(c)^2
+    """
+    Px = _frequencies(x)
+    Pc = _frequencies(c)
+    sum_px2 = 0.0
+    for v in Px:
+        sum_px2 += Px[v] ** 2
+    p_samecl_eqval = 0.0
+    for v in Px:
+        cs = [c[i] for i in range(len(x)) if x[i] == v]
+        Pc_x = _frequencies(cs)
+        s = 0.0
+        for cl in Pc_x:
+            s += Pc_x[cl] ** 2
+        p_samecl_eqval += Px[v] ** 2 / sum_px2 * s
+    p_samecl = 0.0
+    for cl in Pc:
+        p_samecl += Pc[cl] ** 2
+    return p_samecl_eqval - p_samecl
+
+
+def myopic_relieff(x, c):
+    """Myopic ReliefF, eq. 2.6-2.7 of paper 000:
+
+    W'(A) = P_eqval * GG'(A) / (P_samecl * (1 - P_samecl))
+
+    with P_eqval = sum_x P(x)^2 and P_samecl = sum_c P(c)^2 (for sampling
+    with replacement; the paper's text swaps the two names by a typo).
+    """
+    Px = _frequencies(x)
+    Pc = _frequencies(c)
+    p_eqval = 0.0
+    for v in Px:
+        p_eqval += Px[v] ** 2
+    p_samecl = 0.0
+    for cl in Pc:
+        p_samecl += Pc[cl] ** 2
+    return p_eqval * gini_gain_prime(x, c) / (p_samecl * (1.0 - p_samecl))

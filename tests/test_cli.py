@@ -1,0 +1,132 @@
+"""Tests of the ``orange-relief`` command line."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from Orange.data import Table
+
+from orangecontrib.relief import ReliefF
+from orangecontrib.relief.cli import main
+from orangecontrib.relief.datasets import path
+
+
+def run(capsys, *argv):
+    """Run the CLI; return (exit code, stdout lines, stderr)."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+def ranking(lines):
+    """Return {attribute: weight} of the table rows of the CLI output."""
+    rows = [line.split(None, 1)[1].rsplit(None, 1) for line in lines[1:-1]]
+    return {name: float(weight) for name, weight in rows}
+
+
+def test_default_data_is_heart_disease_with_relieff(capsys):
+    code, lines, err = run(capsys, "rank")
+    assert code == 0 and err == ""
+    assert lines[0].split() == ["rank", "attribute", "weight"]
+    data = Table(path("heart_disease"))
+    assert len(lines) == len(data.domain.attributes) + 2
+    summary = lines[-1]
+    assert summary.startswith(f"{len(data)} instances, "
+                              f"{len(data.domain.attributes)} attributes, "
+                              "method ReliefF, ")
+    assert summary.endswith(" s")
+
+
+def test_weights_are_the_scorers_best_first(capsys):
+    _, lines, _ = run(capsys, "rank")
+    printed = ranking(lines)
+    data = Table(path("heart_disease"))
+    weights = ReliefF()(data)
+    expected = {a.name: w for a, w in zip(data.domain.attributes, weights)}
+    assert printed.keys() == expected.keys()
+    for name, weight in printed.items():
+        assert weight == pytest.approx(expected[name], abs=1e-6)
+    assert list(printed.values()) == sorted(printed.values(), reverse=True)
+
+
+def test_shipped_name_with_numeric_class_uses_rrelieff(capsys):
+    code, lines, _ = run(capsys, "rank", "cpu.tab", "--top", "3")
+    assert code == 0
+    assert len(lines) == 3 + 2
+    assert [line.split()[0] for line in lines[1:-1]] == ["1", "2", "3"]
+    assert "method RReliefF" in lines[-1]
+
+
+def test_file_path_and_options(capsys):
+    argv = ["rank", path("zoo"), "--k", "3", "--iterations", "20",
+            "--seed", "1", "--diff", "ramp", "--top", "4"]
+    code, lines, _ = run(capsys, *argv)
+    assert code == 0
+    assert len(ranking(lines)) == 4
+    _, lines_again, _ = run(capsys, *argv)
+    assert lines_again[:-1] == lines[:-1]  # the same seed, the same weights
+
+
+def test_relief_on_two_classes(capsys):
+    code, lines, _ = run(capsys, "rank", "voting", "--method", "Relief")
+    assert code == 0
+    assert "method Relief," in lines[-1]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["rank", "no/such/file.tab"], "no such file"),
+    (["rank", "--method", "RReliefF"], "RReliefF does not fit"),
+    (["rank", "cpu", "--method", "ReliefF"], "ReliefF does not fit"),
+    (["rank", "--method", "Relief", "--k", "3"], "one nearest hit"),
+    (["rank", "wine", "--method", "Relief"], "ReliefF"),
+])
+def test_errors_are_one_line_and_exit_2(capsys, argv, message):
+    code, lines, err = run(capsys, *argv)
+    assert code == 2
+    assert lines == []
+    assert err.count("\n") == 1 and message in err
+    assert "Traceback" not in err
+
+
+def test_bad_path_lists_shipped_data_sets(capsys):
+    _, _, err = run(capsys, "rank", "no/such/file.tab")
+    assert err.startswith("orange-relief rank: error: no/such/file.tab")
+    assert "heart_disease" in err and "zoo" in err
+
+
+def test_data_without_class(capsys, tmp_path):
+    data = Table(path("zoo"))
+    no_class = data.transform(data.domain.select_columns(
+        list(data.domain.attributes)))
+    filename = str(tmp_path / "no_class.tab")
+    no_class.save(filename)
+    code, _, err = run(capsys, "rank", filename)
+    assert code == 2
+    assert "no (single) class" in err
+
+
+def test_unreadable_file(capsys, tmp_path):
+    filename = tmp_path / "table.unknown-format"
+    filename.write_text("a\tb\n1\t2\n")
+    code, _, err = run(capsys, "rank", str(filename))
+    assert code == 2
+    assert err.startswith("orange-relief rank: error: cannot read")
+
+
+@pytest.mark.parametrize("argv", [["rank", "--top", "0"], ["rank", "--k", "x"],
+                                  ["rank", "--diff", "cubic"], []])
+def test_usage_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+
+
+def test_python_dash_m():
+    done = subprocess.run(
+        [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo",
+         "--top", "2"],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 + 2
+    assert np.isfinite(float(lines[1].split()[-1]))
