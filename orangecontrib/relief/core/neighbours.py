@@ -106,7 +106,8 @@ def add_missing_diffs(out, tables, s, w, rows, j0, width, fill):
     for each column j whose value is missing, found in the slot's sorted
     list of missing instances (``missing_start[s, tile]`` is where tile's
     part of the list begins), so the cost follows the number of missing
-    values, not the width of the block.
+    values, not the width of the block.  `fill` is an (n_groups, ROWS)
+    buffer for w * one[s, g, i] of the block's rows.
     """
     known, one, groups = tables.known, tables.one, tables.groups
     for r in range(ROWS):
