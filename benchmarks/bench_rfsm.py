@@ -1,0 +1,62 @@
+"""Cost of a greedy forward search with RFSM (issue 6).
+
+Times, on random data (numeric attributes, two classes, k = 1, every
+instance a reference), the one neighbour search plus diff precomputation
+(``RFSM(...)``) and a greedy forward search run to the end (all a steps,
+a (a + 1) / 2 candidate sets), and compares with one neighbour search times
+the number of candidate sets (what searching again for every set would
+cost).
+
+Usage: ``python benchmarks/bench_rfsm.py [--sizes 1000x50 2000x100 ...]``
+"""
+import argparse
+import time
+
+import numpy as np
+
+from orangecontrib.relief import core
+
+
+def measure(n, a, k, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, a))
+    y = (X[:, 0] + X[:, 1] > 1).astype(float)
+    start = time.perf_counter()
+    rfsm = core.RFSM(X, y, k_nearest=k)
+    prepare = time.perf_counter() - start
+    data = rfsm.data
+    start = time.perf_counter()
+    core.find_neighbours(data.search, rfsm.refs, k, data.n_groups)
+    search = time.perf_counter() - start
+    start = time.perf_counter()
+    result = core.greedy_forward(rfsm, continue_to_end=True)
+    greedy = time.perf_counter() - start
+    pairs = rfsm.n_pairs
+    sets = result.n_evaluations
+    return dict(n=n, a=a, k=k, pairs=pairs, mbytes=rfsm.nbytes / 2 ** 20,
+                prepare=prepare, search=search, greedy=greedy, sets=sets,
+                ns_per_pair_set=1e9 * greedy / (pairs * sets),
+                naive=search * sets)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", nargs="+",
+                        default=["1000x50", "1000x100", "1000x200",
+                                 "2000x100", "4000x100"])
+    parser.add_argument("--k", type=int, default=1)
+    args = parser.parse_args()
+    measure(200, 10, args.k)  # compile / load the numba cache
+    print(f"{'n':>6} {'a':>4} {'pairs':>7} {'MB':>7} {'prepare s':>10} "
+          f"{'greedy s':>9} {'sets':>6} {'ns/(pair*set)':>14} "
+          f"{'re-search s':>12}")
+    for size in args.sizes:
+        n, a = map(int, size.split("x"))
+        r = measure(n, a, args.k)
+        print(f"{r['n']:>6} {r['a']:>4} {r['pairs']:>7} {r['mbytes']:>7.1f} "
+              f"{r['prepare']:>10.3f} {r['greedy']:>9.3f} {r['sets']:>6} "
+              f"{r['ns_per_pair_set']:>14.2f} {r['naive']:>12.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Write the example workflows of orangecontrib/relief/tutorials/*.ows.
+
+Usage: ``QT_QPA_PLATFORM=offscreen python doc/build_workflows.py``
+
+The workflows are built with orangecanvas' scheme API from the widget
+registry (Orange's widgets and this add-on's, found through their entry
+points), so every node, channel and setting is one the canvas knows.  The
+canvas lists them under Help > Example Workflows (entry point
+``orange.widgets.tutorials``).
+"""
+import os
+from pathlib import Path
+
+TUTORIALS = (Path(__file__).resolve().parent.parent
+             / "orangecontrib" / "relief" / "tutorials")
+
+FILE = "Orange.widgets.data.owfile.OWFile"
+RANK = "Orange.widgets.data.owrank.OWRank"
+TREE = "Orange.widgets.model.owtree.OWTreeLearner"
+KNN = "Orange.widgets.model.owknn.OWKNNLearner"
+TEST = "Orange.widgets.evaluate.owtestandscore.OWTestAndScore"
+RELIEF = "orangecontrib.relief.widgets.owrelief.OWRelief"
+RFSM = "orangecontrib.relief.widgets.owrfsm.OWRFSM"
+GENERATOR = "orangecontrib.relief.widgets.owgenerator.OWReliefGenerator"
+
+
+def registry():
+    """The widget registry as the canvas builds it."""
+    from Orange.canvas.config import Config
+    from orangecanvas.registry import WidgetRegistry
+
+    config = Config()
+    reg = WidgetRegistry()
+    config.widget_discovery(reg).run(config.widgets_entry_points())
+    return reg
+
+
+def file_settings(name):
+    """Settings of a File widget that opens Orange's sample data set."""
+    from Orange.widgets.data.owfile import OWFile
+    from orangewidget.utils.filedialogs import RecentPath
+
+    return {"recent_paths": [RecentPath("", "sample-datasets", name)],
+            "source": 0, "__version__": OWFile.settings_version}
+
+
+class Builder:
+    """A scheme with helpers to add nodes, links and notes."""
+
+    def __init__(self, reg, title, description):
+        from orangecanvas.scheme import Scheme
+
+        self.reg = reg
+        self.scheme = Scheme(title=title, description=description)
+
+    def node(self, qualified_name, position, title=None, settings=None):
+        from orangecanvas.scheme import SchemeNode
+
+        description = self.reg.widget(qualified_name)
+        node = SchemeNode(description, title=title or description.name,
+                          position=position, properties=settings or {})
+        self.scheme.add_node(node)
+        return node
+
+    def link(self, source, output, sink, input_):
+        from orangecanvas.scheme import SchemeLink
+
+        self.scheme.add_link(SchemeLink(source, output, sink, input_))
+
+    def note(self, rect, text):
+        from orangecanvas.scheme import SchemeTextAnnotation
+
+        self.scheme.add_annotation(SchemeTextAnnotation(rect, text))
+
+    def write(self, filename):
+        from orangecanvas.scheme.readwrite import scheme_to_ows_stream
+
+        path = TUTORIALS / filename
+        with open(path, "wb") as stream:
+            scheme_to_ows_stream(self.scheme, stream, pretty=True,
+                                 pickle_fallback=True)
+        return path
+
+
+def learners(builder, x, y):
+    tree = builder.node(TREE, (x, y), "Tree")
+    knn = builder.node(KNN, (x, y + 110), "kNN (k = 21)",
+                       {"n_neighbors": 21})
+    return tree, knn
+
+
+def test_and_score(builder, position, title):
+    # 10-fold cross-validation, as in the RFSM paper
+    return builder.node(TEST, position, title,
+                        {"resampling": 0, "n_folds": 3,
+                         "__version__": 4})
+
+
+def rfsm_parity(reg):
+    b = Builder(reg, "RFSM on Parity3+3",
+                "The class of Parity3+3 is the parity of three bits; the "
+                "three bits are duplicated and six random bits added. RFSM "
+                "with a greedy forward search keeps exactly three bits, one "
+                "of each pair; Test & Score compares a tree and kNN (k = 21) "
+                "on the selected attributes with the same learners on all.")
+    data = b.node(GENERATOR, (60, 200), "Parity3+3",
+                  {"problem": "Parity3+3", "n_instances": 64,
+                   "random_seed": 0})
+    rfsm = b.node(RFSM, (240, 120), "RFSM Selection")
+    tree, knn = learners(b, 240, 300)
+    selected = test_and_score(b, (460, 120), "Test & Score (RFSM)")
+    everything = test_and_score(b, (460, 330), "Test & Score (all)")
+    b.link(data, "Data", rfsm, "Data")
+    b.link(rfsm, "Reduced Data", selected, "Data")
+    b.link(data, "Data", everything, "Data")
+    for learner in (tree, knn):
+        b.link(learner, "Learner", selected, "Learner")
+        b.link(learner, "Learner", everything, "Learner")
+    b.note((20, 20, 400, 70),
+           "RFSM Selection finds the neighbours with all attributes and "
+           "evaluates sets of attributes with them. Check 'Find neighbours "
+           "within the set only' to see the search stop after one bit.")
+    return b.write("rfsm-parity.ows")
+
+
+def rfsm_zoo(reg):
+    b = Builder(reg, "RFSM, Liu and the wrapper on zoo",
+                "Select attributes of the zoo data with RFSM and a greedy "
+                "search, then cross-validate a tree and kNN (k = 21) on "
+                "them. Change the measure in RFSM Selection to Liu's "
+                "consistency or to the wrapper (which uses the learner "
+                "connected to it) to compare.")
+    data = b.node(FILE, (60, 200), "File (zoo)", file_settings("zoo.tab"))
+    rfsm = b.node(RFSM, (240, 200), "RFSM Selection")
+    tree, knn = learners(b, 240, 330)
+    score = test_and_score(b, (460, 200), "Test & Score")
+    b.link(data, "Data", rfsm, "Data")
+    b.link(rfsm, "Reduced Data", score, "Data")
+    b.link(tree, "Learner", rfsm, "Learner")
+    for learner in (tree, knn):
+        b.link(learner, "Learner", score, "Learner")
+    b.note((200, 40, 330, 80),
+           "The search trace in RFSM Selection shows the measure after "
+           "each added attribute; the search stops when it does not grow.")
+    return b.write("rfsm-zoo.ows")
+
+
+def relief_rank(reg):
+    b = Builder(reg, "Relief weights in Rank",
+                "The Relief widget weights the attributes of the heart "
+                "disease data with ReliefF and sends its scorer to Rank, "
+                "which shows the weights next to its own scores and can "
+                "select the best attributes.")
+    data = b.node(FILE, (60, 150), "File (heart disease)",
+                  file_settings("heart_disease.tab"))
+    relief = b.node(RELIEF, (240, 60), "Relief")
+    rank = b.node(RANK, (420, 150), "Rank")
+    b.link(data, "Data", relief, "Data")
+    b.link(relief, "Scorer", rank, "Scorer")
+    b.link(data, "Data", rank, "Data")
+    return b.write("relief-rank.ows")
+
+
+def main():
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from AnyQt.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])  # noqa: F841
+    reg = registry()
+    for build in (rfsm_parity, rfsm_zoo, relief_rank):
+        print(build(reg))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,376 @@
+"""The RFSM Selection widget: choose a set of attributes with a set measure
+(RFSM, Liu's consistency or a wrapper) and a search."""
+import numpy as np
+import pyqtgraph as pg
+
+from AnyQt.QtWidgets import QListWidget, QSizePolicy
+
+from Orange.base import Learner
+from Orange.data import Table
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
+from Orange.widgets.utils.widgetpreview import WidgetPreview
+from Orange.widgets.widget import Input, Msg, Output, OWWidget
+
+from orangecontrib.relief.core.search import SEARCHES, SetMeasure
+from orangecontrib.relief.selection import make_measure, reduce_data
+
+#: label in the widget (the setting's value) -> measure of make_measure
+MEASURES = {"RFSM": "RFSM", "Liu's consistency": "Consistency",
+            "Wrapper": "Wrapper"}
+SEARCH_NAMES = tuple(SEARCHES)
+#: a trace of at most this many steps shows the attributes' names
+MAX_LABELS = 12
+ACCEPTED_PEN = pg.mkPen("#1f77b4", width=2)
+ACCEPTED_BRUSH = pg.mkBrush("#1f77b4")
+REJECTED_BRUSH = pg.mkBrush("#d62728")
+
+
+class Interrupted(Exception):
+    """Raised in the worker when the widget cancelled the task."""
+
+
+class _Checked(SetMeasure):
+    """A measure that checks for cancellation before every evaluation and
+    reports progress within a search step (the wrapper is slow)."""
+
+    def __init__(self, measure, state):
+        self.measure = measure
+        self.state = state
+        self.n_attributes = measure.n_attributes
+        self.monotone = measure.monotone
+        self._fast = (type(measure).forward_values
+                      is not SetMeasure.forward_values)
+
+    def _check(self):
+        if self.state.is_interruption_requested():
+            raise Interrupted
+
+    def evaluate(self, subset):
+        self._check()
+        return self.measure.evaluate(subset)
+
+    def forward_values(self, subset, candidates):
+        self._check()
+        if self._fast:
+            return self.measure.forward_values(subset, candidates)
+        return super().forward_values(subset, candidates)
+
+    def backward_values(self, subset, candidates=None):
+        self._check()
+        if type(self.measure).backward_values is not SetMeasure.backward_values:
+            return self.measure.backward_values(subset, candidates)
+        return super().backward_values(subset, candidates)
+
+
+def run_selection(data, measure, search, learner, options, state: TaskState):
+    """Build the measure on `data` and run the search (a worker thread).
+
+    Returns the :class:`SearchResult`.  The measure's preparation (RFSM's
+    neighbour search) is the first 30 % of the progress.
+    """
+    def progress(start, width):
+        def report(fraction):
+            state.set_progress_value(100 * (start + width * fraction))
+            if state.is_interruption_requested():
+                raise Interrupted
+        return report
+
+    state.set_status("Preparing the measure ...")
+    if measure == "RFSM":
+        options = dict(options, progress_callback=progress(0, 0.3))
+    built = make_measure(measure, data, learner=learner, **options)
+    state.set_status("Searching ...")
+    return SEARCHES[search](_Checked(built, state),
+                            progress_callback=progress(0.3, 0.7))
+
+
+class TracePlot(pg.PlotWidget):
+    """The value of the measure against the number of attributes."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent, background="w")
+        item = self.getPlotItem()
+        item.setMouseEnabled(False, False)
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.showGrid(x=True, y=True, alpha=0.3)
+        for name in ("left", "bottom"):
+            item.getAxis(name).setTextPen(pg.mkPen("#404040"))
+            item.getAxis(name).enableAutoSIPrefix(False)
+        item.getAxis("bottom").setLabel("number of attributes")
+        item.getAxis("left").setLabel("measure")
+
+    def set_trace(self, result, names, selected_size):
+        """Plot the steps of `result`; `names[i]` labels attribute i in the
+        points' tooltips (and next to the points when there are few)."""
+        self.clear()
+        self.plot([s.size for s in result.trace if s.accepted],
+                  [s.value for s in result.trace if s.accepted],
+                  pen=ACCEPTED_PEN)
+        points = pg.ScatterPlotItem(hoverable=True, tip=self._tip, size=9)
+        for step in result.trace:
+            text = ("start" if step.attribute is None else
+                    f"{'+' if result.trace[0].size <= step.size else '−'}"
+                    f"{names[step.attribute]}")
+            if not step.accepted:
+                text += " (refused)"
+            points.addPoints(
+                [dict(pos=(step.size, step.value), data=text,
+                      brush=ACCEPTED_BRUSH if step.accepted
+                      else REJECTED_BRUSH,
+                      symbol="o" if step.accepted else "x",
+                      pen=pg.mkPen("w" if step.accepted else "#d62728"))])
+            if len(result.trace) <= MAX_LABELS and step.attribute is not None:
+                # alternately above and below the points: a levelling
+                # trace puts neighbouring labels side by side
+                above = step.size % 2 == 1
+                label = pg.TextItem(text.replace(" (refused)", ""),
+                                    color="#404040",
+                                    anchor=(0.5, 1.2) if above else (0.5, -0.2))
+                label.setFont(self._label_font())
+                label.setPos(step.size, step.value)
+                self.addItem(label)
+        self.addItem(points)
+        self.addItem(pg.InfiniteLine(
+            selected_size, angle=90,
+            pen=pg.mkPen("#808080", style=pg.QtCore.Qt.DashLine)))
+        sizes = [s.size for s in result.trace]
+        self.setXRange(min(sizes) - 0.3, max(sizes) + 0.5, padding=0.02)
+        self.enableAutoRange(axis="y")
+
+    def _label_font(self):
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 0.8)
+        return font
+
+    @staticmethod
+    def _tip(x, y, data):
+        return f"{data}: {y:.4g} ({x:g} attributes)"
+
+    def clear_trace(self):
+        self.clear()
+
+
+class OWRFSM(OWWidget, ConcurrentWidgetMixin):
+    name = "RFSM Selection"
+    description = ("Select a set of attributes with the Relief feature set "
+                   "measure, Liu's consistency or a wrapper, searched "
+                   "greedily or otherwise.")
+    icon = "icons/RFSM.svg"
+    priority = 30
+    keywords = "rfsm, feature subset selection, wrapper, consistency, greedy"
+
+    class Inputs:
+        data = Input("Data", Table)
+        learner = Input("Learner", Learner)
+
+    class Outputs:
+        reduced_data = Output("Reduced Data", Table, default=True)
+
+    class Error(OWWidget.Error):
+        no_class = Msg("Data has no (single) class variable.")
+        no_attributes = Msg("Data has no attributes.")
+        selection = Msg("{}")
+
+    class Warning(OWWidget.Warning):
+        incomplete = Msg("Branch and bound ran out of its budget; the set "
+                         "is the smallest found so far.")
+
+    class Information(OWWidget.Information):
+        default_learner = Msg("The wrapper uses a classification tree; "
+                              "connect a learner to use another.")
+
+    measure = Setting("RFSM")
+    search = Setting("greedy forward")
+    k_nearest = Setting(1)
+    neighbours_within = Setting(False)
+    relieff_priors = Setting(False)
+    n_bins = Setting(4)
+    wrapper_folds = Setting(5)
+    auto_apply = Setting(True)
+
+    graph_name = "plot.plotItem"
+
+    def __init__(self):
+        OWWidget.__init__(self)
+        ConcurrentWidgetMixin.__init__(self)
+        self.data = None
+        self.learner = None
+        self.result = None
+        self._build_controls()
+        self.plot = TracePlot(self)
+        self.mainArea.layout().addWidget(self.plot, stretch=1)
+        box = gui.vBox(self.mainArea, "Chosen attributes",
+                       sizePolicy=(QSizePolicy.Preferred,
+                                   QSizePolicy.Maximum))
+        self.chosen_list = QListWidget()
+        self.chosen_list.setMaximumHeight(110)
+        box.layout().addWidget(self.chosen_list)
+        self.summary = gui.widgetLabel(box, "")
+        self._update_controls()
+
+    # --- GUI --------------------------------------------------------------
+
+    def _build_controls(self):
+        box = gui.vBox(self.controlArea, "Measure")
+        self.measure_combo = gui.comboBox(
+            box, self, "measure", items=list(MEASURES),
+            sendSelectedValue=True, callback=self._on_option_changed)
+        self.rfsm_box = gui.vBox(box)
+        gui.spin(self.rfsm_box, self, "k_nearest", 1, 100,
+                 label="Neighbours (k):", callback=self.commit.deferred)
+        gui.checkBox(self.rfsm_box, self, "neighbours_within",
+                     "Find neighbours within the set only",
+                     callback=self.commit.deferred)
+        gui.checkBox(self.rfsm_box, self, "relieff_priors",
+                     "Weight misses as ReliefF (P(C) / (1 - P(class)))",
+                     callback=self.commit.deferred)
+        self.bins_spin = gui.spin(
+            box, self, "n_bins", 2, 20, label="Intervals of numeric "
+            "attributes:", callback=self.commit.deferred)
+        self.folds_spin = gui.spin(
+            box, self, "wrapper_folds", 2, 20,
+            label="Cross-validation folds:", callback=self.commit.deferred)
+
+        box = gui.vBox(self.controlArea, "Search")
+        gui.comboBox(box, self, "search", items=SEARCH_NAMES,
+                     sendSelectedValue=True, callback=self.commit.deferred)
+
+        gui.rubber(self.controlArea)
+        gui.auto_apply(self.buttonsArea, self, "auto_apply")
+
+    def _update_controls(self):
+        self.rfsm_box.setVisible(self.measure == "RFSM")
+        self.bins_spin.box.setVisible(self.measure == "Liu's consistency")
+        self.folds_spin.box.setVisible(self.measure == "Wrapper")
+        self.Information.default_learner(
+            shown=self.measure == "Wrapper" and self.learner is None)
+
+    def _on_option_changed(self):
+        self._update_controls()
+        self.commit.deferred()
+
+    # --- inputs -----------------------------------------------------------
+
+    @Inputs.data
+    def set_data(self, data):
+        self.cancel()
+        self.Error.clear()
+        self.data = None
+        if data is not None:
+            if data.domain.class_var is None:
+                self.Error.no_class()
+            elif not data.domain.attributes:
+                self.Error.no_attributes()
+            else:
+                self.data = data
+
+    @Inputs.learner
+    def set_learner(self, learner):
+        self.learner = learner
+
+    def handleNewSignals(self):
+        self._update_controls()
+        self.commit.now()
+
+    # --- work -------------------------------------------------------------
+
+    def _options(self):
+        if self.measure == "RFSM":
+            return dict(k_nearest=self.k_nearest,
+                        neighbours="within" if self.neighbours_within
+                        else "all",
+                        priors="relieff" if self.relieff_priors else "eq2")
+        if self.measure == "Liu's consistency":
+            return dict(n_bins=self.n_bins)
+        return dict(folds=self.wrapper_folds)
+
+    def _wrapper_learner(self):
+        if self.learner is not None:
+            return self.learner
+        from Orange.modelling import TreeLearner
+        return TreeLearner()
+
+    @gui.deferred
+    def commit(self):
+        self.cancel()
+        self.Error.selection.clear()
+        self.Warning.incomplete.clear()
+        self._clear_results()
+        if self.data is None:
+            self.Outputs.reduced_data.send(None)
+            return
+        learner = self._wrapper_learner() if self.measure == "Wrapper" else None
+        self.start(run_selection, self.data, MEASURES[self.measure],
+                   self.search, learner, self._options())
+
+    def on_done(self, result):
+        self.result = result
+        self.Warning.incomplete(shown=not result.complete)
+        self._show_result()
+        self.Outputs.reduced_data.send(
+            reduce_data(self.data, result.selected))
+
+    def on_exception(self, ex):
+        if isinstance(ex, Interrupted):
+            return
+        if not isinstance(ex, ValueError):
+            raise ex
+        self.Error.selection(str(ex))
+        self._clear_results()
+        self.Outputs.reduced_data.send(None)
+
+    def on_partial_result(self, result):
+        pass
+
+    def _show_result(self):
+        result = self.result
+        names = [var.name for var in self.data.domain.attributes]
+        self.plot.set_trace(result, names, len(result.selected))
+        self.chosen_list.clear()
+        forward = result.trace[0].size == 0 and self.search == "greedy forward"
+        if forward:
+            for position, (attribute, gain) in enumerate(
+                    zip(result.selected, result.gains), start=1):
+                self.chosen_list.addItem(
+                    f"{position}. {names[attribute]}  (+{gain:.4g})")
+        else:
+            for attribute in result.selected:
+                self.chosen_list.addItem(names[attribute])
+        self.summary.setText(
+            f"{len(result.selected)} of {len(names)} attributes, measure "
+            f"{result.value:.4g}; {result.n_evaluations} sets evaluated.")
+
+    def _clear_results(self):
+        self.result = None
+        self.plot.clear_trace()
+        self.chosen_list.clear()
+        self.summary.setText("")
+
+    # --- widget life ------------------------------------------------------
+
+    def send_report(self):
+        items = [("Measure", self.measure),
+                 ("Search", self.search)]
+        if self.measure == "RFSM":
+            items.append(("Neighbours (k)", self.k_nearest))
+        self.report_items("Settings", items)
+        if self.data is not None:
+            self.report_data("Data", self.data)
+        if self.result is not None:
+            names = [self.data.domain.attributes[i].name
+                     for i in self.result.selected]
+            self.report_items("Chosen attributes",
+                              [("Attributes", ", ".join(names) or "none")])
+            self.report_plot("Search trace", self.plot.plotItem)
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from orangecontrib.relief.datasets import path
+    WidgetPreview(OWRFSM).run(Table(path("zoo")))

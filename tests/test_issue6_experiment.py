@@ -1,0 +1,82 @@
+"""``orange-relief experiment rfsm`` with tiny knobs (issue 6)."""
+import csv
+
+import numpy as np
+import pytest
+
+from orangecontrib.relief import generators
+from orangecontrib.relief.cli import main
+from orangecontrib.relief.experiments import rfsm as experiment
+
+
+@pytest.fixture(scope="module")
+def results():
+    settings = experiment.Settings(folds=2, inner_folds=2,
+                                   table1=("Parity3+3",),
+                                   table2=("lung-cancer", "housing"),
+                                   max_instances=30)
+    return experiment.run(settings)
+
+
+def test_table1_rows(results):
+    rows = {r["method"]: r for r in results.table1}
+    assert set(rows) == set(experiment.TABLE1_METHODS)
+    rfsm = rows["RFSM"]
+    assert rfsm["dataset"] == "Parity3+3"
+    assert rfsm["paper_mean"] == 3.0 and rfsm["paper_stderr"] == 0.0
+    assert rfsm["necessary_kept"].endswith("/2")
+    for row in rows.values():
+        assert 0 <= row["mean"] <= 12 and row["stderr"] >= 0
+
+
+def test_table2_rows(results):
+    rows = {(r["dataset"], r["row"]): r for r in results.table2}
+    assert len(rows) == 2 * 8
+    assert rows[("lung-cancer", "tree")]["nof"] == 56
+    assert rows[("lung-cancer", "tree")]["paper_score"] == 43.3
+    assert rows[("housing", "RFSM+kNN")]["measure"] == "MSE"
+    assert rows[("housing", "RFSM+kNN")]["paper_score"] == 0.99
+    for row in rows.values():
+        assert np.isfinite(row["score"]) and row["nof"] >= 0
+    # Liu and RFSM select the same attributes whatever the learner
+    for method in ("Liu", "RFSM"):
+        assert (rows[("lung-cancer", f"{method}+tree")]["nof"]
+                == rows[("lung-cancer", f"{method}+kNN")]["nof"])
+
+
+def test_markdown_and_csv(results, tmp_path):
+    paths = experiment.write(results, tmp_path)
+    assert [p.rsplit("/", 1)[-1] for p in paths] == [
+        "rfsm_table1.csv", "rfsm_table2.csv", "rfsm.md"]
+    text = (tmp_path / "rfsm.md").read_text(encoding="utf-8")
+    assert "Table 1" in text and "Table 2" in text
+    assert "3.0 ± 0.00" in text            # the paper's RFSM on Parity3+3
+    assert "housing (paper: prostate)" in text
+    with open(tmp_path / "rfsm_table2.csv", encoding="utf-8") as file:
+        assert len(list(csv.DictReader(file))) == 16
+
+
+def test_necessary_groups():
+    parity = generators.parity(seed=0)
+    assert experiment.necessary_groups(parity.domain) == [{0, 3}, {1, 4},
+                                                          {2, 5}]
+    corral = generators.corral(seed=0)
+    assert experiment.necessary_groups(corral.domain) == [{0}, {1}, {2}, {3}]
+
+
+def test_rank_weights_of_orange2():
+    weights = experiment.orange2_rank_weights(np.zeros((2, 21)))
+    assert weights.shape == (2, 21)
+    assert weights[0, -1] == pytest.approx(0.001)
+    assert (np.diff(weights[0]) < 0).all()
+
+
+def test_cli(tmp_path, capsys):
+    code = main(["experiment", "rfsm", "--out", str(tmp_path), "--folds", "2",
+                 "--inner-folds", "2", "--dataset", "CorrAL",
+                 "--max-instances", "16", "--jobs", "1", "--quiet"])
+    assert code == 0
+    assert (tmp_path / "rfsm.md").exists()
+    assert not (tmp_path / "rfsm_table2.csv").exists()
+    assert "CorrAL" in capsys.readouterr().out
+    assert main(["experiment", "rfsm", "--folds", "1"]) == 2
