@@ -139,8 +139,12 @@ def _diff_kind(diff, t_eq, t_diff):
     return DIFF_KINDS[diff]
 
 
-def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype):
-    """The diff tables in `dtype`, attributes in rows (see DiffTables)."""
+def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype,
+            order):
+    """The diff tables in `dtype`, indexed [attribute, instance] (see
+    DiffTables), stored in `order`: "C" keeps an attribute's values together
+    (the search runs along instances), "F" an instance's (the rules run
+    along attributes)."""
     missing = np.isnan(scaled)
     known = ~missing[:, slot >= 0].T
     # missing instances per slot, in order; missing_start[s, t] is where
@@ -152,10 +156,10 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype):
         slots * stride + missing_rows,
         np.arange(len(known))[:, None] * stride + tile_starts)
     return DiffTables(
-        values=np.ascontiguousarray(np.where(missing, 0, scaled).T, dtype=dtype),
-        known=np.ascontiguousarray(known, dtype=dtype),
+        values=np.asarray(np.where(missing, 0, scaled).T, dtype, order=order),
+        known=np.asarray(known, dtype, order=order),
         slot=slot,
-        one=np.ascontiguousarray(one, dtype=dtype),
+        one=np.asarray(one, dtype, order=order),
         missing_start=missing_start.astype(np.int64),
         missing_rows=missing_rows.astype(np.int64),
         nominal=nominal,
@@ -211,8 +215,9 @@ def prepare(X, y, discrete=None, *, task="classification", diff="linear",
     slot, one = missing_diff_tables(scaled, nominal, groups, n_groups,
                                     kind, t_eq, t_diff)
     search, exact = (
-        _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype)
-        for dtype in (np.float32, np.float64))
+        _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype,
+                order)
+        for dtype, order in ((np.float32, "C"), (np.float64, "F")))
     return PreparedData(search=search, exact=exact, groups=groups,
                         n_groups=n_groups, priors=priors, target=target,
                         kept_rows=kept_rows)
