@@ -25,6 +25,7 @@ PACKAGES = find_namespace_packages(
 PACKAGE_DATA = {
     "orangecontrib.relief.datasets": ["*.tab"],
     "orangecontrib.relief.widgets": ["icons/*.svg"],
+    "orangecontrib.relief.tutorials": ["*.ows"],
 }
 
 INSTALL_REQUIRES = [
@@ -34,7 +35,7 @@ INSTALL_REQUIRES = [
     "numpy",
     "numba>=0.59",
     "pyqtgraph",
-    # figures of `orange-relief experiment separability`
+    # figures of `orange-relief experiment separability` and `classdep`
     "matplotlib",
 ]
 
@@ -49,6 +50,8 @@ ENTRY_POINTS = {
     "orange3.addon": ("relief = orangecontrib.relief",),
     # the widget category package
     "orange.widgets": ("Relief = orangecontrib.relief.widgets",),
+    # example workflows (Help > Example Workflows in the canvas)
+    "orange.widgets.tutorials": ("relief = orangecontrib.relief.tutorials",),
     # help pages of the widgets in the canvas
     "orange.canvas.help": (
         "html-index = orangecontrib.relief.widgets:WIDGET_HELP_PATH",),

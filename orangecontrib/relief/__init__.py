@@ -18,6 +18,13 @@ _EXPORTS = {
     "ReliefF": "scorers",
     "RReliefF": "scorers",
     "RankScorer": "scorers",
+    "DReliefF": "scorers_double",
+    "PDReliefF": "scorers_double",
+    "CDRelief": "classdep",
+    "IWCDRelief": "classdep",
+    "ClassDependentRankScorer": "classdep",
+    "ClassDependentKNNLearner": "classdep_knn",
+    "RFSMScorer": "selection",
 }
 
 __all__ = list(_EXPORTS)

@@ -167,9 +167,45 @@ def add_separability_experiment(experiments):
     parser.set_defaults(run=separability.run_cli)
 
 
+def add_classdep_experiment(experiments):
+    """Register ``orange-relief experiment classdep`` (Qiu & He 2019,
+    Table 2: CDRelief and IWCDRelief with class-dependent kNN)."""
+    from orangecontrib.relief.experiments import classdep
+
+    parser = experiments.add_parser(
+        "classdep",
+        help="Table 2 of Qiu & He: CDRelief, IWCDRelief, class-dependent kNN",
+        description="10-fold cross-validated accuracy of class-dependent "
+                    "kNN with CDRelief and IWCDRelief weights (Qiu & He "
+                    "2019, Table 2) next to plain kNN and kNN with ReliefF "
+                    "weights; writes classdep.csv, classdep.md and "
+                    "classdep_accuracy_vs_k.png to --out.")
+    classdep.add_arguments(parser)
+    parser.set_defaults(run=classdep.run_cli)
+
+
+def add_rfsm_experiment(experiments):
+    """Register ``orange-relief experiment rfsm`` (Arauzo-Azofra, Benitez &
+    Castro, Tables 1 and 2: RFSM vs Liu's consistency vs the wrapper)."""
+    from orangecontrib.relief.experiments import rfsm
+
+    parser = experiments.add_parser(
+        "rfsm",
+        help="Tables 1 and 2 of the RFSM paper: RFSM, Liu, wrapper",
+        description="Greedy forward selection with RFSM, Liu's consistency "
+                    "and the wrapper (tree, kNN with k = 21) in 10-fold "
+                    "cross-validation: selected attributes on CorrAL and "
+                    "Parity3+3 (Table 1), accuracy / MSE and number of "
+                    "attributes on six data sets (Table 2); writes "
+                    "rfsm_table1.csv, rfsm_table2.csv and rfsm.md to --out.")
+    rfsm.add_arguments(parser)
+    parser.set_defaults(run=rfsm.run_cli)
+
+
 #: Functions that register one experiment: each adds a sub-parser to the
 #: sub-parsers of ``orange-relief experiment`` and sets its ``run``.
-EXPERIMENTS = [add_separability_experiment]
+EXPERIMENTS = [add_separability_experiment, add_classdep_experiment,
+               add_rfsm_experiment]
 
 
 def add_experiment_command(subparsers):

@@ -1,0 +1,353 @@
+"""Double ReliefF and progressively weighted double ReliefF (Prat & Belanche 2006).
+
+Both are ReliefF (Fig. 2) whose neighbour search weights the attributes in
+the distance by the algorithm's *own* estimates so far (eq. 3.1)::
+
+    delta(I1, I2) = sum_A f(W[A]_t, t) diff(A, I1, I2)
+
+* dReliefF (section 3):  f(w, t) = w.
+* pdReliefF (section 3.1, eq. 3.2-3.4):
+  f(w, t) = (w - 1) c(t) / (c(t) + s) + 1,  c(t) = (t / m)^a,
+  which starts as plain ReliefF (f = 1) and moves towards dReliefF (f = w).
+
+Because the distance weights change after every reference, the references
+are processed one at a time, in order, by one sequential numba kernel: it
+computes the distance weights, finds the reference's neighbours with
+:func:`.neighbours.search_rows` and applies :func:`.rules.relieff_update`,
+exactly the search and rule of ReliefF.
+
+Decisions the paper leaves open (all documented in the public functions):
+
+* t is the number of references already processed (0 for the first one) and
+  ``W[A]_t`` is what the algorithm would return if stopped there: the mean of
+  the first t updates.  m is the number of references.
+* dReliefF has no estimate for its first reference; it uses all-ones weights
+  there (plain ReliefF distance), which is also f(w, 0) = 1 of pdReliefF.
+* Negative estimates are clipped to 0 before they enter the distance
+  (``clip_negative=True``); a negative distance weight would reward
+  differences.  The paper is silent on this.
+* f is evaluated as ``w r + (1 - r)`` with ``r = c / (c + s)`` (r = 0 at
+  t = 0), the same function as eq. 3.3, written so that the limits are exact
+  in floating point: s = 0 gives r = 1 and f = w (dReliefF), an infinite (or
+  huge) s gives r = 0 and f = 1 (ReliefF).
+"""
+import numbers
+
+import numba
+import numpy as np
+
+from .errors import ReliefInputError
+from .estimators import _check_k, _distance_weights, reference_instances
+from .neighbours import BLOCK, ROWS, search_rows
+from .prepare import prepare
+from .rules import UPDATE_BLOCK, relieff_update
+
+#: Defaults of pdReliefF (Prat & Belanche 2006, section 3.1): c(t) = (t/m)^2
+#: and the s that leaves 1/3 of the area below f (eq. 3.5, see solve_s).
+DEFAULT_EXPONENT = 2.0
+DEFAULT_S = 0.0633657
+
+
+@numba.njit(inline="always", cache=True)
+def progress_ratio(t, m, exponent, s):
+    """r(t) = c(t) / (c(t) + s) with c(t) = (t / m)^exponent; r(0) = 0.
+
+    f(w, t) = w r + 1 - r is eq. 3.3; s = inf gives r = 0 for every t
+    (ReliefF), s = 0 gives r = 1 for every t > 0 (dReliefF).
+    """
+    if t == 0:
+        return 0.0
+    c = (t / m) ** exponent
+    return c / (c + s)
+
+
+@numba.njit(cache=True)
+def distance_weights_at(weights, total, t, m, fixed, clip, exponent, s):
+    """weights[A] = fixed[A] * f(W[A]_t, t), W_t = total / t (eq. 3.1-3.3).
+
+    ``s < 0`` selects dReliefF (f = w); at t = 0 both variants use f = 1.
+    """
+    r = 1.0 if s < 0 else progress_ratio(t, m, exponent, s)
+    for a in range(weights.shape[0]):
+        if t == 0:
+            f = 1.0
+        else:
+            w = total[a] / t
+            if clip and w < 0:
+                w = 0.0
+            f = w * r + (1.0 - r)
+        weights[a] = fixed[a] * f
+
+
+@numba.njit(cache=True)
+def double_relieff_steps(search, exact, refs, start, stop, priors, k, fixed,
+                         clip, exponent, s, partial, done):
+    """Process references refs[start:stop] of (p)dReliefF, one at a time.
+
+    For each reference R_t (t = its position in `refs`): distance weights
+    from the current estimate (:func:`distance_weights_at`), R_t's k nearest
+    hits and misses under them (:func:`search_rows`), and ReliefF's update
+    (:func:`relieff_update`) added to ``partial[t // UPDATE_BLOCK]``.
+
+    `partial` (n_blocks, a) and `done` (a,), the sum of the completed blocks,
+    are the state kept between calls, so a caller can stop after any
+    reference to report progress.  The result is
+    ``partial.sum(axis=0) / m``, summed as ReliefF sums (:func:`relieff_rule`).
+    ``s < 0`` means dReliefF.
+    """
+    n = search.values.shape[1]
+    n_groups = priors.shape[0]
+    m = refs.shape[0]
+    dist = np.empty((n_groups, k), dtype=np.float32)
+    index = np.empty((n_groups, k), dtype=np.int32)
+    neighbours = np.empty((n_groups, k), dtype=np.int64)
+    out = np.empty((ROWS, BLOCK), dtype=np.float32)
+    rows = np.empty(ROWS, dtype=np.int64)
+    list_rows = np.zeros(ROWS, dtype=np.int64)
+    weights = np.empty(partial.shape[1], dtype=np.float32)
+    total = np.empty(partial.shape[1])
+    for t in range(start, stop):
+        block = t // UPDATE_BLOCK
+        if t > 0 and t % UPDATE_BLOCK == 0:
+            done += partial[block - 1]
+        total[:] = done + partial[block]
+        distance_weights_at(weights, total, t, m, fixed, clip, exponent, s)
+        i = refs[t]
+        rows[:] = i
+        dist[:] = np.inf
+        index[:] = n
+        search_rows(search, weights, rows, 1, list_rows, n_groups, dist,
+                    index, out)
+        for g in range(n_groups):
+            for j in range(k):
+                neighbours[g, j] = -1 if index[g, j] == n else index[g, j]
+        relieff_update(partial[block], exact, i, neighbours, priors)
+
+
+@numba.njit(cache=True)
+def finish(partial, m):
+    """The weights, summed in ReliefF's order (see rules.relieff_rule)."""
+    return partial.sum(axis=0) / m
+
+
+def _check_exponent_s(exponent, s):
+    for name, value in (("a", exponent), ("s", s)):
+        if not isinstance(value, numbers.Real) or np.isnan(value) or value < 0:
+            raise ReliefInputError(f"pdReliefF needs {name} >= 0, got {value!r}.")
+    if np.isinf(exponent):
+        raise ReliefInputError("pdReliefF needs a finite exponent a.")
+
+
+def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
+                   exponent, s, progress_callback=None, n_steps=20):
+    """(p)dReliefF weights of prepared data (``s < 0``: dReliefF).
+
+    Parameters
+    ----------
+    data : PreparedData
+    refs : int array (m,)
+        Reference instances, processed in this order.
+    k_nearest : int
+    distance_weights : float array (a,) or None
+        Fixed weights multiplied into the learned ones (None: all ones).
+    clip_negative : bool
+    exponent, s : float
+        a and s of pdReliefF; s < 0 selects dReliefF.
+    progress_callback : callable(float) or None
+        Called with the fraction of references done; may raise to stop.
+    """
+    n_attrs = data.search.values.shape[0]
+    k = _check_k(k_nearest)
+    fixed = _distance_weights(distance_weights, n_attrs)
+    fixed = np.ones(n_attrs) if fixed is None else fixed
+    refs = np.ascontiguousarray(refs, dtype=np.int64)
+    m = len(refs)
+    partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))
+    done = np.zeros(n_attrs)
+    steps = 1 if progress_callback is None else min(n_steps, m)
+    bounds = np.linspace(0, m, steps + 1).astype(int)
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        double_relieff_steps(data.search, data.exact, refs, int(start),
+                             int(stop), data.priors, k, fixed,
+                             bool(clip_negative), float(exponent), float(s),
+                             partial, done)
+        if progress_callback is not None:
+            progress_callback(stop / m)
+    return finish(partial, m)
+
+
+def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
+    data = prepare(X, y, discrete, task="classification", diff=diff,
+                   t_eq=t_eq, t_diff=t_diff)
+    refs = reference_instances(data.n_instances, n_iterations, random_state)
+    return data, refs
+
+
+def drelieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
+             random_state=0, diff="linear", t_eq=0.04, t_diff=0.10,
+             distance_weights=None, clip_negative=True,
+             progress_callback=None):
+    """Double ReliefF (dReliefF): ReliefF that searches neighbours with its
+    own current weight estimates as attribute weights (Prat & Belanche 2006,
+    section 3, eq. 3.1).
+
+    References R_0, ..., R_(m-1) are processed in order.  For R_t, the
+    distance weight of attribute A is the estimate W[A]_t = (sum of the
+    first t updates) / t, i.e. the weights the algorithm would return if it
+    stopped before R_t.  R_0 has no estimate: it uses all-ones weights (the
+    plain ReliefF distance).  Each reference's update is ReliefF's (Fig. 2)
+    and the result is their mean, as in ReliefF.
+
+    Parameters
+    ----------
+    X, y, discrete, k_nearest, n_iterations, random_state, diff, t_eq, t_diff
+        As in :func:`orangecontrib.relief.core.relieff` (RELIEF-D missing
+        values, mixed types).
+    distance_weights : array (a,) or None
+        Fixed, non-negative weights multiplied into the learned distance
+        weights (None: all ones, as in the paper).
+    clip_negative : bool
+        Clip negative estimates to 0 inside the distance (default).  The
+        paper is silent on negative estimates; unclipped, a negative weight
+        makes a difference in that attribute bring instances *closer*.
+    progress_callback : callable(float) or None
+        Receives the fraction of references done; may raise to stop.
+
+    Returns
+    -------
+    float64 array (a,)
+
+    References
+    ----------
+    Prat Masramon, G., Belanche Munoz, L. A. (2006). Double Relief with
+    progressive weighting function, section 3.
+    """
+    data, refs = _prepared(X, y, discrete, n_iterations, random_state, diff,
+                           t_eq, t_diff)
+    return double_weights(data, refs, k_nearest, distance_weights,
+                          clip_negative=clip_negative,
+                          exponent=DEFAULT_EXPONENT, s=-1.0,
+                          progress_callback=progress_callback)
+
+
+def pdrelieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
+              random_state=0, diff="linear", t_eq=0.04, t_diff=0.10,
+              distance_weights=None, a=DEFAULT_EXPONENT, s=DEFAULT_S,
+              clip_negative=True, progress_callback=None):
+    """Progressively weighted double ReliefF (pdReliefF), Prat & Belanche
+    (2006), section 3.1.
+
+    As :func:`drelieff`, but reference R_t (t = 0 .. m-1, the number of
+    references already processed) weights attribute A in the distance by
+    (eq. 3.2-3.4)::
+
+        f(w, t) = (w - 1) c(t) / (c(t) + s) + 1,   c(t) = (t / m)^a
+
+    with w = W[A]_t the current estimate (negative estimates clipped to 0
+    when `clip_negative`).  At t = 0, c = 0 and f = 1: the first reference
+    uses the plain ReliefF distance.  ``s = 0`` is exactly dReliefF;
+    ``s = numpy.inf`` (or any s so large that c / (c + s) underflows next
+    to 1) is exactly ReliefF.
+
+    Parameters
+    ----------
+    a : float >= 0
+        Exponent of c(t) (default 2, as in the paper).
+    s : float >= 0
+        Steepness (default 0.0633657: 1/3 of the area below f, eq. 3.5;
+        see :func:`solve_s`).
+
+    Other parameters, returns: as :func:`drelieff`.
+
+    References
+    ----------
+    Prat Masramon, G., Belanche Munoz, L. A. (2006). Double Relief with
+    progressive weighting function, section 3.1, eq. 3.2-3.5.
+    """
+    _check_exponent_s(a, s)
+    data, refs = _prepared(X, y, discrete, n_iterations, random_state, diff,
+                           t_eq, t_diff)
+    return double_weights(data, refs, k_nearest, distance_weights,
+                          clip_negative=clip_negative, exponent=a, s=s,
+                          progress_callback=progress_callback)
+
+
+# --- eq. 3.5 --------------------------------------------------------------
+
+def _gauss_legendre(func, low, high, nodes, weights):
+    mid, half = (low + high) / 2, (high - low) / 2
+    return half * np.sum(weights * func(mid + half * nodes))
+
+
+def area_below(s, a, m=None):
+    """Left side of eq. 3.5: the fraction of the area between w and 1 that
+    lies between w and f(w, t), over the run of the algorithm.
+
+    Since f(w, t) - w = (1 - w) s / (c(t) + s), the fraction does not depend
+    on w (for w != 1)::
+
+        m = None:  integral_0^1 s / (u^a + s) du           (u = t / m)
+        m given:   1/(m - 1) integral_1^m s / ((t/m)^a + s) dt  (eq. 3.5 as
+                   printed, which depends on m)
+
+    The paper's s = 0.0633657 for a = 2 and 1/3 is the first (the limit of
+    the second for large m; for a = 2 it is sqrt(s) arctan(1 / sqrt(s))).
+    """
+    if s <= 0:
+        return 0.0
+    if np.isinf(s):
+        return 1.0
+    nodes, weights = np.polynomial.legendre.leggauss(40)
+    low = 0.0 if m is None else 1.0 / m
+    # the integrand changes on the scale s^(1/a) near 0: geometric panels
+    scale = max(s ** (1.0 / a) if a > 0 else 1.0, 1e-12)
+    edges = np.unique(np.clip(np.concatenate(
+        [[low], scale * np.logspace(-6, 6, 97), [1.0]]), low, 1.0))
+    integrand = lambda u: s / (u ** a + s)  # noqa: E731
+    total = sum(_gauss_legendre(integrand, lo, hi, nodes, weights)
+                for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo)
+    return total / (1.0 - low)
+
+
+def solve_s(a=DEFAULT_EXPONENT, area_fraction=1 / 3, *, m=None):
+    """The s of pdReliefF that leaves `area_fraction` of the area below f
+    (Prat & Belanche 2006, eq. 3.5).
+
+    Eq. 3.5 asks ``(int f dt - int w dt) / (int 1 dt - int w dt) = 1/3``.
+    As f - w = (1 - w) s / (c(t) + s), w cancels: the equation is
+    ``F(s) = 1/3`` with F = :func:`area_below`, which increases in s from
+    0 to 1.  Read with u = t / m over [0, 1] (m = None, the default) it
+    gives the paper's s = 0.0633657 for a = 2; the printed bounds 1..m make
+    F depend on m as well (pass `m` for that reading: m = 100 gives 0.0665).
+
+    Parameters
+    ----------
+    a : float > 0
+        Exponent of c(t) = (t / m)^a.
+    area_fraction : float in (0, 1)
+        The fraction of the area between w and 1 left below f (1/3 in the
+        paper).
+    m : int or None
+        Number of iterations for the literal 1..m bounds; None: the limit.
+
+    Returns
+    -------
+    float
+    """
+    if not 0 < area_fraction < 1:
+        raise ReliefInputError(
+            f"area_fraction must be in (0, 1), got {area_fraction!r}.")
+    if not (np.isfinite(a) and a > 0):
+        raise ReliefInputError(f"a must be positive, got {a!r}.")
+    if m is not None and m < 2:
+        raise ReliefInputError(f"m must be at least 2, got {m!r}.")
+    low, high = -60.0, 60.0  # bisection on log(s): F is increasing in s
+    for _ in range(200):
+        mid = (low + high) / 2
+        if area_below(np.exp(mid), a, m) < area_fraction:
+            low = mid
+        else:
+            high = mid
+        if high - low < 1e-13:
+            break
+    return float(np.exp((low + high) / 2))

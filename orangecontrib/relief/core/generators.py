@@ -1,0 +1,373 @@
+"""Artificial problems with known relevant attributes, in plain numpy.
+
+Prat & Belanche (2006), section 4.4: RDG1 with numeric and with boolean
+attributes, RandomRBF, NonMonotonic (eq. 4.4), MajorityN and ModuloP (eq.
+4.5); Arauzo-Azofra, Benitez & Castro (2004), section 5: CorrAL and
+Parity3+3.  Each function returns a :class:`Problem`: the data as numbers
+(nominal attributes and the class as value codes 0, 1, ...), which
+attributes are relevant, and the hidden parts of the generating process
+(rules, centroids, ...) in ``info``, so that tests and users can check the
+class against its definition.  :mod:`orangecontrib.relief.generators` wraps
+them as Orange tables.
+
+Every generator takes ``seed`` (an int, a ``numpy.random.Generator`` or
+None) and draws everything from ``numpy.random.default_rng(seed)``.
+Relevant attributes come first, then the irrelevant ones.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["Problem", "rdg1", "random_rbf", "non_monotonic", "majority",
+           "modulo", "corral", "parity", "PROBLEMS", "BOOLEAN"]
+
+BOOLEAN = ("false", "true")
+
+
+@dataclass
+class Problem:
+    """A generated data set and its ground truth.
+
+    Attributes
+    ----------
+    name : str
+    X : float array (n, a)
+        Attribute values; nominal attributes hold codes 0 .. len(values) - 1.
+    y : float array (n,)
+        Class codes 0 .. len(class_values) - 1.
+    names : list of str
+        Attribute names.
+    relevant : bool array (a,)
+        True for the attributes the class depends on (including redundant
+        copies of them), False for the others.
+    roles : list of str
+        "relevant", "irrelevant", "redundant" (a copy of a relevant
+        attribute) or "correlated" (correlated with the class, not needed).
+    values : list
+        For each attribute, the tuple of its value names (nominal), or None
+        (numeric).
+    class_values : tuple of str
+    info : dict
+        The hidden parts of the generating process.
+    """
+    name: str
+    X: np.ndarray
+    y: np.ndarray
+    names: list
+    relevant: np.ndarray
+    roles: list
+    values: list
+    class_values: tuple
+    info: dict = field(default_factory=dict)
+
+    @property
+    def discrete(self):
+        """Bool mask of the nominal attributes."""
+        return np.array([v is not None for v in self.values], dtype=bool)
+
+
+def _rng(seed):
+    return np.random.default_rng(seed)
+
+
+def _check_counts(n_instances, n_relevant, n_irrelevant, min_relevant=1):
+    for name, value, low in (("n_instances", n_instances, 1),
+                             ("n_relevant", n_relevant, min_relevant),
+                             ("n_irrelevant", n_irrelevant, 0)):
+        if int(value) != value or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, "
+                             f"got {value!r}.")
+
+
+def _names(n_relevant, n_irrelevant):
+    return [f"a{i}" for i in range(n_relevant + n_irrelevant)]
+
+
+def _roles(n_relevant, n_irrelevant):
+    return ["relevant"] * n_relevant + ["irrelevant"] * n_irrelevant
+
+
+def _problem(name, X, y, n_relevant, n_irrelevant, values, class_values,
+             info, names=None, roles=None):
+    roles = roles or _roles(n_relevant, n_irrelevant)
+    return Problem(
+        name=name, X=np.asarray(X, dtype=float), y=np.asarray(y, dtype=float),
+        names=names or _names(n_relevant, n_irrelevant),
+        relevant=np.array([r in ("relevant", "redundant") for r in roles]),
+        roles=roles, values=values, class_values=tuple(class_values),
+        info=info)
+
+
+# --- RDG1 -------------------------------------------------------------------
+
+def rule_fires(rule, X):
+    """Which rows of X satisfy every test of `rule` (a list of tests).
+
+    A test is ``(attribute, op, value)`` with op "<", ">=" (numeric) or
+    "==" (boolean codes).
+    """
+    attributes = [test[0] for test in rule]
+    values = np.array([test[2] for test in rule])
+    columns = X[:, attributes]
+    less = np.array([test[1] == "<" for test in rule])
+    equal = np.array([test[1] == "==" for test in rule])
+    holds = np.where(equal, columns == values,
+                     np.where(less, columns < values, columns >= values))
+    return holds.all(axis=1)
+
+
+def _new_rule(rng, x, n_relevant, boolean, min_rule_size, max_rule_size):
+    """A conjunction of random tests on relevant attributes that `x` meets."""
+    largest = min(max_rule_size, n_relevant)
+    size = int(rng.integers(min(min_rule_size, largest), largest + 1))
+    attributes = rng.permutation(n_relevant)[:size]
+    if boolean:
+        return [(int(a), "==", float(x[a])) for a in attributes]
+    splits = rng.random(size)
+    return [(int(a), "<" if x[a] < split else ">=", float(split))
+            for a, split in zip(attributes, splits)]
+
+
+def rdg1(n_instances=100, n_relevant=10, n_irrelevant=0, *, boolean=False,
+         n_classes=2, min_rule_size=1, max_rule_size=10, seed=None):
+    """Weka's RDG1: classes from a decision list that grows as needed.
+
+    Attribute values are uniform in [0, 1) (numeric) or fair booleans.
+    Instances are taken one by one; the class of an instance is that of the
+    first rule of the decision list that is true for it.  When no rule is
+    true, a new rule is made from the instance and appended: a conjunction
+    of n tests (n uniform in [min_rule_size, max_rule_size], at most the
+    number of relevant attributes) on distinct relevant attributes, each
+    true for the instance (``a < v`` or ``a >= v`` with v uniform in [0, 1)
+    for numeric attributes, ``a == value`` for boolean ones).  As in Weka,
+    the new rule's class is the class after that of the previous rule,
+    cyclically (the first rule has class 0).  Irrelevant attributes are
+    never tested (Prat & Belanche 2006, section 4.4.1 and 4.4.6).
+
+    ``info["rules"]`` is the decision list: ``(class, tests)`` pairs, and
+    ``info["rule_of"]`` the index of the rule that classified each instance.
+    """
+    _check_counts(n_instances, n_relevant, n_irrelevant)
+    if not 1 <= min_rule_size <= max_rule_size:
+        raise ValueError("RDG1 needs 1 <= min_rule_size <= max_rule_size.")
+    if n_classes < 2:
+        raise ValueError("RDG1 needs at least two classes.")
+    rng = _rng(seed)
+    n_attrs = n_relevant + n_irrelevant
+    if boolean:
+        X = (rng.random((n_instances, n_attrs)) < 0.5).astype(float)
+    else:
+        X = rng.random((n_instances, n_attrs))
+    rules, rule_of = [], np.full(n_instances, -1)
+    # Instances are classified in order: a rule made at instance i never
+    # applies to instances before i, and earlier rules have been tried on
+    # every later instance before it is made, so applying each new rule to
+    # the later unclassified instances is the one-by-one process.
+    first = 0
+    while first < n_instances:
+        rule = _new_rule(rng, X[first], n_relevant, boolean, min_rule_size,
+                         max_rule_size)
+        klass = len(rules) % n_classes
+        rules.append((klass, rule))
+        later = np.flatnonzero(rule_of[first:] < 0) + first
+        rule_of[later[rule_fires(rule, X[later])]] = len(rules) - 1
+        unclassified = np.flatnonzero(rule_of < 0)
+        first = unclassified[0] if len(unclassified) else n_instances
+    y = np.array([rules[r][0] for r in rule_of])
+    values = [BOOLEAN if boolean else None] * n_attrs
+    name = "RDG1 (boolean)" if boolean else "RDG1 (numeric)"
+    return _problem(name, X, y, n_relevant, n_irrelevant, values,
+                    [str(c) for c in range(n_classes)],
+                    dict(rules=rules, rule_of=rule_of))
+
+
+# --- RandomRBF --------------------------------------------------------------
+
+def _centroids(rng, n_centroids, n_attrs):
+    return dict(centre=rng.random((n_centroids, n_attrs)),
+                stddev=rng.random(n_centroids),
+                weight=rng.random(n_centroids))
+
+
+def _rbf_points(rng, centroids, n_instances):
+    """Points offset from weighted-random centroids (Weka's RandomRBF)."""
+    weight = centroids["weight"]
+    chosen = rng.choice(len(weight), size=n_instances, p=weight / weight.sum())
+    n_attrs = centroids["centre"].shape[1]
+    direction = rng.random((n_instances, n_attrs)) * 2 - 1
+    norm = np.sqrt((direction ** 2).sum(axis=1, keepdims=True))
+    norm[norm == 0] = 1
+    length = rng.normal(size=(n_instances, 1)) * centroids["stddev"][chosen, None]
+    offset = direction / norm * length
+    return centroids["centre"][chosen] + offset, chosen, length[:, 0]
+
+
+def random_rbf(n_instances=100, n_relevant=10, n_irrelevant=0, *,
+               n_classes=2, n_centroids=50, seed=None):
+    """Weka's RandomRBF with irrelevant attributes (section 4.4.2).
+
+    `n_centroids` random centres in [0, 1)^n_relevant, each with a class,
+    a standard deviation and a weight (uniform in [0, 1)).  An instance
+    picks a centre with probability proportional to the weights and lies
+    at a random direction from it, at a distance drawn from a Gaussian with
+    the centre's standard deviation; the centre gives the class.  The
+    irrelevant attributes are made the same way from a second, independent
+    set of centres without classes, picked independently of the first.
+
+    ``info``: ``centroids`` and ``noise_centroids`` (dicts of arrays),
+    ``chosen`` / ``noise_chosen`` (the centre of each instance) and
+    ``length`` (its signed Gaussian distance from the centre).
+    """
+    _check_counts(n_instances, n_relevant, n_irrelevant)
+    if n_classes < 2 or n_centroids < 1:
+        raise ValueError("RandomRBF needs n_classes >= 2, n_centroids >= 1.")
+    rng = _rng(seed)
+    centroids = _centroids(rng, n_centroids, n_relevant)
+    centroids["klass"] = rng.integers(0, n_classes, n_centroids)
+    relevant, chosen, length = _rbf_points(rng, centroids, n_instances)
+    noise = _centroids(rng, n_centroids, n_irrelevant)
+    irrelevant, noise_chosen, _ = _rbf_points(rng, noise, n_instances)
+    X = np.hstack([relevant, irrelevant])
+    return _problem("RandomRBF", X, centroids["klass"][chosen], n_relevant,
+                    n_irrelevant, [None] * (n_relevant + n_irrelevant),
+                    [str(c) for c in range(n_classes)],
+                    dict(centroids=centroids, noise_centroids=noise,
+                         chosen=chosen, noise_chosen=noise_chosen,
+                         length=length))
+
+
+# --- NonMonotonic -----------------------------------------------------------
+
+def non_monotonic(n_instances=100, n_relevant=10, n_irrelevant=0, *,
+                  seed=None):
+    """Prat & Belanche's NonMonotonic problem (section 4.4.3, eq. 4.4).
+
+    Each relevant attribute a has a random factor r_a in [0, 1); each
+    instance i a random value r_i.  Its value of a is r_a r_i for odd i and
+    r_a sqrt(r_i) for even i (i counted from 0); the class is the integer
+    part of r_i.  Irrelevant attributes are uniform in [0, 1).
+
+    The paper draws r_i "in the range [0..N]" (N relevant attributes); we
+    draw it uniformly from [0, N + 1) so that its integer part takes each of
+    the N + 1 values 0..N (with [0, N] one relevant attribute would give a
+    single class).  ``info``: ``r_a``, ``r_i``.
+    """
+    _check_counts(n_instances, n_relevant, n_irrelevant)
+    rng = _rng(seed)
+    r_a = rng.random(n_relevant)
+    r_i = rng.random(n_instances) * (n_relevant + 1)
+    odd = np.arange(n_instances) % 2 == 1
+    base = np.where(odd, r_i, np.sqrt(r_i))
+    X = np.hstack([base[:, None] * r_a[None, :],
+                   rng.random((n_instances, n_irrelevant))])
+    y = np.minimum(np.floor(r_i), n_relevant)
+    return _problem("NonMonotonic", X, y, n_relevant, n_irrelevant,
+                    [None] * (n_relevant + n_irrelevant),
+                    [str(c) for c in range(n_relevant + 1)],
+                    dict(r_a=r_a, r_i=r_i))
+
+
+# --- MajorityN, ModuloP -----------------------------------------------------
+
+def majority(n_instances=100, n_relevant=5, n_irrelevant=0, *, seed=None):
+    """MajorityN (section 4.4.4): n_relevant random bits; the class is 1
+    when more than half of them are 1 (a tie is 0).  Irrelevant attributes
+    are random bits as well."""
+    _check_counts(n_instances, n_relevant, n_irrelevant)
+    rng = _rng(seed)
+    X = rng.integers(0, 2, (n_instances, n_relevant + n_irrelevant))
+    y = 2 * X[:, :n_relevant].sum(axis=1) > n_relevant
+    return _problem("MajorityN", X, y, n_relevant, n_irrelevant,
+                    [BOOLEAN] * (n_relevant + n_irrelevant), ("0", "1"), {})
+
+
+def modulo(n_instances=100, n_relevant=2, n_irrelevant=0, *, p=3,
+           numeric=False, seed=None):
+    """Modulo-p (section 4.4.5, eq. 4.5): relevant and irrelevant attributes
+    are uniform integers in [0, p); the class is the sum of the relevant
+    ones modulo p.  The attributes are nominal unless `numeric`.  The paper
+    does not give p; we use p = 3 by default."""
+    _check_counts(n_instances, n_relevant, n_irrelevant)
+    if int(p) != p or p < 2:
+        raise ValueError(f"p must be an integer >= 2, got {p!r}.")
+    rng = _rng(seed)
+    X = rng.integers(0, p, (n_instances, n_relevant + n_irrelevant))
+    y = X[:, :n_relevant].sum(axis=1) % p
+    values = [None if numeric else tuple(str(v) for v in range(p))] * (
+        n_relevant + n_irrelevant)
+    return _problem("ModuloP", X, y, n_relevant, n_irrelevant, values,
+                    [str(c) for c in range(p)], dict(p=p))
+
+
+# --- CorrAL, Parity3+3 ------------------------------------------------------
+
+def _bits(rng, n_instances, n_bits):
+    """Random bits; when n_instances is a multiple of 2^n_bits, every
+    combination appears equally often (in random order)."""
+    if n_instances % (2 ** n_bits) == 0:
+        table = (np.arange(2 ** n_bits)[:, None] >> np.arange(n_bits)[::-1]) & 1
+        rows = np.tile(table, (n_instances // 2 ** n_bits, 1))
+        return rows[rng.permutation(n_instances)]
+    return rng.integers(0, 2, (n_instances, n_bits))
+
+
+def corral(n_instances=32, *, correlation=0.75, seed=None):
+    """CorrAL (John, Kohavi & Pfleger 1994; Arauzo-Azofra et al.).
+
+    Six boolean attributes A0, A1, B0, B1, Irrelevant, Correlated; the class
+    is (A0 and A1) or (B0 and B1).  Irrelevant is a random bit; Correlated
+    equals the class in round(correlation * n) instances chosen at random
+    and differs in the others.  With n a multiple of 32 (default: the
+    classic 32) every combination of the five independent bits appears
+    equally often.  Correlated is not relevant (the class does not depend on
+    it), but it has role "correlated".
+    """
+    _check_counts(n_instances, 1, 0)
+    if not 0 <= correlation <= 1:
+        raise ValueError("correlation must be in [0, 1].")
+    rng = _rng(seed)
+    bits = _bits(rng, n_instances, 5)
+    y = (bits[:, 0] & bits[:, 1]) | (bits[:, 2] & bits[:, 3])
+    agree = np.zeros(n_instances, dtype=bool)
+    agree[rng.permutation(n_instances)[:round(correlation * n_instances)]] = True
+    correlated = np.where(agree, y, 1 - y)
+    X = np.column_stack([bits, correlated])
+    names = ["A0", "A1", "B0", "B1", "Irrelevant", "Correlated"]
+    roles = ["relevant"] * 4 + ["irrelevant", "correlated"]
+    return _problem("CorrAL", X, y, 4, 2, [BOOLEAN] * 6, ("0", "1"),
+                    dict(correlation=correlation), names=names, roles=roles)
+
+
+def parity(n_instances=64, *, n_bits=3, n_irrelevant=6, seed=None):
+    """Parity3+3 (Arauzo-Azofra et al.): the class is the parity (xor) of
+    three random bits x1, x2, x3; the three relevant bits are duplicated
+    (x1_copy ...: role "redundant", relevant) and six random bits added
+    (irr1 ...).  With n a multiple of 2^n_bits (resp. 2^n_irrelevant)
+    every combination of the relevant (irrelevant) bits appears equally
+    often; the default 64 balances both."""
+    _check_counts(n_instances, n_bits, n_irrelevant)
+    rng = _rng(seed)
+    relevant = _bits(rng, n_instances, n_bits)
+    irrelevant = _bits(rng, n_instances, n_irrelevant)
+    y = relevant.sum(axis=1) % 2
+    X = np.hstack([relevant, relevant, irrelevant])
+    names = ([f"x{i + 1}" for i in range(n_bits)]
+             + [f"x{i + 1}_copy" for i in range(n_bits)]
+             + [f"irr{i + 1}" for i in range(n_irrelevant)])
+    roles = (["relevant"] * n_bits + ["redundant"] * n_bits
+             + ["irrelevant"] * n_irrelevant)
+    return _problem(f"Parity{n_bits}+{n_bits}", X, y, 2 * n_bits, n_irrelevant,
+                    [BOOLEAN] * len(names), ("0", "1"), {}, names=names,
+                    roles=roles)
+
+
+#: The six problems of Prat & Belanche's separability experiment (Fig. 7-8):
+#: name -> (generator, keyword arguments, attributes are numeric).
+PROBLEMS = {
+    "RDG1-numeric": (rdg1, {}, True),
+    "RandomRBF": (random_rbf, {}, True),
+    "NonMonotonic": (non_monotonic, {}, True),
+    "MajorityN": (majority, {}, False),
+    "ModuloP": (modulo, {}, False),
+    "RDG1-boolean": (rdg1, dict(boolean=True), False),
+}

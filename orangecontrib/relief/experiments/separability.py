@@ -1,0 +1,496 @@
+"""The separability experiment of Prat & Belanche (2006), sections 4-5.
+
+For each problem, number of relevant attributes n = 1 .. 50 and number of
+irrelevant ones m = 1 .. 2n, ten data sets of 100 instances are generated
+(the full blocking design of Fig. 5) and weighted by ReliefF, dReliefF and
+pdReliefF (k = 10, every instance a reference).  Each run gives the
+separability (eq. 5.1)::
+
+    s = max_{a in relevant} w(a) - max_{a in irrelevant} w(a)
+
+Fig. 7 plots the mean s against the number of attributes n + m, one panel
+per problem and one curve per algorithm; Fig. 8 the accumulated mean
+separability (eq. 5.2), the running sum of those means over n + m.
+
+:class:`Design` holds the knobs (a smaller design for tests, the widget and
+quick looks), :func:`run` runs it (in parallel over data sets, seeded per
+data set so the numbers do not depend on the number of processes or on the
+knobs: a smaller design computes a subset of the full one's runs),
+:func:`curves` makes the figures' data, :func:`plot_figures` the PNGs.
+
+This module imports neither Orange nor Qt.
+"""
+import csv
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+
+import numba
+import numpy as np
+
+from ..core import generators
+from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
+from ..core.neighbours import find_neighbours
+from ..core.prepare import prepare
+from ..core.rules import relieff_rule
+
+ALGORITHMS = ("ReliefF", "DReliefF", "PDReliefF")
+PROBLEMS = tuple(generators.PROBLEMS)
+#: Problem names as the paper's figures label them.
+PAPER_NAMES = {"RDG1-numeric": "RDG1NamedContinuous",
+               "RandomRBF": "RandomRBFRandRed",
+               "NonMonotonic": "NonMonotonic", "MajorityN": "MajorityN",
+               "ModuloP": "ModuloP", "RDG1-boolean": "RDG1NamedCategorical"}
+COLUMNS = ("problem", "n_relevant", "n_irrelevant", "n_attributes",
+           "dataset") + ALGORITHMS
+MAX_ATTEMPTS = 100  # draws of a data set until it has two classes
+IRRELEVANT_CHUNK = 10  # irrelevant counts per parallel task
+
+
+class Interrupted(Exception):
+    """Raised when `should_stop` asks the experiment to stop."""
+
+
+@dataclass(frozen=True)
+class Design:
+    """The knobs of the experiment; the defaults are the paper's design.
+
+    Attributes
+    ----------
+    problems : tuple of str
+        Keys of :data:`orangecontrib.relief.core.generators.PROBLEMS`.
+    max_relevant : int
+        Relevant attributes n = 1 .. max_relevant (paper: 50).
+    irrelevant_factor : int
+        Irrelevant attributes m = 1 .. irrelevant_factor * n (paper: 2).
+    n_datasets : int
+        Data sets per (problem, n, m) cell (paper: 10).
+    n_instances : int
+        Instances per data set (paper: 100).
+    k_nearest : int
+        Neighbours per class (paper: 10).
+    relevant_step : int
+        Use only n = 1, 1 + step, ... (1: all; a cheaper design).
+    seed : int
+        Base of every data set's seed.
+    a, s : float
+        pdReliefF's c(t) exponent and steepness.
+    """
+    problems: tuple = PROBLEMS
+    max_relevant: int = 50
+    irrelevant_factor: int = 2
+    n_datasets: int = 10
+    n_instances: int = 100
+    k_nearest: int = 10
+    relevant_step: int = 1
+    seed: int = 0
+    a: float = DEFAULT_EXPONENT
+    s: float = DEFAULT_S
+
+    def __post_init__(self):
+        unknown = [p for p in self.problems if p not in PROBLEMS]
+        if unknown or not self.problems:
+            raise ValueError(f"unknown or no problems {unknown}; choose from "
+                             + ", ".join(PROBLEMS))
+        for name in ("max_relevant", "irrelevant_factor", "n_datasets",
+                     "k_nearest", "relevant_step"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        if self.n_instances < 2:
+            raise ValueError("n_instances must be at least 2")
+
+    def relevant_counts(self):
+        return list(range(1, self.max_relevant + 1, self.relevant_step))
+
+    def cells(self):
+        """(problem, n_relevant, n_irrelevant) of every cell, in order."""
+        return [(problem, n, m) for problem in self.problems
+                for n in self.relevant_counts()
+                for m in range(1, self.irrelevant_factor * n + 1)]
+
+    @property
+    def n_runs(self):
+        """Number of data sets (each weighted by the three algorithms)."""
+        return len(self.cells()) * self.n_datasets
+
+    def tasks(self):
+        """Units of parallel work: (problem, n, [m, ...]), costliest first."""
+        tasks = []
+        for problem in self.problems:
+            for n in self.relevant_counts():
+                counts = list(range(1, self.irrelevant_factor * n + 1))
+                for start in range(0, len(counts), IRRELEVANT_CHUNK):
+                    tasks.append((problem, n,
+                                  counts[start:start + IRRELEVANT_CHUNK]))
+        return sorted(tasks, key=lambda t: -(t[1] + t[2][-1]) * len(t[2]))
+
+
+def separability(weights, relevant):
+    """Eq. 5.1: the best relevant weight minus the best irrelevant one."""
+    weights = np.asarray(weights)
+    relevant = np.asarray(relevant, dtype=bool)
+    return weights[relevant].max() - weights[~relevant].max()
+
+
+def dataset_seed(design, problem, n_relevant, n_irrelevant, dataset, attempt=0):
+    """The seed of one data set: fixed by its place in the full design."""
+    return np.random.SeedSequence([
+        design.seed, PROBLEMS.index(problem), n_relevant, n_irrelevant,
+        dataset, attempt])
+
+
+def generate(design, problem, n_relevant, n_irrelevant, dataset):
+    """The data set of a cell (drawn again while it has a single class)."""
+    function, options, _ = generators.PROBLEMS[problem]
+    for attempt in range(MAX_ATTEMPTS):
+        data = function(design.n_instances, n_relevant, n_irrelevant,
+                        seed=dataset_seed(design, problem, n_relevant,
+                                          n_irrelevant, dataset, attempt),
+                        **options)
+        if len(np.unique(data.y)) > 1:
+            return data
+    raise RuntimeError(f"{problem} gave a single class {MAX_ATTEMPTS} times")
+
+
+def algorithm_weights(X, y, discrete, design):
+    """ReliefF, dReliefF and pdReliefF weights of one data set (prepared
+    once; every instance a reference, in order)."""
+    data = prepare(X, y, discrete)
+    refs = np.arange(data.n_instances)
+    neighbours = find_neighbours(data.search, refs, design.k_nearest,
+                                 data.n_groups)
+    relieff = relieff_rule(data.exact, refs, neighbours, data.priors)
+    drelieff = double_weights(data, refs, design.k_nearest, None,
+                              clip_negative=True, exponent=design.a, s=-1.0)
+    pdrelieff = double_weights(data, refs, design.k_nearest, None,
+                               clip_negative=True, exponent=design.a,
+                               s=design.s)
+    return relieff, drelieff, pdrelieff
+
+
+def run_task(design, task, dataset_done=None):
+    """Separabilities of one task: array (len(counts), n_datasets, 3)."""
+    problem, n_relevant, counts = task
+    out = np.empty((len(counts), design.n_datasets, len(ALGORITHMS)))
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # tiny data: one thread per data set is best
+    try:
+        for c, n_irrelevant in enumerate(counts):
+            for d in range(design.n_datasets):
+                data = generate(design, problem, n_relevant, n_irrelevant, d)
+                weights = algorithm_weights(data.X, data.y, data.discrete,
+                                            design)
+                out[c, d] = [separability(w, data.relevant) for w in weights]
+                if dataset_done is not None:
+                    dataset_done()
+    finally:
+        numba.set_num_threads(threads)
+    return out
+
+
+def _worker_init():
+    numba.set_num_threads(1)
+
+
+def _run_task_in_worker(design_fields, task):
+    return run_task(Design(**design_fields), task)
+
+
+@dataclass
+class Results:
+    """Separabilities of a design: one row per data set.
+
+    ``columns[name]`` for name in :data:`COLUMNS`; the algorithms' columns
+    hold the separability of that data set's weights.
+    """
+    design: Design
+    columns: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def __len__(self):
+        return len(self.columns["dataset"])
+
+    def rows(self):
+        return zip(*(self.columns[name] for name in COLUMNS))
+
+    def write_csv(self, path):
+        with open(path, "w", newline="", encoding="utf-8") as file:
+            writer = csv.writer(file)
+            writer.writerow(COLUMNS)
+            for row in self.rows():
+                writer.writerow([f"{v:.10g}" if isinstance(v, float) else v
+                                 for v in row])
+
+    @classmethod
+    def read_csv(cls, path, design=None):
+        """Results from a CSV written by :meth:`write_csv`."""
+        with open(path, newline="", encoding="utf-8") as file:
+            rows = list(csv.reader(file))
+        header, body = rows[0], rows[1:]
+        columns = {}
+        for i, name in enumerate(header):
+            values = [row[i] for row in body]
+            if name == "problem":
+                columns[name] = np.array(values, dtype=object)
+            elif name in ALGORITHMS:
+                columns[name] = np.array(values, dtype=float)
+            else:
+                columns[name] = np.array(values, dtype=int)
+        problems = tuple(dict.fromkeys(columns["problem"]))
+        return cls(design or Design(problems=problems), columns)
+
+
+def _assemble(design, parts, seconds):
+    rows = {name: [] for name in COLUMNS}
+    for problem, n, m in design.cells():
+        values = parts[(problem, n, m)]
+        for d in range(design.n_datasets):
+            rows["problem"].append(problem)
+            rows["n_relevant"].append(n)
+            rows["n_irrelevant"].append(m)
+            rows["n_attributes"].append(n + m)
+            rows["dataset"].append(d)
+            for a, name in enumerate(ALGORITHMS):
+                rows[name].append(float(values[d, a]))
+    columns = {name: np.array(values, dtype=object if name == "problem"
+                              else float if name in ALGORITHMS else int)
+               for name, values in rows.items()}
+    return Results(design, columns, seconds)
+
+
+def run(design=Design(), *, jobs=1, progress_callback=None, should_stop=None):
+    """Run the design; return :class:`Results`.
+
+    Parameters
+    ----------
+    design : Design
+    jobs : int
+        Worker processes (1: in this process, with progress after every
+        data set).  Numba uses one thread per data set either way.
+    progress_callback : callable(done, total) or None
+        Called with the number of data sets done and their total.
+    should_stop : callable() -> bool, or None
+        Polled between data sets (jobs=1) or tasks; True stops the run
+        with :class:`Interrupted`.
+    """
+    start = time.perf_counter()
+    total, done = design.n_runs, 0
+    parts = {}
+
+    def record(task, values):
+        problem, n, counts = task
+        for c, m in enumerate(counts):
+            parts[(problem, n, m)] = values[c]
+
+    def report(count=1):
+        nonlocal done
+        done += count
+        if progress_callback is not None:
+            progress_callback(done, total)
+
+    def check_stop():
+        if should_stop is not None and should_stop():
+            raise Interrupted
+
+    def one_done():
+        check_stop()
+        report()
+
+    if jobs <= 1:
+        for task in design.tasks():
+            check_stop()
+            record(task, run_task(design, task, one_done))
+    else:
+        _run_in_pool(design, jobs, record, report, check_stop)
+    return _assemble(design, parts, time.perf_counter() - start)
+
+
+def _run_in_pool(design, jobs, record, report, check_stop):
+    fields = asdict(design)
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                             initializer=_worker_init) as pool:
+        pending = {pool.submit(_run_task_in_worker, fields, task): task
+                   for task in design.tasks()}
+        try:
+            while pending:
+                finished, _ = wait(pending, timeout=0.5,
+                                   return_when=FIRST_COMPLETED)
+                for future in finished:
+                    task = pending.pop(future)
+                    record(task, future.result())
+                    report(len(task[2]) * design.n_datasets)
+                check_stop()
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+# --- the figures' data --------------------------------------------------------
+
+def curves(results):
+    """Fig. 7 and 8 data: {problem: (x, {algorithm: (mean s, accumulated)})}.
+
+    x is every number of attributes n + m present; mean s averages the
+    separability over all data sets (and cells) with that n + m; the
+    accumulated separability is its running sum (eq. 5.2).
+    """
+    columns = results.columns
+    out = {}
+    for problem in dict.fromkeys(columns["problem"]):
+        rows = columns["problem"] == problem
+        x_all = columns["n_attributes"][rows]
+        x, inverse = np.unique(x_all, return_inverse=True)
+        counts = np.bincount(inverse)
+        per_algorithm = {}
+        for name in ALGORITHMS:
+            mean = np.bincount(inverse, weights=columns[name][rows]) / counts
+            per_algorithm[name] = (mean, np.cumsum(mean))
+        out[problem] = (x, per_algorithm)
+    return out
+
+
+def summary(results):
+    """Lines: per problem, the mean separability and the final accumulated
+    separability of each algorithm (the end points of Fig. 8)."""
+    lines = [f"{'problem':<22}" + "".join(f"{name:>22}" for name in ALGORITHMS)]
+    for problem, (x, per_algorithm) in curves(results).items():
+        cells = [f"{per_algorithm[name][0].mean():>9.4f} / "
+                 f"{per_algorithm[name][1][-1]:>9.3f}" for name in ALGORITHMS]
+        lines.append(f"{PAPER_NAMES[problem]:<22}"
+                     + "".join(f"{cell:>22}" for cell in cells))
+    lines.append("(mean separability / accumulated separability at the "
+                 "largest number of attributes)")
+    return lines
+
+
+COLOURS = {"ReliefF": "#1f77b4", "DReliefF": "#d62728",
+           "PDReliefF": "#2ca02c"}
+
+
+def plot_figures(results, separability_png, accumulated_png, dpi=110):
+    """Write Fig. 7 (separability) and Fig. 8 (accumulated separability) of
+    the paper for `results` as PNG files, one panel per problem."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    data = curves(results)
+    for path, which, label in (
+            (separability_png, 0, "separability s (eq. 5.1)"),
+            (accumulated_png, 1, "accumulated separability (eq. 5.2)")):
+        n_panels = len(data)
+        n_cols = min(3, n_panels)
+        n_rows = -(-n_panels // n_cols)
+        figure = Figure(figsize=(4.2 * n_cols, 3.3 * n_rows))
+        FigureCanvasAgg(figure)
+        for number, (problem, (x, per_algorithm)) in enumerate(data.items()):
+            axes = figure.add_subplot(n_rows, n_cols, number + 1)
+            for name in ALGORITHMS:
+                axes.plot(x, per_algorithm[name][which], label=name,
+                          color=COLOURS[name], linewidth=1.2)
+            axes.axhline(0, color="#999999", linewidth=0.6)
+            axes.set_title(f"({'abcdef'[number % 6]}) {PAPER_NAMES[problem]}",
+                           fontsize=10)
+            axes.set_xlabel("number of attributes (n + m)", fontsize=8)
+            axes.set_ylabel(label, fontsize=8)
+            axes.tick_params(labelsize=7)
+            axes.grid(alpha=0.3)
+            if number == 0:
+                axes.legend(fontsize=7)
+        figure.tight_layout()
+        figure.savefig(path, dpi=dpi)
+
+
+# --- command line ---------------------------------------------------------------
+
+class ProgressBar:
+    """A one-line progress bar on a terminal (plain lines elsewhere)."""
+
+    def __init__(self, stream=None, width=30):
+        self.stream = sys.stderr if stream is None else stream
+        self.width = width
+        self.start = time.perf_counter()
+        self.tty = getattr(stream, "isatty", lambda: False)()
+        self.last_decile = -1
+
+    def __call__(self, done, total):
+        fraction = done / total if total else 1.0
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / fraction - elapsed if fraction > 0 else 0
+        filled = int(self.width * fraction)
+        line = (f"[{'#' * filled}{'.' * (self.width - filled)}] "
+                f"{100 * fraction:5.1f}%  {done}/{total} data sets  "
+                f"{elapsed:6.1f} s elapsed, {eta:6.1f} s left")
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if done >= total else ""))
+            self.stream.flush()
+        elif int(10 * fraction) > self.last_decile:
+            self.last_decile = int(10 * fraction)
+            self.stream.write(line + "\n")
+            self.stream.flush()
+
+
+def add_arguments(parser):
+    """The options of ``orange-relief experiment separability``."""
+    parser.add_argument(
+        "--problem", action="append", choices=PROBLEMS, dest="problems",
+        help="a problem to run (repeat for several; default: all six)")
+    parser.add_argument("--max-relevant", type=int, default=50,
+                        help="relevant attributes 1..N (default: 50)")
+    parser.add_argument("--irrelevant-factor", type=int, default=2,
+                        help="irrelevant attributes 1..F*n (default: 2)")
+    parser.add_argument("--relevant-step", type=int, default=1,
+                        help="use every STEP-th number of relevant "
+                             "attributes (default: 1, all)")
+    parser.add_argument("--datasets", type=int, default=10,
+                        help="data sets per cell (default: 10)")
+    parser.add_argument("--instances", type=int, default=100,
+                        help="instances per data set (default: 100)")
+    parser.add_argument("--k", type=int, default=10, dest="k_nearest",
+                        help="nearest hits and misses per class "
+                             "(default: 10)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="base seed of the data sets (default: 0)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: the number of "
+                             "CPUs)")
+    parser.add_argument("--out", default="separability",
+                        help="output directory (default: ./separability)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar")
+
+
+def run_cli(args):
+    """Run the design of the command line; write the CSV and the figures."""
+    from orangecontrib.relief.cli import CliError
+
+    try:
+        design = Design(problems=tuple(args.problems or PROBLEMS),
+                        max_relevant=args.max_relevant,
+                        irrelevant_factor=args.irrelevant_factor,
+                        relevant_step=args.relevant_step,
+                        n_datasets=args.datasets,
+                        n_instances=args.instances,
+                        k_nearest=args.k_nearest, seed=args.seed)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    if args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    os.makedirs(args.out, exist_ok=True)
+    print(f"{len(design.problems)} problem(s), {len(design.cells())} cells, "
+          f"{design.n_runs} data sets x {len(ALGORITHMS)} algorithms, "
+          f"{args.jobs} process(es)", file=sys.stderr)
+    results = run(design, jobs=args.jobs,
+                  progress_callback=None if args.quiet else ProgressBar())
+    paths = [os.path.join(args.out, name) for name in (
+        "separability.csv", "separability.png",
+        "accumulated_separability.png")]
+    results.write_csv(paths[0])
+    plot_figures(results, paths[1], paths[2])
+    print("\n".join(summary(results)))
+    print(f"{design.n_runs} data sets in {results.seconds:.1f} s; wrote "
+          + ", ".join(paths))
+    return 0

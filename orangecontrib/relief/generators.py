@@ -1,0 +1,202 @@
+"""Artificial problems with known relevant attributes, as Orange tables.
+
+The problems of Prat & Belanche (2006, section 4.4) and of Arauzo-Azofra,
+Benitez & Castro (CorrAL, Parity3+3).  Each function returns an Orange
+``Table`` whose attributes say whether they are relevant::
+
+    >>> data = majority(n_instances=100, n_relevant=5, n_irrelevant=3, seed=0)
+    >>> [var.attributes["relevant"] for var in data.domain.attributes]
+    [True, True, True, True, True, False, False, False]
+
+``var.attributes["role"]`` tells more: "relevant", "irrelevant",
+"redundant" (a copy of a relevant attribute) or "correlated".  The numbers
+come from :mod:`orangecontrib.relief.core.generators` (plain numpy); the
+hidden parts of the process (rules, centroids, ...) are in
+``table.attributes["info"]``.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+from .core import generators as core
+
+__all__ = ["to_table", "rdg1", "random_rbf", "non_monotonic", "majority",
+           "modulo", "corral", "parity", "GENERATORS", "Generator",
+           "relevant_mask"]
+
+
+def _variable(name, values, relevant, role):
+    var = (ContinuousVariable(name) if values is None
+           else DiscreteVariable(name, values=list(values)))
+    var.attributes["relevant"] = bool(relevant)
+    var.attributes["role"] = role
+    return var
+
+
+def _describe_rules(problem):
+    """The RDG1 decision list as lines of text."""
+    names = problem.names
+    lines = []
+    for number, (klass, tests) in enumerate(problem.info["rules"]):
+        terms = []
+        for attribute, op, value in tests:
+            if op == "==":
+                terms.append(f"{names[attribute]} = "
+                             f"{problem.values[attribute][int(value)]}")
+            else:
+                terms.append(f"{names[attribute]} {op} {value:.3g}")
+        lines.append(f"RULE {number}: class {problem.class_values[klass]} "
+                     f":= {' and '.join(terms)}")
+    return lines
+
+
+def to_table(problem, seed=None):
+    """The Orange table of a :class:`~orangecontrib.relief.core.generators.Problem`.
+
+    Attributes carry ``attributes["relevant"]`` (bool) and
+    ``attributes["role"]``; the table's ``attributes`` hold the problem's
+    name, the seed and its ``info`` (and, for RDG1, the rules as text).
+    """
+    attributes = [_variable(name, values, relevant, role)
+                  for name, values, relevant, role in zip(
+                      problem.names, problem.values, problem.relevant,
+                      problem.roles)]
+    class_var = DiscreteVariable("class", values=list(problem.class_values))
+    table = Table.from_numpy(Domain(attributes, class_var), problem.X,
+                             problem.y)
+    table.name = problem.name
+    table.attributes = {"problem": problem.name, "seed": seed,
+                        "info": problem.info}
+    if "rules" in problem.info:
+        table.attributes["rules"] = _describe_rules(problem)
+    return table
+
+
+def relevant_mask(domain):
+    """Bool array: which attributes of `domain` are flagged relevant."""
+    return np.array([bool(var.attributes.get("relevant", False))
+                     for var in domain.attributes])
+
+
+def rdg1(n_instances=100, n_relevant=10, n_irrelevant=0, *, boolean=False,
+         n_classes=2, min_rule_size=1, max_rule_size=10, seed=None):
+    """RDG1 (section 4.4.1 and 4.4.6): see
+    :func:`orangecontrib.relief.core.generators.rdg1`."""
+    return to_table(core.rdg1(
+        n_instances, n_relevant, n_irrelevant, boolean=boolean,
+        n_classes=n_classes, min_rule_size=min_rule_size,
+        max_rule_size=max_rule_size, seed=seed), seed)
+
+
+def random_rbf(n_instances=100, n_relevant=10, n_irrelevant=0, *,
+               n_classes=2, n_centroids=50, seed=None):
+    """RandomRBF (section 4.4.2): see
+    :func:`orangecontrib.relief.core.generators.random_rbf`."""
+    return to_table(core.random_rbf(
+        n_instances, n_relevant, n_irrelevant, n_classes=n_classes,
+        n_centroids=n_centroids, seed=seed), seed)
+
+
+def non_monotonic(n_instances=100, n_relevant=10, n_irrelevant=0, *,
+                  seed=None):
+    """NonMonotonic (section 4.4.3, eq. 4.4): see
+    :func:`orangecontrib.relief.core.generators.non_monotonic`."""
+    return to_table(core.non_monotonic(n_instances, n_relevant, n_irrelevant,
+                                       seed=seed), seed)
+
+
+def majority(n_instances=100, n_relevant=5, n_irrelevant=0, *, seed=None):
+    """MajorityN (section 4.4.4): see
+    :func:`orangecontrib.relief.core.generators.majority`."""
+    return to_table(core.majority(n_instances, n_relevant, n_irrelevant,
+                                  seed=seed), seed)
+
+
+def modulo(n_instances=100, n_relevant=2, n_irrelevant=0, *, p=3,
+           numeric=False, seed=None):
+    """Modulo-p (section 4.4.5, eq. 4.5): see
+    :func:`orangecontrib.relief.core.generators.modulo`."""
+    return to_table(core.modulo(n_instances, n_relevant, n_irrelevant, p=p,
+                                numeric=numeric, seed=seed), seed)
+
+
+def corral(n_instances=32, *, correlation=0.75, seed=None):
+    """CorrAL: see :func:`orangecontrib.relief.core.generators.corral`."""
+    return to_table(core.corral(n_instances, correlation=correlation,
+                                seed=seed), seed)
+
+
+def parity(n_instances=64, *, n_bits=3, n_irrelevant=6, seed=None):
+    """Parity3+3: see :func:`orangecontrib.relief.core.generators.parity`."""
+    return to_table(core.parity(n_instances, n_bits=n_bits,
+                                n_irrelevant=n_irrelevant, seed=seed), seed)
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A problem as the Data Generator widget offers it.
+
+    `function` is called with ``seed`` and the keyword arguments named in
+    `parameters` (plus the fixed `options`).
+    """
+    function: object
+    description: str
+    parameters: tuple
+    options: tuple = ()
+
+    def __call__(self, seed=None, **kwargs):
+        chosen = {name: kwargs[name] for name in self.parameters
+                  if name in kwargs}
+        return self.function(seed=seed, **chosen, **dict(self.options))
+
+
+_RDG1 = ("Classes from a random decision list (Weka's RDG1). Instances "
+         "are generated one by one; the first rule that is true gives the "
+         "class, and an instance no rule covers makes a new rule: a "
+         "conjunction of 1 to 10 random tests on relevant attributes that "
+         "the instance meets, with the next class.")
+
+#: Problem name -> Generator (the widget's list, in this order).
+GENERATORS = {
+    "RDG1 (numeric)": Generator(
+        rdg1, _RDG1 + " Attributes are uniform in [0, 1); tests are "
+        "a < v or a >= v.",
+        ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
+         "max_rule_size"), (("boolean", False),)),
+    "RDG1 (boolean)": Generator(
+        rdg1, _RDG1 + " Attributes are random booleans; tests are a = value.",
+        ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
+         "max_rule_size"), (("boolean", True),)),
+    "RandomRBF": Generator(
+        random_rbf, "Random centroids with a class, a weight and a standard "
+        "deviation (Weka's RandomRBF); an instance is a Gaussian offset from "
+        "a centroid picked by weight and has its class. Irrelevant "
+        "attributes come from independent random centroids.",
+        ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
+         "n_centroids")),
+    "NonMonotonic": Generator(
+        non_monotonic, "Every relevant attribute a is r_a * r_i for odd "
+        "instances i and r_a * sqrt(r_i) for even ones (eq. 4.4); the class "
+        "is the integer part of r_i, drawn from [0, N + 1) for N relevant "
+        "attributes. Irrelevant attributes are uniform in [0, 1).",
+        ("n_instances", "n_relevant", "n_irrelevant")),
+    "MajorityN": Generator(
+        majority, "Random bits; the class is 1 when most of the relevant "
+        "bits are 1.",
+        ("n_instances", "n_relevant", "n_irrelevant")),
+    "ModuloP": Generator(
+        modulo, "Attributes with values 0 .. p-1; the class is the sum of "
+        "the relevant ones modulo p (eq. 4.5).",
+        ("n_instances", "n_relevant", "n_irrelevant", "p")),
+    "CorrAL": Generator(
+        corral, "Class (A0 and A1) or (B0 and B1), a random bit "
+        "'Irrelevant' and a bit 'Correlated' that equals the class in 75 % "
+        "of the instances but is not needed. 32 instances give the classic "
+        "truth table.",
+        ("n_instances",)),
+    "Parity3+3": Generator(
+        parity, "Class x1 xor x2 xor x3; the three relevant bits are "
+        "duplicated (redundant copies) and six random bits added.",
+        ("n_instances",)),
+}

@@ -1,0 +1,278 @@
+"""The Separability widget: ReliefF, dReliefF and pdReliefF on the artificial
+problems of Prat & Belanche (2006), their Fig. 7 and 8."""
+import numpy as np
+import pyqtgraph as pg
+
+from AnyQt.QtWidgets import QGridLayout, QListWidget, QListWidgetItem
+from AnyQt.QtCore import Qt
+
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from Orange.widgets import gui
+from Orange.widgets.settings import Setting
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
+from Orange.widgets.utils.widgetpreview import WidgetPreview
+from Orange.widgets.widget import Msg, Output, OWWidget
+
+from orangecontrib.relief.experiments import separability as sep
+
+PENS = {name: pg.mkPen(colour, width=2)
+        for name, colour in sep.COLOURS.items()}
+
+
+def run_design(design, state: TaskState):
+    """Run `design` in a worker thread, reporting progress to `state`."""
+    def progress(done, total):
+        state.set_progress_value(100 * done / total)
+
+    state.set_status("Weighting ...")
+    return sep.run(design, progress_callback=progress,
+                   should_stop=state.is_interruption_requested)
+
+
+def results_table(results):
+    """The results as an Orange table: one row per data set."""
+    problems = list(dict.fromkeys(results.columns["problem"]))
+    problem_var = DiscreteVariable("problem", values=problems)
+    numbers = [ContinuousVariable(name, number_of_decimals=0)
+               for name in ("n_relevant", "n_irrelevant", "n_attributes",
+                            "dataset")]
+    algorithms = [ContinuousVariable(name) for name in sep.ALGORITHMS]
+    domain = Domain([problem_var] + numbers + algorithms)
+    columns = results.columns
+    problem_codes = np.array([problems.index(p) for p in columns["problem"]])
+    X = np.column_stack(
+        [problem_codes] + [columns[var.name] for var in numbers + algorithms])
+    table = Table.from_numpy(domain, X.astype(float))
+    table.name = "Separability"
+    return table
+
+
+class CurvesPlot(pg.PlotWidget):
+    """One curve per algorithm against the number of attributes."""
+
+    def __init__(self, parent, y_label):
+        super().__init__(parent, background="w")
+        item = self.getPlotItem()
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.showGrid(x=True, y=True, alpha=0.3)
+        item.setLabel("bottom", "number of attributes (n + m)")
+        item.setLabel("left", y_label)
+        for name in ("left", "bottom"):
+            item.getAxis(name).setTextPen(pg.mkPen("#404040"))
+            item.getAxis(name).enableAutoSIPrefix(False)
+        self.legend = item.addLegend(offset=(10, 10))
+        self.curves = []
+
+    def set_curves(self, x, per_algorithm, which, title):
+        self.clear_curves()
+        self.getPlotItem().setTitle(title)
+        self.addItem(pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#999999")))
+        for name in sep.ALGORITHMS:
+            curve = self.plot(x, per_algorithm[name][which], pen=PENS[name],
+                              name=name)
+            self.curves.append(curve)
+
+    def clear_curves(self):
+        self.clear()
+        self.legend.clear()
+        self.curves = []
+        self.getPlotItem().setTitle(None)
+
+
+class OWSeparability(OWWidget, ConcurrentWidgetMixin):
+    name = "Separability"
+    description = ("Compare ReliefF, double ReliefF and progressively "
+                   "weighted double ReliefF: how well they separate "
+                   "relevant from irrelevant attributes of artificial "
+                   "problems as irrelevant attributes are added.")
+    icon = "icons/Separability.svg"
+    priority = 30
+    keywords = "separability, drelieff, pdrelieff, double relief, experiment"
+
+    class Outputs:
+        results = Output("Results", Table)
+
+    class Error(OWWidget.Error):
+        failed = Msg("{}")
+
+    class Information(OWWidget.Information):
+        cancelled = Msg("The run was stopped; no results.")
+
+    problems = Setting(list(sep.PROBLEMS))
+    max_relevant = Setting(5)
+    irrelevant_factor = Setting(2)
+    n_datasets = Setting(3)
+    n_instances = Setting(100)
+    k_nearest = Setting(10)
+    seed = Setting(0)
+    shown_problem = Setting(0)
+
+    graph_name = "plot_separability.plotItem"
+
+    def __init__(self):
+        OWWidget.__init__(self)
+        ConcurrentWidgetMixin.__init__(self)
+        self.results = None
+        self.curve_data = {}
+        self._build_controls()
+        grid = QGridLayout()
+        self.plot_separability = CurvesPlot(self, "separability (eq. 5.1)")
+        self.plot_accumulated = CurvesPlot(
+            self, "accumulated separability (eq. 5.2)")
+        grid.addWidget(self.plot_separability, 0, 0)
+        grid.addWidget(self.plot_accumulated, 1, 0)
+        self.mainArea.layout().addLayout(grid)
+        self._update_design_info()
+
+    # --- GUI --------------------------------------------------------------
+
+    def _build_controls(self):
+        box = gui.vBox(self.controlArea, "Problems")
+        self.problem_list = QListWidget()
+        self.problem_list.setMaximumHeight(130)
+        for name in sep.PROBLEMS:
+            item = QListWidgetItem(sep.PAPER_NAMES[name])
+            item.setData(Qt.UserRole, name)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Checked if name in self.problems
+                               else Qt.Unchecked)
+            self.problem_list.addItem(item)
+        self.problem_list.itemChanged.connect(self._on_problems_changed)
+        box.layout().addWidget(self.problem_list)
+
+        box = gui.vBox(self.controlArea, "Design (Fig. 5)")
+        for name, label, low, high in (
+                ("max_relevant", "Relevant attributes 1 ..", 1, 50),
+                ("irrelevant_factor", "Irrelevant: 1 .. factor x relevant,"
+                                      " factor", 1, 5),
+                ("n_datasets", "Data sets per cell:", 1, 100),
+                ("n_instances", "Instances:", 10, 10000),
+                ("k_nearest", "Neighbours (k):", 1, 100),
+                ("seed", "Random seed:", 0, 2 ** 31 - 1)):
+            gui.spin(box, self, name, low, high, label=label,
+                     callback=self._update_design_info, controlWidth=70)
+        self.design_info = gui.widgetLabel(box, "")
+        self.run_button = gui.button(self.controlArea, self, "Run",
+                                     callback=self.toggle_run)
+
+        box = gui.vBox(self.controlArea, "Plot")
+        self.shown_combo = gui.comboBox(box, self, "shown_problem",
+                                        callback=self._show_curves)
+        gui.rubber(self.controlArea)
+
+    def _on_problems_changed(self):
+        self.problems = [
+            self.problem_list.item(row).data(Qt.UserRole)
+            for row in range(self.problem_list.count())
+            if self.problem_list.item(row).checkState() == Qt.Checked]
+        self._update_design_info()
+
+    def design(self):
+        """The design of the controls, or None without problems."""
+        if not self.problems:
+            return None
+        return sep.Design(problems=tuple(self.problems),
+                          max_relevant=self.max_relevant,
+                          irrelevant_factor=self.irrelevant_factor,
+                          n_datasets=self.n_datasets,
+                          n_instances=self.n_instances,
+                          k_nearest=self.k_nearest, seed=self.seed)
+
+    def _update_design_info(self):
+        design = self.design()
+        if design is None:
+            self.design_info.setText("Choose at least one problem.")
+        else:
+            self.design_info.setText(
+                f"{design.n_runs} data sets x {len(sep.ALGORITHMS)} "
+                "algorithms")
+        self.run_button.setEnabled(design is not None or self.task is not None)
+
+    # --- running ----------------------------------------------------------
+
+    def toggle_run(self):
+        """Start a run, or stop the one in progress."""
+        if self.task is not None:
+            self.cancel()
+            self.Information.cancelled()
+            self._set_running(False)
+            return
+        design = self.design()
+        if design is None:
+            return
+        self.Error.clear()
+        self.Information.clear()
+        self._set_running(True)
+        self.start(run_design, design)
+
+    def _set_running(self, running):
+        self.run_button.setText("Stop" if running else "Run")
+        self._update_design_info()
+
+    def on_done(self, result):
+        self._set_running(False)
+        self.set_results(result)
+
+    def on_exception(self, ex):
+        self._set_running(False)
+        if isinstance(ex, sep.Interrupted):
+            self.Information.cancelled()
+            return
+        self.Error.failed(str(ex))
+
+    def on_partial_result(self, result):
+        pass
+
+    def set_results(self, results):
+        """Show and send `results` (None clears)."""
+        self.results = results
+        self.curve_data = {} if results is None else sep.curves(results)
+        self.shown_combo.clear()
+        self.shown_combo.addItems(
+            [sep.PAPER_NAMES[name] for name in self.curve_data])
+        if self.curve_data:
+            self.shown_problem = min(self.shown_problem,
+                                     len(self.curve_data) - 1)
+            self.shown_combo.setCurrentIndex(self.shown_problem)
+        self._show_curves()
+        self.Outputs.results.send(
+            None if results is None else results_table(results))
+
+    def _show_curves(self):
+        if not self.curve_data:
+            self.plot_separability.clear_curves()
+            self.plot_accumulated.clear_curves()
+            return
+        problem = list(self.curve_data)[self.shown_problem]
+        x, per_algorithm = self.curve_data[problem]
+        title = sep.PAPER_NAMES[problem]
+        self.plot_separability.set_curves(x, per_algorithm, 0, title)
+        self.plot_accumulated.set_curves(x, per_algorithm, 1, title)
+
+    # --- widget life ------------------------------------------------------
+
+    def send_report(self):
+        design = self.design()
+        if design is not None:
+            self.report_items("Design", [
+                ("Problems", ", ".join(sep.PAPER_NAMES[p]
+                                       for p in design.problems)),
+                ("Relevant attributes", f"1 .. {design.max_relevant}"),
+                ("Irrelevant attributes",
+                 f"1 .. {design.irrelevant_factor} x relevant"),
+                ("Data sets per cell", design.n_datasets),
+                ("Instances", design.n_instances),
+                ("Neighbours (k)", design.k_nearest)])
+        if self.results is not None:
+            self.report_plot("Separability", self.plot_separability.plotItem)
+            self.report_plot("Accumulated separability",
+                             self.plot_accumulated.plotItem)
+
+    def onDeleteWidget(self):
+        self.shutdown()
+        super().onDeleteWidget()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    WidgetPreview(OWSeparability).run()

@@ -1,0 +1,64 @@
+"""Slow, literal dReliefF and pdReliefF (Prat & Belanche 2006, section 3).
+
+An independent check of ``orangecontrib.relief.core.double``, written as the
+paper reads, on top of the literal diff / distance / nearest-neighbour
+functions of ``tests/reference.py`` (Python floats, no numba).  The choices
+the paper leaves open are the ones documented in ``core/double.py``:
+
+* reference number t = 0, 1, ..., m-1 (t = references already processed);
+* W[A]_t = (sum of the first t ReliefF updates) / t;
+* f(w, t) = w (dReliefF) or (w - 1) c(t) / (c(t) + s) + 1 with
+  c(t) = (t / m)^a (pdReliefF, eq. 3.3-3.4), and f = 1 at t = 0;
+* negative estimates clipped to 0 before f when clip_negative.
+"""
+import reference as ref
+
+
+def _f(mode, w, t, m, a, s):
+    """The distance weight of an attribute whose estimate is w."""
+    if t == 0:
+        return 1.0
+    if mode == "double":
+        return w
+    c = (t / m) ** a
+    return (w - 1.0) * c / (c + s) + 1.0
+
+
+def double_relieff(X, y, discrete=None, *, mode="double", k_nearest=10,
+                   n_iterations=None, random_state=0, diff="linear",
+                   t_eq=0.04, t_diff=0.10, distance_weights=None,
+                   clip_negative=True, a=2.0, s=0.0633657):
+    """dReliefF (mode="double") or pdReliefF (mode="progressive")."""
+    ctx, _ = ref.prepare(X, y, discrete, diff, t_eq, t_diff,
+                         distance_weights, regression=False)
+    fixed = list(ctx.weights)
+    n, n_attrs = ctx.n, ctx.a
+    classes = sorted(set(ctx.group))
+    prior = {c: sum(1 for i in range(n) if ctx.group[i] == c) / n
+             for c in classes}
+    refs = ref.references(n, n_iterations, random_state)
+    m = len(refs)
+    total = [0.0] * n_attrs          # sum of the updates so far
+    for t, R in enumerate(refs):
+        # eq. 3.1 / 3.2: the distance weights from the current estimate
+        for A in range(n_attrs):
+            w = total[A] / t if t > 0 else 0.0
+            if clip_negative and w < 0:
+                w = 0.0
+            ctx.weights[A] = fixed[A] * _f(mode, w, t, m, a, s)
+        # ReliefF's neighbours and update (Fig. 2) under those weights
+        cR = ctx.group[R]
+        hits = ref.nearest(R, [i for i in range(n) if ctx.group[i] == cR],
+                           k_nearest, ctx)
+        misses = {C: ref.nearest(R, [i for i in range(n)
+                                     if ctx.group[i] == C], k_nearest, ctx)
+                  for C in classes if C != cR}
+        for A in range(n_attrs):
+            update = 0.0
+            if hits:
+                update -= sum(ref.diff(A, R, H, ctx) for H in hits) / len(hits)
+            for C, found in misses.items():
+                mean = sum(ref.diff(A, R, M, ctx) for M in found) / len(found)
+                update += prior[C] / (1.0 - prior[cR]) * mean
+            total[A] += update
+    return [w / m for w in total]

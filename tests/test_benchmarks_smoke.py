@@ -1,0 +1,104 @@
+"""Smoke test of benchmarks/bench_relief.py and floor.py: the machinery runs.
+
+Tiny data, in this process, only our core and Orange's built-in scorers (the
+other peers are optional); no timing assertions.
+"""
+import importlib.util
+import math
+import os
+
+import numpy as np
+import pytest
+
+BENCH_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                         "benchmarks")
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(
+        f"_smoke_{name}", os.path.join(BENCH_DIR, f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return _load("bench_relief")
+
+
+def quiet(*args, **kwargs):
+    pass
+
+
+def test_data_is_deterministic_and_as_described(bench):
+    spec = bench.Spec(200, 9, "multiclass", "mixed", 0.1, seed=3)
+    d1, d2 = bench.make_data(spec), bench.make_data(spec)
+    np.testing.assert_array_equal(d1["X"], d2["X"])
+    np.testing.assert_array_equal(d1["y"], d2["y"])
+    assert list(d1["discrete"]) == [c % 3 == 2 for c in range(9)]
+    nominal = d1["X"][:, d1["discrete"]]
+    known = nominal[~np.isnan(nominal)]
+    assert np.array_equal(known, np.round(known)) and known.min() >= 0
+    assert 0.05 < np.isnan(d1["X"]).mean() < 0.15
+    assert not np.isnan(d1["y"]).any()
+    assert set(np.unique(d1["y"])) == {0.0, 1.0, 2.0}
+
+
+def test_ours_and_orange_in_process(bench):
+    specs = [bench.Spec(200, 8, "binary"), bench.Spec(200, 8, "regression"),
+             bench.Spec(200, 9, "multiclass", "mixed", 0.1)]
+    results = bench.run_benchmark(specs, ["ours", "orange"], {"repeats": 1},
+                                  isolate=False, log=quiet)
+    assert [r["method"] for r in results] == ["ours", "orange"] * 3
+    for r in results:
+        assert r["status"] == "ok", r.get("error")
+        assert len(r["weights"]) == r["spec"]["a"]
+        assert np.all(np.isfinite(r["weights"]))
+        assert r["time"] >= 0 and r["first"] >= 0 and r["peak_mb"] >= 0
+    binary, regression, mixed = results[1], results[3], results[5]
+    # Orange's ReliefF has our definition on complete classification data
+    assert binary["agreement_kind"] == "exact"
+    assert binary["agreement_value"] < 1e-9
+    for r in (regression, mixed):
+        assert r["agreement_kind"] == "rank"
+        assert -1 <= r["agreement_value"] <= 1
+    table = bench.format_table(results)
+    assert table.count("| 200x8 |") == 4 and table.count("| 200x9 |") == 2
+    assert "max abs diff" in table and "rank corr" in table
+
+
+def test_cli_quick_preset_in_process(bench, capsys):
+    out = bench.main(["--preset", "quick", "--sizes", "200x8", "--methods",
+                      "ours,orange", "--repeats", "1", "--no-isolate"])
+    printed = capsys.readouterr().out
+    assert "| size | data | method | time (s) |" in printed
+    assert [(r["method"], r["spec"]["kind"], r["status"]) for r in out["results"]] == [
+        ("ours", "binary", "ok"), ("orange", "binary", "ok"),
+        ("ours", "regression", "ok"), ("orange", "regression", "ok")]
+
+
+def test_peer_memory_limit_skips(bench):
+    results = bench.run_benchmark([bench.Spec(200, 8, "binary")], ["skrebate"],
+                                  {"repeats": 1, "max_peer_memory_gb": 1e-6},
+                                  isolate=False, log=quiet)
+    (r,) = results
+    if r["status"] != "unavailable":  # skrebate is optional
+        assert r["status"] == "skipped" and r["error"].startswith("skipped (needs ")
+
+
+def test_missing_preset_summary(bench):
+    results = [{"method": "ours", "status": "ok", "time": t,
+                "spec": vars(bench.Spec(100, 6, "binary", mix, miss))}
+               for t, mix, miss in ((1.0, "continuous", 0.0), (1.2, "mixed", 0.0),
+                                    (2.0, "continuous", 0.1))]
+    text = bench.preset_missing_summary(results)
+    assert "1.20x  ok" in text and "2.00x  OVER GOAL" in text
+
+
+def test_floor_runs_on_tiny_data():
+    floor = _load("floor")
+    res = floor.measure_floor(n=300, a=5, repeats=1)
+    assert set(res["floor"]) == {"float64", "float32"}
+    assert all(t > 0 and math.isfinite(t) for t, _ in res["floor"].values())
+    assert "floor[float32]" in floor.format_floor(res)

@@ -1,0 +1,225 @@
+"""The artificial problems (issue 4): every generated class follows its
+definition; tables carry the relevance flags; seeds reproduce."""
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from orangecontrib.relief import generators
+from orangecontrib.relief.core import generators as core
+
+
+def holds(op, value, x):
+    return {"<": x < value, ">=": x >= value, "==": x == value}[op]
+
+
+def literal_rdg1_classes(problem):
+    """Replay RDG1 one instance at a time, as the paper describes it: the
+    first rule of the current decision list that fires gives the class; if
+    none fires, the next rule of the final list must be the one made from
+    this instance, and it must fire on it."""
+    rules = problem.info["rules"]
+    n_made = 0
+    classes = []
+    for x in problem.X:
+        for klass, tests in rules[:n_made]:
+            if all(holds(op, v, x[a]) for a, op, v in tests):
+                classes.append(klass)
+                break
+        else:
+            klass, tests = rules[n_made]
+            assert all(holds(op, v, x[a]) for a, op, v in tests)
+            n_made += 1
+            classes.append(klass)
+    assert n_made == len(rules)  # every rule was made by some instance
+    return np.array(classes)
+
+
+@pytest.mark.parametrize("boolean", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_rdg1_follows_its_decision_list(boolean, seed):
+    n_relevant, n_irrelevant = 6 + seed, 4
+    problem = core.rdg1(150, n_relevant, n_irrelevant, boolean=boolean,
+                        n_classes=2 + seed % 2, seed=seed)
+    assert_array_equal(problem.y, literal_rdg1_classes(problem))
+    rules = problem.info["rules"]
+    for number, (klass, tests) in enumerate(rules):
+        assert klass == number % (2 + seed % 2)   # Weka: classes in turn
+        attributes = [a for a, _, _ in tests]
+        assert 1 <= len(tests) <= min(10, n_relevant)
+        assert len(set(attributes)) == len(attributes)
+        assert max(attributes) < n_relevant       # irrelevant: never tested
+        ops = {op for _, op, _ in tests}
+        assert ops <= ({"=="} if boolean else {"<", ">="})
+    if boolean:
+        assert set(np.unique(problem.X)) <= {0.0, 1.0}
+        assert problem.discrete.all()
+    else:
+        assert ((problem.X >= 0) & (problem.X < 1)).all()
+        assert not problem.discrete.any()
+    assert_array_equal(problem.relevant,
+                       [True] * n_relevant + [False] * n_irrelevant)
+
+
+def test_rdg1_rule_sizes_reach_both_ends():
+    sizes = set()
+    for seed in range(30):
+        sizes |= {len(t) for _, t in core.rdg1(60, 12, 0, seed=seed)
+                  .info["rules"]}
+    assert min(sizes) == 1 and max(sizes) == 10
+
+
+def test_random_rbf_follows_its_centroids():
+    problem = core.random_rbf(300, 4, 3, n_classes=3, n_centroids=7, seed=3)
+    info = problem.info
+    centroids, noise = info["centroids"], info["noise_centroids"]
+    assert_array_equal(problem.y, centroids["klass"][info["chosen"]])
+    relevant, irrelevant = problem.X[:, :4], problem.X[:, 4:]
+    distance = np.linalg.norm(relevant - centroids["centre"][info["chosen"]],
+                              axis=1)
+    assert_allclose(distance, np.abs(info["length"]), atol=1e-12)
+    # the length is a Gaussian scaled by the centroid's deviation
+    assert (distance <= 6 * centroids["stddev"][info["chosen"]]).all()
+    noise_distance = np.linalg.norm(
+        irrelevant - noise["centre"][info["noise_chosen"]], axis=1)
+    assert (noise_distance <= 6 * noise["stddev"][info["noise_chosen"]]).all()
+    # centroids are picked by weight, the noise ones independently
+    assert not np.array_equal(info["chosen"], info["noise_chosen"])
+    assert problem.relevant.tolist() == [True] * 4 + [False] * 3
+
+
+def test_random_rbf_weights_pick_the_centroids():
+    problem = core.random_rbf(20000, 2, 0, n_centroids=5, seed=4)
+    weight = problem.info["centroids"]["weight"]
+    counts = np.bincount(problem.info["chosen"], minlength=5)
+    assert_allclose(counts / counts.sum(), weight / weight.sum(), atol=0.02)
+
+
+def test_non_monotonic_is_eq_4_4():
+    n_relevant = 5
+    problem = core.non_monotonic(200, n_relevant, 3, seed=5)
+    r_a, r_i = problem.info["r_a"], problem.info["r_i"]
+    odd = np.arange(200) % 2 == 1
+    assert_allclose(problem.X[odd, :n_relevant], np.outer(r_i[odd], r_a))
+    assert_allclose(problem.X[~odd, :n_relevant],
+                    np.outer(np.sqrt(r_i[~odd]), r_a))
+    assert_array_equal(problem.y, np.floor(r_i))
+    assert set(problem.y) <= set(range(n_relevant + 1))
+    assert len(problem.class_values) == n_relevant + 1
+    irrelevant = problem.X[:, n_relevant:]
+    assert ((irrelevant >= 0) & (irrelevant < 1)).all()
+
+
+def test_non_monotonic_one_relevant_attribute_has_two_classes():
+    problem = core.non_monotonic(100, 1, 1, seed=0)
+    assert set(problem.y) == {0.0, 1.0}
+
+
+@pytest.mark.parametrize("n_relevant", [1, 4, 5])
+def test_majority(n_relevant):
+    problem = core.majority(200, n_relevant, 3, seed=n_relevant)
+    ones = problem.X[:, :n_relevant].sum(axis=1)
+    assert_array_equal(problem.y, ones > n_relevant / 2)
+    assert set(np.unique(problem.X)) == {0.0, 1.0}
+    assert problem.discrete.all()
+
+
+@pytest.mark.parametrize("p", [2, 3, 5])
+def test_modulo(p):
+    problem = core.modulo(200, 3, 2, p=p, seed=p)
+    assert_array_equal(problem.y, problem.X[:, :3].sum(axis=1) % p)
+    assert set(np.unique(problem.X)) == set(range(p))
+    assert problem.discrete.all()
+    assert not core.modulo(10, 2, 1, p=p, numeric=True).discrete.any()
+
+
+def test_corral_is_the_classic_truth_table():
+    problem = core.corral(seed=6)
+    X = problem.X.astype(int)
+    assert problem.names == ["A0", "A1", "B0", "B1", "Irrelevant",
+                             "Correlated"]
+    # the five independent bits: every combination exactly once
+    assert len({tuple(row) for row in X[:, :5]}) == 32
+    assert_array_equal(problem.y, (X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 3]))
+    assert (X[:, 5] == problem.y).sum() == 24          # 75 %
+    assert problem.relevant.tolist() == [True] * 4 + [False] * 2
+    assert problem.roles[4:] == ["irrelevant", "correlated"]
+
+
+def test_corral_random_rows_and_correlation():
+    problem = core.corral(100, correlation=0.9, seed=7)
+    X = problem.X.astype(int)
+    assert_array_equal(problem.y, (X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 3]))
+    assert (X[:, 5] == problem.y).sum() == 90
+
+
+def test_parity_3_3():
+    problem = core.parity(seed=8)
+    X = problem.X.astype(int)
+    assert X.shape == (64, 12)
+    assert_array_equal(problem.y, X[:, 0] ^ X[:, 1] ^ X[:, 2])
+    assert_array_equal(X[:, :3], X[:, 3:6])
+    assert len({tuple(row) for row in X[:, :3]}) == 8
+    assert len({tuple(row) for row in X[:, 6:]}) == 64
+    assert problem.relevant.tolist() == [True] * 6 + [False] * 6
+    assert problem.roles[3:6] == ["redundant"] * 3
+
+
+GENERATED = [
+    (core.rdg1, {}), (core.rdg1, dict(boolean=True)), (core.random_rbf, {}),
+    (core.non_monotonic, {}), (core.majority, {}), (core.modulo, {}),
+]
+
+
+@pytest.mark.parametrize("function, kw", GENERATED)
+def test_seeds_reproduce_and_differ(function, kw):
+    first = function(50, 3, 2, seed=11, **kw)
+    again = function(50, 3, 2, seed=11, **kw)
+    other = function(50, 3, 2, seed=12, **kw)
+    assert_array_equal(first.X, again.X)
+    assert_array_equal(first.y, again.y)
+    assert not np.array_equal(first.X, other.X)
+    assert first.X.shape == (50, 5) and first.y.shape == (50,)
+
+
+@pytest.mark.parametrize("kw", [dict(n_instances=0), dict(n_relevant=0),
+                                dict(n_irrelevant=-1)])
+def test_bad_counts(kw):
+    args = dict(n_instances=10, n_relevant=2, n_irrelevant=1) | kw
+    with pytest.raises(ValueError):
+        core.majority(**args)
+
+
+# --- Orange tables -------------------------------------------------------
+
+def test_tables_carry_relevance_flags_and_types():
+    table = generators.modulo(80, 3, 2, p=4, seed=1)
+    attributes = table.domain.attributes
+    assert [v.attributes["relevant"] for v in attributes] == [True] * 3 + [
+        False] * 2
+    assert [v.attributes["role"] for v in attributes] == (
+        ["relevant"] * 3 + ["irrelevant"] * 2)
+    assert all(v.is_discrete and v.values == ("0", "1", "2", "3")
+               for v in attributes)
+    assert table.domain.class_var.values == ("0", "1", "2", "3")
+    assert_array_equal(table.Y, table.X[:, :3].sum(axis=1) % 4)
+    assert table.attributes["seed"] == 1 and table.name == "ModuloP"
+    assert_array_equal(generators.relevant_mask(table.domain),
+                       [True] * 3 + [False] * 2)
+
+    numeric = generators.rdg1(40, 3, 1, seed=2)
+    assert all(v.is_continuous for v in numeric.domain.attributes)
+    assert numeric.attributes["rules"][0].startswith("RULE 0: class 0 := ")
+
+
+@pytest.mark.parametrize("name", list(generators.GENERATORS))
+def test_registry_generates_every_problem(name):
+    generator = generators.GENERATORS[name]
+    kwargs = dict(n_instances=64, n_relevant=3, n_irrelevant=2, n_classes=2,
+                  max_rule_size=5, n_centroids=10, p=3)
+    table = generator(seed=0, **kwargs)
+    assert len(table) == 64
+    flags = generators.relevant_mask(table.domain)
+    assert flags.any() and (~flags).any()
+    assert generator.description
+    again = generator(seed=0, **kwargs)
+    assert_array_equal(table.X, again.X)
