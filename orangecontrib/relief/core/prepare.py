@@ -99,13 +99,13 @@ def _scale_columns(X, nominal):
     """Numeric columns scaled to [0, 1] by their range (constant -> 0)."""
     _check_codes(X[:, nominal], "Discrete attributes")
     scaled = X.copy()
-    for col in np.flatnonzero(~nominal):
-        column = X[:, col]
-        if np.isnan(column).all():
-            continue
-        low, high = np.nanmin(column), np.nanmax(column)
-        span = high - low
-        scaled[:, col] = (column - low) / span if span > 0 else column - low
+    numeric = X[:, ~nominal]
+    known = ~np.isnan(numeric)
+    low = np.where(known, numeric, np.inf).min(axis=0)
+    high = np.where(known, numeric, -np.inf).max(axis=0)
+    span = high - low
+    span[~(span > 0)] = 1  # constant or all-missing: every diff is 0
+    scaled[:, ~nominal] = (numeric - np.where(np.isfinite(low), low, 0)) / span
     return scaled
 
 
