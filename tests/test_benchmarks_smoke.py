@@ -6,6 +6,7 @@ other peers are optional); no timing assertions.
 import importlib.util
 import math
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ def _load(name):
     spec = importlib.util.spec_from_file_location(
         f"_smoke_{name}", os.path.join(BENCH_DIR, f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
