@@ -26,7 +26,7 @@ def measure(n, a, k, seed=0):
     prepare = time.perf_counter() - start
     data = rfsm.data
     start = time.perf_counter()
-    core.find_neighbours(data.search, rfsm.refs, k, data.n_groups)
+    core.find_neighbours(data, rfsm.refs, k)
     search = time.perf_counter() - start
     start = time.perf_counter()
     result = core.greedy_forward(rfsm, continue_to_end=True)

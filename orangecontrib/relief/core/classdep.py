@@ -362,8 +362,8 @@ class ClassDependentRelief:
             self.squared.groups, self.squared.n_groups, n_iterations,
             random_state)
         self.neighbours = find_neighbours(
-            self.squared.search, self.refs, self.k_nearest,
-            self.squared.n_groups, weights, progress_callback)
+            self.squared, self.refs, self.k_nearest, weights,
+            progress_callback)
         self.weights = np.ones(n_attrs) if weights is None else weights
         self.codes = _class_codes(y, self.squared.kept_rows)
         self.n_classes = n_classes

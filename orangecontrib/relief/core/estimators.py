@@ -52,8 +52,8 @@ def _distance_weights(distance_weights, n_attrs):
 
 def _neighbours(data, refs, k_nearest, distance_weights, progress_callback):
     weights = _distance_weights(distance_weights, data.search.values.shape[0])
-    return find_neighbours(data.search, refs, _check_k(k_nearest),
-                           data.n_groups, weights, progress_callback)
+    return find_neighbours(data, refs, _check_k(k_nearest), weights,
+                           progress_callback)
 
 
 def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,

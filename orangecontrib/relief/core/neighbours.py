@@ -22,7 +22,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from .diffs import LINEAR, as_dtype_of, transform
+from .diffs import LINEAR, RAMP, SQUARED, as_dtype_of, attribute_diff, transform
 
 BLOCK = 256  # instances per tile side: a tile's columns stay in L1/L2
 
@@ -251,6 +251,118 @@ def search_references(tables, weights, refs, dist, index):
                     n_groups, dist, index, out)
 
 
+@numba.njit(inline="always", cache=True)
+def exact_distance(exact, weights, i, j):
+    """sum_A w_A diff(A, I_i, I_j) in float64, in column order (eq. 3.1)."""
+    d = 0.0
+    if exact.one.shape[0] == 0 and exact.kind == LINEAR:  # the common case
+        for a in range(exact.values.shape[0]):
+            xi, xj = exact.values[a, i], exact.values[a, j]
+            d += weights[a] * (as_dtype_of(xi, xi != xj) if exact.nominal[a]
+                               else abs(xi - xj))
+        return d
+    for a in range(exact.values.shape[0]):
+        if weights[a] != 0:
+            d += weights[a] * attribute_diff(exact, a, i, j)
+    return d
+
+
+@numba.njit(inline="always", cache=True)
+def float32_row(search, weights32, i, row, out, rows):
+    """row[j] = the float32 search distance of I_i and I_j, for all j."""
+    n = search.values.shape[1]
+    rows[:] = i
+    for j0 in range(0, n, BLOCK):
+        width = min(j0 + BLOCK, n) - j0
+        distance_rows(search, weights32, rows, j0, width, out)
+        row[j0:j0 + width] = out[0, :width]
+
+
+@numba.njit(inline="always", cache=True)
+def rescan_exactly(exact, weights, i, g, row, dist, index, delta):
+    """Rebuild reference i's list of group g with exact distances.
+
+    The true k nearest are at most dist[0, -1] (the exact k-th distance of
+    some k candidates) away, so their float32 distance (`row`) is at most
+    delta more: only those candidates need their exact distance.
+    """
+    n = exact.values.shape[1]
+    limit = dist[0, dist.shape[1] - 1] + delta
+    dist[:] = np.inf
+    index[:] = n
+    for j in range(n):
+        if row[j] <= limit and j != i and exact.groups[j] == g:
+            offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
+
+
+@numba.njit(parallel=True, cache=True)
+def rerank_exactly(search, exact, weights32, refs, candidates, bounds, delta,
+                   k, out):
+    """The k nearest of each group by exact distance, from float32 lists.
+
+    ``candidates[r, g]`` are reference r's K = k + EXTRA nearest of group g
+    by float32 distance, ``bounds[r, g]`` the K-th float32 distance.  They
+    are ranked again by exact (distance, index) in float64.  The float32
+    distance of any pair is within `delta` of the exact one, so an instance
+    outside the list is at least ``bounds - delta`` away: when that is above
+    the exact k-th distance the list is provably right; otherwise (a near
+    tie beyond the K candidates) the group is scanned again
+    (:func:`rescan_exactly`) over the reference's float32 row of distances.
+    """
+    n, n_groups = exact.values.shape[1], candidates.shape[1]
+    weights = weights32.astype(np.float64)
+    for r in prange(len(refs)):
+        i = refs[r]
+        dist = np.empty((1, k))
+        index = np.empty((1, k), dtype=np.int64)
+        row = np.empty(0, dtype=search.values.dtype)
+        for g in range(n_groups):
+            dist[:] = np.inf
+            index[:] = n
+            found = 0
+            for s in range(candidates.shape[2]):
+                j = candidates[r, g, s]
+                if j < n:
+                    found += 1
+                    offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
+            if (delta > 0 and found == candidates.shape[2]
+                    and bounds[r, g] - delta <= dist[0, k - 1]):
+                if len(row) == 0:
+                    row = np.empty(n, dtype=search.values.dtype)
+                    float32_row(search, weights32, i, row,
+                                np.empty((ROWS, BLOCK), dtype=row.dtype),
+                                np.empty(ROWS, dtype=np.int64))
+                rescan_exactly(exact, weights, i, g, row, dist, index, delta)
+            for s in range(k):
+                out[r, g, s] = index[0, s] if index[0, s] < n else -1
+
+
+def float32_error_bound(tables, weights):
+    """A bound on |float32 distance - exact distance| of any pair.
+
+    Each term w_A diff(A) carries the rounding of the two values, their
+    difference, the transform (scaled by its slope L), the weight and the
+    product, at most w_A (3L + 4) u with u = 2^-24, and the running sum adds
+    at most u * sum(w) per attribute.  A ramp with t_eq == t_diff is a step
+    (unbounded slope): every list is then checked in float64.  Nominal
+    attributes without missing values and integer weights give integer
+    distances, exact in float32 (bound 0).
+    """
+    if (tables.nominal.all() and tables.one.shape[0] == 0
+            and np.all(weights == np.round(weights))
+            and np.sum(weights) < 2 ** 24):
+        return 0.0
+    u = 2.0 ** -24
+    if tables.kind == RAMP:
+        width = float(tables.t_diff) - float(tables.t_eq)
+        slope = np.inf if width <= 0 else max(1.0, 1.0 / width)
+    else:
+        slope = 2.0 if tables.kind == SQUARED else 1.0
+    total = float(np.sum(weights, dtype=np.float64))
+    n_attrs = len(weights)
+    return 1.01 * u * total * (3 * slope + 4 + n_attrs) + 1e-12 * total
+
+
 def _empty_lists(shape, n):
     return np.full(shape, np.inf, np.float32), np.full(shape, n, np.int32)
 
@@ -272,33 +384,40 @@ def _all_pairs(tables, weights, k, n_groups, progress_callback, n_steps):
                          dist, index)
         _report(progress_callback, (step + 1) / n_steps)
     merge_chunks(dist, index)
-    return index[0]
+    return index[0], dist[0]
 
 
 def _references(tables, weights, refs, k, n_groups, progress_callback, n_steps):
     n = tables.values.shape[1]
     index = np.empty((len(refs) * n_groups, k), np.int32)
+    dist = np.empty((len(refs) * n_groups, k), np.float32)
     bounds = np.linspace(0, len(refs), n_steps + 1).astype(int)
     for step, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
-        dist, part = _empty_lists(((stop - start) * n_groups, k), n)
-        search_references(tables, weights, refs[start:stop], dist, part)
+        part_dist, part = _empty_lists(((stop - start) * n_groups, k), n)
+        search_references(tables, weights, refs[start:stop], part_dist, part)
         index[start * n_groups:stop * n_groups] = part
+        dist[start * n_groups:stop * n_groups] = part_dist
         _report(progress_callback, (step + 1) / n_steps)
-    return index
+    return index, dist
 
 
-def find_neighbours(tables, refs, k, n_groups, weights=None,
-                    progress_callback=None):
+EXTRA = 4  # float32 candidates kept beyond k for the exact re-ranking
+
+
+def find_neighbours(data, refs, k, weights=None, progress_callback=None):
     """The k nearest instances of each group to each reference.
+
+    The search runs in float32 (:attr:`PreparedData.search`) for k + EXTRA
+    candidates, which are then ranked by their exact float64 distance
+    (:func:`rerank_exactly`): the result is that of exact arithmetic,
+    ties going to the lower index.
 
     Parameters
     ----------
-    tables : DiffTables
-        float32 search tables (PreparedData.search).
+    data : PreparedData
     refs : int array (m,)
         Reference instances, repeats allowed.
     k : int
-    n_groups : int
     weights : float array (a,) or None
         Attribute weights in the distance (eq. 3.1); None for all ones.
     progress_callback : callable(float) or None
@@ -309,19 +428,27 @@ def find_neighbours(tables, refs, k, n_groups, weights=None,
     int array (m, n_groups, k)
         Neighbour indices, nearest first, -1 where a group ran out.
     """
-    n = tables.values.shape[1]
-    n_attrs = tables.values.shape[0]
-    weights = (np.ones(n_attrs, np.float32) if weights is None
-               else np.ascontiguousarray(weights, dtype=np.float32))
+    tables, n_groups = data.search, data.n_groups
+    n, n_attrs = tables.values.shape[1], tables.values.shape[0]
+    weights = (np.ones(n_attrs) if weights is None
+               else np.asarray(weights, dtype=np.float64))
+    weights32 = weights.astype(np.float32)
     unique, inverse = np.unique(refs, return_inverse=True)
     n_steps = 1 if progress_callback is None else 20
+    n_candidates = k + EXTRA
     if 2 * len(unique) >= n:
-        index = _all_pairs(tables, weights, k, n_groups, progress_callback,
-                           n_steps).reshape(n, n_groups, k)[unique]
+        index, dist = _all_pairs(tables, weights32, n_candidates, n_groups,
+                                 progress_callback, n_steps)
+        index, dist = (a.reshape(n, n_groups, n_candidates)[unique]
+                       for a in (index, dist))
     else:
-        index = _references(tables, weights, unique.astype(np.int64), k,
-                            n_groups, progress_callback, n_steps)
-        index = index.reshape(len(unique), n_groups, k)
-    index = index[inverse]
-    index[index == n] = -1
-    return index
+        index, dist = _references(tables, weights32, unique.astype(np.int64),
+                                  n_candidates, n_groups, progress_callback,
+                                  n_steps)
+        index, dist = (a.reshape(len(unique), n_groups, n_candidates)
+                       for a in (index, dist))
+    delta = float32_error_bound(tables, weights32)
+    exact = np.empty((len(unique), n_groups, k), np.int64)
+    rerank_exactly(tables, data.exact, weights32, unique, index,
+                   dist[:, :, -1].astype(np.float64), delta, k, exact)
+    return exact[inverse]

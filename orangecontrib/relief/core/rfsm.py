@@ -47,15 +47,13 @@ about a^2 / 2 x P operations after one neighbour search, not a^2 searches.
 Removing an attribute (backward search) uses the two largest / smallest
 values of each pair.
 """
-import numbers
-
 import numba
 import numpy as np
 from numba import prange
 
 from .diffs import attribute_diff
 from .errors import ReliefInputError
-from .estimators import rank_weights, reference_instances
+from .estimators import _check_k, rank_weights, reference_instances
 from .neighbours import find_neighbours
 from .prepare import prepare
 from .search import SetMeasure
@@ -210,13 +208,6 @@ def backward_kernel(diffs, subset, coef_max, coef_min):
 
 # --- pairs and their coefficients ----------------------------------------
 
-def _check_k(k_nearest):
-    if not isinstance(k_nearest, numbers.Integral) or k_nearest < 1:
-        raise ReliefInputError(f"k_nearest must be a positive integer, "
-                               f"got {k_nearest!r}.")
-    return int(k_nearest)
-
-
 def classification_pairs(data, refs, neighbours, priors="eq2"):
     """The (reference, neighbour) pairs and their weights in W_S.
 
@@ -359,8 +350,8 @@ class RFSM(SetMeasure):
     # --- construction ----------------------------------------------------
 
     def _search(self, weights, progress_callback=None):
-        return find_neighbours(self.data.search, self.refs, self.k_nearest,
-                               self.data.n_groups, weights, progress_callback)
+        return find_neighbours(self.data, self.refs, self.k_nearest, weights,
+                               progress_callback)
 
     def _pairs(self, nbrs):
         if self.task == "classification":

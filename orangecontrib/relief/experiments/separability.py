@@ -24,13 +24,11 @@ import csv
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 
-import numba
 import numpy as np
 
+from . import one_numba_thread, run_in_processes
 from ..core import generators
 from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
 from ..core.neighbours import find_neighbours
@@ -160,8 +158,7 @@ def algorithm_weights(X, y, discrete, design):
     once; every instance a reference, in order)."""
     data = prepare(X, y, discrete)
     refs = np.arange(data.n_instances)
-    neighbours = find_neighbours(data.search, refs, design.k_nearest,
-                                 data.n_groups)
+    neighbours = find_neighbours(data, refs, design.k_nearest)
     relieff = relieff_rule(data.exact, refs, neighbours, data.priors)
     drelieff = double_weights(data, refs, design.k_nearest, None,
                               clip_negative=True, exponent=design.a, s=-1.0)
@@ -175,9 +172,7 @@ def run_task(design, task, dataset_done=None):
     """Separabilities of one task: array (len(counts), n_datasets, 3)."""
     problem, n_relevant, counts = task
     out = np.empty((len(counts), design.n_datasets, len(ALGORITHMS)))
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)  # tiny data: one thread per data set is best
-    try:
+    with one_numba_thread():  # tiny data: one thread per data set is best
         for c, n_irrelevant in enumerate(counts):
             for d in range(design.n_datasets):
                 data = generate(design, problem, n_relevant, n_irrelevant, d)
@@ -186,13 +181,7 @@ def run_task(design, task, dataset_done=None):
                 out[c, d] = [separability(w, data.relevant) for w in weights]
                 if dataset_done is not None:
                     dataset_done()
-    finally:
-        numba.set_num_threads(threads)
     return out
-
-
-def _worker_init():
-    numba.set_num_threads(1)
 
 
 def _run_task_in_worker(design_fields, task):
@@ -309,24 +298,12 @@ def run(design=Design(), *, jobs=1, progress_callback=None, should_stop=None):
 
 
 def _run_in_pool(design, jobs, record, report, check_stop):
-    fields = asdict(design)
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                             initializer=_worker_init) as pool:
-        pending = {pool.submit(_run_task_in_worker, fields, task): task
-                   for task in design.tasks()}
-        try:
-            while pending:
-                finished, _ = wait(pending, timeout=0.5,
-                                   return_when=FIRST_COMPLETED)
-                for future in finished:
-                    task = pending.pop(future)
-                    record(task, future.result())
-                    report(len(task[2]) * design.n_datasets)
-                check_stop()
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    def done(task, values):
+        record(task, values)
+        report(len(task[2]) * design.n_datasets)
+
+    run_in_processes(_run_task_in_worker, asdict(design), design.tasks(),
+                     jobs, done, poll=check_stop)
 
 
 # --- the figures' data --------------------------------------------------------

@@ -1,0 +1,81 @@
+"""The float32 neighbour search returns the neighbours of exact arithmetic.
+
+The search ranks candidates in float32 and re-ranks k + EXTRA of them in
+float64 with a proven error bound (core/neighbours.py); these tests build
+near ties float32 cannot resolve and compare with a float64 brute force.
+"""
+import numpy as np
+import pytest
+
+from orangecontrib.relief.core import find_neighbours, prepare
+from orangecontrib.relief.core.neighbours import EXTRA
+
+
+def brute_force(X, y, k, discrete=None):
+    """Exact top-k per class by (float64 distance, index), as the contract
+    defines them (numeric diffs scaled by the column's range)."""
+    X = np.asarray(X, float)
+    span = X.max(0) - X.min(0)
+    span[span == 0] = 1
+    scaled = (X - X.min(0)) / span
+    classes = np.unique(y)
+    result = np.full((len(X), len(classes), k), -1)
+    for i in range(len(X)):
+        d = np.abs(scaled - scaled[i])
+        if discrete is not None:
+            d[:, discrete] = (X[:, discrete] != X[i, discrete])
+        d = d.sum(axis=1)
+        for g, c in enumerate(classes):
+            members = [j for j in np.flatnonzero(y == c) if j != i]
+            order = sorted(members, key=lambda j: (d[j], j))[:k]
+            result[i, g, :len(order)] = order
+    return result
+
+
+def test_a_gap_below_float32_resolution_is_resolved_exactly():
+    # instance 1 is farther from instance 0 than instance 2 by 1e-9, which
+    # float32 cannot see (its spacing at 0.3 is 3e-8): a float32 search
+    # would call them tied and take the lower index, 1
+    X = np.array([[0.0], [0.3 + 1e-9], [0.3], [1.0], [0.9]])
+    y = np.array([0, 0, 0, 1, 1])
+    data = prepare(X, y)
+    assert np.float32(X[1, 0]) == np.float32(X[2, 0])
+    neighbours = find_neighbours(data, np.array([0]), 1)
+    assert neighbours[0, 0, 0] == 2
+
+
+def test_near_ties_beyond_the_extra_candidates_are_rescanned():
+    # more near-tied candidates than k + EXTRA: the list must still be exact
+    n_tied = 10 + 3 * EXTRA
+    rng = np.random.default_rng(5)
+    offsets = rng.permutation(n_tied) * 1e-10
+    X = np.concatenate([[[0.0]], 0.5 + offsets[:, None], [[1.0]], [[0.95]]])
+    y = np.array([0] * (n_tied + 1) + [1, 1])
+    data = prepare(X, y)
+    neighbours = find_neighbours(data, np.arange(len(X)), 10)
+    assert_equal_lists(neighbours, brute_force(X, y, 10))
+
+
+def assert_equal_lists(got, expected):
+    mismatched = np.argwhere((got != expected).any(axis=2))
+    assert len(mismatched) == 0, f"lists differ at (reference, class) {mismatched[:5]}"
+
+
+@pytest.mark.parametrize("n, a, k", [(600, 120, 10), (400, 40, 3)])
+def test_random_data_matches_brute_force(n, a, k):
+    rng = np.random.default_rng(n)
+    X = rng.random((n, a))
+    y = rng.integers(0, 3, n)
+    assert_equal_lists(find_neighbours(prepare(X, y), np.arange(n), k),
+                       brute_force(X, y, k))
+
+
+def test_integer_valued_and_nominal_data_with_many_ties():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 3, (300, 8)).astype(float)
+    discrete = np.zeros(8, bool)
+    discrete[:4] = True
+    y = rng.integers(0, 2, 300)
+    data = prepare(X, y, discrete)
+    assert_equal_lists(find_neighbours(data, np.arange(300), 10),
+                       brute_force(X, y, 10, discrete))
