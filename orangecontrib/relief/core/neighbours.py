@@ -3,9 +3,15 @@
 For each reference instance R the search returns the k nearest instances of
 every group (class; a single group in regression), nearest first.  The
 distance is the weighted sum of diffs (Prat & Belanche 2006, eq. 2.1 and,
-with attribute weights, eq. 3.1), computed in float32.  R is never its own
-neighbour; ties are broken by the lower instance index; a group with fewer
-than k candidates returns all it has and pads with -1.
+with attribute weights, eq. 3.1).  R is never its own neighbour; ties are
+broken by the lower instance index; a group with fewer than k candidates
+returns all it has and pads with -1.
+
+The search ranks candidates in float32, which doubles the SIMD width, and
+keeps k + EXTRA of them; these are ranked again by their float64 distance,
+and a proven bound on the float32 error tells whether an instance outside
+the list could still belong in it (a near tie), in which case that list is
+rebuilt from exact distances.  The result is that of float64 arithmetic.
 
 Two searches, one distance kernel:
 
