@@ -67,6 +67,12 @@ class Builder:
 
         self.scheme.add_link(SchemeLink(source, output, sink, input_))
 
+    def link_all(self, sources, output, sinks, input_):
+        """Link every source to every sink (by source, then by sink)."""
+        for source in sources:
+            for sink in sinks:
+                self.link(source, output, sink, input_)
+
     def note(self, rect, text):
         from orangecanvas.scheme import SchemeTextAnnotation
 
@@ -89,6 +95,15 @@ def learners(builder, x, y):
     return tree, knn
 
 
+def rfsm_with_learners(builder, data, position, learners_y):
+    """RFSM Selection at `position` reading `data`, with a tree and kNN
+    below it (at height `learners_y`) to score what it selects."""
+    rfsm = builder.node(RFSM, position, "RFSM Selection")
+    tree, knn = learners(builder, position[0], learners_y)
+    builder.link(data, "Data", rfsm, "Data")
+    return rfsm, tree, knn
+
+
 def test_and_score(builder, position, title):
     # 10-fold cross-validation, as in the RFSM paper
     return builder.node(TEST, position, title,
@@ -106,16 +121,12 @@ def rfsm_parity(reg):
     data = b.node(GENERATOR, (60, 200), "Parity3+3",
                   {"problem": "Parity3+3", "n_instances": 64,
                    "random_seed": 0})
-    rfsm = b.node(RFSM, (240, 120), "RFSM Selection")
-    tree, knn = learners(b, 240, 300)
+    rfsm, tree, knn = rfsm_with_learners(b, data, (240, 120), 300)
     selected = test_and_score(b, (460, 120), "Test & Score (RFSM)")
     everything = test_and_score(b, (460, 330), "Test & Score (all)")
-    b.link(data, "Data", rfsm, "Data")
     b.link(rfsm, "Reduced Data", selected, "Data")
     b.link(data, "Data", everything, "Data")
-    for learner in (tree, knn):
-        b.link(learner, "Learner", selected, "Learner")
-        b.link(learner, "Learner", everything, "Learner")
+    b.link_all((tree, knn), "Learner", (selected, everything), "Learner")
     b.note((20, 20, 400, 70),
            "RFSM Selection finds the neighbours with all attributes and "
            "evaluates sets of attributes with them. Check 'Find neighbours "
@@ -131,14 +142,11 @@ def rfsm_zoo(reg):
                 "consistency or to the wrapper (which uses the learner "
                 "connected to it) to compare.")
     data = b.node(FILE, (60, 200), "File (zoo)", file_settings("zoo.tab"))
-    rfsm = b.node(RFSM, (240, 200), "RFSM Selection")
-    tree, knn = learners(b, 240, 330)
+    rfsm, tree, knn = rfsm_with_learners(b, data, (240, 200), 330)
     score = test_and_score(b, (460, 200), "Test & Score")
-    b.link(data, "Data", rfsm, "Data")
     b.link(rfsm, "Reduced Data", score, "Data")
     b.link(tree, "Learner", rfsm, "Learner")
-    for learner in (tree, knn):
-        b.link(learner, "Learner", score, "Learner")
+    b.link_all((tree, knn), "Learner", (score,), "Learner")
     b.note((200, 40, 330, 80),
            "The search trace in RFSM Selection shows the measure after "
            "each added attribute; the search stops when it does not grow.")

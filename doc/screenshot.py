@@ -2,43 +2,20 @@
 
 Usage: ``QT_QPA_PLATFORM=offscreen python doc/screenshot.py``
 """
-import os
-import time
+import sys
 from pathlib import Path
 
-from AnyQt.QtWidgets import QApplication
-from Orange.data import Table
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from screenshot_helpers import screenshot_on_data  # noqa: E402
 
-from orangecontrib.relief.datasets import path
-from orangecontrib.relief.widgets.owrelief import OWRelief
-
-TARGET = Path(__file__).resolve().parent / "widgets" / "images" / "relief.png"
-SIZE = (820, 520)
-TIMEOUT = 60
-SETTLE = 0.5  # seconds for the plot to lay out its axes after the data
-
-
-def process_events_until(app, done, timeout=TIMEOUT):
-    """Let Qt work until `done()` is true or `timeout` seconds passed."""
-    deadline = time.monotonic() + timeout
-    while not done() and time.monotonic() < deadline:
-        app.processEvents()
-        time.sleep(0.02)
+from orangecontrib.relief.widgets.owrelief import OWRelief  # noqa: E402
 
 
 def main():
     """Show the widget with the shipped heart_disease data and save it."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    app = QApplication([])
-    widget = OWRelief()
-    widget.set_data(Table(path("heart_disease")))
-    widget.handleNewSignals()
-    widget.resize(*SIZE)
-    widget.show()
-    process_events_until(app, lambda: widget.weights is not None)
-    process_events_until(app, lambda: False, timeout=SETTLE)
-    widget.grab().save(str(TARGET))
-    print(TARGET)
+    print(screenshot_on_data(OWRelief, "heart_disease", "relief.png",
+                             size=(820, 520),
+                             ready=lambda widget: widget.weights is not None))
 
 
 if __name__ == "__main__":

@@ -5,33 +5,28 @@ voting data: one column per party).
 
 Usage: ``QT_QPA_PLATFORM=offscreen python doc/screenshot_classdep.py``
 """
-import os
 import sys
 from pathlib import Path
 
 from AnyQt.QtGui import QFont, QFontMetrics
-from AnyQt.QtWidgets import QApplication
 from Orange.data import Table
 from Orange.widgets.data.owrank import OWRank
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from screenshot import SETTLE, process_events_until  # noqa: E402
+from screenshot_helpers import (  # noqa: E402
+    IMAGES, application, process_events_until, save_screenshot,
+    show_with_data)
 
 from orangecontrib.relief.datasets import path  # noqa: E402
 from orangecontrib.relief.widgets.owclassdepknn import (  # noqa: E402
     OWClassDependentKNN)
 
-IMAGES = Path(__file__).resolve().parent / "widgets" / "images"
-
 
 def learner_widget(app, data):
     widget = OWClassDependentKNN()
-    widget.set_data(data)
-    widget.handleNewSignals()
-    widget.show()
-    process_events_until(app, lambda: widget.model is not None)
-    process_events_until(app, lambda: False, timeout=SETTLE)
-    widget.grab().save(str(IMAGES / "classdep-knn.png"))
+    show_with_data(widget, data)
+    save_screenshot(app, widget, "classdep-knn.png",
+                    lambda: widget.model is not None)
     return widget.create_scorer()
 
 
@@ -54,13 +49,11 @@ def rank_widget(app, data, scorer):
     for column in range(2, rank.ranksModel.columnCount()):
         label = rank.ranksModel.headerData(column, 1)
         header.resizeSection(column, metrics.horizontalAdvance(label) + 36)
-    process_events_until(app, lambda: False, timeout=SETTLE)
-    rank.grab().save(str(IMAGES / "classdep-rank.png"))
+    save_screenshot(app, rank, "classdep-rank.png")
 
 
 def main():
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    app = QApplication([])
+    app = application()
     scorer = learner_widget(app, Table(path("heart_disease")))
     rank_widget(app, Table(path("voting")), scorer)
     print(IMAGES / "classdep-knn.png", IMAGES / "classdep-rank.png")

@@ -3,19 +3,14 @@ doc/widgets/images/generator.png and doc/widgets/images/separability.png.
 
 Usage: ``QT_QPA_PLATFORM=offscreen python doc/screenshot_double.py``
 """
-import os
 import sys
 from pathlib import Path
 
-from AnyQt.QtWidgets import QApplication
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from screenshot import SETTLE, process_events_until  # noqa: E402
+from screenshot_helpers import IMAGES, application, save_screenshot  # noqa: E402
 
 from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator  # noqa: E402
 from orangecontrib.relief.widgets.owseparability import OWSeparability  # noqa: E402
-
-IMAGES = Path(__file__).resolve().parent / "widgets" / "images"
 
 
 def generator(app):
@@ -24,8 +19,7 @@ def generator(app):
     widget._update_controls()
     widget.commit.now()
     widget.show()
-    process_events_until(app, lambda: False, timeout=SETTLE)
-    widget.grab().save(str(IMAGES / "generator.png"))
+    save_screenshot(app, widget, "generator.png")
 
 
 def separability(app):
@@ -38,15 +32,12 @@ def separability(app):
     widget.resize(980, 640)
     widget.show()
     widget.toggle_run()
-    process_events_until(app, lambda: widget.results is not None,
-                         timeout=600)
-    process_events_until(app, lambda: False, timeout=SETTLE)
-    widget.grab().save(str(IMAGES / "separability.png"))
+    save_screenshot(app, widget, "separability.png",
+                    lambda: widget.results is not None, timeout=600)
 
 
 def main():
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    app = QApplication([])
+    app = application()
     generator(app)
     separability(app)
     print(IMAGES / "generator.png", IMAGES / "separability.png")

@@ -133,6 +133,14 @@ def numeric_diff(A, v1, v2, ctx):
     return g(abs(v1 - v2) / ctx.range[A], ctx)
 
 
+def _mean_numeric_diff(A, values, v, ctx):
+    """E[diff(A, X, v)], X uniform over `values` (the other value missing)."""
+    total = 0.0
+    for x in values:
+        total += numeric_diff(A, x, v, ctx)
+    return total / len(values)
+
+
 def diff(A, I1, I2, ctx):
     """diff(A, I1, I2): HEOM diff of known values, RELIEF-D (eq. 2.5) when a
     value is missing; numeric missing values use the literal expectation."""
@@ -160,17 +168,11 @@ def diff(A, I1, I2, ctx):
     if not m1 and not m2:
         return numeric_diff(A, v1, v2, ctx)
     if m1 and not m2:
-        xs = known_values(A, ctx.group[I1], ctx)
-        total = 0.0
-        for x in xs:
-            total += numeric_diff(A, x, v2, ctx)
-        return total / len(xs)
+        return _mean_numeric_diff(A, known_values(A, ctx.group[I1], ctx), v2,
+                                  ctx)
     if m2 and not m1:
-        ys = known_values(A, ctx.group[I2], ctx)
-        total = 0.0
-        for x in ys:
-            total += numeric_diff(A, v1, x, ctx)
-        return total / len(ys)
+        return _mean_numeric_diff(A, known_values(A, ctx.group[I2], ctx), v1,
+                                  ctx)
     xs = known_values(A, ctx.group[I1], ctx)
     ys = known_values(A, ctx.group[I2], ctx)
     total = 0.0
@@ -345,6 +347,14 @@ def _frequencies(values):
     return {v: c / len(values) for v, c in counts.items()}
 
 
+def _sum_of_squares(frequencies):
+    """sum_v P(v)^2 of the frequencies {v: P(v)}."""
+    total = 0.0
+    for v in frequencies:
+        total += frequencies[v] ** 2
+    return total
+
+
 def gini_gain_prime(x, c):
     """GG'(A) of eq. 2.8 for one nominal attribute x and the class c
     (lists of equal length, no missing values), with plug-in frequencies:
@@ -352,21 +362,13 @@ def gini_gain_prime(x, c):
     GG' = sum_x P(x)^2 / sum_x P(x)^2 * sum_c P(c|x)^2  -  sum_c P(c)^2
     """
     Px = _frequencies(x)
-    Pc = _frequencies(c)
-    sum_px2 = 0.0
-    for v in Px:
-        sum_px2 += Px[v] ** 2
+    sum_px2 = _sum_of_squares(Px)
     p_samecl_eqval = 0.0
     for v in Px:
         cs = [c[i] for i in range(len(x)) if x[i] == v]
-        Pc_x = _frequencies(cs)
-        s = 0.0
-        for cl in Pc_x:
-            s += Pc_x[cl] ** 2
+        s = _sum_of_squares(_frequencies(cs))
         p_samecl_eqval += Px[v] ** 2 / sum_px2 * s
-    p_samecl = 0.0
-    for cl in Pc:
-        p_samecl += Pc[cl] ** 2
+    p_samecl = _sum_of_squares(_frequencies(c))
     return p_samecl_eqval - p_samecl
 
 
@@ -378,12 +380,6 @@ def myopic_relieff(x, c):
     with P_eqval = sum_x P(x)^2 and P_samecl = sum_c P(c)^2 (for sampling
     with replacement; the paper's text swaps the two names by a typo).
     """
-    Px = _frequencies(x)
-    Pc = _frequencies(c)
-    p_eqval = 0.0
-    for v in Px:
-        p_eqval += Px[v] ** 2
-    p_samecl = 0.0
-    for cl in Pc:
-        p_samecl += Pc[cl] ** 2
+    p_eqval = _sum_of_squares(_frequencies(x))
+    p_samecl = _sum_of_squares(_frequencies(c))
     return p_eqval * gini_gain_prime(x, c) / (p_samecl * (1.0 - p_samecl))

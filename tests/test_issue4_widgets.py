@@ -18,6 +18,8 @@ from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from orangecontrib.relief.widgets.owseparability import OWSeparability
 
+from widget_helpers import FakeState
+
 
 class TestOWReliefGenerator(base.WidgetTest):
     def setUp(self):
@@ -128,18 +130,8 @@ class TestOWSeparability(base.WidgetTest):
         self.assertIsNone(self.get_output(widget.Outputs.results))
 
     def test_interruption_stops_the_experiment(self):
-        class State:
-            def set_status(self, _):
-                pass
-
-            def set_progress_value(self, _):
-                pass
-
-            def is_interruption_requested(self):
-                return True
-
         with self.assertRaises(sep.Interrupted):
-            owseparability.run_design(self.widget.design(), State())
+            owseparability.run_design(self.widget.design(), FakeState())
 
     def test_no_problem_disables_run(self):
         widget = self.widget

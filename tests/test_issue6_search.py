@@ -272,9 +272,12 @@ def test_rfsm_scorer_gains_and_order(zoo):
 
 
 class TestRankWidget(base.WidgetTest):
+    def setUp(self):
+        self.widget = self.create_widget(OWRank)
+
     def test_rfsm_scorer_in_rank(self):
         data = Table(path("zoo"))
-        rank = self.create_widget(OWRank)
+        rank = self.widget
         self.send_signal(rank.Inputs.data, data, widget=rank)
         self.send_signal(rank.Inputs.scorer, RankScorer(RFSMScorer()), 0,
                          widget=rank)

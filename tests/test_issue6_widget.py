@@ -15,10 +15,14 @@ from orangecontrib.relief.selection import select
 from orangecontrib.relief.widgets import owrfsm
 from orangecontrib.relief.widgets.owrfsm import OWRFSM
 
+from widget_helpers import FakeState, SendAndWaitMixin
+
 TIMEOUT_MS = 30000
 
 
-class TestOWRFSM(base.WidgetTest):
+class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
+    timeout_ms = TIMEOUT_MS
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
@@ -27,11 +31,6 @@ class TestOWRFSM(base.WidgetTest):
 
     def setUp(self):
         self.widget = self.create_widget(OWRFSM)
-
-    def send_and_wait(self, data, widget=None):
-        widget = widget or self.widget
-        self.send_signal(widget.Inputs.data, data, widget=widget)
-        self.wait_until_finished(widget=widget, timeout=TIMEOUT_MS)
 
     def output_names(self):
         out = self.get_output(self.widget.Outputs.reduced_data)
@@ -117,32 +116,18 @@ class TestOWRFSM(base.WidgetTest):
         self.assertEqual(self.output_names(), ["x1", "x2", "x3"])
 
     def test_interruption_stops_the_search(self):
-        class State:
-            def set_status(self, _):
-                pass
-
-            def set_progress_value(self, _):
-                pass
-
-            def is_interruption_requested(self):
-                return True
-
         with self.assertRaises(owrfsm.Interrupted):
             owrfsm.run_selection(self.zoo, "Consistency", "greedy forward",
-                                 None, {}, State())
+                                 None, {}, FakeState())
 
     def test_checked_measure_delegates(self):
-        class State:
-            def is_interruption_requested(self):
-                return False
-
         class Count(SetMeasure):
             n_attributes = 3
 
             def evaluate(self, subset):
                 return float(len(subset))
 
-        checked = owrfsm._Checked(Count(), State())
+        checked = owrfsm._Checked(Count(), FakeState(interrupted=False))
         np.testing.assert_array_equal(checked.forward_values([0], [1, 2]),
                                       [2, 2])
         np.testing.assert_array_equal(checked.backward_values([0, 1]), [1, 1])

@@ -13,6 +13,8 @@ from orangecontrib.relief.datasets import path
 from orangecontrib.relief.widgets import owrelief
 from orangecontrib.relief.widgets.owrelief import OWRelief
 
+from widget_helpers import FakeState, SendAndWaitMixin
+
 # generous: the first computation compiles the numba core, and the machine
 # may be busy
 TIMEOUT_MS = 120_000
@@ -29,7 +31,9 @@ def expected_by_name(scorer, data):
             for attr, weight in zip(data.domain.attributes, scorer(data))}
 
 
-class TestOWRelief(base.WidgetTest):
+class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
+    timeout_ms = TIMEOUT_MS
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
@@ -40,13 +44,10 @@ class TestOWRelief(base.WidgetTest):
     def setUp(self):
         self.widget = self.create_widget(OWRelief)
 
-    def send_and_wait(self, data, widget=None):
-        widget = widget or self.widget
-        self.send_signal(widget.Inputs.data, data, widget=widget)
-        self.wait_until_finished(widget=widget, timeout=TIMEOUT_MS)
-
     def assert_weights(self, expected, table):
-        got = weights_by_name(table)
+        self.assert_same_weights(expected, weights_by_name(table))
+
+    def assert_same_weights(self, expected, got):
         self.assertEqual(got.keys(), expected.keys())
         for name, weight in expected.items():
             self.assertAlmostEqual(got[name], weight, delta=1e-9)
@@ -73,10 +74,7 @@ class TestOWRelief(base.WidgetTest):
         self.assertIn("ReliefF", [v.name for v in scores.domain.attributes])
         got = dict(zip(scores.get_column("Feature"),
                        scores.get_column("ReliefF")))
-        expected = expected_by_name(ReliefF(), self.heart)
-        self.assertEqual(got.keys(), expected.keys())
-        for name, weight in expected.items():
-            self.assertAlmostEqual(got[name], weight, delta=1e-9)
+        self.assert_same_weights(expected_by_name(ReliefF(), self.heart), got)
 
     def test_regression_uses_rrelieff(self):
         self.send_and_wait(self.cpu)
@@ -209,18 +207,8 @@ class TestOWRelief(base.WidgetTest):
         self.assertIsNone(self.get_output(self.widget.Outputs.weights))
 
     def test_interruption_stops_the_core(self):
-        class State:
-            def set_status(self, _):
-                pass
-
-            def set_progress_value(self, _):
-                pass
-
-            def is_interruption_requested(self):
-                return True
-
         with self.assertRaises(owrelief.Interrupted):
-            owrelief.compute_weights(ReliefF(), self.heart, State())
+            owrelief.compute_weights(ReliefF(), self.heart, FakeState())
 
     def test_settings_persist(self):
         widget = self.widget

@@ -15,64 +15,58 @@ contract is one score per attribute, so
 * :class:`ClassDependentRankScorer` hands the matrix to Orange's Rank
   widget, one column per class, each named by its class value.
 """
-import numpy as np
-import scipy.sparse as sp
+import copy
 
 from Orange.data import DiscreteVariable
 
 from . import core
 from .core import classdep
-from .scorers import RankScorer, ReliefScorer
+from .scorers import RankScorer, _DiffOptions
 
 __all__ = ["CDRelief", "IWCDRelief", "ClassDependentRankScorer"]
 
 
-class ClassDependentScorer(ReliefScorer):
+class ClassDependentScorer(_DiffOptions):
     """Common ground of CDRelief and IWCDRelief (discrete class only).
 
     A subclass implements ``_matrix(X, y, discrete, n_classes,
     progress_callback)``.
     """
     class_type = DiscreteVariable
+    #: rows of the matrix that ``_weights`` returns (set by class_weights);
+    #: None: the 1-D summary of the scorer's call
+    _n_classes = None
 
     def __init__(self, k_nearest=5, n_iterations=None, random_state=0,
                  diff="linear", t_eq=0.04, t_diff=0.10):
+        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.k_nearest = k_nearest
-        self.n_iterations = n_iterations
-        self.random_state = random_state
-        self.diff = diff
-        self.t_eq = t_eq
-        self.t_diff = t_diff
 
     def _options(self, n_classes, progress_callback):
-        return dict(k_nearest=self.k_nearest, n_iterations=self.n_iterations,
-                    random_state=self.random_state, diff=self.diff,
-                    t_eq=self.t_eq, t_diff=self.t_diff, n_classes=n_classes,
-                    progress_callback=progress_callback)
+        return dict(super()._options(progress_callback),
+                    k_nearest=self.k_nearest, n_classes=n_classes)
 
     def _matrix(self, X, y, discrete, n_classes, progress_callback):
         raise NotImplementedError
 
     def _weights(self, X, y, discrete, progress_callback):
-        """The 1-D summary: sum_c P(c) W[c] (see the module docstring)."""
-        matrix = self._matrix(X, y, discrete, None, progress_callback)
+        """The 1-D summary: sum_c P(c) W[c] (see the module docstring), or
+        the matrix for :meth:`class_weights`."""
+        matrix = self._matrix(X, y, discrete, self._n_classes,
+                              progress_callback)
+        if self._n_classes is not None:
+            return matrix
         return core.classdep.prior_summary(matrix, y)
 
     def class_weights(self, data, progress_callback=None):
         """The (classes x attributes) matrix: row c holds the weights of the
         c-th value of ``data.domain.class_var``, NaN if it has no instance.
         """
-        self._check_domain(data.domain)
-        n_classes = len(data.domain.class_var.values)
-        for preprocess in self.preprocessors:
-            data = preprocess(data)
-        if sp.issparse(data.X):
-            raise ValueError(f"{self.friendly_name} does not support sparse "
-                             f"data; convert it with `data.to_dense()`.")
-        discrete = np.array([var.is_discrete for var in data.domain.attributes],
-                            dtype=bool)
-        return self._matrix(data.X, data.Y, discrete, n_classes,
-                            progress_callback)
+        # score_table checks the domain and turns the table into arrays; a
+        # copy (the scorer may serve other threads) returns the matrix
+        rows = copy.copy(self)
+        rows._n_classes = len(getattr(data.domain.class_var, "values", ()))
+        return rows.score_table(data, progress_callback)
 
 
 class CDRelief(ClassDependentScorer):

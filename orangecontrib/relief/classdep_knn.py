@@ -43,6 +43,13 @@ METHODS = ("IWCDRelief", "CDRelief", "ReliefF", "none")
 NEGATIVE = ("clip", "square")
 
 
+def _check_option(name, value, options):
+    """Raise ValueError unless `value` is one of `options`."""
+    if value not in options:
+        raise ValueError(f"Unknown {name} {value!r}; use one of "
+                         f"{', '.join(options)}.")
+
+
 def column_ranges(X, discrete):
     """r_j: the range of each numeric column over its known values (0 for
     a constant or all-missing column), 1 for nominal columns."""
@@ -65,12 +72,8 @@ def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief", k=5,
     be a ready :class:`ClassDependentRelief` of (X, y) with k_nearest >= k
     and the distance weights r_j^2 (the experiment reuses one search).
     """
-    if method not in METHODS:
-        raise ValueError(f"Unknown method {method!r}; use one of "
-                         f"{', '.join(METHODS)}.")
-    if negative not in NEGATIVE:
-        raise ValueError(f"Unknown negative {negative!r}; use one of "
-                         f"{', '.join(NEGATIVE)}.")
+    _check_option("method", method, METHODS)
+    _check_option("negative", negative, NEGATIVE)
     a = X.shape[1]
     ranges = column_ranges(X, discrete)
     known_y = y[~np.isnan(y)]
@@ -185,12 +188,8 @@ class ClassDependentKNNLearner(Learner):
                  update="as_printed", n_iterations=None, random_state=0,
                  negative="clip", preprocessors=None):
         super().__init__(preprocessors=preprocessors)
-        if method not in METHODS:
-            raise ValueError(f"Unknown method {method!r}; use one of "
-                             f"{', '.join(METHODS)}.")
-        if update not in UPDATES:
-            raise ValueError(f"Unknown update {update!r}; use one of "
-                             f"{', '.join(UPDATES)}.")
+        _check_option("method", method, METHODS)
+        _check_option("update", update, UPDATES)
         self.k = k
         self.method = method
         self.threshold = threshold

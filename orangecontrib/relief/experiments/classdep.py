@@ -30,13 +30,13 @@ Outputs in DIR: ``classdep.csv`` (one row per data set, method and k),
 ``classdep.md`` (the table with the paper's numbers beside ours) and
 ``classdep_accuracy_vs_k.png``.
 """
-import csv
 import os
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import one_numba_thread, write_csv
 from ..classdep_knn import column_ranges, fit_class_weights, predict_votes
 from ..core.classdep import ClassDependentRelief, UPDATES
 
@@ -222,12 +222,8 @@ def run(datasets=tuple(DATASETS), k_values=K_VALUES, thresholds=THRESHOLDS,
     The work is thousands of searches and rules on a few hundred rows, too
     small to share between threads: numba runs single-threaded meanwhile.
     """
-    import numba
-
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        results = []
+    results = []
+    with one_numba_thread():
         for name in datasets:
             result = run_dataset(name, k_values, thresholds, n_folds,
                                  inner_folds, seed, negative)
@@ -235,8 +231,6 @@ def run(datasets=tuple(DATASETS), k_values=K_VALUES, thresholds=THRESHOLDS,
                 log(f"{name}: {result.n_instances} instances, "
                     f"{result.seconds:.1f} s")
             results.append(result)
-    finally:
-        numba.set_num_threads(threads)
     return results
 
 
@@ -336,15 +330,10 @@ def write_outputs(results, out_dir, thresholds=THRESHOLDS, plot=True):
     """Write classdep.csv, classdep.md and the plot; return their paths."""
     os.makedirs(out_dir, exist_ok=True)
     rows = summary_rows(results, thresholds)
-    csv_path = os.path.join(out_dir, "classdep.csv")
-    fields = list(dict.fromkeys(key for row in rows for key in row))
-    with open(csv_path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=fields, restval="")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({key: (f"{value:.4f}" if isinstance(value, float)
-                                   and not key.startswith("paper") else value)
-                             for key, value in row.items()})
+    csv_path = write_csv(os.path.join(out_dir, "classdep.csv"), [
+        {key: (f"{value:.4f}" if isinstance(value, float)
+               and not key.startswith("paper") else value)
+         for key, value in row.items()} for row in rows])
     gaps = reading_gaps(rows)
     md_path = os.path.join(out_dir, "classdep.md")
     with open(md_path, "w", encoding="utf-8") as file:

@@ -23,15 +23,14 @@ neighbours weighted by rank, as Orange 2's kNN (which the paper used) did
 by default.  The wrapper scores a set by 5-fold cross-validation on
 the training part.  Every search is the paper's greedy forward search.
 """
-import csv
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 
 import numpy as np
+
+from . import run_in_processes, single_thread_worker, write_csv
 
 #: Table 1 of the paper: (data set, method) -> (mean, standard error)
 PAPER_TABLE1 = {
@@ -283,8 +282,7 @@ def run_task(settings, task):
 def _worker_init():
     import warnings
 
-    import numba
-    numba.set_num_threads(1)
+    single_thread_worker()
     warnings.filterwarnings("ignore")
 
 
@@ -321,24 +319,20 @@ def run(settings=Settings(), *, jobs=1, progress_callback=None):
     start = time.perf_counter()
     todo = tasks(settings)
     parts = {}
+
+    def done(task, part):
+        parts[task] = part
+        if progress_callback:
+            progress_callback(len(parts), len(todo))
+
     if jobs <= 1:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            for number, task in enumerate(todo, start=1):
-                parts[task] = run_task(settings, task)
-                if progress_callback:
-                    progress_callback(number, len(todo))
+            for task in todo:
+                done(task, run_task(settings, task))
     else:
-        with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                                 initializer=_worker_init) as pool:
-            pending = {pool.submit(_run_in_worker, asdict(settings), task):
-                       task for task in todo}
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    parts[pending.pop(future)] = future.result()
-                    if progress_callback:
-                        progress_callback(len(parts), len(todo))
+        run_in_processes(_run_in_worker, asdict(settings), todo, jobs, done,
+                         initializer=_worker_init)
     results = Results(settings, seconds=0.0)
     results.table1 = _table1_rows(settings, parts)
     results.table2 = _table2_rows(settings, parts)
@@ -461,12 +455,7 @@ def write(results, out):
                        ("rfsm_table2.csv", results.table2)):
         if not rows:
             continue
-        path = os.path.join(out, name)
-        with open(path, "w", newline="", encoding="utf-8") as file:
-            writer = csv.DictWriter(file, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        paths.append(path)
+        paths.append(write_csv(os.path.join(out, name), rows))
     path = os.path.join(out, "rfsm.md")
     with open(path, "w", encoding="utf-8") as file:
         file.write(markdown(results))

@@ -17,6 +17,8 @@ from orangecontrib.relief.scorers import RankScorer
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_SHARED, METHODS, default_method, fitting_methods,
     make_scorer)
+from orangecontrib.relief.widgets.common import (
+    NO_CLASS, Interrupted, PlainPlot)
 
 #: The plot shows at most this many of the best attributes.
 MAX_BARS = 50
@@ -25,10 +27,6 @@ MAX_BARS = 50
 K_SETTINGS = {"ReliefF": "k_relieff", "RReliefF": "k_rrelieff"}
 POSITIVE_BRUSH = pg.mkBrush("#1f77b4")
 NEGATIVE_BRUSH = pg.mkBrush("#a0a0a0")
-
-
-class Interrupted(Exception):
-    """Raised in the worker when the widget cancelled the task."""
 
 
 def compute_weights(scorer, data, state: TaskState):
@@ -60,20 +58,12 @@ def weights_table(attributes, weights):
     return table
 
 
-class WeightsPlot(pg.PlotWidget):
+class WeightsPlot(PlainPlot):
     """Horizontal bars of attribute weights, the best attribute on top."""
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w")
-        item = self.getPlotItem()
-        item.setMouseEnabled(False, False)
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.showGrid(x=True, alpha=0.3)
-        for name in ("left", "bottom"):
-            item.getAxis(name).setTextPen(pg.mkPen("#404040"))
-        item.getAxis("bottom").setLabel("weight")
-        item.getAxis("bottom").enableAutoSIPrefix(False)
+        super().__init__(parent)
+        self.getPlotItem().getAxis("bottom").setLabel("weight")
         self.getViewBox().invertY(True)
 
     def set_weights(self, names, weights):
@@ -113,7 +103,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         weights = Output("Weights", Table)
 
     class Error(OWWidget.Error):
-        no_class = Msg("Data has no (single) class variable.")
+        no_class = Msg(NO_CLASS)
         relief = Msg("{}")
 
     class Warning(OWWidget.Warning):

@@ -15,6 +15,8 @@ from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core.search import SEARCHES, SetMeasure
 from orangecontrib.relief.selection import make_measure, reduce_data
+from orangecontrib.relief.widgets.common import (
+    NO_CLASS, Interrupted, PlainPlot)
 
 #: label in the widget (the setting's value) -> measure of make_measure
 MEASURES = {"RFSM": "RFSM", "Liu's consistency": "Consistency",
@@ -25,10 +27,6 @@ MAX_LABELS = 12
 ACCEPTED_PEN = pg.mkPen("#1f77b4", width=2)
 ACCEPTED_BRUSH = pg.mkBrush("#1f77b4")
 REJECTED_BRUSH = pg.mkBrush("#d62728")
-
-
-class Interrupted(Exception):
-    """Raised in the worker when the widget cancelled the task."""
 
 
 class _Checked(SetMeasure):
@@ -86,19 +84,12 @@ def run_selection(data, measure, search, learner, options, state: TaskState):
                             progress_callback=progress(0.3, 0.7))
 
 
-class TracePlot(pg.PlotWidget):
+class TracePlot(PlainPlot):
     """The value of the measure against the number of attributes."""
 
     def __init__(self, parent=None):
-        super().__init__(parent, background="w")
+        super().__init__(parent, grid_y=True)
         item = self.getPlotItem()
-        item.setMouseEnabled(False, False)
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.showGrid(x=True, y=True, alpha=0.3)
-        for name in ("left", "bottom"):
-            item.getAxis(name).setTextPen(pg.mkPen("#404040"))
-            item.getAxis(name).enableAutoSIPrefix(False)
         item.getAxis("bottom").setLabel("number of attributes")
         item.getAxis("left").setLabel("measure")
 
@@ -170,7 +161,7 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         reduced_data = Output("Reduced Data", Table, default=True)
 
     class Error(OWWidget.Error):
-        no_class = Msg("Data has no (single) class variable.")
+        no_class = Msg(NO_CLASS)
         no_attributes = Msg("Data has no attributes.")
         selection = Msg("{}")
 

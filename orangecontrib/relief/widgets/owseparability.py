@@ -14,6 +14,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output, OWWidget
 
 from orangecontrib.relief.experiments import separability as sep
+from orangecontrib.relief.widgets.common import PlainPlot
 
 PENS = {name: pg.mkPen(colour, width=2)
         for name, colour in sep.COLOURS.items()}
@@ -47,20 +48,14 @@ def results_table(results):
     return table
 
 
-class CurvesPlot(pg.PlotWidget):
+class CurvesPlot(PlainPlot):
     """One curve per algorithm against the number of attributes."""
 
     def __init__(self, parent, y_label):
-        super().__init__(parent, background="w")
+        super().__init__(parent, interactive=True, grid_y=True)
         item = self.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.showGrid(x=True, y=True, alpha=0.3)
         item.setLabel("bottom", "number of attributes (n + m)")
         item.setLabel("left", y_label)
-        for name in ("left", "bottom"):
-            item.getAxis(name).setTextPen(pg.mkPen("#404040"))
-            item.getAxis(name).enableAutoSIPrefix(False)
         self.legend = item.addLegend(offset=(10, 10))
         self.curves = []
 

@@ -1,0 +1,38 @@
+"""Helpers shared by the widget tests (imported as ``widget_helpers``, like
+``reference``; not a test module)."""
+
+
+class FakeState:
+    """A stand-in for the ``TaskState`` that a widget's worker function gets.
+
+    With ``interrupted=True`` (the default) it reports a cancelled task, so
+    the worker must stop at its first check; it ignores status and progress.
+    """
+
+    def __init__(self, interrupted=True):
+        self.interrupted = interrupted
+
+    def set_status(self, _):
+        pass
+
+    def set_progress_value(self, _):
+        pass
+
+    def is_interruption_requested(self):
+        return self.interrupted
+
+
+class SendAndWaitMixin:
+    """``send_and_wait`` for a ``WidgetTest`` of a widget with a Data input.
+
+    A test class lists the mixin before ``WidgetTest`` and may set
+    ``timeout_ms``, how long to wait for the widget's task.
+    """
+    timeout_ms = 30000
+
+    def send_and_wait(self, data, widget=None):
+        """Send `data` to `widget` (default: ``self.widget``) and wait until
+        its task finished."""
+        widget = widget or self.widget
+        self.send_signal(widget.Inputs.data, data, widget=widget)
+        self.wait_until_finished(widget=widget, timeout=self.timeout_ms)
