@@ -80,27 +80,41 @@ def add_known_diffs(out, w, x, tables, a, known, s, j0, width):
     if tables.nominal[a]:
         for jj in range(np.uint64(width)):
             v = values[a, start + jj]
-            m = as_dtype_of(v, True) if known is None else known[s, start + jj]
-            o0[jj] += w0 * as_dtype_of(v, x0 != v) * m
-            o1[jj] += w1 * as_dtype_of(v, x1 != v) * m
-            o2[jj] += w2 * as_dtype_of(v, x2 != v) * m
-            o3[jj] += w3 * as_dtype_of(v, x3 != v) * m
+            d0, d1 = as_dtype_of(v, x0 != v), as_dtype_of(v, x1 != v)
+            d2, d3 = as_dtype_of(v, x2 != v), as_dtype_of(v, x3 != v)
+            add_block(o0, o1, o2, o3, jj, w0 * d0, w1 * d1, w2 * d2, w3 * d3,
+                      known, s, start)
     elif kind == LINEAR:
         for jj in range(np.uint64(width)):
             v = values[a, start + jj]
-            m = as_dtype_of(v, True) if known is None else known[s, start + jj]
-            o0[jj] += w0 * abs(x0 - v) * m
-            o1[jj] += w1 * abs(x1 - v) * m
-            o2[jj] += w2 * abs(x2 - v) * m
-            o3[jj] += w3 * abs(x3 - v) * m
+            add_block(o0, o1, o2, o3, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
+                      w2 * abs(x2 - v), w3 * abs(x3 - v), known, s, start)
     else:
         for jj in range(np.uint64(width)):
             v = values[a, start + jj]
-            m = as_dtype_of(v, True) if known is None else known[s, start + jj]
-            o0[jj] += w0 * transform(abs(x0 - v), kind, t_eq, t_diff) * m
-            o1[jj] += w1 * transform(abs(x1 - v), kind, t_eq, t_diff) * m
-            o2[jj] += w2 * transform(abs(x2 - v), kind, t_eq, t_diff) * m
-            o3[jj] += w3 * transform(abs(x3 - v), kind, t_eq, t_diff) * m
+            add_block(o0, o1, o2, o3, jj,
+                      w0 * transform(abs(x0 - v), kind, t_eq, t_diff),
+                      w1 * transform(abs(x1 - v), kind, t_eq, t_diff),
+                      w2 * transform(abs(x2 - v), kind, t_eq, t_diff),
+                      w3 * transform(abs(x3 - v), kind, t_eq, t_diff),
+                      known, s, start)
+
+
+@numba.njit(inline="always", cache=True)
+def add_block(o0, o1, o2, o3, jj, t0, t1, t2, t3, known, s, start):
+    """o_r[jj] += t_r, times the known-mask of column start + jj unless
+    ``known is None`` (then no product is compiled at all)."""
+    if known is None:
+        o0[jj] += t0
+        o1[jj] += t1
+        o2[jj] += t2
+        o3[jj] += t3
+    else:
+        m = known[s, start + jj]
+        o0[jj] += t0 * m
+        o1[jj] += t1 * m
+        o2[jj] += t2 * m
+        o3[jj] += t3 * m
 
 
 @numba.njit(inline="always", cache=True)
