@@ -28,7 +28,8 @@ import numba
 import numpy as np
 from numba import prange
 
-from .diffs import LINEAR, RAMP, SQUARED, as_dtype_of, attribute_diff, transform
+from .diffs import (LINEAR, RAMP, SQUARED, as_dtype_of, attribute_diff,
+                    linear_diff, transform)
 
 BLOCK = 256  # instances per tile side: a tile's columns stay in L1/L2
 
@@ -273,13 +274,13 @@ def search_references(tables, weights, refs, dist, index):
 
 @numba.njit(inline="always", cache=True)
 def exact_distance(exact, weights, i, j):
-    """sum_A w_A diff(A, I_i, I_j) in float64, in column order (eq. 3.1)."""
+    """sum_A w_A diff(A, I_i, I_j) in float64, in column order (eq. 3.1);
+    the weights are the float32 ones the search used, widened."""
     d = 0.0
     if exact.one.shape[0] == 0 and exact.kind == LINEAR:  # the common case
         for a in range(exact.values.shape[0]):
-            xi, xj = exact.values[a, i], exact.values[a, j]
-            d += weights[a] * (as_dtype_of(xi, xi != xj) if exact.nominal[a]
-                               else abs(xi - xj))
+            d += weights[a] * linear_diff(exact.values[a, i], exact.values[a, j],
+                                          exact.nominal[a])
         return d
     for a in range(exact.values.shape[0]):
         if weights[a] != 0:

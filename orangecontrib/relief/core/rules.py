@@ -8,7 +8,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from .diffs import LINEAR, as_dtype_of, attribute_diff, transform
+from .diffs import LINEAR, attribute_diff, known_diff, linear_diff
 
 UPDATE_BLOCK = 64  # references per partial sum
 
@@ -30,17 +30,12 @@ def add_known_diffs(acc, tables, i, j, coef):
     tables store an instance's values together ("F" order).
     """
     values, nominal = tables.values, tables.nominal
-    kind, t_eq, t_diff = tables.kind, tables.t_eq, tables.t_diff
-    if kind == LINEAR:
+    if tables.kind == LINEAR:
         for a in range(acc.shape[0]):
-            xi, xj = values[a, i], values[a, j]
-            acc[a] += coef * (as_dtype_of(xi, xi != xj) if nominal[a]
-                              else abs(xi - xj))
+            acc[a] += coef * linear_diff(values[a, i], values[a, j], nominal[a])
     else:
         for a in range(acc.shape[0]):
-            xi, xj = values[a, i], values[a, j]
-            acc[a] += coef * (as_dtype_of(xi, xi != xj) if nominal[a]
-                              else transform(abs(xi - xj), kind, t_eq, t_diff))
+            acc[a] += coef * known_diff(tables, a, values[a, i], values[a, j])
 
 
 @numba.njit(inline="always", cache=True)
