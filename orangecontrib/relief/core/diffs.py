@@ -26,9 +26,8 @@ DiffTables = namedtuple("DiffTables", [
     "known",    # (n_slots, n) 1 where the value is known (columns with missing)
     "slot",     # (a,) int32 row of an attribute in `known` and `one`, or -1
     "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py
-    "missing_start",  # (n_slots, n_tiles + 1): slot s's missing instances
-    "missing_rows",   # of tile t are missing_rows[missing_start[s, t]:
-                      # missing_start[s, t + 1]] (tiles of BLOCK instances)
+    "missing_in",  # (n_slots, max(n_groups, 2), n) 1 where instance j
+                   # misses the attribute and is of group g, else 0
     "nominal",  # (a,) bool
     "groups",   # (n,) int64 class (group) of each instance
     "kind",     # int: LINEAR, SQUARED or RAMP
@@ -79,13 +78,18 @@ def known_diff(tables, a, xi, xj):
     return transform(abs(xi - xj), tables.kind, tables.t_eq, tables.t_diff)
 
 
-@numba.njit(cache=True)
+@numba.njit(inline="always", cache=True)
 def attribute_diff(tables, a, i, j):
-    """diff(A_a, I_i, I_j), missing values included (eq. 2.2, 2.3, 2.5)."""
+    """diff(A_a, I_i, I_j), missing values included (eq. 2.2, 2.3, 2.5).
+
+    Missing pairs are selected arithmetically, not by branches (a missing
+    value is unpredictable): the known flags are 0 or 1 and every table
+    entry is finite, so the sum equals the selected term exactly.
+    """
+    d = known_diff(tables, a, tables.values[a, i], tables.values[a, j])
     s = tables.slot[a]
-    if s >= 0:
-        if tables.known[s, i] == 0:
-            return tables.one[s, tables.groups[i], j]
-        if tables.known[s, j] == 0:
-            return tables.one[s, tables.groups[j], i]
-    return known_diff(tables, a, tables.values[a, i], tables.values[a, j])
+    if s < 0:
+        return d
+    ki, kj = tables.known[s, i], tables.known[s, j]
+    return (ki * kj * d + (1 - ki) * tables.one[s, tables.groups[i], j]
+            + ki * (1 - kj) * tables.one[s, tables.groups[j], i])

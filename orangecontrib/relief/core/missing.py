@@ -23,82 +23,141 @@ group ``g`` that misses the attribute and instance ``j`` (the both-missing
 expectation when ``j`` misses it too).  Only columns with missing values get
 a slot.
 """
+import numba
 import numpy as np
+from numba import prange
 
 from .diffs import LINEAR, SQUARED
 
 
-def expected_numeric_diff(sample, points, kind, t_eq, t_diff):
-    """E[g(|X - p|)] for each p in `points`, X uniform over `sample`.
-
-    Values are already divided by the attribute's range, so |X - p| is the
-    plain diff d, and g is the transform `kind` (ramp uses t_eq and t_diff).
-    """
-    s = np.sort(np.asarray(sample, dtype=np.float64))
-    p = np.asarray(points, dtype=np.float64)
-    c = len(s)
-    if kind == SQUARED:
-        mean, mean_sq = s.mean(), (s * s).mean()
-        return np.maximum(mean_sq - 2 * p * mean + p * p, 0.0)
-    csum = np.concatenate(([0.0], np.cumsum(s)))
-    if kind == LINEAR:
-        below = np.searchsorted(s, p)
-        left = p * below - csum[below]
-        right = (csum[c] - csum[below]) - p * (c - below)
-        return (left + right) / c
-    # ramp: 0 within t_eq, 1 from t_diff on, linear in between
-    far_left = np.searchsorted(s, p - t_diff, "right")   # d >= t_diff
-    near_left = np.searchsorted(s, p - t_eq, "left")     # t_eq < d < t_diff
-    near_right = np.searchsorted(s, p + t_eq, "right")   # d <= t_eq
-    far_right = np.searchsorted(s, p + t_diff, "left")
-    if t_diff > t_eq:
-        width = t_diff - t_eq
-        left = ((p - t_eq) * (near_left - far_left)
-                - (csum[near_left] - csum[far_left])) / width
-        right = ((csum[far_right] - csum[near_right])
-                 - (p + t_eq) * (far_right - near_right)) / width
-    else:  # a step: 0 for d <= t_eq, else 1
-        left = right = 0.0
-        far_left, far_right = near_left, near_right
-    return (far_left + (c - far_right) + left + right) / c
+def _group_members(groups, n_groups):
+    """(n_groups, c) bool: which of c known values belong to each group's
+    sample; a group with no known value takes them all."""
+    member = groups[None, :] == np.arange(n_groups)[:, None]
+    member[~member.any(axis=1)] = True
+    return member
 
 
-def _group_samples(column, groups, n_groups):
-    """Known values of `column` per group (whole column when a group has none)."""
-    known = ~np.isnan(column)
-    every = column[known]
-    samples = []
-    for g in range(n_groups):
-        own = column[known & (groups == g)]
-        samples.append(own if len(own) else every)
-    return samples
-
-
-def _nominal_table(column, samples):
+def _nominal_table(column, groups, n_groups):
     """one[g, j] = 1 - P(x_j | g); both[g1, g2] = 1 - sum_v P(v|g1) P(v|g2)."""
-    n_values = int(np.nanmax(column)) + 1
-    probs = np.array([np.bincount(s.astype(np.int64), minlength=n_values) / len(s)
-                      for s in samples])
     known = ~np.isnan(column)
-    one = np.empty((len(samples), len(column)))
-    one[:, known] = 1 - probs[:, column[known].astype(np.int64)]
-    both = 1 - probs @ probs.T
-    return one, both
-
-
-def _numeric_table(column, samples, kind, t_eq, t_diff):
-    """The same expectations for a numeric column (values scaled to [0, 1])."""
-    n_groups = len(samples)
-    known = ~np.isnan(column)
+    codes = column[known].astype(np.int64)
+    member = _group_members(groups[known], n_groups)
+    n_values = codes.max() + 1
+    probs = np.array([np.bincount(codes[m], minlength=n_values) / m.sum()
+                      for m in member])
     one = np.empty((n_groups, len(column)))
-    both = np.empty((n_groups, n_groups))
+    one[:, known] = 1 - probs[:, codes]
+    one[:, ~known] = (1 - probs @ probs.T)[:, groups[~known]]
+    return one
+
+
+@numba.njit(inline="always", cache=True)
+def _advance(s, pos, x, right):
+    """The first position >= pos where s[pos] > x (right) or >= x (left)."""
+    while pos < len(s) and (s[pos] < x or (right and s[pos] == x)):
+        pos += 1
+    return pos
+
+
+@numba.njit(cache=True)
+def expected_numeric_diffs(s, member, kind, t_eq, t_diff):
+    """E[g(|X_h - p|)] for every group h and every value p of `s`.
+
+    `s` are a column's known values, sorted; X_h is uniform over the values
+    of group h's sample (``member[h, q]``: s[q] belongs to it).  Values are
+    already divided by the attribute's range, so |X - p| is the plain diff
+    d, and g is the transform `kind` (ramp uses t_eq and t_diff).  For each
+    p the sorted values split at a few positions into runs where g is 0, 1
+    or linear in X, and each run's expectation follows from the group's
+    prefix counts and sums up to those positions; the positions only move
+    forward as p grows, so a column costs O(c) after sorting.
+    """
+    n_groups, c = member.shape
+    cnt = np.zeros((n_groups, c + 1))
+    csum = np.zeros((n_groups, c + 1))
+    for h in range(n_groups):
+        for q in range(c):
+            cnt[h, q + 1] = cnt[h, q] + member[h, q]
+            csum[h, q + 1] = csum[h, q] + member[h, q] * s[q]
+    total, size = csum[:, c], cnt[:, c]
+    out = np.empty((n_groups, c))
+    if kind == SQUARED:  # E[(X - p)^2] = E[X^2] - 2 p E[X] + p^2
+        squares = (member * s * s).sum(axis=1)
+        for h in range(n_groups):
+            for q in range(c):
+                p = s[q]
+                out[h, q] = max(0.0, (squares[h] - 2 * p * total[h]) / size[h]
+                                + p * p)
+        return out
+    width = t_diff - t_eq
+    b = far_left = near_left = near_right = far_right = 0
+    for q in range(c):
+        p = s[q]
+        if kind == LINEAR:
+            b = _advance(s, b, p, False)
+            for h in range(n_groups):
+                left = p * cnt[h, b] - csum[h, b]
+                right = (total[h] - csum[h, b]) - p * (size[h] - cnt[h, b])
+                out[h, q] = (left + right) / size[h]
+            continue
+        # ramp: 0 for d <= t_eq, 1 for d >= t_diff, linear in between
+        far_left = _advance(s, far_left, p - t_diff, True)      # d >= t_diff
+        near_left = _advance(s, near_left, p - t_eq, False)     # d > t_eq
+        near_right = _advance(s, near_right, p + t_eq, True)    # d <= t_eq
+        far_right = _advance(s, far_right, p + t_diff, False)   # d < t_diff
+        for h in range(n_groups):
+            if width > 0:
+                inner = ((p - t_eq) * (cnt[h, near_left] - cnt[h, far_left])
+                         - (csum[h, near_left] - csum[h, far_left])
+                         + (csum[h, far_right] - csum[h, near_right])
+                         - (p + t_eq) * (cnt[h, far_right] - cnt[h, near_right]))
+                ones = cnt[h, far_left] + size[h] - cnt[h, far_right]
+                out[h, q] = (ones + inner / width) / size[h]
+            else:  # a step: 0 for d <= t_eq, else 1
+                out[h, q] = (cnt[h, near_left] + size[h]
+                             - cnt[h, near_right]) / size[h]
+    return out
+
+
+@numba.njit(cache=True)
+def _numeric_table(column, order, groups, kind, t_eq, t_diff, one):
+    """one[g, j] for a numeric column (values scaled to [0, 1]).
+
+    `order` lists the rows of the known values, sorted by value.  A group
+    with no known value samples the whole column.  Both missing:
+    E[g(|X_g - X_h|)] is the mean of E[g(|X_g - p|)] over the values p of
+    group h's sample, i.e. of the one-missing table.
+    """
+    n_groups, c = one.shape[0], len(order)
+    member = np.zeros((n_groups, c))
+    for q in range(c):
+        member[groups[order[q]], q] = 1
+    size = member.sum(axis=1)
+    for h in range(n_groups):
+        if size[h] == 0:
+            member[h, :] = 1
+            size[h] = c
+    table = expected_numeric_diffs(column[order], member, kind, t_eq, t_diff)
+    both = np.zeros((n_groups, n_groups))
     for g in range(n_groups):
-        one[g, known] = expected_numeric_diff(samples[g], column[known],
-                                              kind, t_eq, t_diff)
-        for h in range(g, n_groups):
-            both[g, h] = both[h, g] = expected_numeric_diff(
-                samples[g], samples[h], kind, t_eq, t_diff).mean()
-    return one, both
+        for q in range(c):
+            one[g, order[q]] = table[g, q]
+            for h in range(n_groups):
+                both[g, h] += table[g, q] * member[h, q] / size[h]
+    for j in np.flatnonzero(np.isnan(column)):
+        for g in range(n_groups):
+            one[g, j] = both[g, groups[j]]
+
+
+@numba.njit(parallel=True, cache=True)
+def _numeric_tables(columns, orders, n_known, slots, groups, kind, t_eq,
+                    t_diff, one):
+    """_numeric_table of every column (rows of `columns`), in parallel;
+    ``orders[c, :n_known[c]]`` sorts column c's known values."""
+    for c in prange(len(slots)):
+        _numeric_table(columns[c], orders[c, :n_known[c]], groups, kind,
+                       t_eq, t_diff, one[slots[c]])
 
 
 def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
@@ -128,16 +187,14 @@ def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
     slot = np.full(n_attrs, -1, dtype=np.int32)
     slot[columns] = np.arange(len(columns), dtype=np.int32)
     one = np.zeros((len(columns), n_groups, n))
-    for s, col in enumerate(columns):
-        column = scaled[:, col]
-        if np.isnan(column).all():
-            continue
-        samples = _group_samples(column, groups, n_groups)
-        if nominal[col]:
-            table, both = _nominal_table(column, samples)
-        else:
-            table, both = _numeric_table(column, samples, kind, t_eq, t_diff)
-        missing = np.isnan(column)
-        table[:, missing] = both[:, groups[missing]]
-        one[s] = table
+    filled = columns[~np.isnan(scaled[:, columns]).all(axis=0)]
+    for col in filled[nominal[filled]]:
+        one[slot[col]] = _nominal_table(scaled[:, col], groups, n_groups)
+    numeric = filled[~nominal[filled]]
+    columns = np.ascontiguousarray(scaled[:, numeric].T)
+    # missing values last (NaN itself would make numpy's sort several times slower)
+    orders = np.argsort(np.where(np.isnan(columns), np.inf, columns), axis=1)
+    n_known = (~np.isnan(columns)).sum(axis=1)
+    _numeric_tables(columns, orders, n_known, slot[numeric], groups, kind,
+                    float(t_eq), float(t_diff), one)
     return slot, one

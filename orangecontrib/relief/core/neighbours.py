@@ -60,21 +60,18 @@ ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 
 
 @numba.njit(inline="always", cache=True)
-def add_known_diffs(out, w, x, tables, a, known, s, j0, width):
+def add_known_diffs(out, w, x, tables, a, missing, s, j0, width):
     """out[r, jj] += w[r] * diff(x[r], value of I_(j0+jj)) for attribute `a`.
 
-    `w` holds 0 for a row whose value is missing and ``known[s, j]`` is 0
-    where instance j's value is missing, so missing pairs add exactly 0
-    here and get their RELIEF-D diff from :func:`add_missing_diffs`.
-    ``known=None`` (a column without missing values) compiles to loops
-    without that product.  One load of a column value serves all ROWS
-    rows, and each kind of diff has its own branch-free loop, so that LLVM
-    vectorises it.  The kernels index the arrays instead of slicing them:
-    a slice costs an atomic reference count that threads contend for.
+    ``missing=None`` (a column without missing values) compiles to plain
+    loops; otherwise see :func:`add_block`.  One load of a column value
+    serves all ROWS rows, and each kind of diff has its own branch-free
+    loop, so that LLVM vectorises it.  The kernels index the arrays
+    instead of slicing them: a slice costs an atomic reference count that
+    threads contend for.
     """
     values = tables.values
     start = np.uint64(j0)  # unsigned indices need no negative-index check
-    o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
     x0, x1, x2, x3 = x[0], x[1], x[2], x[3]
     w0, w1, w2, w3 = w[0], w[1], w[2], w[3]
     kind, t_eq, t_diff = tables.kind, tables.t_eq, tables.t_diff
@@ -83,101 +80,118 @@ def add_known_diffs(out, w, x, tables, a, known, s, j0, width):
             v = values[a, start + jj]
             d0, d1 = as_dtype_of(v, x0 != v), as_dtype_of(v, x1 != v)
             d2, d3 = as_dtype_of(v, x2 != v), as_dtype_of(v, x3 != v)
-            add_block(o0, o1, o2, o3, jj, w0 * d0, w1 * d1, w2 * d2, w3 * d3,
-                      known, s, start)
+            add_block(out, jj, w0 * d0, w1 * d1, w2 * d2, w3 * d3,
+                      missing, s, start)
     elif kind == LINEAR:
         for jj in range(np.uint64(width)):
             v = values[a, start + jj]
-            add_block(o0, o1, o2, o3, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
-                      w2 * abs(x2 - v), w3 * abs(x3 - v), known, s, start)
+            add_block(out, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
+                      w2 * abs(x2 - v), w3 * abs(x3 - v), missing, s, start)
     else:
         for jj in range(np.uint64(width)):
             v = values[a, start + jj]
-            add_block(o0, o1, o2, o3, jj,
+            add_block(out, jj,
                       w0 * transform(abs(x0 - v), kind, t_eq, t_diff),
                       w1 * transform(abs(x1 - v), kind, t_eq, t_diff),
                       w2 * transform(abs(x2 - v), kind, t_eq, t_diff),
                       w3 * transform(abs(x3 - v), kind, t_eq, t_diff),
-                      known, s, start)
+                      missing, s, start)
 
 
 @numba.njit(inline="always", cache=True)
-def add_block(o0, o1, o2, o3, jj, t0, t1, t2, t3, known, s, start):
-    """o_r[jj] += t_r, times the known-mask of column start + jj unless
-    ``known is None`` (then no product is compiled at all)."""
-    if known is None:
-        o0[jj] += t0
-        o1[jj] += t1
-        o2[jj] += t2
-        o3[jj] += t3
+def add_block(out, jj, t0, t1, t2, t3, missing, s, start):
+    """out[r, jj] += t_r, or for a column with missing values (``missing =
+    (known, missing_in, f0, f1)``) the term its value calls for::
+
+        t_r * known[j] + missing_in[0, j] * f0[r] + missing_in[1, j] * f1[r]
+
+    f_g[r] = w_r one[s, g, I_r], row r's RELIEF-D diff against a missing
+    value of group g.  The flags are 0 or 1 and the terms finite, so the
+    sum is the selected term exactly, with no unpredictable branch.
+    """
+    if missing is None:
+        out[0, jj] += t0
+        out[1, jj] += t1
+        out[2, jj] += t2
+        out[3, jj] += t3
     else:
-        m = known[s, start + jj]
-        o0[jj] += t0 * m
-        o1[jj] += t1 * m
-        o2[jj] += t2 * m
-        o3[jj] += t3 * m
+        known, missing_in, f0, f1 = missing
+        j = start + jj
+        m, a0, a1 = known[s, j], missing_in[s, 0, j], missing_in[s, 1, j]
+        out[0, jj] += t0 * m + a0 * f0[0] + a1 * f1[0]
+        out[1, jj] += t1 * m + a0 * f0[1] + a1 * f1[1]
+        out[2, jj] += t2 * m + a0 * f0[2] + a1 * f1[2]
+        out[3, jj] += t3 * m + a0 * f0[3] + a1 * f1[3]
 
 
 @numba.njit(inline="always", cache=True)
-def add_missing_diffs(out, tables, s, w, rows, j0, width, fill):
-    """Add the RELIEF-D diffs of attribute slot `s` for missing values.
+def row_fills(one, s, g, w_rows, rows):
+    """f_g[r] = w_rows[r] * one[s, g, I_rows[r]] (0 if there is no group g)."""
+    if g >= one.shape[1]:
+        zero = as_dtype_of(w_rows[0], False)
+        return zero, zero, zero, zero
+    return (w_rows[0] * one[s, g, rows[0]], w_rows[1] * one[s, g, rows[1]],
+            w_rows[2] * one[s, g, rows[2]], w_rows[3] * one[s, g, rows[3]])
+
+
+@numba.njit(inline="always", cache=True)
+def add_missing_diffs(out, tables, s, w, w_rows, rows, j0, width):
+    """The RELIEF-D diffs of attribute slot `s` that add_block leaves out.
 
     A row whose value is missing takes its table row one[s, class(i), j]
-    (both-missing pairs included); a known row takes one[s, class(j), i]
-    for each column j whose value is missing, found in the slot's sorted
-    list of missing instances (``missing_start[s, tile]`` is where tile's
-    part of the list begins), so the cost follows the number of missing
-    values, not the width of the block.  `fill` is an (n_groups, ROWS)
-    buffer for w * one[s, g, i] of the block's rows.
+    (both-missing pairs included; add_block added 0 to it, as w_r = 0).
+    Columns with a missing value of group g >= 2 (more than two classes)
+    take f_g[r] in one more pass per group.  ``w_rows[r]`` is w for a
+    known row and 0 for a missing one.
     """
     known, one, groups = tables.known, tables.one, tables.groups
+    start = np.uint64(j0)  # unsigned indices: the loops vectorise
     for r in range(ROWS):
         if known[s, rows[r]] == 0:
             g = groups[rows[r]]
-            for jj in range(width):
-                out[r, jj] += w * one[s, g, j0 + jj]
-    tile = j0 // BLOCK
-    first, stop = tables.missing_start[s, tile], tables.missing_start[s, tile + 1]
-    if first == stop:
-        return
-    for r in range(ROWS):
-        for g in range(one.shape[1]):
-            fill[g, r] = w * known[s, rows[r]] * one[s, g, rows[r]]
-    o0, o1, o2, o3 = out[0], out[1], out[2], out[3]
-    for p in range(first, stop):
-        j = tables.missing_rows[p]
-        g, jj = groups[j], j - j0
-        o0[jj] += fill[g, 0]
-        o1[jj] += fill[g, 1]
-        o2[jj] += fill[g, 2]
-        o3[jj] += fill[g, 3]
+            for jj in range(np.uint64(width)):
+                out[r, jj] += w * one[s, g, start + jj]
+    missing_in = tables.missing_in
+    for g in range(2, one.shape[1]):
+        f = row_fills(one, s, g, w_rows, rows)
+        for jj in range(np.uint64(width)):
+            m = missing_in[s, g, start + jj]
+            out[0, jj] += m * f[0]
+            out[1, jj] += m * f[1]
+            out[2, jj] += m * f[2]
+            out[3, jj] += m * f[3]
 
 
 @numba.njit(cache=True)
 def distance_rows(tables, weights, rows, j0, width, out):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
-    The columns are one tile: j0 is a multiple of BLOCK, width <= BLOCK.
+    j0 is a multiple of BLOCK and width <= BLOCK (one tile of columns).
     Attributes are added in column order, as the formula is written, so
     the result does not depend on how rows and columns are blocked.
+    The rows' values and weights are tuples, not arrays: an array would be
+    allocated on every call.
     """
     out[:, :width] = 0
-    x = np.empty(ROWS, dtype=out.dtype)
-    w_rows = np.empty(ROWS, dtype=out.dtype)
-    fill = np.empty((tables.one.shape[1], ROWS), dtype=out.dtype)
-    for a in range(tables.values.shape[0]):
+    values, known = tables.values, tables.known
+    for a in range(values.shape[0]):
         w = weights[a]
         if w == 0:
             continue
         s = tables.slot[a]
-        for r in range(ROWS):
-            x[r] = tables.values[a, rows[r]]
-            w_rows[r] = w if s < 0 else w * tables.known[s, rows[r]]
+        x = (values[a, rows[0]], values[a, rows[1]],
+             values[a, rows[2]], values[a, rows[3]])
         if s < 0:
-            add_known_diffs(out, w_rows, x, tables, a, None, s, j0, width)
+            add_known_diffs(out, (w, w, w, w), x, tables, a, None, s, j0,
+                            width)
         else:
-            add_known_diffs(out, w_rows, x, tables, a, tables.known, s, j0, width)
-            add_missing_diffs(out, tables, s, w, rows, j0, width, fill)
+            w_rows = (w * known[s, rows[0]], w * known[s, rows[1]],
+                      w * known[s, rows[2]], w * known[s, rows[3]])
+            missing = (known, tables.missing_in,
+                       row_fills(tables.one, s, 0, w_rows, rows),
+                       row_fills(tables.one, s, 1, w_rows, rows))
+            add_known_diffs(out, w_rows, x, tables, a, missing, s, j0, width)
+            add_missing_diffs(out, tables, s, w, w_rows, rows, j0, width)
 
 
 @numba.njit(inline="always", cache=True)

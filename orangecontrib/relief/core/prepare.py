@@ -14,7 +14,6 @@ import numpy as np
 from .diffs import DIFF_KINDS, DiffTables
 from .errors import ReliefInputError
 from .missing import missing_diff_tables
-from .neighbours import BLOCK
 
 
 @dataclass(frozen=True)
@@ -147,21 +146,15 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype,
     along attributes)."""
     missing = np.isnan(scaled)
     known = ~missing[:, slot >= 0].T
-    # missing instances per slot, in order; missing_start[s, t] is where
-    # slot s's missing instances of tile t (rows t*BLOCK ..) begin
-    slots, missing_rows = np.nonzero(~known)
-    stride = len(scaled) + BLOCK
-    tile_starts = np.arange(0, stride, BLOCK)
-    missing_start = np.searchsorted(
-        slots * stride + missing_rows,
-        np.arange(len(known))[:, None] * stride + tile_starts)
+    n_groups = max(one.shape[1], 2)  # the search reads groups 0 and 1
+    missing_in = (~known[:, None, :]
+                  & (groups == np.arange(n_groups)[:, None])[None, :, :])
     return DiffTables(
         values=np.asarray(np.where(missing, 0, scaled).T, dtype, order=order),
         known=np.asarray(known, dtype, order=order),
         slot=slot,
         one=np.asarray(one, dtype, order=order),
-        missing_start=missing_start.astype(np.int64),
-        missing_rows=missing_rows.astype(np.int64),
+        missing_in=np.asarray(missing_in, dtype),
         nominal=nominal,
         groups=groups,
         kind=kind,
