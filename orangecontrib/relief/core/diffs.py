@@ -93,3 +93,20 @@ def attribute_diff(tables, a, i, j):
     ki, kj = tables.known[s, i], tables.known[s, j]
     return (ki * kj * d + (1 - ki) * tables.one[s, tables.groups[i], j]
             + ki * (1 - kj) * tables.one[s, tables.groups[j], i])
+
+
+@numba.njit(inline="always", cache=True)
+def every_attribute_slotted(tables):
+    """True when every attribute has a RELIEF-D slot, slot[a] == a (the
+    exact tables when any value is missing: see prepare)."""
+    return tables.one.shape[0] == tables.values.shape[0]
+
+
+@numba.njit(inline="always", cache=True)
+def slotted_linear_diff(tables, a, i, j):
+    """attribute_diff for linear diffs and slot[a] == a: no lookup of the
+    slot and no branch, so that loops over the attributes vectorise."""
+    ki, kj = tables.known[a, i], tables.known[a, j]
+    d = linear_diff(tables.values[a, i], tables.values[a, j], tables.nominal[a])
+    return (ki * kj * d + (1 - ki) * tables.one[a, tables.groups[i], j]
+            + ki * (1 - kj) * tables.one[a, tables.groups[j], i])

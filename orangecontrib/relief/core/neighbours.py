@@ -29,7 +29,8 @@ import numpy as np
 from numba import prange
 
 from .diffs import (LINEAR, RAMP, SQUARED, as_dtype_of, attribute_diff,
-                    linear_diff, transform)
+                    every_attribute_slotted, linear_diff, slotted_linear_diff,
+                    transform)
 
 BLOCK = 256  # instances per tile side: a tile's columns stay in L1/L2
 
@@ -295,6 +296,10 @@ def exact_distance(exact, weights, i, j):
         for a in range(exact.values.shape[0]):
             d += weights[a] * linear_diff(exact.values[a, i], exact.values[a, j],
                                           exact.nominal[a])
+        return d
+    if exact.kind == LINEAR and every_attribute_slotted(exact):
+        for a in range(exact.values.shape[0]):
+            d += weights[a] * slotted_linear_diff(exact, a, i, j)
         return d
     for a in range(exact.values.shape[0]):
         if weights[a] != 0:

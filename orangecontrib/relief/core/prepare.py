@@ -138,15 +138,24 @@ def _diff_kind(diff, t_eq, t_diff):
     return DIFF_KINDS[diff]
 
 
+def _every_attribute_slotted(slot, one):
+    """Give every attribute a slot (complete ones get a table of zeros),
+    so that the rules and the exact re-ranking run over the attributes
+    without looking slots up (diffs.slotted_linear_diff)."""
+    dense = np.zeros((len(slot),) + one.shape[1:])
+    dense[slot >= 0] = one[slot[slot >= 0]]
+    return np.arange(len(slot), dtype=np.int32), dense
+
+
 def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype,
             order):
     """The diff tables in `dtype`, indexed [attribute, instance] (see
     DiffTables), stored in `order`: "C" keeps an attribute's values together
     (the search runs along instances), "F" an instance's (the rules run
-    along attributes)."""
+    along attributes; only the search reads `missing_in`)."""
     missing = np.isnan(scaled)
     known = ~missing[:, slot >= 0].T
-    n_groups = max(one.shape[1], 2)  # the search reads groups 0 and 1
+    n_groups = max(one.shape[1], 2) if order == "C" else 0  # groups 0 and 1
     missing_in = (~known[:, None, :]
                   & (groups == np.arange(n_groups)[:, None])[None, :, :])
     return DiffTables(
@@ -207,10 +216,12 @@ def prepare(X, y, discrete=None, *, task="classification", diff="linear",
     scaled = _scale_columns(X, nominal)
     slot, one = missing_diff_tables(scaled, nominal, groups, n_groups,
                                     kind, t_eq, t_diff)
-    search, exact = (
-        _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype,
-                order)
-        for dtype, order in ((np.float32, "C"), (np.float64, "F")))
+    search = _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff,
+                     np.float32, "C")
+    if len(one):
+        slot, one = _every_attribute_slotted(slot, one)
+    exact = _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff,
+                    np.float64, "F")
     return PreparedData(search=search, exact=exact, groups=groups,
                         n_groups=n_groups, priors=priors, target=target,
                         kept_rows=kept_rows)

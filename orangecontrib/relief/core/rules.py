@@ -8,7 +8,8 @@ import numba
 import numpy as np
 from numba import prange
 
-from .diffs import LINEAR, attribute_diff, known_diff, linear_diff
+from .diffs import (LINEAR, attribute_diff, every_attribute_slotted,
+                    known_diff, linear_diff, slotted_linear_diff)
 
 UPDATE_BLOCK = 64  # references per partial sum
 
@@ -43,9 +44,12 @@ def add_diffs(acc, tables, i, j, coef):
     """acc[A] += coef * diff(A, I_i, I_j) for every attribute A."""
     if tables.one.shape[0] == 0:
         add_known_diffs(acc, tables, i, j, coef)
-        return
-    for a in range(acc.shape[0]):
-        acc[a] += coef * attribute_diff(tables, a, i, j)
+    elif tables.kind == LINEAR and every_attribute_slotted(tables):
+        for a in range(acc.shape[0]):
+            acc[a] += coef * slotted_linear_diff(tables, a, i, j)
+    else:
+        for a in range(acc.shape[0]):
+            acc[a] += coef * attribute_diff(tables, a, i, j)
 
 
 @numba.njit(inline="always", cache=True)
