@@ -136,23 +136,11 @@ def row_fills(one, s, g, w_rows, rows):
 
 
 @numba.njit(inline="always", cache=True)
-def add_missing_diffs(out, tables, s, w, w_rows, rows, j0, width):
-    """The RELIEF-D diffs of attribute slot `s` that add_block leaves out.
-
-    A row whose value is missing takes its table row one[s, class(i), j]
-    (both-missing pairs included; add_block added 0 to it, as w_r = 0).
-    Columns with a missing value of group g >= 2 (more than two classes)
-    take f_g[r] in one more pass per group.  ``w_rows[r]`` is w for a
-    known row and 0 for a missing one.
-    """
-    known, one, groups = tables.known, tables.one, tables.groups
+def add_group_fills(out, tables, s, w_rows, rows, j0, width):
+    """Columns with a missing value of group g >= 2 (more than two classes)
+    take f_g[r] (see add_block) in one more pass per group."""
+    one, missing_in = tables.one, tables.missing_in
     start = np.uint64(j0)  # unsigned indices: the loops vectorise
-    for r in range(ROWS):
-        if known[s, rows[r]] == 0:
-            g = groups[rows[r]]
-            for jj in range(np.uint64(width)):
-                out[r, jj] += w * one[s, g, start + jj]
-    missing_in = tables.missing_in
     for g in range(2, one.shape[1]):
         f = row_fills(one, s, g, w_rows, rows)
         for jj in range(np.uint64(width)):
@@ -161,6 +149,27 @@ def add_missing_diffs(out, tables, s, w, w_rows, rows, j0, width):
             out[1, jj] += m * f[1]
             out[2, jj] += m * f[2]
             out[3, jj] += m * f[3]
+
+
+@numba.njit(cache=True)
+def add_missing_rows(out, tables, weights, rows, j0, width):
+    """Rows with missing values: w one[s, class(i), j] for every column j
+    (both-missing pairs included; add_block added 0 there, as w_r = 0).
+
+    Added after the other attributes: every term is in [0, w_A], so the
+    float32 error bound holds for any order of the sum.
+    """
+    known, one, groups = tables.known, tables.one, tables.groups
+    start = np.uint64(j0)  # unsigned indices: the loops vectorise
+    for r in range(ROWS):
+        i = rows[r]
+        for a in range(len(tables.slot)):
+            s = tables.slot[a]
+            if s < 0 or known[s, i] != 0:
+                continue
+            w, g = weights[a], groups[i]
+            for jj in range(np.uint64(width)):
+                out[r, jj] += w * one[s, g, start + jj]
 
 
 @numba.njit(cache=True)
@@ -192,7 +201,8 @@ def distance_rows(tables, weights, rows, j0, width, out):
                        row_fills(tables.one, s, 0, w_rows, rows),
                        row_fills(tables.one, s, 1, w_rows, rows))
             add_known_diffs(out, w_rows, x, tables, a, missing, s, j0, width)
-            add_missing_diffs(out, tables, s, w, w_rows, rows, j0, width)
+            add_group_fills(out, tables, s, w_rows, rows, j0, width)
+    add_missing_rows(out, tables, weights, rows, j0, width)
 
 
 @numba.njit(inline="always", cache=True)
@@ -335,21 +345,42 @@ def rescan_exactly(exact, weights, i, g, row, dist, index, delta):
             offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
 
 
+@numba.njit(inline="always", cache=True)
+def float32_order_is_exact(dist, found, k, delta):
+    """True when a float32 top list provably ranks as exact arithmetic.
+
+    Each float32 distance is within `delta` of the exact one, so when
+    consecutive distances up to the (k + 1)-th differ by more than
+    2 delta, the exact order of the first k is the same and everything
+    beyond them is farther.  With delta == 0 the float32 distances are
+    exact, and the search already broke their ties by index.
+    """
+    if delta == 0:
+        return True
+    for s in range(min(k, found - 1)):
+        if np.float64(dist[s + 1]) - np.float64(dist[s]) <= 2 * delta:
+            return False
+    return True
+
+
 @numba.njit(parallel=True, cache=True)
-def rerank_exactly(search, exact, weights32, refs, candidates, bounds, delta,
-                   k, out):
+def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
+                   delta, k, out):
     """The k nearest of each group by exact distance, from float32 lists.
 
     ``candidates[r, g]`` are reference r's K = k + EXTRA nearest of group g
-    by float32 distance, ``bounds[r, g]`` the K-th float32 distance.  They
-    are ranked again by exact (distance, index) in float64.  The float32
-    distance of any pair is within `delta` of the exact one, so an instance
-    outside the list is at least ``bounds - delta`` away: when that is above
-    the exact k-th distance the list is provably right; otherwise (a near
-    tie beyond the K candidates) the group is scanned again
+    by float32 distance ``cand_dist[r, g]``.  A list whose float32 order is
+    provably exact (:func:`float32_order_is_exact`, almost every list of
+    continuous data) is kept; the others are ranked again by exact
+    (distance, index) in float64.  The float32 distance of any pair is
+    within `delta` of the exact one, so an instance outside the list is at
+    least ``cand_dist[r, g, K - 1] - delta`` away: when that is above the
+    exact k-th distance the list is provably right; otherwise (a near tie
+    beyond the K candidates) the group is scanned again
     (:func:`rescan_exactly`) over the reference's float32 row of distances.
     """
     n, n_groups = exact.values.shape[1], candidates.shape[1]
+    last = candidates.shape[2] - 1
     weights = weights32.astype(np.float64)
     for r in prange(len(refs)):
         i = refs[r]
@@ -357,16 +388,20 @@ def rerank_exactly(search, exact, weights32, refs, candidates, bounds, delta,
         index = np.empty((1, k), dtype=np.int64)
         row = np.empty(0, dtype=search.values.dtype)
         for g in range(n_groups):
+            found = 0
+            while found <= last and candidates[r, g, found] < n:
+                found += 1
+            if float32_order_is_exact(cand_dist[r, g], found, k, delta):
+                for s in range(k):
+                    out[r, g, s] = candidates[r, g, s] if s < found else -1
+                continue
             dist[:] = np.inf
             index[:] = n
-            found = 0
-            for s in range(candidates.shape[2]):
+            for s in range(found):
                 j = candidates[r, g, s]
-                if j < n:
-                    found += 1
-                    offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
-            if (delta > 0 and found == candidates.shape[2]
-                    and bounds[r, g] - delta <= dist[0, k - 1]):
+                offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
+            if (found == last + 1
+                    and cand_dist[r, g, last] - delta <= dist[0, k - 1]):
                 if len(row) == 0:
                     row = np.empty(n, dtype=search.values.dtype)
                     float32_row(search, weights32, i, row,
@@ -489,6 +524,6 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
                        for a in (index, dist))
     delta = float32_error_bound(tables, weights32)
     exact = np.empty((len(unique), n_groups, k), np.int64)
-    rerank_exactly(tables, data.exact, weights32, unique, index,
-                   dist[:, :, -1].astype(np.float64), delta, k, exact)
+    rerank_exactly(tables, data.exact, weights32, unique, index, dist, delta,
+                   k, exact)
     return exact[inverse]

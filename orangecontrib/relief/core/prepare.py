@@ -142,9 +142,12 @@ def _every_attribute_slotted(slot, one):
     """Give every attribute a slot (complete ones get a table of zeros),
     so that the rules and the exact re-ranking run over the attributes
     without looking slots up (diffs.slotted_linear_diff)."""
-    dense = np.zeros((len(slot),) + one.shape[1:])
+    every = np.arange(len(slot), dtype=np.int32)
+    if (slot == every).all():
+        return slot, one
+    dense = np.zeros((len(slot),) + one.shape[1:], order="F")
     dense[slot >= 0] = one[slot[slot >= 0]]
-    return np.arange(len(slot), dtype=np.int32), dense
+    return every, dense
 
 
 def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype,
