@@ -49,7 +49,7 @@ class PreparedData:
 
 def _as_matrix(X):
     try:
-        X = np.array(X, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float64)  # never written: scaling copies
     except (TypeError, ValueError) as err:
         raise ReliefInputError(
             f"The data must be numeric (a 2-D array of numbers): {err}") from None
@@ -97,15 +97,11 @@ def _check_codes(values, what):
 def _scale_columns(X, nominal):
     """Numeric columns scaled to [0, 1] by their range (constant -> 0)."""
     _check_codes(X[:, nominal], "Discrete attributes")
-    scaled = X.copy()
-    numeric = X[:, ~nominal]
-    known = ~np.isnan(numeric)
-    low = np.where(known, numeric, np.inf).min(axis=0)
-    high = np.where(known, numeric, -np.inf).max(axis=0)
-    span = high - low
-    span[~(span > 0)] = 1  # constant or all-missing: every diff is 0
-    scaled[:, ~nominal] = (numeric - np.where(np.isfinite(low), low, 0)) / span
-    return scaled
+    low = np.fmin.reduce(X, axis=0)  # fmin skips NaN; NaN: all missing
+    span = np.fmax.reduce(X, axis=0) - low
+    low[nominal | np.isnan(low)] = 0
+    span[nominal | ~(span > 0)] = 1  # constant or all-missing: every diff is 0
+    return (X - low) / span
 
 
 def _class_groups(y):
@@ -150,19 +146,18 @@ def _every_attribute_slotted(slot, one):
     return every, dense
 
 
-def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, dtype,
-            order):
+def _tables(scaled, missing, nominal, groups, slot, one, kind, t_eq, t_diff,
+            dtype, order):
     """The diff tables in `dtype`, indexed [attribute, instance] (see
     DiffTables), stored in `order`: "C" keeps an attribute's values together
     (the search runs along instances), "F" an instance's (the rules run
     along attributes; only the search reads `missing_in`)."""
-    missing = np.isnan(scaled)
     known = ~missing[:, slot >= 0].T
     n_groups = max(one.shape[1], 2) if order == "C" else 0  # groups 0 and 1
     missing_in = (~known[:, None, :]
                   & (groups == np.arange(n_groups)[:, None])[None, :, :])
     return DiffTables(
-        values=np.asarray(np.where(missing, 0, scaled).T, dtype, order=order),
+        values=np.asarray(scaled.T, dtype, order=order),
         known=np.asarray(known, dtype, order=order),
         slot=slot,
         one=np.asarray(one, dtype, order=order),
@@ -206,7 +201,8 @@ def prepare(X, y, discrete=None, *, task="classification", diff="linear",
     y = _as_target(y, len(X))
     nominal = _as_nominal_mask(discrete, X.shape[1])
     kept_rows = np.flatnonzero(~np.isnan(y))
-    X, y = X[kept_rows], y[kept_rows]
+    if len(kept_rows) < len(y):
+        X, y = X[kept_rows], y[kept_rows]
     if len(y) == 0:
         raise ReliefInputError("There are no instances with a known target "
                                "to score the attributes on.")
@@ -219,12 +215,15 @@ def prepare(X, y, discrete=None, *, task="classification", diff="linear",
     scaled = _scale_columns(X, nominal)
     slot, one = missing_diff_tables(scaled, nominal, groups, n_groups,
                                     kind, t_eq, t_diff)
-    search = _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff,
-                     np.float32, "C")
+    missing = np.isnan(scaled)
+    if len(one):  # the tables store a missing value as 0
+        scaled[missing] = 0
+    search = _tables(scaled, missing, nominal, groups, slot, one, kind, t_eq,
+                     t_diff, np.float32, "C")
     if len(one):
         slot, one = _every_attribute_slotted(slot, one)
-    exact = _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff,
-                    np.float64, "F")
+    exact = _tables(scaled, missing, nominal, groups, slot, one, kind, t_eq,
+                    t_diff, np.float64, "F")
     return PreparedData(search=search, exact=exact, groups=groups,
                         n_groups=n_groups, priors=priors, target=target,
                         kept_rows=kept_rows)
