@@ -60,43 +60,61 @@ def offer(dist, index, row, d, j):
 ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 
 
-@numba.njit(inline="always", cache=True)
-def add_known_diffs(out, w, x, tables, a, missing, s, j0, width):
-    """out[r, jj] += w[r] * diff(x[r], value of I_(j0+jj)) for attribute `a`.
+@numba.njit(cache=True)
+def add_attributes(out, tables, weights, rows, j0, width, known):
+    """out[r, jj] += w_A diff(A, I_rows[r], I_(j0+jj)) over a set of attributes.
 
-    ``missing=None`` (a column without missing values) compiles to plain
-    loops; otherwise see :func:`add_block`.  One load of a column value
-    serves all ROWS rows, and each kind of diff has its own branch-free
-    loop, so that LLVM vectorises it.  The kernels index the arrays
-    instead of slicing them: a slice costs an atomic reference count that
-    threads contend for.
+    ``known=None``: the attributes without missing values, in plain loops;
+    ``known=tables.known``: those with missing values, whose terms
+    add_block selects arithmetically (a second compiled version).  One load
+    of a column value serves all ROWS rows, and each kind of diff has its
+    own branch-free loop, so that LLVM vectorises it.  The loops sit in
+    this function's body: numba's inlining of a function that holds the
+    loop made it markedly slower.  The kernels index the arrays instead of
+    slicing them: a slice costs an atomic reference count that threads
+    contend for.
     """
-    values = tables.values
-    start = np.uint64(j0)  # unsigned indices need no negative-index check
-    x0, x1, x2, x3 = x[0], x[1], x[2], x[3]
-    w0, w1, w2, w3 = w[0], w[1], w[2], w[3]
+    values, nominal, slot = tables.values, tables.nominal, tables.slot
     kind, t_eq, t_diff = tables.kind, tables.t_eq, tables.t_diff
-    if tables.nominal[a]:
-        for jj in range(np.uint64(width)):
-            v = values[a, start + jj]
-            d0, d1 = as_dtype_of(v, x0 != v), as_dtype_of(v, x1 != v)
-            d2, d3 = as_dtype_of(v, x2 != v), as_dtype_of(v, x3 != v)
-            add_block(out, jj, w0 * d0, w1 * d1, w2 * d2, w3 * d3,
-                      missing, s, start)
-    elif kind == LINEAR:
-        for jj in range(np.uint64(width)):
-            v = values[a, start + jj]
-            add_block(out, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
-                      w2 * abs(x2 - v), w3 * abs(x3 - v), missing, s, start)
-    else:
-        for jj in range(np.uint64(width)):
-            v = values[a, start + jj]
-            add_block(out, jj,
-                      w0 * transform(abs(x0 - v), kind, t_eq, t_diff),
-                      w1 * transform(abs(x1 - v), kind, t_eq, t_diff),
-                      w2 * transform(abs(x2 - v), kind, t_eq, t_diff),
-                      w3 * transform(abs(x3 - v), kind, t_eq, t_diff),
-                      missing, s, start)
+    start = np.uint64(j0)  # unsigned indices need no negative-index check
+    for a in range(values.shape[0]):
+        s, w = slot[a], weights[a]
+        if w == 0 or (s < 0) != (known is None):
+            continue
+        x0, x1, x2, x3 = (values[a, rows[0]], values[a, rows[1]],
+                          values[a, rows[2]], values[a, rows[3]])
+        if known is None:
+            w0 = w1 = w2 = w3 = w
+            missing = None
+        else:
+            w0, w1 = w * known[s, rows[0]], w * known[s, rows[1]]
+            w2, w3 = w * known[s, rows[2]], w * known[s, rows[3]]
+            w_rows = (w0, w1, w2, w3)
+            missing = (known, tables.missing_in,
+                       row_fills(tables.one, s, 0, w_rows, rows),
+                       row_fills(tables.one, s, 1, w_rows, rows))
+        if nominal[a]:
+            for jj in range(np.uint64(width)):
+                v = values[a, start + jj]
+                add_block(out, jj, w0 * as_dtype_of(v, x0 != v),
+                          w1 * as_dtype_of(v, x1 != v),
+                          w2 * as_dtype_of(v, x2 != v),
+                          w3 * as_dtype_of(v, x3 != v), missing, s, start)
+        elif kind == LINEAR:
+            for jj in range(np.uint64(width)):
+                v = values[a, start + jj]
+                add_block(out, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
+                          w2 * abs(x2 - v), w3 * abs(x3 - v), missing, s,
+                          start)
+        else:
+            for jj in range(np.uint64(width)):
+                v = values[a, start + jj]
+                add_block(out, jj,
+                          w0 * transform(abs(x0 - v), kind, t_eq, t_diff),
+                          w1 * transform(abs(x1 - v), kind, t_eq, t_diff),
+                          w2 * transform(abs(x2 - v), kind, t_eq, t_diff),
+                          w3 * transform(abs(x3 - v), kind, t_eq, t_diff),
+                          missing, s, start)
 
 
 @numba.njit(inline="always", cache=True)
@@ -135,41 +153,37 @@ def row_fills(one, s, g, w_rows, rows):
             w_rows[2] * one[s, g, rows[2]], w_rows[3] * one[s, g, rows[3]])
 
 
-@numba.njit(inline="always", cache=True)
-def add_group_fills(out, tables, s, w_rows, rows, j0, width):
-    """Columns with a missing value of group g >= 2 (more than two classes)
-    take f_g[r] (see add_block) in one more pass per group."""
-    one, missing_in = tables.one, tables.missing_in
-    start = np.uint64(j0)  # unsigned indices: the loops vectorise
-    for g in range(2, one.shape[1]):
-        f = row_fills(one, s, g, w_rows, rows)
-        for jj in range(np.uint64(width)):
-            m = missing_in[s, g, start + jj]
-            out[0, jj] += m * f[0]
-            out[1, jj] += m * f[1]
-            out[2, jj] += m * f[2]
-            out[3, jj] += m * f[3]
-
-
 @numba.njit(cache=True)
 def add_missing_rows(out, tables, weights, rows, j0, width):
-    """Rows with missing values: w one[s, class(i), j] for every column j
-    (both-missing pairs included; add_block added 0 there, as w_r = 0).
+    """The RELIEF-D diffs add_block leaves out.
 
-    Added after the other attributes: every term is in [0, w_A], so the
-    float32 error bound holds for any order of the sum.
+    A row whose value is missing takes w one[s, class(i), j] for every
+    column j (both-missing pairs included; add_block added 0 there, as
+    w_r = 0).  Columns with a missing value of group g >= 2 (more than two
+    classes) take f_g[r] (see add_block) in one more pass per group.
     """
     known, one, groups = tables.known, tables.one, tables.groups
+    missing_in = tables.missing_in
     start = np.uint64(j0)  # unsigned indices: the loops vectorise
-    for r in range(ROWS):
-        i = rows[r]
-        for a in range(len(tables.slot)):
-            s = tables.slot[a]
-            if s < 0 or known[s, i] != 0:
-                continue
-            w, g = weights[a], groups[i]
+    for a in range(len(tables.slot)):
+        s, w = tables.slot[a], weights[a]
+        if s < 0 or w == 0:
+            continue
+        for r in range(ROWS):
+            if known[s, rows[r]] == 0:
+                g = groups[rows[r]]
+                for jj in range(np.uint64(width)):
+                    out[r, jj] += w * one[s, g, start + jj]
+        w_rows = (w * known[s, rows[0]], w * known[s, rows[1]],
+                  w * known[s, rows[2]], w * known[s, rows[3]])
+        for g in range(2, one.shape[1]):
+            f = row_fills(one, s, g, w_rows, rows)
             for jj in range(np.uint64(width)):
-                out[r, jj] += w * one[s, g, start + jj]
+                m = missing_in[s, g, start + jj]
+                out[0, jj] += m * f[0]
+                out[1, jj] += m * f[1]
+                out[2, jj] += m * f[2]
+                out[3, jj] += m * f[3]
 
 
 @numba.njit(cache=True)
@@ -177,32 +191,15 @@ def distance_rows(tables, weights, rows, j0, width, out):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
     j0 is a multiple of BLOCK and width <= BLOCK (one tile of columns).
-    Attributes are added in column order, as the formula is written, so
-    the result does not depend on how rows and columns are blocked.
-    The rows' values and weights are tuples, not arrays: an array would be
-    allocated on every call.
+    Attributes without missing values are added first, then those with:
+    each term lies in [0, w_A], so the float32 error bound holds for any
+    order of the sum, and the order does not depend on the blocking.
     """
     out[:, :width] = 0
-    values, known = tables.values, tables.known
-    for a in range(values.shape[0]):
-        w = weights[a]
-        if w == 0:
-            continue
-        s = tables.slot[a]
-        x = (values[a, rows[0]], values[a, rows[1]],
-             values[a, rows[2]], values[a, rows[3]])
-        if s < 0:
-            add_known_diffs(out, (w, w, w, w), x, tables, a, None, s, j0,
-                            width)
-        else:
-            w_rows = (w * known[s, rows[0]], w * known[s, rows[1]],
-                      w * known[s, rows[2]], w * known[s, rows[3]])
-            missing = (known, tables.missing_in,
-                       row_fills(tables.one, s, 0, w_rows, rows),
-                       row_fills(tables.one, s, 1, w_rows, rows))
-            add_known_diffs(out, w_rows, x, tables, a, missing, s, j0, width)
-            add_group_fills(out, tables, s, w_rows, rows, j0, width)
-    add_missing_rows(out, tables, weights, rows, j0, width)
+    add_attributes(out, tables, weights, rows, j0, width, None)
+    if tables.one.shape[0] > 0:
+        add_attributes(out, tables, weights, rows, j0, width, tables.known)
+        add_missing_rows(out, tables, weights, rows, j0, width)
 
 
 @numba.njit(inline="always", cache=True)
