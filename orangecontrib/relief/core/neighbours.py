@@ -212,41 +212,65 @@ def block_rows(first, stop, rows):
     return count
 
 
+@numba.njit(inline="always", cache=True)
+def offer_shared(dist, index, kth, i, g, d, j):
+    """offer() to list (i, g) of a thread, then lower the shared kth[g, i]."""
+    row, last = i * kth.shape[0] + g, dist.shape[1] - 1
+    offer(dist, index, row, d, j)
+    kth[g, i] = min(kth[g, i], dist[row, last])
+
+
 @numba.njit(parallel=True, cache=True)
 def search_all_pairs(tables, weights, tile_rows, tile_cols, start, stop,
-                     dist, index):
+                     dist, index, kth):
     """Offer every pair (i < j) of the tiles start..stop-1 to both top-k lists.
 
     ``dist[t]``, ``index[t]`` are thread t's lists, one row per
-    (instance, group): row ``i * n_groups + g``.
+    (instance, group): row ``i * n_groups + g``.  ``kth[g, i]`` is shared by
+    the threads: the lowest K-th distance any thread's list (i, g) has
+    reached.  A candidate farther than that is in no final list, so it is
+    rejected without touching the thread's own list.  Threads read and lower
+    it without locks: every value ever stored is the K-th distance of some
+    K real candidates, so a stale or overwritten one only rejects less.
+    Each row of a distance block is first reduced, branch-free, to the
+    columns that pass a loose test (their own list's bound, or the row's
+    loosest bound); only those reach the exact tests.
     """
-    n_chunks = dist.shape[0]
+    n_chunks, n_groups = dist.shape[0], kth.shape[0]
     n = tables.values.shape[1]
-    n_groups = dist.shape[1] // n
     groups = tables.groups
-    last = dist.shape[2] - 1
     for t in prange(n_chunks):
         chunk_dist, chunk_index = dist[t], index[t]
         out = np.empty((ROWS, BLOCK), dtype=tables.values.dtype)
         rows = np.empty(ROWS, dtype=np.int64)
+        hits = np.empty(BLOCK, dtype=np.int64)
         for p in range(start + t, stop, n_chunks):
             i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
+            jstop = min(j0 + BLOCK, n)
             for first in range(i0, min(i0 + BLOCK, n), ROWS):
                 count = block_rows(first, min(i0 + BLOCK, n), rows)
-                jstop = min(j0 + BLOCK, n)
                 if first + 1 >= jstop:
                     continue
                 distance_rows(tables, weights, rows, j0, jstop - j0, out)
                 for r in range(count):
                     i = rows[r]
+                    gi, reach = groups[i], kth[0, i]
+                    for g in range(1, n_groups):
+                        reach = max(reach, kth[g, i])
+                    found = 0
                     for j in range(max(j0, i + 1), jstop):
                         d = out[r, j - j0]
-                        row_i = i * n_groups + groups[j]
-                        row_j = j * n_groups + groups[i]
-                        if d <= chunk_dist[row_i, last]:
-                            offer(chunk_dist, chunk_index, row_i, d, j)
-                        if d <= chunk_dist[row_j, last]:
-                            offer(chunk_dist, chunk_index, row_j, d, i)
+                        hits[found] = j
+                        found += (d <= kth[gi, j]) | (d <= reach)
+                    for h in range(found):
+                        j = hits[h]
+                        d, g = out[r, j - j0], groups[j]
+                        if d <= kth[gi, j]:
+                            offer_shared(chunk_dist, chunk_index, kth, j, gi,
+                                         d, i)
+                        if d <= kth[g, i]:
+                            offer_shared(chunk_dist, chunk_index, kth, i, g,
+                                         d, j)
 
 
 @numba.njit(parallel=True, cache=True)
@@ -450,10 +474,11 @@ def _all_pairs(tables, weights, k, n_groups, progress_callback, n_steps):
     tile_rows, tile_cols = (a.astype(np.int64) for a in np.triu_indices(n_tiles))
     n_chunks = numba.get_num_threads()
     dist, index = _empty_lists((n_chunks, n * n_groups, k), n)
+    kth = np.full((n_groups, n), np.inf, np.float32)
     bounds = np.linspace(0, len(tile_rows), n_steps + 1).astype(int)
     for step, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
         search_all_pairs(tables, weights, tile_rows, tile_cols, start, stop,
-                         dist, index)
+                         dist, index, kth)
         _report(progress_callback, (step + 1) / n_steps)
     merge_chunks(dist, index)
     return index[0], dist[0]
