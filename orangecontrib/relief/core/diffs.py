@@ -103,10 +103,11 @@ def every_attribute_slotted(tables):
 
 
 @numba.njit(inline="always", cache=True)
-def slotted_linear_diff(tables, a, i, j):
-    """attribute_diff for linear diffs and slot[a] == a: no lookup of the
-    slot and no branch, so that loops over the attributes vectorise."""
+def slotted_linear_diff(tables, a, i, j, gi, gj):
+    """attribute_diff for linear diffs and slot[a] == a (gi, gj: the
+    groups of I_i, I_j, read once outside the caller's loop): no slot
+    lookup and no branch, so that loops over the attributes vectorise."""
     ki, kj = tables.known[a, i], tables.known[a, j]
     d = linear_diff(tables.values[a, i], tables.values[a, j], tables.nominal[a])
-    return (ki * kj * d + (1 - ki) * tables.one[a, tables.groups[i], j]
-            + ki * (1 - kj) * tables.one[a, tables.groups[j], i])
+    return (ki * kj * d + (1 - ki) * tables.one[a, gi, j]
+            + ki * (1 - kj) * tables.one[a, gj, i])

@@ -329,8 +329,9 @@ def exact_distance(exact, weights, i, j):
                                           exact.nominal[a])
         return d
     if exact.kind == LINEAR and every_attribute_slotted(exact):
+        gi, gj = exact.groups[i], exact.groups[j]
         for a in range(exact.values.shape[0]):
-            d += weights[a] * slotted_linear_diff(exact, a, i, j)
+            d += weights[a] * slotted_linear_diff(exact, a, i, j, gi, gj)
         return d
     for a in range(exact.values.shape[0]):
         if weights[a] != 0:

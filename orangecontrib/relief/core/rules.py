@@ -45,8 +45,9 @@ def add_diffs(acc, tables, i, j, coef):
     if tables.one.shape[0] == 0:
         add_known_diffs(acc, tables, i, j, coef)
     elif tables.kind == LINEAR and every_attribute_slotted(tables):
+        gi, gj = tables.groups[i], tables.groups[j]
         for a in range(acc.shape[0]):
-            acc[a] += coef * slotted_linear_diff(tables, a, i, j)
+            acc[a] += coef * slotted_linear_diff(tables, a, i, j, gi, gj)
     else:
         for a in range(acc.shape[0]):
             acc[a] += coef * attribute_diff(tables, a, i, j)
