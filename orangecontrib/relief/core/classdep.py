@@ -54,7 +54,7 @@ from numba import prange
 from .diffs import attribute_diff
 from .errors import ReliefInputError
 from .estimators import _check_k, _distance_weights
-from .neighbours import find_neighbours, offer
+from .neighbours import exact_distance, find_neighbours, offer
 from .prepare import prepare
 from .rules import UPDATE_BLOCK, add_diffs, n_found
 
@@ -68,23 +68,6 @@ UPDATES = ("as_printed", "as_text")
 
 
 # ------------------------------------------------------------ kernels ----
-
-@numba.njit(cache=True)
-def search_distance(tables, weights, i, j):
-    """sum_A w_A diff(A, I_i, I_j) in the search precision (float32).
-
-    Attributes are added in column order as in
-    :func:`.neighbours.distance_rows`, so the value is the one the search
-    ranked the candidates by.
-    """
-    d = weights[0] - weights[0]
-    for a in range(tables.values.shape[0]):
-        w = weights[a]
-        if w == 0:
-            continue
-        d += w * attribute_diff(tables, a, i, j)
-    return d
-
 
 @numba.njit(cache=True)
 def pooled_misses(tables, weights, i, neighbours, own, dist, index):
@@ -106,7 +89,7 @@ def pooled_misses(tables, weights, i, neighbours, own, dist, index):
             continue
         for s in range(n_found(neighbours, g)):
             j = neighbours[g, s]
-            offer(dist, index, 0, search_distance(tables, weights, i, j), j)
+            offer(dist, index, 0, exact_distance(tables, weights, i, j), j)
     count = 0
     while count < k and index[0, count] < n:
         count += 1
@@ -121,28 +104,31 @@ def add_mean_diffs(acc, tables, i, members, count, coef):
 
 
 @numba.njit(inline="always", cache=True)
-def cdrelief_update(acc, exact, search, weights, i, neighbours, scale,
+def cdrelief_update(acc, exact, squared, weights, i, neighbours, scale,
                     dist, index):
     """acc[A] += scale * (mean miss diff - mean hit diff) (eq. 4, one x)."""
     own = exact.groups[i]
     hits = n_found(neighbours, own)
     add_mean_diffs(acc, exact, i, neighbours[own], hits, -scale)
-    misses = pooled_misses(search, weights, i, neighbours, own, dist, index)
+    misses = pooled_misses(squared, weights, i, neighbours, own, dist, index)
     add_mean_diffs(acc, exact, i, index[0], misses, scale)
 
 
 @numba.njit(parallel=True, cache=True)
-def cdrelief_rule(exact, search, weights, refs, scale, neighbours, n_groups):
-    """Rows W[c] of eq. 4: every reference updates the row of its class."""
+def cdrelief_rule(exact, squared, weights, refs, scale, neighbours, n_groups):
+    """Rows W[c] of eq. 4: every reference updates the row of its class.
+
+    `exact` holds the update's diffs, `squared` the neighbour search's
+    (float64, like the exact search the neighbours come from)."""
     m, k = neighbours.shape[0], neighbours.shape[2]
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((n_blocks, n_groups, exact.values.shape[0]))
     for b in prange(n_blocks):
-        dist = np.empty((1, k), np.float32)
-        index = np.empty((1, k), np.int32)
+        dist = np.empty((1, k))
+        index = np.empty((1, k), np.int64)
         for r in range(b * UPDATE_BLOCK, min(m, (b + 1) * UPDATE_BLOCK)):
             i = refs[r]
-            cdrelief_update(partial[b, exact.groups[i]], exact, search,
+            cdrelief_update(partial[b, exact.groups[i]], exact, squared,
                             weights, i, neighbours[r], scale[r], dist, index)
     return partial.sum(axis=0)
 
@@ -382,8 +368,8 @@ class ClassDependentRelief:
 
     def cdrelief(self, k=None):
         """The matrix of :func:`cdrelief` with k (default: k_nearest)."""
-        rows = cdrelief_rule(self.update.exact, self.squared.search,
-                             self.weights.astype(np.float32), self.refs,
+        rows = cdrelief_rule(self.update.exact, self.squared.exact,
+                             self.weights.astype(np.float64), self.refs,
                              self.scale, self._neighbours(k),
                              self.squared.n_groups)
         return _full_matrix(rows, self.codes, self.n_classes)
