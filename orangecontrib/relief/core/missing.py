@@ -186,7 +186,7 @@ def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
     columns = np.flatnonzero(np.isnan(scaled).any(axis=0))
     slot = np.full(n_attrs, -1, dtype=np.int32)
     slot[columns] = np.arange(len(columns), dtype=np.int32)
-    one = np.zeros((len(columns), n_groups, n), order="F")  # as the rules read it
+    one = np.zeros((len(columns), n_groups, n))
     filled = columns[~np.isnan(scaled[:, columns]).all(axis=0)]
     for col in filled[nominal[filled]]:
         one[slot[col]] = _nominal_table(scaled[:, col], groups, n_groups)

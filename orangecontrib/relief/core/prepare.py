@@ -141,7 +141,7 @@ def _every_attribute_slotted(slot, one):
     every = np.arange(len(slot), dtype=np.int32)
     if (slot == every).all():
         return slot, one
-    dense = np.zeros((len(slot),) + one.shape[1:], order="F")
+    dense = np.zeros((len(slot),) + one.shape[1:])
     dense[slot >= 0] = one[slot[slot >= 0]]
     return every, dense
 
