@@ -4,11 +4,12 @@ The search ranks candidates in float32 and re-ranks k + EXTRA of them in
 float64 with a proven error bound (core/neighbours.py); these tests build
 near ties float32 cannot resolve and compare with a float64 brute force.
 """
+import numba
 import numpy as np
 import pytest
 
 from orangecontrib.relief.core import find_neighbours, prepare
-from orangecontrib.relief.core.neighbours import EXTRA
+from orangecontrib.relief.core.neighbours import EXTRA, float32_order_is_exact
 
 
 def brute_force(X, y, k, discrete=None):
@@ -79,3 +80,34 @@ def test_integer_valued_and_nominal_data_with_many_ties():
     data = prepare(X, y, discrete)
     assert_equal_lists(find_neighbours(data, np.arange(300), 10),
                        brute_force(X, y, 10, discrete))
+
+
+def test_float32_order_is_trusted_only_with_gaps_over_twice_the_bound():
+    dist = np.array([0.1, 0.2, 0.2 + 1e-6, 0.5], np.float32)
+    # the first two gaps decide a top-2 list: 0.1 and ~1e-6
+    assert float32_order_is_exact(dist, 4, 1, 1e-3)
+    assert not float32_order_is_exact(dist, 4, 2, 1e-3)
+    assert float32_order_is_exact(dist, 4, 2, 1e-8)
+    # a group that ran out: nothing beyond the found candidates to compare
+    assert float32_order_is_exact(dist, 1, 3, 1.0)
+    # delta == 0: float32 is exact and the search broke ties by index
+    assert float32_order_is_exact(np.zeros(4, np.float32), 4, 3, 0.0)
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_one_thread_and_all_threads_find_the_same_lists(missing):
+    # the all-pairs search shares thresholds between threads without locks;
+    # whatever the interleaving, the lists are those of a single thread
+    rng = np.random.default_rng(3)
+    X = rng.random((900, 12))
+    X[rng.random(X.shape) < missing] = np.nan
+    y = rng.integers(0, 3, 900)
+    data = prepare(X, y)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = find_neighbours(data, np.arange(900), 7)
+    finally:
+        numba.set_num_threads(threads)
+    np.testing.assert_array_equal(find_neighbours(data, np.arange(900), 7),
+                                  single)
