@@ -96,8 +96,8 @@ def test_float32_order_is_trusted_only_with_gaps_over_twice_the_bound():
 
 @pytest.mark.parametrize("missing", [0.0, 0.1])
 def test_one_thread_and_all_threads_find_the_same_lists(missing):
-    # the all-pairs search shares thresholds between threads without locks;
-    # whatever the interleaving, the lists are those of a single thread
+    # the all-pairs search runs tiles in parallel rounds; whatever the
+    # schedule, the lists are those of a single thread
     rng = np.random.default_rng(3)
     X = rng.random((900, 12))
     X[rng.random(X.shape) < missing] = np.nan

@@ -8,21 +8,25 @@ broken by the lower instance index; a group with fewer than k candidates
 returns all it has and pads with -1.
 
 The search ranks candidates in float32, which doubles the SIMD width, and
-keeps k + EXTRA of them; these are ranked again by their float64 distance,
-and a proven bound on the float32 error tells whether an instance outside
-the list could still belong in it (a near tie), in which case that list is
-rebuilt from exact distances.  The result is that of float64 arithmetic.
+keeps k + EXTRA of them.  A proven bound on the float32 error decides: a
+list whose consecutive distances differ by more than twice the bound is in
+exact order already (almost every list of continuous data); the others are
+ranked again by their float64 distance, and the bound tells whether an
+instance outside the list could still belong in it (a near tie), in which
+case that list is rebuilt from exact distances.  The result is that of
+float64 arithmetic.
 
 Two searches, one distance kernel:
 
 * every instance a reference (Kononenko's deterministic "Relieved" mode,
   m = n): the distance is symmetric, so each pair is computed once, in
-  cache-sized tiles, and offered to both ends' top-k lists.  Threads work on
-  tiles round-robin with their own top-k lists, merged at the end.
+  cache-sized tiles, and offered to both ends' top-k lists.  The tiles are
+  scheduled in rounds of pairs that share no instance (a round-robin
+  tournament), so the threads of a round update disjoint lists.
 * a subset of references: one row of distances per reference, in parallel.
 
-Memory is O(n * a) for the data plus O(threads * n * groups * k) for the
-top-k lists: never an n x n matrix.
+Memory is O(n * a) for the data (O(n * a * groups) with missing values)
+plus O(n * groups * k) for the top-k lists: never an n x n matrix.
 """
 import numba
 import numpy as np
@@ -213,73 +217,76 @@ def block_rows(first, stop, rows):
 
 
 @numba.njit(inline="always", cache=True)
-def offer_shared(dist, index, kth, i, g, d, j):
-    """offer() to list (i, g) of a thread, then lower the shared kth[g, i]."""
-    row, last = i * kth.shape[0] + g, dist.shape[1] - 1
+def offer_tracked(dist, index, kth, i, g, d, j):
+    """offer() to list (i, g) and keep its K-th distance in kth[g, i]."""
+    row = i * kth.shape[0] + g
     offer(dist, index, row, d, j)
-    kth[g, i] = min(kth[g, i], dist[row, last])
+    kth[g, i] = dist[row, dist.shape[1] - 1]
 
 
 @numba.njit(parallel=True, cache=True)
-def search_all_pairs(tables, weights, tile_rows, tile_cols, start, stop,
-                     dist, index, kth):
-    """Offer every pair (i < j) of the tiles start..stop-1 to both top-k lists.
+def search_all_pairs(tables, weights, tile_rows, tile_cols, dist, index, kth):
+    """Offer every pair (i < j) of the given tiles to both top-k lists.
 
-    ``dist[t]``, ``index[t]`` are thread t's lists, one row per
-    (instance, group): row ``i * n_groups + g``.  ``kth[g, i]`` is shared by
-    the threads: the lowest K-th distance any thread's list (i, g) has
-    reached.  A candidate farther than that is in no final list, so it is
-    rejected without touching the thread's own list.  Threads read and lower
-    it without locks: every value ever stored is the K-th distance of some
-    K real candidates, so a stale or overwritten one only rejects less.
-    Each row of a distance block is first reduced, branch-free, to the
-    columns that pass a loose test (their own list's bound, or the row's
-    loosest bound); only those reach the exact tests.
+    The tiles are one round of :func:`tile_rounds`: no two share an
+    instance, so the threads update disjoint lists (no locks, no copies).
+    Lists are rows ``i * n_groups + g`` of `dist` and `index`; ``kth[g, i]``
+    mirrors each list's K-th distance, so that a row of a distance block is
+    first reduced, branch-free and with contiguous loads, to the columns
+    that pass a loose test (their own list's bound, or the row's loosest
+    one); only those reach the exact tests.
     """
-    n_chunks, n_groups = dist.shape[0], kth.shape[0]
-    n = tables.values.shape[1]
+    n, n_groups = tables.values.shape[1], kth.shape[0]
     groups = tables.groups
-    for t in prange(n_chunks):
-        chunk_dist, chunk_index = dist[t], index[t]
+    for p in prange(len(tile_rows)):
         out = np.empty((ROWS, BLOCK), dtype=tables.values.dtype)
         rows = np.empty(ROWS, dtype=np.int64)
         hits = np.empty(BLOCK, dtype=np.int64)
-        for p in range(start + t, stop, n_chunks):
-            i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
-            jstop = min(j0 + BLOCK, n)
-            for first in range(i0, min(i0 + BLOCK, n), ROWS):
-                count = block_rows(first, min(i0 + BLOCK, n), rows)
-                if first + 1 >= jstop:
-                    continue
-                distance_rows(tables, weights, rows, j0, jstop - j0, out)
-                for r in range(count):
-                    i = rows[r]
-                    gi, reach = groups[i], kth[0, i]
-                    for g in range(1, n_groups):
-                        reach = max(reach, kth[g, i])
-                    found = 0
-                    for j in range(max(j0, i + 1), jstop):
-                        d = out[r, j - j0]
-                        hits[found] = j
-                        found += (d <= kth[gi, j]) | (d <= reach)
-                    for h in range(found):
-                        j = hits[h]
-                        d, g = out[r, j - j0], groups[j]
-                        if d <= kth[gi, j]:
-                            offer_shared(chunk_dist, chunk_index, kth, j, gi,
-                                         d, i)
-                        if d <= kth[g, i]:
-                            offer_shared(chunk_dist, chunk_index, kth, i, g,
-                                         d, j)
+        i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
+        jstop = min(j0 + BLOCK, n)
+        for first in range(i0, min(i0 + BLOCK, n), ROWS):
+            count = block_rows(first, min(i0 + BLOCK, n), rows)
+            if first + 1 >= jstop:
+                continue
+            distance_rows(tables, weights, rows, j0, jstop - j0, out)
+            for r in range(count):
+                i = rows[r]
+                gi, reach = groups[i], kth[0, i]
+                for g in range(1, n_groups):
+                    reach = max(reach, kth[g, i])
+                found = 0
+                for j in range(max(j0, i + 1), jstop):
+                    d = out[r, j - j0]
+                    hits[found] = j
+                    found += (d <= kth[gi, j]) | (d <= reach)
+                for h in range(found):
+                    j = hits[h]
+                    d, g = out[r, j - j0], groups[j]
+                    if d <= kth[gi, j]:
+                        offer_tracked(dist, index, kth, j, gi, d, i)
+                    if d <= kth[g, i]:
+                        offer_tracked(dist, index, kth, i, g, d, j)
 
 
-@numba.njit(parallel=True, cache=True)
-def merge_chunks(dist, index):
-    """Merge the threads' top-k lists into one (chunk 0's arrays, in place)."""
-    for row in prange(dist.shape[1]):
-        for t in range(1, dist.shape[0]):
-            for s in range(dist.shape[2]):
-                offer(dist[0], index[0], row, dist[t, row, s], index[t, row, s])
+def tile_rounds(n_tiles):
+    """All tile pairs (I <= J) in rounds whose pairs share no tile.
+
+    The diagonal tiles form one round; the others follow the circle method
+    of round-robin tournaments (n_tiles - 1 rounds, or n_tiles when odd).
+    Returns the rows and columns of the pairs, round after round, and where
+    each round starts.
+    """
+    rounds = [[(t, t) for t in range(n_tiles)]]
+    teams = list(range(n_tiles)) + [-1] * (n_tiles % 2)  # -1: a bye
+    for _ in range(len(teams) - 1):
+        pairs = zip(teams[:len(teams) // 2], teams[::-1])
+        rounds.append([(min(a, b), max(a, b)) for a, b in pairs
+                       if a >= 0 and b >= 0])
+        teams = teams[:1] + teams[-1:] + teams[1:-1]
+    rounds = [r for r in rounds if r]  # one tile: no off-diagonal round
+    pairs = np.array([pair for r in rounds for pair in r], dtype=np.int64)
+    starts = np.cumsum([0] + [len(r) for r in rounds])
+    return pairs[:, 0], pairs[:, 1], starts
 
 
 @numba.njit(cache=True)
@@ -471,18 +478,17 @@ def _report(progress_callback, done):
 
 def _all_pairs(tables, weights, k, n_groups, progress_callback, n_steps):
     n = tables.values.shape[1]
-    n_tiles = -(-n // BLOCK)
-    tile_rows, tile_cols = (a.astype(np.int64) for a in np.triu_indices(n_tiles))
-    n_chunks = numba.get_num_threads()
-    dist, index = _empty_lists((n_chunks, n * n_groups, k), n)
+    tile_rows, tile_cols, starts = tile_rounds(-(-n // BLOCK))
+    dist, index = _empty_lists((n * n_groups, k), n)
     kth = np.full((n_groups, n), np.inf, np.float32)
-    bounds = np.linspace(0, len(tile_rows), n_steps + 1).astype(int)
-    for step, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
-        search_all_pairs(tables, weights, tile_rows, tile_cols, start, stop,
+    n_rounds = len(starts) - 1
+    for r in range(n_rounds):
+        pairs = slice(starts[r], starts[r + 1])
+        search_all_pairs(tables, weights, tile_rows[pairs], tile_cols[pairs],
                          dist, index, kth)
-        _report(progress_callback, (step + 1) / n_steps)
-    merge_chunks(dist, index)
-    return index[0], dist[0]
+        if (r + 1) * n_steps // n_rounds > r * n_steps // n_rounds:
+            _report(progress_callback, (r + 1) / n_rounds)
+    return index, dist
 
 
 def _references(tables, weights, refs, k, n_groups, progress_callback, n_steps):
