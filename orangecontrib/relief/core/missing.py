@@ -191,6 +191,8 @@ def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
     for col in filled[nominal[filled]]:
         one[slot[col]] = _nominal_table(scaled[:, col], groups, n_groups)
     numeric = filled[~nominal[filled]]
+    if len(numeric) == 0:  # nothing for the numba kernels (nor to compile)
+        return slot, one
     columns = np.ascontiguousarray(scaled[:, numeric].T)
     # missing values last (NaN itself would make numpy's sort several times slower)
     orders = np.argsort(np.where(np.isnan(columns), np.inf, columns), axis=1)

@@ -346,7 +346,7 @@ def exact_distance(exact, weights, i, j):
     return d
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)  # rarely run: compiled once, not inlined
 def float32_row(search, weights32, i, row, out, rows):
     """row[j] = the float32 search distance of I_i and I_j, for all j."""
     n = search.values.shape[1]
@@ -357,7 +357,7 @@ def float32_row(search, weights32, i, row, out, rows):
         row[j0:j0 + width] = out[0, :width]
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)  # rarely run: compiled once, not inlined
 def rescan_exactly(exact, weights, i, g, row, dist, index, delta):
     """Rebuild reference i's list of group g with exact distances.
 
