@@ -325,7 +325,7 @@ def search_references(tables, weights, refs, dist, index):
                     n_groups, dist, index, out)
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)  # compiled once for its several callers
 def exact_distance(exact, weights, i, j):
     """sum_A w_A diff(A, I_i, I_j) in float64, in column order (eq. 3.1);
     the weights are the float32 ones the search used, widened."""
