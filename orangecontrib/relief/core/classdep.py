@@ -51,7 +51,6 @@ import numba
 import numpy as np
 from numba import prange
 
-from .diffs import attribute_diff
 from .errors import ReliefInputError
 from .estimators import _check_k, _distance_weights
 from .neighbours import exact_distance, find_neighbours, offer
@@ -136,10 +135,7 @@ def cdrelief_rule(exact, squared, weights, refs, scale, neighbours, n_groups):
 @numba.njit(cache=True)
 def euclidean(tables, weights, i, j):
     """sqrt(sum_A w_A diff(A, I_i, I_j)) on float64 squared-diff tables."""
-    total = 0.0
-    for a in range(tables.values.shape[0]):
-        total += weights[a] * attribute_diff(tables, a, i, j)
-    return np.sqrt(total)
+    return np.sqrt(exact_distance(tables, weights, i, j))
 
 
 @numba.njit(inline="always", cache=True)

@@ -79,20 +79,29 @@ def known_diff(tables, a, xi, xj):
 
 
 @numba.njit(inline="always", cache=True)
-def attribute_diff(tables, a, i, j):
-    """diff(A_a, I_i, I_j), missing values included (eq. 2.2, 2.3, 2.5).
+def with_missing(tables, s, i, j, gi, gj, d):
+    """The diff of a pair on slot `s`: `d` (the diff of the two stored
+    values) when both are known, else its RELIEF-D value (eq. 2.5).
 
     Missing pairs are selected arithmetically, not by branches (a missing
     value is unpredictable): the known flags are 0 or 1 and every table
     entry is finite, so the sum equals the selected term exactly.
+    gi, gj are the groups of I_i, I_j.
     """
+    ki, kj = tables.known[s, i], tables.known[s, j]
+    return (ki * kj * d + (1 - ki) * tables.one[s, gi, j]
+            + ki * (1 - kj) * tables.one[s, gj, i])
+
+
+@numba.njit(inline="always", cache=True)
+def attribute_diff(tables, a, i, j):
+    """diff(A_a, I_i, I_j), missing values included (eq. 2.2, 2.3, 2.5)."""
     d = known_diff(tables, a, tables.values[a, i], tables.values[a, j])
     s = tables.slot[a]
     if s < 0:
         return d
-    ki, kj = tables.known[s, i], tables.known[s, j]
-    return (ki * kj * d + (1 - ki) * tables.one[s, tables.groups[i], j]
-            + ki * (1 - kj) * tables.one[s, tables.groups[j], i])
+    return with_missing(tables, s, i, j, tables.groups[i], tables.groups[j],
+                        d)
 
 
 @numba.njit(inline="always", cache=True)
@@ -107,7 +116,5 @@ def slotted_linear_diff(tables, a, i, j, gi, gj):
     """attribute_diff for linear diffs and slot[a] == a (gi, gj: the
     groups of I_i, I_j, read once outside the caller's loop): no slot
     lookup and no branch, so that loops over the attributes vectorise."""
-    ki, kj = tables.known[a, i], tables.known[a, j]
     d = linear_diff(tables.values[a, i], tables.values[a, j], tables.nominal[a])
-    return (ki * kj * d + (1 - ki) * tables.one[a, gi, j]
-            + ki * (1 - kj) * tables.one[a, gj, i])
+    return with_missing(tables, a, i, j, gi, gj, d)

@@ -91,9 +91,8 @@ def add_attributes(out, tables, weights, rows, j0, width, known):
             w0 = w1 = w2 = w3 = w
             missing = None
         else:
-            w0, w1 = w * known[s, rows[0]], w * known[s, rows[1]]
-            w2, w3 = w * known[s, rows[2]], w * known[s, rows[3]]
-            w_rows = (w0, w1, w2, w3)
+            w_rows = known_weights(w, known, s, rows)
+            w0, w1, w2, w3 = w_rows
             missing = (known, tables.missing_in,
                        row_fills(tables.one, s, 0, w_rows, rows),
                        row_fills(tables.one, s, 1, w_rows, rows))
@@ -148,6 +147,13 @@ def add_block(out, jj, t0, t1, t2, t3, missing, s, start):
 
 
 @numba.njit(inline="always", cache=True)
+def known_weights(w, known, s, rows):
+    """w_r = w for a block row whose value of slot s is known, else 0."""
+    return (w * known[s, rows[0]], w * known[s, rows[1]],
+            w * known[s, rows[2]], w * known[s, rows[3]])
+
+
+@numba.njit(inline="always", cache=True)
 def row_fills(one, s, g, w_rows, rows):
     """f_g[r] = w_rows[r] * one[s, g, I_rows[r]] (0 if there is no group g)."""
     if g >= one.shape[1]:
@@ -178,8 +184,7 @@ def add_missing_rows(out, tables, weights, rows, j0, width):
                 g = groups[rows[r]]
                 for jj in range(np.uint64(width)):
                     out[r, jj] += w * one[s, g, start + jj]
-        w_rows = (w * known[s, rows[0]], w * known[s, rows[1]],
-                  w * known[s, rows[2]], w * known[s, rows[3]])
+        w_rows = known_weights(w, known, s, rows)
         for g in range(2, one.shape[1]):
             f = row_fills(one, s, g, w_rows, rows)
             for jj in range(np.uint64(width)):
@@ -194,7 +199,7 @@ def add_missing_rows(out, tables, weights, rows, j0, width):
 def distance_rows(tables, weights, rows, j0, width, out):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
-    j0 is a multiple of BLOCK and width <= BLOCK (one tile of columns).
+    The columns are j0 .. j0 + width - 1, width <= BLOCK (out's width).
     Attributes without missing values are added first, then those with:
     each term lies in [0, w_A], so the float32 error bound holds for any
     order of the sum, and the order does not depend on the blocking.
@@ -327,8 +332,10 @@ def search_references(tables, weights, refs, dist, index):
 
 @numba.njit(cache=True)  # compiled once for its several callers
 def exact_distance(exact, weights, i, j):
-    """sum_A w_A diff(A, I_i, I_j) in float64, in column order (eq. 3.1);
-    the weights are the float32 ones the search used, widened."""
+    """sum_A w_A diff(A, I_i, I_j) in float64, in column order (eq. 3.1).
+
+    The re-ranking passes the float32 weights the search used, widened;
+    CDRELIEF's pooling and Euclidean distances pass float64 weights."""
     d = 0.0
     if exact.one.shape[0] == 0 and exact.kind == LINEAR:  # the common case
         for a in range(exact.values.shape[0]):
