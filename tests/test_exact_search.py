@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import find_neighbours, prepare
-from orangecontrib.relief.core.neighbours import EXTRA, float32_order_is_exact
+from orangecontrib.relief.core.neighbours import (EXTRA, exact_distance,
+                                                  float32_order_is_exact)
 
 
 def brute_force(X, y, k, discrete=None):
@@ -80,6 +81,30 @@ def test_integer_valued_and_nominal_data_with_many_ties():
     data = prepare(X, y, discrete)
     assert_equal_lists(find_neighbours(data, np.arange(300), 10),
                        brute_force(X, y, 10, discrete))
+
+
+@pytest.mark.parametrize("n_classes, diff", [(2, "linear"), (3, "linear"),
+                                             (3, "ramp")])
+def test_missing_values_lists_match_exact_relief_d_distances(n_classes, diff):
+    # the search corrects a missing value (stored as 0) per run of a class
+    # and adds the rows' own RELIEF-D diffs separately; the lists must be
+    # those of the float64 distance with RELIEF-D diffs, ties by index
+    rng = np.random.default_rng(11 + n_classes)
+    n, a, k = 300, 9, 5
+    X = rng.random((n, a))
+    X[:, :3] = rng.integers(0, 3, (n, 3))
+    X[rng.random(X.shape) < 0.15] = np.nan
+    discrete = np.arange(a) < 3
+    y = np.sort(rng.integers(0, n_classes, n))[rng.permutation(n)]
+    data = prepare(X, y, discrete, diff=diff)
+    ones = np.ones(a)
+    expected = np.full((n, n_classes, k), -1)
+    for i in range(n):
+        d = [exact_distance(data.exact, ones, i, j) for j in range(n)]
+        for g in range(n_classes):
+            members = [j for j in np.flatnonzero(data.groups == g) if j != i]
+            expected[i, g] = sorted(members, key=lambda j: (d[j], j))[:k]
+    assert_equal_lists(find_neighbours(data, np.arange(n), k), expected)
 
 
 def test_float32_order_is_trusted_only_with_gaps_over_twice_the_bound():

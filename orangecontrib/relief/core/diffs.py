@@ -26,8 +26,10 @@ DiffTables = namedtuple("DiffTables", [
     "known",    # (n_slots, n) 1 where the value is known (columns with missing)
     "slot",     # (a,) int32 row of an attribute in `known` and `one`, or -1
     "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py
-    "missing_in",  # (n_slots, max(n_groups, 2), n) 1 where instance j
-                   # misses the attribute and is of group g, else 0
+    "fill",     # search tables: (n_slots, n_groups, n) known * (one -
+                # diff(value, 0)), see neighbours.add_block; exact: empty
+    "gaps",     # search tables: the attributes instance j misses are
+    "gap_start",  # gaps[gap_start[j]:gap_start[j + 1]]; exact: empty
     "nominal",  # (a,) bool
     "groups",   # (n,) int64 class (group) of each instance
     "kind",     # int: LINEAR, SQUARED or RAMP

@@ -16,6 +16,14 @@ instance outside the list could still belong in it (a near tie), in which
 case that list is rebuilt from exact distances.  The result is that of
 float64 arithmetic.
 
+The search tables hold the instances sorted by class (PreparedData.
+search_order); the lists are returned in instance numbers, and the order
+within a class, hence the tie-break by index, is that of the instances.
+Sorted, a tile's columns fall into runs of one class, and a missing value
+(stored as 0) is corrected by one multiply-add of a per-row, per-class
+term (add_block); rows that miss a value add their RELIEF-D diffs in a
+sparse pass (add_missing_rows).
+
 Two searches, one distance kernel:
 
 * every instance a reference (Kononenko's deterministic "Relieved" mode,
@@ -69,18 +77,21 @@ def add_attributes(out, tables, weights, rows, j0, width, known):
     """out[r, jj] += w_A diff(A, I_rows[r], I_(j0+jj)) over a set of attributes.
 
     ``known=None``: the attributes without missing values, in plain loops;
-    ``known=tables.known``: those with missing values, whose terms
-    add_block selects arithmetically (a second compiled version).  One load
-    of a column value serves all ROWS rows, and each kind of diff has its
-    own branch-free loop, so that LLVM vectorises it.  The loops sit in
-    this function's body: numba's inlining of a function that holds the
-    loop made it markedly slower.  The kernels index the arrays instead of
-    slicing them: a slice costs an atomic reference count that threads
+    ``known=tables.known``: those with missing values (a second compiled
+    version), whose columns add_block corrects where a value is missing.
+    The search tables hold the instances sorted by group, so the columns
+    fall into runs of one group (one run in most tiles) and a missing
+    column's correction depends only on the row and the run's group.
+    One load of a column value serves all ROWS rows, and each kind of diff
+    has its own branch-free loop, so that LLVM vectorises it.  The loops
+    sit in this function's body: numba's inlining of a function that holds
+    the loop made it markedly slower.  The kernels index the arrays instead
+    of slicing them: a slice costs an atomic reference count that threads
     contend for.
     """
     values, nominal, slot = tables.values, tables.nominal, tables.slot
     kind, t_eq, t_diff = tables.kind, tables.t_eq, tables.t_diff
-    start = np.uint64(j0)  # unsigned indices need no negative-index check
+    start, stop = np.uint64(j0), j0 + width  # unsigned: no negative-index check
     for a in range(values.shape[0]):
         s, w = slot[a], weights[a]
         if w == 0 or (s < 0) != (known is None):
@@ -89,47 +100,57 @@ def add_attributes(out, tables, weights, rows, j0, width, known):
                           values[a, rows[2]], values[a, rows[3]])
         if known is None:
             w0 = w1 = w2 = w3 = w
-            missing = None
         else:
-            w_rows = known_weights(w, known, s, rows)
-            w0, w1, w2, w3 = w_rows
-            missing = (known, tables.missing_in,
-                       row_fills(tables.one, s, 0, w_rows, rows),
-                       row_fills(tables.one, s, 1, w_rows, rows))
-        if nominal[a]:
-            for jj in range(np.uint64(width)):
-                v = values[a, start + jj]
-                add_block(out, jj, w0 * as_dtype_of(v, x0 != v),
-                          w1 * as_dtype_of(v, x1 != v),
-                          w2 * as_dtype_of(v, x2 != v),
-                          w3 * as_dtype_of(v, x3 != v), missing, s, start)
-        elif kind == LINEAR:
-            for jj in range(np.uint64(width)):
-                v = values[a, start + jj]
-                add_block(out, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
-                          w2 * abs(x2 - v), w3 * abs(x3 - v), missing, s,
-                          start)
-        else:
-            for jj in range(np.uint64(width)):
-                v = values[a, start + jj]
-                add_block(out, jj,
-                          w0 * transform(abs(x0 - v), kind, t_eq, t_diff),
-                          w1 * transform(abs(x1 - v), kind, t_eq, t_diff),
-                          w2 * transform(abs(x2 - v), kind, t_eq, t_diff),
-                          w3 * transform(abs(x3 - v), kind, t_eq, t_diff),
-                          missing, s, start)
+            w0, w1, w2, w3 = known_weights(w, known, s, rows)
+        lo = j0
+        while lo < stop:
+            if known is None:
+                hi, missing = stop, None
+            else:
+                hi = run_end(tables.groups, lo, stop)
+                g, fill = tables.groups[lo], tables.fill
+                missing = (known, s, as_dtype_of(x0, True),
+                           (w * fill[s, g, rows[0]], w * fill[s, g, rows[1]],
+                            w * fill[s, g, rows[2]], w * fill[s, g, rows[3]]))
+            first, last = np.uint64(lo - j0), np.uint64(hi - j0)
+            if nominal[a]:
+                for jj in range(first, last):
+                    v = values[a, start + jj]
+                    add_block(out, jj, w0 * as_dtype_of(v, x0 != v),
+                              w1 * as_dtype_of(v, x1 != v),
+                              w2 * as_dtype_of(v, x2 != v),
+                              w3 * as_dtype_of(v, x3 != v), missing, start)
+            elif kind == LINEAR:
+                for jj in range(first, last):
+                    v = values[a, start + jj]
+                    add_block(out, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
+                              w2 * abs(x2 - v), w3 * abs(x3 - v), missing,
+                              start)
+            else:
+                for jj in range(first, last):
+                    v = values[a, start + jj]
+                    add_block(out, jj,
+                              w0 * transform(abs(x0 - v), kind, t_eq, t_diff),
+                              w1 * transform(abs(x1 - v), kind, t_eq, t_diff),
+                              w2 * transform(abs(x2 - v), kind, t_eq, t_diff),
+                              w3 * transform(abs(x3 - v), kind, t_eq, t_diff),
+                              missing, start)
+            lo = hi
 
 
 @numba.njit(inline="always", cache=True)
-def add_block(out, jj, t0, t1, t2, t3, missing, s, start):
+def add_block(out, jj, t0, t1, t2, t3, missing, start):
     """out[r, jj] += t_r, or for a column with missing values (``missing =
-    (known, missing_in, f0, f1)``) the term its value calls for::
+    (known, s, 1, c)``) the term its value calls for::
 
-        t_r * known[j] + missing_in[0, j] * f0[r] + missing_in[1, j] * f1[r]
+        t_r + (1 - known[s, j]) * c[r]
 
-    f_g[r] = w_r one[s, g, I_r], row r's RELIEF-D diff against a missing
-    value of group g.  The flags are 0 or 1 and the terms finite, so the
-    sum is the selected term exactly, with no unpredictable branch.
+    A missing value is stored as 0, so t_r is then row r's diff against 0,
+    and c[r] = w fill[s, g, I_r] (g: the group of the run) turns it into
+    the RELIEF-D diff w one[s, g, I_r] (0 for a row that misses the value
+    too: add_missing_rows adds its diffs).
+    The flag is 0 or 1 and the terms finite, so a known value's term is t_r
+    exactly, with no unpredictable branch.
     """
     if missing is None:
         out[0, jj] += t0
@@ -137,13 +158,29 @@ def add_block(out, jj, t0, t1, t2, t3, missing, s, start):
         out[2, jj] += t2
         out[3, jj] += t3
     else:
-        known, missing_in, f0, f1 = missing
-        j = start + jj
-        m, a0, a1 = known[s, j], missing_in[s, 0, j], missing_in[s, 1, j]
-        out[0, jj] += t0 * m + a0 * f0[0] + a1 * f1[0]
-        out[1, jj] += t1 * m + a0 * f0[1] + a1 * f1[1]
-        out[2, jj] += t2 * m + a0 * f0[2] + a1 * f1[2]
-        out[3, jj] += t3 * m + a0 * f0[3] + a1 * f1[3]
+        known, s, unit, c = missing
+        m = unit - known[s, start + jj]
+        out[0, jj] += t0 + m * c[0]
+        out[1, jj] += t1 + m * c[1]
+        out[2, jj] += t2 + m * c[2]
+        out[3, jj] += t3 + m * c[3]
+
+
+@numba.njit(inline="always", cache=True)
+def run_end(groups, lo, stop):
+    """The end of the run of group groups[lo] in [lo, stop): the first
+    position whose group differs (binary search; groups are sorted)."""
+    g = groups[lo]
+    if groups[stop - 1] == g:
+        return stop
+    inside, outside = lo, stop - 1
+    while outside - inside > 1:
+        mid = (inside + outside) // 2
+        if groups[mid] == g:
+            inside = mid
+        else:
+            outside = mid
+    return outside
 
 
 @numba.njit(inline="always", cache=True)
@@ -153,46 +190,24 @@ def known_weights(w, known, s, rows):
             w * known[s, rows[2]], w * known[s, rows[3]])
 
 
-@numba.njit(inline="always", cache=True)
-def row_fills(one, s, g, w_rows, rows):
-    """f_g[r] = w_rows[r] * one[s, g, I_rows[r]] (0 if there is no group g)."""
-    if g >= one.shape[1]:
-        zero = as_dtype_of(w_rows[0], False)
-        return zero, zero, zero, zero
-    return (w_rows[0] * one[s, g, rows[0]], w_rows[1] * one[s, g, rows[1]],
-            w_rows[2] * one[s, g, rows[2]], w_rows[3] * one[s, g, rows[3]])
-
-
 @numba.njit(cache=True)
 def add_missing_rows(out, tables, weights, rows, j0, width):
-    """The RELIEF-D diffs add_block leaves out.
+    """The RELIEF-D diffs of the rows whose value is missing.
 
-    A row whose value is missing takes w one[s, class(i), j] for every
-    column j (both-missing pairs included; add_block added 0 there, as
-    w_r = 0).  Columns with a missing value of group g >= 2 (more than two
-    classes) take f_g[r] (see add_block) in one more pass per group.
+    add_attributes added 0 for them (w_r = 0); such a row takes
+    w one[s, class(i), j] for every column j, both-missing pairs included.
+    Each row visits only the attributes it misses (tables.gaps).
     """
-    known, one, groups = tables.known, tables.one, tables.groups
-    missing_in = tables.missing_in
+    one, slot = tables.one, tables.slot
     start = np.uint64(j0)  # unsigned indices: the loops vectorise
-    for a in range(len(tables.slot)):
-        s, w = tables.slot[a], weights[a]
-        if s < 0 or w == 0:
-            continue
-        for r in range(ROWS):
-            if known[s, rows[r]] == 0:
-                g = groups[rows[r]]
-                for jj in range(np.uint64(width)):
-                    out[r, jj] += w * one[s, g, start + jj]
-        w_rows = known_weights(w, known, s, rows)
-        for g in range(2, one.shape[1]):
-            f = row_fills(one, s, g, w_rows, rows)
+    for r in range(ROWS):
+        i = rows[r]
+        g = tables.groups[i]
+        for q in range(tables.gap_start[i], tables.gap_start[i + 1]):
+            a = tables.gaps[q]
+            s, w = slot[a], weights[a]
             for jj in range(np.uint64(width)):
-                m = missing_in[s, g, start + jj]
-                out[0, jj] += m * f[0]
-                out[1, jj] += m * f[1]
-                out[2, jj] += m * f[2]
-                out[3, jj] += m * f[3]
+                out[r, jj] += w * one[s, g, start + jj]
 
 
 @numba.njit(cache=True)
@@ -355,7 +370,7 @@ def exact_distance(exact, weights, i, j):
 
 @numba.njit(cache=True)  # rarely run: compiled once, not inlined
 def float32_row(search, weights32, i, row, out, rows):
-    """row[j] = the float32 search distance of I_i and I_j, for all j."""
+    """row[j] = the float32 search distance of search positions i and j."""
     n = search.values.shape[1]
     rows[:] = i
     for j0 in range(0, n, BLOCK):
@@ -365,19 +380,21 @@ def float32_row(search, weights32, i, row, out, rows):
 
 
 @numba.njit(cache=True)  # rarely run: compiled once, not inlined
-def rescan_exactly(exact, weights, i, g, row, dist, index, delta):
+def rescan_exactly(exact, weights, i, g, row, order, dist, index, delta):
     """Rebuild reference i's list of group g with exact distances.
 
-    The true k nearest are at most dist[0, -1] (the exact k-th distance of
-    some k candidates) away, so their float32 distance (`row`) is at most
-    delta more: only those candidates need their exact distance.
+    ``row[p]`` is the float32 distance to instance ``order[p]`` (the search
+    order).  The true k nearest are at most dist[0, -1] (the exact k-th
+    distance of some k candidates) away, so their float32 distance is at
+    most delta more: only those candidates need their exact distance.
     """
     n = exact.values.shape[1]
     limit = dist[0, dist.shape[1] - 1] + delta
     dist[:] = np.inf
     index[:] = n
-    for j in range(n):
-        if row[j] <= limit and j != i and exact.groups[j] == g:
+    for p in range(n):
+        j = order[p]
+        if row[p] <= limit and j != i and exact.groups[j] == g:
             offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
 
 
@@ -401,7 +418,7 @@ def float32_order_is_exact(dist, found, k, delta):
 
 @numba.njit(parallel=True, cache=True)
 def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
-                   delta, k, out):
+                   delta, k, order, out):
     """The k nearest of each group by exact distance, from float32 lists.
 
     ``candidates[r, g]`` are reference r's K = k + EXTRA nearest of group g
@@ -414,10 +431,14 @@ def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
     exact k-th distance the list is provably right; otherwise (a near tie
     beyond the K candidates) the group is scanned again
     (:func:`rescan_exactly`) over the reference's float32 row of distances.
+    Everything here is in instance numbers, except the float32 row, which
+    is in the search tables' `order` (instance order[p] at position p).
     """
     n, n_groups = exact.values.shape[1], candidates.shape[1]
     last = candidates.shape[2] - 1
     weights = weights32.astype(np.float64)
+    position = np.empty_like(order)
+    position[order] = np.arange(n)
     for r in prange(len(refs)):
         i = refs[r]
         dist = np.empty((1, k))
@@ -440,10 +461,11 @@ def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
                     and cand_dist[r, g, last] - delta <= dist[0, k - 1]):
                 if len(row) == 0:
                     row = np.empty(n, dtype=search.values.dtype)
-                    float32_row(search, weights32, i, row,
+                    float32_row(search, weights32, position[i], row,
                                 np.empty((ROWS, BLOCK), dtype=row.dtype),
                                 np.empty(ROWS, dtype=np.int64))
-                rescan_exactly(exact, weights, i, g, row, dist, index, delta)
+                rescan_exactly(exact, weights, i, g, row, order, dist, index,
+                               delta)
             for s in range(k):
                 out[r, g, s] = index[0, s] if index[0, s] < n else -1
 
@@ -518,8 +540,9 @@ EXTRA = 4  # float32 candidates kept beyond k for the exact re-ranking
 def find_neighbours(data, refs, k, weights=None, progress_callback=None):
     """The k nearest instances of each group to each reference.
 
-    The search runs in float32 (:attr:`PreparedData.search`) for k + EXTRA
-    candidates, which are then ranked by their exact float64 distance
+    The search runs in float32 (:attr:`PreparedData.search`, instances in
+    search order) for k + EXTRA candidates, which are then numbered as
+    instances again and ranked by their exact float64 distance
     (:func:`rerank_exactly`): the result is that of exact arithmetic,
     ties going to the lower index.
 
@@ -545,21 +568,22 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
                else np.asarray(weights, dtype=np.float64))
     weights32 = weights.astype(np.float32)
     unique, inverse = np.unique(refs, return_inverse=True)
+    positions = data.search_position[unique]
     n_steps = 1 if progress_callback is None else 20
     n_candidates = k + EXTRA
     if 2 * len(unique) >= n:
         index, dist = _all_pairs(tables, weights32, n_candidates, n_groups,
                                  progress_callback, n_steps)
-        index, dist = (a.reshape(n, n_groups, n_candidates)[unique]
+        index, dist = (a.reshape(n, n_groups, n_candidates)[positions]
                        for a in (index, dist))
     else:
-        index, dist = _references(tables, weights32, unique.astype(np.int64),
-                                  n_candidates, n_groups, progress_callback,
-                                  n_steps)
+        index, dist = _references(tables, weights32, positions, n_candidates,
+                                  n_groups, progress_callback, n_steps)
         index, dist = (a.reshape(len(unique), n_groups, n_candidates)
                        for a in (index, dist))
+    index = np.append(data.search_order, n)[index]  # n: an empty slot
     delta = float32_error_bound(tables, weights32)
     exact = np.empty((len(unique), n_groups, k), np.int64)
     rerank_exactly(tables, data.exact, weights32, unique, index, dist, delta,
-                   k, exact)
+                   k, data.search_order, exact)
     return exact[inverse]

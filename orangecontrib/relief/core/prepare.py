@@ -5,13 +5,17 @@ range so that a diff is a plain absolute difference (Prat & Belanche 2006,
 eq. 2.3); nominal columns keep their value codes; columns with missing values
 get Kononenko's RELIEF-D tables (:mod:`.missing`).  The result holds the
 same tables twice: in float32 for the neighbour search, whose speed is set by
-SIMD width, and in float64 for the weight updates, which stay exact.
+SIMD width, and in float64 for the weight updates, which stay exact.  The
+search tables keep the instances sorted by class (:attr:`PreparedData.
+search_order`), so that a run of instances is mostly of one class.
 """
 from dataclasses import dataclass
 
+import numba
 import numpy as np
+from numba import prange
 
-from .diffs import DIFF_KINDS, DiffTables
+from .diffs import DIFF_KINDS, DiffTables, as_dtype_of, known_diff
 from .errors import ReliefInputError
 from .missing import missing_diff_tables
 
@@ -24,6 +28,8 @@ class PreparedData:
     ----------
     search, exact : DiffTables
         The diff tables in float32 (neighbour search) and float64 (updates).
+        ``exact`` holds the instances in their order, ``search`` in
+        `search_order`.
     groups : int64 array (n,)
         Class code of each kept row (0 .. n_groups - 1); all 0 in regression.
     n_groups : int
@@ -33,6 +39,10 @@ class PreparedData:
         Target scaled to [0, 1] by its range (regression), else class codes.
     kept_rows : int array
         Indices of the input rows that were kept (known target).
+    search_order : int64 array (n,)
+        The instance at each position of the search tables: the instances
+        sorted by group, in their order within a group (a stable sort, so
+        the lower index of two in one group still comes first).
     """
     search: DiffTables
     exact: DiffTables
@@ -41,10 +51,18 @@ class PreparedData:
     priors: np.ndarray
     target: np.ndarray
     kept_rows: np.ndarray
+    search_order: np.ndarray
 
     @property
     def n_instances(self):
         return len(self.groups)
+
+    @property
+    def search_position(self):
+        """The inverse of `search_order`: each instance's search position."""
+        position = np.empty_like(self.search_order)
+        position[self.search_order] = np.arange(len(self.search_order))
+        return position
 
 
 def _as_matrix(X):
@@ -134,40 +152,101 @@ def _diff_kind(diff, t_eq, t_diff):
     return DIFF_KINDS[diff]
 
 
-def _every_attribute_slotted(slot, one):
-    """Give every attribute a slot (complete ones get a table of zeros),
-    so that the rules and the exact re-ranking run over the attributes
-    without looking slots up (diffs.slotted_linear_diff)."""
-    every = np.arange(len(slot), dtype=np.int32)
-    if (slot == every).all():
-        return slot, one
-    dense = np.zeros((len(slot),) + one.shape[1:])
-    dense[slot >= 0] = one[slot[slot >= 0]]
-    return every, dense
+LAYOUT_BLOCK = 64  # instances a thread lays out at a time
 
 
-def _tables(scaled, missing, nominal, groups, slot, one, kind, t_eq, t_diff,
-            dtype, order):
-    """The diff tables in `dtype`, indexed [attribute, instance] (see
-    DiffTables), stored in `order`: "C" keeps an attribute's values together
-    (the search runs along instances), "F" an instance's (the rules run
-    along attributes; only the search reads `missing_in`)."""
-    known = ~missing[:, slot >= 0].T
-    n_groups = max(one.shape[1], 2) if order == "C" else 0  # groups 0 and 1
-    missing_in = (~known[:, None, :]
-                  & (groups == np.arange(n_groups)[:, None])[None, :, :])
-    return DiffTables(
-        values=np.asarray(scaled.T, dtype, order=order),
-        known=np.asarray(known, dtype, order=order),
-        slot=slot,
-        one=np.asarray(one, dtype, order=order),
-        missing_in=np.asarray(missing_in, dtype),
-        nominal=nominal,
-        groups=groups,
-        kind=kind,
-        t_eq=dtype(t_eq),
-        t_diff=dtype(t_diff),
-    )
+@numba.njit(parallel=True, cache=True)
+def _lay_out(scaled, order, slot, one, values, known, one32, known64, one64):
+    """Every table in one parallel pass over the scaled data.
+
+    Search tables, instance order[p] at position p: values[a, p],
+    known[slot[a], p], one32[s, g, p].  Exact tables, in the instances'
+    order and only when a value is missing (else they have no columns):
+    known64[i, a] and one64[a, g, i] for every attribute (zeros for the
+    complete ones), so that the rules need no slot lookups
+    (diffs.slotted_linear_diff).  A missing value is stored as 0, in
+    `scaled` too, which becomes the exact tables' values.
+    """
+    n, n_attrs = scaled.shape
+    n_slots, n_groups = one.shape[0], one.shape[1]
+    every = known64.shape[1] > 0
+    for b in prange(-(-n // LAYOUT_BLOCK)):
+        block = range(b * LAYOUT_BLOCK, min(n, (b + 1) * LAYOUT_BLOCK))
+        for p in block:
+            i = order[p]
+            for a in range(n_attrs):
+                gap = np.isnan(scaled[i, a])
+                if gap:
+                    scaled[i, a] = 0.0
+                values[a, p] = scaled[i, a]
+                if slot[a] >= 0:
+                    known[slot[a], p] = not gap
+                if every:
+                    known64[i, a] = not gap
+        for s in range(n_slots):
+            for g in range(n_groups):
+                for p in block:
+                    one32[s, g, p] = one[s, g, order[p]]
+        if every:
+            for i in block:
+                for g in range(n_groups):
+                    for a in range(n_attrs):
+                        s = slot[a]
+                        one64[a, g, i] = one[s, g, i] if s >= 0 else 0.0
+
+
+@numba.njit(parallel=True, cache=True)
+def _fill_in(search, fill):
+    """fill[s, g, p] = known[s, p] (one[s, g, p] - diff(x_p, 0)) of the
+    search tables (`fill` is search.fill, passed on its own: a parallel
+    loop does not write through a tuple's arrays):
+    what turns the search's diff against a missing value, stored as 0,
+    into its RELIEF-D value (neighbours.add_block); 0 where x_p is missing
+    too (its row takes the RELIEF-D diffs in add_missing_rows)."""
+    n_groups, n = search.one.shape[1], search.one.shape[2]
+    for a in prange(len(search.slot)):
+        s = search.slot[a]
+        if s < 0:
+            continue
+        for p in range(n):
+            x = search.values[a, p]
+            to_zero = known_diff(search, a, x, as_dtype_of(x, False))
+            for g in range(n_groups):
+                fill[s, g, p] = search.known[s, p] * (
+                    search.one[s, g, p] - to_zero)
+
+
+def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
+    """The search tables (float32, instances in `order`, an attribute's
+    values together: the search runs along instances) and the exact
+    tables (float64, instances in their order, an instance's attributes
+    together: the rules run along attributes), from one pass of _lay_out.
+    """
+    n, n_attrs = scaled.shape
+    n_slots, n_groups = one.shape[0], one.shape[1]
+    every = n_attrs if n_slots else 0  # exact tables: a slot per attribute
+    values = np.empty((n_attrs, n), np.float32)
+    known = np.empty((n_slots, n), np.float32)
+    one32 = np.empty(one.shape, np.float32)
+    known64 = np.empty((n, every))
+    one64 = np.empty((every, n_groups, n), order="F")
+    _lay_out(scaled, order, slot, one, values, known, one32, known64, one64)
+    gap_at, gap_slot = np.nonzero(known.T == 0)  # by position, then slot
+    search = DiffTables(values=values, known=known, slot=slot, one=one32,
+                        fill=np.empty(one.shape, np.float32),
+                        gaps=np.flatnonzero(slot >= 0)[gap_slot],
+                        gap_start=np.searchsorted(gap_at, np.arange(n + 1)),
+                        nominal=nominal, groups=groups[order], kind=kind,
+                        t_eq=np.float32(t_eq), t_diff=np.float32(t_diff))
+    if n_slots:
+        _fill_in(search, search.fill)
+    exact_slot = np.arange(n_attrs, dtype=np.int32) if n_slots else slot
+    exact = DiffTables(values=scaled.T, known=known64.T, slot=exact_slot,
+                       one=one64, fill=np.empty((0, 0, 0)),
+                       gaps=np.empty(0, np.int64), gap_start=np.zeros(1, np.int64),
+                       nominal=nominal, groups=groups, kind=kind,
+                       t_eq=np.float64(t_eq), t_diff=np.float64(t_diff))
+    return search, exact
 
 
 def prepare(X, y, discrete=None, *, task="classification", diff="linear",
@@ -215,15 +294,9 @@ def prepare(X, y, discrete=None, *, task="classification", diff="linear",
     scaled = _scale_columns(X, nominal)
     slot, one = missing_diff_tables(scaled, nominal, groups, n_groups,
                                     kind, t_eq, t_diff)
-    missing = np.isnan(scaled)
-    if len(one):  # the tables store a missing value as 0
-        scaled[missing] = 0
-    search = _tables(scaled, missing, nominal, groups, slot, one, kind, t_eq,
-                     t_diff, np.float32, "C")
-    if len(one):
-        slot, one = _every_attribute_slotted(slot, one)
-    exact = _tables(scaled, missing, nominal, groups, slot, one, kind, t_eq,
-                    t_diff, np.float64, "F")
+    order = np.argsort(groups, kind="stable")
+    search, exact = _tables(scaled, nominal, groups, slot, one, kind, t_eq,
+                            t_diff, order)
     return PreparedData(search=search, exact=exact, groups=groups,
                         n_groups=n_groups, priors=priors, target=target,
-                        kept_rows=kept_rows)
+                        kept_rows=kept_rows, search_order=order)
