@@ -80,15 +80,16 @@ def distance_weights_at(weights, total, t, m, fixed, clip, exponent, s):
 
 
 @numba.njit(cache=True)
-def double_relieff_steps(search, exact, order, refs, start, stop, priors, k,
-                         fixed, clip, exponent, s, partial, done):
+def double_relieff_steps(search, exact, order, position, refs, start, stop,
+                         priors, k, fixed, clip, exponent, s, partial, done):
     """Process references refs[start:stop] of (p)dReliefF, one at a time.
 
     For each reference R_t (t = its position in `refs`): distance weights
     from the current estimate (:func:`distance_weights_at`), R_t's k nearest
     hits and misses under them (:func:`search_rows`, in the search tables'
-    `order`: instance order[p] at position p), and ReliefF's update
-    (:func:`relieff_update`) added to ``partial[t // UPDATE_BLOCK]``.
+    `order`: instance order[p] at position p, `position` its inverse), and
+    ReliefF's update (:func:`relieff_update`) added to
+    ``partial[t // UPDATE_BLOCK]``.
 
     `partial` (n_blocks, a) and `done` (a,), the sum of the completed blocks,
     are the state kept between calls, so a caller can stop after any
@@ -97,8 +98,6 @@ def double_relieff_steps(search, exact, order, refs, start, stop, priors, k,
     ``s < 0`` means dReliefF.
     """
     n = search.values.shape[1]
-    position = np.empty_like(order)
-    position[order] = np.arange(n)
     n_groups = priors.shape[0]
     m = refs.shape[0]
     dist = np.empty((n_groups, k), dtype=np.float32)
@@ -170,11 +169,12 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
     done = np.zeros(n_attrs)
     steps = 1 if progress_callback is None else min(n_steps, m)
     bounds = np.linspace(0, m, steps + 1).astype(int)
+    position = data.search_position
     for start, stop in zip(bounds[:-1], bounds[1:]):
         double_relieff_steps(data.search, data.exact, data.search_order,
-                             refs, int(start), int(stop), data.priors, k, fixed,
-                             bool(clip_negative), float(exponent), float(s),
-                             partial, done)
+                             position, refs, int(start), int(stop),
+                             data.priors, k, fixed, bool(clip_negative),
+                             float(exponent), float(s), partial, done)
         if progress_callback is not None:
             progress_callback(stop / m)
     return finish(partial, m)

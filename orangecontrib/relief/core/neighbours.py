@@ -418,7 +418,7 @@ def float32_order_is_exact(dist, found, k, delta):
 
 @numba.njit(parallel=True, cache=True)
 def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
-                   delta, k, order, out):
+                   delta, k, order, position, out):
     """The k nearest of each group by exact distance, from float32 lists.
 
     ``candidates[r, g]`` are reference r's K = k + EXTRA nearest of group g
@@ -432,13 +432,12 @@ def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
     beyond the K candidates) the group is scanned again
     (:func:`rescan_exactly`) over the reference's float32 row of distances.
     Everything here is in instance numbers, except the float32 row, which
-    is in the search tables' `order` (instance order[p] at position p).
+    is in the search tables' `order` (instance order[p] at position p;
+    `position` is its inverse).
     """
     n, n_groups = exact.values.shape[1], candidates.shape[1]
     last = candidates.shape[2] - 1
     weights = weights32.astype(np.float64)
-    position = np.empty_like(order)
-    position[order] = np.arange(n)
     for r in prange(len(refs)):
         i = refs[r]
         dist = np.empty((1, k))
@@ -568,7 +567,8 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
                else np.asarray(weights, dtype=np.float64))
     weights32 = weights.astype(np.float32)
     unique, inverse = np.unique(refs, return_inverse=True)
-    positions = data.search_position[unique]
+    position = data.search_position
+    positions = position[unique]
     n_steps = 1 if progress_callback is None else 20
     n_candidates = k + EXTRA
     if 2 * len(unique) >= n:
@@ -585,5 +585,5 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
     delta = float32_error_bound(tables, weights32)
     exact = np.empty((len(unique), n_groups, k), np.int64)
     rerank_exactly(tables, data.exact, weights32, unique, index, dist, delta,
-                   k, data.search_order, exact)
+                   k, data.search_order, position, exact)
     return exact[inverse]

@@ -243,7 +243,8 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
     exact_slot = np.arange(n_attrs, dtype=np.int32) if n_slots else slot
     exact = DiffTables(values=scaled.T, known=known64.T, slot=exact_slot,
                        one=one64, fill=np.empty((0, 0, 0)),
-                       gaps=np.empty(0, np.int64), gap_start=np.zeros(1, np.int64),
+                       gaps=np.empty(0, np.int64),
+                       gap_start=np.zeros(1, np.int64),
                        nominal=nominal, groups=groups, kind=kind,
                        t_eq=np.float64(t_eq), t_diff=np.float64(t_diff))
     return search, exact
