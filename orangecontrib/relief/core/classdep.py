@@ -53,7 +53,8 @@ from numba import prange
 
 from .errors import ReliefInputError
 from .estimators import _check_k, _distance_weights
-from .neighbours import exact_distance, find_neighbours, offer
+from .neighbours import exact_distance, find_neighbours
+from .topk import offer
 from .prepare import prepare
 from .rules import UPDATE_BLOCK, add_diffs, n_found
 

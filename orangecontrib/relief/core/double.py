@@ -13,8 +13,9 @@ the distance by the algorithm's *own* estimates so far (eq. 3.1)::
 Because the distance weights change after every reference, the references
 are processed one at a time, in order, by one sequential numba kernel: it
 computes the distance weights, finds the reference's neighbours with
-:func:`.neighbours.search_rows` and applies :func:`.rules.relieff_update`,
-exactly the search and rule of ReliefF.
+:func:`.neighbours.search_rows` and :func:`.neighbours.rerank_reference`
+(float32 search, exact float64 ranking, as ReliefF's) and applies
+:func:`.rules.relieff_update`, exactly the search and rule of ReliefF.
 
 Decisions the paper leaves open (all documented in the public functions):
 
@@ -38,9 +39,11 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .estimators import _check_k, _distance_weights, reference_instances
-from .neighbours import BLOCK, ROWS, search_rows
+from .neighbours import (BLOCK, EXTRA, ROWS, float32_error_bound,
+                         rerank_reference, search_rows)
 from .prepare import prepare
 from .rules import UPDATE_BLOCK, relieff_update
+from .topk import INF_BITS, candidate_key, unpack_keys
 
 #: Defaults of pdReliefF (Prat & Belanche 2006, section 3.1): c(t) = (t/m)^2
 #: and the s that leaves 1/3 of the area below f (eq. 3.5, see solve_s).
@@ -86,8 +89,9 @@ def double_relieff_steps(search, exact, order, position, refs, start, stop,
 
     For each reference R_t (t = its position in `refs`): distance weights
     from the current estimate (:func:`distance_weights_at`), R_t's k nearest
-    hits and misses under them (:func:`search_rows`, in the search tables'
-    `order`: instance order[p] at position p, `position` its inverse), and
+    hits and misses under them (:func:`search_rows` in float32, in the
+    search tables' `order`: instance order[p] at position p, `position` its
+    inverse; then ranked by exact distance, :func:`rerank_reference`), and
     ReliefF's update (:func:`relieff_update`) added to
     ``partial[t // UPDATE_BLOCK]``.
 
@@ -100,8 +104,10 @@ def double_relieff_steps(search, exact, order, position, refs, start, stop,
     n = search.values.shape[1]
     n_groups = priors.shape[0]
     m = refs.shape[0]
-    dist = np.empty((n_groups, k), dtype=np.float32)
-    index = np.empty((n_groups, k), dtype=np.int32)
+    keys = np.empty((n_groups, k + EXTRA), dtype=np.uint64)
+    empty = candidate_key(INF_BITS, n)
+    candidates = np.empty(keys.shape, dtype=np.int64)
+    cand_dist = np.empty(keys.shape, dtype=np.float32)
     neighbours = np.empty((n_groups, k), dtype=np.int64)
     out = np.empty((ROWS, BLOCK), dtype=np.float32)
     rows = np.empty(ROWS, dtype=np.int64)
@@ -116,14 +122,13 @@ def double_relieff_steps(search, exact, order, position, refs, start, stop,
         distance_weights_at(weights, total, t, m, fixed, clip, exponent, s)
         i = refs[t]
         rows[:] = position[i]
-        dist[:] = np.inf
-        index[:] = n
-        search_rows(search, weights, rows, 1, list_rows, n_groups, dist,
-                    index, out)
-        for g in range(n_groups):
-            for j in range(k):
-                p = index[g, j]
-                neighbours[g, j] = -1 if p == n else order[p]
+        keys[:] = empty
+        search_rows(search, weights, rows, 1, list_rows, n_groups, keys, out)
+        unpack_keys(keys, order, candidates, cand_dist)
+        rerank_reference(search, exact, weights, weights.astype(np.float64),
+                         i, candidates, cand_dist,
+                         float32_error_bound(search, weights), order,
+                         position, neighbours)
         relieff_update(partial[block], exact, i, neighbours, priors)
 
 

@@ -33,6 +33,9 @@ Two searches, one distance kernel:
   tournament), so the threads of a round update disjoint lists.
 * a subset of references: one row of distances per reference, in parallel.
 
+The float32 top-k lists hold one integer key per candidate (:mod:`.topk`),
+so that an insertion compares and moves one number.
+
 Memory is O(n * a) for the data (O(n * a * groups) with missing values)
 plus O(n * groups * k) for the top-k lists: never an n x n matrix.
 """
@@ -43,105 +46,132 @@ from numba import prange
 from .diffs import (LINEAR, RAMP, SQUARED, as_dtype_of, attribute_diff,
                     every_attribute_slotted, linear_diff, slotted_linear_diff,
                     transform)
+from .topk import (INF_BITS, candidate_key, empty_keys, insert_key, key_bits,
+                   offer, order_bits, unpack_keys)
 
 BLOCK = 256  # instances per tile side: a tile's columns stay in L1/L2
-
-
-@numba.njit(inline="always", cache=True)
-def offer(dist, index, row, d, j):
-    """Insert candidate `j` at distance `d` into the sorted top-k list `row`.
-
-    The list is ordered by (distance, index), so equal distances keep the
-    lower index first; empty slots hold distance inf and index > any j.
-    Callers test ``d <= dist[row, -1]`` first: a call costs reference
-    counting on the arrays, and almost every candidate is rejected.
-    """
-    last = dist.shape[1] - 1
-    if d > dist[row, last] or (d == dist[row, last] and j > index[row, last]):
-        return
-    pos = last
-    while pos > 0 and (d < dist[row, pos - 1]
-                       or (d == dist[row, pos - 1] and j < index[row, pos - 1])):
-        dist[row, pos] = dist[row, pos - 1]
-        index[row, pos] = index[row, pos - 1]
-        pos -= 1
-    dist[row, pos] = d
-    index[row, pos] = j
 
 
 ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 
 
 @numba.njit(cache=True)
-def add_attributes(out, tables, weights, rows, j0, width, known):
+def add_attributes(out, tables, weights, rows, j0, width, nominal, known):
     """out[r, jj] += w_A diff(A, I_rows[r], I_(j0+jj)) over a set of attributes.
 
-    ``known=None``: the attributes without missing values, in plain loops;
-    ``known=tables.known``: those with missing values (a second compiled
-    version), whose columns add_block corrects where a value is missing.
+    The set: the nominal or the numeric attributes, either those without
+    missing values (``known=None``) or those with (``known=tables.known``,
+    a second compiled version, whose columns add_block corrects where a
+    value is missing).  They are taken two at a time, in attribute order,
+    and each block row takes both terms with one load and one store of
+    `out`: the loop is bound by those, not by the arithmetic.  (An odd one
+    out is paired with itself at weight 0, which adds exactly 0.)  One load
+    of a column value serves all ROWS rows, and each kind of diff has its
+    own branch-free loop, so that LLVM vectorises it.
     The search tables hold the instances sorted by group, so the columns
     fall into runs of one group (one run in most tiles) and a missing
     column's correction depends only on the row and the run's group.
-    One load of a column value serves all ROWS rows, and each kind of diff
-    has its own branch-free loop, so that LLVM vectorises it.  The loops
-    sit in this function's body: numba's inlining of a function that holds
-    the loop made it markedly slower.  The kernels index the arrays instead
-    of slicing them: a slice costs an atomic reference count that threads
-    contend for.
+    The loops sit in this function's body: numba's inlining of a function
+    that holds the loop made it markedly slower.  The kernels index the
+    arrays instead of slicing them: a slice costs an atomic reference count
+    that threads contend for.
     """
-    values, nominal, slot = tables.values, tables.nominal, tables.slot
-    kind, t_eq, t_diff = tables.kind, tables.t_eq, tables.t_diff
+    values, slot, kind = tables.values, tables.slot, tables.kind
+    t_eq, t_diff = tables.t_eq, tables.t_diff
     start, stop = np.uint64(j0), j0 + width  # unsigned: no negative-index check
-    for a in range(values.shape[0]):
-        s, w = slot[a], weights[a]
-        if w == 0 or (s < 0) != (known is None):
-            continue
-        x0, x1, x2, x3 = (values[a, rows[0]], values[a, rows[1]],
-                          values[a, rows[2]], values[a, rows[3]])
-        if known is None:
-            w0 = w1 = w2 = w3 = w
+    complete = known is None
+    a = next_attribute(tables, weights, 0, nominal, complete)
+    while a < len(weights):
+        b = next_attribute(tables, weights, a + 1, nominal, complete)
+        following, wa = b + 1, weights[a]
+        if b < len(weights):
+            wb = weights[b]
         else:
-            w0, w1, w2, w3 = known_weights(w, known, s, rows)
+            b, wb = a, as_dtype_of(wa, False)
+        xa, xb = row_values(values, a, rows), row_values(values, b, rows)
+        if complete:
+            wa4, wb4 = (wa, wa, wa, wa), (wb, wb, wb, wb)
+        else:
+            wa4 = known_weights(wa, known, slot[a], rows)
+            wb4 = known_weights(wb, known, slot[b], rows)
         lo = j0
         while lo < stop:
-            if known is None:
+            if complete:
                 hi, missing = stop, None
             else:
                 hi = run_end(tables.groups, lo, stop)
-                g, fill = tables.groups[lo], tables.fill
-                missing = (known, s, as_dtype_of(x0, True),
-                           (w * fill[s, g, rows[0]], w * fill[s, g, rows[1]],
-                            w * fill[s, g, rows[2]], w * fill[s, g, rows[3]]))
+                g = tables.groups[lo]
+                missing = (known, slot[a], slot[b], as_dtype_of(wa, True),
+                           fill_terms(tables.fill, slot[a], g, rows, wa),
+                           fill_terms(tables.fill, slot[b], g, rows, wb))
             first, last = np.uint64(lo - j0), np.uint64(hi - j0)
-            if nominal[a]:
+            if nominal:
                 for jj in range(first, last):
-                    v = values[a, start + jj]
-                    add_block(out, jj, w0 * as_dtype_of(v, x0 != v),
-                              w1 * as_dtype_of(v, x1 != v),
-                              w2 * as_dtype_of(v, x2 != v),
-                              w3 * as_dtype_of(v, x3 != v), missing, start)
+                    va, vb = values[a, start + jj], values[b, start + jj]
+                    add_block(out, jj, nominal_terms(xa, va, wa4),
+                              nominal_terms(xb, vb, wb4), missing, start)
             elif kind == LINEAR:
                 for jj in range(first, last):
-                    v = values[a, start + jj]
-                    add_block(out, jj, w0 * abs(x0 - v), w1 * abs(x1 - v),
-                              w2 * abs(x2 - v), w3 * abs(x3 - v), missing,
-                              start)
+                    va, vb = values[a, start + jj], values[b, start + jj]
+                    add_block(out, jj, linear_terms(xa, va, wa4),
+                              linear_terms(xb, vb, wb4), missing, start)
             else:
                 for jj in range(first, last):
-                    v = values[a, start + jj]
+                    va, vb = values[a, start + jj], values[b, start + jj]
                     add_block(out, jj,
-                              w0 * transform(abs(x0 - v), kind, t_eq, t_diff),
-                              w1 * transform(abs(x1 - v), kind, t_eq, t_diff),
-                              w2 * transform(abs(x2 - v), kind, t_eq, t_diff),
-                              w3 * transform(abs(x3 - v), kind, t_eq, t_diff),
+                              numeric_terms(xa, va, wa4, kind, t_eq, t_diff),
+                              numeric_terms(xb, vb, wb4, kind, t_eq, t_diff),
                               missing, start)
             lo = hi
+        a = next_attribute(tables, weights, following, nominal, complete)
 
 
 @numba.njit(inline="always", cache=True)
-def add_block(out, jj, t0, t1, t2, t3, missing, start):
-    """out[r, jj] += t_r, or for a column with missing values (``missing =
-    (known, s, 1, c)``) the term its value calls for::
+def next_attribute(tables, weights, a, nominal, complete):
+    """The first attribute from `a` on in add_attributes' set whose weight
+    is not 0; len(weights) when there is none."""
+    while a < len(weights) and (
+            weights[a] == 0 or tables.nominal[a] != nominal
+            or (tables.slot[a] < 0) != complete):
+        a += 1
+    return a
+
+
+@numba.njit(inline="always", cache=True)
+def row_values(values, a, rows):
+    """The block rows' values of attribute a."""
+    return (values[a, rows[0]], values[a, rows[1]], values[a, rows[2]],
+            values[a, rows[3]])
+
+
+@numba.njit(inline="always", cache=True)
+def nominal_terms(x, v, w):
+    """w_r diff(x_r, v) of a nominal attribute for the block rows."""
+    return (w[0] * as_dtype_of(v, x[0] != v), w[1] * as_dtype_of(v, x[1] != v),
+            w[2] * as_dtype_of(v, x[2] != v), w[3] * as_dtype_of(v, x[3] != v))
+
+
+@numba.njit(inline="always", cache=True)
+def linear_terms(x, v, w):
+    """w_r |x_r - v| of a numeric attribute for the block rows."""
+    return (w[0] * abs(x[0] - v), w[1] * abs(x[1] - v),
+            w[2] * abs(x[2] - v), w[3] * abs(x[3] - v))
+
+
+@numba.njit(inline="always", cache=True)
+def numeric_terms(x, v, w, kind, t_eq, t_diff):
+    """w_r g(|x_r - v|) of a numeric attribute, g the diff transform."""
+    return (w[0] * transform(abs(x[0] - v), kind, t_eq, t_diff),
+            w[1] * transform(abs(x[1] - v), kind, t_eq, t_diff),
+            w[2] * transform(abs(x[2] - v), kind, t_eq, t_diff),
+            w[3] * transform(abs(x[3] - v), kind, t_eq, t_diff))
+
+
+@numba.njit(inline="always", cache=True)
+def add_block(out, jj, ta, tb, missing, start):
+    """out[r, jj] += ta[r] + tb[r], the terms of an attribute pair (a, b);
+    for columns with missing values (``missing = (known, s_a, s_b, 1, c_a,
+    c_b)``) each term is the one its value calls for::
 
         t_r + (1 - known[s, j]) * c[r]
 
@@ -153,17 +183,18 @@ def add_block(out, jj, t0, t1, t2, t3, missing, start):
     exactly, with no unpredictable branch.
     """
     if missing is None:
-        out[0, jj] += t0
-        out[1, jj] += t1
-        out[2, jj] += t2
-        out[3, jj] += t3
+        out[0, jj] += ta[0] + tb[0]
+        out[1, jj] += ta[1] + tb[1]
+        out[2, jj] += ta[2] + tb[2]
+        out[3, jj] += ta[3] + tb[3]
     else:
-        known, s, unit, c = missing
-        m = unit - known[s, start + jj]
-        out[0, jj] += t0 + m * c[0]
-        out[1, jj] += t1 + m * c[1]
-        out[2, jj] += t2 + m * c[2]
-        out[3, jj] += t3 + m * c[3]
+        known, s_a, s_b, unit, c_a, c_b = missing
+        m_a = unit - known[s_a, start + jj]
+        m_b = unit - known[s_b, start + jj]
+        out[0, jj] += (ta[0] + m_a * c_a[0]) + (tb[0] + m_b * c_b[0])
+        out[1, jj] += (ta[1] + m_a * c_a[1]) + (tb[1] + m_b * c_b[1])
+        out[2, jj] += (ta[2] + m_a * c_a[2]) + (tb[2] + m_b * c_b[2])
+        out[3, jj] += (ta[3] + m_a * c_a[3]) + (tb[3] + m_b * c_b[3])
 
 
 @numba.njit(inline="always", cache=True)
@@ -188,6 +219,13 @@ def known_weights(w, known, s, rows):
     """w_r = w for a block row whose value of slot s is known, else 0."""
     return (w * known[s, rows[0]], w * known[s, rows[1]],
             w * known[s, rows[2]], w * known[s, rows[3]])
+
+
+@numba.njit(inline="always", cache=True)
+def fill_terms(fill, s, g, rows, w):
+    """c_r = w fill[s, g, I_r], the block rows' corrections (add_block)."""
+    return (w * fill[s, g, rows[0]], w * fill[s, g, rows[1]],
+            w * fill[s, g, rows[2]], w * fill[s, g, rows[3]])
 
 
 @numba.njit(cache=True)
@@ -215,14 +253,18 @@ def distance_rows(tables, weights, rows, j0, width, out):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
     The columns are j0 .. j0 + width - 1, width <= BLOCK (out's width).
-    Attributes without missing values are added first, then those with:
-    each term lies in [0, w_A], so the float32 error bound holds for any
-    order of the sum, and the order does not depend on the blocking.
+    The nominal and then the numeric attributes without missing values
+    are added first, then those with, in pairs (add_attributes): the
+    float32 error bound holds for any order of the sum, and the order does
+    not depend on the blocking.
     """
     out[:, :width] = 0
-    add_attributes(out, tables, weights, rows, j0, width, None)
+    add_attributes(out, tables, weights, rows, j0, width, True, None)
+    add_attributes(out, tables, weights, rows, j0, width, False, None)
     if tables.one.shape[0] > 0:
-        add_attributes(out, tables, weights, rows, j0, width, tables.known)
+        known = tables.known
+        add_attributes(out, tables, weights, rows, j0, width, True, known)
+        add_attributes(out, tables, weights, rows, j0, width, False, known)
         add_missing_rows(out, tables, weights, rows, j0, width)
 
 
@@ -237,55 +279,65 @@ def block_rows(first, stop, rows):
 
 
 @numba.njit(inline="always", cache=True)
-def offer_tracked(dist, index, kth, i, g, d, j):
-    """offer() to list (i, g) and keep its K-th distance in kth[g, i]."""
+def offer_tracked(keys, kth, i, g, key):
+    """insert_key() into list (i, g) and keep the bits of its K-th
+    distance in kth[g, i]."""
     row = i * kth.shape[0] + g
-    offer(dist, index, row, d, j)
-    kth[g, i] = dist[row, dist.shape[1] - 1]
+    insert_key(keys, row, key)
+    kth[g, i] = key_bits(keys[row, keys.shape[1] - 1])
 
 
 @numba.njit(parallel=True, cache=True)
-def search_all_pairs(tables, weights, tile_rows, tile_cols, dist, index, kth):
+def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth):
     """Offer every pair (i < j) of the given tiles to both top-k lists.
 
     The tiles are one round of :func:`tile_rounds`: no two share an
     instance, so the threads update disjoint lists (no locks, no copies).
-    Lists are rows ``i * n_groups + g`` of `dist` and `index`; ``kth[g, i]``
-    mirrors each list's K-th distance, so that a row of a distance block is
+    Lists are rows ``i * n_groups + g`` of `keys`; ``kth[g, i]`` mirrors
+    the ordered bits of each list's K-th distance (the block's distances
+    are turned into such bits, see :mod:`.topk`), so that a row of a
+    distance block is
     first reduced, branch-free and with contiguous loads, to the columns
-    that pass a loose test (their own list's bound, or the row's loosest
-    one); only those reach the exact tests.
+    that may enter a list: j's list of i's group, or i's list of j's group,
+    one bound for a run of columns of one group.  Only those reach the
+    exact tests (which see the bounds tightened by this row's offers).
     """
-    n, n_groups = tables.values.shape[1], kth.shape[0]
+    n = tables.values.shape[1]
     groups = tables.groups
     for p in prange(len(tile_rows)):
-        out = np.empty((ROWS, BLOCK), dtype=tables.values.dtype)
+        out = np.empty((ROWS, BLOCK), dtype=np.float32)
+        bits = out.view(np.uint32)
         rows = np.empty(ROWS, dtype=np.int64)
         hits = np.empty(BLOCK, dtype=np.int64)
         i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
         jstop = min(j0 + BLOCK, n)
         for first in range(i0, min(i0 + BLOCK, n), ROWS):
             count = block_rows(first, min(i0 + BLOCK, n), rows)
-            if first + 1 >= jstop:
+            jfirst = max(j0, first + 1)  # a diagonal tile: j > i only
+            if jfirst >= jstop:
                 continue
-            distance_rows(tables, weights, rows, j0, jstop - j0, out)
+            distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out)
+            order_bits(bits, jstop - jfirst)
             for r in range(count):
                 i = rows[r]
-                gi, reach = groups[i], kth[0, i]
-                for g in range(1, n_groups):
-                    reach = max(reach, kth[g, i])
+                gi = groups[i]
                 found = 0
-                for j in range(max(j0, i + 1), jstop):
-                    d = out[r, j - j0]
-                    hits[found] = j
-                    found += (d <= kth[gi, j]) | (d <= reach)
+                lo = max(jfirst, i + 1)
+                while lo < jstop:
+                    hi = run_end(groups, lo, jstop)
+                    bound = kth[groups[lo], i]
+                    for j in range(lo, hi):
+                        d = bits[r, j - jfirst]
+                        hits[found] = j
+                        found += (d <= kth[gi, j]) | (d <= bound)
+                    lo = hi
                 for h in range(found):
                     j = hits[h]
-                    d, g = out[r, j - j0], groups[j]
+                    d, g = bits[r, j - jfirst], groups[j]
                     if d <= kth[gi, j]:
-                        offer_tracked(dist, index, kth, j, gi, d, i)
+                        offer_tracked(keys, kth, j, gi, candidate_key(d, i))
                     if d <= kth[g, i]:
-                        offer_tracked(dist, index, kth, i, g, d, j)
+                        offer_tracked(keys, kth, i, g, candidate_key(d, j))
 
 
 def tile_rounds(n_tiles):
@@ -310,39 +362,41 @@ def tile_rounds(n_tiles):
 
 
 @numba.njit(cache=True)
-def search_rows(tables, weights, rows, count, list_rows, n_groups, dist,
-                index, out):
+def search_rows(tables, weights, rows, count, list_rows, n_groups, keys, out):
     """Top-k lists of the references rows[:count] against all instances.
 
     Reference r's neighbours of group g go to list row
-    ``list_rows[r] * n_groups + g``.  `out` is a (ROWS, BLOCK) buffer.
-    Sequential variants (double ReliefF) call this for one reference at a
-    time with their current weights.
+    ``list_rows[r] * n_groups + g`` of `keys` (:mod:`.topk`).  `out` is a
+    float32 (ROWS, BLOCK) buffer.  Sequential variants (double ReliefF) call
+    this for one reference at a time with their current weights.
     """
     n = tables.values.shape[1]
     groups = tables.groups
-    last = dist.shape[1] - 1
+    last = keys.shape[1] - 1
+    bits = out.view(np.uint32)
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
         distance_rows(tables, weights, rows, j0, width, out)
+        order_bits(bits, width)
         for r in range(count):
             for jj in range(width):
                 j = j0 + jj
                 row = list_rows[r] * n_groups + groups[j]
-                if out[r, jj] <= dist[row, last] and j != rows[r]:
-                    offer(dist, index, row, out[r, jj], j)
+                key = candidate_key(bits[r, jj], j)
+                if key < keys[row, last] and j != rows[r]:
+                    insert_key(keys, row, key)
 
 
 @numba.njit(parallel=True, cache=True)
-def search_references(tables, weights, refs, dist, index):
+def search_references(tables, weights, refs, keys):
     """Top-k lists of the given reference instances, ROWS at a time."""
-    n_groups = dist.shape[0] // len(refs)
+    n_groups = keys.shape[0] // len(refs)
     for b in prange(-(-len(refs) // ROWS)):
-        out = np.empty((ROWS, BLOCK), dtype=tables.values.dtype)
+        out = np.empty((ROWS, BLOCK), dtype=np.float32)
         positions = np.empty(ROWS, dtype=np.int64)
         count = block_rows(b * ROWS, len(refs), positions)
         search_rows(tables, weights, refs[positions], count, positions,
-                    n_groups, dist, index, out)
+                    n_groups, keys, out)
 
 
 @numba.njit(cache=True)  # compiled once for its several callers
@@ -416,87 +470,97 @@ def float32_order_is_exact(dist, found, k, delta):
     return True
 
 
-@numba.njit(parallel=True, cache=True)
-def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
-                   delta, k, order, position, out):
-    """The k nearest of each group by exact distance, from float32 lists.
+@numba.njit(cache=True)
+def rerank_reference(search, exact, weights32, weights, i, candidates,
+                     cand_dist, delta, order, position, out):
+    """Instance i's k nearest of each group by exact distance, from its
+    float32 lists.
 
-    ``candidates[r, g]`` are reference r's K = k + EXTRA nearest of group g
-    by float32 distance ``cand_dist[r, g]``.  A list whose float32 order is
+    ``candidates[g]`` are i's K nearest instances of group g by float32
+    distance ``cand_dist[g]`` (K > k, the search's EXTRA), `weights` the
+    float64 copy of the search's `weights32`; ``out[g]`` receives the k
+    nearest, -1 where the group ran out.  A list whose float32 order is
     provably exact (:func:`float32_order_is_exact`, almost every list of
     continuous data) is kept; the others are ranked again by exact
     (distance, index) in float64.  The float32 distance of any pair is
     within `delta` of the exact one, so an instance outside the list is at
-    least ``cand_dist[r, g, K - 1] - delta`` away: when that is above the
+    least ``cand_dist[g, K - 1] - delta`` away: when that is above the
     exact k-th distance the list is provably right; otherwise (a near tie
     beyond the K candidates) the group is scanned again
-    (:func:`rescan_exactly`) over the reference's float32 row of distances.
+    (:func:`rescan_exactly`) over i's float32 row of distances.
     Everything here is in instance numbers, except the float32 row, which
     is in the search tables' `order` (instance order[p] at position p;
     `position` is its inverse).
     """
-    n, n_groups = exact.values.shape[1], candidates.shape[1]
-    last = candidates.shape[2] - 1
+    n = exact.values.shape[1]
+    n_groups, k = out.shape
+    last = candidates.shape[1] - 1
+    dist = np.empty((1, k))
+    index = np.empty((1, k), dtype=np.int64)
+    row = np.empty(0, dtype=search.values.dtype)
+    for g in range(n_groups):
+        found = 0
+        while found <= last and candidates[g, found] < n:
+            found += 1
+        if float32_order_is_exact(cand_dist[g], found, k, delta):
+            for s in range(k):
+                out[g, s] = candidates[g, s] if s < found else -1
+            continue
+        dist[:] = np.inf
+        index[:] = n
+        for s in range(found):
+            j = candidates[g, s]
+            offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
+        if found == last + 1 and cand_dist[g, last] - delta <= dist[0, k - 1]:
+            if len(row) == 0:
+                row = np.empty(n, dtype=search.values.dtype)
+                float32_row(search, weights32, position[i], row,
+                            np.empty((ROWS, BLOCK), dtype=row.dtype),
+                            np.empty(ROWS, dtype=np.int64))
+            rescan_exactly(exact, weights, i, g, row, order, dist, index,
+                           delta)
+        for s in range(k):
+            out[g, s] = index[0, s] if index[0, s] < n else -1
+
+
+@numba.njit(parallel=True, cache=True)
+def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
+                   delta, order, position, out):
+    """:func:`rerank_reference` for each reference: ``candidates[r]``,
+    ``cand_dist[r]`` are refs[r]'s float32 lists, ``out[r]`` its result."""
     weights = weights32.astype(np.float64)
     for r in prange(len(refs)):
-        i = refs[r]
-        dist = np.empty((1, k))
-        index = np.empty((1, k), dtype=np.int64)
-        row = np.empty(0, dtype=search.values.dtype)
-        for g in range(n_groups):
-            found = 0
-            while found <= last and candidates[r, g, found] < n:
-                found += 1
-            if float32_order_is_exact(cand_dist[r, g], found, k, delta):
-                for s in range(k):
-                    out[r, g, s] = candidates[r, g, s] if s < found else -1
-                continue
-            dist[:] = np.inf
-            index[:] = n
-            for s in range(found):
-                j = candidates[r, g, s]
-                offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
-            if (found == last + 1
-                    and cand_dist[r, g, last] - delta <= dist[0, k - 1]):
-                if len(row) == 0:
-                    row = np.empty(n, dtype=search.values.dtype)
-                    float32_row(search, weights32, position[i], row,
-                                np.empty((ROWS, BLOCK), dtype=row.dtype),
-                                np.empty(ROWS, dtype=np.int64))
-                rescan_exactly(exact, weights, i, g, row, order, dist, index,
-                               delta)
-            for s in range(k):
-                out[r, g, s] = index[0, s] if index[0, s] < n else -1
+        rerank_reference(search, exact, weights32, weights, refs[r],
+                         candidates[r], cand_dist[r], delta, order, position,
+                         out[r])
 
 
+@numba.njit(cache=True)
 def float32_error_bound(tables, weights):
     """A bound on |float32 distance - exact distance| of any pair.
 
     Each term w_A diff(A) carries the rounding of the two values, their
     difference, the transform (scaled by its slope L), the weight and the
-    product, at most w_A (3L + 4) u with u = 2^-24, and the running sum adds
-    at most u * sum(w) per attribute.  A ramp with t_eq == t_diff is a step
-    (unbounded slope): every list is then checked in float64.  Nominal
-    attributes without missing values and integer weights give integer
-    distances, exact in float32 (bound 0).
+    product, at most |w_A| (3L + 4) u with u = 2^-24, and the running sum
+    adds at most u * sum(|w|) per attribute.  A ramp with t_eq == t_diff is
+    a step (unbounded slope): every list is then checked in float64.
+    Nominal attributes without missing values and integer weights give
+    integer distances, exact in float32 (bound 0).
     """
-    if (tables.nominal.all() and tables.one.shape[0] == 0
-            and np.all(weights == np.round(weights))
-            and np.sum(weights) < 2 ** 24):
+    total, integral = 0.0, True
+    for w in weights:
+        total += abs(np.float64(w))
+        integral &= np.floor(w) == w
+    if (integral and total < 2 ** 24 and tables.one.shape[0] == 0
+            and tables.nominal.all()):
         return 0.0
     u = 2.0 ** -24
+    slope = 2.0 if tables.kind == SQUARED else 1.0
     if tables.kind == RAMP:
-        width = float(tables.t_diff) - float(tables.t_eq)
+        width = np.float64(tables.t_diff) - np.float64(tables.t_eq)
         slope = np.inf if width <= 0 else max(1.0, 1.0 / width)
-    else:
-        slope = 2.0 if tables.kind == SQUARED else 1.0
-    total = float(np.sum(weights, dtype=np.float64))
     n_attrs = len(weights)
     return 1.01 * u * total * (3 * slope + 4 + n_attrs) + 1e-12 * total
-
-
-def _empty_lists(shape, n):
-    return np.full(shape, np.inf, np.float32), np.full(shape, n, np.int32)
 
 
 def _report(progress_callback, done):
@@ -507,30 +571,26 @@ def _report(progress_callback, done):
 def _all_pairs(tables, weights, k, n_groups, progress_callback, n_steps):
     n = tables.values.shape[1]
     tile_rows, tile_cols, starts = tile_rounds(-(-n // BLOCK))
-    dist, index = _empty_lists((n * n_groups, k), n)
-    kth = np.full((n_groups, n), np.inf, np.float32)
+    keys = empty_keys((n * n_groups, k), n)
+    kth = np.full((n_groups, n), INF_BITS, np.uint32)
     n_rounds = len(starts) - 1
     for r in range(n_rounds):
         pairs = slice(starts[r], starts[r + 1])
         search_all_pairs(tables, weights, tile_rows[pairs], tile_cols[pairs],
-                         dist, index, kth)
+                         keys, kth)
         if (r + 1) * n_steps // n_rounds > r * n_steps // n_rounds:
             _report(progress_callback, (r + 1) / n_rounds)
-    return index, dist
+    return keys
 
 
 def _references(tables, weights, refs, k, n_groups, progress_callback, n_steps):
-    n = tables.values.shape[1]
-    index = np.empty((len(refs) * n_groups, k), np.int32)
-    dist = np.empty((len(refs) * n_groups, k), np.float32)
+    keys = empty_keys((len(refs) * n_groups, k), tables.values.shape[1])
     bounds = np.linspace(0, len(refs), n_steps + 1).astype(int)
     for step, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
-        part_dist, part = _empty_lists(((stop - start) * n_groups, k), n)
-        search_references(tables, weights, refs[start:stop], part_dist, part)
-        index[start * n_groups:stop * n_groups] = part
-        dist[start * n_groups:stop * n_groups] = part_dist
+        search_references(tables, weights, refs[start:stop],
+                          keys[start * n_groups:stop * n_groups])
         _report(progress_callback, (step + 1) / n_steps)
-    return index, dist
+    return keys
 
 
 EXTRA = 4  # float32 candidates kept beyond k for the exact re-ranking
@@ -572,18 +632,20 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
     n_steps = 1 if progress_callback is None else 20
     n_candidates = k + EXTRA
     if 2 * len(unique) >= n:
-        index, dist = _all_pairs(tables, weights32, n_candidates, n_groups,
-                                 progress_callback, n_steps)
-        index, dist = (a.reshape(n, n_groups, n_candidates)[positions]
-                       for a in (index, dist))
+        keys = _all_pairs(tables, weights32, n_candidates, n_groups,
+                          progress_callback, n_steps)
+        keys = keys.reshape(n, n_groups, n_candidates)[positions]
     else:
-        index, dist = _references(tables, weights32, positions, n_candidates,
-                                  n_groups, progress_callback, n_steps)
-        index, dist = (a.reshape(len(unique), n_groups, n_candidates)
-                       for a in (index, dist))
-    index = np.append(data.search_order, n)[index]  # n: an empty slot
+        keys = _references(tables, weights32, positions, n_candidates,
+                           n_groups, progress_callback, n_steps)
+        keys = keys.reshape(len(unique), n_groups, n_candidates)
+    index = np.empty(keys.shape, np.int64)
+    dist = np.empty(keys.shape, np.float32)
+    unpack_keys(keys.reshape(-1, n_candidates), data.search_order,
+                index.reshape(-1, n_candidates),
+                dist.reshape(-1, n_candidates))
     delta = float32_error_bound(tables, weights32)
     exact = np.empty((len(unique), n_groups, k), np.int64)
     rerank_exactly(tables, data.exact, weights32, unique, index, dist, delta,
-                   k, data.search_order, position, exact)
+                   data.search_order, position, exact)
     return exact[inverse]

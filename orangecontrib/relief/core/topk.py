@@ -1,0 +1,110 @@
+"""Sorted top-k lists: the nearest candidates seen so far, ties by index.
+
+Two forms, both ordered by (distance, index), so that equal distances keep
+the lower instance index first:
+
+* exact lists: float64 distances and int indices in two arrays
+  (:func:`offer`), for the re-ranking and CDRELIEF;
+* search lists: one uint64 key per entry (:func:`candidate_key`), the
+  ordered bits of a float32 distance (:func:`order_bits`) above the index,
+  so that comparing keys compares (distance, index) in one unsigned
+  compare, and an insertion moves one array instead of two (the all-pairs
+  search at 2000 x 100 took a quarter less time on one thread).
+
+Empty slots hold distance inf and an index (n) above every instance.
+"""
+import numba
+import numpy as np
+
+INDEX_BITS = np.uint64(32)
+INDEX_MASK = np.uint64(0xFFFFFFFF)
+SIGN = np.uint32(0x80000000)
+INF_BITS = np.float32(np.inf).view(np.uint32) | SIGN  # inf's ordered bits
+
+
+@numba.njit(inline="always", cache=True)
+def offer(dist, index, row, d, j):
+    """Insert candidate `j` at distance `d` into the sorted top-k list `row`.
+
+    Callers test ``d <= dist[row, -1]`` first: a call costs reference
+    counting on the arrays, and almost every candidate is rejected.
+    """
+    last = dist.shape[1] - 1
+    if d > dist[row, last] or (d == dist[row, last] and j > index[row, last]):
+        return
+    pos = last
+    while pos > 0 and (d < dist[row, pos - 1]
+                       or (d == dist[row, pos - 1] and j < index[row, pos - 1])):
+        dist[row, pos] = dist[row, pos - 1]
+        index[row, pos] = index[row, pos - 1]
+        pos -= 1
+    dist[row, pos] = d
+    index[row, pos] = j
+
+
+@numba.njit(inline="always", cache=True)
+def order_bits(bits, width):
+    """Turn the float32 distances viewed as `bits` (uint32, rows x width)
+    into ordered bits: unsigned order is then float order.
+
+    A non-negative float's pattern grows with the value, so setting the
+    sign bit puts them above all negative ones (which take dReliefF's
+    negative weights), whose patterns are inverted to reverse their order.
+    A distance is never -0 (a sum that starts at +0), so equal distances
+    have equal bits.
+    """
+    for r in range(bits.shape[0]):
+        for jj in range(width):
+            b = bits[r, jj]
+            bits[r, jj] = b ^ np.uint32(0xFFFFFFFF) if b & SIGN else b | SIGN
+
+
+@numba.njit(inline="always", cache=True)
+def candidate_key(bits, j):
+    """The search-list key of instance j at a distance whose ordered bits
+    are `bits`."""
+    return (np.uint64(bits) << INDEX_BITS) | np.uint64(j)
+
+
+@numba.njit(inline="always", cache=True)
+def insert_key(keys, row, key):
+    """Insert `key` into the sorted search list keys[row] if it is below
+    the last entry (which drops out)."""
+    last = keys.shape[1] - 1
+    if key >= keys[row, last]:
+        return
+    pos = last
+    while pos > 0 and key < keys[row, pos - 1]:
+        keys[row, pos] = keys[row, pos - 1]
+        pos -= 1
+    keys[row, pos] = key
+
+
+@numba.njit(inline="always", cache=True)
+def key_bits(key):
+    """The ordered distance bits of a search-list key."""
+    return np.uint32(key >> INDEX_BITS)
+
+
+def empty_keys(shape, n):
+    """Search lists of the given shape, every slot empty (inf, n)."""
+    return np.full(shape, (np.uint64(INF_BITS) << INDEX_BITS) | np.uint64(n),
+                   dtype=np.uint64)
+
+
+@numba.njit(cache=True)
+def unpack_keys(keys, order, index, dist):
+    """The instances and float32 distances of search lists.
+
+    ``index[r, s]`` is instance ``order[p]`` for the key of search position
+    p in ``keys[r, s]`` (``len(order)`` for an empty slot), ``dist[r, s]``
+    its distance.
+    """
+    n = len(order)
+    bits = dist.view(np.uint32)
+    for r in range(keys.shape[0]):
+        for s in range(keys.shape[1]):
+            p = keys[r, s] & INDEX_MASK
+            index[r, s] = order[p] if p < n else n
+            b = key_bits(keys[r, s])
+            bits[r, s] = b ^ SIGN if b & SIGN else b ^ np.uint32(0xFFFFFFFF)
