@@ -101,7 +101,7 @@ def add_attributes(out, tables, weights, rows, j0, width, nominal, known):
             else:
                 hi = run_end(tables.groups, lo, stop)
                 g = tables.groups[lo]
-                missing = (known, slot[a], slot[b], as_dtype_of(wa, True),
+                missing = (known, slot[a], slot[b], as_dtype_of(wa, False),
                            fill_terms(tables.fill, slot[a], g, rows, wa),
                            fill_terms(tables.fill, slot[b], g, rows, wb))
             first, last = np.uint64(lo - j0), np.uint64(hi - j0)
@@ -170,17 +170,18 @@ def numeric_terms(x, v, w, kind, t_eq, t_diff):
 @numba.njit(inline="always", cache=True)
 def add_block(out, jj, ta, tb, missing, start):
     """out[r, jj] += ta[r] + tb[r], the terms of an attribute pair (a, b);
-    for columns with missing values (``missing = (known, s_a, s_b, 1, c_a,
+    for columns with missing values (``missing = (known, s_a, s_b, 0, c_a,
     c_b)``) each term is the one its value calls for::
 
-        t_r + (1 - known[s, j]) * c[r]
+        t_r              where known[s, j] == 1
+        t_r + c[r]       where the value of column j is missing
 
     A missing value is stored as 0, so t_r is then row r's diff against 0,
     and c[r] = w fill[s, g, I_r] (g: the group of the run) turns it into
     the RELIEF-D diff w one[s, g, I_r] (0 for a row that misses the value
     too: add_missing_rows adds its diffs).
-    The flag is 0 or 1 and the terms finite, so a known value's term is t_r
-    exactly, with no unpredictable branch.
+    The choice is a select on the column's flag (a masked add in SIMD),
+    with no unpredictable branch.
     """
     if missing is None:
         out[0, jj] += ta[0] + tb[0]
@@ -188,13 +189,19 @@ def add_block(out, jj, ta, tb, missing, start):
         out[2, jj] += ta[2] + tb[2]
         out[3, jj] += ta[3] + tb[3]
     else:
-        known, s_a, s_b, unit, c_a, c_b = missing
-        m_a = unit - known[s_a, start + jj]
-        m_b = unit - known[s_b, start + jj]
-        out[0, jj] += (ta[0] + m_a * c_a[0]) + (tb[0] + m_b * c_b[0])
-        out[1, jj] += (ta[1] + m_a * c_a[1]) + (tb[1] + m_b * c_b[1])
-        out[2, jj] += (ta[2] + m_a * c_a[2]) + (tb[2] + m_b * c_b[2])
-        out[3, jj] += (ta[3] + m_a * c_a[3]) + (tb[3] + m_b * c_b[3])
+        known, s_a, s_b, zero, c_a, c_b = missing
+        m_a = known[s_a, start + jj] == zero
+        m_b = known[s_b, start + jj] == zero
+        out[0, jj] += corrected(ta[0], c_a[0], m_a) + corrected(tb[0], c_b[0], m_b)
+        out[1, jj] += corrected(ta[1], c_a[1], m_a) + corrected(tb[1], c_b[1], m_b)
+        out[2, jj] += corrected(ta[2], c_a[2], m_a) + corrected(tb[2], c_b[2], m_b)
+        out[3, jj] += corrected(ta[3], c_a[3], m_a) + corrected(tb[3], c_b[3], m_b)
+
+
+@numba.njit(inline="always", cache=True)
+def corrected(t, c, missing):
+    """t + c where the column's value is missing, else t."""
+    return t + c if missing else t
 
 
 @numba.njit(inline="always", cache=True)

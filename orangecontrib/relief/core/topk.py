@@ -50,13 +50,13 @@ def order_bits(bits, width):
     A non-negative float's pattern grows with the value, so setting the
     sign bit puts them above all negative ones (which take dReliefF's
     negative weights), whose patterns are inverted to reverse their order.
-    A distance is never -0 (a sum that starts at +0), so equal distances
-    have equal bits.
+    -0 (the pattern SIGN) takes the bits of +0, so equal distances have
+    equal bits.
     """
     for r in range(bits.shape[0]):
         for jj in range(width):
             b = bits[r, jj]
-            bits[r, jj] = b ^ np.uint32(0xFFFFFFFF) if b & SIGN else b | SIGN
+            bits[r, jj] = b ^ np.uint32(0xFFFFFFFF) if b > SIGN else b | SIGN
 
 
 @numba.njit(inline="always", cache=True)
