@@ -2,10 +2,10 @@
 reference (tests/reference_double.py), the limits s -> inf (ReliefF) and
 s = 0 (dReliefF), eq. 3.5.
 
-Ties.  Both implementations break ties of the distance by index, but the core
-sums distances in float32 and the reference in float64.  When the learned
-weights of two attributes become exactly equal (common with nominal
-attributes: equal update histories), two neighbours with *different*
+Ties.  Both implementations break ties of the distance by index and rank by
+float64 distance (the core searches in float32, then re-ranks exactly).
+When the learned weights of two attributes become exactly equal (common with
+nominal attributes: equal update histories), two neighbours with *different*
 differing attributes can have mathematically equal distances that rounding
 orders either way.  The agreement cases therefore use numeric or mixed data,
 or nominal data with generic fixed distance weights, where such ties have

@@ -303,11 +303,11 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth):
     Lists are rows ``i * n_groups + g`` of `keys`; ``kth[g, i]`` mirrors
     the ordered bits of each list's K-th distance (the block's distances
     are turned into such bits, see :mod:`.topk`), so that a row of a
-    distance block is
-    first reduced, branch-free and with contiguous loads, to the columns
-    that may enter a list: j's list of i's group, or i's list of j's group,
-    one bound for a run of columns of one group.  Only those reach the
-    exact tests (which see the bounds tightened by this row's offers).
+    distance block is first reduced, branch-free and with contiguous
+    loads, to the columns that may enter a list: j's list of i's group, or
+    i's list of j's group, one bound for a run of columns of one group.
+    Only those reach the exact tests (which see the bounds tightened by
+    this row's offers).
     """
     n = tables.values.shape[1]
     groups = tables.groups
