@@ -59,10 +59,11 @@ ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 def add_attributes(out, tables, weights, rows, j0, width, nominal, known):
     """out[r, jj] += w_A diff(A, I_rows[r], I_(j0+jj)) over a set of attributes.
 
-    The set: the nominal or the numeric attributes, either those without
-    missing values (``known=None``) or those with (``known=tables.known``,
-    a second compiled version, whose columns add_block corrects where a
-    value is missing).  They are taken two at a time, in attribute order,
+    The set: the nominal or the numeric attributes (`nominal`, a literal
+    at every call, so each kind compiles to its own version), either those
+    without missing values (``known=None``) or those with
+    (``known=tables.known``, whose columns add_block corrects where a value
+    is missing).  They are taken two at a time, in attribute order,
     and each block row takes both terms with one load and one store of
     `out`: the loop is bound by those, not by the arithmetic.  (An odd one
     out is paired with itself at weight 0, which adds exactly 0.)  One load
