@@ -136,3 +136,33 @@ def test_one_thread_and_all_threads_find_the_same_lists(missing):
         numba.set_num_threads(threads)
     np.testing.assert_array_equal(find_neighbours(data, np.arange(900), 7),
                                   single)
+
+
+@pytest.mark.parametrize("diff", ["linear", "squared", "ramp"])
+@pytest.mark.parametrize("seed", range(3))
+def test_float32_distances_stay_within_the_error_bound(diff, seed):
+    # the bound the re-ranking relies on, for every pair: mixed nominal and
+    # numeric columns, 20 % missing values, and weights with zeros and
+    # negative values (dReliefF without clipping searches with those)
+    from orangecontrib.relief.core.neighbours import (
+        BLOCK, ROWS, float32_error_bound, float32_row)
+    rng = np.random.default_rng(seed)
+    n, a = 60, 9
+    X = rng.random((n, a))
+    X[:, :3] = rng.integers(0, 3, (n, 3))
+    X[rng.random(X.shape) < 0.2] = np.nan
+    y = rng.integers(0, 3, n).astype(float)
+    data = prepare(X, y, np.arange(a) < 3, diff=diff, t_eq=0.05, t_diff=0.3)
+    weights = rng.normal(0.5, 1.0, a).astype(np.float32)
+    weights[[2, 5]] = 0
+    bound = float32_error_bound(data.search, weights)
+    assert 0 < bound < 1e-4
+    order = data.search_order
+    row = np.empty(n, np.float32)
+    for p in range(n):
+        float32_row(data.search, weights, p, row,
+                    np.empty((ROWS, BLOCK), np.float32),
+                    np.empty(ROWS, np.int64))
+        exact = [exact_distance(data.exact, weights.astype(float), order[p],
+                                order[q]) for q in range(n)]
+        assert np.abs(row - exact).max() <= bound
