@@ -54,9 +54,9 @@ from numba import prange
 from .errors import ReliefInputError
 from .estimators import _check_k, _distance_weights
 from .neighbours import exact_distance, find_neighbours
-from .topk import offer
 from .prepare import prepare
 from .rules import UPDATE_BLOCK, add_diffs, n_found
+from .topk import offer
 
 __all__ = ["cdrelief", "iwcdrelief", "ClassDependentRelief",
            "class_references", "prior_summary", "cdw_nearest", "UPDATES"]

@@ -20,9 +20,9 @@ The search tables hold the instances sorted by class (PreparedData.
 search_order); the lists are returned in instance numbers, and the order
 within a class, hence the tie-break by index, is that of the instances.
 Sorted, a tile's columns fall into runs of one class, and a missing value
-(stored as 0) is corrected by one multiply-add of a per-row, per-class
-term (add_block); rows that miss a value add their RELIEF-D diffs in a
-sparse pass (add_missing_rows).
+(stored as 0) is corrected by adding a per-row, per-class term where the
+column's value is missing (add_block); rows that miss a value add their
+RELIEF-D diffs in a sparse pass (add_missing_rows).
 
 Two searches, one distance kernel:
 
@@ -380,7 +380,6 @@ def search_rows(tables, weights, rows, count, list_rows, n_groups, keys, out):
     """
     n = tables.values.shape[1]
     groups = tables.groups
-    last = keys.shape[1] - 1
     bits = out.view(np.uint32)
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
@@ -390,9 +389,8 @@ def search_rows(tables, weights, rows, count, list_rows, n_groups, keys, out):
             for jj in range(width):
                 j = j0 + jj
                 row = list_rows[r] * n_groups + groups[j]
-                key = candidate_key(bits[r, jj], j)
-                if key < keys[row, last] and j != rows[r]:
-                    insert_key(keys, row, key)
+                if j != rows[r]:
+                    insert_key(keys, row, candidate_key(bits[r, jj], j))
 
 
 @numba.njit(parallel=True, cache=True)

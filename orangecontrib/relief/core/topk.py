@@ -24,11 +24,8 @@ INF_BITS = np.float32(np.inf).view(np.uint32) | SIGN  # inf's ordered bits
 
 @numba.njit(inline="always", cache=True)
 def offer(dist, index, row, d, j):
-    """Insert candidate `j` at distance `d` into the sorted top-k list `row`.
-
-    Callers test ``d <= dist[row, -1]`` first: a call costs reference
-    counting on the arrays, and almost every candidate is rejected.
-    """
+    """Insert candidate `j` at distance `d` into the sorted top-k list `row`
+    if it comes before the last entry (which drops out)."""
     last = dist.shape[1] - 1
     if d > dist[row, last] or (d == dist[row, last] and j > index[row, last]):
         return
@@ -88,8 +85,7 @@ def key_bits(key):
 
 def empty_keys(shape, n):
     """Search lists of the given shape, every slot empty (inf, n)."""
-    return np.full(shape, (np.uint64(INF_BITS) << INDEX_BITS) | np.uint64(n),
-                   dtype=np.uint64)
+    return np.full(shape, candidate_key(INF_BITS, n), dtype=np.uint64)
 
 
 @numba.njit(cache=True)
