@@ -61,62 +61,83 @@ def _advance(s, pos, x, right):
 
 
 @numba.njit(cache=True)
-def expected_numeric_diffs(s, member, kind, t_eq, t_diff):
-    """E[g(|X_h - p|)] for every group h and every value p of `s`.
+def _prefix_sums(s, sample, n_samples):
+    """cnt[h, q], csum[h, q]: how many of s[:q] are in sample h, and their
+    sum (``sample[q]``: the sample of s[q]; the last sample, n_samples - 1,
+    holds every value)."""
+    c = len(s)
+    cnt = np.zeros((n_samples, c + 1))
+    csum = np.zeros((n_samples, c + 1))
+    everything = n_samples - 1
+    for q in range(c):
+        for h in range(n_samples):
+            cnt[h, q + 1] = cnt[h, q]
+            csum[h, q + 1] = csum[h, q]
+        for h in (sample[q], everything):
+            cnt[h, q + 1] += 1
+            csum[h, q + 1] += s[q]
+    return cnt, csum
+
+
+@numba.njit(cache=True)
+def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
+    """E[g(|X_h - p|)] for every sample h and every value p of `s`.
 
     `s` are a column's known values, sorted; X_h is uniform over the values
-    of group h's sample (``member[h, q]``: s[q] belongs to it).  Values are
-    already divided by the attribute's range, so |X - p| is the plain diff
-    d, and g is the transform `kind` (ramp uses t_eq and t_diff).  For each
-    p the sorted values split at a few positions into runs where g is 0, 1
-    or linear in X, and each run's expectation follows from the group's
-    prefix counts and sums up to those positions; the positions only move
-    forward as p grows, so a column costs O(c) after sorting.
+    of sample h (``sample[q]``: the sample s[q] belongs to besides the
+    last, which holds them all).  Values are already divided by the
+    attribute's range, so |X - p| is the plain diff d, and g is the
+    transform `kind` (ramp uses t_eq and t_diff).  For each p the sorted
+    values split at a few positions into runs where g is 0, 1 or linear in
+    X, and each run's expectation follows from the sample's prefix counts
+    and sums up to those positions; the positions only move forward as p
+    grows, so a column costs O(c) after sorting.  An empty sample gives NaN.
     """
-    n_groups, c = member.shape
-    cnt = np.zeros((n_groups, c + 1))
-    csum = np.zeros((n_groups, c + 1))
-    for h in range(n_groups):
-        for q in range(c):
-            cnt[h, q + 1] = cnt[h, q] + member[h, q]
-            csum[h, q + 1] = csum[h, q] + member[h, q] * s[q]
+    c = len(s)
+    cnt, csum = _prefix_sums(s, sample, n_samples)
     total, size = csum[:, c], cnt[:, c]
-    out = np.empty((n_groups, c))
+    per = np.full(n_samples, np.nan)  # 1 / size: an empty sample gives NaN
+    for h in range(n_samples):
+        if size[h] > 0:
+            per[h] = 1 / size[h]
+    out = np.empty((n_samples, c))
     if kind == SQUARED:  # E[(X - p)^2] = E[X^2] - 2 p E[X] + p^2
-        squares = (member * s * s).sum(axis=1)
-        for h in range(n_groups):
+        squares = np.zeros(n_samples)
+        for q in range(c):
+            squares[sample[q]] += s[q] * s[q]
+        squares[n_samples - 1] = (s * s).sum()
+        for h in range(n_samples):
             for q in range(c):
                 p = s[q]
-                out[h, q] = max(0.0, (squares[h] - 2 * p * total[h]) / size[h]
+                out[h, q] = max(0.0, (squares[h] - 2 * p * total[h]) * per[h]
                                 + p * p)
         return out
     width = t_diff - t_eq
-    b = far_left = near_left = near_right = far_right = 0
+    far_left = near_left = near_right = far_right = 0
     for q in range(c):
         p = s[q]
-        if kind == LINEAR:
-            b = _advance(s, b, p, False)
-            for h in range(n_groups):
-                left = p * cnt[h, b] - csum[h, b]
-                right = (total[h] - csum[h, b]) - p * (size[h] - cnt[h, b])
-                out[h, q] = (left + right) / size[h]
+        if kind == LINEAR:  # values equal to p add 0 on either side
+            for h in range(n_samples):
+                left = p * cnt[h, q] - csum[h, q]
+                right = (total[h] - csum[h, q]) - p * (size[h] - cnt[h, q])
+                out[h, q] = (left + right) * per[h]
             continue
         # ramp: 0 for d <= t_eq, 1 for d >= t_diff, linear in between
         far_left = _advance(s, far_left, p - t_diff, True)      # d >= t_diff
         near_left = _advance(s, near_left, p - t_eq, False)     # d > t_eq
         near_right = _advance(s, near_right, p + t_eq, True)    # d <= t_eq
         far_right = _advance(s, far_right, p + t_diff, False)   # d < t_diff
-        for h in range(n_groups):
+        for h in range(n_samples):
             if width > 0:
                 inner = ((p - t_eq) * (cnt[h, near_left] - cnt[h, far_left])
                          - (csum[h, near_left] - csum[h, far_left])
                          + (csum[h, far_right] - csum[h, near_right])
                          - (p + t_eq) * (cnt[h, far_right] - cnt[h, near_right]))
                 ones = cnt[h, far_left] + size[h] - cnt[h, far_right]
-                out[h, q] = (ones + inner / width) / size[h]
+                out[h, q] = (ones + inner / width) * per[h]
             else:  # a step: 0 for d <= t_eq, else 1
                 out[h, q] = (cnt[h, near_left] + size[h]
-                             - cnt[h, near_right]) / size[h]
+                             - cnt[h, near_right]) * per[h]
     return out
 
 
@@ -124,30 +145,33 @@ def expected_numeric_diffs(s, member, kind, t_eq, t_diff):
 def _numeric_table(column, order, groups, kind, t_eq, t_diff, one):
     """one[g, j] for a numeric column (values scaled to [0, 1]).
 
-    `order` lists the rows of the known values, sorted by value.  A group
-    with no known value samples the whole column.  Both missing:
+    `order` lists the rows of the known values, sorted by value.  Group
+    g's sample is its known values, or the whole column's when it has none
+    (the last sample of expected_numeric_diffs).  Both missing:
     E[g(|X_g - X_h|)] is the mean of E[g(|X_g - p|)] over the values p of
     group h's sample, i.e. of the one-missing table.
     """
     n_groups, c = one.shape[0], len(order)
-    member = np.zeros((n_groups, c))
+    everything = n_groups
+    sample = groups[order]
+    size = np.zeros(n_groups + 1)
     for q in range(c):
-        member[groups[order[q]], q] = 1
-    size = member.sum(axis=1)
-    for h in range(n_groups):
-        if size[h] == 0:
-            member[h, :] = 1
-            size[h] = c
-    table = expected_numeric_diffs(column[order], member, kind, t_eq, t_diff)
-    both = np.zeros((n_groups, n_groups))
-    for g in range(n_groups):
-        for q in range(c):
-            one[g, order[q]] = table[g, q]
-            for h in range(n_groups):
-                both[g, h] += table[g, q] * member[h, q] / size[h]
-    for j in np.flatnonzero(np.isnan(column)):
+        size[sample[q]] += 1
+    size[everything] = c
+    own = np.where(size > 0, np.arange(n_groups + 1), everything)
+    table = expected_numeric_diffs(column[order], sample, n_groups + 1,
+                                   kind, t_eq, t_diff)
+    sums = np.zeros((n_groups, n_groups + 1))  # sums[g, h]: over sample h
+    for q in range(c):
         for g in range(n_groups):
-            one[g, j] = both[g, groups[j]]
+            x = table[own[g], q]
+            one[g, order[q]] = x
+            sums[g, sample[q]] += x
+            sums[g, everything] += x
+    for j in np.flatnonzero(np.isnan(column)):
+        h = own[groups[j]]
+        for g in range(n_groups):
+            one[g, j] = sums[g, h] / size[h]
 
 
 @numba.njit(parallel=True, cache=True)
