@@ -6,14 +6,14 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from orangecontrib.relief.core.topk import (
-    candidate_key, empty_keys, insert_key, order_bits, unpack_keys)
+    INF_BITS, candidate_key, empty_keys, insert_key, order_bits, unpack_keys)
 
 
 @numba.njit
 def _lists(dist, index, k, n):
     """Offer (dist[t], index[t]) in turn to one list of k keys."""
     keys = np.empty((1, k), dtype=np.uint64)
-    keys[:] = candidate_key(np.uint32(0xFF800000), n)  # ordered bits of inf
+    keys[:] = candidate_key(INF_BITS, n)  # every slot empty
     bits = dist.reshape(1, -1).view(np.uint32)
     order_bits(bits, bits.shape[1])
     for t in range(len(index)):
