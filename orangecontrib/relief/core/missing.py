@@ -18,10 +18,10 @@ computed exactly from sorted values and prefix sums, never by sampling.
 A group with no known value of an attribute uses the whole column's known
 values; a column with no known value at all has diff 0 everywhere.
 
-The result is a table ``one[slot, g, j]``: the diff between an instance of
-group ``g`` that misses the attribute and instance ``j`` (the both-missing
-expectation when ``j`` misses it too).  Only columns with missing values get
-a slot.
+The result is a table ``one[A, g, j]``: the diff between an instance of group
+``g`` that misses attribute A and instance ``j`` (the both-missing
+expectation when ``j`` misses it too), 0 for attributes without missing
+values.
 """
 import numba
 import numpy as np
@@ -30,26 +30,40 @@ from numba import prange
 from .diffs import LINEAR, SQUARED
 
 
-def _group_members(groups, n_groups):
-    """(n_groups, c) bool: which of c known values belong to each group's
-    sample; a group with no known value takes them all."""
-    member = groups[None, :] == np.arange(n_groups)[:, None]
-    member[~member.any(axis=1)] = True
-    return member
+@numba.njit(cache=True)
+def _nominal_table(column, groups, one):
+    """one[g, j] for a nominal column (value codes): 1 - P(x_j | g), and
+    1 - sum_v P(v | g) P(v | h) when x_j is missing (h: j's group).
+
+    P(v | g) are the frequencies among group g's known values; a group
+    with none takes the whole column's.
+    """
+    n_groups, n = one.shape
+    counts = np.zeros((n_groups, int(np.nanmax(column)) + 1))
+    for j in range(n):
+        if not np.isnan(column[j]):
+            counts[groups[j], int(column[j])] += 1
+    everything = counts.sum(axis=0)
+    probs = np.empty_like(counts)
+    for g in range(n_groups):
+        size = counts[g].sum()
+        probs[g] = counts[g] / size if size > 0 else everything / everything.sum()
+    both = np.empty((n_groups, n_groups))
+    for g in range(n_groups):
+        for h in range(n_groups):
+            both[g, h] = 1 - (probs[g] * probs[h]).sum()
+    for j in range(n):
+        for g in range(n_groups):
+            one[g, j] = (both[g, groups[j]] if np.isnan(column[j])
+                         else 1 - probs[g, int(column[j])])
 
 
-def _nominal_table(column, groups, n_groups):
-    """one[g, j] = 1 - P(x_j | g); both[g1, g2] = 1 - sum_v P(v|g1) P(v|g2)."""
-    known = ~np.isnan(column)
-    codes = column[known].astype(np.int64)
-    member = _group_members(groups[known], n_groups)
-    n_values = codes.max() + 1
-    probs = np.array([np.bincount(codes[m], minlength=n_values) / m.sum()
-                      for m in member])
-    one = np.empty((n_groups, len(column)))
-    one[:, known] = 1 - probs[:, codes]
-    one[:, ~known] = (1 - probs @ probs.T)[:, groups[~known]]
-    return one
+@numba.njit(parallel=True, cache=True)
+def _nominal_tables(columns, rows, attributes, groups, one):
+    """_nominal_table of ``columns[rows]`` (attribute attributes[r] of the
+    data for row r), in parallel."""
+    for c in prange(len(rows)):
+        _nominal_table(columns[rows[c]], groups, one[attributes[rows[c]]])
 
 
 @numba.njit(inline="always", cache=True)
@@ -63,19 +77,18 @@ def _advance(s, pos, x, right):
 @numba.njit(cache=True)
 def _prefix_sums(s, sample, n_samples):
     """cnt[h, q], csum[h, q]: how many of s[:q] are in sample h, and their
-    sum (``sample[q]``: the sample of s[q]; the last sample, n_samples - 1,
-    holds every value)."""
+    sum (``sample[q]``: the sample of s[q])."""
     c = len(s)
-    cnt = np.zeros((n_samples, c + 1))
-    csum = np.zeros((n_samples, c + 1))
-    everything = n_samples - 1
-    for q in range(c):
-        for h in range(n_samples):
-            cnt[h, q + 1] = cnt[h, q]
-            csum[h, q + 1] = csum[h, q]
-        for h in (sample[q], everything):
-            cnt[h, q + 1] += 1
-            csum[h, q + 1] += s[q]
+    cnt = np.empty((n_samples, c + 1))
+    csum = np.empty((n_samples, c + 1))
+    for h in range(n_samples):  # one sample at a time: running sums in registers
+        count, total = 0.0, 0.0
+        cnt[h, 0], csum[h, 0] = 0.0, 0.0
+        for q in range(c):
+            if sample[q] == h:
+                count += 1
+                total += s[q]
+            cnt[h, q + 1], csum[h, q + 1] = count, total
     return cnt, csum
 
 
@@ -84,8 +97,7 @@ def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
     """E[g(|X_h - p|)] for every sample h and every value p of `s`.
 
     `s` are a column's known values, sorted; X_h is uniform over the values
-    of sample h (``sample[q]``: the sample s[q] belongs to besides the
-    last, which holds them all).  Values are already divided by the
+    of sample h (``sample[q]``: the sample of s[q]).  Values are already divided by the
     attribute's range, so |X - p| is the plain diff d, and g is the
     transform `kind` (ramp uses t_eq and t_diff).  For each p the sorted
     values split at a few positions into runs where g is 0, 1 or linear in
@@ -105,7 +117,6 @@ def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
         squares = np.zeros(n_samples)
         for q in range(c):
             squares[sample[q]] += s[q] * s[q]
-        squares[n_samples - 1] = (s * s).sum()
         for h in range(n_samples):
             for q in range(c):
                 p = s[q]
@@ -141,47 +152,100 @@ def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
     return out
 
 
+@numba.njit(parallel=True, cache=True)
+def _sort_keys(columns, rows, index_bits):
+    """keys[c, i]: value i of ``columns[rows[c]]`` as an unsigned key that sorts
+    like the value, its lowest `index_bits` bits replaced by i; a missing
+    value sorts last.
+
+    np.sort orders such keys several times faster than np.argsort orders
+    the values, and yields the rows with them; values that differ only in
+    the replaced bits may come out of order (:func:`_sorted_known` puts
+    them back).
+    """
+    bits = columns.view(np.uint64)
+    sign, low = np.uint64(1 << 63), np.uint64((1 << index_bits) - 1)
+    keys = np.empty((len(rows), columns.shape[1]), np.uint64)
+    for c in prange(len(rows)):
+        r = rows[c]
+        for i in range(columns.shape[1]):
+            u = bits[r, i]
+            u = ~u if u & sign else u | sign  # float order as unsigned order
+            keys[c, i] = (u & ~low) | np.uint64(i)
+            if np.isnan(columns[r, i]):
+                keys[c, i] = ~np.uint64(0)
+    return keys
+
+
 @numba.njit(cache=True)
-def _numeric_table(column, order, groups, kind, t_eq, t_diff, one):
+def _sorted_known(column, keys, n_known, index_bits):
+    """The rows of the known values of `column` sorted by value, and the
+    sorted values, from the column's sorted keys (:func:`_sort_keys`).
+
+    The keys order the values up to the bits the row number replaced; an
+    insertion pass restores the order of values that differ only there
+    (it moves nothing when no two values are that close).
+    """
+    low = np.uint64((1 << index_bits) - 1)
+    order = np.empty(n_known, np.int64)
+    s = np.empty(n_known)
+    for q in range(n_known):
+        i = np.int64(keys[q] & low)
+        x, p = column[i], q
+        while p > 0 and s[p - 1] > x:
+            s[p], order[p] = s[p - 1], order[p - 1]
+            p -= 1
+        s[p], order[p] = x, i
+    return order, s
+
+
+@numba.njit(cache=True)
+def _numeric_table(column, order, s, groups, kind, t_eq, t_diff, one):
     """one[g, j] for a numeric column (values scaled to [0, 1]).
 
-    `order` lists the rows of the known values, sorted by value.  Group
-    g's sample is its known values, or the whole column's when it has none
-    (the last sample of expected_numeric_diffs).  Both missing:
-    E[g(|X_g - X_h|)] is the mean of E[g(|X_g - p|)] over the values p of
-    group h's sample, i.e. of the one-missing table.
+    ``order`` lists the rows of the known values sorted by value, ``s``
+    the values.  Group g's sample is its known values; a group with none
+    takes the whole column's, whose expectation is the mean of the
+    groups' weighted by their sizes.  Both missing: E[g(|X_g - X_h|)] is
+    the mean of E[g(|X_g - p|)] over the values p of group h's sample,
+    i.e. of the one-missing table.
     """
     n_groups, c = one.shape[0], len(order)
-    everything = n_groups
     sample = groups[order]
-    size = np.zeros(n_groups + 1)
+    size = np.zeros(n_groups)
     for q in range(c):
         size[sample[q]] += 1
-    size[everything] = c
-    own = np.where(size > 0, np.arange(n_groups + 1), everything)
-    table = expected_numeric_diffs(column[order], sample, n_groups + 1,
-                                   kind, t_eq, t_diff)
-    sums = np.zeros((n_groups, n_groups + 1))  # sums[g, h]: over sample h
+    table = expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff)
+    for g in range(n_groups):
+        if size[g] == 0:
+            table[g] = 0.0
+            for h in np.flatnonzero(size):
+                table[g] += size[h] / c * table[h]
+    sums = np.zeros((n_groups, n_groups))  # sums[g, h]: over sample h
     for q in range(c):
         for g in range(n_groups):
-            x = table[own[g], q]
+            x = table[g, q]
             one[g, order[q]] = x
             sums[g, sample[q]] += x
-            sums[g, everything] += x
     for j in np.flatnonzero(np.isnan(column)):
-        h = own[groups[j]]
-        for g in range(n_groups):
-            one[g, j] = sums[g, h] / size[h]
+        h = groups[j]
+        for g in range(n_groups):  # an empty group h: the whole column
+            one[g, j] = (sums[g, h] / size[h] if size[h] > 0
+                         else sums[g].sum() / c)
 
 
 @numba.njit(parallel=True, cache=True)
-def _numeric_tables(columns, orders, n_known, slots, groups, kind, t_eq,
-                    t_diff, one):
-    """_numeric_table of every column (rows of `columns`), in parallel;
-    ``orders[c, :n_known[c]]`` sorts column c's known values."""
-    for c in prange(len(slots)):
-        _numeric_table(columns[c], orders[c, :n_known[c]], groups, kind,
-                       t_eq, t_diff, one[slots[c]])
+def _numeric_tables(columns, rows, keys, index_bits, attributes, groups, kind,
+                    t_eq, t_diff, one):
+    """_numeric_table of ``columns[rows]`` (attribute attributes[r] of the
+    data for row r), in parallel, from their sorted keys
+    (:func:`_sort_keys`)."""
+    for c in prange(len(rows)):
+        column = columns[rows[c]]
+        n_known = len(column) - np.isnan(column).sum()
+        order, s = _sorted_known(column, keys[c], n_known, index_bits)
+        _numeric_table(column, order, s, groups, kind, t_eq, t_diff,
+                       one[attributes[rows[c]]])
 
 
 def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
@@ -201,26 +265,30 @@ def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
     Returns
     -------
     slot : int32 array (a,)
-        Row of each attribute in `one`, -1 for attributes without missing values.
-    one : float64 array (n_slots, n_groups, n)
-        ``one[slot[A], g, j]`` is diff(A, I, j) for an instance I of group g
-        whose value of A is missing (eq. 2.5 and its numeric expectation).
+        0, 1, ... for the attributes with missing values, in order; -1 for
+        the others.
+    one : float64 array (a, n_groups, n), Fortran order
+        ``one[A, g, j]`` is diff(A, I, j) for an instance I of group g
+        whose value of A is missing (eq. 2.5 and its numeric expectation),
+        0 for an attribute without missing values; an instance's entries
+        lie together, for the rules, which run along the attributes.
+        (0, n_groups, n) when no value is missing.
     """
     n, n_attrs = scaled.shape
-    columns = np.flatnonzero(np.isnan(scaled).any(axis=0))
+    n_missing = np.isnan(scaled).sum(axis=0)
     slot = np.full(n_attrs, -1, dtype=np.int32)
-    slot[columns] = np.arange(len(columns), dtype=np.int32)
-    one = np.zeros((len(columns), n_groups, n))
-    filled = columns[~np.isnan(scaled[:, columns]).all(axis=0)]
-    for col in filled[nominal[filled]]:
-        one[slot[col]] = _nominal_table(scaled[:, col], groups, n_groups)
-    numeric = filled[~nominal[filled]]
-    if len(numeric) == 0:  # nothing for the numba kernels (nor to compile)
-        return slot, one
-    columns = np.ascontiguousarray(scaled[:, numeric].T)
-    # missing values last (NaN itself would make numpy's sort several times slower)
-    orders = np.argsort(np.where(np.isnan(columns), np.inf, columns), axis=1)
-    n_known = (~np.isnan(columns)).sum(axis=1)
-    _numeric_tables(columns, orders, n_known, slot[numeric], groups, kind,
-                    float(t_eq), float(t_diff), one)
+    slot[n_missing > 0] = np.arange((n_missing > 0).sum(), dtype=np.int32)
+    one = np.zeros((n_attrs if n_missing.any() else 0, n_groups, n), order="F")
+    filled = np.flatnonzero((n_missing > 0) & (n_missing < n))
+    columns = np.ascontiguousarray(scaled[:, filled].T)  # a column together
+    rows = np.flatnonzero(nominal[filled])
+    if len(rows):  # (only then compiled)
+        _nominal_tables(columns, rows, filled, groups, one)
+    rows = np.flatnonzero(~nominal[filled])
+    if len(rows):
+        index_bits = max(1, (n - 1).bit_length())
+        keys = _sort_keys(columns, rows, index_bits)
+        keys.sort(axis=1)
+        _numeric_tables(columns, rows, keys, index_bits, filled, groups, kind,
+                        float(t_eq), float(t_diff), one)
     return slot, one

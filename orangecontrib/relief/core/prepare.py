@@ -158,43 +158,55 @@ LAYOUT_BLOCK = 64  # instances a thread lays out at a time
 
 
 @numba.njit(parallel=True, cache=True)
-def _lay_out(scaled, order, slot, one, values, known, one32, known64, one64):
-    """Every table in one parallel pass over the scaled data.
+def _lay_out(scaled, order, slot, one, values, known, one32, known64):
+    """The search tables and the exact known flags in one parallel pass
+    over the scaled data.
 
     Search tables, instance order[p] at position p: values[a, p],
-    known[slot[a], p], one32[s, g, p].  Exact tables, in the instances'
-    order and only when a value is missing (else they have no columns):
-    known64[i, a] and one64[a, g, i] for every attribute (zeros for the
-    complete ones), so that the rules need no slot lookups
-    (diffs.slotted_linear_diff).  A missing value is stored as 0, in
-    `scaled` too, which becomes the exact tables' values.
+    known[slot[a], p], one32[slot[a], g, p].  Exact known flags, in the
+    instances' order and only when a value is missing (else the array has
+    no columns): known64[i, a] for every attribute.  A missing value is
+    stored as 0, in `scaled` too, which becomes the exact tables' values.
     """
     n, n_attrs = scaled.shape
-    n_slots, n_groups = one.shape[0], one.shape[1]
     every = known64.shape[1] > 0
     for b in prange(-(-n // LAYOUT_BLOCK)):
-        block = range(b * LAYOUT_BLOCK, min(n, (b + 1) * LAYOUT_BLOCK))
-        for p in block:
+        for p in range(b * LAYOUT_BLOCK, min(n, (b + 1) * LAYOUT_BLOCK)):
             i = order[p]
             for a in range(n_attrs):
                 gap = np.isnan(scaled[i, a])
                 if gap:
                     scaled[i, a] = 0.0
                 values[a, p] = scaled[i, a]
-                if slot[a] >= 0:
-                    known[slot[a], p] = not gap
                 if every:
                     known64[i, a] = not gap
-        for s in range(n_slots):
-            for g in range(n_groups):
-                for p in block:
-                    one32[s, g, p] = one[s, g, order[p]]
-        if every:
-            for i in block:
-                for g in range(n_groups):
-                    for a in range(n_attrs):
-                        s = slot[a]
-                        one64[a, g, i] = one[s, g, i] if s >= 0 else 0.0
+                s = slot[a]
+                if s >= 0:
+                    known[s, p] = not gap
+                    for g in range(one.shape[1]):
+                        one32[s, g, p] = one[a, g, i]
+
+
+@numba.njit(cache=True)
+def _gap_lists(known, slotted):
+    """The attributes each search position misses, as one list
+    (position p's: gaps[gap_start[p]:gap_start[p + 1]], in attribute
+    order); `slotted` are the attributes of known's rows."""
+    n_slots, n = known.shape
+    count = np.zeros(n, np.int64)
+    for s in range(n_slots):
+        for p in range(n):
+            count[p] += known[s, p] == 0
+    gap_start = np.zeros(n + 1, np.int64)
+    gap_start[1:] = np.cumsum(count)
+    gaps = np.empty(gap_start[n], np.int64)
+    filled = gap_start[:n].copy()
+    for s in range(n_slots):
+        for p in range(n):
+            if known[s, p] == 0:
+                gaps[filled[p]] = slotted[s]
+                filled[p] += 1
+    return gaps, gap_start
 
 
 @numba.njit(parallel=True, cache=True)
@@ -223,28 +235,27 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
     values together: the search runs along instances) and the exact
     tables (float64, instances in their order, an instance's attributes
     together: the rules run along attributes), from one pass of _lay_out.
+    The exact tables take `one` as it is, with a slot for every attribute
+    when a value is missing.
     """
     n, n_attrs = scaled.shape
-    n_slots, n_groups = one.shape[0], one.shape[1]
-    every = n_attrs if n_slots else 0  # exact tables: a slot per attribute
+    n_slots, n_groups = slot.max() + 1, one.shape[1]
     values = np.empty((n_attrs, n), np.float32)
     known = np.empty((n_slots, n), np.float32)
-    one32 = np.empty(one.shape, np.float32)
-    known64 = np.empty((n, every))
-    one64 = np.empty((every, n_groups, n), order="F")
-    _lay_out(scaled, order, slot, one, values, known, one32, known64, one64)
-    gap_at, gap_slot = np.nonzero(known.T == 0)  # by position, then slot
+    one32 = np.empty((n_slots, n_groups, n), np.float32)
+    known64 = np.empty((n, n_attrs if n_slots else 0))
+    _lay_out(scaled, order, slot, one, values, known, one32, known64)
+    gaps, gap_start = _gap_lists(known, np.flatnonzero(slot >= 0))
     search = DiffTables(values=values, known=known, slot=slot, one=one32,
-                        fill=np.empty(one.shape, np.float32),
-                        gaps=np.flatnonzero(slot >= 0)[gap_slot],
-                        gap_start=np.searchsorted(gap_at, np.arange(n + 1)),
+                        fill=np.empty(one32.shape, np.float32),
+                        gaps=gaps, gap_start=gap_start,
                         nominal=nominal, groups=groups[order], kind=kind,
                         t_eq=np.float32(t_eq), t_diff=np.float32(t_diff))
     if n_slots:
         _fill_in(search, search.fill)
     exact_slot = np.arange(n_attrs, dtype=np.int32) if n_slots else slot
     exact = DiffTables(values=scaled.T, known=known64.T, slot=exact_slot,
-                       one=one64, fill=np.empty((0, 0, 0)),
+                       one=one, fill=np.empty((0, 0, 0)),
                        gaps=np.empty(0, np.int64),
                        gap_start=np.zeros(1, np.int64),
                        nominal=nominal, groups=groups, kind=kind,
