@@ -47,7 +47,8 @@ def _nominal_table(column, groups, one):
     probs = np.empty_like(counts)
     for g in range(n_groups):
         size = counts[g].sum()
-        probs[g] = counts[g] / size if size > 0 else everything / everything.sum()
+        probs[g] = (counts[g] / size if size > 0
+                    else everything / everything.sum())
     both = np.empty((n_groups, n_groups))
     for g in range(n_groups):
         for h in range(n_groups):
@@ -81,7 +82,7 @@ def _prefix_sums(s, sample, n_samples):
     c = len(s)
     cnt = np.empty((n_samples, c + 1))
     csum = np.empty((n_samples, c + 1))
-    for h in range(n_samples):  # one sample at a time: running sums in registers
+    for h in range(n_samples):  # a sample at a time: sums kept in registers
         count, total = 0.0, 0.0
         cnt[h, 0], csum[h, 0] = 0.0, 0.0
         for q in range(c):
@@ -97,9 +98,9 @@ def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
     """E[g(|X_h - p|)] for every sample h and every value p of `s`.
 
     `s` are a column's known values, sorted; X_h is uniform over the values
-    of sample h (``sample[q]``: the sample of s[q]).  Values are already divided by the
-    attribute's range, so |X - p| is the plain diff d, and g is the
-    transform `kind` (ramp uses t_eq and t_diff).  For each p the sorted
+    of sample h (``sample[q]``: the sample of s[q]).  Values are already
+    divided by the attribute's range, so |X - p| is the plain diff d, and g
+    is the transform `kind` (ramp uses t_eq and t_diff).  For each p the sorted
     values split at a few positions into runs where g is 0, 1 or linear in
     X, and each run's expectation follows from the sample's prefix counts
     and sums up to those positions; the positions only move forward as p
@@ -154,9 +155,9 @@ def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
 
 @numba.njit(parallel=True, cache=True)
 def _sort_keys(columns, rows, index_bits):
-    """keys[c, i]: value i of ``columns[rows[c]]`` as an unsigned key that sorts
-    like the value, its lowest `index_bits` bits replaced by i; a missing
-    value sorts last.
+    """keys[c, i]: value i of ``columns[rows[c]]`` as an unsigned key that
+    sorts like the value, its lowest `index_bits` bits replaced by i; a
+    missing value sorts last.
 
     np.sort orders such keys several times faster than np.argsort orders
     the values, and yields the rows with them; values that differ only in
