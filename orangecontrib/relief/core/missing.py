@@ -236,15 +236,15 @@ def _numeric_table(column, order, s, groups, kind, t_eq, t_diff, one):
 
 
 @numba.njit(parallel=True, cache=True)
-def _numeric_tables(columns, rows, keys, index_bits, attributes, groups, kind,
-                    t_eq, t_diff, one):
+def _numeric_tables(columns, rows, keys, index_bits, n_known, attributes,
+                    groups, kind, t_eq, t_diff, one):
     """_numeric_table of ``columns[rows]`` (attribute attributes[r] of the
-    data for row r), in parallel, from their sorted keys
-    (:func:`_sort_keys`)."""
+    data for row r, n_known[r] known values), in parallel, from their
+    sorted keys (:func:`_sort_keys`)."""
     for c in prange(len(rows)):
         column = columns[rows[c]]
-        n_known = len(column) - np.isnan(column).sum()
-        order, s = _sorted_known(column, keys[c], n_known, index_bits)
+        order, s = _sorted_known(column, keys[c], n_known[rows[c]],
+                                 index_bits)
         _numeric_table(column, order, s, groups, kind, t_eq, t_diff,
                        one[attributes[rows[c]]])
 
@@ -290,6 +290,6 @@ def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
         index_bits = max(1, (n - 1).bit_length())
         keys = _sort_keys(columns, rows, index_bits)
         keys.sort(axis=1)
-        _numeric_tables(columns, rows, keys, index_bits, filled, groups, kind,
-                        float(t_eq), float(t_diff), one)
+        _numeric_tables(columns, rows, keys, index_bits, n - n_missing[filled],
+                        filled, groups, kind, float(t_eq), float(t_diff), one)
     return slot, one
