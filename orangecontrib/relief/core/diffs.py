@@ -25,9 +25,11 @@ DiffTables = namedtuple("DiffTables", [
     "values",   # (a, n) scaled numeric values / nominal codes, missing as 0
     "known",    # (n_slots, n) 1 where the value is known (columns with missing)
     "slot",     # (a,) int32 row of an attribute in `known` and `one`, or -1
-    "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py
+    "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py;
+                # search tables: minus known * diff(value, 0), see
+                # prepare._fill_in
     "fill",     # search tables: (n_slots, n_groups, n) known * (one -
-                # diff(value, 0)), see neighbours.add_block; exact: empty
+                # diff(value, 0)), see prepare._fill_in; exact: empty
     "gaps",     # search tables: the attributes instance j misses are
     "gap_start",  # gaps[gap_start[j]:gap_start[j + 1]]; exact: empty
     "nominal",  # (a,) bool

@@ -19,10 +19,12 @@ float64 arithmetic.
 The search tables hold the instances sorted by class (PreparedData.
 search_order); the lists are returned in instance numbers, and the order
 within a class, hence the tie-break by index, is that of the instances.
-Sorted, a tile's columns fall into runs of one class, and a missing value
-(stored as 0) is corrected by adding a per-row, per-class term where the
-column's value is missing (add_block); rows that miss a value add their
-RELIEF-D diffs in a sparse pass (add_missing_rows).
+A missing value is stored as 0 and every attribute first takes its diff
+against that 0 (add_attributes); two corrections then make those diffs
+Kononenko's RELIEF-D ones: a sparse pass along the rows that miss a value
+(add_missing_rows), and a masked add over the columns (add_missing_columns),
+whose corrections depend on the row and the column's class only: sorted,
+a tile's columns fall into runs of one class.
 
 Two searches, one distance kernel:
 
@@ -56,85 +58,66 @@ ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 
 
 @numba.njit(cache=True)
-def add_attributes(out, tables, weights, rows, j0, width, nominal, known):
-    """out[r, jj] += w_A diff(A, I_rows[r], I_(j0+jj)) over a set of attributes.
+def add_attributes(out, tables, weights, rows, j0, width, nominal):
+    """out[r, jj] += w_A diff(A, I_rows[r], I_(j0+jj)) over the nominal or
+    the numeric attributes (`nominal`, a literal at every call, so each
+    kind compiles to its own version), a missing value taken as the 0 it
+    is stored as (add_missing_rows and add_missing_columns then correct
+    those diffs).
 
-    The set: the nominal or the numeric attributes (`nominal`, a literal
-    at every call, so each kind compiles to its own version), either those
-    without missing values (``known=None``) or those with
-    (``known=tables.known``, whose columns add_block corrects where a value
-    is missing).  They are taken two at a time, in attribute order,
-    and each block row takes both terms with one load and one store of
-    `out`: the loop is bound by those, not by the arithmetic.  (An odd one
-    out is paired with itself at weight 0, which adds exactly 0.)  One load
-    of a column value serves all ROWS rows, and each kind of diff has its
-    own branch-free loop, so that LLVM vectorises it.
-    The search tables hold the instances sorted by group, so the columns
-    fall into runs of one group (one run in most tiles) and a missing
-    column's correction depends only on the row and the run's group.
+    The attributes are taken two at a time, in attribute order, and each
+    block row takes both terms with one load and one store of `out`: the
+    loop is bound by those, not by the arithmetic.  One load of a column
+    value serves all ROWS rows, and each kind of diff has its own
+    branch-free loop, so that LLVM vectorises it.
     The loops sit in this function's body: numba's inlining of a function
     that holds the loop made it markedly slower.  The kernels index the
     arrays instead of slicing them: a slice costs an atomic reference count
     that threads contend for.
     """
-    values, slot, kind = tables.values, tables.slot, tables.kind
+    values, kind = tables.values, tables.kind
     t_eq, t_diff = tables.t_eq, tables.t_diff
-    start, stop = np.uint64(j0), j0 + width  # unsigned: no negative-index check
-    complete = known is None
-    a = next_attribute(tables, weights, 0, nominal, complete)
+    start = np.uint64(j0)  # unsigned: no negative-index check
+    a = next_attribute(tables, weights, 0, nominal)
     while a < len(weights):
-        b = next_attribute(tables, weights, a + 1, nominal, complete)
+        b = next_attribute(tables, weights, a + 1, nominal)
         following, wa = b + 1, weights[a]
         if b < len(weights):
             wb = weights[b]
-        else:
+        else:  # the odd one out: paired with itself at weight 0 (adds 0)
             b, wb = a, as_dtype_of(wa, False)
         xa, xb = row_values(values, a, rows), row_values(values, b, rows)
-        if complete:
-            wa4, wb4 = (wa, wa, wa, wa), (wb, wb, wb, wb)
+        if nominal:
+            for jj in range(np.uint64(width)):
+                va, vb = values[a, start + jj], values[b, start + jj]
+                add_block(out, jj, nominal_terms(xa, va, wa),
+                          nominal_terms(xb, vb, wb))
+        elif kind == LINEAR:
+            for jj in range(np.uint64(width)):
+                va, vb = values[a, start + jj], values[b, start + jj]
+                add_block(out, jj, linear_terms(xa, va, wa),
+                          linear_terms(xb, vb, wb))
         else:
-            wa4 = known_weights(wa, known, slot[a], rows)
-            wb4 = known_weights(wb, known, slot[b], rows)
-        lo = j0
-        while lo < stop:
-            if complete:
-                hi, missing = stop, None
-            else:
-                hi = run_end(tables.groups, lo, stop)
-                g = tables.groups[lo]
-                missing = (known, slot[a], slot[b], as_dtype_of(wa, False),
-                           fill_terms(tables.fill, slot[a], g, rows, wa),
-                           fill_terms(tables.fill, slot[b], g, rows, wb))
-            first, last = np.uint64(lo - j0), np.uint64(hi - j0)
-            if nominal:
-                for jj in range(first, last):
-                    va, vb = values[a, start + jj], values[b, start + jj]
-                    add_block(out, jj, nominal_terms(xa, va, wa4),
-                              nominal_terms(xb, vb, wb4), missing, start)
-            elif kind == LINEAR:
-                for jj in range(first, last):
-                    va, vb = values[a, start + jj], values[b, start + jj]
-                    add_block(out, jj, linear_terms(xa, va, wa4),
-                              linear_terms(xb, vb, wb4), missing, start)
-            else:
-                for jj in range(first, last):
-                    va, vb = values[a, start + jj], values[b, start + jj]
-                    add_block(out, jj,
-                              numeric_terms(xa, va, wa4, kind, t_eq, t_diff),
-                              numeric_terms(xb, vb, wb4, kind, t_eq, t_diff),
-                              missing, start)
-            lo = hi
-        a = next_attribute(tables, weights, following, nominal, complete)
+            for jj in range(np.uint64(width)):
+                va, vb = values[a, start + jj], values[b, start + jj]
+                add_block(out, jj, numeric_terms(xa, va, wa, kind, t_eq, t_diff),
+                          numeric_terms(xb, vb, wb, kind, t_eq, t_diff))
+        a = next_attribute(tables, weights, following, nominal)
 
 
 @numba.njit(inline="always", cache=True)
-def next_attribute(tables, weights, a, nominal, complete):
-    """The first attribute from `a` on in add_attributes' set whose weight
-    is not 0; len(weights) when there is none."""
-    while a < len(weights) and (
-            weights[a] == 0 or tables.nominal[a] != nominal
-            or (tables.slot[a] < 0) != complete):
-        a += 1
+def next_attribute(tables, weights, a, chosen):
+    """The first attribute from `a` on whose weight is not 0 and that is
+    of the chosen set: the nominal ones (chosen=True), the numeric ones
+    (False) or those with a missing value (None); len(weights) when
+    there is none."""
+    if chosen is None:
+        while a < len(weights) and (weights[a] == 0 or tables.slot[a] < 0):
+            a += 1
+    else:
+        while a < len(weights) and (weights[a] == 0
+                                    or tables.nominal[a] != chosen):
+            a += 1
     return a
 
 
@@ -147,56 +130,111 @@ def row_values(values, a, rows):
 
 @numba.njit(inline="always", cache=True)
 def nominal_terms(x, v, w):
-    """w_r diff(x_r, v) of a nominal attribute for the block rows."""
-    return (w[0] * as_dtype_of(v, x[0] != v), w[1] * as_dtype_of(v, x[1] != v),
-            w[2] * as_dtype_of(v, x[2] != v), w[3] * as_dtype_of(v, x[3] != v))
+    """w diff(x_r, v) of a nominal attribute for the block rows."""
+    return (w * as_dtype_of(v, x[0] != v), w * as_dtype_of(v, x[1] != v),
+            w * as_dtype_of(v, x[2] != v), w * as_dtype_of(v, x[3] != v))
 
 
 @numba.njit(inline="always", cache=True)
 def linear_terms(x, v, w):
-    """w_r |x_r - v| of a numeric attribute for the block rows."""
-    return (w[0] * abs(x[0] - v), w[1] * abs(x[1] - v),
-            w[2] * abs(x[2] - v), w[3] * abs(x[3] - v))
+    """w |x_r - v| of a numeric attribute for the block rows."""
+    return (w * abs(x[0] - v), w * abs(x[1] - v),
+            w * abs(x[2] - v), w * abs(x[3] - v))
 
 
 @numba.njit(inline="always", cache=True)
 def numeric_terms(x, v, w, kind, t_eq, t_diff):
-    """w_r g(|x_r - v|) of a numeric attribute, g the diff transform."""
-    return (w[0] * transform(abs(x[0] - v), kind, t_eq, t_diff),
-            w[1] * transform(abs(x[1] - v), kind, t_eq, t_diff),
-            w[2] * transform(abs(x[2] - v), kind, t_eq, t_diff),
-            w[3] * transform(abs(x[3] - v), kind, t_eq, t_diff))
+    """w g(|x_r - v|) of a numeric attribute, g the diff transform."""
+    return (w * transform(abs(x[0] - v), kind, t_eq, t_diff),
+            w * transform(abs(x[1] - v), kind, t_eq, t_diff),
+            w * transform(abs(x[2] - v), kind, t_eq, t_diff),
+            w * transform(abs(x[3] - v), kind, t_eq, t_diff))
 
 
 @numba.njit(inline="always", cache=True)
-def add_block(out, jj, ta, tb, missing, start):
-    """out[r, jj] += ta[r] + tb[r], the terms of an attribute pair (a, b);
-    for columns with missing values (``missing = (known, s_a, s_b, 0, c_a,
-    c_b)``) each term is the one its value calls for::
+def add_block(out, jj, ta, tb):
+    """out[r, jj] += ta[r] + tb[r], the terms of an attribute pair."""
+    out[0, jj] += ta[0] + tb[0]
+    out[1, jj] += ta[1] + tb[1]
+    out[2, jj] += ta[2] + tb[2]
+    out[3, jj] += ta[3] + tb[3]
 
-        t_r              where known[s, j] == 1
-        t_r + c[r]       where the value of column j is missing
 
-    A missing value is stored as 0, so t_r is then row r's diff against 0,
-    and c[r] = w fill[s, g, I_r] (g: the group of the run) turns it into
-    the RELIEF-D diff w one[s, g, I_r] (0 for a row that misses the value
-    too: add_missing_rows adds its diffs).
-    The choice is a select on the column's flag (a masked add in SIMD),
-    with no unpredictable branch.
+@numba.njit(cache=True)
+def add_missing_rows(out, tables, weights, rows, j0, width):
+    """The RELIEF-D diffs (Kononenko 1994, eq. 2.5) of the block rows
+    that miss a value.
+
+    add_attributes took row i's missing value of A as 0.  The search
+    tables' ``one[s, g, j]`` holds the RELIEF-D diff between a value
+    missing in group g and instance j minus the diff of j against 0
+    (prepare's _fill_in), so adding w one[s, class(i), j] along the row
+    makes each of its diffs the RELIEF-D one, both-missing pairs included
+    (add_missing_columns adds nothing to those).  Each row visits only the
+    attributes it misses (tables.gaps), and each visit runs along the
+    contiguous columns.
     """
-    if missing is None:
-        out[0, jj] += ta[0] + tb[0]
-        out[1, jj] += ta[1] + tb[1]
-        out[2, jj] += ta[2] + tb[2]
-        out[3, jj] += ta[3] + tb[3]
-    else:
-        known, s_a, s_b, zero, c_a, c_b = missing
-        m_a = known[s_a, start + jj] == zero
-        m_b = known[s_b, start + jj] == zero
-        out[0, jj] += corrected(ta[0], c_a[0], m_a) + corrected(tb[0], c_b[0], m_b)
-        out[1, jj] += corrected(ta[1], c_a[1], m_a) + corrected(tb[1], c_b[1], m_b)
-        out[2, jj] += corrected(ta[2], c_a[2], m_a) + corrected(tb[2], c_b[2], m_b)
-        out[3, jj] += corrected(ta[3], c_a[3], m_a) + corrected(tb[3], c_b[3], m_b)
+    one, slot = tables.one, tables.slot
+    start = np.uint64(j0)  # unsigned indices: the loops vectorise
+    for r in range(ROWS):
+        i = rows[r]
+        g = tables.groups[i]
+        for q in range(tables.gap_start[i], tables.gap_start[i + 1]):
+            a = tables.gaps[q]
+            s, w = slot[a], weights[a]
+            for jj in range(np.uint64(width)):
+                out[r, jj] += w * one[s, g, start + jj]
+
+
+@numba.njit(cache=True)
+def add_missing_columns(out, tables, weights, rows, j0, width):
+    """The RELIEF-D diffs of the columns that miss a value.
+
+    add_attributes took column j's missing value of A as 0;
+    ``fill[s, g, i]`` is what turns row i's diff against that 0 into its
+    RELIEF-D diff against a value missing in group g, the group of j (0
+    where row i misses the value too: add_missing_rows covers the pair).
+    The attributes with missing values are taken two at a time, and the
+    choice of the corrected columns is a select on their flags (a masked
+    add in SIMD) with no unpredictable branch.  The search tables hold the
+    instances sorted by group, so the columns fall into runs of one group
+    (one run in most tiles), and the corrections depend only on the row
+    and the run's group.
+    """
+    known, fill, groups = tables.known, tables.fill, tables.groups
+    start, stop = np.uint64(j0), j0 + width
+    lo = j0
+    while lo < stop:
+        hi = run_end(groups, lo, stop)
+        g = groups[lo]
+        a = next_attribute(tables, weights, 0, None)
+        while a < len(weights):
+            b = next_attribute(tables, weights, a + 1, None)
+            following, wa = b + 1, weights[a]
+            if b < len(weights):
+                wb = weights[b]
+            else:
+                b, wb = a, as_dtype_of(wa, False)
+            sa, sb = tables.slot[a], tables.slot[b]
+            ca, cb = fill_terms(fill, sa, g, rows, wa), fill_terms(fill, sb, g, rows, wb)
+            zero = as_dtype_of(wa, False)
+            for jj in range(np.uint64(lo - j0), np.uint64(hi - j0)):
+                ma = known[sa, start + jj] == zero
+                mb = known[sb, start + jj] == zero
+                out[0, jj] = corrected(corrected(out[0, jj], ca[0], ma), cb[0], mb)
+                out[1, jj] = corrected(corrected(out[1, jj], ca[1], ma), cb[1], mb)
+                out[2, jj] = corrected(corrected(out[2, jj], ca[2], ma), cb[2], mb)
+                out[3, jj] = corrected(corrected(out[3, jj], ca[3], ma), cb[3], mb)
+            a = next_attribute(tables, weights, following, None)
+        lo = hi
+
+
+@numba.njit(inline="always", cache=True)
+def fill_terms(fill, s, g, rows, w):
+    """c_r = w fill[s, g, I_r], the block rows' corrections against a
+    value missing in group g (add_missing_columns)."""
+    return (w * fill[s, g, rows[0]], w * fill[s, g, rows[1]],
+            w * fill[s, g, rows[2]], w * fill[s, g, rows[3]])
 
 
 @numba.njit(inline="always", cache=True)
@@ -222,58 +260,22 @@ def run_end(groups, lo, stop):
     return outside
 
 
-@numba.njit(inline="always", cache=True)
-def known_weights(w, known, s, rows):
-    """w_r = w for a block row whose value of slot s is known, else 0."""
-    return (w * known[s, rows[0]], w * known[s, rows[1]],
-            w * known[s, rows[2]], w * known[s, rows[3]])
-
-
-@numba.njit(inline="always", cache=True)
-def fill_terms(fill, s, g, rows, w):
-    """c_r = w fill[s, g, I_r], the block rows' corrections (add_block)."""
-    return (w * fill[s, g, rows[0]], w * fill[s, g, rows[1]],
-            w * fill[s, g, rows[2]], w * fill[s, g, rows[3]])
-
-
-@numba.njit(cache=True)
-def add_missing_rows(out, tables, weights, rows, j0, width):
-    """The RELIEF-D diffs of the rows whose value is missing.
-
-    add_attributes added 0 for them (w_r = 0); such a row takes
-    w one[s, class(i), j] for every column j, both-missing pairs included.
-    Each row visits only the attributes it misses (tables.gaps).
-    """
-    one, slot = tables.one, tables.slot
-    start = np.uint64(j0)  # unsigned indices: the loops vectorise
-    for r in range(ROWS):
-        i = rows[r]
-        g = tables.groups[i]
-        for q in range(tables.gap_start[i], tables.gap_start[i + 1]):
-            a = tables.gaps[q]
-            s, w = slot[a], weights[a]
-            for jj in range(np.uint64(width)):
-                out[r, jj] += w * one[s, g, start + jj]
-
-
 @numba.njit(cache=True)
 def distance_rows(tables, weights, rows, j0, width, out):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
     The columns are j0 .. j0 + width - 1, width <= BLOCK (out's width).
-    The nominal and then the numeric attributes without missing values
-    are added first, then those with, in pairs (add_attributes): the
-    float32 error bound holds for any order of the sum, and the order does
-    not depend on the blocking.
+    The nominal and then the numeric attributes are added in pairs
+    (add_attributes), then the RELIEF-D corrections of missing values:
+    the float32 error bound holds for any order of the sum, and the order
+    does not depend on the blocking.
     """
     out[:, :width] = 0
-    add_attributes(out, tables, weights, rows, j0, width, True, None)
-    add_attributes(out, tables, weights, rows, j0, width, False, None)
+    add_attributes(out, tables, weights, rows, j0, width, True)
+    add_attributes(out, tables, weights, rows, j0, width, False)
     if tables.one.shape[0] > 0:
-        known = tables.known
-        add_attributes(out, tables, weights, rows, j0, width, True, known)
-        add_attributes(out, tables, weights, rows, j0, width, False, known)
         add_missing_rows(out, tables, weights, rows, j0, width)
+        add_missing_columns(out, tables, weights, rows, j0, width)
 
 
 @numba.njit(inline="always", cache=True)
@@ -326,18 +328,19 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth):
                 continue
             distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out)
             order_bits(bits, jstop - jfirst)
+            ufirst = np.uint64(jfirst)  # unsigned: no negative-index checks
             for r in range(count):
                 i = rows[r]
                 gi = groups[i]
-                found = 0
+                found = np.uint64(0)
                 lo = max(jfirst, i + 1)
                 while lo < jstop:
                     hi = run_end(groups, lo, jstop)
                     bound = kth[groups[lo], i]
-                    for j in range(lo, hi):
-                        d = bits[r, j - jfirst]
+                    for j in range(np.uint64(lo), np.uint64(hi)):
+                        d = bits[r, j - ufirst]
                         hits[found] = j
-                        found += (d <= kth[gi, j]) | (d <= bound)
+                        found += np.uint64((d <= kth[gi, j]) | (d <= bound))
                     lo = hi
                 for h in range(found):
                     j = hits[h]

@@ -210,24 +210,33 @@ def _gap_lists(known, slotted):
 
 
 @numba.njit(parallel=True, cache=True)
-def _fill_in(search, fill):
-    """fill[s, g, p] = known[s, p] (one[s, g, p] - diff(x_p, 0)) of the
-    search tables (`fill` is search.fill, passed on its own: a parallel
-    loop does not write through a tuple's arrays):
-    what turns the search's diff against a missing value, stored as 0,
-    into its RELIEF-D value (neighbours.add_block); 0 where x_p is missing
-    too (its row takes the RELIEF-D diffs in add_missing_rows)."""
-    n_groups, n = search.one.shape[1], search.one.shape[2]
+def _fill_in(search, fill, one):
+    """The search tables' RELIEF-D corrections of a diff against a missing
+    value stored as 0 (neighbours.add_missing_rows and
+    add_missing_columns), with z_p = diff(x_p, 0) (diff is symmetric):
+
+        fill[s, g, p] = known[s, p] (one[s, g, p] - z_p)
+        one[s, g, p] -= known[s, p] z_p
+
+    so that z_p + fill[s, g, p] is the RELIEF-D diff of position p against
+    a value missing in group g, 0 where x_p is missing too, and
+    diff(0, x_p) + one[s, g, p] that of a value missing in group g against
+    position p, both-missing pairs included.  `fill` and `one` are the
+    search tables' arrays, passed on their own: a parallel loop does not
+    write through a tuple's arrays.
+    """
+    n_groups, n = one.shape[1], one.shape[2]
     for a in prange(len(search.slot)):
         s = search.slot[a]
         if s < 0:
             continue
         for p in range(n):
             x = search.values[a, p]
-            to_zero = known_diff(search, a, x, as_dtype_of(x, False))
+            to_zero = search.known[s, p] * known_diff(
+                search, a, x, as_dtype_of(x, False))
             for g in range(n_groups):
-                fill[s, g, p] = search.known[s, p] * (
-                    search.one[s, g, p] - to_zero)
+                fill[s, g, p] = search.known[s, p] * one[s, g, p] - to_zero
+                one[s, g, p] -= to_zero
 
 
 def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
@@ -252,7 +261,7 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
                         nominal=nominal, groups=groups[order], kind=kind,
                         t_eq=np.float32(t_eq), t_diff=np.float32(t_diff))
     if n_slots:
-        _fill_in(search, search.fill)
+        _fill_in(search, search.fill, search.one)
     exact_slot = np.arange(n_attrs, dtype=np.int32) if n_slots else slot
     exact = DiffTables(values=scaled.T, known=known64.T, slot=exact_slot,
                        one=one, fill=np.empty((0, 0, 0)),
