@@ -80,12 +80,9 @@ def add_attributes(out, tables, weights, rows, j0, width, nominal):
     start = np.uint64(j0)  # unsigned: no negative-index check
     a = next_attribute(tables, weights, 0, nominal)
     while a < len(weights):
-        b = next_attribute(tables, weights, a + 1, nominal)
-        following, wa = b + 1, weights[a]
-        if b < len(weights):
-            wb = weights[b]
-        else:  # the odd one out: paired with itself at weight 0 (adds 0)
-            b, wb = a, as_dtype_of(wa, False)
+        wa, b = weights[a], next_attribute(tables, weights, a + 1, nominal)
+        wb = weights[b] if b < len(weights) else as_dtype_of(wa, False)
+        b = b if b < len(weights) else a  # the odd one out: itself, weight 0
         xa, xb = row_values(values, a, rows), row_values(values, b, rows)
         if nominal:
             for jj in range(np.uint64(width)):
@@ -102,7 +99,7 @@ def add_attributes(out, tables, weights, rows, j0, width, nominal):
                 va, vb = values[a, start + jj], values[b, start + jj]
                 add_block(out, jj, numeric_terms(xa, va, wa, kind, t_eq, t_diff),
                           numeric_terms(xb, vb, wb, kind, t_eq, t_diff))
-        a = next_attribute(tables, weights, following, nominal)
+        a = next_attribute(tables, weights, b + 1, nominal)
 
 
 @numba.njit(inline="always", cache=True)
@@ -209,12 +206,9 @@ def add_missing_columns(out, tables, weights, rows, j0, width):
         g = groups[lo]
         a = next_attribute(tables, weights, 0, None)
         while a < len(weights):
-            b = next_attribute(tables, weights, a + 1, None)
-            following, wa = b + 1, weights[a]
-            if b < len(weights):
-                wb = weights[b]
-            else:
-                b, wb = a, as_dtype_of(wa, False)
+            wa, b = weights[a], next_attribute(tables, weights, a + 1, None)
+            wb = weights[b] if b < len(weights) else as_dtype_of(wa, False)
+            b = b if b < len(weights) else a  # as in add_attributes
             sa, sb = tables.slot[a], tables.slot[b]
             ca, cb = fill_terms(fill, sa, g, rows, wa), fill_terms(fill, sb, g, rows, wb)
             zero = as_dtype_of(wa, False)
@@ -225,7 +219,7 @@ def add_missing_columns(out, tables, weights, rows, j0, width):
                 out[1, jj] = corrected(corrected(out[1, jj], ca[1], ma), cb[1], mb)
                 out[2, jj] = corrected(corrected(out[2, jj], ca[2], ma), cb[2], mb)
                 out[3, jj] = corrected(corrected(out[3, jj], ca[3], ma), cb[3], mb)
-            a = next_attribute(tables, weights, following, None)
+            a = next_attribute(tables, weights, b + 1, None)
         lo = hi
 
 
