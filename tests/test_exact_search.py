@@ -166,3 +166,37 @@ def test_float32_distances_stay_within_the_error_bound(diff, seed):
         exact = [exact_distance(data.exact, weights.astype(float), order[p],
                                 order[q]) for q in range(n)]
         assert np.abs(row - exact).max() <= bound
+
+
+@pytest.mark.parametrize("diff", ["linear", "ramp"])
+def test_all_pairs_float32_distances_stay_within_the_error_bound(diff):
+    # the search of all pairs sums a tile's missing-value corrections of
+    # its columns once and adds them transposed (column_corrections): two
+    # tiles of BLOCK (diagonal, off-diagonal, a partial one), lists as long
+    # as the groups, so that every pair's float32 distance is kept
+    from orangecontrib.relief.core.neighbours import (
+        BLOCK, _all_pairs, float32_error_bound)
+    from orangecontrib.relief.core.topk import unpack_keys
+    rng = np.random.default_rng(5)
+    n, a, n_groups = BLOCK + 44, 7, 2
+    X = rng.random((n, a))
+    X[:, :2] = rng.integers(0, 3, (n, 2))
+    X[rng.random(X.shape) < 0.2] = np.nan
+    y = rng.integers(0, n_groups, n).astype(float)
+    data = prepare(X, y, np.arange(a) < 2, diff=diff, t_eq=0.05, t_diff=0.3)
+    weights = rng.normal(0.5, 1.0, a).astype(np.float32)
+    weights[3] = 0
+    keys = _all_pairs(data.search, weights, n, n_groups, None, 1)
+    index = np.empty(keys.shape, np.int64)
+    dist = np.empty(keys.shape, np.float32)
+    unpack_keys(keys, data.search_order, index, dist)
+    bound = float32_error_bound(data.search, weights)
+    compared = 0
+    for row in range(n * n_groups):
+        i = data.search_order[row // n_groups]
+        for j, d in zip(index[row], dist[row]):
+            if j < n:
+                exact = exact_distance(data.exact, weights.astype(float), i, j)
+                assert abs(d - exact) <= bound
+                compared += 1
+    assert compared == n * (n - 1)

@@ -86,11 +86,45 @@ def _prefix_sums(s, sample, n_samples):
         count, total = 0.0, 0.0
         cnt[h, 0], csum[h, 0] = 0.0, 0.0
         for q in range(c):
-            if sample[q] == h:
-                count += 1
-                total += s[q]
+            member = 1.0 * (sample[q] == h)  # 0 or 1: no unpredictable branch
+            count += member
+            total += member * s[q]
             cnt[h, q + 1], csum[h, q + 1] = count, total
     return cnt, csum
+
+
+@numba.njit(cache=True)
+def _sample_sums(s, sample, n_samples):
+    """size[h], total[h]: how many of the values `s` are in sample h, and
+    their sum (added in order, as _prefix_sums adds them)."""
+    size, total = np.empty(n_samples), np.empty(n_samples)
+    for h in range(n_samples):  # a sample at a time: sums kept in registers
+        count, acc = 0.0, 0.0
+        for q in range(len(s)):
+            member = 1.0 * (sample[q] == h)
+            count += member
+            acc += member * s[q]
+        size[h], total[h] = count, acc
+    return size, total
+
+
+@numba.njit(cache=True)
+def _linear_expectations(s, sample, h, size, total, per, out):
+    """out[q] = E[|X_h - s[q]|] for every q, X_h uniform over sample h's
+    values (`size` of them, summing to `total`; ``per = 1 / size``).
+
+    Below p = s[q] the values of h add p - x, above it x - p; a running
+    count and sum of h's values below q give both sides in one pass.
+    """
+    count, below = 0.0, 0.0
+    for q in range(len(s)):
+        p = s[q]
+        left = p * count - below
+        right = (total - below) - p * (size - count)
+        out[q] = (left + right) * per
+        member = 1.0 * (sample[q] == h)
+        count += member
+        below += member * p
 
 
 @numba.njit(cache=True)
@@ -107,13 +141,17 @@ def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
     grows, so a column costs O(c) after sorting.  An empty sample gives NaN.
     """
     c = len(s)
-    cnt, csum = _prefix_sums(s, sample, n_samples)
-    total, size = csum[:, c], cnt[:, c]
+    size, total = _sample_sums(s, sample, n_samples)
     per = np.full(n_samples, np.nan)  # 1 / size: an empty sample gives NaN
     for h in range(n_samples):
         if size[h] > 0:
             per[h] = 1 / size[h]
     out = np.empty((n_samples, c))
+    if kind == LINEAR:  # values equal to p add 0 on either side
+        for h in range(n_samples):
+            _linear_expectations(s, sample, h, size[h], total[h], per[h],
+                                 out[h])
+        return out
     if kind == SQUARED:  # E[(X - p)^2] = E[X^2] - 2 p E[X] + p^2
         squares = np.zeros(n_samples)
         for q in range(c):
@@ -124,16 +162,11 @@ def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
                 out[h, q] = max(0.0, (squares[h] - 2 * p * total[h]) * per[h]
                                 + p * p)
         return out
+    cnt, csum = _prefix_sums(s, sample, n_samples)
     width = t_diff - t_eq
     far_left = near_left = near_right = far_right = 0
     for q in range(c):
         p = s[q]
-        if kind == LINEAR:  # values equal to p add 0 on either side
-            for h in range(n_samples):
-                left = p * cnt[h, q] - csum[h, q]
-                right = (total[h] - csum[h, q]) - p * (size[h] - cnt[h, q])
-                out[h, q] = (left + right) * per[h]
-            continue
         # ramp: 0 for d <= t_eq, 1 for d >= t_diff, linear in between
         far_left = _advance(s, far_left, p - t_diff, True)      # d >= t_diff
         near_left = _advance(s, near_left, p - t_eq, False)     # d > t_eq
@@ -201,6 +234,23 @@ def _sorted_known(column, keys, n_known, index_bits):
 
 
 @numba.njit(cache=True)
+def _sums_by_sample(table, sample, n_samples):
+    """sums[g, h]: the sum of table[g, q] over the q of sample h.
+
+    Four partial sums, taken by turns, so that consecutive values of one
+    sample do not wait for each other's addition."""
+    sums = np.empty((table.shape[0], n_samples))
+    part = np.empty((4, n_samples))
+    for g in range(table.shape[0]):
+        part[:] = 0.0
+        for q in range(table.shape[1]):
+            part[q & 3, sample[q]] += table[g, q]
+        for h in range(n_samples):
+            sums[g, h] = (part[0, h] + part[1, h]) + (part[2, h] + part[3, h])
+    return sums
+
+
+@numba.njit(cache=True)
 def _numeric_table(column, order, s, groups, kind, t_eq, t_diff, one):
     """one[g, j] for a numeric column (values scaled to [0, 1]).
 
@@ -213,21 +263,17 @@ def _numeric_table(column, order, s, groups, kind, t_eq, t_diff, one):
     """
     n_groups, c = one.shape[0], len(order)
     sample = groups[order]
-    size = np.zeros(n_groups)
-    for q in range(c):
-        size[sample[q]] += 1
+    size = _sample_sums(s, sample, n_groups)[0]
     table = expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff)
     for g in range(n_groups):
         if size[g] == 0:
             table[g] = 0.0
             for h in np.flatnonzero(size):
                 table[g] += size[h] / c * table[h]
-    sums = np.zeros((n_groups, n_groups))  # sums[g, h]: over sample h
-    for q in range(c):
-        for g in range(n_groups):
-            x = table[g, q]
-            one[g, order[q]] = x
-            sums[g, sample[q]] += x
+    sums = _sums_by_sample(table, sample, n_groups)
+    for g in range(n_groups):
+        for q in range(c):
+            one[g, order[q]] = table[g, q]
     for j in np.flatnonzero(np.isnan(column)):
         h = groups[j]
         for g in range(n_groups):  # an empty group h: the whole column

@@ -22,9 +22,12 @@ within a class, hence the tie-break by index, is that of the instances.
 A missing value is stored as 0 and every attribute first takes its diff
 against that 0 (add_attributes); two corrections then make those diffs
 Kononenko's RELIEF-D ones: a sparse pass along the rows that miss a value
-(add_missing_rows), and a masked add over the columns (add_missing_columns),
-whose corrections depend on the row and the column's class only: sorted,
-a tile's columns fall into runs of one class.
+(add_missing_rows), and the same for the columns.  A column's correction
+depends on the row and the column's class only; the all-pairs search sums
+each column's once for a whole tile, along the tile's rows
+(column_corrections), and adds them transposed (add_column_corrections);
+a search of a few references adds them with a masked pass over the
+columns (add_missing_columns), whose sorted classes fall into runs.
 
 Two searches, one distance kernel:
 
@@ -168,19 +171,31 @@ def add_missing_rows(out, tables, weights, rows, j0, width):
     (prepare's _fill_in), so adding w one[s, class(i), j] along the row
     makes each of its diffs the RELIEF-D one, both-missing pairs included
     (add_missing_columns adds nothing to those).  Each row visits only the
-    attributes it misses (tables.gaps), and each visit runs along the
-    contiguous columns.
+    attributes it misses, along the contiguous columns (add_gaps).
     """
-    one, slot = tables.one, tables.slot
-    start = np.uint64(j0)  # unsigned indices: the loops vectorise
     for r in range(ROWS):
-        i = rows[r]
-        g = tables.groups[i]
-        for q in range(tables.gap_start[i], tables.gap_start[i + 1]):
-            a = tables.gaps[q]
-            s, w = slot[a], weights[a]
-            for jj in range(np.uint64(width)):
-                out[r, jj] += w * one[s, g, start + jj]
+        add_gaps(out, r, tables, weights, tables.one, rows[r], j0, width)
+
+
+@numba.njit(inline="always", cache=True)
+def add_gaps(dest, d, tables, weights, table, x, start, length):
+    """dest[d, k] += w_A table[s_A, group(x), start + k] for k < length,
+    summed over the attributes A that instance x misses (tables.gaps).
+
+    The gaps are taken two at a time, so that each pass loads and stores
+    dest once for two of them; the loop runs along contiguous entries.
+    """
+    gaps, slot, g = tables.gaps, tables.slot, tables.groups[x]
+    first, zero = np.uint64(start), as_dtype_of(weights[0], False)
+    q, stop = tables.gap_start[x], tables.gap_start[x + 1]
+    while q < stop:
+        a, b = gaps[q], gaps[min(q + 1, stop - 1)]
+        wa, wb = weights[a], weights[b] if q + 1 < stop else zero
+        sa, sb = slot[a], slot[b]
+        for k in range(np.uint64(length)):
+            dest[d, k] += (wa * table[sa, g, first + k]
+                           + wb * table[sb, g, first + k])
+        q += 2
 
 
 @numba.njit(cache=True)
@@ -237,6 +252,38 @@ def corrected(t, c, missing):
     return t + c if missing else t
 
 
+@numba.njit(cache=True)
+def column_corrections(tables, weights, i0, height, j0, width, ct):
+    """ct[jj, ii]: the RELIEF-D correction of add_missing_columns for
+    column j = j0 + jj and row i0 + ii, for a whole tile at once::
+
+        ct[jj, ii] = sum of w_A fill[s_A, group(j), i0 + ii]
+                     over the attributes A that column j misses
+
+    Each column visits only its gaps, along the tile's rows (add_gaps):
+    the search of all pairs sums a column's corrections once for its
+    BLOCK rows, where a masked pass over every attribute would, for each
+    block of ROWS rows.
+    """
+    for jj in range(width):
+        ct[jj, :height] = 0
+        add_gaps(ct, jj, tables, weights, tables.fill, j0 + jj, i0, height)
+
+
+@numba.njit(inline="always", cache=True)
+def add_column_corrections(out, ct, rows, i0, jj0, width):
+    """out[r, jj] += ct[jj0 + jj, rows[r] - i0]: a block's share of its
+    tile's column corrections (:func:`column_corrections`)."""
+    first = np.uint64(jj0)  # unsigned: no negative-index checks
+    i = (np.uint64(rows[0] - i0), np.uint64(rows[1] - i0),
+         np.uint64(rows[2] - i0), np.uint64(rows[3] - i0))
+    for jj in range(np.uint64(width)):
+        out[0, jj] += ct[first + jj, i[0]]
+        out[1, jj] += ct[first + jj, i[1]]
+        out[2, jj] += ct[first + jj, i[2]]
+        out[3, jj] += ct[first + jj, i[3]]
+
+
 @numba.njit(inline="always", cache=True)
 def run_end(groups, lo, stop):
     """The end of the run of group groups[lo] in [lo, stop): the first
@@ -255,21 +302,23 @@ def run_end(groups, lo, stop):
 
 
 @numba.njit(cache=True)
-def distance_rows(tables, weights, rows, j0, width, out):
+def distance_rows(tables, weights, rows, j0, width, out, columns=True):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
     The columns are j0 .. j0 + width - 1, width <= BLOCK (out's width).
     The nominal and then the numeric attributes are added in pairs
-    (add_attributes), then the RELIEF-D corrections of missing values:
-    the float32 error bound holds for any order of the sum, and the order
-    does not depend on the blocking.
+    (add_attributes), then the RELIEF-D corrections of missing values,
+    the columns' only when `columns` (the search of all pairs adds them
+    itself, see column_corrections): the float32 error bound holds for
+    any order of the sum, and the order does not depend on the blocking.
     """
     out[:, :width] = 0
     add_attributes(out, tables, weights, rows, j0, width, True)
     add_attributes(out, tables, weights, rows, j0, width, False)
     if tables.one.shape[0] > 0:
         add_missing_rows(out, tables, weights, rows, j0, width)
-        add_missing_columns(out, tables, weights, rows, j0, width)
+        if columns:
+            add_missing_columns(out, tables, weights, rows, j0, width)
 
 
 @numba.njit(inline="always", cache=True)
@@ -304,23 +353,33 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth):
     loads, to the columns that may enter a list: j's list of i's group, or
     i's list of j's group, one bound for a run of columns of one group.
     Only those reach the exact tests (which see the bounds tightened by
-    this row's offers).
+    this row's offers).  With missing values, a tile's column corrections
+    are summed once (:func:`column_corrections`).
     """
     n = tables.values.shape[1]
     groups = tables.groups
+    missing = tables.one.shape[0] > 0
     for p in prange(len(tile_rows)):
         out = np.empty((ROWS, BLOCK), dtype=np.float32)
         bits = out.view(np.uint32)
         rows = np.empty(ROWS, dtype=np.int64)
         hits = np.empty(BLOCK, dtype=np.int64)
+        ct = np.empty((BLOCK if missing else 0, BLOCK), dtype=np.float32)
         i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
-        jstop = min(j0 + BLOCK, n)
-        for first in range(i0, min(i0 + BLOCK, n), ROWS):
-            count = block_rows(first, min(i0 + BLOCK, n), rows)
+        istop, jstop = min(i0 + BLOCK, n), min(j0 + BLOCK, n)
+        if missing:
+            column_corrections(tables, weights, i0, istop - i0, j0,
+                               jstop - j0, ct)
+        for first in range(i0, istop, ROWS):
+            count = block_rows(first, istop, rows)
             jfirst = max(j0, first + 1)  # a diagonal tile: j > i only
             if jfirst >= jstop:
                 continue
-            distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out)
+            distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out,
+                          False)
+            if missing:
+                add_column_corrections(out, ct, rows, i0, jfirst - j0,
+                                       jstop - jfirst)
             order_bits(bits, jstop - jfirst)
             ufirst = np.uint64(jfirst)  # unsigned: no negative-index checks
             for r in range(count):
@@ -544,9 +603,16 @@ def float32_error_bound(tables, weights):
 
     Each term w_A diff(A) carries the rounding of the two values, their
     difference, the transform (scaled by its slope L), the weight and the
-    product, at most |w_A| (3L + 4) u with u = 2^-24, and the running sum
-    adds at most u * sum(|w|) per attribute.  A ramp with t_eq == t_diff is
-    a step (unbounded slope): every list is then checked in float64.
+    product, at most |w_A| (3L + 4) u with u = 2^-24.  Every partial sum
+    is a sum of terms w_A d_A with |d_A| <= 1, so each addition adds at
+    most u * sum(|w|): one per attribute, and with missing values one per
+    correction too (distance_rows, column_corrections): one per value the
+    pair misses, at most twice the most any instance misses, and one for
+    a tile's corrections.  A RELIEF-D correction's own term (the table
+    entry rounded to float32, the diff against 0 it replaces, their
+    difference, the product) adds at most |w_A| (L + 4) u, once per
+    attribute.  A ramp with t_eq == t_diff
+    is a step (unbounded slope): every list is then checked in float64.
     Nominal attributes without missing values and integer weights give
     integer distances, exact in float32 (bound 0).
     """
@@ -562,8 +628,12 @@ def float32_error_bound(tables, weights):
     if tables.kind == RAMP:
         width = np.float64(tables.t_diff) - np.float64(tables.t_eq)
         slope = np.inf if width <= 0 else max(1.0, 1.0 / width)
-    n_attrs = len(weights)
-    return 1.01 * u * total * (3 * slope + 4 + n_attrs) + 1e-12 * total
+    additions, terms = len(weights), 3 * slope + 4
+    if tables.one.shape[0]:
+        most_missed = np.diff(tables.gap_start).max()
+        additions += 2 * most_missed + 1
+        terms += slope + 4
+    return 1.01 * u * total * (terms + additions) + 1e-12 * total
 
 
 def _report(progress_callback, done):
