@@ -89,13 +89,26 @@ def test_peer_memory_limit_skips(bench):
         assert r["status"] == "skipped" and r["error"].startswith("skipped (needs ")
 
 
-def test_missing_preset_summary(bench):
-    results = [{"method": "ours", "status": "ok", "time": t,
-                "spec": vars(bench.Spec(100, 6, "binary", mix, miss))}
-               for t, mix, miss in ((1.0, "continuous", 0.0), (1.2, "mixed", 0.0),
-                                    (2.0, "continuous", 0.1))]
+def _round(bench, times):
+    return [{"method": "ours", "status": "ok", "time": t, "times": [t, t],
+             "first": 1.0, "peak_mb": 1.0,
+             "spec": vars(bench.Spec(100, 6, "binary", mix, miss))}
+            for t, mix, miss in zip(times, ("continuous", "mixed", "continuous"),
+                                    (0.0, 0.0, 0.1))]
+
+
+def test_missing_preset_summary_judges_each_rounds_ratio(bench):
+    # the machine slows down in round 2: each round's ratio stays put, the
+    # pooled times' ratio would not
+    results = bench.merge_rounds([_round(bench, (1.0, 1.2, 2.0)),
+                                  _round(bench, (2.0, 2.4, 4.0)),
+                                  _round(bench, (1.0, 1.3, 1.4))])
+    assert [r["round_times"] for r in results] == [
+        [1.0, 2.0, 1.0], [1.2, 2.4, 1.3], [2.0, 4.0, 1.4]]
+    assert results[0]["time"] == 1.0 and len(results[0]["times"]) == 6
     text = bench.preset_missing_summary(results)
-    assert "1.20x  ok" in text and "2.00x  OVER GOAL" in text
+    assert "= 1.20x  ok  (rounds: 1.20, 1.20, 1.30)" in text
+    assert "= 2.00x  OVER GOAL  (rounds: 2.00, 2.00, 1.40)" in text
 
 
 def test_floor_runs_on_tiny_data():

@@ -22,8 +22,10 @@ LINEAR, SQUARED, RAMP = 0, 1, 2
 DIFF_KINDS = {"linear": LINEAR, "squared": SQUARED, "ramp": RAMP}
 
 DiffTables = namedtuple("DiffTables", [
-    "values",   # (a, n) scaled numeric values / nominal codes, missing as 0
-    "known",    # (n_slots, n) 1 where the value is known (columns with missing)
+    "values",   # (a, n) scaled numeric values / nominal codes; a missing
+                # value is 0 in the search tables, NaN in the exact ones
+    "known",    # search tables: (n_slots, n) 1 where the value is known
+                # (columns with missing values); exact: empty
     "slot",     # (a,) int32 row of an attribute in `known` and `one`, or -1
     "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py;
                 # search tables: minus known * diff(value, 0), see
@@ -83,29 +85,30 @@ def known_diff(tables, a, xi, xj):
 
 
 @numba.njit(inline="always", cache=True)
-def with_missing(tables, s, i, j, gi, gj, d):
-    """The diff of a pair on slot `s`: `d` (the diff of the two stored
-    values) when both are known, else its RELIEF-D value (eq. 2.5).
+def with_missing(tables, s, i, j, gi, gj, xi, xj, d):
+    """The diff of a pair on slot `s`: `d` (the diff of xi and xj) when
+    both are known, else its RELIEF-D value (eq. 2.5).
 
-    Missing pairs are selected arithmetically, not by branches (a missing
-    value is unpredictable): the known flags are 0 or 1 and every table
-    entry is finite, so the sum equals the selected term exactly.
+    A missing value is NaN in the exact tables.  Both table entries are
+    read and the result selected, so that a loop over the attributes
+    vectorises (a missing value is unpredictable for a branch).
     gi, gj are the groups of I_i, I_j.
     """
-    ki, kj = tables.known[s, i], tables.known[s, j]
-    return (ki * kj * d + (1 - ki) * tables.one[s, gi, j]
-            + ki * (1 - kj) * tables.one[s, gj, i])
+    missing_i, missing_j = np.isnan(xi), np.isnan(xj)
+    relief_d = tables.one[s, gi, j] if missing_i else tables.one[s, gj, i]
+    return relief_d if missing_i or missing_j else d
 
 
 @numba.njit(inline="always", cache=True)
 def attribute_diff(tables, a, i, j):
     """diff(A_a, I_i, I_j), missing values included (eq. 2.2, 2.3, 2.5)."""
-    d = known_diff(tables, a, tables.values[a, i], tables.values[a, j])
+    xi, xj = tables.values[a, i], tables.values[a, j]
+    d = known_diff(tables, a, xi, xj)
     s = tables.slot[a]
     if s < 0:
         return d
     return with_missing(tables, s, i, j, tables.groups[i], tables.groups[j],
-                        d)
+                        xi, xj, d)
 
 
 @numba.njit(inline="always", cache=True)
@@ -120,5 +123,6 @@ def slotted_linear_diff(tables, a, i, j, gi, gj):
     """attribute_diff for linear diffs and slot[a] == a (gi, gj: the
     groups of I_i, I_j, read once outside the caller's loop): no slot
     lookup and no branch, so that loops over the attributes vectorise."""
-    d = linear_diff(tables.values[a, i], tables.values[a, j], tables.nominal[a])
-    return with_missing(tables, a, i, j, gi, gj, d)
+    xi, xj = tables.values[a, i], tables.values[a, j]
+    return with_missing(tables, a, i, j, gi, gj, xi, xj,
+                        linear_diff(xi, xj, tables.nominal[a]))

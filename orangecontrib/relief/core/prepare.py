@@ -5,7 +5,8 @@ range so that a diff is a plain absolute difference (Prat & Belanche 2006,
 eq. 2.3); nominal columns keep their value codes; columns with missing values
 get Kononenko's RELIEF-D tables (:mod:`.missing`).  The result holds the
 same tables twice: in float32 for the neighbour search, whose speed is set by
-SIMD width, and in float64 for the weight updates, which stay exact.  The
+SIMD width (a missing value stored as 0, with flags and corrections), and in
+float64 for the weight updates, which stay exact (a missing value is NaN).  The
 search tables keep the instances sorted by class (:attr:`PreparedData.
 search_order`), so that a run of instances is mostly of one class.
 """
@@ -158,28 +159,18 @@ LAYOUT_BLOCK = 64  # instances a thread lays out at a time
 
 
 @numba.njit(parallel=True, cache=True)
-def _lay_out(scaled, order, slot, one, values, known, one32, known64):
-    """The search tables and the exact known flags in one parallel pass
-    over the scaled data.
-
-    Search tables, instance order[p] at position p: values[a, p],
-    known[slot[a], p], one32[slot[a], g, p].  Exact known flags, in the
-    instances' order and only when a value is missing (else the array has
-    no columns): known64[i, a] for every attribute.  A missing value is
-    stored as 0, in `scaled` too, which becomes the exact tables' values.
+def _lay_out(scaled, order, slot, one, values, known, one32):
+    """The search tables in one parallel pass over the scaled data:
+    instance order[p] at position p, values[a, p] (a missing value
+    stored as 0), known[slot[a], p], one32[slot[a], g, p].
     """
     n, n_attrs = scaled.shape
-    every = known64.shape[1] > 0
     for b in prange(-(-n // LAYOUT_BLOCK)):
         for p in range(b * LAYOUT_BLOCK, min(n, (b + 1) * LAYOUT_BLOCK)):
             i = order[p]
             for a in range(n_attrs):
                 gap = np.isnan(scaled[i, a])
-                if gap:
-                    scaled[i, a] = 0.0
-                values[a, p] = scaled[i, a]
-                if every:
-                    known64[i, a] = not gap
+                values[a, p] = 0.0 if gap else scaled[i, a]
                 s = slot[a]
                 if s >= 0:
                     known[s, p] = not gap
@@ -243,8 +234,9 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
     """The search tables (float32, instances in `order`, an attribute's
     values together: the search runs along instances) and the exact
     tables (float64, instances in their order, an instance's attributes
-    together: the rules run along attributes), from one pass of _lay_out.
-    The exact tables take `one` as it is, with a slot for every attribute
+    together: the rules run along attributes).  The search tables come
+    from one pass of _lay_out; the exact tables are the scaled data as it
+    is (a missing value NaN) and `one`, with a slot for every attribute
     when a value is missing.
     """
     n, n_attrs = scaled.shape
@@ -252,8 +244,7 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
     values = np.empty((n_attrs, n), np.float32)
     known = np.empty((n_slots, n), np.float32)
     one32 = np.empty((n_slots, n_groups, n), np.float32)
-    known64 = np.empty((n, n_attrs if n_slots else 0))
-    _lay_out(scaled, order, slot, one, values, known, one32, known64)
+    _lay_out(scaled, order, slot, one, values, known, one32)
     gaps, gap_start = _gap_lists(known, np.flatnonzero(slot >= 0))
     search = DiffTables(values=values, known=known, slot=slot, one=one32,
                         fill=np.empty(one32.shape, np.float32),
@@ -263,7 +254,8 @@ def _tables(scaled, nominal, groups, slot, one, kind, t_eq, t_diff, order):
     if n_slots:
         _fill_in(search, search.fill, search.one)
     exact_slot = np.arange(n_attrs, dtype=np.int32) if n_slots else slot
-    exact = DiffTables(values=scaled.T, known=known64.T, slot=exact_slot,
+    exact = DiffTables(values=scaled.T, known=np.empty((0, 0)),
+                       slot=exact_slot,
                        one=one, fill=np.empty((0, 0, 0)),
                        gaps=np.empty(0, np.int64),
                        gap_start=np.zeros(1, np.int64),
