@@ -128,20 +128,21 @@ def _linear_expectations(s, sample, h, size, total, per, out):
 
 
 @numba.njit(cache=True)
-def expected_numeric_diffs(s, sample, n_samples, kind, t_eq, t_diff):
+def expected_numeric_diffs(s, sample, size, total, kind, t_eq, t_diff):
     """E[g(|X_h - p|)] for every sample h and every value p of `s`.
 
     `s` are a column's known values, sorted; X_h is uniform over the values
-    of sample h (``sample[q]``: the sample of s[q]).  Values are already
-    divided by the attribute's range, so |X - p| is the plain diff d, and g
-    is the transform `kind` (ramp uses t_eq and t_diff).  For each p the sorted
-    values split at a few positions into runs where g is 0, 1 or linear in
-    X, and each run's expectation follows from the sample's prefix counts
-    and sums up to those positions; the positions only move forward as p
-    grows, so a column costs O(c) after sorting.  An empty sample gives NaN.
+    of sample h (``sample[q]``: the sample of s[q]; `size` and `total`:
+    each sample's count and sum, from :func:`_sample_sums`).  Values are
+    already divided by the attribute's range, so |X - p| is the plain diff
+    d, and g is the transform `kind` (ramp uses t_eq and t_diff).  For each
+    p the sorted values split at a few positions into runs where g is 0, 1
+    or linear in X, and each run's expectation follows from the sample's
+    prefix counts and sums up to those positions; the positions only move
+    forward as p grows, so a column costs O(c) after sorting.  An empty
+    sample gives NaN.
     """
-    c = len(s)
-    size, total = _sample_sums(s, sample, n_samples)
+    c, n_samples = len(s), len(size)
     per = np.full(n_samples, np.nan)  # 1 / size: an empty sample gives NaN
     for h in range(n_samples):
         if size[h] > 0:
@@ -263,8 +264,8 @@ def _numeric_table(column, order, s, groups, kind, t_eq, t_diff, one):
     """
     n_groups, c = one.shape[0], len(order)
     sample = groups[order]
-    size = _sample_sums(s, sample, n_groups)[0]
-    table = expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff)
+    size, total = _sample_sums(s, sample, n_groups)
+    table = expected_numeric_diffs(s, sample, size, total, kind, t_eq, t_diff)
     for g in range(n_groups):
         if size[g] == 0:
             table[g] = 0.0

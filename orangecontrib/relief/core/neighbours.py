@@ -611,8 +611,8 @@ def float32_error_bound(tables, weights):
     a tile's corrections.  A RELIEF-D correction's own term (the table
     entry rounded to float32, the diff against 0 it replaces, their
     difference, the product) adds at most |w_A| (L + 4) u, once per
-    attribute.  A ramp with t_eq == t_diff
-    is a step (unbounded slope): every list is then checked in float64.
+    attribute.  A ramp with t_eq == t_diff is a step (unbounded slope):
+    every list is then checked in float64.
     Nominal attributes without missing values and integer weights give
     integer distances, exact in float32 (bound 0).
     """
