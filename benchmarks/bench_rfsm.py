@@ -1,4 +1,4 @@
-"""Cost of a greedy forward search with RFSM (issue 6).
+"""Cost of a greedy forward search with RFSM.
 
 Times, on random data (numeric attributes, two classes, k = 1, every
 instance a reference), the one neighbour search plus diff precomputation

@@ -1,0 +1,222 @@
+"""The methods a benchmark runs: ours and the peers (Orange's built-in
+ReliefF / RReliefF, fast-select, scikit-rebate), each behind one
+interface (:class:`Method`), and how a peer's weights are compared with
+ours."""
+import importlib
+import warnings
+
+import numpy as np
+
+ALL_METHODS = ("ours", "orange", "fast-select", "skrebate")
+DEFAULT_OURS = "orangecontrib.relief.core"
+
+
+class Method:
+    name = "?"
+    jit = False
+    regression = True       # has a regression (RReliefF-type) estimator
+    missing = True          # accepts NaN in X
+
+    def __init__(self, opts):
+        self.opts = opts
+
+    def available(self):
+        return True, ""
+
+    def supports(self, spec):
+        if spec.kind == "regression" and not self.regression:
+            return False, "no regression estimator"
+        if spec.missing and not self.missing:
+            return False, "no missing-value support"
+        return True, ""
+
+    def memory_estimate(self, spec):
+        """Bytes the method needs beyond its input (rough, for skipping)."""
+        return 0
+
+    def prepare(self, data):   # untimed
+        return data
+
+    def run(self, prepared):   # timed; returns float64 weights in column order
+        raise NotImplementedError
+
+    def agreement(self, spec):
+        """(kind, note): kind is 'exact' (compare max |diff|) or 'rank'."""
+        return "rank", ""
+
+
+class Ours(Method):
+    name = "ours"
+    jit = True
+
+    def core(self):
+        return importlib.import_module(self.opts.get("ours_module", DEFAULT_OURS))
+
+    def available(self):
+        try:
+            self.core()
+        except ImportError as exc:
+            return False, f"not importable ({exc})"
+        return True, ""
+
+    def run(self, d):
+        core = self.core()
+        spec = d["spec"]
+        if spec.kind == "regression":
+            return np.asarray(core.rrelieff(d["X"], d["y"], d["discrete"],
+                                            k_nearest=spec.k, n_iterations=None),
+                              dtype=float)
+        return np.asarray(core.relieff(d["X"], d["y"], d["discrete"],
+                                       k_nearest=spec.k, n_iterations=None),
+                          dtype=float)
+
+
+class _EveryInstanceOnce(np.random.RandomState):
+    """Orange draws its references with ``rstate.randint(n, size=m)``; this
+    state returns 0..m-1 instead, so Orange visits every instance once (m = n),
+    exactly like ours.  The amount of work is the same as with its default
+    sampling with replacement."""
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        return np.arange(size, dtype=dtype) % low
+
+
+class OrangeBuiltin(Method):
+    name = "orange"
+
+    def memory_estimate(self, spec):
+        return 2 * 8 * spec.n * spec.a + 16 * spec.n
+
+    def prepare(self, d):
+        from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+        spec = d["spec"]
+        attrs = [DiscreteVariable(f"x{c}", values=[str(v) for v in range(nv)]) if nv
+                 else ContinuousVariable(f"x{c}")
+                 for c, nv in enumerate(d["n_values"])]
+        if spec.kind == "regression":
+            cls = ContinuousVariable("y")
+        else:
+            n_cls = int(np.nanmax(d["y"])) + 1
+            cls = DiscreteVariable("y", values=[str(v) for v in range(n_cls)])
+        table = Table.from_numpy(Domain(attrs, cls), d["X"], d["y"])
+        return {"table": table, "spec": spec}
+
+    def run(self, p):
+        from Orange.preprocess.score import ReliefF, RReliefF
+        spec = p["spec"]
+        scorer = RReliefF if spec.kind == "regression" else ReliefF
+        return np.asarray(scorer(n_iterations=spec.n, k_nearest=spec.k,
+                                 random_state=_EveryInstanceOnce())(p["table"]),
+                          dtype=float)
+
+    def agreement(self, spec):
+        if spec.kind == "regression":
+            return "rank", ("Orange RReliefF: constant influence 1/(5k) per "
+                            "neighbour and "
+                            "unnormalised |dy| in N_dC, so W's second term differs")
+        if spec.missing:
+            return "rank", ("Orange: missing numeric diff = normal pdf, nominal = "
+                            "P(value|class) (not RELIEF-D)")
+        return "exact", ("same ReliefF definition (divides by k; all classes "
+                         "have > k members)")
+
+
+class FastSelect(Method):
+    name = "fast-select"
+    jit = True
+    regression = False
+    missing = False
+
+    def available(self):
+        try:
+            importlib.import_module("fast_select")
+        except ImportError:
+            return False, "not installed"
+        return True, ""
+
+    def memory_estimate(self, spec):
+        return 4 * spec.n * spec.a * 2
+
+    def run(self, d):
+        import fast_select
+        spec = d["spec"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = fast_select.ReliefF(n_features_to_select=1.0, n_neighbors=spec.k,
+                                      discrete_limit=10, backend="cpu", n_jobs=-1)
+            est.fit(d["X"], d["y"])
+        return np.asarray(est.feature_importances_, dtype=float)
+
+    def agreement(self, spec):
+        return "exact", ("same definition (range-normalised L1, mean over found "
+                         "neighbours, priors); float32, so ~1e-7")
+
+
+class Skrebate(Method):
+    name = "skrebate"
+
+    def available(self):
+        try:
+            importlib.import_module("skrebate")
+        except ImportError:
+            return False, "not installed"
+        return True, ""
+
+    def memory_estimate(self, spec):
+        # pdist (4 n^2) + squareform (8 n^2); the missing-value and mixed paths
+        # build more n x n float64 arrays.
+        per_pair = 12
+        if spec.missing:
+            per_pair = 16
+        elif spec.mix == "mixed":
+            per_pair = 28
+        return per_pair * spec.n ** 2
+
+    def run(self, d):
+        import skrebate
+        spec = d["spec"]
+        label_type = {"binary": "binary", "multiclass": "multiclass",
+                      "regression": "continuous"}[spec.kind]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            est = skrebate.ReliefF(n_features_to_select=spec.a, n_neighbors=spec.k,
+                                   n_jobs=1, label_type=label_type)
+            est.fit(d["X"], d["y"])
+        return np.asarray(est.feature_importances_, dtype=float)
+
+    def agreement(self, spec):
+        if spec.kind == "multiclass":
+            return "rank", ("skrebate multiclass weighs miss classes by their share "
+                            "among the neighbours, not by priors")
+        if spec.kind == "regression":
+            return "rank", ("skrebate 'continuous' endpoint: hit/miss by "
+                            "|dy| < std(y), "
+                            "not RReliefF")
+        if spec.missing:
+            return "rank", "skrebate skips missing values and renormalises the distance"
+        if spec.mix == "mixed":
+            return "rank", ("skrebate mixed data: nominal distance scaled by "
+                            "a/a_nominal, "
+                            "numeric diff = 1 above one std")
+        return "exact", "same definition for binary continuous data"
+
+
+METHODS = {"ours": Ours, "orange": OrangeBuiltin, "fast-select": FastSelect,
+           "skrebate": Skrebate}
+
+
+def spearman(u, v):
+    from scipy.stats import spearmanr
+    rho = spearmanr(u, v).statistic
+    return float(rho)
+
+
+def agreement(method_name, spec, w_peer, w_ours, opts):
+    """(text, figure, kind, note) comparing a peer's weights with ours."""
+    kind, note = METHODS[method_name](opts).agreement(spec)
+    u, v = np.asarray(w_peer, float), np.asarray(w_ours, float)
+    if kind == "exact":
+        fig = float(np.max(np.abs(u - v)))
+        return f"max abs diff {fig:.1e}", fig, kind, note
+    fig = spearman(u, v)
+    return f"rank corr {fig:.3f}", fig, kind, note
