@@ -41,7 +41,7 @@ INSTALL_REQUIRES = [
 
 EXTRAS_REQUIRE = {
     # pip's Orange3 brings no Qt binding; the widget tests need one
-    "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5"],
+    "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5", "ruff"],
     "bench": ["fast-select", "skrebate"],
 }
 

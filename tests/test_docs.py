@@ -9,17 +9,21 @@ import pytest
 from orangecanvas.help.provider import HtmlIndexProvider
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES_WITH_CODE = ["README.md", "doc/scripting.md"]
 MARKDOWN_PAGES = sorted(str(p.relative_to(ROOT)) for p in
                         [ROOT / "README.md", *(ROOT / "doc").rglob("*.md")]
                         if "_build" not in p.parts)
 PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PLAIN_BLOCK = re.compile(r"^```\n(.*?)^```", re.MULTILINE | re.DOTALL)
 LOCAL_LINK = re.compile(r"\]\((?!https?:)([^)#]+)(#[^)]*)?\)")
+#: what the examples of a page print, in part
+PRINTED = {"doc/classdep.md": ["best attribute", "plain kNN"]}
 
 
 def python_blocks(page):
     return PYTHON_BLOCK.findall((ROOT / page).read_text(encoding="utf-8"))
+
+
+PAGES_WITH_CODE = [page for page in MARKDOWN_PAGES if python_blocks(page)]
 
 
 def load_doc_builder():
@@ -30,15 +34,30 @@ def load_doc_builder():
     return module
 
 
+def test_the_pages_with_examples():
+    assert {"README.md", "doc/scripting.md", "doc/double-relief.md",
+            "doc/generators.md", "doc/classdep.md",
+            "doc/rfsm.md"} <= set(PAGES_WITH_CODE)
+
+
 @pytest.mark.parametrize("page", PAGES_WITH_CODE)
 def test_python_examples_run(page):
-    blocks = python_blocks(page)
-    assert blocks, f"{page} has no python examples"
     namespace = {"__name__": "__doc_example__"}
     with contextlib.redirect_stdout(io.StringIO()) as output:
-        for block in blocks:  # later blocks may use names of earlier ones
+        for block in python_blocks(page):  # later blocks may use earlier names
             exec(compile(block, page, "exec"), namespace)  # noqa: S102
     assert output.getvalue()
+    for text in PRINTED.get(page, []):
+        assert text in output.getvalue()
+
+
+def test_experiment_page_shows_both_figures():
+    text = (ROOT / "doc" / "separability.md").read_text(encoding="utf-8")
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert {"images/separability.png",
+            "images/accumulated_separability.png"} <= set(images)
+    for image in images:
+        assert (ROOT / "doc" / image).read_bytes()[:4] == b"\x89PNG"
 
 
 @pytest.mark.parametrize("page", MARKDOWN_PAGES)
@@ -58,18 +77,24 @@ def test_readme_test_command_is_the_ci_command():
     assert test_command in ci_script
 
 
-def test_help_pages_build_and_link_the_widget(tmp_path):
+#: the name the canvas' help index gives a widget -> its page's name
+WIDGET_PAGES = {"relief": "relief", "relief data generator": "generator",
+                "separability": "separability", "rfsm selection": "rfsm",
+                "class-dependent knn": "classdep-knn"}
+
+
+def test_help_pages_build_and_link_the_widgets(tmp_path):
     builder = load_doc_builder()
     made = builder.build(build_dir=tmp_path)
     index = tmp_path / "index.html"
     assert index in made
-    assert (tmp_path / "widgets" / "images" / "relief.png").exists()
     # parse the index as the Orange canvas does to find a widget's page
     from orangecontrib.relief.widgets import WIDGET_HELP_PATH
-    xpath = WIDGET_HELP_PATH[0][1]
     parser = HtmlIndexProvider.__new__(HtmlIndexProvider)
-    parser.xpathquery = xpath
+    parser.xpathquery = WIDGET_HELP_PATH[0][1]
     items = parser._parse(index.read_text(encoding="utf-8"))
-    assert items["relief"] == "widgets/relief.html"
-    page = (tmp_path / "widgets" / "relief.html").read_text(encoding="utf-8")
-    assert 'src="images/relief.png"' in page
+    for widget, name in WIDGET_PAGES.items():
+        assert items[widget] == f"widgets/{name}.html"
+        page = (tmp_path / "widgets" / f"{name}.html").read_text("utf-8")
+        assert f'src="images/{name}.png"' in page
+        assert (tmp_path / "widgets" / "images" / f"{name}.png").exists()

@@ -1,4 +1,4 @@
-"""The example workflows (issue 6): every .ows in orangecontrib/relief/tutorials
+"""The example workflows: every .ows in orangecontrib/relief/tutorials
 parses, names widgets that import, and links channels the widgets have."""
 import ast
 import importlib

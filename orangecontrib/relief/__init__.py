@@ -17,14 +17,14 @@ _EXPORTS = {
     "Relief": "scorers",
     "ReliefF": "scorers",
     "RReliefF": "scorers",
-    "RankScorer": "scorers",
-    "DReliefF": "scorers_double",
-    "PDReliefF": "scorers_double",
-    "CDRelief": "classdep",
-    "IWCDRelief": "classdep",
-    "ClassDependentRankScorer": "classdep",
-    "ClassDependentKNNLearner": "classdep_knn",
-    "RFSMScorer": "selection",
+    "DReliefF": "scorers",
+    "PDReliefF": "scorers",
+    "CDRelief": "scorers",
+    "IWCDRelief": "scorers",
+    "RFSMScorer": "scorers",
+    "RankScorer": "rank",
+    "ClassDependentRankScorer": "rank",
+    "ClassDependentKNNLearner": "knn",
 }
 
 __all__ = list(_EXPORTS)

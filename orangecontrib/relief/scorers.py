@@ -1,4 +1,4 @@
-"""Orange scorers for the Relief family: drop-in replacements for Orange's.
+"""Every Orange scorer of the add-on: drop-in replacements for Orange's.
 
 ``ReliefF(k_nearest=10)(table)`` returns one weight per attribute, in the
 domain's order, so the scorers work wherever an Orange ``Scorer`` does
@@ -6,29 +6,56 @@ domain's order, so the scorers work wherever an Orange ``Scorer`` does
 Unlike Orange's built-ins, ``n_iterations=None`` (the default) uses every
 instance once, in order, and missing values follow Kononenko's RELIEF-D.
 
-Orange's Rank widget calls ``score_data(data)`` on its Scorer input and wants
-one row per score column; :class:`RankScorer` adapts a scorer to that.
+* :class:`Relief`, :class:`ReliefF`, :class:`RReliefF` -- Kira & Rendell
+  (1992), Kononenko (1994), Robnik-Sikonja & Kononenko (1997);
+* :class:`DReliefF`, :class:`PDReliefF` -- Prat & Belanche (2006);
+* :class:`CDRelief`, :class:`IWCDRelief` -- Marchiori (2013), Qiu & He
+  (2019): one weight vector per class, whose prior-weighted mean the
+  scorer returns (:meth:`ClassDependentScorer.class_weights` gives them
+  all);
+* :class:`RFSMScorer` -- the order and gains of the greedy RFSM search
+  (Arauzo-Azofra, Benitez & Castro).
+
+Orange's Rank widget calls ``score_data(data)`` and wants one row per score
+column; :mod:`.rank` adapts these scorers to it.
 """
 import numpy as np
-import scipy.sparse as sp
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Variable
 from Orange.data.filter import HasClass
 from Orange.preprocess.score import Scorer
 
-from . import core
+from .arrays import check_table, table_arrays
+from .core import classdep, double, estimators
+from .core.options import (DIFF, K_CLASS_DEPENDENT, K_RELIEFF, K_RFSM,
+                           K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ, THRESHOLD,
+                           check_choice)
+from .core.subsets import RFSM, greedy_forward
+
+__all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
+           "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
+           "RFSMScorer"]
 
 
 class ReliefScorer(Scorer):
-    """Common ground of the Relief-family scorers.
+    """Common ground of the scorers: an Orange table becomes the core's
+    arrays (metas ignored, rows without a class dropped), and the options
+    shared by every variant (sampling and the diff of numeric attributes).
 
-    A subclass sets ``class_type`` and implements ``_weights(X, y, discrete,
-    progress_callback)`` on plain arrays; this class turns an Orange table
-    into those arrays (metas ignored, rows without a class dropped).
+    A subclass sets ``class_type`` and implements ``_weights(arrays,
+    progress_callback)`` (arrays: :class:`~.arrays.TableArrays`).
     """
     feature_type = Variable
     supports_sparse_data = False
     preprocessors = [HasClass()]
+
+    def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
+                 diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
+        self.n_iterations = n_iterations
+        self.random_state = random_state
+        self.diff = diff
+        self.t_eq = t_eq
+        self.t_diff = t_diff
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         """Weights of all attributes, or of `feature` (scored in the context
@@ -43,40 +70,20 @@ class ReliefScorer(Scorer):
 
     def score_table(self, data, progress_callback=None):
         """One weight per attribute of `data`, in domain order."""
-        self._check_domain(data.domain)
+        return self._weights(self.arrays(data), progress_callback)
+
+    def arrays(self, data):
+        """The core's arrays of `data`, after checking that its class fits
+        the scorer."""
+        name = self.friendly_name
+        check_table(data, name)
+        if not isinstance(data.domain.class_var, self.class_type):
+            kind = ("categorical" if self.class_type is DiscreteVariable
+                    else "numeric")
+            raise ValueError(f"{name} needs a {kind} target variable.")
         for preprocess in self.preprocessors:
             data = preprocess(data)
-        if sp.issparse(data.X):
-            raise ValueError(f"{self.friendly_name} does not support sparse "
-                             f"data; convert it with `data.to_dense()`.")
-        discrete = np.array([var.is_discrete for var in data.domain.attributes],
-                            dtype=bool)
-        return self._weights(data.X, data.Y, discrete, progress_callback)
-
-    def _check_domain(self, domain):
-        name = self.friendly_name
-        if domain.class_var is None:
-            raise ValueError(f"{name} requires data with a target variable.")
-        if not isinstance(domain.class_var, self.class_type):
-            kind = "categorical" if self.class_type is DiscreteVariable else "numeric"
-            raise ValueError(f"{name} requires a {kind} target variable.")
-        if not domain.attributes:
-            raise ValueError(f"{name}: the data has no attributes to score.")
-
-    def _weights(self, X, y, discrete, progress_callback):
-        raise NotImplementedError
-
-
-class _DiffOptions(ReliefScorer):
-    """Parameters shared by the scorers: sampling and the diff transform."""
-
-    def __init__(self, n_iterations=None, random_state=0, diff="linear",
-                 t_eq=0.04, t_diff=0.10):
-        self.n_iterations = n_iterations
-        self.random_state = random_state
-        self.diff = diff
-        self.t_eq = t_eq
-        self.t_diff = t_diff
+        return table_arrays(data, name)
 
     def _options(self, progress_callback):
         return dict(n_iterations=self.n_iterations,
@@ -84,8 +91,11 @@ class _DiffOptions(ReliefScorer):
                     t_eq=self.t_eq, t_diff=self.t_diff,
                     progress_callback=progress_callback)
 
+    def _weights(self, arrays, progress_callback):
+        raise NotImplementedError
 
-class Relief(_DiffOptions):
+
+class Relief(ReliefScorer):
     """Kira & Rendell's Relief: one nearest hit and miss, two classes.
 
     See :func:`orangecontrib.relief.core.relief`.
@@ -93,28 +103,31 @@ class Relief(_DiffOptions):
     class_type = DiscreteVariable
     friendly_name = "Relief"
 
-    def _weights(self, X, y, discrete, progress_callback):
-        return core.relief(X, y, discrete, **self._options(progress_callback))
+    def _weights(self, arrays, progress_callback):
+        return estimators.relief(arrays.X, arrays.y, arrays.discrete,
+                                 **self._options(progress_callback))
 
 
-class ReliefF(_DiffOptions):
+class ReliefF(ReliefScorer):
     """Kononenko's ReliefF: k near hits and misses per class, class priors,
     RELIEF-D missing values.  See :func:`orangecontrib.relief.core.relieff`.
     """
     class_type = DiscreteVariable
     friendly_name = "ReliefF"
 
-    def __init__(self, n_iterations=None, k_nearest=10, random_state=0,
-                 diff="linear", t_eq=0.04, t_diff=0.10):
+    def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.k_nearest = k_nearest
 
-    def _weights(self, X, y, discrete, progress_callback):
-        return core.relieff(X, y, discrete, k_nearest=self.k_nearest,
-                            **self._options(progress_callback))
+    def _weights(self, arrays, progress_callback):
+        return estimators.relieff(arrays.X, arrays.y, arrays.discrete,
+                                  k_nearest=self.k_nearest,
+                                  **self._options(progress_callback))
 
 
-class RReliefF(_DiffOptions):
+class RReliefF(ReliefScorer):
     """Robnik-Sikonja & Kononenko's RReliefF for a numeric target.
 
     See :func:`orangecontrib.relief.core.rrelieff`.
@@ -122,47 +135,197 @@ class RReliefF(_DiffOptions):
     class_type = ContinuousVariable
     friendly_name = "RReliefF"
 
-    def __init__(self, n_iterations=None, k_nearest=50, random_state=0,
-                 weighting="exp_rank", sigma=None, diff="linear", t_eq=0.04,
-                 t_diff=0.10):
+    def __init__(self, n_iterations=None, k_nearest=K_RRELIEFF,
+                 random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
+                 diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.k_nearest = k_nearest
         self.weighting = weighting
         self.sigma = sigma
 
-    def _weights(self, X, y, discrete, progress_callback):
-        return core.rrelieff(X, y, discrete, k_nearest=self.k_nearest,
-                             weighting=self.weighting, sigma=self.sigma,
-                             **self._options(progress_callback))
+    def _weights(self, arrays, progress_callback):
+        return estimators.rrelieff(arrays.X, arrays.y, arrays.discrete,
+                                   k_nearest=self.k_nearest,
+                                   weighting=self.weighting, sigma=self.sigma,
+                                   **self._options(progress_callback))
 
 
-class RankScorer(Scorer):
-    """A scorer as Orange's Rank widget takes it on its Scorer input.
+class DReliefF(ReliefF):
+    """Double ReliefF (Prat & Belanche 2006, section 3): ReliefF whose
+    neighbour search weights the attributes by its own current estimates.
 
-    Rank calls ``score_data(data)`` and reads one row per score column, a
-    ``name``, a ``class_type`` and ``learner_adequacy_err_msg``; the wrapped
-    scorer keeps Orange's 1-D contract everywhere else.
+    See :func:`orangecontrib.relief.core.double.drelieff`.
     """
-    learner_adequacy_err_msg = ""
+    friendly_name = "DReliefF"
 
-    def __init__(self, scorer, name=None):
-        self.scorer = scorer
-        self.name = name or scorer.friendly_name
+    def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, clip_negative=True):
+        super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
+                         t_diff)
+        self.clip_negative = clip_negative
 
-    @property
-    def class_type(self):
-        return self.scorer.class_type
+    def _weights(self, arrays, progress_callback):
+        return double.drelieff(arrays.X, arrays.y, arrays.discrete,
+                               k_nearest=self.k_nearest,
+                               clip_negative=self.clip_negative,
+                               **self._options(progress_callback))
 
-    @property
-    def feature_type(self):
-        return self.scorer.feature_type
 
-    @property
-    def friendly_name(self):
-        return self.name
+class PDReliefF(DReliefF):
+    """Progressively weighted double ReliefF (Prat & Belanche 2006,
+    section 3.1): the distance weights move from 1 (ReliefF) to the
+    estimates (dReliefF) as f(w, t) = (w - 1) c(t) / (c(t) + s) + 1,
+    c(t) = (t / m)^a.
 
-    def __call__(self, data, feature=None):
-        return self.scorer(data, feature)
+    See :func:`orangecontrib.relief.core.double.pdrelieff`.
+    """
+    friendly_name = "PDReliefF"
 
-    def score_data(self, data, feature=None):
-        return np.atleast_2d(self.scorer(data, feature))
+    def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, a=double.DEFAULT_EXPONENT, s=double.DEFAULT_S,
+                 clip_negative=True):
+        super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
+                         t_diff, clip_negative)
+        self.a = a
+        self.s = s
+
+    def _weights(self, arrays, progress_callback):
+        return double.pdrelieff(arrays.X, arrays.y, arrays.discrete,
+                                k_nearest=self.k_nearest, a=self.a, s=self.s,
+                                clip_negative=self.clip_negative,
+                                **self._options(progress_callback))
+
+
+class ClassDependentScorer(ReliefScorer):
+    """Common ground of CDRelief and IWCDRelief (discrete class only).
+
+    Their natural result is a (classes x attributes) matrix, one weight
+    vector per class.  Orange's scorer contract is one score per
+    attribute, so the call returns the *prior-weighted mean of the class
+    rows*, ``sum_c P(c) W[c]`` with P(c) the class frequencies (for
+    CDRelief with every instance a reference: the global k-nearest-neighbour
+    Relief with pooled misses, Qiu & He 2019, eq. 3, divided by k), and
+    :meth:`class_weights` returns the matrix.  A subclass implements
+    ``_matrix(arrays, n_classes, progress_callback)``.
+    """
+    class_type = DiscreteVariable
+
+    def __init__(self, k_nearest=K_CLASS_DEPENDENT, n_iterations=None,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF):
+        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self.k_nearest = k_nearest
+
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    k_nearest=self.k_nearest)
+
+    def _matrix(self, arrays, n_classes, progress_callback):
+        raise NotImplementedError
+
+    def _weights(self, arrays, progress_callback):
+        matrix = self._matrix(arrays, None, progress_callback)
+        return classdep.prior_summary(matrix, arrays.y)
+
+    def class_weights(self, data, progress_callback=None):
+        """The (classes x attributes) matrix: row c holds the weights of the
+        c-th value of ``data.domain.class_var``, NaN if it has no instance.
+        """
+        arrays = self.arrays(data)
+        return self._matrix(arrays, len(data.domain.class_var.values),
+                            progress_callback)
+
+
+class CDRelief(ClassDependentScorer):
+    """Marchiori's class-dependent Relief (Qiu & He 2019, eq. 4).
+
+    One weight vector per class, learnt from the reference instances of that
+    class with their k nearest hits and k nearest misses (pooled over the
+    other classes); neighbours by Euclidean distance.  See
+    :func:`orangecontrib.relief.core.classdep.cdrelief`.
+    """
+    friendly_name = "CDRelief"
+
+    def _matrix(self, arrays, n_classes, progress_callback):
+        return classdep.cdrelief(arrays.X, arrays.y, arrays.discrete,
+                                 n_classes=n_classes,
+                                 **self._options(progress_callback))
+
+
+class IWCDRelief(ClassDependentScorer):
+    """Instance-weighted class-dependent Relief (Qiu & He 2019, eq. 5, 6).
+
+    `threshold` (0..1) keeps only references near the class border;
+    `update` is the reading of eq. 6 ("as_printed" or "as_text").  See
+    :func:`orangecontrib.relief.core.classdep.iwcdrelief`.
+    """
+    friendly_name = "IWCDRelief"
+
+    def __init__(self, k_nearest=K_CLASS_DEPENDENT, threshold=THRESHOLD,
+                 update="as_printed", n_iterations=None,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF):
+        super().__init__(k_nearest, n_iterations, random_state, diff, t_eq,
+                         t_diff)
+        self.threshold = threshold
+        self.update = update
+
+    def _matrix(self, arrays, n_classes, progress_callback):
+        return classdep.iwcdrelief(
+            arrays.X, arrays.y, arrays.discrete, threshold=self.threshold,
+            update=self.update, n_classes=n_classes,
+            **self._options(progress_callback))
+
+
+class RFSMScorer(ReliefScorer):
+    """Scores attributes by the greedy RFSM search (for the Rank widget).
+
+    The greedy forward search of the RFSM paper is run to the end (every
+    attribute gets a place); ``score="gain"`` (default) gives each attribute
+    the increase of W_S it brought when it was added, ``score="order"``
+    gives a - position (a for the first added), so that sorting by the
+    score reproduces the order.  Attributes added after the search's
+    stopping point brought no gain.  Either class type is scored (RFSM's
+    classification or regression form).
+
+    The other parameters are those of
+    :class:`orangecontrib.relief.core.RFSM`.
+    """
+    class_type = (DiscreteVariable, ContinuousVariable)
+    friendly_name = "RFSM"
+    SCORES = ("gain", "order")
+
+    def __init__(self, score="gain", k_nearest=K_RFSM, n_iterations=None,
+                 random_state=RANDOM_STATE, priors="eq2", diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self.score = check_choice("score", score, self.SCORES)
+        self.k_nearest = k_nearest
+        self.priors = priors
+
+    def search(self, data, progress_callback=None):
+        """The :class:`~orangecontrib.relief.core.subsets.SearchResult` of
+        the greedy search to the end on `data` (``selected``: where the
+        search stopped)."""
+        arrays = self.arrays(data)
+        return self._search(arrays, progress_callback)
+
+    def _search(self, arrays, progress_callback):
+        measure = RFSM(arrays.X, arrays.y, arrays.discrete, task=arrays.task,
+                       k_nearest=self.k_nearest, priors=self.priors,
+                       **self._options(progress_callback))
+        return greedy_forward(measure, continue_to_end=True)
+
+    def _weights(self, arrays, progress_callback):
+        result = self._search(arrays, progress_callback)
+        n_attributes = arrays.X.shape[1]
+        scores = np.zeros(n_attributes)
+        for position, step in enumerate(result.trace[1:]):
+            if self.score == "order":
+                scores[step.attribute] = n_attributes - position
+            else:
+                previous = result.trace[position].value
+                scores[step.attribute] = max(step.value - previous, 0.0)
+        return scores

@@ -4,11 +4,11 @@ wrapper, searched greedily or otherwise (Arauzo-Azofra, Benitez & Castro).
 The measures of :mod:`orangecontrib.relief.core` (RFSM, Consistency) work on
 arrays; this module feeds them an Orange table and adds the Orange-dependent
 measure, :class:`WrapperMeasure` (cross-validated quality of an Orange
-learner).  :func:`select` runs a search of :data:`core.search.SEARCHES`
-with one of the :data:`MEASURES` and returns a
-:class:`~orangecontrib.relief.core.search.SearchResult`; :func:`reduce_data`
-keeps the chosen attributes.  :class:`RFSMScorer` ranks attributes for
-Orange's Rank widget by the gain each brought in the greedy RFSM search.
+learner).  :func:`select` runs a search of
+:data:`~orangecontrib.relief.core.subsets.SEARCHES` with one of the
+:data:`MEASURES` and returns a
+:class:`~orangecontrib.relief.core.subsets.SearchResult`; :func:`reduce_data`
+keeps the chosen attributes.
 
 Example::
 
@@ -22,32 +22,19 @@ import copy
 
 import numpy as np
 
-from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from Orange.data import Domain
 from Orange.data.filter import HasClass
 from Orange.modelling import ConstantLearner, Fitter
 
-from . import core
-from .core.search import SEARCHES, SetMeasure
-from .scorers import ReliefScorer
+from .arrays import check_table, table_arrays
+from .core.options import check_choice
+from .core.progress import Interrupted
+from .core.subsets import SEARCHES, Consistency, RFSM, SetMeasure
 
-__all__ = ["MEASURES", "SEARCHES", "table_arrays", "WrapperMeasure",
-           "make_measure", "select", "reduce_data", "RFSMScorer"]
+__all__ = ["MEASURES", "SEARCHES", "WrapperMeasure", "make_measure",
+           "select", "reduce_data"]
 
 MEASURES = ("RFSM", "Consistency", "Wrapper")
-
-
-def table_arrays(data):
-    """(X, y, discrete, task) of an Orange table with a class; rows with an
-    unknown class are kept (the core measures drop them)."""
-    if data.domain.class_var is None:
-        raise ValueError("The data has no (single) class variable.")
-    if not data.domain.attributes:
-        raise ValueError("The data has no attributes.")
-    data = data.to_dense() if hasattr(data, "to_dense") else data
-    discrete = np.array([var.is_discrete for var in data.domain.attributes])
-    task = ("classification" if data.domain.class_var.is_discrete
-            else "regression")
-    return np.asarray(data.X, float), np.asarray(data.Y, float), discrete, task
 
 
 def _concrete_learner(learner, class_var):
@@ -106,6 +93,9 @@ class WrapperMeasure(SetMeasure):
         time in preprocessing), at the price that fitted preprocessors such
         as imputation see the held-out fold.  Falls back to the plain way if
         a derived column cannot be traced to its attribute.
+    should_stop : callable() -> bool, or None
+        Polled before each fold's fit; True stops the evaluation (and the
+        search) with :class:`~orangecontrib.relief.core.progress.Interrupted`.
 
     References
     ----------
@@ -115,9 +105,10 @@ class WrapperMeasure(SetMeasure):
     monotone = False
 
     def __init__(self, data, learner, *, folds=5, random_state=0,
-                 preprocess_once=True):
+                 preprocess_once=True, should_stop=None):
         from sklearn.model_selection import KFold, StratifiedKFold
 
+        check_table(data, "The wrapper")
         data = HasClass()(data)
         if len(data) < 2:
             raise ValueError("The wrapper needs at least two instances "
@@ -130,12 +121,14 @@ class WrapperMeasure(SetMeasure):
         y = data.Y
         n_folds = max(2, min(folds, len(data)))
         if self.class_var.is_discrete:
-            smallest = np.bincount(y.astype(int)).max()
+            counts = np.bincount(y.astype(int))
+            smallest = counts[counts > 0].min()
             splitter = (StratifiedKFold if smallest >= n_folds else KFold)(
                 n_folds, shuffle=True, random_state=random_state)
         else:
             splitter = KFold(n_folds, shuffle=True, random_state=random_state)
         self.folds = list(splitter.split(np.zeros(len(y)), y))
+        self.should_stop = should_stop
         self._columns = None
         if preprocess_once:
             self._prepare_once()
@@ -171,6 +164,8 @@ class WrapperMeasure(SetMeasure):
         # BLAS / OpenMP threads cost more than they give on folds this small
         with _thread_controller().limit(limits=1):
             for train, test in self.folds:
+                if self.should_stop is not None and self.should_stop():
+                    raise Interrupted
                 model = learner(table[train])
                 predicted = np.asarray(model(table[test]), dtype=float)
                 actual = table.Y[test]
@@ -192,20 +187,19 @@ def make_measure(name, data, *, learner=None, **options):
     learner : Orange learner
         The wrapper's learner (required for "Wrapper").
     **options
-        Passed to :class:`core.RFSM`, :class:`core.Consistency` or
+        Passed to :class:`~orangecontrib.relief.core.subsets.RFSM`,
+        :class:`~orangecontrib.relief.core.subsets.Consistency` or
         :class:`WrapperMeasure`.
     """
+    check_choice("measure", name, MEASURES)
     if name == "Wrapper":
         if learner is None:
             raise ValueError("The wrapper measure needs a learner.")
         return WrapperMeasure(data, learner, **options)
-    X, y, discrete, task = table_arrays(data)
-    if name == "RFSM":
-        return core.RFSM(X, y, discrete, task=task, **options)
-    if name == "Consistency":
-        return core.Consistency(X, y, discrete, task=task, **options)
-    raise ValueError(f"Unknown measure {name!r}; use one of "
-                     + ", ".join(MEASURES))
+    arrays = table_arrays(data, name)
+    measure = RFSM if name == "RFSM" else Consistency
+    return measure(arrays.X, arrays.y, arrays.discrete, task=arrays.task,
+                   **options)
 
 
 def select(data, measure="RFSM", search="greedy forward", *, learner=None,
@@ -217,9 +211,7 @@ def select(data, measure="RFSM", search="greedy forward", *, learner=None,
     SearchResult
         ``selected`` holds attribute indices of ``data.domain.attributes``.
     """
-    if search not in SEARCHES:
-        raise ValueError(f"Unknown search {search!r}; use one of "
-                         + ", ".join(SEARCHES))
+    check_choice("search", search, tuple(SEARCHES))
     measure = make_measure(measure, data, learner=learner,
                            **(measure_options or {}))
     return SEARCHES[search](measure, progress_callback=progress_callback,
@@ -233,52 +225,3 @@ def reduce_data(data, selected):
                   if i in set(selected)]
     domain = Domain(attributes, data.domain.class_vars, data.domain.metas)
     return data.transform(domain)
-
-
-class RFSMScorer(ReliefScorer):
-    """Scores attributes by the greedy RFSM search (for the Rank widget).
-
-    The greedy forward search of the RFSM paper is run to the end (every
-    attribute gets a place); ``score="gain"`` (default) gives each attribute
-    the increase of W_S it brought when it was added, ``score="order"``
-    gives a - position (a for the first added), so that sorting by the
-    score reproduces the order.  Attributes added after the search's
-    stopping point brought no gain.  After a call, ``result_`` holds the
-    :class:`SearchResult` (``selected`` = where the search stopped).
-
-    Parameters are those of :class:`core.RFSM` (k_nearest, n_iterations,
-    random_state, priors, diff, ...).
-    """
-    class_type = (DiscreteVariable, ContinuousVariable)
-    friendly_name = "RFSM"
-
-    def __init__(self, score="gain", **options):
-        if score not in ("gain", "order"):
-            raise ValueError(f"score must be 'gain' or 'order', not {score!r}")
-        self.score = score
-        self.options = options
-        self.result_ = None
-
-    def _weights(self, X, y, discrete, progress_callback):
-        task = "classification" if self._discrete_class else "regression"
-        measure = core.RFSM(X, y, discrete, task=task,
-                            progress_callback=progress_callback,
-                            **self.options)
-        result = core.greedy_forward(measure, continue_to_end=True)
-        self.result_ = result
-        scores = np.zeros(X.shape[1])
-        steps = result.trace[1:len(result.trace)]
-        for position, step in enumerate(steps):
-            if step.attribute is None:
-                continue
-            if self.score == "order":
-                scores[step.attribute] = X.shape[1] - position
-            else:
-                previous = result.trace[position].value
-                scores[step.attribute] = max(step.value - previous, 0.0)
-        return scores
-
-    def score_table(self, data, progress_callback=None):
-        self._discrete_class = data.domain.class_var is not None and \
-            data.domain.class_var.is_discrete
-        return super().score_table(data, progress_callback)

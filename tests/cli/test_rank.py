@@ -1,4 +1,4 @@
-"""Tests of the ``orange-relief`` command line."""
+"""``orange-relief rank`` (orangecontrib.relief.cli.rank)."""
 import subprocess
 import sys
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from Orange.data import Table
 
-from orangecontrib.relief import ReliefF
+from orangecontrib.relief import PDReliefF, ReliefF
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.datasets import path
 
@@ -71,6 +71,16 @@ def test_relief_on_two_classes(capsys):
     code, lines, _ = run(capsys, "rank", "voting", "--method", "Relief")
     assert code == 0
     assert "method Relief," in lines[-1]
+
+
+def test_double_relieff_variant(capsys):
+    code, lines, _ = run(capsys, "rank", "voting", "--method", "PDReliefF",
+                         "--k", "5", "--top", "3")
+    assert code == 0
+    assert len(lines) == 5 and "method PDReliefF" in lines[-1]
+    table = Table(path("voting"))
+    best = np.argmax(PDReliefF(k_nearest=5)(table))
+    assert table.domain.attributes[best].name in lines[1]
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -2,16 +2,15 @@
 with a clear message, or a sensible result; never a crash or a hang, and
 the input arrays are never modified."""
 import copy
+import re
 
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-import reference as ref
-
-core = pytest.importorskip("orangecontrib.relief.core")
-from orangecontrib.relief.core import (  # noqa: E402
-    ReliefInputError, relief, relieff, rrelieff)
+from orangecontrib.relief.core import (ReliefInputError, relief, relieff,
+                                       rrelieff)
+from tests.reference import relief as ref
 
 ALL = [relief, relieff, rrelieff]
 CLASSIFIERS = [relief, relieff]
@@ -45,6 +44,11 @@ def _assert_same(before, after):
             _assert_same(list(b.values()), list(a.values()))
         elif isinstance(b, (list, tuple)):
             _assert_same(b, a)
+
+
+def exact(message):
+    """A `match` pattern of exactly `message`."""
+    return f"^{re.escape(message)}$"
 
 
 def raises(func, *args, match=None, **kwargs):
@@ -132,12 +136,14 @@ def test_infinite_values(func, bad):
 def test_bad_diff_option(func):
     X, y = data_for(func)
     for diff in ["cubic", "", "Linear "]:
-        raises(func, X, y, diff=diff)
+        raises(func, X, y, diff=diff, match=exact(
+            f"diff must be one of 'linear', 'squared', 'ramp', got {diff!r}."))
 
 
 def test_bad_weighting_option():
     X, y = small_data(regression=True)
-    raises(rrelieff, X, y, weighting="gauss")
+    raises(rrelieff, X, y, weighting="gauss", match=exact(
+        "weighting must be one of 'exp_rank', 'equal', got 'gauss'."))
 
 
 @pytest.mark.parametrize("func", ALL)
@@ -145,33 +151,48 @@ def test_bad_weighting_option():
                                      [1.0, np.inf, 1.0]])
 def test_bad_distance_weights(func, weights):
     X, y = data_for(func)
-    raises(func, X, y, distance_weights=np.array(weights))
+    raises(func, X, y, distance_weights=np.array(weights),
+           match="^distance_weights must be finite and >= 0, got ")
 
 
 @pytest.mark.parametrize("func", ALL)
 def test_distance_weights_of_wrong_length(func):
     X, y = data_for(func)
-    raises(func, X, y, distance_weights=np.ones(X.shape[1] + 1))
+    raises(func, X, y, distance_weights=np.ones(X.shape[1] + 1), match=exact(
+        "distance_weights must have one entry per attribute (3), got 4."))
 
 
 @pytest.mark.parametrize("func", ALL)
 def test_t_eq_above_t_diff(func):
     X, y = data_for(func)
-    raises(func, X, y, diff="ramp", t_eq=0.2, t_diff=0.1)
+    raises(func, X, y, diff="ramp", t_eq=0.2, t_diff=0.1, match=exact(
+        "t_eq must be at most t_diff, got t_eq=0.2 and t_diff=0.1."))
 
 
 @pytest.mark.parametrize("func", ALL)
 @pytest.mark.parametrize("m", [0, -3])
 def test_n_iterations_below_one(func, m):
     X, y = data_for(func)
-    raises(func, X, y, n_iterations=m, random_state=0)
+    raises(func, X, y, n_iterations=m, random_state=0, match=exact(
+        f"n_iterations must be a positive integer or None (every instance "
+        f"once), got {m}."))
 
 
 @pytest.mark.parametrize("func", [relieff, rrelieff])
 @pytest.mark.parametrize("k", [0, -1])
 def test_k_nearest_below_one(func, k):
     X, y = data_for(func)
-    raises(func, X, y, k_nearest=k)
+    raises(func, X, y, k_nearest=k, match=exact(
+        f"k_nearest must be a positive integer, got {k}."))
+
+
+@pytest.mark.parametrize("func", ALL)
+@pytest.mark.parametrize("seed", [-1, 0.5, "0"])
+def test_bad_random_state(func, seed):
+    X, y = data_for(func)
+    raises(func, X, y, n_iterations=5, random_state=seed, match=exact(
+        f"random_state must be None, a non-negative integer or a numpy "
+        f"Generator, got {seed!r}."))
 
 
 @pytest.mark.parametrize("func", ALL)
@@ -264,7 +285,7 @@ def test_many_sampled_iterations_without_seed(func):
 
 @pytest.mark.parametrize("func", ALL)
 def test_ramp_with_equal_thresholds_is_a_step(func):
-    """The contract forbids only t_eq > t_diff; t_eq == t_diff is the step
+    """Only t_eq > t_diff is forbidden; t_eq == t_diff is the step
     g(d) = 0 for d <= t, 1 for d > t."""
     X, y = data_for(func)
     W = result(func, X, y, diff="ramp", t_eq=0.25, t_diff=0.25)
@@ -275,15 +296,17 @@ def test_ramp_with_equal_thresholds_is_a_step(func):
 
 @pytest.mark.parametrize("func", ALL)
 def test_t_eq_above_t_diff_with_linear_diff(func):
-    """Contract rule 10 lists t_eq > t_diff without naming the diff."""
+    """t_eq > t_diff is an error whatever the diff (it is checked even where
+    the linear diff does not use the thresholds)."""
     X, y = data_for(func)
-    raises(func, X, y, t_eq=0.2, t_diff=0.1)
+    raises(func, X, y, t_eq=0.2, t_diff=0.1, match=exact(
+        "t_eq must be at most t_diff, got t_eq=0.2 and t_diff=0.1."))
 
 
 @pytest.mark.parametrize("func", CLASSIFIERS)
 def test_unusual_class_codes_do_not_crash(func):
-    """Codes outside 0..C-1 are not in the contract: either a clear
-    ReliefInputError or the result the reference gives (never a crash)."""
+    """Codes outside 0..C-1 are left open: either a clear ReliefInputError
+    or the result the reference gives (never a crash)."""
     X, y = small_data()
     for codes in ([0.0, 2.0], [1.0, 3.0], [0.0, 0.5], [-1.0, 0.0]):
         yc = np.where(y == 0, codes[0], codes[1])

@@ -1,21 +1,26 @@
-"""Issue 5: CDRelief and IWCDRelief in the core against the literal slow
-reference (tests/reference_classdep.py) and their properties.
+"""CDRelief and IWCDRelief (Qiu & He 2019) in the core, on each engine,
+against the literal slow reference (tests.reference.classdep) and their
+properties.
 
 Grid data (values k/16 with 0 and 1 in every numeric column) make every
 squared diff and every distance exact in float32 and float64, so neighbour
 ties are real ties and test the lower-index rule; the "generic" cases use
 ordinary random floats and missing values.  Agreement: 1e-6 absolute.
 """
+import re
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-import reference_classdep as slow
 from orangecontrib.relief.core import ReliefInputError, relieff
 from orangecontrib.relief.core.classdep import (
     ClassDependentRelief, cdrelief, iwcdrelief, prior_summary)
+from tests.core.engines import on_each_engine
+from tests.reference import classdep as slow
+from tests.reference import relief as ref
 
 GRID = 16
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
@@ -88,8 +93,9 @@ def test_cdrelief_matches_reference(kind, n_classes, seed):
     X, y, discrete = _case(kind, n_classes, seed)
     options = _fit_weights(_options(seed), X.shape[1])
     expected = slow.cdrelief(X, y, discrete, **options)
-    assert_allclose(cdrelief(X, y, discrete, **options), expected,
-                    atol=1e-6, rtol=0)
+    for engine, got in on_each_engine(
+            lambda: cdrelief(X, y, discrete, **options)).items():
+        assert_allclose(got, expected, atol=1e-6, rtol=0, err_msg=engine)
 
 
 @pytest.mark.parametrize("kind, n_classes, seed", CASES)
@@ -100,15 +106,15 @@ def test_iwcdrelief_matches_reference(kind, n_classes, seed, update):
     threshold = THRESHOLDS[seed % len(THRESHOLDS)]
     expected = slow.iwcdrelief(X, y, discrete, threshold=threshold,
                                update=update, **options)
-    got = iwcdrelief(X, y, discrete, threshold=threshold, update=update,
-                     **options)
-    assert_allclose(got, expected, atol=1e-6, rtol=0)
+    for engine, got in on_each_engine(
+            lambda: iwcdrelief(X, y, discrete, threshold=threshold,
+                               update=update, **options)).items():
+        assert_allclose(got, expected, atol=1e-6, rtol=0, err_msg=engine)
 
 
 def test_reference_agreement_is_not_vacuous():
     """Across the cases, references fall on both sides of eq. 6's test and
     get both IW values (so both branches and eq. 5 were compared)."""
-    import reference as ref
     seen = set()
     for kind, n_classes, seed in CASES:
         X, y, discrete = _case(kind, n_classes, seed)
@@ -269,13 +275,22 @@ def test_absent_classes_give_nan_rows_and_sampling_is_seeded():
     assert np.isfinite(prior_summary(W, y)).all()
 
 
-@pytest.mark.parametrize("bad", [
-    dict(threshold=1.5), dict(threshold=-0.1), dict(threshold="x"),
-    dict(update="printed"), dict(k_nearest=0), dict(n_iterations=0),
-    dict(n_classes=1)])
-def test_bad_options(bad):
+@pytest.mark.parametrize("bad, message", [
+    (dict(threshold=1.5), "threshold must be a number between 0 and 1, "
+                          "got 1.5."),
+    (dict(threshold=-0.1), "threshold must be a number between 0 and 1, "
+                           "got -0.1."),
+    (dict(threshold="x"), "threshold must be a number between 0 and 1, "
+                          "got 'x'."),
+    (dict(update="printed"), "update must be one of 'as_printed', "
+                             "'as_text', got 'printed'."),
+    (dict(k_nearest=0), "k_nearest must be a positive integer, got 0."),
+    (dict(n_iterations=0), "n_iterations must be a positive integer or "
+                           "None (every instance once), got 0."),
+    (dict(n_classes=1), "n_classes=1")])
+def test_bad_options(bad, message):
     X, y, _ = make_case(1, 2)
-    with pytest.raises(ReliefInputError):
+    with pytest.raises(ReliefInputError, match=re.escape(message)):
         iwcdrelief(X, y, **bad)
 
 

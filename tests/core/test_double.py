@@ -1,9 +1,10 @@
-"""dReliefF and pdReliefF (issue 4): the numba core against the slow literal
-reference (tests/reference_double.py), the limits s -> inf (ReliefF) and
-s = 0 (dReliefF), eq. 3.5.
+"""dReliefF and pdReliefF (Prat & Belanche 2006): the core, on each engine,
+against the slow literal reference (tests.reference.double), the limits
+s -> inf (ReliefF) and s = 0 (dReliefF), eq. 3.5.
 
 Ties.  Both implementations break ties of the distance by index and rank by
-float64 distance (the core searches in float32, then re-ranks exactly).
+float64 distance (the compiled engine searches in float32, then re-ranks
+exactly).
 When the learned weights of two attributes become exactly equal (common with
 nominal attributes: equal update histories), two neighbours with *different*
 differing attributes can have mathematically equal distances that rounding
@@ -15,10 +16,12 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-import reference_double as slow
 from orangecontrib.relief.core import ReliefInputError, relieff
 from orangecontrib.relief.core.double import (
     DEFAULT_S, area_below, drelieff, pdrelieff, solve_s)
+from orangecontrib.relief.core.engine import forced
+from tests.core.engines import each_engine, on_each_engine
+from tests.reference import double as slow
 
 TOL = 1e-6
 
@@ -65,7 +68,9 @@ CASES = [
 def test_drelieff_agrees_with_literal_reference(seed, data_kw, kw):
     X, y, discrete = random_data(seed, **data_kw)
     expected = slow.double_relieff(X, y, discrete, mode="double", **kw)
-    assert_allclose(drelieff(X, y, discrete, **kw), expected, atol=TOL)
+    for engine, got in on_each_engine(
+            lambda: drelieff(X, y, discrete, **kw)).items():
+        assert_allclose(got, expected, atol=TOL, err_msg=engine)
 
 
 @pytest.mark.parametrize("seed, data_kw, kw", CASES)
@@ -74,45 +79,55 @@ def test_pdrelieff_agrees_with_literal_reference(seed, data_kw, kw, a, s):
     X, y, discrete = random_data(seed + 100, **data_kw)
     expected = slow.double_relieff(X, y, discrete, mode="progressive", a=a,
                                    s=s, **kw)
-    assert_allclose(pdrelieff(X, y, discrete, a=a, s=s, **kw), expected,
-                    atol=TOL)
+    for engine, got in on_each_engine(
+            lambda: pdrelieff(X, y, discrete, a=a, s=s, **kw)).items():
+        assert_allclose(got, expected, atol=TOL, err_msg=engine)
 
 
 def test_missing_targets_are_dropped():
     X, y, discrete = random_data(11, missing=0.1)
     y[[2, 5]] = np.nan
     expected = slow.double_relieff(X, y, discrete, mode="double", k_nearest=3)
-    assert_allclose(drelieff(X, y, discrete, k_nearest=3), expected, atol=TOL)
+    for engine, got in on_each_engine(
+            lambda: drelieff(X, y, discrete, k_nearest=3)).items():
+        assert_allclose(got, expected, atol=TOL, err_msg=engine)
 
 
 LIMIT_CASES = [(20, {}), (21, dict(missing=0.2)), (22, dict(nominal=1.0)),
                (23, dict(n=300, n_attrs=12, missing=0.05))]
 
 
+@each_engine
 @pytest.mark.parametrize("seed, data_kw", LIMIT_CASES)
 @pytest.mark.parametrize("s", [np.inf, 1e300])
-def test_huge_s_is_exactly_relieff(seed, data_kw, s):
+def test_huge_s_is_exactly_relieff(engine, seed, data_kw, s):
     X, y, discrete = random_data(seed, **data_kw)
-    assert_array_equal(pdrelieff(X, y, discrete, k_nearest=4, s=s),
-                       relieff(X, y, discrete, k_nearest=4))
+    with forced(engine):
+        assert_array_equal(pdrelieff(X, y, discrete, k_nearest=4, s=s),
+                           relieff(X, y, discrete, k_nearest=4))
 
 
+@each_engine
 @pytest.mark.parametrize("seed, data_kw", LIMIT_CASES)
 @pytest.mark.parametrize("clip", [True, False])
-def test_zero_s_is_exactly_drelieff(seed, data_kw, clip):
+def test_zero_s_is_exactly_drelieff(engine, seed, data_kw, clip):
     X, y, discrete = random_data(seed, **data_kw)
-    assert_array_equal(
-        pdrelieff(X, y, discrete, k_nearest=4, s=0.0, clip_negative=clip),
-        drelieff(X, y, discrete, k_nearest=4, clip_negative=clip))
+    with forced(engine):
+        assert_array_equal(
+            pdrelieff(X, y, discrete, k_nearest=4, s=0.0,
+                      clip_negative=clip),
+            drelieff(X, y, discrete, k_nearest=4, clip_negative=clip))
 
 
-def test_first_reference_uses_the_relieff_distance():
+@each_engine
+def test_first_reference_uses_the_relieff_distance(engine):
     """With one reference there is no estimate yet: all three agree."""
     X, y, discrete = random_data(30, missing=0.1)
     kw = dict(k_nearest=3, n_iterations=1, random_state=5)
-    expected = relieff(X, y, discrete, **kw)
-    assert_array_equal(drelieff(X, y, discrete, **kw), expected)
-    assert_array_equal(pdrelieff(X, y, discrete, **kw), expected)
+    with forced(engine):
+        expected = relieff(X, y, discrete, **kw)
+        assert_array_equal(drelieff(X, y, discrete, **kw), expected)
+        assert_array_equal(pdrelieff(X, y, discrete, **kw), expected)
 
 
 def test_variants_differ_from_relieff_on_noisy_data():

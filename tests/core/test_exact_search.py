@@ -1,21 +1,26 @@
 """The float32 neighbour search returns the neighbours of exact arithmetic.
 
 The search ranks candidates in float32 and re-ranks k + EXTRA of them in
-float64 with a proven error bound (core/neighbours.py); these tests build
-near ties float32 cannot resolve and compare with a float64 brute force.
+float64 with a proven error bound (core/neighbours/exact.py); these tests
+build near ties float32 cannot resolve and compare with a float64 brute
+force.
 """
 import numba
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core import find_neighbours, prepare
-from orangecontrib.relief.core.neighbours import (EXTRA, exact_distance,
-                                                  float32_order_is_exact)
+from orangecontrib.relief.core import prepare
+from orangecontrib.relief.core.neighbours import EXTRA, find_neighbours
+from orangecontrib.relief.core.neighbours.block import BLOCK, ROWS
+from orangecontrib.relief.core.neighbours.drivers import _all_pairs
+from orangecontrib.relief.core.neighbours.exact import (
+    exact_distance, float32_error_bound, float32_order_is_exact, float32_row)
+from orangecontrib.relief.core.neighbours.topk import unpack_keys
 
 
 def brute_force(X, y, k, discrete=None):
-    """Exact top-k per class by (float64 distance, index), as the contract
-    defines them (numeric diffs scaled by the column's range)."""
+    """Exact top-k per class by (float64 distance, index), ties to the lower
+    index (numeric diffs scaled by the column's range)."""
     X = np.asarray(X, float)
     span = X.max(0) - X.min(0)
     span[span == 0] = 1
@@ -144,8 +149,6 @@ def test_float32_distances_stay_within_the_error_bound(diff, seed):
     # the bound the re-ranking relies on, for every pair: mixed nominal and
     # numeric columns, 20 % missing values, and weights with zeros and
     # negative values (dReliefF without clipping searches with those)
-    from orangecontrib.relief.core.neighbours import (
-        BLOCK, ROWS, float32_error_bound, float32_row)
     rng = np.random.default_rng(seed)
     n, a = 60, 9
     X = rng.random((n, a))
@@ -174,9 +177,6 @@ def test_all_pairs_float32_distances_stay_within_the_error_bound(diff):
     # its columns once and adds them transposed (column_corrections): two
     # tiles of BLOCK (diagonal, off-diagonal, a partial one), lists as long
     # as the groups, so that every pair's float32 distance is kept
-    from orangecontrib.relief.core.neighbours import (
-        BLOCK, _all_pairs, float32_error_bound)
-    from orangecontrib.relief.core.topk import unpack_keys
     rng = np.random.default_rng(5)
     n, a, n_groups = BLOCK + 44, 7, 2
     X = rng.random((n, a))
@@ -186,7 +186,7 @@ def test_all_pairs_float32_distances_stay_within_the_error_bound(diff):
     data = prepare(X, y, np.arange(a) < 2, diff=diff, t_eq=0.05, t_diff=0.3)
     weights = rng.normal(0.5, 1.0, a).astype(np.float32)
     weights[3] = 0
-    keys = _all_pairs(data.search, weights, n, n_groups, None, 1)
+    keys = _all_pairs(data.search, weights, n, n_groups, None)
     index = np.empty(keys.shape, np.int64)
     dist = np.empty(keys.shape, np.float32)
     unpack_keys(keys, data.search_order, index, dist)

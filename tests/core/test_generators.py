@@ -1,10 +1,10 @@
-"""The artificial problems (issue 4): every generated class follows its
-definition; tables carry the relevance flags; seeds reproduce."""
+"""The artificial problems of the core (Prat & Belanche 2006, section 4;
+Arauzo-Azofra et al.'s CorrAL and Parity3+3): every generated class follows
+its definition; seeds reproduce."""
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief import generators
 from orangecontrib.relief.core import generators as core
 
 
@@ -187,39 +187,3 @@ def test_bad_counts(kw):
     args = dict(n_instances=10, n_relevant=2, n_irrelevant=1) | kw
     with pytest.raises(ValueError):
         core.majority(**args)
-
-
-# --- Orange tables -------------------------------------------------------
-
-def test_tables_carry_relevance_flags_and_types():
-    table = generators.modulo(80, 3, 2, p=4, seed=1)
-    attributes = table.domain.attributes
-    assert [v.attributes["relevant"] for v in attributes] == [True] * 3 + [
-        False] * 2
-    assert [v.attributes["role"] for v in attributes] == (
-        ["relevant"] * 3 + ["irrelevant"] * 2)
-    assert all(v.is_discrete and v.values == ("0", "1", "2", "3")
-               for v in attributes)
-    assert table.domain.class_var.values == ("0", "1", "2", "3")
-    assert_array_equal(table.Y, table.X[:, :3].sum(axis=1) % 4)
-    assert table.attributes["seed"] == 1 and table.name == "ModuloP"
-    assert_array_equal(generators.relevant_mask(table.domain),
-                       [True] * 3 + [False] * 2)
-
-    numeric = generators.rdg1(40, 3, 1, seed=2)
-    assert all(v.is_continuous for v in numeric.domain.attributes)
-    assert numeric.attributes["rules"][0].startswith("RULE 0: class 0 := ")
-
-
-@pytest.mark.parametrize("name", list(generators.GENERATORS))
-def test_registry_generates_every_problem(name):
-    generator = generators.GENERATORS[name]
-    kwargs = dict(n_instances=64, n_relevant=3, n_irrelevant=2, n_classes=2,
-                  max_rule_size=5, n_centroids=10, p=3)
-    table = generator(seed=0, **kwargs)
-    assert len(table) == 64
-    flags = generators.relevant_mask(table.domain)
-    assert flags.any() and (~flags).any()
-    assert generator.description
-    again = generator(seed=0, **kwargs)
-    assert_array_equal(table.X, again.X)

@@ -1,63 +1,34 @@
 """Known answers: what Relief-style estimates are supposed to find.
 
-* XOR: ReliefF finds the two interacting attributes, a myopic impurity
-  measure (Orange's InfoGain) cannot.
+* XOR: ReliefF finds the two interacting attributes (a myopic impurity
+  measure cannot: tests/orange/test_builtin_scorers.py).
 * Friedman #1 regression: RReliefF ranks the five relevant attributes above
   the irrelevant ones.
-* Myopic ReliefF (paper 000, eq. 2.6-2.8): with k covering whole classes,
-  ReliefF on nominal attributes equals the modified-Gini expression up to
-  an O(1/n) term, which is derived exactly below.
-* RELIEF-D missing values (paper 000, eq. 2.5) versus Orange's built-in
-  ReliefF, which uses the probability of an *equal* value (P) where the
-  paper uses the probability of a *different* value (1 - P).
+* Myopic ReliefF (Prat & Belanche 2006, eq. 2.6-2.8): with k covering whole
+  classes, ReliefF on nominal attributes equals the modified-Gini
+  expression up to an O(1/n) term, which is derived exactly below.
+* RELIEF-D missing values (Prat & Belanche 2006, eq. 2.5): an attribute
+  equal to the class where known is worth exactly 1, missing values or not
+  (Orange's built-in ReliefF differs: tests/orange/test_builtin_scorers.py).
 """
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-import reference as ref
-
-core = pytest.importorskip("orangecontrib.relief.core")
-Orange = pytest.importorskip("Orange")
-from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table  # noqa: E402
-from Orange.preprocess import score as orange_score  # noqa: E402
-
-
-def _binary_table(X, y):
-    domain = Domain(
-        [DiscreteVariable(f"x{i + 1}", values=("0", "1"))
-         for i in range(X.shape[1])],
-        DiscreteVariable("cls", values=("0", "1")))
-    return Table.from_numpy(domain, X, y)
+from orangecontrib.relief import core
+from tests.core.known_problems import binary_xor, missing_design
+from tests.reference import relief as ref
 
 
 # ------------------------------------------------------------------ XOR ----
 
-def binary_xor(n=320, n_noise=8, seed=0):
-    """class = x1 xor x2; every (x1, x2) combination exactly n/4 times, so
-    that x1 and x2 are each exactly independent of the class."""
-    rng = np.random.default_rng(seed)
-    base = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * (n // 4), dtype=float)
-    noise = rng.integers(0, 2, size=(n, n_noise)).astype(float)
-    X = np.hstack([base, noise])
-    y = (X[:, 0] != X[:, 1]).astype(float)
-    perm = rng.permutation(n)
-    return X[perm], y[perm]
-
-
 @pytest.mark.parametrize("seed", [0, 1])
-def test_xor_binary_relieff_finds_both_infogain_does_not(seed):
+def test_xor_binary_relieff_finds_both(seed):
     X, y = binary_xor(seed=seed)
     W = core.relieff(X, y, np.ones(X.shape[1], dtype=bool), k_nearest=10)
     top2 = set(np.argsort(-W, kind="stable")[:2])
     assert top2 == {0, 1}, W
     assert min(W[0], W[1]) > max(W[2:]) + 0.2
-
-    ig = np.asarray(orange_score.InfoGain()(_binary_table(X, y)))
-    # each of x1, x2 alone carries no information about x1 xor x2
-    assert abs(ig[0]) < 1e-12 and abs(ig[1]) < 1e-12, ig
-    assert set(np.argsort(-ig, kind="stable")[:2]) != {0, 1}, ig
-    assert max(ig[2:]) > max(ig[0], ig[1]), ig
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -178,37 +149,9 @@ def test_myopic_relieff_gini(name):
     assert np.argmax(myopic) == 0
 
 
-# ------------------------------------------- RELIEF-D versus Orange's one ----
-#
-# Orange's built-in ReliefF (Orange/preprocess/_relieff.pyx, calc_difference)
-# replaces a nominal missing value by val = cont[v, class] = P(v | class),
-# and for two missing values by sum_v P(v|c1) P(v|c2): a probability of
-# EQUAL values, where RELIEF-D (paper 000, eq. 2.5) uses the probability of
-# a DIFFERENT value, 1 - P(...). (Its P also counts a missing row as one
-# occurrence of every value.)
-#
-# Design: attribute M equals the class where known and is missing in half
-# of the rows of each class. Under RELIEF-D, P(v|c) = [v == c], so every
-# diff of M - known or missing - is exactly [class(I1) != class(I2)]: each
-# hit contributes 0 and each miss 1, and W[M] = 1 exactly, whatever the
-# neighbours are. Orange's version gives P(c|c) = 2/3 to a pair with one
-# missing value for hits and misses alike, and 5/9 (hit) vs 4/9 (miss) to
-# two missing values, which pulls W[M] down to about 0.25.
+# ------------------------------------------------------------ RELIEF-D ----
 
-def missing_design(seed=1, n=200, n_noise=4):
-    rng = np.random.default_rng(seed)
-    y = np.repeat([0.0, 1.0], n // 2)
-    M = y.copy()
-    for c in (0, 1):
-        rows = np.flatnonzero(y == c)
-        M[rng.choice(rows, size=len(rows) // 2, replace=False)] = np.nan
-    noise = rng.integers(0, 2, size=(n, n_noise)).astype(float)
-    X = np.column_stack([M, noise])
-    perm = rng.permutation(n)
-    return X[perm], y[perm]
-
-
-def test_relief_d_missing_values_differ_from_orange_builtin():
+def test_relief_d_attribute_equal_to_the_class_is_worth_one():
     X, y = missing_design()
     discrete = np.ones(X.shape[1], dtype=bool)
     ours = core.relieff(X, y, discrete, k_nearest=10)
@@ -219,24 +162,3 @@ def test_relief_d_missing_values_differ_from_orange_builtin():
     sampled = core.relieff(X, y, discrete, k_nearest=10, n_iterations=100,
                            random_state=5)
     assert sampled[0] == pytest.approx(1.0, abs=1e-12)
-
-    table = _binary_table(X, y)
-    for seed in range(3):
-        builtin = np.asarray(orange_score.ReliefF(
-            n_iterations=200, k_nearest=10, random_state=seed)(table))
-        # a large, unambiguous gap for the attribute with missing values
-        assert builtin[0] < 0.5, builtin
-        assert ours[0] - builtin[0] > 0.5
-
-
-def test_rrelieff_on_orange_scale_data_is_finite():
-    """A regression table built the Orange way (sanity: the core accepts
-    Orange's X and Y arrays as they are)."""
-    rng = np.random.default_rng(3)
-    X = rng.random((60, 3))
-    y = X[:, 0] + 0.1 * rng.random(60)
-    domain = Domain([ContinuousVariable(f"x{i}") for i in range(3)],
-                    ContinuousVariable("y"))
-    table = Table.from_numpy(domain, X, y)
-    W = core.rrelieff(table.X, table.Y, k_nearest=10)
-    assert np.all(np.isfinite(W)) and np.argmax(W) == 0

@@ -1,10 +1,19 @@
-"""RELIEF-D expectations of numeric attributes (core/missing.py) against
-their definition: the mean of g(|X - p|) over a group's known values."""
+"""RELIEF-D tables (Prat & Belanche 2006, eq. 2.5) of both engines
+(core/missing.py and core/vectorised/missing.py) against their definition:
+for a numeric attribute the mean of g(|X - p|) over a group's known values,
+for a nominal one 1 - P(value | group)."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core.diffs import DIFF_KINDS
-from orangecontrib.relief.core.missing import missing_diff_tables
+from orangecontrib.relief.core import missing
+from orangecontrib.relief.core.tables import DIFF_KINDS
+from orangecontrib.relief.core.vectorised import missing as vectorised
+
+#: missing_diff_tables of the compiled and of the vectorised engine
+TABLE_BUILDERS = pytest.mark.parametrize(
+    "missing_diff_tables",
+    [missing.missing_diff_tables, vectorised.missing_diff_tables],
+    ids=["compiled", "vectorised"])
 
 
 def transform(d, kind, t_eq, t_diff):
@@ -16,24 +25,27 @@ def transform(d, kind, t_eq, t_diff):
 
 
 def brute_force(column, groups, n_groups, kind, t_eq, t_diff):
-    """one[g, j] from the definition, sample by sample."""
+    """relief_d[g, j] from the definition, sample by sample."""
     known = ~np.isnan(column)
     samples = []
     for g in range(n_groups):
         own = column[known & (groups == g)]
         samples.append(own if len(own) else column[known])
-    one = np.empty((n_groups, len(column)))
+    relief_d = np.empty((n_groups, len(column)))
     for g, sample in enumerate(samples):
         for j, p in enumerate(column):
             others = [p] if known[j] else samples[groups[j]]
-            one[g, j] = np.mean([transform(np.abs(sample - q), kind, t_eq,
-                                           t_diff).mean() for q in others])
-    return one
+            relief_d[g, j] = np.mean([
+                transform(np.abs(sample - q), kind, t_eq, t_diff).mean()
+                for q in others])
+    return relief_d
 
 
+@TABLE_BUILDERS
 @pytest.mark.parametrize("kind", ["linear", "squared", "ramp"])
 @pytest.mark.parametrize("seed", range(6))
-def test_numeric_tables_follow_the_definition(kind, seed):
+def test_numeric_tables_follow_the_definition(missing_diff_tables, kind,
+                                              seed):
     rng = np.random.default_rng(seed)
     n, n_groups = rng.integers(5, 60), rng.integers(1, 4)
     # generic values: no diff falls exactly on a ramp threshold
@@ -47,12 +59,13 @@ def test_numeric_tables_follow_the_definition(kind, seed):
     if n_groups > 1:  # a class without a known value of column 2
         X[groups == n_groups - 1, 2] = np.nan
     t_eq, t_diff = 0.05, 0.2
-    slot, one = missing_diff_tables(X, np.zeros(3, bool), groups, n_groups,
-                                    DIFF_KINDS[kind], t_eq, t_diff)
+    slot, relief_d = missing_diff_tables(X, np.zeros(3, bool), groups,
+                                         n_groups, DIFF_KINDS[kind], t_eq,
+                                         t_diff)
     for col in range(3):
         if slot[col] >= 0:
             np.testing.assert_allclose(
-                one[col],
+                relief_d[col],
                 brute_force(X[:, col], groups, n_groups, kind, t_eq, t_diff),
                 atol=1e-12)
 
@@ -60,7 +73,6 @@ def test_numeric_tables_follow_the_definition(kind, seed):
 def test_values_closer_than_the_sort_keys_tell_apart_come_out_sorted():
     """The sort keys give up the lowest bits of a value to the row number;
     values that differ only there must still come out in order."""
-    from orangecontrib.relief.core.missing import _sort_keys, _sorted_known
     n = 300
     ulps = np.arange(n)[::-1] % 7  # later rows smaller, many near ties
     column = 0.5 + ulps * np.spacing(0.5)
@@ -68,10 +80,10 @@ def test_values_closer_than_the_sort_keys_tell_apart_come_out_sorted():
     column[5] = -0.0  # negative zero sorts with zero
     column[6] = 0.0
     index_bits = (n - 1).bit_length()
-    keys = _sort_keys(column[None, :], np.array([0]), index_bits)
+    keys = missing._sort_keys(column[None, :], np.array([0]), index_bits)
     keys.sort(axis=1)
     n_known = int((~np.isnan(column)).sum())
-    order, s = _sorted_known(column, keys[0], n_known, index_bits)
+    order, s = missing._sorted_known(column, keys[0], n_known, index_bits)
     known = column[~np.isnan(column)]
     assert sorted(order) == list(np.flatnonzero(~np.isnan(column)))
     np.testing.assert_array_equal(s, np.sort(known))
@@ -81,8 +93,9 @@ def test_values_closer_than_the_sort_keys_tell_apart_come_out_sorted():
     assert (np.diff(column[rows]) < 0).any()
 
 
+@TABLE_BUILDERS
 @pytest.mark.parametrize("seed", range(6))
-def test_nominal_tables_follow_the_definition(seed):
+def test_nominal_tables_follow_the_definition(missing_diff_tables, seed):
     rng = np.random.default_rng(seed)
     n, n_groups = rng.integers(5, 60), rng.integers(1, 4)
     column = rng.integers(0, 4, n).astype(float)
@@ -93,8 +106,9 @@ def test_nominal_tables_follow_the_definition(seed):
     if n_groups > 1:  # a class without a known value
         column[groups == n_groups - 1] = np.nan
     X = np.column_stack([column, np.zeros(n)])
-    slot, one = missing_diff_tables(X, np.array([True, True]), groups,
-                                    n_groups, DIFF_KINDS["linear"], 0.05, 0.2)
+    slot, relief_d = missing_diff_tables(X, np.array([True, True]), groups,
+                                         n_groups, DIFF_KINDS["linear"], 0.05,
+                                         0.2)
     known = ~np.isnan(column)
 
     def probs(g):
@@ -106,5 +120,5 @@ def test_nominal_tables_follow_the_definition(seed):
         for j in range(n):
             expected = (1 - probs(g) @ probs(groups[j]) if np.isnan(column[j])
                         else 1 - probs(g)[int(column[j])])
-            assert one[0, g, j] == pytest.approx(expected, abs=1e-12)
-    assert list(slot) == [0, -1] and not one[1].any()
+            assert relief_d[0, g, j] == pytest.approx(expected, abs=1e-12)
+    assert list(slot) == [0, -1] and not relief_d[1].any()

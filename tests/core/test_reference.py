@@ -1,9 +1,9 @@
-"""The numba core against the slow literal reference (tests/reference.py).
+"""The core against the slow literal reference (tests.reference.relief).
 
 Part 1 checks the reference itself on tiny examples computed by hand from
-the formulas of the papers / the contract. Part 2 compares
-orangecontrib.relief.core.{relief, relieff, rrelieff} with the reference on
-many small random data sets (agreement to 1e-6 absolute).
+the formulas of the papers. Part 2 compares
+orangecontrib.relief.core.{relief, relieff, rrelieff}, on each engine, with
+the reference on many small random data sets (agreement to 1e-6 absolute).
 
 Most numeric values are drawn on the dyadic grid {0, 1/16, ..., 1} with 0
 and 1 present among the known values of every column, so that the range is
@@ -20,7 +20,9 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-import reference as ref
+from orangecontrib.relief import core
+from tests.core.engines import on_each_engine
+from tests.reference import relief as ref
 
 GRID = 16
 # dyadic ramp thresholds with t_diff - t_eq a power of two, so that the ramp
@@ -393,27 +395,23 @@ CASES = [(variant, scenario, seed)
          for seed in range(SEEDS[variant])]
 
 
-def run_both(variant, scenario, seed):
-    core = pytest.importorskip("orangecontrib.relief.core")
+@pytest.mark.parametrize("variant,scenario,seed", CASES)
+def test_core_matches_reference(variant, scenario, seed):
     X, y, discrete, kwargs = make_case(variant, scenario, seed)
     X0, y0 = X.copy(), y.copy()
     expected = getattr(ref, variant)(X, y, discrete, **kwargs)
-    got = getattr(core, variant)(X, y, discrete, **kwargs)
-    np.testing.assert_array_equal(X, X0)   # inputs untouched
-    np.testing.assert_array_equal(y, y0)
-    return np.asarray(got), expected
+    results = on_each_engine(
+        lambda: getattr(core, variant)(X, y, discrete, **kwargs))
+    for engine, got in results.items():
+        np.testing.assert_array_equal(X, X0)   # inputs untouched
+        np.testing.assert_array_equal(y, y0)
+        assert got.dtype == np.float64
+        assert got.shape == expected.shape
+        assert_allclose(got, expected, atol=1e-6, rtol=0,
+                        err_msg=f"{variant} {scenario} seed={seed} {engine}")
 
 
-@pytest.mark.parametrize("variant,scenario,seed", CASES)
-def test_core_matches_reference(variant, scenario, seed):
-    got, expected = run_both(variant, scenario, seed)
-    assert got.dtype == np.float64
-    assert got.shape == expected.shape
-    assert_allclose(got, expected, atol=1e-6, rtol=0,
-                    err_msg=f"{variant} {scenario} seed={seed}")
-
-
-def test_generator_covers_the_brief():
+def test_generated_cases_cover_every_scenario():
     """The generated cases really contain what they claim to."""
     seen = set()
     for variant, scenario, seed in CASES:

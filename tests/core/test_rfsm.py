@@ -1,26 +1,27 @@
-"""RFSM (issue 6): the core measure against the slow literal reference
-(tests/reference_rfsm.py), its incremental evaluation, monotonicity, and the
-neighbour option on Parity3+3.
+"""RFSM (Arauzo-Azofra, Benitez & Castro 2004): the core measure, on each
+engine, against the slow literal reference (tests.reference.rfsm), its
+incremental evaluation, monotonicity, and the neighbour option on
+Parity3+3.
 
 Data for the reference comparison: every data set has one numeric column of
 generic random floats without missing values, so that (with the neighbours
-searched on all attributes) distances almost never tie and float32 (core
-search) and float64 (reference) find the same neighbours; the other columns
+searched on all attributes) distances almost never tie and float32 (the
+compiled search) and float64 (reference) find the same neighbours; the other columns
 are nominal with 2-4 values or numeric, with or without missing values.
 The "within" mode, where the generic column is often left out, uses values
 on the dyadic grid {0, 1/8, ..., 1} so that tied distances are exact ties.
 """
-import importlib
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numpy.testing import assert_allclose
 
-import reference_rfsm as slow
 from orangecontrib.relief import core
 from orangecontrib.relief.core import RFSM, ReliefInputError
+from orangecontrib.relief.core.engine import COMPILED, ENGINES, forced
+from orangecontrib.relief.core.subsets import rfsm_kernels
+from tests.core.engines import on_each_engine
+from tests.reference import rfsm as slow
 
 TOL = 1e-6
 
@@ -107,10 +108,11 @@ CLASSIFICATION_CASES = [
 def test_classification_matches_reference(seed, n, a, missing, n_classes,
                                           options):
     X, y, discrete = mixed_data(seed, n, a, missing, n_classes=n_classes)
-    measure = RFSM(X, y, discrete, **options)
+    measures = on_each_engine(lambda: RFSM(X, y, discrete, **options))
     for S in some_subsets(a, np.random.default_rng(seed)):
         expected = slow.rfsm(X, y, S, discrete, **options)
-        assert abs(measure.evaluate(S) - expected) < TOL, S
+        for engine, measure in measures.items():
+            assert abs(measure.evaluate(S) - expected) < TOL, (S, engine)
 
 
 REGRESSION_CASES = [
@@ -125,22 +127,26 @@ REGRESSION_CASES = [
 def test_regression_matches_reference(seed, n, a, missing, options):
     X, y, discrete = mixed_data(seed, n, a, missing, task="regression")
     y[3] = np.nan  # rows with a missing target are dropped
-    measure = RFSM(X, y, discrete, task="regression", **options)
+    measures = on_each_engine(
+        lambda: RFSM(X, y, discrete, task="regression", **options))
     for S in some_subsets(a, np.random.default_rng(seed)):
         expected = slow.rfsm(X, y, S, discrete, task="regression", **options)
-        assert abs(measure.evaluate(S) - expected) < TOL, S
+        for engine, measure in measures.items():
+            assert abs(measure.evaluate(S) - expected) < TOL, (S, engine)
 
 
 @pytest.mark.parametrize("task", ["classification", "regression"])
 def test_neighbours_within_subset_matches_reference(task):
     X, y, discrete = mixed_data(20, 14, 4, task=task, grid=True)
-    measure = RFSM(X, y, discrete, task=task, neighbours="within",
-                   k_nearest=2)
-    assert not measure.monotone
-    for S in some_subsets(4, np.random.default_rng(1), count=4):
-        expected = slow.rfsm(X, y, S, discrete, task=task,
-                             neighbours="within", k_nearest=2)
-        assert abs(measure.evaluate(S) - expected) < TOL, S
+    for engine in ENGINES:
+        with forced(engine):
+            measure = RFSM(X, y, discrete, task=task, neighbours="within",
+                           k_nearest=2)
+            assert not measure.monotone
+            for S in some_subsets(4, np.random.default_rng(1), count=4):
+                expected = slow.rfsm(X, y, S, discrete, task=task,
+                                     neighbours="within", k_nearest=2)
+                assert abs(measure.evaluate(S) - expected) < TOL, (S, engine)
 
 
 # --------------------------------------------------------------------------
@@ -275,13 +281,13 @@ def test_bad_input():
 
 
 def test_parallel_and_serial_kernels_agree(monkeypatch):
-    module = importlib.import_module("orangecontrib.relief.core.rfsm")
-
     X, y, discrete = mixed_data(33, 60, 9, 0.1, n_classes=3)
-    measure = RFSM(X, y, discrete, k_nearest=2)
+    with forced(COMPILED):
+        measure = RFSM(X, y, discrete, k_nearest=2)
+    assert measure.kernels.forward_kernel is rfsm_kernels.forward_kernel
     S, rest = [0, 4, 5], [1, 2, 3, 6, 7, 8]
     serial = (measure.forward_values(S, rest), measure.backward_values(S))
-    monkeypatch.setattr(module, "PARALLEL_WORK", 0)
+    monkeypatch.setattr(rfsm_kernels, "PARALLEL_WORK", 0)
     parallel = (measure.forward_values(S, rest), measure.backward_values(S))
     for a, b in zip(serial, parallel):
         assert a.tolist() == b.tolist()

@@ -1,4 +1,6 @@
-"""Searches, Liu's consistency, the wrapper and the RFSM scorer (issue 6)."""
+"""The searches over attribute sets (greedy forward, backward elimination,
+branch and bound) and Liu's consistency measure, in the core
+(Arauzo-Azofra, Benitez & Castro 2004; Liu, Motoda & Dash 1998)."""
 import itertools
 
 import numpy as np
@@ -7,24 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
-from Orange.classification import KNNLearner, TreeLearner
-from Orange.data import Domain, Table
-from Orange.regression import SklTreeRegressionLearner
-from Orange.widgets.data.owrank import OWRank
-from Orange.widgets.tests import base
-
-from orangecontrib.relief import RFSMScorer, RankScorer, core, generators
-from orangecontrib.relief.core import Consistency, RFSM, ReliefInputError
-from orangecontrib.relief.core.consistency import (equal_frequency_codes,
-                                                   inconsistency_rate)
-from orangecontrib.relief.core.search import (SetMeasure, backward_elimination,
-                                              branch_and_bound, greedy_forward)
-from orangecontrib.relief.datasets import path
-from orangecontrib.relief.selection import (WrapperMeasure, make_measure,
-                                            reduce_data, select)
+from orangecontrib.relief.core import (RFSM, Consistency, ReliefInputError,
+                                       generators)
+from orangecontrib.relief.core.subsets import (SetMeasure,
+                                               backward_elimination,
+                                               branch_and_bound,
+                                               greedy_forward)
+from orangecontrib.relief.core.subsets.consistency import (
+    equal_frequency_codes, inconsistency_rate)
 
 
-class Table_(SetMeasure):
+class TabulatedMeasure(SetMeasure):
     """A measure given by a table {frozenset: value} (default: -inf)."""
 
     def __init__(self, n, values, monotone=False):
@@ -41,9 +36,10 @@ class Table_(SetMeasure):
 def additive(weights):
     """A monotone measure: the sum of positive weights of the set."""
     n = len(weights)
-    return Table_(n, {s: float(sum(weights[a] for a in s))
-                      for r in range(n + 1)
-                      for s in itertools.combinations(range(n), r)}, True)
+    return TabulatedMeasure(n, {s: float(sum(weights[a] for a in s))
+                                for r in range(n + 1)
+                                for s in itertools.combinations(range(n), r)},
+                            True)
 
 
 # --------------------------------------------------------------------------
@@ -52,7 +48,7 @@ def additive(weights):
 def test_greedy_follows_the_best_and_stops_without_improvement():
     values = {(): 0, (0,): 1, (1,): 3, (2,): 2,
               (1, 0): 3.5, (1, 2): 5, (1, 2, 0): 5}
-    result = greedy_forward(Table_(3, values))
+    result = greedy_forward(TabulatedMeasure(3, values))
     assert result.selected == [1, 2]
     assert result.value == 5
     assert [s.value for s in result.trace] == [0, 3, 5, 5]
@@ -133,8 +129,8 @@ def brute_force_smallest(measure, tol=0.0):
 
 @pytest.mark.parametrize("name", ["corral", "parity"])
 def test_branch_and_bound_finds_the_smallest_consistent_set(name):
-    data = getattr(generators, name)(seed=1)
-    measure = make_measure("Consistency", data)
+    problem = getattr(generators, name)(seed=1)
+    measure = Consistency(problem.X, problem.y, problem.discrete)
     result = branch_and_bound(measure)
     size, value = brute_force_smallest(measure)
     assert result.complete
@@ -143,8 +139,8 @@ def test_branch_and_bound_finds_the_smallest_consistent_set(name):
 
 
 def test_branch_and_bound_with_rfsm_and_a_budget():
-    data = generators.parity(seed=0)
-    measure = make_measure("RFSM", data)
+    problem = generators.parity(seed=0)
+    measure = RFSM(problem.X, problem.y, problem.discrete)
     tol = 0.05
     result = branch_and_bound(measure, tol=tol)
     assert len(result.selected) == brute_force_smallest(measure, tol)[0]
@@ -205,88 +201,3 @@ def test_consistency_input_errors():
         Consistency(np.zeros((3, 0)), [0, 1, 0])
     with pytest.raises(ReliefInputError):
         Consistency(np.zeros((3, 2)), [np.nan] * 3)
-
-
-# --------------------------------------------------------------------------
-# the wrapper and the Orange side
-
-@pytest.fixture(scope="module")
-def zoo():
-    data = Table(path("zoo"))
-    return data.transform(Domain(data.domain.attributes[:7],
-                                 data.domain.class_var))
-
-
-def test_wrapper_preprocessing_once_gives_the_same_values(zoo):
-    for learner in (TreeLearner(), KNNLearner(n_neighbors=7)):
-        fast = WrapperMeasure(zoo, learner, folds=3)
-        slow = WrapperMeasure(zoo, learner, folds=3, preprocess_once=False)
-        assert fast._columns is not None
-        for subset in ([0], [1, 3], [0, 2, 4, 6]):
-            assert fast.evaluate(subset) == pytest.approx(
-                slow.evaluate(subset))
-
-
-def test_wrapper_values(zoo):
-    measure = WrapperMeasure(zoo, TreeLearner(), folds=4)
-    majority = np.bincount(zoo.Y.astype(int)).max() / len(zoo)
-    assert measure.evaluate([]) == pytest.approx(majority)
-    assert 0 <= measure.evaluate([0, 1]) <= 1
-    housing = Table("housing")[::5]
-    regression = WrapperMeasure(housing, SklTreeRegressionLearner(), folds=3)
-    assert regression.evaluate([5]) > regression.evaluate([])
-    assert regression.evaluate([5]) < 0  # -MSE
-
-
-def test_select_and_reduce(zoo):
-    result = select(zoo, "RFSM")
-    assert result.selected == greedy_forward(make_measure("RFSM", zoo)).selected
-    reduced = reduce_data(zoo, result.selected)
-    assert [v.name for v in reduced.domain.attributes] == [
-        zoo.domain.attributes[i].name for i in sorted(result.selected)]
-    with pytest.raises(ValueError):
-        select(zoo, "Gini")
-    with pytest.raises(ValueError):
-        select(zoo, "RFSM", "simulated annealing")
-    with pytest.raises(ValueError):
-        make_measure("Wrapper", zoo)
-
-
-def test_rfsm_scorer_gains_and_order(zoo):
-    scorer = RFSMScorer()
-    gains = scorer(zoo)
-    result = scorer.result_
-    measure = make_measure("RFSM", zoo)
-    assert gains.sum() == pytest.approx(
-        measure.evaluate(range(7)) - measure.evaluate([]))
-    assert (gains >= 0).all()
-    for attribute, gain in zip(result.selected, result.gains):
-        assert gains[attribute] == pytest.approx(gain)
-    order = RFSMScorer(score="order")(zoo)
-    path_ = [s.attribute for s in result.trace[1:]]
-    assert list(np.argsort(-order, kind="stable")) == path_
-    assert scorer(zoo, zoo.domain.attributes[path_[0]]) == gains[path_[0]]
-    # regression
-    housing = Table("housing")[::4]
-    assert RFSMScorer()(housing).shape == (13,)
-
-
-class TestRankWidget(base.WidgetTest):
-    def setUp(self):
-        self.widget = self.create_widget(OWRank)
-
-    def test_rfsm_scorer_in_rank(self):
-        data = Table(path("zoo"))
-        rank = self.widget
-        self.send_signal(rank.Inputs.data, data, widget=rank)
-        self.send_signal(rank.Inputs.scorer, RankScorer(RFSMScorer()), 0,
-                         widget=rank)
-        self.wait_until_finished(widget=rank)
-        scores = self.get_output(rank.Outputs.scores, widget=rank)
-        got = dict(zip(scores.get_column("Feature"),
-                       scores.get_column("RFSM")))
-        expected = dict(zip([v.name for v in data.domain.attributes],
-                            RFSMScorer()(data)))
-        assert got.keys() == expected.keys()
-        for name in got:
-            assert got[name] == pytest.approx(expected[name])

@@ -1,11 +1,12 @@
-"""The search's top-k lists (core/topk.py): one uint64 key per entry must
-order as (float32 distance, index), for negative distances too (dReliefF
-without clipping), and unpack to the same instances and distances."""
+"""The search's top-k lists (core/neighbours/topk.py): one uint64 key per
+entry must order as (float32 distance, index), for negative distances too
+(dReliefF without clipping), and unpack to the same instances and
+distances."""
 import numba
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from orangecontrib.relief.core.topk import (
+from orangecontrib.relief.core.neighbours.topk import (
     INF_BITS, candidate_key, empty_keys, insert_key, order_bits, unpack_keys)
 
 

@@ -1,42 +1,56 @@
-"""Issue 5: `orange-relief experiment classdep` (Table 2 of Qiu & He 2019)
-run with tiny knobs, and its parts."""
-import csv
-
+"""The class-dependent kNN experiment (Table 2 of Qiu & He 2019) with tiny
+knobs, and its parts."""
 import numpy as np
+import pytest
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief.cli import main
-from orangecontrib.relief.experiments import classdep as experiment
+from orangecontrib.relief.core.progress import Interrupted
+from orangecontrib.relief.experiments import class_dependent_knn as experiment
 
-TINY = ["--datasets", "bupa", "--k", "3", "5", "--thresholds", "0.3", "0.7",
-        "--folds", "3", "--inner-folds", "2"]
-
-
-def test_cli_writes_table_csv_and_plot(tmp_path, capsys):
-    assert main(["experiment", "classdep", "--out", str(tmp_path)] + TINY) == 0
-    printed = capsys.readouterr().out
-    assert "bupa: 345 instances" in printed
-    with open(tmp_path / "classdep.csv", encoding="utf-8") as file:
-        rows = list(csv.DictReader(file))
-    # per k: 3 baselines + 2 readings x (best, chosen in training)
-    assert len(rows) == 2 * 7
-    methods = {row["method"] for row in rows}
-    assert {"kNN", "kNN + ReliefF", "CDRelief",
-            "IWCDRelief as_text, threshold chosen in training"} <= methods
-    for row in rows:
-        assert 0 <= float(row["accuracy"]) <= 100
-        if row["method"].startswith("IWCDRelief"):
-            assert row["paper_accuracy"] in ("64.38", "61.45")
-    table = (tmp_path / "classdep.md").read_text(encoding="utf-8")
-    assert "| bupa | *paper: IWCDRelief (BUPA)* | 64.38 (0.036) | 61.45 (0.067) |" in table
-    assert "3-fold" in table and "Mean |ours - paper|" in table
-    assert (tmp_path / "classdep_accuracy_vs_k.png").stat().st_size > 1000
+TINY = experiment.Settings(datasets=("bupa",), k_values=(3,),
+                           thresholds=(0.3, 0.7), folds=2, inner_folds=2,
+                           plot=False)
 
 
-def test_cli_rejects_bad_knobs(tmp_path, capsys):
-    assert main(["experiment", "classdep", "--out", str(tmp_path),
-                 "--folds", "1"]) == 2
-    assert "folds" in capsys.readouterr().err
+@pytest.fixture(scope="module")
+def progress_and_results():
+    seen = []
+    results = experiment.run(TINY, progress_callback=seen.append)
+    return seen, results
+
+
+def test_run_reports_the_fraction_of_folds_done(progress_and_results):
+    seen, results = progress_and_results
+    assert seen == [0.5, 1.0]
+    assert results.settings == TINY and results.seconds > 0
+    (dataset,) = results.datasets
+    assert isinstance(dataset, experiment.DatasetResult)
+    assert (dataset.name, dataset.n_instances) == ("bupa", 345)
+    assert all(len(accuracies) == 2 for accuracies in dataset.folds.values())
+
+
+def test_results_write_and_summarise(progress_and_results, tmp_path):
+    _, results = progress_and_results
+    paths = results.write(tmp_path)
+    assert [str(p).rsplit("/", 1)[-1] for p in paths] == [
+        "classdep.csv", "classdep.md"]  # no plot: TINY.plot is False
+    summary = results.summary()
+    assert summary.startswith("|") and "bupa" in summary
+    assert summary in (tmp_path / "classdep.md").read_text(encoding="utf-8")
+
+
+def test_should_stop_interrupts_the_run():
+    with pytest.raises(Interrupted):
+        experiment.run(TINY, should_stop=lambda: True)
+
+
+@pytest.mark.parametrize("bad", [dict(datasets=("nope",)), dict(datasets=()),
+                                 dict(k_values=(0,)), dict(thresholds=(1.5,)),
+                                 dict(folds=1), dict(inner_folds=1),
+                                 dict(negative="abs")])
+def test_settings_check_themselves(bad):
+    with pytest.raises(ValueError):
+        experiment.Settings(**bad)
 
 
 def test_data_as_the_paper_has_them():

@@ -1,15 +1,15 @@
-"""The separability experiment (issue 4): eq. 5.1/5.2, the design of Fig. 5,
-seeding, the parallel run and ``orange-relief experiment separability``
-(all with small knobs)."""
+"""The separability experiment (Prat & Belanche 2006, sections 4-5):
+eq. 5.1/5.2, the design of Fig. 5, seeding, the parallel run, progress and
+the results' files (all with small knobs)."""
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.cli import main
 from orangecontrib.relief.core import drelieff, pdrelieff, relieff
+from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.experiments import separability as sep
 
-SMALL = sep.Design(problems=("MajorityN", "NonMonotonic"), max_relevant=3,
+SMALL = sep.Settings(problems=("MajorityN", "NonMonotonic"), max_relevant=3,
                    n_datasets=2, n_instances=40, k_nearest=5)
 
 
@@ -25,21 +25,22 @@ def test_separability_is_eq_5_1():
 
 
 def test_full_design_size_is_the_papers():
-    design = sep.Design()
-    cells = design.cells()
+    settings = sep.Settings()
+    cells = settings.cells()
     assert len(cells) == 6 * sum(2 * n for n in range(1, 51))
     # eq. 4.1: 76,500 runs (data sets x algorithms) per problem
-    assert design.n_runs * len(sep.ALGORITHMS) == 6 * 76500
+    assert settings.n_runs * len(sep.ALGORITHMS) == 6 * 76500
     assert {(n, m) for p, n, m in cells if p == "ModuloP"} == {
         (n, m) for n in range(1, 51) for m in range(1, 2 * n + 1)}
-    tasks = design.tasks()
+    tasks = settings.tasks()
     assert sum(len(t[2]) for t in tasks) == len(cells)
-    smaller = sep.Design(max_relevant=5, relevant_step=2)
+    smaller = sep.Settings(max_relevant=5, relevant_step=2)
     assert smaller.relevant_counts() == [1, 3, 5]
 
 
 def test_results_cover_the_design(small_results):
     columns = small_results.columns
+    assert small_results.settings == SMALL
     assert len(small_results) == SMALL.n_runs
     assert set(columns) == set(sep.COLUMNS)
     assert_array_equal(columns["n_attributes"],
@@ -50,10 +51,10 @@ def test_results_cover_the_design(small_results):
 
 
 def test_a_run_is_the_public_functions_on_the_generated_data():
-    design = SMALL
-    data = sep.generate(design, "MajorityN", 2, 3, 1)
-    got = sep.algorithm_weights(data.X, data.y, data.discrete, design)
-    kw = dict(k_nearest=design.k_nearest)
+    settings = SMALL
+    data = sep.generate(settings, "MajorityN", 2, 3, 1)
+    got = sep.algorithm_weights(data.X, data.y, data.discrete, settings)
+    kw = dict(k_nearest=settings.k_nearest)
     assert_array_equal(got[0], relieff(data.X, data.y, data.discrete, **kw))
     assert_array_equal(got[1], drelieff(data.X, data.y, data.discrete, **kw))
     assert_array_equal(got[2], pdrelieff(data.X, data.y, data.discrete, **kw))
@@ -61,8 +62,8 @@ def test_a_run_is_the_public_functions_on_the_generated_data():
 
 def test_seeds_follow_the_cell_not_the_knobs(small_results):
     """A smaller design computes a subset of the larger one's runs."""
-    part = sep.run(sep.Design(problems=("NonMonotonic",), max_relevant=2,
-                              n_datasets=1, n_instances=40, k_nearest=5))
+    part = sep.run(sep.Settings(problems=("NonMonotonic",), max_relevant=2,
+                                n_datasets=1, n_instances=40, k_nearest=5))
     big = small_results.columns
     for row in part.rows():
         problem, n, m, _, d = row[:5]
@@ -74,9 +75,9 @@ def test_seeds_follow_the_cell_not_the_knobs(small_results):
 
 
 def test_single_class_data_sets_are_drawn_again():
-    design = sep.Design(problems=("RDG1-boolean",), n_instances=2)
+    settings = sep.Settings(problems=("RDG1-boolean",), n_instances=2)
     for d in range(20):
-        data = sep.generate(design, "RDG1-boolean", 1, 1, d)
+        data = sep.generate(settings, "RDG1-boolean", 1, 1, d)
         assert len(np.unique(data.y)) == 2
 
 
@@ -89,10 +90,10 @@ def test_processes_give_the_same_numbers(small_results):
 
 def test_progress_and_stop():
     seen = []
-    sep.run(SMALL, progress_callback=lambda done, total: seen.append(
-        (done, total)))
-    assert seen[-1] == (SMALL.n_runs, SMALL.n_runs) and len(seen) == SMALL.n_runs
-    with pytest.raises(sep.Interrupted):
+    sep.run(SMALL, progress_callback=seen.append)
+    assert len(seen) == SMALL.n_runs
+    assert_allclose(seen, np.arange(1, SMALL.n_runs + 1) / SMALL.n_runs)
+    with pytest.raises(Interrupted):
         sep.run(SMALL, should_stop=lambda: True)
 
 
@@ -122,28 +123,29 @@ def test_csv_round_trip_and_figures(small_results, tmp_path):
     sep.plot_figures(back, tmp_path / "a.png", tmp_path / "b.png")
     for name in ("a.png", "b.png"):
         assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
-    assert len(sep.summary(back)) == 2 + 2
+    lines = back.summary().splitlines()
+    # a header, a line per problem, the legend and the number of runs
+    assert len(lines) == 1 + 2 + 2
+    assert lines[1].startswith("MajorityN") and "NonMonotonic" in lines[2]
 
 
-def test_bad_design():
+def test_results_write_the_csv_and_both_figures(small_results, tmp_path):
+    paths = small_results.write(tmp_path / "out")
+    assert [p.rsplit("/", 1)[-1] for p in map(str, paths)] == [
+        "separability.csv", "separability.png",
+        "accumulated_separability.png"]
+    back = sep.Results.read_csv(paths[0])
+    assert_allclose(back.columns["ReliefF"], small_results.columns["ReliefF"],
+                    rtol=1e-9)
+    for path in paths[1:]:
+        with open(path, "rb") as file:
+            assert file.read(4) == b"\x89PNG"
+
+
+def test_bad_settings():
     with pytest.raises(ValueError):
-        sep.Design(problems=("nope",))
+        sep.Settings(problems=("nope",))
     with pytest.raises(ValueError):
-        sep.Design(max_relevant=0)
-
-
-def test_command_line(tmp_path, capsys):
-    code = main(["experiment", "separability", "--problem", "ModuloP",
-                 "--problem", "RandomRBF", "--max-relevant", "2",
-                 "--datasets", "2", "--instances", "30", "--k", "3",
-                 "--jobs", "1", "--out", str(tmp_path)])
-    out, err = capsys.readouterr()
-    assert code == 0
-    lines = (tmp_path / "separability.csv").read_text().splitlines()
-    assert lines[0] == ",".join(sep.COLUMNS)
-    assert len(lines) == 1 + 2 * (2 + 4) * 2
-    for name in ("separability.png", "accumulated_separability.png"):
-        assert (tmp_path / name).stat().st_size > 1000
-    assert "100.0%" in err and "ModuloP" in out
-    assert main(["experiment", "separability", "--problem", "ModuloP",
-                 "--datasets", "0", "--out", str(tmp_path)]) == 2
+        sep.Settings(max_relevant=0)
+    with pytest.raises(ValueError):
+        sep.Settings(n_instances=1)

@@ -1,21 +1,36 @@
-"""``orange-relief experiment rfsm`` with tiny knobs (issue 6)."""
+"""The subset selection experiment (Tables 1 and 2 of Arauzo-Azofra,
+Benitez & Castro 2004: RFSM, Liu's consistency and the wrapper) with tiny
+knobs."""
 import csv
 
 import numpy as np
 import pytest
 
 from orangecontrib.relief import generators
-from orangecontrib.relief.cli import main
-from orangecontrib.relief.experiments import rfsm as experiment
+from orangecontrib.relief.experiments import subset_selection as experiment
+
+SETTINGS = experiment.Settings(folds=2, inner_folds=2, table1=("Parity3+3",),
+                               table2=("lung-cancer", "housing"),
+                               max_instances=30)
 
 
 @pytest.fixture(scope="module")
-def results():
-    settings = experiment.Settings(folds=2, inner_folds=2,
-                                   table1=("Parity3+3",),
-                                   table2=("lung-cancer", "housing"),
-                                   max_instances=30)
-    return experiment.run(settings)
+def run_and_progress():
+    seen = []
+    return experiment.run(SETTINGS, progress_callback=seen.append), seen
+
+
+@pytest.fixture(scope="module")
+def results(run_and_progress):
+    return run_and_progress[0]
+
+
+def test_progress_is_the_fraction_of_tasks_done(run_and_progress):
+    results, seen = run_and_progress
+    n_tasks = len(experiment.tasks(SETTINGS))
+    assert n_tasks == 3 * 2  # three data sets, two folds each
+    assert seen == [(i + 1) / n_tasks for i in range(n_tasks)]
+    assert results.settings == SETTINGS and results.seconds > 0
 
 
 def test_table1_rows(results):
@@ -45,10 +60,11 @@ def test_table2_rows(results):
 
 
 def test_markdown_and_csv(results, tmp_path):
-    paths = experiment.write(results, tmp_path)
+    paths = results.write(tmp_path)
     assert [p.rsplit("/", 1)[-1] for p in paths] == [
         "rfsm_table1.csv", "rfsm_table2.csv", "rfsm.md"]
     text = (tmp_path / "rfsm.md").read_text(encoding="utf-8")
+    assert text == results.summary()
     assert "Table 1" in text and "Table 2" in text
     assert "3.0 ± 0.00" in text            # the paper's RFSM on Parity3+3
     assert "housing (paper: prostate)" in text
@@ -71,12 +87,10 @@ def test_rank_weights_of_orange2():
     assert (np.diff(weights[0]) < 0).all()
 
 
-def test_cli(tmp_path, capsys):
-    code = main(["experiment", "rfsm", "--out", str(tmp_path), "--folds", "2",
-                 "--inner-folds", "2", "--dataset", "CorrAL",
-                 "--max-instances", "16", "--jobs", "1", "--quiet"])
-    assert code == 0
-    assert (tmp_path / "rfsm.md").exists()
-    assert not (tmp_path / "rfsm_table2.csv").exists()
-    assert "CorrAL" in capsys.readouterr().out
-    assert main(["experiment", "rfsm", "--folds", "1"]) == 2
+@pytest.mark.parametrize("bad", [dict(folds=1), dict(inner_folds=1),
+                                 dict(max_instances=-1), dict(k_nearest=0),
+                                 dict(table1=("nope",)),
+                                 dict(table1=(), table2=())])
+def test_settings_check_themselves(bad):
+    with pytest.raises(ValueError):
+        experiment.Settings(**bad)

@@ -1,11 +1,13 @@
 """The installed distribution is an add-on that Orange's canvas discovers."""
+import importlib
 from importlib.metadata import entry_points
 
 from orangecanvas.registry import WidgetRegistry
 from orangewidget.workflow.discovery import WidgetDiscovery
 
-WIDGETS = {"Relief", "Relief Data Generator", "Separability",
-           "RFSM Selection", "Class-Dependent kNN"}
+#: the widgets in the order of the category (by priority)
+WIDGETS = ["Relief", "Relief Data Generator", "Separability",
+           "RFSM Selection", "Class-Dependent kNN"]
 
 
 def _relief_entry_points(group):
@@ -13,16 +15,32 @@ def _relief_entry_points(group):
             if ep.value.startswith("orangecontrib.relief")]
 
 
+def _registry():
+    """The canvas' registry of the add-on's widgets, as discovery makes it."""
+    registry = WidgetRegistry()
+    WidgetDiscovery(registry).run(_relief_entry_points("orange.widgets"))
+    return registry
+
+
 def test_the_canvas_discovers_the_category_and_its_widgets():
     points = _relief_entry_points("orange.widgets")
     assert [ep.name for ep in points] == ["Relief"]
-    registry = WidgetRegistry()
-    WidgetDiscovery(registry).run(points)
+    registry = _registry()
     category = registry.category("Relief")
     assert category.icon.endswith(".svg")
     widgets = {widget.name: widget for widget in registry.widgets("Relief")}
-    assert WIDGETS <= set(widgets)
+    assert set(WIDGETS) <= set(widgets)
     assert all(widget.icon.endswith(".svg") for widget in widgets.values())
+
+
+def test_widgets_are_ordered_by_priority_and_versioned():
+    widgets = sorted(_registry().widgets("Relief"), key=lambda w: w.priority)
+    assert [w.name for w in widgets] == WIDGETS
+    assert [w.priority for w in widgets] == [10, 20, 30, 40, 50]
+    for widget in widgets:
+        module, _, name = widget.qualified_name.rpartition(".")
+        widget_class = getattr(importlib.import_module(module), name)
+        assert widget_class.settings_version == 1, widget.name
 
 
 def test_addon_help_and_tutorial_entry_points_are_installed():

@@ -1,93 +1,17 @@
-"""Issue 5: the CDRelief / IWCDRelief Orange scorers and the class-dependent
-kNN learner (eq. 1) against the literal reference."""
+"""The class-dependent kNN learner (orangecontrib.relief.knn): eq. 1 of Qiu &
+He (2019) against the literal reference, class weights from the core, and
+the learner in Orange's evaluation."""
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
-
-import reference_classdep as slow
-from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.evaluation import CA, CrossValidation
-from Orange.preprocess import SelectBestFeatures
 
-from orangecontrib.relief import (
-    CDRelief, ClassDependentKNNLearner, ClassDependentRankScorer, IWCDRelief)
-from orangecontrib.relief.classdep_knn import (
-    ClassDependentKNNModel, fit_class_weights, predict_votes)
-from orangecontrib.relief.core.classdep import cdrelief, iwcdrelief
-from orangecontrib.relief.datasets import path
+from orangecontrib.relief import ClassDependentKNNLearner
+from orangecontrib.relief.core.classdep import cdrelief
+from orangecontrib.relief.knn import (ClassDependentKNNModel,
+                                      fit_class_weights, predict_votes)
+from tests.reference import classdep as slow
 
-
-@pytest.fixture(scope="module")
-def heart():
-    return Table(path("heart_disease"))
-
-
-def three_class_table(seed=0, n=40):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, 3))
-    y = np.arange(n) % 3
-    X[:, 0] += y
-    domain = Domain([ContinuousVariable(f"a{i}") for i in range(3)],
-                    DiscreteVariable("cls", values=("x", "y", "z", "unused")))
-    return Table.from_numpy(domain, X, y.astype(float))
-
-
-# ------------------------------------------------------------- scorers ----
-
-def test_scorer_matrix_and_summary(heart):
-    X, y = heart.X, heart.Y
-    discrete = np.array([a.is_discrete for a in heart.domain.attributes])
-    for scorer, core_fn, options in (
-            (CDRelief(k_nearest=4), cdrelief, {}),
-            (IWCDRelief(k_nearest=4, threshold=0.3, update="as_text"),
-             iwcdrelief, dict(threshold=0.3, update="as_text"))):
-        matrix = scorer.class_weights(heart)
-        assert matrix.shape == (2, len(heart.domain.attributes))
-        assert_allclose(matrix, core_fn(X, y, discrete, k_nearest=4,
-                                        **options))
-        priors = np.bincount(y.astype(int)) / len(y)
-        assert_allclose(scorer(heart), priors @ matrix)
-        name = heart.domain.attributes[2].name
-        assert scorer(heart, name) == pytest.approx((priors @ matrix)[2])
-
-
-def test_scorer_works_with_orange_feature_selection(heart):
-    reduced = SelectBestFeatures(method=CDRelief(), k=4)(heart)
-    assert len(reduced.domain.attributes) == 4
-
-
-def test_matrix_has_a_row_per_class_value():
-    data = three_class_table()
-    matrix = IWCDRelief(k_nearest=3, threshold=0.2).class_weights(data)
-    assert matrix.shape == (4, 3)
-    assert np.isnan(matrix[3]).all() and np.isfinite(matrix[:3]).all()
-    assert np.isfinite(IWCDRelief()(data)).all()
-
-
-def test_scorer_errors():
-    data = three_class_table()
-    regression = data.transform(Domain(data.domain.attributes[:2],
-                                       data.domain.attributes[2]))
-    with pytest.raises(ValueError):
-        CDRelief()(regression)
-    with pytest.raises(ValueError):
-        IWCDRelief(threshold=2)(data)
-
-
-def test_rank_scorer_names_columns_by_class_value():
-    data = three_class_table()
-    rank = ClassDependentRankScorer(CDRelief(k_nearest=3))
-    scores = rank.score_data(data)
-    assert scores.shape == (4, 3)
-    # the labels Rank builds: shortname + "_" + str(i)
-    labels = [rank.name + "_" + str(i) for i in range(1, 5)]
-    assert labels == ["CDRelief: x", "CDRelief: y", "CDRelief: z",
-                      "CDRelief: unused"]
-    assert rank.name == "CDRelief" and rank.name + "!" == "CDRelief!"
-    assert_allclose(rank(data), CDRelief(k_nearest=3)(data))
-
-
-# ------------------------------------------------------------- learner ----
 
 def test_eq1_prediction_matches_the_literal_reference():
     rng = np.random.default_rng(3)
@@ -159,8 +83,9 @@ def test_learner_in_cross_validation(heart):
     assert accuracy[3] > 0.7  # plain kNN on z-scores
 
 
-def test_learner_handles_missing_nominal_unused_classes_and_one_class():
-    data = three_class_table()
+def test_learner_handles_missing_nominal_unused_classes_and_one_class(
+        three_classes, heart):
+    data = three_classes
     model = ClassDependentKNNLearner(k=3, method="IWCDRelief")(data)
     probs = model(data, model.Probs)
     assert probs.shape == (len(data), 4)
@@ -170,9 +95,8 @@ def test_learner_handles_missing_nominal_unused_classes_and_one_class():
     assert_array_equal(model(data), 0)
     # user preprocessing without imputation: NaN and nominal columns reach
     # the model, which fills and compares them itself
-    heart_data = Table(path("heart_disease"))
-    model = ClassDependentKNNLearner(k=3, preprocessors=[])(heart_data)
-    assert np.isfinite(model(heart_data, model.Probs)).all()
+    model = ClassDependentKNNLearner(k=3, preprocessors=[])(heart)
+    assert np.isfinite(model(heart, model.Probs)).all()
 
 
 def test_learner_rejects_bad_options():
@@ -180,23 +104,3 @@ def test_learner_rejects_bad_options():
         ClassDependentKNNLearner(method="RelieF")
     with pytest.raises(ValueError):
         ClassDependentKNNLearner(update="printed")
-
-
-def test_doc_page_examples_run():
-    """The python examples of doc/classdep.md run (test_docs.py runs those
-    of README.md and doc/scripting.md only)."""
-    import contextlib
-    import io
-    import re
-    from pathlib import Path
-
-    page = Path(__file__).resolve().parent.parent / "doc" / "classdep.md"
-    blocks = re.findall(r"^```python\n(.*?)^```", page.read_text("utf-8"),
-                        re.MULTILINE | re.DOTALL)
-    assert len(blocks) == 2
-    namespace = {"__name__": "__doc_example__"}
-    with contextlib.redirect_stdout(io.StringIO()) as output:
-        for block in blocks:
-            exec(compile(block, str(page), "exec"), namespace)  # noqa: S102
-    assert "best attribute" in output.getvalue()
-    assert "plain kNN" in output.getvalue()

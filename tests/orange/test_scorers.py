@@ -1,36 +1,31 @@
-"""The Orange scorers DReliefF and PDReliefF (issue 4), their export and
-their place among the variants of the widget and the command line."""
+"""The Orange scorers (orangecontrib.relief.scorers): each is its core
+function on the table's arrays, works wherever an Orange scorer does, and is
+offered among the variants of the Relief widget and the command line."""
 import numpy as np
 import pytest
-from numpy.testing import assert_array_equal
-from Orange.data import Table
+from numpy.testing import assert_allclose, assert_array_equal
+from Orange.data import Domain, Table
 from Orange.preprocess import SelectBestFeatures
 
 import orangecontrib.relief as package
-from orangecontrib.relief import DReliefF, PDReliefF, ReliefF
-from orangecontrib.relief.cli import main
+from orangecontrib.relief import (CDRelief, DReliefF, IWCDRelief, PDReliefF,
+                                  ReliefF, scorers)
+from orangecontrib.relief.arrays import TableArrays
 from orangecontrib.relief.core import drelieff, pdrelieff
+from orangecontrib.relief.core.classdep import cdrelief, iwcdrelief
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.variants import (
     DEFAULT_K, METHODS, fitting_methods, make_scorer)
 
 
-@pytest.fixture(scope="module")
-def heart():
-    """Mixed nominal and numeric attributes with missing values."""
-    table = Table(path("heart_disease"))
-    assert np.isnan(table.X).any()
-    assert any(v.is_discrete for v in table.domain.attributes)
-    return table
-
-
-def arrays(table):
+def arrays_of(table):
+    """X, y and the nominal mask of `table`, read off directly."""
     discrete = [v.is_discrete for v in table.domain.attributes]
     return table.X, table.Y, discrete
 
 
 def test_scorers_are_the_core_functions(heart):
-    X, y, discrete = arrays(heart)
+    X, y, discrete = arrays_of(heart)
     assert_array_equal(DReliefF()(heart), drelieff(X, y, discrete))
     assert_array_equal(PDReliefF()(heart), pdrelieff(X, y, discrete))
     options = dict(k_nearest=4, n_iterations=50, random_state=3,
@@ -56,12 +51,39 @@ def test_limits_through_the_scorers(heart):
     assert_array_equal(PDReliefF(s=0)(heart), DReliefF()(heart))
 
 
-def test_exported_and_offered():
+def test_arrays_are_the_rows_with_a_known_class(heart):
+    data = heart.copy()
+    with data.unlocked():
+        data.Y[[3, 7]] = np.nan
+    arrays = ReliefF().arrays(data)
+    assert isinstance(arrays, TableArrays)
+    keep = ~np.isnan(data.Y)
+    assert_array_equal(arrays.X, data.X[keep])
+    assert_array_equal(arrays.y, data.Y[keep])
+    assert_array_equal(arrays.discrete, arrays_of(heart)[2])
+    assert arrays.task == "classification"
+    assert arrays.X.dtype == arrays.y.dtype == np.float64
+    with pytest.raises(ValueError, match="ReliefF needs a categorical"):
+        ReliefF().arrays(Table(path("cpu")))
+
+
+def test_every_scorer_is_in_the_scorers_module_and_exported():
+    assert set(scorers.__all__) == {
+        "ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
+        "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
+        "RFSMScorer"}
+    # the package exports every scorer but the class-dependent base class
+    exported = set(scorers.__all__) - {"ClassDependentScorer"}
+    assert exported <= set(package.__all__)
+    for name in exported:
+        assert getattr(package, name) is getattr(scorers, name)
+
+
+def test_exported_and_offered(heart):
     assert {"DReliefF", "PDReliefF"} <= set(package.__all__)
     assert package.DReliefF is DReliefF
     assert METHODS["DReliefF"] is DReliefF and METHODS["PDReliefF"] is PDReliefF
     assert DEFAULT_K["DReliefF"] == DEFAULT_K["PDReliefF"] == 10
-    heart = Table(path("heart_disease"))
     assert {"DReliefF", "PDReliefF"} <= set(
         fitting_methods(heart.domain.class_var))
     assert "DReliefF" not in fitting_methods(
@@ -71,11 +93,41 @@ def test_exported_and_offered():
     assert scorer.k_nearest == 7 and scorer.n_iterations == 20
 
 
-def test_rank_command(capsys):
-    assert main(["rank", "voting", "--method", "PDReliefF", "--k", "5",
-                 "--top", "3"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 5 and "method PDReliefF" in lines[-1]
-    table = Table(path("voting"))
-    best = np.argmax(PDReliefF(k_nearest=5)(table))
-    assert table.domain.attributes[best].name in lines[1]
+def test_class_dependent_matrix_and_summary(heart):
+    X, y = heart.X, heart.Y
+    discrete = np.array([a.is_discrete for a in heart.domain.attributes])
+    for scorer, core_fn, options in (
+            (CDRelief(k_nearest=4), cdrelief, {}),
+            (IWCDRelief(k_nearest=4, threshold=0.3, update="as_text"),
+             iwcdrelief, dict(threshold=0.3, update="as_text"))):
+        matrix = scorer.class_weights(heart)
+        assert matrix.shape == (2, len(heart.domain.attributes))
+        assert_allclose(matrix, core_fn(X, y, discrete, k_nearest=4,
+                                        **options))
+        priors = np.bincount(y.astype(int)) / len(y)
+        assert_allclose(scorer(heart), priors @ matrix)
+        name = heart.domain.attributes[2].name
+        assert scorer(heart, name) == pytest.approx((priors @ matrix)[2])
+
+
+def test_class_dependent_scorer_in_orange_feature_selection(heart):
+    reduced = SelectBestFeatures(method=CDRelief(), k=4)(heart)
+    assert len(reduced.domain.attributes) == 4
+
+
+def test_matrix_has_a_row_per_class_value(three_classes):
+    data = three_classes
+    matrix = IWCDRelief(k_nearest=3, threshold=0.2).class_weights(data)
+    assert matrix.shape == (4, 3)
+    assert np.isnan(matrix[3]).all() and np.isfinite(matrix[:3]).all()
+    assert np.isfinite(IWCDRelief()(data)).all()
+
+
+def test_class_dependent_scorer_errors(three_classes):
+    data = three_classes
+    regression = data.transform(Domain(data.domain.attributes[:2],
+                                       data.domain.attributes[2]))
+    with pytest.raises(ValueError):
+        CDRelief()(regression)
+    with pytest.raises(ValueError):
+        IWCDRelief(threshold=2)(data)

@@ -1,10 +1,10 @@
 """Slow, literal reference implementations of CDRelief and IWCDRelief.
 
 An independent check of ``orangecontrib.relief.core.classdep``, written from
-eq. 1 and 4-6 of Qiu & He (2019, paper 001) and the algorithm of its section
-3.2, with the project's diff conventions (the diff, distance and nearest
-functions of tests/reference.py: plain Python floats, no numba, no
-vectorisation, no pooled-list merging).
+eq. 1 and 4-6 of Qiu & He (2019) and the algorithm of their section 3.2,
+with the package's diff conventions (the diff, distance and nearest
+functions of :mod:`tests.reference.relief`: plain Python floats, no numba,
+no vectorisation, no pooled-list merging).
 
 * Euclidean distance ||x - z|| = sqrt(sum_A w_A diff_squared(A, x, z));
   neighbours ordered by (that distance, index), never x itself.
@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-import reference as ref
+from tests.reference import relief as ref
 
 __all__ = ["class_references", "cdrelief", "iwcdrelief", "cdw_distance",
            "cdw_knn_predict"]

@@ -2,8 +2,8 @@
 
 An independent check of ``orangecontrib.relief.core.double``, written as the
 paper reads, on top of the literal diff / distance / nearest-neighbour
-functions of ``tests/reference.py`` (Python floats, no numba).  The choices
-the paper leaves open are the ones documented in ``core/double.py``:
+functions of :mod:`tests.reference.relief` (Python floats, no numba).  The
+choices the paper leaves open are the ones documented in ``core/double.py``:
 
 * reference number t = 0, 1, ..., m-1 (t = references already processed);
 * W[A]_t = (sum of the first t ReliefF updates) / t;
@@ -11,7 +11,7 @@ the paper leaves open are the ones documented in ``core/double.py``:
   c(t) = (t / m)^a (pdReliefF, eq. 3.3-3.4), and f = 1 at t = 0;
 * negative estimates clipped to 0 before f when clip_negative.
 """
-import reference as ref
+from tests.reference import relief as ref
 
 
 def _f(mode, w, t, m, a, s):

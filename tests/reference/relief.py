@@ -1,15 +1,24 @@
 """Slow, literal reference implementations of Relief, ReliefF and RReliefF.
 
-This module is an *independent* check of ``orangecontrib.relief.core``. It
-follows /work/CONTRACT.md ("Exact semantics") and reads like the pseudo code
-of the papers:
+This module is an *independent* check of ``orangecontrib.relief.core``,
+written as the pseudo code of the papers reads:
 
-* Relief  -- Kira & Rendell, Fig. 1 of Prat & Belanche (2006), section 2;
+* Relief  -- Kira & Rendell (1992), Fig. 1 of Prat & Belanche (2006),
+  section 2;
 * ReliefF -- Kononenko (1994), Fig. 2 of Prat & Belanche, with the RELIEF-D
   missing-value diff of eq. 2.5;
 * RReliefF -- Robnik-Sikonja & Kononenko (2003), Fig. 3 (the N_dC, N_dA,
   N_dC&dA counters), with the exp-rank influence of neighbours;
-* the myopic ReliefF / modified Gini-gain expression of eq. 2.6-2.8.
+* the myopic ReliefF / modified Gini-gain expression of Prat & Belanche
+  (2006), eq. 2.6-2.8.
+
+The conventions the papers leave open are the package's: rows with a
+missing target are left out; a numeric diff is scaled by the range of the
+column's known values; a group (class) without a known value of a column
+uses the whole column's known values; neighbours are ordered by (distance,
+index) and an instance is never its own neighbour; every instance is a
+reference once unless ``n_iterations`` draws references with
+``numpy.random.default_rng(random_state)``.
 
 Everything is plain Python loops over Python floats (IEEE double = float64).
 There is deliberately no numba, no vectorisation and no caching: every
@@ -29,8 +38,8 @@ def _is_missing(value):
 
 
 class Context:
-    """The data after rule 1 (rows with a missing target dropped) and the
-    options that ``diff`` needs.
+    """The data with the rows of a missing target dropped, and the options
+    that ``diff`` needs.
 
     X: list of rows (lists of Python floats, NaN = missing)
     group: list, group[i] is the group of instance i for the missing-value
@@ -47,7 +56,7 @@ class Context:
         self.weights = weights
         self.n = len(X)
         self.a = len(discrete)
-        # range of every column over its known values (rule 2)
+        # range of every column over its known values
         self.range = []
         self.has_known = []
         for A in range(self.a):
@@ -62,7 +71,7 @@ class Context:
 
 def prepare(X, y, discrete, diff_kind, t_eq, t_diff, distance_weights,
             regression):
-    """Rule 1: drop the rows whose target is missing. Returns (ctx, targets)."""
+    """Drop the rows whose target is missing. Returns (ctx, targets)."""
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     n_all, a = X.shape
@@ -107,7 +116,7 @@ def g(d, ctx):
 
 def known_values(A, grp, ctx):
     """Known values of column A among the instances of group grp; if the
-    group has none, the known values of the whole column (rule 3)."""
+    group has none, the known values of the whole column."""
     values = [ctx.X[i][A] for i in range(ctx.n)
               if ctx.group[i] == grp and not _is_missing(ctx.X[i][A])]
     if not values:
@@ -192,7 +201,7 @@ def distance(I1, I2, ctx):
 
 def nearest(R, candidates, k, ctx):
     """The (up to) k candidates nearest to R, sorted by (distance, index);
-    R itself is never a candidate (rule 5)."""
+    R itself is never a candidate."""
     keyed = []
     for I in candidates:
         if I == R:
@@ -203,7 +212,8 @@ def nearest(R, candidates, k, ctx):
 
 
 def references(n, n_iterations, random_state):
-    """Rule 6: the list of reference instances."""
+    """The reference instances: every instance once, in order (None), or
+    n_iterations draws with replacement."""
     if n_iterations is None:
         return list(range(n))
     rng = np.random.default_rng(random_state)
@@ -214,7 +224,8 @@ def references(n, n_iterations, random_state):
 
 def relief(X, y, discrete=None, *, n_iterations=None, random_state=None,
            diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None):
-    """Fig. 1 of paper 000 (two classes, one nearest hit and miss)."""
+    """Relief, Fig. 1 of Prat & Belanche (2006) (Kira & Rendell 1992: two
+    classes, one nearest hit and miss)."""
     ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
                            distance_weights, regression=False)
     n, a = ctx.n, ctx.a
@@ -243,8 +254,9 @@ _diff = diff  # the option argument "diff" shadows the function name
 def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
             random_state=None, diff="linear", t_eq=0.04, t_diff=0.10,
             distance_weights=None):
-    """Fig. 2 of paper 000 with the contract's averaging over the available
-    neighbours (a class with fewer than k candidates gives all it has)."""
+    """ReliefF, Fig. 2 of Prat & Belanche (2006) (Kononenko 1994), averaging
+    over the available neighbours (a class with fewer than k candidates
+    gives all it has)."""
     ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
                            distance_weights, regression=False)
     n, a = ctx.n, ctx.a
@@ -288,7 +300,8 @@ def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
 def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
              random_state=None, weighting="exp_rank", sigma=None,
              diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None):
-    """Fig. 3 of Robnik-Sikonja & Kononenko (2003), the pseudo code of 004."""
+    """RReliefF, the pseudo code of Fig. 3 of Robnik-Sikonja & Kononenko
+    (2003)."""
     ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
                            distance_weights, regression=True)
     n, a = ctx.n, ctx.a
@@ -324,7 +337,7 @@ def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
                 N_dA[A] = N_dA[A] + dA * d
                 N_dCdA[A] = N_dCdA[A] + dC * dA * d
     # W[A] = N_dCdA/N_dC - (N_dA - N_dCdA)/(m - N_dC).
-    # The contract does not say what happens when a denominator is 0
+    # The paper does not say what happens when a denominator is 0
     # (N_dC = 0: no neighbour ever had a different target; N_dC = m: every
     # neighbour had the extreme difference). Then the numerator is 0 as well
     # (0 <= N_dCdA <= N_dC and 0 <= N_dA - N_dCdA <= m - N_dC because all
@@ -373,7 +386,7 @@ def gini_gain_prime(x, c):
 
 
 def myopic_relieff(x, c):
-    """Myopic ReliefF, eq. 2.6-2.7 of paper 000:
+    """Myopic ReliefF, eq. 2.6-2.7 of Prat & Belanche (2006):
 
     W'(A) = P_eqval * GG'(A) / (P_samecl * (1 - P_samecl))
 

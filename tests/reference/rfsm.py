@@ -1,8 +1,8 @@
-"""A slow, literal RFSM (Arauzo-Azofra, Benitez & Castro, section 4).
+"""A slow, literal RFSM (Arauzo-Azofra, Benitez & Castro 2004, section 4).
 
 Independent of ``orangecontrib.relief.core``: plain Python loops over the
-data, with diff / distance / nearest neighbours from tests/reference.py
-(which follows /work/CONTRACT.md). For each reference R::
+data, with diff / distance / nearest neighbours from
+:mod:`tests.reference.relief`. For each reference R::
 
     diffS_max(S, R, I) = max_{A in S} diff(A, R, I)   (0 for the empty set)
     diffS_min(S, R, I) = min_{A in S} diff(A, R, I)   (1 for the empty set)
@@ -20,7 +20,7 @@ only ("within").
 """
 import math
 
-import reference as ref
+from tests.reference import relief as ref
 
 
 def _diff_max(S, R, I, ctx):

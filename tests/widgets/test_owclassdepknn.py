@@ -1,17 +1,14 @@
-"""Issue 5: the Class-Dependent kNN widget (Orange's learner-widget test
-mixin) and Orange's Rank widget showing one column per class."""
-import numpy as np
-
+"""The Class-Dependent kNN widget, with Orange's learner-widget test mixin
+(run with QT_QPA_PLATFORM=offscreen)."""
 from Orange.data import Table
-from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base  # (the module: pytest would collect
 # an imported WidgetTest class as a test case of its own)
 
-from orangecontrib.relief.classdep import (
-    CDRelief, ClassDependentRankScorer, IWCDRelief)
-from orangecontrib.relief.classdep_knn import METHODS
 from orangecontrib.relief.core.classdep import UPDATES
 from orangecontrib.relief.datasets import path
+from orangecontrib.relief.knn import METHODS
+from orangecontrib.relief.rank import ClassDependentRankScorer
+from orangecontrib.relief.scorers import CDRelief, IWCDRelief
 from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
 
 
@@ -71,27 +68,3 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
         self.assertEqual(model.class_weights.shape[0], 2)
         self.assertEqual(len(model(data)), len(data))
         self.widget.send_report()
-
-
-class TestRankWithClassDependentScorer(base.WidgetTest):
-    def setUp(self):
-        self.widget = self.create_widget(OWRank)
-
-    def test_rank_shows_one_column_per_class_value(self):
-        data = Table(path("heart_disease"))
-        rank = self.widget
-        rank.selected_methods = set()
-        scorer = ClassDependentRankScorer(IWCDRelief(threshold=0.3))
-        self.send_signal(rank.Inputs.data, data)
-        self.send_signal(rank.Inputs.scorer, scorer, 1)
-        self.wait_until_finished(rank)
-        model = rank.ranksModel
-        headers = [model.headerData(i, 1) for i in range(model.columnCount())]
-        values = data.domain.class_var.values
-        self.assertEqual(headers[-2:], [f"IWCDRelief: {v}" for v in values])
-        # the columns hold the class rows of the matrix
-        scores = self.get_output(rank.Outputs.scores)
-        self.assertEqual([v.name for v in scores.domain.attributes][-2:],
-                         [f"IWCDRelief: {v}" for v in values])
-        matrix = scorer.scorer.class_weights(data)
-        np.testing.assert_allclose(scores.X[:, -2:], matrix.T)

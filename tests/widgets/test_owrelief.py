@@ -1,4 +1,4 @@
-"""Tests of the Relief widget (run with QT_QPA_PLATFORM=offscreen)."""
+"""The Relief widget (run with QT_QPA_PLATFORM=offscreen)."""
 import threading
 from unittest.mock import patch
 
@@ -8,12 +8,12 @@ from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
 from orangewidget.tests.utils import simulate
 
-from orangecontrib.relief import Relief, ReliefF, RReliefF
+from orangecontrib.relief import DReliefF, PDReliefF, Relief, ReliefF, RReliefF
+from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.widgets import owrelief
 from orangecontrib.relief.widgets.owrelief import OWRelief
-
-from widget_helpers import FakeState, SendAndWaitMixin
+from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
 
 # generous: the first computation compiles the numba core, and the machine
 # may be busy
@@ -44,13 +44,13 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
     def setUp(self):
         self.widget = self.create_widget(OWRelief)
 
-    def assert_weights(self, expected, table):
-        self.assert_same_weights(expected, weights_by_name(table))
+    def assert_weights(self, expected, table, delta=1e-9):
+        self.assert_same_weights(expected, weights_by_name(table), delta)
 
-    def assert_same_weights(self, expected, got):
+    def assert_same_weights(self, expected, got, delta=1e-9):
         self.assertEqual(got.keys(), expected.keys())
         for name, weight in expected.items():
-            self.assertAlmostEqual(got[name], weight, delta=1e-9)
+            self.assertAlmostEqual(got[name], weight, delta=delta)
 
     def test_weights_output_sorted_and_equal_to_script(self):
         self.send_and_wait(self.heart)
@@ -115,6 +115,23 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assertEqual(self.widget.k_stack.currentIndex(), 2)
         self.assert_weights(expected_by_name(Relief(), Table(path("voting"))),
                             self.get_output(self.widget.Outputs.weights))
+
+    def test_double_variants(self):
+        voting = Table(path("voting"))
+        widget = self.widget
+        self.send_and_wait(voting)
+        for name, scorer in (("DReliefF", DReliefF), ("PDReliefF", PDReliefF)):
+            simulate.combobox_activate_item(widget.controls.method, name)
+            self.wait_until_finished(timeout=TIMEOUT_MS)
+            self.assertEqual(widget.k_stack.currentIndex(), 0)  # ReliefF's k
+            self.assert_weights(
+                expected_by_name(scorer(k_nearest=widget.k_relieff), voting),
+                self.get_output(widget.Outputs.weights), delta=1e-12)
+        widget.k_relieff = 4
+        widget.commit.now()
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertEqual(
+            self.get_output(widget.Outputs.scorer).scorer.k_nearest, 4)
 
     def test_relief_on_many_classes_shows_core_error(self):
         self.widget.method = "Relief"
@@ -207,7 +224,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assertIsNone(self.get_output(self.widget.Outputs.weights))
 
     def test_interruption_stops_the_core(self):
-        with self.assertRaises(owrelief.Interrupted):
+        with self.assertRaises(Interrupted):
             owrelief.compute_weights(ReliefF(), self.heart, FakeState())
 
     def test_settings_persist(self):

@@ -1,4 +1,4 @@
-"""Tests of the RFSM Selection widget (issue 6; QT_QPA_PLATFORM=offscreen)."""
+"""The RFSM Selection widget (run with QT_QPA_PLATFORM=offscreen)."""
 import threading
 from unittest.mock import patch
 
@@ -9,13 +9,13 @@ from Orange.widgets.tests import base
 from orangewidget.tests.utils import simulate
 
 from orangecontrib.relief import generators
-from orangecontrib.relief.core.search import SetMeasure
+from orangecontrib.relief.core.progress import Interrupted
+from orangecontrib.relief.core.subsets import SetMeasure
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.selection import select
 from orangecontrib.relief.widgets import owrfsm
 from orangecontrib.relief.widgets.owrfsm import OWRFSM
-
-from widget_helpers import FakeState, SendAndWaitMixin
+from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
 
 TIMEOUT_MS = 30000
 
@@ -116,7 +116,7 @@ class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
         self.assertEqual(self.output_names(), ["x1", "x2", "x3"])
 
     def test_interruption_stops_the_search(self):
-        with self.assertRaises(owrfsm.Interrupted):
+        with self.assertRaises(Interrupted):
             owrfsm.run_selection(self.zoo, "Consistency", "greedy forward",
                                  None, {}, FakeState())
 

@@ -1,77 +1,17 @@
-"""Widgets of issue 4: Relief Data Generator, Separability, and the double
-ReliefF variants in the Relief widget (run with QT_QPA_PLATFORM=offscreen)."""
+"""The Separability widget (run with QT_QPA_PLATFORM=offscreen)."""
 import threading
 from unittest.mock import patch
 
 import numpy as np
 from numpy.testing import assert_array_equal
-from Orange.data import Table
 from Orange.widgets.tests import base
 from orangewidget.tests.utils import simulate
 
-from orangecontrib.relief import DReliefF, PDReliefF
-from orangecontrib.relief import generators
-from orangecontrib.relief.datasets import path
+from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.experiments import separability as sep
 from orangecontrib.relief.widgets import owseparability
-from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator
-from orangecontrib.relief.widgets.owrelief import OWRelief
 from orangecontrib.relief.widgets.owseparability import OWSeparability
-
-from widget_helpers import FakeState
-
-
-class TestOWReliefGenerator(base.WidgetTest):
-    def setUp(self):
-        self.widget = self.create_widget(OWReliefGenerator)
-
-    def test_outputs_the_chosen_problem(self):
-        data = self.get_output(self.widget.Outputs.data)
-        self.assertEqual(self.widget.problem, "MajorityN")
-        self.assertEqual(len(data), 100)
-        assert_array_equal(generators.relevant_mask(data.domain),
-                           [True] * 5 + [False] * 5)
-        expected = generators.majority(100, 5, 5, seed=0)
-        assert_array_equal(data.X, expected.X)
-        assert_array_equal(data.Y, expected.Y)
-
-    def test_every_problem_and_its_controls(self):
-        widget = self.widget
-        for name, generator in generators.GENERATORS.items():
-            simulate.combobox_activate_item(widget.problem_combo, name)
-            data = self.get_output(widget.Outputs.data)
-            self.assertIsInstance(data, Table)
-            self.assertEqual(widget.description_label.text(),
-                             generator.description)
-            for parameter, spin in widget.spins.items():
-                self.assertEqual(spin.box.isEnabled(),
-                                 parameter in generator.parameters)
-            self.assertIn("instances", widget.info_label.text())
-
-    def test_parameters_and_seed(self):
-        widget = self.widget
-        simulate.combobox_activate_item(widget.problem_combo, "ModuloP")
-        widget.controls.p.setValue(4)
-        widget.controls.n_relevant.setValue(2)
-        widget.controls.n_irrelevant.setValue(1)
-        widget.controls.random_seed.setValue(7)
-        data = self.get_output(widget.Outputs.data)
-        self.assertEqual(len(data.domain.attributes), 3)
-        assert_array_equal(data.Y, data.X[:, :2].sum(axis=1) % 4)
-        assert_array_equal(data.X, generators.modulo(100, 2, 1, p=4,
-                                                     seed=7).X)
-
-    def test_settings_and_report(self):
-        widget = self.widget
-        widget.problem = "RandomRBF"
-        widget.n_centroids = 12
-        settings = widget.settingsHandler.pack_data(widget)
-        restored = self.create_widget(OWReliefGenerator,
-                                      stored_settings=settings)
-        self.assertEqual(restored.problem, "RandomRBF")
-        self.assertEqual(restored.controls.problem.currentText(), "RandomRBF")
-        self.assertEqual(restored.n_centroids, 12)
-        restored.send_report()
+from tests.widgets.widget_helpers import FakeState
 
 
 class TestOWSeparability(base.WidgetTest):
@@ -113,9 +53,9 @@ class TestOWSeparability(base.WidgetTest):
         release = threading.Event()
         run_design = owseparability.run_design
 
-        def blocking(design, state):
+        def blocking(settings, state):
             release.wait(10)
-            return run_design(design, state)
+            return run_design(settings, state)
 
         widget = self.widget
         with patch.object(owseparability, "run_design", blocking):
@@ -130,7 +70,7 @@ class TestOWSeparability(base.WidgetTest):
         self.assertIsNone(self.get_output(widget.Outputs.results))
 
     def test_interruption_stops_the_experiment(self):
-        with self.assertRaises(sep.Interrupted):
+        with self.assertRaises(Interrupted):
             owseparability.run_design(self.widget.design(), FakeState())
 
     def test_no_problem_disables_run(self):
@@ -154,29 +94,3 @@ class TestOWSeparability(base.WidgetTest):
                    for row in range(restored.problem_list.count())]
         self.assertEqual(checked, [p in ("MajorityN", "NonMonotonic")
                                    for p in sep.PROBLEMS])
-
-
-class TestReliefWidgetOffersDoubleVariants(base.WidgetTest):
-    def setUp(self):
-        self.widget = self.create_widget(OWRelief)
-        self.voting = Table(path("voting"))
-
-    def test_double_variants_in_the_relief_widget(self):
-        widget = self.widget
-        self.send_signal(widget.Inputs.data, self.voting)
-        self.wait_until_finished()
-        for name, scorer in (("DReliefF", DReliefF), ("PDReliefF", PDReliefF)):
-            simulate.combobox_activate_item(widget.controls.method, name)
-            self.wait_until_finished()
-            self.assertEqual(widget.k_stack.currentIndex(), 0)  # ReliefF's k
-            table = self.get_output(widget.Outputs.weights)
-            got = dict(zip(table.get_column("attribute"),
-                           table.get_column("weight")))
-            expected = scorer(k_nearest=widget.k_relieff)(self.voting)
-            for attr, weight in zip(self.voting.domain.attributes, expected):
-                self.assertAlmostEqual(got[attr.name], weight, delta=1e-12)
-        widget.k_relieff = 4
-        widget.commit.now()
-        self.wait_until_finished()
-        self.assertEqual(
-            self.get_output(widget.Outputs.scorer).scorer.k_nearest, 4)

@@ -1,5 +1,4 @@
-"""Helpers shared by the widget tests (imported as ``widget_helpers``, like
-``reference``; not a test module)."""
+"""Helpers shared by the widget tests (not a test module)."""
 
 
 class FakeState:

@@ -1,24 +1,41 @@
 """The Relief family in plain numpy and numba, with no Orange or Qt import.
 
-Every variant is three steps: :func:`prepare` the data, find the near hits
-and misses (:mod:`.neighbours`), and apply an update rule (:mod:`.rules`).
+Every variant is three steps: :func:`prepare` the data (:mod:`.prepare`,
+with :mod:`.missing` for Kononenko's RELIEF-D tables and :mod:`.diffs` for
+the diff of an attribute), find the near hits and misses
+(:mod:`.neighbours`), and apply an update rule (:mod:`.rules`).  Two
+engines run the last two steps (:mod:`.engine`): the compiled one (numba:
+:mod:`.neighbours`, :mod:`.rules`, loaded only when it runs) and the
+vectorised one (numpy: :mod:`.vectorised`) for small problems.  The
+estimators put the steps together: :mod:`.estimators` (Relief, ReliefF,
+RReliefF), :mod:`.double` (dReliefF, pdReliefF), :mod:`.classdep`
+(CDRelief, IWCDRelief); :mod:`.subsets` measures and searches attribute
+sets (RFSM, Liu's consistency).  :mod:`.options` declares every default
+and check once, :mod:`.progress` the progress and cancellation idiom.
 """
-from .errors import ReliefInputError
-from .estimators import relief, relieff, rrelieff, reference_instances, rank_weights
-from .prepare import prepare, PreparedData
-from .neighbours import find_neighbours
-from .threshold import chebyshev_threshold, select_features
+from .classdep import ClassDependentRelief, cdrelief, iwcdrelief
 from .double import drelieff, pdrelieff, solve_s
-from .rfsm import RFSM, rfsm_value
-from .consistency import Consistency
-from .search import (SetMeasure, greedy_forward, backward_elimination,
-                     branch_and_bound)
-from .classdep import cdrelief, iwcdrelief, ClassDependentRelief
+from .errors import ReliefInputError
+from .estimators import (rank_weights, reference_instances, relief, relieff,
+                         rrelieff)
+from .prepare import PreparedData, prepare
+from .progress import Interrupted
+from .subsets import (RFSM, Consistency, SetMeasure, backward_elimination,
+                      branch_and_bound, greedy_forward, rfsm_value)
+from .threshold import chebyshev_threshold, select_features
 
-__all__ = ["ReliefInputError", "relief", "relieff", "rrelieff",
+__all__ = ["ReliefInputError", "Interrupted", "relief", "relieff", "rrelieff",
            "reference_instances", "rank_weights", "prepare", "PreparedData",
            "find_neighbours", "chebyshev_threshold", "select_features",
            "drelieff", "pdrelieff", "solve_s",
            "RFSM", "rfsm_value", "Consistency", "SetMeasure", "greedy_forward",
            "backward_elimination", "branch_and_bound",
            "cdrelief", "iwcdrelief", "ClassDependentRelief"]
+
+
+def __getattr__(name):
+    # the compiled engine's search imports numba: loaded on first use
+    if name == "find_neighbours":
+        from .neighbours import find_neighbours
+        return find_neighbours
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,41 +5,17 @@ eq. 2.2-2.3: 0/1 for a nominal attribute, |a - b| / (max - min) for a numeric
 one.  Numeric diffs may be transformed (Robnik-Sikonja & Kononenko 2003):
 
 * ``linear``   d
-* ``squared``  d ** 2 (Kira & Rendell's Euclidean distance, seed paper 003)
+* ``squared``  d ** 2 (Kira & Rendell's Euclidean distance)
 * ``ramp``     0 for d <= t_eq, 1 for d >= t_diff, linear in between
 
 Missing values use the RELIEF-D tables of :mod:`.missing`.
 
-The data reach the kernels as a :class:`DiffTables` tuple, attributes in
-rows (``values[a, j]``) so that a loop over instances is contiguous.
+The data reach the kernels as the tuples of :mod:`.tables`.
 """
-from collections import namedtuple
-
 import numba
 import numpy as np
 
-LINEAR, SQUARED, RAMP = 0, 1, 2
-DIFF_KINDS = {"linear": LINEAR, "squared": SQUARED, "ramp": RAMP}
-
-DiffTables = namedtuple("DiffTables", [
-    "values",   # (a, n) scaled numeric values / nominal codes; a missing
-                # value is 0 in the search tables, NaN in the exact ones
-    "known",    # search tables: (n_slots, n) 1 where the value is known
-                # (columns with missing values); exact: empty
-    "slot",     # (a,) int32 row of an attribute in `known` and `one`, or -1
-    "one",      # (n_slots, n_groups, n) RELIEF-D diffs, see missing.py;
-                # search tables: minus known * diff(value, 0), see
-                # prepare._fill_in
-    "fill",     # search tables: (n_slots, n_groups, n) known * (one -
-                # diff(value, 0)), see prepare._fill_in; exact: empty
-    "gaps",     # search tables: the attributes instance j misses are
-    "gap_start",  # gaps[gap_start[j]:gap_start[j + 1]]; exact: empty
-    "nominal",  # (a,) bool
-    "groups",   # (n,) int64 class (group) of each instance
-    "kind",     # int: LINEAR, SQUARED or RAMP
-    "t_eq",     # ramp thresholds, in the dtype of `values`
-    "t_diff",
-])
+from .tables import RAMP, SQUARED
 
 
 @numba.njit(inline="always", cache=True)
@@ -95,7 +71,8 @@ def with_missing(tables, s, i, j, gi, gj, xi, xj, d):
     gi, gj are the groups of I_i, I_j.
     """
     missing_i, missing_j = np.isnan(xi), np.isnan(xj)
-    relief_d = tables.one[s, gi, j] if missing_i else tables.one[s, gj, i]
+    relief_d = (tables.relief_d[s, gi, j] if missing_i
+                else tables.relief_d[s, gj, i])
     return relief_d if missing_i or missing_j else d
 
 
@@ -115,7 +92,7 @@ def attribute_diff(tables, a, i, j):
 def every_attribute_slotted(tables):
     """True when every attribute has a RELIEF-D slot, slot[a] == a (the
     exact tables when any value is missing: see prepare)."""
-    return tables.one.shape[0] == tables.values.shape[0]
+    return tables.relief_d.shape[0] == tables.values.shape[0]
 
 
 @numba.njit(inline="always", cache=True)

@@ -11,11 +11,10 @@ the distance by the algorithm's *own* estimates so far (eq. 3.1)::
   which starts as plain ReliefF (f = 1) and moves towards dReliefF (f = w).
 
 Because the distance weights change after every reference, the references
-are processed one at a time, in order, by one sequential numba kernel: it
-computes the distance weights, finds the reference's neighbours with
-:func:`.neighbours.search_rows` and :func:`.neighbours.rerank_reference`
-(float32 search, exact float64 ranking, as ReliefF's) and applies
-:func:`.rules.relieff_update`, exactly the search and rule of ReliefF.
+are processed one at a time, in order: each engine's ``double_relieff``
+(:mod:`.rules.double` for the compiled one) computes the distance weights,
+finds the reference's neighbours exactly as ReliefF's search would under
+them and applies ReliefF's update.
 
 Decisions the paper leaves open (all documented in the public functions):
 
@@ -32,18 +31,13 @@ Decisions the paper leaves open (all documented in the public functions):
   in floating point: s = 0 gives r = 1 and f = w (dReliefF), an infinite (or
   huge) s gives r = 0 and f = 1 (ReliefF).
 """
-import numbers
-
-import numba
 import numpy as np
 
+from .engine import kernels
 from .errors import ReliefInputError
-from .estimators import _check_k, _distance_weights, reference_instances
-from .neighbours import (BLOCK, EXTRA, ROWS, float32_error_bound,
-                         rerank_reference, search_rows)
-from .prepare import prepare
-from .rules import UPDATE_BLOCK, relieff_update
-from .topk import INF_BITS, candidate_key, unpack_keys
+from .estimators import prepared
+from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, Interval,
+                      check, check_distance_weights)
 
 #: Defaults of pdReliefF (Prat & Belanche 2006, section 3.1): c(t) = (t/m)^2
 #: and the s that leaves 1/3 of the area below f (eq. 3.5, see solve_s).
@@ -51,103 +45,15 @@ DEFAULT_EXPONENT = 2.0
 DEFAULT_S = 0.0633657
 
 
-@numba.njit(inline="always", cache=True)
-def progress_ratio(t, m, exponent, s):
-    """r(t) = c(t) / (c(t) + s) with c(t) = (t / m)^exponent; r(0) = 0.
-
-    f(w, t) = w r + 1 - r is eq. 3.3; s = inf gives r = 0 for every t
-    (ReliefF), s = 0 gives r = 1 for every t > 0 (dReliefF).
-    """
-    if t == 0:
-        return 0.0
-    c = (t / m) ** exponent
-    return c / (c + s)
-
-
-@numba.njit(cache=True)
-def distance_weights_at(weights, total, t, m, fixed, clip, exponent, s):
-    """weights[A] = fixed[A] * f(W[A]_t, t), W_t = total / t (eq. 3.1-3.3).
-
-    ``s < 0`` selects dReliefF (f = w); at t = 0 both variants use f = 1.
-    """
-    r = 1.0 if s < 0 else progress_ratio(t, m, exponent, s)
-    for a in range(weights.shape[0]):
-        if t == 0:
-            f = 1.0
-        else:
-            w = total[a] / t
-            if clip and w < 0:
-                w = 0.0
-            f = w * r + (1.0 - r)
-        weights[a] = fixed[a] * f
-
-
-@numba.njit(cache=True)
-def double_relieff_steps(search, exact, order, position, refs, start, stop,
-                         priors, k, fixed, clip, exponent, s, partial, done):
-    """Process references refs[start:stop] of (p)dReliefF, one at a time.
-
-    For each reference R_t (t = its position in `refs`): distance weights
-    from the current estimate (:func:`distance_weights_at`), R_t's k nearest
-    hits and misses under them (:func:`search_rows` in float32, in the
-    search tables' `order`: instance order[p] at position p, `position` its
-    inverse; then ranked by exact distance, :func:`rerank_reference`), and
-    ReliefF's update (:func:`relieff_update`) added to
-    ``partial[t // UPDATE_BLOCK]``.
-
-    `partial` (n_blocks, a) and `done` (a,), the sum of the completed blocks,
-    are the state kept between calls, so a caller can stop after any
-    reference to report progress.  The result is
-    ``partial.sum(axis=0) / m``, summed as ReliefF sums (:func:`relieff_rule`).
-    ``s < 0`` means dReliefF.
-    """
-    n = search.values.shape[1]
-    n_groups = priors.shape[0]
-    m = refs.shape[0]
-    keys = np.empty((n_groups, k + EXTRA), dtype=np.uint64)
-    empty = candidate_key(INF_BITS, n)
-    candidates = np.empty(keys.shape, dtype=np.int64)
-    cand_dist = np.empty(keys.shape, dtype=np.float32)
-    neighbours = np.empty((n_groups, k), dtype=np.int64)
-    out = np.empty((ROWS, BLOCK), dtype=np.float32)
-    rows = np.empty(ROWS, dtype=np.int64)
-    list_rows = np.zeros(ROWS, dtype=np.int64)
-    weights = np.empty(partial.shape[1], dtype=np.float32)
-    total = np.empty(partial.shape[1])
-    for t in range(start, stop):
-        block = t // UPDATE_BLOCK
-        if t > 0 and t % UPDATE_BLOCK == 0:
-            done += partial[block - 1]
-        total[:] = done + partial[block]
-        distance_weights_at(weights, total, t, m, fixed, clip, exponent, s)
-        i = refs[t]
-        rows[:] = position[i]
-        keys[:] = empty
-        search_rows(search, weights, rows, 1, list_rows, n_groups, keys, out)
-        unpack_keys(keys, order, candidates, cand_dist)
-        rerank_reference(search, exact, weights, weights.astype(np.float64),
-                         i, candidates, cand_dist,
-                         float32_error_bound(search, weights), order,
-                         position, neighbours)
-        relieff_update(partial[block], exact, i, neighbours, priors)
-
-
-@numba.njit(cache=True)
-def finish(partial, m):
-    """The weights, summed in ReliefF's order (see rules.relieff_rule)."""
-    return partial.sum(axis=0) / m
-
-
 def _check_exponent_s(exponent, s):
-    for name, value in (("a", exponent), ("s", s)):
-        if not isinstance(value, numbers.Real) or np.isnan(value) or value < 0:
-            raise ReliefInputError(f"pdReliefF needs {name} >= 0, got {value!r}.")
-    if np.isinf(exponent):
-        raise ReliefInputError("pdReliefF needs a finite exponent a.")
+    """pdReliefF's a (finite, >= 0) and s (>= 0; inf allowed: ReliefF)."""
+    Interval(0)("a", exponent)
+    if s != np.inf:
+        Interval(0)("s", s)
 
 
 def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
-                   exponent, s, progress_callback=None, n_steps=20):
+                   exponent, s, progress_callback=None):
     """(p)dReliefF weights of prepared data (``s < 0``: dReliefF).
 
     Parameters
@@ -164,36 +70,25 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
     progress_callback : callable(float) or None
         Called with the fraction of references done; may raise to stop.
     """
-    n_attrs = data.search.values.shape[0]
-    k = _check_k(k_nearest)
-    fixed = _distance_weights(distance_weights, n_attrs)
+    n_attrs = data.exact.values.shape[0]
+    k = min(check("k_nearest", k_nearest), data.n_instances)  # all of them
+    fixed = check_distance_weights(distance_weights, n_attrs)
     fixed = np.ones(n_attrs) if fixed is None else fixed
     refs = np.ascontiguousarray(refs, dtype=np.int64)
-    m = len(refs)
-    partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))
-    done = np.zeros(n_attrs)
-    steps = 1 if progress_callback is None else min(n_steps, m)
-    bounds = np.linspace(0, m, steps + 1).astype(int)
-    position = data.search_position
-    for start, stop in zip(bounds[:-1], bounds[1:]):
-        double_relieff_steps(data.search, data.exact, data.search_order,
-                             position, refs, int(start), int(stop),
-                             data.priors, k, fixed, bool(clip_negative),
-                             float(exponent), float(s), partial, done)
-        if progress_callback is not None:
-            progress_callback(stop / m)
-    return finish(partial, m)
+    return kernels(data.engine).double_relieff(
+        data, refs, k, fixed, bool(clip_negative), float(exponent), float(s),
+        progress_callback)
 
 
 def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
-    data = prepare(X, y, discrete, task="classification", diff=diff,
-                   t_eq=t_eq, t_diff=t_diff)
-    refs = reference_instances(data.n_instances, n_iterations, random_state)
+    data, refs, _ = prepared(X, y, discrete, n_iterations, random_state,
+                             task="classification", diff=diff, t_eq=t_eq,
+                             t_diff=t_diff)
     return data, refs
 
 
-def drelieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
-             random_state=0, diff="linear", t_eq=0.04, t_diff=0.10,
+def drelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
+             random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
              distance_weights=None, clip_negative=True,
              progress_callback=None):
     """Double ReliefF (dReliefF): ReliefF that searches neighbours with its
@@ -239,8 +134,8 @@ def drelieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
                           progress_callback=progress_callback)
 
 
-def pdrelieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
-              random_state=0, diff="linear", t_eq=0.04, t_diff=0.10,
+def pdrelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
+              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
               distance_weights=None, a=DEFAULT_EXPONENT, s=DEFAULT_S,
               clip_negative=True, progress_callback=None):
     """Progressively weighted double ReliefF (pdReliefF), Prat & Belanche

@@ -1,16 +1,16 @@
 """Relief, ReliefF and RReliefF: prepare, find neighbours, apply a rule.
 
-Each estimator is the same three steps (:mod:`.prepare`,
-:mod:`.neighbours`, :mod:`.rules`); only the rule differs.
+Each estimator is the same three steps (:mod:`.prepare`, the neighbour
+search and a rule of the engine that :mod:`.engine` chooses); only the rule
+differs.
 """
-import numbers
-
 import numpy as np
 
+from . import engine
 from .errors import ReliefInputError
-from .neighbours import find_neighbours
+from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
+                      check, check_choice, check_distance_weights)
 from .prepare import prepare
-from .rules import relieff_rule, rrelieff_sums, rrelieff_weights
 
 WEIGHTINGS = ("exp_rank", "equal")
 
@@ -23,41 +23,39 @@ def reference_instances(n, n_iterations, random_state):
     ``numpy.random.default_rng(random_state)``, as Relief's "randomly
     select an instance" (Kira & Rendell 1992).
     """
+    n_iterations = check("n_iterations", n_iterations)
+    random_state = check("random_state", random_state)
     if n_iterations is None:
         return np.arange(n)
-    if not isinstance(n_iterations, numbers.Integral) or n_iterations < 1:
-        raise ReliefInputError(f"n_iterations must be a positive integer or "
-                               f"None (every instance), got {n_iterations!r}.")
     return np.random.default_rng(random_state).integers(0, n, size=n_iterations)
 
 
-def _check_k(k_nearest):
-    if not isinstance(k_nearest, numbers.Integral) or k_nearest < 1:
-        raise ReliefInputError(f"k_nearest must be a positive integer, "
-                               f"got {k_nearest!r}.")
-    return int(k_nearest)
+def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
+             t_eq, t_diff):
+    """The data prepared for the engine that suits its size, its
+    references (:func:`reference_instances`) and the engine's kernels
+    (:func:`.engine.kernels`)."""
+    n_iterations = check("n_iterations", n_iterations)
+    chosen = engine.choose_for(X, n_iterations)
+    data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
+                   t_diff=t_diff, engine=chosen)
+    refs = reference_instances(data.n_instances, n_iterations, random_state)
+    return data, refs, engine.kernels(chosen)
 
 
-def _distance_weights(distance_weights, n_attrs):
-    if distance_weights is None:
-        return None
-    w = np.array(distance_weights, dtype=np.float64).ravel()
-    if len(w) != n_attrs:
-        raise ReliefInputError(f"distance_weights has {len(w)} entries for "
-                               f"{n_attrs} attributes.")
-    if not np.isfinite(w).all() or (w < 0).any():
-        raise ReliefInputError("distance_weights must be finite and >= 0.")
-    return w
+def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
+                  progress_callback):
+    """The engine's neighbour search with the options checked.  A k above
+    the number of instances means all of them (each engine's lists are at
+    most that long, whatever k)."""
+    weights = check_distance_weights(distance_weights,
+                                     data.exact.values.shape[0])
+    return kernels.find_neighbours(data, refs, check("k_nearest", k_nearest),
+                                   weights, progress_callback)
 
 
-def _neighbours(data, refs, k_nearest, distance_weights, progress_callback):
-    weights = _distance_weights(distance_weights, data.search.values.shape[0])
-    return find_neighbours(data, refs, _check_k(k_nearest), weights,
-                           progress_callback)
-
-
-def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
-            random_state=0, diff="linear", t_eq=0.04, t_diff=0.10,
+def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
+            random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
             distance_weights=None, progress_callback=None):
     """ReliefF attribute weights (Kononenko 1994).
 
@@ -97,16 +95,17 @@ def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
     Kononenko, I. (1994). Estimating attributes: analysis and extensions of
     RELIEF. ECML-94.  Prat & Belanche (2006), Fig. 2 and eq. 2.5.
     """
-    data = prepare(X, y, discrete, task="classification", diff=diff,
-                   t_eq=t_eq, t_diff=t_diff)
-    refs = reference_instances(data.n_instances, n_iterations, random_state)
-    neighbours = _neighbours(data, refs, k_nearest, distance_weights,
-                             progress_callback)
-    return relieff_rule(data.exact, refs, neighbours, data.priors)
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task="classification",
+        diff=diff, t_eq=t_eq, t_diff=t_diff)
+    neighbours = neighbours_of(kernels, data, refs, k_nearest,
+                               distance_weights, progress_callback)
+    return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
 
 
-def relief(X, y, discrete=None, *, n_iterations=None, random_state=0,
-           diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None,
+def relief(X, y, discrete=None, *, n_iterations=None,
+           random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+           distance_weights=None,
            progress_callback=None):
     """Kira & Rendell's Relief (1992): one nearest hit, one nearest miss.
 
@@ -115,38 +114,41 @@ def relief(X, y, discrete=None, *, n_iterations=None, random_state=0,
     ``diff="squared"`` for Kira & Rendell's squared differences and
     Euclidean neighbours.  Parameters as in :func:`relieff`.
     """
-    data = prepare(X, y, discrete, task="classification", diff=diff,
-                   t_eq=t_eq, t_diff=t_diff)
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task="classification",
+        diff=diff, t_eq=t_eq, t_diff=t_diff)
     if data.n_groups != 2:
         raise ReliefInputError(
             f"Relief handles two classes and the data has {data.n_groups}; "
             f"use ReliefF for more classes.")
-    refs = reference_instances(data.n_instances, n_iterations, random_state)
-    neighbours = _neighbours(data, refs, 1, distance_weights,
-                             progress_callback)
-    return relieff_rule(data.exact, refs, neighbours, data.priors)
+    neighbours = neighbours_of(kernels, data, refs, 1, distance_weights,
+                               progress_callback)
+    return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
 
 
-def rank_weights(k_nearest, weighting="exp_rank", sigma=None):
+def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     """Unnormalised influence d1 of the r-th nearest neighbour, r = 1..k.
 
     ``exp_rank``: d1 = exp(-(r / sigma)^2) (Robnik-Sikonja & Kononenko 2003),
     sigma defaulting to k / 3.5 (their k = 70, sigma = 20); ``equal``: 1.
+    Only the first `count` ranks (default k) are returned: a k above the
+    number of instances needs no more.
     """
-    if weighting not in WEIGHTINGS:
-        raise ReliefInputError(f"Unknown weighting '{weighting}'; use one of "
-                               f"{', '.join(WEIGHTINGS)}.")
+    check_choice("weighting", weighting, WEIGHTINGS)
+    count = k_nearest if count is None else min(count, k_nearest)
     if weighting == "equal":
-        return np.ones(k_nearest)
+        return np.ones(count)
     sigma = k_nearest / 3.5 if sigma is None else sigma
-    if not (np.isfinite(sigma) and sigma > 0):
-        raise ReliefInputError(f"sigma must be positive, got {sigma!r}.")
-    return np.exp(-(np.arange(1, k_nearest + 1) / sigma) ** 2)
+    if not (isinstance(sigma, (int, float, np.number)) and np.isfinite(sigma)
+            and sigma > 0):
+        raise ReliefInputError(f"sigma must be a positive number or None "
+                               f"(k / 3.5), got {sigma!r}.")
+    return np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
 
 
-def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
-             random_state=0, weighting="exp_rank", sigma=None,
-             diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None,
+def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
+             random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
+             diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
              progress_callback=None):
     """RReliefF attribute weights for a numeric target.
 
@@ -177,12 +179,25 @@ def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
     attribute estimation in regression. ICML-97.  Robnik-Sikonja &
     Kononenko (2003), Machine Learning 53, Fig. 3.
     """
-    k = _check_k(k_nearest)
-    weights = rank_weights(k, weighting, sigma)
-    data = prepare(X, y, discrete, task="regression", diff=diff,
-                   t_eq=t_eq, t_diff=t_diff)
-    refs = reference_instances(data.n_instances, n_iterations, random_state)
-    neighbours = _neighbours(data, refs, k, distance_weights,
-                             progress_callback)
-    sums = rrelieff_sums(data.exact, refs, neighbours, data.target, weights)
+    k = check("k_nearest", k_nearest)
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task="regression",
+        diff=diff, t_eq=t_eq, t_diff=t_diff)
+    weights = rank_weights(k, weighting, sigma, count=data.n_instances)
+    neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
+                               progress_callback)
+    sums = kernels.rrelieff_sums(data.exact, refs, neighbours, data.target,
+                                 weights)
     return rrelieff_weights(*sums, len(refs))
+
+
+def rrelieff_weights(n_dc, n_da, n_dcda, m):
+    """W[A] = N_dCdA / N_dC - (N_dA - N_dCdA) / (m - N_dC).
+
+    A term whose denominator is 0 (no neighbour ever differs in the target,
+    or every one differs fully) carries no evidence and counts as 0.
+    """
+    first = n_dcda / n_dc if n_dc > 0 else np.zeros_like(n_dcda)
+    second = (n_da - n_dcda) / (m - n_dc) if m > n_dc else np.zeros_like(n_da)
+    return first - second
+

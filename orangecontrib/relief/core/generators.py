@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .options import Seed
+
 __all__ = ["Problem", "rdg1", "random_rbf", "non_monotonic", "majority",
            "modulo", "corral", "parity", "PROBLEMS", "BOOLEAN"]
 
@@ -67,7 +69,7 @@ class Problem:
 
 
 def _rng(seed):
-    return np.random.default_rng(seed)
+    return np.random.default_rng(Seed()("seed", seed))
 
 
 def _check_counts(n_instances, n_relevant, n_irrelevant, min_relevant=1):

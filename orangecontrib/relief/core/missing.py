@@ -27,7 +27,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from .diffs import LINEAR, SQUARED
+from .tables import LINEAR, SQUARED
 
 
 @numba.njit(cache=True)

@@ -1,31 +1,69 @@
 """Experiments of the papers the add-on implements, runnable from the
-command line (``orange-relief experiment <name>``) and from widgets."""
+command line (``orange-relief experiment <name>``) and from widgets.
+
+Every experiment has one shape: a frozen ``Settings`` dataclass (the
+paper's design by default; checked when made), ``run(settings, *, jobs,
+progress_callback, should_stop)`` and the ``Results`` it returns, which
+write their files (``results.write(out)``) and summarise themselves
+(``results.summary()``).  No experiment parses arguments: the command
+line (:mod:`orangecontrib.relief.cli`) and the widgets build the settings.
+"""
 import csv
+import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from multiprocessing import get_context
 
+from ..core import engine
+from ..core.progress import Interrupted, report
+
+
+class Progress:
+    """Counts the finished units of a run: reports the fraction done to
+    `progress_callback` and, when `should_stop()` says so, stops the run
+    with :class:`~orangecontrib.relief.core.progress.Interrupted`."""
+
+    def __init__(self, total, progress_callback=None, should_stop=None):
+        self.total = total
+        self.count = 0
+        self.progress_callback = progress_callback
+        self.should_stop = should_stop
+
+    def check(self):
+        """Raise Interrupted if the run should stop."""
+        if self.should_stop is not None and self.should_stop():
+            raise Interrupted
+
+    def done(self, count=1):
+        """`count` more units are finished."""
+        self.count += count
+        report(self.progress_callback, self.count / max(self.total, 1))
+
 
 @contextmanager
-def one_numba_thread():
-    """Run the block with numba on a single thread (restored afterwards):
-    the experiments' many tiny problems do not gain from sharing threads."""
+def compiled_engine():
+    """Run the block with the compiled engine on a single thread (both
+    restored afterwards): an experiment's thousands of small problems pay
+    for its compilation many times over, and gain nothing from sharing
+    threads."""
     import numba
 
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        yield
+        with engine.forced(engine.COMPILED):
+            yield
     finally:
         numba.set_num_threads(threads)
 
 
 def single_thread_worker():
-    """Initializer of a worker process of :func:`run_in_processes`: numba
-    on one thread (there is a process per core)."""
+    """Initializer of a worker process of :func:`run_in_processes`: the
+    compiled engine on one thread (there is a process per core)."""
     import numba
 
     numba.set_num_threads(1)
+    os.environ[engine.VARIABLE] = engine.COMPILED
 
 
 def run_in_processes(worker, argument, tasks, jobs, on_done, *,

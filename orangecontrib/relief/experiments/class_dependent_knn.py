@@ -1,11 +1,13 @@
 """Table 2 of Qiu & He (2019): CDRelief and IWCDRelief with class-dependent kNN.
 
-``orange-relief experiment classdep [--out DIR]`` runs it (see
-:func:`add_arguments` for the knobs).  For each data
+``orange-relief experiment classdep [--out DIR]`` runs it (the knobs are
+those of :class:`Settings`).  For each data
 set: stratified 10-fold cross-validation; in each fold the training part is
 z-scored (its means and standard deviations also scale the test part), the
 weights are learnt on it and the test part is classified by the
-class-dependent weighted kNN of eq. 1 (:mod:`.classdep_knn`) with the same
+class-dependent weighted kNN of eq. 1
+(:mod:`orangecontrib.relief.core.weighted_knn`),
+with the same
 k as the Relief neighbours, k = 3, 5, 7.  Methods:
 
 * ``kNN``: all weights 1 (plain Euclidean kNN on the z-scores);
@@ -36,12 +38,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import one_numba_thread, write_csv
-from ..classdep_knn import column_ranges, fit_class_weights, predict_votes
+from . import Progress, compiled_engine, write_csv
 from ..core.classdep import ClassDependentRelief, UPDATES
+from ..core.weighted_knn import (NEGATIVE, column_ranges, fit_class_weights,
+                                 predict_votes)
 
-__all__ = ["DATASETS", "PAPER", "run", "load", "write_outputs",
-           "add_arguments", "run_cli"]
+__all__ = ["DATASETS", "PAPER", "Settings", "Results", "run", "load"]
 
 #: our data set -> the paper's name(s) in Table 2
 DATASETS = {"heart_disease": ("HEART",), "breast-cancer": ("B.CANCER",),
@@ -186,16 +188,67 @@ class DatasetResult:
     n_folds: int = 10
 
 
-def run_dataset(name, k_values=K_VALUES, thresholds=THRESHOLDS, n_folds=10,
-                inner_folds=5, seed=0, negative="clip"):
-    """Cross-validate every method on data set `name` (see the module)."""
+@dataclass(frozen=True)
+class Settings:
+    """The knobs of the experiment (the defaults are the paper's design).
+
+    Attributes
+    ----------
+    datasets : tuple of str
+        Keys of :data:`DATASETS`.
+    k_values : tuple of int
+        Neighbours of the Relief weighting and of the classifier.
+    thresholds : tuple of float
+        IWCDRelief thresholds tried, in [0, 1].
+    folds, inner_folds : int
+        Folds of the cross-validation and of the threshold choice inside
+        each training part (at least 2 each).
+    seed : int
+        Seed of the folds and of the reference sampling.
+    negative : "clip" or "square"
+        Negative weights set to 0, or squared as eq. 1 is written.
+    plot : bool
+        Whether :meth:`Results.write` draws the accuracy against k.
+    """
+    datasets: tuple = tuple(DATASETS)
+    k_values: tuple = K_VALUES
+    thresholds: tuple = THRESHOLDS
+    folds: int = 10
+    inner_folds: int = 5
+    seed: int = 0
+    negative: str = "clip"
+    plot: bool = True
+
+    def __post_init__(self):
+        unknown = [name for name in self.datasets if name not in DATASETS]
+        if unknown or not self.datasets:
+            raise ValueError(f"datasets must be some of "
+                             f"{', '.join(DATASETS)}, got {unknown or 'none'}")
+        if not self.k_values or min(self.k_values) < 1:
+            raise ValueError("k values must be positive integers")
+        if not self.thresholds or not all(0 <= t <= 1
+                                          for t in self.thresholds):
+            raise ValueError("thresholds must be between 0 and 1")
+        if self.folds < 2 or self.inner_folds < 2:
+            raise ValueError("folds and inner folds must be at least 2")
+        if self.negative not in NEGATIVE:
+            raise ValueError(f"negative must be one of {', '.join(NEGATIVE)}")
+
+
+def run_dataset(name, settings, progress):
+    """Cross-validate every method on data set `name` (see the module);
+    `progress` counts the folds."""
     start = time.perf_counter()
+    k_values, thresholds = settings.k_values, settings.thresholds
+    seed, negative = settings.seed, settings.negative
+    n_folds, inner_folds = settings.folds, settings.inner_folds
     X, y, values = load(name)
     n_classes = len(values)
     fold = stratified_folds(y, n_folds, seed)
     per_fold = []
     honest = {}
     for f in range(n_folds):
+        progress.check()
         train, test = fold != f, fold == f
         train_X, test_X = zscore(X[train], X[test])
         scores = evaluate_split(train_X, y[train], test_X, y[test], n_classes,
@@ -207,6 +260,7 @@ def run_dataset(name, k_values=K_VALUES, thresholds=THRESHOLDS, n_folds=10,
                 ("IWCDRelief", update, threshold), k]
             honest.setdefault((update, k), []).append(threshold)
         per_fold.append(scores)
+        progress.done()
     result = DatasetResult(name, len(y), X.shape[1],
                            honest_thresholds=honest, n_folds=n_folds)
     for key in per_fold[0]:
@@ -215,22 +269,44 @@ def run_dataset(name, k_values=K_VALUES, thresholds=THRESHOLDS, n_folds=10,
     return result
 
 
-def run(datasets=tuple(DATASETS), k_values=K_VALUES, thresholds=THRESHOLDS,
-        n_folds=10, inner_folds=5, seed=0, negative="clip", log=None):
-    """Run every data set; returns a list of :class:`DatasetResult`.
+@dataclass
+class Results:
+    """The fold accuracies of every data set (:class:`DatasetResult`)."""
+    settings: Settings
+    datasets: list = field(default_factory=list)
+    seconds: float = 0.0
 
-    The work is thousands of searches and rules on a few hundred rows, too
-    small to share between threads: numba runs single-threaded meanwhile.
+    def rows(self):
+        """The table's rows (see :func:`summary_rows`)."""
+        return summary_rows(self.datasets, self.settings.thresholds)
+
+    def write(self, out):
+        """Write classdep.csv, classdep.md and (with ``settings.plot``) the
+        plot to the directory `out`; return their paths."""
+        return write_outputs(self, out)
+
+    def summary(self):
+        """The table of ours beside the paper's, in Markdown."""
+        return markdown_table(self.rows())
+
+
+def run(settings=Settings(), *, progress_callback=None, should_stop=None):
+    """Run every data set of `settings`; return :class:`Results`.
+
+    The work is thousands of searches and rules on a few hundred rows: the
+    compiled engine runs it (its compilation pays off over so many), on
+    one thread (too little work per search to share).
+    `progress_callback` receives the fraction of the folds done;
+    `should_stop` is polled between folds.
     """
-    results = []
-    with one_numba_thread():
-        for name in datasets:
-            result = run_dataset(name, k_values, thresholds, n_folds,
-                                 inner_folds, seed, negative)
-            if log is not None:
-                log(f"{name}: {result.n_instances} instances, "
-                    f"{result.seconds:.1f} s")
-            results.append(result)
+    start = time.perf_counter()
+    progress = Progress(len(settings.datasets) * settings.folds,
+                        progress_callback, should_stop)
+    results = Results(settings)
+    with compiled_engine():
+        for name in settings.datasets:
+            results.datasets.append(run_dataset(name, settings, progress))
+    results.seconds = time.perf_counter() - start
     return results
 
 
@@ -326,10 +402,13 @@ def markdown_table(rows):
     return "\n".join(lines)
 
 
-def write_outputs(results, out_dir, thresholds=THRESHOLDS, plot=True):
-    """Write classdep.csv, classdep.md and the plot; return their paths."""
+def write_outputs(results, out_dir):
+    """Write classdep.csv, classdep.md and the plot of :class:`Results`;
+    return their paths."""
     os.makedirs(out_dir, exist_ok=True)
-    rows = summary_rows(results, thresholds)
+    rows = results.rows()
+    plot = results.settings.plot
+    results = results.datasets
     csv_path = write_csv(os.path.join(out_dir, "classdep.csv"), [
         {key: (f"{value:.4f}" if isinstance(value, float)
                and not key.startswith("paper") else value)
@@ -396,52 +475,3 @@ def plot_accuracy_vs_k(rows, filename):
     fig.tight_layout(rect=(0, 0.18, 1, 1))
     fig.savefig(filename, dpi=110)
     return filename
-
-
-# ---------------------------------------------------------------- CLI ----
-
-def add_arguments(parser):
-    """Add the options of ``orange-relief experiment classdep``."""
-    from ..cli import positive_int
-
-    parser.add_argument("--out", default="classdep-results", metavar="DIR",
-                        help="output directory (default: classdep-results)")
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
-                        choices=list(DATASETS), metavar="NAME",
-                        help="data sets (default: all five)")
-    parser.add_argument("--k", nargs="+", type=positive_int,
-                        default=list(K_VALUES), dest="k_values",
-                        help="neighbours (default: 3 5 7)")
-    parser.add_argument("--thresholds", nargs="+", type=float,
-                        default=list(THRESHOLDS),
-                        help="IWCDRelief thresholds (default: 0.1 .. 0.9)")
-    parser.add_argument("--folds", type=positive_int, default=10,
-                        help="cross-validation folds (default: 10)")
-    parser.add_argument("--inner-folds", type=positive_int, default=5,
-                        help="folds of the threshold choice inside the "
-                             "training part (default: 5)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the folds (default: 0)")
-    parser.add_argument("--negative", choices=["clip", "square"],
-                        default="clip",
-                        help="negative weights: set to 0 (default) or "
-                             "squared as eq. 1 is written")
-    parser.add_argument("--no-plot", action="store_true",
-                        help="skip the plot")
-
-
-def run_cli(args):
-    """Run the experiment with the parsed `args`; print the files written."""
-    from ..cli import CliError
-
-    if args.folds < 2 or args.inner_folds < 2:
-        raise CliError("--folds and --inner-folds must be at least 2")
-    if not all(0 <= t <= 1 for t in args.thresholds):
-        raise CliError("thresholds must be between 0 and 1")
-    results = run(args.datasets, tuple(args.k_values), tuple(args.thresholds),
-                  args.folds, args.inner_folds, args.seed, args.negative,
-                  log=print)
-    for path in write_outputs(results, args.out, tuple(args.thresholds),
-                              plot=not args.no_plot):
-        print(path)
-    return 0

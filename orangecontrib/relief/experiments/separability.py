@@ -12,28 +12,30 @@ Fig. 7 plots the mean s against the number of attributes n + m, one panel
 per problem and one curve per algorithm; Fig. 8 the accumulated mean
 separability (eq. 5.2), the running sum of those means over n + m.
 
-:class:`Design` holds the knobs (a smaller design for tests, the widget and
-quick looks), :func:`run` runs it (in parallel over data sets, seeded per
-data set so the numbers do not depend on the number of processes or on the
-knobs: a smaller design computes a subset of the full one's runs),
-:func:`curves` makes the figures' data, :func:`plot_figures` the PNGs.
+The experiment has the shape of every experiment of the add-on:
+:class:`Settings` holds the knobs (the defaults are the paper's full
+design; a smaller design for tests, the widget and quick looks),
+:func:`run` runs them (in parallel over data sets, seeded per data set so
+the numbers do not depend on the number of processes or on the knobs: a
+smaller design computes a subset of the full one's runs) and returns
+:class:`Results`, which write themselves (:meth:`Results.write`: the CSV
+and the figures) and summarise themselves (:meth:`Results.summary`).
+:func:`curves` makes the figures' data.
 
 This module imports neither Orange nor Qt.
 """
 import csv
 import os
-import sys
 import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import one_numba_thread, run_in_processes
+from . import Progress, compiled_engine, run_in_processes
 from ..core import generators
 from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
-from ..core.neighbours import find_neighbours
-from ..core.prepare import prepare
-from ..core.rules import relieff_rule
+from ..core.estimators import prepared
+from ..core.options import DIFF, K_RELIEFF, T_DIFF, T_EQ
 
 ALGORITHMS = ("ReliefF", "DReliefF", "PDReliefF")
 PROBLEMS = tuple(generators.PROBLEMS)
@@ -48,12 +50,8 @@ MAX_ATTEMPTS = 100  # draws of a data set until it has two classes
 IRRELEVANT_CHUNK = 10  # irrelevant counts per parallel task
 
 
-class Interrupted(Exception):
-    """Raised when `should_stop` asks the experiment to stop."""
-
-
 @dataclass(frozen=True)
-class Design:
+class Settings:
     """The knobs of the experiment; the defaults are the paper's design.
 
     Attributes
@@ -82,7 +80,7 @@ class Design:
     irrelevant_factor: int = 2
     n_datasets: int = 10
     n_instances: int = 100
-    k_nearest: int = 10
+    k_nearest: int = K_RELIEFF
     relevant_step: int = 1
     seed: int = 0
     a: float = DEFAULT_EXPONENT
@@ -133,19 +131,20 @@ def separability(weights, relevant):
     return weights[relevant].max() - weights[~relevant].max()
 
 
-def dataset_seed(design, problem, n_relevant, n_irrelevant, dataset, attempt=0):
+def dataset_seed(settings, problem, n_relevant, n_irrelevant, dataset,
+                 attempt=0):
     """The seed of one data set: fixed by its place in the full design."""
     return np.random.SeedSequence([
-        design.seed, PROBLEMS.index(problem), n_relevant, n_irrelevant,
+        settings.seed, PROBLEMS.index(problem), n_relevant, n_irrelevant,
         dataset, attempt])
 
 
-def generate(design, problem, n_relevant, n_irrelevant, dataset):
+def generate(settings, problem, n_relevant, n_irrelevant, dataset):
     """The data set of a cell (drawn again while it has a single class)."""
     function, options, _ = generators.PROBLEMS[problem]
     for attempt in range(MAX_ATTEMPTS):
-        data = function(design.n_instances, n_relevant, n_irrelevant,
-                        seed=dataset_seed(design, problem, n_relevant,
+        data = function(settings.n_instances, n_relevant, n_irrelevant,
+                        seed=dataset_seed(settings, problem, n_relevant,
                                           n_irrelevant, dataset, attempt),
                         **options)
         if len(np.unique(data.y)) > 1:
@@ -153,51 +152,81 @@ def generate(design, problem, n_relevant, n_irrelevant, dataset):
     raise RuntimeError(f"{problem} gave a single class {MAX_ATTEMPTS} times")
 
 
-def algorithm_weights(X, y, discrete, design):
+def algorithm_weights(X, y, discrete, settings):
     """ReliefF, dReliefF and pdReliefF weights of one data set (prepared
     once; every instance a reference, in order)."""
-    data = prepare(X, y, discrete)
-    refs = np.arange(data.n_instances)
-    neighbours = find_neighbours(data, refs, design.k_nearest)
-    relieff = relieff_rule(data.exact, refs, neighbours, data.priors)
-    drelieff = double_weights(data, refs, design.k_nearest, None,
-                              clip_negative=True, exponent=design.a, s=-1.0)
-    pdrelieff = double_weights(data, refs, design.k_nearest, None,
-                               clip_negative=True, exponent=design.a,
-                               s=design.s)
+    data, refs, kernels = prepared(X, y, discrete, None, None,
+                                   task="classification", diff=DIFF,
+                                   t_eq=T_EQ, t_diff=T_DIFF)
+    neighbours = kernels.find_neighbours(data, refs, settings.k_nearest)
+    relieff = kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
+    drelieff = double_weights(data, refs, settings.k_nearest, None,
+                              clip_negative=True, exponent=settings.a, s=-1.0)
+    pdrelieff = double_weights(data, refs, settings.k_nearest, None,
+                               clip_negative=True, exponent=settings.a,
+                               s=settings.s)
     return relieff, drelieff, pdrelieff
 
 
-def run_task(design, task, dataset_done=None):
+def run_task(settings, task, dataset_done=None):
     """Separabilities of one task: array (len(counts), n_datasets, 3)."""
     problem, n_relevant, counts = task
-    out = np.empty((len(counts), design.n_datasets, len(ALGORITHMS)))
-    with one_numba_thread():  # tiny data: one thread per data set is best
+    out = np.empty((len(counts), settings.n_datasets, len(ALGORITHMS)))
+    with compiled_engine():  # tiny data: one thread per data set is best
         for c, n_irrelevant in enumerate(counts):
-            for d in range(design.n_datasets):
-                data = generate(design, problem, n_relevant, n_irrelevant, d)
+            for d in range(settings.n_datasets):
+                data = generate(settings, problem, n_relevant, n_irrelevant, d)
                 weights = algorithm_weights(data.X, data.y, data.discrete,
-                                            design)
+                                            settings)
                 out[c, d] = [separability(w, data.relevant) for w in weights]
                 if dataset_done is not None:
                     dataset_done()
     return out
 
 
-def _run_task_in_worker(design_fields, task):
-    return run_task(Design(**design_fields), task)
+def _run_task_in_worker(fields, task):
+    return run_task(Settings(**fields), task)
 
 
 @dataclass
 class Results:
-    """Separabilities of a design: one row per data set.
+    """Separabilities of a settings: one row per data set.
 
     ``columns[name]`` for name in :data:`COLUMNS`; the algorithms' columns
     hold the separability of that data set's weights.
     """
-    design: Design
+    settings: Settings
     columns: dict = field(default_factory=dict)
     seconds: float = 0.0
+
+    FILES = ("separability.csv", "separability.png",
+             "accumulated_separability.png")
+
+    def write(self, out):
+        """Write the CSV and Fig. 7 and 8 to the directory `out`; return
+        their paths."""
+        os.makedirs(out, exist_ok=True)
+        paths = [os.path.join(out, name) for name in self.FILES]
+        self.write_csv(paths[0])
+        plot_figures(self, paths[1], paths[2])
+        return paths
+
+    def summary(self):
+        """Per problem, the mean separability and the final accumulated
+        separability of each algorithm (the end points of Fig. 8)."""
+        lines = [f"{'problem':<22}"
+                 + "".join(f"{name:>22}" for name in ALGORITHMS)]
+        for problem, (x, per_algorithm) in curves(self).items():
+            cells = [f"{per_algorithm[name][0].mean():>9.4f} / "
+                     f"{per_algorithm[name][1][-1]:>9.3f}"
+                     for name in ALGORITHMS]
+            lines.append(f"{PAPER_NAMES[problem]:<22}"
+                         + "".join(f"{cell:>22}" for cell in cells))
+        lines.append("(mean separability / accumulated separability at the "
+                     "largest number of attributes)")
+        lines.append(f"{self.settings.n_runs} data sets in "
+                     f"{self.seconds:.1f} s")
+        return "\n".join(lines)
 
     def __len__(self):
         return len(self.columns["dataset"])
@@ -214,7 +243,7 @@ class Results:
                                  for v in row])
 
     @classmethod
-    def read_csv(cls, path, design=None):
+    def read_csv(cls, path, settings=None):
         """Results from a CSV written by :meth:`write_csv`."""
         with open(path, newline="", encoding="utf-8") as file:
             rows = list(csv.reader(file))
@@ -229,14 +258,14 @@ class Results:
             else:
                 columns[name] = np.array(values, dtype=int)
         problems = tuple(dict.fromkeys(columns["problem"]))
-        return cls(design or Design(problems=problems), columns)
+        return cls(settings or Settings(problems=problems), columns)
 
 
-def _assemble(design, parts, seconds):
+def _assemble(settings, parts, seconds):
     rows = {name: [] for name in COLUMNS}
-    for problem, n, m in design.cells():
+    for problem, n, m in settings.cells():
         values = parts[(problem, n, m)]
-        for d in range(design.n_datasets):
+        for d in range(settings.n_datasets):
             rows["problem"].append(problem)
             rows["n_relevant"].append(n)
             rows["n_irrelevant"].append(m)
@@ -247,26 +276,27 @@ def _assemble(design, parts, seconds):
     columns = {name: np.array(values, dtype=object if name == "problem"
                               else float if name in ALGORITHMS else int)
                for name, values in rows.items()}
-    return Results(design, columns, seconds)
+    return Results(settings, columns, seconds)
 
 
-def run(design=Design(), *, jobs=1, progress_callback=None, should_stop=None):
-    """Run the design; return :class:`Results`.
+def run(settings=Settings(), *, jobs=1, progress_callback=None,
+        should_stop=None):
+    """Run the design of `settings`; return :class:`Results`.
 
     Parameters
     ----------
-    design : Design
+    settings : Settings
     jobs : int
         Worker processes (1: in this process, with progress after every
         data set).  Numba uses one thread per data set either way.
-    progress_callback : callable(done, total) or None
-        Called with the number of data sets done and their total.
+    progress_callback : callable(float) or None
+        Receives the fraction of the data sets done.
     should_stop : callable() -> bool, or None
         Polled between data sets (jobs=1) or tasks; True stops the run
-        with :class:`Interrupted`.
+        with :class:`~orangecontrib.relief.core.progress.Interrupted`.
     """
     start = time.perf_counter()
-    total, done = design.n_runs, 0
+    progress = Progress(settings.n_runs, progress_callback, should_stop)
     parts = {}
 
     def record(task, values):
@@ -274,36 +304,23 @@ def run(design=Design(), *, jobs=1, progress_callback=None, should_stop=None):
         for c, m in enumerate(counts):
             parts[(problem, n, m)] = values[c]
 
-    def report(count=1):
-        nonlocal done
-        done += count
-        if progress_callback is not None:
-            progress_callback(done, total)
-
-    def check_stop():
-        if should_stop is not None and should_stop():
-            raise Interrupted
-
     def one_done():
-        check_stop()
-        report()
+        progress.check()
+        progress.done()
 
     if jobs <= 1:
-        for task in design.tasks():
-            check_stop()
-            record(task, run_task(design, task, one_done))
+        for task in settings.tasks():
+            progress.check()
+            record(task, run_task(settings, task, one_done))
     else:
-        _run_in_pool(design, jobs, record, report, check_stop)
-    return _assemble(design, parts, time.perf_counter() - start)
+        def task_done(task, values):
+            record(task, values)
+            progress.done(len(task[2]) * settings.n_datasets)
 
-
-def _run_in_pool(design, jobs, record, report, check_stop):
-    def done(task, values):
-        record(task, values)
-        report(len(task[2]) * design.n_datasets)
-
-    run_in_processes(_run_task_in_worker, asdict(design), design.tasks(),
-                     jobs, done, poll=check_stop)
+        run_in_processes(_run_task_in_worker, asdict(settings),
+                         settings.tasks(), jobs, task_done,
+                         poll=progress.check)
+    return _assemble(settings, parts, time.perf_counter() - start)
 
 
 # --- the figures' data --------------------------------------------------------
@@ -328,20 +345,6 @@ def curves(results):
             per_algorithm[name] = (mean, np.cumsum(mean))
         out[problem] = (x, per_algorithm)
     return out
-
-
-def summary(results):
-    """Lines: per problem, the mean separability and the final accumulated
-    separability of each algorithm (the end points of Fig. 8)."""
-    lines = [f"{'problem':<22}" + "".join(f"{name:>22}" for name in ALGORITHMS)]
-    for problem, (x, per_algorithm) in curves(results).items():
-        cells = [f"{per_algorithm[name][0].mean():>9.4f} / "
-                 f"{per_algorithm[name][1][-1]:>9.3f}" for name in ALGORITHMS]
-        lines.append(f"{PAPER_NAMES[problem]:<22}"
-                     + "".join(f"{cell:>22}" for cell in cells))
-    lines.append("(mean separability / accumulated separability at the "
-                 "largest number of attributes)")
-    return lines
 
 
 COLOURS = {"ReliefF": "#1f77b4", "DReliefF": "#d62728",
@@ -379,95 +382,3 @@ def plot_figures(results, separability_png, accumulated_png, dpi=110):
                 axes.legend(fontsize=7)
         figure.tight_layout()
         figure.savefig(path, dpi=dpi)
-
-
-# --- command line ---------------------------------------------------------------
-
-class ProgressBar:
-    """A one-line progress bar on a terminal (plain lines elsewhere)."""
-
-    def __init__(self, stream=None, width=30):
-        self.stream = sys.stderr if stream is None else stream
-        self.width = width
-        self.start = time.perf_counter()
-        self.tty = getattr(stream, "isatty", lambda: False)()
-        self.last_decile = -1
-
-    def __call__(self, done, total):
-        fraction = done / total if total else 1.0
-        elapsed = time.perf_counter() - self.start
-        eta = elapsed / fraction - elapsed if fraction > 0 else 0
-        filled = int(self.width * fraction)
-        line = (f"[{'#' * filled}{'.' * (self.width - filled)}] "
-                f"{100 * fraction:5.1f}%  {done}/{total} data sets  "
-                f"{elapsed:6.1f} s elapsed, {eta:6.1f} s left")
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if done >= total else ""))
-            self.stream.flush()
-        elif int(10 * fraction) > self.last_decile:
-            self.last_decile = int(10 * fraction)
-            self.stream.write(line + "\n")
-            self.stream.flush()
-
-
-def add_arguments(parser):
-    """The options of ``orange-relief experiment separability``."""
-    parser.add_argument(
-        "--problem", action="append", choices=PROBLEMS, dest="problems",
-        help="a problem to run (repeat for several; default: all six)")
-    parser.add_argument("--max-relevant", type=int, default=50,
-                        help="relevant attributes 1..N (default: 50)")
-    parser.add_argument("--irrelevant-factor", type=int, default=2,
-                        help="irrelevant attributes 1..F*n (default: 2)")
-    parser.add_argument("--relevant-step", type=int, default=1,
-                        help="use every STEP-th number of relevant "
-                             "attributes (default: 1, all)")
-    parser.add_argument("--datasets", type=int, default=10,
-                        help="data sets per cell (default: 10)")
-    parser.add_argument("--instances", type=int, default=100,
-                        help="instances per data set (default: 100)")
-    parser.add_argument("--k", type=int, default=10, dest="k_nearest",
-                        help="nearest hits and misses per class "
-                             "(default: 10)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="base seed of the data sets (default: 0)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: the number of "
-                             "CPUs)")
-    parser.add_argument("--out", default="separability",
-                        help="output directory (default: ./separability)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar")
-
-
-def run_cli(args):
-    """Run the design of the command line; write the CSV and the figures."""
-    from orangecontrib.relief.cli import CliError
-
-    try:
-        design = Design(problems=tuple(args.problems or PROBLEMS),
-                        max_relevant=args.max_relevant,
-                        irrelevant_factor=args.irrelevant_factor,
-                        relevant_step=args.relevant_step,
-                        n_datasets=args.datasets,
-                        n_instances=args.instances,
-                        k_nearest=args.k_nearest, seed=args.seed)
-    except ValueError as error:
-        raise CliError(str(error)) from None
-    if args.jobs < 1:
-        raise CliError("--jobs must be at least 1")
-    os.makedirs(args.out, exist_ok=True)
-    print(f"{len(design.problems)} problem(s), {len(design.cells())} cells, "
-          f"{design.n_runs} data sets x {len(ALGORITHMS)} algorithms, "
-          f"{args.jobs} process(es)", file=sys.stderr)
-    results = run(design, jobs=args.jobs,
-                  progress_callback=None if args.quiet else ProgressBar())
-    paths = [os.path.join(args.out, name) for name in (
-        "separability.csv", "separability.png",
-        "accumulated_separability.png")]
-    results.write_csv(paths[0])
-    plot_figures(results, paths[1], paths[2])
-    print("\n".join(summary(results)))
-    print(f"{design.n_runs} data sets in {results.seconds:.1f} s; wrote "
-          + ", ".join(paths))
-    return 0

@@ -24,13 +24,13 @@ by default.  The wrapper scores a set by 5-fold cross-validation on
 the training part.  Every search is the paper's greedy forward search.
 """
 import os
-import sys
 import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import run_in_processes, single_thread_worker, write_csv
+from . import (Progress, compiled_engine, run_in_processes,
+               single_thread_worker, write_csv)
 
 #: Table 1 of the paper: (data set, method) -> (mean, standard error)
 PAPER_TABLE1 = {
@@ -89,6 +89,19 @@ class Settings:
     table2: tuple = TABLE2_DATASETS
     max_instances: int = 0      # > 0: a random sample of that many rows
     k_nearest: int = 1          # RFSM's neighbours (paper: 1)
+
+    def __post_init__(self):
+        if self.folds < 2 or self.inner_folds < 2:
+            raise ValueError("folds and inner folds must be at least 2")
+        if self.max_instances < 0 or self.k_nearest < 1:
+            raise ValueError("max_instances must be >= 0 and k_nearest >= 1")
+        unknown = [name for name in self.table1 + self.table2
+                   if name not in TABLE1_DATASETS + TABLE2_DATASETS]
+        if unknown or not self.table1 + self.table2:
+            raise ValueError(
+                "data sets must be some of " + ", ".join(
+                    TABLE1_DATASETS + TABLE2_DATASETS)
+                + f", got {unknown or 'none'}")
 
 
 # --- data and learners ------------------------------------------------------
@@ -300,6 +313,16 @@ class Results:
     table2: list = field(default_factory=list)
     seconds: float = 0.0
 
+    def write(self, out):
+        """Write rfsm_table1.csv, rfsm_table2.csv and rfsm.md to the
+        directory `out`; return their paths."""
+        return write(self, out)
+
+    def summary(self):
+        """Both tables, ours with the paper's numbers beside, in
+        Markdown."""
+        return markdown(self)
+
 
 def tasks(settings):
     """Every (table, data set, fold) task of the experiment."""
@@ -311,28 +334,34 @@ def tasks(settings):
     return out
 
 
-def run(settings=Settings(), *, jobs=1, progress_callback=None):
-    """Run the experiment; `progress_callback(done, total)` after each
-    task.  Returns :class:`Results`."""
+def run(settings=Settings(), *, jobs=1, progress_callback=None,
+        should_stop=None):
+    """Run the experiment; return :class:`Results`.
+
+    `progress_callback` receives the fraction of the (table, data set,
+    fold) tasks done; `should_stop` is polled between tasks (jobs=1) or
+    while the worker processes run.
+    """
     import warnings
 
     start = time.perf_counter()
     todo = tasks(settings)
+    progress = Progress(len(todo), progress_callback, should_stop)
     parts = {}
 
     def done(task, part):
         parts[task] = part
-        if progress_callback:
-            progress_callback(len(parts), len(todo))
+        progress.done()
 
     if jobs <= 1:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), compiled_engine():
             warnings.simplefilter("ignore")
             for task in todo:
+                progress.check()
                 done(task, run_task(settings, task))
     else:
         run_in_processes(_run_in_worker, asdict(settings), todo, jobs, done,
-                         initializer=_worker_init)
+                         initializer=_worker_init, poll=progress.check)
     results = Results(settings, seconds=0.0)
     results.table1 = _table1_rows(settings, parts)
     results.table2 = _table2_rows(settings, parts)
@@ -461,56 +490,3 @@ def write(results, out):
         file.write(markdown(results))
     paths.append(path)
     return paths
-
-
-# --- command line -----------------------------------------------------------
-
-def add_arguments(parser):
-    """The options of ``orange-relief experiment rfsm``."""
-    parser.add_argument("--out", default="rfsm",
-                        help="output directory (default: ./rfsm)")
-    parser.add_argument("--folds", type=int, default=10,
-                        help="outer cross-validation folds (default: 10)")
-    parser.add_argument("--inner-folds", type=int, default=5,
-                        help="the wrapper's cross-validation folds "
-                             "(default: 5)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the folds and the generated data "
-                             "(default: 0)")
-    parser.add_argument("--dataset", action="append", dest="datasets",
-                        choices=TABLE1_DATASETS + TABLE2_DATASETS,
-                        help="run only this data set (repeat for several; "
-                             "default: all)")
-    parser.add_argument("--max-instances", type=int, default=0,
-                        help="use a random sample of at most this many "
-                             "instances of each data set (default: all)")
-    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count()
-                                                        or 1),
-                        help="worker processes (default: 2)")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress lines")
-
-
-def run_cli(args):
-    """Run the experiment of the command line and write its files."""
-    from orangecontrib.relief.cli import CliError
-
-    if args.folds < 2 or args.inner_folds < 2 or args.jobs < 1:
-        raise CliError("--folds and --inner-folds must be at least 2, "
-                       "--jobs at least 1")
-    chosen = args.datasets or TABLE1_DATASETS + TABLE2_DATASETS
-    settings = Settings(
-        folds=args.folds, inner_folds=args.inner_folds, seed=args.seed,
-        table1=tuple(n for n in TABLE1_DATASETS if n in chosen),
-        table2=tuple(n for n in TABLE2_DATASETS if n in chosen),
-        max_instances=args.max_instances)
-
-    def progress(done, total):
-        if not args.quiet:
-            print(f"{done}/{total} folds done", file=sys.stderr, flush=True)
-
-    results = run(settings, jobs=args.jobs, progress_callback=progress)
-    paths = write(results, args.out)
-    print(markdown(results))
-    print(f"wrote {', '.join(paths)}")
-    return 0

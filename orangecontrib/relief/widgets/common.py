@@ -1,12 +1,86 @@
 """Pieces shared by the widgets of the Relief category (no widget here)."""
+import math
+import threading
+import time
+from contextlib import contextmanager
+
 import pyqtgraph as pg
+
+from orangecontrib.relief.core import engine
+from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 
 #: the text of a widget's error for data without a (single) class variable
 NO_CLASS = "Data has no (single) class variable."
 
 
-class Interrupted(Exception):
-    """Raised in the worker when the widget cancelled the task."""
+def task_progress(state, start=0.0, end=1.0):
+    """A ``progress_callback`` for the core, from a worker's ``TaskState``:
+    it shows the fraction done within [start, end] of the widget's
+    progress bar and raises :class:`Interrupted` once the widget cancelled
+    the task, which stops the computation there."""
+    def progress(fraction):
+        state.set_progress_value(100 * fraction)
+        if state.is_interruption_requested():
+            raise Interrupted
+    return wrap_callback(progress, start, end)
+
+
+#: while numba compiles, the progress bar creeps towards this percentage,
+#: about two thirds of the way in COMPILE_SECONDS
+CREEP_TO, COMPILE_SECONDS = 45.0, 60.0
+
+
+@contextmanager
+def work_progress(state, status, X=None, n_references=None, start=0.0,
+                  end=1.0):
+    """The ``progress_callback`` of a task's work on data `X`, shown with
+    `status` in [start, end] of the progress bar (:func:`task_progress`).
+
+    When the work will run the compiled engine before numba has cached it
+    (:func:`~orangecontrib.relief.core.engine.needs_compiling`), the
+    status first says so and the bar creeps forward (a thread) until the
+    work's first report; reports below the bar do not move it back.
+    """
+    compiling = X is not None and engine.needs_compiling(X, n_references)
+    state.set_status(engine.PREPARING if compiling else status)
+    reported = threading.Event()
+
+    def creep():
+        began = time.monotonic()
+        while not reported.wait(0.5):
+            elapsed = time.monotonic() - began
+            try:
+                state.set_progress_value(
+                    CREEP_TO * (1 - math.exp(-elapsed / COMPILE_SECONDS)))
+            except RuntimeError:  # the widget has gone
+                return
+
+    def first_report(fraction):
+        if not reported.is_set():
+            reported.set()
+            state.set_status(status)
+        progress(fraction)
+
+    progress = task_progress(state, start, end)
+    if compiling:
+        threading.Thread(target=creep, daemon=True).start()
+    try:
+        yield first_report
+    finally:
+        reported.set()
+
+
+def shut_down_at_once(widget):
+    """Stop a ``ConcurrentWidgetMixin`` widget's task without waiting for it
+    (in ``onDeleteWidget``, instead of ``shutdown()``, which waits).
+
+    The task is asked to stop and the widget goes at once.  Work that cannot
+    stop at its next progress report (numba compiling a kernel, a learner's
+    fit) ends in its worker thread, and its result is dropped.
+    """
+    widget.cancel()
+    # the mixin keeps its executor private; shut it down without waiting
+    widget._ConcurrentMixin__executor.shutdown(wait=False)
 
 
 class PlainPlot(pg.PlotWidget):

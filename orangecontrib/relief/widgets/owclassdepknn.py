@@ -5,14 +5,17 @@ from Orange.data import Table
 from Orange.preprocess.score import Scorer
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
+from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Output
 
-from orangecontrib.relief.classdep import (
-    CDRelief, ClassDependentRankScorer, IWCDRelief)
-from orangecontrib.relief.classdep_knn import ClassDependentKNNLearner, METHODS
 from orangecontrib.relief.core.classdep import UPDATES
+from orangecontrib.relief.knn import ClassDependentKNNLearner, METHODS
+from orangecontrib.relief.rank import ClassDependentRankScorer
+from orangecontrib.relief.scorers import CDRelief, IWCDRelief
+from orangecontrib.relief.widgets.common import (
+    shut_down_at_once, work_progress)
 
 #: labels of the weighting methods, in the order of `METHODS`
 METHOD_LABELS = ("IWCDRelief (instance weighted)", "CDRelief",
@@ -21,12 +24,23 @@ METHOD_LABELS = ("IWCDRelief (instance weighted)", "CDRelief",
 UPDATE_LABELS = ("As printed in eq. 6", "As the text describes it")
 
 
-class OWClassDependentKNN(OWBaseLearner):
+def fit_model(learner, data, state: TaskState):
+    """Train `learner` on `data` in a worker thread; a cancelled fit runs
+    to its end and its model is dropped."""
+    with work_progress(state, "Learning the class weights ...", data.X,
+                       learner.n_iterations) as progress:
+        model = learner(data)
+        progress(1.0)
+        return model
+
+
+class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
     name = "Class-Dependent kNN"
     description = ("k nearest neighbours with one attribute weight vector "
                    "per class, learnt by CDRelief or IWCDRelief.")
     icon = "icons/ClassDependentKNN.svg"
-    priority = 40
+    priority = 50
+    settings_version = 1
     keywords = ("knn, nearest neighbours, class dependent, cdrelief, "
                 "iwcdrelief, relief, weighted distance")
 
@@ -41,6 +55,10 @@ class OWClassDependentKNN(OWBaseLearner):
     update_index = Setting(0)
     sample_references = Setting(False)
     n_iterations = Setting(100)
+
+    def __init__(self, preprocessors=None):
+        ConcurrentWidgetMixin.__init__(self)
+        super().__init__(preprocessors)
 
     def add_main_layout(self):
         # part of __init__, pylint: disable=attribute-defined-outside-init
@@ -107,6 +125,34 @@ class OWClassDependentKNN(OWBaseLearner):
     def update_learner(self):
         super().update_learner()
         self.Outputs.scorer.send(self.create_scorer())
+
+    def update_model(self):
+        """Train the model in a worker thread (the search of the class
+        weights takes seconds on larger data), not in the canvas's."""
+        self.cancel()
+        self.show_fitting_failed(None)
+        self.model = None
+        if self.check_data():
+            self.start(fit_model, self.learner, self.data)
+        else:
+            self._send_model()
+
+    def on_done(self, result):
+        self.model = result
+        self.model.name = self.effective_learner_name()
+        self.model.instances = self.data
+        self._send_model()
+
+    def on_exception(self, ex):
+        self.show_fitting_failed(ex)
+        self._send_model()
+
+    def on_partial_result(self, result):
+        pass
+
+    def onDeleteWidget(self):
+        shut_down_at_once(self)
+        super().onDeleteWidget()
 
     def get_learner_parameters(self):
         parameters = [("Neighbours (k)", self.k),

@@ -30,6 +30,7 @@ class OWReliefGenerator(OWWidget):
                    "MajorityN, ModuloP, CorrAL and Parity3+3.")
     icon = "icons/Generator.svg"
     priority = 20
+    settings_version = 1
     keywords = "generator, artificial, synthetic, rdg1, rbf, majority, " \
                "modulo, parity, corral, relevant"
     want_main_area = False

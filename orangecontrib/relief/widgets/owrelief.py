@@ -13,12 +13,12 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.scorers import RankScorer
+from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_SHARED, METHODS, default_method, fitting_methods,
     make_scorer)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, Interrupted, PlainPlot)
+    NO_CLASS, PlainPlot, shut_down_at_once, work_progress)
 
 #: The plot shows at most this many of the best attributes.
 MAX_BARS = 50
@@ -35,13 +35,10 @@ def compute_weights(scorer, data, state: TaskState):
     The core reports the fraction of the neighbour search done; the task
     shows it as progress and stops there once the widget cancelled it.
     """
-    def progress(fraction):
-        state.set_progress_value(100 * fraction)
-        if state.is_interruption_requested():
-            raise Interrupted
-
-    state.set_status("Weighting attributes ...")
-    return np.asarray(scorer(data, progress_callback=progress), dtype=float)
+    with work_progress(state, "Weighting attributes ...", data.X,
+                       scorer.n_iterations) as progress:
+        return np.asarray(scorer(data, progress_callback=progress),
+                          dtype=float)
 
 
 def weights_table(attributes, weights):
@@ -93,6 +90,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                    "ReliefF, RReliefF.")
     icon = "icons/Relief.svg"
     priority = 10
+    settings_version = 1
     keywords = "relief, relieff, rrelieff, feature weighting, rank, scorer"
 
     class Inputs:
@@ -305,7 +303,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.report_plot("Weights", self.plot.plotItem)
 
     def onDeleteWidget(self):
-        self.shutdown()
+        shut_down_at_once(self)
         super().onDeleteWidget()
 
 

@@ -1,6 +1,5 @@
 """The RFSM Selection widget: choose a set of attributes with a set measure
 (RFSM, Liu's consistency or a wrapper) and a search."""
-import numpy as np
 import pyqtgraph as pg
 
 from AnyQt.QtWidgets import QListWidget, QSizePolicy
@@ -13,10 +12,11 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core.search import SEARCHES, SetMeasure
+from orangecontrib.relief.core.progress import Interrupted
+from orangecontrib.relief.core.subsets import SEARCHES, SetMeasure
 from orangecontrib.relief.selection import make_measure, reduce_data
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, Interrupted, PlainPlot)
+    NO_CLASS, PlainPlot, shut_down_at_once, task_progress, work_progress)
 
 #: label in the widget (the setting's value) -> measure of make_measure
 MEASURES = {"RFSM": "RFSM", "Liu's consistency": "Consistency",
@@ -68,20 +68,18 @@ def run_selection(data, measure, search, learner, options, state: TaskState):
     Returns the :class:`SearchResult`.  The measure's preparation (RFSM's
     neighbour search) is the first 30 % of the progress.
     """
-    def progress(start, width):
-        def report(fraction):
-            state.set_progress_value(100 * (start + width * fraction))
-            if state.is_interruption_requested():
-                raise Interrupted
-        return report
-
-    state.set_status("Preparing the measure ...")
-    if measure == "RFSM":
-        options = dict(options, progress_callback=progress(0, 0.3))
-    built = make_measure(measure, data, learner=learner, **options)
+    with work_progress(state, "Preparing the measure ...",
+                       data.X if measure == "RFSM" else None,
+                       end=0.3) as progress:
+        if measure == "RFSM":
+            options = dict(options, progress_callback=progress)
+        elif measure == "Wrapper":
+            options = dict(options,
+                           should_stop=state.is_interruption_requested)
+        built = make_measure(measure, data, learner=learner, **options)
     state.set_status("Searching ...")
     return SEARCHES[search](_Checked(built, state),
-                            progress_callback=progress(0.3, 0.7))
+                            progress_callback=task_progress(state, 0.3, 1))
 
 
 class TracePlot(PlainPlot):
@@ -150,7 +148,8 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
                    "measure, Liu's consistency or a wrapper, searched "
                    "greedily or otherwise.")
     icon = "icons/RFSM.svg"
-    priority = 30
+    priority = 40
+    settings_version = 1
     keywords = "rfsm, feature subset selection, wrapper, consistency, greedy"
 
     class Inputs:
@@ -358,7 +357,7 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
             self.report_plot("Search trace", self.plot.plotItem)
 
     def onDeleteWidget(self):
-        self.shutdown()
+        shut_down_at_once(self)
         super().onDeleteWidget()
 
 

@@ -13,20 +13,24 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output, OWWidget
 
+from orangecontrib.relief.core import engine
+from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.experiments import separability as sep
-from orangecontrib.relief.widgets.common import PlainPlot
+from orangecontrib.relief.widgets.common import PlainPlot, shut_down_at_once
 
 PENS = {name: pg.mkPen(colour, width=2)
         for name, colour in sep.COLOURS.items()}
 
 
-def run_design(design, state: TaskState):
-    """Run `design` in a worker thread, reporting progress to `state`."""
-    def progress(done, total):
-        state.set_progress_value(100 * done / total)
+def run_design(settings, state: TaskState):
+    """Run the design of `settings` in a worker thread, reporting progress
+    to `state`."""
+    def progress(fraction):
+        state.set_progress_value(100 * fraction)
 
-    state.set_status("Weighting ...")
-    return sep.run(design, progress_callback=progress,
+    state.set_status("Weighting ..." if engine.compiled_is_cached()
+                     else engine.PREPARING)
+    return sep.run(settings, progress_callback=progress,
                    should_stop=state.is_interruption_requested)
 
 
@@ -83,6 +87,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
                    "problems as irrelevant attributes are added.")
     icon = "icons/Separability.svg"
     priority = 30
+    settings_version = 1
     keywords = "separability, drelieff, pdrelieff, double relief, experiment"
 
     class Outputs:
@@ -167,12 +172,12 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         """The design of the controls, or None without problems."""
         if not self.problems:
             return None
-        return sep.Design(problems=tuple(self.problems),
-                          max_relevant=self.max_relevant,
-                          irrelevant_factor=self.irrelevant_factor,
-                          n_datasets=self.n_datasets,
-                          n_instances=self.n_instances,
-                          k_nearest=self.k_nearest, seed=self.seed)
+        return sep.Settings(problems=tuple(self.problems),
+                            max_relevant=self.max_relevant,
+                            irrelevant_factor=self.irrelevant_factor,
+                            n_datasets=self.n_datasets,
+                            n_instances=self.n_instances,
+                            k_nearest=self.k_nearest, seed=self.seed)
 
     def _update_design_info(self):
         design = self.design()
@@ -211,7 +216,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
 
     def on_exception(self, ex):
         self._set_running(False)
-        if isinstance(ex, sep.Interrupted):
+        if isinstance(ex, Interrupted):
             self.Information.cancelled()
             return
         self.Error.failed(str(ex))
@@ -265,7 +270,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
                              self.plot_accumulated.plotItem)
 
     def onDeleteWidget(self):
-        self.shutdown()
+        shut_down_at_once(self)
         super().onDeleteWidget()
 
 

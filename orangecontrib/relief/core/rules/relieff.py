@@ -1,15 +1,13 @@
-"""Step 3: the update rules, applied to the neighbours the search found.
-
-Each rule reads the float64 diff tables, so the weights are exact given the
-neighbours.  References are processed in fixed blocks whose partial sums are
-added in block order: the result does not depend on the number of threads.
-"""
+"""The rules of Relief, ReliefF (Kononenko 1994) and RReliefF
+(Robnik-Sikonja & Kononenko 1997), compiled; the diff of a pair read from
+the exact tables (:mod:`..diffs`)."""
 import numba
 import numpy as np
 from numba import prange
 
-from .diffs import (LINEAR, attribute_diff, every_attribute_slotted,
-                    known_diff, linear_diff, slotted_linear_diff)
+from ..diffs import (attribute_diff, every_attribute_slotted, known_diff,
+                     linear_diff, slotted_linear_diff)
+from ..tables import LINEAR
 
 UPDATE_BLOCK = 64  # references per partial sum
 
@@ -42,7 +40,7 @@ def add_known_diffs(acc, tables, i, j, coef):
 @numba.njit(inline="always", cache=True)
 def add_diffs(acc, tables, i, j, coef):
     """acc[A] += coef * diff(A, I_i, I_j) for every attribute A."""
-    if tables.one.shape[0] == 0:
+    if tables.relief_d.shape[0] == 0:
         add_known_diffs(acc, tables, i, j, coef)
     elif tables.kind == LINEAR and every_attribute_slotted(tables):
         gi, gj = tables.groups[i], tables.groups[j]
@@ -124,14 +122,3 @@ def rrelieff_sums(tables, refs, neighbours, target, rank_weights):
                             target, rank_weights)
     sums = partial.sum(axis=0)
     return sums[0, 0], sums[1], sums[2]
-
-
-def rrelieff_weights(n_dc, n_da, n_dcda, m):
-    """W[A] = N_dCdA / N_dC - (N_dA - N_dCdA) / (m - N_dC).
-
-    A term whose denominator is 0 (no neighbour ever differs in the target,
-    or every one differs fully) carries no evidence and counts as 0.
-    """
-    first = n_dcda / n_dc if n_dc > 0 else np.zeros_like(n_dcda)
-    second = (n_da - n_dcda) / (m - n_dc) if m > n_dc else np.zeros_like(n_da)
-    return first - second

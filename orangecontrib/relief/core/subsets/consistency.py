@@ -15,8 +15,9 @@ A numeric target (regression) is discretised the same way into
 """
 import numpy as np
 
-from .errors import ReliefInputError
-from .search import SetMeasure
+from ..options import check, check_choice
+from ..prepare import TASKS, known_target_rows
+from .measure import SetMeasure
 
 __all__ = ["equal_frequency_codes", "inconsistency_rate", "Consistency"]
 
@@ -82,22 +83,10 @@ class Consistency(SetMeasure):
 
     def __init__(self, X, y, discrete=None, *, task="classification",
                  n_bins=4, target_bins=4):
-        X = np.asarray(X, dtype=float)
-        y = np.asarray(y, dtype=float).ravel()
-        if X.ndim != 2 or X.shape[1] == 0:
-            raise ReliefInputError("The data has no attributes to score.")
-        if len(y) != len(X):
-            raise ReliefInputError(
-                f"X has {len(X)} rows but the target has {len(y)} values.")
-        if int(n_bins) < 1 or int(target_bins) < 1:
-            raise ReliefInputError("n_bins and target_bins must be >= 1.")
-        discrete = (np.zeros(X.shape[1], bool) if discrete is None
-                    else np.asarray(discrete, bool).ravel())
-        keep = ~np.isnan(y)
-        X, y = X[keep], y[keep]
-        if len(y) == 0:
-            raise ReliefInputError("There are no instances with a known "
-                                   "target to score the attributes on.")
+        check_choice("task", task, TASKS)
+        n_bins, target_bins = (check("n_bins", n_bins),
+                               check("target_bins", target_bins))
+        X, y, discrete, _ = known_target_rows(X, y, discrete)
         self.n_attributes = X.shape[1]
         self.codes = np.empty(X.shape, dtype=np.int64)
         for a in range(X.shape[1]):

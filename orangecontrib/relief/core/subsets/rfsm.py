@@ -47,163 +47,17 @@ about a^2 / 2 x P operations after one neighbour search, not a^2 searches.
 Removing an attribute (backward search) uses the two largest / smallest
 values of each pair.
 """
-import numba
 import numpy as np
-from numba import prange
 
-from .diffs import attribute_diff
-from .errors import ReliefInputError
-from .estimators import _check_k, rank_weights, reference_instances
-from .neighbours import find_neighbours
-from .prepare import prepare
-from .search import SetMeasure
+from ..errors import ReliefInputError
+from ..estimators import prepared, rank_weights
+from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, check,
+                       check_choice)
+from ..prepare import TASKS
+from .measure import SetMeasure
 
-TASKS = ("classification", "regression")
 NEIGHBOURS = ("all", "within")
 PRIORS = ("eq2", "relieff")
-
-
-# --- numba kernels -------------------------------------------------------
-
-@numba.njit(parallel=True, cache=True)
-def pair_diffs(tables, first, second, attributes):
-    """out[t, p] = diff(attributes[t], I_first[p], I_second[p]) (exact,
-    RELIEF-D for missing values)."""
-    out = np.empty((len(attributes), len(first)))
-    for t in prange(len(attributes)):
-        a = attributes[t]
-        for p in range(len(first)):
-            out[t, p] = attribute_diff(tables, a, first[p], second[p])
-    return out
-
-
-@numba.njit(cache=True)
-def set_value(top, bottom, coef_max, coef_min):
-    """sum_p coef_max[p] * top[p] + coef_min[p] * bottom[p]: W_S from the
-    running max (top) and min (bottom) of the set's diffs on each pair."""
-    total = 0.0
-    for p in range(len(coef_max)):
-        total += coef_max[p] * top[p] + coef_min[p] * bottom[p]
-    return total
-
-
-@numba.njit(inline="always", cache=True)
-def forward_value(row, top, bottom, coef_max, coef_min):
-    """W(S + {A}) from S's running max / min and A's diffs `row`, summed
-    over the pairs in the order of :func:`set_value` (so that it equals the
-    value computed from scratch bit for bit)."""
-    total = 0.0
-    for p in range(row.shape[0]):
-        total += (coef_max[p] * max(top[p], row[p])
-                  + coef_min[p] * min(bottom[p], row[p]))
-    return total
-
-
-@numba.njit(cache=True)
-def forward_serial(diffs, top, bottom, coef_max, coef_min, candidates):
-    """W(S + {A}) for each candidate A, in one thread."""
-    out = np.empty(len(candidates))
-    for t in range(len(candidates)):
-        out[t] = forward_value(diffs[candidates[t]], top, bottom, coef_max,
-                               coef_min)
-    return out
-
-
-@numba.njit(parallel=True, cache=True)
-def forward_parallel(diffs, top, bottom, coef_max, coef_min, candidates):
-    """W(S + {A}) for each candidate A, candidates in parallel."""
-    out = np.empty(len(candidates))
-    for t in prange(len(candidates)):
-        out[t] = forward_value(diffs[candidates[t]], top, bottom, coef_max,
-                               coef_min)
-    return out
-
-
-#: below this many (candidate, pair) terms a step runs in one thread: waking
-#: the thread pool costs more than it saves (much more on a busy machine)
-PARALLEL_WORK = 2_000_000
-
-
-def forward_kernel(diffs, top, bottom, coef_max, coef_min, candidates):
-    """W(S + {A}) for each candidate A, given S's running max and min."""
-    kernel = (forward_parallel
-              if len(candidates) * diffs.shape[1] >= PARALLEL_WORK
-              else forward_serial)
-    return kernel(diffs, top, bottom, coef_max, coef_min, candidates)
-
-
-@numba.njit(inline="always", cache=True)
-def pair_extremes(diffs, subset, p, top1, top2, arg_top, bot1, bot2, arg_bot):
-    """The largest and second largest diff over S on pair p (and the
-    smallest two), with the position in S of the extreme one.
-
-    The identities (max 0, min 1) are the starting values, so a pair on
-    which no member beats them keeps position -1 and never changes."""
-    for t in range(len(subset)):
-        d = diffs[subset[t], p]
-        if d > top1[p]:
-            top2[p], top1[p], arg_top[p] = top1[p], d, t
-        elif d > top2[p]:
-            top2[p] = d
-        if d < bot1[p]:
-            bot2[p], bot1[p], arg_bot[p] = bot1[p], d, t
-        elif d < bot2[p]:
-            bot2[p] = d
-
-
-@numba.njit(inline="always", cache=True)
-def without_value(t, top1, top2, arg_top, bot1, bot2, arg_bot, coef_max,
-                  coef_min):
-    """W(S - {subset[t]}): a pair's max (min) changes only where the
-    removed attribute held it."""
-    total = 0.0
-    for p in range(len(coef_max)):
-        high = top2[p] if arg_top[p] == t else top1[p]
-        low = bot2[p] if arg_bot[p] == t else bot1[p]
-        total += coef_max[p] * high + coef_min[p] * low
-    return total
-
-
-def _extremes_arrays(n_pairs):
-    return (np.zeros(n_pairs), np.zeros(n_pairs), np.full(n_pairs, -1),
-            np.ones(n_pairs), np.ones(n_pairs), np.full(n_pairs, -1))
-
-
-@numba.njit(cache=True)
-def backward_serial(diffs, subset, coef_max, coef_min, top1, top2, arg_top,
-                    bot1, bot2, arg_bot):
-    """W(S - {A}) for each A = subset[t], in one thread."""
-    for p in range(diffs.shape[1]):
-        pair_extremes(diffs, subset, p, top1, top2, arg_top, bot1, bot2,
-                      arg_bot)
-    out = np.empty(len(subset))
-    for t in range(len(subset)):
-        out[t] = without_value(t, top1, top2, arg_top, bot1, bot2, arg_bot,
-                               coef_max, coef_min)
-    return out
-
-
-@numba.njit(parallel=True, cache=True)
-def backward_parallel(diffs, subset, coef_max, coef_min, top1, top2, arg_top,
-                      bot1, bot2, arg_bot):
-    """W(S - {A}) for each A = subset[t], pairs and members in parallel."""
-    for p in prange(diffs.shape[1]):
-        pair_extremes(diffs, subset, p, top1, top2, arg_top, bot1, bot2,
-                      arg_bot)
-    out = np.empty(len(subset))
-    for t in prange(len(subset)):
-        out[t] = without_value(t, top1, top2, arg_top, bot1, bot2, arg_bot,
-                               coef_max, coef_min)
-    return out
-
-
-def backward_kernel(diffs, subset, coef_max, coef_min):
-    """W(S - {A}) for each A = subset[t]."""
-    kernel = (backward_parallel
-              if len(subset) * diffs.shape[1] >= PARALLEL_WORK
-              else backward_serial)
-    return kernel(diffs, subset, coef_max, coef_min,
-                  *_extremes_arrays(diffs.shape[1]))
 
 
 # --- pairs and their coefficients ----------------------------------------
@@ -317,41 +171,39 @@ class RFSM(SetMeasure):
     monotone = True
 
     def __init__(self, X, y, discrete=None, *, task="classification",
-                 k_nearest=1, n_iterations=None, random_state=0,
-                 neighbours="all", priors="eq2", weighting="exp_rank",
-                 sigma=None, diff="linear", t_eq=0.04, t_diff=0.10,
-                 progress_callback=None):
-        for name, value, allowed in (("task", task, TASKS),
-                                     ("neighbours", neighbours, NEIGHBOURS),
-                                     ("priors", priors, PRIORS)):
-            if value not in allowed:
-                raise ReliefInputError(f"Unknown {name} '{value}'; use one "
-                                       f"of {', '.join(allowed)}.")
-        self.task = task
-        self.k_nearest = _check_k(k_nearest)
+                 k_nearest=K_RFSM, n_iterations=None,
+                 random_state=RANDOM_STATE, neighbours="all", priors="eq2",
+                 weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, progress_callback=None):
+        self.task = check_choice("task", task, TASKS)
+        check_choice("neighbours", neighbours, NEIGHBOURS)
+        check_choice("priors", priors, PRIORS)
+        self.k_nearest = check("k_nearest", k_nearest)
         self.neighbours = neighbours
         self.priors = priors
         self.monotone = neighbours == "all"
-        self._rank_weights = (rank_weights(self.k_nearest, weighting, sigma)
+        self.data, refs, self.kernels = prepared(
+            X, y, discrete, n_iterations, random_state, task=task, diff=diff,
+            t_eq=t_eq, t_diff=t_diff)
+        self._rank_weights = (rank_weights(self.k_nearest, weighting, sigma,
+                                           count=self.data.n_instances)
                               if task == "regression" else None)
-        self.data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
-                            t_diff=t_diff)
         self.n_attributes = self.data.exact.values.shape[0]
-        self.refs = reference_instances(self.data.n_instances, n_iterations,
-                                        random_state).astype(np.int64)
+        self.refs = refs.astype(np.int64)
         self._cache = None
         self.diffs = None
         if neighbours == "all":
             nbrs = self._search(None, progress_callback)
             first, second, self.coef_max, self.coef_min = self._pairs(nbrs)
-            self.diffs = pair_diffs(self.data.exact, first, second,
-                                    np.arange(self.n_attributes))
+            self.diffs = self.kernels.pair_diffs(
+                self.data.exact, first, second, np.arange(self.n_attributes))
 
     # --- construction ----------------------------------------------------
 
     def _search(self, weights, progress_callback=None):
-        return find_neighbours(self.data, self.refs, self.k_nearest, weights,
-                               progress_callback)
+        return self.kernels.find_neighbours(self.data, self.refs,
+                                            self.k_nearest, weights,
+                                            progress_callback)
 
     def _pairs(self, nbrs):
         if self.task == "classification":
@@ -407,9 +259,11 @@ class RFSM(SetMeasure):
             self._search(weights))
         if len(subset) == 0:
             return float(coef_min.sum())
-        diffs = pair_diffs(self.data.exact, first, second, subset)
-        return float(set_value(diffs.max(axis=0), diffs.min(axis=0),
-                               coef_max, coef_min))
+        diffs = self.kernels.pair_diffs(self.data.exact, first, second,
+                                        subset)
+        return float(self.kernels.set_value(diffs.max(axis=0),
+                                            diffs.min(axis=0), coef_max,
+                                            coef_min))
 
     def evaluate(self, subset):
         """W_S of the attributes `subset` (column indices)."""
@@ -417,7 +271,8 @@ class RFSM(SetMeasure):
         if self.neighbours == "within":
             return self._within(subset)
         top, bottom = self._extremes(subset)
-        return float(set_value(top, bottom, self.coef_max, self.coef_min))
+        return float(self.kernels.set_value(top, bottom, self.coef_max,
+                                            self.coef_min))
 
     def forward_values(self, subset, candidates):
         """W(S + {A}) for every A in `candidates`, in one pass per candidate
@@ -427,8 +282,9 @@ class RFSM(SetMeasure):
         if self.neighbours == "within":
             return super().forward_values(subset, candidates)
         top, bottom = self._extremes(subset)
-        return forward_kernel(self.diffs, top, bottom, self.coef_max,
-                              self.coef_min, candidates)
+        return self.kernels.forward_kernel(self.diffs, top, bottom,
+                                           self.coef_max, self.coef_min,
+                                           candidates)
 
     def backward_values(self, subset, candidates=None):
         """W(S - {A}) for every A in `candidates` (default: all of S)."""
@@ -437,8 +293,8 @@ class RFSM(SetMeasure):
                       else self._attributes(candidates))
         if self.neighbours == "within" or len(subset) == 0:
             return super().backward_values(subset, candidates)
-        values = backward_kernel(self.diffs, subset, self.coef_max,
-                                 self.coef_min)
+        values = self.kernels.backward_kernel(self.diffs, subset,
+                                              self.coef_max, self.coef_min)
         position = {a: t for t, a in enumerate(subset.tolist())}
         return values[[position[a] for a in candidates.tolist()]]
 

@@ -3,7 +3,7 @@
 A feature selection search has a starting point, a way to generate the next
 sets and a stopping criterion; a set measure evaluates the sets (Arauzo-
 Azofra, Benitez & Castro, section 2 and Fig. 1).  Any object with the
-:class:`SetMeasure` interface can guide the searches here: RFSM
+:class:`~.measure.SetMeasure` interface can guide the searches here: RFSM
 (:mod:`.rfsm`), Liu's consistency (:mod:`.consistency`), or a wrapper that
 cross-validates a learner (``orangecontrib.relief.selection``).  Larger
 values are better.
@@ -23,38 +23,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["SetMeasure", "SearchStep", "SearchResult", "greedy_forward",
+from ..progress import report
+
+__all__ = ["SearchStep", "SearchResult", "greedy_forward",
            "backward_elimination", "branch_and_bound", "SEARCHES"]
-
-
-class SetMeasure:
-    """Interface of a measure of attribute sets (larger is better).
-
-    Subclasses set ``n_attributes`` and implement :meth:`evaluate`; they may
-    override :meth:`forward_values` / :meth:`backward_values` with faster
-    (incremental) versions.  ``monotone`` tells whether S_i subset of S_j
-    implies value(S_i) <= value(S_j).
-    """
-    n_attributes = 0
-    monotone = False
-
-    def evaluate(self, subset):
-        """The value of the attribute set `subset` (column indices)."""
-        raise NotImplementedError
-
-    def forward_values(self, subset, candidates):
-        """Values of ``subset + [c]`` for each c in `candidates`."""
-        subset = list(subset)
-        return np.array([self.evaluate(subset + [c]) for c in candidates],
-                        dtype=float)
-
-    def backward_values(self, subset, candidates=None):
-        """Values of ``subset - {c}`` for each c in `candidates` (default:
-        every member of the subset)."""
-        subset = list(subset)
-        candidates = subset if candidates is None else list(candidates)
-        return np.array([self.evaluate([a for a in subset if a != c])
-                         for c in candidates], dtype=float)
 
 
 @dataclass
@@ -97,11 +69,6 @@ class SearchResult:
         """Value gained by each selected attribute (forward searches)."""
         values = [step.value for step in self.trace if step.accepted]
         return list(np.diff(values))
-
-
-def _report(progress_callback, fraction):
-    if progress_callback is not None:
-        progress_callback(min(1.0, fraction))
 
 
 def _best(values, candidates):
@@ -165,9 +132,9 @@ def greedy_forward(measure, *, tol=0.0, max_features=None,
                                 accepted=stopped_at is None))
         if stopped_at is None and len(subset) >= limit:
             stopped_at = len(subset)
-        _report(progress_callback, len(subset) / (n if continue_to_end
+        report(progress_callback, len(subset) / (n if continue_to_end
                                                   else max(limit, 1)))
-    _report(progress_callback, 1.0)
+    report(progress_callback, 1.0)
     if stopped_at is None:
         stopped_at = len(subset)
     return SearchResult(subset[:stopped_at], trace[stopped_at].value, trace,
@@ -205,8 +172,8 @@ def backward_elimination(measure, *, tol=0.0, min_features=0,
         subset.remove(attribute)
         value = best_value
         trace.append(SearchStep(len(subset), value, attribute))
-        _report(progress_callback, (n - len(subset)) / max(n, 1))
-    _report(progress_callback, 1.0)
+        report(progress_callback, (n - len(subset)) / max(n, 1))
+    report(progress_callback, 1.0)
     return SearchResult(sorted(subset), value, trace, n_evaluations)
 
 
@@ -261,12 +228,12 @@ def branch_and_bound(measure, *, tol=0.0, max_evaluations=20000,
             level_best = max(children, key=lambda s: values[s])
             best_set, best_value = level_best, values[level_best]
             trace.append(SearchStep(size, best_value))
-        _report(progress_callback, 1 - (len(children[0]) if children else 0)
+        report(progress_callback, 1 - (len(children[0]) if children else 0)
                 / max(n, 1))
         level = children
         if not complete:
             break
-    _report(progress_callback, 1.0)
+    report(progress_callback, 1.0)
     return SearchResult(sorted(best_set), best_value, trace, n_evaluations,
                         complete)
 

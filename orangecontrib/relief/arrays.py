@@ -1,0 +1,44 @@
+"""An Orange table as the arrays the core reads.
+
+The one place where the Orange layer turns a table into ``X``, ``y``, the
+nominal mask and the task; the scorers, the set measures and the learner
+all come through here, so a table that cannot be scored gets the same
+message everywhere.
+"""
+from collections import namedtuple
+
+import numpy as np
+import scipy.sparse as sp
+
+TableArrays = namedtuple("TableArrays", [
+    "X",         # float64 (n, a): attribute values, NaN for missing,
+                 # value codes for discrete attributes
+    "y",         # float64 (n,): class codes or the numeric target
+    "discrete",  # bool (a,): which attributes are discrete (nominal)
+    "task",      # "classification" or "regression"
+])
+
+
+def check_table(data, what):
+    """Raise ValueError unless `data` has a single class variable and at
+    least one attribute; `what` names the method in the message."""
+    if data.domain.class_var is None:
+        raise ValueError(f"{what} needs data with a single target "
+                         f"variable (class).")
+    if not data.domain.attributes:
+        raise ValueError(f"{what}: the data has no attributes to score.")
+
+
+def table_arrays(data, what):
+    """The :class:`TableArrays` of `data` (a sparse table is made dense;
+    rows with an unknown class are kept, the core leaves them out)."""
+    check_table(data, what)
+    if sp.issparse(data.X):
+        data = data.to_dense()
+    discrete = np.array([var.is_discrete for var in data.domain.attributes],
+                        dtype=bool)
+    task = ("classification" if data.domain.class_var.is_discrete
+            else "regression")
+    return TableArrays(np.asarray(data.X, dtype=np.float64),
+                       np.asarray(data.Y, dtype=np.float64).ravel(),
+                       discrete, task)

@@ -1,0 +1,79 @@
+"""What every command of ``orange-relief`` shares: the error a user sees,
+argument types, loading a data set and a progress bar."""
+import argparse
+import os
+import sys
+import time
+
+DEFAULT_DATASET = "heart_disease"
+
+
+class CliError(Exception):
+    """A user error: printed as one line to stderr, exit code 2."""
+
+
+def positive_int(text):
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def load_table(name):
+    """The Orange table in file `name` or the shipped data set `name`.
+
+    Raises `CliError` if there is no such file or data set, or it can't be
+    read.
+    """
+    from Orange.data import Table
+
+    from orangecontrib.relief import datasets
+
+    if os.path.exists(name):
+        filename = name
+    else:
+        try:
+            filename = datasets.path(name)
+        except FileNotFoundError as error:
+            raise CliError(f"{name}: no such file, and {error}") from None
+    try:
+        return Table(filename)
+    except Exception as error:  # Orange's readers raise many kinds
+        raise CliError(f"cannot read {name}: {error}") from None
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal (a line per tenth elsewhere),
+    as a ``progress_callback`` that receives the fraction done.  Work done
+    within `quiet_seconds` shows no bar."""
+
+    def __init__(self, what, stream=None, width=30, quiet_seconds=1.0):
+        self.what = what
+        self.stream = sys.stderr if stream is None else stream
+        self.width = width
+        self.start = time.perf_counter()
+        self.tty = getattr(self.stream, "isatty", lambda: False)()
+        self.last_tenth = -1
+        self.quiet_seconds = quiet_seconds
+
+    def __call__(self, fraction):
+        elapsed = time.perf_counter() - self.start
+        if elapsed < self.quiet_seconds and self.last_tenth < 0:
+            return
+        left = elapsed / fraction - elapsed if fraction > 0 else 0
+        filled = int(self.width * fraction)
+        line = (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}] "
+                f"{100 * fraction:5.1f}%  {elapsed:6.1f} s elapsed, "
+                f"{left:6.1f} s left")
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if fraction >= 1 else ""))
+            self.stream.flush()
+        elif int(10 * fraction) > self.last_tenth:
+            self.last_tenth = int(10 * fraction)
+            self.stream.write(line + "\n")
+            self.stream.flush()

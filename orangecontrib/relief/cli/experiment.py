@@ -1,0 +1,188 @@
+"""``orange-relief experiment <name>``: the papers' experiments.
+
+Each experiment of :mod:`orangecontrib.relief.experiments` has the same
+shape (``Settings`` -> ``run`` -> ``Results`` that write and summarise
+themselves); this module only turns the command line into its settings.
+"""
+import os
+
+from .common import CliError, ProgressBar, positive_int
+
+
+def _add_separability(experiments):
+    """``orange-relief experiment separability`` (Prat & Belanche 2006,
+    Fig. 5, 7 and 8)."""
+    from orangecontrib.relief.experiments import separability
+
+    parser = experiments.add_parser(
+        "separability",
+        help="ReliefF vs dReliefF vs pdReliefF on artificial problems",
+        description="Separability of relevant from irrelevant attributes "
+                    "(Prat & Belanche 2006, eq. 5.1-5.2) over the blocking "
+                    "design of their Fig. 5; writes separability.csv and "
+                    "the figures separability.png and "
+                    "accumulated_separability.png to --out.")
+    parser.add_argument(
+        "--problem", action="append", choices=separability.PROBLEMS,
+        dest="problems",
+        help="a problem to run (repeat for several; default: all six)")
+    parser.add_argument("--max-relevant", type=positive_int, default=50,
+                        help="relevant attributes 1..N (default: 50)")
+    parser.add_argument("--irrelevant-factor", type=positive_int, default=2,
+                        help="irrelevant attributes 1..F*n (default: 2)")
+    parser.add_argument("--relevant-step", type=positive_int, default=1,
+                        help="use every STEP-th number of relevant "
+                             "attributes (default: 1, all)")
+    parser.add_argument("--datasets", type=positive_int, default=10,
+                        help="data sets per cell (default: 10)")
+    parser.add_argument("--instances", type=positive_int, default=100,
+                        help="instances per data set (default: 100)")
+    parser.add_argument("--k", type=positive_int, default=10,
+                        dest="k_nearest",
+                        help="nearest hits and misses per class "
+                             "(default: 10)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="base seed of the data sets (default: 0)")
+    _add_common(parser, "separability", jobs=os.cpu_count() or 1)
+
+    def settings(args):
+        return separability.Settings(
+            problems=tuple(args.problems or separability.PROBLEMS),
+            max_relevant=args.max_relevant,
+            irrelevant_factor=args.irrelevant_factor,
+            relevant_step=args.relevant_step, n_datasets=args.datasets,
+            n_instances=args.instances, k_nearest=args.k_nearest,
+            seed=args.seed)
+    parser.set_defaults(experiment_module=separability, settings=settings)
+
+
+def _add_classdep(experiments):
+    """``orange-relief experiment classdep`` (Qiu & He 2019, Table 2)."""
+    from orangecontrib.relief.experiments import class_dependent_knn as exp
+
+    parser = experiments.add_parser(
+        "classdep",
+        help="Table 2 of Qiu & He: CDRelief, IWCDRelief, class-dependent kNN",
+        description="10-fold cross-validated accuracy of class-dependent "
+                    "kNN with CDRelief and IWCDRelief weights (Qiu & He "
+                    "2019, Table 2) next to plain kNN and kNN with ReliefF "
+                    "weights; writes classdep.csv, classdep.md and "
+                    "classdep_accuracy_vs_k.png to --out.")
+    parser.add_argument("--datasets", nargs="+", default=list(exp.DATASETS),
+                        choices=list(exp.DATASETS), metavar="NAME",
+                        help="data sets (default: all five)")
+    parser.add_argument("--k", nargs="+", type=positive_int,
+                        default=list(exp.K_VALUES), dest="k_values",
+                        help="neighbours (default: 3 5 7)")
+    parser.add_argument("--thresholds", nargs="+", type=float,
+                        default=list(exp.THRESHOLDS),
+                        help="IWCDRelief thresholds (default: 0.1 .. 0.9)")
+    parser.add_argument("--folds", type=positive_int, default=10,
+                        help="cross-validation folds (default: 10)")
+    parser.add_argument("--inner-folds", type=positive_int, default=5,
+                        help="folds of the threshold choice inside the "
+                             "training part (default: 5)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the folds (default: 0)")
+    parser.add_argument("--negative", choices=["clip", "square"],
+                        default="clip",
+                        help="negative weights: set to 0 (default) or "
+                             "squared as eq. 1 is written")
+    parser.add_argument("--no-plot", action="store_true",
+                        help="skip the plot")
+    _add_common(parser, "classdep-results")
+
+    def settings(args):
+        return exp.Settings(
+            datasets=tuple(args.datasets), k_values=tuple(args.k_values),
+            thresholds=tuple(args.thresholds), folds=args.folds,
+            inner_folds=args.inner_folds, seed=args.seed,
+            negative=args.negative, plot=not args.no_plot)
+    parser.set_defaults(experiment_module=exp, settings=settings)
+
+
+def _add_rfsm(experiments):
+    """``orange-relief experiment rfsm`` (Arauzo-Azofra, Benitez & Castro,
+    Tables 1 and 2: RFSM vs Liu's consistency vs the wrapper)."""
+    from orangecontrib.relief.experiments import subset_selection as exp
+
+    names = exp.TABLE1_DATASETS + exp.TABLE2_DATASETS
+    parser = experiments.add_parser(
+        "rfsm",
+        help="Tables 1 and 2 of the RFSM paper: RFSM, Liu, wrapper",
+        description="Greedy forward selection with RFSM, Liu's consistency "
+                    "and the wrapper (tree, kNN with k = 21) in 10-fold "
+                    "cross-validation: selected attributes on CorrAL and "
+                    "Parity3+3 (Table 1), accuracy / MSE and number of "
+                    "attributes on six data sets (Table 2); writes "
+                    "rfsm_table1.csv, rfsm_table2.csv and rfsm.md to --out.")
+    parser.add_argument("--folds", type=positive_int, default=10,
+                        help="outer cross-validation folds (default: 10)")
+    parser.add_argument("--inner-folds", type=positive_int, default=5,
+                        help="the wrapper's cross-validation folds "
+                             "(default: 5)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the folds and the generated data "
+                             "(default: 0)")
+    parser.add_argument("--dataset", action="append", dest="datasets",
+                        choices=names,
+                        help="run only this data set (repeat for several; "
+                             "default: all)")
+    parser.add_argument("--max-instances", type=int, default=0,
+                        help="use a random sample of at most this many "
+                             "instances of each data set (default: all)")
+    _add_common(parser, "rfsm", jobs=min(2, os.cpu_count() or 1))
+
+    def settings(args):
+        chosen = args.datasets or names
+        return exp.Settings(
+            folds=args.folds, inner_folds=args.inner_folds, seed=args.seed,
+            table1=tuple(n for n in exp.TABLE1_DATASETS if n in chosen),
+            table2=tuple(n for n in exp.TABLE2_DATASETS if n in chosen),
+            max_instances=args.max_instances)
+    parser.set_defaults(experiment_module=exp, settings=settings)
+
+
+def _add_common(parser, out, jobs=None):
+    """--out, --quiet and (for experiments that run processes) --jobs."""
+    parser.add_argument("--out", default=out, metavar="DIR",
+                        help=f"output directory (default: ./{out})")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar")
+    if jobs is not None:
+        parser.add_argument("--jobs", type=positive_int, default=jobs,
+                            help=f"worker processes (default: {jobs})")
+
+
+#: functions that register one experiment each
+EXPERIMENTS = (_add_separability, _add_classdep, _add_rfsm)
+
+
+def add_experiment_command(subparsers):
+    """Register ``orange-relief experiment <name>`` for every experiment."""
+    parser = subparsers.add_parser(
+        "experiment", help="run an experiment of the papers",
+        description="Run an experiment of the papers the add-on implements.")
+    experiments = parser.add_subparsers(dest="experiment",
+                                        metavar="EXPERIMENT", required=True)
+    for add in EXPERIMENTS:
+        add(experiments)
+    parser.set_defaults(run=run_experiment)
+
+
+def run_experiment(args):
+    """Run the experiment of the command line; write and summarise it."""
+    try:
+        settings = args.settings(args)
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    options = {}
+    if hasattr(args, "jobs"):
+        options["jobs"] = args.jobs
+    progress = None if args.quiet else ProgressBar(args.experiment)
+    results = args.experiment_module.run(settings, progress_callback=progress,
+                                         **options)
+    paths = results.write(args.out)
+    print(results.summary())
+    print(f"wrote {', '.join(paths)}")
+    return 0

@@ -1,0 +1,105 @@
+"""A distance block: ROWS rows of the search tables against up to BLOCK
+columns, and the helpers unrolled over its rows.
+
+The kernels compute distances ROWS rows at a time, so that each loaded
+column value serves every row of the block (the loops are bound by loads
+and stores, not arithmetic).  numba keeps a tuple of ROWS values in
+registers only when it is written out, so every helper here spells out its
+ROWS terms; this module is the one place that does, and
+``tests/core/test_block.py`` checks each helper against ROWS.
+"""
+import numba
+import numpy as np
+
+from ..diffs import as_dtype_of, transform
+
+BLOCK = 256  # instances per tile side: a tile's columns stay in L1/L2
+ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
+
+
+@numba.njit(inline="always", cache=True)
+def block_rows(first, stop, rows):
+    """rows = first, first + 1, ... up to ROWS indices below `stop`, the
+    last one repeated as padding; returns how many are real."""
+    count = min(ROWS, stop - first)
+    for r in range(ROWS):
+        rows[r] = first + min(r, count - 1)
+    return count
+
+
+@numba.njit(inline="always", cache=True)
+def row_values(values, a, rows):
+    """The block rows' values of attribute a."""
+    return (values[a, rows[0]], values[a, rows[1]], values[a, rows[2]],
+            values[a, rows[3]])
+
+
+@numba.njit(inline="always", cache=True)
+def nominal_terms(x, v, w):
+    """w diff(x_r, v) of a nominal attribute for the block rows."""
+    return (w * as_dtype_of(v, x[0] != v), w * as_dtype_of(v, x[1] != v),
+            w * as_dtype_of(v, x[2] != v), w * as_dtype_of(v, x[3] != v))
+
+
+@numba.njit(inline="always", cache=True)
+def linear_terms(x, v, w):
+    """w |x_r - v| of a numeric attribute for the block rows."""
+    return (w * abs(x[0] - v), w * abs(x[1] - v),
+            w * abs(x[2] - v), w * abs(x[3] - v))
+
+
+@numba.njit(inline="always", cache=True)
+def numeric_terms(x, v, w, kind, t_eq, t_diff):
+    """w g(|x_r - v|) of a numeric attribute, g the diff transform."""
+    return (w * transform(abs(x[0] - v), kind, t_eq, t_diff),
+            w * transform(abs(x[1] - v), kind, t_eq, t_diff),
+            w * transform(abs(x[2] - v), kind, t_eq, t_diff),
+            w * transform(abs(x[3] - v), kind, t_eq, t_diff))
+
+
+@numba.njit(inline="always", cache=True)
+def add_block(out, jj, ta, tb):
+    """out[r, jj] += ta[r] + tb[r], the terms of an attribute pair."""
+    out[0, jj] += ta[0] + tb[0]
+    out[1, jj] += ta[1] + tb[1]
+    out[2, jj] += ta[2] + tb[2]
+    out[3, jj] += ta[3] + tb[3]
+
+
+@numba.njit(inline="always", cache=True)
+def fill_terms(fill, s, g, rows, w):
+    """c_r = w fill[s, g, I_r], the block rows' corrections against a
+    value missing in group g (add_missing_columns)."""
+    return (w * fill[s, g, rows[0]], w * fill[s, g, rows[1]],
+            w * fill[s, g, rows[2]], w * fill[s, g, rows[3]])
+
+
+@numba.njit(inline="always", cache=True)
+def corrected(t, c, missing):
+    """t + c where the column's value is missing, else t."""
+    return t + c if missing else t
+
+
+@numba.njit(inline="always", cache=True)
+def add_column_corrections(out, ct, rows, i0, jj0, width):
+    """out[r, jj] += ct[jj0 + jj, rows[r] - i0]: a block's share of its
+    tile's column corrections (:func:`column_corrections`)."""
+    first = np.uint64(jj0)  # unsigned: no negative-index checks
+    i = (np.uint64(rows[0] - i0), np.uint64(rows[1] - i0),
+         np.uint64(rows[2] - i0), np.uint64(rows[3] - i0))
+    for jj in range(np.uint64(width)):
+        out[0, jj] += ct[first + jj, i[0]]
+        out[1, jj] += ct[first + jj, i[1]]
+        out[2, jj] += ct[first + jj, i[2]]
+        out[3, jj] += ct[first + jj, i[3]]
+
+
+@numba.njit(inline="always", cache=True)
+def add_masked(out, jj, ca, ma, cb, mb):
+    """out[r, jj] += ca[r] where `ma`, and cb[r] where `mb`: the block
+    rows' corrections of a column whose values of two attributes may be
+    missing (a select, so that the loop stays a masked add in SIMD)."""
+    out[0, jj] = corrected(corrected(out[0, jj], ca[0], ma), cb[0], mb)
+    out[1, jj] = corrected(corrected(out[1, jj], ca[1], ma), cb[1], mb)
+    out[2, jj] = corrected(corrected(out[2, jj], ca[2], ma), cb[2], mb)
+    out[3, jj] = corrected(corrected(out[3, jj], ca[3], ma), cb[3], mb)

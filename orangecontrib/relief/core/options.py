@@ -1,0 +1,175 @@
+"""The parameters of every estimator: defaults and checks, declared once.
+
+Every public function of the core takes its options by these names, with
+these defaults, and checks them with :func:`check`, so that a bad value
+gets the same message wherever it is passed (in the spirit of
+scikit-learn's declared parameter constraints)::
+
+    k = check("k_nearest", k_nearest)
+
+A message names the parameter, says what it must be and shows the value:
+``"k_nearest must be a positive integer, got 0."``.
+"""
+import numbers
+
+import numpy as np
+
+from .errors import ReliefInputError
+
+#: the diff of numeric attributes (see :mod:`.diffs`) and the ramp's
+#: thresholds, as fractions of the attribute's range
+DIFF = "linear"
+T_EQ = 0.04
+T_DIFF = 0.10
+
+#: nearest neighbours: ReliefF per class (Kononenko 1994 suggests 10),
+#: RReliefF in all (Robnik-Sikonja & Kononenko 2003 use 70; 50 here),
+#: CDRelief and IWCDRelief per class (Qiu & He 2019 try 3 to 7), RFSM per
+#: class (Arauzo-Azofra et al. use Relief's 1)
+K_RELIEFF = 10
+K_RRELIEFF = 50
+K_CLASS_DEPENDENT = 5
+K_RFSM = 1
+
+#: seed of the reference sampling: equal inputs give equal outputs
+RANDOM_STATE = 0
+
+#: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
+THRESHOLD = 0.5
+
+
+class Constraint:
+    """What a parameter may be: ``constraint(name, value)`` returns the
+    value in its working type or raises ReliefInputError."""
+    requirement = ""
+
+    def __call__(self, name, value):
+        raise NotImplementedError
+
+    def fail(self, name, value):
+        raise ReliefInputError(
+            f"{name} must be {self.requirement}, got {value!r}.")
+
+
+class PositiveInt(Constraint):
+    """An integer >= 1 (a bool is not one)."""
+    requirement = "a positive integer"
+
+    def __call__(self, name, value):
+        if (not isinstance(value, numbers.Integral)
+                or isinstance(value, bool) or value < 1):
+            self.fail(name, value)
+        return int(value)
+
+
+class Optional(Constraint):
+    """None, or what `inner` accepts."""
+
+    def __init__(self, inner, meaning):
+        self.inner = inner
+        self.requirement = f"{inner.requirement} or None ({meaning})"
+
+    def __call__(self, name, value):
+        if value is None:
+            return None
+        try:
+            return self.inner(name, value)
+        except ReliefInputError:
+            self.fail(name, value)
+
+
+class OneOf(Constraint):
+    """One of the given strings."""
+
+    def __init__(self, *allowed):
+        self.allowed = allowed
+        self.requirement = "one of " + ", ".join(map(repr, allowed))
+
+    def __call__(self, name, value):
+        if not isinstance(value, str) or value not in self.allowed:
+            self.fail(name, value)
+        return value
+
+
+class Interval(Constraint):
+    """A finite real number in [low, high]."""
+
+    def __init__(self, low, high=np.inf):
+        self.low, self.high = low, high
+        self.requirement = (f"a number >= {low}" if np.isinf(high)
+                            else f"a number between {low} and {high}")
+
+    def __call__(self, name, value):
+        if (not isinstance(value, numbers.Real) or isinstance(value, bool)
+                or not np.isfinite(value)
+                or not self.low <= value <= self.high):
+            self.fail(name, value)
+        return float(value)
+
+
+class Seed(Constraint):
+    """A seed of numpy's default_rng: None (a fresh one), a non-negative
+    integer, a numpy Generator or SeedSequence."""
+    requirement = "None, a non-negative integer or a numpy Generator"
+
+    def __call__(self, name, value):
+        if value is None or isinstance(value, (np.random.Generator,
+                                                np.random.SeedSequence)):
+            return value
+        if (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+                and value >= 0):
+            return int(value)
+        self.fail(name, value)
+
+
+PARAMETERS = {
+    "k_nearest": PositiveInt(),
+    "n_bins": PositiveInt(),
+    "target_bins": PositiveInt(),
+    "n_iterations": Optional(PositiveInt(), "every instance once"),
+    "random_state": Seed(),
+    "diff": OneOf("linear", "squared", "ramp"),
+    "t_eq": Interval(0),
+    "t_diff": Interval(0),
+    "threshold": Interval(0, 1),
+    "alpha": Interval(0, 1),
+}
+
+
+def check(name, value):
+    """`value` checked against the declared constraint of `name`."""
+    return PARAMETERS[name](name, value)
+
+
+def check_choice(name, value, allowed):
+    """`value` if it is one of `allowed`, else a ReliefInputError in the
+    same words as :func:`check`."""
+    return OneOf(*allowed)(name, value)
+
+
+def check_ramp(diff, t_eq, t_diff):
+    """The diff's name and its thresholds, with 0 <= t_eq <= t_diff."""
+    diff = check("diff", diff)
+    t_eq, t_diff = check("t_eq", t_eq), check("t_diff", t_diff)
+    if t_eq > t_diff:
+        raise ReliefInputError(f"t_eq must be at most t_diff, got "
+                               f"t_eq={t_eq!r} and t_diff={t_diff!r}.")
+    return diff, t_eq, t_diff
+
+
+def check_distance_weights(distance_weights, n_attributes):
+    """Attribute weights of the distance as float64 (a,), or None."""
+    if distance_weights is None:
+        return None
+    try:
+        weights = np.array(distance_weights, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        weights = np.array([np.nan])
+    if len(weights) != n_attributes:
+        raise ReliefInputError(
+            f"distance_weights must have one entry per attribute "
+            f"({n_attributes}), got {len(weights)}.")
+    if not np.isfinite(weights).all() or (weights < 0).any():
+        raise ReliefInputError("distance_weights must be finite and >= 0, "
+                               f"got {distance_weights!r}.")
+    return weights

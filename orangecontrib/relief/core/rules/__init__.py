@@ -1,0 +1,14 @@
+"""Step 3: the update rules, applied to the neighbours the search found.
+
+Each rule reads the float64 exact tables, so the weights are exact given
+the neighbours.  References are processed in fixed blocks whose partial
+sums are added in block order: the result does not depend on the number of
+threads.
+
+* :mod:`.relieff` -- Relief, ReliefF and RReliefF;
+* :mod:`.double` -- double ReliefF's loop of search and rule;
+* :mod:`.classdep` -- CDRelief and IWCDRelief.
+"""
+from .relieff import UPDATE_BLOCK, relieff_rule, rrelieff_sums
+
+__all__ = ["UPDATE_BLOCK", "relieff_rule", "rrelieff_sums"]

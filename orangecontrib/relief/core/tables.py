@@ -1,0 +1,49 @@
+"""The tables every engine reads: the data as diffs see them.
+
+Attributes are in rows (``values[a, j]``) so that a loop over instances is
+contiguous.  :class:`SearchTables` (float32, for the compiled neighbour
+search) and :class:`ExactTables` (float64, for exact distances and the
+update rules); :func:`.prepare.prepare` builds them.  This module imports
+no compiler, so that the vectorised engine works without one.
+"""
+from collections import namedtuple
+
+LINEAR, SQUARED, RAMP = 0, 1, 2
+DIFF_KINDS = {"linear": LINEAR, "squared": SQUARED, "ramp": RAMP}
+
+SearchTables = namedtuple("SearchTables", [
+    "values",     # (a, n) float32 scaled numeric values / nominal codes,
+                  # instances in search order, a missing value stored as 0
+    "known",      # (n_slots, n) 1 where the value of a slotted attribute is
+                  # known; (0, n) when no value is missing
+    "slot",       # (a,) int32 row of an attribute in `known` and the
+                  # corrections, -1 for an attribute without missing values
+    "row_correction",     # (n_slots, n_groups, n): added to the diff of a
+                  # row whose value is missing in group g against position
+                  # p, it gives the RELIEF-D diff (prepare._corrections)
+    "column_correction",  # (n_slots, n_groups, n): added to the diff of
+                  # position p against a column whose value is missing in
+                  # group g, it gives the RELIEF-D diff (0 where p misses
+                  # the value too: the row correction covers that pair)
+    "gaps",       # the attributes position p misses are
+    "gap_start",  # gaps[gap_start[p]:gap_start[p + 1]]
+    "nominal",    # (a,) bool
+    "groups",     # (n,) int64 class (group) of each position
+    "kind",       # int: LINEAR, SQUARED or RAMP
+    "t_eq",       # ramp thresholds, float32
+    "t_diff",
+])
+
+ExactTables = namedtuple("ExactTables", [
+    "values",     # (a, n) float64 scaled numeric values / nominal codes,
+                  # instances in their order, NaN for a missing value
+    "slot",       # (a,) int32: a when any value of the data is missing
+                  # (every attribute has a row in `relief_d`), else -1
+    "relief_d",   # (a or 0, n_groups, n) RELIEF-D diff between a value
+                  # missing in group g and instance j (missing.py)
+    "nominal",    # (a,) bool
+    "groups",     # (n,) int64 class (group) of each instance
+    "kind",       # int: LINEAR, SQUARED or RAMP
+    "t_eq",       # ramp thresholds, float64
+    "t_diff",
+])

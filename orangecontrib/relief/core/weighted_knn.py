@@ -1,0 +1,109 @@
+"""The class-dependent weighted kNN of Qiu & He (2019), eq. 1, on arrays:
+class weights in the units of the data, and the votes of the nearest
+prototypes.
+
+The distance from a query y to a training prototype x uses the weights of
+x's class (the class-dependent weighted distance of Marchiori 2013)::
+
+    d(y, x) = sqrt( sum_j w_{c(x), j}^2 (y_j - x_j)^2 )
+
+The weights are learnt by CDRelief or IWCDRelief (:mod:`.classdep`) and
+expressed in the units of the data: the core measures a numeric
+difference as a fraction of the column's range r_j, so the neighbours are
+searched with distance weights r_j^2 (making the squared-diff distance
+the Euclidean distance of the data) and the learnt weights are multiplied
+by r_j (making |x_j - z_j| / r_j the paper's |x_j - z_j|).  The Orange
+learner (``orangecontrib.relief.knn``) preprocesses the data and calls
+these functions.
+"""
+import numpy as np
+
+from . import engine
+from .classdep import ClassDependentRelief
+from .estimators import relieff
+from .options import THRESHOLD, check_choice
+
+__all__ = ["METHODS", "NEGATIVE", "column_ranges", "fit_class_weights",
+           "predict_votes"]
+
+#: weight learners: "IWCDRelief", "CDRelief" (class-dependent), "ReliefF"
+#: (one global vector) and "none" (all ones: plain kNN)
+METHODS = ("IWCDRelief", "CDRelief", "ReliefF", "none")
+NEGATIVE = ("clip", "square")
+
+
+def column_ranges(X, discrete):
+    """r_j: the range of each numeric column over its known values (0 for
+    a constant or all-missing column), 1 for nominal columns."""
+    ranges = np.ones(X.shape[1])
+    for j in np.flatnonzero(~discrete):
+        column = X[:, j]
+        known = column[~np.isnan(column)]
+        ranges[j] = np.ptp(known) if len(known) else 0.0
+    return ranges
+
+
+def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief", k=5,
+                      threshold=THRESHOLD, update="as_printed",
+                      n_iterations=None, random_state=0, negative="clip",
+                      search=None):
+    """The (n_classes x attributes) weights w_{c, j} of eq. 1.
+
+    In the units of the data as given (see the module docstring).  Classes
+    without training instances get zero rows (they have no prototypes).
+    With a single class or no attribute, every weight is 1.  `search` may
+    be a ready :class:`ClassDependentRelief` of (X, y) with k_nearest >= k
+    and the distance weights r_j^2 (the experiment reuses one search).
+    """
+    check_choice("method", method, METHODS)
+    check_choice("negative", negative, NEGATIVE)
+    a = X.shape[1]
+    ranges = column_ranges(X, discrete)
+    known_y = y[~np.isnan(y)]
+    if method == "none" or a == 0 or len(np.unique(known_y)) < 2:
+        return np.ones((n_classes, a))
+    if method == "ReliefF":
+        weights = relieff(X, y, discrete, k_nearest=k,
+                          n_iterations=n_iterations,
+                          random_state=random_state)
+        weights = np.tile(weights, (n_classes, 1))
+    else:
+        if search is None:
+            search = ClassDependentRelief(
+                X, y, discrete, k_nearest=k, n_iterations=n_iterations,
+                random_state=random_state, distance_weights=ranges ** 2,
+                n_classes=n_classes)
+        if method == "CDRelief":
+            weights = search.cdrelief(k)
+        else:
+            weights = search.iwcdrelief(threshold, update, k)
+    weights = np.nan_to_num(weights * ranges, nan=0.0)
+    if negative == "clip":
+        weights = np.maximum(weights, 0.0)
+    return weights
+
+
+def predict_votes(train_X, train_y, class_weights, discrete, X, k):
+    """Votes of the k prototypes nearest to each row of X by eq. 1.
+
+    Returns ``(votes, first)``: (m, n_classes) vote counts and the rank
+    (0 = nearest) of each class's nearest voting prototype (k if none).
+    Nominal columns differ by 0 or 1; ties of distance go to the lower
+    training index.
+    """
+    m, n_classes = len(X), class_weights.shape[0]
+    k = min(k, len(train_X))
+    labels = train_y.astype(np.int64)
+    kernels = engine.kernels(engine.choose(m * np.size(train_X)))
+    nearest = kernels.nearest_prototypes(
+        np.ascontiguousarray(train_X, dtype=float), labels,
+        np.ascontiguousarray(class_weights, dtype=float) ** 2,
+        np.ascontiguousarray(discrete, dtype=bool),
+        np.ascontiguousarray(X, dtype=float), k)
+    votes = np.zeros((m, n_classes))
+    first = np.full((m, n_classes), k)
+    rows = np.arange(m)
+    for rank in range(k - 1, -1, -1):
+        votes[rows, labels[nearest[:, rank]]] += 1
+        first[rows, labels[nearest[:, rank]]] = rank
+    return votes, first

@@ -1,0 +1,202 @@
+"""The helpers of a distance block (core/neighbours/block.py) against ROWS.
+
+numba keeps a block's ROWS values in registers only when they are written
+out, so every helper spells out its ROWS terms by hand.  Each test here
+calls a helper's pure-Python version (``helper.py_func``) on small arrays
+and checks that it handles exactly ROWS rows, each by its formula: a change
+of ROWS that leaves a helper behind fails here.
+"""
+import numpy as np
+import pytest
+
+from orangecontrib.relief.core.neighbours import block
+from orangecontrib.relief.core.neighbours.block import (
+    ROWS, add_block, add_column_corrections, add_masked, block_rows,
+    corrected, fill_terms, linear_terms, nominal_terms, numeric_terms,
+    row_values)
+from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
+
+F32 = np.float32
+N = 3 * ROWS + 2  # instances (columns of the tables)
+WIDTH = 5  # columns of a block's output
+
+
+def block_row_indices(seed=0):
+    """ROWS distinct instance indices in no particular order."""
+    return np.random.default_rng(seed).permutation(N)[:ROWS].astype(np.int64)
+
+
+def row_floats(seed):
+    """ROWS non-zero float32 values of one attribute, as a helper's tuple."""
+    rng = np.random.default_rng(seed)
+    return tuple(F32(v) for v in rng.integers(1, 17, ROWS) / 16)
+
+
+def g(d, kind, t_eq, t_diff):
+    """The diff transform of a numeric diff d, from its definition."""
+    if kind == SQUARED:
+        return d * d
+    if kind == RAMP:
+        return min(max((d - t_eq) / (t_diff - t_eq), 0.0), 1.0)
+    return d
+
+
+# --------------------------------------------------------- block_rows ----
+
+@pytest.mark.parametrize("first, stop", [(0, N), (4, 4 + ROWS),
+                                         (N - ROWS + 1, N), (N - 1, N)])
+def test_block_rows_fills_rows_and_pads_with_the_last(first, stop):
+    rows = np.full(ROWS, -7, np.int64)
+    count = block_rows.py_func(first, stop, rows)
+    real = min(ROWS, stop - first)
+    assert count == real
+    np.testing.assert_array_equal(rows[:real], first + np.arange(real))
+    np.testing.assert_array_equal(rows[real:], first + real - 1)
+
+
+# ---------------------------------------------- one term per block row ----
+
+def _row_values():
+    values = np.random.default_rng(1).random((3, N)).astype(F32)
+    rows = block_row_indices(1)
+    return (values, 2, rows), values[2, rows]
+
+
+def _nominal_terms():
+    x, v, w = (F32(0), F32(2), F32(2), F32(1)) * ROWS, F32(2), F32(1.5)
+    x = x[:ROWS]
+    return (x, v, w), [w * F32(xr != v) for xr in x]
+
+
+def _linear_terms():
+    x, v, w = row_floats(2), F32(0.3125), F32(0.75)
+    return (x, v, w), [w * abs(xr - v) for xr in x]
+
+
+def _numeric_terms(kind, t_eq=F32(0.0625), t_diff=F32(0.3125)):
+    x, v, w = row_floats(3), F32(0.5), F32(2.0)
+
+    def expected():
+        return [w * F32(g(float(abs(xr - v)), kind, float(t_eq),
+                          float(t_diff))) for xr in x]
+    return (x, v, w, kind, t_eq, t_diff), expected()
+
+
+def _fill_terms():
+    fill = np.random.default_rng(4).random((2, 3, N)).astype(F32)
+    rows = block_row_indices(4)
+    w = F32(0.5)
+    return (fill, 1, 2, rows, w), w * fill[1, 2, rows]
+
+
+TERMS = {
+    "row_values": (row_values, _row_values),
+    "nominal_terms": (nominal_terms, _nominal_terms),
+    "linear_terms": (linear_terms, _linear_terms),
+    "numeric_terms linear": (numeric_terms, lambda: _numeric_terms(LINEAR)),
+    "numeric_terms squared": (numeric_terms,
+                              lambda: _numeric_terms(SQUARED)),
+    "numeric_terms ramp": (numeric_terms, lambda: _numeric_terms(RAMP)),
+    "fill_terms": (fill_terms, _fill_terms),
+}
+
+
+@pytest.mark.parametrize("name", list(TERMS))
+def test_term_helpers_give_one_term_per_block_row(name):
+    helper, case = TERMS[name]
+    args, expected = case()
+    terms = helper.py_func(*args)
+    assert isinstance(terms, tuple)
+    assert len(terms) == ROWS
+    np.testing.assert_allclose(np.array(terms, np.float64),
+                               np.array(expected, np.float64),
+                               rtol=1e-6, atol=0)
+
+
+def test_the_cases_differ_per_row():
+    """A helper that repeated one row's term would not pass unnoticed."""
+    for name, (_, case) in TERMS.items():
+        _, expected = case()
+        assert len(set(np.array(expected, np.float64).tolist())) > 1, name
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_corrected_adds_the_correction_of_a_missing_value(missing):
+    assert corrected.py_func(F32(1.5), F32(0.25), missing) == (
+        F32(1.75) if missing else F32(1.5))
+
+
+# ------------------------------------- updates of a block's output rows ----
+#
+# `out` has two rows more than a block and other columns around the one(s)
+# updated: exactly rows 0 .. ROWS - 1 of the updated columns may change.
+
+def _out():
+    return np.random.default_rng(5).random((ROWS + 2, WIDTH)).astype(F32)
+
+
+def _add_block():
+    ta, tb = row_floats(6), row_floats(7)
+    out, jj = _out(), 3
+    expected = out.copy()
+    for r in range(ROWS):
+        expected[r, jj] += ta[r] + tb[r]
+    return out, (out, jj, ta, tb), expected
+
+
+def _add_masked(ma, mb):
+    ca, cb = row_floats(8), row_floats(9)
+    out, jj = _out(), 1
+    expected = out.copy()
+    for r in range(ROWS):
+        expected[r, jj] = (expected[r, jj] + (ca[r] if ma else 0)
+                           + (cb[r] if mb else 0))
+    return out, (out, jj, ca, ma, cb, mb), expected
+
+
+def _add_column_corrections():
+    i0, jj0, width = 2, 4, 3
+    rows = i0 + block_row_indices(10) % (N - i0)
+    ct = np.random.default_rng(10).random((jj0 + width + 2, N)).astype(F32)
+    out = _out()
+    expected = out.copy()
+    for r in range(ROWS):
+        for jj in range(width):
+            expected[r, jj] += ct[jj0 + jj, rows[r] - i0]
+    return out, (out, ct, rows, i0, jj0, width), expected
+
+
+UPDATES = {
+    "add_block": (add_block, _add_block),
+    "add_masked neither": (add_masked, lambda: _add_masked(False, False)),
+    "add_masked first": (add_masked, lambda: _add_masked(True, False)),
+    "add_masked second": (add_masked, lambda: _add_masked(False, True)),
+    "add_masked both": (add_masked, lambda: _add_masked(True, True)),
+    "add_column_corrections": (add_column_corrections,
+                               _add_column_corrections),
+}
+
+
+@pytest.mark.parametrize("name", list(UPDATES))
+def test_updates_change_exactly_the_block_rows(name):
+    helper, case = UPDATES[name]
+    out, args, expected = case()
+    before = out.copy()
+    helper.py_func(*args)
+    np.testing.assert_allclose(out, expected, rtol=1e-6, atol=0)
+    # rows past the block are never touched
+    np.testing.assert_array_equal(out[ROWS:], before[ROWS:])
+    if not name.endswith("neither"):
+        changed = (out != before).any(axis=1)
+        assert changed[:ROWS].all()
+
+
+# ----------------------------------------------------------------- all ----
+
+def test_every_helper_of_the_module_is_checked():
+    tested = {helper for helper, _ in (*TERMS.values(), *UPDATES.values())}
+    tested |= {block_rows, corrected}
+    helpers = {obj for obj in vars(block).values()
+               if getattr(obj, "py_func", None) is not None
+               and obj.py_func.__module__ == block.__name__}
+    assert helpers == tested

@@ -1,0 +1,129 @@
+"""The compiled and the vectorised engine give the same weights.
+
+Without missing values both add the same float64 terms in the same order
+and agree to the last bit; with missing values their RELIEF-D tables are
+computed differently (prefix sums, plain means) and agree to rounding.
+The choice between them is by size, overridable by ORANGE_RELIEF_ENGINE.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from orangecontrib.relief import core
+from orangecontrib.relief.core import engine
+from tests.core.engines import on_each_engine
+
+
+def data(seed, n=70, a=6, missing=0.0, mixed=False, classes=3):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, a))
+    discrete = np.zeros(a, bool)
+    if mixed:
+        discrete[::3] = True
+        X[:, discrete] = rng.integers(0, 3, (n, discrete.sum()))
+    X[rng.random(X.shape) < missing] = np.nan
+    y = rng.integers(0, classes, n).astype(float)
+    return X, y, discrete, rng.random(n)
+
+
+def rfsm_trace(X, y, discrete, **options):
+    measure = core.RFSM(X, y, discrete, k_nearest=2, **options)
+    result = core.greedy_forward(measure, continue_to_end=True)
+    values = [step.value for step in result.trace]
+    return np.concatenate([values, result.selected,
+                           measure.backward_values(list(range(X.shape[1])))])
+
+
+CALLS = {
+    "Relief": lambda X, y, d, t, **o: core.relief(X, y % 2, d, **o),
+    "ReliefF": lambda X, y, d, t, **o: core.relieff(X, y, d, **o),
+    "ReliefF sampled, weighted": lambda X, y, d, t, **o: core.relieff(
+        X, y, d, n_iterations=13, random_state=3,
+        distance_weights=np.linspace(0.2, 1.5, X.shape[1]), **o),
+    "RReliefF": lambda X, y, d, t, **o: core.rrelieff(X, t, d, k_nearest=15,
+                                                      **o),
+    "dReliefF": lambda X, y, d, t, **o: core.drelieff(X, y, d, **o),
+    "pdReliefF": lambda X, y, d, t, **o: core.pdrelieff(X, y, d, **o),
+    "CDRelief": lambda X, y, d, t, **o: core.cdrelief(X, y, d, **o),
+    "IWCDRelief": lambda X, y, d, t, **o: core.iwcdrelief(
+        X, y, d, update="as_text", threshold=0.3, **o),
+    "RFSM": lambda X, y, d, t, **o: rfsm_trace(X, y, d, **o),
+    "RFSM regression": lambda X, y, d, t, **o: rfsm_trace(
+        X, t, d, task="regression", **o),
+}
+
+
+def both(call, *args, **options):
+    """The results of the call on the compiled and the vectorised engine."""
+    results = on_each_engine(lambda: np.asarray(call(*args, **options)))
+    return results[engine.COMPILED], results[engine.VECTORISED]
+
+
+@pytest.mark.parametrize("variant", CALLS)
+@pytest.mark.parametrize("diff", ["linear", "squared", "ramp"])
+@pytest.mark.parametrize("mixed", [False, True])
+def test_identical_without_missing_values(variant, diff, mixed):
+    X, y, discrete, target = data(1, mixed=mixed)
+    compiled, vectorised = both(CALLS[variant], X, y, discrete, target,
+                                diff=diff)
+    np.testing.assert_array_equal(compiled, vectorised)
+
+
+@pytest.mark.parametrize("variant", CALLS)
+@pytest.mark.parametrize("diff", ["linear", "squared"])
+@pytest.mark.parametrize("mixed", [False, True])
+def test_equal_to_rounding_with_missing_values(variant, diff, mixed):
+    X, y, discrete, target = data(2, missing=0.15, mixed=mixed)
+    compiled, vectorised = both(CALLS[variant], X, y, discrete, target,
+                                diff=diff)
+    np.testing.assert_allclose(compiled, vectorised, rtol=0, atol=1e-12)
+
+
+def test_neighbour_lists_are_identical():
+    X, y, discrete, _ = data(3, n=90, mixed=True)
+    lists = []
+    for name in engine.ENGINES:
+        prepared = core.prepare(X, y, discrete, engine=name)
+        refs = np.array([0, 5, 5, 17, 89])
+        lists.append(engine.kernels(name).find_neighbours(prepared, refs, 7))
+    np.testing.assert_array_equal(*lists)
+
+
+def test_small_calls_choose_the_vectorised_engine(monkeypatch):
+    monkeypatch.delenv(engine.VARIABLE, raising=False)
+    assert engine.choose(engine.SMALL_WORK) == engine.VECTORISED
+    assert engine.choose(engine.SMALL_WORK + 1) == engine.COMPILED
+    assert engine.choose_for(np.zeros((1000, 50))) == engine.VECTORISED
+    assert engine.choose_for(np.zeros((20000, 50))) == engine.COMPILED
+    assert engine.choose_for(np.zeros((20000, 50)), 10) == engine.VECTORISED
+    monkeypatch.setenv(engine.VARIABLE, engine.COMPILED)
+    assert engine.choose(1) == engine.COMPILED
+
+
+def test_an_unknown_engine_is_refused():
+    with pytest.raises(core.ReliefInputError, match="engine must be one of"):
+        engine.check_engine("gpu")
+
+
+SMALL_CALL_WITHOUT_NUMBA = """
+import sys
+import numpy as np
+from orangecontrib.relief import core
+rng = np.random.default_rng(0)
+X = rng.random((50, 4)); X[0, 1] = np.nan
+core.relieff(X, rng.integers(0, 2, 50))
+core.rrelieff(X, rng.random(50))
+print(any(name.split(".")[0] == "numba" for name in sys.modules))
+"""
+
+
+def test_small_problems_need_no_compiler():
+    env = {key: value for key, value in os.environ.items()
+           if key != engine.VARIABLE}
+    result = subprocess.run([sys.executable, "-c", SMALL_CALL_WITHOUT_NUMBA],
+                            capture_output=True, text=True, check=True,
+                            env=env)
+    assert result.stdout.strip() == "False"

@@ -1,0 +1,67 @@
+"""Extreme but legal inputs give the answer of ordinary ones: a k above the
+number of instances means all of them (allocating nothing in proportion to
+k), a column whose range overflows float64 weighs what it weighs rescaled,
+and a bad seed is named in the error."""
+import warnings
+
+import numpy as np
+import pytest
+
+from orangecontrib.relief import core
+from orangecontrib.relief.core import generators
+from orangecontrib.relief.core.engine import forced
+from tests.core.engines import each_engine
+
+HUGE = 10 ** 9
+
+rng = np.random.default_rng(5)
+X = rng.random((30, 4))
+X[rng.random(X.shape) < 0.1] = np.nan
+Y = rng.integers(0, 2, 30).astype(float)
+TARGET = rng.random(30)
+
+CALLS = {
+    "ReliefF": lambda k: core.relieff(X, Y, k_nearest=k),
+    "RReliefF": lambda k: core.rrelieff(X, TARGET, k_nearest=k, sigma=4.0),
+    "pdReliefF": lambda k: core.pdrelieff(X, Y, k_nearest=k),
+    "CDRelief": lambda k: core.cdrelief(X, Y, k_nearest=k),
+    "IWCDRelief": lambda k: core.iwcdrelief(X, Y, k_nearest=k),
+    "RFSM": lambda k: core.RFSM(X, TARGET, task="regression", k_nearest=k,
+                                sigma=4.0).evaluate([0, 1]),
+}
+
+
+@each_engine
+@pytest.mark.parametrize("variant", CALLS)
+def test_a_huge_k_is_every_instance(variant, engine):
+    with forced(engine):
+        np.testing.assert_array_equal(CALLS[variant](HUGE),
+                                      CALLS[variant](len(X)))
+
+
+def test_rank_weights_of_a_huge_k_stop_at_the_instances():
+    weights = core.rank_weights(HUGE, count=7)
+    assert len(weights) == 7
+    np.testing.assert_allclose(weights,
+                               np.exp(-(np.arange(1, 8) / (HUGE / 3.5)) ** 2))
+
+
+@each_engine
+def test_a_range_beyond_the_largest_float_weighs_as_rescaled(engine):
+    scaled = X.copy()
+    scaled[:, 1] = (X[:, 1] - 0.5) * 2 * 1.7e308  # max - min overflows
+    with forced(engine), warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way
+        np.testing.assert_allclose(core.relieff(scaled, Y),
+                                   core.relieff(X, Y), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: core.relieff(X, Y, n_iterations=5, random_state=-1),
+    lambda: core.cdrelief(X, Y, n_iterations=5, random_state=-3),
+    lambda: generators.majority(seed=-1),
+])
+def test_a_negative_seed_is_named(call):
+    with pytest.raises(core.ReliefInputError, match="must be None, a "
+                       "non-negative integer or a numpy Generator, got -"):
+        call()
