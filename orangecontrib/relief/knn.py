@@ -26,7 +26,8 @@ from Orange.preprocess import Continuize, Impute, Normalize, RemoveNaNColumns
 
 from .core import ReliefInputError
 from .core.classdep import UPDATES
-from .core.options import check_choice
+from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
+                           check_choice)
 from .core.weighted_knn import METHODS, fit_class_weights, predict_votes
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
@@ -91,9 +92,10 @@ class ClassDependentKNNLearner(Learner):
                      Normalize(norm_type=Normalize.NormalizeBySD)]
     __returns__ = ClassDependentKNNModel
 
-    def __init__(self, k=5, method="IWCDRelief", threshold=0.5,
-                 update="as_printed", n_iterations=None, random_state=0,
-                 negative="clip", preprocessors=None):
+    def __init__(self, k=K_CLASS_DEPENDENT, method="IWCDRelief",
+                 threshold=THRESHOLD, update="as_printed", n_iterations=None,
+                 random_state=RANDOM_STATE, negative="clip",
+                 preprocessors=None):
         super().__init__(preprocessors=preprocessors)
         check_choice("method", method, METHODS)
         check_choice("update", update, UPDATES)

@@ -21,7 +21,7 @@ import numpy as np
 from . import engine
 from .classdep import ClassDependentRelief
 from .estimators import relieff
-from .options import THRESHOLD, check_choice
+from .options import K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check_choice
 
 __all__ = ["METHODS", "NEGATIVE", "column_ranges", "fit_class_weights",
            "predict_votes"]
@@ -43,9 +43,10 @@ def column_ranges(X, discrete):
     return ranges
 
 
-def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief", k=5,
-                      threshold=THRESHOLD, update="as_printed",
-                      n_iterations=None, random_state=0, negative="clip",
+def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief",
+                      k=K_CLASS_DEPENDENT, threshold=THRESHOLD,
+                      update="as_printed", n_iterations=None,
+                      random_state=RANDOM_STATE, negative="clip",
                       search=None):
     """The (n_classes x attributes) weights w_{c, j} of eq. 1.
 

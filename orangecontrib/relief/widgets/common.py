@@ -6,6 +6,8 @@ from contextlib import contextmanager
 
 import pyqtgraph as pg
 
+from Orange.widgets.utils.concurrent import TaskState
+
 from orangecontrib.relief.core import engine
 from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 
@@ -70,17 +72,40 @@ def work_progress(state, status, X=None, n_references=None, start=0.0,
         reported.set()
 
 
+#: the states of tasks that outlive their widget, until their work ends
+_ORPHANED = set()
+
+
 def shut_down_at_once(widget):
     """Stop a ``ConcurrentWidgetMixin`` widget's task without waiting for it
     (in ``onDeleteWidget``, instead of ``shutdown()``, which waits).
 
     The task is asked to stop and the widget goes at once.  Work that cannot
     stop at its next progress report (numba compiling a kernel, a learner's
-    fit) ends in its worker thread, and its result is dropped.
+    fit) ends in its worker thread, and its result is dropped.  Its state,
+    which the work still reports to, is detached from the widget (a child
+    would be deleted with it) and deleted, in this thread, when the work
+    has ended.
     """
     widget.cancel()
+    # the current task and any cancelled earlier one that still works
+    for state in widget.findChildren(TaskState):
+        if state.future is not None and not state.future.done():
+            _orphan(state)
     # the mixin keeps its executor private; shut it down without waiting
     widget._ConcurrentMixin__executor.shutdown(wait=False)
+
+
+def _orphan(state):
+    """Keep a working task's `state` alive without its widget, and delete
+    it in this thread once its work has ended."""
+    state.setParent(None)
+    _ORPHANED.add(state)
+
+    def ended(_):
+        _ORPHANED.discard(state)
+        state.deleteLater()
+    state.watcher.done.connect(ended)
 
 
 class PlainPlot(pg.PlotWidget):

@@ -11,6 +11,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Output
 
 from orangecontrib.relief.core.classdep import UPDATES
+from orangecontrib.relief.core.options import K_CLASS_DEPENDENT, THRESHOLD
 from orangecontrib.relief.knn import ClassDependentKNNLearner, METHODS
 from orangecontrib.relief.rank import ClassDependentRankScorer
 from orangecontrib.relief.scorers import CDRelief, IWCDRelief
@@ -49,9 +50,9 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
     class Outputs(OWBaseLearner.Outputs):
         scorer = Output("Scorer", Scorer, explicit=True)
 
-    k = Setting(5)
+    k = Setting(K_CLASS_DEPENDENT)
     method_index = Setting(0)
-    threshold = Setting(0.5)
+    threshold = Setting(THRESHOLD)
     update_index = Setting(0)
     sample_references = Setting(False)
     n_iterations = Setting(100)

@@ -13,6 +13,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
+from orangecontrib.relief.core.options import DIFF, RANDOM_STATE, T_DIFF, T_EQ
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_SHARED, METHODS, default_method, fitting_methods,
@@ -115,10 +116,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     k_rrelieff = Setting(DEFAULT_K["RReliefF"])
     sample_references = Setting(False)
     n_iterations = Setting(100)
-    random_seed = Setting(0)
-    diff = Setting("linear")
-    t_eq = Setting(0.04)
-    t_diff = Setting(0.10)
+    random_seed = Setting(RANDOM_STATE)
+    diff = Setting(DIFF)
+    t_eq = Setting(T_EQ)
+    t_diff = Setting(T_DIFF)
     auto_apply = Setting(True)
 
     graph_name = "plot.plotItem"
