@@ -89,6 +89,7 @@ def test_double_relieff_variant(capsys):
     (["rank", "cpu", "--method", "ReliefF"], "ReliefF does not fit"),
     (["rank", "--method", "Relief", "--k", "3"], "one nearest hit"),
     (["rank", "wine", "--method", "Relief"], "ReliefF"),
+    (["rank", "--iterations", str(10 ** 12)], "n_iterations asks for"),
 ])
 def test_errors_are_one_line_and_exit_2(capsys, argv, message):
     code, lines, err = run(capsys, *argv)
@@ -125,10 +126,19 @@ def test_unreadable_file(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv", [["rank", "--top", "0"], ["rank", "--k", "x"],
                                   ["rank", "--diff", "cubic"], []])
-def test_usage_errors_exit_2(capsys, argv):
+def test_usage_errors_are_one_line_and_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     assert exit_info.value.code == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "error:" in err and "--help" in err
+
+
+def test_a_k_above_the_instances_means_all_of_them(capsys):
+    code, lines, _ = run(capsys, "rank", "--k", str(10 ** 9), "--top", "3")
+    assert code == 0
+    assert ranking(lines) == ranking(run(capsys, "rank", "--k", "303",
+                                         "--top", "3")[1])
 
 
 def test_python_dash_m():

@@ -65,3 +65,9 @@ def test_a_negative_seed_is_named(call):
     with pytest.raises(core.ReliefInputError, match="must be None, a "
                        "non-negative integer or a numpy Generator, got -"):
         call()
+
+
+def test_more_references_than_memory_is_refused_before_allocating():
+    with pytest.raises(core.ReliefInputError,
+                       match="n_iterations asks for at least .* GiB"):
+        core.relieff(X, Y, n_iterations=10 ** 13)

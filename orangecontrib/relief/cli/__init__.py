@@ -21,13 +21,23 @@ EXIT_USAGE = 2
 COMMANDS = (add_rank_command, add_experiment_command)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2,
+    like every other error of the command line."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} "
+                              f"(see {self.prog} --help)\n")
+
+
 def build_parser():
     """The argument parser with every command of `COMMANDS`."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="orange-relief",
         description="Relief family feature weighting for Orange data.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
-                                       required=True)
+                                       required=True,
+                                       parser_class=OneLineParser)
     for add_command in COMMANDS:
         add_command(subparsers)
     return parser

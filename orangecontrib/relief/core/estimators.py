@@ -4,6 +4,8 @@ Each estimator is the same three steps (:mod:`.prepare`, the neighbour
 search and a rule of the engine that :mod:`.engine` chooses); only the rule
 differs.
 """
+import os
+
 import numpy as np
 
 from . import engine
@@ -27,7 +29,25 @@ def reference_instances(n, n_iterations, random_state):
     random_state = check("random_state", random_state)
     if n_iterations is None:
         return np.arange(n)
+    check_memory("n_iterations", n_iterations * BYTES_PER_REFERENCE)
     return np.random.default_rng(random_state).integers(0, n, size=n_iterations)
+
+
+#: the least a sampled reference holds: its index and one neighbour's
+BYTES_PER_REFERENCE = 16
+
+
+def check_memory(name, needed):
+    """Raise ReliefInputError, before allocating, when `needed` bytes (what
+    parameter `name` asks for) exceed this machine's memory."""
+    try:
+        available = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf: no check
+        return
+    if needed > available:
+        raise ReliefInputError(
+            f"{name} asks for at least {needed / 2 ** 30:.0f} GiB of memory "
+            f"and this machine has {available / 2 ** 30:.0f} GiB; use fewer.")
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
