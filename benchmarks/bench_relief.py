@@ -128,10 +128,7 @@ def main(argv=None, log=None):
         log("")
         log(text)
         out["latency"] = runs
-        if args.json:
-            with open(args.json, "w") as f:
-                json.dump(out, f, indent=1)
-        return out
+        return _save(out, args.json)
 
     common = {"k": args.k, "seed": args.seed}
     sizes = parse_sizes(args.sizes) if args.sizes else None
@@ -163,8 +160,13 @@ def main(argv=None, log=None):
         log(floor_report(floor, results))
     out["results"] = results
     out["floor"] = floor
-    if args.json:
-        with open(args.json, "w") as f:
+    return _save(out, args.json)
+
+
+def _save(out, path):
+    """Write ``out`` as JSON to ``path`` (if given); return it."""
+    if path:
+        with open(path, "w") as f:
             json.dump(out, f, indent=1)
     return out
 

@@ -16,11 +16,17 @@ class Method:
     jit = False
     regression = True       # has a regression (RReliefF-type) estimator
     missing = True          # accepts NaN in X
+    requires = None         # module that must be importable (optional peers)
 
     def __init__(self, opts):
         self.opts = opts
 
     def available(self):
+        if self.requires:
+            try:
+                importlib.import_module(self.requires)
+            except ImportError:
+                return False, "not installed"
         return True, ""
 
     def supports(self, spec):
@@ -121,31 +127,32 @@ class OrangeBuiltin(Method):
                          "have > k members)")
 
 
+def _fitted_importances(make_estimator, d):
+    """A scikit-learn style peer: build the estimator, fit it on the data
+    (its warnings silenced) and return its weights."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = make_estimator()
+        est.fit(d["X"], d["y"])
+    return np.asarray(est.feature_importances_, dtype=float)
+
+
 class FastSelect(Method):
     name = "fast-select"
     jit = True
     regression = False
     missing = False
-
-    def available(self):
-        try:
-            importlib.import_module("fast_select")
-        except ImportError:
-            return False, "not installed"
-        return True, ""
+    requires = "fast_select"
 
     def memory_estimate(self, spec):
         return 4 * spec.n * spec.a * 2
 
     def run(self, d):
         import fast_select
-        spec = d["spec"]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est = fast_select.ReliefF(n_features_to_select=1.0, n_neighbors=spec.k,
-                                      discrete_limit=10, backend="cpu", n_jobs=-1)
-            est.fit(d["X"], d["y"])
-        return np.asarray(est.feature_importances_, dtype=float)
+        return _fitted_importances(
+            lambda: fast_select.ReliefF(n_features_to_select=1.0,
+                                        n_neighbors=d["spec"].k, discrete_limit=10,
+                                        backend="cpu", n_jobs=-1), d)
 
     def agreement(self, spec):
         return "exact", ("same definition (range-normalised L1, mean over found "
@@ -154,13 +161,7 @@ class FastSelect(Method):
 
 class Skrebate(Method):
     name = "skrebate"
-
-    def available(self):
-        try:
-            importlib.import_module("skrebate")
-        except ImportError:
-            return False, "not installed"
-        return True, ""
+    requires = "skrebate"
 
     def memory_estimate(self, spec):
         # pdist (4 n^2) + squareform (8 n^2); the missing-value and mixed paths
@@ -177,12 +178,9 @@ class Skrebate(Method):
         spec = d["spec"]
         label_type = {"binary": "binary", "multiclass": "multiclass",
                       "regression": "continuous"}[spec.kind]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            est = skrebate.ReliefF(n_features_to_select=spec.a, n_neighbors=spec.k,
-                                   n_jobs=1, label_type=label_type)
-            est.fit(d["X"], d["y"])
-        return np.asarray(est.feature_importances_, dtype=float)
+        return _fitted_importances(
+            lambda: skrebate.ReliefF(n_features_to_select=spec.a, n_neighbors=spec.k,
+                                     n_jobs=1, label_type=label_type), d)
 
     def agreement(self, spec):
         if spec.kind == "multiclass":

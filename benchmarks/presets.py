@@ -120,21 +120,23 @@ def run_latency(n, a, opts, repeats, log=print):
     return "\n".join(lines), runs
 
 
-def _floor_child(conn, n, a, repeats):
+def _measure_floor(n, a, repeats):
+    """floor.py's measurement, with its variants keyed by strings (JSON)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from floor import measure_floor
     res = measure_floor(n, a, repeats)
     res["variants"] = {f"{k[0]} {k[1]}": v for k, v in res["variants"].items()}
-    conn.send(res)
+    return res
+
+
+def _floor_child(conn, n, a, repeats):
+    conn.send(_measure_floor(n, a, repeats))
 
 
 def run_floor(n, a, repeats, isolate=True):
+    """floor.py at n x a, in a fresh spawn child unless ``isolate`` is False."""
     if not isolate:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from floor import measure_floor
-        res = measure_floor(n, a, repeats)
-        res["variants"] = {f"{k[0]} {k[1]}": v for k, v in res["variants"].items()}
-        return res
+        return _measure_floor(n, a, repeats)
     ctx = mp.get_context("spawn")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_floor_child, args=(child, n, a, repeats))

@@ -71,3 +71,20 @@ def test_more_references_than_memory_is_refused_before_allocating():
     with pytest.raises(core.ReliefInputError,
                        match="n_iterations asks for at least .* GiB"):
         core.relieff(X, Y, n_iterations=10 ** 13)
+
+
+@each_engine
+def test_rfsm_leaves_out_an_attribute_without_known_values(engine):
+    rng = np.random.default_rng(6)
+    X = rng.random((60, 5))
+    y = (X[:, 1] > 0.5).astype(float)
+    X[rng.random(X.shape) < 0.3] = np.nan
+    X[:, 0] = np.nan
+    with forced(engine):
+        measure = core.RFSM(X, y)
+        result = core.greedy_forward(measure)
+        assert 0 not in result.selected and result.selected[0] == 1
+        assert measure.evaluate([0, 1]) == measure.evaluate([1])
+        assert measure.forward_values([1], [0])[0] == measure.evaluate([1])
+        assert (measure.backward_values([0, 1], [0])[0]
+                == measure.evaluate([1]))

@@ -189,6 +189,8 @@ class RFSM(SetMeasure):
                                            count=self.data.n_instances)
                               if task == "regression" else None)
         self.n_attributes = self.data.exact.values.shape[0]
+        #: attributes without a known value (left out of every set)
+        self.unknown = np.isnan(self.data.exact.values).all(axis=1)
         self.refs = refs.astype(np.int64)
         self._cache = None
         self.diffs = None
@@ -265,9 +267,15 @@ class RFSM(SetMeasure):
                                             diffs.min(axis=0), coef_max,
                                             coef_min))
 
+    def _known(self, subset):
+        """The attributes of `subset` that have a known value: an attribute
+        without any (every value missing) tells no pair apart and is left
+        out of every set, so adding it never changes W_S."""
+        return subset[~self.unknown[subset]]
+
     def evaluate(self, subset):
         """W_S of the attributes `subset` (column indices)."""
-        subset = self._attributes(subset)
+        subset = self._known(self._attributes(subset))
         if self.neighbours == "within":
             return self._within(subset)
         top, bottom = self._extremes(subset)
@@ -277,26 +285,32 @@ class RFSM(SetMeasure):
     def forward_values(self, subset, candidates):
         """W(S + {A}) for every A in `candidates`, in one pass per candidate
         over the pairs (S's running max / min are kept between calls)."""
-        subset = self._attributes(subset)
+        subset = self._known(self._attributes(subset))
         candidates = self._attributes(candidates)
         if self.neighbours == "within":
             return super().forward_values(subset, candidates)
+        values = np.full(len(candidates), self.evaluate(subset))
+        known = ~self.unknown[candidates]
         top, bottom = self._extremes(subset)
-        return self.kernels.forward_kernel(self.diffs, top, bottom,
-                                           self.coef_max, self.coef_min,
-                                           candidates)
+        values[known] = self.kernels.forward_kernel(
+            self.diffs, top, bottom, self.coef_max, self.coef_min,
+            candidates[known])
+        return values
 
     def backward_values(self, subset, candidates=None):
         """W(S - {A}) for every A in `candidates` (default: all of S)."""
         subset = self._attributes(subset)
         candidates = (subset if candidates is None
                       else self._attributes(candidates))
+        subset = self._known(subset)
         if self.neighbours == "within" or len(subset) == 0:
             return super().backward_values(subset, candidates)
         values = self.kernels.backward_kernel(self.diffs, subset,
                                               self.coef_max, self.coef_min)
         position = {a: t for t, a in enumerate(subset.tolist())}
-        return values[[position[a] for a in candidates.tolist()]]
+        whole = self.evaluate(subset)  # removing an unknown one changes nothing
+        return np.array([values[position[a]] if a in position else whole
+                         for a in candidates.tolist()])
 
 
 def rfsm_value(X, y, subset, discrete=None, **options):
