@@ -27,7 +27,7 @@ from Orange.preprocess import Continuize, Impute, Normalize, RemoveNaNColumns
 from .core import ReliefInputError
 from .core.classdep import UPDATES
 from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
-                           check_choice)
+                           PositiveInt, check_choice)
 from .core.weighted_knn import METHODS, fit_class_weights, predict_votes
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
@@ -99,6 +99,7 @@ class ClassDependentKNNLearner(Learner):
         super().__init__(preprocessors=preprocessors)
         check_choice("method", method, METHODS)
         check_choice("update", update, UPDATES)
+        PositiveInt()("k", k)
         self.k = k
         self.method = method
         self.threshold = threshold
@@ -109,6 +110,18 @@ class ClassDependentKNNLearner(Learner):
         self.params = dict(k=k, method=method, threshold=threshold,
                            update=update, n_iterations=n_iterations,
                            random_state=random_state, negative=negative)
+
+    def preprocess(self, data, progress_callback=None):
+        """The preprocessors; values too large to standardise (their squares
+        overflow) get a message that says so instead of Orange's
+        OverflowError."""
+        try:
+            return super().preprocess(data, progress_callback=progress_callback)
+        except OverflowError:
+            raise ValueError(
+                "The data has values too large to standardise (their "
+                "squares exceed the largest float); rescale them before "
+                "learning.") from None
 
     def fit_storage(self, data):
         domain = data.domain

@@ -57,6 +57,11 @@ class ReliefScorer(Scorer):
         self.t_eq = t_eq
         self.t_diff = t_diff
 
+    @classmethod
+    def fits(cls, class_var):
+        """Whether the scorer can weigh data whose class is `class_var`."""
+        return isinstance(class_var, cls.class_type)
+
     def __call__(self, data, feature=None, *, progress_callback=None):
         """Weights of all attributes, or of `feature` (scored in the context
         of all attributes, as Relief's weights depend on the others)."""
@@ -102,6 +107,11 @@ class Relief(ReliefScorer):
     """
     class_type = DiscreteVariable
     friendly_name = "Relief"
+
+    @classmethod
+    def fits(cls, class_var):
+        """Relief needs a class with exactly two values."""
+        return super().fits(class_var) and len(class_var.values) == 2
 
     def _weights(self, arrays, progress_callback):
         return estimators.relief(arrays.X, arrays.y, arrays.discrete,

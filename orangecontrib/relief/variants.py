@@ -41,9 +41,8 @@ K_SHARED = {name: "ReliefF" for name, cls in METHODS.items()
 
 def fitting_methods(class_var):
     """The names of the variants that can score data with `class_var`
-    (none for data without a single class)."""
-    return [name for name, cls in METHODS.items()
-            if isinstance(class_var, cls.class_type)]
+    (none for data without a single class; Relief only for two classes)."""
+    return [name for name, cls in METHODS.items() if cls.fits(class_var)]
 
 
 def default_method(class_var):

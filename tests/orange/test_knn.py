@@ -104,3 +104,27 @@ def test_learner_rejects_bad_options():
         ClassDependentKNNLearner(method="RelieF")
     with pytest.raises(ValueError):
         ClassDependentKNNLearner(update="printed")
+
+
+def test_learner_refuses_no_neighbours():
+    import pytest
+
+    from orangecontrib.relief import ClassDependentKNNLearner
+    from orangecontrib.relief.core import ReliefInputError
+    with pytest.raises(ReliefInputError, match="k must be a positive integer"):
+        ClassDependentKNNLearner(method="none", k=0)
+
+
+def test_values_too_large_to_standardise_are_named():
+    import numpy as np
+    import pytest
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+    from orangecontrib.relief import ClassDependentKNNLearner
+    X = np.random.default_rng(0).random((40, 3))
+    X[:, 1] *= 1e300
+    data = Table.from_numpy(Domain(
+        [ContinuousVariable(f"a{i}") for i in range(3)],
+        DiscreteVariable("c", values=["0", "1"])), X, np.arange(40) % 2)
+    with pytest.raises(ValueError, match="too large to standardise"):
+        ClassDependentKNNLearner()(data)

@@ -133,12 +133,16 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assertEqual(
             self.get_output(widget.Outputs.scorer).scorer.k_nearest, 4)
 
-    def test_relief_on_many_classes_shows_core_error(self):
+    def test_relief_is_not_offered_for_many_classes(self):
         self.widget.method = "Relief"
         self.send_and_wait(self.zoo)
-        self.assertTrue(self.widget.Error.relief.is_shown())
-        self.assertIn("ReliefF", str(self.widget.Error.relief))
-        self.assertIsNone(self.get_output(self.widget.Outputs.weights))
+        self.assertEqual(self.widget.method, "ReliefF")
+        self.assertFalse(self.widget.Error.relief.is_shown())
+        item = self.widget.method_combo.model().item(0)
+        self.assertEqual(item.text(), "Relief")
+        self.assertFalse(item.isEnabled())
+        self.assertIn("two classes", item.toolTip())
+        self.assertIsNotNone(self.get_output(self.widget.Outputs.weights))
 
     def test_ramp_thresholds_enabled_only_for_ramp(self):
         self.assertFalse(any(s.isEnabled() for s in self.widget.ramp_spins))

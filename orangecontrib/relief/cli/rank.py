@@ -65,8 +65,9 @@ def choose_method(requested, class_var):
     if requested is None:
         return default_method(class_var)
     if requested not in fitting_methods(class_var):
-        kind = "discrete" if class_var.is_discrete else "numeric"
-        raise CliError(f"{requested} does not fit a {kind} class "
+        kind = (f"a class with {len(class_var.values)} values"
+                if class_var.is_discrete else "a numeric class")
+        raise CliError(f"{requested} does not fit {kind} "
                        f"({class_var.name}); use "
                        + " or ".join(fitting_methods(class_var)))
     return requested

@@ -49,6 +49,7 @@ import numpy as np
 
 from . import engine
 from .errors import ReliefInputError
+from .estimators import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
                       THRESHOLD, check, check_choice, check_distance_weights)
 from .prepare import prepare
@@ -79,6 +80,9 @@ def class_references(groups, n_groups, n_iterations, random_state):
     """
     n_iterations = check("n_iterations", n_iterations)
     random_state = check("random_state", random_state)
+    if n_iterations is not None:
+        check_memory("n_iterations",
+                     n_iterations * n_groups * BYTES_PER_REFERENCE)
     rng = (None if n_iterations is None
            else np.random.default_rng(random_state))
     refs, scale = [], []

@@ -15,6 +15,18 @@ from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 NO_CLASS = "Data has no (single) class variable."
 
 
+def within_ranges(widget, ranges):
+    """Bring stored settings that a workflow saved (or edited by hand)
+    into the ranges of their controls: a value that is not a number, or
+    lies outside ``ranges[name] = (low, high)``, becomes the nearest legal
+    one, so that an odd workflow opens instead of failing."""
+    for name, (low, high) in ranges.items():
+        value = getattr(widget, name)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            value = low
+        setattr(widget, name, type(low)(min(max(value, low), high)))
+
+
 def task_progress(state, start=0.0, end=1.0):
     """A ``progress_callback`` for the core, from a worker's ``TaskState``:
     it shows the fraction done within [start, end] of the widget's

@@ -181,6 +181,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         model = self.method_combo.model()
         for row, name in enumerate(METHODS):
             model.item(row).setEnabled(name in fitting)
+            model.item(row).setToolTip(
+                "" if name in fitting else "Does not fit the class of the "
+                "data: Relief needs exactly two classes, RReliefF a numeric "
+                "class, the others a categorical one.")
         pages = list(K_SETTINGS)
         page = K_SHARED.get(self.method, self.method)
         self.k_stack.setCurrentIndex(

@@ -16,7 +16,17 @@ from Orange.widgets.widget import Msg, Output, OWWidget
 from orangecontrib.relief.core import engine
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.experiments import separability as sep
-from orangecontrib.relief.widgets.common import PlainPlot, shut_down_at_once
+from orangecontrib.relief.widgets.common import (
+    PlainPlot, shut_down_at_once, within_ranges)
+
+#: setting, label, lowest and highest value of the design's controls
+DESIGN = (("max_relevant", "Relevant attributes 1 ..", 1, 50),
+          ("irrelevant_factor", "Irrelevant: 1 .. factor x relevant,"
+                                " factor", 1, 5),
+          ("n_datasets", "Data sets per cell:", 1, 100),
+          ("n_instances", "Instances:", 10, 10000),
+          ("k_nearest", "Neighbours (k):", 1, 100),
+          ("seed", "Random seed:", 0, 2 ** 31 - 1))
 
 PENS = {name: pg.mkPen(colour, width=2)
         for name, colour in sep.COLOURS.items()}
@@ -113,6 +123,11 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
+        # stored settings of another version or edited by hand
+        self.problems = [name for name in self.problems
+                         if name in sep.PROBLEMS]
+        within_ranges(self, {name: (low, high)
+                             for name, _, low, high in DESIGN})
         self.results = None
         self.curve_data = {}
         self._build_controls()
@@ -142,14 +157,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         box.layout().addWidget(self.problem_list)
 
         box = gui.vBox(self.controlArea, "Design (Fig. 5)")
-        for name, label, low, high in (
-                ("max_relevant", "Relevant attributes 1 ..", 1, 50),
-                ("irrelevant_factor", "Irrelevant: 1 .. factor x relevant,"
-                                      " factor", 1, 5),
-                ("n_datasets", "Data sets per cell:", 1, 100),
-                ("n_instances", "Instances:", 10, 10000),
-                ("k_nearest", "Neighbours (k):", 1, 100),
-                ("seed", "Random seed:", 0, 2 ** 31 - 1)):
+        for name, label, low, high in DESIGN:
             gui.spin(box, self, name, low, high, label=label,
                      callback=self._update_design_info, controlWidth=70)
         self.design_info = gui.widgetLabel(box, "")
