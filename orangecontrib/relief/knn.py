@@ -22,7 +22,10 @@ import numpy as np
 
 from Orange.classification import Learner, Model
 from Orange.data.filter import HasClass
-from Orange.preprocess import Continuize, Impute, Normalize, RemoveNaNColumns
+from Orange.data import Domain
+from Orange.preprocess import Continuize, Impute, RemoveNaNColumns
+from Orange.preprocess.preprocess import Preprocess
+from Orange.preprocess.transformation import Transformation
 
 from .core import ReliefInputError
 from .core.classdep import UPDATES
@@ -31,6 +34,57 @@ from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
 from .core.weighted_knn import METHODS, fit_class_weights, predict_votes
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
+
+
+class ScaledZScore(Transformation):
+    """(x / scale - mean) / sd: the z-score of x, from the column divided
+    by `scale` (its largest absolute value), whose mean and sd are those of
+    the divided column."""
+
+    def __init__(self, variable, scale, mean, sd):
+        super().__init__(variable)
+        self.scale, self.mean, self.sd = scale, mean, sd
+
+    def transform(self, c):
+        return (np.asarray(c, dtype=float) / self.scale - self.mean) / self.sd
+
+    def __eq__(self, other):
+        return (super().__eq__(other) and
+                (self.scale, self.mean, self.sd)
+                == (other.scale, other.mean, other.sd))
+
+    def __hash__(self):
+        return hash((super().__hash__(), self.scale, self.mean, self.sd))
+
+
+class Standardize(Preprocess):
+    """Z-scores of the numeric attributes (Qiu & He 2019 z-score their
+    data), safe near the limits of float64: each column is divided by its
+    largest absolute value before its mean and standard deviation are
+    taken, where Orange's Normalize squares the values themselves (which
+    overflows from about 1e154 and vanishes below about 1e-162).  A
+    constant column keeps sd 1; a column of zeros or without known values
+    is left as it is."""
+
+    def __call__(self, data):
+        attributes = [self.standardized(data, var)
+                      for var in data.domain.attributes]
+        return data.transform(Domain(attributes, data.domain.class_vars,
+                                     data.domain.metas))
+
+    @staticmethod
+    def standardized(data, var):
+        if not var.is_continuous:
+            return var
+        column = data.get_column(var)
+        known = column[~np.isnan(column)]
+        scale = np.max(np.abs(known)) if len(known) else 0.0
+        if not (np.isfinite(scale) and scale > 0):
+            return var
+        divided = known / scale
+        sd = divided.std()
+        return var.copy(compute_value=ScaledZScore(
+            var, scale, divided.mean(), sd if sd > 0 else 1.0))
 
 
 class ClassDependentKNNModel(Model):
@@ -85,11 +139,11 @@ class ClassDependentKNNLearner(Learner):
         Negative weights set to 0, or squared as eq. 1 is written.
     preprocessors
         Default: HasClass, Continuize, RemoveNaNColumns, Impute (mean) and
-        Normalize (z-score).
+        :class:`Standardize` (z-scores).
     """
     name = "class-dependent kNN"
     preprocessors = [HasClass(), Continuize(), RemoveNaNColumns(), Impute(),
-                     Normalize(norm_type=Normalize.NormalizeBySD)]
+                     Standardize()]
     __returns__ = ClassDependentKNNModel
 
     def __init__(self, k=K_CLASS_DEPENDENT, method="IWCDRelief",
@@ -110,18 +164,6 @@ class ClassDependentKNNLearner(Learner):
         self.params = dict(k=k, method=method, threshold=threshold,
                            update=update, n_iterations=n_iterations,
                            random_state=random_state, negative=negative)
-
-    def preprocess(self, data, progress_callback=None):
-        """The preprocessors; values too large to standardise (their squares
-        overflow) get a message that says so instead of Orange's
-        OverflowError."""
-        try:
-            return super().preprocess(data, progress_callback=progress_callback)
-        except OverflowError:
-            raise ValueError(
-                "The data has values too large to standardise (their "
-                "squares exceed the largest float); rescale them before "
-                "learning.") from None
 
     def fit_storage(self, data):
         domain = data.domain

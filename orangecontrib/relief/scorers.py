@@ -46,7 +46,8 @@ class ReliefScorer(Scorer):
     progress_callback)`` (arrays: :class:`~.arrays.TableArrays`).
     """
     feature_type = Variable
-    supports_sparse_data = False
+    #: a sparse table is made dense (Relief's diffs are dense anyway)
+    supports_sparse_data = True
     preprocessors = [HasClass()]
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,

@@ -115,16 +115,20 @@ def test_learner_refuses_no_neighbours():
         ClassDependentKNNLearner(method="none", k=0)
 
 
-def test_values_too_large_to_standardise_are_named():
+def test_columns_near_the_limits_of_float_predict_as_rescaled():
     import numpy as np
-    import pytest
     from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
     from orangecontrib.relief import ClassDependentKNNLearner
     X = np.random.default_rng(0).random((40, 3))
-    X[:, 1] *= 1e300
-    data = Table.from_numpy(Domain(
-        [ContinuousVariable(f"a{i}") for i in range(3)],
-        DiscreteVariable("c", values=["0", "1"])), X, np.arange(40) % 2)
-    with pytest.raises(ValueError, match="too large to standardise"):
-        ClassDependentKNNLearner()(data)
+    domain = Domain([ContinuousVariable(f"a{i}") for i in range(3)],
+                    DiscreteVariable("c", values=["0", "1"]))
+    y = np.arange(40) % 2
+    plain = Table.from_numpy(domain, X, y)
+    expected = ClassDependentKNNLearner()(plain)(plain, 1)
+    for scale in (1e300, 1e-300, 1e-320):
+        scaled = X.copy()
+        scaled[:, 1] *= scale
+        data = Table.from_numpy(domain, scaled, y)
+        np.testing.assert_allclose(
+            ClassDependentKNNLearner()(data)(data, 1), expected, atol=1e-9)
