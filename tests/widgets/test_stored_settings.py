@@ -2,7 +2,10 @@
 settings outside their controls' ranges are brought into them."""
 from Orange.widgets.tests.base import WidgetTest
 
+from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
 from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator
+from orangecontrib.relief.widgets.owrelief import OWRelief
+from orangecontrib.relief.widgets.owrfsm import OWRFSM
 from orangecontrib.relief.widgets.owseparability import OWSeparability
 
 
@@ -25,3 +28,25 @@ class TestStoredSettings(WidgetTest):
         self.assertEqual(widget.k_nearest, 1)
         self.assertEqual(widget.problems, ["MajorityN"])
         self.assertIsNotNone(widget.design())
+
+    def test_relief_with_unknown_choices_and_odd_numbers(self):
+        widget = self.create_widget(OWRelief, stored_settings={
+            "method": "Foo", "diff": "cubic", "k_relieff": -3,
+            "n_iterations": "x", "t_eq": 7.0})
+        self.assertEqual((widget.method, widget.diff), ("ReliefF", "linear"))
+        self.assertEqual((widget.k_relieff, widget.n_iterations), (1, 1))
+        self.assertEqual(widget.t_eq, 1.0)
+
+    def test_rfsm_with_unknown_choices(self):
+        widget = self.create_widget(OWRFSM, stored_settings={
+            "measure": "Foo", "search": "bar", "k_nearest": 0})
+        self.assertEqual((widget.measure, widget.search),
+                         ("RFSM", "greedy forward"))
+        self.assertEqual(widget.k_nearest, 1)
+
+    def test_class_dependent_knn_with_indices_out_of_range(self):
+        widget = self.create_widget(OWClassDependentKNN, stored_settings={
+            "method_index": 99, "update_index": 7, "k": -1})
+        self.assertEqual((widget.method_index, widget.update_index),
+                         (3, 1))
+        self.assertEqual(widget.k, 1)

@@ -15,6 +15,15 @@ from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 NO_CLASS = "Data has no (single) class variable."
 
 
+def known_choices(widget, choices):
+    """Stored settings that must be one of ``choices[name]`` and are not
+    (a workflow of another version, or edited by hand) take the setting's
+    default, so that the workflow opens."""
+    for name, allowed in choices.items():
+        if getattr(widget, name) not in allowed:
+            setattr(widget, name, getattr(type(widget), name).default)
+
+
 def within_ranges(widget, ranges):
     """Bring stored settings that a workflow saved (or edited by hand)
     into the ranges of their controls: a value that is not a number, or

@@ -16,7 +16,7 @@ from orangecontrib.relief.knn import ClassDependentKNNLearner, METHODS
 from orangecontrib.relief.rank import ClassDependentRankScorer
 from orangecontrib.relief.scorers import CDRelief, IWCDRelief
 from orangecontrib.relief.widgets.common import (
-    shut_down_at_once, work_progress)
+    shut_down_at_once, within_ranges, work_progress)
 
 #: labels of the weighting methods, in the order of `METHODS`
 METHOD_LABELS = ("IWCDRelief (instance weighted)", "CDRelief",
@@ -59,6 +59,11 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
 
     def __init__(self, preprocessors=None):
         ConcurrentWidgetMixin.__init__(self)
+        within_ranges(self, {"k": (1, 100),
+                             "method_index": (0, len(METHODS) - 1),
+                             "threshold": (0.0, 1.0),
+                             "update_index": (0, len(UPDATES) - 1),
+                             "n_iterations": (1, 100000)})
         super().__init__(preprocessors)
 
     def add_main_layout(self):

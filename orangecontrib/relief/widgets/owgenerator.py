@@ -9,7 +9,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output, OWWidget
 
 from orangecontrib.relief.generators import GENERATORS, relevant_mask
-from orangecontrib.relief.widgets.common import within_ranges
+from orangecontrib.relief.widgets.common import known_choices, within_ranges
 
 #: setting name -> (label, minimum, maximum)
 PARAMETERS = {
@@ -56,8 +56,7 @@ class OWReliefGenerator(OWWidget):
 
     def __init__(self):
         super().__init__()
-        if self.problem not in GENERATORS:  # a workflow of another version
-            self.problem = type(self).problem.default
+        known_choices(self, {"problem": GENERATORS})
         within_ranges(self, {name: (low, high)
                              for name, (_, low, high) in PARAMETERS.items()})
         self.data = None

@@ -19,7 +19,8 @@ from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_SHARED, METHODS, default_method, fitting_methods,
     make_scorer)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, PlainPlot, shut_down_at_once, work_progress)
+    NO_CLASS, PlainPlot, known_choices, shut_down_at_once, within_ranges,
+    work_progress)
 
 #: The plot shows at most this many of the best attributes.
 MAX_BARS = 50
@@ -127,6 +128,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
+        known_choices(self, {"method": METHODS, "diff": DIFFS})
+        within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
+                             "n_iterations": (1, 1000000),
+                             "random_seed": (0, 2 ** 31 - 1),
+                             "t_eq": (0.0, 1.0), "t_diff": (0.0, 1.0)})
         self.data = None
         self.weights = None
         self._build_controls()

@@ -16,7 +16,8 @@ from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.subsets import SEARCHES, SetMeasure
 from orangecontrib.relief.selection import make_measure, reduce_data
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, PlainPlot, shut_down_at_once, task_progress, work_progress)
+    NO_CLASS, PlainPlot, known_choices, shut_down_at_once, task_progress,
+    within_ranges, work_progress)
 
 #: label in the widget (the setting's value) -> measure of make_measure
 MEASURES = {"RFSM": "RFSM", "Liu's consistency": "Consistency",
@@ -186,6 +187,9 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
+        known_choices(self, {"measure": MEASURES, "search": SEARCH_NAMES})
+        within_ranges(self, {"k_nearest": (1, 100), "n_bins": (2, 20),
+                             "wrapper_folds": (2, 20)})
         self.data = None
         self.learner = None
         self.result = None
