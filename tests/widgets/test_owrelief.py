@@ -262,3 +262,20 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(data)
         self.assertIn(f"{owrelief.MAX_BARS} best of 80",
                       self.widget.plot_info.text())
+
+
+class TestPreparingTheCore(base.WidgetTest):
+    """While numba compiles the compiled engine (first use only), the
+    widget says so; the message goes with the result."""
+
+    def test_message_while_compiling(self):
+        widget = self.create_widget(OWRelief)
+        with patch.object(owrelief.engine, "needs_compiling",
+                          return_value=True):
+            self.send_signal(widget.Inputs.data, Table(path("heart_disease")),
+                             widget=widget)
+            self.assertTrue(widget.Information.preparing.is_shown())
+            self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertFalse(widget.Information.preparing.is_shown())
+        self.assertIsNotNone(self.get_output(widget.Outputs.weights,
+                                             widget=widget))

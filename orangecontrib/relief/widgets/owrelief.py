@@ -13,6 +13,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
+from orangecontrib.relief.core import engine
 from orangecontrib.relief.core.options import DIFF, RANDOM_STATE, T_DIFF, T_EQ
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.variants import (
@@ -111,6 +112,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                             "skipped.")
         empty_columns = Msg("Attribute(s) without known values get weight "
                             "0: {}")
+
+    class Information(OWWidget.Information):
+        preparing = Msg(engine.PREPARING)
 
     method = Setting("ReliefF")
     k_relieff = Setting(DEFAULT_K["ReliefF"])
@@ -259,18 +263,23 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Error.relief.clear()
         scorer = self.make_scorer()
         self.Outputs.scorer.send(RankScorer(scorer))
+        self.Information.preparing.clear()
         if self._can_score():
+            self.Information.preparing(shown=engine.needs_compiling(
+                self.data.X, scorer.n_iterations))
             self.start(compute_weights, scorer, self.data)
         else:
             self._clear_results()
 
     def on_done(self, result):
+        self.Information.preparing.clear()
         self.weights = result
         self._show_weights()
         self.Outputs.weights.send(
             weights_table(self.data.domain.attributes, result))
 
     def on_exception(self, ex):
+        self.Information.preparing.clear()
         if not isinstance(ex, ValueError):  # ReliefInputError and the like
             raise ex
         self.Error.relief(str(ex))
