@@ -12,6 +12,7 @@ paper leaves open.
 import numba
 import numpy as np
 
+from ..double import distance_weights_at
 from ..neighbours import EXTRA
 from ..neighbours.block import BLOCK, ROWS
 from ..neighbours.exact import float32_error_bound, rerank_reference
@@ -21,35 +22,7 @@ from ..progress import report, step_bounds
 from .relieff import UPDATE_BLOCK, relieff_update
 
 
-@numba.njit(inline="always", cache=True)
-def progress_ratio(t, m, exponent, s):
-    """r(t) = c(t) / (c(t) + s) with c(t) = (t / m)^exponent; r(0) = 0.
-
-    f(w, t) = w r + 1 - r is eq. 3.3; s = inf gives r = 0 for every t
-    (ReliefF), s = 0 gives r = 1 for every t > 0 (dReliefF).
-    """
-    if t == 0:
-        return 0.0
-    c = (t / m) ** exponent
-    return c / (c + s)
-
-
-@numba.njit(cache=True)
-def distance_weights_at(weights, total, t, m, fixed, clip, exponent, s):
-    """weights[A] = fixed[A] * f(W[A]_t, t), W_t = total / t (eq. 3.1-3.3).
-
-    ``s < 0`` selects dReliefF (f = w); at t = 0 both variants use f = 1.
-    """
-    r = 1.0 if s < 0 else progress_ratio(t, m, exponent, s)
-    for a in range(weights.shape[0]):
-        if t == 0:
-            f = 1.0
-        else:
-            w = total[a] / t
-            if clip and w < 0:
-                w = 0.0
-            f = w * r + (1.0 - r)
-        weights[a] = fixed[a] * f
+distance_weights_at = numba.njit(cache=True)(distance_weights_at)
 
 
 @numba.njit(cache=True)

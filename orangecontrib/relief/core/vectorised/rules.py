@@ -10,6 +10,7 @@ their diffs do.
 import numpy as np
 
 from ..classdep import instance_weight
+from ..double import distance_weights_at
 from ..progress import report, step_bounds
 from .diffs import distance_row, pair_diffs
 from .neighbours import nearest_of_group, search_weights
@@ -90,22 +91,6 @@ def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     return sums[0, 0], sums[1], sums[2]
 
 
-def double_weights_at(total, t, m, fixed, clip, exponent, s):
-    """The distance weights of reference R_t (Prat & Belanche 2006, eq.
-    3.1-3.3), in float32 as the compiled engine keeps them; ``s < 0``
-    selects dReliefF."""
-    if t == 0:
-        f = np.ones(len(total))
-    else:
-        c = (t / m) ** exponent
-        r = 1.0 if s < 0 else c / (c + s)
-        w = total / t
-        if clip:
-            w = np.where(w < 0, 0.0, w)
-        f = w * r + (1.0 - r)
-    return (fixed * f).astype(np.float32)
-
-
 def double_relieff(data, refs, k, fixed, clip, exponent, s,
                    progress_callback=None):
     """(p)dReliefF weights, the references processed in order; see
@@ -116,14 +101,15 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s,
     partial = np.zeros((blocks(m), n_attrs))
     done = np.zeros(n_attrs)
     neighbours = np.empty((n_groups, min(k, exact.values.shape[1])), np.int64)
+    weights = np.empty(n_attrs, np.float32)  # as the compiled engine keeps them
     bounds = step_bounds(m, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         for t in range(start, stop):
             block = t // UPDATE_BLOCK
             if t > 0 and t % UPDATE_BLOCK == 0:
                 done += partial[block - 1]
-            weights = double_weights_at(done + partial[block], t, m, fixed,
-                                        clip, exponent, s)
+            distance_weights_at(weights, done + partial[block], t, m, fixed,
+                                clip, exponent, s)
             i = refs[t]
             dist, diffs = distance_row(exact,
                                        search_weights(weights, n_attrs), i)
