@@ -32,7 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from harness import Spec, make_data, merge_rounds, run_benchmark  # noqa: E402
-from peers import ALL_METHODS, DEFAULT_OURS, METHODS  # noqa: E402
+from peers import ALGORITHMS, ALL_METHODS, DEFAULT_OURS, METHODS  # noqa: E402
 from presets import (ALIASES, LATENCY_SIZE, PRESETS, preset_specs,  # noqa: E402
                      run_floor, run_latency)
 from report import (environment, floor_report, format_table,  # noqa: E402
@@ -69,6 +69,10 @@ def build_parser():
     p.add_argument("--missing", type=float, default=0.0,
                    help="fraction of X cells set to NaN")
     p.add_argument("--k", type=int, default=10, help="nearest neighbours (default 10)")
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="relieff",
+                   help="relieff (RReliefF for --kind regression) or a member of "
+                        "the SURF family; multisurf+stir: ours also sums what "
+                        "STIR tests (the peers run multisurf)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--methods", default=None,
                    help=f"comma-separated subset of {','.join(ALL_METHODS)} "
@@ -107,7 +111,8 @@ def main(argv=None, log=None):
             sys.stdout.flush()
     opts = {"repeats": args.repeats, "slow_cutoff": args.slow_cutoff,
             "timeout": args.timeout, "max_peer_memory_gb": args.max_peer_memory,
-            "ours_module": args.ours_module, "verbose": args.verbose}
+            "ours_module": args.ours_module, "verbose": args.verbose,
+            "algorithm": args.algorithm}
     isolate = not args.no_isolate
     args.preset = ALIASES.get(args.preset, args.preset)
     methods = (args.methods.split(",") if args.methods
@@ -152,7 +157,8 @@ def main(argv=None, log=None):
         floor = run_floor(20000, 50, args.repeats, isolate=isolate)
         log(" done")
     log(f"\n(total {time.perf_counter() - t0:.0f} s; time = median of "
-        f"{rounds} x {args.repeats} runs after a warm-up call, k = {args.k}, m = n)\n")
+        f"{rounds} x {args.repeats} runs after a warm-up call, "
+        f"{args.algorithm}, k = {args.k}, m = n)\n")
     log(format_table(results))
     if args.preset == "missing":
         log(preset_missing_summary(results))

@@ -9,6 +9,19 @@ import numpy as np
 
 ALL_METHODS = ("ours", "orange", "fast-select", "skrebate")
 DEFAULT_OURS = "orangecontrib.relief.core"
+#: what a run weighs: ReliefF (RReliefF for a numeric target) or a member
+#: of the SURF family ("multisurf+stir": ours also sums what STIR tests)
+ALGORITHMS = ("relieff", "multisurf", "multisurf*", "surf", "surf*",
+              "multisurf+stir")
+
+
+def surf_method(opts):
+    """The SURF-family method of the run (None for ReliefF) and whether
+    ours also computes STIR's sums."""
+    algorithm = opts.get("algorithm", "relieff")
+    if algorithm == "relieff":
+        return None, False
+    return algorithm.replace("+stir", ""), algorithm.endswith("+stir")
 
 
 class Method:
@@ -68,6 +81,13 @@ class Ours(Method):
     def run(self, d):
         core = self.core()
         spec = d["spec"]
+        method, stir = surf_method(self.opts)
+        if method is not None:
+            surf = importlib.import_module(core.__name__ + ".surf")
+            task = "regression" if spec.kind == "regression" else "classification"
+            return surf.neighbourhood_sums(d["X"], d["y"], d["discrete"],
+                                           method=method, task=task,
+                                           stir=stir).weights
         if spec.kind == "regression":
             return np.asarray(core.rrelieff(d["X"], d["y"], d["discrete"],
                                             k_nearest=spec.k, n_iterations=None),
@@ -89,6 +109,11 @@ class _EveryInstanceOnce(np.random.RandomState):
 
 class OrangeBuiltin(Method):
     name = "orange"
+
+    def supports(self, spec):
+        if surf_method(self.opts)[0] is not None:
+            return False, "no SURF family"
+        return super().supports(spec)
 
     def memory_estimate(self, spec):
         return 2 * 8 * spec.n * spec.a + 16 * spec.n
@@ -149,12 +174,22 @@ class FastSelect(Method):
 
     def run(self, d):
         import fast_select
+        method, _ = surf_method(self.opts)
+        if method is not None:
+            from fast_select.MultiSURF import MultiSURF
+            from fast_select.SURF import SURF
+            cls = MultiSURF if method.startswith("multi") else SURF
+            return _fitted_importances(
+                lambda: cls(n_features_to_select=1.0, backend="cpu", n_jobs=-1,
+                            use_star=method.endswith("*")), d)
         return _fitted_importances(
             lambda: fast_select.ReliefF(n_features_to_select=1.0,
                                         n_neighbors=d["spec"].k, discrete_limit=10,
                                         backend="cpu", n_jobs=-1), d)
 
     def agreement(self, spec):
+        if surf_method(self.opts)[0] is not None:
+            return "exact", "same definition for two classes; float32, so ~1e-6"
         return "exact", ("same definition (range-normalised L1, mean over found "
                          "neighbours, priors); float32, so ~1e-7")
 
@@ -178,11 +213,23 @@ class Skrebate(Method):
         spec = d["spec"]
         label_type = {"binary": "binary", "multiclass": "multiclass",
                       "regression": "continuous"}[spec.kind]
+        method, _ = surf_method(self.opts)
+        if method is not None:
+            cls = {"multisurf": skrebate.MultiSURF,
+                   "multisurf*": skrebate.MultiSURFstar,
+                   "surf": skrebate.SURF, "surf*": skrebate.SURFstar}[method]
+            return _fitted_importances(
+                lambda: cls(n_features_to_select=spec.a, n_jobs=1,
+                            label_type=label_type), d)
         return _fitted_importances(
             lambda: skrebate.ReliefF(n_features_to_select=spec.a, n_neighbors=spec.k,
                                      n_jobs=1, label_type=label_type), d)
 
     def agreement(self, spec):
+        method, _ = surf_method(self.opts)
+        if method in ("surf", "surf*"):
+            return "rank", ("skrebate's SURF threshold averages the n x n matrix "
+                            "with its zero diagonal: (n-1)/n of the pair mean")
         if spec.kind == "multiclass":
             return "rank", ("skrebate multiclass weighs miss classes by their share "
                             "among the neighbours, not by priors")

@@ -14,7 +14,12 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
   scorer returns (:meth:`ClassDependentScorer.class_weights` gives them
   all);
 * :class:`RFSMScorer` -- the order and gains of the greedy RFSM search
-  (Arauzo-Azofra, Benitez & Castro).
+  (Arauzo-Azofra, Benitez & Castro);
+* :class:`SURF`, :class:`SURFstar`, :class:`MultiSURF`,
+  :class:`MultiSURFstar` -- Greene et al. (2009, 2010), Urbanowicz et al.
+  (2018), Granizo-Mackenzie & Moore (2013): neighbourhoods within a
+  distance, for a categorical or a numeric class;
+* :class:`TuRF` -- Moore & White (2007) around any of them.
 
 Orange's Rank widget calls ``score_data(data)`` and wants one row per score
 column; :mod:`.rank` adapts these scorers to it.
@@ -26,15 +31,17 @@ from Orange.data.filter import HasClass
 from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, table_arrays
-from .core import classdep, double, estimators
-from .core.options import (DIFF, K_CLASS_DEPENDENT, K_RELIEFF, K_RFSM,
-                           K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ, THRESHOLD,
-                           check_choice)
+from .core import classdep, double, estimators, surf
+from .core.options import (DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
+                           K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
+                           THRESHOLD, TURF_FRACTION, check_choice)
 from .core.subsets import RFSM, greedy_forward
+from .core.turf import turf
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
-           "RFSMScorer"]
+           "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
+           "MultiSURF", "MultiSURFstar", "TuRF"]
 
 
 class ReliefScorer(Scorer):
@@ -340,3 +347,110 @@ class RFSMScorer(ReliefScorer):
                 previous = result.trace[position].value
                 scores[step.attribute] = max(step.value - previous, 0.0)
         return scores
+
+
+class NeighbourhoodScorer(ReliefScorer):
+    """Common ground of the SURF family: neighbourhoods bounded by a
+    distance instead of a count (:mod:`orangecontrib.relief.core.surf`).
+    Either class type is scored: a categorical class by ReliefF's rule, a
+    numeric one by RReliefF's.  A subclass names its ``method`` (a key of
+    :data:`~orangecontrib.relief.core.surf.NEIGHBOURHOODS`).
+    """
+    class_type = (DiscreteVariable, ContinuousVariable)
+    method = None
+
+    def _weights(self, arrays, progress_callback):
+        return surf.neighbourhood_sums(
+            arrays.X, arrays.y, arrays.discrete, method=self.method,
+            task=arrays.task, **self._options(progress_callback)).weights
+
+
+class SURF(NeighbourhoodScorer):
+    """SURF (Greene et al. 2009): every instance nearer than the mean
+    distance of all pairs is a neighbour.  See
+    :func:`orangecontrib.relief.core.surf.surf`."""
+    friendly_name = "SURF"
+    method = "surf"
+
+
+class SURFstar(NeighbourhoodScorer):
+    """SURF* (Greene et al. 2010): SURF, minus the same update over the
+    instances farther than the mean distance.  See
+    :func:`orangecontrib.relief.core.surf.surfstar`."""
+    friendly_name = "SURF*"
+    method = "surf*"
+
+
+class MultiSURF(NeighbourhoodScorer):
+    """MultiSURF (Urbanowicz et al. 2018): the neighbours of each reference
+    are nearer than its mean distance minus half its standard deviation
+    (`deviation`: "population" or "sample").  See
+    :func:`orangecontrib.relief.core.surf.multisurf`."""
+    friendly_name = "MultiSURF"
+    method = "multisurf"
+
+    def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
+                 deviation=DEVIATION, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self.deviation = deviation
+
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    deviation=self.deviation)
+
+
+class MultiSURFstar(MultiSURF):
+    """MultiSURF* (Granizo-Mackenzie & Moore 2013): MultiSURF, and the
+    instances beyond the mean distance plus half the standard deviation
+    scored by their similarity.  See
+    :func:`orangecontrib.relief.core.surf.multisurfstar`."""
+    friendly_name = "MultiSURF*"
+    method = "multisurf*"
+
+
+class TuRF(Scorer):
+    """TuRF (Moore & White 2007) around another scorer of this module:
+    score, drop the worst `fraction` of the attributes, score the rest
+    again, :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction)
+    times or until `n_keep` remain.  Dropped attributes score below the
+    kept ones, those that lasted longer higher (see
+    :func:`orangecontrib.relief.core.turf.turf`).
+    """
+    feature_type = Variable
+    supports_sparse_data = True
+    friendly_name = "TuRF"
+
+    def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None):
+        self.scorer = MultiSURF() if scorer is None else scorer
+        self.fraction = fraction
+        self.n_keep = n_keep
+
+    @property
+    def class_type(self):
+        return self.scorer.class_type
+
+    def fits(self, class_var):
+        """Whether the wrapped scorer can weigh data with `class_var`."""
+        return self.scorer.fits(class_var)
+
+    def __call__(self, data, feature=None, *, progress_callback=None):
+        scores = self.result(data, progress_callback).scores
+        if feature is None:
+            return scores
+        return scores[data.domain.attributes.index(data.domain[feature])]
+
+    def score_data(self, data, feature=None):
+        return self(data, feature)
+
+    def result(self, data, progress_callback=None):
+        """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
+        `data`: scores, the kept attributes and every round."""
+        arrays = self.scorer.arrays(data)
+
+        def score(X, y, discrete, progress_callback=None):
+            return self.scorer._weights(arrays._replace(X=X, discrete=discrete),
+                                        progress_callback)
+
+        return turf(score, arrays.X, arrays.y, arrays.discrete,
+                    fraction=self.fraction, n_keep=self.n_keep,
+                    progress_callback=progress_callback)

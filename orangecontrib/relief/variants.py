@@ -10,14 +10,16 @@ import inspect
 from Orange.data import ContinuousVariable, DiscreteVariable
 
 from .core.options import PARAMETERS
-from .scorers import DReliefF, PDReliefF, Relief, ReliefF, RReliefF
+from .scorers import (SURF, DReliefF, MultiSURF, MultiSURFstar, PDReliefF,
+                      Relief, ReliefF, RReliefF, SURFstar)
 
 __all__ = ["METHODS", "DIFFS", "DEFAULT_K", "K_SHARED", "fitting_methods",
            "default_method", "make_scorer"]
 
 #: name -> scorer class, in the order the CLI and the widget list them
 METHODS = {cls.friendly_name: cls
-           for cls in (Relief, ReliefF, RReliefF, DReliefF, PDReliefF)}
+           for cls in (Relief, ReliefF, RReliefF, DReliefF, PDReliefF,
+                       MultiSURF, MultiSURFstar, SURF, SURFstar)}
 DIFFS = PARAMETERS["diff"].allowed
 
 
@@ -57,21 +59,26 @@ def default_method(class_var):
 def make_scorer(method, *, k_nearest=None, **options):
     """The scorer of variant `method` (a key of :data:`METHODS`).
 
-    `k_nearest` None keeps the variant's default and must be None for
-    Relief; the other `options` (n_iterations, random_state, diff, t_eq,
-    t_diff) go to the scorer's constructor.
+    `k_nearest` None keeps the variant's default and must be None for the
+    variants without k (Relief, the SURF family); the other `options`
+    (n_iterations, random_state, diff, t_eq, t_diff) go to the scorer's
+    constructor.
 
     Raises
     ------
     ValueError
-        For an unknown method, or `k_nearest` given for Relief.
+        For an unknown method, or `k_nearest` given to a variant without k.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, "
                          f"got {method!r}.")
     if k_nearest is not None:
         if method not in DEFAULT_K:
-            raise ValueError("Relief uses one nearest hit and one nearest "
-                             "miss; k applies to the other variants.")
+            raise ValueError(
+                f"{method} takes no k: "
+                + ("it uses one nearest hit and one nearest miss."
+                   if method == "Relief" else
+                   "its neighbours are the instances within a distance.")
+                + " k applies to " + ", ".join(DEFAULT_K) + ".")
         options["k_nearest"] = k_nearest
     return METHODS[method](**options)

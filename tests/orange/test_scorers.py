@@ -71,9 +71,11 @@ def test_every_scorer_is_in_the_scorers_module_and_exported():
     assert set(scorers.__all__) == {
         "ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
         "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
-        "RFSMScorer"}
-    # the package exports every scorer but the class-dependent base class
-    exported = set(scorers.__all__) - {"ClassDependentScorer"}
+        "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar", "MultiSURF",
+        "MultiSURFstar", "TuRF"}
+    # the package exports every scorer but the base classes of families
+    exported = set(scorers.__all__) - {"ClassDependentScorer",
+                                       "NeighbourhoodScorer"}
     assert exported <= set(package.__all__)
     for name in exported:
         assert getattr(package, name) is getattr(scorers, name)

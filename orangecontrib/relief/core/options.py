@@ -34,6 +34,14 @@ K_RFSM = 1
 #: seed of the reference sampling: equal inputs give equal outputs
 RANDOM_STATE = 0
 
+#: the standard deviation of MultiSURF's thresholds: the population's
+#: (scikit-rebate, fast-select) or the sample's (STIR, NPDR)
+DEVIATION = "population"
+
+#: the share of the remaining attributes TuRF drops each round (scikit-rebate's
+#: default; Moore & White 2007 drop a tenth)
+TURF_FRACTION = 0.5
+
 #: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
 THRESHOLD = 0.5
 
@@ -92,17 +100,20 @@ class OneOf(Constraint):
 
 
 class Interval(Constraint):
-    """A finite real number in [low, high]."""
+    """A finite real number in [low, high], or in (low, high) if `open`."""
 
-    def __init__(self, low, high=np.inf):
-        self.low, self.high = low, high
-        self.requirement = (f"a number >= {low}" if np.isinf(high)
-                            else f"a number between {low} and {high}")
+    def __init__(self, low, high=np.inf, open=False):
+        self.low, self.high, self.open = low, high, open
+        self.requirement = (
+            f"a number >= {low}" if np.isinf(high)
+            else f"a number strictly between {low} and {high}" if open
+            else f"a number between {low} and {high}")
 
     def __call__(self, name, value):
         if (not isinstance(value, numbers.Real) or isinstance(value, bool)
                 or not np.isfinite(value)
-                or not self.low <= value <= self.high):
+                or not self.low <= value <= self.high
+                or self.open and value in (self.low, self.high)):
             self.fail(name, value)
         return float(value)
 
@@ -129,6 +140,9 @@ PARAMETERS = {
     "n_iterations": Optional(PositiveInt(), "every instance once"),
     "random_state": Seed(),
     "diff": OneOf("linear", "squared", "ramp"),
+    "deviation": OneOf("population", "sample"),
+    "fraction": Interval(0, 1, open=True),
+    "n_keep": Optional(PositiveInt(), "every round"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),

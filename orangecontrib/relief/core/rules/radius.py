@@ -1,0 +1,184 @@
+"""The SURF family's rules over distance-threshold neighbourhoods, compiled.
+
+Each reference's distances come from
+:func:`..neighbours.radius.distance_block`; its thresholds and the
+coefficients of its neighbours' classes are the shared definitions of
+:mod:`..radius`, compiled here.  References are processed in blocks of
+UPDATE_BLOCK whose partial sums are added in block order, so the result
+does not depend on the number of threads.
+"""
+import numba
+import numpy as np
+from numba import prange
+
+from .. import radius
+from ..diffs import attribute_diff, linear_diff
+from ..neighbours.block import ROWS, block_rows
+from ..neighbours.radius import distance_block, mean_distance
+from ..progress import report, step_bounds
+from ..tables import LINEAR
+from .relieff import UPDATE_BLOCK, add_diffs
+
+thresholds = numba.njit(cache=True)(radius.thresholds)
+standard_deviation = numba.njit(cache=True)(radius.standard_deviation)
+class_coefficients = numba.njit(cache=True)(radius.class_coefficients)
+
+
+@numba.njit(inline="always", cache=True)
+def limits(dist, i, local, global_mean, ddof):
+    """(near, far) limits of reference I_i from its distance row."""
+    n = dist.shape[0]
+    total = 0.0
+    for j in range(n):
+        if j != i:
+            total += dist[j]
+    mean = total / (n - 1)
+    squares = 0.0
+    for j in range(n):
+        if j != i:
+            squares += (dist[j] - mean) ** 2
+    sigma = standard_deviation(squares, n - 1, ddof)
+    return thresholds(mean, sigma, local, global_mean)
+
+
+@numba.njit(inline="always", cache=True)
+def member_counts(dist, i, groups, near, far, with_far, counts):
+    """counts[0, g], counts[1, g]: near and far instances of group g."""
+    counts[:] = 0
+    for j in range(dist.shape[0]):
+        if j == i:
+            continue
+        if dist[j] < near:
+            counts[0, groups[j]] += 1
+        elif with_far and dist[j] > far:
+            counts[1, groups[j]] += 1
+
+
+@numba.njit(inline="always", cache=True)
+def add_terms(sums, row, a, coef, d):
+    """sums[0, a] += coef d; d and d ** 2 to rows `row`, `row` + 1."""
+    sums[0, a] += coef * d
+    sums[row, a] += d
+    sums[row + 1, a] += d * d
+
+
+@numba.njit(inline="always", cache=True)
+def add_stir_terms(sums, exact, i, j, coef, hit):
+    """sums[0] += coef * diff; and the diff and its square to the near
+    hits' (rows 2, 3) or near misses' (rows 4, 5) sums (STIR)."""
+    row = 2 if hit else 4
+    values, nominal = exact.values, exact.nominal
+    if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
+        for a in range(sums.shape[1]):
+            add_terms(sums, row, a, coef,
+                      linear_diff(values[a, i], values[a, j], nominal[a]))
+    else:
+        for a in range(sums.shape[1]):
+            add_terms(sums, row, a, coef, attribute_diff(exact, a, i, j))
+
+
+@numba.njit(inline="always", cache=True)
+def classification_update(sums, constant, exact, dist, i, priors, near, far,
+                          with_far, similarity, stir, counts, coefs):
+    """Reference I_i's terms of :func:`..vectorised.radius.classification_sums`
+    (same rows and constants), its neighbours visited in index order."""
+    groups = exact.groups
+    own = groups[i]
+    member_counts(dist, i, groups, near, far, with_far, counts)
+    class_coefficients(counts[0], own, priors, coefs[0])
+    any_miss, any_hit = class_coefficients(counts[1], own, priors, coefs[1])
+    if with_far and similarity:
+        constant[0] += any_miss - any_hit
+    for j in range(dist.shape[0]):
+        if j == i:
+            continue
+        g = groups[j]
+        if dist[j] < near:
+            if stir:
+                add_stir_terms(sums, exact, i, j, coefs[0, g], g == own)
+            else:
+                add_diffs(sums[0], exact, i, j, coefs[0, g])
+        elif with_far and dist[j] > far:
+            add_diffs(sums[1], exact, i, j, -coefs[1, g])
+    if stir:
+        constant[1] += counts[0, own]
+        constant[2] += counts[0].sum() - counts[0, own]
+
+
+@numba.njit(inline="always", cache=True)
+def regression_update(sums, n_dc, exact, dist, i, target, near, far,
+                      with_far):
+    """Reference I_i's terms of :func:`..vectorised.radius.regression_sums`."""
+    n_near, n_far = 0, 0
+    for j in range(dist.shape[0]):
+        if j != i:
+            n_near += dist[j] < near
+            n_far += with_far and dist[j] > far
+    for j in range(dist.shape[0]):
+        if j == i:
+            continue
+        if dist[j] < near:
+            s, d = 0, 1.0 / n_near
+        elif with_far and dist[j] > far:
+            s, d = 1, 1.0 / n_far
+        else:
+            continue
+        d_target = abs(target[i] - target[j])
+        n_dc[s] += d_target * d
+        add_diffs(sums[2 * s], exact, i, j, d)
+        add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
+
+
+@numba.njit(parallel=True, cache=True)
+def radius_sums(values, exact, refs, classes, priors, target, local,
+                with_far, similarity, ddof, global_mean, stir, start, stop,
+                partial, constant):
+    """Add references refs[start:stop] (start and stop multiples of
+    UPDATE_BLOCK but the last) to their blocks' partial sums: the
+    classification rule (`classes`) or RReliefF's (`target`)."""
+    n = values.shape[1]
+    n_groups = len(priors)
+    for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
+        rows = np.empty(ROWS, np.int64)
+        dist = np.empty((ROWS, n))
+        counts = np.empty((2, n_groups), np.int64)
+        coefs = np.empty((2, n_groups))
+        end = min(stop, (b + 1) * UPDATE_BLOCK)
+        for first in range(b * UPDATE_BLOCK, end, ROWS):
+            count = block_rows(first, end, rows)
+            for r in range(ROWS):
+                rows[r] = refs[rows[r]]
+            distance_block(values, exact, rows, count, dist)
+            for r in range(count):
+                i = rows[r]
+                near, far = limits(dist[r], i, local, global_mean, ddof)
+                if classes:
+                    classification_update(
+                        partial[b], constant[b], exact, dist[r], i, priors,
+                        near, far, with_far, similarity, stir, counts, coefs)
+                else:
+                    regression_update(partial[b], constant[b], exact,
+                                      dist[r], i, target, near, far,
+                                      with_far)
+
+
+def radius_rule(data, refs, task, local, far, ddof, stir,
+                progress_callback=None):
+    """The sums of the SURF family's rule over the references `refs` (the
+    interface of :func:`..vectorised.radius.radius_rule`)."""
+    exact = data.exact
+    values = np.ascontiguousarray(exact.values)
+    m = len(refs)
+    global_mean = 0.0 if local else mean_distance(values, exact)
+    classes = task == "classification"
+    n_blocks = -(-m // UPDATE_BLOCK)
+    partial = np.zeros((n_blocks, 6 if classes else 4, values.shape[0]))
+    constant = np.zeros((n_blocks, 3))
+    bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        stop = min(stop, m)
+        radius_sums(values, exact, refs, classes, data.priors, data.target, local,
+                    far != radius.NO_FAR, far == radius.SIMILARITY, ddof,
+                    global_mean, stir, start, stop, partial, constant)
+        report(progress_callback, stop / m)
+    return partial.sum(axis=0), constant.sum(axis=0)

@@ -1,0 +1,205 @@
+"""SURF, SURF*, MultiSURF and MultiSURF*: Relief over distance thresholds.
+
+Each is the same three steps as ReliefF -- prepare (:mod:`.prepare`),
+find the neighbours, apply a rule -- with neighbourhoods bounded by a
+distance instead of a count (definitions in :mod:`.radius`).  Every
+instance is a reference.  Classification weights misses of several
+classes by ReliefF's priors; a numeric target uses RReliefF's rule over
+the same neighbourhoods.  Where scikit-rebate and fast-select normalise
+differently, ``doc/surf.md`` says so.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from .errors import ReliefInputError
+from .estimators import prepared, rrelieff_weights
+from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
+from .radius import NO_FAR, OPPOSITE, SIGMAS, SIMILARITY
+
+#: method -> (thresholds from the reference's own distances, far scoring)
+NEIGHBOURHOODS = {
+    "surf": (False, NO_FAR),
+    "surf*": (False, OPPOSITE),
+    "multisurf": (True, NO_FAR),
+    "multisurf*": (True, SIMILARITY),
+}
+
+RadiusSums = namedtuple("RadiusSums", [
+    "weights",       # (a,) the method's attribute weights
+    "hit_sum",       # (a,) sum of diff over the near hit pairs (i, j)
+    "hit_squares",   # (a,) sum of diff ** 2 over them
+    "n_hit",         # number of near hit pairs
+    "miss_sum",      # (a,) the same over the near miss pairs
+    "miss_squares",
+    "n_miss",
+])
+
+
+def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
+                       task="classification", deviation=DEVIATION,
+                       n_iterations=None, random_state=RANDOM_STATE,
+                       diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, stir=False,
+                       progress_callback=None):
+    """The weights of a SURF-family `method` and, with `stir`, the sums
+    STIR tests (Le et al. 2019): the diffs and squared diffs over the near
+    hit and near miss pairs (classification only).
+
+    Parameters as in :func:`multisurf`; `method` one of
+    :data:`NEIGHBOURHOODS`.
+
+    Returns
+    -------
+    RadiusSums (the STIR fields are zero without `stir`)
+    """
+    if method not in NEIGHBOURHOODS:
+        raise ReliefInputError(
+            f"method must be one of {', '.join(map(repr, NEIGHBOURHOODS))}, "
+            f"got {method!r}.")
+    local, far = NEIGHBOURHOODS[method]
+    ddof = SIGMAS[check("deviation", deviation)]
+    if stir and task != "classification":
+        raise ReliefInputError("STIR compares hits with misses and needs "
+                               "classes; the target is numeric.")
+    data, refs, kernels = prepared(X, y, discrete, n_iterations,
+                                   random_state, task=task, diff=diff,
+                                   t_eq=t_eq, t_diff=t_diff)
+    if data.n_instances < 2:
+        raise ReliefInputError(
+            f"The SURF family needs at least two instances with a known "
+            f"target, got {data.n_instances}.")
+    sums, constant = kernels.radius_rule(data, refs, task, local, far, ddof,
+                                         stir, progress_callback)
+    m = len(refs)
+    if task == "classification":
+        weights = (sums[0] + sums[1]
+                   + (constant[0] if far == SIMILARITY else 0.0)) / m
+        return RadiusSums(weights, sums[2], sums[3], constant[1], sums[4],
+                          sums[5], constant[2])
+    weights = rrelieff_weights(constant[0], sums[0], sums[1], m)
+    if far != NO_FAR:
+        weights = weights - rrelieff_weights(constant[1], sums[2], sums[3], m)
+    zeros = np.zeros_like(weights)
+    return RadiusSums(weights, zeros, zeros, 0.0, zeros, zeros, 0.0)
+
+
+def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
+         random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+         progress_callback=None):
+    """SURF attribute weights (Greene, Penrod, Kiralis & Moore 2009).
+
+    Every instance closer to the reference than T, the mean distance of
+    all pairs, is its neighbour; the update is ReliefF's over those
+    neighbours (:func:`.radius.class_coefficients`), or RReliefF's for a
+    numeric target.  Parameters as in :func:`multisurf`.
+
+    References
+    ----------
+    Greene, C. S., Penrod, N. M., Kiralis, J., Moore, J. H. (2009).
+    Spatially uniform ReliefF (SURF) for computationally-efficient
+    filtering of gene-gene interactions. BioData Mining 2:5.
+    """
+    return neighbourhood_sums(X, y, discrete, method="surf", task=task,
+                              n_iterations=n_iterations,
+                              random_state=random_state, diff=diff,
+                              t_eq=t_eq, t_diff=t_diff,
+                              progress_callback=progress_callback).weights
+
+
+def surfstar(X, y, discrete=None, *, task="classification",
+             n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+             t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
+    """SURF* attribute weights (Greene, Himmelstein, Kiralis & Moore 2010):
+    SURF's update over the near instances minus the same update over the
+    far ones (farther than T).  Parameters as in :func:`multisurf`.
+
+    References
+    ----------
+    Greene, C. S., Himmelstein, D. S., Kiralis, J., Moore, J. H. (2010).
+    The informative extremes: using both nearest and farthest individuals
+    can improve Relief algorithms in the domain of human genetics.
+    EvoBIO 2010, LNCS 6023.
+    """
+    return neighbourhood_sums(X, y, discrete, method="surf*", task=task,
+                              n_iterations=n_iterations,
+                              random_state=random_state, diff=diff,
+                              t_eq=t_eq, t_diff=t_diff,
+                              progress_callback=progress_callback).weights
+
+
+def multisurf(X, y, discrete=None, *, task="classification",
+              deviation=DEVIATION, n_iterations=None,
+              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+              progress_callback=None):
+    """MultiSURF attribute weights (Urbanowicz, Olson, Schmitt, Meeker &
+    Moore 2018).
+
+    The neighbours of reference i are the instances j with
+    D(i, j) < mu_i - sigma_i / 2, mu_i and sigma_i the mean and standard
+    deviation of i's distances to the others (eq. 2 of the paper); the
+    update is ReliefF's over them, or RReliefF's for a numeric target.
+
+    Parameters
+    ----------
+    X : array (n, a)
+        Attribute values; NaN marks a missing value (RELIEF-D diffs);
+        nominal columns hold value codes 0..V-1.
+    y : array (n,)
+        Class codes, or a real target with ``task="regression"``; rows
+        with a missing target are left out.
+    discrete : bool array (a,) or None
+        Which columns are nominal (None: all numeric).
+    task : "classification" or "regression"
+    deviation : "population" or "sample"
+        The standard deviation of the thresholds: the population's
+        (scikit-rebate, fast-select) or the sample's (STIR, NPDR).
+    n_iterations : int or None
+        None: every instance is a reference once (the papers' choice).  An
+        int: that many references drawn with `random_state`; thresholds
+        still come from all instances.
+    random_state : int, numpy Generator or None
+    diff : "linear", "squared" or "ramp"
+        Transform of numeric diffs (ramp thresholds t_eq, t_diff).
+    progress_callback : callable(float) or None
+        Receives the fraction done; may raise to stop.
+
+    Returns
+    -------
+    float64 array (a,)
+
+    References
+    ----------
+    Urbanowicz, R. J., Olson, R. S., Schmitt, P., Meeker, M., Moore, J. H.
+    (2018). Benchmarking relief-based feature selection methods for
+    bioinformatics data mining. J Biomed Inform 85:168-188.
+    """
+    return neighbourhood_sums(X, y, discrete, method="multisurf", task=task,
+                              deviation=deviation, n_iterations=n_iterations,
+                              random_state=random_state, diff=diff,
+                              t_eq=t_eq, t_diff=t_diff,
+                              progress_callback=progress_callback).weights
+
+
+def multisurfstar(X, y, discrete=None, *, task="classification",
+                  deviation=DEVIATION, n_iterations=None,
+                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                  t_diff=T_DIFF, progress_callback=None):
+    """MultiSURF* attribute weights (Granizo-Mackenzie & Moore 2013).
+
+    Near as MultiSURF; the instances farther than mu_i + sigma_i / 2 are
+    scored by their similarity 1 - diff, hits against and misses for the
+    attribute (the dead band between the two limits is ignored); a numeric
+    target subtracts RReliefF's far update.  Parameters as in
+    :func:`multisurf`.
+
+    References
+    ----------
+    Granizo-Mackenzie, D., Moore, J. H. (2013). Multiple threshold spatially
+    uniform ReliefF for the genetic analysis of complex human diseases.
+    EvoBIO 2013, LNCS 7833.
+    """
+    return neighbourhood_sums(X, y, discrete, method="multisurf*", task=task,
+                              deviation=deviation, n_iterations=n_iterations,
+                              random_state=random_state, diff=diff,
+                              t_eq=t_eq, t_diff=t_diff,
+                              progress_callback=progress_callback).weights

@@ -1,0 +1,103 @@
+"""TuRF: Relief by rounds, dropping the worst attributes between them.
+
+Moore & White (2007): in large data most attributes are noise, and noise
+blurs the distances from which Relief picks neighbours; scoring again
+after dropping the worst attributes sharpens the neighbourhoods of the
+rest.  Any scorer can be wrapped.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from .errors import ReliefInputError
+from .options import TURF_FRACTION, check
+from .progress import report, wrap_callback
+
+TurfResult = namedtuple("TurfResult", [
+    "scores",   # (a,) the kept attributes' last scores; dropped ones below
+                # every kept one, those dropped later above those dropped
+                # earlier
+    "kept",     # indices of the attributes left after the last round
+    "rounds",   # [(attributes scored, their scores)] round by round
+])
+
+
+def rounds_of(fraction):
+    """TuRF's number of rounds for dropping `fraction` each round:
+    int(1 / fraction), as Moore & White's (and scikit-rebate's) iterations."""
+    return max(1, int(1 / fraction))
+
+
+def share(progress_callback, t, n_rounds):
+    """The progress of round t of n_rounds + 1 scorings (the last one
+    scores the kept attributes)."""
+    return wrap_callback(progress_callback, t / (n_rounds + 1),
+                         (t + 1) / (n_rounds + 1))
+
+
+def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
+         n_keep=None, progress_callback=None):
+    """Scores of TuRF around `score` (Moore & White 2007).
+
+    Each round scores the remaining attributes with
+    ``score(X[:, remaining], y, discrete[remaining])`` and keeps the best
+    ceil(r (1 - fraction)) of the r remaining (ties to the lower index);
+    there are :func:`rounds_of` (fraction) rounds, fewer if at most
+    `n_keep` attributes remain.  The kept attributes are scored once more;
+    an attribute dropped in round t of T gets the lowest final score minus
+    (T - t + 1) / 100 of the final scores' range (at least 0.01 each), so
+    that sorting by score puts the kept first and the dropped by how long
+    they lasted (scikit-rebate's order).
+
+    Parameters
+    ----------
+    score : callable(X, y, discrete, progress_callback=None) -> (a,) array
+    fraction : float in (0, 1)
+        The share of the remaining attributes dropped each round.
+    n_keep : int or None
+        Stop once this many or fewer remain (None: run every round).
+
+    Returns
+    -------
+    TurfResult
+
+    References
+    ----------
+    Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
+    genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
+    """
+    fraction = check("fraction", fraction)
+    n_keep = check("n_keep", n_keep)
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ReliefInputError(f"X must be a 2-D array (instances x "
+                               f"attributes), got shape {X.shape}.")
+    n_attributes = X.shape[1]
+    discrete = (np.zeros(n_attributes, bool) if discrete is None
+                else np.asarray(discrete, bool))
+    remaining = np.arange(n_attributes)
+    n_rounds = rounds_of(fraction)
+    history, dropped = [], []
+    for t in range(n_rounds):
+        if n_keep is not None and len(remaining) <= n_keep:
+            break
+        weights = np.asarray(score(
+            X[:, remaining], y, discrete[remaining],
+            progress_callback=share(progress_callback, t, n_rounds)))
+        history.append((remaining, weights))
+        keep = int(np.ceil(len(remaining) * (1 - fraction)))
+        order = np.lexsort((remaining, -weights))  # best first, ties by index
+        dropped.append(remaining[np.sort(order[keep:])])
+        remaining = remaining[np.sort(order[:keep])]
+    final = np.asarray(score(
+        X[:, remaining], y, discrete[remaining],
+        progress_callback=share(progress_callback, n_rounds, n_rounds)))
+    history.append((remaining, final))
+    scores = np.zeros(n_attributes)
+    scores[remaining] = final
+    spread = final.max() - final.min() if len(final) else 0.0
+    step = 0.01 * (spread if spread > 0 else 1.0)
+    for t, attributes in enumerate(dropped):
+        scores[attributes] = final.min() - step * (len(dropped) - t)
+    report(progress_callback, 1.0)
+    return TurfResult(scores, remaining, history)
