@@ -80,7 +80,8 @@ def test_readme_test_command_is_the_ci_command():
 #: the name the canvas' help index gives a widget -> its page's name
 WIDGET_PAGES = {"relief": "relief", "relief data generator": "generator",
                 "separability": "separability", "rfsm selection": "rfsm",
-                "class-dependent knn": "classdep-knn"}
+                "class-dependent knn": "classdep-knn",
+                "relief, step by step": "step-by-step"}
 
 
 def test_help_pages_build_and_link_the_widgets(tmp_path):

@@ -38,7 +38,8 @@ def registry_of(qualified_names):
 
 def test_workflows_are_shipped():
     names = {path.name for path in WORKFLOWS}
-    assert {"rfsm-parity.ows", "rfsm-zoo.ows", "relief-rank.ows"} <= names
+    assert {"rfsm-parity.ows", "rfsm-zoo.ows", "relief-rank.ows",
+            "relief-step-by-step.ows"} <= names
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)

@@ -14,26 +14,45 @@ from numba import prange
 
 from ..diffs import attribute_diff, transform
 from ..tables import LINEAR
-from .block import BLOCK, ROWS, block_rows
+from .block import BLOCK, ROWS, block_rows, row_values
 
 
 @numba.njit(inline="always", cache=True)
-def add_attribute(out, values, exact, a, rows, count, j0, width):
+def add_numeric(out, x, column, width, kind, t_eq, t_diff):
+    """out[r, jj] += g(|x[r] - column[jj]|) for the ROWS rows at once, so
+    that each loaded column value serves every row (:mod:`.block`)."""
+    for jj in range(width):
+        v = column[jj]
+        out[0, jj] += transform(abs(x[0] - v), kind, t_eq, t_diff)
+        out[1, jj] += transform(abs(x[1] - v), kind, t_eq, t_diff)
+        out[2, jj] += transform(abs(x[2] - v), kind, t_eq, t_diff)
+        out[3, jj] += transform(abs(x[3] - v), kind, t_eq, t_diff)
+
+
+@numba.njit(inline="always", cache=True)
+def add_nominal(out, x, column, width):
+    """out[r, jj] += (x[r] != column[jj]) for the ROWS rows at once."""
+    for jj in range(width):
+        v = column[jj]
+        out[0, jj] += x[0] != v
+        out[1, jj] += x[1] != v
+        out[2, jj] += x[2] != v
+        out[3, jj] += x[3] != v
+
+
+@numba.njit(inline="always", cache=True)
+def add_attribute(out, values, exact, a, rows, j0, width):
     """out[r, jj] += diff(A_a, I_rows[r], I_(j0 + jj)), for data without
-    missing values (a loop over the columns that vectorises)."""
+    missing values (loops over the columns that vectorise)."""
     column = values[a, j0:j0 + width]
-    for r in range(count):
-        x = values[a, rows[r]]
-        if exact.nominal[a]:
-            for jj in range(width):
-                out[r, jj] += x != column[jj]
-        elif exact.kind == LINEAR:
-            for jj in range(width):
-                out[r, jj] += abs(x - column[jj])
-        else:
-            for jj in range(width):
-                out[r, jj] += transform(abs(x - column[jj]), exact.kind,
-                                        exact.t_eq, exact.t_diff)
+    x = row_values(values, a, rows)
+    if exact.nominal[a]:
+        add_nominal(out, x, column, width)
+    elif exact.kind == LINEAR:
+        add_numeric(out, x, column, width, LINEAR, 0.0, 0.0)
+    else:
+        add_numeric(out, x, column, width, exact.kind, exact.t_eq,
+                    exact.t_diff)
 
 
 @numba.njit(cache=True)
@@ -53,7 +72,7 @@ def distance_block(values, exact, rows, count, dist):
         out[:, :width] = 0.0
         if exact.relief_d.shape[0] == 0:
             for a in range(n_attrs):
-                add_attribute(out, values, exact, a, rows, count, j0, width)
+                add_attribute(out, values, exact, a, rows, j0, width)
         else:
             for a in range(n_attrs):
                 for r in range(count):

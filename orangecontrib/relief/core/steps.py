@@ -1,0 +1,182 @@
+"""Relief one reference at a time: what a step sees and what it adds.
+
+Relief's weights are the mean of the references' updates (Kira & Rendell
+1992; Kononenko 1994; Prat & Belanche 2006, Fig. 1 and 2)::
+
+    W[A] = 1/m  sum_{r = 1..m}  u_r[A]
+
+    u_r[A] = - sum_j diff(A, R_r, H_j) / k
+             + sum_{C != class(R_r)} P(C) / (1 - P(class(R_r)))
+                                     sum_j diff(A, R_r, M_j(C)) / k
+
+with the k nearest hits H_j and, for every other class C, the k nearest
+misses M_j(C) of the reference R_r, found with all attributes.  Relief is
+the case of two classes and k = 1.  :class:`ReliefSteps` computes one u_r
+per :meth:`ReliefSteps.step` with the estimators' own preparation,
+neighbour search and update rule (:func:`.estimators.prepared`,
+:func:`.estimators.neighbours_of`, the engine's ``relieff_rule``), so that
+:meth:`ReliefSteps.weights` of the steps of R_1 .. R_m is what
+:func:`.estimators.relieff` (or :func:`.estimators.relief`) returns for
+those references: to the last bit when the estimator runs the same engine
+(every call on up to about 1000 instances x 50 attributes), to rounding
+otherwise (:mod:`.engine`).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import ReliefInputError
+from .estimators import neighbours_of, prepared, reference_instances
+from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
+                      check_choice)
+from .vectorised.diffs import pair_diffs
+from .vectorised.rules import found, relieff_update
+
+VARIANTS = ("Relief", "ReliefF")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One reference's part of the weights.
+
+    Attributes
+    ----------
+    reference : int
+        The reference instance R (its index among the instances with a
+        known class).
+    neighbours : int array (s,)
+        R's near hits, then the near misses of each other class in class
+        order; each class's nearest first.
+    classes : int array (s,)
+        The class (0 .. C-1) of each neighbour.
+    coefficients : float array (s,)
+        What the diffs to each neighbour are multiplied by: -1 / k for a
+        hit, P(C) / (1 - P(class(R))) / k for a miss of class C (k: the
+        neighbours the class gave).
+    diffs : float array (a, s)
+        diff(A, R, neighbour) of every attribute A and neighbour.
+    update : float array (a,)
+        u[A] = sum_s coefficients[s] * diffs[A, s], the terms added class
+        by class in class order, as the estimators' rule adds them.
+    search : int array (C, k)
+        The neighbour search's list of R, -1 padded (what the rule reads).
+    """
+    reference: int
+    neighbours: np.ndarray
+    classes: np.ndarray
+    coefficients: np.ndarray
+    diffs: np.ndarray
+    update: np.ndarray
+    search: np.ndarray
+
+    @property
+    def is_hit(self):
+        """Which neighbours are of the reference's class (bool (s,))."""
+        return self.coefficients < 0
+
+    @property
+    def hits(self):
+        return self.neighbours[self.is_hit]
+
+    @property
+    def misses(self):
+        return self.neighbours[~self.is_hit]
+
+
+def references(n, count, sampled=False, random_state=RANDOM_STATE):
+    """The references R_1 .. R_count of n instances.
+
+    In order (``sampled=False``): 0, 1, ..., n - 1, then again from 0; the
+    first n are those of the estimators' ``n_iterations=None``.  Sampled:
+    the draws of :func:`.estimators.reference_instances` with
+    ``n_iterations=count``, whose first m are those of ``n_iterations=m``.
+    """
+    if count == 0:
+        return np.zeros(0, np.int64)
+    if sampled:
+        return reference_instances(n, count, random_state)
+    return np.arange(count) % n
+
+
+class ReliefSteps:
+    """Relief or ReliefF, one reference at a time.
+
+    Parameters
+    ----------
+    X, y, discrete
+        As in :func:`.estimators.relieff`; instances are numbered among
+        those with a known class.
+    variant : "Relief" or "ReliefF"
+        Relief (Kira & Rendell 1992): two classes, one nearest hit and one
+        nearest miss; ReliefF (Kononenko 1994): k of each class.
+    k_nearest : int
+        Near hits and misses per class of ReliefF (Relief: 1).
+    diff, t_eq, t_diff
+        The diff of numeric attributes, as in :func:`.estimators.relieff`.
+
+    Raises
+    ------
+    ReliefInputError
+        For data the estimators reject, and for Relief on other than two
+        classes.
+    """
+
+    def __init__(self, X, y, discrete=None, *, variant="ReliefF",
+                 k_nearest=K_RELIEFF, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
+        self.variant = check_choice("variant", variant, VARIANTS)
+        self.k_nearest = 1 if variant == "Relief" else check("k_nearest",
+                                                             k_nearest)
+        # a step is a run with one reference: the engine chosen for it
+        self.data, _, self.kernels = prepared(
+            X, y, discrete, 1, RANDOM_STATE, task="classification",
+            diff=diff, t_eq=t_eq, t_diff=t_diff)
+        if variant == "Relief" and self.data.n_groups != 2:
+            raise ReliefInputError(
+                f"Relief handles two classes and the data has "
+                f"{self.data.n_groups}; use ReliefF for more classes.")
+
+    @property
+    def n_instances(self):
+        return self.data.n_instances
+
+    @property
+    def kept_rows(self):
+        """The input rows of the instances (those with a known class)."""
+        return self.data.kept_rows
+
+    def step(self, reference):
+        """The :class:`Step` of reference instance `reference`."""
+        reference = int(reference)
+        if not 0 <= reference < self.n_instances:
+            raise ReliefInputError(
+                f"reference must be an instance 0 .. {self.n_instances - 1}, "
+                f"got {reference}.")
+        search = neighbours_of(self.kernels, self.data, np.array([reference]),
+                               self.k_nearest, None, None)[0]
+        exact, priors = self.data.exact, self.data.priors
+        own = exact.groups[reference]
+        counts = found(search)
+        groups = [own] + [g for g in np.flatnonzero(counts) if g != own]
+        neighbours = np.concatenate([search[g, :counts[g]] for g in groups])
+        classes = np.repeat(groups, counts[groups])
+        coefficients = np.where(
+            classes == own, -1.0,
+            priors[classes] / (1 - priors[own])) / counts[classes]
+        update = np.zeros(exact.values.shape[0])
+        relieff_update(update, exact, reference, search, priors)
+        return Step(reference, neighbours, classes, coefficients,
+                    pair_diffs(exact, reference, neighbours), update, search)
+
+    def steps(self, refs):
+        """The steps of the references `refs`, in order."""
+        return [self.step(r) for r in refs]
+
+    def weights(self, steps):
+        """W after `steps` (a list of :class:`Step`): the mean of their
+        updates, as the estimators' rule adds them; zeros before any."""
+        if not steps:
+            return np.zeros(self.data.exact.values.shape[0])
+        refs = np.array([s.reference for s in steps], dtype=np.int64)
+        neighbours = np.stack([s.search for s in steps])
+        return self.kernels.relieff_rule(self.data.exact, refs, neighbours,
+                                         self.data.priors)
