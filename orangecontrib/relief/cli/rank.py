@@ -97,7 +97,7 @@ def run_rank(args):
             t_eq=args.t_eq, t_diff=args.t_diff)
         progress = None
         if engine.choose_for(table.X, args.n_iterations) == engine.COMPILED:
-            if not engine.compiled_is_cached():
+            if not engine.compiled_is_cached(scorer.kernel):
                 print(engine.PREPARING, file=sys.stderr, flush=True)
             progress = ProgressBar("weighting")
         start = time.perf_counter()

@@ -86,16 +86,25 @@ def forced(engine):
             os.environ[VARIABLE] = previous
 
 
-def compiled_is_cached():
+#: the compiled engine's main kernel of each kind of work: module, function
+KERNELS = {"neighbours": ("neighbours.tiles", "search_all_pairs"),
+           "radius": ("rules.radius", "radius_sums")}
+
+
+def compiled_is_cached(kernel="neighbours"):
     """Whether numba's on-disk cache already holds the compiled engine's
-    main kernel (the all-pairs search), i.e. whether its first use in this
-    process loads machine code rather than compiling for about a minute.
+    main `kernel` (:data:`KERNELS`: the all-pairs search of the k-nearest
+    variants, or the SURF family's rows), i.e. whether its first use in
+    this process loads machine code rather than compiling for about a
+    minute.
 
     Imports the compiled engine (and numba).  A cache that holds the kernel
     for other kinds of data than the next call's still compiles those.
     """
-    from .neighbours.tiles import search_all_pairs
-    cache = getattr(search_all_pairs, "_cache", None)
+    module, name = KERNELS[kernel]
+    function = getattr(importlib.import_module(f".{module}", __package__),
+                       name)
+    cache = getattr(function, "_cache", None)
     index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
     return index is not None and os.path.exists(index)
 
@@ -105,11 +114,12 @@ PREPARING = ("Preparing the fast core (first use only): numba compiles it "
              "once, about a minute; later calls take seconds.")
 
 
-def needs_compiling(X, n_references=None):
+def needs_compiling(X, n_references=None, kernel="neighbours"):
     """Whether a call on data `X` with `n_references` references will run
-    the compiled engine before numba has cached it (:data:`PREPARING`)."""
+    the compiled engine's `kernel` before numba has cached it
+    (:data:`PREPARING`)."""
     return (choose_for(X, n_references) == COMPILED
-            and not compiled_is_cached())
+            and not compiled_is_cached(kernel))
 
 
 def kernels(engine):
