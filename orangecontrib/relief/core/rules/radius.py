@@ -78,55 +78,87 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 
 @numba.njit(inline="always", cache=True)
-def classification_update(sums, constant, exact, dist, i, priors, near, far,
-                          with_far, similarity, stir, counts, coefs):
-    """Reference I_i's terms of :func:`..vectorised.radius.classification_sums`
-    (same rows and constants), its neighbours visited in index order."""
-    groups = exact.groups
-    own = groups[i]
-    member_counts(dist, i, groups, near, far, with_far, counts)
-    class_coefficients(counts[0], own, priors, coefs[0])
-    any_miss, any_hit = class_coefficients(counts[1], own, priors, coefs[1])
-    if with_far and similarity:
-        constant[0] += any_miss - any_hit
-    for j in range(dist.shape[0]):
-        if j == i:
-            continue
-        g = groups[j]
-        if dist[j] < near:
-            if stir:
-                add_stir_terms(sums, exact, i, j, coefs[0, g], g == own)
-            else:
-                add_diffs(sums[0], exact, i, j, coefs[0, g])
-        elif with_far and dist[j] > far:
-            add_diffs(sums[1], exact, i, j, -coefs[1, g])
-    if stir:
-        constant[1] += counts[0, own]
-        constant[2] += counts[0].sum() - counts[0, own]
+def class_terms(dist, rows, count, groups, priors, near, far, with_far,
+                counts, coefs, constant, similarity, stir):
+    """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
+    rows[r]'s update over its near (s = 0) or far (s = 1) set; the constants
+    of :func:`..vectorised.radius.classification_sums` added."""
+    for r in range(count):
+        i = rows[r]
+        own = groups[i]
+        member_counts(dist[r], i, groups, near[r], far[r], with_far, counts)
+        class_coefficients(counts[0], own, priors, coefs[r, 0])
+        any_miss, any_hit = class_coefficients(counts[1], own, priors,
+                                               coefs[r, 1])
+        if with_far and similarity:
+            constant[0] += any_miss - any_hit
+        if stir:
+            constant[1] += counts[0, own]
+            constant[2] += counts[0].sum() - counts[0, own]
 
 
 @numba.njit(inline="always", cache=True)
-def regression_update(sums, n_dc, exact, dist, i, target, near, far,
-                      with_far):
-    """Reference I_i's terms of :func:`..vectorised.radius.regression_sums`."""
-    n_near, n_far = 0, 0
-    for j in range(dist.shape[0]):
-        if j != i:
-            n_near += dist[j] < near
-            n_far += with_far and dist[j] > far
-    for j in range(dist.shape[0]):
-        if j == i:
-            continue
-        if dist[j] < near:
-            s, d = 0, 1.0 / n_near
-        elif with_far and dist[j] > far:
-            s, d = 1, 1.0 / n_far
-        else:
-            continue
-        d_target = abs(target[i] - target[j])
-        n_dc[s] += d_target * d
-        add_diffs(sums[2 * s], exact, i, j, d)
-        add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
+def class_update(sums, exact, dist, rows, count, near, far, with_far, stir,
+                 coefs):
+    """The classification terms of references rows[:count] (rows 0, 1 and,
+    with `stir`, 2-5 of :func:`..vectorised.radius.classification_sums`).
+
+    Instance by instance, each visited once for all the group's references
+    whose neighbourhood holds it, so that its values are read from memory
+    once for them all."""
+    groups = exact.groups
+    for j in range(dist.shape[1]):
+        g = groups[j]
+        for r in range(count):
+            i = rows[r]
+            if j == i:
+                continue
+            if dist[r, j] < near[r]:
+                if stir:
+                    add_stir_terms(sums, exact, i, j, coefs[r, 0, g],
+                                   g == groups[i])
+                else:
+                    add_diffs(sums[0], exact, i, j, coefs[r, 0, g])
+            elif with_far and dist[r, j] > far[r]:
+                add_diffs(sums[1], exact, i, j, -coefs[r, 1, g])
+
+
+@numba.njit(inline="always", cache=True)
+def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
+                      far, with_far, influence):
+    """RReliefF's terms of references rows[:count] (rows 0-3 and N_dC of
+    :func:`..vectorised.radius.regression_sums`), instance by instance as
+    :func:`class_update`; influence[r, s] = 1 / |S| of its near and far
+    sets."""
+    for r in range(count):
+        n_near, n_far = 0, 0
+        for j in range(dist.shape[1]):
+            if j != rows[r]:
+                n_near += dist[r, j] < near[r]
+                n_far += with_far and dist[r, j] > far[r]
+        influence[r, 0] = 1.0 / max(n_near, 1)
+        influence[r, 1] = 1.0 / max(n_far, 1)
+    for j in range(dist.shape[1]):
+        for r in range(count):
+            i = rows[r]
+            if j == i:
+                continue
+            if dist[r, j] < near[r]:
+                s = 0
+            elif with_far and dist[r, j] > far[r]:
+                s = 1
+            else:
+                continue
+            d = influence[r, s]
+            d_target = abs(target[i] - target[j])
+            n_dc[s] += d_target * d
+            add_diffs(sums[2 * s], exact, i, j, d)
+            add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
+
+
+#: references whose rules visit the instances together (their distance
+#: rows held at once: GROUP x n float64 per thread)
+GROUP = 16
 
 
 @numba.njit(parallel=True, cache=True)
@@ -135,31 +167,39 @@ def radius_sums(values, exact, refs, classes, priors, target, local,
                 partial, constant):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums: the
-    classification rule (`classes`) or RReliefF's (`target`)."""
+    classification rule (`classes`) or RReliefF's (`target`), GROUP
+    references at a time."""
     n = values.shape[1]
     n_groups = len(priors)
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
-        rows = np.empty(ROWS, np.int64)
-        dist = np.empty((ROWS, n))
+        rows = np.empty(GROUP, np.int64)
+        dist = np.empty((GROUP, n))
+        near, far = np.empty(GROUP), np.empty(GROUP)
         counts = np.empty((2, n_groups), np.int64)
-        coefs = np.empty((2, n_groups))
+        coefs = np.empty((GROUP, 2, n_groups))
+        influence = np.empty((GROUP, 2))
         end = min(stop, (b + 1) * UPDATE_BLOCK)
-        for first in range(b * UPDATE_BLOCK, end, ROWS):
-            count = block_rows(first, end, rows)
-            for r in range(ROWS):
-                rows[r] = refs[rows[r]]
-            distance_block(values, exact, rows, count, dist)
+        for first in range(b * UPDATE_BLOCK, end, GROUP):
+            count = min(GROUP, end - first)
+            for q in range(0, count, ROWS):
+                block = rows[q:q + ROWS]
+                n_rows = block_rows(first + q, first + count, block)
+                for r in range(ROWS):
+                    block[r] = refs[block[r]]
+                distance_block(values, exact, block, n_rows, dist[q:])
             for r in range(count):
-                i = rows[r]
-                near, far = limits(dist[r], i, local, global_mean, ddof)
-                if classes:
-                    classification_update(
-                        partial[b], constant[b], exact, dist[r], i, priors,
-                        near, far, with_far, similarity, stir, counts, coefs)
-                else:
-                    regression_update(partial[b], constant[b], exact,
-                                      dist[r], i, target, near, far,
-                                      with_far)
+                near[r], far[r] = limits(dist[r], rows[r], local,
+                                         global_mean, ddof)
+            if classes:
+                class_terms(dist, rows, count, exact.groups, priors, near,
+                            far, with_far, counts, coefs, constant[b],
+                            similarity, stir)
+                class_update(partial[b], exact, dist, rows, count, near, far,
+                             with_far, stir, coefs)
+            else:
+                regression_update(partial[b], constant[b], exact, dist, rows,
+                                  count, target, near, far, with_far,
+                                  influence)
 
 
 def radius_rule(data, refs, task, local, far, ddof, stir,
@@ -177,8 +217,8 @@ def radius_rule(data, refs, task, local, far, ddof, stir,
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(values, exact, refs, classes, data.priors, data.target, local,
-                    far != radius.NO_FAR, far == radius.SIMILARITY, ddof,
-                    global_mean, stir, start, stop, partial, constant)
+        radius_sums(values, exact, refs, classes, data.priors, data.target,
+                    local, far != radius.NO_FAR, far == radius.SIMILARITY,
+                    ddof, global_mean, stir, start, stop, partial, constant)
         report(progress_callback, stop / m)
     return partial.sum(axis=0), constant.sum(axis=0)
