@@ -27,6 +27,7 @@ _EXPORTS = {
     "MultiSURF": "scorers",
     "MultiSURFstar": "scorers",
     "TuRF": "scorers",
+    "Significance": "significance",
     "RankScorer": "rank",
     "ClassDependentRankScorer": "rank",
     "ClassDependentKNNLearner": "knn",

@@ -24,6 +24,19 @@ def positive_int(text):
     return value
 
 
+def level(text):
+    """argparse type: a significance level, a number in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a number between 0 and 1, not {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(
+            f"must be a number between 0 and 1, not {value}")
+    return value
+
+
 def load_table(name):
     """The Orange table in file `name` or the shipped data set `name`.
 

@@ -3,14 +3,19 @@ import sys
 import time
 
 from ..core import engine
-from .common import (DEFAULT_DATASET, CliError, ProgressBar, load_table,
-                     positive_int)
+from .common import (DEFAULT_DATASET, CliError, ProgressBar, level,
+                     load_table, positive_int)
 
 
 def add_rank_command(subparsers):
     """Register ``orange-relief rank``."""
-    from orangecontrib.relief.core.options import T_DIFF, T_EQ
+    from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
+                                                   N_PERMUTATIONS, PARAMETERS,
+                                                   T_DIFF, T_EQ)
+    from orangecontrib.relief.significance import TESTS
     from orangecontrib.relief.variants import DEFAULT_K, DIFFS, METHODS
+
+    ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 
     parser = subparsers.add_parser(
         "rank", help="rank the attributes of a data set by Relief weights",
@@ -48,6 +53,24 @@ def add_rank_command(subparsers):
                              f"{T_DIFF})")
     parser.add_argument("--top", type=positive_int, metavar="N",
                         help="print only the N best attributes")
+    parser.add_argument(
+        "--significance", choices=TESTS,
+        help="also test every attribute: stir (ReliefF and the SURF "
+             "family; a categorical class) or permutation (any method)")
+    parser.add_argument(
+        "--fdr", type=level, default=ALPHA, metavar="Q", dest="alpha",
+        help="with --significance: an attribute is significant when its "
+             f"adjusted p-value is at most Q (default {ALPHA}; with bh the "
+             "false discovery rate)")
+    parser.add_argument(
+        "--adjust", choices=ADJUSTMENTS, default=ADJUSTMENT,
+        help="adjustment for testing every attribute: bh (Benjamini-"
+             "Hochberg), holm or bonferroni (default bh)")
+    parser.add_argument(
+        "--permutations", type=positive_int, default=N_PERMUTATIONS,
+        metavar="B", dest="n_permutations",
+        help=f"with --significance permutation: permutations of the class "
+             f"(default {N_PERMUTATIONS}; seed --seed)")
     parser.set_defaults(run=run_rank)
 
 
@@ -73,19 +96,49 @@ def choose_method(requested, class_var):
     return requested
 
 
-def format_ranking(attributes, weights, top=None):
-    """Return the lines of a table (rank, attribute, weight), best first."""
+def format_ranking(attributes, weights, top=None, tested=None):
+    """Return the lines of a table (rank, attribute, weight), best first;
+    with `tested` (a SignificanceResult) also p, q and a mark of the
+    significant attributes."""
     order = sorted(range(len(weights)), key=lambda i: -weights[i])[:top]
     names = [attributes[i].name for i in order]
     width = max([len("attribute")] + [len(name) for name in names])
-    lines = [f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"]
+    header = f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"
+    if tested is not None:
+        header += f"  {'p':>9}  {'q':>9}"
+    lines = [header]
     for rank, (i, name) in enumerate(zip(order, names), start=1):
-        lines.append(f"{rank:>4}  {name:<{width}}  {weights[i]:>10.6f}")
+        line = f"{rank:>4}  {name:<{width}}  {weights[i]:>10.6f}"
+        if tested is not None:
+            mark = " *" if tested.significant[i] else ""
+            line += f"  {tested.p[i]:>9.2e}  {tested.q[i]:>9.2e}{mark}"
+        lines.append(line)
     return lines
+
+
+def stir_fits(scorer, table):
+    """Whether STIR can test `scorer`'s neighbour pairs on `table`."""
+    from orangecontrib.relief.significance import Significance
+
+    try:
+        tester = Significance(scorer, test="stir")
+    except ValueError:
+        return False
+    return tester.fits(table.domain.class_var)
+
+
+def significance_summary(tested, n_attributes):
+    """One line: how many attributes are significant, by which test."""
+    test = {"stir": "STIR", "permutation": "permutation test"}[tested.test]
+    adjustment = {"bh": "Benjamini-Hochberg q", "holm": "Holm's adjusted p",
+                  "bonferroni": "Bonferroni's adjusted p"}[tested.adjustment]
+    return (f"{int(tested.significant.sum())} of {n_attributes} attributes "
+            f"significant (*): {test}, {adjustment} <= {tested.alpha}")
 
 
 def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
+    from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.variants import make_scorer
 
     table = load_table(args.file)
@@ -95,6 +148,17 @@ def run_rank(args):
             method, k_nearest=args.k_nearest, n_iterations=args.n_iterations,
             random_state=args.random_state, diff=args.diff,
             t_eq=args.t_eq, t_diff=args.t_diff)
+        tester = None
+        if args.significance == "stir" and not stir_fits(scorer, table):
+            raise CliError(f"--significance stir tests the neighbour pairs "
+                           f"of ReliefF and the SURF family on a "
+                           f"categorical class; use --significance "
+                           f"permutation with {method} on this data")
+        if args.significance is not None:
+            tester = Significance(scorer, test=args.significance,
+                                  adjustment=args.adjust, alpha=args.alpha,
+                                  n_permutations=args.n_permutations,
+                                  random_state=args.random_state)
         progress = None
         if engine.choose_for(table.X, args.n_iterations) == engine.COMPILED:
             if not engine.compiled_is_cached(scorer.kernel):
@@ -102,12 +166,14 @@ def run_rank(args):
             progress = ProgressBar("weighting")
         start = time.perf_counter()
         weights = scorer(table, progress_callback=progress)
+        tested = None if tester is None else tester.result(table)
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
         raise CliError(str(error)) from None
     print("\n".join(format_ranking(table.domain.attributes, weights,
-                                   args.top)))
+                                   args.top, tested)))
+    if tested is not None:
+        print(significance_summary(tested, len(weights)))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
           f"attributes, method {method}, {seconds:.2f} s")
     return 0
-

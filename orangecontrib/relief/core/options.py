@@ -42,6 +42,13 @@ DEVIATION = "population"
 #: default; Moore & White 2007 drop a tenth)
 TURF_FRACTION = 0.5
 
+#: significance: permutations of the class, the adjustment of the p-values
+#: for testing every attribute (Benjamini-Hochberg's false discovery rate)
+#: and the level at which an attribute counts as significant
+N_PERMUTATIONS = 1000
+ADJUSTMENT = "bh"
+ALPHA = 0.05
+
 #: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
 THRESHOLD = 0.5
 
@@ -142,6 +149,8 @@ PARAMETERS = {
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
     "fraction": Interval(0, 1, open=True),
+    "n_permutations": PositiveInt(),
+    "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),

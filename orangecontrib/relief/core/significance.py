@@ -1,0 +1,273 @@
+"""Which attributes are significant: STIR, permutation p-values and the
+adjustments for testing many attributes at once.
+
+* STIR (Le, Urbanowicz, Moore & McKinney 2019) reads a Relief weight as a
+  two-sample statistic: the diffs over the neighbour pairs of different
+  classes (misses) against those of the same class (hits), a pooled
+  pseudo t-test per attribute.  It needs the sums of the diffs and of
+  their squares over both kinds of pairs, which the SURF family's kernels
+  keep beside their weights (:func:`.surf.neighbourhood_sums`) and which
+  :func:`relieff_pair_sums` collects over ReliefF's lists.
+* Permutation p-values (:func:`permutation_pvalues`) work with any scorer:
+  the class is permuted with a seed and the data scored again; RReliefF's
+  neighbours do not depend on the target, so :func:`rrelieff_rescorer`
+  applies its rule to the permuted target without searching again.
+* :func:`adjust` turns the p-values into Benjamini-Hochberg q-values
+  (false discovery rate), Holm's or Bonferroni's adjusted p-values (family-
+  wise error).  Kira & Rendell's bound is :func:`.threshold.chebyshev_threshold`.
+"""
+from collections import namedtuple
+
+import numpy as np
+from scipy.special import stdtr
+
+from .errors import ReliefInputError
+from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
+from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
+                      N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ, check)
+from .progress import report, step_bounds, wrap_callback
+from .surf import NEIGHBOURHOODS, neighbourhood_sums
+from .vectorised.diffs import pair_diffs
+
+StirResult = namedtuple("StirResult", [
+    "score",  # (a,) mean diff over the miss pairs - over the hit pairs
+    "t",      # (a,) the pooled two-sample t statistic
+    "df",     # degrees of freedom, n_miss + n_hit - 2
+    "p",      # (a,) one-sided p-values, P(T_df >= t)
+])
+
+#: STIR's neighbourhoods: ReliefF's k nearest, or a SURF-family method's
+STIR_NEIGHBOURHOODS = ("relieff",) + tuple(NEIGHBOURHOODS)
+
+
+def _variance(total, squares, count):
+    """Sample variance from a sum and a sum of squares (0 below 2 values;
+    tiny negative results of cancellation clipped to 0)."""
+    if count < 2:
+        return np.zeros_like(total)
+    return np.maximum(squares - total * total / count, 0.0) / (count - 1)
+
+
+def stir_test(hit_sum, hit_squares, n_hit, miss_sum, miss_squares, n_miss):
+    """STIR's pseudo t-test of every attribute (Le et al. 2019, eq. 9-11)::
+
+        t = (mean_M - mean_H) / (s_p sqrt(1 / n_M + 1 / n_H))
+        s_p^2 = ((n_M - 1) s_M^2 + (n_H - 1) s_H^2) / (n_M + n_H - 2)
+
+    over the diffs of the n_M miss pairs and n_H hit pairs; the p-value is
+    one-sided, P(T >= t) with n_M + n_H - 2 degrees of freedom.  Where the
+    diffs do not vary (s_p = 0), p is 0 if mean_M > mean_H and 1 otherwise.
+
+    Returns
+    -------
+    StirResult
+    """
+    n_hit, n_miss = float(n_hit), float(n_miss)
+    if n_hit < 1 or n_miss < 1 or n_hit + n_miss < 3:
+        raise ReliefInputError(
+            f"STIR compares the diffs of hit pairs with those of miss pairs "
+            f"and found {n_hit:.0f} hit and {n_miss:.0f} miss pairs; it needs "
+            f"at least one of each and three in all.")
+    hit_sum, miss_sum = np.asarray(hit_sum), np.asarray(miss_sum)
+    score = miss_sum / n_miss - hit_sum / n_hit
+    df = n_miss + n_hit - 2
+    pooled = ((n_miss - 1) * _variance(miss_sum, miss_squares, n_miss)
+              + (n_hit - 1) * _variance(hit_sum, hit_squares, n_hit)) / df
+    scale = np.sqrt(pooled * (1 / n_miss + 1 / n_hit))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(scale > 0, score / scale,
+                     np.where(score > 0, np.inf, np.where(score < 0, -np.inf,
+                                                          0.0)))
+    p = np.where(scale > 0, stdtr(df, -t), np.where(score > 0, 0.0, 1.0))
+    return StirResult(score, t, df, p)
+
+
+def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
+                      t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
+    """The diffs and squared diffs summed over ReliefF's (reference, hit)
+    and (reference, miss) pairs, every instance a reference: its k nearest
+    hits and its k nearest misses of each other class, found as ReliefF
+    finds them (exact distances, ties to the lower index).
+
+    Returns
+    -------
+    (hit_sum, hit_squares, n_hit, miss_sum, miss_squares, n_miss)
+    """
+    data, refs, kernels = prepared(X, y, discrete, None, RANDOM_STATE,
+                                   task="classification", diff=diff,
+                                   t_eq=t_eq, t_diff=t_diff)
+    neighbours = neighbours_of(kernels, data, refs, k_nearest, None,
+                               wrap_callback(progress_callback, 0, 0.8))
+    n_attrs = data.exact.values.shape[0]
+    sums = np.zeros((4, n_attrs))
+    counts = np.zeros(2)
+    for i, lists in zip(refs, neighbours):
+        members = lists[lists >= 0]
+        diffs = pair_diffs(data.exact, i, members)
+        hit = data.groups[members] == data.groups[i]
+        for s, chosen in enumerate((hit, ~hit)):
+            sums[2 * s] += diffs[:, chosen].sum(axis=1)
+            sums[2 * s + 1] += (diffs[:, chosen] ** 2).sum(axis=1)
+            counts[s] += chosen.sum()
+    report(progress_callback, 1.0)
+    return sums[0], sums[1], counts[0], sums[2], sums[3], counts[1]
+
+
+def stir(X, y, discrete=None, *, neighbourhood="multisurf",
+         k_nearest=K_RELIEFF, deviation=DEVIATION, diff=DIFF, t_eq=T_EQ,
+         t_diff=T_DIFF, progress_callback=None):
+    """STIR p-values of every attribute (Le et al. 2019).
+
+    Parameters
+    ----------
+    neighbourhood : "relieff", "multisurf", "multisurf*", "surf" or "surf*"
+        The neighbour pairs tested: ReliefF's k nearest hits and misses
+        (`k_nearest`), or the near sets of a SURF-family method (the far
+        sets are not tested).
+    deviation : "population" or "sample"
+        MultiSURF's standard deviation (STIR's R package uses the sample's).
+
+    Other parameters as in :func:`.surf.multisurf`.
+
+    Returns
+    -------
+    StirResult
+
+    References
+    ----------
+    Le, T. T., Urbanowicz, R. J., Moore, J. H., McKinney, B. A. (2019).
+    STatistical Inference Relief (STIR) feature selection.
+    Bioinformatics 35(8):1358-1365.
+    """
+    if neighbourhood not in STIR_NEIGHBOURHOODS:
+        raise ReliefInputError(
+            f"neighbourhood must be one of "
+            f"{', '.join(map(repr, STIR_NEIGHBOURHOODS))}, got "
+            f"{neighbourhood!r}.")
+    if neighbourhood == "relieff":
+        sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
+                                 diff=diff, t_eq=t_eq, t_diff=t_diff,
+                                 progress_callback=progress_callback)
+    else:
+        sums = neighbourhood_sums(X, y, discrete, method=neighbourhood,
+                                  deviation=deviation, diff=diff, t_eq=t_eq,
+                                  t_diff=t_diff, stir=True,
+                                  progress_callback=progress_callback)[1:]
+    return stir_test(*sums)
+
+
+def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
+                     random_state=RANDOM_STATE, progress_callback=None):
+    """Permutation p-values of the weights ``rescore(y)``.
+
+    The class (or target) of the rows where it is known is permuted
+    `n_permutations` times with ``numpy.random.default_rng(random_state)``
+    and rescored; an attribute's p-value is
+    (1 + #{permuted weight >= observed weight}) / (1 + n_permutations)
+    (Phipson & Smyth 2010: never 0, valid for a finite number of
+    permutations).  `y` is not modified.
+
+    Returns
+    -------
+    (observed weights, p-values), float64 arrays (a,)
+    """
+    n_permutations = check("n_permutations", n_permutations)
+    rng = np.random.default_rng(check("random_state", random_state))
+    y = np.array(y, dtype=np.float64)
+    if y.ndim != 1:
+        raise ReliefInputError(f"y must be one-dimensional, got shape "
+                               f"{y.shape}.")
+    observed = np.asarray(rescore(y), dtype=np.float64)
+    exceed = np.zeros(len(observed))
+    known = np.flatnonzero(~np.isnan(y))
+    permuted = y.copy()
+    bounds = step_bounds(n_permutations, progress_callback)
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        for _ in range(start, stop):
+            permuted[known] = y[known][rng.permutation(len(known))]
+            exceed += np.asarray(rescore(permuted)) >= observed
+        report(progress_callback, stop / n_permutations)
+    return observed, (1 + exceed) / (1 + n_permutations)
+
+
+def permutation_pvalues(score, X, y, discrete=None, *,
+                        n_permutations=N_PERMUTATIONS,
+                        random_state=RANDOM_STATE, progress_callback=None,
+                        **options):
+    """Permutation p-values (:func:`permutation_test`) of the weights
+    ``score(X, y, discrete, **options)``, any of the core's estimators,
+    scoring the whole data again for every permutation.
+
+    Returns
+    -------
+    (observed weights, p-values), float64 arrays (a,)
+    """
+    def rescore(target):
+        return score(X, target, discrete, **options)
+
+    return permutation_test(rescore, y, n_permutations, random_state,
+                            progress_callback)
+
+
+def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
+                      n_iterations=None, random_state=RANDOM_STATE,
+                      weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
+                      t_diff=T_DIFF):
+    """RReliefF of a permuted target without a new search: its neighbours
+    depend on the attributes only, so they are found once and
+    ``rescore(y_permuted)`` applies the rule to them (for
+    :func:`permutation_test`).  ``rescore(y)`` equals
+    :func:`.estimators.rrelieff` with the same options."""
+    k = check("k_nearest", k_nearest)
+    data, refs, kernels = prepared(X, y, discrete, n_iterations,
+                                   random_state, task="regression",
+                                   diff=diff, t_eq=t_eq, t_diff=t_diff)
+    influence = rank_weights(k, weighting, sigma, count=data.n_instances)
+    neighbours = neighbours_of(kernels, data, refs, k, None, None)
+    rows = data.kept_rows
+
+    def rescore(target):
+        known = np.asarray(target, dtype=np.float64)[rows]
+        scaled = (known - known.min()) / (known.max() - known.min())
+        sums = kernels.rrelieff_sums(data.exact, refs, neighbours, scaled,
+                                     influence)
+        return rrelieff_weights(*sums, len(refs))
+
+    return rescore
+
+
+def adjust(p, method=ADJUSTMENT):
+    """Adjusted p-values for testing every attribute at once.
+
+    ``bh``: Benjamini & Hochberg (1995) q-values, q_(i) = min over j >= i
+    of p_(j) m / j (the false discovery rate of a cut at q); ``holm``:
+    Holm (1979), max over j <= i of (m - j + 1) p_(j); ``bonferroni``:
+    m p.  All clipped at 1; NaN p-values stay NaN and do not count in m.
+    """
+    method = check("adjustment", method)
+    p = np.asarray(p, dtype=np.float64)
+    if ((p < 0) | (p > 1)).any():
+        raise ReliefInputError("p-values must lie between 0 and 1.")
+    adjusted = np.full(p.shape, np.nan)
+    known = np.flatnonzero(~np.isnan(p))
+    m = len(known)
+    if m == 0:
+        return adjusted
+    order = known[np.argsort(p[known], kind="stable")]
+    ranked = p[order]
+    ranks = np.arange(1, m + 1)
+    if method == "bh":
+        values = np.minimum.accumulate((ranked * m / ranks)[::-1])[::-1]
+    elif method == "holm":
+        values = np.maximum.accumulate(ranked * (m - ranks + 1))
+    else:
+        values = ranked * m
+    adjusted[order] = np.minimum(values, 1.0)
+    return adjusted
+
+
+def significant(adjusted, alpha):
+    """The attributes whose adjusted p-value is at most `alpha` (bool)."""
+    alpha = check("alpha", alpha)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(adjusted) <= alpha

@@ -1,0 +1,153 @@
+"""Which attributes are significant, for Orange tables.
+
+:class:`Significance` wraps a scorer of :mod:`.scorers` and tests every
+attribute: STIR (Le et al. 2019) over its neighbour pairs, or permutations
+of the class; the p-values are adjusted for testing all attributes
+(Benjamini-Hochberg by default).  Called as a scorer it returns
+-log10(q), so that Rank sorts by significance and ``SelectBestFeatures``
+keeps the most significant; :meth:`Significance.result` gives the
+weights, p- and q-values and the attributes significant at `alpha`.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from Orange.data import DiscreteVariable, Variable
+from Orange.preprocess.score import Scorer
+
+from .core import significance
+from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
+                           check, check_choice)
+from .scorers import MultiSURF, ReliefF, RReliefF
+
+__all__ = ["Significance", "SignificanceResult", "TESTS"]
+
+#: how an attribute is tested
+TESTS = ("stir", "permutation")
+
+SignificanceResult = namedtuple("SignificanceResult", [
+    "weights",      # (a,) the scorer's weights (STIR: mean miss - hit diff)
+    "p",            # (a,) p-values
+    "q",            # (a,) p-values adjusted for testing every attribute
+    "significant",  # (a,) bool: q <= alpha
+    "alpha",
+    "test",         # "stir" or "permutation"
+    "adjustment",   # "bh", "holm" or "bonferroni"
+])
+
+
+class Significance(Scorer):
+    """Significance of every attribute's Relief weight.
+
+    Parameters
+    ----------
+    scorer : a scorer of :mod:`.scorers` (default MultiSURF)
+    test : "stir" or "permutation"
+        STIR tests the diffs of the neighbour pairs of different classes
+        against those of the same class; it needs a categorical class and a
+        ReliefF or SURF-family scorer (their neighbour pairs).  A
+        permutation test works with any scorer and class.
+    adjustment : "bh", "holm" or "bonferroni"
+    alpha : float
+        The level at which an attribute counts as significant.
+    n_permutations, random_state
+        Of the permutation test.
+    """
+    feature_type = Variable
+    supports_sparse_data = True
+    friendly_name = "Significance"
+
+    def __init__(self, scorer=None, test="stir", adjustment=ADJUSTMENT,
+                 alpha=ALPHA, n_permutations=N_PERMUTATIONS,
+                 random_state=RANDOM_STATE):
+        self.scorer = MultiSURF() if scorer is None else scorer
+        self.test = check_choice("test", test, TESTS)
+        self.adjustment = check("adjustment", adjustment)
+        self.alpha = check("alpha", alpha)
+        self.n_permutations = check("n_permutations", n_permutations)
+        self.random_state = random_state
+        if test == "stir":
+            self._check_stir()
+        #: the Rank widget's column name
+        self.friendly_name = (f"{self.scorer.friendly_name} "
+                              f"{'STIR' if test == 'stir' else 'perm.'} "
+                              f"-log10(q)")
+
+    def _check_stir(self):
+        if type(self.scorer) is ReliefF or getattr(self.scorer, "method",
+                                                    None):
+            return
+        raise ValueError(
+            f"STIR tests ReliefF's or the SURF family's neighbour pairs; "
+            f"use test='permutation' with {self.scorer.friendly_name}.")
+
+    @property
+    def class_type(self):
+        if self.test == "stir":
+            return DiscreteVariable
+        return self.scorer.class_type
+
+    def fits(self, class_var):
+        """Whether the test can run on data with `class_var`."""
+        if self.test == "stir":
+            return isinstance(class_var, DiscreteVariable)
+        return self.scorer.fits(class_var)
+
+    def __call__(self, data, feature=None, *, progress_callback=None):
+        """-log10 of every attribute's adjusted p-value (or `feature`'s)."""
+        q = self.result(data, progress_callback).q
+        scores = -np.log10(np.maximum(q, np.finfo(float).tiny))
+        if feature is None:
+            return scores
+        return scores[data.domain.attributes.index(data.domain[feature])]
+
+    def score_data(self, data, feature=None):
+        return self(data, feature)
+
+    def result(self, data, progress_callback=None):
+        """The :data:`SignificanceResult` of every attribute of `data`."""
+        if self.test == "stir" and not self.fits(data.domain.class_var):
+            raise ValueError("STIR needs a categorical class; use "
+                             "test='permutation' for a numeric one.")
+        arrays = self.scorer.arrays(data)
+        if self.test == "stir":
+            weights, p = self._stir(arrays, progress_callback)
+        else:
+            weights, p = self._permutations(arrays, progress_callback)
+        q = significance.adjust(p, self.adjustment)
+        return SignificanceResult(weights, p, q,
+                                  significance.significant(q, self.alpha),
+                                  self.alpha, self.test, self.adjustment)
+
+    def _stir(self, arrays, progress_callback):
+        scorer = self.scorer
+        options = dict(diff=scorer.diff, t_eq=scorer.t_eq,
+                       t_diff=scorer.t_diff,
+                       progress_callback=progress_callback)
+        if type(scorer) is ReliefF:
+            result = significance.stir(arrays.X, arrays.y, arrays.discrete,
+                                       neighbourhood="relieff",
+                                       k_nearest=scorer.k_nearest, **options)
+        else:
+            result = significance.stir(
+                arrays.X, arrays.y, arrays.discrete,
+                neighbourhood=scorer.method,
+                deviation=getattr(scorer, "deviation", "population"),
+                **options)
+        return result.score, result.p
+
+    def _permutations(self, arrays, progress_callback):
+        scorer = self.scorer
+        if type(scorer) is RReliefF:
+            rescore = significance.rrelieff_rescorer(
+                arrays.X, arrays.y, arrays.discrete,
+                k_nearest=scorer.k_nearest, n_iterations=scorer.n_iterations,
+                random_state=scorer.random_state, weighting=scorer.weighting,
+                sigma=scorer.sigma, diff=scorer.diff, t_eq=scorer.t_eq,
+                t_diff=scorer.t_diff)
+        else:
+            def rescore(y):
+                return scorer._weights(arrays._replace(y=y), None)
+        return significance.permutation_test(
+            rescore, arrays.y, self.n_permutations, self.random_state,
+            progress_callback)
