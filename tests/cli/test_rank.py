@@ -150,3 +150,50 @@ def test_python_dash_m():
     lines = done.stdout.splitlines()
     assert len(lines) == 2 + 2
     assert np.isfinite(float(lines[1].split()[-1]))
+
+
+def test_multisurf_with_stir_marks_the_significant(capsys):
+    from orangecontrib.relief import MultiSURF, Significance
+
+    code, lines, err = run(capsys, "rank", "--method", "MultiSURF",
+                           "--significance", "stir", "--fdr", "0.05")
+    assert code == 0
+    assert lines[0].split() == ["rank", "attribute", "weight", "p", "q"]
+    data = Table(path("heart_disease"))
+    result = Significance(MultiSURF(), alpha=0.05).result(data)
+    n_attributes = len(data.domain.attributes)
+    rows = lines[1:1 + n_attributes]
+    marked = {row[:-2].rsplit(None, 3)[0].split(None, 1)[1].strip()
+              for row in rows if row.endswith(" *")}
+    assert marked == {a.name for a, s in zip(data.domain.attributes,
+                                             result.significant) if s}
+    assert lines[-2] == (f"{int(result.significant.sum())} of {n_attributes} "
+                         "attributes significant (*): STIR, "
+                         "Benjamini-Hochberg q <= 0.05")
+    assert "method MultiSURF" in lines[-1]
+
+
+def test_permutations_and_adjustments_from_the_command_line(capsys):
+    code, lines, _ = run(capsys, "rank", "cpu", "--significance",
+                         "permutation", "--permutations", "9", "--adjust",
+                         "bonferroni", "--top", "2")
+    assert code == 0
+    assert len(lines) == 1 + 2 + 2
+    assert "permutation test, Bonferroni's adjusted p <= 0.05" in lines[-2]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["cpu", "--significance", "stir"], "use --significance permutation"),
+    (["--method", "DReliefF", "--significance", "stir"],
+     "use --significance permutation"),
+    (["--significance", "stir", "--fdr", "2"], "--fdr: must be a number"),
+    (["--method", "SURF", "--k", "3"], "SURF takes no k"),
+])
+def test_significance_usage_errors_are_one_line(capsys, argv, message):
+    try:
+        code = main(["rank", *argv])
+    except SystemExit as exit_info:  # argparse's own checks
+        code = exit_info.code
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -64,10 +64,6 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
                                    t_eq=t_eq, t_diff=t_diff)
-    if data.n_instances < 2:
-        raise ReliefInputError(
-            f"The SURF family needs at least two instances with a known "
-            f"target, got {data.n_instances}.")
     sums, constant = kernels.radius_rule(data, refs, task, local, far, ddof,
                                          stir, progress_callback)
     m = len(refs)

@@ -1,0 +1,259 @@
+"""Significance: STIR against explicit diff lists and scipy's t-test, the
+adjustments against their textbook definitions, permutation p-values, and
+the known answer on an interaction."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.stats import ttest_ind
+
+from orangecontrib.relief.core import estimators, significance, surf
+from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.generators import modulo
+from orangecontrib.relief.core.engine import forced
+from tests.core.engines import each_engine
+from tests.reference import relief as ref_relief
+from tests.reference import surf as ref_surf
+
+
+def mixed_data(seed, n=36, a=5, n_classes=2, missing=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, a))
+    X[:, 1] = rng.integers(0, 3, n)
+    X[rng.random((n, a)) < missing] = np.nan
+    y = np.arange(n) % n_classes
+    rng.shuffle(y)
+    discrete = np.zeros(a, bool)
+    discrete[1] = True
+    return X, y.astype(float), discrete
+
+
+def literal_stir(hits, misses):
+    """One-sided pooled t-test of every attribute's lists of diffs."""
+    result = ttest_ind(misses, hits, equal_var=True, alternative="greater")
+    return result.statistic, result.pvalue
+
+
+def relieff_pairs(X, y, discrete, k):
+    """The literal ReliefF neighbour pairs' diffs: (hits[A], misses[A])."""
+    ctx, _ = ref_relief.prepare(X, y, discrete, "linear", 0.04, 0.1, None,
+                                regression=False)
+    hits = [[] for _ in range(ctx.a)]
+    misses = [[] for _ in range(ctx.a)]
+    classes = sorted(set(ctx.group))
+    for i in range(ctx.n):
+        for c in classes:
+            members = [j for j in range(ctx.n) if ctx.group[j] == c]
+            target = hits if c == ctx.group[i] else misses
+            for j in ref_relief.nearest(i, members, k, ctx):
+                for A in range(ctx.a):
+                    target[A].append(ref_relief.diff(A, i, j, ctx))
+    return hits, misses
+
+
+@each_engine
+@pytest.mark.parametrize("method", ["multisurf", "surf", "multisurf*"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_stir_on_surf_pairs_is_the_literal_t_test(engine, method, seed):
+    X, y, discrete = mixed_data(seed, n_classes=3)
+    hits, misses = ref_surf.stir_pairs(X, y, discrete, method=method)
+    with forced(engine):
+        result = significance.stir(X, y, discrete, neighbourhood=method)
+    for A in range(X.shape[1]):
+        t, p = literal_stir(hits[A], misses[A])
+        assert_allclose(result.t[A], t, rtol=1e-9, atol=1e-9)
+        assert_allclose(result.p[A], p, rtol=1e-9, atol=1e-12)
+        assert_allclose(result.score[A], np.mean(misses[A]) - np.mean(hits[A]),
+                        atol=1e-12)
+    assert result.df == sum(map(len, (hits[0], misses[0]))) - 2
+
+
+@each_engine
+@pytest.mark.parametrize("k", [1, 3])
+def test_stir_on_relieff_pairs_is_the_literal_t_test(engine, k):
+    X, y, discrete = mixed_data(2, n_classes=3)
+    hits, misses = relieff_pairs(X, y, discrete, k)
+    with forced(engine):
+        result = significance.stir(X, y, discrete, neighbourhood="relieff",
+                                   k_nearest=k)
+    for A in range(X.shape[1]):
+        t, p = literal_stir(hits[A], misses[A])
+        assert_allclose(result.t[A], t, rtol=1e-9, atol=1e-9)
+        assert_allclose(result.p[A], p, rtol=1e-9, atol=1e-12)
+
+
+def test_stir_without_spread_decides_by_the_means():
+    result = significance.stir_test(
+        hit_sum=np.array([0.0, 2.0, 1.0]), hit_squares=np.array([0.0, 1.0, 0.25]),
+        n_hit=4, miss_sum=np.array([4.0, 2.0, 1.0]),
+        miss_squares=np.array([4.0, 1.0, 0.25]), n_miss=4)
+    # attribute 0: misses all 1, hits all 0; 1 and 2: equal constant diffs
+    assert result.p[0] == 0.0 and result.t[0] == np.inf
+    assert result.p[1] == 1.0 and result.p[2] == 1.0
+
+
+def test_stir_needs_hit_and_miss_pairs():
+    with pytest.raises(ReliefInputError, match="hit pairs"):
+        significance.stir_test(np.zeros(2), np.zeros(2), 0, np.zeros(2),
+                               np.zeros(2), 5)
+
+
+def test_stir_refuses_unknown_neighbourhoods_and_numeric_targets():
+    X, y, discrete = mixed_data(0)
+    with pytest.raises(ReliefInputError, match="neighbourhood"):
+        significance.stir(X, y, discrete, neighbourhood="knn")
+    with pytest.raises(ReliefInputError, match="numeric"):
+        surf.neighbourhood_sums(X, y, discrete, task="regression", stir=True)
+
+
+def literal_bh(p):
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    q = [0.0] * m
+    for rank in range(m):
+        q[order[rank]] = min(min(p[order[j]] * m / (j + 1)
+                                 for j in range(rank, m)), 1.0)
+    return q
+
+
+def literal_holm(p):
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    q = [0.0] * m
+    for rank in range(m):
+        q[order[rank]] = min(max(p[order[j]] * (m - j)
+                                 for j in range(rank + 1)), 1.0)
+    return q
+
+
+def test_benjamini_hochberg_rejects_four_of_their_fifteen():
+    """Benjamini & Hochberg (1995), section 4: 15 p-values, q = 0.05."""
+    p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,
+         0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1.0]
+    q = significance.adjust(p, "bh")
+    assert significance.significant(q, 0.05).sum() == 4
+    assert_allclose(q, literal_bh(p))
+
+
+p_values = st.lists(st.floats(0, 1), min_size=1, max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(p_values)
+def test_adjustments_are_their_definitions(p):
+    assert_allclose(significance.adjust(p, "bh"), literal_bh(p))
+    assert_allclose(significance.adjust(p, "holm"), literal_holm(p))
+    assert_allclose(significance.adjust(p, "bonferroni"),
+                    np.minimum(np.array(p) * len(p), 1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(p_values)
+def test_adjustments_are_ordered_and_monotone(p):
+    p = np.array(p)
+    bh, holm = significance.adjust(p, "bh"), significance.adjust(p, "holm")
+    bonferroni = significance.adjust(p, "bonferroni")
+    assert (p <= bh + 1e-15).all() and (bh <= holm + 1e-15).all()
+    assert (holm <= bonferroni + 1e-15).all() and (bonferroni <= 1).all()
+    order = np.argsort(p, kind="stable")
+    for adjusted in (bh, holm, bonferroni):
+        assert (np.diff(adjusted[order]) >= -1e-15).all()
+
+
+def test_missing_p_values_stay_missing_and_do_not_count():
+    q = significance.adjust([0.01, np.nan, 0.04], "bonferroni")
+    assert np.isnan(q[1])
+    assert_allclose(q[[0, 2]], [0.02, 0.08])
+
+
+def test_adjust_refuses_bad_input():
+    with pytest.raises(ReliefInputError, match="adjustment"):
+        significance.adjust([0.1], "fdr")
+    with pytest.raises(ReliefInputError, match="between 0 and 1"):
+        significance.adjust([1.5], "bh")
+    with pytest.raises(ReliefInputError, match="alpha"):
+        significance.significant([0.1], 2)
+
+
+def test_permutation_p_values_count_the_permuted_weights():
+    X, y, discrete = mixed_data(3, n=40)
+    y_before, X_before = y.copy(), X.copy()
+    observed, p = significance.permutation_pvalues(
+        estimators.relieff, X, y, discrete, n_permutations=19,
+        random_state=5, k_nearest=3)
+    assert_array_equal(y, y_before)
+    assert_array_equal(np.isnan(X), np.isnan(X_before))
+    assert_allclose(observed, estimators.relieff(X, y, discrete, k_nearest=3))
+    # the same permutations by hand
+    rng = np.random.default_rng(5)
+    exceed = np.zeros(X.shape[1])
+    for _ in range(19):
+        permuted = y[rng.permutation(len(y))]
+        exceed += estimators.relieff(X, permuted, discrete,
+                                     k_nearest=3) >= observed
+    assert_array_equal(p, (1 + exceed) / 20)
+    again = significance.permutation_pvalues(
+        estimators.relieff, X, y, discrete, n_permutations=19,
+        random_state=5, k_nearest=3)[1]
+    assert_array_equal(p, again)
+
+
+def test_permutations_keep_rows_without_a_target_out():
+    X, y, discrete = mixed_data(4, n=30)
+    y[[2, 7]] = np.nan
+    seen = []
+
+    def rescore(target):
+        seen.append(np.flatnonzero(np.isnan(target)))
+        return np.zeros(X.shape[1])
+
+    significance.permutation_test(rescore, y, n_permutations=5)
+    assert all(np.array_equal(rows, [2, 7]) for rows in seen)
+
+
+def test_permutation_refuses_bad_counts():
+    with pytest.raises(ReliefInputError, match="n_permutations"):
+        significance.permutation_test(lambda y: y, np.zeros(3), 0)
+
+
+@each_engine
+def test_rrelieff_rescorer_needs_no_new_search(engine):
+    rng = np.random.default_rng(6)
+    X = rng.random((60, 4))
+    y = X[:, 0] + 0.1 * rng.random(60)
+    y[5] = np.nan
+    with forced(engine):
+        rescore = significance.rrelieff_rescorer(X, y, k_nearest=7)
+        assert_array_equal(rescore(y),
+                           estimators.rrelieff(X, y, k_nearest=7))
+        known = np.flatnonzero(~np.isnan(y))
+        permuted = y.copy()
+        permuted[known] = y[known][rng.permutation(len(known))]
+        assert_allclose(rescore(permuted),
+                        estimators.rrelieff(X, permuted, k_nearest=7),
+                        atol=1e-15)
+
+
+def epistasis(seed, missing=0.0):
+    """(x1 + x2) mod 3 decides the class; 18 random attributes; a tenth of
+    the classes replaced at random."""
+    problem = modulo(400, 2, 18, p=3, seed=seed)
+    X, y = problem.X.astype(float), problem.y.astype(float)
+    rng = np.random.default_rng(seed + 100)
+    noisy = rng.random(len(y)) < 0.1
+    y[noisy] = rng.integers(0, 3, noisy.sum())
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, y, np.ones(X.shape[1], bool)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+@pytest.mark.parametrize("neighbourhood", ["multisurf", "relieff"])
+def test_stir_flags_the_interacting_pair(seed, missing, neighbourhood):
+    X, y, discrete = epistasis(seed, missing)
+    result = significance.stir(X, y, discrete, neighbourhood=neighbourhood)
+    flagged = np.flatnonzero(significance.significant(
+        significance.adjust(result.p, "bh"), 0.05))
+    assert {0, 1} <= set(flagged)
+    assert len(flagged) <= 3  # the pair and at most one noise attribute

@@ -1,0 +1,104 @@
+"""The SURF family's scorers, TuRF and Significance on Orange tables."""
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from Orange.data import Table
+from Orange.preprocess import SelectBestFeatures
+
+import orangecontrib.relief as package
+from orangecontrib.relief import (SURF, MultiSURF, MultiSURFstar, ReliefF,
+                                  RReliefF, Significance, SURFstar, TuRF)
+from orangecontrib.relief.arrays import table_arrays
+from orangecontrib.relief.core import significance, surf
+from orangecontrib.relief.datasets import path
+from orangecontrib.relief.variants import METHODS, make_scorer
+
+SURF_SCORERS = [SURF, SURFstar, MultiSURF, MultiSURFstar]
+
+
+@pytest.fixture(scope="module")
+def cpu():
+    return Table(path("cpu"))
+
+
+@pytest.mark.parametrize("cls", SURF_SCORERS)
+def test_scorers_are_the_core_functions(cls, heart, cpu):
+    for table, task in ((heart, "classification"), (cpu, "regression")):
+        arrays = table_arrays(table, cls.friendly_name)
+        expected = surf.neighbourhood_sums(
+            arrays.X, arrays.y, arrays.discrete, method=cls.method,
+            task=task).weights
+        assert_array_equal(cls()(table), expected)
+        assert cls.fits(table.domain.class_var)
+    assert METHODS[cls.friendly_name] is cls
+    assert getattr(package, cls.__name__) is cls
+
+
+def test_options_reach_the_core(heart):
+    arrays = table_arrays(heart, "MultiSURF")
+    scorer = make_scorer("MultiSURF", n_iterations=50, random_state=4,
+                         diff="ramp")
+    scorer.deviation = "sample"
+    assert_array_equal(scorer(heart), surf.multisurf(
+        arrays.X, arrays.y, arrays.discrete, n_iterations=50, random_state=4,
+        diff="ramp", deviation="sample"))
+    with pytest.raises(ValueError, match="takes no k"):
+        make_scorer("SURF", k_nearest=3)
+
+
+def test_select_best_features_and_turf(heart):
+    best = SelectBestFeatures(method=MultiSURF(), k=3)(heart)
+    weights = MultiSURF()(heart)
+    names = [a.name for a in heart.domain.attributes]
+    assert {a.name for a in best.domain.attributes} == {
+        names[i] for i in np.argsort(-weights)[:3]}
+    turf = TuRF(ReliefF(k_nearest=5), fraction=0.5)
+    scores = turf(heart)
+    result = turf.result(heart)
+    assert_array_equal(scores, result.scores)
+    assert len(result.kept) == 4  # 13 -> 7 -> 4
+    kept = set(result.kept)
+    assert set(np.argsort(-scores)[:4]) == kept
+    assert turf.fits(heart.domain.class_var)
+    assert TuRF().scorer.friendly_name == "MultiSURF"
+
+
+def test_significance_by_stir(heart):
+    arrays = table_arrays(heart, "MultiSURF")
+    tester = Significance(MultiSURF(), alpha=0.05)
+    result = tester.result(heart)
+    expected = significance.stir(arrays.X, arrays.y, arrays.discrete)
+    assert_array_equal(result.p, expected.p)
+    assert_array_equal(result.q, significance.adjust(expected.p, "bh"))
+    assert_array_equal(result.significant, result.q <= 0.05)
+    assert_allclose(tester(heart), -np.log10(np.maximum(result.q, 1e-308)))
+    # Rank-ready: the most significant first
+    best = SelectBestFeatures(method=tester, k=2)(heart)
+    assert {a.name for a in best.domain.attributes} <= {
+        a.name for a, s in zip(heart.domain.attributes, result.significant)
+        if s}
+    relieff = Significance(ReliefF(k_nearest=4)).result(heart)
+    assert_array_equal(relieff.p, significance.stir(
+        arrays.X, arrays.y, arrays.discrete, neighbourhood="relieff",
+        k_nearest=4).p)
+
+
+def test_significance_by_permutation(cpu):
+    tester = Significance(RReliefF(k_nearest=10), test="permutation",
+                          n_permutations=9, adjustment="holm")
+    result = tester.result(cpu)
+    assert ((result.p >= 0.1) & (result.p <= 1)).all()
+    assert_array_equal(result.q, significance.adjust(result.p, "holm"))
+    assert_array_equal(result.p, tester.result(cpu).p)  # seeded
+
+
+def test_significance_refuses_what_it_cannot_test(cpu):
+    with pytest.raises(ValueError, match="permutation"):
+        Significance(RReliefF())
+    with pytest.raises(ValueError, match="categorical"):
+        Significance(MultiSURF()).result(cpu)
+    assert not Significance(MultiSURF()).fits(cpu.domain.class_var)
+    with pytest.raises(ValueError, match="test"):
+        Significance(test="bootstrap")
+    with pytest.raises(ValueError, match="adjustment"):
+        Significance(adjustment="fdr")
