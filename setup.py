@@ -34,14 +34,18 @@ INSTALL_REQUIRES = [
     "AnyQt",
     "numpy",
     "numba>=0.59",
+    # the t distribution of STIR's test (core.significance)
+    "scipy",
     "pyqtgraph",
     # figures of `orange-relief experiment separability` and `classdep`
     "matplotlib",
 ]
 
 EXTRAS_REQUIRE = {
-    # pip's Orange3 brings no Qt binding; the widget tests need one
-    "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5", "ruff"],
+    # pip's Orange3 brings no Qt binding; the widget tests need one; the
+    # peers' own implementations check ours where the definitions agree
+    "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5", "ruff",
+             "skrebate", "fast-select"],
     "bench": ["fast-select", "skrebate"],
 }
 
