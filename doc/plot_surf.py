@@ -1,4 +1,5 @@
-"""Draw doc/images/surf-epistasis.png: the SURF family on an interaction.
+"""Draw doc/images/surf-epistasis.png (the SURF family on an interaction)
+and doc/images/stir-epistasis.png (STIR's q-values on it).
 
 Usage: ``python doc/plot_surf.py``
 
@@ -15,10 +16,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from orangecontrib.relief.core import estimators, surf  # noqa: E402
+from orangecontrib.relief.core import estimators, significance, surf  # noqa: E402,E501
 from orangecontrib.relief.core.generators import modulo  # noqa: E402
 
-OUT = Path(__file__).resolve().parent / "images" / "surf-epistasis.png"
+IMAGES = Path(__file__).resolve().parent / "images"
+OUT = IMAGES / "surf-epistasis.png"
+STIR_OUT = IMAGES / "stir-epistasis.png"
 METHODS = {
     "ReliefF (k = 10)": lambda X, y, d: estimators.relieff(X, y, d),
     "SURF": lambda X, y, d: surf.surf(X, y, d),
@@ -39,6 +42,28 @@ def epistasis(n_instances=400, n_noise=18, flipped=0.1, seed=0):
     return X, y, np.ones(X.shape[1], bool)
 
 
+def stir_figure(X, y, discrete, colours):
+    """-log10 q of STIR over MultiSURF's and ReliefF's pairs, with the
+    Benjamini-Hochberg cut at q = 0.05."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), sharey=True)
+    for ax, neighbourhood in zip(axes, ("multisurf", "relieff")):
+        result = significance.stir(X, y, discrete,
+                                   neighbourhood=neighbourhood)
+        q = significance.adjust(result.p, "bh")
+        ax.bar(np.arange(1, X.shape[1] + 1),
+               -np.log10(np.maximum(q, 1e-300)), color=colours)
+        ax.axhline(-np.log10(0.05), color="#d62728", linestyle="--",
+                   linewidth=1)
+        ax.set_yscale("symlog")
+        name = {"multisurf": "MultiSURF", "relieff": "ReliefF (k = 10)"}
+        ax.set_title(f"STIR over {name[neighbourhood]} pairs")
+        ax.set_xlabel("attribute (1, 2 interact)")
+    axes[0].set_ylabel("-log10 q (Benjamini-Hochberg)")
+    fig.tight_layout()
+    fig.savefig(STIR_OUT, dpi=100)
+    print(f"wrote {STIR_OUT}")
+
+
 def main():
     X, y, discrete = epistasis()
     fig, axes = plt.subplots(1, len(METHODS), figsize=(14, 3.2), sharey=False)
@@ -54,6 +79,7 @@ def main():
     OUT.parent.mkdir(exist_ok=True)
     fig.savefig(OUT, dpi=100)
     print(f"wrote {OUT}")
+    stir_figure(X, y, discrete, colours)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ class BlockedTask:
         self.release = threading.Event()
         self.finished = threading.Event()
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         self.started.set()
         self.release.wait(PATIENCE)
         self.finished.set()

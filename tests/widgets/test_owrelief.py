@@ -199,9 +199,9 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         release = threading.Event()
         compute = owrelief.compute_weights
 
-        def blocking(scorer, data, state):
+        def blocking(scorer, data, state, tester=None):
             release.wait(10)
-            return compute(scorer, data, state)
+            return compute(scorer, data, state, tester)
 
         with patch.object(owrelief, "compute_weights", blocking):
             self.send_signal(self.widget.Inputs.data, self.heart)
@@ -215,9 +215,10 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
     def test_removing_data_while_running_cancels(self):
         release = threading.Event()
 
-        def blocking(scorer, data, state):
+        def blocking(scorer, data, state, tester=None):
             release.wait(10)
-            return np.zeros(len(data.domain.attributes))
+            return owrelief.Scores(np.zeros(len(data.domain.attributes)),
+                                   None)
 
         with patch.object(owrelief, "compute_weights", blocking):
             self.send_signal(self.widget.Inputs.data, self.heart)
@@ -260,8 +261,12 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         data = Table.from_numpy(domain, rng.random((60, 80)),
                                 rng.integers(0, 2, 60))
         self.send_and_wait(data)
+        self.assertIn(f"{owrelief.DEFAULT_BARS} best of 80",
+                      self.widget.plot_info.text())
+        self.widget.controls.n_bars.setValue(owrelief.MAX_BARS)
         self.assertIn(f"{owrelief.MAX_BARS} best of 80",
                       self.widget.plot_info.text())
+        self.assertEqual(len(self.widget.plot.tooltips), owrelief.MAX_BARS)
 
 
 class TestPreparingTheCore(base.WidgetTest):
@@ -279,3 +284,151 @@ class TestPreparingTheCore(base.WidgetTest):
         self.assertFalse(widget.Information.preparing.is_shown())
         self.assertIsNotNone(self.get_output(widget.Outputs.weights,
                                              widget=widget))
+
+
+class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
+    """What a person without the papers meets: tooltips, a readable plot,
+    the SURF family and significance."""
+    timeout_ms = TIMEOUT_MS
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.heart = Table(path("heart_disease"))
+
+    def setUp(self):
+        self.widget = self.create_widget(OWRelief)
+
+    def test_every_control_says_what_it_does(self):
+        from AnyQt.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox,
+                                     QLabel, QSpinBox)
+        controls = [w for kind in (QCheckBox, QComboBox, QSpinBox,
+                                   QDoubleSpinBox)
+                    for w in self.widget.controlArea.findChildren(kind)]
+        self.assertGreater(len(controls), 10)
+        for control in controls:
+            tip = control.toolTip() or control.parent().toolTip()
+            self.assertTrue(tip, control)
+        labels = " ".join(label.text() for label in
+                          self.widget.controlArea.findChildren(QLabel))
+        for jargon in ("t_eq", "t_diff", "eq.", "Fig."):
+            self.assertNotIn(jargon, labels)
+
+    def test_long_names_are_elided_and_whole_on_hover(self):
+        long_name = "an attribute with a very long name " * 4
+        domain = Domain([ContinuousVariable(long_name),
+                         ContinuousVariable("short")],
+                        self.heart.domain.class_var)
+        rng = np.random.default_rng(1)
+        X = rng.random((40, 2))
+        y = (X[:, 0] > 0.5).astype(float)
+        self.send_and_wait(Table.from_numpy(domain, X, y))
+        ticks = self.widget.plot.getAxis("left")._tickLevels[0]
+        labels = [label for _, label in ticks]
+        self.assertTrue(any("\u2026" in label for label in labels))
+        self.assertTrue(all(len(label) < len(long_name) for label in labels))
+        tips = self.widget.plot.tooltips
+        self.assertTrue(tips[0].startswith(long_name))
+        self.assertIn("weight", tips[0])
+
+    def test_computing_state_is_clear(self):
+        plot = self.widget.plot
+        self.assertFalse(plot.getPlotItem().getAxis("left").isVisible())
+        self.assertEqual(plot.message.toPlainText(), "No data.")
+        self.send_and_wait(self.heart)
+        self.assertTrue(plot.getPlotItem().getAxis("left").isVisible())
+        release = threading.Event()
+        compute = owrelief.compute_weights
+
+        def blocking(*args, **kwargs):
+            release.wait(10)
+            return compute(*args, **kwargs)
+
+        with patch.object(owrelief, "compute_weights", blocking):
+            self.widget.controls.diff.activated.emit(1)  # squared: recompute
+            self.widget.diff = "squared"
+            self.widget.commit.now()
+            title = plot.getPlotItem().titleLabel
+            self.assertTrue(title.isVisible())
+            self.assertIn("previous", title.text)
+            release.set()
+            self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertFalse(plot.getPlotItem().titleLabel.isVisible())
+
+    def test_generated_relevant_attributes_are_marked(self):
+        from orangecontrib.relief.generators import modulo
+        data = modulo(200, 2, 6, seed=0)
+        self.send_and_wait(data)
+        ticks = [label for _, label in
+                 self.widget.plot.getAxis("left")._tickLevels[0]]
+        marked = [label for label in ticks
+                  if label.startswith(owrelief.RELEVANT_MARK)]
+        self.assertEqual(len(marked), 2)
+        self.assertIn("relevant by construction",
+                      self.widget.plot_info.text())
+
+    def test_surf_family_in_the_method_list(self):
+        self.send_and_wait(self.heart)
+        simulate.combobox_activate_item(self.widget.controls.method,
+                                        "MultiSURF")
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertIn("within a distance",
+                      self.widget.k_stack.currentWidget().text())
+        from orangecontrib.relief import MultiSURF
+        self.assert_weights(MultiSURF(), self.heart)
+
+    def assert_weights(self, scorer, data):
+        table = self.get_output(self.widget.Outputs.weights)
+        got = weights_by_name(table)
+        for attr, weight in zip(data.domain.attributes, scorer(data)):
+            self.assertAlmostEqual(got[attr.name], weight, delta=1e-12)
+
+    def test_stir_significance_outputs(self):
+        from orangecontrib.relief import MultiSURF, Significance
+        widget = self.widget
+        widget.method = "MultiSURF"
+        widget.test_significance = True
+        widget.alpha = 0.01
+        self.send_and_wait(self.heart)
+        expected = Significance(MultiSURF(), alpha=0.01).result(self.heart)
+        table = self.get_output(widget.Outputs.weights)
+        names = [a.name for a in self.heart.domain.attributes]
+        by_name = dict(zip(table.get_column("attribute"),
+                           zip(table.get_column("p"), table.get_column("q"),
+                               table.get_column("significant"))))
+        for i, name in enumerate(names):
+            p, q, significant = by_name[name]
+            self.assertAlmostEqual(p, expected.p[i], delta=1e-15)
+            self.assertAlmostEqual(q, expected.q[i], delta=1e-15)
+            self.assertEqual(bool(significant), bool(expected.significant[i]))
+        reduced = self.get_output(widget.Outputs.significant_data)
+        self.assertEqual([a.name for a in reduced.domain.attributes],
+                         [n for n, s in zip(names, expected.significant)
+                          if s])
+        self.assertEqual(reduced.domain.class_var, self.heart.domain.class_var)
+        scorer = self.get_output(widget.Outputs.significance)
+        self.assertIn("STIR", scorer.name)
+        self.assertIn(f"{int(expected.significant.sum())} significant",
+                      widget.plot_info.text())
+        lines = [item for item in widget.plot.getPlotItem().items
+                 if isinstance(item, owrelief.pg.InfiniteLine)]
+        self.assertEqual(len(lines), 1)  # the cutoff
+        widget.test_significance = False
+        widget.commit.now()
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertIsNone(self.get_output(widget.Outputs.significant_data))
+        self.assertIsNone(self.get_output(widget.Outputs.significance))
+
+    def test_stir_where_it_cannot_run_warns(self):
+        widget = self.widget
+        widget.test_significance = True
+        self.send_and_wait(Table(path("cpu")))  # RReliefF, numeric class
+        self.assertTrue(widget.Warning.no_stir.is_shown())
+        self.assertIsNone(self.get_output(widget.Outputs.significant_data))
+        widget.test_index = 1  # permutations
+        widget.n_permutations = 9
+        widget.commit.now()
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertFalse(widget.Warning.no_stir.is_shown())
+        table = self.get_output(widget.Outputs.weights)
+        self.assertTrue((table.get_column("p") >= 0.1).all())

@@ -55,16 +55,17 @@ CREEP_TO, COMPILE_SECONDS = 45.0, 60.0
 
 @contextmanager
 def work_progress(state, status, X=None, n_references=None, start=0.0,
-                  end=1.0):
+                  end=1.0, kernel="neighbours"):
     """The ``progress_callback`` of a task's work on data `X`, shown with
     `status` in [start, end] of the progress bar (:func:`task_progress`).
 
-    When the work will run the compiled engine before numba has cached it
-    (:func:`~orangecontrib.relief.core.engine.needs_compiling`), the
+    When the work will run the compiled engine's `kernel` before numba has
+    cached it (:func:`~orangecontrib.relief.core.engine.needs_compiling`), the
     status first says so and the bar creeps forward (a thread) until the
     work's first report; reports below the bar do not move it back.
     """
-    compiling = X is not None and engine.needs_compiling(X, n_references)
+    compiling = X is not None and engine.needs_compiling(X, n_references,
+                                                         kernel)
     state.set_status(engine.PREPARING if compiling else status)
     reported = threading.Event()
 

@@ -1,10 +1,16 @@
-"""The Relief widget: weight attributes with Relief, ReliefF or RReliefF."""
+"""The Relief widget: weight attributes with a Relief variant and, when
+asked, test which of them are significant."""
+from collections import namedtuple
+
 import numpy as np
 import pyqtgraph as pg
 
-from AnyQt.QtWidgets import QStackedWidget
+from AnyQt.QtCore import Qt
+from AnyQt.QtGui import QCursor, QFontMetrics
+from AnyQt.QtWidgets import QStackedWidget, QToolTip
 
-from Orange.data import ContinuousVariable, Domain, StringVariable, Table
+from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
+                         StringVariable, Table)
 from Orange.preprocess.score import Scorer
 from Orange.statistics.util import countnans
 from Orange.widgets import gui
@@ -14,8 +20,11 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import engine
-from orangecontrib.relief.core.options import DIFF, RANDOM_STATE, T_DIFF, T_EQ
+from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA, DIFF,
+                                               N_PERMUTATIONS, PARAMETERS,
+                                               RANDOM_STATE, T_DIFF, T_EQ)
 from orangecontrib.relief.rank import RankScorer
+from orangecontrib.relief.significance import TESTS, Significance
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_SHARED, METHODS, default_method, fitting_methods,
     make_scorer)
@@ -23,85 +32,195 @@ from orangecontrib.relief.widgets.common import (
     NO_CLASS, PlainPlot, known_choices, shut_down_at_once, within_ranges,
     work_progress)
 
-#: The plot shows at most this many of the best attributes.
+#: bars the plot shows at first (the best attributes); the user may choose
+DEFAULT_BARS = 20
+#: the most bars the plot shows (more would not be readable)
 MAX_BARS = 50
+#: attribute names longer than this many pixels are elided (full on hover)
+NAME_WIDTH = 150
 #: The setting holding k of each variant that takes k, in the order of the
-#: pages of the k control (whose last page is for Relief).
+#: pages of the k control (then a page for each variant without k).
 K_SETTINGS = {"ReliefF": "k_relieff", "RReliefF": "k_rrelieff"}
+#: what the k control says for the variants without k
+NO_K = {"Relief": "One nearest hit and one nearest miss.",
+        "SURF family": "Neighbours: all within a distance."}
 POSITIVE_BRUSH = pg.mkBrush("#1f77b4")
 NEGATIVE_BRUSH = pg.mkBrush("#a0a0a0")
+FADED_BRUSH = pg.mkBrush("#c9d9ea")
+RELEVANT_PEN = pg.mkPen("#d62728", width=2)
+#: a prefix of attributes a generator made relevant
+RELEVANT_MARK = "\u2605 "
+ADJUSTMENTS = PARAMETERS["adjustment"].allowed
+TEST_LABELS = ("STIR (fast)", "Permutations")
+ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
+
+#: what a task computes: the weights and, when asked, their significance
+Scores = namedtuple("Scores", ["weights", "tested"])
 
 
-def compute_weights(scorer, data, state: TaskState):
-    """Return the weights of `scorer` on `data` (runs in a worker thread).
+def compute_weights(scorer, data, state: TaskState, tester=None):
+    """The :data:`Scores` of `scorer` on `data` and, with `tester` (a
+    :class:`~orangecontrib.relief.significance.Significance`), its test
+    (runs in a worker thread).
 
-    The core reports the fraction of the neighbour search done; the task
-    shows it as progress and stops there once the widget cancelled it.
+    The core reports the fraction of its work done; the task shows it as
+    progress and stops there once the widget cancelled it.
     """
+    split = 1.0 if tester is None else 0.5
     with work_progress(state, "Weighting attributes ...", data.X,
-                       scorer.n_iterations) as progress:
-        return np.asarray(scorer(data, progress_callback=progress),
-                          dtype=float)
+                       scorer.n_iterations, end=split,
+                       kernel=scorer.kernel) as progress:
+        weights = np.asarray(scorer(data, progress_callback=progress),
+                             dtype=float)
+    if tester is None:
+        return Scores(weights, None)
+    with work_progress(state, "Testing significance ...",
+                       start=split) as progress:
+        return Scores(weights, tester.result(data, progress))
 
 
-def weights_table(attributes, weights):
-    """Return a table with one row per attribute, best weight first.
-
-    Columns: the numeric "weight" and the attribute name as a string meta.
-    """
+def weights_table(attributes, weights, tested=None):
+    """A table with one row per attribute, best weight first: "weight", with
+    `tested` also "p", "q" and "significant", and the attribute name as a
+    string meta."""
     order = np.argsort(-weights, kind="stable")
-    domain = Domain([ContinuousVariable("weight")],
-                    metas=[StringVariable("attribute")])
+    columns = [ContinuousVariable("weight")]
+    values = [weights[order]]
+    if tested is not None:
+        columns += [ContinuousVariable("p"), ContinuousVariable("q"),
+                    DiscreteVariable("significant", values=("no", "yes"))]
+        values += [tested.p[order], tested.q[order],
+                   tested.significant[order].astype(float)]
+    domain = Domain(columns, metas=[StringVariable("attribute")])
     names = np.array([[attributes[i].name] for i in order], dtype=object)
-    table = Table.from_numpy(domain, weights[order][:, None], metas=names)
+    table = Table.from_numpy(domain, np.column_stack(values), metas=names)
     table.name = "Relief weights"
     return table
 
 
+def significant_data(data, tested):
+    """`data` with only the significant attributes (class and metas kept)."""
+    attributes = [a for a, s in zip(data.domain.attributes,
+                                    tested.significant) if s]
+    domain = Domain(attributes, data.domain.class_vars, data.domain.metas)
+    return data.transform(domain)
+
+
+def is_relevant(variable):
+    """Whether a generator of the add-on made `variable` relevant."""
+    return bool(variable.attributes.get("relevant", False))
+
+
+def elided(text, width=NAME_WIDTH):
+    """`text` elided in the middle to `width` pixels of the default font."""
+    return QFontMetrics(pg.QtGui.QFont()).elidedText(
+        text, Qt.ElideMiddle, width)
+
+
 class WeightsPlot(PlainPlot):
-    """Horizontal bars of attribute weights, the best attribute on top."""
+    """Horizontal bars of attribute weights, the best attribute on top;
+    names elided to a fixed width, the full name and the values on hover."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.getPlotItem().getAxis("bottom").setLabel("weight")
+        item = self.getPlotItem()
+        item.getAxis("bottom").setLabel("weight")
+        item.getAxis("left").setWidth(NAME_WIDTH + 10)
         self.getViewBox().invertY(True)
+        self.tooltips = []
+        self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
+        self.scene().sigMouseMoved.connect(self._hover)
+        self.show_message("No data.")
 
-    def set_weights(self, names, weights):
-        """Show the attributes `names` with their `weights` (best first)."""
+    def set_weights(self, names, weights, tooltips, relevant, faded=None,
+                    cutoff=None):
+        """Show the attributes `names` with their `weights`, top to bottom.
+
+        `tooltips`: the text of each bar; `relevant`: bools, bars drawn with
+        a red outline and a star; `faded`: bools, bars drawn pale (not
+        significant); `cutoff`: draw a dashed line and "q <= alpha" below
+        that many bars (the significant ones).
+        """
         self.clear()
-        brushes = [POSITIVE_BRUSH if w >= 0 else NEGATIVE_BRUSH
-                   for w in weights]
+        self._show_axes(True)
+        faded = np.zeros(len(weights), bool) if faded is None else faded
+        brushes = [FADED_BRUSH if fade else
+                   POSITIVE_BRUSH if w >= 0 else NEGATIVE_BRUSH
+                   for w, fade in zip(weights, faded)]
+        pens = [RELEVANT_PEN if rel else pg.mkPen(None) for rel in relevant]
         positions = np.arange(len(weights))
         self.addItem(pg.BarGraphItem(
             x0=0, y=positions, width=weights, height=0.7, brushes=brushes,
-            pen=pg.mkPen(None)))
-        self.getAxis("left").setTicks([list(zip(positions, names)), []])
+            pens=pens))
+        labels = [elided((RELEVANT_MARK if rel else "") + name)
+                  for name, rel in zip(names, relevant)]
+        self.getAxis("left").setTicks([list(zip(positions, labels)), []])
         self.setYRange(-0.5, len(weights) - 0.5, padding=0.02)
         low, high = min(0.0, np.min(weights)), max(0.0, np.max(weights))
         self.setXRange(low, high if high > low else low + 1)
+        if cutoff is not None:
+            self.addItem(pg.InfiniteLine(
+                pos=cutoff - 0.5, angle=0,
+                pen=pg.mkPen("#d62728", style=Qt.DashLine)))
+        self.tooltips = list(tooltips)
 
-    def clear_weights(self):
-        """Remove the bars and the attribute names."""
+    def mark_outdated(self):
+        """Fade the bars shown: they belong to the previous options."""
+        for item in self.getPlotItem().items:
+            if isinstance(item, pg.BarGraphItem):
+                item.setOpacity(0.3)
+        self.setTitle("Computing ... (the bars are of the previous options)",
+                      color="#606060", size="9pt")
+
+    def show_message(self, text):
+        """No bars and no axes, only `text` in the middle."""
         self.clear()
-        self.getAxis("left").setTicks(None)
+        self.tooltips = []
+        self._show_axes(False)
+        self.message.setText(text)
+        self.addItem(self.message)
+        self.setXRange(0, 1)
+        self.setYRange(0, 1)
+        self.message.setPos(0.5, 0.5)
+
+    def _show_axes(self, shown):
+        self.setTitle(None)
+        for name in ("left", "bottom"):
+            self.getPlotItem().showAxis(name, shown)
+        if not shown:
+            self.getAxis("left").setTicks(None)
+
+    def _hover(self, position):
+        """Show the full name and the values of the bar under the mouse
+        (also over its name on the axis)."""
+        if not self.tooltips:
+            return
+        row = int(round(self.getViewBox().mapSceneToView(position).y()))
+        if 0 <= row < len(self.tooltips):
+            QToolTip.showText(QCursor.pos(), self.tooltips[row], self)
+        else:
+            QToolTip.hideText()
 
 
 class OWRelief(OWWidget, ConcurrentWidgetMixin):
     name = "Relief"
     description = ("Weight attributes by how well they tell near instances "
-                   "of different classes (or targets) apart: Relief, "
-                   "ReliefF, RReliefF.")
+                   "of different classes (or targets) apart, and test "
+                   "which are significant.")
     icon = "icons/Relief.svg"
     priority = 10
     settings_version = 1
-    keywords = "relief, relieff, rrelieff, feature weighting, rank, scorer"
+    keywords = ("relief, relieff, rrelieff, multisurf, surf, stir, "
+                "significance, feature weighting, rank, scorer")
 
     class Inputs:
         data = Input("Data", Table)
 
     class Outputs:
         scorer = Output("Scorer", Scorer)
+        significance = Output("Significance Scorer", Scorer)
         weights = Output("Weights", Table)
+        significant_data = Output("Significant Data", Table)
 
     class Error(OWWidget.Error):
         no_class = Msg(NO_CLASS)
@@ -112,6 +231,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                             "skipped.")
         empty_columns = Msg("Attribute(s) without known values get weight "
                             "0: {}")
+        no_stir = Msg("STIR tests the neighbour pairs of ReliefF and the "
+                      "SURF family on a categorical class; choose the test "
+                      "'Permutations' to test {}.")
 
     class Information(OWWidget.Information):
         preparing = Msg(engine.PREPARING)
@@ -125,6 +247,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     diff = Setting(DIFF)
     t_eq = Setting(T_EQ)
     t_diff = Setting(T_DIFF)
+    test_significance = Setting(False)
+    test_index = Setting(0)
+    n_permutations = Setting(N_PERMUTATIONS)
+    adjustment_index = Setting(ADJUSTMENTS.index(ADJUSTMENT))
+    alpha = Setting(ALPHA)
+    n_bars = Setting(DEFAULT_BARS)
     auto_apply = Setting(True)
 
     graph_name = "plot.plotItem"
@@ -136,13 +264,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
                              "random_seed": (0, 2 ** 31 - 1),
-                             "t_eq": (0.0, 1.0), "t_diff": (0.0, 1.0)})
+                             "t_eq": (0.0, 1.0), "t_diff": (0.0, 1.0),
+                             "test_index": (0, len(TESTS) - 1),
+                             "n_permutations": (1, 100000),
+                             "adjustment_index": (0, len(ADJUSTMENTS) - 1),
+                             "alpha": (0.0001, 0.5),
+                             "n_bars": (1, MAX_BARS)})
         self.data = None
-        self.weights = None
+        self.scores = None
         self._build_controls()
         self.plot = WeightsPlot(self)
         self.mainArea.layout().addWidget(self.plot)
         self.plot_info = gui.widgetLabel(self.mainArea, "")
+        self.plot_info.setWordWrap(True)
         self._update_controls()
 
     # --- GUI --------------------------------------------------------------
@@ -151,35 +285,105 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         box = gui.vBox(self.controlArea, "Method")
         self.method_combo = gui.comboBox(
             box, self, "method", items=list(METHODS), sendSelectedValue=True,
-            callback=self._on_option_changed)
+            callback=self._on_option_changed,
+            tooltip="Relief: one nearest hit and miss, two classes. "
+                    "ReliefF: k nearest per class. RReliefF: a numeric "
+                    "class. DReliefF, PDReliefF: ReliefF that weights its "
+                    "own distance. MultiSURF, SURF and their star forms: "
+                    "every instance within a distance, good for "
+                    "attributes that matter only together.")
         self.k_stack = QStackedWidget()
         box.layout().addWidget(self.k_stack)
         for setting in K_SETTINGS.values():
             page = gui.hBox(None)
             gui.spin(page, self, setting, 1, 10000, label="Neighbours (k):",
-                     callback=self.commit.deferred)
+                     callback=self.commit.deferred,
+                     tooltip="How many nearest neighbours each reference "
+                             "instance compares with (per class for "
+                             "ReliefF).")
             self.k_stack.addWidget(page)
-        self.k_stack.addWidget(
-            gui.widgetLabel(None, "One nearest hit and miss."))
+        for text in NO_K.values():
+            self.k_stack.addWidget(gui.widgetLabel(None, text))
 
         box = gui.vBox(self.controlArea, "References")
         gui.spin(box, self, "n_iterations", 1, 1000000,
                  checked="sample_references", label="Sampled references:",
                  callback=self.commit.deferred,
-                 checkCallback=self._on_option_changed)
+                 checkCallback=self._on_option_changed,
+                 tooltip="Checked: weigh with this many reference "
+                         "instances drawn at random (faster, approximate). "
+                         "Unchecked: every instance once (exact, "
+                         "deterministic).")
+        self.controls.sample_references.setToolTip(
+            "Checked: weigh with the number of randomly drawn reference "
+            "instances beside. Unchecked: every instance once.")
         self.seed_spin = gui.spin(
             box, self, "random_seed", 0, 2 ** 31 - 1, label="Random seed:",
-            callback=self.commit.deferred)
+            callback=self.commit.deferred,
+            tooltip="The seed of the random references and of the "
+                    "permutations: the same seed gives the same result.")
         gui.widgetLabel(box, "Unchecked: every instance once.")
 
         box = gui.vBox(self.controlArea, "Numeric difference")
         gui.comboBox(box, self, "diff", items=DIFFS, sendSelectedValue=True,
-                     callback=self._on_option_changed)
+                     callback=self._on_option_changed,
+                     tooltip="How two numbers differ, as a share of the "
+                             "attribute's range: linear (|a - b|), squared "
+                             "or ramp (no difference below one threshold, "
+                             "full above another).")
         self.ramp_spins = [
             gui.doubleSpin(box, self, setting, 0, 1, 0.01, label=label,
-                           decimals=3, callback=self.commit.deferred)
-            for setting, label in (("t_eq", "Equal up to (t_eq):"),
-                                   ("t_diff", "Different from (t_diff):"))]
+                           decimals=3, callback=self.commit.deferred,
+                           tooltip=tooltip)
+            for setting, label, tooltip in (
+                ("t_eq", "Same below:",
+                 "Ramp: differences below this share of the range count as "
+                 "none (t_eq of Robnik-Sikonja & Kononenko)."),
+                ("t_diff", "Fully different above:",
+                 "Ramp: differences above this share of the range count as "
+                 "complete (t_diff)."))]
+
+        box = gui.vBox(self.controlArea, "Significance")
+        gui.checkBox(box, self, "test_significance",
+                     "Test which attributes are significant",
+                     callback=self._on_option_changed,
+                     tooltip="Compute a p-value for every attribute, adjust "
+                             "them for testing many at once and mark the "
+                             "significant attributes.")
+        self.significance_controls = [
+            gui.comboBox(box, self, "test_index", items=TEST_LABELS,
+                         label="Test:", orientation=Qt.Horizontal,
+                         callback=self._on_option_changed,
+                         tooltip="STIR (Le et al. 2019): the diffs of "
+                                 "neighbours of other classes against those "
+                                 "of the same class, a t-test. Permutations: "
+                                 "score again with the class shuffled; works "
+                                 "with every method, slower."),
+            gui.spin(box, self, "n_permutations", 1, 100000,
+                     label="Permutations:", callback=self.commit.deferred,
+                     tooltip="How many times the class is shuffled (the "
+                             "smallest p-value is 1 / (permutations + 1))."),
+            gui.comboBox(box, self, "adjustment_index",
+                         items=ADJUSTMENT_LABELS, label="Adjust:",
+                         orientation=Qt.Horizontal,
+                         callback=self.commit.deferred,
+                         tooltip="The adjustment of the p-values for "
+                                 "testing many attributes at once: "
+                                 "Benjamini-Hochberg controls the share of "
+                                 "false discoveries among the significant "
+                                 "attributes (the false discovery rate); "
+                                 "Holm and Bonferroni the chance of any "
+                                 "false one."),
+            gui.doubleSpin(box, self, "alpha", 0.0001, 0.5, 0.01,
+                           label="Significant at q \u2264", decimals=4,
+                           callback=self.commit.deferred,
+                           tooltip="An attribute whose adjusted p-value (q) "
+                                   "is at most this is significant.")]
+
+        box = gui.vBox(self.controlArea, "Plot")
+        gui.spin(box, self, "n_bars", 1, MAX_BARS, label="Bars shown:",
+                 callback=self._show_scores,
+                 tooltip="How many of the best attributes the plot shows.")
 
         gui.rubber(self.controlArea)
         gui.auto_apply(self.buttonsArea, self, "auto_apply")
@@ -194,14 +398,23 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             model.item(row).setToolTip(
                 "" if name in fitting else "Does not fit the class of the "
                 "data: Relief needs exactly two classes, RReliefF a numeric "
-                "class, the others a categorical one.")
+                "class, the ReliefF variants a categorical one.")
         pages = list(K_SETTINGS)
         page = K_SHARED.get(self.method, self.method)
         self.k_stack.setCurrentIndex(
-            pages.index(page) if page in pages else len(pages))
-        self.seed_spin.setEnabled(self.sample_references)
+            pages.index(page) if page in pages
+            else len(pages) + (self.method != "Relief"))
+        self.seed_spin.setEnabled(self.sample_references
+                                  or self._testing("permutation"))
         for spin in self.ramp_spins:
             spin.setEnabled(self.diff == "ramp")
+        for control in self.significance_controls:
+            control.setEnabled(self.test_significance)
+        self.controls.n_permutations.setEnabled(
+            self._testing("permutation"))
+
+    def _testing(self, test):
+        return self.test_significance and TESTS[self.test_index] == test
 
     def _on_option_changed(self):
         self._update_controls()
@@ -244,7 +457,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     # --- output -----------------------------------------------------------
 
     def _k_nearest(self):
-        """Return k of the current variant, None for Relief."""
+        """Return k of the current variant, None for the variants without
+        k."""
         setting = K_SETTINGS.get(K_SHARED.get(self.method, self.method))
         return None if setting is None else getattr(self, setting)
 
@@ -256,27 +470,59 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             random_state=self.random_seed, diff=self.diff, t_eq=self.t_eq,
             t_diff=self.t_diff)
 
+    def make_tester(self, scorer):
+        """The significance test the controls ask for (None: no test, or
+        STIR where it cannot run, with a warning)."""
+        self.Warning.no_stir.clear()
+        if not self.test_significance:
+            return None
+        options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
+                       alpha=self.alpha, n_permutations=self.n_permutations,
+                       random_state=self.random_seed)
+        test = TESTS[self.test_index]
+        try:
+            tester = Significance(scorer, test=test, **options)
+        except ValueError:
+            self.Warning.no_stir(self.method)
+            return None
+        if self.data is not None and not tester.fits(
+                self.data.domain.class_var):
+            self.Warning.no_stir("a numeric class")
+            return None
+        return tester
+
     @gui.deferred
     def commit(self):
-        """Send the scorer and, given usable data, start computing weights."""
+        """Send the scorers and, given usable data, start computing."""
         self.cancel()
         self.Error.relief.clear()
         scorer = self.make_scorer()
+        tester = self.make_tester(scorer)
         self.Outputs.scorer.send(RankScorer(scorer))
+        self.Outputs.significance.send(
+            None if tester is None else RankScorer(tester))
         self.Information.preparing.clear()
         if self._can_score():
             self.Information.preparing(shown=engine.needs_compiling(
-                self.data.X, scorer.n_iterations))
-            self.start(compute_weights, scorer, self.data)
+                self.data.X, scorer.n_iterations, scorer.kernel))
+            if self.scores is not None:
+                self.plot.mark_outdated()
+            else:
+                self.plot.show_message("Computing ...")
+            self.start(compute_weights, scorer, self.data, tester=tester)
         else:
             self._clear_results()
 
     def on_done(self, result):
         self.Information.preparing.clear()
-        self.weights = result
-        self._show_weights()
+        self.scores = result
+        self._show_scores()
+        attributes = self.data.domain.attributes
         self.Outputs.weights.send(
-            weights_table(self.data.domain.attributes, result))
+            weights_table(attributes, result.weights, result.tested))
+        self.Outputs.significant_data.send(
+            None if result.tested is None
+            else significant_data(self.data, result.tested))
 
     def on_exception(self, ex):
         self.Information.preparing.clear()
@@ -288,20 +534,58 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     def on_partial_result(self, result):
         pass
 
-    def _show_weights(self):
-        order = np.argsort(-self.weights, kind="stable")[:MAX_BARS]
-        names = [self.data.domain.attributes[i].name for i in order]
-        self.plot.set_weights(names, self.weights[order])
-        n_attributes = len(self.weights)
-        self.plot_info.setText(
-            f"The {len(order)} best of {n_attributes} attributes."
-            if n_attributes > MAX_BARS else "")
+    def _show_scores(self):
+        """Plot the best `n_bars` attributes (the significant first when
+        tested) and say what the plot shows."""
+        if self.scores is None:
+            return
+        weights, tested = self.scores
+        attributes = self.data.domain.attributes
+        if tested is None:
+            order = np.argsort(-weights, kind="stable")
+        else:  # significant first, then by weight
+            order = np.lexsort((-weights, ~tested.significant))
+        order = order[:self.n_bars]
+        relevant = [is_relevant(attributes[i]) for i in order]
+        tooltips = []
+        for i in order:
+            text = f"{attributes[i].name}\nweight {weights[i]:.4f}"
+            if tested is not None:
+                text += f"\np = {tested.p[i]:.3g}, q = {tested.q[i]:.3g}"
+            if is_relevant(attributes[i]):
+                text += "\nrelevant by construction (generated data)"
+            tooltips.append(text)
+        faded = cutoff = None
+        if tested is not None:
+            faded = ~tested.significant[order]
+            cutoff = int(tested.significant.sum())
+        self.plot.set_weights([attributes[i].name for i in order],
+                              weights[order], tooltips, relevant, faded,
+                              cutoff if cutoff and cutoff < len(order)
+                              else None)
+        self.plot_info.setText(self._plot_text(len(order), tested,
+                                               any(relevant)))
+
+    def _plot_text(self, shown, tested, relevant):
+        n_attributes = len(self.scores.weights)
+        parts = [f"The {shown} best of {n_attributes} attributes."
+                 if n_attributes > shown else ""]
+        if tested is not None:
+            parts.append(f"{int(tested.significant.sum())} significant at "
+                         f"q \u2264 {tested.alpha:g} (dark bars, above the "
+                         f"dashed line).")
+        if relevant:
+            parts.append(f"{RELEVANT_MARK.strip()} and a red outline: "
+                         "relevant by construction of the generated data.")
+        return " ".join(part for part in parts if part)
 
     def _clear_results(self):
-        self.weights = None
-        self.plot.clear_weights()
+        self.scores = None
+        self.plot.show_message("No data." if self.data is None
+                               else "No weights.")
         self.plot_info.setText("")
         self.Outputs.weights.send(None)
+        self.Outputs.significant_data.send(None)
 
     # --- widget life ------------------------------------------------------
 
@@ -314,12 +598,18 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                       if self.sample_references else "every instance"))
         diff = self.diff
         if diff == "ramp":
-            diff += f" (t_eq {self.t_eq:g}, t_diff {self.t_diff:g})"
+            diff += f" (same below {self.t_eq:g}, different above " \
+                    f"{self.t_diff:g})"
         items.append(("Numeric difference", diff))
+        if self.test_significance:
+            items.append(("Significance",
+                          f"{TEST_LABELS[self.test_index]}, "
+                          f"{ADJUSTMENT_LABELS[self.adjustment_index]}, "
+                          f"q \u2264 {self.alpha:g}"))
         self.report_items("Settings", items)
         if self.data is not None:
             self.report_data("Data", self.data)
-        if self.weights is not None:
+        if self.scores is not None:
             self.report_plot("Weights", self.plot.plotItem)
 
     def onDeleteWidget(self):
