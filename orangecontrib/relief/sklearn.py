@@ -1,0 +1,334 @@
+"""The Relief family as scikit-learn feature selectors (no Orange, no Qt).
+
+Every selector is a ``SelectorMixin`` transformer: ``fit(X, y)`` computes
+``feature_importances_`` with the add-on's core (exact float64 weights,
+RELIEF-D for missing values, nominal columns as such), ``transform(X)``
+keeps the selected columns.  Selection by number (`n_features_to_select`),
+by weight (`threshold`) or by significance (`significance` = "stir" or
+"permutation", `alpha`), combined when several are given; with none, the
+attributes of positive weight (Relief's own cut: a positive weight means
+near instances of different classes differ in the attribute more than
+near instances of the same class).  They work in ``Pipeline`` and
+``GridSearchCV``::
+
+    from sklearn.pipeline import make_pipeline
+    from sklearn.neighbors import KNeighborsClassifier
+    from orangecontrib.relief.sklearn import MultiSURF
+
+    model = make_pipeline(MultiSURF(n_features_to_select=5),
+                          KNeighborsClassifier())
+
+A new variant is a subclass that names its core function and its own
+parameters (:meth:`ReliefSelector._weights`).
+"""
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .core import estimators, significance, surf
+from .core.errors import ReliefInputError
+from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
+                           N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ, check)
+
+__all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
+           "SURFstar", "MultiSURF", "MultiSURFstar"]
+
+
+class ReliefSelector(SelectorMixin, BaseEstimator):
+    """Common ground of the selectors.
+
+    Parameters
+    ----------
+    n_features_to_select : int, float in (0, 1] or None
+        Keep this many of the best features (a float: that share of them).
+    threshold : float or None
+        Keep the features whose weight exceeds it.
+    significance : None, "stir" or "permutation"
+        Keep the features significant at `alpha` after Benjamini-Hochberg
+        (STIR: ReliefF and the SURF family, classification only).
+    alpha : float
+    n_permutations : int
+        Of the permutation test (seeded by `random_state`).
+    nominal_features : None, array of column indices or boolean mask
+        The nominal columns; their values must be integer codes 0..V-1 (for
+        other labels, encode them first, e.g. with OrdinalEncoder).
+    n_iterations : int or None
+        None: every instance is a reference once; an int: that many drawn
+        at random with `random_state`.
+    random_state : int or None
+    diff : "linear", "squared" or "ramp"; t_eq, t_diff : float
+        The diff of numeric features (see the core's documentation).
+
+    Attributes
+    ----------
+    feature_importances_ : array (n_features,)
+        The Relief weights.
+    pvalues_, qvalues_ : arrays (n_features,)
+        With `significance`: the p-values and Benjamini-Hochberg q-values.
+    n_features_in_, feature_names_in_
+        As every scikit-learn estimator.
+    """
+    #: "classification" or "regression": what the targets are
+    task = "classification"
+
+    def __init__(self, *, n_features_to_select=None, threshold=None,
+                 significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        self.n_features_to_select = n_features_to_select
+        self.threshold = threshold
+        self.significance = significance
+        self.alpha = alpha
+        self.n_permutations = n_permutations
+        self.nominal_features = nominal_features
+        self.n_iterations = n_iterations
+        self.random_state = random_state
+        self.diff = diff
+        self.t_eq = t_eq
+        self.t_diff = t_diff
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.target_tags.required = True
+        return tags
+
+    def fit(self, X, y):
+        """Compute the weights (and p-values) of the features of `X`."""
+        X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
+                             dtype=np.float64, y_numeric=self.task ==
+                             "regression")
+        if X.shape[0] < 2:
+            raise ValueError(f"Relief compares instances and needs at least "
+                             f"two; got {X.shape[0]} sample.")
+        if self.task == "classification":
+            check_classification_targets(y)
+            self.classes_, y = np.unique(y, return_inverse=True)
+            y = y.astype(np.float64)
+        discrete = self._nominal_mask(X.shape[1])
+        self.feature_importances_ = np.asarray(
+            self._weights(X, y, discrete), dtype=np.float64)
+        if self.significance is not None:
+            self.pvalues_ = self._pvalues(X, y, discrete)
+            self.qvalues_ = significance.adjust(self.pvalues_, "bh")
+        return self
+
+    def _nominal_mask(self, n_features):
+        chosen = self.nominal_features
+        mask = np.zeros(n_features, bool)
+        if chosen is None:
+            return mask
+        chosen = np.asarray(chosen)
+        if chosen.dtype == bool:
+            if chosen.shape != (n_features,):
+                raise ValueError(
+                    f"nominal_features as a mask must have one entry per "
+                    f"feature ({n_features}), got {chosen.shape}.")
+            return chosen.copy()
+        if (chosen.ndim != 1 or not np.issubdtype(chosen.dtype, np.integer)
+                or ((chosen < 0) | (chosen >= n_features)).any()):
+            raise ValueError(
+                f"nominal_features must be column indices in 0..{n_features - 1}"
+                f" or a boolean mask, got {self.nominal_features!r}.")
+        mask[chosen] = True
+        return mask
+
+    def _options(self):
+        return dict(n_iterations=self.n_iterations,
+                    random_state=self.random_state, diff=self.diff,
+                    t_eq=self.t_eq, t_diff=self.t_diff)
+
+    def _weights(self, X, y, discrete):
+        """The core's weights: a subclass implements it."""
+        raise NotImplementedError
+
+    def _stir(self, X, y, discrete):
+        raise ValueError(f"STIR tests the neighbour pairs of ReliefF and the "
+                         f"SURF family; use significance='permutation' with "
+                         f"{type(self).__name__}.")
+
+    def _pvalues(self, X, y, discrete):
+        check("alpha", self.alpha)
+        if self.significance == "stir":
+            if self.task != "classification":
+                raise ValueError("STIR needs classes; use "
+                                 "significance='permutation'.")
+            return self._stir(X, y, discrete).p
+        if self.significance == "permutation":
+            return significance.permutation_test(
+                lambda target: self._weights(X, target, discrete), y,
+                self.n_permutations, self.random_state)[1]
+        raise ValueError(f"significance must be None, 'stir' or "
+                         f"'permutation', got {self.significance!r}.")
+
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        weights = self.feature_importances_
+        mask = np.ones(len(weights), bool)
+        criteria = False
+        if self.threshold is not None:
+            mask &= weights > self.threshold
+            criteria = True
+        if self.significance is not None:
+            mask &= significance.significant(self.qvalues_, self.alpha)
+            criteria = True
+        count = self.n_features_to_select
+        if count is not None:
+            count = self._count(count, len(weights))
+            order = np.argsort(-weights, kind="stable")
+            best = np.zeros(len(weights), bool)
+            best[order[:count]] = True
+            mask &= best
+        elif not criteria:
+            mask &= weights > 0
+        return mask
+
+    @staticmethod
+    def _count(count, n_features):
+        if isinstance(count, numbers.Integral) and not isinstance(count, bool):
+            if count < 1:
+                raise ValueError(f"n_features_to_select must be at least 1, "
+                                 f"got {count}.")
+            return min(count, n_features)
+        if isinstance(count, numbers.Real) and 0 < count <= 1:
+            return max(1, int(round(count * n_features)))
+        raise ValueError(f"n_features_to_select must be a positive integer "
+                         f"or a share in (0, 1], got {count!r}.")
+
+
+def _core_errors(function):
+    """Run the core's `function`, turning a ReliefInputError into the
+    ValueError scikit-learn expects (the message unchanged)."""
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except ReliefInputError as error:
+            raise ValueError(str(error)) from None
+    return call
+
+
+class ReliefF(ReliefSelector):
+    """ReliefF (Kononenko 1994): k nearest hits and misses per class.  With
+    two classes and ``k_nearest=1`` it is Kira & Rendell's Relief."""
+
+    def __init__(self, *, k_nearest=K_RELIEFF, n_features_to_select=None,
+                 threshold=None, significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(
+            n_features_to_select=n_features_to_select, threshold=threshold,
+            significance=significance, alpha=alpha,
+            n_permutations=n_permutations, nominal_features=nominal_features,
+            n_iterations=n_iterations, random_state=random_state, diff=diff,
+            t_eq=t_eq, t_diff=t_diff)
+        self.k_nearest = k_nearest
+
+    def _weights(self, X, y, discrete):
+        return _core_errors(estimators.relieff)(
+            X, y, discrete, k_nearest=self.k_nearest, **self._options())
+
+    def _stir(self, X, y, discrete):
+        return _core_errors(significance.stir)(
+            X, y, discrete, neighbourhood="relieff", k_nearest=self.k_nearest,
+            diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff)
+
+
+class RReliefF(ReliefSelector):
+    """RReliefF (Robnik-Sikonja & Kononenko 1997) for a numeric target."""
+    task = "regression"
+
+    def __init__(self, *, k_nearest=K_RRELIEFF, n_features_to_select=None,
+                 threshold=None, significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(
+            n_features_to_select=n_features_to_select, threshold=threshold,
+            significance=significance, alpha=alpha,
+            n_permutations=n_permutations, nominal_features=nominal_features,
+            n_iterations=n_iterations, random_state=random_state, diff=diff,
+            t_eq=t_eq, t_diff=t_diff)
+        self.k_nearest = k_nearest
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.single_output = True
+        return tags
+
+    def _weights(self, X, y, discrete):
+        return _core_errors(estimators.rrelieff)(
+            X, y, discrete, k_nearest=self.k_nearest, **self._options())
+
+
+class SURF(ReliefSelector):
+    """SURF (Greene et al. 2009): every instance nearer than the mean
+    distance is a neighbour.  `task`: "classification" or "regression"."""
+    method = "surf"
+
+    def __init__(self, *, task="classification", n_features_to_select=None,
+                 threshold=None, significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(
+            n_features_to_select=n_features_to_select, threshold=threshold,
+            significance=significance, alpha=alpha,
+            n_permutations=n_permutations, nominal_features=nominal_features,
+            n_iterations=n_iterations, random_state=random_state, diff=diff,
+            t_eq=t_eq, t_diff=t_diff)
+        self.task = task
+
+    def _surf_options(self):
+        return dict(self._options(), method=self.method)
+
+    def _weights(self, X, y, discrete):
+        return _core_errors(surf.neighbourhood_sums)(
+            X, y, discrete, task=self.task, **self._surf_options()).weights
+
+    def _stir(self, X, y, discrete):
+        options = self._surf_options()
+        return _core_errors(significance.stir)(
+            X, y, discrete, neighbourhood=options["method"],
+            deviation=options.get("deviation", DEVIATION), diff=self.diff,
+            t_eq=self.t_eq, t_diff=self.t_diff)
+
+
+class SURFstar(SURF):
+    """SURF* (Greene et al. 2010): SURF minus the far instances' update."""
+    method = "surf*"
+
+
+class MultiSURF(SURF):
+    """MultiSURF (Urbanowicz et al. 2018): neighbours nearer than each
+    reference's mean distance minus half its standard deviation
+    (`deviation`: "population" or "sample")."""
+    method = "multisurf"
+
+    def __init__(self, *, task="classification", deviation=DEVIATION,
+                 n_features_to_select=None, threshold=None,
+                 significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(
+            task=task, n_features_to_select=n_features_to_select,
+            threshold=threshold, significance=significance, alpha=alpha,
+            n_permutations=n_permutations, nominal_features=nominal_features,
+            n_iterations=n_iterations, random_state=random_state, diff=diff,
+            t_eq=t_eq, t_diff=t_diff)
+        self.deviation = deviation
+
+    def _surf_options(self):
+        return dict(super()._surf_options(), deviation=self.deviation)
+
+
+class MultiSURFstar(MultiSURF):
+    """MultiSURF* (Granizo-Mackenzie & Moore 2013): MultiSURF and the far
+    instances scored by their similarity."""
+    method = "multisurf*"

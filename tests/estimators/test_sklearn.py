@@ -1,0 +1,141 @@
+"""The scikit-learn selectors (orangecontrib.relief.sklearn): scikit-learn's
+own estimator checks, pipelines and grid search, and agreement with the
+core."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+from sklearn.model_selection import GridSearchCV
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from orangecontrib.relief import sklearn as selectors
+from orangecontrib.relief.core import estimators, significance, surf
+
+
+@parametrize_with_checks([
+    selectors.ReliefF(), selectors.RReliefF(), selectors.SURF(),
+    selectors.SURFstar(), selectors.MultiSURF(), selectors.MultiSURFstar(),
+    selectors.MultiSURF(task="regression"),
+    selectors.ReliefF(significance="stir", n_features_to_select=2),
+    selectors.MultiSURF(significance="permutation", n_permutations=5,
+                        threshold=0.0)])
+def test_scikit_learn_checks(estimator, check):
+    check(estimator)
+
+
+def interaction(seed=0, n=200, noise=8):
+    """Two features whose xor is the class, `noise` random ones."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 2 + noise))
+    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(int)
+    return X, y
+
+
+def test_importances_are_the_cores():
+    X, y = interaction()
+    X[3, 4] = np.nan
+    labels = np.array(["no", "yes"])[y]
+    cases = [
+        (selectors.ReliefF(k_nearest=5), estimators.relieff(
+            X, y.astype(float), k_nearest=5)),
+        (selectors.MultiSURF(deviation="sample"), surf.multisurf(
+            X, y.astype(float), deviation="sample")),
+        (selectors.SURFstar(), surf.surfstar(X, y.astype(float))),
+    ]
+    for selector, expected in cases:
+        assert_array_equal(selector.fit(X, labels).feature_importances_,
+                           expected)
+        assert list(selector.classes_) == ["no", "yes"]
+    target = X[:, 0] + 0.1 * X[:, 5]
+    assert_array_equal(selectors.RReliefF().fit(X, target)
+                       .feature_importances_, estimators.rrelieff(X, target))
+
+
+def test_selection_by_number_threshold_and_significance():
+    X, y = interaction()
+    selector = selectors.MultiSURF(n_features_to_select=2).fit(X, y)
+    assert_array_equal(selector.get_support(indices=True), [0, 1])
+    assert selector.transform(X).shape == (len(X), 2)
+    share = selectors.MultiSURF(n_features_to_select=0.5).fit(X, y)
+    assert share.get_support().sum() == 5
+    weights = selector.feature_importances_
+    by_weight = selectors.MultiSURF(threshold=0.05).fit(X, y)
+    assert_array_equal(by_weight.get_support(), weights > 0.05)
+    positive = selectors.MultiSURF().fit(X, y)
+    assert_array_equal(positive.get_support(), weights > 0)
+    tested = selectors.MultiSURF(significance="stir", alpha=0.05).fit(X, y)
+    expected = significance.stir(X, y.astype(float))
+    assert_array_equal(tested.pvalues_, expected.p)
+    assert_array_equal(tested.qvalues_, significance.adjust(expected.p))
+    assert_array_equal(tested.get_support(indices=True), [0, 1])
+    names = np.array([f"f{i}" for i in range(X.shape[1])], dtype=object)
+    assert_array_equal(tested.get_feature_names_out(names), ["f0", "f1"])
+
+
+def test_pipeline_and_grid_search():
+    X, y = interaction(n=240)
+    pipeline = make_pipeline(selectors.ReliefF(), KNeighborsClassifier())
+    search = GridSearchCV(pipeline, {
+        "relieff__n_features_to_select": [1, 2, 6],
+        "relieff__k_nearest": [5, 10]}, cv=3)
+    search.fit(X, y)
+    assert search.best_params_["relieff__n_features_to_select"] == 2
+    assert search.best_score_ > 0.85
+
+
+def test_nominal_features_and_their_codes():
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 3, (120, 4)).astype(float)
+    y = (X[:, 0] + X[:, 1]) % 3
+    by_index = selectors.ReliefF(nominal_features=[0, 1, 2, 3]).fit(X, y)
+    by_mask = selectors.ReliefF(nominal_features=np.ones(4, bool)).fit(X, y)
+    expected = estimators.relieff(X, y, np.ones(4, bool))
+    assert_array_equal(by_index.feature_importances_, expected)
+    assert_array_equal(by_mask.feature_importances_, expected)
+    with pytest.raises(ValueError, match="nominal_features"):
+        selectors.ReliefF(nominal_features=[5]).fit(X, y)
+    with pytest.raises(ValueError, match="nominal_features"):
+        selectors.ReliefF(nominal_features=np.ones(3, bool)).fit(X, y)
+    X[0, 0] = 0.5
+    with pytest.raises(ValueError, match="codes"):
+        selectors.ReliefF(nominal_features=[0]).fit(X, y)
+
+
+def test_inputs_untouched_and_results_repeatable():
+    X, y = interaction()
+    X[5, 2] = np.nan
+    X_before, y_before = X.copy(), y.copy()
+    first = selectors.MultiSURF(n_iterations=50, random_state=3).fit(X, y)
+    again = selectors.MultiSURF(n_iterations=50, random_state=3).fit(X, y)
+    assert_array_equal(first.feature_importances_,
+                       again.feature_importances_)
+    assert_array_equal(np.isnan(X), np.isnan(X_before))
+    assert_array_equal(y, y_before)
+
+
+def test_bad_parameters_are_named():
+    X, y = interaction(n=40)
+    for selector, message in [
+            (selectors.ReliefF(k_nearest=0), "k_nearest"),
+            (selectors.ReliefF(diff="cubic"), "diff"),
+            (selectors.MultiSURF(deviation="biased"), "deviation"),
+            (selectors.ReliefF(significance="bootstrap"), "significance"),
+            (selectors.ReliefF(significance="stir", alpha=3), "alpha"),
+            (selectors.RReliefF(significance="stir"), "STIR")]:
+        with pytest.raises(ValueError, match=message):
+            selector.fit(X, y)
+    with pytest.raises(ValueError, match="n_features_to_select"):
+        selectors.ReliefF(n_features_to_select=0).fit(X, y).get_support()
+
+
+def test_no_orange_and_no_qt():
+    code = ("import sys, orangecontrib.relief.sklearn; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('Orange', 'AnyQt', 'PyQt5', 'orangewidget')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                            text=True, check=True)
+    assert result.stdout.strip() == "[]"
