@@ -11,7 +11,25 @@ import numpy as np
 
 from Orange.preprocess.score import Scorer
 
-__all__ = ["RankScorer", "ClassDependentRankScorer"]
+__all__ = ["RankScorer", "ClassDependentRankScorer", "column_name"]
+
+#: Rank's columns are 80 pixels wide: the short names of the class-dependent
+#: scorers, before the class value
+SHORT_NAMES = {"CDRelief": "CD", "IWCDRelief": "IWCD"}
+SUBSCRIPTS = str.maketrans("0123456789", "\u2080\u2081\u2082\u2083\u2084"
+                           "\u2085\u2086\u2087\u2088\u2089")
+
+
+def column_name(scorer):
+    """The name of `scorer`'s column in Orange's Rank widget: its name with
+    its k as a subscript where it has one ("ReliefF\u2081\u2080" for k = 10),
+    so that it differs from Orange's own "ReliefF" column and fits Rank's
+    narrow columns."""
+    k = getattr(scorer, "k_nearest", None)
+    name = scorer.friendly_name
+    if k is None or name in SHORT_NAMES:
+        return name
+    return name + str(k).translate(SUBSCRIPTS)
 
 
 class RankScorer(Scorer):
@@ -25,7 +43,7 @@ class RankScorer(Scorer):
 
     def __init__(self, scorer, name=None):
         self.scorer = scorer
-        self.name = name or scorer.friendly_name
+        self.name = name or column_name(scorer)
 
     @property
     def class_type(self):
@@ -94,10 +112,11 @@ class ClassDependentRankScorer(RankScorer):
 
     ``score_data`` returns the scorer's (classes x attributes) matrix, so
     Rank shows one column per value of the class variable.  The columns are
-    named "<name>: <class value>", e.g. "CDRelief: present" (see
-    :class:`_ColumnName` for how; should a Rank version name them
-    "<name>_1", "<name>_2", ..., column i is the i-th class value).  The
-    plain call keeps Orange's 1-D contract (the prior-weighted mean).
+    named "<short name>: <class value>", e.g. "CD: present" (short enough
+    for Rank's columns; see :class:`_ColumnName` for how; should a Rank
+    version name them "<name>_1", "<name>_2", ..., column i is the i-th
+    class value).  The plain call keeps Orange's 1-D contract (the
+    prior-weighted mean).
     """
 
     def __init__(self, scorer, name=None):
@@ -107,7 +126,8 @@ class ClassDependentRankScorer(RankScorer):
 
     def score_data(self, data, feature=None):
         matrix = self.scorer.class_weights(data)
-        self.column_labels = tuple(f"{self.name}: {value}"
+        short = SHORT_NAMES.get(str(self.name), str(self.name))
+        self.column_labels = tuple(f"{short}: {value}"
                                    for value in data.domain.class_var.values)
         if feature is not None:
             return matrix[:, data.domain.attributes.index(data.domain[feature])]

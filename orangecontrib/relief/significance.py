@@ -68,10 +68,9 @@ class Significance(Scorer):
         self.random_state = random_state
         if test == "stir":
             self._check_stir()
-        #: the Rank widget's column name
-        self.friendly_name = (f"{self.scorer.friendly_name} "
-                              f"{'STIR' if test == 'stir' else 'perm.'} "
-                              f"-log10(q)")
+        #: the Rank widget's column name (its columns are narrow): the
+        #: column holds -log10 q
+        self.friendly_name = "STIR q" if test == "stir" else "Perm. q"
 
     def _check_stir(self):
         if type(self.scorer) is ReliefF or getattr(self.scorer, "method",
@@ -96,7 +95,7 @@ class Significance(Scorer):
     def __call__(self, data, feature=None, *, progress_callback=None):
         """-log10 of every attribute's adjusted p-value (or `feature`'s)."""
         q = self.result(data, progress_callback).q
-        scores = -np.log10(np.maximum(q, np.finfo(float).tiny))
+        scores = 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny))  # not -0
         if feature is None:
             return scores
         return scores[data.domain.attributes.index(data.domain[feature])]

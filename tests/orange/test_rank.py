@@ -12,7 +12,11 @@ from orangecontrib.relief import (CDRelief, ClassDependentRankScorer,
 def test_rank_scorer_passes_the_weights_as_one_row(heart):
     scorer = ReliefF(k_nearest=5)
     rank = RankScorer(scorer)
-    assert rank.name == rank.friendly_name == "ReliefF"
+    # apart from Orange's own "ReliefF" column: k as a subscript
+    assert rank.name == rank.friendly_name == "ReliefF\u2085"
+    assert RankScorer(RReliefF(k_nearest=50)).name == "RReliefF\u2085\u2080"
+    from orangecontrib.relief import MultiSURF
+    assert RankScorer(MultiSURF()).name == "MultiSURF"
     assert rank.class_type is DiscreteVariable
     assert RankScorer(RReliefF()).class_type is ContinuousVariable
     assert RankScorer(scorer, name="mine").name == "mine"
@@ -31,7 +35,6 @@ def test_rank_scorer_names_columns_by_class_value(three_classes):
     assert np.isnan(scores[3]).all()  # no instance has the fourth value
     # the labels Rank builds: shortname + "_" + str(i)
     labels = [rank.name + "_" + str(i) for i in range(1, 5)]
-    assert labels == ["CDRelief: x", "CDRelief: y", "CDRelief: z",
-                      "CDRelief: unused"]
+    assert labels == ["CD: x", "CD: y", "CD: z", "CD: unused"]
     assert rank.name == "CDRelief" and rank.name + "!" == "CDRelief!"
     assert_allclose(rank(data), CDRelief(k_nearest=3)(data))

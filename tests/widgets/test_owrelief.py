@@ -70,10 +70,12 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.send_signal(rank.Inputs.scorer, scorer, 0, widget=rank)
         self.wait_until_finished(widget=rank, timeout=TIMEOUT_MS)
         scores = self.get_output(rank.Outputs.scores, widget=rank)
-        # the scorer's column, next to Orange's default methods
-        self.assertIn("ReliefF", [v.name for v in scores.domain.attributes])
+        # the scorer's column, next to Orange's default methods, named
+        # apart from Orange's own ReliefF: its k as a subscript
+        self.assertIn("ReliefF\u2081\u2080",
+                      [v.name for v in scores.domain.attributes])
         got = dict(zip(scores.get_column("Feature"),
-                       scores.get_column("ReliefF")))
+                       scores.get_column("ReliefF\u2081\u2080")))
         self.assert_same_weights(expected_by_name(ReliefF(), self.heart), got)
 
     def test_regression_uses_rrelieff(self):

@@ -27,7 +27,7 @@ class TestRankWithTheAddonsScorers(base.WidgetTest):
         data = Table(path("zoo"))
         scores = self.scores(data, RankScorer(RFSMScorer()))
         got = dict(zip(scores.get_column("Feature"),
-                       scores.get_column("RFSM")))
+                       scores.get_column("RFSM\u2081")))
         expected = dict(zip([v.name for v in data.domain.attributes],
                             RFSMScorer()(data)))
         assert got.keys() == expected.keys()
@@ -43,9 +43,9 @@ class TestRankWithTheAddonsScorers(base.WidgetTest):
         model = rank.ranksModel
         headers = [model.headerData(i, 1) for i in range(model.columnCount())]
         values = data.domain.class_var.values
-        self.assertEqual(headers[-2:], [f"IWCDRelief: {v}" for v in values])
+        self.assertEqual(headers[-2:], [f"IWCD: {v}" for v in values])
         # the columns hold the class rows of the matrix
         self.assertEqual([v.name for v in scores.domain.attributes][-2:],
-                         [f"IWCDRelief: {v}" for v in values])
+                         [f"IWCD: {v}" for v in values])
         matrix = scorer.scorer.class_weights(data)
         np.testing.assert_allclose(scores.X[:, -2:], matrix.T)
