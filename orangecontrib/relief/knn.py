@@ -25,13 +25,15 @@ from Orange.data.filter import HasClass
 from Orange.data import Domain
 from Orange.preprocess import Continuize, Impute, RemoveNaNColumns
 from Orange.preprocess.preprocess import Preprocess
-from Orange.preprocess.transformation import Transformation
+from Orange.preprocess.transformation import (Indicator, Indicator1,
+                                             Transformation)
 
 from .core import ReliefInputError
 from .core.classdep import UPDATES
 from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
                            PositiveInt, check_choice)
-from .core.weighted_knn import METHODS, fit_class_weights, predict_votes
+from .core.weighted_knn import (METHODS, cross_validated_threshold,
+                                 fit_class_weights, predict_votes)
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
 
@@ -64,7 +66,9 @@ class Standardize(Preprocess):
     taken, where Orange's Normalize squares the values themselves (which
     overflows from about 1e154 and vanishes below about 1e-162).  A
     constant column keeps sd 1; a column of zeros or without known values
-    is left as it is."""
+    is left as it is, and so are the 0/1 indicators that Continuize makes
+    of a nominal attribute (z-scored, a rare value's indicator would
+    outweigh every numeric attribute)."""
 
     def __call__(self, data):
         attributes = [self.standardized(data, var)
@@ -73,8 +77,19 @@ class Standardize(Preprocess):
                                      data.domain.metas))
 
     @staticmethod
-    def standardized(data, var):
-        if not var.is_continuous:
+    def is_indicator(var):
+        """Whether `var` is Continuize's 0/1 indicator of a nominal value,
+        possibly behind later transformations (an imputation)."""
+        transformation = var.compute_value
+        while transformation is not None:
+            if isinstance(transformation, (Indicator, Indicator1)):
+                return True
+            transformation = getattr(getattr(transformation, "variable",
+                                             None), "compute_value", None)
+        return False
+
+    def standardized(self, data, var):
+        if not var.is_continuous or self.is_indicator(var):
             return var
         column = data.get_column(var)
         known = column[~np.isnan(column)]
@@ -127,10 +142,15 @@ class ClassDependentKNNLearner(Learner):
         uses the same k for both).
     method : "IWCDRelief", "CDRelief", "ReliefF" or "none"
         How the weights are learnt (see :data:`METHODS`).
-    threshold : float in [0, 1]
-        IWCDRelief's instance-weight threshold (eq. 5).
-    update : "as_printed" or "as_text"
-        IWCDRelief's reading of eq. 6.
+    threshold : float in [0, 1] or None
+        IWCDRelief's instance-weight threshold (eq. 5); None (default):
+        chosen among 0.1 .. 0.9 by a stratified 5-fold cross-validation on
+        the training data, where the kNN without weights competes too
+        (:func:`~.core.weighted_knn.cross_validated_threshold`; the model's
+        ``threshold`` and ``method`` tell which won).
+    update : "as_text" or "as_printed"
+        IWCDRelief's reading of eq. 6; "as_text" (default) is the one that
+        reproduces the paper's results (see doc/classdep.md).
     n_iterations : int or None
         References per class (None: every training instance).
     random_state : int
@@ -147,7 +167,7 @@ class ClassDependentKNNLearner(Learner):
     __returns__ = ClassDependentKNNModel
 
     def __init__(self, k=K_CLASS_DEPENDENT, method="IWCDRelief",
-                 threshold=THRESHOLD, update="as_printed", n_iterations=None,
+                 threshold=None, update="as_text", n_iterations=None,
                  random_state=RANDOM_STATE, negative="clip",
                  preprocessors=None):
         super().__init__(preprocessors=preprocessors)
@@ -177,17 +197,29 @@ class ClassDependentKNNLearner(Learner):
         discrete = np.array([var.is_discrete for var in domain.attributes],
                             dtype=bool)
         fill = _fill_values(X, discrete)
+        n_classes = len(domain.class_var.values)
+        options = dict(k=self.k, update=self.update,
+                       n_iterations=self.n_iterations,
+                       random_state=self.random_state, negative=self.negative)
+        method, threshold = self.method, self.threshold
         try:
+            if threshold is None and method == "IWCDRelief":
+                threshold = cross_validated_threshold(
+                    np.where(np.isnan(X), fill, X), y, discrete, n_classes,
+                    **options)
+                if threshold is None:  # the plain kNN did better
+                    method = "none"
             weights = fit_class_weights(
-                X, y, discrete, len(domain.class_var.values),
-                method=self.method, k=self.k, threshold=self.threshold,
-                update=self.update, n_iterations=self.n_iterations,
-                random_state=self.random_state, negative=self.negative)
+                X, y, discrete, n_classes, method=method,
+                threshold=THRESHOLD if threshold is None else threshold,
+                **options)
         except ReliefInputError as error:
             raise ValueError(str(error)) from None
         X = np.where(np.isnan(X), fill, X)
-        return ClassDependentKNNModel(domain, X, y, weights, discrete, fill,
-                                      self.k)
+        model = ClassDependentKNNModel(domain, X, y, weights, discrete, fill,
+                                       self.k)
+        model.threshold, model.method = threshold, method
+        return model
 
 
 def _fill_values(X, discrete):

@@ -297,3 +297,32 @@ def test_bad_options(bad, message):
 def test_single_class_is_an_error():
     with pytest.raises(ReliefInputError):
         cdrelief(np.eye(3), np.zeros(3))
+
+
+def test_cross_validated_threshold_is_the_best_in_the_inner_folds():
+    from orangecontrib.relief.core.weighted_knn import (
+        THRESHOLDS, accuracy, column_ranges, cross_validated_threshold,
+        fit_class_weights, stratified_folds)
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(90, 4))
+    y = (X[:, 0] + 0.5 * rng.normal(size=90) > 0).astype(float)
+    discrete = np.zeros(4, bool)
+    chosen = cross_validated_threshold(X, y, discrete, 2, k=5,
+                                       unweighted=False)
+    fold = stratified_folds(y, 5, 0)
+    totals = []
+    for t in THRESHOLDS:
+        total = 0.0
+        for f in range(5):
+            train, test = fold != f, fold == f
+            weights = fit_class_weights(X[train], y[train], discrete, 2, k=5,
+                                        threshold=t, update="as_text")
+            total += accuracy(X[train], y[train], weights, discrete,
+                              X[test], y[test], 5)
+        totals.append(total)
+    assert chosen == THRESHOLDS[int(np.argmax(totals))]
+    assert column_ranges(X, discrete).shape == (4,)
+    # equal weights compete: with only noise attributes they may win
+    with_plain = cross_validated_threshold(X, y, discrete, 2, k=5)
+    assert with_plain in THRESHOLDS or with_plain is None
+    assert cross_validated_threshold(X, y, discrete, 2, k=5) == with_plain

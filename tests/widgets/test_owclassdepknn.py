@@ -14,8 +14,11 @@ from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
 
 class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
     def setUp(self):
+        # the threshold set by hand (the default chooses it by
+        # cross-validation: test_the_default_chooses_the_threshold)
         self.widget = self.create_widget(
-            OWClassDependentKNN, stored_settings={"auto_apply": False})
+            OWClassDependentKNN, stored_settings={"auto_apply": False,
+                                                  "choose_threshold": False})
         self.init()
         self.parameters = [
             base.ParameterMapping("k", self.widget.k_spin, values=[1, 7]),
@@ -59,6 +62,33 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
         self.widget.method_combo.activated.emit(3)
         self.click_apply()
         self.assertIsNone(self.get_output(self.widget.Outputs.scorer))
+
+    def test_the_default_chooses_the_threshold(self):
+        widget = self.create_widget(OWClassDependentKNN)
+        self.assertTrue(widget.choose_threshold)
+        self.assertEqual(UPDATES[widget.update_index], "as_text")
+        self.assertFalse(widget.threshold_spin.isEnabled())
+        learner = self.get_output(widget.Outputs.learner, widget=widget)
+        self.assertIsNone(learner.threshold)
+        self.assertEqual(learner.update, "as_text")
+        data = Table(path("heart_disease"))
+        self.send_signal(widget.Inputs.data, data, widget=widget)
+        self.wait_until_finished(widget=widget, timeout=120000)
+        model = self.get_output(widget.Outputs.model, widget=widget)
+        from orangecontrib.relief.core.weighted_knn import THRESHOLDS
+        self.assertTrue(model.threshold in THRESHOLDS
+                        or (model.threshold is None
+                            and model.method == "none"))
+        widget.controls.choose_threshold.click()
+        self.assertTrue(widget.threshold_spin.isEnabled())
+        self.assertEqual(self.get_output(widget.Outputs.learner,
+                                         widget=widget).threshold,
+                         widget.threshold)
+        for control in (widget.k_spin, widget.method_combo,
+                        widget.threshold_spin, widget.update_combo,
+                        widget.controls.choose_threshold,
+                        widget.sample_check, widget.iterations_spin):
+            self.assertTrue(control.toolTip(), control)
 
     def test_model_and_report_on_heart_disease(self):
         data = Table(path("heart_disease"))

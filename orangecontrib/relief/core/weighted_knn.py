@@ -23,13 +23,18 @@ from .classdep import ClassDependentRelief
 from .estimators import relieff
 from .options import K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check_choice
 
-__all__ = ["METHODS", "NEGATIVE", "column_ranges", "fit_class_weights",
-           "predict_votes"]
+__all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
+           "fit_class_weights", "predict_votes", "accuracy",
+           "stratified_folds", "cross_validated_threshold"]
 
 #: weight learners: "IWCDRelief", "CDRelief" (class-dependent), "ReliefF"
 #: (one global vector) and "none" (all ones: plain kNN)
 METHODS = ("IWCDRelief", "CDRelief", "ReliefF", "none")
 NEGATIVE = ("clip", "square")
+#: IWCDRelief's thresholds among which an inner cross-validation chooses
+THRESHOLDS = tuple(round(0.1 * i, 1) for i in range(1, 10))
+#: folds of that inner cross-validation
+INNER_FOLDS = 5
 
 
 def column_ranges(X, discrete):
@@ -108,3 +113,66 @@ def predict_votes(train_X, train_y, class_weights, discrete, X, k):
         votes[rows, labels[nearest[:, rank]]] += 1
         first[rows, labels[nearest[:, rank]]] = rank
     return votes, first
+
+
+def accuracy(train_X, train_y, class_weights, discrete, test_X, test_y, k):
+    """The share of `test_y` that eq. 1's kNN predicts right (ties of votes
+    to the class whose nearest voter is nearer)."""
+    votes, first = predict_votes(train_X, train_y, class_weights, discrete,
+                                 test_X, k)
+    predicted = np.argmax(votes * (k + 1) - first, axis=1)
+    return float(np.mean(predicted == test_y))
+
+
+def stratified_folds(y, n_folds, seed):
+    """Fold number of each instance: every class dealt round-robin over the
+    folds in a random order (numpy's default_rng(seed))."""
+    rng = np.random.default_rng(seed)
+    fold = np.empty(len(y), dtype=np.int64)
+    offset = 0
+    for c in np.unique(y):
+        members = rng.permutation(np.flatnonzero(y == c))
+        fold[members] = (np.arange(len(members)) + offset) % n_folds
+        offset += len(members)
+    return fold
+
+
+def cross_validated_threshold(X, y, discrete, n_classes, *,
+                              k=K_CLASS_DEPENDENT, update="as_text",
+                              thresholds=THRESHOLDS, folds=INNER_FOLDS,
+                              n_iterations=None, random_state=RANDOM_STATE,
+                              negative="clip", unweighted=True):
+    """IWCDRelief's threshold (eq. 5) with the best mean accuracy of a
+    stratified `folds`-fold cross-validation on (X, y) alone (ties: the
+    smaller threshold); with `unweighted`, None when the kNN without
+    weights (all 1) does strictly better than every threshold.
+
+    Qiu & He (2019) report the threshold best on the test data; choosing
+    it on the training data keeps a test honest, and letting the plain kNN
+    compete keeps weights that do not help on small classes from making
+    the classifier worse.  One neighbour search per fold serves every
+    threshold.
+    """
+    fold = stratified_folds(y, folds, random_state)
+    totals = np.zeros(len(thresholds) + 1)  # the last: no weights
+    for f in range(folds):
+        train, test = fold != f, fold == f
+        if len(np.unique(y[train])) < 2 or not test.any():
+            continue
+        search = ClassDependentRelief(
+            X[train], y[train], discrete, k_nearest=k,
+            n_iterations=n_iterations, random_state=random_state,
+            distance_weights=column_ranges(X[train], discrete) ** 2,
+            n_classes=n_classes)
+        candidates = [fit_class_weights(
+            X[train], y[train], discrete, n_classes, k=k, threshold=t,
+            update=update, search=search, random_state=random_state,
+            negative=negative) for t in thresholds]
+        candidates.append(np.ones((n_classes, X.shape[1])))
+        for c, weights in enumerate(candidates):
+            totals[c] += accuracy(X[train], y[train], weights, discrete,
+                                  X[test], y[test], k)
+    best = int(np.argmax(totals[:-1]))  # the first of the best thresholds
+    if unweighted and totals[-1] > totals[best]:
+        return None
+    return thresholds[best]

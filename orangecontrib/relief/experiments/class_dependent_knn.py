@@ -40,8 +40,9 @@ import numpy as np
 
 from . import Progress, compiled_engine, write_csv
 from ..core.classdep import ClassDependentRelief, UPDATES
-from ..core.weighted_knn import (NEGATIVE, column_ranges, fit_class_weights,
-                                 predict_votes)
+from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracy,
+                                 column_ranges, fit_class_weights,
+                                 stratified_folds)
 
 __all__ = ["DATASETS", "PAPER", "Settings", "Results", "run", "load"]
 
@@ -50,7 +51,6 @@ DATASETS = {"heart_disease": ("HEART",), "breast-cancer": ("B.CANCER",),
             "diabetes": ("DIABETES", "PIMA"),
             "breast-cancer-wisconsin": ("BREAST-W",), "bupa": ("BUPA",)}
 K_VALUES = (3, 5, 7)
-THRESHOLDS = tuple(round(0.1 * i, 1) for i in range(1, 10))
 
 #: Table 2 of the paper: name -> method -> k -> (accuracy %, std)
 PAPER = {
@@ -95,19 +95,6 @@ def load(name):
     return X[complete], y[complete], table.domain.class_var.values
 
 
-def stratified_folds(y, n_folds, seed):
-    """Fold number of each instance: every class dealt round-robin over the
-    folds in a random order (numpy's default_rng(seed))."""
-    rng = np.random.default_rng(seed)
-    fold = np.empty(len(y), dtype=np.int64)
-    offset = 0
-    for c in np.unique(y):
-        members = rng.permutation(np.flatnonzero(y == c))
-        fold[members] = (np.arange(len(members)) + offset) % n_folds
-        offset += len(members)
-    return fold
-
-
 def zscore(train, test):
     """Both parts standardised by the training means and deviations."""
     mean = train.mean(axis=0)
@@ -117,13 +104,6 @@ def zscore(train, test):
 
 
 # --------------------------------------------------------- evaluation ----
-
-def _accuracy(train_X, train_y, weights, discrete, test_X, test_y, k):
-    votes, first = predict_votes(train_X, train_y, weights, discrete,
-                                 test_X, k)
-    predicted = np.argmax(votes * (k + 1) - first, axis=1)
-    return float(np.mean(predicted == test_y))
-
 
 def evaluate_split(train_X, train_y, test_X, test_y, n_classes, k_values,
                    thresholds, seed, negative="clip"):
@@ -144,8 +124,8 @@ def evaluate_split(train_X, train_y, test_X, test_y, n_classes, k_values,
         weights = fit_class_weights(train_X, train_y, discrete, n_classes,
                                     k=k, search=search, random_state=seed,
                                     negative=negative, **options)
-        result[key, k] = _accuracy(train_X, train_y, weights, discrete,
-                                   test_X, test_y, k)
+        result[key, k] = accuracy(train_X, train_y, weights, discrete,
+                                  test_X, test_y, k)
 
     for k in k_values:
         for name in BASELINES:
@@ -169,8 +149,8 @@ def choose_threshold(train_X, train_y, n_classes, k_values, thresholds,
             train_X[inner_train], train_y[inner_train], train_X[inner_test],
             train_y[inner_test], n_classes, k_values, thresholds, seed,
             negative)
-        for (key, k), accuracy in scores.items():
-            totals[key, k] = totals.get((key, k), 0.0) + accuracy
+        for (key, k), share in scores.items():
+            totals[key, k] = totals.get((key, k), 0.0) + share
     return {(update, k): max(thresholds, key=lambda t: (
                 totals[("IWCDRelief", update, t), k], -t))
             for update in UPDATES for k in k_values}

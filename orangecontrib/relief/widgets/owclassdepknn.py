@@ -22,7 +22,9 @@ from orangecontrib.relief.widgets.common import (
 METHOD_LABELS = ("IWCDRelief (instance weighted)", "CDRelief",
                  "ReliefF (one vector for all classes)",
                  "None (plain kNN)")
-UPDATE_LABELS = ("As printed in eq. 6", "As the text describes it")
+#: labels of IWCDRelief's readings of eq. 6, in the order of `UPDATES`
+UPDATE_LABELS = {"as_printed": "Formula as printed",
+                 "as_text": "As the text says (the paper's results)"}
 
 
 def fit_model(learner, data, state: TaskState):
@@ -53,7 +55,8 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
     k = Setting(K_CLASS_DEPENDENT)
     method_index = Setting(0)
     threshold = Setting(THRESHOLD)
-    update_index = Setting(0)
+    choose_threshold = Setting(True)
+    update_index = Setting(UPDATES.index("as_text"))
     sample_references = Setting(False)
     n_iterations = Setting(100)
 
@@ -72,26 +75,51 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         self.k_spin = gui.spin(
             box, self, "k", 1, 100, label="Neighbours (k):",
             alignment=Qt.AlignRight, controlWidth=80,
-            callback=self.settings_changed)
+            callback=self.settings_changed,
+            tooltip="How many nearest training instances vote for the "
+                    "class; also the neighbours with which the weights are "
+                    "learnt.")
 
         box = gui.vBox(self.controlArea, "Class weights")
         self.method_combo = gui.comboBox(
             box, self, "method_index", items=METHOD_LABELS,
-            callback=self._on_method_changed)
+            callback=self._on_method_changed,
+            tooltip="How the attribute weights of each class are learnt: "
+                    "IWCDRelief and CDRelief (Qiu & He 2019) learn one "
+                    "vector per class, ReliefF one for all, None uses "
+                    "equal weights.")
+        gui.checkBox(box, self, "choose_threshold",
+                     "Choose the threshold by cross-validation",
+                     callback=self._on_method_changed,
+                     tooltip="Pick IWCDRelief's threshold (0.1 .. 0.9) by a "
+                             "5-fold cross-validation on the training data; "
+                             "equal weights compete too and win when the "
+                             "learnt ones do not help.")
         self.threshold_spin = gui.doubleSpin(
             box, self, "threshold", 0, 1, 0.05, decimals=2,
             label="Instance weight threshold:", alignment=Qt.AlignRight,
-            controlWidth=80, callback=self.settings_changed)
+            controlWidth=80, callback=self.settings_changed,
+            tooltip="IWCDRelief learns from the instances near the class "
+                    "border: those whose weight (eq. 5) is at most this.")
         self.update_combo = gui.comboBox(
-            box, self, "update_index", items=UPDATE_LABELS,
-            label="Update (eq. 6):", orientation=Qt.Horizontal,
-            callback=self.settings_changed)
+            box, self, "update_index",
+            items=[UPDATE_LABELS[u] for u in UPDATES],
+            label="Weight update:", orientation=Qt.Horizontal,
+            callback=self.settings_changed,
+            tooltip="IWCDRelief's update, eq. 6 of Qiu & He (2019): the "
+                    "formula as printed, or as the text describes it (this "
+                    "one reproduces the paper's results; see the help).")
         self.sample_check, self.iterations_spin = gui.spin(
             box, self, "n_iterations", 1, 100000,
             checked="sample_references",
             label="Sampled references per class:", alignment=Qt.AlignRight,
             controlWidth=80, callback=self.settings_changed,
-            checkCallback=self.settings_changed)
+            checkCallback=self.settings_changed,
+            tooltip="How many reference instances of each class the "
+                    "weights are learnt from, drawn at random.")
+        self.sample_check.setToolTip(
+            "Checked: learn from sampled references. Unchecked: every "
+            "training instance once.")
         gui.widgetLabel(box, "Unchecked: every training instance once.")
         self._update_controls()
 
@@ -101,16 +129,22 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
 
     def _update_controls(self):
         iwcd = METHODS[self.method_index] == "IWCDRelief"
-        self.threshold_spin.setEnabled(iwcd)
+        self.controls.choose_threshold.setEnabled(iwcd)
+        self.threshold_spin.setEnabled(iwcd and not self.choose_threshold)
         self.update_combo.setEnabled(iwcd)
 
     def _iterations(self):
         return self.n_iterations if self.sample_references else None
 
+    def _threshold(self):
+        """The threshold for the learner: None to choose it by
+        cross-validation."""
+        return None if self.choose_threshold else self.threshold
+
     def create_learner(self):
         return self.LEARNER(
             k=self.k, method=METHODS[self.method_index],
-            threshold=self.threshold, update=UPDATES[self.update_index],
+            threshold=self._threshold(), update=UPDATES[self.update_index],
             n_iterations=self._iterations(), preprocessors=self.preprocessors)
 
     def create_scorer(self):
@@ -121,7 +155,11 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
             scorer = CDRelief(k_nearest=self.k,
                               n_iterations=self._iterations())
         elif method == "IWCDRelief":
-            scorer = IWCDRelief(k_nearest=self.k, threshold=self.threshold,
+            # the threshold the model chose, once there is one
+            threshold = getattr(self.model, "threshold", None)
+            if threshold is None or not self.choose_threshold:
+                threshold = self.threshold
+            scorer = IWCDRelief(k_nearest=self.k, threshold=threshold,
                                 update=UPDATES[self.update_index],
                                 n_iterations=self._iterations())
         else:
@@ -148,6 +186,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         self.model.name = self.effective_learner_name()
         self.model.instances = self.data
         self._send_model()
+        self.Outputs.scorer.send(self.create_scorer())
 
     def on_exception(self, ex):
         self.show_fitting_failed(ex)
@@ -164,8 +203,11 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         parameters = [("Neighbours (k)", self.k),
                       ("Class weights", METHOD_LABELS[self.method_index])]
         if METHODS[self.method_index] == "IWCDRelief":
-            parameters += [("Instance weight threshold", self.threshold),
-                           ("Update (eq. 6)", UPDATE_LABELS[self.update_index])]
+            parameters += [
+                ("Instance weight threshold",
+                 "chosen by cross-validation" if self.choose_threshold
+                 else self.threshold),
+                ("Weight update", UPDATE_LABELS[UPDATES[self.update_index]])]
         parameters.append(("References", (
             f"{self.n_iterations} sampled per class" if self.sample_references
             else "every training instance")))

@@ -21,7 +21,8 @@ from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.steps import VARIANTS, ReliefSteps, references
 from orangecontrib.relief.widgets.common import (NO_CLASS, PlainPlot,
                                                  within_ranges)
-from orangecontrib.relief.widgets.owrelief import WeightsPlot, weights_table
+from orangecontrib.relief.widgets.owrelief import (WeightsPlot, is_relevant,
+                                                   weights_table)
 
 #: (label, milliseconds between two steps) of the Run button's speeds
 SPEEDS = (("Slow (2 s a step)", 2000), ("Medium (0.5 s a step)", 500),
@@ -553,11 +554,15 @@ class OWReliefSteps(OWWidget):
 
     def _show_weights(self):
         if not self.steps:
-            self.bars.clear_weights()
-            self.bars.getPlotItem().setTitle("")
+            self.bars.show_message("Press Step.")
             return
-        names = [attr.name for attr in self.data.domain.attributes]
-        self.bars.set_weights(names, self.stepper.weights(self.steps))
+        attributes = self.data.domain.attributes
+        weights = self.stepper.weights(self.steps)
+        self.bars.set_weights(
+            [attr.name for attr in attributes], weights,
+            [f"{attr.name}\nweight {w:.4f}"
+             for attr, w in zip(attributes, weights)],
+            [is_relevant(attr) for attr in attributes])
         self.bars.getPlotItem().setTitle(
             f"Weights after {len(self.steps)} step(s)")
 
