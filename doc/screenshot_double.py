@@ -15,7 +15,7 @@ from orangecontrib.relief.widgets.owseparability import OWSeparability  # noqa: 
 
 def generator(app):
     widget = OWReliefGenerator()
-    widget.problem = "RDG1 (numeric)"
+    widget.problem = "RDG1-numeric"
     widget._update_controls()
     widget.commit.now()
     widget.show()

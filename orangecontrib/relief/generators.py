@@ -159,12 +159,12 @@ _RDG1 = ("Classes from a random decision list (Weka's RDG1). Instances "
 
 #: Problem name -> Generator (the widget's list, in this order).
 GENERATORS = {
-    "RDG1 (numeric)": Generator(
+    "RDG1-numeric": Generator(
         rdg1, _RDG1 + " Attributes are uniform in [0, 1); tests are "
         "a < v or a >= v.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
          "max_rule_size"), (("boolean", False),)),
-    "RDG1 (boolean)": Generator(
+    "RDG1-boolean": Generator(
         rdg1, _RDG1 + " Attributes are random booleans; tests are a = value.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
          "max_rule_size"), (("boolean", True),)),

@@ -148,3 +148,70 @@ class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
         self.widget.send_report()
         self.send_and_wait(self.parity)
         self.widget.send_report()
+
+
+class TestTraceAPersonCanRead(SendAndWaitMixin, base.WidgetTest):
+    """The trace is not squashed by the empty set, branch and bound draws
+    the best set of each size against its bound, the slow wrapper shows
+    that it works, and every control says what it does."""
+    timeout_ms = TIMEOUT_MS
+
+    def setUp(self):
+        self.widget = self.create_widget(OWRFSM)
+
+    def test_the_empty_set_does_not_squash_the_trace(self):
+        from orangecontrib.relief.core.subsets import SearchResult
+        from orangecontrib.relief.core.subsets.searches import SearchStep
+        plot = self.widget.plot
+        trace = [SearchStep(0, -10.0), SearchStep(1, 0.20, 0),
+                 SearchStep(2, 0.25, 1), SearchStep(3, 0.24, 2, False)]
+        result = SearchResult([0, 1], 0.25, trace, 4, True)
+        plot.set_trace(result, ["a", "b", "c"], 2)
+        low, high = plot.getViewBox().viewRange()[1]
+        self.assertGreater(low, -1)
+        self.assertLess(high, 1)
+        self.assertIn("-10", plot.empty_set_note.toPlainText())
+        # an empty set near the others stays on the scale
+        trace[0] = SearchStep(0, 0.18)
+        plot.set_trace(SearchResult([0, 1], 0.25, trace, 4, True),
+                       ["a", "b", "c"], 2)
+        self.assertIsNone(plot.empty_set_note)
+
+    def test_branch_and_bound_shows_sizes_and_its_bound(self):
+        widget = self.widget
+        widget.measure = "Liu's consistency"
+        widget.search = "branch and bound"
+        self.send_and_wait(generators.corral(seed=0))
+        plot = widget.plot
+        texts = [point.data() for item in plot.getPlotItem().items
+                 if isinstance(item, owrfsm.pg.ScatterPlotItem)
+                 for point in item.points()]
+        self.assertTrue(all(text.startswith("best set of ")
+                            for text in texts))
+        self.assertEqual(len(set(texts)), len(texts))
+        bounds = [item for item in plot.getPlotItem().items
+                  if isinstance(item, owrfsm.pg.InfiniteLine)
+                  and item.angle == 0]
+        self.assertEqual(len(bounds), 1)
+
+    def test_the_status_counts_evaluated_sets(self):
+        statuses = []
+
+        class State(FakeState):
+            def set_status(self, text):
+                statuses.append(text)
+
+        owrfsm.run_selection(Table(path("zoo")), "Wrapper", "greedy forward",
+                             KNNLearner(), dict(folds=2),
+                             State(interrupted=False))
+        counted = [s for s in statuses if "evaluated" in s]
+        self.assertGreater(len(counted), 10)
+        self.assertIn(f"{len(counted)} attribute set(s)", counted[-1])
+
+    def test_every_control_says_what_it_does(self):
+        from AnyQt.QtWidgets import QCheckBox, QComboBox, QSpinBox
+        controls = [w for kind in (QCheckBox, QComboBox, QSpinBox)
+                    for w in self.widget.controlArea.findChildren(kind)]
+        self.assertGreaterEqual(len(controls), 6)
+        for control in controls:
+            self.assertTrue(control.toolTip(), control)

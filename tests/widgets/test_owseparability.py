@@ -94,3 +94,35 @@ class TestOWSeparability(base.WidgetTest):
                    for row in range(restored.problem_list.count())]
         self.assertEqual(checked, [p in ("MajorityN", "NonMonotonic")
                                    for p in sep.PROBLEMS])
+
+    def test_a_stop_after_results_clears_them(self):
+        """After Stop the widget neither shows nor sends the earlier run's
+        results while saying there are none."""
+        widget = self.widget
+        self.run_and_wait()
+        self.assertIsNotNone(self.get_output(widget.Outputs.results))
+        release = threading.Event()
+        run_design = owseparability.run_design
+
+        def blocking(settings, state):
+            release.wait(10)
+            return run_design(settings, state)
+
+        with patch.object(owseparability, "run_design", blocking):
+            widget.toggle_run()
+            widget.toggle_run()
+            release.set()
+            self.wait_until_finished()
+        self.assertTrue(widget.Information.cancelled.is_shown())
+        self.assertIsNone(self.get_output(widget.Outputs.results))
+        self.assertEqual(widget.plot_separability.curves, [])
+        self.assertEqual(widget.shown_combo.count(), 0)
+
+    def test_the_legend_is_outside_the_plots(self):
+        for plot in (self.widget.plot_separability,
+                     self.widget.plot_accumulated):
+            self.assertIsNone(plot.getPlotItem().legend)
+        text = self.widget.legend.text()
+        for name in sep.ALGORITHMS:
+            self.assertIn(name, text)
+            self.assertIn(sep.COLOURS[name], text)

@@ -177,7 +177,7 @@ def rdg1(n_instances=100, n_relevant=10, n_irrelevant=0, *, boolean=False,
         first = unclassified[0] if len(unclassified) else n_instances
     y = np.array([rules[r][0] for r in rule_of])
     values = [BOOLEAN if boolean else None] * n_attrs
-    name = "RDG1 (boolean)" if boolean else "RDG1 (numeric)"
+    name = "RDG1-boolean" if boolean else "RDG1-numeric"
     return _problem(name, X, y, n_relevant, n_irrelevant, values,
                     [str(c) for c in range(n_classes)],
                     dict(rules=rules, rule_of=rule_of))

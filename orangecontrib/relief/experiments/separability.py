@@ -220,7 +220,7 @@ class Results:
             cells = [f"{per_algorithm[name][0].mean():>9.4f} / "
                      f"{per_algorithm[name][1][-1]:>9.3f}"
                      for name in ALGORITHMS]
-            lines.append(f"{PAPER_NAMES[problem]:<22}"
+            lines.append(f"{problem:<22}"
                          + "".join(f"{cell:>22}" for cell in cells))
         lines.append("(mean separability / accumulated separability at the "
                      "largest number of attributes)")
@@ -372,7 +372,7 @@ def plot_figures(results, separability_png, accumulated_png, dpi=110):
                 axes.plot(x, per_algorithm[name][which], label=name,
                           color=COLOURS[name], linewidth=1.2)
             axes.axhline(0, color="#999999", linewidth=0.6)
-            axes.set_title(f"({'abcdef'[number % 6]}) {PAPER_NAMES[problem]}",
+            axes.set_title(f"({'abcdef'[number % 6]}) {problem}",
                            fontsize=10)
             axes.set_xlabel("number of attributes (n + m)", fontsize=8)
             axes.set_ylabel(label, fontsize=8)

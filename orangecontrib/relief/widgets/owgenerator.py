@@ -11,6 +11,9 @@ from Orange.widgets.widget import Msg, Output, OWWidget
 from orangecontrib.relief.generators import GENERATORS, relevant_mask
 from orangecontrib.relief.widgets.common import known_choices, within_ranges
 
+#: problem names of earlier versions
+RENAMED = {"RDG1 (numeric)": "RDG1-numeric", "RDG1 (boolean)": "RDG1-boolean"}
+
 #: setting name -> (label, minimum, maximum)
 PARAMETERS = {
     "n_instances": ("Instances:", 1, 100000),
@@ -56,6 +59,9 @@ class OWReliefGenerator(OWWidget):
 
     def __init__(self):
         super().__init__()
+        # the names of earlier versions: one name per problem now, the same
+        # in the Separability widget and on the command line
+        self.problem = RENAMED.get(self.problem, self.problem)
         known_choices(self, {"problem": GENERATORS})
         within_ranges(self, {name: (low, high)
                              for name, (_, low, high) in PARAMETERS.items()})

@@ -37,6 +37,7 @@ class _Checked(SetMeasure):
     def __init__(self, measure, state):
         self.measure = measure
         self.state = state
+        self.evaluated = 0
         self.n_attributes = measure.n_attributes
         self.monotone = measure.monotone
         self._fast = (type(measure).forward_values
@@ -47,7 +48,13 @@ class _Checked(SetMeasure):
             raise Interrupted
 
     def evaluate(self, subset):
+        """The measure of `subset`; the status counts the sets evaluated,
+        so that a slow measure (the wrapper's cross-validation) shows that
+        it works between the search's progress reports."""
         self._check()
+        self.evaluated += 1
+        self.state.set_status(f"Searching: {self.evaluated} attribute "
+                              f"set(s) evaluated ...")
         return self.measure.evaluate(subset)
 
     def forward_values(self, subset, candidates):
@@ -94,25 +101,27 @@ class TracePlot(PlainPlot):
 
     def set_trace(self, result, names, selected_size):
         """Plot the steps of `result`; `names[i]` labels attribute i in the
-        points' tooltips (and next to the points when there are few)."""
+        points' tooltips (and next to the points when there are few).
+
+        A search from the empty set leaves the empty set's value off the
+        vertical scale when it lies far below the others (it would squash
+        them); branch and bound's trace is the best set of each size, drawn
+        with its bound (the full set's value)."""
         self.clear()
-        self.plot([s.size for s in result.trace if s.accepted],
-                  [s.value for s in result.trace if s.accepted],
-                  pen=ACCEPTED_PEN)
+        trace = result.trace
+        by_bound = len(trace) > 1 and all(s.attribute is None for s in trace)
+        self.plot([s.size for s in trace if s.accepted],
+                  [s.value for s in trace if s.accepted], pen=ACCEPTED_PEN)
         points = pg.ScatterPlotItem(hoverable=True, tip=self._tip, size=9)
-        for step in result.trace:
-            text = ("start" if step.attribute is None else
-                    f"{'+' if result.trace[0].size <= step.size else '−'}"
-                    f"{names[step.attribute]}")
-            if not step.accepted:
-                text += " (refused)"
+        for step in trace:
+            text = self._step_text(step, trace, names, by_bound)
             points.addPoints(
                 [dict(pos=(step.size, step.value), data=text,
                       brush=ACCEPTED_BRUSH if step.accepted
                       else REJECTED_BRUSH,
                       symbol="o" if step.accepted else "x",
                       pen=pg.mkPen("w" if step.accepted else "#d62728"))])
-            if len(result.trace) <= MAX_LABELS and step.attribute is not None:
+            if len(trace) <= MAX_LABELS and step.attribute is not None:
                 # alternately above and below the points: a levelling
                 # trace puts neighbouring labels side by side
                 above = step.size % 2 == 1
@@ -126,9 +135,42 @@ class TracePlot(PlainPlot):
         self.addItem(pg.InfiniteLine(
             selected_size, angle=90,
             pen=pg.mkPen("#808080", style=pg.QtCore.Qt.DashLine)))
-        sizes = [s.size for s in result.trace]
+        if by_bound:
+            self.addItem(pg.InfiniteLine(
+                trace[0].value, angle=0, label="bound: the full set's value",
+                labelOpts=dict(position=0.25, color="#808080"),
+                pen=pg.mkPen("#808080", style=pg.QtCore.Qt.DotLine)))
+        sizes = [s.size for s in trace]
         self.setXRange(min(sizes) - 0.3, max(sizes) + 0.5, padding=0.02)
-        self.enableAutoRange(axis="y")
+        self._set_value_range(trace)
+
+    def _set_value_range(self, trace):
+        """The vertical range of the values, the empty set's left out when
+        it lies more than the others' spread below them (noted instead)."""
+        self.empty_set_note = None
+        rest = [s.value for s in trace if s.size > 0]
+        start = trace[0]
+        low, high = (min(rest), max(rest)) if rest else (0.0, 0.0)
+        spread = high - low if high > low else max(abs(high), 1.0)
+        if start.size == 0 and rest and start.value < low - spread:
+            self.setYRange(low - 0.15 * spread, high + 0.15 * spread)
+            self.empty_set_note = pg.TextItem(
+                f"empty set: {start.value:.3g} (below the scale)",
+                color="#808080", anchor=(0, 1))
+            self.empty_set_note.setPos(start.size, low - 0.12 * spread)
+            self.addItem(self.empty_set_note)
+        else:
+            self.enableAutoRange(axis="y")
+
+    @staticmethod
+    def _step_text(step, trace, names, by_bound):
+        if by_bound:
+            return f"best set of {step.size} attributes"
+        if step.attribute is None:
+            return "start"
+        sign = "+" if trace[0].size <= step.size else "\u2212"
+        text = f"{sign}{names[step.attribute]}"
+        return text if step.accepted else text + " (refused)"
 
     def _label_font(self):
         font = self.font()
@@ -211,26 +253,43 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         box = gui.vBox(self.controlArea, "Measure")
         self.measure_combo = gui.comboBox(
             box, self, "measure", items=list(MEASURES),
-            sendSelectedValue=True, callback=self._on_option_changed)
+            sendSelectedValue=True, callback=self._on_option_changed,
+            tooltip="How good a set of attributes is: RFSM (the Relief "
+                    "measure of a set), Liu's consistency (how few "
+                    "instances with equal values disagree in class) or a "
+                    "wrapper (a learner's cross-validated accuracy).")
         self.rfsm_box = gui.vBox(box)
         gui.spin(self.rfsm_box, self, "k_nearest", 1, 100,
-                 label="Neighbours (k):", callback=self.commit.deferred)
+                 label="Neighbours (k):", callback=self.commit.deferred,
+                 tooltip="Nearest hits and misses of each reference.")
         gui.checkBox(self.rfsm_box, self, "neighbours_within",
                      "Find neighbours within the set only",
-                     callback=self.commit.deferred)
+                     callback=self.commit.deferred,
+                     tooltip="Measure distances with the set's attributes "
+                             "only (else with all attributes).")
         gui.checkBox(self.rfsm_box, self, "relieff_priors",
-                     "Weight misses as ReliefF (P(C) / (1 - P(class)))",
-                     callback=self.commit.deferred)
+                     "Weight misses by their class's frequency",
+                     callback=self.commit.deferred,
+                     tooltip="Weight the misses of each class by its prior "
+                             "probability, as ReliefF (P(C) / (1 - "
+                             "P(class))).")
         self.bins_spin = gui.spin(
             box, self, "n_bins", 2, 20, label="Intervals of numeric "
-            "attributes:", callback=self.commit.deferred)
+            "attributes:", callback=self.commit.deferred,
+            tooltip="Consistency compares values: numeric attributes are "
+                    "cut into this many equal-frequency intervals.")
         self.folds_spin = gui.spin(
             box, self, "wrapper_folds", 2, 20,
-            label="Cross-validation folds:", callback=self.commit.deferred)
+            label="Cross-validation folds:", callback=self.commit.deferred,
+            tooltip="Folds of the wrapper's cross-validation of each set.")
 
         box = gui.vBox(self.controlArea, "Search")
         gui.comboBox(box, self, "search", items=SEARCH_NAMES,
-                     sendSelectedValue=True, callback=self.commit.deferred)
+                     sendSelectedValue=True, callback=self.commit.deferred,
+                     tooltip="Greedy forward: add the best attribute while "
+                             "the measure grows; backward: remove the "
+                             "least useful; branch and bound: the smallest "
+                             "set as good as all attributes (consistency).")
 
         gui.rubber(self.controlArea)
         gui.auto_apply(self.buttonsArea, self, "auto_apply")

@@ -27,9 +27,27 @@ DESIGN = (("max_relevant", "Relevant attributes 1 ..", 1, 50),
           ("n_instances", "Instances:", 10, 10000),
           ("k_nearest", "Neighbours (k):", 1, 100),
           ("seed", "Random seed:", 0, 2 ** 31 - 1))
+#: what each control of the design does (Prat & Belanche 2006, Fig. 5)
+DESIGN_TIPS = {
+    "max_relevant": "Data sets are made with 1 up to this many relevant "
+                    "attributes.",
+    "irrelevant_factor": "... and, for n relevant ones, 1 up to this many "
+                         "times n irrelevant attributes.",
+    "n_datasets": "How many random data sets are weighted for every number "
+                  "of relevant and irrelevant attributes.",
+    "n_instances": "Instances of each generated data set.",
+    "k_nearest": "Nearest hits and misses of the three ReliefF variants.",
+    "seed": "Seed of the generated data: the same seed, the same curves."}
 
 PENS = {name: pg.mkPen(colour, width=2)
         for name, colour in sep.COLOURS.items()}
+
+
+def legend_html():
+    """The algorithms' names in their curves' colours."""
+    return "&nbsp;&nbsp;&nbsp;".join(
+        f'<span style="color:{colour}">&#9472;&#9472;</span> {name}'
+        for name, colour in sep.COLOURS.items())
 
 
 def run_design(settings, state: TaskState):
@@ -70,7 +88,6 @@ class CurvesPlot(PlainPlot):
         item = self.getPlotItem()
         item.setLabel("bottom", "number of attributes (n + m)")
         item.setLabel("left", y_label)
-        self.legend = item.addLegend(offset=(10, 10))
         self.curves = []
 
     def set_curves(self, x, per_algorithm, which, title):
@@ -84,7 +101,6 @@ class CurvesPlot(PlainPlot):
 
     def clear_curves(self):
         self.clear()
-        self.legend.clear()
         self.curves = []
         self.getPlotItem().setTitle(None)
 
@@ -132,12 +148,13 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         self.curve_data = {}
         self._build_controls()
         grid = QGridLayout()
-        self.plot_separability = CurvesPlot(self, "separability (eq. 5.1)")
-        self.plot_accumulated = CurvesPlot(
-            self, "accumulated separability (eq. 5.2)")
+        self.plot_separability = CurvesPlot(self, "separability")
+        self.plot_accumulated = CurvesPlot(self, "accumulated separability")
         grid.addWidget(self.plot_separability, 0, 0)
         grid.addWidget(self.plot_accumulated, 1, 0)
         self.mainArea.layout().addLayout(grid)
+        # the legend below the plots, where it covers no curve
+        self.legend = gui.widgetLabel(self.mainArea, legend_html())
         self._update_design_info()
 
     # --- GUI --------------------------------------------------------------
@@ -147,26 +164,33 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         self.problem_list = QListWidget()
         self.problem_list.setMaximumHeight(130)
         for name in sep.PROBLEMS:
-            item = QListWidgetItem(sep.PAPER_NAMES[name])
+            item = QListWidgetItem(name)
+            item.setToolTip(f"{name}: called {sep.PAPER_NAMES[name]} in "
+                            f"Prat & Belanche's Fig. 7 and 8")
             item.setData(Qt.UserRole, name)
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
             item.setCheckState(Qt.Checked if name in self.problems
                                else Qt.Unchecked)
             self.problem_list.addItem(item)
+        self.problem_list.setToolTip(
+            "The artificial problems to run (the same names as in the "
+            "Relief Data Generator and on the command line).")
         self.problem_list.itemChanged.connect(self._on_problems_changed)
         box.layout().addWidget(self.problem_list)
 
-        box = gui.vBox(self.controlArea, "Design (Fig. 5)")
+        box = gui.vBox(self.controlArea, "Design")
         for name, label, low, high in DESIGN:
             gui.spin(box, self, name, low, high, label=label,
-                     callback=self._update_design_info, controlWidth=70)
+                     callback=self._update_design_info, controlWidth=70,
+                     tooltip=DESIGN_TIPS[name])
         self.design_info = gui.widgetLabel(box, "")
         self.run_button = gui.button(self.controlArea, self, "Run",
                                      callback=self.toggle_run)
 
         box = gui.vBox(self.controlArea, "Plot")
-        self.shown_combo = gui.comboBox(box, self, "shown_problem",
-                                        callback=self._show_curves)
+        self.shown_combo = gui.comboBox(
+            box, self, "shown_problem", callback=self._show_curves,
+            tooltip="The problem whose curves the plots show.")
         gui.rubber(self.controlArea)
 
     def _on_problems_changed(self):
@@ -205,6 +229,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
             self.cancel()
             self.Information.cancelled()
             self._set_running(False)
+            self.set_results(None)  # no results shown or sent after a stop
             return
         design = self.design()
         if design is None:
@@ -226,6 +251,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         self._set_running(False)
         if isinstance(ex, Interrupted):
             self.Information.cancelled()
+            self.set_results(None)
             return
         self.Error.failed(str(ex))
 
@@ -238,7 +264,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         self.curve_data = {} if results is None else sep.curves(results)
         self.shown_combo.clear()
         self.shown_combo.addItems(
-            [sep.PAPER_NAMES[name] for name in self.curve_data])
+            list(self.curve_data))
         if self.curve_data:
             self.shown_problem = min(self.shown_problem,
                                      len(self.curve_data) - 1)
@@ -254,7 +280,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
             return
         problem = list(self.curve_data)[self.shown_problem]
         x, per_algorithm = self.curve_data[problem]
-        title = sep.PAPER_NAMES[problem]
+        title = problem
         self.plot_separability.set_curves(x, per_algorithm, 0, title)
         self.plot_accumulated.set_curves(x, per_algorithm, 1, title)
 
@@ -264,8 +290,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         design = self.design()
         if design is not None:
             self.report_items("Design", [
-                ("Problems", ", ".join(sep.PAPER_NAMES[p]
-                                       for p in design.problems)),
+                ("Problems", ", ".join(design.problems)),
                 ("Relevant attributes", f"1 .. {design.max_relevant}"),
                 ("Irrelevant attributes",
                  f"1 .. {design.irrelevant_factor} x relevant"),
