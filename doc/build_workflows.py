@@ -22,6 +22,9 @@ TEST = "Orange.widgets.evaluate.owtestandscore.OWTestAndScore"
 RELIEF = "orangecontrib.relief.widgets.owrelief.OWRelief"
 RFSM = "orangecontrib.relief.widgets.owrfsm.OWRFSM"
 GENERATOR = "orangecontrib.relief.widgets.owgenerator.OWReliefGenerator"
+SEPARABILITY = "orangecontrib.relief.widgets.owseparability.OWSeparability"
+CLASSDEP = "orangecontrib.relief.widgets.owclassdepknn.OWClassDependentKNN"
+TABLE = "Orange.widgets.data.owtable.OWTable"
 STEPS = "orangecontrib.relief.widgets.owstepbystep.OWReliefSteps"
 
 
@@ -117,21 +120,32 @@ def rfsm_parity(reg):
                 "The class of Parity3+3 is the parity of three bits; the "
                 "three bits are duplicated and six random bits added. RFSM "
                 "with a greedy forward search keeps exactly three bits, one "
-                "of each pair; Test & Score compares a tree and kNN (k = 21) "
-                "on the selected attributes with the same learners on all.")
+                "of each pair; Test & Score compares a tree and kNN (k = 21, "
+                "as in the RFSM paper, and k = 5) on the selected attributes "
+                "with the same learners on all.")
     data = b.node(GENERATOR, (60, 200), "Parity3+3",
                   {"problem": "Parity3+3", "n_instances": 64,
                    "random_seed": 0})
     rfsm, tree, knn = rfsm_with_learners(b, data, (240, 120), 300)
+    knn5 = b.node(KNN, (240, 520), "kNN (k = 5)", {"n_neighbors": 5})
     selected = test_and_score(b, (460, 120), "Test & Score (RFSM)")
     everything = test_and_score(b, (460, 330), "Test & Score (all)")
     b.link(rfsm, "Reduced Data", selected, "Data")
     b.link(data, "Data", everything, "Data")
-    b.link_all((tree, knn), "Learner", (selected, everything), "Learner")
+    b.link_all((tree, knn, knn5), "Learner", (selected, everything),
+               "Learner")
     b.note((20, 20, 400, 70),
            "RFSM Selection finds the neighbours with all attributes and "
            "evaluates sets of attributes with them. Check 'Find neighbours "
            "within the set only' to see the search stop after one bit.")
+    b.note((620, 120, 330, 210),
+           "Why kNN (k = 21) scores 0.000 on the three selected bits: the 64 "
+           "instances hold each of the 8 patterns 8 times; an instance's "
+           "nearest are the 7 others with its pattern (its class) and then "
+           "24 at distance one, which differ in one bit of the parity and "
+           "so all have the other class. 21 neighbours are 7 of its class "
+           "and 14 of the other: every vote is wrong. With k = 5 every vote "
+           "is right (1.000). The paper's k = 21 suits larger data.")
     return b.write("rfsm-parity.ows")
 
 
@@ -168,6 +182,76 @@ def relief_rank(reg):
     b.link(relief, "Scorer", rank, "Scorer")
     b.link(data, "Data", rank, "Data")
     return b.write("relief-rank.ows")
+
+
+def generator_relief(reg):
+    b = Builder(reg, "Generated data with known relevant attributes",
+                "The Relief Data Generator makes the papers' artificial "
+                "problems, whose relevant attributes are known. The Relief "
+                "widget stars them, so one sees whether Relief found them; "
+                "the Data Table shows the generated data.")
+    data = b.node(GENERATOR, (60, 180), "Relief Data Generator",
+                  {"problem": "MajorityN", "n_instances": 300,
+                   "random_seed": 0})
+    relief = b.node(RELIEF, (280, 100), "Relief",
+                    {"method": "MultiSURF", "test_significance": True,
+                     "__version__": 1})
+    table = b.node(TABLE, (280, 280), "Data Table")
+    b.link(data, "Data", relief, "Data")
+    b.link(data, "Data", table, "Data")
+    b.note((430, 40, 330, 150),
+           "MajorityN: the class is the majority of the relevant bits. In "
+           "Relief, the relevant attributes carry a star and a red outline; "
+           "with 'Test which attributes are significant' checked (STIR), "
+           "the significant ones come first, above a dashed line. Try other "
+           "problems and more irrelevant attributes in the generator.")
+    return b.write("generator-relief.ows")
+
+
+def separability_results(reg):
+    b = Builder(reg, "Separability of the ReliefF variants",
+                "The Separability widget repeats Prat & Belanche's "
+                "experiment on its artificial problems: how well ReliefF, "
+                "dReliefF and pdReliefF separate relevant from irrelevant "
+                "attributes as irrelevant ones are added. Press Run.")
+    separability = b.node(SEPARABILITY, (80, 150), "Separability",
+                          {"problems": ["MajorityN", "NonMonotonic"],
+                           "max_relevant": 3, "n_datasets": 3,
+                           "__version__": 1})
+    table = b.node(TABLE, (320, 150), "Data Table (results)")
+    b.link(separability, "Results", table, "Data")
+    b.note((20, 20, 420, 90),
+           "A small design that runs in seconds; raise the relevant "
+           "attributes and the data sets per cell for the paper's curves. "
+           "Above zero, relevant attributes outweigh irrelevant ones; the "
+           "results table has one row per problem and design cell.")
+    return b.write("separability.ows")
+
+
+def classdep_knn(reg):
+    b = Builder(reg, "Class-dependent kNN against kNN",
+                "Class-Dependent kNN learns one attribute weight vector per "
+                "class (IWCDRelief) and classifies with weighted distances. "
+                "Test & Score compares it with Orange's kNN by "
+                "cross-validation; Rank shows the weights of each class.")
+    data = b.node(FILE, (60, 180), "File (heart disease)",
+                  file_settings("heart_disease.tab"))
+    classdep = b.node(CLASSDEP, (260, 80), "Class-Dependent kNN")
+    knn = b.node(KNN, (260, 280), "kNN")
+    score = b.node(TEST, (480, 180), "Test & Score",
+                   {"resampling": 0, "n_folds": 3, "__version__": 4})
+    rank = b.node(RANK, (480, 20), "Rank (weights per class)")
+    b.link(data, "Data", classdep, "Data")
+    b.link(data, "Data", score, "Data")
+    b.link_all((classdep, knn), "Learner", (score,), "Learner")
+    b.link(classdep, "Scorer", rank, "Scorer")
+    b.link(data, "Data", rank, "Data")
+    b.note((620, 120, 320, 130),
+           "By default the threshold of IWCDRelief is chosen by a "
+           "cross-validation on the training data, where equal weights "
+           "compete: the learner is not worse than a plain kNN where the "
+           "learnt weights do not help. Rank: a column per class.")
+    return b.write("classdep-knn.ows")
 
 
 def relief_step_by_step(reg):
@@ -217,7 +301,8 @@ def main():
 
     app = QApplication.instance() or QApplication([])  # noqa: F841
     reg = registry()
-    for build in (rfsm_parity, rfsm_zoo, relief_rank, relief_step_by_step):
+    for build in (rfsm_parity, rfsm_zoo, relief_rank, relief_step_by_step,
+                  generator_relief, separability_results, classdep_knn):
         print(build(reg))
 
 

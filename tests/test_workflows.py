@@ -38,8 +38,10 @@ def registry_of(qualified_names):
 
 def test_workflows_are_shipped():
     names = {path.name for path in WORKFLOWS}
+    # one for each widget of the add-on
     assert {"rfsm-parity.ows", "rfsm-zoo.ows", "relief-rank.ows",
-            "relief-step-by-step.ows"} <= names
+            "relief-step-by-step.ows", "generator-relief.ows",
+            "separability.ows", "classdep-knn.ows"} <= names
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
