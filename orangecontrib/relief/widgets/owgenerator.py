@@ -24,6 +24,19 @@ PARAMETERS = {
     "n_centroids": ("Centroids:", 1, 1000),
     "p": ("Modulus p:", 2, 100),
 }
+#: what each parameter does, in plain words
+TOOLTIPS = {
+    "n_instances": "How many instances (rows) to generate.",
+    "n_relevant": "Attributes the class depends on (marked relevant: the "
+                  "Relief widget stars them).",
+    "n_irrelevant": "Random attributes the class does not depend on.",
+    "n_classes": "How many classes the rules or centroids use.",
+    "max_rule_size": "The most attribute tests a rule of the decision list "
+                     "may have.",
+    "n_centroids": "How many random centres the instances are drawn "
+                   "around.",
+    "p": "The class is the sum of the relevant values modulo this number.",
+}
 DESCRIPTION_WIDTH = 300
 
 
@@ -69,7 +82,10 @@ class OWReliefGenerator(OWWidget):
         box = gui.vBox(self.controlArea, "Problem")
         self.problem_combo = gui.comboBox(
             box, self, "problem", items=list(GENERATORS),
-            sendSelectedValue=True, callback=self._on_problem_changed)
+            sendSelectedValue=True, callback=self._on_problem_changed,
+            tooltip="The artificial problem: the text below says how its "
+                    "class depends on its attributes. The same names as in "
+                    "the Separability widget and on the command line.")
         self.description_label = QLabel(wordWrap=True)
         self.description_label.setFixedWidth(DESCRIPTION_WIDTH)
         box.layout().addWidget(self.description_label)
@@ -79,10 +95,12 @@ class OWReliefGenerator(OWWidget):
         for name, (label, low, high) in PARAMETERS.items():
             self.spins[name] = gui.spin(
                 box, self, name, low, high, label=label,
-                callback=self.commit.deferred, controlWidth=80)
+                callback=self.commit.deferred, controlWidth=80,
+                tooltip=TOOLTIPS[name])
         gui.spin(box, self, "random_seed", 0, 2 ** 31 - 1,
                  label="Random seed:", callback=self.commit.deferred,
-                 controlWidth=80)
+                 controlWidth=80,
+                 tooltip="The same seed gives the same data.")
         self.info_label = gui.widgetLabel(self.controlArea, "")
         gui.auto_apply(self.buttonsArea, self, "auto_apply")
         self._update_controls()
