@@ -9,8 +9,12 @@ engines run the last two steps (:mod:`.engine`): the compiled one (numba:
 vectorised one (numpy: :mod:`.vectorised`) for small problems.  The
 estimators put the steps together: :mod:`.estimators` (Relief, ReliefF,
 RReliefF), :mod:`.double` (dReliefF, pdReliefF), :mod:`.classdep`
-(CDRelief, IWCDRelief); :mod:`.subsets` measures and searches attribute
-sets (RFSM, Liu's consistency).  :mod:`.options` declares every default
+(CDRelief, IWCDRelief), :mod:`.surf` (the SURF family, over the
+distance-threshold neighbourhoods of :mod:`.radius`), :mod:`.turf`;
+:mod:`.significance` tests the weights (STIR, permutations, adjustments);
+:mod:`.streaming` reads data larger than memory a chunk at a time;
+:mod:`.subsets` measures and searches attribute sets (RFSM, Liu's
+consistency).  :mod:`.options` declares every default
 and check once, :mod:`.progress` the progress and cancellation idiom.
 """
 from .classdep import ClassDependentRelief, cdrelief, iwcdrelief

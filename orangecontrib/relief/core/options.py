@@ -150,6 +150,7 @@ PARAMETERS = {
     "deviation": OneOf("population", "sample"),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(),
+    "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
     "t_eq": Interval(0),

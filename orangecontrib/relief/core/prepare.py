@@ -145,14 +145,22 @@ def _check_codes(values, what):
 
 
 def _scale_columns(X, nominal):
-    """Numeric columns scaled to [0, 1] by their range (constant -> 0).
+    """Numeric columns scaled to [0, 1] by their range (constant -> 0)."""
+    _check_codes(X[:, nominal], "Discrete attributes")
+    low = np.fmin.reduce(X, axis=0)  # fmin skips NaN; NaN: all missing
+    high = np.fmax.reduce(X, axis=0)
+    return scale_rows(X, low, high, nominal)
+
+
+def scale_rows(X, low, high, nominal):
+    """Rows `X` scaled as :func:`_scale_columns` scales a whole data set
+    whose columns' known values lie in [low, high]: the same arithmetic,
+    so a data set scaled in pieces (:mod:`.streaming`) is scaled to the bit.
 
     A range beyond the largest float (values near +-1.7e308) is taken in
     halves, (x / 2 - low / 2) / (high / 2 - low / 2), the same ratio
     without overflow."""
-    _check_codes(X[:, nominal], "Discrete attributes")
-    low = np.fmin.reduce(X, axis=0)  # fmin skips NaN; NaN: all missing
-    high = np.fmax.reduce(X, axis=0)
+    low = np.array(low, dtype=np.float64)
     with np.errstate(over="ignore"):
         span = high - low
     huge = np.isinf(span) & ~nominal

@@ -1,0 +1,246 @@
+"""ReliefF on data larger than memory: sampled references, rows streamed.
+
+With m sampled references, ReliefF needs each reference's k nearest hits
+and misses, and those need one pass over the data: the rows are read a
+chunk at a time (a numpy array or memmap, an ``.npy`` file read a slice at
+a time, or any array-like with ``shape`` and row slices, e.g. a Dask array,
+whose slices are computed one at a time).  Two passes:
+
+1. the columns' ranges, the checks of :mod:`.prepare` (infinite values,
+   nominal codes) and the class counts;
+2. the exact float64 distances of every row to the m references, the
+   attributes added in their order as the in-memory search adds them, and
+   each reference's k nearest of every class kept across chunks (ties to
+   the lower instance index).
+
+The references and their neighbours, m (1 + k C) rows at most, are then
+read and ReliefF's rule applied to them: the weights are those of
+:func:`.estimators.relieff` on the whole data in memory, to the bit.
+Memory: a chunk of rows, plus O(m k C a).  Data with missing values are
+refused (Kononenko's RELIEF-D needs every column's values per class; the
+in-memory estimators handle them).
+"""
+from pathlib import Path
+
+import numba
+import numpy as np
+from numba import prange
+
+from . import engine
+from .diffs import transform
+from .errors import ReliefInputError
+from .estimators import reference_instances
+from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
+                      check_ramp)
+from .prepare import _as_nominal_mask, _as_target, _check_codes, scale_rows
+from .progress import report, wrap_callback
+from .tables import DIFF_KINDS, ExactTables
+
+#: rows read at once (about 100 MB of float64 at 128 attributes)
+CHUNK_ROWS = 100_000
+
+
+class NpyRows:
+    """The rows of an ``.npy`` file, read a slice at a time with ordinary
+    file reads (a memmap would keep every page it touched resident)."""
+
+    def __init__(self, path):
+        with open(path, "rb") as file:
+            version = np.lib.format.read_magic(file)
+            read_header = (np.lib.format.read_array_header_1_0
+                           if version == (1, 0)
+                           else np.lib.format.read_array_header_2_0)
+            shape, fortran, dtype = read_header(file)
+            self.offset = file.tell()
+        if fortran or len(shape) != 2:
+            raise ReliefInputError(f"{path}: rows can be streamed from a "
+                                   f"2-D array in C order only.")
+        self.path, self.shape, self.dtype = path, shape, dtype
+
+    def __getitem__(self, rows):
+        start, stop, _ = rows.indices(self.shape[0])
+        width = self.shape[1] * self.dtype.itemsize
+        with open(self.path, "rb") as file:
+            file.seek(self.offset + start * width)
+            block = np.fromfile(file, dtype=self.dtype,
+                                count=max(stop - start, 0) * self.shape[1])
+        return block.reshape(-1, self.shape[1])
+
+
+def open_rows(X):
+    """`X` as an array-like of rows: an ``.npy`` path is read a slice at a
+    time (:class:`NpyRows`)."""
+    if isinstance(X, (str, Path)):
+        path = Path(X)
+        if path.suffix != ".npy" or not path.exists():
+            raise ReliefInputError(f"{X}: not an existing .npy file.")
+        return NpyRows(path)
+    if not hasattr(X, "shape") or len(X.shape) != 2:
+        raise ReliefInputError("X must be a 2-D array-like (instances x "
+                               "attributes), a memmap or an .npy path.")
+    return X
+
+
+def read(X, start, stop):
+    """Rows start .. stop - 1 of `X` as float64 (a Dask slice computed)."""
+    rows = X[start:stop]
+    if hasattr(rows, "compute"):
+        rows = rows.compute()
+    return np.asarray(rows, dtype=np.float64)
+
+
+def chunks(n, chunk_rows):
+    return [(start, min(start + chunk_rows, n))
+            for start in range(0, n, chunk_rows)]
+
+
+def column_limits(X, nominal, known, chunk_rows, progress_callback):
+    """Pass 1: (low, high) of every column over the rows with a known
+    target, with the checks of :mod:`.prepare`."""
+    n_attrs = X.shape[1]
+    low, high = np.full(n_attrs, np.inf), np.full(n_attrs, -np.inf)
+    parts = chunks(X.shape[0], chunk_rows)
+    for done, (start, stop) in enumerate(parts, start=1):
+        rows = read(X, start, stop)[known[start:stop]]
+        if np.isinf(rows).any():
+            raise ReliefInputError("The data contains infinite values; "
+                                   "replace them or mark them as missing "
+                                   "(NaN).")
+        if np.isnan(rows).any():
+            raise ReliefInputError(
+                "The streamed data has missing values; RELIEF-D needs every "
+                "column in memory: use relieff() on the data in memory.")
+        _check_codes(rows[:, nominal], "Discrete attributes")
+        if len(rows):
+            low = np.minimum(low, rows.min(axis=0))
+            high = np.maximum(high, rows.max(axis=0))
+        report(progress_callback, done / len(parts))
+    return low, high
+
+
+@numba.njit(parallel=True, cache=True)
+def reference_distances(rows, references, nominal, kind, t_eq, t_diff, out):
+    """out[j, r] = sum_A diff(A, row j, reference r), the attributes added
+    in their order (as the in-memory exact distance adds them)."""
+    m, n_attrs = references.shape
+    for j in prange(rows.shape[0]):
+        d = np.zeros(m)
+        for a in range(n_attrs):
+            x = rows[j, a]
+            if nominal[a]:
+                for r in range(m):
+                    d[r] += references[r, a] != x
+            else:
+                for r in range(m):
+                    d[r] += transform(abs(references[r, a] - x), kind,
+                                      t_eq, t_diff)
+        out[j] = d
+
+
+def merge(best_d, best_i, dist, index, k):
+    """The k smallest of the lists (best_d, best_i) and the candidates
+    (dist, index) by (distance, index)."""
+    if len(dist) > k:  # only those that can enter
+        kth = np.partition(dist, k - 1)[k - 1]
+        keep = dist <= kth
+        dist, index = dist[keep], index[keep]
+    d = np.concatenate((best_d, dist))
+    i = np.concatenate((best_i, index))
+    order = np.lexsort((np.where(i < 0, np.iinfo(np.int64).max, i), d))[:k]
+    return d[order], i[order]
+
+
+def relieff_streaming(X, y, discrete=None, *, n_iterations,
+                      k_nearest=K_RELIEFF, random_state=RANDOM_STATE,
+                      diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+                      chunk_rows=CHUNK_ROWS, progress_callback=None):
+    """ReliefF weights (Kononenko 1994) of `n_iterations` references drawn
+    with `random_state`, the rows of `X` read `chunk_rows` at a time.
+
+    Equal to ``relieff(np.asarray(X), y, discrete, k_nearest=...,
+    n_iterations=..., random_state=...)`` (the same references, neighbours
+    and arithmetic); see the module docstring.  `y` (the class codes, NaN
+    for unknown) is in memory.
+
+    References
+    ----------
+    Palma-Mendoza, R. J., Rodriguez, D., de-Marcos, L. (2018). Distributed
+    ReliefF-based feature selection in Spark. Knowledge and Information
+    Systems 57:1-20 (the same pass-per-search design on a cluster).
+    """
+    X = open_rows(X)
+    n, n_attrs = X.shape
+    y = _as_target(y, n)
+    nominal = _as_nominal_mask(discrete, n_attrs)
+    diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
+    k = check("k_nearest", k_nearest)
+    chunk_rows = check("chunk_rows", chunk_rows)
+    known = ~np.isnan(y)
+    kept = np.flatnonzero(known)  # instance number -> row of X
+    if len(kept) == 0:
+        raise ReliefInputError("There are no instances with a known target "
+                               "to score the attributes on.")
+    _check_codes(y[kept], "Class values")
+    classes, groups, counts = np.unique(y[kept].astype(np.int64),
+                                        return_inverse=True,
+                                        return_counts=True)
+    if len(classes) < 2:
+        raise ReliefInputError(
+            "The data has a single class; Relief needs instances of at "
+            "least two classes to tell relevant attributes from others.")
+    priors, n_groups = counts / len(kept), len(classes)
+    low, high = column_limits(X, nominal, known, chunk_rows,
+                              wrap_callback(progress_callback, 0, 0.3))
+    refs = reference_instances(len(kept), n_iterations, random_state)
+    unique = np.unique(refs)
+    scaled_refs = scale_rows(np.stack([read(X, r, r + 1)[0]
+                                       for r in kept[unique]]),
+                             low, high, nominal)
+    k = min(k, len(kept))
+    best_d = np.full((len(unique), n_groups, k), np.inf)
+    best_i = np.full((len(unique), n_groups, k), -1, np.int64)
+    position = np.cumsum(known) - 1  # row of X -> instance number
+    kind = DIFF_KINDS[diff]
+    parts = chunks(n, chunk_rows)
+    for done, (start, stop) in enumerate(parts, start=1):
+        rows_known = known[start:stop]
+        rows = scale_rows(read(X, start, stop)[rows_known], low, high,
+                          nominal)
+        index = position[start:stop][rows_known]
+        dist = np.empty((len(rows), len(unique)))
+        reference_distances(np.ascontiguousarray(rows), scaled_refs, nominal,
+                            kind, t_eq, t_diff, dist)
+        for u, reference in enumerate(unique):
+            for g in range(n_groups):
+                chosen = (groups[index] == g) & (index != reference)
+                best_d[u, g], best_i[u, g] = merge(
+                    best_d[u, g], best_i[u, g], dist[chosen, u],
+                    index[chosen], k)
+        report(progress_callback, 0.3 + 0.65 * done / len(parts))
+    weights = _rule(X, kept, groups, priors, refs, unique, best_i, nominal,
+                    low, high, kind, t_eq, t_diff)
+    report(progress_callback, 1.0)
+    return weights
+
+
+def _rule(X, kept, groups, priors, refs, unique, neighbours, nominal, low,
+          high, kind, t_eq, t_diff):
+    """ReliefF's rule on the references and their neighbours alone, as
+    the in-memory engines apply it (instances renumbered)."""
+    members = np.unique(np.concatenate((unique, neighbours[neighbours >= 0])))
+    local = {instance: number for number, instance in enumerate(members)}
+    values = scale_rows(np.stack([read(X, r, r + 1)[0]
+                                  for r in kept[members]]),
+                        low, high, nominal)
+    exact = ExactTables(values=values.T, slot=np.full(len(nominal), -1,
+                                                      np.int32),
+                        relief_d=np.zeros((0, len(priors), len(members))),
+                        nominal=nominal, groups=groups[members], kind=kind,
+                        t_eq=np.float64(t_eq), t_diff=np.float64(t_diff))
+    renumbered = np.vectorize(lambda i: local.get(i, -1), otypes=[np.int64])
+    lists = renumbered(neighbours)
+    row_of = {instance: u for u, instance in enumerate(unique)}
+    local_refs = np.array([local[r] for r in refs], dtype=np.int64)
+    per_reference = lists[[row_of[r] for r in refs]]
+    kernels = engine.kernels(engine.VECTORISED)
+    return kernels.relieff_rule(exact, local_refs, per_reference, priors)

@@ -1,0 +1,110 @@
+"""ReliefF streamed from disk (core.streaming) against ReliefF in memory."""
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.estimators import relieff
+from orangecontrib.relief.core.streaming import relieff_streaming
+from tests.core.engines import each_engine
+
+
+def data(seed=0, n=900, a=9, n_classes=3):
+    """Numeric columns, one nominal, ties (values rounded), an unknown
+    class."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, a))
+    X[:, 1] = rng.integers(0, 4, n)
+    X[:, 4] = np.round(X[:, 4], 1)
+    y = ((X[:, 0] > 0.5) + (X[:, 2] > 0.7) * 2) % n_classes
+    y = y.astype(float)
+    y[[3, 50]] = np.nan
+    discrete = np.zeros(a, bool)
+    discrete[1] = True
+    return X, y, discrete
+
+
+class Sliced:
+    """An array-like that only offers a shape and row slices whose result
+    is computed on demand (as a Dask array's)."""
+
+    def __init__(self, array):
+        self.array = array
+        self.shape = array.shape
+        self.reads = []
+
+    def __getitem__(self, rows):
+        self.reads.append(rows)
+        return _Lazy(self.array[rows])
+
+
+class _Lazy:
+    def __init__(self, value):
+        self.value = value
+
+    def compute(self):
+        return self.value
+
+
+@each_engine
+@pytest.mark.parametrize("chunk_rows", [900, 250, 77])
+@pytest.mark.parametrize("diff", ["linear", "ramp"])
+def test_the_weights_of_relieff_in_memory(engine, chunk_rows, diff):
+    X, y, discrete = data()
+    with forced(engine):
+        expected = relieff(X, y, discrete, k_nearest=7, n_iterations=60,
+                           random_state=4, diff=diff)
+    streamed = relieff_streaming(X, y, discrete, k_nearest=7,
+                                 n_iterations=60, random_state=4, diff=diff,
+                                 chunk_rows=chunk_rows)
+    assert_array_equal(streamed, expected)
+
+
+def test_npy_files_memmaps_and_lazy_arrays(tmp_path):
+    X, y, discrete = data(1, n_classes=2)
+    expected = relieff(X, y, discrete, n_iterations=30, random_state=0)
+    path = tmp_path / "data.npy"
+    np.save(path, X)
+    for source in (path, str(path), np.load(path, mmap_mode="r")):
+        assert_array_equal(relieff_streaming(
+            source, y, discrete, n_iterations=30, chunk_rows=200), expected)
+    lazy = Sliced(X)
+    assert_array_equal(relieff_streaming(lazy, y, discrete, n_iterations=30,
+                                         chunk_rows=200), expected)
+    # two passes of row chunks, then the rows of the references and their
+    # neighbours one by one: never the whole data at once
+    assert all(s.stop - s.start <= 200 for s in lazy.reads)
+
+
+def test_inputs_untouched_and_k_beyond_a_class():
+    X, y, discrete = data(2, n=70)
+    X_before, y_before = X.copy(), y.copy()
+    expected = relieff(X, y, discrete, k_nearest=100, n_iterations=10)
+    assert_array_equal(relieff_streaming(X, y, discrete, k_nearest=100,
+                                         n_iterations=10, chunk_rows=7),
+                       expected)
+    assert_array_equal(X, X_before)
+    assert_array_equal(np.isnan(y), np.isnan(y_before))
+
+
+def test_what_it_refuses(tmp_path):
+    X, y, discrete = data(3, n=80)
+    missing = X.copy()
+    missing[5, 0] = np.nan
+    with pytest.raises(ReliefInputError, match="missing values"):
+        relieff_streaming(missing, y, discrete, n_iterations=5)
+    infinite = X.copy()
+    infinite[5, 0] = np.inf
+    with pytest.raises(ReliefInputError, match="infinite"):
+        relieff_streaming(infinite, y, discrete, n_iterations=5)
+    with pytest.raises(ReliefInputError, match="npy"):
+        relieff_streaming(tmp_path / "none.npy", y, n_iterations=5)
+    with pytest.raises(ReliefInputError, match="chunk_rows"):
+        relieff_streaming(X, y, discrete, n_iterations=5, chunk_rows=0)
+    with pytest.raises(ReliefInputError, match="single class"):
+        relieff_streaming(X, np.zeros(len(X)), discrete, n_iterations=5)
+    with pytest.raises(ReliefInputError, match="2-D"):
+        relieff_streaming(X[:, 0], y, n_iterations=5)
+    with pytest.raises(ReliefInputError, match="n_iterations"):
+        relieff_streaming(X, y, discrete, n_iterations=0)
