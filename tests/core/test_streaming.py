@@ -108,3 +108,28 @@ def test_what_it_refuses(tmp_path):
         relieff_streaming(X[:, 0], y, n_iterations=5)
     with pytest.raises(ReliefInputError, match="n_iterations"):
         relieff_streaming(X, y, discrete, n_iterations=0)
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                  processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster:
+        with distributed.Client(cluster) as connected:
+            yield connected
+
+
+def test_a_dask_cluster_gives_the_same_weights(client, tmp_path):
+    da = pytest.importorskip("dask.array")
+    X, y, discrete = data(5, n=1200)
+    expected = relieff(X, y, discrete, k_nearest=6, n_iterations=40,
+                       random_state=2)
+    path = tmp_path / "data.npy"
+    np.save(path, X)
+    for source in (path, X, da.from_array(X, chunks=(300, X.shape[1]))):
+        got = relieff_streaming(source, y, discrete, k_nearest=6,
+                                n_iterations=40, random_state=2,
+                                chunk_rows=250, client=client)
+        assert_array_equal(got, expected)
+    assert len(client.scheduler_info()["workers"]) == 2

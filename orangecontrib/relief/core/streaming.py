@@ -94,28 +94,75 @@ def chunks(n, chunk_rows):
             for start in range(0, n, chunk_rows)]
 
 
-def column_limits(X, nominal, known, chunk_rows, progress_callback):
-    """Pass 1: (low, high) of every column over the rows with a known
-    target, with the checks of :mod:`.prepare`."""
-    n_attrs = X.shape[1]
-    low, high = np.full(n_attrs, np.inf), np.full(n_attrs, -np.inf)
-    parts = chunks(X.shape[0], chunk_rows)
-    for done, (start, stop) in enumerate(parts, start=1):
-        rows = read(X, start, stop)[known[start:stop]]
-        if np.isinf(rows).any():
-            raise ReliefInputError("The data contains infinite values; "
-                                   "replace them or mark them as missing "
-                                   "(NaN).")
-        if np.isnan(rows).any():
-            raise ReliefInputError(
-                "The streamed data has missing values; RELIEF-D needs every "
-                "column in memory: use relieff() on the data in memory.")
-        _check_codes(rows[:, nominal], "Discrete attributes")
-        if len(rows):
-            low = np.minimum(low, rows.min(axis=0))
-            high = np.maximum(high, rows.max(axis=0))
+def chunk_limits(source, start, stop, known, nominal):
+    """Pass 1 on rows start .. stop - 1 of `source` (`known`: which have a
+    known target): the columns' (low, high) over them, with the checks of
+    :mod:`.prepare`."""
+    rows = read(source, start, stop)[known]
+    if np.isinf(rows).any():
+        raise ReliefInputError("The data contains infinite values; "
+                               "replace them or mark them as missing (NaN).")
+    if np.isnan(rows).any():
+        raise ReliefInputError(
+            "The streamed data has missing values; RELIEF-D needs every "
+            "column in memory: use relieff() on the data in memory.")
+    _check_codes(rows[:, nominal], "Discrete attributes")
+    if len(rows) == 0:
+        return np.full(len(nominal), np.inf), np.full(len(nominal), -np.inf)
+    return rows.min(axis=0), rows.max(axis=0)
+
+
+def chunk_neighbours(source, start, stop, known, index, groups, limits,
+                     nominal, references, unique, kind, t_eq, t_diff, k,
+                     n_groups):
+    """Pass 2 on rows start .. stop - 1 of `source`: each reference's k
+    nearest of every group among them, (distances, instance numbers) of
+    shape (references, groups, k); `index` and `groups` are the rows'
+    instance numbers and groups, `references` the scaled references."""
+    rows = scale_rows(read(source, start, stop)[known], *limits, nominal)
+    dist = np.empty((len(rows), len(unique)))
+    reference_distances(np.ascontiguousarray(rows), references, nominal,
+                        kind, t_eq, t_diff, dist)
+    best_d = np.full((len(unique), n_groups, k), np.inf)
+    best_i = np.full((len(unique), n_groups, k), -1, np.int64)
+    for u, reference in enumerate(unique):
+        for g in range(n_groups):
+            chosen = (groups == g) & (index != reference)
+            best_d[u, g], best_i[u, g] = merge(
+                best_d[u, g], best_i[u, g], dist[chosen, u], index[chosen],
+                k)
+    return best_d, best_i
+
+
+def on_client(client, X, start, stop):
+    """(source, start, stop) of rows start .. stop - 1 for a task on a
+    dask.distributed cluster: an .npy file's rows are read by the worker,
+    a Dask array's slice is computed there, other rows are sent."""
+    if isinstance(X, NpyRows):
+        return X, start, stop
+    rows = X[start:stop]
+    future = (client.compute(rows) if hasattr(rows, "compute")
+              else client.scatter(np.asarray(rows)))
+    return future, 0, stop - start
+
+
+def map_chunks(task, X, parts, client, progress_callback, *args):
+    """task(source, start, stop, *part_args, *args) of every chunk, in
+    order: here, or as tasks on `client`.  ``part_args(start, stop)`` are
+    the first of `args` when it is callable."""
+    per_part, args = (args[0], args[1:]) if callable(args[0]) else (
+        lambda start, stop: (), args)
+    if client is None:
+        for done, (start, stop) in enumerate(parts, start=1):
+            yield task(X, start, stop, *per_part(start, stop), *args)
+            report(progress_callback, done / len(parts))
+        return
+    futures = [client.submit(task, *on_client(client, X, start, stop),
+                             *per_part(start, stop), *args, pure=False)
+               for start, stop in parts]
+    for done, future in enumerate(futures, start=1):
+        yield future.result()
         report(progress_callback, done / len(parts))
-    return low, high
 
 
 @numba.njit(parallel=True, cache=True)
@@ -153,14 +200,18 @@ def merge(best_d, best_i, dist, index, k):
 def relieff_streaming(X, y, discrete=None, *, n_iterations,
                       k_nearest=K_RELIEFF, random_state=RANDOM_STATE,
                       diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-                      chunk_rows=CHUNK_ROWS, progress_callback=None):
+                      chunk_rows=CHUNK_ROWS, client=None,
+                      progress_callback=None):
     """ReliefF weights (Kononenko 1994) of `n_iterations` references drawn
     with `random_state`, the rows of `X` read `chunk_rows` at a time.
 
     Equal to ``relieff(np.asarray(X), y, discrete, k_nearest=...,
     n_iterations=..., random_state=...)`` (the same references, neighbours
     and arithmetic); see the module docstring.  `y` (the class codes, NaN
-    for unknown) is in memory.
+    for unknown) is in memory.  With a ``dask.distributed`` `client`, the
+    chunks are tasks on its cluster (the workers read an ``.npy`` file's
+    rows themselves, compute a Dask array's slices, or receive the rows),
+    the results merged here in chunk order: the same weights.
 
     References
     ----------
@@ -189,8 +240,13 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
             "The data has a single class; Relief needs instances of at "
             "least two classes to tell relevant attributes from others.")
     priors, n_groups = counts / len(kept), len(classes)
-    low, high = column_limits(X, nominal, known, chunk_rows,
-                              wrap_callback(progress_callback, 0, 0.3))
+    parts = chunks(n, chunk_rows)
+    low, high = np.full(n_attrs, np.inf), np.full(n_attrs, -np.inf)
+    for chunk_low, chunk_high in map_chunks(
+            chunk_limits, X, parts, client,
+            wrap_callback(progress_callback, 0, 0.3),
+            lambda start, stop: (known[start:stop],), nominal):
+        low, high = np.minimum(low, chunk_low), np.maximum(high, chunk_high)
     refs = reference_instances(len(kept), n_iterations, random_state)
     unique = np.unique(refs)
     scaled_refs = scale_rows(np.stack([read(X, r, r + 1)[0]
@@ -200,25 +256,24 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     best_d = np.full((len(unique), n_groups, k), np.inf)
     best_i = np.full((len(unique), n_groups, k), -1, np.int64)
     position = np.cumsum(known) - 1  # row of X -> instance number
-    kind = DIFF_KINDS[diff]
-    parts = chunks(n, chunk_rows)
-    for done, (start, stop) in enumerate(parts, start=1):
-        rows_known = known[start:stop]
-        rows = scale_rows(read(X, start, stop)[rows_known], low, high,
-                          nominal)
-        index = position[start:stop][rows_known]
-        dist = np.empty((len(rows), len(unique)))
-        reference_distances(np.ascontiguousarray(rows), scaled_refs, nominal,
-                            kind, t_eq, t_diff, dist)
-        for u, reference in enumerate(unique):
+
+    def rows_of(start, stop):
+        rows = known[start:stop]
+        index = position[start:stop][rows]
+        return rows, index, groups[index]
+
+    for chunk_d, chunk_i in map_chunks(
+            chunk_neighbours, X, parts, client,
+            wrap_callback(progress_callback, 0.3, 0.95), rows_of,
+            (low, high), nominal, scaled_refs, unique, DIFF_KINDS[diff],
+            t_eq, t_diff, k, n_groups):
+        for u in range(len(unique)):
             for g in range(n_groups):
-                chosen = (groups[index] == g) & (index != reference)
                 best_d[u, g], best_i[u, g] = merge(
-                    best_d[u, g], best_i[u, g], dist[chosen, u],
-                    index[chosen], k)
-        report(progress_callback, 0.3 + 0.65 * done / len(parts))
+                    best_d[u, g], best_i[u, g], chunk_d[u, g],
+                    chunk_i[u, g], k)
     weights = _rule(X, kept, groups, priors, refs, unique, best_i, nominal,
-                    low, high, kind, t_eq, t_diff)
+                    low, high, DIFF_KINDS[diff], t_eq, t_diff)
     report(progress_callback, 1.0)
     return weights
 
