@@ -200,3 +200,27 @@ def test_all_pairs_float32_distances_stay_within_the_error_bound(diff):
                 assert abs(d - exact) <= bound
                 compared += 1
     assert compared == n * (n - 1)
+
+
+@pytest.mark.parametrize("m", [1, 5, 13, 70])
+def test_references_grouped_over_the_instances_find_the_same_lists(m):
+    """Every group size (references sharing a pass over the instances)
+    gives the lists of one reference block at a time."""
+    from orangecontrib.relief.core.neighbours.rows import (
+        group_size, search_references)
+    from orangecontrib.relief.core.neighbours.topk import empty_keys
+    from orangecontrib.relief.core.prepare import prepare
+    rng = np.random.default_rng(m)
+    X = rng.random((700, 6))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = rng.integers(0, 3, 700).astype(float)
+    data = prepare(X, y, engine="compiled")
+    refs = rng.integers(0, 700, m)
+    weights = np.ones(6, np.float32)
+    lists = []
+    for group in (4, 8, 64, group_size(m)):
+        keys = empty_keys((m * 3, 9), 700)
+        search_references(data.search, weights, refs, keys, group)
+        lists.append(keys)
+    for keys in lists[1:]:
+        np.testing.assert_array_equal(keys, lists[0])

@@ -1,27 +1,46 @@
 """The SURF family (core.surf) against the slow literal reference
 (tests.reference.surf), between the engines, against scikit-rebate and
-fast-select where the definitions agree, and on an interaction."""
+fast-select where the definitions agree, on interactions, its invariances
+and its checks.
+
+Ties: on a dyadic grid (and with n - 1 = 16 instances besides the
+reference, so that MultiSURF's mean is exact) every distance, SURF's T and
+MultiSURF's limits are exact in floating point whatever the summation
+order, so a distance that equals a threshold mathematically equals it in
+every implementation and tests the strict < and > of the definitions.
+"""
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core import surf
+from orangecontrib.relief.core import estimators, surf
 from orangecontrib.relief.core.engine import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import reference_instances
+from orangecontrib.relief.core.generators import modulo, parity
+from orangecontrib.relief.core.radius import SIGMAS
 from tests.core.engines import each_engine, on_each_engine
+from tests.reference import relief as literal
 from tests.reference import surf as ref
 
 METHODS = list(surf.NEIGHBOURHOODS)
+STARS = ("surf*", "multisurf*")
 GRID = 16
+# dyadic ramp thresholds whose difference is a power of two: exact on the grid
+GRID_RAMP = dict(t_eq=0.0625, t_diff=0.1875)
+TASKS = [("classification", 2), ("classification", 3), ("regression", 1)]
+PROPERTIES = settings(max_examples=30, deadline=None, derandomize=True,
+                      database=None)
 
 
 def random_data(seed, n=32, a=5, n_classes=2, missing=0.1, grid=False,
                 task="classification"):
     """Numeric columns (on a dyadic grid with `grid`: exact distances, so
-    that ties on a threshold are real ties), one nominal column, NaN."""
+    that ties on a threshold are real ties), column 1 nominal, NaN."""
     rng = np.random.default_rng(seed)
     if grid:
         X = rng.integers(0, GRID + 1, (n, a)) / GRID
@@ -40,67 +59,138 @@ def random_data(seed, n=32, a=5, n_classes=2, missing=0.1, grid=False,
     return X, y, discrete
 
 
-CASES = [  # (method, task, n_classes, diff, deviation)
-    *[(m, "classification", 2, "linear", "population") for m in METHODS],
-    *[(m, "classification", 3, "linear", "sample") for m in METHODS],
-    *[(m, "regression", 1, "linear", "population") for m in METHODS],
-    ("multisurf", "classification", 3, "squared", "population"),
-    ("multisurf*", "classification", 2, "ramp", "sample"),
-    ("surf*", "classification", 3, "ramp", "population"),
-    ("surf", "regression", 1, "squared", "population"),
+def weights(X, y, discrete=None, **options):
+    return surf.neighbourhood_sums(X, y, discrete, **options).weights
+
+
+# =================================================================
+# The literal definitions
+# =================================================================
+
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("task, n_classes", TASKS)
+@pytest.mark.parametrize("diff", ["linear", "squared", "ramp"])
+@pytest.mark.parametrize("deviation", ["population", "sample"])
+@pytest.mark.parametrize("grid", [False, True])
+def test_the_literal_definition(engine, method, task, n_classes, diff,
+                                deviation, grid):
+    """Missing values, a nominal column; every method, task, diff and
+    deviation (SURF's must ignore the deviation)."""
+    X, y, discrete = random_data(7 + n_classes, n=36, n_classes=n_classes,
+                                 grid=grid, task=task)
+    ramp = GRID_RAMP if grid and diff == "ramp" else {}
+    expected = ref.surf_family(X, y, discrete, method=method, task=task,
+                               deviation=deviation, diff=diff, **ramp)
+    with forced(engine):
+        got = weights(X, y, discrete, method=method, task=task,
+                      deviation=deviation, diff=diff, **ramp)
+    assert_allclose(got, expected, rtol=0, atol=1e-9)
+    assert np.abs(expected).max() > 1e-3  # not a comparison of zeros
+
+
+def exact_distances(X):
+    """D as Fractions (X's values are dyadic, each column spans [0, 1])."""
+    assert_array_equal(np.nanmax(X, axis=0) - np.nanmin(X, axis=0), 1)
+    rows = [[Fraction(float(v)) for v in row] for row in X]
+    return [[sum(abs(a - b) for a, b in zip(r, s)) for s in rows]
+            for r in rows]
+
+
+def exact_limits(D, method, ddof):
+    """Each reference's (centre, sigma ** 2) in exact arithmetic: its
+    limits are centre -+ sigma / 2 (SURF: T and 0)."""
+    n = len(D)
+    pairs = [D[i][j] for i in range(n) for j in range(i + 1, n)]
+    T = sum(pairs) / len(pairs)
+    if not method.startswith("multisurf"):
+        return [(T, 0)] * n
+    result = []
+    for i in range(n):
+        others = [D[i][j] for j in range(n) if j != i]
+        mu = sum(others) / len(others)
+        result.append((mu, sum((d - mu) ** 2 for d in others)
+                       / (len(others) - ddof)))
+    return result
+
+
+def count_pairs(D, limits, relation):
+    """The ordered pairs (i, j), j != i, whose distance stands in
+    `relation` to i's limits: "near" (d < centre - sigma / 2), "on near"
+    (d = centre - sigma / 2), "on far" (d = centre + sigma / 2), compared
+    without a square root."""
+    def holds(d, centre, variance):
+        gap = centre - d if relation != "on far" else d - centre
+        if relation == "near":
+            return gap > 0 and 4 * gap * gap > variance
+        return gap >= 0 and 4 * gap * gap == variance
+
+    return sum(holds(D[i][j], *limits[i]) for i in range(len(D))
+               for j in range(len(D)) if j != i)
+
+
+TIES = [  # (method, deviation, n values per attribute, seed): exact ties
+    ("surf", "population", 2, 8),
+    ("surf*", "population", 2, 8),
+    ("multisurf", "population", 2, 26),
+    ("multisurf*", "population", 2, 26),
+    ("multisurf", "sample", 3, 309),
+    ("multisurf*", "sample", 3, 309),
 ]
 
 
 @each_engine
-@pytest.mark.parametrize("method, task, n_classes, diff, deviation", CASES)
-@pytest.mark.parametrize("grid", [False, True])
-def test_the_literal_definition(engine, method, task, n_classes, diff,
-                                deviation, grid):
-    X, y, discrete = random_data(7, n_classes=n_classes, grid=grid, task=task)
-    expected = ref.surf_family(X, y, discrete, method=method, task=task,
-                               deviation=deviation, diff=diff)
+@pytest.mark.parametrize("method, deviation, n_values, seed", TIES)
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_distances_on_a_threshold_are_outside(engine, method, deviation,
+                                              n_values, seed, task):
+    """Data with distances exactly on the thresholds (checked in exact
+    arithmetic): the near and far sets exclude them, as the literal < and
+    >; the near pairs STIR counts are those of the strict <."""
+    rng = np.random.default_rng(seed)
+    n = 9 if method.startswith("surf") else 17
+    X = rng.integers(0, n_values, (n, 4)) / (n_values - 1)
+    y = (rng.integers(0, 2, n) if task == "classification"
+         else rng.random(n)).astype(float)
+    D = exact_distances(X)
+    limits = exact_limits(D, method, SIGMAS[deviation])
+    strict = count_pairs(D, limits, "near")
+    assert count_pairs(D, limits, "on near") > 0
+    if method in STARS:
+        assert count_pairs(D, limits, "on far") > 0
+    expected = ref.surf_family(X, y, method=method, task=task,
+                               deviation=deviation)
     with forced(engine):
-        weights = surf.neighbourhood_sums(X, y, discrete, method=method,
-                                          task=task, deviation=deviation,
-                                          diff=diff).weights
-    assert_allclose(weights, expected, atol=1e-9)
-
-
-@each_engine
-@pytest.mark.parametrize("method", ["multisurf", "surf*"])
-def test_stir_sums_are_the_pairs_diffs(engine, method):
-    X, y, discrete = random_data(8, n_classes=3)
-    hits, misses = ref.stir_pairs(X, y, discrete, method=method)
-    with forced(engine):
-        sums = surf.neighbourhood_sums(X, y, discrete, method=method,
-                                       stir=True)
-    assert sums.n_hit == len(hits[0]) and sums.n_miss == len(misses[0])
-    assert_allclose(sums.hit_sum, [sum(h) for h in hits], atol=1e-9)
-    assert_allclose(sums.hit_squares, [sum(v * v for v in h) for h in hits],
-                    atol=1e-9)
-    assert_allclose(sums.miss_sum, [sum(m) for m in misses], atol=1e-9)
-    assert_allclose(sums.miss_squares,
-                    [sum(v * v for v in m) for m in misses], atol=1e-9)
-    plain = surf.neighbourhood_sums(X, y, discrete, method=method)
-    assert_allclose(sums.weights, plain.weights, atol=1e-15)
+        got = weights(X, y, method=method, task=task, deviation=deviation)
+        if task == "classification":
+            sums = surf.neighbourhood_sums(X, y, method=method,
+                                           deviation=deviation, stir=True)
+            assert sums.n_hit + sums.n_miss == strict
+    assert_allclose(got, expected, rtol=0, atol=1e-9)
 
 
 @each_engine
 @pytest.mark.parametrize("method", METHODS)
-def test_sampled_references_average_their_updates(engine, method):
-    """m references drawn with a seed: the mean of those references'
-    updates (each reference's update is the all-references weight of data
-    with only it as a reference, as the literal per-reference sum)."""
-    X, y, discrete = random_data(9, n=24, missing=0.0)
-    refs = reference_instances(len(y), 10, 3)
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("grid", [False, True])
+def test_stir_sums_are_the_pairs_diffs(engine, method, n_classes, grid):
+    X, y, discrete = random_data(8, n_classes=n_classes, grid=grid)
+    hits, misses = ref.stir_pairs(X, y, discrete, method=method,
+                                  deviation="sample")
     with forced(engine):
-        sampled = surf.neighbourhood_sums(X, y, discrete, method=method,
-                                          n_iterations=10,
-                                          random_state=3).weights
-        every = np.array([surf.neighbourhood_sums(
-            X, y, discrete, method=method, n_iterations=1,
-            random_state=_Fixed(r)).weights for r in refs])
-    assert_allclose(sampled, every.mean(axis=0), atol=1e-12)
+        sums = surf.neighbourhood_sums(X, y, discrete, method=method,
+                                       deviation="sample", stir=True)
+        plain = surf.neighbourhood_sums(X, y, discrete, method=method,
+                                        deviation="sample")
+    assert len(hits[0]) > 0 and len(misses[0]) > 0
+    assert sums.n_hit == len(hits[0]) and sums.n_miss == len(misses[0])
+    for got, pairs in ((sums.hit_sum, hits), (sums.miss_sum, misses)):
+        assert_allclose(got, [sum(p) for p in pairs], rtol=0, atol=1e-9)
+    for got, pairs in ((sums.hit_squares, hits),
+                       (sums.miss_squares, misses)):
+        assert_allclose(got, [sum(v * v for v in p) for p in pairs],
+                        rtol=0, atol=1e-9)
+    assert_allclose(sums.weights, plain.weights, rtol=0, atol=1e-15)
 
 
 class _Fixed(np.random.Generator):
@@ -114,21 +204,107 @@ class _Fixed(np.random.Generator):
         return np.full(size, self.reference)
 
 
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+def test_sampled_references_average_their_updates(engine, method):
+    """A classification weight is the mean of its references' updates:
+    each instance's update alone (one draw of that instance) averages to
+    the literal all-references weight, and m references drawn with a
+    seed give the mean of those references' updates (thresholds from all
+    instances)."""
+    X, y, discrete = random_data(9, n=24, n_classes=3)
+    with forced(engine):
+        updates = np.array([weights(X, y, discrete, method=method,
+                                    n_iterations=1, random_state=_Fixed(i))
+                            for i in range(len(y))])
+        sampled = weights(X, y, discrete, method=method, n_iterations=10,
+                          random_state=3)
+    assert_allclose(updates.mean(axis=0),
+                    ref.surf_family(X, y, discrete, method=method),
+                    rtol=0, atol=1e-9)
+    refs = reference_instances(len(y), 10, 3)
+    assert len(set(refs)) < 10  # drawn with replacement: repeats count
+    assert_allclose(sampled, updates[refs].mean(axis=0), rtol=0, atol=1e-12)
+
+
+def rrelieff_terms(X, y, method):
+    """Per reference i: (N_dC, N_dA, N_dCdA) of RReliefF's sums over
+    near_i and far_i, by hand from the reference's neighbourhoods."""
+    ctx, targets = literal.prepare(X, y, None, "linear", 0.04, 0.10, None,
+                                   regression=True)
+    D = [[literal.distance(i, j, ctx) for j in range(ctx.n)]
+         for i in range(ctx.n)]
+    span = max(targets) - min(targets)
+    terms = np.zeros((2, ctx.n, 1 + 2 * ctx.a))
+    for i, sets in enumerate(ref.neighbourhoods(D, method, 0)):
+        for s, members in enumerate(sets):
+            for j in members:
+                d = 1 / len(members)
+                dt = abs(targets[i] - targets[j]) / span
+                dA = [literal.diff(A, i, j, ctx) for A in range(ctx.a)]
+                terms[s, i] += [dt * d, *(d * v for v in dA),
+                                *(d * dt * v for v in dA)]
+    return terms
+
+
+def rrelieff_from(terms, m):
+    n_dc, n_da, n_dcda = terms[0], terms[1:len(terms) // 2 + 1], terms[
+        len(terms) // 2 + 1:]
+    return n_dcda / n_dc - (n_da - n_dcda) / (m - n_dc)
+
+
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+def test_sampled_references_in_regression(engine, method):
+    """RReliefF's sums over the drawn references (repeats counted), m the
+    number of draws."""
+    X, y, _ = random_data(11, n=24, task="regression", missing=0.0)
+    terms = rrelieff_terms(X, y, method)
+    refs = reference_instances(len(y), 15, 5)
+    expected = rrelieff_from(terms[0][refs].sum(axis=0), 15)
+    if method in STARS:
+        expected -= rrelieff_from(terms[1][refs].sum(axis=0), 15)
+    with forced(engine):
+        got = weights(X, y, method=method, task="regression",
+                      n_iterations=15, random_state=5)
+    assert_allclose(got, expected, rtol=0, atol=1e-9)
+    every = rrelieff_from(terms[0].sum(axis=0), len(y))
+    if method in STARS:
+        every -= rrelieff_from(terms[1].sum(axis=0), len(y))
+    assert_allclose(ref.surf_family(X, y, method=method, task="regression"),
+                    every, rtol=0, atol=1e-12)  # the hand sums themselves
+
+
+# =================================================================
+# The engines
+# =================================================================
+
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("task", ["classification", "regression"])
 def test_engines_agree_on_larger_data(method, task):
-    X, y, discrete = random_data(10, n=150, a=12, n_classes=3, task=task)
-    results = on_each_engine(lambda: surf.neighbourhood_sums(
-        X, y, discrete, method=method, task=task, stir=task != "regression"))
-    compiled, vectorised = results["compiled"], results["vectorised"]
+    X, y, discrete = random_data(10, n=300, a=20, n_classes=3, task=task)
+    stir = task == "classification"
+    results = on_each_engine(lambda: [surf.neighbourhood_sums(
+        X, y, discrete, method=method, task=task, stir=stir)
+        for _ in range(2)])
+    for first, again in results.values():  # deterministic, threads or not
+        assert_array_equal(first.weights, again.weights)
+    compiled, vectorised = results["compiled"][0], results["vectorised"][0]
     for field in ("weights", "hit_sum", "hit_squares", "miss_sum",
                   "miss_squares"):
         assert_allclose(getattr(compiled, field), getattr(vectorised, field),
                         rtol=1e-12, atol=1e-12)
-    assert compiled.n_hit == vectorised.n_hit
+    assert (compiled.n_hit, compiled.n_miss) == (vectorised.n_hit,
+                                                 vectorised.n_miss)
+    assert compiled.n_hit > 0 or not stir
 
+
+# =================================================================
+# Peers: scikit-rebate and fast-select, two classes, no missing values
+# =================================================================
 
 def binary_continuous(seed, n=120, a=8):
+    """Continuous attributes; the class is the xor of the first two."""
     rng = np.random.default_rng(seed)
     X = rng.random((n, a))
     y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(int)
@@ -142,8 +318,8 @@ def test_scikit_rebate_multisurf(method, peer):
     X, y = binary_continuous(0)
     theirs = getattr(skrebate, peer)(n_features_to_select=2,
                                      n_jobs=1).fit(X, y).feature_importances_
-    ours = surf.neighbourhood_sums(X, y.astype(float), method=method).weights
-    assert_allclose(ours, theirs, atol=1e-12)
+    ours = weights(X, y.astype(float), method=method)
+    assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
 def pair_distances(X):
@@ -151,105 +327,258 @@ def pair_distances(X):
     return np.abs(scaled[:, None, :] - scaled[None, :, :]).sum(axis=2)
 
 
+def thresholds_agree(X):
+    """Whether no pair distance lies in [T (n - 1) / n, T]: scikit-rebate's
+    T averages the n x n matrix with its zero diagonal, (n - 1) / n of
+    ours; without a distance between the two the neighbourhoods are the
+    same."""
+    n = len(X)
+    pairs = pair_distances(X)[np.triu_indices(n, 1)]
+    T = pairs.mean()
+    return not ((pairs >= T * (n - 1) / n) & (pairs <= T)).any()
+
+
 @pytest.mark.parametrize("method, peer", [("surf", "SURF"),
                                           ("surf*", "SURFstar")])
-def test_scikit_rebate_surf_where_the_thresholds_agree(method, peer):
-    """scikit-rebate's T averages the n x n matrix with its zero diagonal,
-    (n - 1) / n of ours: on data where no pair distance lies between the
-    two, the neighbourhoods and the weights are the same.  Bits make the
-    distances integers, so that such data are easy to find."""
+@pytest.mark.parametrize("bits", [False, True])
+def test_scikit_rebate_surf_where_the_thresholds_agree(method, peer, bits):
+    """Continuous attributes (14 distinct values each: numeric for
+    scikit-rebate too), or bits (integer distances), on a seed where no
+    pair distance lies between the two thresholds."""
     skrebate = pytest.importorskip("skrebate")
-    for seed in range(50):
-        X, y = binary_continuous(seed, n=40)
+    if bits:
+        X, y = binary_continuous(4, n=40)
         X = (X > 0.5).astype(float)
-        D = pair_distances(X)
-        pairs = D[np.triu_indices(len(X), 1)]
-        T = pairs.mean()
-        theirs_T = T * (len(X) - 1) / len(X)
-        if not ((pairs >= theirs_T) & (pairs <= T)).any():
-            break
     else:
-        pytest.fail("no seed without a distance between the two thresholds")
+        X, y = binary_continuous(269, n=14, a=3)
+    assert thresholds_agree(X)
+    assert 0 < y.sum() < len(y)
     theirs = getattr(skrebate, peer)(n_features_to_select=2,
                                      n_jobs=1).fit(X, y).feature_importances_
-    ours = surf.neighbourhood_sums(X, y.astype(float), method=method).weights
-    assert_allclose(ours, theirs, atol=1e-12)
+    ours = weights(X, y.astype(float), method=method)
+    assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_fast_select(method):
+    """fast-select computes in float32: agreement to its precision."""
     pytest.importorskip("fast_select")
     from fast_select.MultiSURF import MultiSURF
     from fast_select.SURF import SURF
     X, y = binary_continuous(1, n=200, a=10)
     peer = MultiSURF if method.startswith("multi") else SURF
     theirs = peer(n_features_to_select=1.0, backend="cpu",
-                  use_star=method.endswith("*")).fit(X, y).feature_importances_
-    ours = surf.neighbourhood_sums(X, y.astype(float), method=method).weights
-    assert_allclose(ours, theirs, atol=2e-6)
+                  use_star=method in STARS).fit(X, y).feature_importances_
+    ours = weights(X, y.astype(float), method=method)
+    assert_allclose(ours, theirs, rtol=0, atol=2e-6)
 
 
-def epistasis(seed, missing=0.0):
-    from orangecontrib.relief.core.generators import modulo
+# =================================================================
+# Known answers: interactions
+# =================================================================
+
+def xor(seed):
+    """Two bits whose xor is the class, 18 random bits (Parity2+2 without
+    its copies of the relevant bits)."""
+    problem = parity(400, n_bits=2, n_irrelevant=18, seed=seed)
+    return np.delete(problem.X, [2, 3], axis=1), problem.y
+
+
+def modulo3(seed):
+    """Two ternary attributes whose sum modulo 3 is the class, 18 random
+    ternary ones."""
     problem = modulo(400, 2, 18, p=3, seed=seed)
-    X, y = problem.X.astype(float), problem.y.astype(float)
-    rng = np.random.default_rng(seed + 100)
-    X[rng.random(X.shape) < missing] = np.nan
-    return X, y, np.ones(X.shape[1], bool)
+    return problem.X, problem.y
 
 
 @pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("problem", [xor, modulo3])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("missing", [0.0, 0.1])
-def test_the_interacting_pair_ranks_first(method, seed, missing):
-    X, y, discrete = epistasis(seed, missing)
-    weights = surf.neighbourhood_sums(X, y, discrete, method=method).weights
-    assert set(np.argsort(-weights, kind="stable")[:2]) == {0, 1}
+def test_the_interacting_pair_ranks_first(method, problem, seed, missing):
+    X, y = problem(seed)
+    X = X.astype(float)
+    assert X.shape == (400, 20)
+    X[np.random.default_rng(seed + 100).random(X.shape) < missing] = np.nan
+    got = weights(X, y.astype(float), np.ones(20, bool), method=method)
+    assert set(np.argsort(-got, kind="stable")[:2]) == {0, 1}
 
 
-small = st.integers(0, 2 ** 31 - 1)
+# =================================================================
+# Properties
+# =================================================================
+
+def bound(method):
+    """|W| <= 1: each update is a prior-weighted mean of miss diffs minus a
+    mean of hit diffs (RReliefF: a difference of two quotients in [0, 1]),
+    diffs in [0, 1], RELIEF-D's too.  The star forms add a second such
+    update (SURF*: minus the far one; MultiSURF*: similarities 1 - diff):
+    |W| <= 2."""
+    return 2.0 if method in STARS else 1.0
 
 
-@settings(max_examples=20, deadline=None)
-@given(seed=small, method=st.sampled_from(METHODS))
-def test_properties(seed, method):
-    X, y, discrete = random_data(seed, n=20, a=4, n_classes=3)
-    X_before, y_before = X.copy(), y.copy()
-    weights = surf.neighbourhood_sums(X, y, discrete, method=method).weights
-    assert_array_equal(np.isnan(X), np.isnan(X_before))
-    assert_array_equal(X[~np.isnan(X)], X_before[~np.isnan(X_before)])
+property_cases = dict(
+    seed=st.integers(0, 2 ** 31 - 1), method=st.sampled_from(METHODS),
+    task=st.sampled_from(TASKS), diff=st.sampled_from(["linear", "ramp"]))
+
+
+@PROPERTIES
+@given(**property_cases, classes=st.permutations([0, 1, 2]))
+def test_invariances(seed, method, task, diff, classes):
+    task, n_classes = task
+    X, y, discrete = random_data(seed, n=20, a=4, n_classes=n_classes,
+                                 task=task)
+    X_before, y_before, discrete_before = X.copy(), y.copy(), discrete.copy()
+    options = dict(method=method, task=task, diff=diff)
+    got = weights(X, y, discrete, **options)
+    # inputs untouched; the same call, the same bits
+    assert_array_equal(X, X_before)
     assert_array_equal(y, y_before)
-    bound = 2.0 if method.endswith("*") else 1.0
-    assert (np.abs(weights) <= bound + 1e-12).all()
-    # the same call again: the same bits
-    assert_array_equal(
-        weights, surf.neighbourhood_sums(X, y, discrete, method=method).weights)
+    assert_array_equal(discrete, discrete_before)
+    assert_array_equal(got, weights(X, y, discrete, **options))
+    assert (np.abs(got) <= bound(method) + 1e-12).all()
+    rng = np.random.default_rng(seed)
     # columns permuted: weights permuted
-    order = np.random.default_rng(seed).permutation(X.shape[1])
-    assert_allclose(surf.neighbourhood_sums(X[:, order], y, discrete[order],
-                                            method=method).weights,
-                    weights[order], atol=1e-12)
-    # classes renamed: the same weights
-    renamed = (y + 1) % 3
-    assert_allclose(surf.neighbourhood_sums(X, renamed, discrete,
-                                            method=method).weights,
-                    weights, atol=1e-12)
+    columns = rng.permutation(X.shape[1])
+    assert_allclose(weights(X[:, columns], y, discrete[columns], **options),
+                    got[columns], rtol=0, atol=1e-12)
+    # rows permuted (every instance a reference): the same weights
+    rows = rng.permutation(len(y))
+    assert_allclose(weights(X[rows], y[rows], discrete, **options), got,
+                    rtol=0, atol=1e-12)
+    if task == "classification":  # class codes renamed: the same weights
+        renamed = np.array(classes, float)[y.astype(int)]
+        assert_allclose(weights(X, renamed, discrete, **options), got,
+                        rtol=0, atol=1e-12)
 
 
-def test_bad_input_is_named():
+@PROPERTIES
+@given(**property_cases)
+def test_bounds_on_extreme_data(seed, method, task, diff):
+    """Few instances, half the values missing, one attribute deciding the
+    class: the bounds still hold."""
+    task, n_classes = task
+    X, y, discrete = random_data(seed, n=6, a=3, n_classes=n_classes,
+                                 missing=0.5, task=task)
+    if task == "classification":
+        X[:, 0] = y
+    got = weights(X, y, discrete, method=method, task=task, diff=diff)
+    assert (np.abs(got) <= bound(method) + 1e-12).all()
+
+
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+def test_duplicated_data(engine, method):
+    """Each instance and its copy at distance 0: the literal definition on
+    the doubled data.  The weights are not those of the original data: the
+    mean of the pair distances shrinks from T to T 2 (n - 1) / (2n - 1)
+    (four copies of each pair and n zeros), so SURF's near pairs are the 2n
+    twins and four copies of each original ordered pair nearer than
+    that."""
+    X, y, _ = random_data(12, n=20, a=4, missing=0.0, grid=True)
+    twice, y_twice = np.vstack([X, X]), np.concatenate([y, y])
+    with forced(engine):
+        doubled = surf.neighbourhood_sums(twice, y_twice, method=method,
+                                          stir=True)
+        once = weights(X, y, method=method)
+    assert_allclose(doubled.weights,
+                    ref.surf_family(twice, y_twice, method=method),
+                    rtol=0, atol=1e-9)
+    assert np.abs(doubled.weights - once).max() > 1e-3
+    if method.startswith("surf"):
+        n = len(y)
+        D = pair_distances(X)
+        T = D[np.triu_indices(n, 1)].mean()
+        T_twice = pair_distances(twice)[np.triu_indices(2 * n, 1)].mean()
+        assert T_twice == pytest.approx(T * 2 * (n - 1) / (2 * n - 1))
+        nearer = (D < T_twice).sum() - n  # j != i
+        assert doubled.n_hit + doubled.n_miss == 2 * n + 4 * nearer
+
+
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+def test_two_instances_have_no_neighbours(engine, method):
+    """With two instances each is the other's only distance: the mean, no
+    deviation, so no neighbour and no far instance (strict limits)."""
+    X = np.array([[0.0, 1.0], [1.0, 0.5]])
+    for y, task in (([0.0, 1.0], "classification"),
+                    ([0.0, 1.0], "regression")):
+        with forced(engine):
+            got = weights(X, np.array(y), method=method, task=task,
+                          deviation="sample")
+        assert_array_equal(got, [0.0, 0.0])
+
+
+# =================================================================
+# Bad input
+# =================================================================
+
+def relieff_message(X, y, discrete=None):
+    with pytest.raises(ReliefInputError) as error:
+        estimators.relieff(X, y, discrete)
+    return str(error.value)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_bad_data_as_the_rest_of_the_core(method):
+    """The checks of ReliefF's data, with its messages."""
     X, y, discrete = random_data(0)
-    with pytest.raises(ReliefInputError, match="method"):
-        surf.neighbourhood_sums(X, y, discrete, method="multi")
-    with pytest.raises(ReliefInputError, match="deviation"):
-        surf.multisurf(X, y, discrete, deviation="unbiased")
-    # two instances at least: of two classes, or of two target values
-    with pytest.raises(ReliefInputError, match="single class"):
-        surf.multisurf(X[:3], np.array([0.0, np.nan, np.nan]), discrete)
+    infinite = X.copy()
+    infinite[3, 0] = np.inf
+    text = X.astype(object)
+    text[3, 0] = "x"
+    bad = {
+        "infinite values": (infinite, y, discrete),
+        "target contains infinite": (X, np.where(y == 1, np.inf, y),
+                                     discrete),
+        "2-D": (X[:, 0], y, None),
+        "rows but the target": (X, y[:-1], discrete),
+        "entries for": (X, y, discrete[:-1]),
+        "no attributes": (X[:, :0], y, None),
+        "no instances with a known target": (X, np.full(len(y), np.nan),
+                                             discrete),
+        "single class": (X, np.where(np.arange(len(y)) == 0, 0.0, np.nan),
+                         discrete),
+        "must be numeric": (text, y, discrete),
+    }
+    for message, (X_bad, y_bad, discrete_bad) in bad.items():
+        expected = relieff_message(X_bad, y_bad, discrete_bad)
+        with pytest.raises(ReliefInputError, match=message) as error:
+            weights(X_bad, y_bad, discrete_bad, method=method)
+        assert str(error.value) == expected
+
+
+def test_a_single_target_value_in_regression():
+    X, y, discrete = random_data(0, task="regression")
     with pytest.raises(ReliefInputError, match="constant"):
-        surf.surf(X[:2], np.array([0.5, np.nan]), discrete, task="regression")
-    bad = X.copy()
-    bad[0, 0] = np.inf
-    with pytest.raises(ReliefInputError, match="infinite"):
-        surf.surf(bad, y, discrete)
-    with pytest.raises(ReliefInputError):
-        surf.multisurf(X[:, 0], y)
+        surf.surf(X, np.where(np.arange(len(y)) == 0, y, np.nan), discrete,
+                  task="regression")
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("method", "multi", "method must be one of 'surf', 'surf\\*'"),
+    ("deviation", "unbiased", "deviation"),
+    ("task", "ranking", "task"),
+    ("diff", "cubic", "diff"),
+    ("n_iterations", 0, "n_iterations"),
+])
+def test_bad_options_are_named(option, value, message):
+    X, y, discrete = random_data(0)
+    with pytest.raises(ReliefInputError, match=message) as error:
+        surf.neighbourhood_sums(X, y, discrete, **{option: value})
+    assert repr(value) in str(error.value)
+
+
+def test_stir_needs_classes():
+    X, y, discrete = random_data(0, task="regression")
+    with pytest.raises(ReliefInputError, match="STIR .* needs classes"):
+        surf.neighbourhood_sums(X, y, discrete, task="regression", stir=True)
+
+
+@pytest.mark.parametrize("function, method", [
+    (surf.surf, "surf"), (surf.surfstar, "surf*"),
+    (surf.multisurf, "multisurf"), (surf.multisurfstar, "multisurf*")])
+def test_the_named_functions_are_their_methods(function, method):
+    X, y, discrete = random_data(4, n_classes=3)
+    assert_array_equal(function(X, y, discrete, diff="ramp"),
+                       weights(X, y, discrete, method=method, diff="ramp"))

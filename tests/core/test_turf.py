@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core import surf
+from orangecontrib.relief.core import estimators, surf
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.generators import modulo
 from orangecontrib.relief.core.turf import rounds_of, turf
@@ -59,9 +59,12 @@ def test_n_keep_stops_early():
     assert len(result.kept) == 8
 
 
-def test_the_kept_are_scikit_rebates():
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_kept_are_scikit_rebates(seed):
+    """An interaction (the xor of two continuous attributes' halves) in 10
+    noise attributes: the same kept attributes, order and scores."""
     skrebate = pytest.importorskip("skrebate")
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(seed)
     X = rng.random((150, 12))
     y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(int)
     ours = turf(multisurf, X, y.astype(float), None, fraction=0.5, n_keep=3)
@@ -73,16 +76,70 @@ def test_the_kept_are_scikit_rebates():
     assert_allclose(ours.scores, theirs.feature_importances_, atol=1e-12)
 
 
-@pytest.mark.parametrize("fraction", [0, 1, -1, 1.5, "half", np.nan])
+def test_any_scorer_is_wrapped_and_the_inputs_are_kept():
+    """ReliefF (k = 5) around TuRF: its rounds are ReliefF's on the
+    remaining columns; X, y and discrete are not modified."""
+    X, y, discrete = data(n=120, noise=6)
+    X[::7, 3] = np.nan
+    before = X.copy(), y.copy(), discrete.copy()
+
+    def relieff(X, y, discrete, progress_callback=None):
+        return estimators.relieff(X, y, discrete, k_nearest=5,
+                                  progress_callback=progress_callback)
+
+    result = turf(relieff, X, y, discrete, fraction=0.5)
+    for scored, weights in result.rounds:
+        assert_array_equal(weights, relieff(X[:, scored], y,
+                                            discrete[scored]))
+    assert [len(scored) for scored, _ in result.rounds] == [8, 4, 2]
+    for array, copy in zip((X, y, discrete), before):
+        assert_array_equal(array, copy)
+
+
+def test_progress_rises_to_one_and_can_stop():
+    X, y, discrete = data(n=60, noise=6)
+    seen = []
+    turf(multisurf, X, y, discrete, fraction=0.25, progress_callback=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) > 5
+
+    class Stop(Exception):
+        pass
+
+    def stop(fraction):
+        if fraction > 0.3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        turf(multisurf, X, y, discrete, fraction=0.25, progress_callback=stop)
+
+
+@pytest.mark.parametrize("fraction", [0, 1, -1, 1.5, "x", np.nan])
 def test_bad_fractions(fraction):
     X, y, discrete = data(n=30, noise=2)
-    with pytest.raises(ReliefInputError, match="fraction"):
+    with pytest.raises(ReliefInputError) as error:
         turf(multisurf, X, y, discrete, fraction=fraction)
+    assert str(error.value) == ("fraction must be a number strictly between "
+                                f"0 and 1, got {fraction!r}.")
 
 
-def test_bad_n_keep_and_shape():
+@pytest.mark.parametrize("n_keep", [0, -1, 2.5, "x"])
+def test_bad_n_keep(n_keep):
     X, y, discrete = data(n=30, noise=2)
-    with pytest.raises(ReliefInputError, match="n_keep"):
-        turf(multisurf, X, y, discrete, n_keep=0)
-    with pytest.raises(ReliefInputError, match="2-D"):
+    with pytest.raises(ReliefInputError) as error:
+        turf(multisurf, X, y, discrete, n_keep=n_keep)
+    assert str(error.value) == ("n_keep must be a positive integer or None "
+                                f"(every round), got {n_keep!r}.")
+
+
+def test_bad_shape():
+    X, y, discrete = data(n=30, noise=2)
+    with pytest.raises(ReliefInputError, match="X must be a 2-D array"):
         turf(multisurf, X[:, 0], y)
+
+
+def test_n_keep_above_the_attributes_scores_once():
+    X, y, discrete = data(n=60, noise=2)
+    result = turf(multisurf, X, y, discrete, n_keep=4)
+    assert len(result.rounds) == 1
+    assert_array_equal(result.kept, np.arange(4))
+    assert_array_equal(result.scores, multisurf(X, y, discrete))

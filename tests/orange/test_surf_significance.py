@@ -1,37 +1,23 @@
-"""The SURF family's scorers, TuRF and Significance on Orange tables."""
+"""Significance on Orange tables, and the SURF family through the registry
+(the scorers themselves: test_surf_scorers.py)."""
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from Orange.data import Table
 from Orange.preprocess import SelectBestFeatures
 
-import orangecontrib.relief as package
-from orangecontrib.relief import (SURF, MultiSURF, MultiSURFstar, ReliefF,
-                                  RReliefF, Significance, SURFstar, TuRF)
+from orangecontrib.relief import (MultiSURF, ReliefF,
+                                  RReliefF, Significance)
 from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.core import significance, surf
 from orangecontrib.relief.datasets import path
-from orangecontrib.relief.variants import METHODS, make_scorer
+from orangecontrib.relief.variants import make_scorer
 
-SURF_SCORERS = [SURF, SURFstar, MultiSURF, MultiSURFstar]
 
 
 @pytest.fixture(scope="module")
 def cpu():
     return Table(path("cpu"))
-
-
-@pytest.mark.parametrize("cls", SURF_SCORERS)
-def test_scorers_are_the_core_functions(cls, heart, cpu):
-    for table, task in ((heart, "classification"), (cpu, "regression")):
-        arrays = table_arrays(table, cls.friendly_name)
-        expected = surf.neighbourhood_sums(
-            arrays.X, arrays.y, arrays.discrete, method=cls.method,
-            task=task).weights
-        assert_array_equal(cls()(table), expected)
-        assert cls.fits(table.domain.class_var)
-    assert METHODS[cls.friendly_name] is cls
-    assert getattr(package, cls.__name__) is cls
 
 
 def test_options_reach_the_core(heart):
@@ -44,23 +30,6 @@ def test_options_reach_the_core(heart):
         diff="ramp", deviation="sample"))
     with pytest.raises(ValueError, match="takes no k"):
         make_scorer("SURF", k_nearest=3)
-
-
-def test_select_best_features_and_turf(heart):
-    best = SelectBestFeatures(method=MultiSURF(), k=3)(heart)
-    weights = MultiSURF()(heart)
-    names = [a.name for a in heart.domain.attributes]
-    assert {a.name for a in best.domain.attributes} == {
-        names[i] for i in np.argsort(-weights)[:3]}
-    turf = TuRF(ReliefF(k_nearest=5), fraction=0.5)
-    scores = turf(heart)
-    result = turf.result(heart)
-    assert_array_equal(scores, result.scores)
-    assert len(result.kept) == 4  # 13 -> 7 -> 4
-    kept = set(result.kept)
-    assert set(np.argsort(-scores)[:4]) == kept
-    assert turf.fits(heart.domain.class_var)
-    assert TuRF().scorer.friendly_name == "MultiSURF"
 
 
 def test_significance_by_stir(heart):

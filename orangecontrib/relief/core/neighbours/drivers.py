@@ -12,7 +12,7 @@ import numpy as np
 from ..progress import report, step_bounds
 from .block import BLOCK
 from .exact import float32_error_bound, rerank_exactly
-from .rows import search_references
+from .rows import group_size, search_references
 from .tiles import search_all_pairs, tile_rounds
 from .topk import INF_BITS, empty_keys, unpack_keys
 
@@ -40,9 +40,10 @@ def _references(tables, weights, refs, k, n_groups, progress_callback):
     pieces of :func:`step_bounds`."""
     keys = empty_keys((len(refs) * n_groups, k), tables.values.shape[1])
     bounds = step_bounds(len(refs), progress_callback)
+    group = group_size(len(refs) // (len(bounds) - 1) or 1)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         search_references(tables, weights, refs[start:stop],
-                          keys[start * n_groups:stop * n_groups])
+                          keys[start * n_groups:stop * n_groups], group)
         report(progress_callback, stop / len(refs))
     return keys
 

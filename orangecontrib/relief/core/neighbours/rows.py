@@ -1,5 +1,11 @@
 """The search of given references: one row of distances per reference
-against every instance, ROWS references at a time, in parallel.
+against every instance, ROWS references at a time, GROUP of them per pass
+over the instances, in parallel.
+
+A row is first reduced, branch-free, to the instances that may enter its
+list (the distance bits at most those of the list's last entry, one bound
+per run of a group, as the search of all pairs does); only those reach the
+exact insertion, which sees the bound tightened by the row's insertions.
 
 Sequential variants (double ReliefF) call :func:`search_rows` for one
 reference at a time with their current weights.
@@ -9,8 +15,35 @@ import numpy as np
 from numba import prange
 
 from .block import BLOCK, ROWS, block_rows
-from .kernels import distance_rows
-from .topk import candidate_key, insert_key, order_bits
+from .kernels import distance_rows, run_end
+from .topk import candidate_key, insert_key, key_bits, order_bits
+
+
+@numba.njit(inline="always", cache=True)
+def search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
+                out, hits, j0, width):
+    """Offer instances j0 .. j0 + width - 1 to the lists of the references
+    rows[:count] (see :func:`search_rows`)."""
+    groups = tables.groups
+    bits = out.view(np.uint32)
+    last = keys.shape[1] - 1
+    distance_rows(tables, weights, rows, j0, width, out)
+    order_bits(bits, width)
+    for r in range(count):
+        lo = j0
+        while lo < j0 + width:  # a run of one group: one list
+            hi = run_end(groups, lo, j0 + width)
+            row = list_rows[r] * n_groups + groups[lo]
+            bound = key_bits(keys[row, last])
+            found = 0
+            for jj in range(lo - j0, hi - j0):  # branch-free: SIMD
+                hits[found] = jj
+                found += bits[r, jj] <= bound
+            for h in range(found):
+                j = j0 + hits[h]
+                if j != rows[r]:
+                    insert_key(keys, row, candidate_key(bits[r, hits[h]], j))
+            lo = hi
 
 
 @numba.njit(cache=True)
@@ -23,27 +56,46 @@ def search_rows(tables, weights, rows, count, list_rows, n_groups, keys, out):
     this for one reference at a time with their current weights.
     """
     n = tables.values.shape[1]
-    groups = tables.groups
-    bits = out.view(np.uint32)
+    hits = np.empty(BLOCK, np.int64)
     for j0 in range(0, n, BLOCK):
-        width = min(j0 + BLOCK, n) - j0
-        distance_rows(tables, weights, rows, j0, width, out)
-        order_bits(bits, width)
-        for r in range(count):
-            for jj in range(width):
-                j = j0 + jj
-                row = list_rows[r] * n_groups + groups[j]
-                if j != rows[r]:
-                    insert_key(keys, row, candidate_key(bits[r, jj], j))
+        search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
+                    out, hits, j0, min(j0 + BLOCK, n) - j0)
+
+
+#: the most references that pass over the instances together: each tile
+#: of columns, loaded once, serves them all (the data are read from memory
+#: once per group of references, not once per ROWS)
+MAX_GROUP = 64
+
+
+def group_size(m):
+    """References per pass over the instances: as many as MAX_GROUP, but
+    small enough that every thread gets a few groups of the m."""
+    per_thread = -(-m // (4 * numba.get_num_threads()))
+    return min(MAX_GROUP, max(ROWS, -(-per_thread // ROWS) * ROWS))
 
 
 @numba.njit(parallel=True, cache=True)
-def search_references(tables, weights, refs, keys):
-    """Top-k lists of the given reference instances, ROWS at a time."""
+def search_references(tables, weights, refs, keys, group):
+    """Top-k lists of the given reference instances, `group` (a multiple
+    of ROWS) at a time, each column tile serving the group's blocks of
+    ROWS."""
+    n = tables.values.shape[1]
     n_groups = keys.shape[0] // len(refs)
-    for b in prange(-(-len(refs) // ROWS)):
+    for b in prange(-(-len(refs) // group)):
         out = np.empty((ROWS, BLOCK), dtype=np.float32)
-        positions = np.empty(ROWS, dtype=np.int64)
-        count = block_rows(b * ROWS, len(refs), positions)
-        search_rows(tables, weights, refs[positions], count, positions,
-                    n_groups, keys, out)
+        hits = np.empty(BLOCK, np.int64)
+        first, stop = b * group, min((b + 1) * group, len(refs))
+        n_blocks = -(-(stop - first) // ROWS)
+        positions = np.empty((n_blocks, ROWS), dtype=np.int64)
+        counts = np.empty(n_blocks, dtype=np.int64)
+        rows = np.empty((n_blocks, ROWS), dtype=np.int64)
+        for q in range(n_blocks):
+            counts[q] = block_rows(first + q * ROWS, stop, positions[q])
+            rows[q] = refs[positions[q]]
+        for j0 in range(0, n, BLOCK):
+            width = min(j0 + BLOCK, n) - j0
+            for q in range(n_blocks):
+                search_tile(tables, weights, rows[q], counts[q],
+                            positions[q], n_groups, keys, out, hits, j0,
+                            width)
