@@ -119,13 +119,15 @@ def elided(text, width=NAME_WIDTH):
 
 class WeightsPlot(PlainPlot):
     """Horizontal bars of attribute weights, the best attribute on top;
-    names elided to a fixed width, the full name and the values on hover."""
+    names elided to a fixed width (`name_width` pixels), the full name and
+    the values on hover."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, name_width=NAME_WIDTH):
         super().__init__(parent)
+        self.name_width = name_width
         item = self.getPlotItem()
         item.getAxis("bottom").setLabel("weight")
-        item.getAxis("left").setWidth(NAME_WIDTH + 10)
+        item.getAxis("left").setWidth(name_width + 10)
         self.getViewBox().invertY(True)
         self.tooltips = []
         self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
@@ -152,7 +154,8 @@ class WeightsPlot(PlainPlot):
         self.addItem(pg.BarGraphItem(
             x0=0, y=positions, width=weights, height=0.7, brushes=brushes,
             pens=pens))
-        labels = [elided((RELEVANT_MARK if rel else "") + name)
+        labels = [elided((RELEVANT_MARK if rel else "") + name,
+                         self.name_width)
                   for name, rel in zip(names, relevant)]
         self.getAxis("left").setTicks([list(zip(positions, labels)), []])
         self.setYRange(-0.5, len(weights) - 0.5, padding=0.02)

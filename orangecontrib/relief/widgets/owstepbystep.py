@@ -282,7 +282,7 @@ class OWReliefSteps(OWWidget):
         self.scatter = NeighbourhoodPlot(self)
         self.scatter.instance_clicked.connect(self.step_with)
         self.scatter.setToolTip("Click a point to make it the next reference.")
-        self.bars = WeightsPlot(self)
+        self.bars = WeightsPlot(self, name_width=80)  # a narrow panel
         self.bars.setToolTip("The weights after the steps so far.")
         plots.addWidget(self.scatter)
         plots.addWidget(self.bars)
