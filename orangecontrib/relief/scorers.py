@@ -44,6 +44,14 @@ __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "MultiSURF", "MultiSURFstar", "TuRF"]
 
 
+def of_feature(data, scores, feature=None):
+    """`scores` (one per attribute of `data`), or `feature`'s alone: a
+    Relief scorer weighs every attribute in the context of the others."""
+    if feature is None:
+        return scores
+    return scores[data.domain.attributes.index(data.domain[feature])]
+
+
 class ReliefScorer(Scorer):
     """Common ground of the scorers: an Orange table becomes the core's
     arrays (metas ignored, rows without a class dropped), and the options
@@ -75,10 +83,8 @@ class ReliefScorer(Scorer):
     def __call__(self, data, feature=None, *, progress_callback=None):
         """Weights of all attributes, or of `feature` (scored in the context
         of all attributes, as Relief's weights depend on the others)."""
-        weights = self.score_table(data, progress_callback)
-        if feature is None:
-            return weights
-        return weights[data.domain.attributes.index(data.domain[feature])]
+        return of_feature(data, self.score_table(data, progress_callback),
+                          feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
@@ -437,10 +443,8 @@ class TuRF(Scorer):
         return self.scorer.fits(class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
-        scores = self.result(data, progress_callback).scores
-        if feature is None:
-            return scores
-        return scores[data.domain.attributes.index(data.domain[feature])]
+        return of_feature(data, self.result(data, progress_callback).scores,
+                          feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)

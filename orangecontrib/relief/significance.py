@@ -18,7 +18,7 @@ from Orange.preprocess.score import Scorer
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
                            check, check_choice)
-from .scorers import MultiSURF, ReliefF, RReliefF
+from .scorers import MultiSURF, ReliefF, RReliefF, of_feature
 
 __all__ = ["Significance", "SignificanceResult", "TESTS"]
 
@@ -95,10 +95,9 @@ class Significance(Scorer):
     def __call__(self, data, feature=None, *, progress_callback=None):
         """-log10 of every attribute's adjusted p-value (or `feature`'s)."""
         q = self.result(data, progress_callback).q
-        scores = 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny))  # not -0
-        if feature is None:
-            return scores
-        return scores[data.domain.attributes.index(data.domain[feature])]
+        # 0.0 - ...: -log10(1) is 0, not -0
+        return of_feature(
+            data, 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny)), feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)

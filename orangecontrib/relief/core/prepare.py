@@ -89,10 +89,15 @@ def _as_matrix(X):
                                f"got an array with {X.ndim} dimension(s).")
     if X.shape[1] == 0:
         raise ReliefInputError("The data has no attributes to score.")
+    check_finite(X)
+    return X
+
+
+def check_finite(X):
+    """ReliefInputError if `X` holds an infinite value (NaN is missing)."""
     if np.isinf(X).any():
         raise ReliefInputError("The data contains infinite values; "
                                "replace them or mark them as missing (NaN).")
-    return X
 
 
 def _as_target(y, n):

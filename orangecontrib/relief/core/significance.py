@@ -28,6 +28,7 @@ from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
 from .progress import report, step_bounds, wrap_callback
 from .surf import NEIGHBOURHOODS, neighbourhood_sums
 from .vectorised.diffs import pair_diffs
+from .vectorised.radius import add_stir_sums
 
 StirResult = namedtuple("StirResult", [
     "score",  # (a,) mean diff over the miss pairs - over the hit pairs
@@ -98,19 +99,16 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
                                    t_eq=t_eq, t_diff=t_diff)
     neighbours = neighbours_of(kernels, data, refs, k_nearest, None,
                                wrap_callback(progress_callback, 0, 0.8))
-    n_attrs = data.exact.values.shape[0]
-    sums = np.zeros((4, n_attrs))
-    counts = np.zeros(2)
+    # the rows and constants of the SURF family's STIR sums
+    sums = np.zeros((6, data.exact.values.shape[0]))
+    counts = np.zeros(3)
     for i, lists in zip(refs, neighbours):
         members = lists[lists >= 0]
-        diffs = pair_diffs(data.exact, i, members)
-        hit = data.groups[members] == data.groups[i]
-        for s, chosen in enumerate((hit, ~hit)):
-            sums[2 * s] += diffs[:, chosen].sum(axis=1)
-            sums[2 * s + 1] += (diffs[:, chosen] ** 2).sum(axis=1)
-            counts[s] += chosen.sum()
+        hit = (data.groups[members] == data.groups[i])[None, :]
+        add_stir_sums(sums, counts, pair_diffs(data.exact, i, members)[:, None],
+                      hit, ~hit)
     report(progress_callback, 1.0)
-    return sums[0], sums[1], counts[0], sums[2], sums[3], counts[1]
+    return sums[2], sums[3], counts[1], sums[4], sums[5], counts[2]
 
 
 def stir(X, y, discrete=None, *, neighbourhood="multisurf",

@@ -32,7 +32,8 @@ from .errors import ReliefInputError
 from .estimators import reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_ramp)
-from .prepare import _as_nominal_mask, _as_target, _check_codes, scale_rows
+from .prepare import (_as_nominal_mask, _as_target, _check_codes,
+                      _class_groups, check_finite, scale_rows)
 from .progress import report, wrap_callback
 from .tables import DIFF_KINDS, ExactTables
 
@@ -99,9 +100,7 @@ def chunk_limits(source, start, stop, known, nominal):
     known target): the columns' (low, high) over them, with the checks of
     :mod:`.prepare`."""
     rows = read(source, start, stop)[known]
-    if np.isinf(rows).any():
-        raise ReliefInputError("The data contains infinite values; "
-                               "replace them or mark them as missing (NaN).")
+    check_finite(rows)
     if np.isnan(rows).any():
         raise ReliefInputError(
             "The streamed data has missing values; RELIEF-D needs every "
@@ -231,15 +230,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     if len(kept) == 0:
         raise ReliefInputError("There are no instances with a known target "
                                "to score the attributes on.")
-    _check_codes(y[kept], "Class values")
-    classes, groups, counts = np.unique(y[kept].astype(np.int64),
-                                        return_inverse=True,
-                                        return_counts=True)
-    if len(classes) < 2:
-        raise ReliefInputError(
-            "The data has a single class; Relief needs instances of at "
-            "least two classes to tell relevant attributes from others.")
-    priors, n_groups = counts / len(kept), len(classes)
+    groups, n_groups, priors = _class_groups(y[kept])
     parts = chunks(n, chunk_rows)
     low, high = np.full(n_attrs, np.inf), np.full(n_attrs, -np.inf)
     for chunk_low, chunk_high in map_chunks(

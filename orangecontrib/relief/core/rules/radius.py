@@ -125,19 +125,16 @@ def class_update(sums, exact, dist, rows, count, near, far, with_far, stir,
 
 @numba.njit(inline="always", cache=True)
 def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
-                      far, with_far, influence):
+                      far, with_far, counts, influence):
     """RReliefF's terms of references rows[:count] (rows 0-3 and N_dC of
     :func:`..vectorised.radius.regression_sums`), instance by instance as
     :func:`class_update`; influence[r, s] = 1 / |S| of its near and far
     sets."""
-    for r in range(count):
-        n_near, n_far = 0, 0
-        for j in range(dist.shape[1]):
-            if j != rows[r]:
-                n_near += dist[r, j] < near[r]
-                n_far += with_far and dist[r, j] > far[r]
-        influence[r, 0] = 1.0 / max(n_near, 1)
-        influence[r, 1] = 1.0 / max(n_far, 1)
+    for r in range(count):  # one group: counts[s, 0] is the set's size
+        member_counts(dist[r], rows[r], exact.groups, near[r], far[r],
+                      with_far, counts)
+        influence[r, 0] = 1.0 / max(counts[0, 0], 1)
+        influence[r, 1] = 1.0 / max(counts[1, 0], 1)
     for j in range(dist.shape[1]):
         for r in range(count):
             i = rows[r]
@@ -198,7 +195,7 @@ def radius_sums(values, exact, refs, classes, priors, target, local,
                              with_far, stir, coefs)
             else:
                 regression_update(partial[b], constant[b], exact, dist, rows,
-                                  count, target, near, far, with_far,
+                                  count, target, near, far, with_far, counts,
                                   influence)
 
 

@@ -128,14 +128,21 @@ def classification_sums(exact, refs, priors, local, far, ddof, stir,
             constant[0] += any_miss_hit.sum()
         if stir:
             hit = near & (groups[None, :] == groups[rows][:, None])
-            miss = near & ~hit
-            sums[2], sums[3] = (sums[2] + weighted(diffs, hit),
-                                sums[3] + weighted(diffs ** 2, hit))
-            sums[4], sums[5] = (sums[4] + weighted(diffs, miss),
-                                sums[5] + weighted(diffs ** 2, miss))
-            constant[1] += hit.sum()
-            constant[2] += miss.sum()
+            add_stir_sums(sums, constant, diffs, hit, near & ~hit)
     return sums, constant
+
+
+def add_stir_sums(sums, constant, diffs, hit, miss):
+    """STIR's sums (Le et al. 2019): the diffs and squared diffs of the
+    (reference, instance) pairs of the (rows x n) masks `hit` and `miss`
+    added to rows 2, 3 and 4, 5 of `sums`, their numbers to constant[1:3]
+    (the layout of :func:`classification_sums`)."""
+    sums[2] += weighted(diffs, hit)
+    sums[3] += weighted(diffs ** 2, hit)
+    sums[4] += weighted(diffs, miss)
+    sums[5] += weighted(diffs ** 2, miss)
+    constant[1] += hit.sum()
+    constant[2] += miss.sum()
 
 
 def regression_sums(exact, refs, target, local, far, ddof,
