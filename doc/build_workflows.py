@@ -108,11 +108,11 @@ def rfsm_with_learners(builder, data, position, learners_y):
     return rfsm, tree, knn
 
 
-def test_and_score(builder, position, title):
+def test_and_score(builder, position, title, stratified=True):
     # 10-fold cross-validation, as in the RFSM paper
     return builder.node(TEST, position, title,
                         {"resampling": 0, "n_folds": 3,
-                         "__version__": 4})
+                         "cv_stratified": stratified, "__version__": 4})
 
 
 def rfsm_parity(reg):
@@ -158,13 +158,16 @@ def rfsm_zoo(reg):
                 "connected to it) to compare.")
     data = b.node(FILE, (60, 200), "File (zoo)", file_settings("zoo.tab"))
     rfsm, tree, knn = rfsm_with_learners(b, data, (240, 200), 330)
-    score = test_and_score(b, (460, 200), "Test & Score")
+    # not stratified: zoo has a class of 4 animals, fewer than 10 folds
+    score = test_and_score(b, (460, 200), "Test & Score", stratified=False)
     b.link(rfsm, "Reduced Data", score, "Data")
     b.link(tree, "Learner", rfsm, "Learner")
     b.link_all((tree, knn), "Learner", (score,), "Learner")
     b.note((200, 40, 330, 80),
            "The search trace in RFSM Selection shows the measure after "
-           "each added attribute; the search stops when it does not grow.")
+           "each added attribute; the search stops when it does not grow. "
+           "Test & Score does not stratify its 10 folds: one zoo class has "
+           "only 4 animals.")
     return b.write("rfsm-zoo.ows")
 
 
