@@ -3,7 +3,8 @@
 Peers: Orange's built-in ``Orange.preprocess.score.ReliefF`` / ``RReliefF``
 (always), ``fast-select`` (numba ReliefF, float32) and ``skrebate``
 (scikit-rebate) when importable.  All methods see the same generated data,
-use k = 10 neighbours and m = n references, and every (size, method) pair runs
+use k = 10 neighbours and m = n references (or m sampled ones: ``--references``,
+``--preset sampled``), and every (size, method) pair runs
 in a fresh ``spawn`` child process so that peak memory can be measured with
 ``resource.getrusage`` against the child's own baseline.
 
@@ -13,6 +14,7 @@ Examples::
     python benchmarks/bench_relief.py --preset quick
     python benchmarks/bench_relief.py --preset missing --sizes 5000x50
     python benchmarks/bench_relief.py --preset latency
+    python benchmarks/bench_relief.py --preset sampled
     python benchmarks/bench_relief.py --sizes 3000x40 --kind regression \
         --mix mixed --missing 0.1
     python benchmarks/bench_relief.py --preset peers --floor --json results.json
@@ -53,13 +55,16 @@ def parse_sizes(text):
 def build_parser():
     p = argparse.ArgumentParser(
         description="Benchmark our ReliefF/RReliefF against Orange, fast-select and "
-                    "skrebate on the same data (k nearest, m = n).")
+                    "skrebate on the same data (k nearest, m = n or "
+                    "sampled).")
     p.add_argument("--preset", choices=PRESETS,
                    help="peers: 2000x100, 5000x200, 20000x50, 50000x20 binary "
                         "continuous, every peer (issue: its old name); "
                         "quick: tiny smoke run; missing: ours on continuous vs "
                         "mixed vs 10%% missing; latency: first call with warm / "
-                        "cold numba cache")
+                        "cold numba cache; sampled: 50000x20 and 100000x20 "
+                        "with m = 1000 sampled references (Orange takes the "
+                        "same ones; the other peers scan all pairs)")
     p.add_argument("--sizes", help="comma-separated NxA list, e.g. 2000x100,5000x20 "
                                     "(overrides the preset's sizes)")
     p.add_argument("--kind", choices=("binary", "multiclass", "regression"),
@@ -73,6 +78,11 @@ def build_parser():
                    help="relieff (RReliefF for --kind regression) or a member of "
                         "the SURF family; multisurf+stir: ours also sums what "
                         "STIR tests (the peers run multisurf)")
+    p.add_argument("--references", type=int, default=None, metavar="M",
+                   help="ReliefF with M references drawn with the seed (ours "
+                        "and Orange take the same; fast-select and skrebate "
+                        "have no such mode and weigh with all n); default: "
+                        "m = n, every instance once")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--methods", default=None,
                    help=f"comma-separated subset of {','.join(ALL_METHODS)} "
@@ -135,10 +145,17 @@ def main(argv=None, log=None):
         out["latency"] = runs
         return _save(out, args.json)
 
+    if args.references is not None and args.references < 1:
+        raise SystemExit("--references takes a positive M")
     common = {"k": args.k, "seed": args.seed}
+    if args.references is not None:
+        common["m"] = args.references
     sizes = parse_sizes(args.sizes) if args.sizes else None
     specs = preset_specs(args.preset, sizes, args.kind, args.mix, args.missing,
                          common)
+    if specs[0].m is not None and args.algorithm != "relieff":
+        raise SystemExit("sampled references (--references, --preset "
+                         "sampled) are measured for --algorithm relieff only")
 
     floor = None
     if args.floor:
@@ -156,9 +173,11 @@ def main(argv=None, log=None):
         log("  floor.py at 20000x50 ...", end="", flush=True)
         floor = run_floor(20000, 50, args.repeats, isolate=isolate)
         log(" done")
+    references = ("m = n" if specs[0].m is None
+                  else f"m = {specs[0].m} sampled references")
     log(f"\n(total {time.perf_counter() - t0:.0f} s; time = median of "
         f"{rounds} x {args.repeats} runs after a warm-up call, "
-        f"{args.algorithm}, k = {args.k}, m = n)\n")
+        f"{args.algorithm}, k = {args.k}, {references})\n")
     log(format_table(results))
     if args.preset == "missing":
         log(preset_missing_summary(results))

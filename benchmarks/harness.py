@@ -27,6 +27,7 @@ class Spec:
     missing: float = 0.0          # fraction of X cells set to NaN
     k: int = 10
     seed: int = 0
+    m: int = None                 # sampled references (None: every instance)
 
     @property
     def size(self):
@@ -37,6 +38,8 @@ class Spec:
         s = f"{self.kind}, {self.mix}"
         if self.missing:
             s += f", {self.missing:.0%} NaN"
+        if self.m is not None:
+            s += f", m = {self.m}"
         return s
 
     @property

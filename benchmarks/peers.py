@@ -63,6 +63,15 @@ class Method:
         """(kind, note): kind is 'exact' (compare max |diff|) or 'rank'."""
         return "rank", ""
 
+    def all_pairs_only(self, spec):
+        """(kind, note) of a peer that has no sampled references when ours
+        samples (None when it may compare as usual): it weighs with every
+        instance, so only the ranking can agree."""
+        if spec.m is None:
+            return None
+        return "rank", (f"{self.name} has no sampled references: it weighs "
+                        f"with all {spec.n} instances (m = n)")
+
 
 class Ours(Method):
     name = "ours"
@@ -88,23 +97,30 @@ class Ours(Method):
             return surf.neighbourhood_sums(d["X"], d["y"], d["discrete"],
                                            method=method, task=task,
                                            stir=stir).weights
-        if spec.kind == "regression":
-            return np.asarray(core.rrelieff(d["X"], d["y"], d["discrete"],
-                                            k_nearest=spec.k, n_iterations=None),
-                              dtype=float)
-        return np.asarray(core.relieff(d["X"], d["y"], d["discrete"],
-                                       k_nearest=spec.k, n_iterations=None),
-                          dtype=float)
+        estimator = core.rrelieff if spec.kind == "regression" else core.relieff
+        return np.asarray(estimator(d["X"], d["y"], d["discrete"],
+                                    k_nearest=spec.k, n_iterations=spec.m,
+                                    random_state=spec.seed), dtype=float)
 
 
-class _EveryInstanceOnce(np.random.RandomState):
+class _OurReferences(np.random.RandomState):
     """Orange draws its references with ``rstate.randint(n, size=m)``; this
-    state returns 0..m-1 instead, so Orange visits every instance once (m = n),
-    exactly like ours.  The amount of work is the same as with its default
-    sampling with replacement."""
+    state returns ours instead: every instance once (m = n), or the m that
+    ours samples with the spec's seed, so that Orange weighs with exactly
+    our references (the same work as its own sampling with replacement)."""
+
+    def __init__(self, references):
+        super().__init__(0)
+        self.references = references
 
     def randint(self, low, high=None, size=None, dtype=int):
-        return np.arange(size, dtype=dtype) % low
+        return self.references.astype(dtype)
+
+
+def our_references(spec):
+    """The references ours takes for `spec` (its seed and m)."""
+    from orangecontrib.relief.core.estimators import reference_instances
+    return reference_instances(spec.n, spec.m, spec.seed)
 
 
 class OrangeBuiltin(Method):
@@ -136,9 +152,10 @@ class OrangeBuiltin(Method):
         from Orange.preprocess.score import ReliefF, RReliefF
         spec = p["spec"]
         scorer = RReliefF if spec.kind == "regression" else ReliefF
-        return np.asarray(scorer(n_iterations=spec.n, k_nearest=spec.k,
-                                 random_state=_EveryInstanceOnce())(p["table"]),
-                          dtype=float)
+        references = our_references(spec)
+        return np.asarray(scorer(n_iterations=len(references), k_nearest=spec.k,
+                                 random_state=_OurReferences(references))(
+                                     p["table"]), dtype=float)
 
     def agreement(self, spec):
         if spec.kind == "regression":
@@ -188,6 +205,8 @@ class FastSelect(Method):
                                         backend="cpu", n_jobs=-1), d)
 
     def agreement(self, spec):
+        if self.all_pairs_only(spec):
+            return self.all_pairs_only(spec)
         if surf_method(self.opts)[0] is not None:
             return "exact", "same definition for two classes; float32, so ~1e-6"
         return "exact", ("same definition (range-normalised L1, mean over found "
@@ -226,6 +245,8 @@ class Skrebate(Method):
                                      n_jobs=1, label_type=label_type), d)
 
     def agreement(self, spec):
+        if self.all_pairs_only(spec):
+            return self.all_pairs_only(spec)
         method, _ = surf_method(self.opts)
         if method in ("surf", "surf*"):
             return "rank", ("skrebate's SURF threshold averages the n x n matrix "

@@ -18,9 +18,13 @@ PEER_SIZES = [(2000, 100), (5000, 200), (20000, 50), (50000, 20)]
 QUICK_SIZES = [(300, 12)]
 MISSING_SIZE = (5000, 50)
 LATENCY_SIZE = (1000, 20)
+#: the sampled preset: m references drawn from n instances (Orange weighs
+#: with the same references; fast-select and skrebate always scan all pairs)
+SAMPLED_SIZES = [(50000, 20), (100000, 20)]
+SAMPLED_REFERENCES = 1000
 #: preset names, with the old name of `peers` kept so that earlier notes
 #: stay runnable
-PRESETS = ("peers", "issue", "quick", "missing", "latency")
+PRESETS = ("peers", "issue", "quick", "missing", "latency", "sampled")
 ALIASES = {"issue": "peers"}
 
 
@@ -28,6 +32,10 @@ def preset_specs(preset, sizes, kind, mix, missing, common):
     """The data sets of `preset` (None: the data the options describe);
     `sizes` overrides the preset's."""
     preset = ALIASES.get(preset, preset)
+    if preset == "sampled":
+        common = {"m": SAMPLED_REFERENCES, **common}
+        return [Spec(n, a, "binary", "continuous", 0.0, **common)
+                for n, a in sizes or SAMPLED_SIZES]
     if preset == "peers":
         return [Spec(n, a, "binary", "continuous", 0.0, **common)
                 for n, a in sizes or PEER_SIZES]

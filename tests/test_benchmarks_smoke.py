@@ -3,6 +3,7 @@
 Tiny data, in this process, only our core and Orange's built-in scorers (the
 other peers are optional); no timing assertions.
 """
+import importlib
 import importlib.util
 import math
 import os
@@ -78,6 +79,39 @@ def test_cli_quick_preset_in_process(bench, capsys):
     assert [(r["method"], r["spec"]["kind"], r["status"]) for r in out["results"]] == [
         ("ours", "binary", "ok"), ("orange", "binary", "ok"),
         ("ours", "regression", "ok"), ("orange", "regression", "ok")]
+
+
+def test_sampled_references_orange_takes_ours(bench, capsys):
+    """--references M: ours and Orange weigh with the same M references
+    (equal weights), the peers without sampling are compared by rank."""
+    out = bench.main(["--sizes", "300x8", "--references", "40", "--methods",
+                      "ours,orange", "--repeats", "1", "--no-isolate"])
+    printed = capsys.readouterr().out
+    assert "m = 40 sampled references" in printed
+    ours, orange = out["results"]
+    assert ours["spec"]["m"] == 40 and orange["status"] == "ok"
+    assert orange["agreement_kind"] == "exact"
+    assert orange["agreement_value"] < 1e-12
+    full = bench.main(["--sizes", "300x8", "--methods", "ours", "--repeats",
+                       "1", "--no-isolate"])["results"][0]
+    assert not np.allclose(full["weights"], ours["weights"])
+    peers = importlib.import_module("peers")
+    note = peers.METHODS["fast-select"]({}).agreement(bench.Spec(300, 8, m=40))
+    assert note[0] == "rank" and "all 300 instances" in note[1]
+    with pytest.raises(SystemExit, match="relieff only"):
+        bench.main(["--preset", "sampled", "--algorithm", "multisurf"])
+    with pytest.raises(SystemExit, match="positive"):
+        bench.main(["--references", "0"])
+
+
+def test_cluster_benchmark_on_a_local_cluster(capsys):
+    """bench_cluster.py runs every mode here and on a cluster, equal."""
+    pytest.importorskip("distributed")
+    _load("bench_cluster").main(["--sizes", "600x6", "--m", "50",
+                                 "--repeats", "1", "--workers", "1"])
+    rows = [line for line in capsys.readouterr().out.splitlines()
+            if line.strip().startswith("600x6")]
+    assert len(rows) == 3 and all(row.endswith("True") for row in rows)
 
 
 def test_peer_memory_limit_skips(bench):

@@ -110,16 +110,6 @@ def test_what_it_refuses(tmp_path):
         relieff_streaming(X, y, discrete, n_iterations=0)
 
 
-@pytest.fixture(scope="module")
-def client():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                  processes=True, dashboard_address=None,
-                                  silence_logs=40) as cluster:
-        with distributed.Client(cluster) as connected:
-            yield connected
-
-
 def test_a_dask_cluster_gives_the_same_weights(client, tmp_path):
     da = pytest.importorskip("dask.array")
     X, y, discrete = data(5, n=1200)

@@ -51,12 +51,13 @@ def check_memory(name, needed):
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
-             t_eq, t_diff):
-    """The data prepared for the engine that suits its size, its
-    references (:func:`reference_instances`) and the engine's kernels
-    (:func:`.engine.kernels`)."""
+             t_eq, t_diff, client=None):
+    """The data prepared for the engine that suits its size (the compiled
+    one for a Dask `client`), its references (:func:`reference_instances`)
+    and the engine's kernels (:func:`.engine.kernels`)."""
     n_iterations = check("n_iterations", n_iterations)
-    chosen = engine.choose_for(X, n_iterations)
+    chosen = (engine.choose_for(X, n_iterations) if check_client(client) is None
+              else engine.COMPILED)
     data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
                    t_diff=t_diff, engine=chosen)
     refs = reference_instances(data.n_instances, n_iterations, random_state)
@@ -64,19 +65,31 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
 
 
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
-                  progress_callback):
-    """The engine's neighbour search with the options checked.  A k above
-    the number of instances means all of them (each engine's lists are at
-    most that long, whatever k)."""
+                  progress_callback, client=None):
+    """The engine's neighbour search with the options checked, on a Dask
+    cluster when given its `client` (the compiled engine's search only).
+    A k above the number of instances means all of them (each engine's
+    lists are at most that long, whatever k)."""
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
+    on_cluster = {} if client is None else {"client": client}
     return kernels.find_neighbours(data, refs, check("k_nearest", k_nearest),
-                                   weights, progress_callback)
+                                   weights, progress_callback, **on_cluster)
+
+
+def check_client(client):
+    """`client` if it is None or a ``dask.distributed`` client (something
+    with ``submit`` and ``scatter``), else ReliefInputError."""
+    if client is not None and not (hasattr(client, "submit")
+                                   and hasattr(client, "scatter")):
+        raise ReliefInputError(f"client must be a dask.distributed Client or "
+                               f"None, got {type(client).__name__}.")
+    return client
 
 
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-            distance_weights=None, progress_callback=None):
+            distance_weights=None, progress_callback=None, client=None):
     """ReliefF attribute weights (Kononenko 1994).
 
     Parameters
@@ -103,6 +116,11 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         Attribute weights in the neighbour distance (eq. 3.1).
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise to stop.
+    client : distributed.Client or None
+        Run the neighbour search as tasks on this Dask cluster: every
+        instance a reference, as tasks over pairs of row blocks; sampled
+        references, over chunks of them (:mod:`.neighbours.cluster`).  The
+        weights are the same as without it.
 
     Returns
     -------
@@ -117,32 +135,32 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
     """
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
-                               distance_weights, progress_callback)
+                               distance_weights, progress_callback, client)
     return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
 
 
 def relief(X, y, discrete=None, *, n_iterations=None,
            random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-           distance_weights=None,
-           progress_callback=None):
+           distance_weights=None, progress_callback=None, client=None):
     """Kira & Rendell's Relief (1992): one nearest hit, one nearest miss.
 
     ``W[A] += (diff(A, R, M) - diff(A, R, H)) / m`` (Prat & Belanche 2006,
     Fig. 1).  Two classes only; use :func:`relieff` for more.  Use
     ``diff="squared"`` for Kira & Rendell's squared differences and
-    Euclidean neighbours.  Parameters as in :func:`relieff`.
+    Euclidean neighbours.  Parameters (`client` too) as in
+    :func:`relieff`.
     """
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
     if data.n_groups != 2:
         raise ReliefInputError(
             f"Relief handles two classes and the data has {data.n_groups}; "
             f"use ReliefF for more classes.")
     neighbours = neighbours_of(kernels, data, refs, 1, distance_weights,
-                               progress_callback)
+                               progress_callback, client)
     return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
 
 
@@ -169,7 +187,7 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
 def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
              random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
              diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
-             progress_callback=None):
+             progress_callback=None, client=None):
     """RReliefF attribute weights for a numeric target.
 
     With the k nearest neighbours of each reference, weighted by rank::
@@ -187,7 +205,7 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     sigma : float or None
         Width of the exp_rank weighting (default k / 3.5).
 
-    Other parameters as in :func:`relieff`.
+    Other parameters (`client` too) as in :func:`relieff`.
 
     Returns
     -------
@@ -202,10 +220,10 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     k = check("k_nearest", k_nearest)
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="regression",
-        diff=diff, t_eq=t_eq, t_diff=t_diff)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
     weights = rank_weights(k, weighting, sigma, count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
-                               progress_callback)
+                               progress_callback, client)
     sums = kernels.rrelieff_sums(data.exact, refs, neighbours, data.target,
                                  weights)
     return rrelieff_weights(*sums, len(refs))

@@ -141,7 +141,7 @@ def on_client(client, X, start, stop):
         return X, start, stop
     rows = X[start:stop]
     future = (client.compute(rows) if hasattr(rows, "compute")
-              else client.scatter(np.asarray(rows)))
+              else client.scatter(np.asarray(rows), hash=False))
     return future, 0, stop - start
 
 

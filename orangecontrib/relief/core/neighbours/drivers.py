@@ -11,6 +11,7 @@ import numpy as np
 
 from ..progress import report, step_bounds
 from .block import BLOCK
+from .cluster import all_pairs_on, references_on
 from .exact import float32_error_bound, rerank_exactly
 from .rows import group_size, search_references
 from .tiles import search_all_pairs, tile_rounds
@@ -24,13 +25,14 @@ def _all_pairs(tables, weights, k, n_groups, progress_callback):
     tile_rows, tile_cols, starts = tile_rounds(-(-n // BLOCK))
     keys = empty_keys((n * n_groups, k), n)
     kth = np.full((n_groups, n), INF_BITS, np.uint32)
+    slot = np.arange(n)
     n_rounds = len(starts) - 1
     bounds = step_bounds(n_rounds, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         for r in range(start, stop):
             pairs = slice(starts[r], starts[r + 1])
             search_all_pairs(tables, weights, tile_rows[pairs],
-                             tile_cols[pairs], keys, kth)
+                             tile_cols[pairs], keys, kth, slot)
         report(progress_callback, stop / n_rounds)
     return keys
 
@@ -51,7 +53,8 @@ def _references(tables, weights, refs, k, n_groups, progress_callback):
 EXTRA = 4  # float32 candidates kept beyond k for the exact re-ranking
 
 
-def find_neighbours(data, refs, k, weights=None, progress_callback=None):
+def find_neighbours(data, refs, k, weights=None, progress_callback=None,
+                    client=None):
     """The k nearest instances of each group to each reference.
 
     The search runs in float32 (:attr:`PreparedData.search`, instances in
@@ -70,6 +73,9 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
         Attribute weights in the distance (eq. 3.1); None for all ones.
     progress_callback : callable(float) or None
         Called with the fraction done; it may raise to cancel the search.
+    client : distributed.Client or None
+        Search as tasks on this Dask cluster (:mod:`.cluster`): the same
+        lists.
 
     Returns
     -------
@@ -86,13 +92,21 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
     position = data.search_position
     positions = position[unique]
     n_candidates = k + EXTRA
-    if 2 * len(unique) >= n:
+    all_pairs = 2 * len(unique) >= n
+    if client is not None:
+        keys = (all_pairs_on(client, tables, weights32, n_candidates,
+                             n_groups, progress_callback) if all_pairs
+                else references_on(client, tables, weights32, positions,
+                                   n_candidates, n_groups, progress_callback))
+    elif all_pairs:
         keys = _all_pairs(tables, weights32, n_candidates, n_groups,
                           progress_callback)
-        keys = keys.reshape(n, n_groups, n_candidates)[positions]
     else:
         keys = _references(tables, weights32, positions, n_candidates,
                            n_groups, progress_callback)
+    if all_pairs:
+        keys = keys.reshape(n, n_groups, n_candidates)[positions]
+    else:
         keys = keys.reshape(len(unique), n_groups, n_candidates)
     index = np.empty(keys.shape, np.int64)
     dist = np.empty(keys.shape, np.float32)

@@ -35,21 +35,23 @@ def column_corrections(tables, weights, i0, height, j0, width, ct):
 
 
 @numba.njit(inline="always", cache=True)
-def offer_tracked(keys, kth, i, g, key):
-    """insert_key() into list (i, g) and keep the bits of its K-th
+def offer_tracked(keys, kth, slot, i, g, key):
+    """insert_key() into list (slot[i], g) and keep the bits of its K-th
     distance in kth[g, i]."""
-    row = i * kth.shape[0] + g
+    row = slot[i] * kth.shape[0] + g
     insert_key(keys, row, key)
     kth[g, i] = key_bits(keys[row, keys.shape[1] - 1])
 
 
 @numba.njit(parallel=True, cache=True)
-def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth):
+def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
     """Offer every pair (i < j) of the given tiles to both top-k lists.
 
     The tiles are one round of :func:`tile_rounds`: no two share an
     instance, so the threads update disjoint lists (no locks, no copies).
-    Lists are rows ``i * n_groups + g`` of `keys`; ``kth[g, i]`` mirrors
+    Instance i's lists are rows ``slot[i] * n_groups + g`` of `keys` (the
+    identity numbers all n; a task of a cluster holds the lists of its
+    two blocks only, see :mod:`.cluster`); ``kth[g, i]`` mirrors
     the ordered bits of each list's K-th distance (the block's distances
     are turned into such bits, see :mod:`.topk`), so that a row of a
     distance block is first reduced, branch-free and with contiguous
@@ -102,9 +104,9 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth):
                     j = hits[h]
                     d, g = bits[r, j - jfirst], groups[j]
                     if d <= kth[gi, j]:
-                        offer_tracked(keys, kth, j, gi, candidate_key(d, i))
+                        offer_tracked(keys, kth, slot, j, gi, candidate_key(d, i))
                     if d <= kth[g, i]:
-                        offer_tracked(keys, kth, i, g, candidate_key(d, j))
+                        offer_tracked(keys, kth, slot, i, g, candidate_key(d, j))
 
 
 def tile_rounds(n_tiles):

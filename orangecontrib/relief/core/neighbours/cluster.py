@@ -1,0 +1,180 @@
+"""The search on a ``dask.distributed`` cluster: the same lists, as tasks.
+
+Every instance a reference (m = n): the instances, in search order, are
+cut into B blocks of whole tiles, and each pair of blocks (I <= J) is one
+task that offers every pair of instances of I x J (of I's upper triangle
+when I = J) to both ends' lists, as :mod:`.tiles` does, holding the lists
+of its two blocks only.  One task per block then reduces the block's B
+partial lists: a list's candidates are keys ordered by (distance bits,
+index), so the k smallest of the partial lists are the k smallest over
+all instances.  Each pair is computed once, in the same tile as on one
+machine, so the float32 keys are those of the local search, bit for bit,
+and the exact re-ranking (:mod:`.exact`) runs after the reduction, here.
+
+Sampled references: tasks over chunks of the references, each searching
+all instances (:mod:`.rows`).  Data larger than memory stream over row
+chunks instead (:mod:`..streaming`).
+
+The data are sent to every worker once (``Client.scatter`` with
+broadcast); the graph has B (B + 1) / 2 search tasks and B reductions,
+with B chosen from the cluster's threads, not from n (see
+:func:`block_count`): a larger n makes each task longer, not the graph
+larger.
+"""
+import math
+
+import numpy as np
+
+from ..progress import report
+from .block import BLOCK
+from .rows import group_size, search_references
+from .tiles import search_all_pairs, tile_rounds
+from .topk import INF_BITS, empty_keys
+
+#: search tasks per thread of the cluster that :func:`block_count` aims at
+TASKS_PER_THREAD = 4
+
+
+def block_count(n_tiles, n_threads):
+    """B, the blocks of tiles: about TASKS_PER_THREAD search tasks per
+    thread of the cluster (B (B + 1) / 2 of them), at most one block per
+    tile."""
+    wanted = math.ceil((math.sqrt(8 * TASKS_PER_THREAD * n_threads + 1) - 1)
+                       / 2)
+    return max(1, min(n_tiles, wanted))
+
+
+def block_bounds(n, n_blocks):
+    """The first instance of each of `n_blocks` blocks of whole tiles,
+    and n."""
+    n_tiles = -(-n // BLOCK)
+    tiles = np.linspace(0, n_tiles, n_blocks + 1).astype(np.int64)
+    return np.minimum(tiles * BLOCK, n)
+
+
+def pair_rounds(first_i, count_i, first_j, count_j):
+    """The tile pairs of blocks I (tiles first_i ..) and J, in rounds whose
+    pairs share no tile (as :func:`.tiles.tile_rounds`): the round-robin
+    tournament within one block, else the cyclic shifts of J against I."""
+    if first_i == first_j:
+        rows, cols, starts = tile_rounds(count_i)
+        return rows + first_i, cols + first_i, starts
+    size = max(count_i, count_j)
+    rounds = [[(first_i + x, first_j + (x + shift) % size)
+               for x in range(count_i) if (x + shift) % size < count_j]
+              for shift in range(size)]
+    rounds = [r for r in rounds if r]
+    pairs = np.array([pair for r in rounds for pair in r], dtype=np.int64)
+    starts = np.cumsum([0] + [len(r) for r in rounds])
+    return pairs[:, 0], pairs[:, 1], starts
+
+
+def search_block_pair(tables, weights, bounds, bi, bj, k, n_groups):
+    """A task: the partial lists of blocks bi and bj (bi <= bj) after every
+    pair of their instances; rows of block bi's lists, then bj's (none
+    more when bi = bj), ``n_groups`` lists per instance."""
+    n = tables.values.shape[1]
+    slot = np.full(n, -1, dtype=np.int64)
+    blocks = (bi,) if bi == bj else (bi, bj)
+    held = 0
+    for b in blocks:
+        slot[bounds[b]:bounds[b + 1]] = np.arange(held, held + bounds[b + 1]
+                                                  - bounds[b])
+        held += bounds[b + 1] - bounds[b]
+    keys = empty_keys((held * n_groups, k), n)
+    kth = np.full((n_groups, n), INF_BITS, np.uint32)
+    tiles = [(bounds[b] // BLOCK, -(-bounds[b + 1] // BLOCK) - bounds[b] // BLOCK)
+             for b in (bi, bj)]
+    rows, cols, starts = pair_rounds(*tiles[0], *tiles[1])
+    for r in range(len(starts) - 1):
+        pairs = slice(starts[r], starts[r + 1])
+        search_all_pairs(tables, weights, rows[pairs], cols[pairs], keys, kth,
+                         slot)
+    return keys
+
+
+def reduce_block(parts, k, n_groups, size):
+    """A task: one block's lists from the partial lists of the tasks that
+    hold it; `parts` are (task result, first row of the block in it)."""
+    candidates = np.concatenate(
+        [keys[first * n_groups:(first + size) * n_groups]
+         for keys, first in parts], axis=1)
+    return np.sort(candidates, axis=1)[:, :k]
+
+
+def all_pairs_on(client, tables, weights, k, n_groups, progress_callback,
+                 n_blocks=None):
+    """The search lists of every instance (rows ``i * n_groups + g`` in
+    search order), as :func:`.drivers._all_pairs` returns them, computed
+    as tasks on `client` (see the module docstring); `n_blocks` defaults
+    to :func:`block_count`."""
+    n = tables.values.shape[1]
+    if n_blocks is None:
+        n_blocks = block_count(-(-n // BLOCK), cluster_threads(client))
+    bounds = block_bounds(n, n_blocks)
+    tables_f = send(client, tables)
+    searches = {(bi, bj): client.submit(search_block_pair, tables_f, weights,
+                                        bounds, bi, bj, k, n_groups,
+                                        pure=False)
+                for bi in range(n_blocks) for bj in range(bi, n_blocks)}
+    reduced = []
+    for b in range(n_blocks):
+        size = bounds[b + 1] - bounds[b]
+        parts = [(searches[min(b, c), max(b, c)],
+                  0 if c >= b else bounds[c + 1] - bounds[c])
+                 for c in range(n_blocks)]
+        reduced.append(client.submit(reduce_block, parts, k, n_groups, size,
+                                     pure=False))
+    return gathered(client, list(searches.values()) + reduced, reduced,
+                    progress_callback)
+
+
+def references_on(client, tables, weights, refs, k, n_groups,
+                  progress_callback):
+    """The search lists of the references `refs` (search positions), as
+    :func:`.drivers._references` returns them: tasks over chunks of the
+    references, each against every instance."""
+    n = tables.values.shape[1]
+    threads = cluster_threads(client)
+    chunk = max(1, -(-len(refs) // (TASKS_PER_THREAD * threads)))
+    tables_f = send(client, tables)
+    searches = [client.submit(search_reference_chunk, tables_f, weights,
+                              refs[start:start + chunk], k, n_groups, n,
+                              pure=False)
+                for start in range(0, len(refs), chunk)]
+    return gathered(client, searches, searches, progress_callback)
+
+
+def search_reference_chunk(tables, weights, refs, k, n_groups, n):
+    """A task: the search lists of a chunk of references."""
+    keys = empty_keys((len(refs) * n_groups, k), n)
+    search_references(tables, weights, refs, keys, group_size(len(refs)))
+    return keys
+
+
+def send(client, tables):
+    """The search tables on every worker, as a future.  A key of its own
+    (hash=False): equal data scattered again while an earlier call's copy
+    is being released must not share that copy's key."""
+    [future] = client.scatter([tables], broadcast=True, hash=False)
+    return future
+
+
+def cluster_threads(client):
+    """The threads of the cluster's workers."""
+    workers = client.scheduler_info()["workers"].values()
+    return max(1, sum(w.get("nthreads", 1) for w in workers))
+
+
+def gathered(client, futures, results, progress_callback):
+    """The `results` futures' arrays stacked in order, after reporting the
+    fraction of `futures` done; a callback that raises cancels them all."""
+    from distributed import as_completed
+
+    try:
+        for done, _ in enumerate(as_completed(futures), start=1):
+            report(progress_callback, done / len(futures))
+    except BaseException:
+        client.cancel(futures)
+        raise
+    return np.concatenate(client.gather(results))

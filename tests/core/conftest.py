@@ -1,0 +1,14 @@
+"""Fixtures of the core's tests."""
+import pytest
+
+
+@pytest.fixture(scope="session")
+def client():
+    """A client of a LocalCluster of two worker processes (one thread
+    each), as a real cluster's workers are processes of their own."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                  processes=True, dashboard_address=None,
+                                  silence_logs=40) as cluster:
+        with distributed.Client(cluster) as connected:
+            yield connected

@@ -1,0 +1,153 @@
+"""The neighbour search as tasks on a Dask cluster (core.neighbours.cluster)
+against the search in this process."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_array_equal
+
+from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.estimators import (prepared, relief, relieff,
+                                                  rrelieff)
+from orangecontrib.relief.core.neighbours.block import BLOCK
+from orangecontrib.relief.core.neighbours.cluster import (
+    all_pairs_on, block_bounds, block_count, pair_rounds, references_on)
+from orangecontrib.relief.core.neighbours.drivers import (_all_pairs,
+                                                          _references)
+from orangecontrib.relief.core.options import DIFF, T_DIFF, T_EQ
+from orangecontrib.relief.core.progress import Interrupted
+from tests.core.test_streaming import data
+
+
+def with_missing(X, seed, fraction=0.05):
+    X = X.copy()
+    X[np.random.default_rng(seed).random(X.shape) < fraction] = np.nan
+    return X
+
+
+def search_tables(X, y, discrete, task="classification"):
+    with forced("compiled"):
+        data_, _, _ = prepared(X, y, discrete, None, 0, task=task, diff=DIFF,
+                               t_eq=T_EQ, t_diff=T_DIFF)
+    return data_
+
+
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("n_blocks", [1, 2, 3, 5])
+def test_block_pairs_give_the_local_search_lists_bit_for_bit(client, missing,
+                                                             n_blocks):
+    """The reduced float32 lists equal the local all-pairs search's (the
+    same keys), with ties (rounded and integer columns), a nominal column,
+    three classes and an unknown class; 1100 instances make 5 tiles, so
+    that 3 blocks are uneven and 5 hold one tile each."""
+    X, y, discrete = data(1, n=1100)
+    if missing:
+        X = with_missing(X, 1)
+    prepared_data = search_tables(X, y, discrete)
+    weights = np.linspace(0.5, 1.5, X.shape[1]).astype(np.float32)
+    k, groups = 9, prepared_data.n_groups
+    expected = _all_pairs(prepared_data.search, weights, k, groups, None)
+    got = all_pairs_on(client, prepared_data.search, weights, k, groups, None,
+                       n_blocks=n_blocks)
+    assert_array_equal(got, expected)
+
+
+def test_reference_chunks_give_the_local_search_lists(client):
+    X, y, discrete = data(2, n=700)
+    prepared_data = search_tables(X, y, discrete)
+    positions = prepared_data.search_position[np.unique(
+        np.random.default_rng(0).integers(0, 698, 150))]
+    weights = np.ones(X.shape[1], np.float32)
+    expected = _references(prepared_data.search, weights, positions, 8,
+                           prepared_data.n_groups, None)
+    got = references_on(client, prepared_data.search, weights, positions, 8,
+                        prepared_data.n_groups, None)
+    assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("n_iterations", [None, 200])
+def test_the_estimators_on_a_cluster_give_the_same_weights(client,
+                                                           n_iterations):
+    """relieff, relief and rrelieff with a client: identical weights, with
+    missing values, both search modes."""
+    X, y, discrete = data(3, n=900)
+    X = with_missing(X, 3)
+    X0 = X.copy()
+    options = {"n_iterations": n_iterations, "random_state": 4}
+    with forced("compiled"):
+        assert_array_equal(
+            relieff(X, y, discrete, k_nearest=5, client=client, **options),
+            relieff(X, y, discrete, k_nearest=5, **options))
+        two = np.where(y == 2, 1, y)
+        assert_array_equal(relief(X, two, discrete, client=client, **options),
+                           relief(X, two, discrete, **options))
+        target = np.nan_to_num(X[:, 0]) + X[:, 2]
+        assert_array_equal(
+            rrelieff(X, target, discrete, client=client, **options),
+            rrelieff(X, target, discrete, **options))
+    assert_array_equal(X, X0, "the input was modified")
+
+
+def test_a_client_takes_the_compiled_engine_on_small_data(client):
+    """The vectorised engine has no cluster path: a client always runs the
+    compiled search, whose weights equal the vectorised engine's here."""
+    X, y, discrete = data(4, n=300)
+    with forced("vectorised"):
+        expected = relieff(X, y, discrete)
+    assert_array_equal(relieff(X, y, discrete, client=client), expected)
+
+
+def test_progress_is_reported_and_a_raising_callback_cancels(client):
+    X, y, discrete = data(5, n=1100)
+    seen = []
+    relieff(X, y, discrete, client=client, progress_callback=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) > 5
+
+    def stop(fraction):
+        if fraction > 0.3:
+            raise Interrupted
+    with pytest.raises(Interrupted):
+        relieff(X, y, discrete, client=client, progress_callback=stop)
+    # the cluster is usable afterwards, its earlier tasks cancelled
+    assert_array_equal(relieff(X, y, discrete, client=client),
+                       relieff(X, y, discrete))
+
+
+def test_a_client_that_is_not_one_is_refused():
+    X, y, discrete = data(6, n=100)
+    with pytest.raises(ReliefInputError, match="client must be a "
+                                               "dask.distributed Client"):
+        relieff(X, y, discrete, client="tcp://127.0.0.1:8786")
+
+
+@settings(max_examples=60, deadline=None)
+@given(count_i=st.integers(1, 9), count_j=st.integers(1, 9),
+       same=st.booleans())
+def test_pair_rounds_cover_each_tile_pair_once_in_disjoint_rounds(
+        count_i, count_j, same):
+    first_i, first_j = 3, (3 if same else 3 + count_i)
+    count_j = count_i if same else count_j
+    rows, cols, starts = pair_rounds(first_i, count_i, first_j, count_j)
+    pairs = list(zip(rows.tolist(), cols.tolist()))
+    tiles_i = range(first_i, first_i + count_i)
+    tiles_j = range(first_j, first_j + count_j)
+    expected = ({(a, b) for a in tiles_i for b in tiles_j if a <= b} if same
+                else {(a, b) for a in tiles_i for b in tiles_j})
+    assert len(pairs) == len(expected) and set(pairs) == expected
+    for start, stop in zip(starts[:-1], starts[1:]):
+        members = [t for pair in pairs[start:stop] for t in set(pair)]
+        assert len(members) == len(set(members)), "a round shares a tile"
+
+
+@given(n=st.integers(1, 20 * BLOCK), threads=st.integers(1, 500))
+def test_blocks_are_whole_tiles_and_their_number_follows_the_threads(
+        n, threads):
+    n_tiles = -(-n // BLOCK)
+    b = block_count(n_tiles, threads)
+    assert 1 <= b <= n_tiles
+    assert b == n_tiles or b * (b + 1) // 2 >= 4 * threads
+    bounds = block_bounds(n, b)
+    assert bounds[0] == 0 and bounds[-1] == n
+    assert np.all(np.diff(bounds) > 0)
+    assert np.all(bounds[:-1] % BLOCK == 0)
