@@ -12,8 +12,8 @@ import pytest
 from orangecontrib.relief.core.neighbours import block
 from orangecontrib.relief.core.neighbours.block import (
     ROWS, add_block, add_column_corrections, add_masked, block_rows,
-    corrected, fill_terms, linear_terms, nominal_terms, numeric_terms,
-    row_values)
+    corrected, fill_terms, linear_diffs, linear_terms, nominal_terms,
+    numeric_terms, row_values)
 from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
 
 F32 = np.float32
@@ -73,6 +73,11 @@ def _linear_terms():
     return (x, v, w), [w * abs(xr - v) for xr in x]
 
 
+def _linear_diffs():
+    x, v = row_floats(8), F32(0.3125)
+    return (x, v), [abs(xr - v) for xr in x]
+
+
 def _numeric_terms(kind, t_eq=F32(0.0625), t_diff=F32(0.3125)):
     x, v, w = row_floats(3), F32(0.5), F32(2.0)
 
@@ -93,6 +98,7 @@ TERMS = {
     "row_values": (row_values, _row_values),
     "nominal_terms": (nominal_terms, _nominal_terms),
     "linear_terms": (linear_terms, _linear_terms),
+    "linear_diffs": (linear_diffs, _linear_diffs),
     "numeric_terms linear": (numeric_terms, lambda: _numeric_terms(LINEAR)),
     "numeric_terms squared": (numeric_terms,
                               lambda: _numeric_terms(SQUARED)),

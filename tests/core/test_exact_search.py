@@ -224,3 +224,28 @@ def test_references_grouped_over_the_instances_find_the_same_lists(m):
         lists.append(keys)
     for keys in lists[1:]:
         np.testing.assert_array_equal(keys, lists[0])
+
+
+@pytest.mark.parametrize("weights", [np.ones(7), [1, 1, 0.5, 1, 2, 1, 1],
+                                     [1, 0.5, 1, 1, 1, 0, 3]])
+def test_linear_diffs_of_weight_1_are_the_weighted_floats(weights):
+    # a pair of linear attributes of weight 1 skips the multiply: its
+    # float32 distances are those of w * |x - v| with w = 1, summed pair
+    # by pair in attribute order (the attributes of weight 0 left out)
+    from orangecontrib.relief.core.neighbours.kernels import distance_rows
+    rng = np.random.default_rng(8)
+    n = 300
+    data = prepare(rng.random((n, 7)), rng.integers(0, 2, n).astype(float))
+    values, w = data.search.values, np.asarray(weights, np.float32)
+    rows = np.arange(ROWS, dtype=np.int64) * 7
+    out = np.empty((ROWS, BLOCK), np.float32)
+    distance_rows(data.search, w, rows, 0, BLOCK, out)
+    used = np.flatnonzero(w)
+    used = np.append(used, used[-1]) if len(used) % 2 else used
+    expected = np.zeros((ROWS, BLOCK), np.float32)
+    for a, b in zip(used[::2], used[1::2]):
+        wb = w[b] if b != a else np.float32(0)
+        terms = (w[a] * np.abs(values[a, rows, None] - values[a, :BLOCK])
+                 + wb * np.abs(values[b, rows, None] - values[b, :BLOCK]))
+        expected += terms
+    np.testing.assert_array_equal(out, expected)

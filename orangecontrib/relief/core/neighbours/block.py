@@ -49,6 +49,13 @@ def linear_terms(x, v, w):
 
 
 @numba.njit(inline="always", cache=True)
+def linear_diffs(x, v):
+    """|x_r - v| of a numeric attribute for the block rows: its
+    linear_terms at weight 1, with no multiply."""
+    return abs(x[0] - v), abs(x[1] - v), abs(x[2] - v), abs(x[3] - v)
+
+
+@numba.njit(inline="always", cache=True)
 def numeric_terms(x, v, w, kind, t_eq, t_diff):
     """w g(|x_r - v|) of a numeric attribute, g the diff transform."""
     return (w * transform(abs(x[0] - v), kind, t_eq, t_diff),
