@@ -114,6 +114,16 @@ def test_cluster_benchmark_on_a_local_cluster(capsys):
     assert len(rows) == 3 and all(row.endswith("True") for row in rows)
 
 
+def test_search_benchmark_against_a_baseline_copy(capsys):
+    """bench_search.py times this build against a copy of a core (here
+    the same one) with identical lists."""
+    _load("bench_search").main(["--size", "2000x6", "--m", "40",
+                                "--repeats", "1",
+                                "--baseline", os.path.dirname(BENCH_DIR)])
+    out = capsys.readouterr().out
+    assert "m = 40: this build" in out and "identical lists: True" in out
+
+
 def test_peer_memory_limit_skips(bench):
     results = bench.run_benchmark([bench.Spec(200, 8, "binary")], ["skrebate"],
                                   {"repeats": 1, "max_peer_memory_gb": 1e-6},

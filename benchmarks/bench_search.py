@@ -1,0 +1,85 @@
+"""The search of sampled references alone, against an earlier build of
+the core, alternating in one process.
+
+Usage::
+
+    git archive 76b61a6 orangecontrib/relief/core | tar -x -C /tmp/old
+    python benchmarks/bench_search.py --baseline /tmp/old \\
+        [--size 1000000x20] [--m 1000,10000] [--repeats 3]
+
+``--baseline`` is a directory holding ``orangecontrib/relief/core`` of
+another commit (without it, only this build is timed).  Both builds
+search the same prepared data (binary class, uniform continuous
+features, k = 10 plus the re-ranking's candidates) for the same m
+references; each repeat times this build, then the baseline, and the
+speed-up is the median of the pairs' ratios.  The lists of both builds
+must be identical (printed).
+"""
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from orangecontrib.relief.core.neighbours import drivers
+from orangecontrib.relief.core.prepare import prepare
+
+
+def load_baseline(directory):
+    """The search drivers of the core copied under `directory`, imported
+    as a package of their own (``baseline_core``)."""
+    core = Path(directory) / "orangecontrib" / "relief" / "core"
+    spec = importlib.util.spec_from_file_location(
+        "baseline_core", core / "__init__.py",
+        submodule_search_locations=[str(core)])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_core"] = package
+    spec.loader.exec_module(package)
+    return importlib.import_module("baseline_core.neighbours.drivers")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="1000000x20")
+    parser.add_argument("--m", default="1000,10000")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--baseline", help="directory with an earlier "
+                                           "orangecontrib/relief/core")
+    args = parser.parse_args(argv)
+    n, a = map(int, args.size.lower().split("x"))
+    rng = np.random.default_rng(0)
+    X = rng.random((n, a))
+    y = (rng.random(n) < 0.5).astype(float)
+    data = prepare(X, y)
+    builds = [("this build", drivers)]
+    if args.baseline:
+        builds.append(("baseline", load_baseline(args.baseline)))
+    k, weights = 10 + drivers.EXTRA, np.ones(a, np.float32)
+    for _, build in builds:  # compile or load the kernels
+        build._references(data.search, weights, np.arange(64), k,
+                          data.n_groups, None)
+    print(f"{n} x {a}, k = 10, search of sampled references alone")
+    for m in map(int, args.m.split(",")):
+        refs = np.sort(rng.choice(n, m, replace=False))
+        times = {name: [] for name, _ in builds}
+        lists = {}
+        for _ in range(args.repeats):
+            for name, build in builds:
+                start = time.perf_counter()
+                lists[name] = build._references(data.search, weights, refs, k,
+                                                data.n_groups, None)
+                times[name].append(time.perf_counter() - start)
+        line = f"m = {m}: this build {np.median(times['this build']):.3f} s"
+        if args.baseline:
+            ratios = np.array(times["baseline"]) / times["this build"]
+            line += (f", baseline {np.median(times['baseline']):.3f} s, "
+                     f"speed-up {np.median(ratios):.2f}x "
+                     f"({ratios.min():.2f}-{ratios.max():.2f}), identical "
+                     f"lists: {np.array_equal(*lists.values())}")
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
