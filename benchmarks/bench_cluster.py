@@ -27,9 +27,9 @@ import numpy as np
 from orangecontrib.relief.core import engine
 from orangecontrib.relief.core.estimators import relieff
 from orangecontrib.relief.core.neighbours.block import BLOCK
-from orangecontrib.relief.core.neighbours.cluster import (TASKS_PER_THREAD,
-                                                          block_count,
-                                                          cluster_threads)
+from orangecontrib.relief.core.neighbours.cluster import (block_count,
+                                                          cluster_threads,
+                                                          reference_chunk)
 from orangecontrib.relief.core.streaming import relieff_streaming
 
 STREAM_CHUNK = 20_000
@@ -56,7 +56,7 @@ def modes(X, y, m, client):
     n = len(X)
     threads = cluster_threads(client)
     b = block_count(-(-n // BLOCK), threads)
-    sampled_tasks = -(-m // max(1, -(-m // (TASKS_PER_THREAD * threads))))
+    sampled_tasks = -(-m // reference_chunk(m, threads))
     return [
         ("all pairs", f"{b * (b + 1) // 2} + {b}",
          lambda c: relieff(X, y, client=c)),

@@ -205,8 +205,8 @@ class FastSelect(Method):
                                         backend="cpu", n_jobs=-1), d)
 
     def agreement(self, spec):
-        if self.all_pairs_only(spec):
-            return self.all_pairs_only(spec)
+        if note := self.all_pairs_only(spec):
+            return note
         if surf_method(self.opts)[0] is not None:
             return "exact", "same definition for two classes; float32, so ~1e-6"
         return "exact", ("same definition (range-normalised L1, mean over found "
@@ -245,8 +245,8 @@ class Skrebate(Method):
                                      n_jobs=1, label_type=label_type), d)
 
     def agreement(self, spec):
-        if self.all_pairs_only(spec):
-            return self.all_pairs_only(spec)
+        if note := self.all_pairs_only(spec):
+            return note
         method, _ = surf_method(self.opts)
         if method in ("surf", "surf*"):
             return "rank", ("skrebate's SURF threshold averages the n x n matrix "

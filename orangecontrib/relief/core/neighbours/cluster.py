@@ -28,8 +28,8 @@ import numpy as np
 from ..progress import report
 from .block import BLOCK
 from .rows import group_size, search_references
-from .tiles import search_all_pairs, tile_rounds
-from .topk import INF_BITS, empty_keys
+from .tiles import pair_lists, round_arrays, tile_rounds
+from .topk import empty_keys
 
 #: search tasks per thread of the cluster that :func:`block_count` aims at
 TASKS_PER_THREAD = 4
@@ -60,37 +60,27 @@ def pair_rounds(first_i, count_i, first_j, count_j):
         rows, cols, starts = tile_rounds(count_i)
         return rows + first_i, cols + first_i, starts
     size = max(count_i, count_j)
-    rounds = [[(first_i + x, first_j + (x + shift) % size)
-               for x in range(count_i) if (x + shift) % size < count_j]
-              for shift in range(size)]
-    rounds = [r for r in rounds if r]
-    pairs = np.array([pair for r in rounds for pair in r], dtype=np.int64)
-    starts = np.cumsum([0] + [len(r) for r in rounds])
-    return pairs[:, 0], pairs[:, 1], starts
+    return round_arrays(
+        [[(first_i + x, first_j + (x + shift) % size)
+          for x in range(count_i) if (x + shift) % size < count_j]
+         for shift in range(size)])
+
+
+def block_tiles(bounds, b):
+    """(first tile, number of tiles) of block b."""
+    first = bounds[b] // BLOCK
+    return first, -(-bounds[b + 1] // BLOCK) - first
 
 
 def search_block_pair(tables, weights, bounds, bi, bj, k, n_groups):
     """A task: the partial lists of blocks bi and bj (bi <= bj) after every
-    pair of their instances; rows of block bi's lists, then bj's (none
-    more when bi = bj), ``n_groups`` lists per instance."""
-    n = tables.values.shape[1]
-    slot = np.full(n, -1, dtype=np.int64)
-    blocks = (bi,) if bi == bj else (bi, bj)
-    held = 0
-    for b in blocks:
-        slot[bounds[b]:bounds[b + 1]] = np.arange(held, held + bounds[b + 1]
-                                                  - bounds[b])
-        held += bounds[b + 1] - bounds[b]
-    keys = empty_keys((held * n_groups, k), n)
-    kth = np.full((n_groups, n), INF_BITS, np.uint32)
-    tiles = [(bounds[b] // BLOCK, -(-bounds[b + 1] // BLOCK) - bounds[b] // BLOCK)
-             for b in (bi, bj)]
-    rows, cols, starts = pair_rounds(*tiles[0], *tiles[1])
-    for r in range(len(starts) - 1):
-        pairs = slice(starts[r], starts[r + 1])
-        search_all_pairs(tables, weights, rows[pairs], cols[pairs], keys, kth,
-                         slot)
-    return keys
+    pair of their instances (:func:`.tiles.pair_lists`); rows of block
+    bi's lists, then bj's (none more when bi = bj), ``n_groups`` lists per
+    instance."""
+    held = np.concatenate([np.arange(bounds[b], bounds[b + 1])
+                           for b in sorted({bi, bj})])
+    rounds = pair_rounds(*block_tiles(bounds, bi), *block_tiles(bounds, bj))
+    return pair_lists(tables, weights, held, rounds, k, n_groups)
 
 
 def reduce_block(parts, k, n_groups, size):
@@ -135,14 +125,18 @@ def references_on(client, tables, weights, refs, k, n_groups,
     :func:`.drivers._references` returns them: tasks over chunks of the
     references, each against every instance."""
     n = tables.values.shape[1]
-    threads = cluster_threads(client)
-    chunk = max(1, -(-len(refs) // (TASKS_PER_THREAD * threads)))
+    chunk = reference_chunk(len(refs), cluster_threads(client))
     tables_f = send(client, tables)
     searches = [client.submit(search_reference_chunk, tables_f, weights,
                               refs[start:start + chunk], k, n_groups, n,
                               pure=False)
                 for start in range(0, len(refs), chunk)]
     return gathered(client, searches, searches, progress_callback)
+
+
+def reference_chunk(m, n_threads):
+    """References per task: about TASKS_PER_THREAD tasks per thread."""
+    return max(1, -(-m // (TASKS_PER_THREAD * n_threads)))
 
 
 def search_reference_chunk(tables, weights, refs, k, n_groups, n):

@@ -14,27 +14,17 @@ from .block import BLOCK
 from .cluster import all_pairs_on, references_on
 from .exact import float32_error_bound, rerank_exactly
 from .rows import group_size, search_references
-from .tiles import search_all_pairs, tile_rounds
-from .topk import INF_BITS, empty_keys, unpack_keys
+from .tiles import pair_lists, tile_rounds
+from .topk import empty_keys, unpack_keys
 
 
 def _all_pairs(tables, weights, k, n_groups, progress_callback):
     """The search lists of every instance (:mod:`.tiles`), reporting
     after the rounds of tiles that end a piece of :func:`step_bounds`."""
     n = tables.values.shape[1]
-    tile_rows, tile_cols, starts = tile_rounds(-(-n // BLOCK))
-    keys = empty_keys((n * n_groups, k), n)
-    kth = np.full((n_groups, n), INF_BITS, np.uint32)
-    slot = np.arange(n)
-    n_rounds = len(starts) - 1
-    bounds = step_bounds(n_rounds, progress_callback)
-    for start, stop in zip(bounds[:-1], bounds[1:]):
-        for r in range(start, stop):
-            pairs = slice(starts[r], starts[r + 1])
-            search_all_pairs(tables, weights, tile_rows[pairs],
-                             tile_cols[pairs], keys, kth, slot)
-        report(progress_callback, stop / n_rounds)
-    return keys
+    return pair_lists(tables, weights, np.arange(n),
+                      tile_rounds(-(-n // BLOCK)), k, n_groups,
+                      progress_callback)
 
 
 def _references(tables, weights, refs, k, n_groups, progress_callback):
@@ -92,21 +82,17 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     position = data.search_position
     positions = position[unique]
     n_candidates = k + EXTRA
-    all_pairs = 2 * len(unique) >= n
-    if client is not None:
-        keys = (all_pairs_on(client, tables, weights32, n_candidates,
-                             n_groups, progress_callback) if all_pairs
-                else references_on(client, tables, weights32, positions,
-                                   n_candidates, n_groups, progress_callback))
-    elif all_pairs:
-        keys = _all_pairs(tables, weights32, n_candidates, n_groups,
-                          progress_callback)
-    else:
-        keys = _references(tables, weights32, positions, n_candidates,
-                           n_groups, progress_callback)
-    if all_pairs:
+    if 2 * len(unique) >= n:
+        keys = (_all_pairs(tables, weights32, n_candidates, n_groups,
+                           progress_callback) if client is None
+                else all_pairs_on(client, tables, weights32, n_candidates,
+                                  n_groups, progress_callback))
         keys = keys.reshape(n, n_groups, n_candidates)[positions]
     else:
+        keys = (_references(tables, weights32, positions, n_candidates,
+                            n_groups, progress_callback) if client is None
+                else references_on(client, tables, weights32, positions,
+                                   n_candidates, n_groups, progress_callback))
         keys = keys.reshape(len(unique), n_groups, n_candidates)
     index = np.empty(keys.shape, np.int64)
     dist = np.empty(keys.shape, np.float32)

@@ -10,9 +10,11 @@ import numba
 import numpy as np
 from numba import prange
 
+from ..progress import report, step_bounds
 from .block import BLOCK, ROWS, add_column_corrections, block_rows
 from .kernels import add_gaps, distance_rows, run_end
-from .topk import candidate_key, insert_key, key_bits, order_bits
+from .topk import (INF_BITS, candidate_key, empty_keys, insert_key, key_bits,
+                   order_bits)
 
 
 @numba.njit(cache=True)
@@ -124,7 +126,38 @@ def tile_rounds(n_tiles):
         rounds.append([(min(a, b), max(a, b)) for a, b in pairs
                        if a >= 0 and b >= 0])
         teams = teams[:1] + teams[-1:] + teams[1:-1]
-    rounds = [r for r in rounds if r]  # one tile: no off-diagonal round
+    return round_arrays(rounds)
+
+
+def round_arrays(rounds):
+    """The rows and columns of the tile pairs of `rounds` (lists of
+    pairs), round after round, and where each round starts; empty rounds
+    (one tile has no off-diagonal round) are left out."""
+    rounds = [r for r in rounds if r]
     pairs = np.array([pair for r in rounds for pair in r], dtype=np.int64)
     starts = np.cumsum([0] + [len(r) for r in rounds])
     return pairs[:, 0], pairs[:, 1], starts
+
+
+def pair_lists(tables, weights, held, rounds, k, n_groups,
+               progress_callback=None):
+    """The search lists of the instances `held` (search positions) after
+    every tile pair of `rounds` (the arrays of :func:`round_arrays`), which
+    pair instances of `held` only: rows ``h * n_groups + g`` for the h-th
+    held instance.  Reports after the rounds that end a piece of
+    :func:`step_bounds`."""
+    n = tables.values.shape[1]
+    slot = np.full(n, -1, dtype=np.int64)
+    slot[held] = np.arange(len(held))
+    keys = empty_keys((len(held) * n_groups, k), n)
+    kth = np.full((n_groups, n), INF_BITS, np.uint32)
+    tile_rows, tile_cols, starts = rounds
+    n_rounds = len(starts) - 1
+    bounds = step_bounds(n_rounds, progress_callback)
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        for r in range(start, stop):
+            pairs = slice(starts[r], starts[r + 1])
+            search_all_pairs(tables, weights, tile_rows[pairs],
+                             tile_cols[pairs], keys, kth, slot)
+        report(progress_callback, stop / n_rounds)
+    return keys
