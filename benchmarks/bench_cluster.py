@@ -10,7 +10,8 @@ the workers):
 
 * all pairs (every instance a reference): B (B + 1) / 2 tasks over pairs
   of row blocks and B reductions (core.neighbours.cluster);
-* sampled: m references, tasks over chunks of them;
+* sampled: m references, a task per worker over a row chunk of the
+  instances (their lists merged here);
 * streamed: ``relieff_streaming`` with m references, tasks over row
   chunks of 20000.
 
@@ -28,8 +29,7 @@ from orangecontrib.relief.core import engine
 from orangecontrib.relief.core.estimators import relieff
 from orangecontrib.relief.core.neighbours.block import BLOCK
 from orangecontrib.relief.core.neighbours.cluster import (block_count,
-                                                          cluster_threads,
-                                                          reference_chunk)
+                                                          cluster_threads)
 from orangecontrib.relief.core.streaming import relieff_streaming
 
 STREAM_CHUNK = 20_000
@@ -56,11 +56,12 @@ def modes(X, y, m, client):
     n = len(X)
     threads = cluster_threads(client)
     b = block_count(-(-n // BLOCK), threads)
-    sampled_tasks = -(-m // reference_chunk(m, threads))
+    workers = len(client.scheduler_info()["workers"])
+    sampled_tasks = str(min(n, workers))
     return [
         ("all pairs", f"{b * (b + 1) // 2} + {b}",
          lambda c: relieff(X, y, client=c)),
-        (f"sampled, m = {m}", str(sampled_tasks),
+        (f"sampled, m = {m}", sampled_tasks,
          lambda c: relieff(X, y, n_iterations=m, client=c)),
         (f"streamed, m = {m}", f"2 x {-(-n // STREAM_CHUNK)}",
          lambda c: relieff_streaming(X, y, n_iterations=m, client=c,

@@ -10,6 +10,7 @@ from orangecontrib.relief.core.engine import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import (prepared, relief, relieff,
                                                   rrelieff)
+from orangecontrib.relief.core.layout import join_positions, take_positions
 from orangecontrib.relief.core.neighbours.block import BLOCK
 from orangecontrib.relief.core.neighbours.cluster import (
     all_pairs_on, block_bounds, block_count, pair_rounds, references_on)
@@ -53,17 +54,46 @@ def test_block_pairs_give_the_local_search_lists_bit_for_bit(client, missing,
     assert_array_equal(got, expected)
 
 
-def test_reference_chunks_give_the_local_search_lists(client):
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("n_chunks", [1, 2, 3, 7])
+def test_row_chunks_give_the_local_search_lists_bit_for_bit(client, missing,
+                                                           n_chunks):
+    """The references' merged lists over row chunks equal the local
+    search's (the same keys): references in every chunk (each must not be
+    its own neighbour), k larger than some chunk's groups (empty slots),
+    three classes and an unknown one, a nominal column."""
     X, y, discrete = data(2, n=700)
+    if missing:
+        X = with_missing(X, 2)
     prepared_data = search_tables(X, y, discrete)
     positions = prepared_data.search_position[np.unique(
         np.random.default_rng(0).integers(0, 698, 150))]
-    weights = np.ones(X.shape[1], np.float32)
-    expected = _references(prepared_data.search, weights, positions, 8,
-                           prepared_data.n_groups, None)
-    got = references_on(client, prepared_data.search, weights, positions, 8,
-                        prepared_data.n_groups, None)
+    weights = np.linspace(1.5, 0.5, X.shape[1]).astype(np.float32)
+    k, groups = 40, prepared_data.n_groups
+    expected = _references(prepared_data.search, weights, positions, k,
+                           groups, None)
+    got = references_on(client, prepared_data.search, weights, positions, k,
+                        groups, None, n_chunks=n_chunks)
     assert_array_equal(got, expected)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), cut=st.integers(0, 60))
+def test_tables_taken_in_two_parts_and_joined_are_the_whole(seed, cut):
+    """take_positions of a split of the positions, joined, equals
+    take_positions of them all (with missing values: the gap lists), and
+    taking every position in order gives the tables back."""
+    X, y, discrete = data(seed % 50, n=60)
+    tables = search_tables(with_missing(X, seed, 0.2), y, discrete).search
+    n = tables.values.shape[1]  # the instances of a known class
+    positions = np.random.default_rng(seed).permutation(n)
+    whole = take_positions(tables, positions)
+    joined = join_positions(take_positions(tables, positions[:cut]),
+                            take_positions(tables, positions[cut:]))
+    for expected, got in ((whole, joined),
+                          (tables, take_positions(tables, np.arange(n)))):
+        for name, part in expected._asdict().items():
+            assert_array_equal(getattr(got, name), part, name)
 
 
 @pytest.mark.parametrize("n_iterations", [None, 200])

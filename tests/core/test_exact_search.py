@@ -220,7 +220,7 @@ def test_references_grouped_over_the_instances_find_the_same_lists(m):
     lists = []
     for group in (4, 8, 64, group_size(m)):
         keys = empty_keys((m * 3, 9), 700)
-        search_references(data.search, weights, refs, keys, group)
+        search_references(data.search, weights, refs, keys, group, 700)
         lists.append(keys)
     for keys in lists[1:]:
         np.testing.assert_array_equal(keys, lists[0])

@@ -7,7 +7,8 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from orangecontrib.relief.core.neighbours.topk import (
-    INF_BITS, candidate_key, empty_keys, insert_key, order_bits, unpack_keys)
+    INF_BITS, candidate_key, empty_keys, insert_key, offset_keys, order_bits,
+    unpack_keys)
 
 
 @numba.njit
@@ -58,3 +59,22 @@ def test_unpack_maps_search_positions_to_instances():
     unpack_keys(keys, order, index, dist)
     assert index.tolist() == [[1, 2, 3]]
     assert dist[0, :2].tolist() == [0.25, 0.5]
+
+
+@given(st.lists(st.integers(0, 9), max_size=6, unique=True),
+       st.integers(0, 50))
+def test_offset_keys_renumber_a_chunk_and_keep_empty_slots_empty(chunk_index,
+                                                                 offset):
+    """A chunk of 10 instances renumbered from `offset` among 70: distance
+    bits unchanged, index j -> offset + j, the empty slot (10) -> 70."""
+    keys = empty_keys((1, 8), 10)
+    for j in chunk_index:
+        insert_key(keys, 0, candidate_key(np.uint32(1000 + 7 * j), j))
+    moved = offset_keys(keys, offset, 10, 70)
+    index = np.empty((1, 8), np.int64)
+    dist = np.empty((1, 8), np.float32)
+    unpack_keys(moved, np.arange(70), index, dist)
+    expected = sorted(chunk_index)
+    assert index[0].tolist() == ([offset + j for j in expected]
+                                 + [70] * (8 - len(expected)))
+    assert (moved >> np.uint64(32)).tolist() == (keys >> np.uint64(32)).tolist()

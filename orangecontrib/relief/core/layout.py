@@ -108,3 +108,37 @@ def search_tables(scaled, nominal, groups, slot, relief_d, kind, t_eq,
     if n_slots:
         _corrections(search, search.column_correction, search.row_correction)
     return search
+
+
+def take_positions(search, positions):
+    """The search tables of the given search positions (an index array or
+    a slice), in their order: a chunk of the instances, or the references,
+    sent to a cluster's task."""
+    counts = np.diff(search.gap_start)[positions]
+    gap_start = np.zeros(len(counts) + 1, np.int64)
+    gap_start[1:] = np.cumsum(counts)
+    first = np.repeat(search.gap_start[positions] - gap_start[:-1], counts)
+    return search._replace(
+        values=np.ascontiguousarray(search.values[:, positions]),
+        known=np.ascontiguousarray(search.known[:, positions]),
+        row_correction=np.ascontiguousarray(
+            search.row_correction[:, :, positions]),
+        column_correction=np.ascontiguousarray(
+            search.column_correction[:, :, positions]),
+        gaps=search.gaps[first + np.arange(gap_start[-1])],
+        gap_start=gap_start, groups=search.groups[positions])
+
+
+def join_positions(first, second):
+    """The search tables of `first`'s positions followed by `second`'s."""
+    return first._replace(
+        values=np.concatenate((first.values, second.values), axis=1),
+        known=np.concatenate((first.known, second.known), axis=1),
+        row_correction=np.concatenate(
+            (first.row_correction, second.row_correction), axis=2),
+        column_correction=np.concatenate(
+            (first.column_correction, second.column_correction), axis=2),
+        gaps=np.concatenate((first.gaps, second.gaps)),
+        gap_start=np.concatenate(
+            (first.gap_start[:-1], second.gap_start + first.gap_start[-1])),
+        groups=np.concatenate((first.groups, second.groups)))

@@ -30,12 +30,13 @@ def _all_pairs(tables, weights, k, n_groups, progress_callback):
 def _references(tables, weights, refs, k, n_groups, progress_callback):
     """The search lists of the references `refs` (:mod:`.rows`), in the
     pieces of :func:`step_bounds`."""
-    keys = empty_keys((len(refs) * n_groups, k), tables.values.shape[1])
+    n = tables.values.shape[1]
+    keys = empty_keys((len(refs) * n_groups, k), n)
     bounds = step_bounds(len(refs), progress_callback)
     group = group_size(len(refs) // (len(bounds) - 1) or 1)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         search_references(tables, weights, refs[start:stop],
-                          keys[start * n_groups:stop * n_groups], group)
+                          keys[start * n_groups:stop * n_groups], group, n)
         report(progress_callback, stop / len(refs))
     return keys
 

@@ -103,11 +103,10 @@ def group_size(m):
 
 
 @numba.njit(parallel=True, cache=True)
-def search_references(tables, weights, refs, keys, group):
-    """Top-k lists of the given reference instances, `group` (a multiple
-    of ROWS) at a time, each column tile of SPAN instances serving the
-    group's blocks of ROWS."""
-    n = tables.values.shape[1]
+def search_references(tables, weights, refs, keys, group, n):
+    """Top-k lists of the given reference instances among instances
+    0 .. n - 1, `group` (a multiple of ROWS) references at a time, each
+    column tile of SPAN instances serving the group's blocks of ROWS."""
     n_groups = keys.shape[0] // len(refs)
     for b in prange(-(-len(refs) // group)):
         out = np.empty((ROWS, SPAN), dtype=np.float32)

@@ -88,6 +88,15 @@ def empty_keys(shape, n):
     return np.full(shape, candidate_key(INF_BITS, n), dtype=np.uint64)
 
 
+def offset_keys(keys, offset, size, n):
+    """Search lists of instances 0 .. size - 1 renumbered from `offset`, of
+    n instances in all (an empty slot's index becomes n): the lists of a
+    chunk of the instances, as the search of them all numbers them."""
+    index = keys & INDEX_MASK
+    return np.where(index < size, keys + np.uint64(offset),
+                    keys - index + np.uint64(n))
+
+
 @numba.njit(cache=True)
 def unpack_keys(keys, order, index, dist):
     """The instances and float32 distances of search lists.
