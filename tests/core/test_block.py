@@ -11,9 +11,9 @@ import pytest
 
 from orangecontrib.relief.core.neighbours import block
 from orangecontrib.relief.core.neighbours.block import (
-    ROWS, add_block, add_column_corrections, add_masked, block_rows,
-    corrected, fill_terms, linear_diffs, linear_terms, nominal_terms,
-    numeric_terms, row_values)
+    ROWS, add_block, add_column, add_column_corrections, add_in_order,
+    add_masked, block_rows, corrected, fill_terms, linear_diffs,
+    linear_terms, nominal_terms, numeric_terms, row_values)
 from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
 
 F32 = np.float32
@@ -150,6 +150,24 @@ def _add_block():
     return out, (out, jj, ta, tb), expected
 
 
+def _add_column():
+    terms = row_floats(11)
+    out, jj = _out(), 2
+    expected = out.copy()
+    for r in range(ROWS):
+        expected[r, jj] += terms[r]
+    return out, (out, jj, terms), expected
+
+
+def _add_in_order():
+    ta, tb = row_floats(12), row_floats(13)
+    out, jj = _out(), 4
+    expected = out.copy()
+    for r in range(ROWS):
+        expected[r, jj] = (expected[r, jj] + ta[r]) + tb[r]
+    return out, (out, jj, ta, tb), expected
+
+
 def _add_masked(ma, mb):
     ca, cb = row_floats(8), row_floats(9)
     out, jj = _out(), 1
@@ -174,6 +192,8 @@ def _add_column_corrections():
 
 UPDATES = {
     "add_block": (add_block, _add_block),
+    "add_column": (add_column, _add_column),
+    "add_in_order": (add_in_order, _add_in_order),
     "add_masked neither": (add_masked, lambda: _add_masked(False, False)),
     "add_masked first": (add_masked, lambda: _add_masked(True, False)),
     "add_masked second": (add_masked, lambda: _add_masked(False, True)),
@@ -195,6 +215,15 @@ def test_updates_change_exactly_the_block_rows(name):
     if not name.endswith("neither"):
         changed = (out != before).any(axis=1)
         assert changed[:ROWS].all()
+
+
+def test_add_in_order_adds_the_first_term_first():
+    # (1 + u) + u rounds to 1 twice, 1 + (u + u) does not (u = 2 ** -53):
+    # the exact distances add attribute by attribute
+    u = 2.0 ** -53
+    out = np.ones((ROWS, 1))
+    add_in_order.py_func(out, 0, (u,) * ROWS, (u,) * ROWS)
+    assert (out == 1.0).all() and 1.0 + (u + u) != 1.0
 
 
 # ----------------------------------------------------------------- all ----

@@ -257,7 +257,8 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
     exact_slot = (np.arange(len(slot), dtype=np.int32) if (slot >= 0).any()
                   else slot)
     exact = ExactTables(values=scaled.T, slot=exact_slot, relief_d=relief_d,
-                        nominal=nominal, groups=groups, kind=kind,
+                        nominal=nominal, any_nominal=bool(nominal.any()),
+                        groups=groups, kind=kind,
                         t_eq=np.float64(t_eq), t_diff=np.float64(t_diff))
     return PreparedData(search=search, exact=exact, groups=groups,
                         n_groups=n_groups, priors=priors, target=target,

@@ -281,7 +281,8 @@ def _rule(X, kept, groups, priors, refs, unique, neighbours, nominal, low,
     exact = ExactTables(values=values.T, slot=np.full(len(nominal), -1,
                                                       np.int32),
                         relief_d=np.zeros((0, len(priors), len(members))),
-                        nominal=nominal, groups=groups[members], kind=kind,
+                        nominal=nominal, any_nominal=bool(nominal.any()),
+                        groups=groups[members], kind=kind,
                         t_eq=np.float64(t_eq), t_diff=np.float64(t_diff))
     renumbered = np.vectorize(lambda i: local.get(i, -1), otypes=[np.int64])
     lists = renumbered(neighbours)

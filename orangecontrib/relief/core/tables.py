@@ -42,6 +42,8 @@ ExactTables = namedtuple("ExactTables", [
     "relief_d",   # (a or 0, n_groups, n) RELIEF-D diff between a value
                   # missing in group g and instance j (missing.py)
     "nominal",    # (a,) bool
+    "any_nominal",  # bool: nominal.any(), so that a loop over the
+                  # attributes of numeric data has no select to vectorise
     "groups",     # (n,) int64 class (group) of each instance
     "kind",       # int: LINEAR, SQUARED or RAMP
     "t_eq",       # ramp thresholds, float64

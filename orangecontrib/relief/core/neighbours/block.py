@@ -74,6 +74,26 @@ def add_block(out, jj, ta, tb):
 
 
 @numba.njit(inline="always", cache=True)
+def add_column(out, jj, terms):
+    """out[r, jj] += terms[r] for the block rows: one attribute's terms."""
+    out[0, jj] += terms[0]
+    out[1, jj] += terms[1]
+    out[2, jj] += terms[2]
+    out[3, jj] += terms[3]
+
+
+@numba.njit(inline="always", cache=True)
+def add_in_order(out, jj, ta, tb):
+    """out[r, jj] = (out[r, jj] + ta[r]) + tb[r]: an attribute pair added
+    in attribute order, as one attribute at a time adds it (the exact
+    distances' order), with one load and one store of out."""
+    out[0, jj] = out[0, jj] + ta[0] + tb[0]
+    out[1, jj] = out[1, jj] + ta[1] + tb[1]
+    out[2, jj] = out[2, jj] + ta[2] + tb[2]
+    out[3, jj] = out[3, jj] + ta[3] + tb[3]
+
+
+@numba.njit(inline="always", cache=True)
 def fill_terms(fill, s, g, rows, w):
     """c_r = w fill[s, g, I_r], the block rows' corrections against a
     value missing in group g (add_missing_columns)."""
