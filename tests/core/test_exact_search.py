@@ -249,3 +249,41 @@ def test_linear_diffs_of_weight_1_are_the_weighted_floats(weights):
                  + wb * np.abs(values[b, rows, None] - values[b, :BLOCK]))
         expected += terms
     np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("weights", ["ones", "zeros", "negative"])
+@pytest.mark.parametrize("missing", [False, True])
+def test_sampled_search_keeps_the_k_least_float32_keys(weights, missing):
+    """The lists of given references are the k least (ordered distance
+    bits, position) of each group, the reference left out, for weights of
+    1, with zeros, and of both signs (whose negative distances order
+    below +0), with ties, nominal columns and missing values."""
+    from orangecontrib.relief.core.neighbours.drivers import _references
+    from orangecontrib.relief.core.neighbours.topk import (
+        INF_BITS, candidate_key, order_bits)
+    rng = np.random.default_rng(7)
+    n, a, k = 300, 7, 12
+    X = rng.random((n, a))
+    X[:, :2] = rng.integers(0, 3, (n, 2))
+    X[:, 4] = np.round(X[:, 4], 1)  # ties
+    if missing:
+        X[rng.random(X.shape) < 0.1] = np.nan
+    y = rng.integers(0, 3, n).astype(float)
+    data = prepare(X, y, np.arange(a) < 2)
+    w = {"ones": np.ones(a), "zeros": np.r_[1, 0, 1, 1, 0.5, 1, 2],
+         "negative": rng.normal(0.5, 1.0, a)}[weights].astype(np.float32)
+    positions = rng.choice(n, 40, replace=False)
+    keys = _references(data.search, w, positions, k, data.n_groups, None)
+    groups = data.search.groups
+    out, rows = np.empty((ROWS, BLOCK), np.float32), np.empty(ROWS, np.int64)
+    for r, p in enumerate(positions):
+        row = np.empty(n, np.float32)
+        float32_row(data.search, w, p, row, out, rows)
+        bits = row.reshape(1, -1).view(np.uint32).copy()
+        order_bits(bits, n)
+        for g in range(data.n_groups):
+            members = [q for q in range(n) if groups[q] == g and q != p]
+            expected = sorted(candidate_key(bits[0, q], q)
+                              for q in members)[:k]
+            expected += [candidate_key(INF_BITS, n)] * (k - len(expected))
+            assert keys[r * data.n_groups + g].tolist() == expected

@@ -68,7 +68,11 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
     hits' (rows 2, 3) or near misses' (rows 4, 5) sums (STIR)."""
     row = 2 if hit else 4
     values, nominal = exact.values, exact.nominal
-    if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
+    known_linear = exact.relief_d.shape[0] == 0 and exact.kind == LINEAR
+    if known_linear and not exact.any_nominal:  # no select: it vectorises
+        for a in range(sums.shape[1]):
+            add_terms(sums, row, a, coef, abs(values[a, i] - values[a, j]))
+    elif known_linear:
         for a in range(sums.shape[1]):
             add_terms(sums, row, a, coef,
                       linear_diff(values[a, i], values[a, j], nominal[a]))
