@@ -29,7 +29,8 @@ from orangecontrib.relief.core import engine
 from orangecontrib.relief.core.estimators import relieff
 from orangecontrib.relief.core.neighbours.block import BLOCK
 from orangecontrib.relief.core.neighbours.cluster import (block_count,
-                                                          cluster_threads)
+                                                          cluster_threads,
+                                                          cluster_workers)
 from orangecontrib.relief.core.streaming import relieff_streaming
 
 STREAM_CHUNK = 20_000
@@ -56,8 +57,7 @@ def modes(X, y, m, client):
     n = len(X)
     threads = cluster_threads(client)
     b = block_count(-(-n // BLOCK), threads)
-    workers = len(client.scheduler_info()["workers"])
-    sampled_tasks = str(min(n, workers))
+    sampled_tasks = str(min(n, cluster_workers(client)))
     return [
         ("all pairs", f"{b * (b + 1) // 2} + {b}",
          lambda c: relieff(X, y, client=c)),

@@ -22,7 +22,7 @@ import numpy as np
 from .engine import COMPILED, check_engine
 from .errors import ReliefInputError
 from .options import DIFF, T_DIFF, T_EQ, check_choice, check_ramp
-from .tables import DIFF_KINDS, ExactTables, SearchTables
+from .tables import DIFF_KINDS, ExactTables, SearchTables, exact_tables
 
 TASKS = ("classification", "regression")
 
@@ -256,10 +256,8 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
         search = None
     exact_slot = (np.arange(len(slot), dtype=np.int32) if (slot >= 0).any()
                   else slot)
-    exact = ExactTables(values=scaled.T, slot=exact_slot, relief_d=relief_d,
-                        nominal=nominal, any_nominal=bool(nominal.any()),
-                        groups=groups, kind=kind,
-                        t_eq=np.float64(t_eq), t_diff=np.float64(t_diff))
+    exact = exact_tables(scaled.T, exact_slot, relief_d, nominal, groups,
+                         kind, t_eq, t_diff)
     return PreparedData(search=search, exact=exact, groups=groups,
                         n_groups=n_groups, priors=priors, target=target,
                         kept_rows=kept_rows, search_order=order,

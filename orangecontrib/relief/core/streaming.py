@@ -35,7 +35,7 @@ from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
 from .prepare import (_as_nominal_mask, _as_target, _check_codes,
                       _class_groups, check_finite, scale_rows)
 from .progress import report, wrap_callback
-from .tables import DIFF_KINDS, ExactTables
+from .tables import DIFF_KINDS, exact_tables
 
 #: rows read at once (about 100 MB of float64 at 128 attributes)
 CHUNK_ROWS = 100_000
@@ -278,12 +278,9 @@ def _rule(X, kept, groups, priors, refs, unique, neighbours, nominal, low,
     values = scale_rows(np.stack([read(X, r, r + 1)[0]
                                   for r in kept[members]]),
                         low, high, nominal)
-    exact = ExactTables(values=values.T, slot=np.full(len(nominal), -1,
-                                                      np.int32),
-                        relief_d=np.zeros((0, len(priors), len(members))),
-                        nominal=nominal, any_nominal=bool(nominal.any()),
-                        groups=groups[members], kind=kind,
-                        t_eq=np.float64(t_eq), t_diff=np.float64(t_diff))
+    exact = exact_tables(values.T, np.full(len(nominal), -1, np.int32),
+                         np.zeros((0, len(priors), len(members))), nominal,
+                         groups[members], kind, t_eq, t_diff)
     renumbered = np.vectorize(lambda i: local.get(i, -1), otypes=[np.int64])
     lists = renumbered(neighbours)
     row_of = {instance: u for u, instance in enumerate(unique)}

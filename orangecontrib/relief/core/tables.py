@@ -8,6 +8,8 @@ no compiler, so that the vectorised engine works without one.
 """
 from collections import namedtuple
 
+import numpy as np
+
 LINEAR, SQUARED, RAMP = 0, 1, 2
 DIFF_KINDS = {"linear": LINEAR, "squared": SQUARED, "ramp": RAMP}
 
@@ -49,3 +51,13 @@ ExactTables = namedtuple("ExactTables", [
     "t_eq",       # ramp thresholds, float64
     "t_diff",
 ])
+
+
+def exact_tables(values, slot, relief_d, nominal, groups, kind, t_eq,
+                 t_diff):
+    """ExactTables of these fields, with `any_nominal` derived from
+    `nominal` and the ramp thresholds as float64."""
+    return ExactTables(values=values, slot=slot, relief_d=relief_d,
+                       nominal=nominal, any_nominal=bool(nominal.any()),
+                       groups=groups, kind=kind, t_eq=np.float64(t_eq),
+                       t_diff=np.float64(t_diff))

@@ -122,8 +122,8 @@ def all_pairs_on(client, tables, weights, k, n_groups, progress_callback,
                  for c in range(n_blocks)]
         reduced.append(client.submit(reduce_block, parts, k, n_groups, size,
                                      pure=False))
-    return gathered(client, list(searches.values()) + reduced, reduced,
-                    progress_callback)
+    return np.concatenate(gathered(client, list(searches.values()) + reduced,
+                                   reduced, progress_callback))
 
 
 def references_on(client, tables, weights, refs, k, n_groups,
@@ -142,7 +142,7 @@ def references_on(client, tables, weights, refs, k, n_groups,
     """
     n = tables.values.shape[1]
     if n_chunks is None:
-        n_chunks = len(client.scheduler_info()["workers"])
+        n_chunks = cluster_workers(client)
     bounds = np.unique(np.linspace(0, n, n_chunks + 1).astype(np.int64))
     [references, *chunks] = client.scatter(
         [take_positions(tables, refs)]
@@ -152,8 +152,8 @@ def references_on(client, tables, weights, refs, k, n_groups,
                               refs, start, k, n_groups, n, pure=False)
                 for chunk, start in zip(chunks, bounds)]
     parts = gathered(client, searches, searches, progress_callback)
-    return reduce_block([(keys, 0) for keys in np.split(parts, len(chunks))],
-                        k, n_groups, len(refs))
+    return reduce_block([(keys, 0) for keys in parts], k, n_groups,
+                        len(refs))
 
 
 def search_row_chunk(chunk, references, weights, refs, start, k, n_groups,
@@ -186,8 +186,13 @@ def cluster_threads(client):
     return max(1, sum(w.get("nthreads", 1) for w in workers))
 
 
+def cluster_workers(client):
+    """The number of the cluster's workers."""
+    return max(1, len(client.scheduler_info()["workers"]))
+
+
 def gathered(client, futures, results, progress_callback):
-    """The `results` futures' arrays stacked in order, after reporting the
+    """The `results` futures' arrays, in order, after reporting the
     fraction of `futures` done; a callback that raises cancels them all."""
     from distributed import as_completed
 
@@ -197,4 +202,4 @@ def gathered(client, futures, results, progress_callback):
     except BaseException:
         client.cancel(futures)
         raise
-    return np.concatenate(client.gather(results))
+    return client.gather(results)
