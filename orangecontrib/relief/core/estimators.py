@@ -119,8 +119,9 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
     client : distributed.Client or None
         Run the neighbour search as tasks on this Dask cluster: every
         instance a reference, as tasks over pairs of row blocks; sampled
-        references, over chunks of them (:mod:`.neighbours.cluster`).  The
-        weights are the same as without it.
+        references, over row chunks of the instances
+        (:mod:`.neighbours.cluster`).  The weights are the same as without
+        it.
 
     Returns
     -------
