@@ -193,6 +193,40 @@ def test_stir_sums_are_the_pairs_diffs(engine, method, n_classes, grid):
     assert_allclose(sums.weights, plain.weights, rtol=0, atol=1e-15)
 
 
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("task, n_classes", TASKS)
+def test_numeric_data_without_missing_values(engine, method, task,
+                                             n_classes):
+    """Every diff |x_i - x_j|: the data on which the compiled update adds
+    four references' terms per instance at a time (here an instance has
+    about five of the sixteen references of a group as neighbours); the
+    weights and STIR's sums as the literal definition."""
+    rng = np.random.default_rng(30 + n_classes)
+    X = rng.random((60, 6))
+    if task == "regression":
+        y = rng.random(60)
+    else:
+        y = (np.arange(60) % n_classes).astype(float)
+    stir = task == "classification"
+    with forced(engine):
+        got = surf.neighbourhood_sums(X, y, method=method, task=task,
+                                      stir=stir)
+    assert_allclose(got.weights, ref.surf_family(X, y, method=method,
+                                                 task=task),
+                    rtol=0, atol=1e-9)
+    if stir:
+        hits, misses = ref.stir_pairs(X, y, method=method)
+        assert got.n_hit == len(hits[0]) and got.n_miss == len(misses[0])
+        for field, pairs, power in (("hit_sum", hits, 1),
+                                    ("miss_sum", misses, 1),
+                                    ("hit_squares", hits, 2),
+                                    ("miss_squares", misses, 2)):
+            assert_allclose(getattr(got, field),
+                            [sum(v ** power for v in p) for p in pairs],
+                            rtol=0, atol=1e-9)
+
+
 class _Fixed(np.random.Generator):
     """A generator whose draws are always the given reference."""
 

@@ -17,7 +17,12 @@ from ..neighbours.block import ROWS, block_rows
 from ..neighbours.radius import distance_block, mean_distance
 from ..progress import report, step_bounds
 from ..tables import LINEAR
+from .four import add_numeric, add_numeric_stir, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
+
+#: references whose rules visit the instances together (their distance
+#: rows held at once: GROUP x n float64 per thread)
+GROUP = 16
 
 thresholds = numba.njit(cache=True)(radius.thresholds)
 standard_deviation = numba.njit(cache=True)(radius.standard_deviation)
@@ -55,11 +60,28 @@ def member_counts(dist, i, groups, near, far, with_far, counts):
 
 
 @numba.njit(inline="always", cache=True)
-def add_terms(sums, row, a, coef, d):
-    """sums[0, a] += coef d; d and d ** 2 to rows `row`, `row` + 1."""
-    sums[0, a] += coef * d
-    sums[row, a] += d
-    sums[row + 1, a] += d * d
+def members(dist, rows, count, j, near, far, with_far, found):
+    """found[0, :n_near]: the r, in order, whose reference rows[r] has I_j
+    in its near set; found[1, :n_far]: in its far set (with `with_far`).
+    Returns (n_near, n_far).  Free of branches: every r is written and
+    its count moves past it when it belongs."""
+    n_near = n_far = 0
+    for r in range(count):
+        found[0, n_near] = r
+        found[1, n_far] = r
+        other = rows[r] != j
+        is_near = other & (dist[r, j] < near[r])
+        n_near += is_near
+        n_far += with_far & other & (not is_near) & (dist[r, j] > far[r])
+    return n_near, n_far
+
+
+@numba.njit(inline="always", cache=True)
+def numeric_and_known(exact):
+    """Whether every diff is |x_i - x_j|: numeric attributes, the linear
+    diff, no missing values (the data of :mod:`.four`)."""
+    return (exact.relief_d.shape[0] == 0 and exact.kind == LINEAR
+            and not exact.any_nominal)
 
 
 @numba.njit(inline="always", cache=True)
@@ -68,11 +90,7 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
     hits' (rows 2, 3) or near misses' (rows 4, 5) sums (STIR)."""
     row = 2 if hit else 4
     values, nominal = exact.values, exact.nominal
-    known_linear = exact.relief_d.shape[0] == 0 and exact.kind == LINEAR
-    if known_linear and not exact.any_nominal:  # no select: it vectorises
-        for a in range(sums.shape[1]):
-            add_terms(sums, row, a, coef, abs(values[a, i] - values[a, j]))
-    elif known_linear:
+    if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
         for a in range(sums.shape[1]):
             add_terms(sums, row, a, coef,
                       linear_diff(values[a, i], values[a, j], nominal[a]))
@@ -109,7 +127,41 @@ def class_update(sums, exact, dist, rows, count, near, far, with_far, stir,
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it, so that its values are read from memory
-    once for them all."""
+    once for them all (and on numeric data the sums once for four)."""
+    if not numeric_and_known(exact):
+        class_update_any(sums, exact, dist, rows, count, near, far, with_far,
+                         stir, coefs)
+        return
+    groups, values = exact.groups, exact.values
+    found = np.empty((2, GROUP), np.int64)
+    refs = np.empty(GROUP, np.int64)
+    c = np.empty(GROUP)
+    hits = np.empty(GROUP, np.bool_)
+    for j in range(dist.shape[1]):
+        g = groups[j]
+        n_near, n_far = members(dist, rows, count, j, near, far, with_far,
+                                found)
+        for q in range(n_near):
+            r = found[0, q]
+            refs[q], c[q] = rows[r], coefs[r, 0, g]
+            hits[q] = groups[rows[r]] == g
+        if stir:
+            add_numeric_stir(sums, values, refs, c, hits, n_near, j)
+        else:
+            add_numeric(sums[0], values, refs, c, n_near, j)
+        for q in range(n_far):
+            r = found[1, q]
+            refs[q], c[q] = rows[r], -coefs[r, 1, g]
+        add_numeric(sums[1], values, refs, c, n_far, j)
+
+
+@numba.njit(cache=True)
+def class_update_any(sums, exact, dist, rows, count, near, far, with_far,
+                     stir, coefs):
+    """:func:`class_update` one reference at a time, for any data.  Not
+    inlined, so that numba compiles the diffs of every kind of data once
+    (inlined where the rules add terms, they took half of the SURF family's
+    first compilation)."""
     groups = exact.groups
     for j in range(dist.shape[1]):
         g = groups[j]
@@ -139,6 +191,32 @@ def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
                       with_far, counts)
         influence[r, 0] = 1.0 / max(counts[0, 0], 1)
         influence[r, 1] = 1.0 / max(counts[1, 0], 1)
+    if not numeric_and_known(exact):
+        regression_update_any(sums, n_dc, exact, dist, rows, count, target,
+                              near, far, with_far, influence)
+        return
+    values = exact.values
+    found = np.empty((2, GROUP), np.int64)
+    refs = np.empty(GROUP, np.int64)
+    d, d_target = np.empty(GROUP), np.empty(GROUP)
+    for j in range(dist.shape[1]):
+        n_found = members(dist, rows, count, j, near, far, with_far, found)
+        for s in range(2):
+            for q in range(n_found[s]):
+                r = found[s, q]
+                refs[q], d[q] = rows[r], influence[r, s]
+                d_target[q] = abs(target[rows[r]] - target[j]) * d[q]
+                n_dc[s] += d_target[q]
+            add_numeric(sums[2 * s], values, refs, d, n_found[s], j)
+            add_numeric(sums[2 * s + 1], values, refs, d_target, n_found[s],
+                        j)
+
+
+@numba.njit(cache=True)
+def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
+                          near, far, with_far, influence):
+    """:func:`regression_update` one reference at a time, for any data (not
+    inlined, as :func:`class_update_any`)."""
     for j in range(dist.shape[1]):
         for r in range(count):
             i = rows[r]
@@ -155,11 +233,6 @@ def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
             n_dc[s] += d_target * d
             add_diffs(sums[2 * s], exact, i, j, d)
             add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
-
-
-#: references whose rules visit the instances together (their distance
-#: rows held at once: GROUP x n float64 per thread)
-GROUP = 16
 
 
 @numba.njit(parallel=True, cache=True)

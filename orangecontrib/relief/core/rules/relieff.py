@@ -22,6 +22,14 @@ def n_found(neighbours, g):
 
 
 @numba.njit(inline="always", cache=True)
+def add_numeric_diffs(acc, values, i, j, coef):
+    """acc[A] += coef * |x_A(I_i) - x_A(I_j)|: numeric attributes, the
+    linear diff, no missing values (a loop that vectorises)."""
+    for a in range(acc.shape[0]):
+        acc[a] += coef * abs(values[a, i] - values[a, j])
+
+
+@numba.njit(inline="always", cache=True)
 def add_known_diffs(acc, tables, i, j, coef):
     """acc[A] += coef * diff(A, I_i, I_j) for data without missing values.
 
@@ -32,8 +40,7 @@ def add_known_diffs(acc, tables, i, j, coef):
     """
     values, nominal = tables.values, tables.nominal
     if tables.kind == LINEAR and not tables.any_nominal:
-        for a in range(acc.shape[0]):
-            acc[a] += coef * abs(values[a, i] - values[a, j])
+        add_numeric_diffs(acc, values, i, j, coef)
     elif tables.kind == LINEAR:
         for a in range(acc.shape[0]):
             acc[a] += coef * linear_diff(values[a, i], values[a, j], nominal[a])
