@@ -15,7 +15,7 @@ The data reach the kernels as the tuples of :mod:`.tables`.
 import numba
 import numpy as np
 
-from .tables import RAMP, SQUARED
+from .tables import LINEAR, RAMP, SQUARED
 
 
 @numba.njit(inline="always", cache=True)
@@ -86,6 +86,14 @@ def attribute_diff(tables, a, i, j):
         return d
     return with_missing(tables, s, i, j, tables.groups[i], tables.groups[j],
                         xi, xj, d)
+
+
+@numba.njit(inline="always", cache=True)
+def numeric_and_known(tables):
+    """True when every diff is |x_i - x_j|: numeric attributes, the linear
+    diff, no missing values (loops over the attributes without a select)."""
+    return (tables.relief_d.shape[0] == 0 and tables.kind == LINEAR
+            and not tables.any_nominal)
 
 
 @numba.njit(inline="always", cache=True)

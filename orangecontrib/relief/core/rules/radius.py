@@ -12,7 +12,7 @@ import numpy as np
 from numba import prange
 
 from .. import radius
-from ..diffs import attribute_diff, linear_diff
+from ..diffs import attribute_diff, linear_diff, numeric_and_known
 from ..neighbours.block import ROWS, block_rows
 from ..neighbours.radius import distance_block, mean_distance
 from ..progress import report, step_bounds
@@ -74,14 +74,6 @@ def members(dist, rows, count, j, near, far, with_far, found):
         n_near += is_near
         n_far += with_far & other & (not is_near) & (dist[r, j] > far[r])
     return n_near, n_far
-
-
-@numba.njit(inline="always", cache=True)
-def numeric_and_known(exact):
-    """Whether every diff is |x_i - x_j|: numeric attributes, the linear
-    diff, no missing values (the data of :mod:`.four`)."""
-    return (exact.relief_d.shape[0] == 0 and exact.kind == LINEAR
-            and not exact.any_nominal)
 
 
 @numba.njit(inline="always", cache=True)
