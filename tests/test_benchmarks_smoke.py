@@ -116,12 +116,14 @@ def test_cluster_benchmark_on_a_local_cluster(capsys):
 
 def test_search_benchmark_against_a_baseline_copy(capsys):
     """bench_search.py times this build against a copy of a core (here
-    the same one) with identical lists."""
+    the same one): the same float32 lists, the same exact ones."""
     _load("bench_search").main(["--size", "2000x6", "--m", "40",
                                 "--repeats", "1",
                                 "--baseline", os.path.dirname(BENCH_DIR)])
     out = capsys.readouterr().out
-    assert "m = 40: this build" in out and "identical lists: True" in out
+    assert "m = 40: this build" in out
+    assert "identical float32 lists: True" in out
+    assert "identical exact lists: True" in out
 
 
 def test_peer_memory_limit_skips(bench):

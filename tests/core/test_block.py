@@ -11,9 +11,10 @@ import pytest
 
 from orangecontrib.relief.core.neighbours import block
 from orangecontrib.relief.core.neighbours.block import (
-    ROWS, add_block, add_column, add_column_corrections, add_in_order,
-    add_masked, block_rows, corrected, fill_terms, linear_diffs,
-    linear_terms, nominal_terms, numeric_terms, row_values)
+    ROWS, add_block, add_column, add_column_corrections, add_four,
+    add_in_order, add_masked, add_weighted, block_rows, corrected,
+    fill_terms, finish_linear, least_terms, least_values, linear_diffs,
+    nominal_terms, numeric_terms, repeated, row_values)
 from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
 
 F32 = np.float32
@@ -68,9 +69,19 @@ def _nominal_terms():
     return (x, v, w), [w * F32(xr != v) for xr in x]
 
 
-def _linear_terms():
+def _least_terms():
     x, v, w = row_floats(2), F32(0.3125), F32(0.75)
-    return (x, v, w), [w * abs(xr - v) for xr in x]
+    return (x, v, w), [w * min(xr, v) for xr in x]
+
+
+def _least_values():
+    x, v = row_floats(17), F32(0.5625)
+    return (x, v), [min(xr, v) for xr in x]
+
+
+def _add_weighted():
+    s, x, w = row_floats(18), row_floats(19), F32(0.75)
+    return (s, x, w), [sr + w * xr for sr, xr in zip(s, x)]
 
 
 def _linear_diffs():
@@ -97,7 +108,9 @@ def _fill_terms():
 TERMS = {
     "row_values": (row_values, _row_values),
     "nominal_terms": (nominal_terms, _nominal_terms),
-    "linear_terms": (linear_terms, _linear_terms),
+    "least_terms": (least_terms, _least_terms),
+    "least_values": (least_values, _least_values),
+    "add_weighted": (add_weighted, _add_weighted),
     "linear_diffs": (linear_diffs, _linear_diffs),
     "numeric_terms linear": (numeric_terms, lambda: _numeric_terms(LINEAR)),
     "numeric_terms squared": (numeric_terms,
@@ -126,6 +139,10 @@ def test_the_cases_differ_per_row():
         assert len(set(np.array(expected, np.float64).tolist())) > 1, name
 
 
+def test_repeated_gives_each_block_row_the_value():
+    assert repeated.py_func(F32(0.5)) == (F32(0.5),) * ROWS
+
+
 @pytest.mark.parametrize("missing", [False, True])
 def test_corrected_adds_the_correction_of_a_missing_value(missing):
     assert corrected.py_func(F32(1.5), F32(0.25), missing) == (
@@ -148,6 +165,24 @@ def _add_block():
     for r in range(ROWS):
         expected[r, jj] += ta[r] + tb[r]
     return out, (out, jj, ta, tb), expected
+
+
+def _add_four():
+    ta, tb, tc, td = (row_floats(seed) for seed in (6, 7, 14, 15))
+    out, jj = _out(), 0
+    expected = out.copy()
+    for r in range(ROWS):
+        expected[r, jj] += (ta[r] + tb[r]) + (tc[r] + td[r])
+    return out, (out, jj, ta, tb, tc, td), expected
+
+
+def _finish_linear():
+    sx, sv = row_floats(20), F32(1.25)
+    out, jj = _out(), 2
+    expected = out.copy()
+    for r in range(ROWS):
+        expected[r, jj] = (sx[r] + sv) - 2 * expected[r, jj]
+    return out, (out, jj, sx, sv), expected
 
 
 def _add_column():
@@ -192,6 +227,8 @@ def _add_column_corrections():
 
 UPDATES = {
     "add_block": (add_block, _add_block),
+    "add_four": (add_four, _add_four),
+    "finish_linear": (finish_linear, _finish_linear),
     "add_column": (add_column, _add_column),
     "add_in_order": (add_in_order, _add_in_order),
     "add_masked neither": (add_masked, lambda: _add_masked(False, False)),
@@ -230,7 +267,7 @@ def test_add_in_order_adds_the_first_term_first():
 
 def test_every_helper_of_the_module_is_checked():
     tested = {helper for helper, _ in (*TERMS.values(), *UPDATES.values())}
-    tested |= {block_rows, corrected}
+    tested |= {block_rows, corrected, repeated}
     helpers = {obj for obj in vars(block).values()
                if getattr(obj, "py_func", None) is not None
                and obj.py_func.__module__ == block.__name__}

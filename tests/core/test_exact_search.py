@@ -171,6 +171,29 @@ def test_float32_distances_stay_within_the_error_bound(diff, seed):
         assert np.abs(row - exact).max() <= bound
 
 
+def test_linear_distances_of_many_values_near_1_stay_within_the_bound():
+    # x + v - 2 min(x, v) cancels most where the values are large and
+    # close: 200 attributes near the top of their range, weights up to 3
+    rng = np.random.default_rng(9)
+    n, a = 40, 200
+    X = 1 - 1e-3 * rng.random((n, a))
+    X[0] = 0  # each column's range is [0, 1]
+    y = rng.integers(0, 2, n).astype(float)
+    data = prepare(X, y)
+    weights = rng.uniform(0.5, 3, a).astype(np.float32)
+    weights[::7] = 1
+    bound = float32_error_bound(data.search, weights)
+    order = data.search_order
+    row = np.empty(n, np.float32)
+    for p in range(n):
+        float32_row(data.search, weights, p, row,
+                    np.empty((ROWS, BLOCK), np.float32),
+                    np.empty(ROWS, np.int64))
+        exact = [exact_distance(data.exact, weights.astype(float), order[p],
+                                order[q]) for q in range(n)]
+        assert np.abs(row - exact).max() <= bound
+
+
 @pytest.mark.parametrize("diff", ["linear", "ramp"])
 def test_all_pairs_float32_distances_stay_within_the_error_bound(diff):
     # the search of all pairs sums a tile's missing-value corrections of
@@ -228,27 +251,41 @@ def test_references_grouped_over_the_instances_find_the_same_lists(m):
 
 @pytest.mark.parametrize("weights", [np.ones(7), [1, 1, 0.5, 1, 2, 1, 1],
                                      [1, 0.5, 1, 1, 1, 0, 3]])
-def test_linear_diffs_of_weight_1_are_the_weighted_floats(weights):
-    # a pair of linear attributes of weight 1 skips the multiply: its
-    # float32 distances are those of w * |x - v| with w = 1, summed pair
-    # by pair in attribute order (the attributes of weight 0 left out)
-    from orangecontrib.relief.core.neighbours.kernels import distance_rows
+def test_linear_diffs_sum_as_x_plus_v_minus_twice_the_least(weights):
+    # sum_A w_A |x_A - v_A| = sum w x + sum w v - 2 sum w min(x, v), the
+    # float32 sums in attribute order, the mins four attributes at a time
+    # (the attributes of weight 0 left out, the last four padded with
+    # weight 0); four of weight 1 skip the multiply: the same floats
+    from orangecontrib.relief.core.neighbours.kernels import (
+        column_sums, distance_rows)
     rng = np.random.default_rng(8)
     n = 300
     data = prepare(rng.random((n, 7)), rng.integers(0, 2, n).astype(float))
     values, w = data.search.values, np.asarray(weights, np.float32)
     rows = np.arange(ROWS, dtype=np.int64) * 7
-    out = np.empty((ROWS, BLOCK), np.float32)
-    distance_rows(data.search, w, rows, 0, BLOCK, out)
-    used = np.flatnonzero(w)
-    used = np.append(used, used[-1]) if len(used) % 2 else used
-    expected = np.zeros((ROWS, BLOCK), np.float32)
-    for a, b in zip(used[::2], used[1::2]):
-        wb = w[b] if b != a else np.float32(0)
-        terms = (w[a] * np.abs(values[a, rows, None] - values[a, :BLOCK])
-                 + wb * np.abs(values[b, rows, None] - values[b, :BLOCK]))
-        expected += terms
-    np.testing.assert_array_equal(out, expected)
+    out, sums = np.empty((ROWS, BLOCK), np.float32), np.empty(BLOCK, np.float32)
+    column_sums(data.search, w, 0, BLOCK, sums)
+    distance_rows(data.search, w, rows, 0, BLOCK, out, sums)
+    used = list(np.flatnonzero(w))
+    used += [used[0]] * (-len(used) % 4)
+    weight = [w[a] for a in used[:np.count_nonzero(w)]]
+    weight += [np.float32(0)] * (len(used) - len(weight))
+    sx = np.zeros((ROWS, 1), np.float32)
+    sv = np.zeros(BLOCK, np.float32)
+    least = np.zeros((ROWS, BLOCK), np.float32)
+    for q in range(0, len(used), 4):
+        terms = [weight[q + t] * np.minimum(values[used[q + t], rows, None],
+                                            values[used[q + t], :BLOCK])
+                 for t in range(4)]
+        least += (terms[0] + terms[1]) + (terms[2] + terms[3])
+        for t in range(4):
+            sx += weight[q + t] * values[used[q + t], rows, None]
+    for a in np.flatnonzero(w):
+        sv += w[a] * values[a, :BLOCK]
+    np.testing.assert_array_equal(sums, sv)
+    np.testing.assert_array_equal(out, (sx + sv) - (least + least))
+    exact = np.abs(values[:, rows, None] - values[:, None, :BLOCK])
+    np.testing.assert_allclose(out, np.tensordot(w, exact, 1), atol=1e-5)
 
 
 @pytest.mark.parametrize("weights", ["ones", "zeros", "negative"])

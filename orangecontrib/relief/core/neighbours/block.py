@@ -42,17 +42,36 @@ def nominal_terms(x, v, w):
 
 
 @numba.njit(inline="always", cache=True)
-def linear_terms(x, v, w):
-    """w |x_r - v| of a numeric attribute for the block rows."""
-    return (w * abs(x[0] - v), w * abs(x[1] - v),
-            w * abs(x[2] - v), w * abs(x[3] - v))
+def linear_diffs(x, v):
+    """|x_r - v| of a numeric attribute for the block rows."""
+    return abs(x[0] - v), abs(x[1] - v), abs(x[2] - v), abs(x[3] - v)
 
 
 @numba.njit(inline="always", cache=True)
-def linear_diffs(x, v):
-    """|x_r - v| of a numeric attribute for the block rows: its
-    linear_terms at weight 1, with no multiply."""
-    return abs(x[0] - v), abs(x[1] - v), abs(x[2] - v), abs(x[3] - v)
+def least_terms(x, v, w):
+    """w min(x_r, v) of a numeric attribute for the block rows: the term
+    that |x - v| = x + v - 2 min(x, v) needs per pair (add_linear)."""
+    return (w * min(x[0], v), w * min(x[1], v),
+            w * min(x[2], v), w * min(x[3], v))
+
+
+@numba.njit(inline="always", cache=True)
+def least_values(x, v):
+    """min(x_r, v) for the block rows: least_terms at weight 1, with no
+    multiply (x * 1 == x: the same floats)."""
+    return min(x[0], v), min(x[1], v), min(x[2], v), min(x[3], v)
+
+
+@numba.njit(inline="always", cache=True)
+def repeated(z):
+    """z for each block row: a sum over attributes before its first."""
+    return z, z, z, z
+
+
+@numba.njit(inline="always", cache=True)
+def add_weighted(s, x, w):
+    """s_r + w x_r for the block rows."""
+    return s[0] + w * x[0], s[1] + w * x[1], s[2] + w * x[2], s[3] + w * x[3]
 
 
 @numba.njit(inline="always", cache=True)
@@ -71,6 +90,27 @@ def add_block(out, jj, ta, tb):
     out[1, jj] += ta[1] + tb[1]
     out[2, jj] += ta[2] + tb[2]
     out[3, jj] += ta[3] + tb[3]
+
+
+@numba.njit(inline="always", cache=True)
+def add_four(out, jj, ta, tb, tc, td):
+    """out[r, jj] += (ta[r] + tb[r]) + (tc[r] + td[r]): the terms of four
+    attributes with one load and one store of out."""
+    out[0, jj] += (ta[0] + tb[0]) + (tc[0] + td[0])
+    out[1, jj] += (ta[1] + tb[1]) + (tc[1] + td[1])
+    out[2, jj] += (ta[2] + tb[2]) + (tc[2] + td[2])
+    out[3, jj] += (ta[3] + tb[3]) + (tc[3] + td[3])
+
+
+@numba.njit(inline="always", cache=True)
+def finish_linear(out, jj, sx, sv):
+    """out[r, jj] = (sx[r] + sv) - 2 out[r, jj]: the sum of w |x - v|
+    from the rows' sums sx, the column's sum sv and out's sum of
+    w min(x, v) (add_linear; doubling is exact)."""
+    out[0, jj] = (sx[0] + sv) - (out[0, jj] + out[0, jj])
+    out[1, jj] = (sx[1] + sv) - (out[1, jj] + out[1, jj])
+    out[2, jj] = (sx[2] + sv) - (out[2, jj] + out[2, jj])
+    out[3, jj] = (sx[3] + sv) - (out[3, jj] + out[3, jj])
 
 
 @numba.njit(inline="always", cache=True)

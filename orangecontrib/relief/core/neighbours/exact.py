@@ -18,7 +18,7 @@ from ..diffs import (attribute_diff, every_attribute_slotted, linear_diff,
                      slotted_linear_diff)
 from ..tables import LINEAR, RAMP, SQUARED
 from .block import BLOCK, ROWS
-from .kernels import distance_rows
+from .kernels import column_sums, distance_rows
 from .topk import offer
 
 
@@ -50,9 +50,11 @@ def float32_row(search, weights32, i, row, out, rows):
     """row[j] = the float32 search distance of search positions i and j."""
     n = search.values.shape[1]
     rows[:] = i
+    sums = np.empty(BLOCK, out.dtype)
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
-        distance_rows(search, weights32, rows, j0, width, out)
+        column_sums(search, weights32, j0, width, sums)
+        distance_rows(search, weights32, rows, j0, width, out, sums)
         row[j0:j0 + width] = out[0, :width]
 
 
@@ -169,11 +171,17 @@ def float32_error_bound(tables, weights):
     most u * sum(|w|): one per attribute, and with missing values one per
     correction too (distance_rows, column_corrections): one per value the
     pair misses, at most twice the most any instance misses, and one for
-    a tile's corrections.  A RELIEF-D correction's own term (the table
-    entry rounded to float32, the diff against 0 it replaces, their
-    difference, the product) adds at most |w_A| (L + 4) u, once per
-    attribute.  A ramp with t_eq == t_diff is a step (unbounded slope):
-    every list is then checked in float64.
+    a tile's corrections.  A linear diff is summed as x + v - 2 min(x, v)
+    (add_linear): the scaled values lie in [0, 1], so the three sums, of
+    w_A x_A, w_A v_A and w_A min(x_A, v_A), are sums of such terms too,
+    with one addition per attribute each (the last one's counted twice,
+    for its doubling), and their rounded products (3 u |w_A|, the doubled
+    one 4) stay within the 7 u |w_A| of the term above; the two last
+    operations act on values below 2 sum(|w|): 4 additions more.  A
+    RELIEF-D correction's own term (the table entry rounded to float32,
+    the diff against 0 it replaces, their difference, the product) adds at
+    most |w_A| (L + 4) u, once per attribute.  A ramp with t_eq == t_diff
+    is a step (unbounded slope): every list is then checked in float64.
     Nominal attributes without missing values and integer weights give
     integer distances, exact in float32 (bound 0).
     """
@@ -190,6 +198,8 @@ def float32_error_bound(tables, weights):
         width = np.float64(tables.t_diff) - np.float64(tables.t_eq)
         slope = np.inf if width <= 0 else max(1.0, 1.0 / width)
     additions, terms = len(weights), 3 * slope + 4
+    if tables.kind == LINEAR:  # add_linear's three sums
+        additions = 4 * len(weights) + 4
     if tables.known.shape[0]:
         most_missed = np.diff(tables.gap_start).max()
         additions += 2 * most_missed + 1

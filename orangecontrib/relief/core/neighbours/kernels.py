@@ -2,14 +2,14 @@
 columns of the search tables (Prat & Belanche 2006, eq. 2.1 and 3.1).
 
 A missing value is stored as 0 and every attribute first takes its diff
-against that 0 (:func:`add_attributes`); two corrections then make those
-diffs Kononenko's RELIEF-D ones: a sparse pass along the rows that miss a
-value (:func:`add_missing_rows`), and the same for the columns.  A
-column's correction depends on the row and the column's class only; the
-all-pairs search sums each column's once for a whole tile
-(:mod:`.tiles`); a search of a few references adds them with a masked
-pass over the columns (:func:`add_missing_columns`), whose sorted classes
-fall into runs.
+against that 0 (:func:`add_linear`, :func:`add_attributes`); two
+corrections then make those diffs Kononenko's RELIEF-D ones: a sparse
+pass along the rows that miss a value (:func:`add_missing_rows`), and the
+same for the columns.  A column's correction depends on the row and the
+column's class only; the all-pairs search sums each column's once for a
+whole tile (:mod:`.tiles`); a search of a few references adds them with a
+masked pass over the columns (:func:`add_missing_columns`), whose sorted
+classes fall into runs.
 
 The kernels index the arrays instead of slicing them: a slice costs an
 atomic reference count that threads contend for.
@@ -19,8 +19,75 @@ import numpy as np
 
 from ..diffs import as_dtype_of
 from ..tables import LINEAR
-from .block import (ROWS, add_block, add_masked, fill_terms, linear_diffs,
-                    linear_terms, nominal_terms, numeric_terms, row_values)
+from .block import (ROWS, add_block, add_four, add_masked, add_weighted,
+                    fill_terms, finish_linear, least_terms, least_values,
+                    nominal_terms, numeric_terms, repeated, row_values)
+
+
+@numba.njit(cache=True)
+def add_linear(out, tables, weights, rows, j0, width, sums):
+    """out[r, jj] = sum_A w_A |x_A - v_A| over the numeric attributes of a
+    linear diff, x_A the value of I_rows[r] and v_A that of I_(j0 + jj)
+    (a missing value taken as the 0 it is stored as), from::
+
+        |x - v| = x + v - 2 min(x, v)
+
+    the rows' sums of w_A x_A, the columns' sums of w_A v_A (`sums`,
+    :func:`column_sums`, one per tile for all its block rows) and each
+    pair's sum of w_A min(x_A, v_A), which finish_linear combines: a min
+    and an add per diff, where |x - v| takes a subtract, an abs and an add.
+    The attributes are taken four at a time (:func:`four_attributes`),
+    each block row taking their terms with one load and one store of `out`,
+    and four of weight 1 (all of them by default) skip the multiply.
+    With both, the distances of 64 references to 1,000,000 x 20 took a
+    quarter less time than by |x - v| two attributes at a time.  The
+    rounding differs from |x - v|'s: :func:`float32_error_bound` counts it.
+    """
+    values = tables.values
+    start = np.uint64(j0)  # unsigned: no negative-index check
+    out[:, :width] = 0
+    sx = repeated(out[0, 0])  # 0 in out's dtype (width >= 1)
+    a = next_attribute(tables, weights, 0, False)
+    while a < len(weights):
+        (a, b, c, d), (wa, wb, wc, wd), following = four_attributes(
+            tables, weights, a, False)
+        xa, xb = row_values(values, a, rows), row_values(values, b, rows)
+        xc, xd = row_values(values, c, rows), row_values(values, d, rows)
+        sx = add_weighted(add_weighted(add_weighted(add_weighted(
+            sx, xa, wa), xb, wb), xc, wc), xd, wd)
+        if wa == 1 and wb == 1 and wc == 1 and wd == 1:
+            for jj in range(np.uint64(width)):
+                add_four(out, jj, least_values(xa, values[a, start + jj]),
+                         least_values(xb, values[b, start + jj]),
+                         least_values(xc, values[c, start + jj]),
+                         least_values(xd, values[d, start + jj]))
+        else:
+            for jj in range(np.uint64(width)):
+                add_four(out, jj,
+                         least_terms(xa, values[a, start + jj], wa),
+                         least_terms(xb, values[b, start + jj], wb),
+                         least_terms(xc, values[c, start + jj], wc),
+                         least_terms(xd, values[d, start + jj], wd))
+        a = next_attribute(tables, weights, following, False)
+    for jj in range(np.uint64(width)):
+        finish_linear(out, jj, sx, sums[jj])
+
+
+@numba.njit(cache=True)
+def column_sums(tables, weights, j0, width, sums):
+    """sums[jj] = sum_A w_A v_A(j0 + jj) over the numeric attributes when
+    their diff is linear (the columns' share of :func:`add_linear`), else
+    0: once per tile of columns, for all the rows that meet them."""
+    sums[:width] = 0
+    if tables.kind != LINEAR:
+        return
+    values, start = tables.values, np.uint64(j0)
+    a = next_attribute(tables, weights, 0, False)
+    while a < len(weights):
+        w = weights[a]
+        for jj in range(np.uint64(width)):
+            sums[jj] += w * values[a, start + jj]
+        a = next_attribute(tables, weights, a + 1, False)
 
 
 @numba.njit(cache=True)
@@ -29,15 +96,13 @@ def add_attributes(out, tables, weights, rows, j0, width, nominal):
     the numeric attributes (`nominal`, a literal at every call, so each
     kind compiles to its own version), a missing value taken as the 0 it
     is stored as (add_missing_rows and add_missing_columns then correct
-    those diffs).
+    those diffs).  Numeric attributes come here when their diff is
+    transformed; linear ones go to :func:`add_linear`.
 
     The attributes are taken two at a time, in attribute order, and each
-    block row takes both terms with one load and one store of `out`.  The
-    loop is then bound by the arithmetic: a pair of linear attributes of
-    weight 1 (all of them by default) skips the multiply: the same floats
-    (x * 1 == x) in a fifth less time.  One load of a column
-    value serves all ROWS rows, and each kind of diff has its own
-    branch-free loop, so that LLVM vectorises it.
+    block row takes both terms with one load and one store of `out`.  One
+    load of a column value serves all ROWS rows, and each kind of diff has
+    its own branch-free loop, so that LLVM vectorises it.
     The loops sit in this function's body: numba's inlining of a function
     that holds the loop made it markedly slower.  The kernels index the
     arrays instead of slicing them: a slice costs an atomic reference count
@@ -57,21 +122,28 @@ def add_attributes(out, tables, weights, rows, j0, width, nominal):
                 va, vb = values[a, start + jj], values[b, start + jj]
                 add_block(out, jj, nominal_terms(xa, va, wa),
                           nominal_terms(xb, vb, wb))
-        elif kind == LINEAR and wa == 1 and wb == 1:  # x * 1 == x exactly
-            for jj in range(np.uint64(width)):
-                va, vb = values[a, start + jj], values[b, start + jj]
-                add_block(out, jj, linear_diffs(xa, va), linear_diffs(xb, vb))
-        elif kind == LINEAR:
-            for jj in range(np.uint64(width)):
-                va, vb = values[a, start + jj], values[b, start + jj]
-                add_block(out, jj, linear_terms(xa, va, wa),
-                          linear_terms(xb, vb, wb))
         else:
             for jj in range(np.uint64(width)):
                 va, vb = values[a, start + jj], values[b, start + jj]
                 add_block(out, jj, numeric_terms(xa, va, wa, kind, t_eq, t_diff),
                           numeric_terms(xb, vb, wb, kind, t_eq, t_diff))
         a = next_attribute(tables, weights, b + 1, nominal)
+
+
+@numba.njit(inline="always", cache=True)
+def four_attributes(tables, weights, a, chosen):
+    """Attribute a and the next three of the chosen set
+    (:func:`next_attribute`), their weights, and where the search for the
+    next four starts.  Past the set's last attribute, a stands in with
+    weight 0: its terms add nothing."""
+    n, zero = len(weights), as_dtype_of(weights[a], False)
+    b = next_attribute(tables, weights, a + 1, chosen)
+    c = next_attribute(tables, weights, b + 1, chosen)
+    d = next_attribute(tables, weights, c + 1, chosen)
+    return ((a, b if b < n else a, c if c < n else a, d if d < n else a),
+            (weights[a], weights[b] if b < n else zero,
+             weights[c] if c < n else zero, weights[d] if d < n else zero),
+            d + 1)
 
 
 @numba.njit(inline="always", cache=True)
@@ -184,19 +256,25 @@ def run_end(groups, lo, stop):
 
 
 @numba.njit(cache=True)
-def distance_rows(tables, weights, rows, j0, width, out, columns=True):
+def distance_rows(tables, weights, rows, j0, width, out, sums,
+                  columns=True):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
-    The columns are j0 .. j0 + width - 1, width at most out's width.
-    The nominal and then the numeric attributes are added in pairs
-    (add_attributes), then the RELIEF-D corrections of missing values,
-    the columns' only when `columns` (the search of all pairs adds them
-    itself, see column_corrections): the float32 error bound holds for
-    any order of the sum, and the order does not depend on the blocking.
+    The columns are j0 .. j0 + width - 1, width at most out's width;
+    `sums` holds their :func:`column_sums`, from sums[0] on.
+    The numeric attributes (:func:`add_linear`, or in pairs when their
+    diff is transformed), the nominal ones in pairs (add_attributes), then
+    the RELIEF-D corrections of missing values, the columns' only when
+    `columns` (the search of all pairs adds them itself, see
+    column_corrections): the float32 error bound holds for any order of
+    the sum, and the order does not depend on the blocking.
     """
-    out[:, :width] = 0
+    if tables.kind == LINEAR:
+        add_linear(out, tables, weights, rows, j0, width, sums)
+    else:
+        out[:, :width] = 0
+        add_attributes(out, tables, weights, rows, j0, width, False)
     add_attributes(out, tables, weights, rows, j0, width, True)
-    add_attributes(out, tables, weights, rows, j0, width, False)
     if tables.known.shape[0] > 0:
         add_missing_rows(out, tables, weights, rows, j0, width)
         if columns:

@@ -19,19 +19,20 @@ import numpy as np
 from numba import prange
 
 from .block import BLOCK, ROWS, block_rows
-from .kernels import distance_rows, run_end
+from .kernels import column_sums, distance_rows, run_end
 from .topk import candidate_key, insert_key, key_bits, order_bits
 
 
 @numba.njit(inline="always", cache=True)
 def search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
-                out, hits, j0, width):
-    """Offer instances j0 .. j0 + width - 1 (width at most out's width)
-    to the lists of the references rows[:count] (see :func:`search_rows`)."""
+                out, hits, sums, j0, width):
+    """Offer instances j0 .. j0 + width - 1 (width at most out's width,
+    `sums` their column_sums) to the lists of the references
+    rows[:count] (see :func:`search_rows`)."""
     groups = tables.groups
     bits = out.view(np.uint32)
     last = keys.shape[1] - 1
-    distance_rows(tables, weights, rows, j0, width, out)
+    distance_rows(tables, weights, rows, j0, width, out, sums)
     order_bits(bits, width)
     for r in range(count):
         lo = j0
@@ -77,9 +78,12 @@ def search_rows(tables, weights, rows, count, list_rows, n_groups, keys, out):
     """
     n = tables.values.shape[1]
     hits = np.empty(BLOCK, np.int64)
+    sums = np.empty(BLOCK, out.dtype)
     for j0 in range(0, n, BLOCK):
+        width = min(j0 + BLOCK, n) - j0
+        column_sums(tables, weights, j0, width, sums)
         search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
-                    out, hits, j0, min(j0 + BLOCK, n) - j0)
+                    out, hits, sums, j0, width)
 
 
 #: the most references that pass over the instances together: each tile
@@ -111,6 +115,7 @@ def search_references(tables, weights, refs, keys, group, n):
     for b in prange(-(-len(refs) // group)):
         out = np.empty((ROWS, SPAN), dtype=np.float32)
         hits = np.empty(SPAN, np.int64)
+        sums = np.empty(SPAN, dtype=np.float32)
         first, stop = b * group, min((b + 1) * group, len(refs))
         n_blocks = -(-(stop - first) // ROWS)
         positions = np.empty((n_blocks, ROWS), dtype=np.int64)
@@ -121,7 +126,8 @@ def search_references(tables, weights, refs, keys, group, n):
             rows[q] = refs[positions[q]]
         for j0 in range(0, n, SPAN):
             width = min(j0 + SPAN, n) - j0
+            column_sums(tables, weights, j0, width, sums)
             for q in range(n_blocks):
                 search_tile(tables, weights, rows[q], counts[q],
-                            positions[q], n_groups, keys, out, hits, j0,
-                            width)
+                            positions[q], n_groups, keys, out, hits, sums,
+                            j0, width)

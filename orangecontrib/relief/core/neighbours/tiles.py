@@ -12,7 +12,7 @@ from numba import prange
 
 from ..progress import report, step_bounds
 from .block import BLOCK, ROWS, add_column_corrections, block_rows
-from .kernels import add_gaps, distance_rows, run_end
+from .kernels import add_gaps, column_sums, distance_rows, run_end
 from .topk import (INF_BITS, candidate_key, empty_keys, insert_key, key_bits,
                    order_bits)
 
@@ -72,8 +72,10 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
         rows = np.empty(ROWS, dtype=np.int64)
         hits = np.empty(BLOCK, dtype=np.int64)
         ct = np.empty((BLOCK if missing else 0, BLOCK), dtype=np.float32)
+        sums = np.empty(BLOCK, dtype=np.float32)
         i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
         istop, jstop = min(i0 + BLOCK, n), min(j0 + BLOCK, n)
+        column_sums(tables, weights, j0, jstop - j0, sums)
         if missing:
             column_corrections(tables, weights, i0, istop - i0, j0,
                                jstop - j0, ct)
@@ -83,7 +85,7 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
             if jfirst >= jstop:
                 continue
             distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out,
-                          False)
+                          sums[jfirst - j0:], False)
             if missing:
                 add_column_corrections(out, ct, rows, i0, jfirst - j0,
                                        jstop - jfirst)
