@@ -13,8 +13,8 @@ search the same prepared data (binary class, uniform continuous
 features, k = 10 plus the re-ranking's candidates) for the same m
 references; each repeat times this build, then the baseline, and the
 speed-up is the median of the pairs' ratios.  Both builds' float32 lists
-are then ranked exactly (this build's re-ranking, with the larger of the
-two builds' float32 error bounds): the k nearest must be identical
+are then ranked exactly (this build's ``drivers.ranked_exactly``, with
+the larger of the two builds' float32 error bounds): the k nearest must be identical
 (printed).  The float32 lists themselves may differ where the builds
 round the distances differently.
 """
@@ -41,22 +41,6 @@ def load_baseline(directory):
     sys.modules["baseline_core"] = package
     spec.loader.exec_module(package)
     return importlib.import_module("baseline_core.neighbours.drivers")
-
-
-def exact_lists(data, weights, positions, keys, k, bound):
-    """The k nearest instances of each group to the references at the
-    search `positions`, from their float32 search lists `keys`, ranked by
-    exact distance (:func:`drivers.rerank_exactly`) under the error
-    `bound`."""
-    shape = (len(positions), data.n_groups, keys.shape[1])
-    index, dist = np.empty(shape, np.int64), np.empty(shape, np.float32)
-    drivers.unpack_keys(keys, data.search_order, index.reshape(keys.shape),
-                        dist.reshape(keys.shape))
-    exact = np.empty((len(positions), data.n_groups, k), np.int64)
-    drivers.rerank_exactly(data.search, data.exact, weights,
-                           data.search_order[positions], index, dist, bound,
-                           data.search_order, data.search_position, exact)
-    return exact
 
 
 def main(argv=None):
@@ -95,9 +79,10 @@ def main(argv=None):
             ratios = np.array(times["baseline"]) / times["this build"]
             bound = max(build.float32_error_bound(data.search, weights)
                         for _, build in builds)
-            same = np.array_equal(*(exact_lists(data, weights, refs, keys, 10,
-                                                bound)
-                                    for keys in lists.values()))
+            same = np.array_equal(*(
+                drivers.ranked_exactly(data, data.search_order[refs], keys, 10,
+                                       weights, bound)
+                for keys in lists.values()))
             line += (f", baseline {np.median(times['baseline']):.3f} s, "
                      f"speed-up {np.median(ratios):.2f}x "
                      f"({ratios.min():.2f}-{ratios.max():.2f}), identical "

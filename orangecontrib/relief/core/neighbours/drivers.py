@@ -94,14 +94,21 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
                             n_groups, progress_callback) if client is None
                 else references_on(client, tables, weights32, positions,
                                    n_candidates, n_groups, progress_callback))
-        keys = keys.reshape(len(unique), n_groups, n_candidates)
-    index = np.empty(keys.shape, np.int64)
-    dist = np.empty(keys.shape, np.float32)
-    unpack_keys(keys.reshape(-1, n_candidates), data.search_order,
-                index.reshape(-1, n_candidates),
-                dist.reshape(-1, n_candidates))
-    delta = float32_error_bound(tables, weights32)
-    exact = np.empty((len(unique), n_groups, k), np.int64)
-    rerank_exactly(tables, data.exact, weights32, unique, index, dist, delta,
-                   data.search_order, position, exact)
+    exact = ranked_exactly(data, unique, keys, k, weights32,
+                           float32_error_bound(tables, weights32))
     return exact[inverse]
+
+
+def ranked_exactly(data, refs, keys, k, weights32, delta):
+    """The k nearest instances of each group to the instances `refs`, from
+    their float32 search lists `keys` (a row per reference and group, in
+    that order), ranked by exact distance (:func:`rerank_exactly`) under
+    the float32 error bound `delta`."""
+    shape = (len(refs), data.n_groups, keys.shape[-1])
+    index, dist = np.empty(shape, np.int64), np.empty(shape, np.float32)
+    unpack_keys(keys.reshape(-1, shape[2]), data.search_order,
+                index.reshape(-1, shape[2]), dist.reshape(-1, shape[2]))
+    exact = np.empty((len(refs), data.n_groups, k), np.int64)
+    rerank_exactly(data.search, data.exact, weights32, refs, index, dist,
+                   delta, data.search_order, data.search_position, exact)
+    return exact
