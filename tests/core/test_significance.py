@@ -85,9 +85,9 @@ def test_stir_on_relieff_pairs_is_the_literal_t_test(engine, k):
 
 def test_stir_without_spread_decides_by_the_means():
     result = significance.stir_test(
-        hit_sum=np.array([0.0, 2.0, 1.0]), hit_squares=np.array([0.0, 1.0, 0.25]),
-        n_hit=4, miss_sum=np.array([4.0, 2.0, 1.0]),
-        miss_squares=np.array([4.0, 1.0, 0.25]), n_miss=4)
+        hit_sum=np.array([0.0, 2.0, 1.0]), n_hit=4,
+        miss_sum=np.array([4.0, 2.0, 1.0]), n_miss=4,
+        squares=np.array([4.0, 2.0, 0.5]))
     # attribute 0: misses all 1, hits all 0; 1 and 2: equal constant diffs
     assert result.p[0] == 0.0 and result.t[0] == np.inf
     assert result.p[1] == 1.0 and result.p[2] == 1.0
@@ -95,8 +95,7 @@ def test_stir_without_spread_decides_by_the_means():
 
 def test_stir_needs_hit_and_miss_pairs():
     with pytest.raises(ReliefInputError, match="hit pairs"):
-        significance.stir_test(np.zeros(2), np.zeros(2), 0, np.zeros(2),
-                               np.zeros(2), 5)
+        significance.stir_test(np.zeros(2), 0, np.zeros(2), 5, np.zeros(2))
 
 
 def test_stir_refuses_unknown_neighbourhoods_and_numeric_targets():

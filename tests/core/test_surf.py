@@ -186,10 +186,9 @@ def test_stir_sums_are_the_pairs_diffs(engine, method, n_classes, grid):
     assert sums.n_hit == len(hits[0]) and sums.n_miss == len(misses[0])
     for got, pairs in ((sums.hit_sum, hits), (sums.miss_sum, misses)):
         assert_allclose(got, [sum(p) for p in pairs], rtol=0, atol=1e-9)
-    for got, pairs in ((sums.hit_squares, hits),
-                       (sums.miss_squares, misses)):
-        assert_allclose(got, [sum(v * v for v in p) for p in pairs],
-                        rtol=0, atol=1e-9)
+    assert_allclose(sums.squares, [sum(v * v for v in h + m)
+                                   for h, m in zip(hits, misses)],
+                    rtol=0, atol=1e-9)
     assert_allclose(sums.weights, plain.weights, rtol=0, atol=1e-15)
 
 
@@ -218,12 +217,12 @@ def test_numeric_data_without_missing_values(engine, method, task,
     if stir:
         hits, misses = ref.stir_pairs(X, y, method=method)
         assert got.n_hit == len(hits[0]) and got.n_miss == len(misses[0])
-        for field, pairs, power in (("hit_sum", hits, 1),
+        pairs = [h + m for h, m in zip(hits, misses)]
+        for field, lists, power in (("hit_sum", hits, 1),
                                     ("miss_sum", misses, 1),
-                                    ("hit_squares", hits, 2),
-                                    ("miss_squares", misses, 2)):
+                                    ("squares", pairs, 2)):
             assert_allclose(getattr(got, field),
-                            [sum(v ** power for v in p) for p in pairs],
+                            [sum(v ** power for v in p) for p in lists],
                             rtol=0, atol=1e-9)
 
 
@@ -324,8 +323,7 @@ def test_engines_agree_on_larger_data(method, task):
     for first, again in results.values():  # deterministic, threads or not
         assert_array_equal(first.weights, again.weights)
     compiled, vectorised = results["compiled"][0], results["vectorised"][0]
-    for field in ("weights", "hit_sum", "hit_squares", "miss_sum",
-                  "miss_squares"):
+    for field in ("weights", "hit_sum", "miss_sum", "squares"):
         assert_allclose(getattr(compiled, field), getattr(vectorised, field),
                         rtol=1e-12, atol=1e-12)
     assert (compiled.n_hit, compiled.n_miss) == (vectorised.n_hit,

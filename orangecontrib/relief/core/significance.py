@@ -28,7 +28,7 @@ from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
 from .progress import report, step_bounds, wrap_callback
 from .surf import NEIGHBOURHOODS, neighbourhood_sums
 from .vectorised.diffs import pair_diffs
-from .vectorised.radius import add_stir_sums
+from .vectorised.radius import add_stir_sums, stir_sums
 
 StirResult = namedtuple("StirResult", [
     "score",  # (a,) mean diff over the miss pairs - over the hit pairs
@@ -41,23 +41,19 @@ StirResult = namedtuple("StirResult", [
 STIR_NEIGHBOURHOODS = ("relieff",) + tuple(NEIGHBOURHOODS)
 
 
-def _variance(total, squares, count):
-    """Sample variance from a sum and a sum of squares (0 below 2 values;
-    tiny negative results of cancellation clipped to 0)."""
-    if count < 2:
-        return np.zeros_like(total)
-    return np.maximum(squares - total * total / count, 0.0) / (count - 1)
-
-
-def stir_test(hit_sum, hit_squares, n_hit, miss_sum, miss_squares, n_miss):
+def stir_test(hit_sum, n_hit, miss_sum, n_miss, squares):
     """STIR's pseudo t-test of every attribute (Le et al. 2019, eq. 9-11)::
 
         t = (mean_M - mean_H) / (s_p sqrt(1 / n_M + 1 / n_H))
         s_p^2 = ((n_M - 1) s_M^2 + (n_H - 1) s_H^2) / (n_M + n_H - 2)
 
-    over the diffs of the n_M miss pairs and n_H hit pairs; the p-value is
-    one-sided, P(T >= t) with n_M + n_H - 2 degrees of freedom.  Where the
-    diffs do not vary (s_p = 0), p is 0 if mean_M > mean_H and 1 otherwise.
+    over the diffs of the n_M miss pairs and n_H hit pairs, from the sums
+    of the hits' and the misses' diffs and the sum of the `squares` of
+    both: (n_M - 1) s_M^2 + (n_H - 1) s_H^2 = squares - n_M mean_M^2 -
+    n_H mean_H^2 (a tiny negative result of cancellation is taken as 0).
+    The p-value is one-sided, P(T >= t) with n_M + n_H - 2 degrees of
+    freedom.  Where the diffs do not vary (s_p = 0), p is 0 if
+    mean_M > mean_H and 1 otherwise.
 
     Returns
     -------
@@ -70,10 +66,11 @@ def stir_test(hit_sum, hit_squares, n_hit, miss_sum, miss_squares, n_miss):
             f"and found {n_hit:.0f} hit and {n_miss:.0f} miss pairs; it needs "
             f"at least one of each and three in all.")
     hit_sum, miss_sum = np.asarray(hit_sum), np.asarray(miss_sum)
-    score = miss_sum / n_miss - hit_sum / n_hit
+    hit_mean, miss_mean = hit_sum / n_hit, miss_sum / n_miss
+    score = miss_mean - hit_mean
     df = n_miss + n_hit - 2
-    pooled = ((n_miss - 1) * _variance(miss_sum, miss_squares, n_miss)
-              + (n_hit - 1) * _variance(hit_sum, hit_squares, n_hit)) / df
+    about_means = squares - miss_sum * miss_mean - hit_sum * hit_mean
+    pooled = np.maximum(about_means, 0.0) / df
     scale = np.sqrt(pooled * (1 / n_miss + 1 / n_hit))
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(scale > 0, score / scale,
@@ -85,14 +82,16 @@ def stir_test(hit_sum, hit_squares, n_hit, miss_sum, miss_squares, n_miss):
 
 def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
                       t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
-    """The diffs and squared diffs summed over ReliefF's (reference, hit)
-    and (reference, miss) pairs, every instance a reference: its k nearest
-    hits and its k nearest misses of each other class, found as ReliefF
-    finds them (exact distances, ties to the lower index).
+    """The diffs summed over ReliefF's (reference, hit) and (reference,
+    miss) pairs, and the squared diffs over both, every instance a
+    reference: its k nearest hits and its k nearest misses of each other
+    class, found as ReliefF finds them (exact distances, ties to the lower
+    index).
 
     Returns
     -------
-    (hit_sum, hit_squares, n_hit, miss_sum, miss_squares, n_miss)
+    (hit_sum, n_hit, miss_sum, n_miss, squares), the arguments of
+    :func:`stir_test`
     """
     data, refs, kernels = prepared(X, y, discrete, None, RANDOM_STATE,
                                    task="classification", diff=diff,
@@ -100,7 +99,7 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
     neighbours = neighbours_of(kernels, data, refs, k_nearest, None,
                                wrap_callback(progress_callback, 0, 0.8))
     # the rows and constants of the SURF family's STIR sums
-    sums = np.zeros((6, data.exact.values.shape[0]))
+    sums = np.zeros((5, data.exact.values.shape[0]))
     counts = np.zeros(3)
     for i, lists in zip(refs, neighbours):
         members = lists[lists >= 0]
@@ -108,7 +107,7 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
         add_stir_sums(sums, counts, pair_diffs(data.exact, i, members)[:, None],
                       hit, ~hit)
     report(progress_callback, 1.0)
-    return sums[2], sums[3], counts[1], sums[4], sums[5], counts[2]
+    return stir_sums(sums, counts)
 
 
 def stir(X, y, discrete=None, *, neighbourhood="multisurf",

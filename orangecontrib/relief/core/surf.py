@@ -16,6 +16,7 @@ from .errors import ReliefInputError
 from .estimators import prepared, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
 from .radius import NO_FAR, OPPOSITE, SIGMAS, SIMILARITY
+from .vectorised.radius import stir_sums
 
 #: method -> (thresholds from the reference's own distances, far scoring)
 NEIGHBOURHOODS = {
@@ -26,13 +27,12 @@ NEIGHBOURHOODS = {
 }
 
 RadiusSums = namedtuple("RadiusSums", [
-    "weights",       # (a,) the method's attribute weights
-    "hit_sum",       # (a,) sum of diff over the near hit pairs (i, j)
-    "hit_squares",   # (a,) sum of diff ** 2 over them
-    "n_hit",         # number of near hit pairs
-    "miss_sum",      # (a,) the same over the near miss pairs
-    "miss_squares",
+    "weights",   # (a,) the method's attribute weights
+    "hit_sum",   # (a,) sum of diff over the near hit pairs (i, j)
+    "n_hit",     # number of near hit pairs
+    "miss_sum",  # (a,) the same over the near miss pairs
     "n_miss",
+    "squares",   # (a,) sum of diff ** 2 over the near pairs, hits and misses
 ])
 
 
@@ -42,8 +42,8 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                        diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, stir=False,
                        progress_callback=None):
     """The weights of a SURF-family `method` and, with `stir`, the sums
-    STIR tests (Le et al. 2019): the diffs and squared diffs over the near
-    hit and near miss pairs (classification only).
+    STIR tests (Le et al. 2019): the diffs over the near hit and near miss
+    pairs and the squared diffs over both (classification only).
 
     Parameters as in :func:`multisurf`; `method` one of
     :data:`NEIGHBOURHOODS`.
@@ -70,13 +70,12 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
     if task == "classification":
         weights = (sums[0] + sums[1]
                    + (constant[0] if far == SIMILARITY else 0.0)) / m
-        return RadiusSums(weights, sums[2], sums[3], constant[1], sums[4],
-                          sums[5], constant[2])
+        return RadiusSums(weights, *stir_sums(sums, constant))
     weights = rrelieff_weights(constant[0], sums[0], sums[1], m)
     if far != NO_FAR:
         weights = weights - rrelieff_weights(constant[1], sums[2], sums[3], m)
     zeros = np.zeros_like(weights)
-    return RadiusSums(weights, zeros, zeros, 0.0, zeros, zeros, 0.0)
+    return RadiusSums(weights, zeros, 0.0, zeros, 0.0, zeros)
 
 
 def surf(X, y, discrete=None, *, task="classification", n_iterations=None,

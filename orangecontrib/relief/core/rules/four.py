@@ -34,14 +34,6 @@ def scaled(c, d):
 
 
 @numba.njit(inline="always", cache=True)
-def kept(d, keep):
-    """d[q] where keep[q], else 0.0, of four terms (adding 0.0 leaves a sum
-    of diffs, never negative, as it is)."""
-    return (d[0] if keep[0] else 0.0, d[1] if keep[1] else 0.0,
-            d[2] if keep[2] else 0.0, d[3] if keep[3] else 0.0)
-
-
-@numba.njit(inline="always", cache=True)
 def add_sum(acc, a, t):
     """acc[a] += t[0], then t[1], t[2] and t[3]."""
     acc[a] = acc[a] + t[0] + t[1] + t[2] + t[3]
@@ -49,11 +41,11 @@ def add_sum(acc, a, t):
 
 @numba.njit(inline="always", cache=True)
 def add_terms(sums, row, a, coef, d):
-    """sums[0, a] += coef d; d and d ** 2 to rows `row`, `row` + 1 (STIR's
-    sums of a near hit, row 2, or a near miss, row 4)."""
+    """sums[0, a] += coef d; and STIR's sums of a near pair: d to `row`
+    (2 for a hit, 4 for a miss) and d ** 2 to row 3."""
     sums[0, a] += coef * d
     sums[row, a] += d
-    sums[row + 1, a] += d * d
+    sums[3, a] += d * d
 
 
 @numba.njit(inline="always", cache=True)
@@ -76,32 +68,27 @@ def add_numeric(acc, values, refs, coefs, count, j):
 
 
 @numba.njit(inline="always", cache=True)
-def add_stir_four(sums, values, i, j, c, hit):
+def add_stir_four(sums, values, i, j, c, row):
     """STIR's terms of four references i (:func:`add_numeric_stir`)."""
-    miss = (not hit[0], not hit[1], not hit[2], not hit[3])
-    weights, hit_d, hit_dd, miss_d, miss_dd = (sums[0], sums[2], sums[3],
-                                               sums[4], sums[5])
+    weights, diffs, squares = sums[0], sums[row], sums[3]
     for a in range(sums.shape[1]):
         d = four_diffs(values, a, i, values[a, j])
-        squares = scaled(d, d)
         add_sum(weights, a, scaled(c, d))
-        add_sum(hit_d, a, kept(d, hit))
-        add_sum(hit_dd, a, kept(squares, hit))
-        add_sum(miss_d, a, kept(d, miss))
-        add_sum(miss_dd, a, kept(squares, miss))
+        add_sum(diffs, a, d)
+        add_sum(squares, a, scaled(d, d))
 
 
 @numba.njit(inline="always", cache=True)
-def add_numeric_stir(sums, values, refs, coefs, hits, count, j):
-    """For q < count, in order: sums[0] += coefs[q] d, and d and d ** 2 to
-    the near hits' (rows 2, 3; hits[q]) or near misses' (rows 4, 5) sums,
-    d = |x(I_refs[q]) - x(I_j)| per attribute; four references at a time."""
+def add_numeric_stir(sums, values, refs, coefs, row, count, j):
+    """For q < count, in order, the terms of :func:`add_terms` of
+    d = |x(I_refs[q]) - x(I_j)| per attribute, the references all of one
+    class, so that I_j is a hit of all of them (`row` 2) or a miss (4);
+    four references at a time."""
     q = 0
     while q + 4 <= count:
-        add_stir_four(sums, values, quad(refs, q), j, quad(coefs, q),
-                      quad(hits, q))
+        add_stir_four(sums, values, quad(refs, q), j, quad(coefs, q), row)
         q += 4
     for q in range(q, count):
-        i, coef, row = refs[q], coefs[q], 2 if hits[q] else 4
+        i, coef = refs[q], coefs[q]
         for a in range(sums.shape[1]):
             add_terms(sums, row, a, coef, abs(values[a, i] - values[a, j]))

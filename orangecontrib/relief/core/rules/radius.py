@@ -3,9 +3,9 @@
 Each reference's distances come from
 :func:`..neighbours.radius.distance_block`; its thresholds and the
 coefficients of its neighbours' classes are the shared definitions of
-:mod:`..radius`, compiled here.  References are processed in blocks of
-UPDATE_BLOCK whose partial sums are added in block order, so the result
-does not depend on the number of threads.
+:mod:`..radius`, compiled here.  References are ordered by class and
+processed in blocks of UPDATE_BLOCK whose partial sums are added in block
+order, so the result does not depend on the number of threads.
 """
 import numba
 import numpy as np
@@ -78,8 +78,8 @@ def members(dist, rows, count, j, near, far, with_far, found):
 
 @numba.njit(inline="always", cache=True)
 def add_stir_terms(sums, exact, i, j, coef, hit):
-    """sums[0] += coef * diff; and the diff and its square to the near
-    hits' (rows 2, 3) or near misses' (rows 4, 5) sums (STIR)."""
+    """sums[0] += coef * diff; and STIR's sums of the near pair (i, j)
+    (:func:`.four.add_terms`)."""
     row = 2 if hit else 4
     values, nominal = exact.values, exact.nominal
     if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
@@ -115,20 +115,22 @@ def class_terms(dist, rows, count, groups, priors, near, far, with_far,
 def class_update(sums, exact, dist, rows, count, near, far, with_far, stir,
                  coefs):
     """The classification terms of references rows[:count] (rows 0, 1 and,
-    with `stir`, 2-5 of :func:`..vectorised.radius.classification_sums`).
+    with `stir`, 2-4 of :func:`..vectorised.radius.classification_sums`).
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it, so that its values are read from memory
-    once for them all (and on numeric data the sums once for four)."""
+    once for them all (and on numeric data the sums once for four).  The
+    references are of one class (:func:`class_run`): an instance is a hit
+    of all of them or a miss of all."""
     if not numeric_and_known(exact):
         class_update_any(sums, exact, dist, rows, count, near, far, with_far,
                          stir, coefs)
         return
     groups, values = exact.groups, exact.values
+    own = groups[rows[0]]
     found = np.empty((2, GROUP), np.int64)
     refs = np.empty(GROUP, np.int64)
     c = np.empty(GROUP)
-    hits = np.empty(GROUP, np.bool_)
     for j in range(dist.shape[1]):
         g = groups[j]
         n_near, n_far = members(dist, rows, count, j, near, far, with_far,
@@ -136,9 +138,9 @@ def class_update(sums, exact, dist, rows, count, near, far, with_far, stir,
         for q in range(n_near):
             r = found[0, q]
             refs[q], c[q] = rows[r], coefs[r, 0, g]
-            hits[q] = groups[rows[r]] == g
         if stir:
-            add_numeric_stir(sums, values, refs, c, hits, n_near, j)
+            add_numeric_stir(sums, values, refs, c, 2 if g == own else 4,
+                             n_near, j)
         else:
             add_numeric(sums[0], values, refs, c, n_near, j)
         for q in range(n_far):
@@ -227,14 +229,26 @@ def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
             add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
 
 
+@numba.njit(inline="always", cache=True)
+def class_run(refs, groups, first, end):
+    """How many of refs[first:first + GROUP], before `end`, are of the class
+    of refs[first], in a row (the references are ordered by class)."""
+    own = groups[refs[first]]
+    count = 1
+    while (count < GROUP and first + count < end
+           and groups[refs[first + count]] == own):
+        count += 1
+    return count
+
+
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, classes, priors, target, local,
                 with_far, similarity, ddof, global_mean, stir, start, stop,
                 partial, constant):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums: the
-    classification rule (`classes`) or RReliefF's (`target`), GROUP
-    references at a time."""
+    classification rule (`classes`) or RReliefF's (`target`), up to GROUP
+    references of one class at a time."""
     n = values.shape[1]
     n_groups = len(priors)
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
@@ -245,8 +259,9 @@ def radius_sums(values, exact, refs, classes, priors, target, local,
         coefs = np.empty((GROUP, 2, n_groups))
         influence = np.empty((GROUP, 2))
         end = min(stop, (b + 1) * UPDATE_BLOCK)
-        for first in range(b * UPDATE_BLOCK, end, GROUP):
-            count = min(GROUP, end - first)
+        first = b * UPDATE_BLOCK
+        while first < end:
+            count = class_run(refs, exact.groups, first, end)
             for q in range(0, count, ROWS):
                 block = rows[q:q + ROWS]
                 n_rows = block_rows(first + q, first + count, block)
@@ -266,6 +281,7 @@ def radius_sums(values, exact, refs, classes, priors, target, local,
                 regression_update(partial[b], constant[b], exact, dist, rows,
                                   count, target, near, far, with_far, counts,
                                   influence)
+            first += count
 
 
 def radius_rule(data, refs, task, local, far, ddof, stir,
@@ -274,11 +290,13 @@ def radius_rule(data, refs, task, local, far, ddof, stir,
     interface of :func:`..vectorised.radius.radius_rule`)."""
     exact = data.exact
     values = np.ascontiguousarray(exact.values)
+    # by class (in their order within it), so that groups are of one class
+    refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
     global_mean = 0.0 if local else mean_distance(values, exact)
     classes = task == "classification"
     n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((n_blocks, 6 if classes else 4, values.shape[0]))
+    partial = np.zeros((n_blocks, 5 if classes else 4, values.shape[0]))
     constant = np.zeros((n_blocks, 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):

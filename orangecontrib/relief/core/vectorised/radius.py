@@ -110,13 +110,13 @@ def classification_sums(exact, refs, priors, local, far, ddof, stir,
     """Sums of the classification rules over the references.
 
     Returns (sums, constant): sums[0] the near updates, sums[1] minus the
-    far updates, with `stir` sums[2:6] the near hits' diffs, squared diffs,
-    the near misses' diffs, squared diffs; constant[0] MultiSURF*'s
-    constant (any miss - any hit over the far sets), constant[1:3] the
-    numbers of near hit and near miss pairs.
+    far updates, with `stir` sums[2:5] STIR's sums of the near pairs
+    (:func:`add_stir_sums`); constant[0] MultiSURF*'s constant (any miss -
+    any hit over the far sets), constant[1:3] the numbers of near hit and
+    near miss pairs.
     """
     groups = exact.groups
-    sums = np.zeros((6, exact.values.shape[0]))
+    sums = np.zeros((5, exact.values.shape[0]))
     constant = np.zeros(3)
     for rows, diffs, near, distant in neighbourhoods(
             exact, refs, local, far, ddof, progress_callback):
@@ -133,16 +133,23 @@ def classification_sums(exact, refs, priors, local, far, ddof, stir,
 
 
 def add_stir_sums(sums, constant, diffs, hit, miss):
-    """STIR's sums (Le et al. 2019): the diffs and squared diffs of the
-    (reference, instance) pairs of the (rows x n) masks `hit` and `miss`
-    added to rows 2, 3 and 4, 5 of `sums`, their numbers to constant[1:3]
-    (the layout of :func:`classification_sums`)."""
+    """STIR's sums (Le et al. 2019) of the (reference, instance) pairs of
+    the (rows x n) masks `hit` and `miss`, in the layout of
+    :func:`classification_sums`: the hits' diffs to row 2 of `sums`, the
+    squared diffs of both to row 3 (the pooled variance needs no more),
+    the misses' diffs to row 4, and the numbers of hits and misses to
+    constant[1:3]."""
     sums[2] += weighted(diffs, hit)
-    sums[3] += weighted(diffs ** 2, hit)
+    sums[3] += weighted(diffs ** 2, hit | miss)
     sums[4] += weighted(diffs, miss)
-    sums[5] += weighted(diffs ** 2, miss)
     constant[1] += hit.sum()
     constant[2] += miss.sum()
+
+
+def stir_sums(sums, constant):
+    """(hit_sum, n_hit, miss_sum, n_miss, squares) of the rows of
+    :func:`add_stir_sums`: the arguments of :func:`..significance.stir_test`."""
+    return sums[2], constant[1], sums[4], constant[2], sums[3]
 
 
 def regression_sums(exact, refs, target, local, far, ddof,
