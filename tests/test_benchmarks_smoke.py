@@ -163,3 +163,11 @@ def test_floor_runs_on_tiny_data():
     assert set(res["floor"]) == {"float64", "float32"}
     assert all(t > 0 and math.isfinite(t) for t, _ in res["floor"].values())
     assert "floor[float32]" in floor.format_floor(res)
+
+
+def test_permutation_benchmark_gives_equal_p_values(capsys):
+    """bench_permutations.py: from scratch and rescored, the same p."""
+    rows = _load("bench_permutations").main(
+        ["--sizes", "120x5", "--permutations", "20", "--repeats", "1"])
+    assert len(rows) == 1 and rows[0][3]
+    assert "| 120x5 |" in capsys.readouterr().out

@@ -31,7 +31,7 @@ from Orange.data.filter import HasClass
 from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, table_arrays
-from .core import classdep, double, estimators, surf
+from .core import classdep, double, estimators, significance, surf
 from .core.options import (DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            THRESHOLD, TURF_FRACTION, check_choice)
@@ -112,8 +112,22 @@ class ReliefScorer(Scorer):
                     t_eq=self.t_eq, t_diff=self.t_diff,
                     progress_callback=progress_callback)
 
+    def _rescorer_options(self):
+        """The core's options of a rescorer (no progress to report)."""
+        options = self._options(None)
+        del options["progress_callback"]
+        return options
+
     def _weights(self, arrays, progress_callback):
         raise NotImplementedError
+
+    def rescorer(self, arrays):
+        """``rescore(y)``: the weights of `arrays` with the target `y`, a
+        permutation of theirs (for
+        :func:`~orangecontrib.relief.core.significance.permutation_test`).
+        Scorers whose neighbours do not depend on the target find them
+        once."""
+        return lambda y: self._weights(arrays._replace(y=y), None)
 
 
 class Relief(ReliefScorer):
@@ -174,6 +188,12 @@ class RReliefF(ReliefScorer):
                                    k_nearest=self.k_nearest,
                                    weighting=self.weighting, sigma=self.sigma,
                                    **self._options(progress_callback))
+
+    def rescorer(self, arrays):
+        return significance.rrelieff_rescorer(
+            arrays.X, arrays.y, arrays.discrete, k_nearest=self.k_nearest,
+            weighting=self.weighting, sigma=self.sigma,
+            **self._rescorer_options())
 
 
 class DReliefF(ReliefF):
@@ -372,6 +392,11 @@ class NeighbourhoodScorer(ReliefScorer):
         return surf.neighbourhood_sums(
             arrays.X, arrays.y, arrays.discrete, method=self.method,
             task=arrays.task, **self._options(progress_callback)).weights
+
+    def rescorer(self, arrays):
+        return significance.surf_rescorer(
+            arrays.X, arrays.y, arrays.discrete, method=self.method,
+            task=arrays.task, **self._rescorer_options())
 
 
 class SURF(NeighbourhoodScorer):

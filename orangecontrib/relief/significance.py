@@ -18,7 +18,7 @@ from Orange.preprocess.score import Scorer
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
                            check, check_choice)
-from .scorers import MultiSURF, ReliefF, RReliefF, of_feature
+from .scorers import MultiSURF, ReliefF, of_feature
 
 __all__ = ["Significance", "SignificanceResult", "TESTS"]
 
@@ -135,17 +135,6 @@ class Significance(Scorer):
         return result.score, result.p
 
     def _permutations(self, arrays, progress_callback):
-        scorer = self.scorer
-        if type(scorer) is RReliefF:
-            rescore = significance.rrelieff_rescorer(
-                arrays.X, arrays.y, arrays.discrete,
-                k_nearest=scorer.k_nearest, n_iterations=scorer.n_iterations,
-                random_state=scorer.random_state, weighting=scorer.weighting,
-                sigma=scorer.sigma, diff=scorer.diff, t_eq=scorer.t_eq,
-                t_diff=scorer.t_diff)
-        else:
-            def rescore(y):
-                return scorer._weights(arrays._replace(y=y), None)
         return significance.permutation_test(
-            rescore, arrays.y, self.n_permutations, self.random_state,
-            progress_callback)
+            self.scorer.rescorer(arrays), arrays.y, self.n_permutations,
+            self.random_state, progress_callback)

@@ -147,6 +147,12 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         """The core's weights: a subclass implements it."""
         raise NotImplementedError
 
+    def _rescorer(self, X, y, discrete):
+        """The weights of a permuted target, for the permutation test (a
+        subclass whose neighbours do not depend on the target finds them
+        once)."""
+        return lambda target: self._weights(X, target, discrete)
+
     def _stir(self, X, y, discrete):
         raise ValueError(f"STIR tests the neighbour pairs of ReliefF and the "
                          f"SURF family; use significance='permutation' with "
@@ -161,8 +167,8 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             return self._stir(X, y, discrete).p
         if self.significance == "permutation":
             return significance.permutation_test(
-                lambda target: self._weights(X, target, discrete), y,
-                self.n_permutations, self.random_state)[1]
+                self._rescorer(X, y, discrete), y, self.n_permutations,
+                self.random_state)[1]
         raise ValueError(f"significance must be None, 'stir' or "
                          f"'permutation', got {self.significance!r}.")
 
@@ -265,6 +271,10 @@ class RReliefF(ReliefSelector):
         return _core_errors(estimators.rrelieff)(
             X, y, discrete, k_nearest=self.k_nearest, **self._options())
 
+    def _rescorer(self, X, y, discrete):
+        return _core_errors(significance.rrelieff_rescorer)(
+            X, y, discrete, k_nearest=self.k_nearest, **self._options())
+
 
 class SURF(ReliefSelector):
     """SURF (Greene et al. 2009): every instance nearer than the mean
@@ -290,6 +300,10 @@ class SURF(ReliefSelector):
     def _weights(self, X, y, discrete):
         return _core_errors(surf.neighbourhood_sums)(
             X, y, discrete, task=self.task, **self._surf_options()).weights
+
+    def _rescorer(self, X, y, discrete):
+        return _core_errors(significance.surf_rescorer)(
+            X, y, discrete, task=self.task, **self._surf_options())
 
     def _stir(self, X, y, discrete):
         options = self._surf_options()

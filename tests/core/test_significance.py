@@ -234,6 +234,104 @@ def test_rrelieff_rescorer_needs_no_new_search(engine):
                         atol=1e-15)
 
 
+def permutations_of(y, count, seed):
+    """`count` permutations of y's known values, one per row."""
+    rng = np.random.default_rng(seed)
+    known = np.flatnonzero(~np.isnan(y))
+    targets = np.tile(y, (count, 1))
+    for target in targets:
+        target[known] = y[known][rng.permutation(len(known))]
+    return targets
+
+
+@each_engine
+@pytest.mark.parametrize("method", list(surf.NEIGHBOURHOODS))
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_surf_rescorer_scores_many_targets_with_one_search(engine, method,
+                                                           task):
+    rng = np.random.default_rng(7)
+    X = rng.random((50, 5))
+    X[:, 2] = rng.integers(0, 3, 50)
+    discrete = np.array([False, False, True, False, False])
+    y = (X[:, 0] > 0.5) + (X[:, 2] == 1) if task == "classification" else (
+        X[:, 0] + 0.1 * rng.random(50))
+    y = y.astype(float)
+    y[3] = np.nan
+    y_before = y.copy()
+    targets = permutations_of(y, 5, seed=8)
+    options = dict(method=method, task=task, deviation="sample")
+    with forced(engine):
+        rescore = significance.surf_rescorer(X, y, discrete, **options)
+        assert_array_equal(rescore(y), surf.neighbourhood_sums(
+            X, y, discrete, **options).weights)
+        many = rescore.many(targets)
+        for target, weights in zip(targets, many):
+            assert_allclose(weights, surf.neighbourhood_sums(
+                X, target, discrete, **options).weights, rtol=0, atol=1e-14)
+        assert_array_equal(many[2], rescore(targets[2]))
+    assert_array_equal(y, y_before)
+
+
+def test_surf_rescorer_computes_the_distances_once(monkeypatch):
+    from orangecontrib.relief.core.vectorised import radius as vectorised
+
+    calls = []
+    block_diffs = vectorised.block_diffs
+
+    def counted(exact, rows):
+        calls.append(len(rows))
+        return block_diffs(exact, rows)
+
+    monkeypatch.setattr(vectorised, "block_diffs", counted)
+    X, y, discrete = mixed_data(9, missing=0.0)
+    with forced("vectorised"):
+        rescore = significance.surf_rescorer(X, y, discrete)
+        rescore(y)
+        once = len(calls)
+        rescore.many(permutations_of(y, 16, seed=1))
+    assert once > 0 and len(calls) == 2 * once
+
+
+@each_engine
+def test_surf_rescorer_with_missing_values_scores_each_class_afresh(engine):
+    # RELIEF-D's diffs of a missing value depend on the classes
+    X, y, discrete = mixed_data(10, n_classes=3)
+    targets = permutations_of(y, 3, seed=2)
+    with forced(engine):
+        rescore = significance.surf_rescorer(X, y, discrete)
+        many = rescore.many(targets)
+        for target, weights in zip(targets, many):
+            assert_array_equal(weights, surf.multisurf(X, target, discrete))
+
+
+def test_surf_rescorer_takes_only_permutations_of_its_target():
+    X, y, discrete = mixed_data(11, missing=0.0)
+    rescore = significance.surf_rescorer(X, y, discrete)
+    other = y.copy()
+    other[0] = 1 - other[0]
+    moved = y.copy()
+    moved[0] = np.nan
+    for target in (other, moved, y[:-1]):
+        with pytest.raises(ReliefInputError, match="permutations"):
+            rescore(target)
+
+
+def test_batched_permutations_are_those_of_one_at_a_time():
+    X, y, discrete = mixed_data(12, missing=0.0)
+    rescore = significance.surf_rescorer(X, y, discrete)
+    batched = significance.permutation_test(rescore, y, n_permutations=37,
+                                            random_state=3)
+    single = significance.permutation_test(lambda target: rescore(target),
+                                           y, n_permutations=37,
+                                           random_state=3)
+    full = significance.permutation_pvalues(surf.multisurf, X, y, discrete,
+                                            n_permutations=37,
+                                            random_state=3)
+    for other in (single, full):
+        assert_array_equal(batched[0], other[0])
+        assert_array_equal(batched[1], other[1])
+
+
 def epistasis(seed, missing=0.0):
     """(x1 + x2) mod 3 decides the class; 18 random attributes; a tenth of
     the classes replaced at random."""

@@ -61,6 +61,23 @@ def test_significance_by_permutation(cpu):
     assert_array_equal(result.p, tester.result(cpu).p)  # seeded
 
 
+@pytest.mark.parametrize("scorer, name", [
+    (MultiSURF(), "iris"), (MultiSURF(), "heart"),  # heart: missing values
+    (RReliefF(k_nearest=10), "cpu")])
+def test_permutations_rescore_without_a_new_search(request, scorer, name):
+    # the rescorers find the neighbours once: the same p-values as scoring
+    # every permutation from scratch
+    data = Table("iris") if name == "iris" else request.getfixturevalue(name)
+    arrays = table_arrays(data, scorer.friendly_name)
+    result = Significance(scorer, test="permutation", n_permutations=19,
+                          random_state=2).result(data)
+    from_scratch = significance.permutation_test(
+        lambda y: scorer._weights(arrays._replace(y=y), None), arrays.y,
+        n_permutations=19, random_state=2)
+    assert_allclose(result.weights, from_scratch[0], rtol=0, atol=1e-15)
+    assert_array_equal(result.p, from_scratch[1])
+
+
 def test_significance_refuses_what_it_cannot_test(cpu):
     with pytest.raises(ValueError, match="permutation"):
         Significance(RReliefF())

@@ -180,7 +180,9 @@ def scale_rows(X, low, high, nominal):
     return scaled
 
 
-def _class_groups(y):
+def class_groups(y):
+    """Class codes 0 .. c - 1 of the class values `y`, c, and the classes'
+    priors."""
     _check_codes(y, "Class values")
     classes, groups, counts = np.unique(
         y.astype(np.int64), return_inverse=True, return_counts=True)
@@ -191,7 +193,8 @@ def _class_groups(y):
     return groups.astype(np.int64), len(classes), counts / len(y)
 
 
-def _scaled_target(y):
+def scaled_target(y):
+    """A numeric target scaled to [0, 1]."""
     low, high = y.min(), y.max()
     if high == low:
         raise ReliefInputError("The target is constant; RReliefF needs a "
@@ -235,11 +238,11 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
     check_choice("task", task, TASKS)
     X, y, nominal, kept_rows = known_target_rows(X, y, discrete)
     if task == "classification":
-        groups, n_groups, priors = _class_groups(y)
+        groups, n_groups, priors = class_groups(y)
         target = y
     else:
         groups, n_groups, priors = np.zeros(len(y), np.int64), 1, np.ones(1)
-        target = _scaled_target(y)
+        target = scaled_target(y)
     scaled = _scale_columns(X, nominal)
     order = np.argsort(groups, kind="stable")
     if check_engine(engine) == COMPILED:

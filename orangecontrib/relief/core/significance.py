@@ -9,9 +9,12 @@ adjustments for testing many attributes at once.
   keep beside their weights (:func:`.surf.neighbourhood_sums`) and which
   :func:`relieff_pair_sums` collects over ReliefF's lists.
 * Permutation p-values (:func:`permutation_pvalues`) work with any scorer:
-  the class is permuted with a seed and the data scored again; RReliefF's
-  neighbours do not depend on the target, so :func:`rrelieff_rescorer`
-  applies its rule to the permuted target without searching again.
+  the class is permuted with a seed and the data scored again.  RReliefF's
+  neighbours and the SURF family's neighbourhoods do not depend on the
+  class, so :func:`rrelieff_rescorer` and :func:`surf_rescorer` apply their
+  rules to the permuted class without searching again (the SURF family
+  to PERMUTATION_BATCH permutations at once, for one computation of the
+  distances).
 * :func:`adjust` turns the p-values into Benjamini-Hochberg q-values
   (false discovery rate), Holm's or Bonferroni's adjusted p-values (family-
   wise error).  Kira & Rendell's bound is :func:`.threshold.chebyshev_threshold`.
@@ -25,8 +28,10 @@ from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ, check)
+from .prepare import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
-from .surf import NEIGHBOURHOODS, neighbourhood_sums
+from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
+                   radius_weights)
 from .vectorised.diffs import pair_diffs
 from .vectorised.radius import add_stir_sums, stir_sums
 
@@ -39,6 +44,9 @@ StirResult = namedtuple("StirResult", [
 
 #: STIR's neighbourhoods: ReliefF's k nearest, or a SURF-family method's
 STIR_NEIGHBOURHOODS = ("relieff",) + tuple(NEIGHBOURHOODS)
+
+#: permutations a rescorer with a ``many`` method scores at once
+PERMUTATION_BATCH = 16
 
 
 def stir_test(hit_sum, n_hit, miss_sum, n_miss, squares):
@@ -159,7 +167,9 @@ def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
 
     The class (or target) of the rows where it is known is permuted
     `n_permutations` times with ``numpy.random.default_rng(random_state)``
-    and rescored; an attribute's p-value is
+    and rescored (PERMUTATION_BATCH at a time by ``rescore.many(targets)``,
+    targets a (count, n) array, where `rescore` has it); an attribute's
+    p-value is
     (1 + #{permuted weight >= observed weight}) / (1 + n_permutations)
     (Phipson & Smyth 2010: never 0, valid for a finite number of
     permutations).  `y` is not modified.
@@ -175,14 +185,19 @@ def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
         raise ReliefInputError(f"y must be one-dimensional, got shape "
                                f"{y.shape}.")
     observed = np.asarray(rescore(y), dtype=np.float64)
+    many = getattr(rescore, "many", None)
+    if many is None:
+        def many(targets):
+            return np.array([rescore(target) for target in targets])
     exceed = np.zeros(len(observed))
     known = np.flatnonzero(~np.isnan(y))
-    permuted = y.copy()
     bounds = step_bounds(n_permutations, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
-        for _ in range(start, stop):
-            permuted[known] = y[known][rng.permutation(len(known))]
-            exceed += np.asarray(rescore(permuted)) >= observed
+        for first in range(start, stop, PERMUTATION_BATCH):
+            targets = np.tile(y, (min(PERMUTATION_BATCH, stop - first), 1))
+            for target in targets:
+                target[known] = y[known][rng.permutation(len(known))]
+            exceed += (np.asarray(many(targets)) >= observed).sum(axis=0)
         report(progress_callback, stop / n_permutations)
     return observed, (1 + exceed) / (1 + n_permutations)
 
@@ -224,12 +239,69 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
     rows = data.kept_rows
 
     def rescore(target):
-        known = np.asarray(target, dtype=np.float64)[rows]
-        scaled = (known - known.min()) / (known.max() - known.min())
+        scaled = scaled_target(np.asarray(target, dtype=np.float64)[rows])
         sums = kernels.rrelieff_sums(data.exact, refs, neighbours, scaled,
                                      influence)
         return rrelieff_weights(*sums, len(refs))
 
+    return rescore
+
+
+def surf_rescorer(X, y, discrete=None, *, method="multisurf",
+                  task="classification", deviation=DEVIATION,
+                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                  t_eq=T_EQ, t_diff=T_DIFF):
+    """The SURF family's weights of a permuted class or target without
+    finding the neighbourhoods again (for :func:`permutation_test`).
+
+    A reference's neighbourhood depends on the attributes only, so
+    ``rescore.many(targets)`` (targets: permutations of `y`, one per row)
+    computes the distances and thresholds once and applies the rule of
+    every target to them; ``rescore(target)`` is ``rescore.many`` of one.
+    Each row of the result equals :func:`.surf.neighbourhood_sums`'s
+    weights for that target, up to the rounding of the order in which the
+    references are summed.  With missing values and classes, RELIEF-D's
+    diffs depend on the classes, so every target is scored from scratch.
+    """
+    local, far, ddof = neighbourhood_kind(method, deviation)
+    options = dict(method=method, task=task, deviation=deviation,
+                   n_iterations=n_iterations, random_state=random_state,
+                   diff=diff, t_eq=t_eq, t_diff=t_diff)
+    data, refs, kernels = prepared(X, y, discrete, n_iterations,
+                                   random_state, task=task, diff=diff,
+                                   t_eq=t_eq, t_diff=t_diff)
+    y = np.array(y, dtype=np.float64)
+    rows = data.kept_rows
+    values = np.sort(y[rows])
+    classes = task == "classification"
+
+    def labels(target):
+        target = np.asarray(target, dtype=np.float64)
+        if (target.shape != y.shape
+                or not np.array_equal(np.isnan(target), np.isnan(y))
+                or not np.array_equal(np.sort(target[rows]), values)):
+            raise ReliefInputError(
+                "A rescorer takes permutations of the target it was made "
+                "with: the same known values, missing where it is missing.")
+        known = target[rows]
+        return class_groups(known)[0] if classes else scaled_target(known)
+
+    def many(targets):
+        targets = np.asarray(targets, dtype=np.float64)
+        codes = np.array([labels(target) for target in targets], np.float64)
+        if classes and data.exact.relief_d.shape[0]:
+            return np.array([neighbourhood_sums(X, target, discrete,
+                                                **options).weights
+                             for target in targets])
+        sums, constant = kernels.radius_rule(data, refs, codes, task, local,
+                                             far, ddof, False)
+        return np.array([radius_weights(own, c, task, far, len(refs))
+                         for own, c in zip(sums, constant)])
+
+    def rescore(target):
+        return many(np.asarray(target, dtype=np.float64)[None])[0]
+
+    rescore.many = many
     return rescore
 
 

@@ -33,7 +33,7 @@ from .estimators import reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_ramp)
 from .prepare import (_as_nominal_mask, _as_target, _check_codes,
-                      _class_groups, check_finite, scale_rows)
+                      class_groups, check_finite, scale_rows)
 from .progress import report, wrap_callback
 from .tables import DIFF_KINDS, exact_tables
 
@@ -230,7 +230,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     if len(kept) == 0:
         raise ReliefInputError("There are no instances with a known target "
                                "to score the attributes on.")
-    groups, n_groups, priors = _class_groups(y[kept])
+    groups, n_groups, priors = class_groups(y[kept])
     parts = chunks(n, chunk_rows)
     low, high = np.full(n_attrs, np.inf), np.full(n_attrs, -np.inf)
     for chunk_low, chunk_high in map_chunks(

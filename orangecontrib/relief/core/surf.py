@@ -36,6 +36,37 @@ RadiusSums = namedtuple("RadiusSums", [
 ])
 
 
+def neighbourhood_kind(method, deviation):
+    """(local, far, ddof) of a SURF-family `method` (a key of
+    :data:`NEIGHBOURHOODS`) and MultiSURF's `deviation`."""
+    if method not in NEIGHBOURHOODS:
+        raise ReliefInputError(
+            f"method must be one of {', '.join(map(repr, NEIGHBOURHOODS))}, "
+            f"got {method!r}.")
+    local, far = NEIGHBOURHOODS[method]
+    return local, far, SIGMAS[check("deviation", deviation)]
+
+
+def own_labels(data, task):
+    """The labels of the rule for the data's own class or target, one row
+    (the class codes, or the scaled target)."""
+    labels = data.groups if task == "classification" else data.target
+    return labels[None].astype(np.float64)
+
+
+def radius_weights(sums, constant, task, far, m):
+    """The weights from one labelling's sums of the rule over m
+    references: ReliefF's (MultiSURF*'s constant added) or RReliefF's, far
+    sets subtracted."""
+    if task == "classification":
+        return (sums[0] + sums[1]
+                + (constant[0] if far == SIMILARITY else 0.0)) / m
+    weights = rrelieff_weights(constant[0], sums[0], sums[1], m)
+    if far != NO_FAR:
+        weights = weights - rrelieff_weights(constant[1], sums[2], sums[3], m)
+    return weights
+
+
 def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                        task="classification", deviation=DEVIATION,
                        n_iterations=None, random_state=RANDOM_STATE,
@@ -52,28 +83,19 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
     -------
     RadiusSums (the STIR fields are zero without `stir`)
     """
-    if method not in NEIGHBOURHOODS:
-        raise ReliefInputError(
-            f"method must be one of {', '.join(map(repr, NEIGHBOURHOODS))}, "
-            f"got {method!r}.")
-    local, far = NEIGHBOURHOODS[method]
-    ddof = SIGMAS[check("deviation", deviation)]
+    local, far, ddof = neighbourhood_kind(method, deviation)
     if stir and task != "classification":
         raise ReliefInputError("STIR compares hits with misses and needs "
                                "classes; the target is numeric.")
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
                                    t_eq=t_eq, t_diff=t_diff)
-    sums, constant = kernels.radius_rule(data, refs, task, local, far, ddof,
-                                         stir, progress_callback)
-    m = len(refs)
+    sums, constant = kernels.radius_rule(data, refs, own_labels(data, task),
+                                         task, local, far, ddof, stir,
+                                         progress_callback)
+    weights = radius_weights(sums[0], constant[0], task, far, len(refs))
     if task == "classification":
-        weights = (sums[0] + sums[1]
-                   + (constant[0] if far == SIMILARITY else 0.0)) / m
-        return RadiusSums(weights, *stir_sums(sums, constant))
-    weights = rrelieff_weights(constant[0], sums[0], sums[1], m)
-    if far != NO_FAR:
-        weights = weights - rrelieff_weights(constant[1], sums[2], sums[3], m)
+        return RadiusSums(weights, *stir_sums(sums[0], constant[0]))
     zeros = np.zeros_like(weights)
     return RadiusSums(weights, zeros, 0.0, zeros, 0.0, zeros)
 

@@ -112,21 +112,21 @@ def class_terms(dist, rows, count, groups, priors, near, far, with_far,
 
 
 @numba.njit(inline="always", cache=True)
-def class_update(sums, exact, dist, rows, count, near, far, with_far, stir,
-                 coefs):
+def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
+                 stir, coefs):
     """The classification terms of references rows[:count] (rows 0, 1 and,
     with `stir`, 2-4 of :func:`..vectorised.radius.classification_sums`).
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it, so that its values are read from memory
-    once for them all (and on numeric data the sums once for four).  The
-    references are of one class (:func:`class_run`): an instance is a hit
-    of all of them or a miss of all."""
+    once for them all (and on numeric data the sums once for four).  With
+    `stir` the references are of one class (:func:`class_run`): an
+    instance is a hit of all of them or a miss of all."""
     if not numeric_and_known(exact):
-        class_update_any(sums, exact, dist, rows, count, near, far, with_far,
-                         stir, coefs)
+        class_update_any(sums, exact, groups, dist, rows, count, near, far,
+                         with_far, stir, coefs)
         return
-    groups, values = exact.groups, exact.values
+    values = exact.values
     own = groups[rows[0]]
     found = np.empty((2, GROUP), np.int64)
     refs = np.empty(GROUP, np.int64)
@@ -150,13 +150,12 @@ def class_update(sums, exact, dist, rows, count, near, far, with_far, stir,
 
 
 @numba.njit(cache=True)
-def class_update_any(sums, exact, dist, rows, count, near, far, with_far,
-                     stir, coefs):
+def class_update_any(sums, exact, groups, dist, rows, count, near, far,
+                     with_far, stir, coefs):
     """:func:`class_update` one reference at a time, for any data.  Not
     inlined, so that numba compiles the diffs of every kind of data once
     (inlined where the rules add terms, they took half of the SURF family's
     first compilation)."""
-    groups = exact.groups
     for j in range(dist.shape[1]):
         g = groups[j]
         for r in range(count):
@@ -242,13 +241,15 @@ def class_run(refs, groups, first, end):
 
 
 @numba.njit(parallel=True, cache=True)
-def radius_sums(values, exact, refs, classes, priors, target, local,
+def radius_sums(values, exact, refs, classes, priors, labels, local,
                 with_far, similarity, ddof, global_mean, stir, start, stop,
                 partial, constant):
     """Add references refs[start:stop] (start and stop multiples of
-    UPDATE_BLOCK but the last) to their blocks' partial sums: the
-    classification rule (`classes`) or RReliefF's (`target`), up to GROUP
-    references of one class at a time."""
+    UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
+    and constant[p] for each labelling labels[p]: the classification rule
+    (`classes`, labels[p] the class codes) or RReliefF's (labels[p] the
+    scaled target).  The distances, thresholds and neighbourhoods of up to
+    GROUP references of one class are found once for every labelling."""
     n = values.shape[1]
     n_groups = len(priors)
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
@@ -271,23 +272,27 @@ def radius_sums(values, exact, refs, classes, priors, target, local,
             for r in range(count):
                 near[r], far[r] = limits(dist[r], rows[r], local,
                                          global_mean, ddof)
-            if classes:
-                class_terms(dist, rows, count, exact.groups, priors, near,
-                            far, with_far, counts, coefs, constant[b],
-                            similarity, stir)
-                class_update(partial[b], exact, dist, rows, count, near, far,
-                             with_far, stir, coefs)
-            else:
-                regression_update(partial[b], constant[b], exact, dist, rows,
-                                  count, target, near, far, with_far, counts,
-                                  influence)
+            for p in range(len(labels)):
+                if classes:
+                    groups = labels[p].astype(np.int64)
+                    class_terms(dist, rows, count, groups, priors, near, far,
+                                with_far, counts, coefs, constant[p, b],
+                                similarity, stir)
+                    class_update(partial[p, b], exact, groups, dist, rows,
+                                 count, near, far, with_far, stir, coefs)
+                else:
+                    regression_update(partial[p, b], constant[p, b], exact,
+                                      dist, rows, count, labels[p], near, far,
+                                      with_far, counts, influence)
             first += count
 
 
-def radius_rule(data, refs, task, local, far, ddof, stir,
+def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None):
-    """The sums of the SURF family's rule over the references `refs` (the
-    interface of :func:`..vectorised.radius.radius_rule`)."""
+    """The sums of the SURF family's rule over the references `refs` for
+    each labelling (the interface of
+    :func:`..vectorised.radius.radius_rule`; `stir` with the data's own
+    classes only, by which the references are grouped)."""
     exact = data.exact
     values = np.ascontiguousarray(exact.values)
     # by class (in their order within it), so that groups are of one class
@@ -296,13 +301,15 @@ def radius_rule(data, refs, task, local, far, ddof, stir,
     global_mean = 0.0 if local else mean_distance(values, exact)
     classes = task == "classification"
     n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((n_blocks, 5 if classes else 4, values.shape[0]))
-    constant = np.zeros((n_blocks, 3))
+    partial = np.zeros((len(labels), n_blocks, 5 if classes else 4,
+                        values.shape[0]))
+    constant = np.zeros((len(labels), n_blocks, 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(values, exact, refs, classes, data.priors, data.target,
-                    local, far != radius.NO_FAR, far == radius.SIMILARITY,
-                    ddof, global_mean, stir, start, stop, partial, constant)
+        radius_sums(values, exact, refs, classes, data.priors, labels, local,
+                    far != radius.NO_FAR, far == radius.SIMILARITY, ddof,
+                    global_mean, stir, start, stop, partial, constant)
         report(progress_callback, stop / m)
-    return partial.sum(axis=0), constant.sum(axis=0)
+    return (np.array([blocks.sum(axis=0) for blocks in partial]),
+            constant.sum(axis=1))

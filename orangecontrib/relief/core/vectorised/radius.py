@@ -105,30 +105,34 @@ def weighted(diffs, coef):
     return np.einsum("arj,rj->a", diffs, coef)
 
 
-def classification_sums(exact, refs, priors, local, far, ddof, stir,
+def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
                         progress_callback=None):
-    """Sums of the classification rules over the references.
+    """Sums of the classification rules over the references, for each row
+    of `labels` (class codes of the instances; the neighbourhoods found
+    once for them all).
 
-    Returns (sums, constant): sums[0] the near updates, sums[1] minus the
-    far updates, with `stir` sums[2:5] STIR's sums of the near pairs
-    (:func:`add_stir_sums`); constant[0] MultiSURF*'s constant (any miss -
-    any hit over the far sets), constant[1:3] the numbers of near hit and
-    near miss pairs.
+    Returns (sums, constant), sums[p] and constant[p] of labels[p]:
+    sums[p, 0] the near updates, sums[p, 1] minus the far updates, with
+    `stir` sums[p, 2:5] STIR's sums of the near pairs
+    (:func:`add_stir_sums`); constant[p, 0] MultiSURF*'s constant (any miss
+    - any hit over the far sets), constant[p, 1:3] the numbers of near hit
+    and near miss pairs.
     """
-    groups = exact.groups
-    sums = np.zeros((5, exact.values.shape[0]))
-    constant = np.zeros(3)
+    sums = np.zeros((len(labels), 5, exact.values.shape[0]))
+    constant = np.zeros((len(labels), 3))
     for rows, diffs, near, distant in neighbourhoods(
             exact, refs, local, far, ddof, progress_callback):
-        coef, _ = coefficients(rows, near, groups, priors)
-        sums[0] += weighted(diffs, coef)
-        coef, any_miss_hit = coefficients(rows, distant, groups, priors)
-        sums[1] -= weighted(diffs, coef)
-        if far == SIMILARITY:
-            constant[0] += any_miss_hit.sum()
-        if stir:
-            hit = near & (groups[None, :] == groups[rows][:, None])
-            add_stir_sums(sums, constant, diffs, hit, near & ~hit)
+        for groups, own_sums, own_constant in zip(
+                labels.astype(np.int64), sums, constant):
+            coef, _ = coefficients(rows, near, groups, priors)
+            own_sums[0] += weighted(diffs, coef)
+            coef, any_miss_hit = coefficients(rows, distant, groups, priors)
+            own_sums[1] -= weighted(diffs, coef)
+            if far == SIMILARITY:
+                own_constant[0] += any_miss_hit.sum()
+            if stir:
+                hit = near & (groups[None, :] == groups[rows][:, None])
+                add_stir_sums(own_sums, own_constant, diffs, hit, near & ~hit)
     return sums, constant
 
 
@@ -152,32 +156,39 @@ def stir_sums(sums, constant):
     return sums[2], constant[1], sums[4], constant[2], sums[3]
 
 
-def regression_sums(exact, refs, target, local, far, ddof,
+def regression_sums(exact, refs, labels, local, far, ddof,
                     progress_callback=None):
     """RReliefF's sums over the neighbourhoods, each member with influence
-    1 / |S|: rows 0, 1 of `sums` N_dA, N_dCdA of the near sets, rows 2, 3
-    of the far sets; `n_dc` their N_dC."""
-    sums = np.zeros((4, exact.values.shape[0]))
-    n_dc = np.zeros(2)
+    1 / |S|, for each row of `labels` (scaled targets): rows 0, 1 of
+    sums[p] N_dA, N_dCdA of the near sets, rows 2, 3 of the far sets;
+    n_dc[p] their N_dC."""
+    sums = np.zeros((len(labels), 4, exact.values.shape[0]))
+    n_dc = np.zeros((len(labels), 3))
     for rows, diffs, near, distant in neighbourhoods(
             exact, refs, local, far, ddof, progress_callback):
-        d_target = np.abs(target[rows][:, None] - target[None, :])
         for s, members in enumerate((near, distant)):
             size = members.sum(axis=1, keepdims=True)
             with np.errstate(invalid="ignore", divide="ignore"):
                 d = np.where(members, 1.0 / size, 0.0)
-            n_dc[s] += (d_target * d).sum()
-            sums[2 * s] += weighted(diffs, d)
-            sums[2 * s + 1] += weighted(diffs, d_target * d)
+            for target, own_sums, own_dc in zip(labels, sums, n_dc):
+                d_target = np.abs(target[rows][:, None] - target[None, :])
+                own_dc[s] += (d_target * d).sum()
+                own_sums[2 * s] += weighted(diffs, d)
+                own_sums[2 * s + 1] += weighted(diffs, d_target * d)
     return sums, n_dc
 
 
-def radius_rule(data, refs, task, local, far, ddof, stir,
+def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None):
-    """The sums of the SURF family's rule over the references `refs`:
-    :func:`classification_sums` or :func:`regression_sums`."""
+    """The sums of the SURF family's rule over the references `refs`, for
+    each row of `labels` (P x n: class codes, or the scaled target, of P
+    labellings of the instances): :func:`classification_sums` or
+    :func:`regression_sums`, (P, rows, a) and (P, 3).  The neighbourhoods
+    depend on the attributes only, but with missing values a class's
+    RELIEF-D diffs depend on the classes of `data`, which `labels` must
+    then be."""
     if task == "classification":
-        return classification_sums(data.exact, refs, data.priors, local, far,
-                                   ddof, stir, progress_callback)
-    return regression_sums(data.exact, refs, data.target, local, far, ddof,
+        return classification_sums(data.exact, refs, labels, data.priors,
+                                   local, far, ddof, stir, progress_callback)
+    return regression_sums(data.exact, refs, labels, local, far, ddof,
                            progress_callback)
