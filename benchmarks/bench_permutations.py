@@ -2,9 +2,11 @@
 scratch against the rescorer that computes the distances once per batch.
 
 Usage: ``python benchmarks/bench_permutations.py [--sizes 2000x100]
-[--method multisurf] [--permutations 99] [--repeats 3]``
+[--method multisurf] [--task classification] [--permutations 99]
+[--repeats 3]``
 
-Binary class, continuous attributes, every instance a reference.  The two
+Continuous attributes, a binary class or a numeric target (`--task
+regression`), every instance a reference.  The two
 ways run alternately in this process after a warm-up; the table gives the
 median times, their ratio and whether the p-values are equal (they
 should be: the rescorer changes the work, not the result).
@@ -29,21 +31,24 @@ def timed(compute):
     return time.perf_counter() - start, result
 
 
-def compare(n, a, method, n_permutations, repeats):
+def compare(n, a, method, task, n_permutations, repeats):
     """The row of one size: (scratch s, rescorer s, ratio, equal p)."""
     rng = np.random.default_rng(0)
     X = rng.random((n, a))
-    y = (X[:, 0] + X[:, 1] + 0.5 * rng.random(n) > 1.25).astype(float)
+    y = X[:, 0] + X[:, 1] + 0.5 * rng.random(n)
+    if task == "classification":
+        y = (y > 1.25).astype(float)
 
     def weights(X, y, discrete):
-        return surf.neighbourhood_sums(X, y, discrete, method=method).weights
+        return surf.neighbourhood_sums(X, y, discrete, method=method,
+                                       task=task).weights
 
     def from_scratch():
         return significance.permutation_pvalues(
             weights, X, y, n_permutations=n_permutations)
 
     def rescored():
-        rescore = significance.surf_rescorer(X, y, method=method)
+        rescore = significance.surf_rescorer(X, y, method=method, task=task)
         return significance.permutation_test(rescore, y, n_permutations)
 
     rescored()  # warm-up (compilation)
@@ -64,17 +69,20 @@ def main(argv=None):
                         help="comma-separated NxA (default 2000x100)")
     parser.add_argument("--method", default="multisurf",
                         choices=list(surf.NEIGHBOURHOODS))
+    parser.add_argument("--task", default="classification",
+                        choices=["classification", "regression"])
     parser.add_argument("--permutations", type=int, default=99)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args(argv)
-    print(f"{args.method}, {args.permutations} permutations, median of "
-          f"{args.repeats} alternating runs")
+    print(f"{args.method}, {args.task}, {args.permutations} permutations, "
+          f"median of {args.repeats} alternating runs")
     print("| size | from scratch (s) | rescorer (s) | speed-up | equal p |")
     print("| --- | ---: | ---: | ---: | --- |")
     rows = []
     for text in args.sizes.split(","):
         n, a = size(text)
-        row = compare(n, a, args.method, args.permutations, args.repeats)
+        row = compare(n, a, args.method, args.task, args.permutations,
+                      args.repeats)
         rows.append(row)
         print(f"| {n}x{a} | {row[0]:.3f} | {row[1]:.3f} | {row[2]:.2f}x | "
               f"{row[3]} |")

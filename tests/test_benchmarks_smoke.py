@@ -167,7 +167,9 @@ def test_floor_runs_on_tiny_data():
 
 def test_permutation_benchmark_gives_equal_p_values(capsys):
     """bench_permutations.py: from scratch and rescored, the same p."""
-    rows = _load("bench_permutations").main(
-        ["--sizes", "120x5", "--permutations", "20", "--repeats", "1"])
-    assert len(rows) == 1 and rows[0][3]
-    assert "| 120x5 |" in capsys.readouterr().out
+    bench = _load("bench_permutations")
+    for task in ("classification", "regression"):
+        rows = bench.main(["--sizes", "120x5", "--task", task,
+                           "--permutations", "20", "--repeats", "1"])
+        assert len(rows) == 1 and rows[0][3]
+        assert "| 120x5 |" in capsys.readouterr().out

@@ -61,6 +61,7 @@ def test_unpack_maps_search_positions_to_instances():
     assert dist[0, :2].tolist() == [0.25, 0.5]
 
 
+@settings(deadline=None)  # the first call may load the compiled kernels
 @given(st.lists(st.integers(0, 9), max_size=6, unique=True),
        st.integers(0, 50))
 def test_offset_keys_renumber_a_chunk_and_keep_empty_slots_empty(chunk_index,

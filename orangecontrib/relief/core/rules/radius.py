@@ -174,10 +174,11 @@ def class_update_any(sums, exact, groups, dist, rows, count, near, far,
 
 @numba.njit(inline="always", cache=True)
 def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
-                      far, with_far, counts, influence):
+                      far, with_far, counts, influence, with_n_da):
     """RReliefF's terms of references rows[:count] (rows 0-3 and N_dC of
-    :func:`..vectorised.radius.regression_sums`), instance by instance as
-    :func:`class_update`; influence[r, s] = 1 / |S| of its near and far
+    :func:`..vectorised.radius.regression_sums`; rows 0 and 2, N_dA, which
+    do not depend on the target, only `with_n_da`), instance by instance
+    as :func:`class_update`; influence[r, s] = 1 / |S| of its near and far
     sets."""
     for r in range(count):  # one group: counts[s, 0] is the set's size
         member_counts(dist[r], rows[r], exact.groups, near[r], far[r],
@@ -186,7 +187,7 @@ def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
         influence[r, 1] = 1.0 / max(counts[1, 0], 1)
     if not numeric_and_known(exact):
         regression_update_any(sums, n_dc, exact, dist, rows, count, target,
-                              near, far, with_far, influence)
+                              near, far, with_far, influence, with_n_da)
         return
     values = exact.values
     found = np.empty((2, GROUP), np.int64)
@@ -200,14 +201,15 @@ def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
                 refs[q], d[q] = rows[r], influence[r, s]
                 d_target[q] = abs(target[rows[r]] - target[j]) * d[q]
                 n_dc[s] += d_target[q]
-            add_numeric(sums[2 * s], values, refs, d, n_found[s], j)
+            if with_n_da:
+                add_numeric(sums[2 * s], values, refs, d, n_found[s], j)
             add_numeric(sums[2 * s + 1], values, refs, d_target, n_found[s],
                         j)
 
 
 @numba.njit(cache=True)
 def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
-                          near, far, with_far, influence):
+                          near, far, with_far, influence, with_n_da):
     """:func:`regression_update` one reference at a time, for any data (not
     inlined, as :func:`class_update_any`)."""
     for j in range(dist.shape[1]):
@@ -224,7 +226,8 @@ def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
             d = influence[r, s]
             d_target = abs(target[i] - target[j])
             n_dc[s] += d_target * d
-            add_diffs(sums[2 * s], exact, i, j, d)
+            if with_n_da:
+                add_diffs(sums[2 * s], exact, i, j, d)
             add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
 
 
@@ -283,8 +286,12 @@ def radius_sums(values, exact, refs, classes, priors, labels, local,
                 else:
                     regression_update(partial[p, b], constant[p, b], exact,
                                       dist, rows, count, labels[p], near, far,
-                                      with_far, counts, influence)
+                                      with_far, counts, influence, p == 0)
             first += count
+        if not classes:  # N_dA, the same for every target
+            for p in range(1, len(labels)):
+                partial[p, b, 0] = partial[0, b, 0]
+                partial[p, b, 2] = partial[0, b, 2]
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,

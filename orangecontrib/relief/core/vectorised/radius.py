@@ -170,10 +170,11 @@ def regression_sums(exact, refs, labels, local, far, ddof,
             size = members.sum(axis=1, keepdims=True)
             with np.errstate(invalid="ignore", divide="ignore"):
                 d = np.where(members, 1.0 / size, 0.0)
+            n_da = weighted(diffs, d)  # the same for every target
             for target, own_sums, own_dc in zip(labels, sums, n_dc):
                 d_target = np.abs(target[rows][:, None] - target[None, :])
                 own_dc[s] += (d_target * d).sum()
-                own_sums[2 * s] += weighted(diffs, d)
+                own_sums[2 * s] += n_da
                 own_sums[2 * s + 1] += weighted(diffs, d_target * d)
     return sums, n_dc
 
