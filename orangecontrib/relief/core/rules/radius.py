@@ -244,13 +244,13 @@ def class_run(refs, groups, first, end):
 
 
 @numba.njit(parallel=True, cache=True)
-def radius_sums(values, exact, refs, classes, priors, labels, local,
+def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
                 with_far, similarity, ddof, global_mean, stir, start, stop,
                 partial, constant):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
     and constant[p] for each labelling labels[p]: the classification rule
-    (`classes`, labels[p] the class codes) or RReliefF's (labels[p] the
+    (`classes`; codes[p], labels[p] as int64) or RReliefF's (labels[p] the
     scaled target).  The distances, thresholds and neighbourhoods of up to
     GROUP references of one class are found once for every labelling."""
     n = values.shape[1]
@@ -277,11 +277,10 @@ def radius_sums(values, exact, refs, classes, priors, labels, local,
                                          global_mean, ddof)
             for p in range(len(labels)):
                 if classes:
-                    groups = labels[p].astype(np.int64)
-                    class_terms(dist, rows, count, groups, priors, near, far,
-                                with_far, counts, coefs, constant[p, b],
+                    class_terms(dist, rows, count, codes[p], priors, near,
+                                far, with_far, counts, coefs, constant[p, b],
                                 similarity, stir)
-                    class_update(partial[p, b], exact, groups, dist, rows,
+                    class_update(partial[p, b], exact, codes[p], dist, rows,
                                  count, near, far, with_far, stir, coefs)
                 else:
                     regression_update(partial[p, b], constant[p, b], exact,
@@ -307,6 +306,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     m = len(refs)
     global_mean = 0.0 if local else mean_distance(values, exact)
     classes = task == "classification"
+    codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((len(labels), n_blocks, 5 if classes else 4,
                         values.shape[0]))
@@ -314,9 +314,9 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(values, exact, refs, classes, data.priors, labels, local,
-                    far != radius.NO_FAR, far == radius.SIMILARITY, ddof,
-                    global_mean, stir, start, stop, partial, constant)
+        radius_sums(values, exact, refs, classes, data.priors, codes, labels,
+                    local, far != radius.NO_FAR, far == radius.SIMILARITY,
+                    ddof, global_mean, stir, start, stop, partial, constant)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             constant.sum(axis=1))

@@ -118,12 +118,12 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     - any hit over the far sets), constant[p, 1:3] the numbers of near hit
     and near miss pairs.
     """
+    codes = labels.astype(np.int64)
     sums = np.zeros((len(labels), 5, exact.values.shape[0]))
     constant = np.zeros((len(labels), 3))
     for rows, diffs, near, distant in neighbourhoods(
             exact, refs, local, far, ddof, progress_callback):
-        for groups, own_sums, own_constant in zip(
-                labels.astype(np.int64), sums, constant):
+        for groups, own_sums, own_constant in zip(codes, sums, constant):
             coef, _ = coefficients(rows, near, groups, priors)
             own_sums[0] += weighted(diffs, coef)
             coef, any_miss_hit = coefficients(rows, distant, groups, priors)
