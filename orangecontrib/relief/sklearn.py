@@ -22,6 +22,7 @@ A new variant is a subclass that names its core function and its own
 parameters (:meth:`ReliefSelector._weights`).
 """
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -32,10 +33,42 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .core import estimators, significance, surf
 from .core.errors import ReliefInputError
 from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                           N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ, check)
+                           N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ,
+                           Constraint, Interval, OneOf, Optional, check)
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar"]
+
+
+class _Count(Constraint):
+    """A number of features: a positive integer, or a share of them in
+    (0, 1] (scikit-learn's RFE; a bool is neither)."""
+    requirement = "a positive integer or a share in (0, 1]"
+
+    def __call__(self, name, value):
+        if (not isinstance(value, numbers.Real) or isinstance(value, bool)
+                or not (value >= 1 if isinstance(value, numbers.Integral)
+                        else 0 < value <= 1)):
+            self.fail(name, value)
+        return value
+
+
+class _Weight(Interval):
+    """A weight to exceed: any finite number (of SelectFromModel's forms of
+    `threshold`, the number; not its strings such as "mean")."""
+
+    def __init__(self):
+        super().__init__(-np.inf)
+        self.requirement = "a finite number"
+
+
+#: the selection parameters, checked at fit as the core checks its own
+#: (:data:`.core.options.PARAMETERS`, which also checks `alpha`)
+SELECTION = {
+    "n_features_to_select": Optional(_Count(), "no cut by number"),
+    "threshold": Optional(_Weight(), "no cut by weight"),
+    "significance": Optional(OneOf("stir", "permutation"), "no test"),
+}
 
 
 class ReliefSelector(SelectorMixin, BaseEstimator):
@@ -43,19 +76,23 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_features_to_select : int, float in (0, 1] or None
-        Keep this many of the best features (a float: that share of them).
+    n_features_to_select : int >= 1, float in (0, 1] or None
+        Keep this many of the best features (a float: that share of them);
+        more than there are keeps them all, with a warning (as RFE and
+        SelectKBest).
     threshold : float or None
-        Keep the features whose weight exceeds it.
+        Keep the features whose weight exceeds it (a finite number).
     significance : None, "stir" or "permutation"
         Keep the features significant at `alpha` after Benjamini-Hochberg
         (STIR: ReliefF and the SURF family, classification only).
-    alpha : float
+    alpha : float in [0, 1]
     n_permutations : int
         Of the permutation test (seeded by `random_state`).
-    nominal_features : None, array of column indices or boolean mask
-        The nominal columns; their values must be integer codes 0..V-1 (for
-        other labels, encode them first, e.g. with OrdinalEncoder).
+    nominal_features : None, column indices or boolean mask
+        The nominal columns: indices in 0..n_features-1 (a list or an integer
+        array; empty: none) or a mask of one bool per feature; their values
+        must be integer codes 0..V-1 (for other labels, encode them first,
+        e.g. with OrdinalEncoder).
     n_iterations : int or None
         None: every instance is a reference once; an int: that many drawn
         at random with `random_state`.
@@ -100,6 +137,9 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Compute the weights (and p-values) of the features of `X`."""
+        for name, constraint in SELECTION.items():
+            constraint(name, getattr(self, name))
+        check("alpha", self.alpha)
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
                              dtype=np.float64, y_numeric=self.task ==
                              "regression")
@@ -110,6 +150,11 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             check_classification_targets(y)
             self.classes_, y = np.unique(y, return_inverse=True)
             y = y.astype(np.float64)
+        count = self.n_features_to_select
+        if isinstance(count, numbers.Integral) and count > X.shape[1]:
+            warnings.warn(f"n_features_to_select={count} is more than the "
+                          f"{X.shape[1]} features: all of them are kept.",
+                          UserWarning)
         discrete = self._nominal_mask(X.shape[1])
         self.feature_importances_ = np.asarray(
             self._weights(X, y, discrete), dtype=np.float64)
@@ -124,18 +169,20 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         if chosen is None:
             return mask
         chosen = np.asarray(chosen)
-        if chosen.dtype == bool:
-            if chosen.shape != (n_features,):
-                raise ValueError(
-                    f"nominal_features as a mask must have one entry per "
-                    f"feature ({n_features}), got {chosen.shape}.")
+        if chosen.dtype == bool and chosen.ndim == 1:
+            if len(chosen) != n_features:
+                raise ReliefInputError(
+                    f"nominal_features as a boolean mask must have one entry "
+                    f"per feature ({n_features}), got {len(chosen)}.")
             return chosen.copy()
-        if (chosen.ndim != 1 or not np.issubdtype(chosen.dtype, np.integer)
+        if (chosen.ndim != 1
+                or chosen.size and not np.issubdtype(chosen.dtype, np.integer)
                 or ((chosen < 0) | (chosen >= n_features)).any()):
-            raise ValueError(
-                f"nominal_features must be column indices in 0..{n_features - 1}"
-                f" or a boolean mask, got {self.nominal_features!r}.")
-        mask[chosen] = True
+            raise ReliefInputError(
+                f"nominal_features must be None, column indices in "
+                f"0..{n_features - 1} or a boolean mask of {n_features} "
+                f"entries, got {self.nominal_features!r}.")
+        mask[chosen.astype(np.intp)] = True
         return mask
 
     def _options(self):
@@ -159,18 +206,14 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
                          f"{type(self).__name__}.")
 
     def _pvalues(self, X, y, discrete):
-        check("alpha", self.alpha)
         if self.significance == "stir":
             if self.task != "classification":
                 raise ValueError("STIR needs classes; use "
                                  "significance='permutation'.")
             return self._stir(X, y, discrete).p
-        if self.significance == "permutation":
-            return significance.permutation_test(
-                self._rescorer(X, y, discrete), y, self.n_permutations,
-                self.random_state)[1]
-        raise ValueError(f"significance must be None, 'stir' or "
-                         f"'permutation', got {self.significance!r}.")
+        return significance.permutation_test(
+            self._rescorer(X, y, discrete), y, self.n_permutations,
+            self.random_state)[1]
 
     def _get_support_mask(self):
         check_is_fitted(self)
@@ -196,15 +239,11 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
 
     @staticmethod
     def _count(count, n_features):
-        if isinstance(count, numbers.Integral) and not isinstance(count, bool):
-            if count < 1:
-                raise ValueError(f"n_features_to_select must be at least 1, "
-                                 f"got {count}.")
+        """The number of features to keep: `count` (checked at fit) if an
+        integer, at most all of them; a share of them, at least one."""
+        if isinstance(count, numbers.Integral):
             return min(count, n_features)
-        if isinstance(count, numbers.Real) and 0 < count <= 1:
-            return max(1, int(round(count * n_features)))
-        raise ValueError(f"n_features_to_select must be a positive integer "
-                         f"or a share in (0, 1], got {count!r}.")
+        return max(1, int(round(count * n_features)))
 
 
 def _core_errors(function):

@@ -319,3 +319,44 @@ def test_unusual_class_codes_do_not_crash(func):
             assert_allclose(W, getattr(ref, func.__name__)(X, yc),
                             atol=1e-9)
         assert_array_equal(yc, before)
+
+
+@pytest.mark.parametrize("func", ALL)
+def test_a_target_of_several_columns(func):
+    X, y = data_for(func)
+    raises(func, X, np.column_stack([y, y]), match=exact(
+        f"The target must be one value per instance (1-D), got shape "
+        f"({len(y)}, 2)."))
+    assert_allclose(result(func, X, y[:, None]), func(X, y), atol=0)
+
+
+@pytest.mark.parametrize("func", CLASSIFIERS)
+def test_class_values_beyond_exact_floats(func):
+    """Integers above 2**53 that one float stands for are refused; those
+    that floats tell apart are classes as any others."""
+    X, y = small_data()
+    codes = y.astype(np.int64)
+    raises(func, X, codes + 2 ** 53, match="beyond 2[*][*]53")
+    assert_allclose(result(func, X, codes * 2 ** 60 + 2 ** 60), func(X, y),
+                    atol=0)
+
+
+def test_a_target_whose_range_is_beyond_the_largest_float():
+    X, y = small_data(regression=True)
+    y = y / np.abs(y).max()
+    assert_allclose(result(rrelieff, X, y * 1.7e308), rrelieff(X, y),
+                    atol=1e-12)
+
+
+@pytest.mark.parametrize("func", ALL)
+def test_ragged_rows(func):
+    X, y = data_for(func, n=2)
+    raises(func, [list(X[0]), list(X[1][:-1])], y,
+           match="The data must be numeric")
+
+
+@pytest.mark.parametrize("k, sigma, message", [
+    (0, None, "k_nearest must be"), (5, 0.03, "sigma=0.03 is too small")])
+def test_rank_weights_that_say_nothing(k, sigma, message):
+    X, y = small_data(regression=True)
+    raises(rrelieff, X, y, k_nearest=k, sigma=sigma, match=message)

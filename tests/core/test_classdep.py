@@ -287,7 +287,11 @@ def test_absent_classes_give_nan_rows_and_sampling_is_seeded():
     (dict(k_nearest=0), "k_nearest must be a positive integer, got 0."),
     (dict(n_iterations=0), "n_iterations must be a positive integer or "
                            "None (every instance once), got 0."),
-    (dict(n_classes=1), "n_classes=1")])
+    (dict(n_classes=1), "n_classes=1"),
+    (dict(n_classes=2.5), "n_classes must be a positive integer up to "
+                          "65,536, got 2.5."),
+    (dict(n_classes=10 ** 12), "n_classes must be a positive integer up to "
+                               "65,536")])
 def test_bad_options(bad, message):
     X, y, _ = make_case(1, 2)
     with pytest.raises(ReliefInputError, match=re.escape(message)):
@@ -326,3 +330,15 @@ def test_cross_validated_threshold_is_the_best_in_the_inner_folds():
     with_plain = cross_validated_threshold(X, y, discrete, 2, k=5)
     assert with_plain in THRESHOLDS or with_plain is None
     assert cross_validated_threshold(X, y, discrete, 2, k=5) == with_plain
+
+
+@pytest.mark.parametrize("method", [cdrelief, iwcdrelief])
+def test_class_codes_beyond_a_matrix_are_refused(method):
+    X, y, _ = make_case(1, 2)
+    with pytest.raises(ReliefInputError, match="recode the classes"):
+        method(X, y * 1e12)
+
+
+def test_prior_summary_takes_the_codes_of_the_rows():
+    with pytest.raises(ReliefInputError, match="codes of the matrix's rows"):
+        prior_summary(np.ones((2, 3)), [0, 1e12])

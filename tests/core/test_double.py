@@ -220,7 +220,9 @@ def test_area_below_limits():
 
 
 @pytest.mark.parametrize("kw", [dict(area_fraction=0), dict(area_fraction=1),
-                                dict(a=0), dict(m=1)])
+                                dict(area_fraction=np.nan), dict(a=0),
+                                dict(a="2"), dict(m=1), dict(m=np.nan),
+                                dict(m=2.5)])
 def test_solve_s_bad_input(kw):
     with pytest.raises(ReliefInputError):
         solve_s(**kw)

@@ -173,6 +173,16 @@ def test_adjust_refuses_bad_input():
         significance.adjust([1.5], "bh")
     with pytest.raises(ReliefInputError, match="alpha"):
         significance.significant([0.1], 2)
+    for p in (0.1, np.full((2, 2), 0.1), ["a"], [[0.1], [0.2, 0.3]]):
+        with pytest.raises(ReliefInputError, match="1-D array of numbers"):
+            significance.adjust(p)
+        with pytest.raises(ReliefInputError, match="1-D array of numbers"):
+            significance.significant(p, 0.05)
+
+
+def test_a_missing_adjusted_p_value_is_not_significant():
+    assert_array_equal(significance.significant([0.01, None, np.nan], 0.05),
+                       [True, False, False])
 
 
 def test_permutation_p_values_count_the_permuted_weights():
@@ -211,9 +221,19 @@ def test_permutations_keep_rows_without_a_target_out():
     assert all(np.array_equal(rows, [2, 7]) for rows in seen)
 
 
-def test_permutation_refuses_bad_counts():
+@pytest.mark.parametrize("count", [0, -5, 1.5, True, 10 ** 8 + 1, 2 ** 63,
+                                   10 ** 30])
+def test_permutation_refuses_bad_counts(count):
     with pytest.raises(ReliefInputError, match="n_permutations"):
-        significance.permutation_test(lambda y: y, np.zeros(3), 0)
+        significance.permutation_test(lambda y: y, np.zeros(3), count)
+
+
+def test_a_missing_observed_weight_has_no_p_value():
+    def rescore(target):  # a scorer with no weight for its second attribute
+        return np.array([target[0], np.nan])
+
+    _, p = significance.permutation_test(rescore, np.arange(6.0), 19)
+    assert 0 < p[0] <= 1 and np.isnan(p[1])
 
 
 @each_engine
@@ -304,16 +324,32 @@ def test_surf_rescorer_with_missing_values_scores_each_class_afresh(engine):
             assert_array_equal(weights, surf.multisurf(X, target, discrete))
 
 
-def test_surf_rescorer_takes_only_permutations_of_its_target():
+@pytest.mark.parametrize("rescorer", ["surf", "rrelieff"])
+def test_rescorers_take_only_permutations_of_their_target(rescorer):
     X, y, discrete = mixed_data(11, missing=0.0)
-    rescore = significance.surf_rescorer(X, y, discrete)
+    if rescorer == "surf":
+        rescore = significance.surf_rescorer(X, y, discrete)
+    else:
+        y = X[:, 0] + y
+        rescore = significance.rrelieff_rescorer(X, y, discrete)
     other = y.copy()
     other[0] = 1 - other[0]
     moved = y.copy()
     moved[0] = np.nan
-    for target in (other, moved, y[:-1]):
+    for target in (other, moved, y[:-1], np.r_[y, y[0]], ["a"] * len(y)):
         with pytest.raises(ReliefInputError, match="permutations"):
             rescore(target)
+
+
+@each_engine
+def test_surf_rescorer_takes_a_batch_of_targets(engine):
+    X, y, discrete = mixed_data(11, missing=0.0)
+    with forced(engine):
+        rescore = significance.surf_rescorer(X, y, discrete)
+        assert rescore.many(np.empty((0, len(y)))).shape == (0, X.shape[1])
+        for targets in (y, [y, y[:-1]], "y"):
+            with pytest.raises(ReliefInputError, match="2-D array of targets"):
+                rescore.many(targets)
 
 
 def test_batched_permutations_are_those_of_one_at_a_time():

@@ -331,6 +331,26 @@ def test_engines_agree_on_larger_data(method, task):
     assert compiled.n_hit > 0 or not stir
 
 
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("task", ["classification", "regression"])
+@pytest.mark.parametrize("seed", range(6))
+def test_engines_round_the_thresholds_alike(method, task, seed):
+    """Values on a decimal grid put distances within a rounding of the
+    thresholds; both engines sum the means and spreads in the same order,
+    so such a distance falls on the same side in both."""
+    rng = np.random.default_rng(seed)
+    n = 9 if seed == 0 else int(rng.integers(5, 30))
+    X = (np.array([[.2], [0], [.2], [.2], [.6], [.7], [.5], [1], [0]])
+         if seed == 0 else rng.integers(0, 6, (n, 3)) / 5)
+    y = (np.array([1, 0, 1, 1, 1, 0, 0, 1, 0.]) if seed == 0
+         else rng.integers(0, 3, n).astype(float))
+    if task == "regression":
+        y = y / 2 + X[:, 0]
+    results = on_each_engine(lambda: weights(X, y, method=method, task=task))
+    assert_allclose(results["compiled"], results["vectorised"], rtol=0,
+                    atol=1e-12)
+
+
 # =================================================================
 # Peers: scikit-rebate and fast-select, two classes, no missing values
 # =================================================================

@@ -143,3 +143,25 @@ def test_n_keep_above_the_attributes_scores_once():
     assert len(result.rounds) == 1
     assert_array_equal(result.kept, np.arange(4))
     assert_array_equal(result.scores, multisurf(X, y, discrete))
+
+
+@pytest.mark.parametrize("fraction", [1e-300, 1e-4])
+def test_rounds_that_would_drop_nothing_are_not_run(fraction):
+    # int(1 / fraction) rounds, but none of them drops one of 7 attributes
+    X, y, discrete = data(n=40, noise=5)
+    calls = []
+
+    def score(X, y, discrete, progress_callback=None):
+        calls.append(X.shape[1])
+        return multisurf(X, y, discrete)
+
+    result = turf(score, X, y, discrete, fraction=fraction)
+    assert calls == [X.shape[1]] and len(result.rounds) == 1
+    assert_array_equal(result.scores, multisurf(X, y, discrete))
+
+
+def test_a_mask_of_the_wrong_length_is_refused():
+    X, y, discrete = data(n=30, noise=2)
+    for mask in (discrete[:-1], np.r_[discrete, False]):
+        with pytest.raises(ReliefInputError, match="`discrete` has"):
+            turf(multisurf, X, y, mask)

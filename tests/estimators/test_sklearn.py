@@ -14,6 +14,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.core import estimators, significance, surf
+from orangecontrib.relief.core.errors import ReliefInputError
 
 
 @parametrize_with_checks([
@@ -96,10 +97,6 @@ def test_nominal_features_and_their_codes():
     expected = estimators.relieff(X, y, np.ones(4, bool))
     assert_array_equal(by_index.feature_importances_, expected)
     assert_array_equal(by_mask.feature_importances_, expected)
-    with pytest.raises(ValueError, match="nominal_features"):
-        selectors.ReliefF(nominal_features=[5]).fit(X, y)
-    with pytest.raises(ValueError, match="nominal_features"):
-        selectors.ReliefF(nominal_features=np.ones(3, bool)).fit(X, y)
     X[0, 0] = 0.5
     with pytest.raises(ValueError, match="codes"):
         selectors.ReliefF(nominal_features=[0]).fit(X, y)
@@ -128,9 +125,72 @@ def test_bad_parameters_are_named():
             (selectors.RReliefF(significance="stir"), "STIR")]:
         with pytest.raises(ValueError, match=message):
             selector.fit(X, y)
-    with pytest.raises(ValueError, match="n_features_to_select"):
-        selectors.ReliefF(n_features_to_select=0).fit(X, y).get_support()
 
+
+
+def test_forms_of_nominal_features():
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 3, (120, 4)).astype(float)
+    y = (X[:, 0] + X[:, 1]) % 3
+    none = estimators.relieff(X, y)
+    for empty in (None, [], (), np.array([], int)):
+        assert_array_equal(selectors.ReliefF(nominal_features=empty)
+                           .fit(X, y).feature_importances_, none)
+    two = estimators.relieff(X, y, np.array([True, False, True, False]))
+    for chosen in ([0, 2], (2, 0), np.array([0, 2], np.int8),
+                   [True, False, True, False],
+                   np.array([True, False, True, False])):
+        assert_array_equal(selectors.ReliefF(nominal_features=chosen)
+                           .fit(X, y).feature_importances_, two)
+    for bad, shown in [([4], r"\[4\]"), ([-1], r"\[-1\]"),
+                       ([0.5], r"\[0\.5\]"), ([[0]], r"\[\[0\]\]"),
+                       ("0", "'0'"), (1, "1"),
+                       (np.ones(3, bool), "3"), ([True], "1"),
+                       (np.array([], bool), "0")]:
+        with pytest.raises(ReliefInputError,
+                           match=f"nominal_features.*got {shown}"):
+            selectors.ReliefF(nominal_features=bad).fit(X, y)
+
+
+def test_selection_parameters_are_checked_at_fit():
+    X, y = interaction(n=40)
+    for parameters, shown in [
+            (dict(threshold="0.1"), "'0.1'"),
+            (dict(threshold=True), "True"),
+            (dict(threshold=np.nan), "nan"),
+            (dict(n_features_to_select=True), "True"),
+            (dict(n_features_to_select=0), "0"),
+            (dict(n_features_to_select=-2), "-2"),
+            (dict(n_features_to_select=1.5), "1.5"),
+            (dict(n_features_to_select=0.0), "0.0"),
+            (dict(n_features_to_select="2"), "'2'"),
+            (dict(alpha=3), "3"),
+            (dict(alpha=-0.1), "-0.1"),
+            (dict(alpha="0.05"), "'0.05'"),
+            (dict(significance="bootstrap"), "'bootstrap'")]:
+        (name, value), = parameters.items()
+        with pytest.raises(ReliefInputError, match=f"{name} .*got {shown}"):
+            selectors.ReliefF(**parameters).fit(X, y)
+
+
+def test_legitimate_selection_parameters():
+    X, y = interaction()
+    weights = selectors.MultiSURF().fit(X, y).feature_importances_
+    for threshold in (np.float64(0.05), 0, -1):
+        selector = selectors.MultiSURF(threshold=threshold).fit(X, y)
+        assert_array_equal(selector.get_support(), weights > threshold)
+    for count in (np.int64(2), 2):
+        selector = selectors.MultiSURF(n_features_to_select=count).fit(X, y)
+        assert_array_equal(selector.get_support(indices=True), [0, 1])
+    assert selectors.MultiSURF(n_features_to_select=1.0).fit(X, y) \
+        .get_support().all()
+
+
+def test_more_features_to_select_than_there_are():
+    X, y = interaction()
+    with pytest.warns(UserWarning, match="n_features_to_select=11 .* 10"):
+        selector = selectors.MultiSURF(n_features_to_select=11).fit(X, y)
+    assert selector.get_support().all()
 
 def test_no_orange_and_no_qt():
     code = ("import sys, orangecontrib.relief.sklearn; "

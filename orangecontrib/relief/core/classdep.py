@@ -51,7 +51,8 @@ from . import engine
 from .errors import ReliefInputError
 from .estimators import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
-                      THRESHOLD, check, check_choice, check_distance_weights)
+                      THRESHOLD, PositiveInt, check, check_choice,
+                      check_distance_weights)
 from .prepare import prepare
 
 __all__ = ["cdrelief", "iwcdrelief", "ClassDependentRelief",
@@ -61,6 +62,8 @@ __all__ = ["cdrelief", "iwcdrelief", "ClassDependentRelief",
 #: "as_printed": d2 - d1 > 0 -> own class c, else the other class l;
 #: "as_text" (the sentence after eq. 6): d2 - d1 > 0 -> l, else c.
 UPDATES = ("as_printed", "as_text")
+#: the most class codes a weight matrix has rows for
+MAX_CLASSES = 2 ** 16
 
 
 def class_references(groups, n_groups, n_iterations, random_state):
@@ -131,16 +134,28 @@ def _class_codes(y, kept_rows):
                      ).astype(np.int64)
 
 
-def _full_matrix(rows, codes, n_classes):
-    """Rows of the present classes placed at their class codes; NaN rows
-    for classes without instances."""
+def _matrix_rows(codes, n_classes):
+    """The rows of the weight matrix, one per class code 0 .. max: the
+    largest code + 1, or `n_classes` (checked) if given."""
     size = int(codes.max()) + 1
     if n_classes is not None:
+        n_classes = PositiveInt(MAX_CLASSES)("n_classes", n_classes)
         if n_classes < size:
             raise ReliefInputError(f"n_classes={n_classes} but the data has "
                                    f"class code {size - 1}.")
-        size = n_classes
-    matrix = np.full((size, rows.shape[1]), np.nan)
+        return n_classes
+    if size > MAX_CLASSES:
+        raise ReliefInputError(
+            f"The class-dependent weights have a row per class code 0, 1, "
+            f"..., {size - 1}: more than {MAX_CLASSES:,}; recode the classes "
+            f"as 0, 1, 2, ...")
+    return size
+
+
+def _full_matrix(rows, codes, n_classes):
+    """Rows of the present classes placed at their class codes; NaN rows
+    for classes without instances."""
+    matrix = np.full((n_classes, rows.shape[1]), np.nan)
     matrix[codes] = rows
     return matrix
 
@@ -170,6 +185,8 @@ class ClassDependentRelief:
         self.kernels = engine.kernels(chosen)
         self.squared, self.update = _prepared(X, y, discrete, diff, t_eq,
                                               t_diff, chosen)
+        self.codes = _class_codes(y, self.squared.kept_rows)
+        self.n_classes = _matrix_rows(self.codes, n_classes)
         n_attrs = self.squared.exact.values.shape[0]
         weights = check_distance_weights(distance_weights, n_attrs)
         self.refs, self.scale = class_references(
@@ -179,8 +196,6 @@ class ClassDependentRelief:
             self.squared, self.refs, self.k_nearest, weights,
             progress_callback)
         self.weights = np.ones(n_attrs) if weights is None else weights
-        self.codes = _class_codes(y, self.squared.kept_rows)
-        self.n_classes = n_classes
         counts = np.bincount(self.squared.groups,
                              minlength=self.squared.n_groups)
         #: n_l / (n - n_c): ReliefF's P(l) / (1 - P(c)), exactly 1 for 2 classes
@@ -321,7 +336,10 @@ def prior_summary(matrix, y):
     with pooled misses, divided by k.
     """
     y = np.asarray(y, dtype=np.float64).ravel()
-    y = y[~np.isnan(y)].astype(np.int64)
-    priors = np.bincount(y, minlength=len(matrix)) / len(y)
+    y = y[~np.isnan(y)]
+    if not np.isin(y, np.arange(len(matrix))).all():
+        raise ReliefInputError(f"The classes must be the codes of the "
+                               f"matrix's rows, 0 to {len(matrix) - 1}.")
+    priors = np.bincount(y.astype(np.int64), minlength=len(matrix)) / len(y)
     present = priors > 0
     return priors[present] @ matrix[present]

@@ -37,7 +37,7 @@ from .engine import kernels
 from .errors import ReliefInputError
 from .estimators import prepared
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, Interval,
-                      check, check_distance_weights)
+                      PositiveInt, check, check_distance_weights)
 
 #: Defaults of pdReliefF (Prat & Belanche 2006, section 3.1): c(t) = (t/m)^2
 #: and the s that leaves 1/3 of the area below f (eq. 3.5, see solve_s).
@@ -266,12 +266,9 @@ def solve_s(a=DEFAULT_EXPONENT, area_fraction=1 / 3, *, m=None):
     -------
     float
     """
-    if not 0 < area_fraction < 1:
-        raise ReliefInputError(
-            f"area_fraction must be in (0, 1), got {area_fraction!r}.")
-    if not (np.isfinite(a) and a > 0):
-        raise ReliefInputError(f"a must be positive, got {a!r}.")
-    if m is not None and m < 2:
+    area_fraction = Interval(0, 1, open=True)("area_fraction", area_fraction)
+    a = Interval(0, open=True)("a", a)
+    if m is not None and PositiveInt()("m", m) < 2:
         raise ReliefInputError(f"m must be at least 2, got {m!r}.")
     low, high = -60.0, 60.0  # bisection on log(s): F is increasing in s
     for _ in range(200):

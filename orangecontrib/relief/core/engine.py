@@ -14,12 +14,14 @@ implement the neighbour search and the rules behind one interface:
 Both compute the same float64 formulas, with neighbour ties going to the
 lower instance index, and are tested against the same slow literal
 implementations.  Without missing values they add the same terms in the
-same order and their weights are identical; with missing values the last
-bit of a RELIEF-D expectation depends on the order of its sum, so the
-weights agree to rounding (about 1e-15), and where two distances tie
-exactly in exact arithmetic (frequent with the ramp diff, whose diffs are
-often exactly 0 or 1) the tie may break differently.  A call
-uses the vectorised engine when its work, references x instances x
+same order and their weights are identical (the SURF family's compiled
+engine adds its references class by class, so its weights agree to
+rounding, with the same thresholds and neighbourhoods); with missing
+values the last bit of a RELIEF-D expectation depends on the order of
+its sum, so the weights agree to rounding (about 1e-15), and where two
+distances tie exactly in exact arithmetic (frequent with the ramp diff,
+whose diffs are often exactly 0 or 1) the tie may break differently.  A
+call uses the vectorised engine when its work, references x instances x
 attributes, is at most :data:`SMALL_WORK`, and the compiled one
 otherwise.  The environment variable ``ORANGE_RELIEF_ENGINE`` (``auto``,
 ``compiled`` or ``vectorised``) overrides the choice, for tests and
@@ -63,7 +65,10 @@ def choose(work):
 def choose_for(X, n_references=None):
     """The engine of a call on data `X` (instances x attributes) with
     `n_references` references (None: every instance)."""
-    shape = np.shape(X)
+    try:
+        shape = np.shape(X)
+    except ValueError:  # ragged rows
+        shape = ()
     if len(shape) != 2:
         return choose(0)  # the preparation will say what is wrong
     n, a = shape

@@ -173,6 +173,7 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     Only the first `count` ranks (default k) are returned: a k above the
     number of instances needs no more.
     """
+    k_nearest = check("k_nearest", k_nearest)
     check_choice("weighting", weighting, WEIGHTINGS)
     count = k_nearest if count is None else min(count, k_nearest)
     if weighting == "equal":
@@ -182,7 +183,12 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
             and sigma > 0):
         raise ReliefInputError(f"sigma must be a positive number or None "
                                f"(k / 3.5), got {sigma!r}.")
-    return np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
+    influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
+    if influence[0] == 0:
+        raise ReliefInputError(
+            f"sigma={sigma!r} is too small: even the nearest neighbour's "
+            f"influence exp(-(1 / sigma)^2) is 0 in floating point.")
+    return influence
 
 
 def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,

@@ -44,8 +44,10 @@ TURF_FRACTION = 0.5
 
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
-#: and the level at which an attribute counts as significant
+#: and the level at which an attribute counts as significant; more than
+#: MAX_PERMUTATIONS would take days and resolve p-values no test needs
 N_PERMUTATIONS = 1000
+MAX_PERMUTATIONS = 10 ** 8
 ADJUSTMENT = "bh"
 ALPHA = 0.05
 
@@ -67,12 +69,17 @@ class Constraint:
 
 
 class PositiveInt(Constraint):
-    """An integer >= 1 (a bool is not one)."""
-    requirement = "a positive integer"
+    """An integer >= 1 (a bool is not one), at most `maximum` if given."""
+
+    def __init__(self, maximum=None):
+        self.maximum = maximum
+        self.requirement = ("a positive integer" if maximum is None
+                            else f"a positive integer up to {maximum:,}")
 
     def __call__(self, name, value):
         if (not isinstance(value, numbers.Integral)
-                or isinstance(value, bool) or value < 1):
+                or isinstance(value, bool) or value < 1
+                or self.maximum is not None and value > self.maximum):
             self.fail(name, value)
         return int(value)
 
@@ -112,7 +119,7 @@ class Interval(Constraint):
     def __init__(self, low, high=np.inf, open=False):
         self.low, self.high, self.open = low, high, open
         self.requirement = (
-            f"a number >= {low}" if np.isinf(high)
+            f"a number {'>' if open else '>='} {low}" if np.isinf(high)
             else f"a number strictly between {low} and {high}" if open
             else f"a number between {low} and {high}")
 
@@ -149,7 +156,7 @@ PARAMETERS = {
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
     "fraction": Interval(0, 1, open=True),
-    "n_permutations": PositiveInt(),
+    "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),

@@ -101,10 +101,19 @@ def check_finite(X):
 
 
 def _as_target(y, n):
+    given = np.asarray(y)
+    if sum(size > 1 for size in given.shape) > 1:
+        raise ReliefInputError(f"The target must be one value per instance "
+                               f"(1-D), got shape {given.shape}.")
     try:
         y = np.array(y, dtype=np.float64).ravel()
     except (TypeError, ValueError) as err:
         raise ReliefInputError(f"The target must be numeric: {err}") from None
+    if (given.dtype.kind in "iu" and np.any(np.abs(y) >= 2.0 ** 53)
+            and len(np.unique(given)) != len(np.unique(y))):
+        raise ReliefInputError(
+            "The target holds integers beyond 2**53 that are equal as "
+            "floating-point numbers; recode them (for classes: 0, 1, 2, ...).")
     if len(y) != n:
         raise ReliefInputError(
             f"X has {n} rows but the target has {len(y)} values.")
@@ -113,7 +122,7 @@ def _as_target(y, n):
     return y
 
 
-def _as_nominal_mask(discrete, n_attrs):
+def as_nominal_mask(discrete, n_attrs):
     if discrete is None:
         return np.zeros(n_attrs, dtype=bool)
     mask = np.array(discrete, dtype=bool).ravel()
@@ -132,7 +141,7 @@ def known_target_rows(X, y, discrete):
     """
     X = _as_matrix(X)
     y = _as_target(y, len(X))
-    nominal = _as_nominal_mask(discrete, X.shape[1])
+    nominal = as_nominal_mask(discrete, X.shape[1])
     kept_rows = np.flatnonzero(~np.isnan(y))
     if len(kept_rows) < len(y):
         X, y = X[kept_rows], y[kept_rows]
@@ -194,12 +203,17 @@ def class_groups(y):
 
 
 def scaled_target(y):
-    """A numeric target scaled to [0, 1]."""
+    """A numeric target scaled to [0, 1] (a range beyond the largest float
+    in halves, as :func:`scale_rows`)."""
     low, high = y.min(), y.max()
     if high == low:
         raise ReliefInputError("The target is constant; RReliefF needs a "
                                "target that varies.")
-    return (y - low) / (high - low)
+    with np.errstate(over="ignore"):
+        span = high - low
+    if np.isinf(span):
+        return (y / 2 - low / 2) / (high / 2 - low / 2)
+    return (y - low) / span
 
 
 

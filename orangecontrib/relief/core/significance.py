@@ -32,6 +32,7 @@ from .prepare import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)
+from .threshold import as_scores
 from .vectorised.diffs import pair_diffs
 from .vectorised.radius import add_stir_sums, stir_sums
 
@@ -172,7 +173,8 @@ def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
     p-value is
     (1 + #{permuted weight >= observed weight}) / (1 + n_permutations)
     (Phipson & Smyth 2010: never 0, valid for a finite number of
-    permutations).  `y` is not modified.
+    permutations); NaN where the observed weight is NaN.  `y` is not
+    modified.
 
     Returns
     -------
@@ -199,7 +201,9 @@ def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
                 target[known] = y[known][rng.permutation(len(known))]
             exceed += (np.asarray(many(targets)) >= observed).sum(axis=0)
         report(progress_callback, stop / n_permutations)
-    return observed, (1 + exceed) / (1 + n_permutations)
+    p = (1 + exceed) / (1 + n_permutations)
+    p[np.isnan(observed)] = np.nan
+    return observed, p
 
 
 def permutation_pvalues(score, X, y, discrete=None, *,
@@ -221,6 +225,43 @@ def permutation_pvalues(score, X, y, discrete=None, *,
                             progress_callback)
 
 
+def permutations_of(y, rows):
+    """A function that checks a rescorer's target, a permutation of `y`
+    (the same known values, missing where `y` is missing), and returns its
+    values in `rows`, the rows where `y` is known."""
+    y = np.array(y, dtype=np.float64)
+    values = np.sort(y[rows])
+
+    def known_values(target):
+        try:
+            target = np.asarray(target, dtype=np.float64)
+        except (TypeError, ValueError):
+            target = None
+        if (target is None or target.shape != y.shape
+                or not np.array_equal(np.isnan(target), np.isnan(y))
+                or not np.array_equal(np.sort(target[rows]), values)):
+            raise ReliefInputError(
+                "A rescorer takes permutations of the target it was made "
+                "with: the same known values, missing where it is missing.")
+        return target[rows]
+
+    return known_values
+
+
+def as_targets(targets):
+    """`targets` as a float64 (count, n) array of targets, one per row."""
+    try:
+        targets = np.asarray(targets, dtype=np.float64)
+    except (TypeError, ValueError):
+        targets = None
+    if targets is None or targets.ndim != 2:
+        raise ReliefInputError(
+            "A rescorer takes permutations of its target: one to "
+            "rescore(target), a 2-D array of targets, one per row, to "
+            "rescore.many(targets).")
+    return targets
+
+
 def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
                       n_iterations=None, random_state=RANDOM_STATE,
                       weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
@@ -236,10 +277,10 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
                                    diff=diff, t_eq=t_eq, t_diff=t_diff)
     influence = rank_weights(k, weighting, sigma, count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, None, None)
-    rows = data.kept_rows
+    known_values = permutations_of(y, data.kept_rows)
 
     def rescore(target):
-        scaled = scaled_target(np.asarray(target, dtype=np.float64)[rows])
+        scaled = scaled_target(known_values(target))
         sums = kernels.rrelieff_sums(data.exact, refs, neighbours, scaled,
                                      influence)
         return rrelieff_weights(*sums, len(refs))
@@ -270,24 +311,17 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
                                    t_eq=t_eq, t_diff=t_diff)
-    y = np.array(y, dtype=np.float64)
-    rows = data.kept_rows
-    values = np.sort(y[rows])
+    known_values = permutations_of(y, data.kept_rows)
     classes = task == "classification"
 
     def labels(target):
-        target = np.asarray(target, dtype=np.float64)
-        if (target.shape != y.shape
-                or not np.array_equal(np.isnan(target), np.isnan(y))
-                or not np.array_equal(np.sort(target[rows]), values)):
-            raise ReliefInputError(
-                "A rescorer takes permutations of the target it was made "
-                "with: the same known values, missing where it is missing.")
-        known = target[rows]
+        known = known_values(target)
         return class_groups(known)[0] if classes else scaled_target(known)
 
     def many(targets):
-        targets = np.asarray(targets, dtype=np.float64)
+        targets = as_targets(targets)
+        if len(targets) == 0:
+            return np.empty((0, data.exact.values.shape[0]))
         codes = np.array([labels(target) for target in targets], np.float64)
         if classes and data.exact.relief_d.shape[0]:
             return np.array([neighbourhood_sums(X, target, discrete,
@@ -299,7 +333,7 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
                          for own, c in zip(sums, constant)])
 
     def rescore(target):
-        return many(np.asarray(target, dtype=np.float64)[None])[0]
+        return many([target])[0]
 
     rescore.many = many
     return rescore
@@ -314,7 +348,7 @@ def adjust(p, method=ADJUSTMENT):
     m p.  All clipped at 1; NaN p-values stay NaN and do not count in m.
     """
     method = check("adjustment", method)
-    p = np.asarray(p, dtype=np.float64)
+    p = as_scores(p, "p-values")
     if ((p < 0) | (p > 1)).any():
         raise ReliefInputError("p-values must lie between 0 and 1.")
     adjusted = np.full(p.shape, np.nan)
@@ -339,4 +373,4 @@ def significant(adjusted, alpha):
     """The attributes whose adjusted p-value is at most `alpha` (bool)."""
     alpha = check("alpha", alpha)
     with np.errstate(invalid="ignore"):
-        return np.asarray(adjusted) <= alpha
+        return as_scores(adjusted, "adjusted p-values") <= alpha

@@ -32,7 +32,7 @@ from .errors import ReliefInputError
 from .estimators import reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_ramp)
-from .prepare import (_as_nominal_mask, _as_target, _check_codes,
+from .prepare import (_as_target, _check_codes, as_nominal_mask,
                       class_groups, check_finite, scale_rows)
 from .progress import report, wrap_callback
 from .tables import DIFF_KINDS, exact_tables
@@ -221,7 +221,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     X = open_rows(X)
     n, n_attrs = X.shape
     y = _as_target(y, n)
-    nominal = _as_nominal_mask(discrete, n_attrs)
+    nominal = as_nominal_mask(discrete, n_attrs)
     diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     k = check("k_nearest", k_nearest)
     chunk_rows = check("chunk_rows", chunk_rows)

@@ -1,7 +1,22 @@
 """Choosing attributes from Relief weights."""
+import numbers
+
 import numpy as np
 
 from .errors import ReliefInputError
+from .options import PositiveInt, check
+
+
+def as_scores(values, what):
+    """`values`, one per attribute, as a float64 1-D array (NaN: none)."""
+    try:
+        values = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        values = None
+    if values is None or values.ndim != 1:
+        raise ReliefInputError(f"The {what} must be a 1-D array of numbers, "
+                               f"one per attribute.")
+    return values
 
 
 def chebyshev_threshold(alpha, m):
@@ -11,10 +26,9 @@ def chebyshev_threshold(alpha, m):
     from m references, exceeds tau with probability at most alpha (the
     Type I error); Kira & Rendell note that tau can be much smaller.
     """
-    if not 0 < alpha <= 1:
-        raise ReliefInputError(f"alpha must be in (0, 1], got {alpha!r}.")
-    if m < 1:
-        raise ReliefInputError(f"m must be at least 1, got {m!r}.")
+    alpha, m = check("alpha", alpha), PositiveInt()("m", m)
+    if alpha == 0:
+        raise ReliefInputError("alpha must be in (0, 1], got 0.")
     return 1 / np.sqrt(alpha * m)
 
 
@@ -25,12 +39,19 @@ def select_features(weights, threshold=None, top_k=None):
     the k best (both: the k best of those over the threshold).  Equal
     weights keep the lower index first.
     """
-    weights = np.asarray(weights, dtype=np.float64)
+    weights = as_scores(weights, "weights")
+    if threshold is not None and (
+            not isinstance(threshold, numbers.Real)
+            or isinstance(threshold, bool) or not np.isfinite(threshold)):
+        raise ReliefInputError(
+            f"threshold must be a finite number, got {threshold!r}.")
     order = np.argsort(-weights, kind="stable")
     if threshold is not None:
         order = order[weights[order] > threshold]
     if top_k is not None:
-        if top_k < 0:
-            raise ReliefInputError(f"top_k must be >= 0, got {top_k!r}.")
+        if (not isinstance(top_k, numbers.Integral)
+                or isinstance(top_k, bool) or top_k < 0):
+            raise ReliefInputError(
+                f"top_k must be an integer >= 0, got {top_k!r}.")
         order = order[:top_k]
     return order

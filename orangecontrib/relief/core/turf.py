@@ -11,6 +11,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .options import TURF_FRACTION, check
+from .prepare import as_nominal_mask
 from .progress import report, wrap_callback
 
 TurfResult = namedtuple("TurfResult", [
@@ -43,11 +44,12 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     ``score(X[:, remaining], y, discrete[remaining])`` and keeps the best
     ceil(r (1 - fraction)) of the r remaining (ties to the lower index);
     there are :func:`rounds_of` (fraction) rounds, fewer if at most
-    `n_keep` attributes remain.  The kept attributes are scored once more;
-    an attribute dropped in round t of T gets the lowest final score minus
-    (T - t + 1) / 100 of the final scores' range (at least 0.01 each), so
-    that sorting by score puts the kept first and the dropped by how long
-    they lasted (scikit-rebate's order).
+    `n_keep` attributes remain or a round would drop none.  The kept
+    attributes are scored once more; an attribute dropped in round t of T
+    gets the lowest final score minus (T - t + 1) / 100 of the final
+    scores' range (at least 0.01 each), so that sorting by score puts the
+    kept first and the dropped by how long they lasted (scikit-rebate's
+    order).
 
     Parameters
     ----------
@@ -73,19 +75,19 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
         raise ReliefInputError(f"X must be a 2-D array (instances x "
                                f"attributes), got shape {X.shape}.")
     n_attributes = X.shape[1]
-    discrete = (np.zeros(n_attributes, bool) if discrete is None
-                else np.asarray(discrete, bool))
+    discrete = as_nominal_mask(discrete, n_attributes)
     remaining = np.arange(n_attributes)
     n_rounds = rounds_of(fraction)
     history, dropped = [], []
     for t in range(n_rounds):
-        if n_keep is not None and len(remaining) <= n_keep:
+        keep = int(np.ceil(len(remaining) * (1 - fraction)))
+        if (n_keep is not None and len(remaining) <= n_keep
+                or keep == len(remaining)):  # so would every later round
             break
         weights = np.asarray(score(
             X[:, remaining], y, discrete[remaining],
             progress_callback=share(progress_callback, t, n_rounds)))
         history.append((remaining, weights))
-        keep = int(np.ceil(len(remaining) * (1 - fraction)))
         order = np.lexsort((remaining, -weights))  # best first, ties by index
         dropped.append(remaining[np.sort(order[keep:])])
         remaining = remaining[np.sort(order[:keep])]

@@ -44,24 +44,34 @@ def block_diffs(exact, rows):
     return diffs, dist
 
 
+def row_totals(terms):
+    """Each row's sum of its terms but the NaN of its reference, added in
+    instance order, as the compiled engine adds them (so that both engines'
+    thresholds are the same floats and a distance on a threshold falls on
+    the same side)."""
+    return np.add.accumulate(np.nan_to_num(terms, nan=0.0), axis=1)[:, -1]
+
+
 def mean_distance(exact):
-    """T of SURF: the mean distance of the n (n - 1) / 2 pairs."""
+    """T of SURF: the mean distance of the n (n - 1) / 2 pairs (each
+    instance's distances summed in order, then those sums by numpy, as
+    :func:`..neighbours.radius.mean_distance`)."""
     n_attrs, n = exact.values.shape
-    total = 0.0
-    for rows, _ in reference_blocks(np.arange(n), n_attrs * n, None):
-        total += np.nansum(block_diffs(exact, rows)[1])
-    return total / (n * (n - 1))
+    totals = [row_totals(block_diffs(exact, rows)[1]) for rows, _ in
+              reference_blocks(np.arange(n), n_attrs * n, None)]
+    return np.concatenate(totals).sum() / (n * (n - 1))
 
 
 def limits(dist, local, global_mean, ddof):
-    """Each block row's (near, far) limits (:func:`..radius.thresholds`)."""
+    """Each block row's (near, far) limits (:func:`..radius.thresholds`),
+    its mean and spread summed as :func:`..rules.radius.limits` sums them."""
     n_others = dist.shape[1] - 1
+    mean = row_totals(dist) / n_others
+    squares = row_totals((dist - mean[:, None]) ** 2)
     near, far = np.empty(len(dist)), np.empty(len(dist))
-    for r, row in enumerate(dist):
-        mean = np.nansum(row) / n_others
-        sigma = standard_deviation(np.nansum((row - mean) ** 2), n_others,
-                                   ddof)
-        near[r], far[r] = thresholds(mean, sigma, local, global_mean)
+    for r in range(len(dist)):
+        sigma = standard_deviation(squares[r], n_others, ddof)
+        near[r], far[r] = thresholds(mean[r], sigma, local, global_mean)
     return near, far
 
 
