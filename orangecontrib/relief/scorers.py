@@ -26,7 +26,7 @@ column; :mod:`.rank` adapts these scorers to it.
 """
 import numpy as np
 
-from Orange.data import ContinuousVariable, DiscreteVariable, Variable
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
 from Orange.data.filter import HasClass
 from Orange.preprocess.score import Scorer
 
@@ -36,7 +36,7 @@ from .core.options import (DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            THRESHOLD, TURF_FRACTION, check_choice)
 from .core.subsets import RFSM, greedy_forward
-from .core.turf import turf
+from .core.turf import turf, turf_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
@@ -44,12 +44,36 @@ __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "MultiSURF", "MultiSURFstar", "TuRF"]
 
 
+def fits(scorer, class_var):
+    """Whether `scorer`, this module's or any Orange scorer, can score data
+    whose class is `class_var`."""
+    check = getattr(scorer, "fits", None)
+    return (check(class_var) if check is not None
+            else isinstance(class_var, scorer.class_type))
+
+
+def table_scores(scorer, data):
+    """The scores of every attribute of `data` by any Orange scorer, one per
+    attribute (ValueError otherwise)."""
+    scores = np.asarray(scorer(data), dtype=np.float64)
+    if scores.shape not in ((len(data.domain.attributes),),
+                            (1, len(data.domain.attributes))):
+        raise ValueError(f"{type(scorer).__name__} gave scores of shape "
+                         f"{scores.shape} for {len(data.domain.attributes)} "
+                         f"attributes: one per attribute is needed.")
+    return scores.ravel()
+
+
 def of_feature(data, scores, feature=None):
     """`scores` (one per attribute of `data`), or `feature`'s alone: a
     Relief scorer weighs every attribute in the context of the others."""
     if feature is None:
         return scores
-    return scores[data.domain.attributes.index(data.domain[feature])]
+    variable = data.domain[feature]
+    if variable not in data.domain.attributes:
+        raise ValueError(f"{variable.name} is not an attribute of the data "
+                         f"(the class and metas have no score).")
+    return scores[data.domain.attributes.index(variable)]
 
 
 class ReliefScorer(Scorer):
@@ -443,12 +467,15 @@ class MultiSURFstar(MultiSURF):
 
 
 class TuRF(Scorer):
-    """TuRF (Moore & White 2007) around another scorer of this module:
-    score, drop the worst `fraction` of the attributes, score the rest
-    again, :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction)
-    times or until `n_keep` remain.  Dropped attributes score below the
-    kept ones, those that lasted longer higher (see
-    :func:`orangecontrib.relief.core.turf.turf`).
+    """TuRF (Moore & White 2007) around another scorer: score, drop the
+    worst `fraction` of the attributes, score the rest again,
+    :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction) times or
+    until `n_keep` remain.  Dropped attributes score below the kept ones,
+    those that lasted longer higher (see
+    :func:`orangecontrib.relief.core.turf.turf`).  A scorer of this module
+    is run on the core's arrays; any other Orange scorer (Orange's own,
+    :class:`~orangecontrib.relief.significance.Significance`, another
+    TuRF) on the table of the remaining attributes.
     """
     feature_type = Variable
     supports_sparse_data = True
@@ -465,7 +492,7 @@ class TuRF(Scorer):
 
     def fits(self, class_var):
         """Whether the wrapped scorer can weigh data with `class_var`."""
-        return self.scorer.fits(class_var)
+        return fits(self.scorer, class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         return of_feature(data, self.result(data, progress_callback).scores,
@@ -477,12 +504,22 @@ class TuRF(Scorer):
     def result(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
         `data`: scores, the kept attributes and every round."""
-        arrays = self.scorer.arrays(data)
+        options = dict(fraction=self.fraction, n_keep=self.n_keep,
+                       progress_callback=progress_callback)
+        if isinstance(self.scorer, ReliefScorer):
+            arrays = self.scorer.arrays(data)
 
-        def score(X, y, discrete, progress_callback=None):
-            return self.scorer._weights(arrays._replace(X=X, discrete=discrete),
-                                        progress_callback)
+            def score(X, y, discrete, progress_callback=None):
+                return self.scorer._weights(
+                    arrays._replace(X=X, discrete=discrete), progress_callback)
 
-        return turf(score, arrays.X, arrays.y, arrays.discrete,
-                    fraction=self.fraction, n_keep=self.n_keep,
-                    progress_callback=progress_callback)
+            return turf(score, arrays.X, arrays.y, arrays.discrete, **options)
+        check_table(data, self.friendly_name)
+        domain = data.domain
+
+        def score_columns(columns, progress_callback):
+            kept = Domain([domain.attributes[c] for c in columns],
+                          domain.class_vars, domain.metas)
+            return table_scores(self.scorer, data.transform(kept))
+
+        return turf_rounds(score_columns, len(domain.attributes), **options)

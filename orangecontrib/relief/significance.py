@@ -18,7 +18,9 @@ from Orange.preprocess.score import Scorer
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
                            check, check_choice)
-from .scorers import MultiSURF, ReliefF, of_feature
+from .arrays import check_table
+from .scorers import (MultiSURF, ReliefF, ReliefScorer, fits, of_feature,
+                      table_scores)
 
 __all__ = ["Significance", "SignificanceResult", "TESTS"]
 
@@ -90,7 +92,7 @@ class Significance(Scorer):
         """Whether the test can run on data with `class_var`."""
         if self.test == "stir":
             return isinstance(class_var, DiscreteVariable)
-        return self.scorer.fits(class_var)
+        return fits(self.scorer, class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         """-log10 of every attribute's adjusted p-value (or `feature`'s)."""
@@ -104,14 +106,15 @@ class Significance(Scorer):
 
     def result(self, data, progress_callback=None):
         """The :data:`SignificanceResult` of every attribute of `data`."""
+        check_table(data, "A significance test")
         if self.test == "stir" and not self.fits(data.domain.class_var):
             raise ValueError("STIR needs a categorical class; use "
                              "test='permutation' for a numeric one.")
-        arrays = self.scorer.arrays(data)
         if self.test == "stir":
-            weights, p = self._stir(arrays, progress_callback)
+            weights, p = self._stir(self.scorer.arrays(data),
+                                    progress_callback)
         else:
-            weights, p = self._permutations(arrays, progress_callback)
+            weights, p = self._permutations(data, progress_callback)
         q = significance.adjust(p, self.adjustment)
         return SignificanceResult(weights, p, q,
                                   significance.significant(q, self.alpha),
@@ -119,8 +122,9 @@ class Significance(Scorer):
 
     def _stir(self, arrays, progress_callback):
         scorer = self.scorer
-        options = dict(diff=scorer.diff, t_eq=scorer.t_eq,
-                       t_diff=scorer.t_diff,
+        options = dict(n_iterations=scorer.n_iterations,
+                       random_state=scorer.random_state, diff=scorer.diff,
+                       t_eq=scorer.t_eq, t_diff=scorer.t_diff,
                        progress_callback=progress_callback)
         if type(scorer) is ReliefF:
             result = significance.stir(arrays.X, arrays.y, arrays.discrete,
@@ -134,7 +138,26 @@ class Significance(Scorer):
                 **options)
         return result.score, result.p
 
-    def _permutations(self, arrays, progress_callback):
+    def _permutations(self, data, progress_callback):
+        if isinstance(self.scorer, ReliefScorer):
+            arrays = self.scorer.arrays(data)
+            rescore, y = self.scorer.rescorer(arrays), arrays.y
+        else:
+            rescore, y = table_rescorer(self.scorer, data), data.Y
         return significance.permutation_test(
-            self.scorer.rescorer(arrays), arrays.y, self.n_permutations,
-            self.random_state, progress_callback)
+            rescore, y, self.n_permutations, self.random_state,
+            progress_callback)
+
+
+def table_rescorer(scorer, data):
+    """``rescore(y)``: any Orange scorer's scores of `data` with the class
+    values `y` (for :func:`~.core.significance.permutation_test`)."""
+    check_table(data, type(scorer).__name__)
+
+    def rescore(target):
+        permuted = data.copy()
+        with permuted.unlocked(permuted.Y):
+            permuted.Y[:] = np.reshape(target, permuted.Y.shape)
+        return table_scores(scorer, permuted)
+
+    return rescore

@@ -281,6 +281,7 @@ class ReliefF(ReliefSelector):
     def _stir(self, X, y, discrete):
         return _core_errors(significance.stir)(
             X, y, discrete, neighbourhood="relieff", k_nearest=self.k_nearest,
+            n_iterations=self.n_iterations, random_state=self.random_state,
             diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff)
 
 
@@ -348,8 +349,9 @@ class SURF(ReliefSelector):
         options = self._surf_options()
         return _core_errors(significance.stir)(
             X, y, discrete, neighbourhood=options["method"],
-            deviation=options.get("deviation", DEVIATION), diff=self.diff,
-            t_eq=self.t_eq, t_diff=self.t_diff)
+            deviation=options.get("deviation", DEVIATION),
+            n_iterations=self.n_iterations, random_state=self.random_state,
+            diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff)
 
 
 class SURFstar(SURF):

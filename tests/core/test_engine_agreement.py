@@ -99,6 +99,8 @@ def test_small_calls_choose_the_vectorised_engine(monkeypatch):
     assert engine.choose_for(np.zeros((1000, 50))) == engine.VECTORISED
     assert engine.choose_for(np.zeros((20000, 50))) == engine.COMPILED
     assert engine.choose_for(np.zeros((20000, 50)), 10) == engine.VECTORISED
+    # references are drawn with replacement: more of them than instances
+    assert engine.choose_for(np.zeros((300, 13)), 10 ** 6) == engine.COMPILED
     monkeypatch.setenv(engine.VARIABLE, engine.COMPILED)
     assert engine.choose(1) == engine.COMPILED
 

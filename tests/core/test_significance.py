@@ -35,14 +35,15 @@ def literal_stir(hits, misses):
     return result.statistic, result.pvalue
 
 
-def relieff_pairs(X, y, discrete, k):
-    """The literal ReliefF neighbour pairs' diffs: (hits[A], misses[A])."""
+def relieff_pairs(X, y, discrete, k, references=None):
+    """The literal ReliefF neighbour pairs' diffs: (hits[A], misses[A]) of
+    the `references` (None: every instance)."""
     ctx, _ = ref_relief.prepare(X, y, discrete, "linear", 0.04, 0.1, None,
                                 regression=False)
     hits = [[] for _ in range(ctx.a)]
     misses = [[] for _ in range(ctx.a)]
     classes = sorted(set(ctx.group))
-    for i in range(ctx.n):
+    for i in range(ctx.n) if references is None else references:
         for c in classes:
             members = [j for j in range(ctx.n) if ctx.group[j] == c]
             target = hits if c == ctx.group[i] else misses
@@ -71,12 +72,16 @@ def test_stir_on_surf_pairs_is_the_literal_t_test(engine, method, seed):
 
 @each_engine
 @pytest.mark.parametrize("k", [1, 3])
-def test_stir_on_relieff_pairs_is_the_literal_t_test(engine, k):
+@pytest.mark.parametrize("n_iterations", [None, 15])
+def test_stir_on_relieff_pairs_is_the_literal_t_test(engine, k, n_iterations):
     X, y, discrete = mixed_data(2, n_classes=3)
-    hits, misses = relieff_pairs(X, y, discrete, k)
+    references = (None if n_iterations is None else
+                  estimators.reference_instances(len(y), n_iterations, 4))
+    hits, misses = relieff_pairs(X, y, discrete, k, references)
     with forced(engine):
         result = significance.stir(X, y, discrete, neighbourhood="relieff",
-                                   k_nearest=k)
+                                   k_nearest=k, n_iterations=n_iterations,
+                                   random_state=4)
     for A in range(X.shape[1]):
         t, p = literal_stir(hits[A], misses[A])
         assert_allclose(result.t[A], t, rtol=1e-9, atol=1e-9)
@@ -390,3 +395,44 @@ def test_stir_flags_the_interacting_pair(seed, missing, neighbourhood):
         significance.adjust(result.p, "bh"), 0.05))
     assert {0, 1} <= set(flagged)
     assert len(flagged) <= 3  # the pair and at most one noise attribute
+
+
+def test_stir_calls_diffs_that_do_not_vary_alike_on_both_engines():
+    # three instances, one miss pair and one hit pair per neighbourhood:
+    # s_p is 0 in exact arithmetic and a rounding in float64
+    X = np.random.default_rng(1).random((3, 4))
+    y = np.array([0.0, 1.0, 0.0])
+    results = {}
+    for engine in ("compiled", "vectorised"):
+        with forced(engine):
+            results[engine] = significance.stir(X, y,
+                                                neighbourhood="multisurf")
+    assert_array_equal(results["compiled"].t, results["vectorised"].t)
+    assert np.isinf(results["compiled"].t).all()
+    assert_array_equal(results["compiled"].p, [0, 1, 1, 1])
+
+
+@pytest.mark.parametrize("method", ["bh", "holm", "bonferroni"])
+@pytest.mark.parametrize("n_permutations", [1, 19, 99])
+def test_the_smallest_adjusted_p_value_is_reached_only_at_the_least_p(
+        method, n_permutations):
+    least = 1 / (1 + n_permutations)
+    for m in (1, 4):
+        smallest = significance.smallest_adjusted(m, n_permutations, method)
+        assert smallest == pytest.approx(
+            significance.adjust(np.full(m, least), method).min())
+        p = np.r_[least, np.full(m - 1, 1.0)]
+        assert significance.adjust(p, method).min() >= smallest - 1e-15
+
+
+@pytest.mark.parametrize("method", ["bh", "holm", "bonferroni"])
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.1, 0.3, 1.0])
+def test_the_permutations_needed_are_the_fewest_that_can_be_significant(
+        method, alpha):
+    for m in (1, 13):
+        count = significance.permutations_needed(m, alpha, method)
+        assert significance.smallest_adjusted(m, count, method) <= alpha
+        assert (count == 1 or significance.smallest_adjusted(
+            m, count - 1, method) > alpha)
+    assert significance.permutations_needed(13, 0.05, "bh") == 19
+    assert significance.permutations_needed(13, 1e-9, method) is None

@@ -44,6 +44,8 @@ def test_scorers_work_as_orange_scorers(heart):
     assert len(reduced.domain.attributes) == 3
     with pytest.raises(ValueError):
         DReliefF()(Table(path("cpu")))          # numeric class
+    with pytest.raises(ValueError, match="is not an attribute"):
+        DReliefF()(heart, heart.domain.class_var)
 
 
 def test_limits_through_the_scorers(heart):

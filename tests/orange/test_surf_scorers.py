@@ -12,7 +12,7 @@ from Orange.preprocess.fss import SelectBestFeatures
 
 import Orange
 from orangecontrib.relief import (SURF, MultiSURF, MultiSURFstar, RankScorer,
-                                  ReliefF, SURFstar, TuRF)
+                                  ReliefF, Significance, SURFstar, TuRF)
 from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core import estimators, surf
@@ -118,6 +118,34 @@ def test_turf_around_multisurf_on_a_numeric_class(housing):
     assert wrapper.fits(housing.domain.class_var)
     assert not TuRF(ReliefF()).fits(housing.domain.class_var)
     assert TuRF().scorer.friendly_name == "MultiSURF"
+
+
+def test_turf_wraps_any_orange_scorer_on_the_remaining_attributes(heart):
+    info_gain = Orange.preprocess.score.InfoGain()
+    result = TuRF(info_gain, fraction=0.5).result(heart)
+    kept = heart.domain.attributes
+    for remaining, scores in result.rounds:  # each round scores its table
+        assert_array_equal(remaining, sorted(remaining))
+        table = heart.transform(Orange.data.Domain(
+            [kept[i] for i in remaining], heart.domain.class_var))
+        assert_array_equal(scores, info_gain(table))
+    assert len(result.kept) == 4  # 13 -> 7 -> 4
+    assert TuRF(info_gain).fits(heart.domain.class_var)
+    # this module's TuRF and significance are scorers like any other
+    nested = TuRF(TuRF(MultiSURF()), fraction=0.5).result(heart)
+    assert len(nested.kept) == 4
+    assert np.isfinite(TuRF(Significance())(heart)).all()
+
+
+def test_turf_refuses_scores_that_are_not_one_per_attribute(heart):
+    class Odd(Orange.preprocess.score.Scorer):
+        class_type = DiscreteVariable
+
+        def __call__(self, data, feature=None):
+            return np.zeros(3)
+
+    with pytest.raises(ValueError, match="one per attribute"):
+        TuRF(Odd())(heart)
 
 
 @pytest.mark.parametrize("cls", SCORERS)

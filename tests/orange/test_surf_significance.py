@@ -6,8 +6,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from Orange.data import Table
 from Orange.preprocess import SelectBestFeatures
 
-from orangecontrib.relief import (MultiSURF, ReliefF,
-                                  RReliefF, Significance)
+import Orange
+from orangecontrib.relief import (MultiSURF, ReliefF, RReliefF, Significance,
+                                  TuRF)
 from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.core import significance, surf
 from orangecontrib.relief.datasets import path
@@ -52,6 +53,37 @@ def test_significance_by_stir(heart):
         k_nearest=4).p)
 
 
+@pytest.mark.parametrize("scorer, neighbourhood", [
+    (MultiSURF(n_iterations=40, random_state=3), "multisurf"),
+    (ReliefF(n_iterations=40, random_state=3, k_nearest=5), "relieff")])
+def test_stir_tests_the_scorers_references(heart, scorer, neighbourhood):
+    arrays = table_arrays(heart, "MultiSURF")
+    p = Significance(scorer).result(heart).p
+    assert_array_equal(p, significance.stir(
+        arrays.X, arrays.y, arrays.discrete, neighbourhood=neighbourhood,
+        k_nearest=5, n_iterations=40, random_state=3).p)
+    assert not np.array_equal(p, significance.stir(
+        arrays.X, arrays.y, arrays.discrete, neighbourhood=neighbourhood,
+        k_nearest=5).p)
+
+
+def test_permutations_of_any_orange_scorer(heart):
+    info_gain = Orange.preprocess.score.InfoGain()
+    result = Significance(info_gain, test="permutation", n_permutations=19,
+                          random_state=5).result(heart)
+    rng = np.random.default_rng(5)
+    exceed = np.zeros(len(heart.domain.attributes))
+    for _ in range(19):  # the permutations permutation_test draws
+        permuted = heart.copy()
+        with permuted.unlocked(permuted.Y):
+            permuted.Y[:] = heart.Y[rng.permutation(len(heart))]
+        exceed += info_gain(permuted) >= info_gain(heart)
+    assert_array_equal(result.weights, info_gain(heart))
+    assert_allclose(result.p, (1 + exceed) / 20)
+    assert Significance(TuRF(), test="permutation").fits(
+        heart.domain.class_var)
+
+
 def test_significance_by_permutation(cpu):
     tester = Significance(RReliefF(k_nearest=10), test="permutation",
                           n_permutations=9, adjustment="holm")
@@ -84,6 +116,11 @@ def test_significance_refuses_what_it_cannot_test(cpu):
     with pytest.raises(ValueError, match="categorical"):
         Significance(MultiSURF()).result(cpu)
     assert not Significance(MultiSURF()).fits(cpu.domain.class_var)
+    no_class = cpu.transform(Orange.data.Domain(cpu.domain.attributes))
+    for test in ("stir", "permutation"):
+        with pytest.raises(ValueError, match="needs data with a single "
+                                             "target variable"):
+            Significance(test=test).result(no_class)
     with pytest.raises(ValueError, match="test"):
         Significance(test="bootstrap")
     with pytest.raises(ValueError, match="adjustment"):

@@ -434,3 +434,42 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertFalse(widget.Warning.no_stir.is_shown())
         table = self.get_output(widget.Outputs.weights)
         self.assertTrue((table.get_column("p") >= 0.1).all())
+
+    def test_too_few_permutations_to_be_significant_warn(self):
+        widget = self.widget
+        widget.test_significance = True
+        widget.test_index = 1  # permutations
+        widget.n_permutations = 9
+        self.send_and_wait(self.heart)  # 13 attributes, Benjamini-Hochberg
+        warning = widget.Warning.few_permutations
+        self.assertTrue(warning.is_shown())
+        self.assertIn("at least 19", warning.formatted)
+        widget.n_permutations = 19
+        widget.commit.now()
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertFalse(warning.is_shown())
+        widget.adjustment_index = 2  # Bonferroni: 13 / (1 + 19) > 0.05
+        widget.commit.now()
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertIn("at least 259", warning.formatted)
+
+    def test_no_class_is_an_error_and_no_stir_warning(self):
+        widget = self.widget
+        widget.test_significance = True
+        heart = self.heart
+        self.send_and_wait(heart.transform(Domain(heart.domain.attributes)))
+        self.assertTrue(widget.Error.no_class.is_shown())
+        self.assertFalse(widget.Warning.no_stir.is_shown())
+
+    def test_a_variant_replaced_for_other_data_comes_back(self):
+        widget = self.widget
+        cpu = Table(path("cpu"))
+        widget.method = "DReliefF"
+        self.send_and_wait(cpu)  # numeric class: DReliefF does not fit
+        self.assertEqual(widget.method, "RReliefF")
+        self.send_and_wait(self.heart)
+        self.assertEqual(widget.method, "DReliefF")
+        self.send_and_wait(cpu)
+        widget.method = "MultiSURF"  # chosen meanwhile: it stays
+        self.send_and_wait(self.heart)
+        self.assertEqual(widget.method, "MultiSURF")

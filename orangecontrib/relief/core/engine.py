@@ -72,7 +72,7 @@ def choose_for(X, n_references=None):
     if len(shape) != 2:
         return choose(0)  # the preparation will say what is wrong
     n, a = shape
-    m = n if n_references is None else min(n_references, n)
+    m = n if n_references is None else n_references  # drawn with replacement
     return choose(m * n * a)
 
 

@@ -157,6 +157,7 @@ PARAMETERS = {
     "deviation": OneOf("population", "sample"),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
+    "n_attributes": PositiveInt(),
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),

@@ -27,7 +27,8 @@ from scipy.special import stdtr
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                      N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ, check)
+                      MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE, T_DIFF,
+                      T_EQ, check)
 from .prepare import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
@@ -59,7 +60,9 @@ def stir_test(hit_sum, n_hit, miss_sum, n_miss, squares):
     over the diffs of the n_M miss pairs and n_H hit pairs, from the sums
     of the hits' and the misses' diffs and the sum of the `squares` of
     both: (n_M - 1) s_M^2 + (n_H - 1) s_H^2 = squares - n_M mean_M^2 -
-    n_H mean_H^2 (a tiny negative result of cancellation is taken as 0).
+    n_H mean_H^2 (a result within the rounding of summing the squares,
+    (n_M + n_H) eps squares, is cancellation and taken as 0, so that
+    both engines call diffs that do not vary so).
     The p-value is one-sided, P(T >= t) with n_M + n_H - 2 degrees of
     freedom.  Where the diffs do not vary (s_p = 0), p is 0 if
     mean_M > mean_H and 1 otherwise.
@@ -79,7 +82,8 @@ def stir_test(hit_sum, n_hit, miss_sum, n_miss, squares):
     score = miss_mean - hit_mean
     df = n_miss + n_hit - 2
     about_means = squares - miss_sum * miss_mean - hit_sum * hit_mean
-    pooled = np.maximum(about_means, 0.0) / df
+    rounding = np.asarray(squares) * (n_hit + n_miss) * np.finfo(float).eps
+    pooled = np.where(about_means > rounding, about_means, 0.0) / df
     scale = np.sqrt(pooled * (1 / n_miss + 1 / n_hit))
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.where(scale > 0, score / scale,
@@ -89,11 +93,13 @@ def stir_test(hit_sum, n_hit, miss_sum, n_miss, squares):
     return StirResult(score, t, df, p)
 
 
-def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
+def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
+                      n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                       t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """The diffs summed over ReliefF's (reference, hit) and (reference,
-    miss) pairs, and the squared diffs over both, every instance a
-    reference: its k nearest hits and its k nearest misses of each other
+    miss) pairs, and the squared diffs over both, the references those of
+    ReliefF with the same `n_iterations` and `random_state` (None: every
+    instance): its k nearest hits and its k nearest misses of each other
     class, found as ReliefF finds them (exact distances, ties to the lower
     index).
 
@@ -102,9 +108,9 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
     (hit_sum, n_hit, miss_sum, n_miss, squares), the arguments of
     :func:`stir_test`
     """
-    data, refs, kernels = prepared(X, y, discrete, None, RANDOM_STATE,
-                                   task="classification", diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff)
+    data, refs, kernels = prepared(X, y, discrete, n_iterations,
+                                   random_state, task="classification",
+                                   diff=diff, t_eq=t_eq, t_diff=t_diff)
     neighbours = neighbours_of(kernels, data, refs, k_nearest, None,
                                wrap_callback(progress_callback, 0, 0.8))
     # the rows and constants of the SURF family's STIR sums
@@ -120,8 +126,9 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF, diff=DIFF,
 
 
 def stir(X, y, discrete=None, *, neighbourhood="multisurf",
-         k_nearest=K_RELIEFF, deviation=DEVIATION, diff=DIFF, t_eq=T_EQ,
-         t_diff=T_DIFF, progress_callback=None):
+         k_nearest=K_RELIEFF, deviation=DEVIATION, n_iterations=None,
+         random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+         progress_callback=None):
     """STIR p-values of every attribute (Le et al. 2019).
 
     Parameters
@@ -132,6 +139,8 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
         sets are not tested).
     deviation : "population" or "sample"
         MultiSURF's standard deviation (STIR's R package uses the sample's).
+    n_iterations, random_state
+        The references, as the weights' (None: every instance once).
 
     Other parameters as in :func:`.surf.multisurf`.
 
@@ -150,15 +159,16 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
             f"neighbourhood must be one of "
             f"{', '.join(map(repr, STIR_NEIGHBOURHOODS))}, got "
             f"{neighbourhood!r}.")
+    references = dict(n_iterations=n_iterations, random_state=random_state)
+    options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
+                   progress_callback=progress_callback)
     if neighbourhood == "relieff":
         sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
-                                 diff=diff, t_eq=t_eq, t_diff=t_diff,
-                                 progress_callback=progress_callback)
+                                 **references, **options)
     else:
         sums = neighbourhood_sums(X, y, discrete, method=neighbourhood,
-                                  deviation=deviation, diff=diff, t_eq=t_eq,
-                                  t_diff=t_diff, stir=True,
-                                  progress_callback=progress_callback)[1:]
+                                  deviation=deviation, stir=True,
+                                  **references, **options)[1:]
     return stir_test(*sums)
 
 
@@ -337,6 +347,36 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
 
     rescore.many = many
     return rescore
+
+
+def smallest_adjusted(n_attributes, n_permutations, method=ADJUSTMENT):
+    """The smallest adjusted p-value that `n_permutations` can give any of
+    `n_attributes` attributes: the smallest permutation p-value,
+    1 / (1 + n_permutations), adjusted by `method` (Benjamini-Hochberg:
+    itself, when every attribute has it; Holm and Bonferroni: times the
+    number of attributes).  Above the level, no attribute can be
+    significant, whatever the data."""
+    n_attributes = check("n_attributes", n_attributes)
+    p = 1 / (1 + check("n_permutations", n_permutations))
+    factor = 1 if check("adjustment", method) == "bh" else n_attributes
+    return min(1.0, factor * p)
+
+
+def permutations_needed(n_attributes, alpha, method=ADJUSTMENT):
+    """The fewest permutations that let an attribute be significant at
+    `alpha`: the least count whose :func:`smallest_adjusted` is at most
+    `alpha` (None: more than MAX_PERMUTATIONS)."""
+    alpha = check("alpha", alpha)
+    factor = (1 if check("adjustment", method) == "bh"
+              else check("n_attributes", n_attributes))
+    if alpha >= 1:  # every adjusted p-value is at most 1
+        return 1
+    if alpha * (1 + MAX_PERMUTATIONS) < factor:
+        return None
+    count = max(1, int(factor / alpha) - 1)  # a lower bound
+    while smallest_adjusted(n_attributes, count, method) > alpha:
+        count += 1
+    return count
 
 
 def adjust(p, method=ADJUSTMENT):

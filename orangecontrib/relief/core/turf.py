@@ -68,32 +68,53 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
-    fraction = check("fraction", fraction)
-    n_keep = check("n_keep", n_keep)
     X = np.asarray(X)
     if X.ndim != 2:
         raise ReliefInputError(f"X must be a 2-D array (instances x "
                                f"attributes), got shape {X.shape}.")
-    n_attributes = X.shape[1]
-    discrete = as_nominal_mask(discrete, n_attributes)
-    remaining = np.arange(n_attributes)
+    discrete = as_nominal_mask(discrete, X.shape[1])
+
+    def score_columns(columns, progress_callback):
+        return score(X[:, columns], y, discrete[columns],
+                     progress_callback=progress_callback)
+
+    return turf_rounds(score_columns, X.shape[1], fraction=fraction,
+                       n_keep=n_keep, progress_callback=progress_callback)
+
+
+def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
+                n_keep=None, progress_callback=None):
+    """The rounds of :func:`turf` over `n_attributes` attributes, each
+    round's scores given by ``score_columns(columns, progress_callback)``:
+    the scores of the attributes `columns` (indices, in order) scored
+    without the others.  For scorers that take something other than
+    arrays (an Orange table, for one)."""
+    fraction = check("fraction", fraction)
+    n_keep = check("n_keep", n_keep)
     n_rounds = rounds_of(fraction)
+
+    def scores_of(columns, t):
+        scores = np.asarray(score_columns(
+            columns, share(progress_callback, t, n_rounds)), dtype=float)
+        if scores.shape != (len(columns),):
+            raise ReliefInputError(
+                f"The scorer gave {scores.size} scores for "
+                f"{len(columns)} attributes.")
+        return scores
+
+    remaining = np.arange(n_attributes)
     history, dropped = [], []
     for t in range(n_rounds):
         keep = int(np.ceil(len(remaining) * (1 - fraction)))
         if (n_keep is not None and len(remaining) <= n_keep
                 or keep == len(remaining)):  # so would every later round
             break
-        weights = np.asarray(score(
-            X[:, remaining], y, discrete[remaining],
-            progress_callback=share(progress_callback, t, n_rounds)))
+        weights = scores_of(remaining, t)
         history.append((remaining, weights))
         order = np.lexsort((remaining, -weights))  # best first, ties by index
         dropped.append(remaining[np.sort(order[keep:])])
         remaining = remaining[np.sort(order[:keep])]
-    final = np.asarray(score(
-        X[:, remaining], y, discrete[remaining],
-        progress_callback=share(progress_callback, n_rounds, n_rounds)))
+    final = scores_of(remaining, n_rounds)
     history.append((remaining, final))
     scores = np.zeros(n_attributes)
     scores[remaining] = final

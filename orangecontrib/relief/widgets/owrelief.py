@@ -19,7 +19,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import engine
+from orangecontrib.relief.core import engine, significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA, DIFF,
                                                N_PERMUTATIONS, PARAMETERS,
                                                RANDOM_STATE, T_DIFF, T_EQ)
@@ -237,6 +237,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         no_stir = Msg("STIR tests the neighbour pairs of ReliefF and the "
                       "SURF family on a categorical class; choose the test "
                       "'Permutations' to test {}.")
+        few_permutations = Msg(
+            "With {} permutations and {}, no attribute can reach "
+            "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
+            "{:.3g}); {}.")
 
     class Information(OWWidget.Information):
         preparing = Msg(engine.PREPARING)
@@ -275,6 +279,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "n_bars": (1, MAX_BARS)})
         self.data = None
         self.scores = None
+        #: (the variant chosen, the default that replaced it) while data
+        #: that the choice does not fit are shown
+        self._displaced = (None, None)
         self._build_controls()
         self.plot = WeightsPlot(self)
         self.mainArea.layout().addWidget(self.plot)
@@ -444,8 +451,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         if class_var is None:
             self.Error.no_class()
             return
-        if self.method not in fitting_methods(class_var):
-            self.method = default_method(class_var)
+        self._choose_method(class_var)
         n_missing = int(np.sum(np.isnan(data.get_column(class_var))))
         self.Warning.missing_class(n_missing, shown=n_missing > 0)
         if len(data):
@@ -453,6 +459,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             names = [attr.name for attr, empty
                      in zip(data.domain.attributes, unknown) if empty]
             self.Warning.empty_columns(", ".join(names), shown=bool(names))
+
+    def _choose_method(self, class_var):
+        """Keep the chosen variant if it fits `class_var`, else take the
+        default; a variant so replaced comes back with data it fits, unless
+        another was chosen meanwhile."""
+        fitting = fitting_methods(class_var)
+        displaced, replacement = self._displaced
+        if self.method == replacement and displaced in fitting:
+            self.method = displaced
+            self._displaced = (None, None)
+        elif self.method not in fitting:
+            self._displaced = (self.method, default_method(class_var))
+            self.method = self._displaced[1]
 
     def _can_score(self):
         return self.data is not None and not self.Error.no_class.is_shown()
@@ -477,6 +496,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """The significance test the controls ask for (None: no test, or
         STIR where it cannot run, with a warning)."""
         self.Warning.no_stir.clear()
+        self.Warning.few_permutations.clear()
         if not self.test_significance:
             return None
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
@@ -488,11 +508,31 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         except ValueError:
             self.Warning.no_stir(self.method)
             return None
-        if self.data is not None and not tester.fits(
-                self.data.domain.class_var):
+        if self.data is None or self.data.domain.class_var is None:
+            return tester
+        if not tester.fits(self.data.domain.class_var):
             self.Warning.no_stir("a numeric class")
             return None
+        if test == "permutation":
+            self._check_permutations()
         return tester
+
+    def _check_permutations(self):
+        """Warn if the permutations are too few for any attribute to be
+        significant, and say how many would do."""
+        n_attributes = len(self.data.domain.attributes)
+        adjustment = ADJUSTMENTS[self.adjustment_index]
+        if not n_attributes or significance.smallest_adjusted(
+                n_attributes, self.n_permutations, adjustment) <= self.alpha:
+            return
+        needed = significance.permutations_needed(n_attributes, self.alpha,
+                                                  adjustment)
+        self.Warning.few_permutations(
+            self.n_permutations, ADJUSTMENT_LABELS[self.adjustment_index],
+            self.alpha, significance.smallest_adjusted(
+                n_attributes, self.n_permutations, adjustment),
+            "no number of permutations can" if needed is None else
+            f"at least {needed} can")
 
     @gui.deferred
     def commit(self):
