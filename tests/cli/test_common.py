@@ -6,7 +6,9 @@ import io
 import pytest
 
 from orangecontrib.relief.cli.common import (CliError, ProgressBar,
-                                             load_table, positive_int)
+                                             input_error, load_table,
+                                             non_negative_int, option_names,
+                                             positive_int)
 
 
 def test_positive_int():
@@ -14,6 +16,31 @@ def test_positive_int():
     for text in ("0", "-2", "x", "1.5"):
         with pytest.raises(argparse.ArgumentTypeError):
             positive_int(text)
+
+
+def test_non_negative_int():
+    assert non_negative_int("0") == 0
+    for text in ("-1", "x", "1.5"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            non_negative_int(text)
+
+
+def test_errors_name_the_options_as_typed():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", dest="random_state")
+    parser.add_argument("--t-eq", dest="t_eq")
+    parser.add_argument("--negative")
+    parser.add_argument("--top")
+    options = option_names(parser, {"random_state", "t_eq", "negative"})
+    assert options == {"random_state": "--seed", "t_eq": "--t-eq",
+                       "negative": "--negative"}
+    error = input_error(ValueError(
+        "random_state must be a non-negative integer, got -1; "
+        "t_eq=0.5 and negative or t_eq_max or top"), options)
+    assert isinstance(error, CliError)
+    # whole names only: not "non-negative", "t_eq_max" or another option
+    assert str(error) == ("--seed must be a non-negative integer, got -1; "
+                          "--t-eq=0.5 and --negative or t_eq_max or top")
 
 
 def test_load_table_by_name_or_path(tmp_path):

@@ -8,7 +8,20 @@ import pytest
 
 from orangecontrib.relief.cli import experiment, main
 from orangecontrib.relief.cli.common import ProgressBar
-from orangecontrib.relief.experiments import separability
+from orangecontrib.relief.experiments import (class_dependent_knn,
+                                              separability, subset_selection)
+
+#: each experiment with the module that runs it
+EXPERIMENTS = {"separability": separability, "classdep": class_dependent_knn,
+               "rfsm": subset_selection}
+
+
+def one_line_error(capsys):
+    """The stderr of a command that failed with one line of error."""
+    err = capsys.readouterr().err
+    assert err.startswith("orange-relief experiment: error: ")
+    assert err.count("\n") == 1
+    return err
 
 
 def test_separability(tmp_path, capsys, monkeypatch):
@@ -39,9 +52,7 @@ def test_bad_knobs_exit_with_code_2(tmp_path, capsys):
     # settings the experiment refuses: one line on stderr
     assert main(["experiment", "separability", "--problem", "ModuloP",
                  "--instances", "1", "--out", str(tmp_path)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("orange-relief experiment: error: ")
-    assert "n_instances" in err and err.count("\n") == 1
+    assert "--instances must be at least 2, got 1" in one_line_error(capsys)
     assert main(["experiment", "classdep", "--out", str(tmp_path),
                  "--folds", "1"]) == 2
     assert "folds" in capsys.readouterr().err
@@ -84,3 +95,64 @@ def test_subset_selection(tmp_path, capsys):
     assert not (tmp_path / "rfsm_table2.csv").exists()
     out, err = capsys.readouterr()
     assert "CorrAL" in out and err == ""  # --quiet: no progress bar
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+@pytest.mark.parametrize("out, message", [
+    ("/dev/null/x", "Not a directory"), ("file", "not a directory"),
+    ("", "No such file or directory")])
+def test_an_out_that_cannot_be_written_is_refused_before_the_run(
+        name, out, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(EXPERIMENTS[name], "run",
+                        lambda *args, **kwargs: pytest.fail("ran"))
+    if out == "file":
+        out = str(tmp_path / "file")
+        (tmp_path / "file").write_text("")
+    assert main(["experiment", name, "--out", out]) == 2
+    assert f"--out {out!r}: {message}" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_a_negative_seed_is_a_usage_error(name, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["experiment", name, "--seed", "-1"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --seed: must be at least 0, not -1" in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["classdep", "--datasets", "heart_disease", "--folds", "400"],
+     "--folds must be at most 297, the instances of heart_disease, got 400"),
+    (["classdep", "--datasets", "heart_disease", "--folds", "2",
+      "--inner-folds", "200"],
+     "--inner-folds must be at most 148, the instances of the smallest "
+     "training part of heart_disease with --folds 2, got 200"),
+    (["rfsm", "--dataset", "CorrAL", "--folds", "500", "--max-instances",
+      "30"], "--folds must be at most 30, the instances of CorrAL "
+             "(--max-instances 30), got 500"),
+    (["rfsm", "--dataset", "zoo", "--max-instances", "1"],
+     "--folds must be at most 1, the instances of zoo (--max-instances 1)"),
+])
+def test_folds_the_data_cannot_fill_are_refused(argv, message, tmp_path,
+                                                capsys):
+    assert main(["experiment", *argv, "--out", str(tmp_path)]) == 2
+    assert message in one_line_error(capsys)
+
+
+def test_the_data_refused_during_the_run_is_one_line(tmp_path, capsys):
+    # a training part of this sample of zoo has a single class
+    assert main(["experiment", "rfsm", "--dataset", "zoo",
+                 "--max-instances", "6", "--seed", "1", "--folds", "2",
+                 "--inner-folds", "2", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path)]) == 2
+    assert "single class" in one_line_error(capsys)
+
+
+def test_rfsm_max_instances_is_not_negative(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["experiment", "rfsm", "--max-instances", "-5"])
+    assert exit_info.value.code == 2
+    assert ("argument --max-instances: must be at least 0, not -5"
+            in capsys.readouterr().err)

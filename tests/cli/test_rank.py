@@ -1,4 +1,6 @@
 """``orange-relief rank`` (orangecontrib.relief.cli.rank)."""
+import functools
+import os
 import subprocess
 import sys
 
@@ -7,7 +9,8 @@ import pytest
 from Orange.data import Table
 
 from orangecontrib.relief import PDReliefF, ReliefF
-from orangecontrib.relief.cli import main
+from orangecontrib.relief.cli import main, rank
+from orangecontrib.relief.cli.common import ProgressBar
 from orangecontrib.relief.datasets import path
 
 
@@ -89,7 +92,13 @@ def test_double_relieff_variant(capsys):
     (["rank", "cpu", "--method", "ReliefF"], "ReliefF does not fit"),
     (["rank", "--method", "Relief", "--k", "3"], "one nearest hit"),
     (["rank", "wine", "--method", "Relief"], "ReliefF"),
-    (["rank", "--iterations", str(10 ** 12)], "n_iterations asks for"),
+    (["rank", "--iterations", str(10 ** 12)], "--iterations asks for"),
+    (["rank", "--diff", "ramp", "--t-eq", "-1"],
+     "--t-eq must be a number >= 0, got -1.0."),
+    (["rank", "--diff", "ramp", "--t-eq", "0.5", "--t-diff", "0.1"],
+     "--t-eq must be at most --t-diff, got --t-eq=0.5 and --t-diff=0.1."),
+    (["rank", "--significance", "permutation", "--permutations",
+      str(10 ** 9)], "--permutations must be a positive integer up to"),
 ])
 def test_errors_are_one_line_and_exit_2(capsys, argv, message):
     code, lines, err = run(capsys, *argv)
@@ -125,7 +134,8 @@ def test_unreadable_file(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv", [["rank", "--top", "0"], ["rank", "--k", "x"],
-                                  ["rank", "--diff", "cubic"], []])
+                                  ["rank", "--diff", "cubic"],
+                                  ["rank", "--seed", "-1"], []])
 def test_usage_errors_are_one_line_and_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
@@ -150,6 +160,28 @@ def test_python_dash_m():
     lines = done.stdout.splitlines()
     assert len(lines) == 2 + 2
     assert np.isfinite(float(lines[1].split()[-1]))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_disk_is_one_line_of_error():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo"],
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
+            check=False)
+    assert done.returncode == 1
+    assert done.stderr == ("orange-relief rank: error: cannot write the "
+                           "output: No space left on device\n")
+
+
+def test_a_closed_pipe_ends_quietly():
+    # as `orange-relief rank zoo | true`
+    with subprocess.Popen(
+            [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        process.stdout.close()
+        err = process.stderr.read()
+    assert process.returncode == 1 and err == b""
 
 
 def test_multisurf_with_stir_marks_the_significant(capsys):
@@ -197,3 +229,62 @@ def test_significance_usage_errors_are_one_line(capsys, argv, message):
     _, err = capsys.readouterr()
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):
+    # the bar shows even if the test ends within the usual quiet time
+    monkeypatch.setattr(rank, "ProgressBar",
+                        functools.partial(ProgressBar, quiet_seconds=0))
+    code, _, err = run(capsys, "rank", "zoo", "--significance",
+                       "permutation", "--permutations", "19")
+    assert code == 0
+    assert "permutation test [" in err and "100.0%" in err
+
+
+@pytest.mark.parametrize("argv, warning", [
+    (["--permutations", "99", "--fdr", "0.1"],
+     "--fdr, --permutations have no effect without --significance"),
+    (["--adjust", "holm"], "--adjust has no effect without --significance"),
+    (["--method", "MultiSURF", "--significance", "stir", "--permutations",
+      "99"], "--permutations has no effect with --significance stir"),
+    # zoo: 16 attributes; the least p of 9 permutations is 0.1
+    (["--significance", "permutation", "--permutations", "9"],
+     "with 9 permutations and 16 attributes no Benjamini-Hochberg q can be "
+     "at most 0.05 (the smallest is 0.1), so no attribute can be "
+     "significant; use --permutations 19 or more"),
+    (["--significance", "permutation", "--permutations", "19", "--adjust",
+      "bonferroni"],
+     "no Bonferroni's adjusted p can be at most 0.05 (the smallest is 0.8)"
+     ", so no attribute can be significant; use --permutations 319 or more"),
+    (["--significance", "permutation", "--permutations", "9", "--fdr",
+      str(1e-9)], "so no attribute can be significant; use a larger --fdr"),
+])
+def test_options_that_cannot_work_warn_on_one_line(capsys, argv, warning):
+    code, lines, err = run(capsys, "rank", "zoo", *argv)
+    assert code == 0 and lines
+    assert err.startswith("orange-relief rank: warning: ")
+    assert warning in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["--significance", "permutation", "--permutations", "19"],
+    ["--method", "MultiSURF", "--significance", "stir", "--fdr", "0.1"]])
+def test_options_that_can_work_do_not_warn(capsys, argv):
+    code, _, err = run(capsys, "rank", "zoo", *argv)
+    assert code == 0 and "warning" not in err
+
+
+@pytest.mark.parametrize("adjustment", ["bh", "holm", "bonferroni"])
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.3])
+def test_the_permutations_advised_are_the_fewest_that_can_work(adjustment,
+                                                               alpha):
+    from orangecontrib.relief import Significance
+
+    def warning(n_permutations):
+        return rank.too_few_permutations(Significance(
+            test="permutation", adjustment=adjustment, alpha=alpha,
+            n_permutations=n_permutations), 16)
+
+    advised = int(warning(1).rsplit("--permutations ", 1)[1].split()[0])
+    assert warning(advised) is None
+    assert f"use --permutations {advised} or more" in warning(advised - 1)

@@ -47,10 +47,24 @@ def test_should_stop_interrupts_the_run():
 @pytest.mark.parametrize("bad", [dict(datasets=("nope",)), dict(datasets=()),
                                  dict(k_values=(0,)), dict(thresholds=(1.5,)),
                                  dict(folds=1), dict(inner_folds=1),
-                                 dict(negative="abs")])
+                                 dict(negative="abs"), dict(seed=-1)])
 def test_settings_check_themselves(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"^{next(iter(bad))}"):
         experiment.Settings(**bad)
+
+
+@pytest.mark.parametrize("folds, inner_folds, message", [
+    (346, 2, "folds must be at most 345, the instances of bupa, got 346"),
+    # the smallest training part of 345 in 2 folds: 172
+    (2, 173, "inner_folds must be at most 172, the instances of the "
+             "smallest training part of bupa with folds 2, got 173")])
+def test_run_refuses_folds_the_data_cannot_fill(folds, inner_folds, message):
+    seen = []
+    settings = experiment.Settings(datasets=("bupa",), folds=folds,
+                                   inner_folds=inner_folds)
+    with pytest.raises(ValueError, match=message):
+        experiment.run(settings, progress_callback=seen.append)
+    assert seen == []  # before any work
 
 
 def test_data_as_the_paper_has_them():

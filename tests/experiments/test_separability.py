@@ -147,5 +147,8 @@ def test_bad_settings():
         sep.Settings(problems=("nope",))
     with pytest.raises(ValueError):
         sep.Settings(max_relevant=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="n_instances must be at least 2"):
         sep.Settings(n_instances=1)
+    # numpy's seeds are non-negative
+    with pytest.raises(ValueError, match="seed must be at least 0, got -1"):
+        sep.Settings(seed=-1)

@@ -89,8 +89,23 @@ def test_rank_weights_of_orange2():
 
 @pytest.mark.parametrize("bad", [dict(folds=1), dict(inner_folds=1),
                                  dict(max_instances=-1), dict(k_nearest=0),
-                                 dict(table1=("nope",)),
+                                 dict(seed=-1), dict(table1=("nope",)),
                                  dict(table1=(), table2=())])
 def test_settings_check_themselves(bad):
     with pytest.raises(ValueError):
         experiment.Settings(**bad)
+
+
+@pytest.mark.parametrize("knobs, message", [
+    (dict(folds=31, max_instances=30),
+     r"folds must be at most 30, the instances of CorrAL \(max_instances "
+     r"30\), got 31"),
+    (dict(folds=3, inner_folds=21, max_instances=30),
+     "inner_folds must be at most 20, the instances of the smallest "
+     "training part of CorrAL"),
+    # CorrAL has 32 instances
+    (dict(folds=33), "folds must be at most 32, the instances of CorrAL,")])
+def test_folds_must_not_outnumber_the_instances(knobs, message):
+    settings = experiment.Settings(table1=("CorrAL",), table2=(), **knobs)
+    with pytest.raises(ValueError, match=message):
+        experiment.tasks(settings)

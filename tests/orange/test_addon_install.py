@@ -47,3 +47,12 @@ def test_addon_help_and_tutorial_entry_points_are_installed():
     for group in ("orange3.addon", "orange.canvas.help",
                   "orange.widgets.tutorials", "console_scripts"):
         assert _relief_entry_points(group), group
+
+
+def test_every_shipped_data_set_has_a_class_to_score_by():
+    from Orange.data import Table
+
+    from orangecontrib.relief.datasets import names, path
+
+    for name in names():
+        assert Table(path(name)).domain.class_var is not None, name

@@ -6,9 +6,13 @@ experiment <name>``); :mod:`.common` holds what they share.  Each command
 adds one sub-parser and sets its ``run(args) -> exit code``; a command
 signals a user error (bad file, unsuitable data) by raising
 :class:`~.common.CliError`, which :func:`main` prints on one line to stderr
-before exiting with status 2.
+before exiting with status 2.  Output that cannot be written ends the
+command as it ends other Unix tools: quietly when the reader has gone
+(``orange-relief rank | head -3``), with one line of error otherwise (a
+full disk), and exit status 1.
 """
 import argparse
+import os
 import sys
 
 from .common import CliError
@@ -16,6 +20,7 @@ from .experiment import add_experiment_command
 from .rank import add_rank_command
 
 EXIT_USAGE = 2
+EXIT_FAILURE = 1
 
 #: functions that register a sub-command
 COMMANDS = (add_rank_command, add_experiment_command)
@@ -48,8 +53,30 @@ def main(argv=None):
     code."""
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # fail here, not in Python's flush at exit
+        return code
     except CliError as error:
-        print(f"orange-relief {args.command}: error: {error}",
-              file=sys.stderr)
-        return EXIT_USAGE
+        return fail(args, error, EXIT_USAGE)
+    except BrokenPipeError:
+        discard_output()
+        return EXIT_FAILURE
+    except OSError as error:  # writing stdout or the files of --out: the
+        discard_output()      # commands turn their other OSErrors to CliErrors
+        return fail(args, f"cannot write the output: {error.strerror}",
+                    EXIT_FAILURE)
+
+
+def fail(args, message, code):
+    """Print the error `message` of the command of `args` on one line to
+    stderr; return the exit `code`."""
+    print(f"orange-relief {args.command}: error: {message}", file=sys.stderr)
+    return code
+
+
+def discard_output():
+    """Send what stdout still holds, and all it gets, to the null device,
+    so that Python's flush at exit does not fail again (the idiom of the
+    "Note on SIGPIPE" of Python's signal module)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

@@ -2,6 +2,7 @@
 argument types, loading a data set and a progress bar."""
 import argparse
 import os
+import re
 import sys
 import time
 
@@ -12,16 +13,41 @@ class CliError(Exception):
     """A user error: printed as one line to stderr, exit code 2."""
 
 
-def positive_int(text):
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a positive integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def option_names(parser, parameters):
+    """{parameter: option} of the options of `parser` whose destination is
+    one of `parameters` (the names the library's messages use)."""
+    return {action.dest: action.option_strings[0]
+            for action in parser._actions
+            if action.option_strings and action.dest in parameters}
+
+
+def input_error(error, options):
+    """A `CliError` with the message of `error` (the library refusing the
+    input), every parameter of `options` ({parameter: option}) named by
+    its option, as the user typed it: ``--seed``, not ``random_state``."""
+    pattern = "|".join(map(re.escape, options))
+    return CliError(re.sub(rf"(?<![\w-])({pattern})(?![\w-])",
+                           lambda match: options[match[1]], str(error)))
+
+
+def _int_at_least(minimum, kind):
+    """argparse type: an integer >= `minimum` (`kind` names it)."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be {kind}, not {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"must be at least {minimum}, not {value}")
+        return value
+    return parse
+
+
+#: argparse types: an integer >= 1, an integer >= 0
+positive_int = _int_at_least(1, "a positive integer")
+non_negative_int = _int_at_least(0, "a non-negative integer")
 
 
 def level(text):

@@ -4,9 +4,11 @@ Each experiment of :mod:`orangecontrib.relief.experiments` has the same
 shape (``Settings`` -> ``run`` -> ``Results`` that write and summarise
 themselves); this module only turns the command line into its settings.
 """
+import dataclasses
 import os
 
-from .common import CliError, ProgressBar, positive_int
+from .common import (CliError, ProgressBar, input_error, non_negative_int,
+                     option_names, positive_int)
 
 
 def _add_separability(experiments):
@@ -34,26 +36,28 @@ def _add_separability(experiments):
                         help="use every STEP-th number of relevant "
                              "attributes (default: 1, all)")
     parser.add_argument("--datasets", type=positive_int, default=10,
+                        dest="n_datasets",
                         help="data sets per cell (default: 10)")
     parser.add_argument("--instances", type=positive_int, default=100,
+                        dest="n_instances",
                         help="instances per data set (default: 100)")
     parser.add_argument("--k", type=positive_int, default=10,
                         dest="k_nearest",
                         help="nearest hits and misses per class "
                              "(default: 10)")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=non_negative_int, default=0,
                         help="base seed of the data sets (default: 0)")
-    _add_common(parser, "separability", jobs=os.cpu_count() or 1)
 
     def settings(args):
         return separability.Settings(
             problems=tuple(args.problems or separability.PROBLEMS),
             max_relevant=args.max_relevant,
             irrelevant_factor=args.irrelevant_factor,
-            relevant_step=args.relevant_step, n_datasets=args.datasets,
-            n_instances=args.instances, k_nearest=args.k_nearest,
+            relevant_step=args.relevant_step, n_datasets=args.n_datasets,
+            n_instances=args.n_instances, k_nearest=args.k_nearest,
             seed=args.seed)
-    parser.set_defaults(experiment_module=separability, settings=settings)
+    _add_common(parser, separability, settings, "separability",
+                jobs=os.cpu_count() or 1)
 
 
 def _add_classdep(experiments):
@@ -82,7 +86,7 @@ def _add_classdep(experiments):
     parser.add_argument("--inner-folds", type=positive_int, default=5,
                         help="folds of the threshold choice inside the "
                              "training part (default: 5)")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=non_negative_int, default=0,
                         help="seed of the folds (default: 0)")
     parser.add_argument("--negative", choices=["clip", "square"],
                         default="clip",
@@ -90,7 +94,6 @@ def _add_classdep(experiments):
                              "squared as eq. 1 is written")
     parser.add_argument("--no-plot", action="store_true",
                         help="skip the plot")
-    _add_common(parser, "classdep-results")
 
     def settings(args):
         return exp.Settings(
@@ -98,7 +101,7 @@ def _add_classdep(experiments):
             thresholds=tuple(args.thresholds), folds=args.folds,
             inner_folds=args.inner_folds, seed=args.seed,
             negative=args.negative, plot=not args.no_plot)
-    parser.set_defaults(experiment_module=exp, settings=settings)
+    _add_common(parser, exp, settings, "classdep-results")
 
 
 def _add_rfsm(experiments):
@@ -121,17 +124,17 @@ def _add_rfsm(experiments):
     parser.add_argument("--inner-folds", type=positive_int, default=5,
                         help="the wrapper's cross-validation folds "
                              "(default: 5)")
-    parser.add_argument("--seed", type=int, default=0,
+    parser.add_argument("--seed", type=non_negative_int, default=0,
                         help="seed of the folds and the generated data "
                              "(default: 0)")
     parser.add_argument("--dataset", action="append", dest="datasets",
                         choices=names,
                         help="run only this data set (repeat for several; "
                              "default: all)")
-    parser.add_argument("--max-instances", type=int, default=0,
+    parser.add_argument("--max-instances", type=non_negative_int,
+                        default=0,
                         help="use a random sample of at most this many "
                              "instances of each data set (default: all)")
-    _add_common(parser, "rfsm", jobs=min(2, os.cpu_count() or 1))
 
     def settings(args):
         chosen = args.datasets or names
@@ -140,11 +143,14 @@ def _add_rfsm(experiments):
             table1=tuple(n for n in exp.TABLE1_DATASETS if n in chosen),
             table2=tuple(n for n in exp.TABLE2_DATASETS if n in chosen),
             max_instances=args.max_instances)
-    parser.set_defaults(experiment_module=exp, settings=settings)
+    _add_common(parser, exp, settings, "rfsm",
+                jobs=min(2, os.cpu_count() or 1))
 
 
-def _add_common(parser, out, jobs=None):
-    """--out, --quiet and (for experiments that run processes) --jobs."""
+def _add_common(parser, module, settings, out, jobs=None):
+    """--out, --quiet and (for experiments that run processes) --jobs; the
+    experiment `module`, the function that turns the arguments into its
+    settings, and the options of the settings' fields."""
     parser.add_argument("--out", default=out, metavar="DIR",
                         help=f"output directory (default: ./{out})")
     parser.add_argument("--quiet", action="store_true",
@@ -152,6 +158,9 @@ def _add_common(parser, out, jobs=None):
     if jobs is not None:
         parser.add_argument("--jobs", type=positive_int, default=jobs,
                             help=f"worker processes (default: {jobs})")
+    fields = {field.name for field in dataclasses.fields(module.Settings)}
+    parser.set_defaults(experiment_module=module, settings=settings,
+                        options=option_names(parser, fields))
 
 
 #: functions that register one experiment each
@@ -170,18 +179,37 @@ def add_experiment_command(subparsers):
     parser.set_defaults(run=run_experiment)
 
 
-def run_experiment(args):
-    """Run the experiment of the command line; write and summarise it."""
+def output_directory(path):
+    """Make the directory `path` (of --out) if need be; raise `CliError`
+    if it cannot be made or written to."""
     try:
-        settings = args.settings(args)
-    except ValueError as error:
-        raise CliError(str(error)) from None
+        os.makedirs(path, exist_ok=True)
+    except FileExistsError:
+        raise CliError(f"--out {path!r}: not a directory") from None
+    except OSError as error:
+        raise CliError(f"--out {path!r}: {error.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CliError(f"--out {path!r}: cannot write to the directory")
+
+
+def run_experiment(args):
+    """Run the experiment of the command line; write and summarise it.
+
+    The settings and the output directory are checked before the run; the
+    experiment's refusal of the settings or the data, before or during the
+    run, is a `CliError`.
+    """
     options = {}
     if hasattr(args, "jobs"):
         options["jobs"] = args.jobs
     progress = None if args.quiet else ProgressBar(args.experiment)
-    results = args.experiment_module.run(settings, progress_callback=progress,
-                                         **options)
+    try:
+        settings = args.settings(args)
+        output_directory(args.out)
+        results = args.experiment_module.run(
+            settings, progress_callback=progress, **options)
+    except ValueError as error:  # includes the core's ReliefInputError
+        raise input_error(error, args.options) from None
     paths = results.write(args.out)
     print(results.summary())
     print(f"wrote {', '.join(paths)}")

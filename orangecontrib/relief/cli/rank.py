@@ -3,15 +3,25 @@ import sys
 import time
 
 from ..core import engine
-from .common import (DEFAULT_DATASET, CliError, ProgressBar, level,
-                     load_table, positive_int)
+from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
+                     level, load_table, non_negative_int, option_names,
+                     positive_int)
+
+#: the significance options (by destination), and those each test uses:
+#: given with another test or none, an option has no effect
+SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations")
+TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment"),
+                "permutation": SIGNIFICANCE_OPTIONS}
+
+#: what an adjustment makes of the p-values
+ADJUSTED = {"bh": "Benjamini-Hochberg q", "holm": "Holm's adjusted p",
+            "bonferroni": "Bonferroni's adjusted p"}
 
 
 def add_rank_command(subparsers):
     """Register ``orange-relief rank``."""
-    from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
-                                                   N_PERMUTATIONS, PARAMETERS,
-                                                   T_DIFF, T_EQ)
+    from orangecontrib.relief.core.options import (ALPHA, N_PERMUTATIONS,
+                                                   PARAMETERS, T_DIFF, T_EQ)
     from orangecontrib.relief.significance import TESTS
     from orangecontrib.relief.variants import DEFAULT_K, DIFFS, METHODS
 
@@ -39,8 +49,8 @@ def add_rank_command(subparsers):
         metavar="M",
         help="number of randomly drawn reference instances "
              "(default: every instance once)")
-    parser.add_argument("--seed", type=int, default=0, dest="random_state",
-                        metavar="S",
+    parser.add_argument("--seed", type=non_negative_int, default=0,
+                        dest="random_state", metavar="S",
                         help="seed of the reference sampling (default: 0)")
     parser.add_argument("--diff", choices=DIFFS, default="linear",
                         help="diff of numeric attributes (default: linear)")
@@ -57,21 +67,23 @@ def add_rank_command(subparsers):
         "--significance", choices=TESTS,
         help="also test every attribute: stir (ReliefF and the SURF "
              "family; a categorical class) or permutation (any method)")
+    # the significance options default to None, to tell those given
     parser.add_argument(
-        "--fdr", type=level, default=ALPHA, metavar="Q", dest="alpha",
+        "--fdr", type=level, metavar="Q", dest="alpha",
         help="with --significance: an attribute is significant when its "
              f"adjusted p-value is at most Q (default {ALPHA}; with bh the "
              "false discovery rate)")
     parser.add_argument(
-        "--adjust", choices=ADJUSTMENTS, default=ADJUSTMENT,
+        "--adjust", choices=ADJUSTMENTS, dest="adjustment",
         help="adjustment for testing every attribute: bh (Benjamini-"
              "Hochberg), holm or bonferroni (default bh)")
     parser.add_argument(
-        "--permutations", type=positive_int, default=N_PERMUTATIONS,
-        metavar="B", dest="n_permutations",
+        "--permutations", type=positive_int, metavar="B",
+        dest="n_permutations",
         help=f"with --significance permutation: permutations of the class "
              f"(default {N_PERMUTATIONS}; seed --seed)")
-    parser.set_defaults(run=run_rank)
+    parser.set_defaults(run=run_rank,
+                        options=option_names(parser, PARAMETERS))
 
 
 def choose_method(requested, class_var):
@@ -130,10 +142,48 @@ def stir_fits(scorer, table):
 def significance_summary(tested, n_attributes):
     """One line: how many attributes are significant, by which test."""
     test = {"stir": "STIR", "permutation": "permutation test"}[tested.test]
-    adjustment = {"bh": "Benjamini-Hochberg q", "holm": "Holm's adjusted p",
-                  "bonferroni": "Bonferroni's adjusted p"}[tested.adjustment]
     return (f"{int(tested.significant.sum())} of {n_attributes} attributes "
-            f"significant (*): {test}, {adjustment} <= {tested.alpha}")
+            f"significant (*): {test}, {ADJUSTED[tested.adjustment]} <= "
+            f"{tested.alpha}")
+
+
+def warn(message):
+    """Print the one-line warning `message` to stderr."""
+    print(f"orange-relief rank: warning: {message}", file=sys.stderr)
+
+
+def ignored_options(args):
+    """A warning naming the significance options given that the chosen
+    test (or none) does not use; None if there are none."""
+    used = TEST_OPTIONS[args.significance]
+    ignored = [args.options[name] for name in SIGNIFICANCE_OPTIONS
+               if getattr(args, name) is not None and name not in used]
+    if not ignored:
+        return None
+    test = ("without --significance" if args.significance is None
+            else f"with --significance {args.significance}")
+    return (f"{', '.join(ignored)} {'has' if len(ignored) == 1 else 'have'} "
+            f"no effect {test}")
+
+
+def too_few_permutations(tester, n_attributes):
+    """A warning if no attribute can be significant with `tester`'s
+    permutations, whatever the data; None if one can."""
+    from orangecontrib.relief.core.significance import (permutations_needed,
+                                                        smallest_adjusted)
+
+    smallest = smallest_adjusted(n_attributes, tester.n_permutations,
+                                 tester.adjustment)
+    if smallest <= tester.alpha:
+        return None
+    needed = permutations_needed(n_attributes, tester.alpha,
+                                 tester.adjustment)
+    advice = ("use a larger --fdr" if needed is None
+              else f"use --permutations {needed} or more")
+    return (f"with {tester.n_permutations} permutations and "
+            f"{n_attributes} attributes no {ADJUSTED[tester.adjustment]} "
+            f"can be at most {tester.alpha} (the smallest is "
+            f"{smallest:.3g}), so no attribute can be significant; {advice}")
 
 
 def run_rank(args):
@@ -143,6 +193,9 @@ def run_rank(args):
 
     table = load_table(args.file)
     method = choose_method(args.method, table.domain.class_var)
+    ignored = ignored_options(args)
+    if ignored is not None:
+        warn(ignored)
     try:
         scorer = make_scorer(
             method, k_nearest=args.k_nearest, n_iterations=args.n_iterations,
@@ -155,10 +208,16 @@ def run_rank(args):
                            f"categorical class; use --significance "
                            f"permutation with {method} on this data")
         if args.significance is not None:
+            given = {name: getattr(args, name)
+                     for name in TEST_OPTIONS[args.significance]
+                     if getattr(args, name) is not None}
             tester = Significance(scorer, test=args.significance,
-                                  adjustment=args.adjust, alpha=args.alpha,
-                                  n_permutations=args.n_permutations,
-                                  random_state=args.random_state)
+                                  random_state=args.random_state, **given)
+        if args.significance == "permutation" and table.domain.attributes:
+            too_few = too_few_permutations(tester,
+                                           len(table.domain.attributes))
+            if too_few is not None:
+                warn(too_few)
         progress = None
         if engine.choose_for(table.X, args.n_iterations) == engine.COMPILED:
             if not engine.compiled_is_cached(scorer.kernel):
@@ -166,10 +225,11 @@ def run_rank(args):
             progress = ProgressBar("weighting")
         start = time.perf_counter()
         weights = scorer(table, progress_callback=progress)
-        tested = None if tester is None else tester.result(table)
+        tested = None if tester is None else tester.result(
+            table, progress_callback=ProgressBar(f"{args.significance} test"))
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
-        raise CliError(str(error)) from None
+        raise input_error(error, args.options) from None
     print("\n".join(format_ranking(table.domain.attributes, weights,
                                    args.top, tested)))
     if tested is not None:

@@ -18,6 +18,37 @@ from ..core import engine
 from ..core.progress import Interrupted, report
 
 
+def check_at_least(settings, minimum, *names):
+    """Raise ValueError, naming the field, if one of the fields `names` of
+    `settings` is below `minimum`."""
+    for name in names:
+        value = getattr(settings, name)
+        if value < minimum:
+            raise ValueError(f"{name} must be at least {minimum}, got {value}")
+
+
+def check_folds(settings, n_instances, dataset):
+    """Raise ValueError unless the `n_instances` instances of `dataset` (a
+    name for the message) fill every one of ``settings.folds`` folds, and
+    the smallest training part every one of ``settings.inner_folds``.
+
+    The experiments' folds are stratified where they can be, but always
+    as even as the instances allow (a class too small for the folds is
+    dealt over as many as it fills): the test parts differ by at most one
+    instance, so every one has at least ``n // folds`` and every training
+    part at least ``n - ceil(n / folds)``, whatever the classes.
+    """
+    if settings.folds > n_instances:
+        raise ValueError(f"folds must be at most {n_instances}, the "
+                         f"instances of {dataset}, got {settings.folds}")
+    smallest_training = n_instances - -(-n_instances // settings.folds)
+    if settings.inner_folds > smallest_training:
+        raise ValueError(
+            f"inner_folds must be at most {smallest_training}, the "
+            f"instances of the smallest training part of {dataset} with "
+            f"folds {settings.folds}, got {settings.inner_folds}")
+
+
 class Progress:
     """Counts the finished units of a run: reports the fraction done to
     `progress_callback` and, when `should_stop()` says so, stops the run

@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import Progress, compiled_engine, write_csv
+from . import (Progress, check_at_least, check_folds, compiled_engine,
+               write_csv)
 from ..core.classdep import ClassDependentRelief, UPDATES
 from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracy,
                                  column_ranges, fit_class_weights,
@@ -82,13 +83,10 @@ _WEIGHT_METHOD = {"kNN": "none", "kNN + ReliefF": "ReliefF",
 def load(name):
     """(X, y, class values) of a shipped data set, prepared as the paper's:
     complete rows only, nominal attributes as ordinal codes."""
-    from Orange.data import Domain, Table
+    from Orange.data import Table
     from ..datasets import path
 
     table = Table(path(name))
-    if table.domain.class_var is None:  # bupa: the last column is the class
-        attributes = table.domain.attributes
-        table = table.transform(Domain(attributes[:-1], attributes[-1]))
     X = np.asarray(table.X, dtype=float)
     y = np.asarray(table.Y, dtype=float).ravel()
     complete = ~np.isnan(X).any(axis=1) & ~np.isnan(y)
@@ -205,24 +203,24 @@ class Settings:
             raise ValueError(f"datasets must be some of "
                              f"{', '.join(DATASETS)}, got {unknown or 'none'}")
         if not self.k_values or min(self.k_values) < 1:
-            raise ValueError("k values must be positive integers")
+            raise ValueError("k_values must be positive integers")
         if not self.thresholds or not all(0 <= t <= 1
                                           for t in self.thresholds):
             raise ValueError("thresholds must be between 0 and 1")
-        if self.folds < 2 or self.inner_folds < 2:
-            raise ValueError("folds and inner folds must be at least 2")
+        check_at_least(self, 2, "folds", "inner_folds")
+        check_at_least(self, 0, "seed")
         if self.negative not in NEGATIVE:
             raise ValueError(f"negative must be one of {', '.join(NEGATIVE)}")
 
 
-def run_dataset(name, settings, progress):
-    """Cross-validate every method on data set `name` (see the module);
-    `progress` counts the folds."""
+def run_dataset(name, data, settings, progress):
+    """Cross-validate every method on data set `name`, `data` its
+    :func:`load` (see the module); `progress` counts the folds."""
     start = time.perf_counter()
     k_values, thresholds = settings.k_values, settings.thresholds
     seed, negative = settings.seed, settings.negative
     n_folds, inner_folds = settings.folds, settings.inner_folds
-    X, y, values = load(name)
+    X, y, values = data
     n_classes = len(values)
     fold = stratified_folds(y, n_folds, seed)
     per_fold = []
@@ -277,15 +275,20 @@ def run(settings=Settings(), *, progress_callback=None, should_stop=None):
     compiled engine runs it (its compilation pays off over so many), on
     one thread (too little work per search to share).
     `progress_callback` receives the fraction of the folds done;
-    `should_stop` is polled between folds.
+    `should_stop` is polled between folds.  Raises ValueError, before any
+    work, if a data set has too few instances for the folds.
     """
     start = time.perf_counter()
+    data = {name: load(name) for name in settings.datasets}
+    for name, (_, y, _) in data.items():
+        check_folds(settings, len(y), name)
     progress = Progress(len(settings.datasets) * settings.folds,
                         progress_callback, should_stop)
     results = Results(settings)
     with compiled_engine():
         for name in settings.datasets:
-            results.datasets.append(run_dataset(name, settings, progress))
+            results.datasets.append(run_dataset(name, data[name], settings,
+                                                progress))
     results.seconds = time.perf_counter() - start
     return results
 

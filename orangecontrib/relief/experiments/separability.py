@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import Progress, compiled_engine, run_in_processes
+from . import Progress, check_at_least, compiled_engine, run_in_processes
 from ..core import generators
 from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
 from ..core.estimators import prepared
@@ -91,12 +91,10 @@ class Settings:
         if unknown or not self.problems:
             raise ValueError(f"unknown or no problems {unknown}; choose from "
                              + ", ".join(PROBLEMS))
-        for name in ("max_relevant", "irrelevant_factor", "n_datasets",
-                     "k_nearest", "relevant_step"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1")
-        if self.n_instances < 2:
-            raise ValueError("n_instances must be at least 2")
+        check_at_least(self, 1, "max_relevant", "irrelevant_factor",
+                       "n_datasets", "k_nearest", "relevant_step")
+        check_at_least(self, 2, "n_instances")
+        check_at_least(self, 0, "seed")
 
     def relevant_counts(self):
         return list(range(1, self.max_relevant + 1, self.relevant_step))

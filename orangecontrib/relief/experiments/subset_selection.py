@@ -29,8 +29,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import (Progress, compiled_engine, run_in_processes,
-               single_thread_worker, write_csv)
+from . import (Progress, check_at_least, check_folds, compiled_engine,
+               run_in_processes, single_thread_worker, write_csv)
 
 #: Table 1 of the paper: (data set, method) -> (mean, standard error)
 PAPER_TABLE1 = {
@@ -91,10 +91,9 @@ class Settings:
     k_nearest: int = 1          # RFSM's neighbours (paper: 1)
 
     def __post_init__(self):
-        if self.folds < 2 or self.inner_folds < 2:
-            raise ValueError("folds and inner folds must be at least 2")
-        if self.max_instances < 0 or self.k_nearest < 1:
-            raise ValueError("max_instances must be >= 0 and k_nearest >= 1")
+        check_at_least(self, 2, "folds", "inner_folds")
+        check_at_least(self, 0, "seed", "max_instances")
+        check_at_least(self, 1, "k_nearest")
         unknown = [name for name in self.table1 + self.table2
                    if name not in TABLE1_DATASETS + TABLE2_DATASETS]
         if unknown or not self.table1 + self.table2:
@@ -191,13 +190,13 @@ def outer_folds(data, settings):
     from sklearn.model_selection import KFold, StratifiedKFold
 
     y = data.Y
-    n_folds = min(settings.folds, len(data))
     if data.domain.class_var.is_discrete and \
-            np.bincount(y.astype(int)).max() >= n_folds:
-        splitter = StratifiedKFold(n_folds, shuffle=True,
+            np.bincount(y.astype(int)).max() >= settings.folds:
+        splitter = StratifiedKFold(settings.folds, shuffle=True,
                                    random_state=settings.seed)
     else:
-        splitter = KFold(n_folds, shuffle=True, random_state=settings.seed)
+        splitter = KFold(settings.folds, shuffle=True,
+                         random_state=settings.seed)
     return list(splitter.split(np.zeros(len(y)), y))
 
 
@@ -325,12 +324,18 @@ class Results:
 
 
 def tasks(settings):
-    """Every (table, data set, fold) task of the experiment."""
+    """Every (table, data set, fold) task of the experiment.
+
+    Raises ValueError if a data set (or its sample of `max_instances`) has
+    too few instances for the folds.
+    """
     out = []
     for table, names in ((1, settings.table1), (2, settings.table2)):
         for name in names:
-            n_folds = min(settings.folds, len(load(name, settings)))
-            out.extend((table, name, fold) for fold in range(n_folds))
+            sampled = (f"{name} (max_instances {settings.max_instances})"
+                       if settings.max_instances else name)
+            check_folds(settings, len(load(name, settings)), sampled)
+            out.extend((table, name, fold) for fold in range(settings.folds))
     return out
 
 
@@ -340,7 +345,8 @@ def run(settings=Settings(), *, jobs=1, progress_callback=None,
 
     `progress_callback` receives the fraction of the (table, data set,
     fold) tasks done; `should_stop` is polled between tasks (jobs=1) or
-    while the worker processes run.
+    while the worker processes run.  Raises ValueError, before any work,
+    if a data set has too few instances for the folds.
     """
     import warnings
 
