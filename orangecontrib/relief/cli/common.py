@@ -30,37 +30,29 @@ def input_error(error, options):
                            lambda match: options[match[1]], str(error)))
 
 
-def _int_at_least(minimum, kind):
-    """argparse type: an integer >= `minimum` (`kind` names it)."""
+def _checked(convert, kind, valid, requirement):
+    """argparse type: ``convert(text)``, `kind` if it converts, and refused
+    unless ``valid(value)`` (`requirement` says what it must be)."""
     def parse(text):
         try:
-            value = int(text)
+            value = convert(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"must be {kind}, not {text!r}") from None
-        if value < minimum:
+        if not valid(value):
             raise argparse.ArgumentTypeError(
-                f"must be at least {minimum}, not {value}")
+                f"must be {requirement}, not {value}")
         return value
     return parse
 
 
-#: argparse types: an integer >= 1, an integer >= 0
-positive_int = _int_at_least(1, "a positive integer")
-non_negative_int = _int_at_least(0, "a non-negative integer")
-
-
-def level(text):
-    """argparse type: a significance level, a number in (0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a number between 0 and 1, not {text!r}") from None
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(
-            f"must be a number between 0 and 1, not {value}")
-    return value
+#: argparse types: an integer >= 1, an integer >= 0, a significance level
+positive_int = _checked(int, "a positive integer", lambda v: v >= 1,
+                        "at least 1")
+non_negative_int = _checked(int, "a non-negative integer", lambda v: v >= 0,
+                            "at least 0")
+level = _checked(float, "a number between 0 and 1", lambda v: 0 < v <= 1,
+                 "a number above 0 and at most 1")
 
 
 def load_table(name):
