@@ -153,9 +153,9 @@ def table_rescorer(scorer, data):
     """``rescore(y)``: any Orange scorer's scores of `data` with the class
     values `y` (for :func:`~.core.significance.permutation_test`)."""
     check_table(data, type(scorer).__name__)
+    permuted = data.copy()  # one copy, its class rewritten for each target
 
     def rescore(target):
-        permuted = data.copy()
         with permuted.unlocked(permuted.Y):
             permuted.Y[:] = np.reshape(target, permuted.Y.shape)
         return table_scores(scorer, permuted)

@@ -53,20 +53,13 @@ class _Count(Constraint):
         return value
 
 
-class _Weight(Interval):
-    """A weight to exceed: any finite number (of SelectFromModel's forms of
-    `threshold`, the number; not its strings such as "mean")."""
-
-    def __init__(self):
-        super().__init__(-np.inf)
-        self.requirement = "a finite number"
-
-
 #: the selection parameters, checked at fit as the core checks its own
 #: (:data:`.core.options.PARAMETERS`, which also checks `alpha`)
 SELECTION = {
     "n_features_to_select": Optional(_Count(), "no cut by number"),
-    "threshold": Optional(_Weight(), "no cut by weight"),
+    # a weight to exceed: any finite number (of SelectFromModel's forms of
+    # `threshold`, the number; not its strings such as "mean")
+    "threshold": Optional(Interval(-np.inf), "no cut by weight"),
     "significance": Optional(OneOf("stir", "permutation"), "no test"),
 }
 

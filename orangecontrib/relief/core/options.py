@@ -119,7 +119,8 @@ class Interval(Constraint):
     def __init__(self, low, high=np.inf, open=False):
         self.low, self.high, self.open = low, high, open
         self.requirement = (
-            f"a number {'>' if open else '>='} {low}" if np.isinf(high)
+            "a finite number" if np.isinf(low) and np.isinf(high)
+            else f"a number {'>' if open else '>='} {low}" if np.isinf(high)
             else f"a number strictly between {low} and {high}" if open
             else f"a number between {low} and {high}")
 

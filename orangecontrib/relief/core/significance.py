@@ -33,7 +33,7 @@ from .prepare import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)
-from .threshold import as_scores
+from .threshold import as_scores, float_array
 from .vectorised.diffs import pair_diffs
 from .vectorised.radius import add_stir_sums, stir_sums
 
@@ -243,10 +243,7 @@ def permutations_of(y, rows):
     values = np.sort(y[rows])
 
     def known_values(target):
-        try:
-            target = np.asarray(target, dtype=np.float64)
-        except (TypeError, ValueError):
-            target = None
+        target = float_array(target)
         if (target is None or target.shape != y.shape
                 or not np.array_equal(np.isnan(target), np.isnan(y))
                 or not np.array_equal(np.sort(target[rows]), values)):
@@ -260,11 +257,8 @@ def permutations_of(y, rows):
 
 def as_targets(targets):
     """`targets` as a float64 (count, n) array of targets, one per row."""
-    try:
-        targets = np.asarray(targets, dtype=np.float64)
-    except (TypeError, ValueError):
-        targets = None
-    if targets is None or targets.ndim != 2:
+    targets = float_array(targets, ndim=2)
+    if targets is None:
         raise ReliefInputError(
             "A rescorer takes permutations of its target: one to "
             "rescore(target), a 2-D array of targets, one per row, to "
@@ -349,6 +343,14 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
     return rescore
 
 
+def adjustment_factor(n_attributes, method):
+    """What `method` multiplies the smallest of `n_attributes` equal
+    p-values by: 1 for Benjamini-Hochberg, the number of attributes for
+    Holm and Bonferroni."""
+    n_attributes = check("n_attributes", n_attributes)
+    return 1 if check("adjustment", method) == "bh" else n_attributes
+
+
 def smallest_adjusted(n_attributes, n_permutations, method=ADJUSTMENT):
     """The smallest adjusted p-value that `n_permutations` can give any of
     `n_attributes` attributes: the smallest permutation p-value,
@@ -356,10 +358,8 @@ def smallest_adjusted(n_attributes, n_permutations, method=ADJUSTMENT):
     itself, when every attribute has it; Holm and Bonferroni: times the
     number of attributes).  Above the level, no attribute can be
     significant, whatever the data."""
-    n_attributes = check("n_attributes", n_attributes)
     p = 1 / (1 + check("n_permutations", n_permutations))
-    factor = 1 if check("adjustment", method) == "bh" else n_attributes
-    return min(1.0, factor * p)
+    return min(1.0, adjustment_factor(n_attributes, method) * p)
 
 
 def permutations_needed(n_attributes, alpha, method=ADJUSTMENT):
@@ -367,8 +367,7 @@ def permutations_needed(n_attributes, alpha, method=ADJUSTMENT):
     `alpha`: the least count whose :func:`smallest_adjusted` is at most
     `alpha` (None: more than MAX_PERMUTATIONS)."""
     alpha = check("alpha", alpha)
-    factor = (1 if check("adjustment", method) == "bh"
-              else check("n_attributes", n_attributes))
+    factor = adjustment_factor(n_attributes, method)
     if alpha >= 1:  # every adjusted p-value is at most 1
         return 1
     if alpha * (1 + MAX_PERMUTATIONS) < factor:

@@ -4,16 +4,23 @@ import numbers
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import PositiveInt, check
+from .options import Interval, PositiveInt, check
+
+
+def float_array(values, ndim=None):
+    """`values` as a float64 array (a copy), or None if they are not
+    numbers or, given `ndim`, have another number of dimensions."""
+    try:
+        values = np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    return values if ndim is None or values.ndim == ndim else None
 
 
 def as_scores(values, what):
     """`values`, one per attribute, as a float64 1-D array (NaN: none)."""
-    try:
-        values = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        values = None
-    if values is None or values.ndim != 1:
+    values = float_array(values, ndim=1)
+    if values is None:
         raise ReliefInputError(f"The {what} must be a 1-D array of numbers, "
                                f"one per attribute.")
     return values
@@ -40,11 +47,8 @@ def select_features(weights, threshold=None, top_k=None):
     weights keep the lower index first.
     """
     weights = as_scores(weights, "weights")
-    if threshold is not None and (
-            not isinstance(threshold, numbers.Real)
-            or isinstance(threshold, bool) or not np.isfinite(threshold)):
-        raise ReliefInputError(
-            f"threshold must be a finite number, got {threshold!r}.")
+    if threshold is not None:
+        threshold = Interval(-np.inf)("threshold", threshold)
     order = np.argsort(-weights, kind="stable")
     if threshold is not None:
         order = order[weights[order] > threshold]

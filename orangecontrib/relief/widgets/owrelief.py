@@ -521,16 +521,18 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """Warn if the permutations are too few for any attribute to be
         significant, and say how many would do."""
         n_attributes = len(self.data.domain.attributes)
+        if not n_attributes:
+            return
         adjustment = ADJUSTMENTS[self.adjustment_index]
-        if not n_attributes or significance.smallest_adjusted(
-                n_attributes, self.n_permutations, adjustment) <= self.alpha:
+        smallest = significance.smallest_adjusted(
+            n_attributes, self.n_permutations, adjustment)
+        if smallest <= self.alpha:
             return
         needed = significance.permutations_needed(n_attributes, self.alpha,
                                                   adjustment)
         self.Warning.few_permutations(
             self.n_permutations, ADJUSTMENT_LABELS[self.adjustment_index],
-            self.alpha, significance.smallest_adjusted(
-                n_attributes, self.n_permutations, adjustment),
+            self.alpha, smallest,
             "no number of permutations can" if needed is None else
             f"at least {needed} can")
 
