@@ -333,6 +333,21 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertTrue(tips[0].startswith(long_name))
         self.assertIn("weight", tips[0])
 
+    def test_the_names_take_the_width_of_the_longest(self):
+        domain = Domain([ContinuousVariable("a"), ContinuousVariable("b")],
+                        self.heart.domain.class_var)
+        rng = np.random.default_rng(1)
+        X = rng.random((40, 2))
+        self.send_and_wait(Table.from_numpy(domain, X, X[:, 0] > 0.5))
+        axis = self.widget.plot.getAxis("left")
+        self.assertLess(axis.maximumWidth(), owrelief.NAME_WIDTH / 3)
+        long_name = "an attribute with a very long name " * 4
+        domain = Domain([ContinuousVariable(long_name),
+                         ContinuousVariable("b")], domain.class_var)
+        self.send_and_wait(Table.from_numpy(domain, X, X[:, 0] > 0.5))
+        self.assertGreater(axis.maximumWidth(), owrelief.NAME_WIDTH * 0.9)
+        self.assertLessEqual(axis.maximumWidth(), owrelief.NAME_WIDTH + 10)
+
     def test_computing_state_is_clear(self):
         plot = self.widget.plot
         self.assertFalse(plot.getPlotItem().getAxis("left").isVisible())

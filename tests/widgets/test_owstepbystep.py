@@ -8,6 +8,7 @@ from orangewidget.tests.utils import simulate
 
 from orangecontrib.relief import Relief, ReliefF
 from orangecontrib.relief.generators import parity
+from orangecontrib.relief.widgets.owrelief import RELEVANT_MARK
 from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
 from tests.orange.test_input_matrix import tables
 
@@ -139,6 +140,16 @@ class TestOWReliefSteps(base.WidgetTest):
         # the plot marks the reference where the point is
         x, y = self.widget.scatter.reference_mark.getData()
         self.assertEqual((x[0], y[0]), (spot.pos().x(), spot.pos().y()))
+
+    def test_the_weights_show_whole_short_names(self):
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.press(self.widget.step_button, 1)
+        ticks = self.widget.bars.getAxis("left")._tickLevels[0]
+        labels = {label.lstrip(RELEVANT_MARK) for _, label in ticks}
+        self.assertEqual(labels, {a.name for a in
+                                  self.parity.domain.attributes})
+        self.assertEqual(self.widget.bars.getAxis("bottom").labelText,
+                         "weight, 1 step(s)")
 
     def test_the_table_shows_the_steps_diffs_and_update(self):
         self.send_signal(self.widget.Inputs.data, self.mixed)

@@ -37,7 +37,7 @@ DEFAULT_BARS = 20
 #: the most bars the plot shows (more would not be readable)
 MAX_BARS = 50
 #: attribute names longer than this many pixels are elided (full on hover)
-NAME_WIDTH = 150
+NAME_WIDTH = 220
 #: The setting holding k of each variant that takes k, in the order of the
 #: pages of the k control (then a page for each variant without k).
 K_SETTINGS = {"ReliefF": "k_relieff", "RReliefF": "k_rrelieff"}
@@ -117,17 +117,23 @@ def elided(text, width=NAME_WIDTH):
         text, Qt.ElideMiddle, width)
 
 
+def text_width(texts):
+    """The width in pixels of the widest of `texts` in the default font."""
+    metrics = QFontMetrics(pg.QtGui.QFont())
+    return max((metrics.horizontalAdvance(text) for text in texts), default=0)
+
+
 class WeightsPlot(PlainPlot):
     """Horizontal bars of attribute weights, the best attribute on top;
-    names elided to a fixed width (`name_width` pixels), the full name and
-    the values on hover."""
+    the names take the width of the longest one, at most `name_width`
+    pixels (longer ones are elided in the middle), the full name and the
+    values on hover."""
 
     def __init__(self, parent=None, name_width=NAME_WIDTH):
         super().__init__(parent)
         self.name_width = name_width
         item = self.getPlotItem()
         item.getAxis("bottom").setLabel("weight")
-        item.getAxis("left").setWidth(name_width + 10)
         self.getViewBox().invertY(True)
         self.tooltips = []
         self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
@@ -158,6 +164,7 @@ class WeightsPlot(PlainPlot):
                          self.name_width)
                   for name, rel in zip(names, relevant)]
         self.getAxis("left").setTicks([list(zip(positions, labels)), []])
+        self.getAxis("left").setWidth(text_width(labels) + 10)
         self.setYRange(-0.5, len(weights) - 0.5, padding=0.02)
         low, high = min(0.0, np.min(weights)), max(0.0, np.max(weights))
         self.setXRange(low, high if high > low else low + 1)

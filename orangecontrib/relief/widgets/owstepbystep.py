@@ -282,7 +282,7 @@ class OWReliefSteps(OWWidget):
         self.scatter = NeighbourhoodPlot(self)
         self.scatter.instance_clicked.connect(self.step_with)
         self.scatter.setToolTip("Click a point to make it the next reference.")
-        self.bars = WeightsPlot(self, name_width=80)  # a narrow panel
+        self.bars = WeightsPlot(self, name_width=120)  # a narrow panel
         self.bars.setToolTip("The weights after the steps so far.")
         plots.addWidget(self.scatter)
         plots.addWidget(self.bars)
@@ -563,8 +563,8 @@ class OWReliefSteps(OWWidget):
             [f"{attr.name}\nweight {w:.4f}"
              for attr, w in zip(attributes, weights)],
             [is_relevant(attr) for attr in attributes])
-        self.bars.getPlotItem().setTitle(
-            f"Weights after {len(self.steps)} step(s)")
+        self.bars.getAxis("bottom").setLabel(
+            f"weight, {len(self.steps)} step(s)")
 
     def _send(self):
         if not self.steps:
