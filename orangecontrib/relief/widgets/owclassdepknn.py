@@ -23,8 +23,8 @@ METHOD_LABELS = ("IWCDRelief (instance weighted)", "CDRelief",
                  "ReliefF (one vector for all classes)",
                  "None (plain kNN)")
 #: labels of IWCDRelief's readings of eq. 6, in the order of `UPDATES`
-UPDATE_LABELS = {"as_printed": "Formula as printed",
-                 "as_text": "As the text says (the paper's results)"}
+UPDATE_LABELS = {"as_printed": "As printed",
+                 "as_text": "As the text says"}
 
 
 def fit_model(learner, data, state: TaskState):
@@ -107,8 +107,9 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
             label="Weight update:", orientation=Qt.Horizontal,
             callback=self.settings_changed,
             tooltip="IWCDRelief's update, eq. 6 of Qiu & He (2019): the "
-                    "formula as printed, or as the text describes it (this "
-                    "one reproduces the paper's results; see the help).")
+                    "formula as printed, or as the text describes it (the "
+                    "default: it reproduces the paper's results; see the "
+                    "help).")
         self.sample_check, self.iterations_spin = gui.spin(
             box, self, "n_iterations", 1, 100000,
             checked="sample_references",
