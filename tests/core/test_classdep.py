@@ -342,3 +342,49 @@ def test_class_codes_beyond_a_matrix_are_refused(method):
 def test_prior_summary_takes_the_codes_of_the_rows():
     with pytest.raises(ReliefInputError, match="codes of the matrix's rows"):
         prior_summary(np.ones((2, 3)), [0, 1e12])
+
+
+def test_instances_of_unknown_class_in_the_weighted_knn():
+    from orangecontrib.relief.core.weighted_knn import (
+        cross_validated_threshold, predict_votes, stratified_folds)
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 3))
+    y = (X[:, 0] > 0.5).astype(float)
+    unknown = y.copy()
+    unknown[::7] = np.nan
+    known = ~np.isnan(unknown)
+    fold = stratified_folds(unknown, 3, 1)
+    assert_array_equal(fold[~known], -1)  # in no fold
+    assert_array_equal(fold[known], stratified_folds(y[known], 3, 1))
+    discrete = np.zeros(3, bool)
+    assert (cross_validated_threshold(X, unknown, discrete, 2, k=3,
+                                      random_state=1)
+            == cross_validated_threshold(X[known], y[known], discrete, 2,
+                                         k=3, random_state=1))
+    weights = rng.random((2, 3))
+    for got, expected in zip(
+            predict_votes(X, unknown, weights, discrete, X[:5], 3),
+            predict_votes(X[known], y[known], weights, discrete, X[:5], 3)):
+        assert_array_equal(got, expected)
+    with pytest.raises(ReliefInputError, match="known class"):
+        predict_votes(X, np.full(40, np.nan), weights, discrete, X[:5], 3)
+
+
+def test_class_weights_of_any_mask_and_float_type():
+    from orangecontrib.relief.core.weighted_knn import (column_ranges,
+                                                        fit_class_weights)
+    rng = np.random.default_rng(1)
+    X = rng.random((30, 4))
+    X[:, 3] = rng.integers(0, 3, 30)
+    y = rng.integers(0, 2, 30).astype(float)
+    discrete = np.array([False, False, False, True])
+    expected = fit_class_weights(X, y, discrete, 2, k=3)
+    assert_array_equal(column_ranges(X, [0, 0, 0, 1]),
+                       column_ranges(X, discrete))
+    assert column_ranges(X, [0, 0, 0, 1])[3] == 1
+    assert_array_equal(fit_class_weights(X, y, [0, 0, 0, 1], 2, k=3),
+                       expected)
+    single = X.astype(np.float32)
+    assert_array_equal(fit_class_weights(single, y, discrete, 2, k=3),
+                       fit_class_weights(single.astype(float), y, discrete,
+                                         2, k=3))

@@ -6,6 +6,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import generators as core
+from orangecontrib.relief.core.errors import ReliefInputError
 
 
 def holds(op, value, x):
@@ -187,3 +188,35 @@ def test_bad_counts(kw):
     args = dict(n_instances=10, n_relevant=2, n_irrelevant=1) | kw
     with pytest.raises(ValueError):
         core.majority(**args)
+
+
+@pytest.mark.parametrize("function, kw", [
+    (core.rdg1, dict(n_instances=20, n_relevant=np.int64(3), n_classes=3,
+                     min_rule_size=np.int32(1), max_rule_size=2)),
+    (core.random_rbf, dict(n_instances=np.int64(20), n_centroids=4)),
+    (core.modulo, dict(n_instances=np.uint8(20), p=np.int64(4))),
+    (core.parity, dict(n_instances=16, n_bits=np.int16(2))),
+])
+def test_numpy_integers_are_integers(function, kw):
+    as_ints = {name: int(value) for name, value in kw.items()}
+    got, expected = function(**kw, seed=2), function(**as_ints, seed=2)
+    assert_array_equal(got.X, expected.X)
+    assert_array_equal(got.y, expected.y)
+    assert got.class_values == expected.class_values
+
+
+@pytest.mark.parametrize("function, kw, message", [
+    (core.rdg1, dict(n_classes=2.5), "n_classes must be an integer >= 2"),
+    (core.rdg1, dict(n_instances=20.0), "n_instances must be a positive "),
+    (core.modulo, dict(p=3.0), "p must be an integer >= 2, got 3.0"),
+    (core.rdg1, dict(min_rule_size=3, max_rule_size=2),
+     "max_rule_size must be an integer >= 3"),
+    (core.random_rbf, dict(n_centroids=0), "n_centroids must be a positive"),
+    (core.modulo, dict(p=True), "p must be an integer >= 2"),
+    (core.parity, dict(n_bits=0), "n_bits must be a positive integer"),
+    (core.majority, dict(n_instances=3.5), "n_instances must be a positive"),
+    (core.corral, dict(correlation=float("nan")), "correlation must be in"),
+])
+def test_bad_sizes_are_named(function, kw, message):
+    with pytest.raises(ReliefInputError, match=message):
+        function(**kw)

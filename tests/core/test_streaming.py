@@ -123,3 +123,36 @@ def test_a_dask_cluster_gives_the_same_weights(client, tmp_path):
                                 chunk_rows=250, client=client)
         assert_array_equal(got, expected)
     assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_a_fortran_ordered_npy_file(tmp_path):
+    X, y, discrete = data(6, n=130)
+    expected = relieff(X, y, discrete, n_iterations=20, random_state=1)
+    path = tmp_path / "columns.npy"
+    np.save(path, np.asfortranarray(X))
+    for chunk_rows in (1, 40, 500):
+        assert_array_equal(relieff_streaming(
+            path, y, discrete, n_iterations=20, random_state=1,
+            chunk_rows=chunk_rows), expected)
+
+
+def test_a_truncated_npy_file(tmp_path):
+    X, y, discrete = data(6, n=60)
+    path = tmp_path / "data.npy"
+    np.save(path, X)
+    path.write_bytes(path.read_bytes()[:-X.shape[1] * 8])
+    with pytest.raises(ReliefInputError, match="shorter"):
+        relieff_streaming(path, y, discrete, n_iterations=5)
+
+
+def test_a_dask_array_of_unknown_chunk_sizes():
+    da = pytest.importorskip("dask.array")
+    X, y, discrete = data(7, n=200)
+    expected = relieff(X, y, discrete, n_iterations=20, random_state=1)
+    lazy = da.from_array(X, chunks=(60, X.shape[1]))
+    selected = lazy[lazy[:, 0] > -1]  # every row, chunk sizes unknown
+    assert np.isnan(selected.shape[0])
+    assert_array_equal(relieff_streaming(
+        selected, y, discrete, n_iterations=20, random_state=1,
+        chunk_rows=33), expected)
+    assert np.isnan(selected.shape[0])  # the caller's array untouched

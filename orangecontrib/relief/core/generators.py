@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .options import Seed
+from .errors import ReliefInputError
+from .options import Integer, Seed
 
 __all__ = ["Problem", "rdg1", "random_rbf", "non_monotonic", "majority",
            "modulo", "corral", "parity", "PROBLEMS", "BOOLEAN"]
@@ -73,12 +74,10 @@ def _rng(seed):
 
 
 def _check_counts(n_instances, n_relevant, n_irrelevant, min_relevant=1):
-    for name, value, low in (("n_instances", n_instances, 1),
-                             ("n_relevant", n_relevant, min_relevant),
-                             ("n_irrelevant", n_irrelevant, 0)):
-        if int(value) != value or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, "
-                             f"got {value!r}.")
+    """The three counts as ints (`n_relevant` at least `min_relevant`)."""
+    return (Integer(1)("n_instances", n_instances),
+            Integer(min_relevant)("n_relevant", n_relevant),
+            Integer(0)("n_irrelevant", n_irrelevant))
 
 
 def _names(n_relevant, n_irrelevant):
@@ -149,11 +148,11 @@ def rdg1(n_instances=100, n_relevant=10, n_irrelevant=0, *, boolean=False,
     ``info["rules"]`` is the decision list: ``(class, tests)`` pairs, and
     ``info["rule_of"]`` the index of the rule that classified each instance.
     """
-    _check_counts(n_instances, n_relevant, n_irrelevant)
-    if not 1 <= min_rule_size <= max_rule_size:
-        raise ValueError("RDG1 needs 1 <= min_rule_size <= max_rule_size.")
-    if n_classes < 2:
-        raise ValueError("RDG1 needs at least two classes.")
+    n_instances, n_relevant, n_irrelevant = _check_counts(
+        n_instances, n_relevant, n_irrelevant)
+    n_classes = Integer(2)("n_classes", n_classes)
+    min_rule_size = Integer(1)("min_rule_size", min_rule_size)
+    max_rule_size = Integer(min_rule_size)("max_rule_size", max_rule_size)
     rng = _rng(seed)
     n_attrs = n_relevant + n_irrelevant
     if boolean:
@@ -220,9 +219,10 @@ def random_rbf(n_instances=100, n_relevant=10, n_irrelevant=0, *,
     ``chosen`` / ``noise_chosen`` (the centre of each instance) and
     ``length`` (its signed Gaussian distance from the centre).
     """
-    _check_counts(n_instances, n_relevant, n_irrelevant)
-    if n_classes < 2 or n_centroids < 1:
-        raise ValueError("RandomRBF needs n_classes >= 2, n_centroids >= 1.")
+    n_instances, n_relevant, n_irrelevant = _check_counts(
+        n_instances, n_relevant, n_irrelevant)
+    n_classes = Integer(2)("n_classes", n_classes)
+    n_centroids = Integer(1)("n_centroids", n_centroids)
     rng = _rng(seed)
     centroids = _centroids(rng, n_centroids, n_relevant)
     centroids["klass"] = rng.integers(0, n_classes, n_centroids)
@@ -254,7 +254,8 @@ def non_monotonic(n_instances=100, n_relevant=10, n_irrelevant=0, *,
     the N + 1 values 0..N (with [0, N] one relevant attribute would give a
     single class).  ``info``: ``r_a``, ``r_i``.
     """
-    _check_counts(n_instances, n_relevant, n_irrelevant)
+    n_instances, n_relevant, n_irrelevant = _check_counts(
+        n_instances, n_relevant, n_irrelevant)
     rng = _rng(seed)
     r_a = rng.random(n_relevant)
     r_i = rng.random(n_instances) * (n_relevant + 1)
@@ -275,7 +276,8 @@ def majority(n_instances=100, n_relevant=5, n_irrelevant=0, *, seed=None):
     """MajorityN (section 4.4.4): n_relevant random bits; the class is 1
     when more than half of them are 1 (a tie is 0).  Irrelevant attributes
     are random bits as well."""
-    _check_counts(n_instances, n_relevant, n_irrelevant)
+    n_instances, n_relevant, n_irrelevant = _check_counts(
+        n_instances, n_relevant, n_irrelevant)
     rng = _rng(seed)
     X = rng.integers(0, 2, (n_instances, n_relevant + n_irrelevant))
     y = 2 * X[:, :n_relevant].sum(axis=1) > n_relevant
@@ -289,9 +291,9 @@ def modulo(n_instances=100, n_relevant=2, n_irrelevant=0, *, p=3,
     are uniform integers in [0, p); the class is the sum of the relevant
     ones modulo p.  The attributes are nominal unless `numeric`.  The paper
     does not give p; we use p = 3 by default."""
-    _check_counts(n_instances, n_relevant, n_irrelevant)
-    if int(p) != p or p < 2:
-        raise ValueError(f"p must be an integer >= 2, got {p!r}.")
+    n_instances, n_relevant, n_irrelevant = _check_counts(
+        n_instances, n_relevant, n_irrelevant)
+    p = Integer(2)("p", p)
     rng = _rng(seed)
     X = rng.integers(0, p, (n_instances, n_relevant + n_irrelevant))
     y = X[:, :n_relevant].sum(axis=1) % p
@@ -324,9 +326,10 @@ def corral(n_instances=32, *, correlation=0.75, seed=None):
     equally often.  Correlated is not relevant (the class does not depend on
     it), but it has role "correlated".
     """
-    _check_counts(n_instances, 1, 0)
+    n_instances = Integer(1)("n_instances", n_instances)
     if not 0 <= correlation <= 1:
-        raise ValueError("correlation must be in [0, 1].")
+        raise ReliefInputError(
+            f"correlation must be in [0, 1], got {correlation!r}.")
     rng = _rng(seed)
     bits = _bits(rng, n_instances, 5)
     y = (bits[:, 0] & bits[:, 1]) | (bits[:, 2] & bits[:, 3])
@@ -347,7 +350,9 @@ def parity(n_instances=64, *, n_bits=3, n_irrelevant=6, seed=None):
     (irr1 ...).  With n a multiple of 2^n_bits (resp. 2^n_irrelevant)
     every combination of the relevant (irrelevant) bits appears equally
     often; the default 64 balances both."""
-    _check_counts(n_instances, n_bits, n_irrelevant)
+    n_instances = Integer(1)("n_instances", n_instances)
+    n_bits = Integer(1)("n_bits", n_bits)
+    n_irrelevant = Integer(0)("n_irrelevant", n_irrelevant)
     rng = _rng(seed)
     relevant = _bits(rng, n_instances, n_bits)
     irrelevant = _bits(rng, n_instances, n_irrelevant)

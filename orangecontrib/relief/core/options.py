@@ -68,20 +68,29 @@ class Constraint:
             f"{name} must be {self.requirement}, got {value!r}.")
 
 
-class PositiveInt(Constraint):
-    """An integer >= 1 (a bool is not one), at most `maximum` if given."""
+class Integer(Constraint):
+    """An integer (a bool is not one, nor a float of integral value) of at
+    least `low`, at most `maximum` if given."""
 
-    def __init__(self, maximum=None):
-        self.maximum = maximum
-        self.requirement = ("a positive integer" if maximum is None
-                            else f"a positive integer up to {maximum:,}")
+    def __init__(self, low=0, maximum=None):
+        self.low, self.maximum = low, maximum
+        least = "a positive integer" if low == 1 else f"an integer >= {low}"
+        self.requirement = (least if maximum is None
+                            else f"{least} up to {maximum:,}")
 
     def __call__(self, name, value):
         if (not isinstance(value, numbers.Integral)
-                or isinstance(value, bool) or value < 1
+                or isinstance(value, bool) or value < self.low
                 or self.maximum is not None and value > self.maximum):
             self.fail(name, value)
         return int(value)
+
+
+class PositiveInt(Integer):
+    """An integer >= 1, at most `maximum` if given."""
+
+    def __init__(self, maximum=None):
+        super().__init__(1, maximum)
 
 
 class Optional(Constraint):

@@ -43,7 +43,8 @@ CHUNK_ROWS = 100_000
 
 class NpyRows:
     """The rows of an ``.npy`` file, read a slice at a time with ordinary
-    file reads (a memmap would keep every page it touched resident)."""
+    file reads (a memmap would keep every page it touched resident); a file
+    in Fortran order is read a column segment at a time."""
 
     def __init__(self, path):
         with open(path, "rb") as file:
@@ -53,19 +54,33 @@ class NpyRows:
                            else np.lib.format.read_array_header_2_0)
             shape, fortran, dtype = read_header(file)
             self.offset = file.tell()
-        if fortran or len(shape) != 2:
+        if len(shape) != 2:
             raise ReliefInputError(f"{path}: rows can be streamed from a "
-                                   f"2-D array in C order only.")
+                                   f"2-D array only.")
         self.path, self.shape, self.dtype = path, shape, dtype
+        self.fortran = fortran
+        size = self.offset + shape[0] * shape[1] * dtype.itemsize
+        if path.stat().st_size < size:
+            raise ReliefInputError(f"{path}: the file is shorter than its "
+                                   f"header's {shape[0]} x {shape[1]} "
+                                   f"array (truncated?).")
 
     def __getitem__(self, rows):
         start, stop, _ = rows.indices(self.shape[0])
-        width = self.shape[1] * self.dtype.itemsize
+        count = max(stop - start, 0)
+        n, n_attrs = self.shape
+        size = self.dtype.itemsize
         with open(self.path, "rb") as file:
-            file.seek(self.offset + start * width)
-            block = np.fromfile(file, dtype=self.dtype,
-                                count=max(stop - start, 0) * self.shape[1])
-        return block.reshape(-1, self.shape[1])
+            if not self.fortran:
+                file.seek(self.offset + start * n_attrs * size)
+                block = np.fromfile(file, dtype=self.dtype,
+                                    count=count * n_attrs)
+                return block.reshape(-1, n_attrs)
+            block = np.empty((count, n_attrs), dtype=self.dtype, order="F")
+            for a in range(n_attrs):
+                file.seek(self.offset + (a * n + start) * size)
+                block[:, a] = np.fromfile(file, dtype=self.dtype, count=count)
+            return block
 
 
 def open_rows(X):
@@ -79,6 +94,10 @@ def open_rows(X):
     if not hasattr(X, "shape") or len(X.shape) != 2:
         raise ReliefInputError("X must be a 2-D array-like (instances x "
                                "attributes), a memmap or an .npy path.")
+    if np.isnan(X.shape).any() and hasattr(X, "compute_chunk_sizes"):
+        # a Dask array of unknown chunk sizes (e.g. after a boolean
+        # selection): its chunks are counted, on a copy, by computing them
+        X = X.copy().compute_chunk_sizes()
     return X
 
 

@@ -20,8 +20,10 @@ import numpy as np
 
 from . import engine
 from .classdep import ClassDependentRelief
+from .errors import ReliefInputError
 from .estimators import relieff
 from .options import K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check_choice
+from .prepare import as_nominal_mask
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
            "fit_class_weights", "predict_votes", "accuracy",
@@ -40,6 +42,8 @@ INNER_FOLDS = 5
 def column_ranges(X, discrete):
     """r_j: the range of each numeric column over its known values (0 for
     a constant or all-missing column), 1 for nominal columns."""
+    X = np.asarray(X, dtype=np.float64)
+    discrete = as_nominal_mask(discrete, X.shape[1])
     ranges = np.ones(X.shape[1])
     for j in np.flatnonzero(~discrete):
         column = X[:, j]
@@ -63,6 +67,8 @@ def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief",
     """
     check_choice("method", method, METHODS)
     check_choice("negative", negative, NEGATIVE)
+    X = np.asarray(X, dtype=np.float64)
+    discrete = as_nominal_mask(discrete, X.shape[1])
     a = X.shape[1]
     ranges = column_ranges(X, discrete)
     known_y = y[~np.isnan(y)]
@@ -95,8 +101,16 @@ def predict_votes(train_X, train_y, class_weights, discrete, X, k):
     Returns ``(votes, first)``: (m, n_classes) vote counts and the rank
     (0 = nearest) of each class's nearest voting prototype (k if none).
     Nominal columns differ by 0 or 1; ties of distance go to the lower
-    training index.
+    training index.  Training rows of unknown class (NaN) are no
+    prototypes.
     """
+    train_X = np.asarray(train_X, dtype=np.float64)
+    train_y = np.asarray(train_y, dtype=np.float64)
+    known = ~np.isnan(train_y)
+    if not known.any():
+        raise ReliefInputError("No training instance has a known class to "
+                               "vote with.")
+    train_X, train_y = train_X[known], train_y[known]
     m, n_classes = len(X), class_weights.shape[0]
     k = min(k, len(train_X))
     labels = train_y.astype(np.int64)
@@ -126,11 +140,13 @@ def accuracy(train_X, train_y, class_weights, discrete, test_X, test_y, k):
 
 def stratified_folds(y, n_folds, seed):
     """Fold number of each instance: every class dealt round-robin over the
-    folds in a random order (numpy's default_rng(seed))."""
+    folds in a random order (numpy's default_rng(seed)); -1 (no fold) for
+    an instance of unknown class (NaN)."""
     rng = np.random.default_rng(seed)
-    fold = np.empty(len(y), dtype=np.int64)
+    y = np.asarray(y, dtype=np.float64)
+    fold = np.full(len(y), -1, dtype=np.int64)
     offset = 0
-    for c in np.unique(y):
+    for c in np.unique(y[~np.isnan(y)]):
         members = rng.permutation(np.flatnonzero(y == c))
         fold[members] = (np.arange(len(members)) + offset) % n_folds
         offset += len(members)
@@ -151,8 +167,11 @@ def cross_validated_threshold(X, y, discrete, n_classes, *,
     it on the training data keeps a test honest, and letting the plain kNN
     compete keeps weights that do not help on small classes from making
     the classifier worse.  One neighbour search per fold serves every
-    threshold.
+    threshold.  Instances of unknown class (NaN) take no part.
     """
+    y = np.asarray(y, dtype=np.float64)
+    known = ~np.isnan(y)
+    X, y = np.asarray(X, dtype=np.float64)[known], y[known]
     fold = stratified_folds(y, folds, random_state)
     totals = np.zeros(len(thresholds) + 1)  # the last: no weights
     for f in range(folds):
