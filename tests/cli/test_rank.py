@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from Orange.data import Table
 
-from orangecontrib.relief import PDReliefF, ReliefF
+from orangecontrib.relief import PDReliefF, Relief, ReliefF
 from orangecontrib.relief.cli import main, rank
 from orangecontrib.relief.cli.common import ProgressBar
 from orangecontrib.relief.datasets import path
@@ -123,6 +123,97 @@ def test_data_without_class(capsys, tmp_path):
     code, _, err = run(capsys, "rank", filename)
     assert code == 2
     assert "no (single) class" in err
+
+
+def _plain_csv(tmp_path):
+    """A CSV with a header row of names only, as spreadsheets write it:
+    Orange reads it without a class."""
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 3))
+    lines = ["a,b,c,label,price"] + [
+        f"{x[0]:.4f},{x[1]:.4f},{x[2]:.4f},{'yes' if x[0] > 0.5 else 'no'},"
+        f"{3 * x[1]:.4f}" for x in X]
+    filename = tmp_path / "plain.csv"
+    filename.write_text("\n".join(lines) + "\n")
+    return str(filename)
+
+
+def test_a_file_without_class_says_how_to_name_one(capsys, tmp_path):
+    code, _, err = run(capsys, "rank", _plain_csv(tmp_path))
+    assert code == 2 and "--class" in err
+
+
+def test_class_names_the_column_of_a_plain_csv(capsys, tmp_path):
+    filename = _plain_csv(tmp_path)
+    code, lines, err = run(capsys, "rank", filename, "--class", "label")
+    assert code == 0 and err == ""
+    printed = ranking(lines)
+    assert set(printed) == {"a", "b", "c", "price"}
+    assert max(printed, key=printed.get) == "a"
+    assert "method ReliefF" in lines[-1]
+    code, lines, _ = run(capsys, "rank", filename, "--class", "price")
+    assert code == 0 and "method RReliefF" in lines[-1]
+    printed = ranking(lines)
+    assert set(printed) == {"a", "b", "c", "label"}
+    assert max(printed, key=printed.get) == "b"
+
+
+def test_class_replaces_the_files_class(capsys):
+    data = Table(path("heart_disease"))
+    code, lines, _ = run(capsys, "rank", "heart_disease", "--class", "age")
+    assert code == 0 and "method RReliefF" in lines[-1]
+    names = {a.name for a in data.domain.attributes} - {"age"}
+    assert set(ranking(lines)) == names  # the file's class is not scored
+
+
+def test_class_that_is_no_column_lists_the_columns(capsys, tmp_path):
+    code, _, err = run(capsys, "rank", _plain_csv(tmp_path), "--class",
+                       "nope")
+    assert code == 2
+    assert ("--class nope: no such column; the columns are a, b, c, label, "
+            "price") in err
+
+
+def test_class_of_text_is_refused_by_name(capsys):
+    code, _, err = run(capsys, "rank", "zoo", "--class", "name")
+    assert code == 2
+    assert "--class name: a column of text cannot be the class" in err
+
+
+def test_relief_on_two_classes_present_of_three(capsys, tmp_path):
+    iris = Table("iris")
+    filename = str(tmp_path / "two_irises.tab")
+    iris[50:].save(filename)  # the class still declares three values
+    code, lines, err = run(capsys, "rank", filename, "--method", "Relief")
+    assert code == 0 and err == ""
+    printed = ranking(lines)
+    expected = Relief()(iris[50:])
+    for attribute, weight in zip(iris.domain.attributes, expected):
+        assert printed[attribute.name] == pytest.approx(weight, abs=1e-6)
+
+
+@pytest.mark.parametrize("method", [[], ["--method", "Relief"],
+                                    ["--method", "MultiSURF"]])
+def test_a_single_class_present_is_one_error_for_every_method(
+        capsys, tmp_path, method):
+    filename = str(tmp_path / "setosa.tab")
+    Table("iris")[:50].save(filename)
+    code, _, err = run(capsys, "rank", filename, *method)
+    assert code == 2
+    assert err == ("orange-relief rank: error: every instance is of one "
+                   "class (iris); Relief needs at least two\n")
+
+
+def test_no_known_class_is_said_so(capsys, tmp_path):
+    iris = Table("iris").copy()
+    with iris.unlocked(iris.Y):
+        iris.Y[:] = np.nan
+    filename = str(tmp_path / "unknown_classes.tab")
+    iris.save(filename)
+    code, _, err = run(capsys, "rank", filename)
+    assert code == 2
+    assert err == ("orange-relief rank: error: no instance has a known "
+                   "class (iris)\n")
 
 
 def test_unreadable_file(capsys, tmp_path):

@@ -78,6 +78,46 @@ def load_table(name):
         raise CliError(f"cannot read {name}: {error}") from None
 
 
+def with_class(table, name):
+    """`table` with its column `name` (an attribute, a class or a meta) as
+    the only class; the class it had, if another, becomes a meta.
+
+    Raises `CliError` if there is no such column or it holds text.
+    """
+    from Orange.data import Domain
+
+    domain = table.domain
+    columns = domain.attributes + domain.class_vars + domain.metas
+    found = [var for var in columns if var.name == name]
+    if not found:
+        raise CliError(f"--class {name}: no such column; the columns are "
+                       + ", ".join(var.name for var in columns))
+    class_var = found[0]
+    if not (class_var.is_discrete or class_var.is_continuous):
+        raise CliError(f"--class {name}: a column of text cannot be the "
+                       f"class; Relief needs a categorical or numeric one")
+    others = [var for var in domain.class_vars + domain.metas
+              if var is not class_var]
+    attributes = [var for var in domain.attributes if var is not class_var]
+    return table.transform(Domain(attributes, class_var, others))
+
+
+def without_unused_classes(table):
+    """`table` whose categorical class keeps only the values some instance
+    has (a table filtered to two of three classes fits Relief)."""
+    import numpy as np
+    from Orange.preprocess import Remove
+
+    class_var = table.domain.class_var
+    if class_var is None or not class_var.is_discrete:
+        return table
+    classes = table.get_column(class_var)
+    if len(np.unique(classes[~np.isnan(classes)])) == len(class_var.values):
+        return table
+    with np.errstate(invalid="ignore"):  # casting the unknown classes
+        return Remove(class_flags=Remove.RemoveUnusedValues)(table)
+
+
 class ProgressBar:
     """A one-line progress bar on a terminal (a line per tenth elsewhere),
     as a ``progress_callback`` that receives the fraction done.  Work done

@@ -5,7 +5,7 @@ import time
 from ..core import engine
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
                      level, load_table, non_negative_int, option_names,
-                     positive_int)
+                     positive_int, with_class, without_unused_classes)
 
 #: the significance options (by destination), and those each test uses:
 #: given with another test or none, an option has no effect
@@ -35,6 +35,10 @@ def add_rank_command(subparsers):
         "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
         help="a data file Orange reads, or the name of a shipped data set "
              f"(default: {DEFAULT_DATASET})")
+    parser.add_argument(
+        "--class", dest="class_name", metavar="COLUMN",
+        help="the column to use as the class (default: the file's class; "
+             "needed for a file without one, e.g. a plain CSV)")
     parser.add_argument(
         "--method", choices=list(METHODS),
         help="Relief variant (default: ReliefF for a discrete class, "
@@ -87,16 +91,22 @@ def add_rank_command(subparsers):
 
 
 def choose_method(requested, class_var):
-    """Return the variant to run on data with `class_var`.
+    """Return the variant to run on data with `class_var` (a categorical
+    one with only the values of some instance).
 
-    Raises `CliError` if the data has no class or the requested variant
-    does not fit the class type.
+    Raises `CliError` if the data has no class or a single class value, or
+    the requested variant does not fit the class type.
     """
     from orangecontrib.relief.variants import default_method, fitting_methods
 
     if class_var is None:
         raise CliError("the data has no (single) class variable; "
-                       "Relief needs one")
+                       "Relief needs one: name a column with --class")
+    if class_var.is_discrete and not class_var.values:
+        raise CliError(f"no instance has a known class ({class_var.name})")
+    if class_var.is_discrete and len(class_var.values) < 2:
+        raise CliError(f"every instance is of one class "
+                       f"({class_var.name}); Relief needs at least two")
     if requested is None:
         return default_method(class_var)
     if requested not in fitting_methods(class_var):
@@ -192,6 +202,9 @@ def run_rank(args):
     from orangecontrib.relief.variants import make_scorer
 
     table = load_table(args.file)
+    if args.class_name is not None:
+        table = with_class(table, args.class_name)
+    table = without_unused_classes(table)
     method = choose_method(args.method, table.domain.class_var)
     ignored = ignored_options(args)
     if ignored is not None:
