@@ -90,6 +90,31 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
                         widget.sample_check, widget.iterations_spin):
             self.assertTrue(control.toolTip(), control)
 
+    def test_the_widget_says_what_cross_validation_chose(self):
+        widget = self.create_widget(OWClassDependentKNN)
+        info = widget.Information
+        for name, plain in (("heart_disease", False), ("zoo", True)):
+            self.send_signal(widget.Inputs.data, Table(path(name)),
+                             widget=widget)
+            self.wait_until_finished(widget=widget, timeout=120000)
+            model = self.get_output(widget.Outputs.model, widget=widget)
+            self.assertEqual(model.method == "none", plain, name)
+            self.assertEqual(info.plain_won.is_shown(), plain)
+            self.assertEqual(info.chosen_threshold.is_shown(), not plain)
+            if not plain:
+                self.assertIn(f"{model.threshold:g}",
+                              info.chosen_threshold.formatted)
+            report = dict(widget.get_learner_parameters())
+            self.assertIn("equal weights" if plain else
+                          f": {model.threshold:g}",
+                          report["Instance weight threshold"])
+        widget.controls.choose_threshold.click()  # a threshold by hand
+        self.wait_until_finished(widget=widget, timeout=120000)
+        self.assertFalse(info.plain_won.is_shown())
+        self.assertFalse(info.chosen_threshold.is_shown())
+        self.send_signal(widget.Inputs.data, None, widget=widget)
+        self.assertFalse(info.plain_won.is_shown())
+
     def test_model_and_report_on_heart_disease(self):
         data = Table(path("heart_disease"))
         self.send_signal(self.widget.Inputs.data, data)

@@ -436,6 +436,35 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertIsNone(self.get_output(widget.Outputs.significant_data))
         self.assertIsNone(self.get_output(widget.Outputs.significance))
 
+    def test_the_text_under_the_plot_says_where_the_significant_are(self):
+        """The dashed line is drawn only between significant and other bars,
+        and the text under the plot mentions it only then."""
+        widget = self.widget
+        widget.test_significance = True
+
+        def cutoff_lines():
+            return [item for item in widget.plot.getPlotItem().items
+                    if isinstance(item, owrelief.pg.InfiniteLine)]
+
+        self.send_and_wait(Table("iris"))  # all four are significant
+        self.assertEqual(cutoff_lines(), [])
+        self.assertIn("4 significant", widget.plot_info.text())
+        self.assertNotIn("dashed line", widget.plot_info.text())
+
+        domain = Domain([ContinuousVariable(f"x{i}") for i in range(5)],
+                        self.heart.domain.class_var)
+        rng = np.random.default_rng(1)  # no attribute significant
+        noise = Table.from_numpy(domain, rng.random((60, 5)),
+                                 rng.integers(0, 2, 60))
+        self.send_and_wait(noise)
+        self.assertEqual(cutoff_lines(), [])
+        self.assertIn("No attribute is significant", widget.plot_info.text())
+        self.assertNotIn("dashed line", widget.plot_info.text())
+
+        self.send_and_wait(self.heart)  # some, not all, are significant
+        self.assertEqual(len(cutoff_lines()), 1)
+        self.assertIn("above the dashed line", widget.plot_info.text())
+
     def test_stir_where_it_cannot_run_warns(self):
         widget = self.widget
         widget.test_significance = True

@@ -86,6 +86,32 @@ class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
         names = [data.domain.attributes[i].name for i in sorted(expected)]
         self.assertEqual(self.output_names(), names)
 
+    def test_the_wrapper_says_what_it_measures(self):
+        """A numeric class: the default tree is a regression tree and the
+        values are negative mean squared errors, not accuracies."""
+        widget = self.widget
+        simulate.combobox_activate_item(widget.controls.measure, "Wrapper")
+        housing = Table("housing")[:100]
+        housing = housing.transform(Domain(housing.domain.attributes[:4],
+                                           housing.domain.class_var))
+        self.send_and_wait(housing)
+        info = widget.Information.default_learner.formatted
+        self.assertNotIn("a classification tree;", info)
+        self.assertIn("regression", info)
+        axis = widget.plot.getPlotItem().getAxis("left").labelText
+        self.assertIn("MSE", axis)
+        self.assertIn("MSE", widget.summary.text())
+        self.send_and_wait(self.zoo[::2].transform(Domain(
+            self.zoo.domain.attributes[:4], self.zoo.domain.class_var)))
+        self.assertIn("accuracy",
+                      widget.plot.getPlotItem().getAxis("left").labelText)
+        self.assertIn("accuracy", widget.summary.text())
+        simulate.combobox_activate_item(widget.controls.measure, "RFSM")
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertEqual(
+            widget.plot.getPlotItem().getAxis("left").labelText, "RFSM")
+        widget.send_report()
+
     def test_no_class_and_no_data(self):
         self.send_and_wait(self.zoo.transform(
             Domain(self.zoo.domain.attributes)))

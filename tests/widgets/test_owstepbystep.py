@@ -151,6 +151,26 @@ class TestOWReliefSteps(base.WidgetTest):
         self.assertEqual(self.widget.bars.getAxis("bottom").labelText,
                          "weight, 1 step(s)")
 
+    def test_many_attributes_show_the_best_weights(self):
+        """Bars for hundreds of attributes would overlap in the narrow
+        panel: it shows the best ones and says so."""
+        rng = np.random.default_rng(0)
+        domain = Domain([ContinuousVariable(f"g{i}") for i in range(300)],
+                        DiscreteVariable("c", values=("x", "y")))
+        data = Table.from_numpy(domain, rng.normal(size=(30, 300)),
+                                np.repeat([0.0, 1.0], 15))
+        self.send_signal(self.widget.Inputs.data, data)
+        self.press(self.widget.step_button, 2)
+        weights = weights_by_name(self.get_output(self.widget.Outputs.weights))
+        self.assertEqual(len(weights), 300)  # the output keeps them all
+        ticks = self.widget.bars.getAxis("left")._tickLevels[0]
+        best = sorted(weights, key=weights.get, reverse=True)[:len(ticks)]
+        self.assertLessEqual(len(ticks), 20)
+        self.assertEqual([label for _, label in ticks], best)
+        self.assertIn("best 20 of 300",
+                      self.widget.bars.getAxis("bottom").labelText)
+        self.widget.send_report()
+
     def test_the_table_shows_the_steps_diffs_and_update(self):
         self.send_signal(self.widget.Inputs.data, self.mixed)
         self.choose_relieff(2)

@@ -8,7 +8,7 @@ from Orange.widgets.settings import Setting
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.utils.widgetpreview import WidgetPreview
-from Orange.widgets.widget import Output
+from Orange.widgets.widget import Msg, Output
 
 from orangecontrib.relief.core.classdep import UPDATES
 from orangecontrib.relief.core.options import K_CLASS_DEPENDENT, THRESHOLD
@@ -52,6 +52,13 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
     class Outputs(OWBaseLearner.Outputs):
         scorer = Output("Scorer", Scorer, explicit=True)
 
+    class Information(OWBaseLearner.Information):
+        chosen_threshold = Msg("Cross-validation chose the instance weight "
+                               "threshold {:g}.")
+        plain_won = Msg("Cross-validation chose equal weights (plain kNN): "
+                        "no threshold's learnt weights did better on these "
+                        "data.")
+
     k = Setting(K_CLASS_DEPENDENT)
     method_index = Setting(0)
     threshold = Setting(THRESHOLD)
@@ -62,6 +69,8 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
 
     def __init__(self, preprocessors=None):
         ConcurrentWidgetMixin.__init__(self)
+        #: the learner of the last fit (its model says what it chose)
+        self.fitted_learner = None
         within_ranges(self, {"k": (1, 100),
                              "method_index": (0, len(METHODS) - 1),
                              "threshold": (0.0, 1.0),
@@ -176,8 +185,10 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         weights takes seconds on larger data), not in the canvas's."""
         self.cancel()
         self.show_fitting_failed(None)
+        self._show_choice(None)
         self.model = None
         if self.check_data():
+            self.fitted_learner = self.learner
             self.start(fit_model, self.learner, self.data)
         else:
             self._send_model()
@@ -186,8 +197,20 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         self.model = result
         self.model.name = self.effective_learner_name()
         self.model.instances = self.data
+        self._show_choice(result)
         self._send_model()
         self.Outputs.scorer.send(self.create_scorer())
+
+    def _show_choice(self, model):
+        """Say what the cross-validation of `model` chose (None: clear)."""
+        learner = self.fitted_learner
+        chose = (model is not None and learner.threshold is None
+                 and learner.method == "IWCDRelief")
+        self.Information.plain_won(
+            shown=chose and model.method == "none")
+        self.Information.chosen_threshold(
+            getattr(model, "threshold", None),
+            shown=chose and model.method != "none")
 
     def on_exception(self, ex):
         self.show_fitting_failed(ex)
@@ -206,13 +229,22 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         if METHODS[self.method_index] == "IWCDRelief":
             parameters += [
                 ("Instance weight threshold",
-                 "chosen by cross-validation" if self.choose_threshold
+                 self._threshold_report() if self.choose_threshold
                  else self.threshold),
                 ("Weight update", UPDATE_LABELS[UPDATES[self.update_index]])]
         parameters.append(("References", (
             f"{self.n_iterations} sampled per class" if self.sample_references
             else "every training instance")))
         return parameters
+
+    def _threshold_report(self):
+        """The report of the threshold chosen by cross-validation."""
+        model = self.model
+        if model is None or self.fitted_learner.threshold is not None:
+            return "chosen by cross-validation"
+        if model.method == "none":
+            return "chosen by cross-validation: equal weights (plain kNN)"
+        return f"chosen by cross-validation: {model.threshold:g}"
 
 
 if __name__ == "__main__":  # pragma: no cover

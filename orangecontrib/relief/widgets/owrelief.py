@@ -611,21 +611,30 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         if tested is not None:
             faded = ~tested.significant[order]
             cutoff = int(tested.significant.sum())
+            # a line only between significant and other bars
+            if not 0 < cutoff < len(order):
+                cutoff = None
         self.plot.set_weights([attributes[i].name for i in order],
                               weights[order], tooltips, relevant, faded,
-                              cutoff if cutoff and cutoff < len(order)
-                              else None)
+                              cutoff)
         self.plot_info.setText(self._plot_text(len(order), tested,
-                                               any(relevant)))
+                                               any(relevant),
+                                               dashed_line=cutoff is not None))
 
-    def _plot_text(self, shown, tested, relevant):
+    def _plot_text(self, shown, tested, relevant, dashed_line):
         n_attributes = len(self.scores.weights)
         parts = [f"The {shown} best of {n_attributes} attributes."
                  if n_attributes > shown else ""]
         if tested is not None:
-            parts.append(f"{int(tested.significant.sum())} significant at "
-                         f"q \u2264 {tested.alpha:g} (dark bars, above the "
-                         f"dashed line).")
+            n_significant = int(tested.significant.sum())
+            at = f"at q \u2264 {tested.alpha:g}"
+            if not n_significant:
+                parts.append(f"No attribute is significant {at} (all bars "
+                             f"pale).")
+            else:
+                where = ("dark bars, above the dashed line" if dashed_line
+                         else "dark bars")
+                parts.append(f"{n_significant} significant {at} ({where}).")
         if relevant:
             parts.append(f"{RELEVANT_MARK.strip()} and a red outline: "
                          "relevant by construction of the generated data.")

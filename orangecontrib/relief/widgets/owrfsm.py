@@ -30,6 +30,16 @@ ACCEPTED_BRUSH = pg.mkBrush("#1f77b4")
 REJECTED_BRUSH = pg.mkBrush("#d62728")
 
 
+def measure_name(measure, class_var):
+    """What the value of `measure` (a label of :data:`MEASURES`) is, for
+    data with `class_var`: the wrapper's is the accuracy, or the negative
+    mean squared error for a numeric class."""
+    if measure == "Wrapper":
+        return ("\u2212MSE (cross-validated)" if class_var.is_continuous
+                else "accuracy (cross-validated)")
+    return {"RFSM": "RFSM", "Liu's consistency": "consistency"}[measure]
+
+
 class _Checked(SetMeasure):
     """A measure that checks for cancellation before every evaluation and
     reports progress within a search step (the wrapper is slow)."""
@@ -99,15 +109,17 @@ class TracePlot(PlainPlot):
         item.getAxis("bottom").setLabel("number of attributes")
         item.getAxis("left").setLabel("measure")
 
-    def set_trace(self, result, names, selected_size):
+    def set_trace(self, result, names, selected_size, value_name="measure"):
         """Plot the steps of `result`; `names[i]` labels attribute i in the
-        points' tooltips (and next to the points when there are few).
+        points' tooltips (and next to the points when there are few);
+        `value_name` labels the vertical axis.
 
         A search from the empty set leaves the empty set's value off the
         vertical scale when it lies far below the others (it would squash
         them); branch and bound's trace is the best set of each size, drawn
         with its bound (the full set's value)."""
         self.clear()
+        self.getPlotItem().getAxis("left").setLabel(value_name)
         trace = result.trace
         by_bound = len(trace) > 1 and all(s.attribute is None for s in trace)
         self.plot([s.size for s in trace if s.accepted],
@@ -183,6 +195,7 @@ class TracePlot(PlainPlot):
 
     def clear_trace(self):
         self.clear()
+        self.getPlotItem().getAxis("left").setLabel("measure")
 
 
 class OWRFSM(OWWidget, ConcurrentWidgetMixin):
@@ -212,7 +225,8 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
                          "is the smallest found so far.")
 
     class Information(OWWidget.Information):
-        default_learner = Msg("The wrapper uses a classification tree; "
+        default_learner = Msg("The wrapper uses a tree (a classification "
+                              "or a regression tree, as the class); "
                               "connect a learner to use another.")
 
     measure = Setting("RFSM")
@@ -235,6 +249,7 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         self.data = None
         self.learner = None
         self.result = None
+        self.value_name = "measure"
         self._build_controls()
         self.plot = TracePlot(self)
         self.mainArea.layout().addWidget(self.plot, stretch=1)
@@ -356,6 +371,9 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
             self.Outputs.reduced_data.send(None)
             return
         learner = self._wrapper_learner() if self.measure == "Wrapper" else None
+        # the name of the values of this run, whatever the combo says later
+        self.value_name = measure_name(self.measure,
+                                       self.data.domain.class_var)
         self.start(run_selection, self.data, MEASURES[self.measure],
                    self.search, learner, self._options())
 
@@ -381,7 +399,8 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
     def _show_result(self):
         result = self.result
         names = [var.name for var in self.data.domain.attributes]
-        self.plot.set_trace(result, names, len(result.selected))
+        value_name = self.value_name
+        self.plot.set_trace(result, names, len(result.selected), value_name)
         self.chosen_list.clear()
         forward = result.trace[0].size == 0 and self.search == "greedy forward"
         if forward:
@@ -393,8 +412,9 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
             for attribute in result.selected:
                 self.chosen_list.addItem(names[attribute])
         self.summary.setText(
-            f"{len(result.selected)} of {len(names)} attributes, measure "
-            f"{result.value:.4g}; {result.n_evaluations} sets evaluated.")
+            f"{len(result.selected)} of {len(names)} attributes, "
+            f"{value_name} {result.value:.4g}; {result.n_evaluations} sets "
+            f"evaluated.")
 
     def _clear_results(self):
         self.result = None

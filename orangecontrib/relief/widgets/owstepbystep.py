@@ -40,6 +40,8 @@ EXPLANATION = (
     "by how much the attribute differs on the hits, up by how much it "
     "differs on the misses.")
 EXPLANATION_WIDTH = 230
+#: the most bars the narrow weights panel shows (the best weights)
+MAX_BARS = 20
 
 
 def plot_coordinates(data, var, jitter):
@@ -558,13 +560,18 @@ class OWReliefSteps(OWWidget):
             return
         attributes = self.data.domain.attributes
         weights = self.stepper.weights(self.steps)
+        shown = np.arange(len(attributes))  # in the order of the data
+        best = ""
+        if len(attributes) > MAX_BARS:  # more would not be readable
+            shown = np.argsort(-weights, kind="stable")[:MAX_BARS]
+            best = f"best {MAX_BARS} of {len(attributes)}<br>"
         self.bars.set_weights(
-            [attr.name for attr in attributes], weights,
-            [f"{attr.name}\nweight {w:.4f}"
-             for attr, w in zip(attributes, weights)],
-            [is_relevant(attr) for attr in attributes])
+            [attributes[i].name for i in shown], weights[shown],
+            [f"{attributes[i].name}\nweight {weights[i]:.4f}"
+             for i in shown],
+            [is_relevant(attributes[i]) for i in shown])
         self.bars.getAxis("bottom").setLabel(
-            f"weight, {len(self.steps)} step(s)")
+            f"weight, {best}{len(self.steps)} step(s)")
 
     def _send(self):
         if not self.steps:
