@@ -351,7 +351,8 @@ def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):
       str(1e-9)], "so no attribute can be significant; use a larger --fdr"),
 ])
 def test_options_that_cannot_work_warn_on_one_line(capsys, argv, warning):
-    code, lines, err = run(capsys, "rank", "zoo", *argv)
+    dataset = "heart_disease" if "stir" in argv else "zoo"  # equal classes
+    code, lines, err = run(capsys, "rank", dataset, *argv)
     assert code == 0 and lines
     assert err.startswith("orange-relief rank: warning: ")
     assert warning in err and err.count("\n") == 1
@@ -361,8 +362,18 @@ def test_options_that_cannot_work_warn_on_one_line(capsys, argv, warning):
     ["--significance", "permutation", "--permutations", "19"],
     ["--method", "MultiSURF", "--significance", "stir", "--fdr", "0.1"]])
 def test_options_that_can_work_do_not_warn(capsys, argv):
-    code, _, err = run(capsys, "rank", "zoo", *argv)
+    dataset = "heart_disease" if "stir" in argv else "zoo"  # equal classes
+    code, _, err = run(capsys, "rank", dataset, *argv)
     assert code == 0 and "warning" not in err
+
+
+def test_stir_on_unequal_classes_warns(capsys):
+    # zoo: 41 mammals, 4 amphibians
+    code, lines, err = run(capsys, "rank", "zoo", "--significance", "stir")
+    assert code == 0 and lines
+    assert err.startswith("orange-relief rank: warning: The largest class "
+                          "is 10.2 times the smallest")
+    assert "Use --significance permutation" in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("adjustment", ["bh", "holm", "bonferroni"])

@@ -131,6 +131,35 @@ def literal_holm(p):
     return q
 
 
+def test_class_imbalance_counts_the_classes_present():
+    assert significance.class_imbalance([0, 0, 0, 1, np.nan, 2, 2]) == 3.0
+    assert significance.class_imbalance([1, 0, 1, 0]) == 1.0
+    assert significance.class_imbalance([np.nan, np.nan]) == 1.0
+
+
+@pytest.mark.parametrize("share, said", [(0.5, False), (0.55, False),
+                                         (0.6, True), (0.9, True)])
+def test_stir_caveat_from_unequal_classes_on(share, said):
+    y = np.r_[np.zeros(int(100 * share)), np.ones(100 - int(100 * share))]
+    caveat = significance.stir_caveat(y)
+    assert (caveat is not None) == said
+    if said:
+        assert f"{share / (1 - share):.1f} times" in caveat
+
+
+def test_stir_is_liberal_on_unequal_classes_of_random_data():
+    # what the caveat says: random attributes, a class of 90 % and 10 %
+    rng = np.random.default_rng(0)
+    X, y = rng.random((300, 50)), rng.permutation(np.r_[np.zeros(270),
+                                                         np.ones(30)])
+    assert significance.stir_caveat(y) is not None
+    p = significance.stir(X, y, neighbourhood="relieff").p
+    assert (p < 0.05).mean() > 0.5
+    _, p = significance.permutation_pvalues(estimators.relieff, X, y,
+                                            n_permutations=99)
+    assert (p < 0.05).mean() < 0.15
+
+
 def test_benjamini_hochberg_rejects_four_of_their_fifteen():
     """Benjamini & Hochberg (1995), section 4: 15 p-values, q = 0.05."""
     p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344,

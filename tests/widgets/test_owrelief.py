@@ -497,6 +497,26 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.wait_until_finished(timeout=TIMEOUT_MS)
         self.assertIn("at least 259", warning.formatted)
 
+    def test_stir_on_unequal_classes_warns(self):
+        widget = self.widget
+        widget.test_significance = True
+        heart = self.heart
+        classes = heart.get_column(heart.domain.class_var)
+        rows = np.r_[np.flatnonzero(classes == 0),
+                     np.flatnonzero(classes == 1)[:30]]
+        self.send_and_wait(heart[rows])  # 165 and 30
+        warning = widget.Warning.stir_unequal
+        self.assertTrue(warning.is_shown())
+        self.assertIn("5.5 times the smallest", warning.formatted)
+        widget.test_index = 1  # permutations
+        widget.n_permutations = 19
+        widget.commit.now()
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assertFalse(warning.is_shown())
+        widget.test_index = 0
+        self.send_and_wait(heart)  # 165 and 138
+        self.assertFalse(warning.is_shown())
+
     def test_no_class_is_an_error_and_no_stir_warning(self):
         widget = self.widget
         widget.test_significance = True

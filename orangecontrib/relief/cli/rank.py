@@ -198,6 +198,7 @@ def too_few_permutations(tester, n_attributes):
 
 def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
+    from orangecontrib.relief.core.significance import stir_caveat
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.variants import make_scorer
 
@@ -231,6 +232,11 @@ def run_rank(args):
                                            len(table.domain.attributes))
             if too_few is not None:
                 warn(too_few)
+        if args.significance == "stir":
+            caveat = stir_caveat(table.Y)
+            if caveat is not None:
+                warn(f"{caveat} Use --significance permutation for these "
+                     f"data.")
         progress = None
         if engine.choose_for(table.X, args.n_iterations) == engine.COMPILED:
             if not engine.compiled_is_cached(scorer.kernel):

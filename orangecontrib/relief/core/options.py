@@ -51,6 +51,11 @@ MAX_PERMUTATIONS = 10 ** 8
 ADJUSTMENT = "bh"
 ALPHA = 0.05
 
+#: STIR's p-values come out too small when the classes differ in size
+#: (random attributes pass as significant; doc/significance.md): from
+#: this ratio of the largest class to the smallest on, the add-on says so
+STIR_BALANCE = 1.5
+
 #: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
 THRESHOLD = 0.5
 

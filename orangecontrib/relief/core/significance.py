@@ -27,8 +27,8 @@ from scipy.special import stdtr
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                      MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE, T_DIFF,
-                      T_EQ, check)
+                      MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE,
+                      STIR_BALANCE, T_DIFF, T_EQ, check)
 from .prepare import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
@@ -170,6 +170,34 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
                                   deviation=deviation, stir=True,
                                   **references, **options)[1:]
     return stir_test(*sums)
+
+
+def class_imbalance(y):
+    """The size of the largest class over that of the smallest, of the
+    classes present in `y` (class codes, NaN unknown); 1 without any."""
+    y = np.asarray(y, dtype=np.float64)
+    _, counts = np.unique(y[~np.isnan(y)], return_counts=True)
+    return counts.max() / counts.min() if len(counts) else 1.0
+
+
+def stir_caveat(y):
+    """What a user of STIR on the class `y` should know, or None.
+
+    STIR's pseudo t-test counts every neighbour pair as an independent
+    observation.  They are not: an instance is in many pairs, and with
+    ReliefF's pairs a reference of a large class finds its misses in the
+    smaller classes, farther than its hits, whatever the attributes.  On
+    random data the share of attributes with p < 0.05 is about 0.1 with
+    equal classes and grows with their imbalance (doc/significance.md),
+    so from :data:`.options.STIR_BALANCE` on the answer says so.
+    """
+    ratio = class_imbalance(y)
+    if ratio < STIR_BALANCE:
+        return None
+    return (f"The largest class is {ratio:.1f} times the smallest: on "
+            f"classes of unequal sizes STIR's p-values come out too small "
+            f"and random attributes can pass as significant; the "
+            f"permutation test holds its level.")
 
 
 def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,

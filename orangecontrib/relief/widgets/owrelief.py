@@ -244,6 +244,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         no_stir = Msg("STIR tests the neighbour pairs of ReliefF and the "
                       "SURF family on a categorical class; choose the test "
                       "'Permutations' to test {}.")
+        stir_unequal = Msg("{} Choose the test 'Permutations' for these "
+                           "data.")
         few_permutations = Msg(
             "With {} permutations and {}, no attribute can reach "
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
@@ -503,6 +505,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """The significance test the controls ask for (None: no test, or
         STIR where it cannot run, with a warning)."""
         self.Warning.no_stir.clear()
+        self.Warning.stir_unequal.clear()
         self.Warning.few_permutations.clear()
         if not self.test_significance:
             return None
@@ -522,6 +525,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
         if test == "permutation":
             self._check_permutations()
+        else:
+            caveat = significance.stir_caveat(self.data.Y)
+            self.Warning.stir_unequal(caveat, shown=caveat is not None)
         return tester
 
     def _check_permutations(self):
