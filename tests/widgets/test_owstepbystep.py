@@ -219,6 +219,18 @@ class TestOWReliefSteps(base.WidgetTest):
         self.assertTrue(self.widget.variant_buttons.buttons[0].isEnabled())
         self.assertFalse(self.widget.Warning.missing_class.is_shown())
 
+    def test_relief_given_way_to_relieff_comes_back(self):
+        widget = self.widget
+        self.assertEqual(widget.variant_index, 0)  # Relief
+        self.send_signal(widget.Inputs.data, self.mixed)  # three classes
+        self.assertEqual(widget.variant_index, 1)
+        self.send_signal(widget.Inputs.data, self.parity)
+        self.assertEqual(widget.variant_index, 0)
+        self.send_signal(widget.Inputs.data, self.mixed)
+        widget.variant_buttons.buttons[1].click()  # ReliefF, chosen: it stays
+        self.send_signal(widget.Inputs.data, self.parity)
+        self.assertEqual(widget.variant_index, 1)
+
     def test_data_it_cannot_use_shows_an_error(self):
         widget = self.widget
         no_class = self.parity.transform(

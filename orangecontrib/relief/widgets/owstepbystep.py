@@ -199,6 +199,9 @@ class OWReliefSteps(OWWidget):
         self.input_rows = None  # their rows in the input
         self.stepper = None   # ReliefSteps of self.data
         self.steps = []       # the Step of each reference so far
+        #: whether Relief, chosen, gave way to ReliefF for data of other
+        #: than two classes (it comes back with two, unless another choice)
+        self.relief_displaced = False
         self.jitter = None    # (n, 2) spread of nominal coordinates
         self.timer = QTimer(self, timeout=self._run_step)
         self.run_until = 0
@@ -217,7 +220,7 @@ class OWReliefSteps(OWWidget):
                       "Kononenko (1994): the k nearest hits and the k "
                       "nearest misses of every other class, each class "
                       "weighted by its share of the data."],
-            callback=self._on_method_changed)
+            callback=self._on_variant_chosen)
         self.k_spin = gui.spin(
             box, self, "k_nearest", 1, 100, label="Neighbours per class (k):",
             callback=self._on_method_changed,
@@ -362,8 +365,12 @@ class OWReliefSteps(OWWidget):
         self.Error.relief.clear()
         refs = [s.reference for s in self.steps]
         self.stepper, self.steps = None, []
-        if len(self.data.domain.class_var.values) != 2:
-            self.variant_index = VARIANTS.index("ReliefF")
+        relief, relieff = VARIANTS.index("Relief"), VARIANTS.index("ReliefF")
+        two_classes = len(self.data.domain.class_var.values) == 2
+        if not two_classes and self.variant_index == relief:
+            self.variant_index, self.relief_displaced = relieff, True
+        elif two_classes and self.relief_displaced:
+            self.variant_index, self.relief_displaced = relief, False
         try:
             arrays = table_arrays(self.data, "Relief, step by step")
             self.stepper = ReliefSteps(
@@ -374,6 +381,11 @@ class OWReliefSteps(OWWidget):
             self.Error.relief(str(error))
             return
         self.steps = self.stepper.steps(refs)
+
+    def _on_variant_chosen(self):
+        """The user's choice of variant: it stays."""
+        self.relief_displaced = False
+        self._on_method_changed()
 
     def _on_method_changed(self):
         """The same references again with the new method."""
