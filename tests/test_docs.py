@@ -99,3 +99,17 @@ def test_help_pages_build_and_link_the_widgets(tmp_path):
         page = (tmp_path / "widgets" / f"{name}.html").read_text("utf-8")
         assert f'src="images/{name}.png"' in page
         assert (tmp_path / "widgets" / "images" / f"{name}.png").exists()
+
+
+def test_pages_state_the_weights_and_the_search_budget():
+    import inspect
+
+    from orangecontrib.relief.core.subsets import branch_and_bound
+
+    scripting = (ROOT / "doc" / "scripting.md").read_text(encoding="utf-8")
+    assert "table.W" in scripting and "ignore" in scripting
+    rfsm = (ROOT / "doc" / "rfsm.md").read_text(encoding="utf-8")
+    budget = inspect.signature(branch_and_bound).parameters[
+        "max_evaluations"].default
+    assert f"{budget:,}".replace(",", " ") in rfsm
+    assert "complete=False" in rfsm

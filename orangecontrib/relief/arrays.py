@@ -3,12 +3,14 @@
 The one place where the Orange layer turns a table into ``X``, ``y``, the
 nominal mask and the task; the scorers, the set measures and the learner
 all come through here, so a table that cannot be scored gets the same
-message everywhere.
+message everywhere.  Instance weights (``data.W``) are not among the
+arrays: the add-on ignores them, as Orange's own ReliefF does.
 """
 from collections import namedtuple
 
 import numpy as np
 import scipy.sparse as sp
+from Orange.data import Table
 
 TableArrays = namedtuple("TableArrays", [
     "X",         # float64 (n, a): attribute values, NaN for missing,
@@ -27,6 +29,19 @@ def check_table(data, what):
                          f"variable (class).")
     if not data.domain.attributes:
         raise ValueError(f"{what}: the data has no attributes to score.")
+
+
+def without_weights(data):
+    """`data` without its instance weights, sharing its arrays (`data`
+    itself if it has none).  For the entry points that hand a table to
+    Orange's preprocessors, learners or scorers: Orange's imputation fails
+    on a weighted table, and some of its scorers would read the weights."""
+    if not data.has_weights():
+        return data
+    unweighted = Table.from_numpy(data.domain, data.X, data.Y, data.metas,
+                                  attributes=data.attributes, ids=data.ids)
+    unweighted.name = data.name
+    return unweighted
 
 
 def table_arrays(data, what):

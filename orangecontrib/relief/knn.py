@@ -14,20 +14,25 @@ mean), and the weights are expressed in the units of those z-scores.
 Negative weights are set to 0 by default (``negative="clip"``; with
 ``"square"`` eq. 1 is used literally and the sign is lost).
 
+Sparse tables are made dense (the distances are dense anyway) and instance
+weights are ignored, as by the add-on's scorers.
+
 Prediction: majority vote of the k nearest prototypes (ties of distance to
 the lower training index); the probabilities are the vote shares; a tie of
 votes goes to the class of the nearest prototype among the tied classes.
 """
 import numpy as np
+import scipy.sparse as sp
 
 from Orange.classification import Learner, Model
 from Orange.data.filter import HasClass
-from Orange.data import Domain
+from Orange.data import Domain, Table
 from Orange.preprocess import Continuize, Impute, RemoveNaNColumns
 from Orange.preprocess.preprocess import Preprocess
 from Orange.preprocess.transformation import (Indicator, Indicator1,
                                              Transformation)
 
+from .arrays import table_arrays, without_weights
 from .core import ReliefInputError
 from .core.classdep import UPDATES
 from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
@@ -41,13 +46,16 @@ __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
 class ScaledZScore(Transformation):
     """(x / scale - mean) / sd: the z-score of x, from the column divided
     by `scale` (its largest absolute value), whose mean and sd are those of
-    the divided column."""
+    the divided column.  A sparse column gives a dense one (a z-score is
+    seldom 0), as Orange's Indicator1 does."""
 
     def __init__(self, variable, scale, mean, sd):
         super().__init__(variable)
         self.scale, self.mean, self.sd = scale, mean, sd
 
     def transform(self, c):
+        if sp.issparse(c):
+            c = c.toarray().ravel()
         return (np.asarray(c, dtype=float) / self.scale - self.mean) / self.sd
 
     def __eq__(self, other):
@@ -122,6 +130,13 @@ class ClassDependentKNNModel(Model):
         self.fill = fill
         self.k = k
 
+    def predict_storage(self, data):
+        """Predictions for a table in the model's domain (through
+        :func:`~.arrays.table_arrays`, which makes a sparse one dense)."""
+        if isinstance(data, Table):
+            return self.predict(table_arrays(data, self.name).X)
+        return super().predict_storage(data)
+
     def predict(self, X):
         X = np.where(np.isnan(X), self.fill, X)
         votes, first = predict_votes(self.train_X, self.train_y,
@@ -185,17 +200,19 @@ class ClassDependentKNNLearner(Learner):
                            update=update, n_iterations=n_iterations,
                            random_state=random_state, negative=negative)
 
+    def preprocess(self, data, progress_callback=None):
+        """The preprocessors applied to `data` without its instance weights
+        (ignored; Orange's Impute fails on a weighted table)."""
+        return super().preprocess(without_weights(data), progress_callback)
+
     def fit_storage(self, data):
         domain = data.domain
-        X = np.asarray(data.X, dtype=float)
-        y = np.asarray(data.Y, dtype=float).ravel()
+        X, y, discrete, _ = table_arrays(data, self.name)
         known = ~np.isnan(y)
         X, y = X[known], y[known]
         if len(y) == 0:
             raise ValueError("The training data has no instances with a "
                              "known class.")
-        discrete = np.array([var.is_discrete for var in domain.attributes],
-                            dtype=bool)
         fill = _fill_values(X, discrete)
         n_classes = len(domain.class_var.values)
         options = dict(k=self.k, update=self.update,

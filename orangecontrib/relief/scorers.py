@@ -30,7 +30,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
 from Orange.data.filter import HasClass
 from Orange.preprocess.score import Scorer
 
-from .arrays import check_table, table_arrays
+from .arrays import check_table, table_arrays, without_weights
 from .core import classdep, double, estimators, significance, surf
 from .core.options import (DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
@@ -515,6 +515,7 @@ class TuRF(Scorer):
 
             return turf(score, arrays.X, arrays.y, arrays.discrete, **options)
         check_table(data, self.friendly_name)
+        data = without_weights(data)  # Orange's scorers would read them
         domain = data.domain
 
         def score_columns(columns, progress_callback):

@@ -26,7 +26,7 @@ from Orange.data import Domain
 from Orange.data.filter import HasClass
 from Orange.modelling import ConstantLearner, Fitter
 
-from .arrays import check_table, table_arrays
+from .arrays import check_table, table_arrays, without_weights
 from .core.options import check_choice
 from .core.progress import Interrupted
 from .core.subsets import SEARCHES, Consistency, RFSM, SetMeasure
@@ -79,7 +79,9 @@ class WrapperMeasure(SetMeasure):
     Parameters
     ----------
     data : Orange.data.Table
-        With a class variable; rows with an unknown class are dropped.
+        With a class variable; rows with an unknown class are dropped, and
+        instance weights ignored (neither the learner nor the accuracy
+        sees them).
     learner : Orange learner or fitter
         E.g. ``TreeLearner()`` or ``KNNLearner(n_neighbors=21)``.
     folds : int
@@ -109,7 +111,7 @@ class WrapperMeasure(SetMeasure):
         from sklearn.model_selection import KFold, StratifiedKFold
 
         check_table(data, "The wrapper")
-        data = HasClass()(data)
+        data = HasClass()(without_weights(data))
         if len(data) < 2:
             raise ValueError("The wrapper needs at least two instances "
                              "with a known class.")

@@ -18,7 +18,7 @@ from Orange.preprocess.score import Scorer
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
                            check, check_choice)
-from .arrays import check_table
+from .arrays import check_table, without_weights
 from .scorers import (MultiSURF, ReliefF, ReliefScorer, fits, of_feature,
                       table_scores)
 
@@ -153,7 +153,9 @@ def table_rescorer(scorer, data):
     """``rescore(y)``: any Orange scorer's scores of `data` with the class
     values `y` (for :func:`~.core.significance.permutation_test`)."""
     check_table(data, type(scorer).__name__)
-    permuted = data.copy()  # one copy, its class rewritten for each target
+    # one copy, its class rewritten for each target; without instance
+    # weights, which the add-on ignores (Orange's scorers would read them)
+    permuted = without_weights(data).copy()
 
     def rescore(target):
         with permuted.unlocked(permuted.Y):

@@ -80,7 +80,9 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         (STIR: ReliefF and the SURF family, classification only).
     alpha : float in [0, 1]
     n_permutations : int
-        Of the permutation test (seeded by `random_state`).
+        Of the permutation test (seeded by `random_state`); fit warns if
+        they are too few for any feature to reach `alpha` (at least
+        1 / alpha - 1 are needed).
     nominal_features : None, column indices or boolean mask
         The nominal columns: indices in 0..n_features-1 (a list or an integer
         array; empty: none) or a mask of one bool per feature; their values
@@ -148,6 +150,13 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             warnings.warn(f"n_features_to_select={count} is more than the "
                           f"{X.shape[1]} features: all of them are kept.",
                           UserWarning)
+        if self.significance == "permutation":
+            self._check_permutations(X.shape[1])
+        elif self.significance == "stir" and self.task == "classification":
+            caveat = significance.stir_caveat(y)
+            if caveat is not None:
+                warnings.warn(f"{caveat} Use significance='permutation' for "
+                              f"these data.", UserWarning)
         discrete = self._nominal_mask(X.shape[1])
         self.feature_importances_ = np.asarray(
             self._weights(X, y, discrete), dtype=np.float64)
@@ -155,6 +164,24 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             self.pvalues_ = self._pvalues(X, y, discrete)
             self.qvalues_ = significance.adjust(self.pvalues_, "bh")
         return self
+
+    def _check_permutations(self, n_features):
+        """Warn if `n_permutations` are too few for any feature to reach
+        `alpha` after the adjustment, whatever the data, and say how many
+        would do (:func:`~.core.significance.permutations_needed`)."""
+        smallest = significance.smallest_adjusted(
+            n_features, self.n_permutations, "bh")
+        if smallest <= self.alpha:
+            return
+        needed = significance.permutations_needed(n_features, self.alpha,
+                                                  "bh")
+        advice = ("no number of permutations can reach it" if needed is None
+                  else f"at least {needed} can")
+        warnings.warn(
+            f"n_permutations={self.n_permutations} cannot make any feature "
+            f"significant at alpha={self.alpha}: the smallest "
+            f"Benjamini-Hochberg q-value it can give is {smallest:.3g}; "
+            f"{advice}.", UserWarning)
 
     def _nominal_mask(self, n_features):
         chosen = self.nominal_features

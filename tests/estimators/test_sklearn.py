@@ -3,6 +3,7 @@ own estimator checks, pipelines and grid search, and agreement with the
 core."""
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -199,3 +200,32 @@ def test_no_orange_and_no_qt():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True,
                             text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_too_few_permutations_warn_at_fit():
+    X, y = interaction(n=60)
+    selector = selectors.MultiSURF(significance="permutation",
+                                   n_permutations=9, alpha=0.05)
+    with pytest.warns(UserWarning, match=r"n_permutations=9 .* at least 19"):
+        selector.fit(X, y)
+    assert not selector.get_support().any()
+    with pytest.warns(UserWarning, match="no number of permutations"):
+        selectors.MultiSURF(significance="permutation", n_permutations=9,
+                            alpha=0.0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        selectors.MultiSURF(significance="permutation", n_permutations=19,
+                            alpha=0.05).fit(X, y)
+        selectors.MultiSURF(significance="stir", n_permutations=9,
+                            alpha=0.05).fit(X, y)
+
+
+def test_stir_on_unequal_classes_warns_at_fit():
+    X, y = interaction(n=60)
+    labels = np.where(np.arange(60) < 45, "common", "rare")  # 45 and 15
+    with pytest.warns(UserWarning, match="3.0 times the smallest.*"
+                                         "significance='permutation'"):
+        selectors.ReliefF(significance="stir").fit(X, labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        selectors.ReliefF(significance="stir").fit(X, y)  # equal enough

@@ -132,3 +132,47 @@ def test_columns_near_the_limits_of_float_predict_as_rescaled():
         data = Table.from_numpy(domain, scaled, y)
         np.testing.assert_allclose(
             ClassDependentKNNLearner()(data)(data, 1), expected, atol=1e-9)
+
+
+def weighted(data, seed=0):
+    """`data` with random instance weights."""
+    data = data.copy()
+    with data.unlocked(data.W):
+        data.W = np.random.default_rng(seed).random(len(data))
+    return data
+
+
+def test_learner_on_a_sparse_table_is_the_dense_ones_model(heart):
+    from Orange.data import Table
+
+    for dense, learner in (
+            (Table("iris"), ClassDependentKNNLearner()),
+            (heart, ClassDependentKNNLearner(k=5, threshold=0.3))):
+        sparse = dense.to_sparse()
+        expected = learner(dense)
+        model = learner(sparse)
+        assert (model.method, model.threshold) == (expected.method,
+                                                   expected.threshold)
+        assert_allclose(model.class_weights, expected.class_weights)
+        assert_allclose(model.train_X, expected.train_X)
+        expected_probs = expected(dense, expected.Probs)
+        assert_allclose(model(sparse, model.Probs), expected_probs)
+        assert_allclose(model(dense, model.Probs), expected_probs)
+
+
+def test_learner_ignores_instance_weights(heart):
+    from Orange.data import Table
+
+    iris = Table("iris")
+    ones = Table.from_numpy(iris.domain, iris.X, iris.Y, W=np.ones(len(iris)))
+    for data, learner in (
+            (iris, ClassDependentKNNLearner()),
+            (heart, ClassDependentKNNLearner(k=5, threshold=0.3)),
+            (heart, ClassDependentKNNLearner(k=5, method="ReliefF"))):
+        expected = learner(data)
+        for table in (weighted(data), ones if data is iris else heart):
+            model = learner(table)
+            assert model.method == expected.method
+            assert_allclose(model.class_weights, expected.class_weights)
+            assert_allclose(model(table, model.Probs),
+                            expected(data, expected.Probs))

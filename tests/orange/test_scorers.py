@@ -135,3 +135,22 @@ def test_class_dependent_scorer_errors(three_classes):
         CDRelief()(regression)
     with pytest.raises(ValueError):
         IWCDRelief(threshold=2)(data)
+
+
+def test_every_scorer_ignores_instance_weights(heart):
+    from Orange.preprocess.score import InfoGain
+
+    from orangecontrib.relief import (MultiSURF, RFSMScorer, Significance,
+                                      TuRF)
+    weighted = heart.copy()
+    with weighted.unlocked(weighted.W):
+        weighted.W = np.random.default_rng(0).random(len(heart))
+    # Orange's InfoGain reads the weights: wrapped, it must not see them
+    assert not np.allclose(InfoGain()(weighted), InfoGain()(heart))
+    for scorer in (ReliefF(), MultiSURF(), RFSMScorer(), TuRF(ReliefF()),
+                   TuRF(InfoGain()), Significance(ReliefF(), test="stir"),
+                   Significance(InfoGain(), test="permutation",
+                                n_permutations=5)):
+        assert_array_equal(scorer(weighted), scorer(heart))
+    assert_array_equal(CDRelief().class_weights(weighted),
+                       CDRelief().class_weights(heart))

@@ -74,3 +74,25 @@ def test_rfsm_scorer_gains_and_order(zoo):
     # regression
     housing = Table("housing")[::4]
     assert RFSMScorer()(housing).shape == (13,)
+
+
+def test_measures_ignore_instance_weights():
+    from Orange.preprocess import Continuize, Impute
+
+    from orangecontrib.relief import ClassDependentKNNLearner
+    heart = Table(path("heart_disease"))
+    weighted = heart.copy()
+    with weighted.unlocked(weighted.W):
+        weighted.W = np.random.default_rng(0).random(len(heart))
+    imputing = KNNLearner(n_neighbors=5, preprocessors=[Continuize(), Impute()])
+    for learner in (ClassDependentKNNLearner(k=5, method="none"), imputing):
+        for once in (True, False):
+            measures = [WrapperMeasure(data, learner, folds=3,
+                                       preprocess_once=once)
+                        for data in (heart, weighted)]
+            for subset in ([0], [1, 3, 4]):
+                assert measures[1].evaluate(subset) == measures[0].evaluate(
+                    subset)
+    for name in ("RFSM", "Consistency"):
+        assert (select(weighted, name, "greedy forward").selected
+                == select(heart, name, "greedy forward").selected)
