@@ -2,7 +2,7 @@
 driven through its buttons as a teacher would."""
 import numpy as np
 from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
-                         Table)
+                         Table, TimeVariable)
 from Orange.widgets.tests import base
 from orangewidget.tests.utils import simulate
 
@@ -230,6 +230,29 @@ class TestOWReliefSteps(base.WidgetTest):
         widget.variant_buttons.buttons[1].click()  # ReliefF, chosen: it stays
         self.send_signal(widget.Inputs.data, self.parity)
         self.assertEqual(widget.variant_index, 1)
+
+    def test_a_time_attribute_is_plotted_as_dates(self):
+        domain = Domain([TimeVariable("when", have_date=True),
+                         ContinuousVariable("x")],
+                        DiscreteVariable("c", values=("a", "b")))
+        rng = np.random.default_rng(0)
+        seconds = rng.uniform(1.6e9, 1.7e9, 40)  # 2020 .. 2023
+        data = Table.from_numpy(domain, np.column_stack(
+            [seconds, rng.random(40)]), rng.integers(0, 2, 40))
+        self.send_signal(self.widget.Inputs.data, data)
+        bottom, left = (self.widget.scatter.getAxis(side)
+                        for side in ("bottom", "left"))
+        self.assertEqual(self.widget.attr_x.name, "when")
+        self.assertTrue(bottom.is_time())
+        self.assertFalse(left.is_time())
+        (spacing, ticks), = bottom.tickValues(seconds.min(), seconds.max(),
+                                              400)
+        labels = bottom.tickStrings(ticks, 1, spacing)
+        self.assertTrue(labels and all(label.startswith("202")
+                                       for label in labels), labels)
+        self.send_signal(self.widget.Inputs.data, self.parity)
+        self.assertFalse(bottom.is_time())
+        self.assertFalse(bottom.autoSIPrefix)
 
     def test_data_it_cannot_use_shows_an_error(self):
         widget = self.widget

@@ -135,11 +135,13 @@ class PlainPlot(pg.PlotWidget):
     context menu and no SI prefixes on the axes.
 
     `interactive=False` also turns off panning and zooming with the mouse;
-    `grid_y` adds horizontal grid lines to the vertical ones.
+    `grid_y` adds horizontal grid lines to the vertical ones;
+    `axis_items` (a dict by side, as pyqtgraph's) replaces the axes.
     """
 
-    def __init__(self, parent=None, *, interactive=False, grid_y=False):
-        super().__init__(parent, background="w")
+    def __init__(self, parent=None, *, interactive=False, grid_y=False,
+                 axis_items=None):
+        super().__init__(parent, background="w", axisItems=axis_items)
         item = self.getPlotItem()
         if not interactive:
             item.setMouseEnabled(False, False)

@@ -14,6 +14,7 @@ from Orange.widgets.settings import (ContextSetting, DomainContextHandler,
                                      Setting)
 from Orange.widgets.utils.itemmodels import DomainModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
+from Orange.widgets.visualize.owscatterplotgraph import AxisItem
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.arrays import table_arrays
@@ -67,7 +68,10 @@ class NeighbourhoodPlot(PlainPlot):
     instance_clicked = Signal(int)
 
     def __init__(self, parent=None):
-        super().__init__(parent, grid_y=True)
+        # Orange's scatter plot's axes: they can show dates and times
+        super().__init__(parent, grid_y=True,
+                         axis_items={side: AxisItem(side)
+                                     for side in ("bottom", "left")})
         self.points = pg.ScatterPlotItem(size=10, pen=pg.mkPen("#ffffff"))
         self.points.sigClicked.connect(self._on_clicked)
         self.hit_lines = pg.PlotCurveItem(connect="pairs", pen=HIT_PEN)
@@ -112,11 +116,14 @@ class NeighbourhoodPlot(PlainPlot):
         self.setXRange(left - 0.05 * width, right + 0.05 * width, padding=0)
         self.setYRange(low - 0.05 * height, high + 0.3 * height, padding=0)
 
-    def set_ticks(self, axis, values):
+    def set_ticks(self, axis, values, time=False):
         """Label `axis` with nominal `values` at their codes (None: the
-        numeric axis's own ticks)."""
-        self.getAxis(axis).setTicks(
-            None if values is None else [list(enumerate(values)), []])
+        numeric axis's own ticks, as dates and times if `time`)."""
+        item = self.getAxis(axis)
+        item.use_time(time)
+        item.enableAutoSIPrefix(False)  # use_time(False) turns it on
+        item.setTicks(None if values is None
+                      else [list(enumerate(values)), []])
 
     def show_step(self, x, y, reference, neighbours, is_hit, colour):
         """Mark `reference` (in `colour`) and join it to its `neighbours`
@@ -473,7 +480,8 @@ class OWReliefSteps(OWWidget):
             (self.attr_x.name, self.attr_y.name))
         for axis, var in (("bottom", self.attr_x), ("left", self.attr_y)):
             self.scatter.set_ticks(axis,
-                                   var.values if var.is_discrete else None)
+                                   var.values if var.is_discrete else None,
+                                   time=var.is_time)
         hidden = int((np.isnan(x) | np.isnan(y)).sum())
         self.Information.not_plotted(hidden, shown=hidden > 0)
         self._show_step()
