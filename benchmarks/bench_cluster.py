@@ -20,7 +20,6 @@ processes with one thread each, on this machine: its figures are the
 cost of the cluster machinery, not a speed-up.  The weights of the two
 runs are compared (they must be equal).
 """
-import argparse
 import time
 
 import numpy as np
@@ -32,6 +31,8 @@ from orangecontrib.relief.core.neighbours.cluster import (block_count,
                                                           cluster_threads,
                                                           cluster_workers)
 from orangecontrib.relief.core.streaming import relieff_streaming
+
+from arguments import Parser, positive_int, sizes
 
 STREAM_CHUNK = 20_000
 
@@ -69,17 +70,22 @@ def modes(X, y, m, client):
     ]
 
 
+def build_parser():
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=sizes,
+                        default="50000x20,100000x20,200000x20")
+    parser.add_argument("--workers", type=positive_int, default=2)
+    parser.add_argument("--m", type=positive_int, default=1000)
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    parser.add_argument("--scheduler", help="address of a running scheduler "
+                                            "(default: a LocalCluster)")
+    return parser
+
+
 def main(argv=None):
     from distributed import Client, LocalCluster
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="50000x20,100000x20,200000x20")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--m", type=int, default=1000)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--scheduler", help="address of a running scheduler "
-                                            "(default: a LocalCluster)")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     cluster = (None if args.scheduler else
                LocalCluster(n_workers=args.workers, threads_per_worker=1,
                             processes=True, dashboard_address=None,
@@ -88,8 +94,8 @@ def main(argv=None):
           f"{'cluster s':>9} {'ratio':>6}  equal")
     with Client(args.scheduler or cluster) as client, \
             engine.forced(engine.COMPILED):
-        for size in args.sizes.split(","):
-            n, a = map(int, size.lower().split("x"))
+        for n, a in args.sizes:
+            size = f"{n}x{a}"
             X, y = make_data(n, a)
             for name, tasks, call in modes(X, y, args.m, client):
                 here, expected = timed(lambda: call(None), args.repeats)

@@ -11,17 +11,13 @@ ways run alternately in this process after a warm-up; the table gives the
 median times, their ratio and whether the p-values are equal (they
 should be: the rescorer changes the work, not the result).
 """
-import argparse
 import time
 
 import numpy as np
 
 from orangecontrib.relief.core import significance, surf
 
-
-def size(text):
-    n, a = (int(part) for part in text.lower().split("x"))
-    return n, a
+from arguments import Parser, positive_int, sizes
 
 
 def timed(compute):
@@ -63,24 +59,27 @@ def compare(n, a, method, task, n_permutations, repeats):
                                                                  rescored_p)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="2000x100",
+def build_parser():
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=sizes, default="2000x100",
                         help="comma-separated NxA (default 2000x100)")
     parser.add_argument("--method", default="multisurf",
                         choices=list(surf.NEIGHBOURHOODS))
     parser.add_argument("--task", default="classification",
                         choices=["classification", "regression"])
-    parser.add_argument("--permutations", type=int, default=99)
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args(argv)
+    parser.add_argument("--permutations", type=positive_int, default=99)
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
     print(f"{args.method}, {args.task}, {args.permutations} permutations, "
           f"median of {args.repeats} alternating runs")
     print("| size | from scratch (s) | rescorer (s) | speed-up | equal p |")
     print("| --- | ---: | ---: | ---: | --- |")
     rows = []
-    for text in args.sizes.split(","):
-        n, a = size(text)
+    for n, a in args.sizes:
         row = compare(n, a, args.method, args.task, args.permutations,
                       args.repeats)
         rows.append(row)

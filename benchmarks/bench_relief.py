@@ -23,7 +23,6 @@ See benchmarks/README.md for the meaning of every column.  This file is
 the command line; the work is in :mod:`harness` (data, timing, isolation),
 :mod:`peers` (the methods), :mod:`report` (tables) and :mod:`presets`.
 """
-import argparse
 import contextlib
 import json
 import os
@@ -33,6 +32,8 @@ import time
 # the modules beside this script, also when it is imported from elsewhere
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from arguments import (Parser, fraction, non_negative_int,  # noqa: E402
+                       positive_int, positive_number, sizes)
 from harness import Spec, make_data, merge_rounds, run_benchmark  # noqa: E402
 from peers import ALGORITHMS, ALL_METHODS, DEFAULT_OURS, METHODS  # noqa: E402
 from presets import (ALIASES, LATENCY_SIZE, PRESETS, preset_specs,  # noqa: E402
@@ -44,16 +45,8 @@ __all__ = ["Spec", "make_data", "run_benchmark", "merge_rounds",
            "format_table", "preset_missing_summary", "main"]
 
 
-def parse_sizes(text):
-    sizes = []
-    for part in text.split(","):
-        n, a = part.lower().strip().split("x")
-        sizes.append((int(n), int(a)))
-    return sizes
-
-
 def build_parser():
-    p = argparse.ArgumentParser(
+    p = Parser(
         description="Benchmark our ReliefF/RReliefF against Orange, fast-select and "
                     "skrebate on the same data (k nearest, m = n or "
                     "sampled).")
@@ -65,40 +58,42 @@ def build_parser():
                         "cold numba cache; sampled: 50000x20 and 100000x20 "
                         "with m = 1000 sampled references (Orange takes the "
                         "same ones; the other peers scan all pairs)")
-    p.add_argument("--sizes", help="comma-separated NxA list, e.g. 2000x100,5000x20 "
-                                    "(overrides the preset's sizes)")
+    p.add_argument("--sizes", type=sizes,
+                   help="comma-separated NxA list, e.g. 2000x100,5000x20 "
+                        "(overrides the preset's sizes)")
     p.add_argument("--kind", choices=("binary", "multiclass", "regression"),
                    default="binary")
     p.add_argument("--mix", choices=("continuous", "mixed"), default="continuous",
                    help="mixed: every third column nominal with 2-5 values")
-    p.add_argument("--missing", type=float, default=0.0,
+    p.add_argument("--missing", type=fraction, default=0.0,
                    help="fraction of X cells set to NaN")
-    p.add_argument("--k", type=int, default=10, help="nearest neighbours (default 10)")
+    p.add_argument("--k", type=positive_int, default=10,
+                   help="nearest neighbours (default 10)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="relieff",
                    help="relieff (RReliefF for --kind regression) or a member of "
                         "the SURF family; multisurf+stir: ours also sums what "
                         "STIR tests (the peers run multisurf)")
-    p.add_argument("--references", type=int, default=None, metavar="M",
+    p.add_argument("--references", type=positive_int, default=None, metavar="M",
                    help="ReliefF with M references drawn with the seed (ours "
                         "and Orange take the same; fast-select and skrebate "
                         "have no such mode and weigh with all n); default: "
                         "m = n, every instance once")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--methods", default=None,
                    help=f"comma-separated subset of {','.join(ALL_METHODS)} "
                         "(default: all; ours only for --preset missing)")
-    p.add_argument("--repeats", type=int, default=3,
+    p.add_argument("--repeats", type=positive_int, default=3,
                    help="timed runs after the warm-up call; the median is reported")
-    p.add_argument("--rounds", type=int, default=None,
+    p.add_argument("--rounds", type=positive_int, default=None,
                    help="run every method on every data set this many times, in "
                         "turn, and pool the timed runs (default 3 for --preset "
                         "missing, whose ratios are judged per round, else 1)")
-    p.add_argument("--max-peer-memory", type=float, default=8.0, metavar="GB",
+    p.add_argument("--max-peer-memory", type=positive_number, default=8.0, metavar="GB",
                    help="skip a peer whose estimated memory exceeds this (default 8)")
-    p.add_argument("--slow-cutoff", type=float, default=60.0, metavar="S",
+    p.add_argument("--slow-cutoff", type=positive_number, default=60.0, metavar="S",
                    help="a non-JIT peer whose first call takes longer is timed by that "
                         "single call (default 60 s)")
-    p.add_argument("--timeout", type=float, default=3600.0, metavar="S",
+    p.add_argument("--timeout", type=positive_number, default=3600.0, metavar="S",
                    help="kill a method's child process after this long (default 3600)")
     p.add_argument("--floor", action="store_true",
                    help="also run floor.py at 20000x50 and report ours as a "
@@ -138,20 +133,17 @@ def main(argv=None, log=None):
     out = {"environment": environment(opts), "args": vars(args)}
 
     if args.preset == "latency":
-        n, a = parse_sizes(args.sizes)[0] if args.sizes else LATENCY_SIZE
+        n, a = args.sizes[0] if args.sizes else LATENCY_SIZE
         text, runs = run_latency(n, a, opts, args.repeats, log=log)
         log("")
         log(text)
         out["latency"] = runs
         return _save(out, args.json)
 
-    if args.references is not None and args.references < 1:
-        raise SystemExit("--references takes a positive M")
     common = {"k": args.k, "seed": args.seed}
     if args.references is not None:
         common["m"] = args.references
-    sizes = parse_sizes(args.sizes) if args.sizes else None
-    specs = preset_specs(args.preset, sizes, args.kind, args.mix, args.missing,
+    specs = preset_specs(args.preset, args.sizes, args.kind, args.mix, args.missing,
                          common)
     if specs[0].m is not None and args.algorithm != "relieff":
         raise SystemExit("sampled references (--references, --preset "

@@ -14,7 +14,6 @@ the compiled (numba) one above.  ``ORANGE_RELIEF_ENGINE=compiled`` (or
 
 Usage: ``python benchmarks/bench_rfsm.py [--sizes 1000x50 2000x100 ...]``
 """
-import argparse
 import os
 import time
 
@@ -22,6 +21,8 @@ import numpy as np
 
 from orangecontrib.relief import core
 from orangecontrib.relief.core import engine
+
+from arguments import Parser, positive_int, size
 
 
 def measure(n, a, k, seed=0):
@@ -56,19 +57,22 @@ def warm_up(k):
             measure(200, 10, k)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", nargs="+",
-                        default=["1000x50", "1000x100", "1000x200",
-                                 "2000x100", "4000x100"])
-    parser.add_argument("--k", type=int, default=1)
-    args = parser.parse_args()
+def build_parser():
+    parser = Parser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", nargs="+", type=size,
+                        default=[(1000, 50), (1000, 100), (1000, 200),
+                                 (2000, 100), (4000, 100)])
+    parser.add_argument("--k", type=positive_int, default=1)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
     warm_up(args.k)
     print(f"{'n':>6} {'a':>4} {'pairs':>7} {'MB':>7} {'prepare s':>10} "
           f"{'greedy s':>9} {'sets':>6} {'ns/(pair*set)':>14} "
           f"{'re-search s':>12}")
-    for size in args.sizes:
-        n, a = map(int, size.split("x"))
+    for n, a in args.sizes:
         r = measure(n, a, args.k)
         print(f"{r['n']:>6} {r['a']:>4} {r['pairs']:>7} {r['mbytes']:>7.1f} "
               f"{r['prepare']:>10.3f} {r['greedy']:>9.3f} {r['sets']:>6} "

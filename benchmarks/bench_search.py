@@ -18,7 +18,6 @@ the larger of the two builds' float32 error bounds): the k nearest must be ident
 (printed).  The float32 lists themselves may differ where the builds
 round the distances differently.
 """
-import argparse
 import importlib.util
 import sys
 import time
@@ -28,6 +27,8 @@ import numpy as np
 
 from orangecontrib.relief.core.neighbours import drivers
 from orangecontrib.relief.core.prepare import prepare
+
+from arguments import Parser, positive_int, positive_ints, size
 
 
 def load_baseline(directory):
@@ -43,15 +44,19 @@ def load_baseline(directory):
     return importlib.import_module("baseline_core.neighbours.drivers")
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", default="1000000x20")
-    parser.add_argument("--m", default="1000,10000")
-    parser.add_argument("--repeats", type=int, default=3)
+def build_parser():
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=size, default="1000000x20")
+    parser.add_argument("--m", type=positive_ints, default="1000,10000")
+    parser.add_argument("--repeats", type=positive_int, default=3)
     parser.add_argument("--baseline", help="directory with an earlier "
                                            "orangecontrib/relief/core")
-    args = parser.parse_args(argv)
-    n, a = map(int, args.size.lower().split("x"))
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    n, a = args.size
     rng = np.random.default_rng(0)
     X = rng.random((n, a))
     y = (rng.random(n) < 0.5).astype(float)
@@ -64,7 +69,7 @@ def main(argv=None):
         build._references(data.search, weights, np.arange(64), k,
                           data.n_groups, None)
     print(f"{n} x {a}, k = 10, search of sampled references alone")
-    for m in map(int, args.m.split(",")):
+    for m in args.m:
         refs = np.sort(rng.choice(n, m, replace=False))
         times = {name: [] for name, _ in builds}
         lists = {}

@@ -9,7 +9,6 @@ throughput, beside DiReliefF's figures on Apache Spark (Palma-Mendoza,
 Rodriguez & de-Marcos, KAIS 2018): 192 min on one core and 17 min on 14
 cores for the 3.36 million row sample, about 150 min for all 33.6 million.
 """
-import argparse
 import resource
 import time
 
@@ -17,16 +16,22 @@ import numpy as np
 
 from orangecontrib.relief.core.streaming import relieff_streaming
 
+from arguments import Parser, positive_int
+
 FULL_ROWS = 33_600_000
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def build_parser():
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("data")
-    parser.add_argument("--k", type=int, default=10)
-    parser.add_argument("--m", type=int, default=10)
-    parser.add_argument("--chunk-rows", type=int, default=50_000)
-    args = parser.parse_args(argv)
+    parser.add_argument("--k", type=positive_int, default=10)
+    parser.add_argument("--m", type=positive_int, default=10)
+    parser.add_argument("--chunk-rows", type=positive_int, default=50_000)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
     y = np.load(args.data.replace(".npy", ".labels.npy"))
     X = np.load(args.data, mmap_mode="r")
     start = time.perf_counter()

@@ -15,13 +15,14 @@ The data are generated (numeric columns uniform in [0, 1), nominal columns
 with 3 values, a binary or three-class class or a numeric target); each
 case names its variant and the kind of data.
 """
-import argparse
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from arguments import Parser, positive_int, size
 
 #: case name -> the Python statement that computes its first result; `X`,
 #: `X_nominal`, `X_mixed`, `X_missing`, `D_mixed` (the nominal mask), `y`,
@@ -105,16 +106,20 @@ def cold_and_warm(command, repeats):
     return statistics.median(cold), statistics.median(warm)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", default="1000x50",
+def build_parser():
+    parser = Parser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=size, default="1000x50",
                         help="instances x attributes (default: 1000x50)")
-    parser.add_argument("--repeats", type=int, default=1,
+    parser.add_argument("--repeats", type=positive_int, default=1,
                         help="fresh cold/warm pairs per case (default: 1)")
     parser.add_argument("--cases", nargs="*", choices=list(CASES),
                         help="only these cases (default: all)")
-    args = parser.parse_args(argv)
-    n, a = map(int, args.size.split("x"))
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    n, a = args.size
     cases = args.cases or list(CASES)
     python = sys.executable
     rows = [("python -c 'import Orange.data'",

@@ -26,10 +26,11 @@ ReliefF time at the same size as a multiple of the floor.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
+
+from arguments import Parser, non_negative_int, positive_int
 
 def _kernels():
     """Compile lazily so importing this module is cheap."""
@@ -121,13 +122,17 @@ def format_floor(res):
     return "\n".join(lines)
 
 
+def build_parser():
+    p = Parser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--n", type=positive_int, default=20000)
+    p.add_argument("--a", type=positive_int, default=50)
+    p.add_argument("--repeats", type=positive_int, default=3)
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    return p
+
+
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--n", type=int, default=20000)
-    p.add_argument("--a", type=int, default=50)
-    p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--seed", type=int, default=0)
-    args = p.parse_args(argv)
+    args = build_parser().parse_args(argv)
     res = measure_floor(args.n, args.a, args.repeats, args.seed)
     print(format_floor(res))
 

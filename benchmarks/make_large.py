@@ -8,10 +8,11 @@ The default shape is that of the 10 % sample of ECBDL14 on which DiReliefF
 OUT.labels.npy) is 1 where the first two attributes sum to more than 1,
 with a tenth of the labels flipped.  Memory: one chunk.
 """
-import argparse
 import time
 
 import numpy as np
+
+from arguments import Parser, positive_int
 
 CHUNK = 50_000
 
@@ -34,12 +35,16 @@ def write(path, rows, cols, seed=0):
     np.save(str(path).replace(".npy", ".labels.npy"), y)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def build_parser():
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
-    parser.add_argument("--rows", type=int, default=3_360_000)
-    parser.add_argument("--cols", type=int, default=631)
-    args = parser.parse_args(argv)
+    parser.add_argument("--rows", type=positive_int, default=3_360_000)
+    parser.add_argument("--cols", type=positive_int, default=631)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
     start = time.perf_counter()
     write(args.out, args.rows, args.cols)
     print(f"wrote {args.rows} x {args.cols} float32 to {args.out} in "

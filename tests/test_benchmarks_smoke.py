@@ -1,8 +1,10 @@
 """Smoke test of benchmarks/bench_relief.py and floor.py: the machinery runs.
 
 Tiny data, in this process, only our core and Orange's built-in scorers (the
-other peers are optional); no timing assertions.
+other peers are optional); no timing assertions.  Every script's command
+line refuses a bad size or count with one line and exit status 2.
 """
+import functools
 import importlib
 import importlib.util
 import math
@@ -17,6 +19,8 @@ BENCH_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 
 def _load(name):
+    if BENCH_DIR not in sys.path:  # as when the script runs: its modules
+        sys.path.insert(0, BENCH_DIR)  # are found beside it
     spec = importlib.util.spec_from_file_location(
         f"_smoke_{name}", os.path.join(BENCH_DIR, f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
@@ -100,8 +104,6 @@ def test_sampled_references_orange_takes_ours(bench, capsys):
     assert note[0] == "rank" and "all 300 instances" in note[1]
     with pytest.raises(SystemExit, match="relieff only"):
         bench.main(["--preset", "sampled", "--algorithm", "multisurf"])
-    with pytest.raises(SystemExit, match="positive"):
-        bench.main(["--references", "0"])
 
 
 def test_cluster_benchmark_on_a_local_cluster(capsys):
@@ -173,3 +175,94 @@ def test_permutation_benchmark_gives_equal_p_values(capsys):
                            "--permutations", "20", "--repeats", "1"])
         assert len(rows) == 1 and rows[0][3]
         assert "| 120x5 |" in capsys.readouterr().out
+
+
+#: script -> its option taking a size
+SIZE_OPTIONS = {"bench_cluster": "--sizes", "bench_permutations": "--sizes",
+                "bench_relief": "--sizes", "bench_rfsm": "--sizes",
+                "bench_search": "--size", "first_contact": "--size"}
+#: the scripts whose option takes a comma-separated list of sizes
+SIZE_LISTS = {"bench_cluster", "bench_permutations", "bench_relief"}
+#: script -> its options taking a count or another positive number
+COUNT_OPTIONS = {
+    "bench_cluster": ("--workers", "--m", "--repeats"),
+    "bench_permutations": ("--permutations", "--repeats"),
+    "bench_relief": ("--k", "--references", "--repeats", "--rounds",
+                     "--max-peer-memory", "--slow-cutoff", "--timeout"),
+    "bench_rfsm": ("--k",),
+    "bench_search": ("--m", "--repeats"),
+    "bench_streaming": ("--k", "--m", "--chunk-rows"),
+    "first_contact": ("--repeats",),
+    "floor": ("--n", "--a", "--repeats"),
+    "make_large": ("--rows", "--cols"),
+}
+#: script -> the positional arguments it requires
+POSITIONALS = {"bench_streaming": ["data.npy"], "make_large": ["out.npy"]}
+BAD_SIZES = ["0x5", "1x3", "5x0", "-2x4", "2000x", "2000x100x3", "2.5x3",
+             "many", ""]
+BAD_COUNTS = ["0", "-3", "many", "nan"]
+#: (script, option, value) refused besides the counts
+OTHER_BAD_VALUES = [("floor", "--seed", "-1"), ("bench_relief", "--seed", "1.5"),
+                    ("bench_relief", "--missing", "1"),
+                    ("bench_relief", "--missing", "-0.1"),
+                    ("bench_relief", "--timeout", "inf"),
+                    ("bench_search", "--m", "1000,"),
+                    ("first_contact", "--cases", "no such case")]
+
+
+@functools.cache
+def parser_of(script):
+    return _load(script).build_parser()
+
+
+def refusal(script, argv, capsys):
+    """The one line `script`'s command line prints refusing `argv`."""
+    with pytest.raises(SystemExit) as exit_:
+        parser_of(script).parse_args(POSITIONALS.get(script, []) + argv)
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and ": error: argument " in error
+    return error
+
+
+@pytest.mark.parametrize("bad", BAD_SIZES)
+@pytest.mark.parametrize("script", SIZE_OPTIONS)
+def test_a_bad_size_is_refused(script, bad, capsys):
+    option = SIZE_OPTIONS[script]
+    value = f"300x12,{bad}" if script in SIZE_LISTS else bad
+    assert (f"argument {option}: {bad}: expected NxA, N >= 2 instances by "
+            f"A >= 1 attributes" in refusal(script, [f"{option}={value}"],
+                                            capsys))
+
+
+@pytest.mark.parametrize("script, option, bad", [
+    (script, option, bad) for script, options in COUNT_OPTIONS.items()
+    for option in options for bad in BAD_COUNTS] + OTHER_BAD_VALUES)
+def test_a_bad_number_is_refused(script, option, bad, capsys):
+    assert f"argument {option}: " in refusal(script, [f"{option}={bad}"],
+                                             capsys)
+
+
+@pytest.mark.parametrize("script, argv, dest, expected", [
+    ("bench_cluster", [], "sizes", [(50000, 20), (100000, 20), (200000, 20)]),
+    ("bench_cluster", ["--sizes", "600x6"], "sizes", [(600, 6)]),
+    ("bench_permutations", [], "sizes", [(2000, 100)]),
+    ("bench_permutations", ["--sizes", "120x5,2X1"], "sizes",
+     [(120, 5), (2, 1)]),
+    ("bench_relief", [], "sizes", None),
+    ("bench_relief", ["--sizes", " 2000x100 , 5000 X 20"], "sizes",
+     [(2000, 100), (5000, 20)]),
+    ("bench_rfsm", [], "sizes",
+     [(1000, 50), (1000, 100), (1000, 200), (2000, 100), (4000, 100)]),
+    ("bench_rfsm", ["--sizes", "1000x50", "300X7"], "sizes",
+     [(1000, 50), (300, 7)]),
+    ("bench_search", [], "size", (1000000, 20)),
+    ("bench_search", [], "m", [1000, 10000]),
+    ("bench_search", ["--size", "2000x6", "--m", "40"], "size", (2000, 6)),
+    ("first_contact", [], "size", (1000, 50)),
+    ("first_contact", ["--size", "300x20"], "size", (300, 20)),
+    ("floor", ["--seed", "0"], "seed", 0),
+])
+def test_valid_arguments_parse_as_before(script, argv, dest, expected):
+    args = parser_of(script).parse_args(POSITIONALS.get(script, []) + argv)
+    assert getattr(args, dest) == expected
