@@ -13,14 +13,11 @@ implement the neighbour search and the rules behind one interface:
 
 Both compute the same float64 formulas, with neighbour ties going to the
 lower instance index, and are tested against the same slow literal
-implementations.  Without missing values they add the same terms in the
-same order and their weights are identical (the SURF family's compiled
+implementations.  They add the same terms in the same order, the
+RELIEF-D expectations of missing values included, so their distances,
+their ties and their weights are identical (the SURF family's compiled
 engine adds its references class by class, so its weights agree to
-rounding, with the same thresholds and neighbourhoods); with missing
-values the last bit of a RELIEF-D expectation depends on the order of
-its sum, so the weights agree to rounding (about 1e-15), and where two
-distances tie exactly in exact arithmetic (frequent with the ramp diff,
-whose diffs are often exactly 0 or 1) the tie may break differently.  A
+rounding, with the same thresholds and neighbourhoods).  A
 call uses the vectorised engine when its work, references x instances x
 attributes, is at most :data:`SMALL_WORK`, and the compiled one
 otherwise.  The environment variable ``ORANGE_RELIEF_ENGINE`` (``auto``,

@@ -120,10 +120,8 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         Run the neighbour search as tasks on this Dask cluster: every
         instance a reference, as tasks over pairs of row blocks; sampled
         references, over row chunks of the instances
-        (:mod:`.neighbours.cluster`).  The weights are those of the
-        compiled engine, the same as without a client unless a small call
-        with missing values takes the vectorised engine (see
-        :mod:`.engine`).
+        (:mod:`.neighbours.cluster`).  The weights are the same as without
+        it.
 
     Returns
     -------

@@ -1,76 +1,133 @@
-"""Kononenko's RELIEF-D tables by their definition (Prat & Belanche 2006,
-eq. 2.5; Kononenko 1994), without sorting or prefix sums.
+"""Kononenko's RELIEF-D tables (Prat & Belanche 2006, eq. 2.5; Kononenko
+1994) in numpy, with the compiled engine's arithmetic.
 
 The same tables as :func:`..missing.missing_diff_tables` (whose docstring
 gives the definitions): the diff between an instance of group g missing
 attribute A and instance j is 1 - P(x_j | g) for a nominal attribute and
 E[g(|X_g - x_j|)] over the known values X_g of group g for a numeric one;
 both missing, the expectation over both groups' values.  A group with no
-known value takes the whole column's.  The numeric expectations are means
-over the known values, taken a block of values at a time (O(c^2) work for
-c known values, which the vectorised engine's small problems afford).
+known value takes the whole column's.
+
+Each expectation is computed as the compiled engine computes it (from the
+sorted values, running counts and sums, added in the same order: numpy's
+cumulative sums add one term at a time, as its loops do), so that both
+engines' tables, and with them their distances, ties and weights, are the
+same to the bit.  Tests check both against the definition.
 """
 import numpy as np
 
-from .diffs import transform
-
-#: known values compared at once in the numeric expectations
-BLOCK = 512
+from ..tables import LINEAR, SQUARED
 
 
-def probabilities(codes, groups, n_groups):
-    """P(v | g): the frequencies of the value codes `codes` in each
-    group's known values; a group with none takes the whole column's."""
-    counts = np.zeros((n_groups, int(codes.max()) + 1))
-    np.add.at(counts, (groups, codes.astype(np.int64)), 1)
-    sizes = counts.sum(axis=1, keepdims=True)
-    everything = counts.sum(axis=0) / counts.sum()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        probs = counts / sizes
-    return np.where(sizes > 0, probs, everything)
+def running(values):
+    """The sums of values[:q] for q = 0 .. len(values), added in order."""
+    return np.concatenate([[0.0], np.add.accumulate(values)])
+
+
+def total(values):
+    """The sum of `values`, added in order (0 for none)."""
+    return running(values)[-1]
 
 
 def nominal_table(column, groups, n_groups):
-    """one[g, j] of a nominal column (value codes, NaN missing)."""
+    """one[g, j] of a nominal column (value codes, NaN missing):
+    1 - P(x_j | g), and 1 - sum_v P(v | g) P(v | h) when x_j is missing
+    (h: j's group); a group without known values takes the whole
+    column's frequencies."""
     known = ~np.isnan(column)
-    probs = probabilities(column[known], groups[known], n_groups)
+    codes = column[known].astype(np.int64)
+    counts = np.zeros((n_groups, int(codes.max()) + 1))
+    np.add.at(counts, (groups[known], codes), 1)
+    everything = counts.sum(axis=0)  # whole numbers: exact in any order
+    sizes = counts.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        probs = np.where(sizes > 0, counts / sizes,
+                         everything / everything.sum())
+    both = np.array([[1 - total(probs[g] * probs[h])
+                      for h in range(n_groups)] for g in range(n_groups)])
     one = np.empty((n_groups, len(column)))
-    one[:, known] = 1 - probs[:, column[known].astype(np.int64)]
-    both = 1 - probs @ probs.T
+    one[:, known] = 1 - probs[:, codes]
     one[:, ~known] = both[:, groups[~known]]
     return one
 
 
-def group_means(table, sample, n_groups):
-    """The mean of the columns of `table` (rows: values) over each
-    group's rows (`sample`: the group of each row); a group with none takes
-    the mean over all rows.  Rows are added in order within a group."""
-    order = np.argsort(sample, kind="stable")
-    sizes = np.bincount(sample, minlength=n_groups)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    means = np.empty((n_groups, table.shape[1]))
-    present = sizes > 0
-    means[present] = (np.add.reduceat(table[order], starts[present], axis=0)
-                      / sizes[present, None])
-    means[~present] = table.mean(axis=0)
-    return means
+def expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff):
+    """E[g(|X_h - p|)] for every group h and every value p of the sorted
+    known values `s` (``sample[q]``: the group of s[q]), and each group's
+    count of values; NaN for a group without values.
+
+    As :func:`..missing.expected_numeric_diffs`: for each p the sorted
+    values split into runs where g is 0, 1 or linear in X, and each run's
+    expectation follows from the group's running counts and sums.
+    """
+    member = (sample[None, :] == np.arange(n_groups)[:, None]) * 1.0
+    cnt = np.array([running(m) for m in member])  # (groups, c + 1)
+    csum = np.array([running(m * s) for m in member])
+    size, sums = cnt[:, -1:], csum[:, -1:]
+    with np.errstate(divide="ignore"):
+        per = np.where(size > 0, 1 / size, np.nan)
+    if kind == LINEAR:  # values equal to p add 0 on either side
+        count, below = cnt[:, :-1], csum[:, :-1]
+        left = s * count - below
+        right = (sums - below) - s * (size - count)
+        return (left + right) * per, size[:, 0]
+    if kind == SQUARED:  # E[(X - p)^2] = E[X^2] - 2 p E[X] + p^2
+        squares = np.array([total(m * s * s) for m in member])[:, None]
+        return (np.maximum(0.0, (squares - 2 * s * sums) * per + s * s),
+                size[:, 0])
+    # ramp: 0 for d <= t_eq, 1 for d >= t_diff, linear in between
+    far_left = np.searchsorted(s, s - t_diff, "right")    # d >= t_diff
+    near_left = np.searchsorted(s, s - t_eq, "left")      # d > t_eq
+    near_right = np.searchsorted(s, s + t_eq, "right")    # d <= t_eq
+    far_right = np.searchsorted(s, s + t_diff, "left")    # d < t_diff
+    width = t_diff - t_eq
+    if width > 0:
+        inner = ((s - t_eq) * (cnt[:, near_left] - cnt[:, far_left])
+                 - (csum[:, near_left] - csum[:, far_left])
+                 + (csum[:, far_right] - csum[:, near_right])
+                 - (s + t_eq) * (cnt[:, far_right] - cnt[:, near_right]))
+        ones = cnt[:, far_left] + size - cnt[:, far_right]
+        return (ones + inner / width) * per, size[:, 0]
+    return ((cnt[:, near_left] + size - cnt[:, near_right]) * per,  # a step
+            size[:, 0])
+
+
+def sums_by_group(table, sample, n_groups):
+    """sums[g, h]: the sum of table[g, q] over the q of group h, as the
+    compiled engine adds them: four running sums, q taking them by turns,
+    then (0 + 1) + (2 + 3)."""
+    turn = np.arange(len(sample)) % 4
+    parts = np.zeros((4, len(table), n_groups))
+    for r in range(4):
+        for h in range(n_groups):
+            terms = table[:, (turn == r) & (sample == h)]
+            if terms.shape[1]:
+                parts[r, :, h] = np.add.accumulate(terms, axis=1)[:, -1]
+    return (parts[0] + parts[1]) + (parts[2] + parts[3])
 
 
 def numeric_table(column, groups, n_groups, kind, t_eq, t_diff):
     """one[g, j] of a numeric column (scaled to [0, 1], NaN missing)."""
-    known = ~np.isnan(column)
-    values, sample = column[known], groups[known]
-    expected = np.empty((n_groups, len(values)))  # E[g(|X_g - p|)], p known
-    for start in range(0, len(values), BLOCK):
-        block = values[start:start + BLOCK]
-        diffs = transform(np.abs(values[:, None] - block[None, :]), kind,
-                          t_eq, t_diff)
-        expected[:, start:start + BLOCK] = group_means(diffs, sample,
-                                                       n_groups)
+    known = np.flatnonzero(~np.isnan(column))
+    order = known[np.argsort(column[known], kind="stable")]
+    s, sample = column[order], groups[order]
+    c = len(s)
+    table, size = expected_numeric_diffs(s, sample, n_groups, kind, t_eq,
+                                         t_diff)
+    for g in np.flatnonzero(size == 0):  # the whole column's values
+        mixed = 0.0
+        for h in np.flatnonzero(size):
+            mixed = mixed + size[h] / c * table[h]
+        table[g] = mixed
+    sums = sums_by_group(table, sample, n_groups)
     one = np.empty((n_groups, len(column)))
-    one[:, known] = expected
-    both = group_means(expected.T, sample, n_groups).T  # both[g, h]
-    one[:, ~known] = both[:, groups[~known]]
+    one[:, order] = table
+    missing = np.flatnonzero(np.isnan(column))
+    h = groups[missing]
+    whole = np.array([total(row) for row in sums]) / c
+    with np.errstate(invalid="ignore", divide="ignore"):
+        one[:, missing] = np.where(size[h] > 0, sums[:, h] / size[h],
+                                   whole[:, None])
     return one
 
 
