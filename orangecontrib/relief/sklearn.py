@@ -168,13 +168,12 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def _check_permutations(self, n_features):
         """Warn if `n_permutations` are too few for any feature to reach
         `alpha` after the adjustment, whatever the data, and say how many
-        would do (:func:`~.core.significance.permutations_needed`)."""
-        smallest = significance.smallest_adjusted(
-            n_features, self.n_permutations, "bh")
-        if smallest <= self.alpha:
+        would do (:func:`~.core.significance.permutation_shortfall`)."""
+        shortfall = significance.permutation_shortfall(
+            n_features, self.n_permutations, self.alpha, "bh")
+        if shortfall is None:
             return
-        needed = significance.permutations_needed(n_features, self.alpha,
-                                                  "bh")
+        smallest, needed = shortfall
         advice = ("no number of permutations can reach it" if needed is None
                   else f"at least {needed} can")
         warnings.warn(

@@ -131,6 +131,14 @@ def literal_holm(p):
     return q
 
 
+@pytest.mark.parametrize("n_permutations, method, expected", [
+    (19, "bh", None), (9, "bh", (0.1, 19)), (19, "bonferroni", (0.65, 259))])
+def test_permutation_shortfall_gives_the_least_q_and_the_permutations_needed(
+        n_permutations, method, expected):
+    assert significance.permutation_shortfall(
+        13, n_permutations, 0.05, method) == expected
+
+
 def test_class_imbalance_counts_the_classes_present():
     assert significance.class_imbalance([0, 0, 0, 1, np.nan, 2, 2]) == 3.0
     assert significance.class_imbalance([1, 0, 1, 0]) == 1.0

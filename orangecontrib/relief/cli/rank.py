@@ -179,15 +179,13 @@ def ignored_options(args):
 def too_few_permutations(tester, n_attributes):
     """A warning if no attribute can be significant with `tester`'s
     permutations, whatever the data; None if one can."""
-    from orangecontrib.relief.core.significance import (permutations_needed,
-                                                        smallest_adjusted)
+    from orangecontrib.relief.core.significance import permutation_shortfall
 
-    smallest = smallest_adjusted(n_attributes, tester.n_permutations,
-                                 tester.adjustment)
-    if smallest <= tester.alpha:
+    shortfall = permutation_shortfall(n_attributes, tester.n_permutations,
+                                      tester.alpha, tester.adjustment)
+    if shortfall is None:
         return None
-    needed = permutations_needed(n_attributes, tester.alpha,
-                                 tester.adjustment)
+    smallest, needed = shortfall
     advice = ("use a larger --fdr" if needed is None
               else f"use --permutations {needed} or more")
     return (f"with {tester.n_permutations} permutations and "

@@ -406,6 +406,19 @@ def permutations_needed(n_attributes, alpha, method=ADJUSTMENT):
     return count
 
 
+def permutation_shortfall(n_attributes, n_permutations, alpha,
+                          method=ADJUSTMENT):
+    """None if `n_permutations` can make one of `n_attributes` attributes
+    significant at `alpha` after `method`, whatever the data; else the
+    smallest adjusted p-value they can give (:func:`smallest_adjusted`) and
+    the fewest permutations that can reach `alpha`
+    (:func:`permutations_needed`, None if none can)."""
+    smallest = smallest_adjusted(n_attributes, n_permutations, method)
+    if smallest <= alpha:
+        return None
+    return smallest, permutations_needed(n_attributes, alpha, method)
+
+
 def adjust(p, method=ADJUSTMENT):
     """Adjusted p-values for testing every attribute at once.
 

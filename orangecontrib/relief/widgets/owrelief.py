@@ -536,13 +536,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         n_attributes = len(self.data.domain.attributes)
         if not n_attributes:
             return
-        adjustment = ADJUSTMENTS[self.adjustment_index]
-        smallest = significance.smallest_adjusted(
-            n_attributes, self.n_permutations, adjustment)
-        if smallest <= self.alpha:
+        shortfall = significance.permutation_shortfall(
+            n_attributes, self.n_permutations, self.alpha,
+            ADJUSTMENTS[self.adjustment_index])
+        if shortfall is None:
             return
-        needed = significance.permutations_needed(n_attributes, self.alpha,
-                                                  adjustment)
+        smallest, needed = shortfall
         self.Warning.few_permutations(
             self.n_permutations, ADJUSTMENT_LABELS[self.adjustment_index],
             self.alpha, smallest,

@@ -20,13 +20,17 @@ from ..tables import LINEAR, SQUARED
 
 
 def running(values):
-    """The sums of values[:q] for q = 0 .. len(values), added in order."""
-    return np.concatenate([[0.0], np.add.accumulate(values)])
+    """The sums of values[..., :q] for q = 0 .. n along the last axis,
+    added in order."""
+    start = np.zeros(values.shape[:-1] + (1,))
+    return np.concatenate([start, np.add.accumulate(values, axis=-1)],
+                          axis=-1)
 
 
 def total(values):
-    """The sum of `values`, added in order (0 for none)."""
-    return running(values)[-1]
+    """The sums of `values` along the last axis, added in order (0 for
+    none)."""
+    return running(values)[..., -1]
 
 
 def nominal_table(column, groups, n_groups):
@@ -43,8 +47,7 @@ def nominal_table(column, groups, n_groups):
     with np.errstate(invalid="ignore", divide="ignore"):
         probs = np.where(sizes > 0, counts / sizes,
                          everything / everything.sum())
-    both = np.array([[1 - total(probs[g] * probs[h])
-                      for h in range(n_groups)] for g in range(n_groups)])
+    both = 1 - total(probs[:, None, :] * probs[None, :, :])
     one = np.empty((n_groups, len(column)))
     one[:, known] = 1 - probs[:, codes]
     one[:, ~known] = both[:, groups[~known]]
@@ -61,8 +64,7 @@ def expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff):
     expectation follows from the group's running counts and sums.
     """
     member = (sample[None, :] == np.arange(n_groups)[:, None]) * 1.0
-    cnt = np.array([running(m) for m in member])  # (groups, c + 1)
-    csum = np.array([running(m * s) for m in member])
+    cnt, csum = running(member), running(member * s)  # (groups, c + 1)
     size, sums = cnt[:, -1:], csum[:, -1:]
     with np.errstate(divide="ignore"):
         per = np.where(size > 0, 1 / size, np.nan)
@@ -72,7 +74,7 @@ def expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff):
         right = (sums - below) - s * (size - count)
         return (left + right) * per, size[:, 0]
     if kind == SQUARED:  # E[(X - p)^2] = E[X^2] - 2 p E[X] + p^2
-        squares = np.array([total(m * s * s) for m in member])[:, None]
+        squares = total(member * s * s)[:, None]
         return (np.maximum(0.0, (squares - 2 * s * sums) * per + s * s),
                 size[:, 0])
     # ramp: 0 for d <= t_eq, 1 for d >= t_diff, linear in between
@@ -100,9 +102,7 @@ def sums_by_group(table, sample, n_groups):
     parts = np.zeros((4, len(table), n_groups))
     for r in range(4):
         for h in range(n_groups):
-            terms = table[:, (turn == r) & (sample == h)]
-            if terms.shape[1]:
-                parts[r, :, h] = np.add.accumulate(terms, axis=1)[:, -1]
+            parts[r, :, h] = total(table[:, (turn == r) & (sample == h)])
     return (parts[0] + parts[1]) + (parts[2] + parts[3])
 
 
@@ -124,7 +124,7 @@ def numeric_table(column, groups, n_groups, kind, t_eq, t_diff):
     one[:, order] = table
     missing = np.flatnonzero(np.isnan(column))
     h = groups[missing]
-    whole = np.array([total(row) for row in sums]) / c
+    whole = total(sums) / c
     with np.errstate(invalid="ignore", divide="ignore"):
         one[:, missing] = np.where(size[h] > 0, sums[:, h] / size[h],
                                    whole[:, None])
