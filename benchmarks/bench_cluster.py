@@ -24,10 +24,10 @@ import time
 
 import numpy as np
 
-from orangecontrib.relief.core import engine
+from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.estimators import relieff
-from orangecontrib.relief.core.neighbours.block import BLOCK
-from orangecontrib.relief.core.neighbours.cluster import (block_count,
+from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK
+from orangecontrib.relief.core.engines.compiled.neighbours.cluster import (block_count,
                                                           cluster_threads,
                                                           cluster_workers)
 from orangecontrib.relief.core.streaming import relieff_streaming
@@ -93,7 +93,7 @@ def main(argv=None):
     print(f"{'size':>10} {'mode':>18} {'tasks':>9} {'here s':>8} "
           f"{'cluster s':>9} {'ratio':>6}  equal")
     with Client(args.scheduler or cluster) as client, \
-            engine.forced(engine.COMPILED):
+            engines.forced(engines.COMPILED):
         for n, a in args.sizes:
             size = f"{n}x{a}"
             X, y = make_data(n, a)

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core import engine
+from orangecontrib.relief.core import engines
 
 from arguments import Parser, positive_int, size
 
@@ -51,9 +51,9 @@ def warm_up(k):
     """Run every engine the sizes may use once on small data, so that no
     size's time includes numba compiling the compiled engine's kernels
     (or loading them from its cache)."""
-    chosen = os.environ.get(engine.VARIABLE)
-    for name in [chosen] if chosen in engine.ENGINES else engine.ENGINES:
-        with engine.forced(name):
+    chosen = os.environ.get(engines.VARIABLE)
+    for name in [chosen] if chosen in engines.ENGINES else engines.ENGINES:
+        with engines.forced(name):
             measure(200, 10, k)
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from orangecontrib.relief.core.neighbours import drivers
+from orangecontrib.relief.core.engines.compiled.neighbours import drivers
 from orangecontrib.relief.core.prepare import prepare
 
 from arguments import Parser, positive_int, positive_ints, size

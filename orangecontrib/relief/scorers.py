@@ -88,8 +88,6 @@ class ReliefScorer(Scorer):
     #: a sparse table is made dense (Relief's diffs are dense anyway)
     supports_sparse_data = True
     preprocessors = [HasClass()]
-    #: the compiled engine's main kernel (:data:`.core.engine.KERNELS`)
-    kernel = "neighbours"
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
@@ -410,7 +408,6 @@ class NeighbourhoodScorer(ReliefScorer):
     """
     class_type = (DiscreteVariable, ContinuousVariable)
     method = None
-    kernel = "radius"
 
     def _weights(self, arrays, progress_callback):
         return surf.neighbourhood_sums(

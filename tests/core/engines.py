@@ -7,7 +7,7 @@ engine to check both.
 """
 import pytest
 
-from orangecontrib.relief.core.engine import ENGINES, forced
+from orangecontrib.relief.core.engines import ENGINES, forced
 
 #: parametrizes a test by `engine`, the name of each engine in turn (the
 #: test runs its calls under ``forced(engine)``)

@@ -9,8 +9,8 @@ of ROWS that leaves a helper behind fails here.
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core.neighbours import block
-from orangecontrib.relief.core.neighbours.block import (
+from orangecontrib.relief.core.engines.compiled.neighbours import block
+from orangecontrib.relief.core.engines.compiled.neighbours.block import (
     ROWS, add_block, add_column, add_column_corrections, add_four,
     add_in_order, add_masked, add_weighted, block_rows, corrected,
     fill_terms, finish_linear, least_terms, least_values, linear_diffs,

@@ -19,7 +19,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from orangecontrib.relief.core import ReliefInputError, relieff
 from orangecontrib.relief.core.double import (
     DEFAULT_S, area_below, drelieff, pdrelieff, solve_s)
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import double as slow
 

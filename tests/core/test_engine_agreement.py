@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core import engine
+from orangecontrib.relief.core import engines
 from tests.core.engines import on_each_engine
 
 
@@ -60,7 +60,7 @@ CALLS = {
 def both(call, *args, **options):
     """The results of the call on the compiled and the vectorised engine."""
     results = on_each_engine(lambda: np.asarray(call(*args, **options)))
-    return results[engine.COMPILED], results[engine.VECTORISED]
+    return results[engines.COMPILED], results[engines.VECTORISED]
 
 
 @pytest.mark.parametrize("variant", CALLS)
@@ -96,29 +96,29 @@ def test_identical_on_rounded_data_with_missing_values(variant, seed):
 def test_neighbour_lists_are_identical():
     X, y, discrete, _ = data(3, n=90, mixed=True)
     lists = []
-    for name in engine.ENGINES:
+    for name in engines.ENGINES:
         prepared = core.prepare(X, y, discrete, engine=name)
         refs = np.array([0, 5, 5, 17, 89])
-        lists.append(engine.kernels(name).find_neighbours(prepared, refs, 7))
+        lists.append(engines.kernels(name).find_neighbours(prepared, refs, 7))
     np.testing.assert_array_equal(*lists)
 
 
 def test_small_calls_choose_the_vectorised_engine(monkeypatch):
-    monkeypatch.delenv(engine.VARIABLE, raising=False)
-    assert engine.choose(engine.SMALL_WORK) == engine.VECTORISED
-    assert engine.choose(engine.SMALL_WORK + 1) == engine.COMPILED
-    assert engine.choose_for(np.zeros((1000, 50))) == engine.VECTORISED
-    assert engine.choose_for(np.zeros((20000, 50))) == engine.COMPILED
-    assert engine.choose_for(np.zeros((20000, 50)), 10) == engine.VECTORISED
+    monkeypatch.delenv(engines.VARIABLE, raising=False)
+    assert engines.choose(engines.SMALL_WORK) == engines.VECTORISED
+    assert engines.choose(engines.SMALL_WORK + 1) == engines.COMPILED
+    assert engines.choose_for(np.zeros((1000, 50))) == engines.VECTORISED
+    assert engines.choose_for(np.zeros((20000, 50))) == engines.COMPILED
+    assert engines.choose_for(np.zeros((20000, 50)), 10) == engines.VECTORISED
     # references are drawn with replacement: more of them than instances
-    assert engine.choose_for(np.zeros((300, 13)), 10 ** 6) == engine.COMPILED
-    monkeypatch.setenv(engine.VARIABLE, engine.COMPILED)
-    assert engine.choose(1) == engine.COMPILED
+    assert engines.choose_for(np.zeros((300, 13)), 10 ** 6) == engines.COMPILED
+    monkeypatch.setenv(engines.VARIABLE, engines.COMPILED)
+    assert engines.choose(1) == engines.COMPILED
 
 
 def test_an_unknown_engine_is_refused():
     with pytest.raises(core.ReliefInputError, match="engine must be one of"):
-        engine.check_engine("gpu")
+        engines.check_engine("gpu")
 
 
 SMALL_CALL_WITHOUT_NUMBA = """
@@ -135,7 +135,7 @@ print(any(name.split(".")[0] == "numba" for name in sys.modules))
 
 def test_small_problems_need_no_compiler():
     env = {key: value for key, value in os.environ.items()
-           if key != engine.VARIABLE}
+           if key != engines.VARIABLE}
     result = subprocess.run([sys.executable, "-c", SMALL_CALL_WITHOUT_NUMBA],
                             capture_output=True, text=True, check=True,
                             env=env)

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import prepare
-from orangecontrib.relief.core.neighbours import EXTRA, find_neighbours
-from orangecontrib.relief.core.neighbours.block import BLOCK, ROWS
-from orangecontrib.relief.core.neighbours.drivers import _all_pairs
-from orangecontrib.relief.core.neighbours.exact import (
+from orangecontrib.relief.core.engines.compiled.neighbours import EXTRA, find_neighbours
+from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK, ROWS
+from orangecontrib.relief.core.engines.compiled.neighbours.search import _all_pairs
+from orangecontrib.relief.core.engines.compiled.neighbours.exact_ranking import (
     exact_distance, float32_error_bound, float32_order_is_exact, float32_row)
-from orangecontrib.relief.core.neighbours.topk import unpack_keys
+from orangecontrib.relief.core.engines.compiled.neighbours.topk import unpack_keys
 
 
 def brute_force(X, y, k, discrete=None):
@@ -228,9 +228,9 @@ def test_all_pairs_float32_distances_stay_within_the_error_bound(diff):
 def test_references_grouped_over_the_instances_find_the_same_lists(m):
     """Every group size (references sharing a pass over the instances)
     gives the lists of one reference block at a time."""
-    from orangecontrib.relief.core.neighbours.rows import (
+    from orangecontrib.relief.core.engines.compiled.neighbours.references import (
         group_size, search_references)
-    from orangecontrib.relief.core.neighbours.topk import empty_keys
+    from orangecontrib.relief.core.engines.compiled.neighbours.topk import empty_keys
     from orangecontrib.relief.core.prepare import prepare
     rng = np.random.default_rng(m)
     X = rng.random((700, 6))
@@ -255,7 +255,7 @@ def test_linear_diffs_sum_as_x_plus_v_minus_twice_the_least(weights):
     # float32 sums in attribute order, the mins four attributes at a time
     # (the attributes of weight 0 left out, the last four padded with
     # weight 0); four of weight 1 skip the multiply: the same floats
-    from orangecontrib.relief.core.neighbours.kernels import (
+    from orangecontrib.relief.core.engines.compiled.neighbours.distances import (
         column_sums, distance_rows)
     rng = np.random.default_rng(8)
     n = 300
@@ -294,8 +294,8 @@ def test_sampled_search_keeps_the_k_least_float32_keys(weights, missing):
     bits, position) of each group, the reference left out, for weights of
     1, with zeros, and of both signs (whose negative distances order
     below +0), with ties, nominal columns and missing values."""
-    from orangecontrib.relief.core.neighbours.drivers import _references
-    from orangecontrib.relief.core.neighbours.topk import (
+    from orangecontrib.relief.core.engines.compiled.neighbours.search import _references
+    from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
         INF_BITS, candidate_key, order_bits)
     rng = np.random.default_rng(7)
     n, a, k = 300, 7, 12

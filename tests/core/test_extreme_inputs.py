@@ -9,7 +9,7 @@ import pytest
 
 from orangecontrib.relief import core
 from orangecontrib.relief.core import generators
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine
 
 HUGE = 10 ** 9

@@ -10,7 +10,7 @@ import pytest
 
 from orangecontrib.relief import core
 from orangecontrib.relief.core.classdep import prior_summary
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 
 rng = np.random.default_rng(11)
 N, A = 24, 4

@@ -1,13 +1,14 @@
 """RELIEF-D tables (Prat & Belanche 2006, eq. 2.5) of both engines
-(core/missing.py and core/vectorised/missing.py) against their definition:
+(core/engines/compiled/missing.py and core/engines/vectorised/missing.py)
+against their definition:
 for a numeric attribute the mean of g(|X - p|) over a group's known values,
 for a nominal one 1 - P(value | group)."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core import missing
+from orangecontrib.relief.core.engines.compiled import missing
 from orangecontrib.relief.core.tables import DIFF_KINDS
-from orangecontrib.relief.core.vectorised import missing as vectorised
+from orangecontrib.relief.core.engines.vectorised import missing as vectorised
 
 #: missing_diff_tables of the compiled and of the vectorised engine
 TABLE_BUILDERS = pytest.mark.parametrize(

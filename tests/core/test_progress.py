@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core import engine
+from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import (step_bounds, wrap_callback)
 
 
@@ -54,10 +54,10 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("name", engine.ENGINES)
+@pytest.mark.parametrize("name", engines.ENGINES)
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_number_of_references_reports_progress(variant, name):
-    with engine.forced(name):
+    with engines.forced(name):
         for m in range(1, 26):
             seen = []
             with_progress = VARIANTS[variant](m, seen.append)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine
 from tests.reference import relief as ref
 

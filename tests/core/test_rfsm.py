@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from orangecontrib.relief import core
 from orangecontrib.relief.core import RFSM, ReliefInputError
-from orangecontrib.relief.core.engine import COMPILED, ENGINES, forced
-from orangecontrib.relief.core.subsets import rfsm_kernels
+from orangecontrib.relief.core.engines import COMPILED, ENGINES, forced
+from orangecontrib.relief.core.engines.compiled import rfsm as rfsm_kernels
 from tests.core.engines import on_each_engine
 from tests.reference import rfsm as slow
 

@@ -11,7 +11,7 @@ from scipy.stats import ttest_ind
 from orangecontrib.relief.core import estimators, significance, surf
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.generators import modulo
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine
 from tests.reference import relief as ref_relief
 from tests.reference import surf as ref_surf
@@ -335,7 +335,7 @@ def test_surf_rescorer_scores_many_targets_with_one_search(engine, method,
 
 
 def test_surf_rescorer_computes_the_distances_once(monkeypatch):
-    from orangecontrib.relief.core.vectorised import radius as vectorised
+    from orangecontrib.relief.core.engines.vectorised import radius as vectorised
 
     calls = []
     block_diffs = vectorised.block_diffs

@@ -3,7 +3,7 @@ estimators' weights, and each step shows the neighbours and diffs it used."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import relief, relieff
 from orangecontrib.relief.core.steps import ReliefSteps, references

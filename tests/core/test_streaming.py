@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import relieff
 from orangecontrib.relief.core.streaming import relieff_streaming

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import estimators, surf
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import reference_instances
 from orangecontrib.relief.core.generators import modulo, parity
-from orangecontrib.relief.core.radius import SIGMAS
+from orangecontrib.relief.core.formulas.neighbourhoods import SIGMAS
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import relief as literal
 from tests.reference import surf as ref

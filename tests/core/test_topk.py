@@ -6,7 +6,7 @@ import numba
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from orangecontrib.relief.core.neighbours.topk import (
+from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
     INF_BITS, candidate_key, empty_keys, insert_key, offset_keys, order_bits,
     unpack_keys)
 

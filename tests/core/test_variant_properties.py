@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core.engine import forced
+from orangecontrib.relief.core.engines import forced
 
 VARIANTS = {
     "dReliefF": lambda X, y: core.drelieff(X, y),

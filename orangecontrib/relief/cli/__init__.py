@@ -1,8 +1,9 @@
 """The command line: ``orange-relief <command> ...``.
 
 Every argument parser of the add-on lives in this package: :mod:`.rank`
-(``orange-relief rank``) and :mod:`.experiment` (``orange-relief
-experiment <name>``); :mod:`.common` holds what they share.  Each command
+(``orange-relief rank``), :mod:`.experiment` (``orange-relief
+experiment <name>``) and :mod:`.prepare` (``orange-relief prepare``);
+:mod:`.common` holds what they share.  Each command
 adds one sub-parser and sets its ``run(args) -> exit code``; a command
 signals a user error (bad file, unsuitable data) by raising
 :class:`~.common.CliError`, which :func:`main` prints on one line to stderr
@@ -17,13 +18,14 @@ import sys
 
 from .common import CliError
 from .experiment import add_experiment_command
+from .prepare import add_prepare_command
 from .rank import add_rank_command
 
 EXIT_USAGE = 2
 EXIT_FAILURE = 1
 
 #: functions that register a sub-command
-COMMANDS = (add_rank_command, add_experiment_command)
+COMMANDS = (add_rank_command, add_experiment_command, add_prepare_command)
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -121,10 +121,14 @@ def without_unused_classes(table):
 class ProgressBar:
     """A one-line progress bar on a terminal (a line per tenth elsewhere),
     as a ``progress_callback`` that receives the fraction done.  Work done
-    within `quiet_seconds` shows no bar."""
+    within `quiet_seconds` shows no bar.  A `heading`, if given, is
+    written once, at the first report (so not before work that fails its
+    checks)."""
 
-    def __init__(self, what, stream=None, width=30, quiet_seconds=1.0):
+    def __init__(self, what, stream=None, width=30, quiet_seconds=1.0,
+                 heading=None):
         self.what = what
+        self.heading = heading
         self.stream = sys.stderr if stream is None else stream
         self.width = width
         self.start = time.perf_counter()
@@ -133,6 +137,10 @@ class ProgressBar:
         self.quiet_seconds = quiet_seconds
 
     def __call__(self, fraction):
+        if self.heading is not None:
+            self.stream.write(self.heading + "\n")
+            self.stream.flush()
+            self.heading = None
         elapsed = time.perf_counter() - self.start
         if elapsed < self.quiet_seconds and self.last_tenth < 0:
             return

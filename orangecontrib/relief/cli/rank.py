@@ -2,7 +2,7 @@
 import sys
 import time
 
-from ..core import engine
+from ..core import engines
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
                      level, load_table, non_negative_int, option_names,
                      positive_int, with_class, without_unused_classes)
@@ -235,11 +235,9 @@ def run_rank(args):
             if caveat is not None:
                 warn(f"{caveat} Use --significance permutation for these "
                      f"data.")
-        progress = None
-        if engine.choose_for(table.X, args.n_iterations) == engine.COMPILED:
-            if not engine.compiled_is_cached(scorer.kernel):
-                print(engine.PREPARING, file=sys.stderr, flush=True)
-            progress = ProgressBar("weighting")
+        engine = engines.status(table.X, args.n_iterations)
+        progress = (None if engine is None
+                    else ProgressBar("weighting", heading=engine))
         start = time.perf_counter()
         weights = scorer(table, progress_callback=progress)
         tested = None if tester is None else tester.result(

@@ -40,6 +40,6 @@ __all__ = ["ReliefInputError", "Interrupted", "relief", "relieff", "rrelieff",
 def __getattr__(name):
     # the compiled engine's search imports numba: loaded on first use
     if name == "find_neighbours":
-        from .neighbours import find_neighbours
+        from .engines.compiled.neighbours import find_neighbours
         return find_neighbours
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -47,7 +47,7 @@ neighbor classification. PRIB 2013, LNCS 7986, 69-78.
 """
 import numpy as np
 
-from . import engine
+from . import engines
 from .errors import ReliefInputError
 from .estimators import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
@@ -96,21 +96,6 @@ def class_references(groups, n_groups, n_iterations, random_state):
         refs.append(members)
         scale.append(np.full(len(members), 1.0 / len(members)))
     return (np.concatenate(refs).astype(np.int64), np.concatenate(scale))
-
-
-def instance_weight(d1, d2, threshold):
-    """IW(x) of eq. 5: 1 if min(d1/d2, d2/d1) > threshold, else 0.
-
-    Both distances 0 counts as ratio 1; one of them 0 as ratio 0.  Plain
-    Python, compiled by :mod:`.rules.classdep` for the compiled engine.
-    """
-    if d1 == 0.0 and d2 == 0.0:
-        ratio = 1.0
-    elif d1 == 0.0 or d2 == 0.0:
-        ratio = 0.0
-    else:
-        ratio = min(d1 / d2, d2 / d1)
-    return 1.0 if ratio > threshold else 0.0
 
 
 def _check_update(update):
@@ -181,8 +166,8 @@ class ClassDependentRelief:
                  progress_callback=None):
         self.k_nearest = check("k_nearest", k_nearest)
         n_iterations = check("n_iterations", n_iterations)
-        chosen = engine.choose_for(X, n_iterations)
-        self.kernels = engine.kernels(chosen)
+        chosen = engines.choose_for(X, n_iterations)
+        self.kernels = engines.kernels(chosen)
         self.squared, self.update = _prepared(X, y, discrete, diff, t_eq,
                                               t_diff, chosen)
         self.codes = _class_codes(y, self.squared.kept_rows)

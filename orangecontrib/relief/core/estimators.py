@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from . import engine
+from . import engines
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       check, check_choice, check_distance_weights)
@@ -54,14 +54,14 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
              t_eq, t_diff, client=None):
     """The data prepared for the engine that suits its size (the compiled
     one for a Dask `client`), its references (:func:`reference_instances`)
-    and the engine's kernels (:func:`.engine.kernels`)."""
+    and the engine's kernels (:func:`.engines.kernels`)."""
     n_iterations = check("n_iterations", n_iterations)
-    chosen = (engine.choose_for(X, n_iterations) if check_client(client) is None
-              else engine.COMPILED)
+    chosen = (engines.choose_for(X, n_iterations) if check_client(client) is None
+              else engines.COMPILED)
     data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
                    t_diff=t_diff, engine=chosen)
     refs = reference_instances(data.n_instances, n_iterations, random_state)
-    return data, refs, engine.kernels(chosen)
+    return data, refs, engines.kernels(chosen)
 
 
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,

@@ -11,15 +11,15 @@ SIMD width (a missing value stored as 0, with flags and corrections,
 (:attr:`PreparedData.search_order`), so that a run of instances is mostly
 of one class.
 
-This module imports no compiler: the vectorised engine (:mod:`.engine`)
-prepares data without one, and the compiled engine's tables are built by
-modules imported when it runs.
+This module imports no compiler: each engine builds its own part of the
+tables (:meth:`.engines.interface.Engine.tables`), the compiled one with
+the modules imported when it runs.
 """
 from dataclasses import dataclass
 
 import numpy as np
 
-from .engine import COMPILED, check_engine
+from .engines import COMPILED, kernels
 from .errors import ReliefInputError
 from .options import DIFF, T_DIFF, T_EQ, check_choice, check_ramp
 from .tables import DIFF_KINDS, ExactTables, SearchTables, exact_tables
@@ -54,7 +54,7 @@ class PreparedData:
         sorted by group, in their order within a group (a stable sort, so
         the lower index of two in one group still comes first).
     engine : str
-        The engine the data were prepared for (:mod:`.engine`).
+        The engine the data were prepared for (:mod:`.engines`).
     """
     search: SearchTables
     exact: ExactTables
@@ -235,7 +235,7 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
     diff, t_eq, t_diff
         Diff transform of numeric attributes (see :mod:`.diffs`).
     engine : "compiled" or "vectorised"
-        The engine that will search the neighbours (:mod:`.engine`); the
+        The engine that will search the neighbours (:mod:`.engines`); the
         compiled one also gets the float32 search tables.
 
     Returns
@@ -259,18 +259,8 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
         target = scaled_target(y)
     scaled = _scale_columns(X, nominal)
     order = np.argsort(groups, kind="stable")
-    if check_engine(engine) == COMPILED:
-        from .layout import search_tables
-        from .missing import missing_diff_tables
-        slot, relief_d = missing_diff_tables(scaled, nominal, groups,
-                                             n_groups, kind, t_eq, t_diff)
-        search = search_tables(scaled, nominal, groups, slot, relief_d, kind,
-                               t_eq, t_diff, order)
-    else:
-        from .vectorised.missing import missing_diff_tables
-        slot, relief_d = missing_diff_tables(scaled, nominal, groups,
-                                             n_groups, kind, t_eq, t_diff)
-        search = None
+    slot, relief_d, search = kernels(engine).tables(
+        scaled, nominal, groups, n_groups, kind, t_eq, t_diff, order)
     exact_slot = (np.arange(len(slot), dtype=np.int32) if (slot >= 0).any()
                   else slot)
     exact = exact_tables(scaled.T, exact_slot, relief_d, nominal, groups,

@@ -34,8 +34,8 @@ from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)
 from .threshold import as_scores, float_array
-from .vectorised.diffs import pair_diffs
-from .vectorised.radius import add_stir_sums, stir_sums
+from .formulas.diffs import pair_diffs
+from .formulas.stir import add_stir_sums, stir_sums
 
 StirResult = namedtuple("StirResult", [
     "score",  # (a,) mean diff over the miss pairs - over the hit pairs

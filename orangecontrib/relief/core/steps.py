@@ -29,8 +29,8 @@ from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_choice)
-from .vectorised.diffs import pair_diffs
-from .vectorised.rules import found, relieff_update
+from .formulas.diffs import pair_diffs
+from .formulas.relieff import found, relieff_update
 
 VARIANTS = ("Relief", "ReliefF")
 

@@ -22,12 +22,9 @@ in-memory estimators handle them).
 """
 from pathlib import Path
 
-import numba
 import numpy as np
-from numba import prange
 
-from . import engine
-from .diffs import transform
+from . import engines
 from .errors import ReliefInputError
 from .estimators import reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
@@ -132,15 +129,16 @@ def chunk_limits(source, start, stop, known, nominal):
 
 def chunk_neighbours(source, start, stop, known, index, groups, limits,
                      nominal, references, unique, kind, t_eq, t_diff, k,
-                     n_groups):
+                     n_groups, engine):
     """Pass 2 on rows start .. stop - 1 of `source`: each reference's k
     nearest of every group among them, (distances, instance numbers) of
     shape (references, groups, k); `index` and `groups` are the rows'
     instance numbers and groups, `references` the scaled references."""
     rows = scale_rows(read(source, start, stop)[known], *limits, nominal)
     dist = np.empty((len(rows), len(unique)))
-    reference_distances(np.ascontiguousarray(rows), references, nominal,
-                        kind, t_eq, t_diff, dist)
+    engines.kernels(engine).reference_distances(
+        np.ascontiguousarray(rows), references, nominal, kind, t_eq, t_diff,
+        dist)
     best_d = np.full((len(unique), n_groups, k), np.inf)
     best_i = np.full((len(unique), n_groups, k), -1, np.int64)
     for u, reference in enumerate(unique):
@@ -181,25 +179,6 @@ def map_chunks(task, X, parts, client, progress_callback, *args):
     for done, future in enumerate(futures, start=1):
         yield future.result()
         report(progress_callback, done / len(parts))
-
-
-@numba.njit(parallel=True, cache=True)
-def reference_distances(rows, references, nominal, kind, t_eq, t_diff, out):
-    """out[j, r] = sum_A diff(A, row j, reference r), the attributes added
-    in their order (as the in-memory exact distance adds them)."""
-    m, n_attrs = references.shape
-    for j in prange(rows.shape[0]):
-        d = np.zeros(m)
-        for a in range(n_attrs):
-            x = rows[j, a]
-            if nominal[a]:
-                for r in range(m):
-                    d[r] += references[r, a] != x
-            else:
-                for r in range(m):
-                    d[r] += transform(abs(references[r, a] - x), kind,
-                                      t_eq, t_diff)
-        out[j] = d
 
 
 def merge(best_d, best_i, dist, index, k):
@@ -259,6 +238,8 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
         low, high = np.minimum(low, chunk_low), np.maximum(high, chunk_high)
     refs = reference_instances(len(kept), n_iterations, random_state)
     unique = np.unique(refs)
+    engine = (engines.COMPILED if client is not None
+              else engines.choose(len(refs) * n * n_attrs))
     scaled_refs = scale_rows(np.stack([read(X, r, r + 1)[0]
                                        for r in kept[unique]]),
                              low, high, nominal)
@@ -276,7 +257,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
             chunk_neighbours, X, parts, client,
             wrap_callback(progress_callback, 0.3, 0.95), rows_of,
             (low, high), nominal, scaled_refs, unique, DIFF_KINDS[diff],
-            t_eq, t_diff, k, n_groups):
+            t_eq, t_diff, k, n_groups, engine):
         for u in range(len(unique)):
             for g in range(n_groups):
                 best_d[u, g], best_i[u, g] = merge(
@@ -305,5 +286,5 @@ def _rule(X, kept, groups, priors, refs, unique, neighbours, nominal, low,
     row_of = {instance: u for u, instance in enumerate(unique)}
     local_refs = np.array([local[r] for r in refs], dtype=np.int64)
     per_reference = lists[[row_of[r] for r in refs]]
-    kernels = engine.kernels(engine.VECTORISED)
+    kernels = engines.kernels(engines.VECTORISED)
     return kernels.relieff_rule(exact, local_refs, per_reference, priors)

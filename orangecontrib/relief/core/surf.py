@@ -15,8 +15,8 @@ import numpy as np
 from .errors import ReliefInputError
 from .estimators import prepared, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
-from .radius import NO_FAR, OPPOSITE, SIGMAS, SIMILARITY
-from .vectorised.radius import stir_sums
+from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS, SIMILARITY
+from .formulas.stir import stir_sums
 
 #: method -> (thresholds from the reference's own distances, far scoring)
 NEIGHBOURHOODS = {

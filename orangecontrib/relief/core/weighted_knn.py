@@ -18,7 +18,7 @@ these functions.
 """
 import numpy as np
 
-from . import engine
+from . import engines
 from .classdep import ClassDependentRelief
 from .errors import ReliefInputError
 from .estimators import relieff
@@ -114,7 +114,7 @@ def predict_votes(train_X, train_y, class_weights, discrete, X, k):
     m, n_classes = len(X), class_weights.shape[0]
     k = min(k, len(train_X))
     labels = train_y.astype(np.int64)
-    kernels = engine.kernels(engine.choose(m * np.size(train_X)))
+    kernels = engines.kernels(engines.choose(m * np.size(train_X)))
     nearest = kernels.nearest_prototypes(
         np.ascontiguousarray(train_X, dtype=float), labels,
         np.ascontiguousarray(class_weights, dtype=float) ** 2,

@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from multiprocessing import get_context
 
-from ..core import engine
+from ..core import engines
 from ..core.progress import Interrupted, report
 
 
@@ -72,29 +72,38 @@ class Progress:
 
 
 @contextmanager
-def compiled_engine():
-    """Run the block with the compiled engine on a single thread (both
-    restored afterwards): an experiment's thousands of small problems pay
-    for its compilation many times over, and gain nothing from sharing
-    threads."""
+def fastest_engine():
+    """Run the block on the compiled engine, on a single thread, where it
+    is prepared, and on the vectorised one until then (its preparation
+    starting in the background): an experiment's thousands of small
+    problems gain nothing from sharing threads (both restored
+    afterwards)."""
+    with engines.preferring_compiled(), single_compiled_thread():
+        yield
+
+
+@contextmanager
+def single_compiled_thread():
+    """The compiled engine's kernels on one thread in the block, where it
+    is prepared (else numba need not be imported)."""
+    if not engines.preparation.is_ready():
+        yield
+        return
     import numba
 
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        with engine.forced(engine.COMPILED):
-            yield
+        yield
     finally:
         numba.set_num_threads(threads)
 
 
 def single_thread_worker():
     """Initializer of a worker process of :func:`run_in_processes`: the
-    compiled engine on one thread (there is a process per core)."""
-    import numba
-
-    numba.set_num_threads(1)
-    os.environ[engine.VARIABLE] = engine.COMPILED
+    fastest engine on one thread (there is a process per core)."""
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    os.environ[engines.VARIABLE] = engines.PREFER_COMPILED
 
 
 def run_in_processes(worker, argument, tasks, jobs, on_done, *,

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import (Progress, check_at_least, check_folds, compiled_engine,
+from . import (Progress, check_at_least, check_folds, fastest_engine,
                write_csv)
 from ..core.classdep import ClassDependentRelief, UPDATES
 from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracy,
@@ -285,7 +285,7 @@ def run(settings=Settings(), *, progress_callback=None, should_stop=None):
     progress = Progress(len(settings.datasets) * settings.folds,
                         progress_callback, should_stop)
     results = Results(settings)
-    with compiled_engine():
+    with fastest_engine():
         for name in settings.datasets:
             results.datasets.append(run_dataset(name, data[name], settings,
                                                 progress))

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import Progress, check_at_least, compiled_engine, run_in_processes
+from . import Progress, check_at_least, fastest_engine, run_in_processes
 from ..core import generators
 from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
 from ..core.estimators import prepared
@@ -170,7 +170,7 @@ def run_task(settings, task, dataset_done=None):
     """Separabilities of one task: array (len(counts), n_datasets, 3)."""
     problem, n_relevant, counts = task
     out = np.empty((len(counts), settings.n_datasets, len(ALGORITHMS)))
-    with compiled_engine():  # tiny data: one thread per data set is best
+    with fastest_engine():  # tiny data: one thread per data set is best
         for c, n_irrelevant in enumerate(counts):
             for d in range(settings.n_datasets):
                 data = generate(settings, problem, n_relevant, n_irrelevant, d)

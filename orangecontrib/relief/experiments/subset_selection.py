@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import (Progress, check_at_least, check_folds, compiled_engine,
+from . import (Progress, check_at_least, check_folds, fastest_engine,
                run_in_processes, single_thread_worker, write_csv)
 
 #: Table 1 of the paper: (data set, method) -> (mean, standard error)
@@ -360,7 +360,7 @@ def run(settings=Settings(), *, jobs=1, progress_callback=None,
         progress.done()
 
     if jobs <= 1:
-        with warnings.catch_warnings(), compiled_engine():
+        with warnings.catch_warnings(), fastest_engine():
             warnings.simplefilter("ignore")
             for task in todo:
                 progress.check()

@@ -1,14 +1,11 @@
 """Pieces shared by the widgets of the Relief category (no widget here)."""
-import math
-import threading
-import time
 from contextlib import contextmanager
 
 import pyqtgraph as pg
 
 from Orange.widgets.utils.concurrent import TaskState
 
-from orangecontrib.relief.core import engine
+from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 
 #: the text of a widget's error for data without a (single) class variable
@@ -48,50 +45,28 @@ def task_progress(state, start=0.0, end=1.0):
     return wrap_callback(progress, start, end)
 
 
-#: while numba compiles, the progress bar creeps towards this percentage,
-#: about two thirds of the way in COMPILE_SECONDS
-CREEP_TO, COMPILE_SECONDS = 45.0, 60.0
-
-
 @contextmanager
 def work_progress(state, status, X=None, n_references=None, start=0.0,
-                  end=1.0, kernel="neighbours"):
+                  end=1.0):
     """The ``progress_callback`` of a task's work on data `X`, shown with
     `status` in [start, end] of the progress bar (:func:`task_progress`).
 
-    When the work will run the compiled engine's `kernel` before numba has
-    cached it (:func:`~orangecontrib.relief.core.engine.needs_compiling`), the
-    status first says so and the bar creeps forward (a thread) until the
-    work's first report; reports below the bar do not move it back.
+    Where the vectorised engine answers because the compiled one is being
+    prepared (:func:`~orangecontrib.relief.core.engines.status`), the
+    status says so.
     """
-    compiling = X is not None and engine.needs_compiling(X, n_references,
-                                                         kernel)
-    state.set_status(engine.PREPARING if compiling else status)
-    reported = threading.Event()
+    waits = X is not None and engines.waits_for_preparation(X, n_references)
+    state.set_status(engine_status(status, waits))
+    yield task_progress(state, start, end)
 
-    def creep():
-        began = time.monotonic()
-        while not reported.wait(0.5):
-            elapsed = time.monotonic() - began
-            try:
-                state.set_progress_value(
-                    CREEP_TO * (1 - math.exp(-elapsed / COMPILE_SECONDS)))
-            except RuntimeError:  # the widget has gone
-                return
 
-    def first_report(fraction):
-        if not reported.is_set():
-            reported.set()
-            state.set_status(status)
-        progress(fraction)
-
-    progress = task_progress(state, start, end)
-    if compiling:
-        threading.Thread(target=creep, daemon=True).start()
-    try:
-        yield first_report
-    finally:
-        reported.set()
+def engine_status(status, waits):
+    """A task's `status` line, saying where the vectorised engine answers
+    while the compiled one is prepared (`waits`)."""
+    if not waits:
+        return status
+    return (f"{status.rstrip(' .')} (vectorised engine; the compiled one is "
+            f"being prepared) ...")
 
 
 #: the states of tasks that outlive their widget, until their work ends

@@ -19,7 +19,7 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import engine, significance
+from orangecontrib.relief.core import engines, significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA, DIFF,
                                                N_PERMUTATIONS, PARAMETERS,
                                                RANDOM_STATE, T_DIFF, T_EQ)
@@ -68,8 +68,7 @@ def compute_weights(scorer, data, state: TaskState, tester=None):
     """
     split = 1.0 if tester is None else 0.5
     with work_progress(state, "Weighting attributes ...", data.X,
-                       scorer.n_iterations, end=split,
-                       kernel=scorer.kernel) as progress:
+                       scorer.n_iterations, end=split) as progress:
         weights = np.asarray(scorer(data, progress_callback=progress),
                              dtype=float)
     if tester is None:
@@ -252,7 +251,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             "{:.3g}); {}.")
 
     class Information(OWWidget.Information):
-        preparing = Msg(engine.PREPARING)
+        preparing = Msg("{}")
 
     method = Setting("ReliefF")
     k_relieff = Setting(DEFAULT_K["ReliefF"])
@@ -560,8 +559,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             None if tester is None else RankScorer(tester))
         self.Information.preparing.clear()
         if self._can_score():
-            self.Information.preparing(shown=engine.needs_compiling(
-                self.data.X, scorer.n_iterations, scorer.kernel))
+            if engines.waits_for_preparation(self.data.X,
+                                             scorer.n_iterations):
+                self.Information.preparing(
+                    engines.status(self.data.X, scorer.n_iterations))
             if self.scores is not None:
                 self.plot.mark_outdated()
             else:

@@ -13,11 +13,11 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output, OWWidget
 
-from orangecontrib.relief.core import engine
+from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.experiments import separability as sep
 from orangecontrib.relief.widgets.common import (
-    PlainPlot, shut_down_at_once, within_ranges)
+    PlainPlot, engine_status, shut_down_at_once, within_ranges)
 
 #: setting, label, lowest and highest value of the design's controls
 DESIGN = (("max_relevant", "Relevant attributes 1 ..", 1, 50),
@@ -56,8 +56,8 @@ def run_design(settings, state: TaskState):
     def progress(fraction):
         state.set_progress_value(100 * fraction)
 
-    state.set_status("Weighting ..." if engine.compiled_is_cached()
-                     else engine.PREPARING)
+    state.set_status(engine_status("Weighting ...",
+                                   not engines.preparation.is_ready()))
     return sep.run(settings, progress_callback=progress,
                    should_stop=state.is_interruption_requested)
 

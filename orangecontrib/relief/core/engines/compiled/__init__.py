@@ -1,0 +1,33 @@
+"""The compiled engine: numba kernels behind :class:`..interface.Engine`;
+:mod:`..vectorised` is the other one.
+
+Importing this package imports numba and first points numba's cache at
+the kernel folder of :mod:`..cache` (:mod:`.locator`); the first call of
+each kernel then loads its machine code from there, or compiles it.  The
+modules, in the order a call uses them:
+
+* :mod:`.diffs` -- diff(A, I_i, I_j) in float32 and float64, inlined;
+* :mod:`.missing` -- Kononenko's RELIEF-D tables;
+* :mod:`.search_tables` -- step 1's float32 search tables;
+* :mod:`.neighbours` -- step 2, the exact top-k search;
+* :mod:`.rules` -- step 3, the update rules and the SURF family's
+  neighbourhoods;
+* :mod:`.streamed` -- distances of streamed rows to sampled references;
+* :mod:`.rfsm` -- RFSM's pair diffs and set values.
+"""
+from . import locator  # noqa: F401  (before any kernel is declared)
+from .neighbours import find_neighbours
+from .neighbours.prototypes import nearest_prototypes
+from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
+from .rules import relieff_rule, rrelieff_sums
+from .rules.classdep import cdrelief_rule, iwcdrelief_rule
+from .rules.double import double_relieff
+from .rules.surf import radius_rule
+from .search_tables import tables
+from .streamed import reference_distances
+
+__all__ = ["tables", "find_neighbours", "nearest_prototypes",
+           "relieff_rule", "rrelieff_sums", "cdrelief_rule",
+           "iwcdrelief_rule", "double_relieff", "radius_rule",
+           "reference_distances", "pair_diffs", "set_value",
+           "forward_kernel", "backward_kernel"]

@@ -1,0 +1,165 @@
+"""The search of all pairs: every instance a reference (m = n).
+
+The distance is symmetric, so each pair is computed once, in cache-sized
+tiles of BLOCK x BLOCK instances, and offered to both ends' top-k lists.
+The tiles are scheduled in rounds of pairs that share no instance (a
+round-robin tournament), so the threads of a round update disjoint lists
+with no locks and no copies.
+"""
+import numba
+import numpy as np
+from numba import prange
+
+from ....progress import report, step_bounds
+from .block import BLOCK, ROWS, add_column_corrections, block_rows
+from .distances import add_gaps, column_sums, distance_rows, run_end
+from .topk import (INF_BITS, candidate_key, empty_keys, insert_key, key_bits,
+                   order_bits)
+
+
+@numba.njit(cache=True)
+def column_corrections(tables, weights, i0, height, j0, width, ct):
+    """ct[jj, ii]: the RELIEF-D correction of add_missing_columns for
+    column j = j0 + jj and row i0 + ii, for a whole tile at once::
+
+        ct[jj, ii] = sum of w_A fill[s_A, group(j), i0 + ii]
+                     over the attributes A that column j misses
+
+    Each column visits only its gaps, along the tile's rows (add_gaps):
+    the search of all pairs sums a column's corrections once for its
+    BLOCK rows, where a masked pass over every attribute would, for each
+    block of ROWS rows.
+    """
+    for jj in range(width):
+        ct[jj, :height] = 0
+        add_gaps(ct, jj, tables, weights, tables.column_correction, j0 + jj,
+                 i0, height)
+
+
+@numba.njit(inline="always", cache=True)
+def offer_tracked(keys, kth, slot, i, g, key):
+    """insert_key() into list (slot[i], g) and keep the bits of its K-th
+    distance in kth[g, i]."""
+    row = slot[i] * kth.shape[0] + g
+    insert_key(keys, row, key)
+    kth[g, i] = key_bits(keys[row, keys.shape[1] - 1])
+
+
+@numba.njit(parallel=True, cache=True)
+def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
+    """Offer every pair (i < j) of the given tiles to both top-k lists.
+
+    The tiles are one round of :func:`tile_rounds`: no two share an
+    instance, so the threads update disjoint lists (no locks, no copies).
+    Instance i's lists are rows ``slot[i] * n_groups + g`` of `keys` (the
+    identity numbers all n; a task of a cluster holds the lists of its
+    two blocks only, see :mod:`.cluster`); ``kth[g, i]`` mirrors
+    the ordered bits of each list's K-th distance (the block's distances
+    are turned into such bits, see :mod:`.topk`), so that a row of a
+    distance block is first reduced, branch-free and with contiguous
+    loads, to the columns that may enter a list: j's list of i's group, or
+    i's list of j's group, one bound for a run of columns of one group.
+    Only those reach the exact tests (which see the bounds tightened by
+    this row's offers).  With missing values, a tile's column corrections
+    are summed once (:func:`column_corrections`).
+    """
+    n = tables.values.shape[1]
+    groups = tables.groups
+    missing = tables.known.shape[0] > 0
+    for p in prange(len(tile_rows)):
+        out = np.empty((ROWS, BLOCK), dtype=np.float32)
+        bits = out.view(np.uint32)
+        rows = np.empty(ROWS, dtype=np.int64)
+        hits = np.empty(BLOCK, dtype=np.int64)
+        ct = np.empty((BLOCK if missing else 0, BLOCK), dtype=np.float32)
+        sums = np.empty(BLOCK, dtype=np.float32)
+        i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
+        istop, jstop = min(i0 + BLOCK, n), min(j0 + BLOCK, n)
+        column_sums(tables, weights, j0, jstop - j0, sums)
+        if missing:
+            column_corrections(tables, weights, i0, istop - i0, j0,
+                               jstop - j0, ct)
+        for first in range(i0, istop, ROWS):
+            count = block_rows(first, istop, rows)
+            jfirst = max(j0, first + 1)  # a diagonal tile: j > i only
+            if jfirst >= jstop:
+                continue
+            distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out,
+                          sums[jfirst - j0:], False)
+            if missing:
+                add_column_corrections(out, ct, rows, i0, jfirst - j0,
+                                       jstop - jfirst)
+            order_bits(bits, jstop - jfirst)
+            ufirst = np.uint64(jfirst)  # unsigned: no negative-index checks
+            for r in range(count):
+                i = rows[r]
+                gi = groups[i]
+                found = np.uint64(0)
+                lo = max(jfirst, i + 1)
+                while lo < jstop:
+                    hi = run_end(groups, lo, jstop)
+                    bound = kth[groups[lo], i]
+                    for j in range(np.uint64(lo), np.uint64(hi)):
+                        d = bits[r, j - ufirst]
+                        hits[found] = j
+                        found += np.uint64((d <= kth[gi, j]) | (d <= bound))
+                    lo = hi
+                for h in range(found):
+                    j = hits[h]
+                    d, g = bits[r, j - jfirst], groups[j]
+                    if d <= kth[gi, j]:
+                        offer_tracked(keys, kth, slot, j, gi, candidate_key(d, i))
+                    if d <= kth[g, i]:
+                        offer_tracked(keys, kth, slot, i, g, candidate_key(d, j))
+
+
+def tile_rounds(n_tiles):
+    """All tile pairs (I <= J) in rounds whose pairs share no tile.
+
+    The diagonal tiles form one round; the others follow the circle method
+    of round-robin tournaments (n_tiles - 1 rounds, or n_tiles when odd).
+    Returns the rows and columns of the pairs, round after round, and where
+    each round starts.
+    """
+    rounds = [[(t, t) for t in range(n_tiles)]]
+    teams = list(range(n_tiles)) + [-1] * (n_tiles % 2)  # -1: a bye
+    for _ in range(len(teams) - 1):
+        pairs = zip(teams[:len(teams) // 2], teams[::-1])
+        rounds.append([(min(a, b), max(a, b)) for a, b in pairs
+                       if a >= 0 and b >= 0])
+        teams = teams[:1] + teams[-1:] + teams[1:-1]
+    return round_arrays(rounds)
+
+
+def round_arrays(rounds):
+    """The rows and columns of the tile pairs of `rounds` (lists of
+    pairs), round after round, and where each round starts; empty rounds
+    (one tile has no off-diagonal round) are left out."""
+    rounds = [r for r in rounds if r]
+    pairs = np.array([pair for r in rounds for pair in r], dtype=np.int64)
+    starts = np.cumsum([0] + [len(r) for r in rounds])
+    return pairs[:, 0], pairs[:, 1], starts
+
+
+def pair_lists(tables, weights, held, rounds, k, n_groups,
+               progress_callback=None):
+    """The search lists of the instances `held` (search positions) after
+    every tile pair of `rounds` (the arrays of :func:`round_arrays`), which
+    pair instances of `held` only: rows ``h * n_groups + g`` for the h-th
+    held instance.  Reports after the rounds that end a piece of
+    :func:`step_bounds`."""
+    n = tables.values.shape[1]
+    slot = np.full(n, -1, dtype=np.int64)
+    slot[held] = np.arange(len(held))
+    keys = empty_keys((len(held) * n_groups, k), n)
+    kth = np.full((n_groups, n), INF_BITS, np.uint32)
+    tile_rows, tile_cols, starts = rounds
+    n_rounds = len(starts) - 1
+    bounds = step_bounds(n_rounds, progress_callback)
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        for r in range(start, stop):
+            pairs = slice(starts[r], starts[r + 1])
+            search_all_pairs(tables, weights, tile_rows[pairs],
+                             tile_cols[pairs], keys, kth, slot)
+        report(progress_callback, stop / n_rounds)
+    return keys

@@ -1,0 +1,124 @@
+"""Distance-threshold neighbourhoods (the SURF family), compiled.
+
+A reference's neighbourhood depends on its distances to every instance
+(MultiSURF's mean and spread), so the references are taken ROWS at a
+time and their exact float64 distances to all n instances computed in
+column tiles of BLOCK (:func:`distance_block`); each reference then reads
+its thresholds off its own row (:mod:`..radius`) and its update rule
+visits the instances within them (:mod:`..rules.radius`).  Memory: ROWS
+rows of n distances per thread, never n x n.
+"""
+import numba
+import numpy as np
+from numba import prange
+
+from ..diffs import attribute_diff
+from ....tables import LINEAR
+from .block import (BLOCK, ROWS, add_column, add_in_order, block_rows,
+                    linear_diffs, nominal_terms, numeric_terms, row_values)
+
+
+@numba.njit(inline="always", cache=True)
+def add_attribute(out, values, exact, a, rows, j0, width):
+    """out[r, jj] += diff(A_a, I_rows[r], I_(j0 + jj)), for data without
+    missing values: each loaded column value serves the ROWS rows."""
+    x = row_values(values, a, rows)
+    start = np.uint64(j0)  # unsigned: no negative-index check
+    if exact.nominal[a]:
+        for jj in range(np.uint64(width)):
+            add_column(out, jj, nominal_terms(x, values[a, start + jj], 1.0))
+    elif exact.kind == LINEAR:
+        for jj in range(np.uint64(width)):
+            add_column(out, jj, linear_diffs(x, values[a, start + jj]))
+    else:
+        kind, t_eq, t_diff = exact.kind, exact.t_eq, exact.t_diff
+        for jj in range(np.uint64(width)):
+            add_column(out, jj, numeric_terms(x, values[a, start + jj], 1.0,
+                                              kind, t_eq, t_diff))
+
+
+@numba.njit(inline="always", cache=True)
+def add_attribute_pair(out, values, exact, a, rows, j0, width):
+    """out[r, jj] += diff(A_a, ..) then diff(A_(a+1), ..), two attributes
+    of one kind (both nominal or both numeric) in one pass: the same sums,
+    in the same order, with half the loads and stores of `out`."""
+    b = a + 1
+    xa, xb = row_values(values, a, rows), row_values(values, b, rows)
+    start = np.uint64(j0)
+    if exact.nominal[a]:
+        for jj in range(np.uint64(width)):
+            add_in_order(out, jj, nominal_terms(xa, values[a, start + jj], 1.0),
+                         nominal_terms(xb, values[b, start + jj], 1.0))
+    elif exact.kind == LINEAR:
+        for jj in range(np.uint64(width)):
+            add_in_order(out, jj, linear_diffs(xa, values[a, start + jj]),
+                         linear_diffs(xb, values[b, start + jj]))
+    else:
+        kind, t_eq, t_diff = exact.kind, exact.t_eq, exact.t_diff
+        for jj in range(np.uint64(width)):
+            add_in_order(out, jj,
+                         numeric_terms(xa, values[a, start + jj], 1.0, kind,
+                                       t_eq, t_diff),
+                         numeric_terms(xb, values[b, start + jj], 1.0, kind,
+                                       t_eq, t_diff))
+
+
+@numba.njit(cache=True)
+def distance_block(values, exact, rows, count, dist):
+    """dist[r, j] = D(I_rows[r], I_j) = sum_A diff(A, I_rows[r], I_j) for
+    every instance j, the attributes added in their order (as
+    :func:`..neighbours.exact.exact_distance` and the literal definition),
+    two of one kind at a time where they follow each other.
+
+    `values` is ``exact.values`` in C order (attributes x instances), so
+    that a tile's columns are contiguous; with missing values each diff
+    reads the RELIEF-D tables (:func:`..diffs.attribute_diff`).
+    """
+    n, n_attrs = values.shape[1], values.shape[0]
+    nominal = exact.nominal
+    out = np.empty((ROWS, BLOCK))
+    for j0 in range(0, n, BLOCK):
+        width = min(j0 + BLOCK, n) - j0
+        out[:, :width] = 0.0
+        if exact.relief_d.shape[0] == 0:
+            a = 0
+            while a < n_attrs:
+                if a + 1 < n_attrs and nominal[a] == nominal[a + 1]:
+                    add_attribute_pair(out, values, exact, a, rows, j0, width)
+                    a += 2
+                else:
+                    add_attribute(out, values, exact, a, rows, j0, width)
+                    a += 1
+        else:
+            for a in range(n_attrs):
+                for r in range(count):
+                    for jj in range(width):
+                        out[r, jj] += attribute_diff(exact, a, rows[r],
+                                                     j0 + jj)
+        dist[:count, j0:j0 + width] = out[:count, :width]
+
+
+@numba.njit(parallel=True, cache=True)
+def row_sums(values, exact):
+    """Each instance's summed distance to the n - 1 others."""
+    n = values.shape[1]
+    n_blocks = -(-n // ROWS)
+    totals = np.zeros(n)
+    for b in prange(n_blocks):
+        rows = np.empty(ROWS, np.int64)
+        dist = np.empty((ROWS, n))
+        count = block_rows(b * ROWS, n, rows)
+        distance_block(values, exact, rows, count, dist)
+        for r in range(count):
+            total = 0.0
+            for j in range(n):
+                if j != rows[r]:
+                    total += dist[r, j]
+            totals[rows[r]] = total
+    return totals
+
+
+def mean_distance(values, exact):
+    """T of SURF: the mean distance of the n (n - 1) / 2 pairs."""
+    n = values.shape[1]
+    return row_sums(values, exact).sum() / (n * (n - 1))

@@ -1,0 +1,323 @@
+"""The SURF family's rules over distance-threshold neighbourhoods, compiled.
+
+Each reference's distances come from
+:func:`..neighbours.distance_rows.distance_block`; its thresholds and the
+coefficients of its neighbours' classes are the shared definitions of
+:mod:`....formulas.neighbourhoods`, compiled here.  References are ordered by class and
+processed in blocks of UPDATE_BLOCK whose partial sums are added in block
+order, so the result does not depend on the number of threads.
+"""
+import numba
+import numpy as np
+from numba import prange
+
+from ....formulas import neighbourhoods
+from ..diffs import attribute_diff, linear_diff, numeric_and_known
+from ..neighbours.block import ROWS, block_rows
+from ..neighbours.distance_rows import distance_block, mean_distance
+from ....progress import report, step_bounds
+from ....tables import LINEAR
+from .unrolled import add_numeric, add_numeric_stir, add_terms
+from .relieff import UPDATE_BLOCK, add_diffs
+
+#: references whose rules visit the instances together (their distance
+#: rows held at once: GROUP x n float64 per thread)
+GROUP = 16
+
+thresholds = numba.njit(cache=True)(neighbourhoods.thresholds)
+standard_deviation = numba.njit(cache=True)(neighbourhoods.standard_deviation)
+class_coefficients = numba.njit(cache=True)(neighbourhoods.class_coefficients)
+
+
+@numba.njit(inline="always", cache=True)
+def limits(dist, i, local, global_mean, ddof):
+    """(near, far) limits of reference I_i from its distance row."""
+    n = dist.shape[0]
+    total = 0.0
+    for j in range(n):
+        if j != i:
+            total += dist[j]
+    mean = total / (n - 1)
+    squares = 0.0
+    for j in range(n):
+        if j != i:
+            squares += (dist[j] - mean) ** 2
+    sigma = standard_deviation(squares, n - 1, ddof)
+    return thresholds(mean, sigma, local, global_mean)
+
+
+@numba.njit(inline="always", cache=True)
+def member_counts(dist, i, groups, near, far, with_far, counts):
+    """counts[0, g], counts[1, g]: near and far instances of group g."""
+    counts[:] = 0
+    for j in range(dist.shape[0]):
+        if j == i:
+            continue
+        if dist[j] < near:
+            counts[0, groups[j]] += 1
+        elif with_far and dist[j] > far:
+            counts[1, groups[j]] += 1
+
+
+@numba.njit(inline="always", cache=True)
+def members(dist, rows, count, j, near, far, with_far, found):
+    """found[0, :n_near]: the r, in order, whose reference rows[r] has I_j
+    in its near set; found[1, :n_far]: in its far set (with `with_far`).
+    Returns (n_near, n_far).  Free of branches: every r is written and
+    its count moves past it when it belongs."""
+    n_near = n_far = 0
+    for r in range(count):
+        found[0, n_near] = r
+        found[1, n_far] = r
+        other = rows[r] != j
+        is_near = other & (dist[r, j] < near[r])
+        n_near += is_near
+        n_far += with_far & other & (not is_near) & (dist[r, j] > far[r])
+    return n_near, n_far
+
+
+@numba.njit(inline="always", cache=True)
+def add_stir_terms(sums, exact, i, j, coef, hit):
+    """sums[0] += coef * diff; and STIR's sums of the near pair (i, j)
+    (:func:`.four.add_terms`)."""
+    row = 2 if hit else 4
+    values, nominal = exact.values, exact.nominal
+    if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
+        for a in range(sums.shape[1]):
+            add_terms(sums, row, a, coef,
+                      linear_diff(values[a, i], values[a, j], nominal[a]))
+    else:
+        for a in range(sums.shape[1]):
+            add_terms(sums, row, a, coef, attribute_diff(exact, a, i, j))
+
+
+@numba.njit(inline="always", cache=True)
+def class_terms(dist, rows, count, groups, priors, near, far, with_far,
+                counts, coefs, constant, similarity, stir):
+    """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
+    rows[r]'s update over its near (s = 0) or far (s = 1) set; the constants
+    of :func:`...vectorised.surf.classification_sums` added."""
+    for r in range(count):
+        i = rows[r]
+        own = groups[i]
+        member_counts(dist[r], i, groups, near[r], far[r], with_far, counts)
+        class_coefficients(counts[0], own, priors, coefs[r, 0])
+        any_miss, any_hit = class_coefficients(counts[1], own, priors,
+                                               coefs[r, 1])
+        if with_far and similarity:
+            constant[0] += any_miss - any_hit
+        if stir:
+            constant[1] += counts[0, own]
+            constant[2] += counts[0].sum() - counts[0, own]
+
+
+@numba.njit(inline="always", cache=True)
+def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
+                 stir, coefs):
+    """The classification terms of references rows[:count] (rows 0, 1 and,
+    with `stir`, 2-4 of :func:`...vectorised.surf.classification_sums`).
+
+    Instance by instance, each visited once for all the group's references
+    whose neighbourhood holds it, so that its values are read from memory
+    once for them all (and on numeric data the sums once for four).  With
+    `stir` the references are of one class (:func:`class_run`): an
+    instance is a hit of all of them or a miss of all."""
+    if not numeric_and_known(exact):
+        class_update_any(sums, exact, groups, dist, rows, count, near, far,
+                         with_far, stir, coefs)
+        return
+    values = exact.values
+    own = groups[rows[0]]
+    found = np.empty((2, GROUP), np.int64)
+    refs = np.empty(GROUP, np.int64)
+    c = np.empty(GROUP)
+    for j in range(dist.shape[1]):
+        g = groups[j]
+        n_near, n_far = members(dist, rows, count, j, near, far, with_far,
+                                found)
+        for q in range(n_near):
+            r = found[0, q]
+            refs[q], c[q] = rows[r], coefs[r, 0, g]
+        if stir:
+            add_numeric_stir(sums, values, refs, c, 2 if g == own else 4,
+                             n_near, j)
+        else:
+            add_numeric(sums[0], values, refs, c, n_near, j)
+        for q in range(n_far):
+            r = found[1, q]
+            refs[q], c[q] = rows[r], -coefs[r, 1, g]
+        add_numeric(sums[1], values, refs, c, n_far, j)
+
+
+@numba.njit(cache=True)
+def class_update_any(sums, exact, groups, dist, rows, count, near, far,
+                     with_far, stir, coefs):
+    """:func:`class_update` one reference at a time, for any data.  Not
+    inlined, so that numba compiles the diffs of every kind of data once
+    (inlined where the rules add terms, they took half of the SURF family's
+    first compilation)."""
+    for j in range(dist.shape[1]):
+        g = groups[j]
+        for r in range(count):
+            i = rows[r]
+            if j == i:
+                continue
+            if dist[r, j] < near[r]:
+                if stir:
+                    add_stir_terms(sums, exact, i, j, coefs[r, 0, g],
+                                   g == groups[i])
+                else:
+                    add_diffs(sums[0], exact, i, j, coefs[r, 0, g])
+            elif with_far and dist[r, j] > far[r]:
+                add_diffs(sums[1], exact, i, j, -coefs[r, 1, g])
+
+
+@numba.njit(inline="always", cache=True)
+def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
+                      far, with_far, counts, influence, with_n_da):
+    """RReliefF's terms of references rows[:count] (rows 0-3 and N_dC of
+    :func:`...vectorised.surf.regression_sums`; rows 0 and 2, N_dA, which
+    do not depend on the target, only `with_n_da`), instance by instance
+    as :func:`class_update`; influence[r, s] = 1 / |S| of its near and far
+    sets."""
+    for r in range(count):  # one group: counts[s, 0] is the set's size
+        member_counts(dist[r], rows[r], exact.groups, near[r], far[r],
+                      with_far, counts)
+        influence[r, 0] = 1.0 / max(counts[0, 0], 1)
+        influence[r, 1] = 1.0 / max(counts[1, 0], 1)
+    if not numeric_and_known(exact):
+        regression_update_any(sums, n_dc, exact, dist, rows, count, target,
+                              near, far, with_far, influence, with_n_da)
+        return
+    values = exact.values
+    found = np.empty((2, GROUP), np.int64)
+    refs = np.empty(GROUP, np.int64)
+    d, d_target = np.empty(GROUP), np.empty(GROUP)
+    for j in range(dist.shape[1]):
+        n_found = members(dist, rows, count, j, near, far, with_far, found)
+        for s in range(2):
+            for q in range(n_found[s]):
+                r = found[s, q]
+                refs[q], d[q] = rows[r], influence[r, s]
+                d_target[q] = abs(target[rows[r]] - target[j]) * d[q]
+                n_dc[s] += d_target[q]
+            if with_n_da:
+                add_numeric(sums[2 * s], values, refs, d, n_found[s], j)
+            add_numeric(sums[2 * s + 1], values, refs, d_target, n_found[s],
+                        j)
+
+
+@numba.njit(cache=True)
+def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
+                          near, far, with_far, influence, with_n_da):
+    """:func:`regression_update` one reference at a time, for any data (not
+    inlined, as :func:`class_update_any`)."""
+    for j in range(dist.shape[1]):
+        for r in range(count):
+            i = rows[r]
+            if j == i:
+                continue
+            if dist[r, j] < near[r]:
+                s = 0
+            elif with_far and dist[r, j] > far[r]:
+                s = 1
+            else:
+                continue
+            d = influence[r, s]
+            d_target = abs(target[i] - target[j])
+            n_dc[s] += d_target * d
+            if with_n_da:
+                add_diffs(sums[2 * s], exact, i, j, d)
+            add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
+
+
+@numba.njit(inline="always", cache=True)
+def class_run(refs, groups, first, end):
+    """How many of refs[first:first + GROUP], before `end`, are of the class
+    of refs[first], in a row (the references are ordered by class)."""
+    own = groups[refs[first]]
+    count = 1
+    while (count < GROUP and first + count < end
+           and groups[refs[first + count]] == own):
+        count += 1
+    return count
+
+
+@numba.njit(parallel=True, cache=True)
+def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
+                with_far, similarity, ddof, global_mean, stir, start, stop,
+                partial, constant):
+    """Add references refs[start:stop] (start and stop multiples of
+    UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
+    and constant[p] for each labelling labels[p]: the classification rule
+    (`classes`; codes[p], labels[p] as int64) or RReliefF's (labels[p] the
+    scaled target).  The distances, thresholds and neighbourhoods of up to
+    GROUP references of one class are found once for every labelling."""
+    n = values.shape[1]
+    n_groups = len(priors)
+    for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
+        rows = np.empty(GROUP, np.int64)
+        dist = np.empty((GROUP, n))
+        near, far = np.empty(GROUP), np.empty(GROUP)
+        counts = np.empty((2, n_groups), np.int64)
+        coefs = np.empty((GROUP, 2, n_groups))
+        influence = np.empty((GROUP, 2))
+        end = min(stop, (b + 1) * UPDATE_BLOCK)
+        first = b * UPDATE_BLOCK
+        while first < end:
+            count = class_run(refs, exact.groups, first, end)
+            for q in range(0, count, ROWS):
+                block = rows[q:q + ROWS]
+                n_rows = block_rows(first + q, first + count, block)
+                for r in range(ROWS):
+                    block[r] = refs[block[r]]
+                distance_block(values, exact, block, n_rows, dist[q:])
+            for r in range(count):
+                near[r], far[r] = limits(dist[r], rows[r], local,
+                                         global_mean, ddof)
+            for p in range(len(labels)):
+                if classes:
+                    class_terms(dist, rows, count, codes[p], priors, near,
+                                far, with_far, counts, coefs, constant[p, b],
+                                similarity, stir)
+                    class_update(partial[p, b], exact, codes[p], dist, rows,
+                                 count, near, far, with_far, stir, coefs)
+                else:
+                    regression_update(partial[p, b], constant[p, b], exact,
+                                      dist, rows, count, labels[p], near, far,
+                                      with_far, counts, influence, p == 0)
+            first += count
+        if not classes:  # N_dA, the same for every target
+            for p in range(1, len(labels)):
+                partial[p, b, 0] = partial[0, b, 0]
+                partial[p, b, 2] = partial[0, b, 2]
+
+
+def radius_rule(data, refs, labels, task, local, far, ddof, stir,
+                progress_callback=None):
+    """The sums of the SURF family's rule over the references `refs` for
+    each labelling (the interface of
+    :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
+    classes only, by which the references are grouped)."""
+    exact = data.exact
+    values = np.ascontiguousarray(exact.values)
+    # by class (in their order within it), so that groups are of one class
+    refs = refs[np.argsort(exact.groups[refs], kind="stable")]
+    m = len(refs)
+    global_mean = 0.0 if local else mean_distance(values, exact)
+    classes = task == "classification"
+    codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
+    n_blocks = -(-m // UPDATE_BLOCK)
+    partial = np.zeros((len(labels), n_blocks, 5 if classes else 4,
+                        values.shape[0]))
+    constant = np.zeros((len(labels), n_blocks, 3))
+    bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        stop = min(stop, m)
+        radius_sums(values, exact, refs, classes, data.priors, codes, labels,
+                    local, far != neighbourhoods.NO_FAR,
+                    far == neighbourhoods.SIMILARITY, ddof, global_mean, stir,
+                    start, stop, partial, constant)
+        report(progress_callback, stop / m)
+    return (np.array([blocks.sum(axis=0) for blocks in partial]),
+            constant.sum(axis=1))

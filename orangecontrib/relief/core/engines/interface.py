@@ -1,0 +1,79 @@
+"""The interface both engines implement, declared once.
+
+:mod:`.compiled` and :mod:`.vectorised` are modules with these functions,
+of these parameters, computing the same results (``tests/core/
+test_engine_interface.py`` checks the names and the parameters, the
+agreement tests the results).  The estimators reach an engine through
+:func:`..engines.kernels` and call nothing else of it.
+"""
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What an engine module provides (steps 1-3 of every variant)."""
+
+    def tables(self, scaled, nominal, groups, n_groups, kind, t_eq, t_diff,
+               order):
+        """Step 1, the engine's part: (slot, relief_d, search), the RELIEF-D
+        tables of the scaled data (:mod:`..tables`) and the float32 search
+        tables of the instances in `order` (None where the engine has
+        none)."""
+
+    def find_neighbours(self, data, refs, k, weights=None,
+                        progress_callback=None, client=None):
+        """Step 2: the k nearest instances of each group to each reference,
+        (m, groups, k) instance indices, nearest first, ties to the lower
+        index, -1 where a group runs out; on a Dask `client`'s cluster
+        where the engine can."""
+
+    def nearest_prototypes(self, train_X, train_y, squared_weights,
+                           discrete, X, k):
+        """The k training instances nearest to each row of X by Qiu & He's
+        (2019) class-dependent distance (their eq. 1)."""
+
+    def relieff_rule(self, exact, refs, neighbours, priors):
+        """Step 3 of Relief and ReliefF: the weights."""
+
+    def rrelieff_sums(self, exact, refs, neighbours, target, rank_weights):
+        """Step 3 of RReliefF: (N_dC, N_dA, N_dCdA)."""
+
+    def cdrelief_rule(self, exact, squared, weights, refs, scale,
+                      neighbours, n_groups):
+        """Step 3 of CDRelief: one weight row per class (eq. 4)."""
+
+    def iwcdrelief_rule(self, exact, metric, weights, refs, scale,
+                        neighbours, pair_coef, threshold, as_printed):
+        """Step 3 of IWCDRelief: one weight row per class (eq. 6)."""
+
+    def double_relieff(self, data, refs, k, fixed, clip, exponent, s,
+                       progress_callback=None):
+        """Steps 2 and 3 of (p)dReliefF, one reference at a time."""
+
+    def radius_rule(self, data, refs, labels, task, local, far, ddof, stir,
+                    progress_callback=None):
+        """Steps 2 and 3 of the SURF family, for each labelling of the
+        instances: the rule's sums and constants (and STIR's sums)."""
+
+    def reference_distances(self, rows, references, nominal, kind, t_eq,
+                            t_diff, out):
+        """The distances of streamed `rows` to the `references`, into
+        `out` (rows x references)."""
+
+    def pair_diffs(self, tables, first, second, attributes):
+        """RFSM: the diffs of the (first, second) pairs of every attribute."""
+
+    def set_value(self, top, bottom, coef_max, coef_min):
+        """RFSM: the value of a set from its pairs' running extremes."""
+
+    def forward_kernel(self, diffs, top, bottom, coef_max, coef_min,
+                       candidates):
+        """RFSM: the value of the set with each candidate added."""
+
+    def backward_kernel(self, diffs, subset, coef_max, coef_min):
+        """RFSM: the value of the set with each member removed."""
+
+
+#: the names of the interface's functions
+NAMES = tuple(sorted(name for name in vars(Engine)
+                     if not name.startswith("_")))

@@ -1,0 +1,27 @@
+"""The vectorised engine: numpy only, nothing to compile, behind
+:class:`..interface.Engine`; :mod:`..compiled` is the other one.
+
+* :mod:`.missing` -- Kononenko's RELIEF-D tables, by their definition;
+* :mod:`.diffs` -- a block of references' distances to every instance;
+* :mod:`.neighbours` -- the k nearest of each group by exact float64
+  distance, ties to the lower index; the class-dependent kNN's prototypes;
+* :mod:`.rules` -- the update rules, reference by reference in the
+  compiled rules' order, so that both engines add the same terms in the
+  same order;
+* :mod:`.surf` -- the SURF family's distance-threshold neighbourhoods
+  and rules;
+* :mod:`.rfsm` -- RFSM's pair diffs and set values.
+"""
+from .diffs import reference_distances
+from .missing import tables
+from .neighbours import find_neighbours, nearest_prototypes
+from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
+from .rules import (cdrelief_rule, double_relieff, iwcdrelief_rule,
+                    relieff_rule, rrelieff_sums)
+from .surf import radius_rule
+
+__all__ = ["tables", "find_neighbours", "nearest_prototypes",
+           "relieff_rule", "rrelieff_sums", "cdrelief_rule",
+           "iwcdrelief_rule", "double_relieff", "radius_rule",
+           "reference_distances", "pair_diffs", "set_value",
+           "forward_kernel", "backward_kernel"]
