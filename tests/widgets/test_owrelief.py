@@ -11,7 +11,7 @@ from orangewidget.tests.utils import simulate
 from orangecontrib.relief import DReliefF, PDReliefF, Relief, ReliefF, RReliefF
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.datasets import path
-from orangecontrib.relief.widgets import owrelief
+from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
 
@@ -340,13 +340,13 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         X = rng.random((40, 2))
         self.send_and_wait(Table.from_numpy(domain, X, X[:, 0] > 0.5))
         axis = self.widget.plot.getAxis("left")
-        self.assertLess(axis.maximumWidth(), owrelief.NAME_WIDTH / 3)
+        self.assertLess(axis.maximumWidth(), weights.NAME_WIDTH / 3)
         long_name = "an attribute with a very long name " * 4
         domain = Domain([ContinuousVariable(long_name),
                          ContinuousVariable("b")], domain.class_var)
         self.send_and_wait(Table.from_numpy(domain, X, X[:, 0] > 0.5))
-        self.assertGreater(axis.maximumWidth(), owrelief.NAME_WIDTH * 0.9)
-        self.assertLessEqual(axis.maximumWidth(), owrelief.NAME_WIDTH + 10)
+        self.assertGreater(axis.maximumWidth(), weights.NAME_WIDTH * 0.9)
+        self.assertLessEqual(axis.maximumWidth(), weights.NAME_WIDTH + 10)
 
     def test_computing_state_is_clear(self):
         plot = self.widget.plot

@@ -8,8 +8,8 @@ from orangewidget.tests.utils import simulate
 
 from orangecontrib.relief import Relief, ReliefF
 from orangecontrib.relief.generators import parity
-from orangecontrib.relief.widgets.owrelief import RELEVANT_MARK
 from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
+from orangecontrib.relief.widgets.weights import RELEVANT_MARK
 from tests.orange.test_input_matrix import tables
 
 

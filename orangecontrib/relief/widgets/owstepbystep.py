@@ -22,8 +22,8 @@ from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.steps import VARIANTS, ReliefSteps, references
 from orangecontrib.relief.widgets.common import (NO_CLASS, PlainPlot,
                                                  within_ranges)
-from orangecontrib.relief.widgets.owrelief import (WeightsPlot, is_relevant,
-                                                   weights_table)
+from orangecontrib.relief.widgets.weights import (WeightsPlot, is_relevant,
+                                                  weights_table)
 
 #: (label, milliseconds between two steps) of the Run button's speeds
 SPEEDS = (("Slow (2 s a step)", 2000), ("Medium (0.5 s a step)", 500),
