@@ -3,6 +3,7 @@ import threading
 from unittest.mock import patch
 
 import numpy as np
+import pyqtgraph as pg
 from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
@@ -428,7 +429,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertIn(f"{int(expected.significant.sum())} significant",
                       widget.plot_info.text())
         lines = [item for item in widget.plot.getPlotItem().items
-                 if isinstance(item, owrelief.pg.InfiniteLine)]
+                 if isinstance(item, pg.InfiniteLine)]
         self.assertEqual(len(lines), 1)  # the cutoff
         widget.test_significance = False
         widget.commit.now()
@@ -444,7 +445,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
 
         def cutoff_lines():
             return [item for item in widget.plot.getPlotItem().items
-                    if isinstance(item, owrelief.pg.InfiniteLine)]
+                    if isinstance(item, pg.InfiniteLine)]
 
         self.send_and_wait(Table("iris"))  # all four are significant
         self.assertEqual(cutoff_lines(), [])
