@@ -158,6 +158,8 @@ def test_distances_and_runners_up_are_those_of_the_search(engine, diff):
                 assert runner == others[np.argmin(distance[others])]
                 assert far == pytest.approx(distance[runner], abs=1e-12)
                 assert far >= step.distances[step.classes == klass].max()
+            np.testing.assert_array_equal(step.runner_up_diffs,
+                                          all_diffs[:, step.runners_up])
 
 
 def test_a_class_with_no_other_instance_has_no_runner_up():

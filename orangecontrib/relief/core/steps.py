@@ -82,6 +82,8 @@ class Step:
     runner_up_classes : int array (r,)
     runner_up_distances : float array (r,)
         The class and the distance to R of each runner-up.
+    runner_up_diffs : float array (a, r)
+        diff(A, R, runner-up) of every attribute and runner-up.
     """
     reference: int
     neighbours: np.ndarray
@@ -94,6 +96,7 @@ class Step:
     runners_up: np.ndarray
     runner_up_classes: np.ndarray
     runner_up_distances: np.ndarray
+    runner_up_diffs: np.ndarray
 
     @property
     def is_hit(self):
@@ -197,7 +200,8 @@ class ReliefSteps:
         return Step(reference, neighbours, classes, coefficients,
                     pair_diffs(exact, reference, neighbours), update, search,
                     distance[neighbours], runners_up,
-                    exact.groups[runners_up], distance[runners_up])
+                    exact.groups[runners_up], distance[runners_up],
+                    pair_diffs(exact, reference, runners_up))
 
     def _runners_up(self, distance, groups, chosen):
         """The nearest instance of each of `groups` (by `distance`, ties
