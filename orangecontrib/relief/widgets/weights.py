@@ -4,13 +4,13 @@ import numpy as np
 import pyqtgraph as pg
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtGui import QCursor, QFontMetrics
+from AnyQt.QtGui import QCursor, QFont, QFontMetrics
 from AnyQt.QtWidgets import QToolTip
 
 from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
                          StringVariable, Table)
 
-from orangecontrib.relief.widgets.common import PlainPlot
+from orangecontrib.relief.widgets.common import PlainPlot, scaled_font
 
 #: attribute names longer than this many pixels are elided (full on hover)
 NAME_WIDTH = 220
@@ -18,6 +18,8 @@ POSITIVE_BRUSH = pg.mkBrush("#1f77b4")
 NEGATIVE_BRUSH = pg.mkBrush("#a0a0a0")
 FADED_BRUSH = pg.mkBrush("#c9d9ea")
 RELEVANT_PEN = pg.mkPen("#d62728", width=2)
+#: the outline of a bar's previous weight
+PREVIOUS_PEN = pg.mkPen("#505050", width=1, style=Qt.DashLine)
 #: a prefix of attributes a generator made relevant
 RELEVANT_MARK = "\u2605 "
 
@@ -46,15 +48,17 @@ def is_relevant(variable):
     return bool(variable.attributes.get("relevant", False))
 
 
-def elided(text, width=NAME_WIDTH):
-    """`text` elided in the middle to `width` pixels of the default font."""
-    return QFontMetrics(pg.QtGui.QFont()).elidedText(
-        text, Qt.ElideMiddle, width)
+def elided(text, width=NAME_WIDTH, font=None):
+    """`text` elided in the middle to `width` pixels of `font` (default:
+    the default font)."""
+    return QFontMetrics(font or QFont()).elidedText(text, Qt.ElideMiddle,
+                                                    width)
 
 
-def text_width(texts):
-    """The width in pixels of the widest of `texts` in the default font."""
-    metrics = QFontMetrics(pg.QtGui.QFont())
+def text_width(texts, font=None):
+    """The width in pixels of the widest of `texts` in `font` (default: the
+    default font)."""
+    metrics = QFontMetrics(font or QFont())
     return max((metrics.horizontalAdvance(text) for text in texts), default=0)
 
 
@@ -62,7 +66,9 @@ class WeightsPlot(PlainPlot):
     """Horizontal bars of attribute weights, the best attribute on top;
     the names take the width of the longest one, at most `name_width`
     pixels (longer ones are elided in the middle), the full name and the
-    values on hover."""
+    values on hover.  Optionally, the previous weights show as dashed
+    outlines and a number stands beside each bar, on the right axis (a
+    step's change)."""
 
     def __init__(self, parent=None, name_width=NAME_WIDTH):
         super().__init__(parent)
@@ -76,13 +82,17 @@ class WeightsPlot(PlainPlot):
         self.show_message("No data.")
 
     def set_weights(self, names, weights, tooltips, relevant, faded=None,
-                    cutoff=None):
+                    cutoff=None, previous=None, numbers=None, x_range=None):
         """Show the attributes `names` with their `weights`, top to bottom.
 
         `tooltips`: the text of each bar; `relevant`: bools, bars drawn with
         a red outline and a star; `faded`: bools, bars drawn pale (not
         significant); `cutoff`: draw a dashed line and "q <= alpha" below
-        that many bars (the significant ones).
+        that many bars (the significant ones); `previous`: weights drawn as
+        dashed outlines behind the bars; `numbers`: a signed number written
+        beside each bar, green when positive, red when negative;
+        `x_range`: (low, high) of the weight axis instead of the weights'
+        own range.
         """
         self.clear()
         self._show_axes(True)
@@ -92,22 +102,46 @@ class WeightsPlot(PlainPlot):
                    for w, fade in zip(weights, faded)]
         pens = [RELEVANT_PEN if rel else pg.mkPen(None) for rel in relevant]
         positions = np.arange(len(weights))
+        if previous is not None:
+            self.addItem(pg.BarGraphItem(
+                x0=0, y=positions, width=previous, height=0.85, brush=None,
+                pen=PREVIOUS_PEN))
         self.addItem(pg.BarGraphItem(
             x0=0, y=positions, width=weights, height=0.7, brushes=brushes,
             pens=pens))
+        font = scaled_font(self.text_scale)
         labels = [elided((RELEVANT_MARK if rel else "") + name,
-                         self.name_width)
+                         round(self.name_width * self.text_scale), font)
                   for name, rel in zip(names, relevant)]
         self.getAxis("left").setTicks([list(zip(positions, labels)), []])
-        self.getAxis("left").setWidth(text_width(labels) + 10)
+        self.getAxis("left").setWidth(text_width(labels, font) + 10)
         self.setYRange(-0.5, len(weights) - 0.5, padding=0.02)
-        low, high = min(0.0, np.min(weights)), max(0.0, np.max(weights))
+        if x_range is None:
+            shown = np.concatenate([weights, [] if previous is None
+                                    else previous])
+            x_range = min(0.0, np.min(shown)), max(0.0, np.max(shown))
+        low, high = x_range
         self.setXRange(low, high if high > low else low + 1)
+        self._write_numbers(positions, numbers, font)
         if cutoff is not None:
             self.addItem(pg.InfiniteLine(
                 pos=cutoff - 0.5, angle=0,
                 pen=pg.mkPen("#d62728", style=Qt.DashLine)))
         self.tooltips = list(tooltips)
+
+    def _write_numbers(self, positions, numbers, font):
+        """Write `numbers` on the right axis beside the bars at
+        `positions` (None: no right axis)."""
+        axis = self.getAxis("right")
+        self.getPlotItem().showAxis("right", numbers is not None)
+        if numbers is None:
+            axis.setTicks(None)
+            return
+        texts = [f"{number:+.3f}" for number in numbers]
+        axis.setTicks([list(zip(positions, texts)), []])
+        axis.setStyle(tickFont=font)
+        axis.setTextPen(pg.mkPen("#404040"))
+        axis.setWidth(text_width(texts, font) + 10)
 
     def mark_outdated(self):
         """Fade the bars shown: they belong to the previous options."""
@@ -134,6 +168,7 @@ class WeightsPlot(PlainPlot):
             self.getPlotItem().showAxis(name, shown)
         if not shown:
             self.getAxis("left").setTicks(None)
+            self._write_numbers(None, None, None)
 
     def _hover(self, position):
         """Show the full name and the values of the bar under the mouse
