@@ -104,8 +104,14 @@ class NeighbourhoodPlot(PlainPlot):
         self.runner_marks = pg.ScatterPlotItem(symbol="d", brush=None)
         self.reference_mark = pg.ScatterPlotItem(symbol="star")
         self.reaches = [QGraphicsPathItem(), QGraphicsPathItem()]
-        # what the legend shows for the reaches
+        # what the legend shows, at a size that fits it
         self.reach_sample = pg.PlotDataItem()
+        self.reference_sample = pg.ScatterPlotItem(
+            symbol="star", size=18, brush=pg.mkBrush("#d0d0d0"),
+            pen=pg.mkPen("#000000"))
+        self.runner_sample = pg.ScatterPlotItem(
+            symbol="d", size=14, brush=None,
+            pen=pg.mkPen("#808080", width=1.5))
         for reach in self.reaches:
             reach.setZValue(-10)
             self.addItem(reach)
@@ -125,8 +131,9 @@ class NeighbourhoodPlot(PlainPlot):
         dark = "#2a2a2a"
         self.points.setSize(10 * scale)
         self.hit_lines.setPen(pg.mkPen(dark, width=2.5 * scale))
-        self.miss_lines.setPen(pg.mkPen(dark, width=2.5 * scale,
-                                        style=Qt.DashLine))
+        dashed = pg.mkPen(dark, width=2.5 * scale)
+        dashed.setDashPattern([2, 1.5])  # in pen widths: visible in the legend
+        self.miss_lines.setPen(dashed)
         self.runner_lines.setPen(pg.mkPen("#909090", width=1.5 * scale,
                                           style=Qt.DotLine))
         self.neighbour_marks.setSize(17 * scale)
@@ -162,7 +169,7 @@ class NeighbourhoodPlot(PlainPlot):
                 brush=pg.mkBrush(colour), pen=pg.mkPen("#ffffff"), size=10),
                 escape(name))
         if class_names:
-            self.legend.addItem(self.reference_mark, "reference")
+            self.legend.addItem(self.reference_sample, "reference")
             self.legend.addItem(self.hit_lines, "hit (same class)")
             self.legend.addItem(self.miss_lines, "miss (other class)")
         for axis, name in zip(("bottom", "left"), names):
@@ -177,7 +184,7 @@ class NeighbourhoodPlot(PlainPlot):
         or not."""
         listed = {sample.item for sample, _ in self.legend.items}
         for item, text, shown in (
-                (self.runner_marks, "nearly chosen", runners_up),
+                (self.runner_sample, "nearly chosen", runners_up),
                 (self.reach_sample, "distance, projected", reaches)):
             if shown and item not in listed:
                 self.legend.addItem(item, text)
