@@ -273,7 +273,7 @@ def relief_step_by_step(reg):
                     "__version__": 1})
     relief = b.node(RELIEF, (320, 350), "ReliefF",
                     {"method": "ReliefF", "k_relieff": 5, "__version__": 1})
-    rank = b.node(RANK, (560, 280), "Rank (Information Gain and ReliefF)",
+    rank = b.node(RANK, (600, 400), "Rank (Information Gain and ReliefF)",
                   {"selected_methods": {"Information Gain"},
                    "__version__": 4})
     b.link_all((data,), "Data", (steps, relief, rank), "Data")
@@ -282,16 +282,19 @@ def relief_step_by_step(reg):
            "Parity3+3: the class is x1 xor x2 xor x3. x1_copy, x2_copy and "
            "x3_copy repeat the three bits; irr1 ... irr6 are random. 64 "
            "instances: every combination equally often.")
-    b.note((430, 10, 400, 190),
+    b.note((440, 0, 500, 230),
            "1. Open 'Relief, step by step'. With x1 and x2 on the axes both "
            "classes sit in every corner: no single bit tells the class.\n"
-           "2. Press Step. The near hit (solid line) differs from the "
-           "reference only in random bits, the near miss (dashed) in a "
-           "relevant bit: the table shows the diffs, the bars the weights "
-           "after each step.\n"
-           "3. Run one pass: x1 ... x3 and their copies rise, irr1 ... irr6 "
-           "sink. Try ReliefF with k = 5.")
-    b.note((650, 360, 300, 120),
+           "2. Press 'Choose a reference' and follow the button through the "
+           "stages of a step. The near hit (solid line) has the reference's "
+           "x1, x2 and x3 and differs in random bits only; the near miss "
+           "(dashed) differs in one of the three bits (and its copy), and "
+           "in most steps in a random bit too. The table shows distances "
+           "and diffs, the bars the weights after each update.\n"
+           "3. Run one pass: the relevant bits gain in every step and end "
+           "on top; the random bits gain now and then but lose more often. "
+           "Try ReliefF with k = 5.")
+    b.note((700, 360, 300, 120),
            "4. Open Rank: Information Gain scores x1, x2, x3 (and copies) 0 "
            "and puts random bits above them; the ReliefF column ranks the "
            "six relevant bits first.")
