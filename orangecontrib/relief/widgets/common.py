@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QFont
 
+from Orange.statistics.util import countnans
 from Orange.widgets.utils.concurrent import TaskState
 
 from orangecontrib.relief.core import engine
@@ -16,6 +17,16 @@ from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 
 #: the text of a widget's error for data without a (single) class variable
 NO_CLASS = "Data has no (single) class variable."
+
+
+def unknown_columns(data):
+    """The names of `data`'s attributes without a known value (none in
+    data without instances)."""
+    if not len(data):
+        return []
+    unknown = countnans(data.X, axis=0) == len(data)
+    return [attr.name for attr, empty in zip(data.domain.attributes, unknown)
+            if empty]
 
 
 def known_choices(widget, choices):
