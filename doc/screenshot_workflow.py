@@ -12,7 +12,7 @@ from screenshot_helpers import IMAGES, application  # noqa: E402
 
 #: tutorial -> picture
 PICTURES = {"relief-step-by-step.ows": "step-by-step-workflow.png",
-}
+            "relief-significance.ows": "relief-significance-workflow.png"}
 MARGIN = 20
 
 
