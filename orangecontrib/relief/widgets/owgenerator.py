@@ -30,12 +30,14 @@ TOOLTIPS = {
     "n_relevant": "Attributes the class depends on (marked relevant: the "
                   "Relief widget stars them).",
     "n_irrelevant": "Random attributes the class does not depend on.",
-    "n_classes": "How many classes the rules or centroids use.",
+    "n_classes": "How many classes the rules or the cluster centres "
+                 "use.",
     "max_rule_size": "The most attribute tests a rule of the decision list "
                      "may have.",
     "n_centroids": "How many random centres (centroids) the instances are "
                    "drawn around.",
-    "p": "The class is the sum of the relevant values modulo this number.",
+    "p": "The class is the remainder of the sum of the relevant values "
+         "divided by this number.",
 }
 DESCRIPTION_WIDTH = 300
 

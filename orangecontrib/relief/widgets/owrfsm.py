@@ -307,7 +307,8 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         self.rfsm_box = gui.vBox(box)
         gui.spin(self.rfsm_box, self, "k_nearest", 1, 100,
                  label="Neighbours (k):", callback=self.commit.deferred,
-                 tooltip="Nearest hits and misses of each reference.")
+                 tooltip="How many nearest hits, and nearest misses of each "
+                         "other class, every instance is compared with.")
         gui.checkBox(self.rfsm_box, self, "neighbours_within",
                      "Find neighbours within the set only",
                      callback=self.commit.deferred,
@@ -316,9 +317,10 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         gui.checkBox(self.rfsm_box, self, "relieff_priors",
                      "Weight misses by their class's frequency",
                      callback=self.commit.deferred,
-                     tooltip="Weight the misses of each class by its prior "
-                             "probability, as ReliefF (P(C) / (1 - "
-                             "P(class))).")
+                     tooltip="Weight the misses of each class by its share "
+                             "of the data, as ReliefF does: P(C) / (1 \u2212 "
+                             "P(class of the instance)); unchecked, by P(C), "
+                             "as the RFSM paper's eq. 2 writes it.")
         self.bins_spin = gui.spin(
             box, self, "n_bins", 2, 20, label="Intervals of numeric "
             "attributes:", callback=self.commit.deferred,

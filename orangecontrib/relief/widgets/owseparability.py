@@ -36,7 +36,8 @@ DESIGN_TIPS = {
     "n_datasets": "How many random data sets are weighted for every number "
                   "of relevant and irrelevant attributes (the paper: 10).",
     "n_instances": "Instances of each generated data set.",
-    "k_nearest": "Nearest hits and misses of the three ReliefF variants.",
+    "k_nearest": "How many nearest hits, and nearest misses of each other "
+                 "class, the three ReliefF variants take.",
     "seed": "Seed of the generated data: the same seed, the same curves."}
 #: what the plots show (their tooltips)
 PLOT_TIPS = (

@@ -255,7 +255,7 @@ class OWReliefSteps(OWWidget):
                     "update still counts every class's misses (the table's "
                     "column 'other misses').")
         for setting, label, callback, tip in (
-                ("show_runners_up", "Runners-up", self._show,
+                ("show_runners_up", "Nearly chosen", self._show,
                  "For each class, the nearest instance that was not chosen, "
                  "with its distance: who was nearly a neighbour (grey "
                  "diamonds in the plot, grey columns in the table)."),
