@@ -419,8 +419,12 @@ class TestStagesAndReadingAids(base.WidgetTest):
         self.assertTrue(right.isVisible())
         numbers = [float(text) for _, text in right._tickLevels[0]]
         np.testing.assert_allclose(numbers, np.round(step.update, 3))
+        legend = widget.bars.getPlotItem().titleLabel.text
+        for mark in ("relevant", "before this update", "the update"):
+            self.assertIn(mark, legend)
         widget.stage_button.click()  # the next reference: no numbers
         self.assertFalse(right.isVisible())
+        self.assertNotIn("update", widget.bars.getPlotItem().titleLabel.text)
 
     def test_runners_up_are_the_nearest_not_chosen(self):
         widget = self.widget

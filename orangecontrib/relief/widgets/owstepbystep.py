@@ -28,8 +28,8 @@ from orangecontrib.relief.widgets.neighbourhood import (
     JITTER, NeighbourhoodPlot, plot_coordinates, reach_path)
 from orangecontrib.relief.widgets.steptable import (StepTable, StepView,
                                                     step_columns)
-from orangecontrib.relief.widgets.weights import (WeightsPlot, is_relevant,
-                                                  weights_table)
+from orangecontrib.relief.widgets.weights import (
+    RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
 #: (label, milliseconds between two steps) of the Run button's speeds
 SPEEDS = (("2 s a step", 2000), ("0.5 s a step", 500),
@@ -774,9 +774,23 @@ class OWReliefSteps(OWWidget):
             [is_relevant(attributes[i]) for i in shown],
             previous=None if previous is None else previous[shown],
             numbers=self.steps[-1].update[shown] if at_update else None,
-            x_range=FIXED_RANGE if self.fixed_axis else None)
+            x_range=FIXED_RANGE if self.fixed_axis else None,
+            legend=self._bars_legend([attributes[i] for i in shown],
+                                     at_update))
         self.bars.getAxis("bottom").setLabel(
             f"weight, {best}{self._count(len(applied), 'update')}")
+
+    @staticmethod
+    def _bars_legend(attributes, at_update):
+        """What the bars' marks mean: the relevant attributes' star, the
+        previous weights' outlines and the update's numbers."""
+        entries = []
+        if any(is_relevant(attr) for attr in attributes):
+            entries.append(f"{RELEVANT_MARK.strip()} relevant (generated)")
+        if at_update:
+            entries += ["dashed: before this update",
+                        "right: the update"]
+        return "<br/>".join(entries)  # one a line: the panel is narrow
 
     def _send(self):
         applied = self.lesson.applied

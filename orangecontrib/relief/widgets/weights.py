@@ -75,6 +75,10 @@ class WeightsPlot(PlainPlot):
         self.name_width = name_width
         item = self.getPlotItem()
         item.getAxis("bottom").setLabel("weight")
+        # the title over the whole width, the axes' too: a title as wide as
+        # the bars alone would push a narrow plot out of its panel
+        item.layout.removeItem(item.titleLabel)
+        item.layout.addItem(item.titleLabel, 0, 0, 1, 3)
         self.getViewBox().invertY(True)
         self.tooltips = []
         self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
@@ -82,7 +86,8 @@ class WeightsPlot(PlainPlot):
         self.show_message("No data.")
 
     def set_weights(self, names, weights, tooltips, relevant, faded=None,
-                    cutoff=None, previous=None, numbers=None, x_range=None):
+                    cutoff=None, previous=None, numbers=None, x_range=None,
+                    legend=None):
         """Show the attributes `names` with their `weights`, top to bottom.
 
         `tooltips`: the text of each bar; `relevant`: bools, bars drawn with
@@ -90,9 +95,9 @@ class WeightsPlot(PlainPlot):
         significant); `cutoff`: draw a dashed line and "q <= alpha" below
         that many bars (the significant ones); `previous`: weights drawn as
         dashed outlines behind the bars; `numbers`: a signed number written
-        beside each bar, green when positive, red when negative;
-        `x_range`: (low, high) of the weight axis instead of the weights'
-        own range.
+        beside each bar on the right axis; `x_range`: (low, high) of the
+        weight axis instead of the weights' own range; `legend`: a line
+        above the bars that says what their marks mean (also in reports).
         """
         self.clear()
         self._show_axes(True)
@@ -127,7 +132,18 @@ class WeightsPlot(PlainPlot):
             self.addItem(pg.InfiniteLine(
                 pos=cutoff - 0.5, angle=0,
                 pen=pg.mkPen("#d62728", style=Qt.DashLine)))
+        if legend:
+            self._write_legend(legend)
         self.tooltips = list(tooltips)
+
+    def _write_legend(self, legend):
+        """`legend` as the title, as many lines high as it is."""
+        size = scaled_font(0.8 * self.text_scale).pointSizeF()
+        self.setTitle(legend, color="#404040", size=f"{size:g}pt")
+        item = self.getPlotItem()
+        height = item.titleLabel.item.boundingRect().height()
+        item.titleLabel.setMaximumHeight(height)
+        item.layout.setRowFixedHeight(0, height)
 
     def _write_numbers(self, positions, numbers, font):
         """Write `numbers` on the right axis beside the bars at
