@@ -187,6 +187,56 @@ def relief_rank(reg):
     return b.write("relief-rank.ows")
 
 
+#: Rank's own methods in the significance workflow (one at least: with
+#: none Rank takes its defaults), whose columns come before those of its
+#: Scorer inputs, which come in the order of their links (Relief's
+#: weights, then the significance): the significance column, counted from
+#: 0 among the scores, is found by its place, whatever its name
+RANK_METHODS = {"Information Gain"}
+SIGNIFICANCE_COLUMN = len(RANK_METHODS) + 1
+DESCENDING = 1  # Qt.DescendingOrder
+
+
+def relief_significance(reg):
+    b = Builder(reg, "Which attributes are significant",
+                "The Relief widget weights the attributes of the heart "
+                "disease data with ReliefF and tests which weights are "
+                "significant (STIR, Benjamini-Hochberg, q <= 0.05). Rank "
+                "shows the weights beside the significance and sorts by "
+                "the significance; the Data Table gets the data with only "
+                "the significant attributes.")
+    data = b.node(FILE, (60, 200), "File (heart disease)",
+                  file_settings("heart_disease.tab"))
+    relief = b.node(RELIEF, (280, 200), "Relief (significance)",
+                    {"method": "ReliefF", "test_significance": True,
+                     "__version__": 1})
+    rank = b.node(RANK, (540, 50), "Rank (by significance)",
+                  {"selected_methods": RANK_METHODS,
+                   "sorting": (SIGNIFICANCE_COLUMN, DESCENDING),
+                   "__version__": 4})
+    table = b.node(TABLE, (540, 340), "Data Table (significant only)")
+    b.link(data, "Data", relief, "Data")
+    b.link(data, "Data", rank, "Data")
+    b.link(relief, "Scorer", rank, "Scorer")
+    b.link(relief, "Significance Scorer", rank, "Scorer")
+    b.link(relief, "Significant Data", table, "Data")
+    b.note((20, 320, 360, 170),
+           "In Relief, 'Test which attributes are significant' is checked: "
+           "every weight gets a p-value, adjusted for testing 13 attributes "
+           "at once (q). The significant ones come first in its plot, "
+           "above a dashed line; pale bars are not significant.")
+    b.note((680, 10, 330, 150),
+           "Rank: Information Gain, the ReliefF weights and the "
+           "significance (-log10 q: 1.3 is q = 0.05, higher is more "
+           "significant), sorted by the significance. Choose 'Best ranked' "
+           "to send the top attributes on.")
+    b.note((680, 320, 330, 110),
+           "The Data Table gets Relief's 'Significant Data': the data with "
+           "only the significant attributes (the class and metas kept), "
+           "ready for a learner.")
+    return b.write("relief-significance.ows")
+
+
 def generator_relief(reg):
     b = Builder(reg, "Generated data with known relevant attributes",
                 "The Relief Data Generator makes the papers' artificial "
@@ -273,7 +323,7 @@ def relief_step_by_step(reg):
                     "__version__": 1})
     relief = b.node(RELIEF, (320, 350), "ReliefF",
                     {"method": "ReliefF", "k_relieff": 5, "__version__": 1})
-    rank = b.node(RANK, (560, 280), "Rank (Information Gain and ReliefF)",
+    rank = b.node(RANK, (600, 400), "Rank (Information Gain and ReliefF)",
                   {"selected_methods": {"Information Gain"},
                    "__version__": 4})
     b.link_all((data,), "Data", (steps, relief, rank), "Data")
@@ -282,16 +332,19 @@ def relief_step_by_step(reg):
            "Parity3+3: the class is x1 xor x2 xor x3. x1_copy, x2_copy and "
            "x3_copy repeat the three bits; irr1 ... irr6 are random. 64 "
            "instances: every combination equally often.")
-    b.note((430, 10, 400, 190),
+    b.note((440, 0, 500, 230),
            "1. Open 'Relief, step by step'. With x1 and x2 on the axes both "
            "classes sit in every corner: no single bit tells the class.\n"
-           "2. Press Step. The near hit (solid line) differs from the "
-           "reference only in random bits, the near miss (dashed) in a "
-           "relevant bit: the table shows the diffs, the bars the weights "
-           "after each step.\n"
-           "3. Run one pass: x1 ... x3 and their copies rise, irr1 ... irr6 "
-           "sink. Try ReliefF with k = 5.")
-    b.note((650, 360, 300, 120),
+           "2. Press 'Choose a reference' and follow the button through the "
+           "stages of a step. The near hit (solid line) has the reference's "
+           "x1, x2 and x3 and differs in random bits only; the near miss "
+           "(dashed) differs in one of the three bits (and its copy), and "
+           "in most steps in a random bit too. The table shows distances "
+           "and diffs, the bars the weights after each update.\n"
+           "3. Run one pass: the relevant bits gain in every step and end "
+           "on top; the random bits gain now and then but lose more often. "
+           "Try ReliefF with k = 5.")
+    b.note((700, 360, 300, 120),
            "4. Open Rank: Information Gain scores x1, x2, x3 (and copies) 0 "
            "and puts random bits above them; the ReliefF column ranks the "
            "six relevant bits first.")
@@ -305,7 +358,8 @@ def main():
     app = QApplication.instance() or QApplication([])  # noqa: F841
     reg = registry()
     for build in (rfsm_parity, rfsm_zoo, relief_rank, relief_step_by_step,
-                  generator_relief, separability_results, classdep_knn):
+                  relief_significance, generator_relief, separability_results,
+                  classdep_knn):
         print(build(reg))
 
 

@@ -22,7 +22,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from .core import generators as core
 
 __all__ = ["to_table", "rdg1", "random_rbf", "non_monotonic", "majority",
-           "modulo", "corral", "parity", "GENERATORS", "Generator",
+           "modulo", "xor", "corral", "parity", "GENERATORS", "Generator",
            "relevant_mask"]
 
 
@@ -121,6 +121,14 @@ def modulo(n_instances=100, n_relevant=2, n_irrelevant=0, *, p=3,
                                 numeric=numeric, seed=seed), seed)
 
 
+def xor(n_instances=100, n_relevant=2, n_irrelevant=0, *, seed=None):
+    """XOR: the class is the exclusive or (the parity) of `n_relevant`
+    random bits; Modulo-p with p = 2 (:func:`modulo`), named XOR."""
+    table = modulo(n_instances, n_relevant, n_irrelevant, p=2, seed=seed)
+    table.name = table.attributes["problem"] = "XOR"
+    return table
+
+
 def corral(n_instances=32, *, correlation=0.75, seed=None):
     """CorrAL: see :func:`orangecontrib.relief.core.generators.corral`."""
     return to_table(core.corral(n_instances, correlation=correlation,
@@ -138,12 +146,15 @@ class Generator:
     """A problem as the Data Generator widget offers it.
 
     `function` is called with ``seed`` and the keyword arguments named in
-    `parameters` (plus the fixed `options`).
+    `parameters` (plus the fixed `options`); `description` says in plain
+    words how the class depends on the attributes, `source` where the
+    problem comes from (the papers, for a tooltip).
     """
     function: object
     description: str
     parameters: tuple
     options: tuple = ()
+    source: str = ""
 
     def __call__(self, seed=None, **kwargs):
         chosen = {name: kwargs[name] for name in self.parameters
@@ -157,46 +168,65 @@ _RDG1 = ("Classes from a random decision list (Weka's RDG1). Instances "
          "conjunction of 1 to 10 random tests on relevant attributes that "
          "the instance meets, with the next class.")
 
+
+def _prat(section):
+    """Where Prat & Belanche (2006) describe a problem."""
+    return f"Prat & Belanche (2006), section 4.4.{section}"
+
+
 #: Problem name -> Generator (the widget's list, in this order).
 GENERATORS = {
     "RDG1-numeric": Generator(
         rdg1, _RDG1 + " Attributes are uniform in [0, 1); tests are "
         "a < v or a >= v.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
-         "max_rule_size"), (("boolean", False),)),
+         "max_rule_size"), (("boolean", False),),
+        f"Weka's RDG1; RDG1NamedContinuous in {_prat('1')}."),
     "RDG1-boolean": Generator(
         rdg1, _RDG1 + " Attributes are random booleans; tests are a = value.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
-         "max_rule_size"), (("boolean", True),)),
+         "max_rule_size"), (("boolean", True),),
+        f"Weka's RDG1; RDG1NamedCategorical in {_prat('6')}."),
     "RandomRBF": Generator(
-        random_rbf, "Random centroids with a class, a weight and a standard "
-        "deviation (Weka's RandomRBF); an instance is a Gaussian offset from "
-        "a centroid picked by weight and has its class. Irrelevant "
-        "attributes come from independent random centroids.",
+        random_rbf, "Random cluster centres, each with a class, a weight and "
+        "a spread (Weka's RandomRBF); an instance lies at a random, normally "
+        "distributed distance from a centre picked by weight and has its "
+        "class. Irrelevant attributes come from other random centres.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
-         "n_centroids")),
+         "n_centroids"), (), f"Weka's RandomRBF; {_prat('2')}."),
     "NonMonotonic": Generator(
-        non_monotonic, "Every relevant attribute a is r_a * r_i for odd "
-        "instances i and r_a * sqrt(r_i) for even ones (eq. 4.4); the class "
-        "is the integer part of r_i, drawn from [0, N + 1) for N relevant "
-        "attributes. Irrelevant attributes are uniform in [0, 1).",
-        ("n_instances", "n_relevant", "n_irrelevant")),
+        non_monotonic, "A hidden random number r_i gives the class, its "
+        "integer part (0 .. N for N relevant attributes). Every relevant "
+        "attribute a is a random factor r_a times r_i in odd instances and "
+        "times the square root of r_i in even ones, so its values do not "
+        "grow with the class in one way. Irrelevant attributes are uniform "
+        "in [0, 1).",
+        ("n_instances", "n_relevant", "n_irrelevant"), (),
+        _prat("3, eq. 4.4") + "."),
     "MajorityN": Generator(
         majority, "Random bits; the class is 1 when most of the relevant "
         "bits are 1.",
-        ("n_instances", "n_relevant", "n_irrelevant")),
+        ("n_instances", "n_relevant", "n_irrelevant"), (), _prat("4") + "."),
     "ModuloP": Generator(
         modulo, "Attributes with values 0 .. p-1; the class is the sum of "
-        "the relevant ones modulo p (eq. 4.5).",
-        ("n_instances", "n_relevant", "n_irrelevant", "p")),
+        "the relevant ones modulo p (the remainder after dividing by p).",
+        ("n_instances", "n_relevant", "n_irrelevant", "p"), (),
+        _prat("5, eq. 4.5") + "."),
+    "XOR": Generator(
+        xor, "Random bits; the class is their exclusive or (XOR): 1 when an "
+        "odd number of the relevant bits are 1. No relevant bit alone says "
+        "anything about the class; together they decide it.",
+        ("n_instances", "n_relevant", "n_irrelevant"), (),
+        f"ModuloP with p = 2 ({_prat('5')})."),
     "CorrAL": Generator(
         corral, "Class (A0 and A1) or (B0 and B1), a random bit "
         "'Irrelevant' and a bit 'Correlated' that equals the class in 75 % "
         "of the instances but is not needed. 32 instances give the classic "
         "truth table.",
-        ("n_instances",)),
+        ("n_instances",), (),
+        "John, Kohavi & Pfleger (1994); Arauzo-Azofra, Benitez & Castro."),
     "Parity3+3": Generator(
         parity, "Class x1 xor x2 xor x3; the three relevant bits are "
         "duplicated (redundant copies) and six random bits added.",
-        ("n_instances",)),
+        ("n_instances",), (), "Arauzo-Azofra, Benitez & Castro."),
 }

@@ -13,9 +13,8 @@ from Orange.preprocess.score import Scorer
 
 __all__ = ["RankScorer", "ClassDependentRankScorer", "column_name"]
 
-#: Rank's columns are 80 pixels wide: the short names of the class-dependent
-#: scorers, before the class value
-SHORT_NAMES = {"CDRelief": "CD", "IWCDRelief": "IWCD"}
+#: the class-dependent scorers: a column per class value (no k in the name)
+CLASS_DEPENDENT = ("CDRelief", "IWCDRelief")
 SUBSCRIPTS = str.maketrans("0123456789", "\u2080\u2081\u2082\u2083\u2084"
                            "\u2085\u2086\u2087\u2088\u2089")
 
@@ -27,7 +26,7 @@ def column_name(scorer):
     narrow columns."""
     k = getattr(scorer, "k_nearest", None)
     name = scorer.friendly_name
-    if k is None or name in SHORT_NAMES:
+    if k is None or name in CLASS_DEPENDENT:
         return name
     return name + str(k).translate(SUBSCRIPTS)
 
@@ -111,12 +110,13 @@ class ClassDependentRankScorer(RankScorer):
     """A class-dependent scorer for Orange's Rank widget: one column per class.
 
     ``score_data`` returns the scorer's (classes x attributes) matrix, so
-    Rank shows one column per value of the class variable.  The columns are
-    named "<short name>: <class value>", e.g. "CD: present" (short enough
-    for Rank's columns; see :class:`_ColumnName` for how; should a Rank
-    version name them "<name>_1", "<name>_2", ..., column i is the i-th
-    class value).  The plain call keeps Orange's 1-D contract (the
-    prior-weighted mean).
+    Rank shows one column per value of the class variable.  The columns say
+    what they hold: "<scorer> for class <value>", e.g. "CDRelief for class
+    present", the weights the scorer learnt for that class (Rank's narrow
+    header shows the start and the end, its tooltip the whole; see
+    :class:`_ColumnName` for how; should a Rank version name them
+    "<name>_1", "<name>_2", ..., column i is the i-th class value).  The
+    plain call keeps Orange's 1-D contract (the prior-weighted mean).
     """
 
     def __init__(self, scorer, name=None):
@@ -126,8 +126,7 @@ class ClassDependentRankScorer(RankScorer):
 
     def score_data(self, data, feature=None):
         matrix = self.scorer.class_weights(data)
-        short = SHORT_NAMES.get(str(self.name), str(self.name))
-        self.column_labels = tuple(f"{short}: {value}"
+        self.column_labels = tuple(f"{self.name} for class {value}"
                                    for value in data.domain.class_var.values)
         if feature is not None:
             return matrix[:, data.domain.attributes.index(data.domain[feature])]

@@ -6,7 +6,9 @@ import pytest
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import relief, relieff
-from orangecontrib.relief.core.steps import ReliefSteps, references
+from orangecontrib.relief.core.steps import (STAGES, Lesson, ReliefSteps,
+                                             references)
+from orangecontrib.relief.core.formulas.diffs import pair_diffs
 from tests.core.engines import each_engine
 
 DIFFS = ("linear", "squared", "ramp")
@@ -125,6 +127,101 @@ def test_a_step_shows_its_hits_misses_diffs_and_coefficients():
     np.testing.assert_allclose(step.coefficients, expected, rtol=1e-15)
     np.testing.assert_allclose(step.update, step.diffs @ step.coefficients,
                                atol=1e-15)
+
+
+@each_engine
+@pytest.mark.parametrize("diff", DIFFS)
+def test_distances_and_runners_up_are_those_of_the_search(engine, diff):
+    """Each neighbour's distance is the sum of its diffs; the runner-up of
+    a class is its nearest instance not chosen, no nearer than the chosen
+    ones (ties: the lower index was chosen)."""
+    X, y, discrete = mixed_data(seed=9)
+    X[:, 4] = np.round(X[:, 4] * 3)  # ties
+    with forced(engine):
+        stepper = ReliefSteps(X, y, discrete, k_nearest=3, diff=diff)
+        for reference in (0, 7, 30):
+            step = stepper.step(reference)
+            all_diffs = pair_diffs(stepper.data.exact, reference,
+                                   np.arange(len(y)))
+            distance = all_diffs.sum(axis=0)
+            distance[reference] = np.inf
+            np.testing.assert_allclose(step.distances,
+                                       distance[step.neighbours], atol=1e-12)
+            assert list(step.runner_up_classes) == list(
+                dict.fromkeys(step.classes))
+            for runner, klass, far in zip(step.runners_up,
+                                          step.runner_up_classes,
+                                          step.runner_up_distances):
+                chosen = step.neighbours[step.classes == klass]
+                others = np.setdiff1d(np.flatnonzero(
+                    stepper.data.exact.groups == klass), [*chosen, reference])
+                assert runner == others[np.argmin(distance[others])]
+                assert far == pytest.approx(distance[runner], abs=1e-12)
+                assert far >= step.distances[step.classes == klass].max()
+            np.testing.assert_array_equal(step.runner_up_diffs,
+                                          all_diffs[:, step.runners_up])
+
+
+def test_a_class_with_no_other_instance_has_no_runner_up():
+    X, y, discrete = mixed_data(n=20, seed=10, missing=0)
+    y[:] = 0
+    y[[2, 9]] = 1
+    step = ReliefSteps(X, y, discrete, k_nearest=1).step(2)
+    # the hit is the only other instance of class 1
+    np.testing.assert_array_equal(step.runner_up_classes, [0])
+    assert len(step.runners_up) == 1 and step.runners_up[0] not in (
+        2, *step.neighbours)
+
+
+def test_a_lesson_goes_a_stage_at_a_time_and_back():
+    X, y, discrete = mixed_data(seed=11)
+    stepper = ReliefSteps(X, y, discrete, k_nearest=2)
+    lesson = Lesson()
+    assert lesson.complete and lesson.next_stage == "reference"
+    assert lesson.applied == []
+    lesson.begin(stepper.step(5))
+    shown = [STAGES[lesson.stage]]
+    while not lesson.complete:
+        assert lesson.applied == []  # no update before its stage
+        lesson.advance()
+        shown.append(STAGES[lesson.stage])
+    assert shown == list(STAGES)
+    assert [s.reference for s in lesson.applied] == [5]
+    lesson.begin(stepper.step(8))
+    lesson.advance()
+    lesson.begin(stepper.step(9))  # a new reference replaces the unfinished
+    assert [s.reference for s in lesson.steps] == [5, 9]
+    assert (lesson.stage, lesson.next_stage) == (0, "neighbours")
+    lesson.finish()
+    assert [s.reference for s in lesson.applied] == [5, 9]
+    lesson.back()  # the update undone: step 9 at its diffs
+    assert STAGES[lesson.stage] == "diffs"
+    assert [s.reference for s in lesson.applied] == [5]
+    for _ in range(3):
+        lesson.back()
+    assert [s.reference for s in lesson.steps] == [5] and lesson.complete
+    lesson.back()
+    lesson.back()
+    assert [s.reference for s in lesson.steps] == [5]
+    lesson.reset()
+    lesson.back()
+    assert lesson.steps == [] and lesson.complete
+
+
+def test_a_lesson_redone_keeps_its_references_and_stage():
+    X, y, discrete = mixed_data(seed=12)
+    lesson = Lesson()
+    narrow = ReliefSteps(X, y, discrete, k_nearest=2)
+    for reference in (3, 4, 6):
+        lesson.begin(narrow.step(reference))
+        lesson.finish()
+    lesson.back()
+    wider = ReliefSteps(X, y, discrete, k_nearest=4)
+    lesson.redo(wider)
+    assert [s.reference for s in lesson.steps] == [3, 4, 6]
+    assert STAGES[lesson.stage] == "diffs"
+    assert np.array_equal(wider.weights(lesson.applied),
+                          wider.weights(wider.steps([3, 4])))
 
 
 def test_a_class_smaller_than_k_gives_what_it_has():

@@ -35,6 +35,7 @@ def test_rank_scorer_names_columns_by_class_value(three_classes):
     assert np.isnan(scores[3]).all()  # no instance has the fourth value
     # the labels Rank builds: shortname + "_" + str(i)
     labels = [rank.name + "_" + str(i) for i in range(1, 5)]
-    assert labels == ["CD: x", "CD: y", "CD: z", "CD: unused"]
+    assert labels == ["CDRelief for class x", "CDRelief for class y",
+                      "CDRelief for class z", "CDRelief for class unused"]
     assert rank.name == "CDRelief" and rank.name + "!" == "CDRelief!"
     assert_allclose(rank(data), CDRelief(k_nearest=3)(data))

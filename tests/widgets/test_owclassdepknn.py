@@ -107,7 +107,7 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
             report = dict(widget.get_learner_parameters())
             self.assertIn("equal weights" if plain else
                           f": {model.threshold:g}",
-                          report["Instance weight threshold"])
+                          report["Border threshold"])
         widget.controls.choose_threshold.click()  # a threshold by hand
         self.wait_until_finished(widget=widget, timeout=120000)
         self.assertFalse(info.plain_won.is_shown())

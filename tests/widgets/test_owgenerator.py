@@ -35,6 +35,21 @@ class TestOWReliefGenerator(base.WidgetTest):
                                  parameter in generator.parameters)
             self.assertIn("instances", widget.info_label.text())
 
+    def test_xor_by_name_and_the_papers_in_tooltips(self):
+        widget = self.widget
+        simulate.combobox_activate_item(widget.problem_combo, "XOR")
+        widget.controls.n_relevant.setValue(3)
+        data = self.get_output(widget.Outputs.data)
+        self.assertEqual(data.name, "XOR")
+        assert_array_equal(data.Y, data.X[:, :3].sum(axis=1) % 2)
+        self.assertFalse(widget.spins["p"].box.isEnabled())
+        model = widget.problem_combo.model()
+        for row, generator in enumerate(generators.GENERATORS.values()):
+            self.assertEqual(model.item(row).toolTip(), generator.source)
+            self.assertTrue(generator.source)
+            # the papers' equations are in the tooltips, not the texts
+            self.assertNotIn("eq.", generator.description)
+
     def test_parameters_and_seed(self):
         widget = self.widget
         simulate.combobox_activate_item(widget.problem_combo, "ModuloP")

@@ -3,6 +3,7 @@ import threading
 from unittest.mock import patch
 
 import numpy as np
+import pyqtgraph as pg
 from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
@@ -11,7 +12,7 @@ from orangewidget.tests.utils import simulate
 from orangecontrib.relief import DReliefF, PDReliefF, Relief, ReliefF, RReliefF
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.datasets import path
-from orangecontrib.relief.widgets import owrelief
+from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
 
@@ -272,16 +273,19 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
 
 
 class TestPreparingTheCore(base.WidgetTest):
-    """While numba compiles the compiled engine (first use only), the
-    widget says so; the message goes with the result."""
+    """While the compiled engine is being prepared (first use only) and
+    the vectorised one answers, the widget says so; the message goes with
+    the result."""
 
-    def test_message_while_compiling(self):
+    def test_message_while_the_compiled_engine_is_prepared(self):
         widget = self.create_widget(OWRelief)
-        with patch.object(owrelief.engine, "needs_compiling",
+        with patch.object(owrelief.engines, "waits_for_preparation",
                           return_value=True):
             self.send_signal(widget.Inputs.data, Table(path("heart_disease")),
                              widget=widget)
             self.assertTrue(widget.Information.preparing.is_shown())
+            self.assertIn("vectorised engine",
+                          str(widget.Information.preparing).lower())
             self.wait_until_finished(widget=widget, timeout=60000)
         self.assertFalse(widget.Information.preparing.is_shown())
         self.assertIsNotNone(self.get_output(widget.Outputs.weights,
@@ -340,13 +344,13 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         X = rng.random((40, 2))
         self.send_and_wait(Table.from_numpy(domain, X, X[:, 0] > 0.5))
         axis = self.widget.plot.getAxis("left")
-        self.assertLess(axis.maximumWidth(), owrelief.NAME_WIDTH / 3)
+        self.assertLess(axis.maximumWidth(), weights.NAME_WIDTH / 3)
         long_name = "an attribute with a very long name " * 4
         domain = Domain([ContinuousVariable(long_name),
                          ContinuousVariable("b")], domain.class_var)
         self.send_and_wait(Table.from_numpy(domain, X, X[:, 0] > 0.5))
-        self.assertGreater(axis.maximumWidth(), owrelief.NAME_WIDTH * 0.9)
-        self.assertLessEqual(axis.maximumWidth(), owrelief.NAME_WIDTH + 10)
+        self.assertGreater(axis.maximumWidth(), weights.NAME_WIDTH * 0.9)
+        self.assertLessEqual(axis.maximumWidth(), weights.NAME_WIDTH + 10)
 
     def test_computing_state_is_clear(self):
         plot = self.widget.plot
@@ -428,7 +432,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertIn(f"{int(expected.significant.sum())} significant",
                       widget.plot_info.text())
         lines = [item for item in widget.plot.getPlotItem().items
-                 if isinstance(item, owrelief.pg.InfiniteLine)]
+                 if isinstance(item, pg.InfiniteLine)]
         self.assertEqual(len(lines), 1)  # the cutoff
         widget.test_significance = False
         widget.commit.now()
@@ -444,7 +448,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
 
         def cutoff_lines():
             return [item for item in widget.plot.getPlotItem().items
-                    if isinstance(item, owrelief.pg.InfiniteLine)]
+                    if isinstance(item, pg.InfiniteLine)]
 
         self.send_and_wait(Table("iris"))  # all four are significant
         self.assertEqual(cutoff_lines(), [])

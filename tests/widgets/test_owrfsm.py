@@ -196,12 +196,39 @@ class TestTraceAPersonCanRead(SendAndWaitMixin, base.WidgetTest):
         low, high = plot.getViewBox().viewRange()[1]
         self.assertGreater(low, -1)
         self.assertLess(high, 1)
-        self.assertIn("-10", plot.empty_set_note.toPlainText())
+        self.assertEqual(plot.empty_set_note.toPlainText(),
+                         "no attributes: -10 (below the plot)")
+        # the counts of attributes are whole, the marks in a legend
+        ticks = plot.getAxis("bottom")._tickLevels[0]
+        self.assertEqual([label for _, label in ticks], ["0", "1", "2", "3"])
+        title = plot.getPlotItem().titleLabel.text
+        self.assertIn("step taken", title)
+        self.assertIn("step refused", title)
+        self.assertIn("chosen set", title)
         # an empty set near the others stays on the scale
         trace[0] = SearchStep(0, 0.18)
         plot.set_trace(SearchResult([0, 1], 0.25, trace, 4, True),
                        ["a", "b", "c"], 2)
         self.assertIsNone(plot.empty_set_note)
+
+    def test_many_sizes_get_few_whole_ticks(self):
+        ticks = owrfsm.whole_ticks(0, 60)
+        self.assertLessEqual(len(ticks), owrfsm.MAX_TICKS)
+        self.assertEqual(ticks[0], (0, "0"))
+        self.assertTrue(all(isinstance(value, int) for value, _ in ticks))
+        self.assertEqual([v for v, _ in owrfsm.whole_ticks(3, 5)], [3, 4, 5])
+
+    def test_an_attribute_without_values_is_named(self):
+        data = Table(path("zoo")).copy()
+        with data.unlocked():
+            data.X[:, 2] = np.nan
+        self.send_and_wait(data)
+        warning = self.widget.Warning.empty_columns
+        self.assertTrue(warning.is_shown())
+        self.assertIn(data.domain.attributes[2].name, warning.formatted)
+        self.assertIsNotNone(self.get_output(self.widget.Outputs.reduced_data))
+        self.send_and_wait(Table(path("zoo")))
+        self.assertFalse(warning.is_shown())
 
     def test_branch_and_bound_shows_sizes_and_its_bound(self):
         widget = self.widget

@@ -118,11 +118,27 @@ class TestOWSeparability(base.WidgetTest):
         self.assertEqual(widget.plot_separability.curves, [])
         self.assertEqual(widget.shown_combo.count(), 0)
 
-    def test_the_legend_is_outside_the_plots(self):
-        for plot in (self.widget.plot_separability,
-                     self.widget.plot_accumulated):
-            self.assertIsNone(plot.getPlotItem().legend)
-        text = self.widget.legend.text()
-        for name in sep.ALGORITHMS:
-            self.assertIn(name, text)
-            self.assertIn(sep.COLOURS[name], text)
+    def test_each_plot_has_its_legend_and_no_empty_axes(self):
+        """Before Run the plots say what to do and show no empty axes;
+        after it each plot's title holds the legend, so that it is in the
+        report's pictures and covers no curve."""
+        widget = self.widget
+        self.assertTrue(widget.run_button.toolTip())
+        plots = (widget.plot_separability, widget.plot_accumulated)
+        for plot in plots:
+            item = plot.getPlotItem()
+            self.assertFalse(item.getAxis("bottom").isVisible())
+            self.assertIn("Run", plot.message.toPlainText())
+            self.assertTrue(plot.toolTip())
+        self.run_and_wait()
+        for plot in plots:
+            item = plot.getPlotItem()
+            self.assertTrue(item.getAxis("bottom").isVisible())
+            self.assertIsNone(item.legend)
+            title = item.titleLabel.text
+            for name in sep.ALGORITHMS:
+                self.assertIn(name, title)
+                self.assertIn(sep.COLOURS[name], title)
+        widget.report_html = ""
+        widget.send_report()
+        self.assertIn("Data sets per combination", widget.report_html)

@@ -1,6 +1,7 @@
 """The Relief, step by step widget (run with QT_QPA_PLATFORM=offscreen),
 driven through its buttons as a teacher would."""
 import numpy as np
+from AnyQt.QtCore import QPointF
 from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
                          Table, TimeVariable)
 from Orange.widgets.tests import base
@@ -8,8 +9,9 @@ from orangewidget.tests.utils import simulate
 
 from orangecontrib.relief import Relief, ReliefF
 from orangecontrib.relief.generators import parity
-from orangecontrib.relief.widgets.owrelief import RELEVANT_MARK
-from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
+from orangecontrib.relief.widgets.owstepbystep import (ALL_CLASSES,
+                                                       OWReliefSteps)
+from orangecontrib.relief.widgets.weights import RELEVANT_MARK
 from tests.orange.test_input_matrix import tables
 
 
@@ -22,6 +24,17 @@ def weights_by_name(table):
 def expected_by_name(scorer, data):
     return {attr.name: weight
             for attr, weight in zip(data.domain.attributes, scorer(data))}
+
+
+def headers(table):
+    """The texts of `table`'s column headers."""
+    return [table.horizontalHeaderItem(c).text()
+            for c in range(table.columnCount())]
+
+
+def row_names(table):
+    return [table.verticalHeaderItem(r).text()
+            for r in range(table.rowCount())]
 
 
 def mixed_table(n=45, seed=0):
@@ -76,14 +89,14 @@ class TestOWReliefSteps(base.WidgetTest):
     def test_a_pass_in_order_gives_the_relieff_scorers_weights(self):
         self.send_signal(self.widget.Inputs.data, self.mixed)
         self.choose_relieff(3)
-        self.press(self.widget.step_button, len(self.mixed) - 2)
+        self.press(self.widget.whole_button, len(self.mixed) - 2)
         self.assert_weights(ReliefF(k_nearest=3), self.mixed)
 
     def test_random_references_give_the_sampled_scorers_weights(self):
         self.send_signal(self.widget.Inputs.data, self.mixed)
         self.choose_relieff(4)
         self.choose_random(7)
-        self.press(self.widget.step_button, 12)
+        self.press(self.widget.whole_button, 12)
         self.assert_weights(
             ReliefF(k_nearest=4, n_iterations=12, random_state=7),
             self.mixed)
@@ -96,7 +109,7 @@ class TestOWReliefSteps(base.WidgetTest):
         self.send_signal(self.widget.Inputs.data, self.parity)
         self.assertEqual(self.widget.variant_index, 0)
         self.choose_random(3)
-        self.press(self.widget.step_button, 9)
+        self.press(self.widget.whole_button, 9)
         self.assert_weights(Relief(n_iterations=9, random_state=3),
                             self.parity)
         step = self.widget.steps[-1]
@@ -106,7 +119,7 @@ class TestOWReliefSteps(base.WidgetTest):
         self.send_signal(self.widget.Inputs.data, self.mixed)
         self.choose_relieff(2)
         self.choose_random(1)
-        self.press(self.widget.step_button, 6)
+        self.press(self.widget.whole_button, 6)
         self.widget.controls.k_nearest.setValue(5)
         self.assertEqual(len(self.widget.steps), 6)
         self.assert_weights(
@@ -114,7 +127,7 @@ class TestOWReliefSteps(base.WidgetTest):
 
     def test_reset_forgets_the_steps(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.press(self.widget.step_button, 3)
+        self.press(self.widget.whole_button, 3)
         self.assertIsNotNone(self.get_output(self.widget.Outputs.weights))
         self.press(self.widget.reset_button)
         self.assertEqual(self.widget.steps, [])
@@ -130,6 +143,10 @@ class TestOWReliefSteps(base.WidgetTest):
         points.sigClicked.emit(points, [spot], None)
         step = self.widget.steps[-1]
         self.assertEqual(step.reference, 10)
+        self.assertEqual(self.widget.stage, "reference")
+        subset = self.get_output(self.widget.Outputs.neighbourhood)
+        self.assertEqual(len(subset), 1)  # the reference
+        self.press(self.widget.stage_button)  # find hits and misses
         subset = self.get_output(self.widget.Outputs.neighbourhood)
         self.assertEqual(len(subset), 3)  # the reference, a hit and a miss
         np.testing.assert_array_equal(
@@ -143,13 +160,13 @@ class TestOWReliefSteps(base.WidgetTest):
 
     def test_the_weights_show_whole_short_names(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.press(self.widget.step_button, 1)
+        self.press(self.widget.whole_button, 1)
         ticks = self.widget.bars.getAxis("left")._tickLevels[0]
         labels = {label.lstrip(RELEVANT_MARK) for _, label in ticks}
         self.assertEqual(labels, {a.name for a in
                                   self.parity.domain.attributes})
         self.assertEqual(self.widget.bars.getAxis("bottom").labelText,
-                         "weight, 1 step(s)")
+                         "weight, 1 update")
 
     def test_many_attributes_show_the_best_weights(self):
         """Bars for hundreds of attributes would overlap in the narrow
@@ -160,7 +177,7 @@ class TestOWReliefSteps(base.WidgetTest):
         data = Table.from_numpy(domain, rng.normal(size=(30, 300)),
                                 np.repeat([0.0, 1.0], 15))
         self.send_signal(self.widget.Inputs.data, data)
-        self.press(self.widget.step_button, 2)
+        self.press(self.widget.whole_button, 2)
         weights = weights_by_name(self.get_output(self.widget.Outputs.weights))
         self.assertEqual(len(weights), 300)  # the output keeps them all
         ticks = self.widget.bars.getAxis("left")._tickLevels[0]
@@ -172,22 +189,29 @@ class TestOWReliefSteps(base.WidgetTest):
         self.widget.send_report()
 
     def test_the_table_shows_the_steps_diffs_and_update(self):
-        self.send_signal(self.widget.Inputs.data, self.mixed)
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.mixed)
         self.choose_relieff(2)
-        self.press(self.widget.step_button, 2)
-        step, table = self.widget.steps[-1], self.widget.table
+        widget.controls.miss_choice.setCurrentIndex(ALL_CLASSES)
+        widget.controls.miss_choice.activated.emit(ALL_CLASSES)
+        self.press(widget.whole_button, 2)
+        step, table = widget.steps[-1], widget.table
         n_neighbours = len(step.neighbours)
-        self.assertEqual(table.columnCount(), n_neighbours + 2)
-        self.assertEqual(table.rowCount(), 1 + len(step.update))
-        self.assertTrue(table.horizontalHeaderItem(0).text().startswith("hit"))
-        self.assertEqual(float(table.item(0, 0).text()),
-                         round(step.coefficients[0], 3))
+        self.assertEqual(headers(table)[n_neighbours:], ["update", "weight"])
+        self.assertEqual(row_names(table)[:2], ["distance", "multiplier"])
+        self.assertEqual(table.rowCount(), 2 + len(step.update))
+        self.assertTrue(headers(table)[0].startswith("hit 1"))
+        for number in range(n_neighbours):
+            self.assertEqual(float(table.item(0, number).text()),
+                             round(step.distances[number], 3))
+            self.assertEqual(float(table.item(1, number).text()),
+                             round(step.coefficients[number], 3))
         for a, update in enumerate(step.update):
-            self.assertEqual(float(table.item(a + 1, n_neighbours).text()),
+            self.assertEqual(float(table.item(a + 2, n_neighbours).text()),
                              round(update, 3))
-            self.assertEqual(float(table.item(a + 1, 1).text()),
+            self.assertEqual(float(table.item(a + 2, 1).text()),
                              round(step.diffs[a, 1], 3))
-        self.assertIn("Step 2", self.widget.step_label.text())
+        self.assertIn("Step 2", widget.narration.text())
 
     def test_run_makes_one_pass_and_stops(self):
         data = self.parity[:16]
@@ -196,7 +220,7 @@ class TestOWReliefSteps(base.WidgetTest):
         self.widget.speed_index = 2
         self.press(self.widget.run_button)
         self.assertTrue(self.widget.timer.isActive())
-        self.assertFalse(self.widget.step_button.isEnabled())
+        self.assertFalse(self.widget.whole_button.isEnabled())
         self.process_events(until=lambda: not self.widget.timer.isActive(),
                             timeout=20000)
         self.assertEqual(len(self.widget.steps), 16)
@@ -208,7 +232,7 @@ class TestOWReliefSteps(base.WidgetTest):
         self.press(self.widget.run_button)
         self.press(self.widget.run_button)
         self.assertFalse(self.widget.timer.isActive())
-        self.assertTrue(self.widget.step_button.isEnabled())
+        self.assertTrue(self.widget.whole_button.isEnabled())
 
     def test_relief_is_off_for_three_classes(self):
         self.send_signal(self.widget.Inputs.data, self.mixed)
@@ -270,8 +294,8 @@ class TestOWReliefSteps(base.WidgetTest):
         self.send_signal(widget.Inputs.data, one_class)
         self.assertTrue(widget.Error.relief.is_shown())
         self.assertIn("single class", str(widget.Error.relief))
-        self.assertFalse(widget.step_button.isEnabled())
-        self.press(widget.step_button)
+        self.assertFalse(widget.whole_button.isEnabled())
+        self.press(widget.whole_button)
         self.assertIsNone(self.get_output(widget.Outputs.weights))
         self.send_signal(widget.Inputs.data, self.parity[:0])
         self.assertTrue(widget.Error.relief.is_shown())
@@ -283,7 +307,7 @@ class TestOWReliefSteps(base.WidgetTest):
         for case, data in tables().items():
             with self.subTest(case=case):
                 self.send_signal(widget.Inputs.data, data)
-                self.press(widget.step_button)
+                self.press(widget.whole_button)
                 shown = list(widget.Error.active) + list(widget.Warning.active)
                 weights = self.get_output(widget.Outputs.weights)
                 self.assertTrue(shown or weights is not None, case)
@@ -316,5 +340,245 @@ class TestOWReliefSteps(base.WidgetTest):
 
     def test_report_mid_lesson(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
-        self.press(self.widget.step_button, 2)
+        self.press(self.widget.whole_button, 2)
         self.widget.send_report()
+
+
+class TestStagesAndReadingAids(base.WidgetTest):
+    """A step a stage at a time, and what each stage shows."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.parity = parity(64, seed=0)
+        cls.iris = Table("iris")
+        cls.mixed = mixed_table()
+
+    def setUp(self):
+        self.widget = self.create_widget(OWReliefSteps)
+
+    def choose_misses(self, index):
+        combo = self.widget.controls.miss_choice
+        combo.setCurrentIndex(index)
+        combo.activated.emit(index)
+
+    def test_the_button_names_the_next_stage_and_the_update_comes_last(self):
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.parity)
+        said, stages = [], []
+        for _ in range(5):
+            said.append(widget.stage_button.text())
+            weights = self.get_output(widget.Outputs.weights)
+            stages.append((widget.stage, weights is None))
+            widget.stage_button.click()
+        self.assertEqual(said, ["Choose a reference", "Find hits and misses",
+                                "Show the diffs", "Update the weights",
+                                "Choose a reference"])
+        self.assertEqual(stages, [(None, True), ("reference", True),
+                                  ("neighbours", True), ("diffs", True),
+                                  ("update", False)])
+        self.assertEqual(widget.stage, "reference")  # step 2 begun
+        self.assertEqual(len(widget.steps), 2)
+        self.assertEqual(widget.whole_button.text(), "Finish step")
+        widget.back_button.click()  # back to step 1, complete
+        self.assertEqual((len(widget.steps), widget.stage), (1, "update"))
+        widget.back_button.click()
+        self.assertEqual(widget.stage, "diffs")
+        self.assertIsNone(self.get_output(widget.Outputs.weights))
+        widget.whole_button.click()  # finishes step 1 again
+        self.assertEqual((len(widget.steps), widget.stage), (1, "update"))
+        self.assertIsNotNone(self.get_output(widget.Outputs.weights))
+
+    def test_each_stage_fills_its_columns(self):
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.parity)
+        widget.stage_button.click()
+        step = widget.steps[-1]
+        table = widget.table
+        self.assertEqual(len(headers(table)), 1)
+        self.assertTrue(headers(table)[0].startswith("reference"))
+        values = [table.item(r, 0).text() for r in range(2, 14)]
+        row = self.parity[step.reference]
+        self.assertEqual(values, [var.str_val(row[var]) for var in
+                                  self.parity.domain.attributes])
+        self.assertTrue(table.isRowHidden(0) and table.isRowHidden(1))
+        widget.stage_button.click()  # the neighbours: values, distances
+        self.assertEqual(len(headers(table)), 3)
+        self.assertFalse(table.isRowHidden(0))
+        self.assertTrue(table.isRowHidden(1))  # no multipliers yet
+        self.assertEqual([float(table.item(0, c).text()) for c in (1, 2)],
+                         list(np.round(step.distances, 3)))
+        self.assertIn("distance", widget.narration.text())
+        widget.stage_button.click()  # the diffs, adding up to the distances
+        diffs = np.array([[float(table.item(r, c).text())
+                           for c in range(2)] for r in range(2, 14)])
+        np.testing.assert_allclose(diffs.sum(axis=0), step.distances)
+        widget.stage_button.click()  # the update, beside the bars
+        self.assertFalse(table.isRowHidden(1))
+        right = widget.bars.getAxis("right")
+        self.assertTrue(right.isVisible())
+        numbers = [float(text) for _, text in right._tickLevels[0]]
+        np.testing.assert_allclose(numbers, np.round(step.update, 3))
+        legend = widget.bars.getPlotItem().titleLabel.text
+        for mark in ("relevant", "before this update", "the update"):
+            self.assertIn(mark, legend)
+        widget.stage_button.click()  # the next reference: no numbers
+        self.assertFalse(right.isVisible())
+        self.assertNotIn("update", widget.bars.getPlotItem().titleLabel.text)
+
+    def test_runners_up_are_the_nearest_not_chosen(self):
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.iris)
+        widget.controls.show_runners_up.click()
+        self.assertTrue(widget.show_runners_up)
+        widget.stage_button.click()
+        widget.stage_button.click()
+        step, table = widget.steps[-1], widget.table
+        columns = headers(table)
+        nearly = [c for c, text in enumerate(columns)
+                  if text.startswith("nearly")]
+        # one per class shown: the hits' and the nearest class's misses'
+        self.assertEqual(len(nearly), 2)
+        for column in nearly:
+            row = int(columns[column].split("row ")[1]) - 1
+            i = list(step.runners_up).index(row)
+            self.assertEqual(float(table.item(0, column).text()),
+                             round(step.runner_up_distances[i], 3))
+        self.assertEqual(len(widget.scatter.runner_marks.points()), 2)
+        legend = [label.text for _, label in widget.scatter.legend.items]
+        self.assertIn("nearly chosen", legend)
+
+    def test_one_miss_class_at_a_time(self):
+        """Iris with k = 3: three hits and three misses of each other
+        class; the views show the misses of one class, and the update's
+        part from the others stands in a column of its own."""
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.iris)
+        self.assertTrue(widget.miss_combo.isEnabled())
+        self.assertEqual(widget.miss_combo.count(), 2 + 3)
+        widget.whole_button.click()
+        step, table = widget.steps[-1], widget.table
+        misses = ~step.is_hit
+        nearest = step.classes[misses][np.argmin(step.distances[misses])]
+        columns = headers(table)
+        self.assertEqual(sum(c.startswith("miss") for c in columns), 3)
+        self.assertIn("other\nmisses", columns)
+        self.assertEqual(len(widget.scatter.neighbour_marks.points()), 6)
+        shown = step.is_hit | (step.classes == nearest)
+        other = columns.index("other\nmisses")
+        for a in range(4):
+            part = step.diffs[a, shown] @ step.coefficients[shown]
+            self.assertAlmostEqual(
+                part + float(table.item(a + 2, other).text()),
+                step.update[a], delta=2e-3)
+        self.choose_misses(ALL_CLASSES)
+        columns = headers(table)
+        self.assertEqual(sum(c.startswith("miss") for c in columns), 6)
+        self.assertNotIn("other\nmisses", columns)
+        self.assertEqual(len(widget.scatter.neighbour_marks.points()), 9)
+        # the first miss of each class names it
+        self.assertEqual(sum(c.count("\n") == 2 for c in columns), 2)
+        widget.choose_reference(0)
+        widget.stage_button.click()  # its hits and misses
+        self.choose_misses(ALL_CLASSES + 1 + widget.steps[-1].classes[0])
+        columns = headers(table)  # the reference's own class: hits only
+        self.assertEqual(sum(c.startswith("miss") for c in columns), 0)
+        self.assertEqual(sum(c.startswith("hit") for c in columns), 3)
+        self.assertIn("reference's own", widget.narration.text())
+
+    def test_hovering_a_point_tells_its_row_and_values(self):
+        self.send_signal(self.widget.Inputs.data, self.iris)
+        scatter = self.widget.scatter
+        tip = scatter.points.opts["tip"](x=0, y=0, data=3)
+        self.assertTrue(tip.startswith("row 4, class Iris-setosa"))
+        self.assertIn("petal length = 1.5", tip)
+
+    def test_the_weight_axis_can_stay_still(self):
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.parity)
+        ranges = []
+        for _ in range(3):
+            widget.whole_button.click()
+            ranges.append(widget.bars.viewRange()[0])
+        self.assertTrue(widget.fixed_axis)
+        for low, high in ranges:
+            self.assertLessEqual(low, -1)
+            self.assertGreaterEqual(high, 1)
+            self.assertAlmostEqual(high - low, ranges[0][1] - ranges[0][0])
+        widget.controls.fixed_axis.click()
+        low, high = widget.bars.viewRange()[0]
+        weights = widget.stepper.weights(widget.lesson.applied)
+        self.assertLess(high - low, 1.5 * (weights.max() - weights.min()))
+
+    def test_presentation_size_enlarges_texts_and_marks(self):
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.parity)
+        widget.whole_button.click()
+        before = (widget.table.font().pointSizeF(),
+                  widget.scatter.points.opts["size"],
+                  widget.scatter.getAxis("bottom").style["tickFont"])
+        widget.controls.presentation.click()
+        self.assertGreater(widget.table.font().pointSizeF(), before[0])
+        self.assertGreater(widget.scatter.points.opts["size"], before[1])
+        self.assertGreater(
+            widget.scatter.getAxis("bottom").style["tickFont"].pointSizeF(),
+            before[0])
+        self.assertGreater(
+            widget.bars.getAxis("left").style["tickFont"].pointSizeF(),
+            before[0])
+
+    def test_one_row_gives_readable_ticks(self):
+        one = self.iris[:1]
+        self.send_signal(self.widget.Inputs.data, one)
+        self.assertTrue(self.widget.Error.relief.is_shown())  # one class
+        axis = self.widget.scatter.getAxis("bottom")
+        low, high = self.widget.scatter.viewRange()[0]
+        self.assertGreaterEqual(high - low, 0.9)
+        levels = axis.tickValues(low, high, 400)
+        labels = [label for spacing, values in levels
+                  for label in axis.tickStrings(values, 1, spacing)]
+        self.assertTrue(labels)
+        self.assertTrue(all(len(label) <= 4 for label in labels), labels)
+
+    def test_the_shaded_distances_hold_every_neighbour(self):
+        """The projected distances are regions of the plot: every shown
+        hit lies in the hits' region and every miss in the misses'."""
+        widget = self.widget
+        for data, x, y in ((self.iris, "petal length", "sepal width"),
+                           (self.parity, "x1", "irr1"),
+                           (self.mixed, "b", "a")):
+            self.send_signal(widget.Inputs.data, data)
+            widget.attr_x = data.domain[x]
+            widget.attr_y = data.domain[y]
+            widget._plot()
+            for reference in (0, 5, 17):
+                widget.choose_reference(reference)
+                widget.stage_button.click()
+                step = widget.steps[-1]
+                px, py = widget._coordinates()
+                hits, misses = widget._reaches(step, widget._shown(step))
+                if hits is None:  # the reference is not plotted
+                    continue
+                shown = widget._shown(step)
+                row = data[widget.input_rows[step.reference]]
+                centre = np.array([float(row[x]), float(row[y])])
+                for j, hit in zip(step.neighbours[shown],
+                                  step.is_hit[shown]):
+                    if np.isnan(px[j] + py[j]):
+                        continue
+                    # a neighbour that differs only in the plotted
+                    # attributes lies on the edge: look a hair inside
+                    inside = centre + (np.array([px[j], py[j]]) - centre) \
+                        * (1 - 1e-9)
+                    region = hits if hit else misses
+                    self.assertTrue(region.contains(QPointF(*inside)),
+                                    (x, y, reference, j))
+
+    def test_the_report_keeps_the_headers_lines(self):
+        widget = self.widget
+        self.send_signal(widget.Inputs.data, self.parity)
+        widget.whole_button.click()
+        widget.report_html = ""
+        widget.send_report()
+        self.assertIn("hit 1<br/>row", widget.report_html)
+        self.assertIn("update", widget.report_html)

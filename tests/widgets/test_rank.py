@@ -2,6 +2,7 @@
 with QT_QPA_PLATFORM=offscreen)."""
 import numpy as np
 import pytest
+from AnyQt.QtCore import Qt
 from Orange.data import Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
@@ -43,9 +44,13 @@ class TestRankWithTheAddonsScorers(base.WidgetTest):
         model = rank.ranksModel
         headers = [model.headerData(i, 1) for i in range(model.columnCount())]
         values = data.domain.class_var.values
-        self.assertEqual(headers[-2:], [f"IWCD: {v}" for v in values])
+        expected = [f"IWCDRelief for class {v}" for v in values]
+        self.assertEqual(headers[-2:], expected)
+        # the narrow header shows the whole name on hover
+        self.assertEqual(model.headerData(len(headers) - 1, 1, Qt.ToolTipRole),
+                         expected[-1])
         # the columns hold the class rows of the matrix
         self.assertEqual([v.name for v in scores.domain.attributes][-2:],
-                         [f"IWCD: {v}" for v in values])
+                         expected)
         matrix = scorer.scorer.class_weights(data)
         np.testing.assert_allclose(scores.X[:, -2:], matrix.T)

@@ -20,6 +20,13 @@ neighbour search and update rule (:func:`.estimators.prepared`,
 those references: to the last bit when the estimator runs the same engine
 (every call on up to about 1000 instances x 50 attributes), to rounding
 otherwise (:mod:`.engine`).
+
+A step also says how near its neighbours are: their distances to R (the
+sum of the diffs over all attributes, the search's distance) and, for
+every class, the nearest instance the search did not choose (the runner-up).
+:class:`Lesson` shows steps a stage at a time (:data:`STAGES`), as a
+teacher walks through one: the reference, its neighbours, their diffs, the
+update; only updates shown count in the weights.
 """
 from dataclasses import dataclass
 
@@ -29,10 +36,14 @@ from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_choice)
-from .formulas.diffs import pair_diffs
+from .formulas.diffs import distance_row, pair_diffs
 from .formulas.relieff import found, relieff_update
 
 VARIANTS = ("Relief", "ReliefF")
+#: what a step shows, in order: the reference R; its near hits and misses
+#: with their distances; the diffs of every attribute; the update of the
+#: weights (only then does the step count in them)
+STAGES = ("reference", "neighbours", "diffs", "update")
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,19 @@ class Step:
         by class in class order, as the estimators' rule adds them.
     search : int array (C, k)
         The neighbour search's list of R, -1 padded (what the rule reads).
+    distances : float array (s,)
+        The distance of each neighbour to R: sum_A diff(A, R, neighbour)
+        over all attributes, added in attribute order, as the search adds
+        it.
+    runners_up : int array (r,)
+        For each class of the neighbours, in their order, the nearest
+        instance the search did not choose (classes with no other instance
+        give none): who was nearly a neighbour.
+    runner_up_classes : int array (r,)
+    runner_up_distances : float array (r,)
+        The class and the distance to R of each runner-up.
+    runner_up_diffs : float array (a, r)
+        diff(A, R, runner-up) of every attribute and runner-up.
     """
     reference: int
     neighbours: np.ndarray
@@ -68,6 +92,11 @@ class Step:
     diffs: np.ndarray
     update: np.ndarray
     search: np.ndarray
+    distances: np.ndarray
+    runners_up: np.ndarray
+    runner_up_classes: np.ndarray
+    runner_up_distances: np.ndarray
+    runner_up_diffs: np.ndarray
 
     @property
     def is_hit(self):
@@ -164,8 +193,28 @@ class ReliefSteps:
             priors[classes] / (1 - priors[own])) / counts[classes]
         update = np.zeros(exact.values.shape[0])
         relieff_update(update, exact, reference, search, priors)
+        distance = distance_row(exact, np.ones(exact.values.shape[0]),
+                                reference)[0]
+        distance[reference] = np.inf  # never its own neighbour
+        runners_up = self._runners_up(distance, groups, neighbours)
         return Step(reference, neighbours, classes, coefficients,
-                    pair_diffs(exact, reference, neighbours), update, search)
+                    pair_diffs(exact, reference, neighbours), update, search,
+                    distance[neighbours], runners_up,
+                    exact.groups[runners_up], distance[runners_up],
+                    pair_diffs(exact, reference, runners_up))
+
+    def _runners_up(self, distance, groups, chosen):
+        """The nearest instance of each of `groups` (by `distance`, ties
+        to the lower index) that is neither in `chosen` nor the reference
+        (at an infinite `distance`)."""
+        nearest = []
+        for group in groups:
+            members = np.flatnonzero(self.data.exact.groups == group)
+            members = members[~np.isin(members, chosen)
+                              & np.isfinite(distance[members])]
+            if len(members):
+                nearest.append(members[np.argmin(distance[members])])
+        return np.array(nearest, dtype=np.int64)
 
     def steps(self, refs):
         """The steps of the references `refs`, in order."""
@@ -180,3 +229,69 @@ class ReliefSteps:
         neighbours = np.stack([s.search for s in steps])
         return self.kernels.relieff_rule(self.data.exact, refs, neighbours,
                                          self.data.priors)
+
+
+class Lesson:
+    """Steps shown a stage at a time (:data:`STAGES`), as a teacher walks
+    through them.
+
+    `steps` are the steps begun; the last is shown up to `stage` (an index
+    into :data:`STAGES`), the others are complete.  Only the steps shown
+    up to their update are :attr:`applied`: they make the weights.
+    """
+
+    def __init__(self, steps=(), stage=len(STAGES) - 1):
+        self.steps = list(steps)
+        self.stage = stage
+
+    @property
+    def complete(self):
+        """Whether the last step (if any) is shown to its update."""
+        return self.stage == len(STAGES) - 1
+
+    @property
+    def applied(self):
+        """The steps whose update has been applied."""
+        return self.steps if self.complete else self.steps[:-1]
+
+    @property
+    def next_stage(self):
+        """The stage that :meth:`advance` shows next ("reference": a new
+        step)."""
+        return STAGES[0 if self.complete else self.stage + 1]
+
+    def begin(self, step):
+        """Show `step`'s reference; an unfinished step gives way to it."""
+        if not self.complete:
+            self.steps.pop()
+        self.steps.append(step)
+        self.stage = 0
+
+    def advance(self):
+        """Show the next stage of the unfinished step."""
+        if not self.complete:
+            self.stage += 1
+
+    def finish(self):
+        """Show the last step to its update."""
+        self.stage = len(STAGES) - 1
+
+    def back(self):
+        """Undo the last stage shown: back from a step's reference is the
+        previous step, complete."""
+        if not self.steps:
+            return
+        if self.stage == 0:
+            self.steps.pop()
+            self.finish()
+        else:
+            self.stage -= 1
+
+    def reset(self):
+        self.steps = []
+        self.finish()
+
+    def redo(self, stepper):
+        """The same references again with `stepper` (another method or k),
+        each at the stage it was shown."""
+        self.steps = stepper.steps([s.reference for s in self.steps])

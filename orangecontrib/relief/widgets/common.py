@@ -3,6 +3,10 @@ from contextlib import contextmanager
 
 import pyqtgraph as pg
 
+from AnyQt.QtCore import Qt
+from AnyQt.QtGui import QFont
+
+from Orange.statistics.util import countnans
 from Orange.widgets.utils.concurrent import TaskState
 
 from orangecontrib.relief.core import engines
@@ -10,6 +14,16 @@ from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 
 #: the text of a widget's error for data without a (single) class variable
 NO_CLASS = "Data has no (single) class variable."
+
+
+def unknown_columns(data):
+    """The names of `data`'s attributes without a known value (none in
+    data without instances)."""
+    if not len(data):
+        return []
+    unknown = countnans(data.X, axis=0) == len(data)
+    return [attr.name for attr, empty in zip(data.domain.attributes, unknown)
+            if empty]
 
 
 def known_choices(widget, choices):
@@ -105,6 +119,13 @@ def _orphan(state):
     state.watcher.done.connect(ended)
 
 
+def scaled_font(scale=1.0):
+    """The default font, `scale` times its size."""
+    font = QFont()
+    font.setPointSizeF(font.pointSizeF() * scale)
+    return font
+
+
 class PlainPlot(pg.PlotWidget):
     """A plot on white with dark grey axis text, a grid, no buttons, no
     context menu and no SI prefixes on the axes.
@@ -112,11 +133,13 @@ class PlainPlot(pg.PlotWidget):
     `interactive=False` also turns off panning and zooming with the mouse;
     `grid_y` adds horizontal grid lines to the vertical ones;
     `axis_items` (a dict by side, as pyqtgraph's) replaces the axes.
+    :meth:`set_text_scale` enlarges the axes' texts (for a projector).
     """
 
     def __init__(self, parent=None, *, interactive=False, grid_y=False,
                  axis_items=None):
         super().__init__(parent, background="w", axisItems=axis_items)
+        self.text_scale = 1.0
         item = self.getPlotItem()
         if not interactive:
             item.setMouseEnabled(False, False)
@@ -126,3 +149,84 @@ class PlainPlot(pg.PlotWidget):
         for name in ("left", "bottom"):
             item.getAxis(name).setTextPen(pg.mkPen("#404040"))
             item.getAxis(name).enableAutoSIPrefix(False)
+
+    def set_text_scale(self, scale):
+        """Write the axes' ticks and labels `scale` times the default size
+        (the texts a subclass writes should follow ``text_scale``)."""
+        self.text_scale = scale
+        font = scaled_font(scale)
+        for name in ("left", "bottom"):
+            axis = self.getAxis(name)
+            axis.setStyle(tickFont=font)
+            axis.labelStyle = {"font-size": f"{font.pointSizeF():g}pt"}
+            if axis.labelText:
+                axis.setLabel(axis.labelText)
+
+
+class StaticSample(pg.ItemSample):
+    """A legend's sample that a click does not hide."""
+
+    def mouseClickEvent(self, event):
+        event.ignore()
+
+
+class FittingLegend(pg.LegendItem):
+    """A legend in the top right corner of a plot's view box that stays
+    inside it: it takes as many columns as the view box's width holds (one
+    at least), and smaller text if even then it is too tall; its frame is
+    the size of its grid of entries.
+
+    `changed` is called when its size changes (a plot may then make room
+    for it)."""
+    #: the smallest text it shrinks to, in points
+    SMALLEST = 6.0
+
+    def __init__(self, view_box, text_size=9.0, changed=None):
+        super().__init__(offset=(-5, 5), sampleType=StaticSample,
+                         brush=pg.mkBrush(255, 255, 255, 230),
+                         pen=pg.mkPen("#c0c0c0"), labelTextColor="#202020",
+                         labelTextSize=f"{text_size:g}pt")
+        self.text_size = text_size
+        self.changed = changed
+        self.setParentItem(view_box)
+        view_box.sigResized.connect(self.fit)
+
+    def set_text_size(self, points):
+        """Entries written at `points` pt (or smaller, to fit)."""
+        self.text_size = points
+        self.fit()
+
+    def fit(self):
+        """The most columns whose width fits the view box, at the largest
+        text size up to `text_size` whose height fits it."""
+        box = self.parentItem().boundingRect()
+        size = self.text_size
+        while True:
+            self._write_at(size)
+            columns = max(1, len(self.items))
+            while (columns > 1
+                   and self._grid_size(columns).width() > box.width() - 10):
+                columns -= 1
+            height = self._grid_size(columns).height()
+            if height <= box.height() - 10 or size <= self.SMALLEST:
+                break
+            size = max(self.SMALLEST, size * 0.85)
+        self.updateSize()
+
+    def _write_at(self, points):
+        self.opts["labelTextSize"] = f"{points:g}pt"
+        for _, label in self.items:
+            label.setText(label.text, size=self.opts["labelTextSize"])
+
+    def _grid_size(self, columns):
+        """The size of the entries laid out in `columns` columns."""
+        self.columnCount = 0  # lay them out again, even in as many columns
+        self.setColumnCount(columns)
+        return self.layout.effectiveSizeHint(Qt.PreferredSize)
+
+    def updateSize(self):
+        hint = self.layout.effectiveSizeHint(Qt.PreferredSize)
+        if (hint.width(), hint.height()) != (self.width(), self.height()):
+            self.setGeometry(0, 0, hint.width(), hint.height())
+            if self.changed is not None:
+                self.changed()

@@ -19,12 +19,14 @@ from orangecontrib.relief.widgets.common import (
     shut_down_at_once, within_ranges, work_progress)
 
 #: labels of the weighting methods, in the order of `METHODS`
-METHOD_LABELS = ("IWCDRelief (instance weighted)", "CDRelief",
+METHOD_LABELS = ("IWCDRelief (per class, near the border)",
+                 "CDRelief (per class)",
                  "ReliefF (one vector for all classes)",
                  "None (plain kNN)")
-#: labels of IWCDRelief's readings of eq. 6, in the order of `UPDATES`
-UPDATE_LABELS = {"as_printed": "As printed",
-                 "as_text": "As the text says"}
+#: labels of IWCDRelief's readings of eq. 6, in the order of `UPDATES`:
+#: which class's weights a reference nearer its own class updates
+UPDATE_LABELS = {"as_printed": "Its own class's weights",
+                 "as_text": "The other class's weights"}
 
 
 def fit_model(learner, data, state: TaskState):
@@ -53,7 +55,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         scorer = Output("Scorer", Scorer, explicit=True)
 
     class Information(OWBaseLearner.Information):
-        chosen_threshold = Msg("Cross-validation chose the instance weight "
+        chosen_threshold = Msg("Cross-validation chose the border "
                                "threshold {:g}.")
         plain_won = Msg("Cross-validation chose equal weights (plain kNN): "
                         "no threshold's learnt weights did better on these "
@@ -93,31 +95,40 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         self.method_combo = gui.comboBox(
             box, self, "method_index", items=METHOD_LABELS,
             callback=self._on_method_changed,
-            tooltip="How the attribute weights of each class are learnt: "
-                    "IWCDRelief and CDRelief (Qiu & He 2019) learn one "
-                    "vector per class, ReliefF one for all, None uses "
-                    "equal weights.")
+            tooltip="How the attribute weights are learnt: CDRelief "
+                    "(Marchiori 2013) learns one weight vector per class; "
+                    "IWCDRelief (Qiu & He 2019) too, from the instances "
+                    "near the border between the classes only; ReliefF "
+                    "learns one vector for all classes; None uses equal "
+                    "weights.")
         gui.checkBox(box, self, "choose_threshold",
                      "Choose the threshold by cross-validation",
                      callback=self._on_method_changed,
-                     tooltip="Pick IWCDRelief's threshold (0.1 .. 0.9) by a "
-                             "5-fold cross-validation on the training data; "
-                             "equal weights compete too and win when the "
-                             "learnt ones do not help.")
+                     tooltip="Pick IWCDRelief's border threshold (0.1 .. "
+                             "0.9) by a 5-fold cross-validation on the "
+                             "training data; equal weights compete too and "
+                             "win when the learnt ones do not help.")
         self.threshold_spin = gui.doubleSpin(
             box, self, "threshold", 0, 1, 0.05, decimals=2,
-            label="Instance weight threshold:", alignment=Qt.AlignRight,
+            label="Border threshold:", alignment=Qt.AlignRight,
             controlWidth=80, callback=self.settings_changed,
-            tooltip="IWCDRelief learns from the instances near the class "
-                    "border: those whose weight (eq. 5) is at most this.")
+            tooltip="IWCDRelief learns only from the instances near the "
+                    "border between the classes: those whose mean "
+                    "distances to their hits and to their misses, the "
+                    "smaller divided by the larger, exceed this (0: all "
+                    "instances; the instance weight of Qiu & He 2019, "
+                    "eq. 5).")
         self.update_combo = gui.comboBox(
             box, self, "update_index",
             items=[UPDATE_LABELS[u] for u in UPDATES],
-            label="Weight update:", orientation=Qt.Horizontal,
+            label="A reference nearer its own class updates:",
             callback=self.settings_changed,
-            tooltip="IWCDRelief's update, eq. 6 of Qiu & He (2019): the "
-                    "formula as printed, or as the text describes it (the "
-                    "default: it reproduces the paper's results; see the "
+            tooltip="Which class's weights IWCDRelief's update goes to when "
+                    "the reference is nearer its own class than the other "
+                    "(the other way round when it is nearer the other). "
+                    "The other class's (default) reproduces the paper's "
+                    "results and follows its text; its own class's is the "
+                    "formula as printed (Qiu & He 2019, eq. 6; see the "
                     "help).")
         self.sample_check, self.iterations_spin = gui.spin(
             box, self, "n_iterations", 1, 100000,
@@ -228,10 +239,11 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
                       ("Class weights", METHOD_LABELS[self.method_index])]
         if METHODS[self.method_index] == "IWCDRelief":
             parameters += [
-                ("Instance weight threshold",
+                ("Border threshold",
                  self._threshold_report() if self.choose_threshold
                  else self.threshold),
-                ("Weight update", UPDATE_LABELS[UPDATES[self.update_index]])]
+                ("Nearer its class, a reference updates",
+                 UPDATE_LABELS[UPDATES[self.update_index]].lower())]
         parameters.append(("References", (
             f"{self.n_iterations} sampled per class" if self.sample_references
             else "every training instance")))

@@ -21,7 +21,7 @@ PARAMETERS = {
     "n_irrelevant": ("Irrelevant attributes:", 0, 1000),
     "n_classes": ("Classes:", 2, 100),
     "max_rule_size": ("Tests per rule (at most):", 1, 100),
-    "n_centroids": ("Centroids:", 1, 1000),
+    "n_centroids": ("Cluster centres:", 1, 1000),
     "p": ("Modulus p:", 2, 100),
 }
 #: what each parameter does, in plain words
@@ -30,12 +30,14 @@ TOOLTIPS = {
     "n_relevant": "Attributes the class depends on (marked relevant: the "
                   "Relief widget stars them).",
     "n_irrelevant": "Random attributes the class does not depend on.",
-    "n_classes": "How many classes the rules or centroids use.",
+    "n_classes": "How many classes the rules or the cluster centres "
+                 "use.",
     "max_rule_size": "The most attribute tests a rule of the decision list "
                      "may have.",
-    "n_centroids": "How many random centres the instances are drawn "
-                   "around.",
-    "p": "The class is the sum of the relevant values modulo this number.",
+    "n_centroids": "How many random centres (centroids) the instances are "
+                   "drawn around.",
+    "p": "The class is the remainder of the sum of the relevant values "
+         "divided by this number.",
 }
 DESCRIPTION_WIDTH = 300
 
@@ -44,12 +46,12 @@ class OWReliefGenerator(OWWidget):
     name = "Relief Data Generator"
     description = ("Artificial data whose attributes are known to be "
                    "relevant or irrelevant: RDG1, RandomRBF, NonMonotonic, "
-                   "MajorityN, ModuloP, CorrAL and Parity3+3.")
+                   "MajorityN, ModuloP, XOR, CorrAL and Parity3+3.")
     icon = "icons/Generator.svg"
     priority = 20
     settings_version = 1
     keywords = "generator, artificial, synthetic, rdg1, rbf, majority, " \
-               "modulo, parity, corral, relevant"
+               "modulo, xor, parity, corral, relevant"
     want_main_area = False
     resizing_enabled = False
 
@@ -86,6 +88,9 @@ class OWReliefGenerator(OWWidget):
             tooltip="The artificial problem: the text below says how its "
                     "class depends on its attributes. The same names as in "
                     "the Separability widget and on the command line.")
+        model = self.problem_combo.model()
+        for row, generator in enumerate(GENERATORS.values()):
+            model.item(row).setToolTip(generator.source)
         self.description_label = QLabel(wordWrap=True)
         self.description_label.setFixedWidth(DESCRIPTION_WIDTH)
         box.layout().addWidget(self.description_label)

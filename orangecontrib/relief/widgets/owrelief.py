@@ -3,14 +3,11 @@ asked, test which of them are significant."""
 from collections import namedtuple
 
 import numpy as np
-import pyqtgraph as pg
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtGui import QCursor, QFontMetrics
-from AnyQt.QtWidgets import QStackedWidget, QToolTip
+from AnyQt.QtWidgets import QStackedWidget
 
-from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
-                         StringVariable, Table)
+from Orange.data import Domain, Table
 from Orange.preprocess.score import Scorer
 from Orange.statistics.util import countnans
 from Orange.widgets import gui
@@ -29,27 +26,20 @@ from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_SHARED, METHODS, default_method, fitting_methods,
     make_scorer)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, PlainPlot, known_choices, shut_down_at_once, within_ranges,
-    work_progress)
+    NO_CLASS, known_choices, shut_down_at_once, within_ranges, work_progress)
+from orangecontrib.relief.widgets.weights import (
+    RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
 #: bars the plot shows at first (the best attributes); the user may choose
 DEFAULT_BARS = 20
 #: the most bars the plot shows (more would not be readable)
 MAX_BARS = 50
-#: attribute names longer than this many pixels are elided (full on hover)
-NAME_WIDTH = 220
 #: The setting holding k of each variant that takes k, in the order of the
 #: pages of the k control (then a page for each variant without k).
 K_SETTINGS = {"ReliefF": "k_relieff", "RReliefF": "k_rrelieff"}
 #: what the k control says for the variants without k
 NO_K = {"Relief": "One nearest hit and one nearest miss.",
         "SURF family": "Neighbours: all within a distance."}
-POSITIVE_BRUSH = pg.mkBrush("#1f77b4")
-NEGATIVE_BRUSH = pg.mkBrush("#a0a0a0")
-FADED_BRUSH = pg.mkBrush("#c9d9ea")
-RELEVANT_PEN = pg.mkPen("#d62728", width=2)
-#: a prefix of attributes a generator made relevant
-RELEVANT_MARK = "\u2605 "
 ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 TEST_LABELS = ("STIR (fast)", "Permutations")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
@@ -78,137 +68,12 @@ def compute_weights(scorer, data, state: TaskState, tester=None):
         return Scores(weights, tester.result(data, progress))
 
 
-def weights_table(attributes, weights, tested=None):
-    """A table with one row per attribute, best weight first: "weight", with
-    `tested` also "p", "q" and "significant", and the attribute name as a
-    string meta."""
-    order = np.argsort(-weights, kind="stable")
-    columns = [ContinuousVariable("weight")]
-    values = [weights[order]]
-    if tested is not None:
-        columns += [ContinuousVariable("p"), ContinuousVariable("q"),
-                    DiscreteVariable("significant", values=("no", "yes"))]
-        values += [tested.p[order], tested.q[order],
-                   tested.significant[order].astype(float)]
-    domain = Domain(columns, metas=[StringVariable("attribute")])
-    names = np.array([[attributes[i].name] for i in order], dtype=object)
-    table = Table.from_numpy(domain, np.column_stack(values), metas=names)
-    table.name = "Relief weights"
-    return table
-
-
 def significant_data(data, tested):
     """`data` with only the significant attributes (class and metas kept)."""
     attributes = [a for a, s in zip(data.domain.attributes,
                                     tested.significant) if s]
     domain = Domain(attributes, data.domain.class_vars, data.domain.metas)
     return data.transform(domain)
-
-
-def is_relevant(variable):
-    """Whether a generator of the add-on made `variable` relevant."""
-    return bool(variable.attributes.get("relevant", False))
-
-
-def elided(text, width=NAME_WIDTH):
-    """`text` elided in the middle to `width` pixels of the default font."""
-    return QFontMetrics(pg.QtGui.QFont()).elidedText(
-        text, Qt.ElideMiddle, width)
-
-
-def text_width(texts):
-    """The width in pixels of the widest of `texts` in the default font."""
-    metrics = QFontMetrics(pg.QtGui.QFont())
-    return max((metrics.horizontalAdvance(text) for text in texts), default=0)
-
-
-class WeightsPlot(PlainPlot):
-    """Horizontal bars of attribute weights, the best attribute on top;
-    the names take the width of the longest one, at most `name_width`
-    pixels (longer ones are elided in the middle), the full name and the
-    values on hover."""
-
-    def __init__(self, parent=None, name_width=NAME_WIDTH):
-        super().__init__(parent)
-        self.name_width = name_width
-        item = self.getPlotItem()
-        item.getAxis("bottom").setLabel("weight")
-        self.getViewBox().invertY(True)
-        self.tooltips = []
-        self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
-        self.scene().sigMouseMoved.connect(self._hover)
-        self.show_message("No data.")
-
-    def set_weights(self, names, weights, tooltips, relevant, faded=None,
-                    cutoff=None):
-        """Show the attributes `names` with their `weights`, top to bottom.
-
-        `tooltips`: the text of each bar; `relevant`: bools, bars drawn with
-        a red outline and a star; `faded`: bools, bars drawn pale (not
-        significant); `cutoff`: draw a dashed line and "q <= alpha" below
-        that many bars (the significant ones).
-        """
-        self.clear()
-        self._show_axes(True)
-        faded = np.zeros(len(weights), bool) if faded is None else faded
-        brushes = [FADED_BRUSH if fade else
-                   POSITIVE_BRUSH if w >= 0 else NEGATIVE_BRUSH
-                   for w, fade in zip(weights, faded)]
-        pens = [RELEVANT_PEN if rel else pg.mkPen(None) for rel in relevant]
-        positions = np.arange(len(weights))
-        self.addItem(pg.BarGraphItem(
-            x0=0, y=positions, width=weights, height=0.7, brushes=brushes,
-            pens=pens))
-        labels = [elided((RELEVANT_MARK if rel else "") + name,
-                         self.name_width)
-                  for name, rel in zip(names, relevant)]
-        self.getAxis("left").setTicks([list(zip(positions, labels)), []])
-        self.getAxis("left").setWidth(text_width(labels) + 10)
-        self.setYRange(-0.5, len(weights) - 0.5, padding=0.02)
-        low, high = min(0.0, np.min(weights)), max(0.0, np.max(weights))
-        self.setXRange(low, high if high > low else low + 1)
-        if cutoff is not None:
-            self.addItem(pg.InfiniteLine(
-                pos=cutoff - 0.5, angle=0,
-                pen=pg.mkPen("#d62728", style=Qt.DashLine)))
-        self.tooltips = list(tooltips)
-
-    def mark_outdated(self):
-        """Fade the bars shown: they belong to the previous options."""
-        for item in self.getPlotItem().items:
-            if isinstance(item, pg.BarGraphItem):
-                item.setOpacity(0.3)
-        self.setTitle("Computing ... (the bars are of the previous options)",
-                      color="#606060", size="9pt")
-
-    def show_message(self, text):
-        """No bars and no axes, only `text` in the middle."""
-        self.clear()
-        self.tooltips = []
-        self._show_axes(False)
-        self.message.setText(text)
-        self.addItem(self.message)
-        self.setXRange(0, 1)
-        self.setYRange(0, 1)
-        self.message.setPos(0.5, 0.5)
-
-    def _show_axes(self, shown):
-        self.setTitle(None)
-        for name in ("left", "bottom"):
-            self.getPlotItem().showAxis(name, shown)
-        if not shown:
-            self.getAxis("left").setTicks(None)
-
-    def _hover(self, position):
-        """Show the full name and the values of the bar under the mouse
-        (also over its name on the axis)."""
-        if not self.tooltips:
-            return
-        row = int(round(self.getViewBox().mapSceneToView(position).y()))
-        if 0 <= row < len(self.tooltips):
-            QToolTip.showText(QCursor.pos(), self.tooltips[row], self)
-        else:
-            QToolTip.hideText()
 
 
 class OWRelief(OWWidget, ConcurrentWidgetMixin):
@@ -561,8 +426,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         if self._can_score():
             if engines.waits_for_preparation(self.data.X,
                                              scorer.n_iterations):
-                self.Information.preparing(
-                    engines.status(self.data.X, scorer.n_iterations))
+                self.Information.preparing(engines.preparation_status())
             if self.scores is not None:
                 self.plot.mark_outdated()
             else:

@@ -17,7 +17,7 @@ from orangecontrib.relief.core.subsets import SEARCHES, SetMeasure
 from orangecontrib.relief.selection import make_measure, reduce_data
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, PlainPlot, known_choices, shut_down_at_once, task_progress,
-    within_ranges, work_progress)
+    unknown_columns, within_ranges, work_progress)
 
 #: label in the widget (the setting's value) -> measure of make_measure
 MEASURES = {"RFSM": "RFSM", "Liu's consistency": "Consistency",
@@ -28,6 +28,29 @@ MAX_LABELS = 12
 ACCEPTED_PEN = pg.mkPen("#1f77b4", width=2)
 ACCEPTED_BRUSH = pg.mkBrush("#1f77b4")
 REJECTED_BRUSH = pg.mkBrush("#d62728")
+#: the most ticks of the number of attributes (whole numbers only)
+MAX_TICKS = 12
+
+
+def whole_ticks(low, high):
+    """Ticks at whole numbers from `low` to `high`, at most MAX_TICKS of
+    them (a count has no 2.5)."""
+    step = max(1, -(-(high - low + 1) // MAX_TICKS))
+    return [(value, str(value)) for value in range(low, high + 1, step)]
+
+
+def trace_legend(refused, by_bound):
+    """The plot's legend (in its title): the marks of the steps taken and
+    refused (if any), the chosen set's line and the bound's (if drawn)."""
+    entries = [f'<span style="color:#1f77b4">&#9679;</span> '
+               f'{"best set of a size" if by_bound else "step taken"}']
+    if refused:
+        entries.append('<span style="color:#d62728">&#10005;</span> '
+                       'step refused')
+    entries.append('<span style="color:#808080">&#9478;</span> chosen set')
+    if by_bound:
+        entries.append('<span style="color:#808080">&#8943;</span> bound')
+    return "&nbsp;&nbsp;&nbsp;".join(entries)
 
 
 def measure_name(measure, class_var):
@@ -154,6 +177,10 @@ class TracePlot(PlainPlot):
                 pen=pg.mkPen("#808080", style=pg.QtCore.Qt.DotLine)))
         sizes = [s.size for s in trace]
         self.setXRange(min(sizes) - 0.3, max(sizes) + 0.5, padding=0.02)
+        self.getAxis("bottom").setTicks(
+            [whole_ticks(min(sizes), max(sizes)), []])
+        self.setTitle(trace_legend(not all(s.accepted for s in trace),
+                                   by_bound), color="#404040")
         self._set_value_range(trace)
 
     def _set_value_range(self, trace):
@@ -167,7 +194,7 @@ class TracePlot(PlainPlot):
         if start.size == 0 and rest and start.value < low - spread:
             self.setYRange(low - 0.15 * spread, high + 0.15 * spread)
             self.empty_set_note = pg.TextItem(
-                f"empty set: {start.value:.3g} (below the scale)",
+                f"no attributes: {start.value:.3g} (below the plot)",
                 color="#808080", anchor=(0, 1))
             self.empty_set_note.setPos(start.size, low - 0.12 * spread)
             self.addItem(self.empty_set_note)
@@ -195,6 +222,8 @@ class TracePlot(PlainPlot):
 
     def clear_trace(self):
         self.clear()
+        self.setTitle(None)
+        self.getAxis("bottom").setTicks(None)
         self.getPlotItem().getAxis("left").setLabel("measure")
 
 
@@ -223,6 +252,8 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
     class Warning(OWWidget.Warning):
         incomplete = Msg("Branch and bound ran out of its budget; the set "
                          "is the smallest found so far.")
+        empty_columns = Msg("Attribute(s) without known values cannot tell "
+                            "instances apart: {}")
 
     class Information(OWWidget.Information):
         default_learner = Msg("The wrapper uses a tree (a classification "
@@ -276,7 +307,8 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         self.rfsm_box = gui.vBox(box)
         gui.spin(self.rfsm_box, self, "k_nearest", 1, 100,
                  label="Neighbours (k):", callback=self.commit.deferred,
-                 tooltip="Nearest hits and misses of each reference.")
+                 tooltip="How many nearest hits, and nearest misses of each "
+                         "other class, every instance is compared with.")
         gui.checkBox(self.rfsm_box, self, "neighbours_within",
                      "Find neighbours within the set only",
                      callback=self.commit.deferred,
@@ -285,9 +317,10 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         gui.checkBox(self.rfsm_box, self, "relieff_priors",
                      "Weight misses by their class's frequency",
                      callback=self.commit.deferred,
-                     tooltip="Weight the misses of each class by its prior "
-                             "probability, as ReliefF (P(C) / (1 - "
-                             "P(class))).")
+                     tooltip="Weight the misses of each class by its share "
+                             "of the data, as ReliefF does: P(C) / (1 \u2212 "
+                             "P(class of the instance)); unchecked, by P(C), "
+                             "as the RFSM paper's eq. 2 writes it.")
         self.bins_spin = gui.spin(
             box, self, "n_bins", 2, 20, label="Intervals of numeric "
             "attributes:", callback=self.commit.deferred,
@@ -326,6 +359,7 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
     def set_data(self, data):
         self.cancel()
         self.Error.clear()
+        self.Warning.empty_columns.clear()
         self.data = None
         if data is not None:
             if data.domain.class_var is None:
@@ -334,6 +368,9 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
                 self.Error.no_attributes()
             else:
                 self.data = data
+                names = unknown_columns(data)
+                self.Warning.empty_columns(", ".join(names),
+                                           shown=bool(names))
 
     @Inputs.learner
     def set_learner(self, learner):

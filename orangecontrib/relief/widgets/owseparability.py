@@ -20,31 +20,42 @@ from orangecontrib.relief.widgets.common import (
     PlainPlot, engine_status, shut_down_at_once, within_ranges)
 
 #: setting, label, lowest and highest value of the design's controls
-DESIGN = (("max_relevant", "Relevant attributes 1 ..", 1, 50),
-          ("irrelevant_factor", "Irrelevant: 1 .. factor x relevant,"
-                                " factor", 1, 5),
-          ("n_datasets", "Data sets per cell:", 1, 100),
+DESIGN = (("max_relevant", "Relevant attributes, up to:", 1, 50),
+          ("irrelevant_factor", "Irrelevant per relevant, up to:", 1, 5),
+          ("n_datasets", "Data sets per combination:", 1, 100),
           ("n_instances", "Instances:", 10, 10000),
           ("k_nearest", "Neighbours (k):", 1, 100),
           ("seed", "Random seed:", 0, 2 ** 31 - 1))
-#: what each control of the design does (Prat & Belanche 2006, Fig. 5)
+#: what each control of the design does
 DESIGN_TIPS = {
-    "max_relevant": "Data sets are made with 1 up to this many relevant "
-                    "attributes.",
-    "irrelevant_factor": "... and, for n relevant ones, 1 up to this many "
-                         "times n irrelevant attributes.",
+    "max_relevant": "Data sets are made with 1, 2, ... up to this many "
+                    "relevant attributes (the paper: 50).",
+    "irrelevant_factor": "For n relevant attributes, data sets get 1, 2, "
+                         "... up to this many times n irrelevant ones (the "
+                         "paper: 2; Prat & Belanche 2006, section 5).",
     "n_datasets": "How many random data sets are weighted for every number "
-                  "of relevant and irrelevant attributes.",
+                  "of relevant and irrelevant attributes (the paper: 10).",
     "n_instances": "Instances of each generated data set.",
-    "k_nearest": "Nearest hits and misses of the three ReliefF variants.",
+    "k_nearest": "How many nearest hits, and nearest misses of each other "
+                 "class, the three ReliefF variants take.",
     "seed": "Seed of the generated data: the same seed, the same curves."}
+#: what the plots show (their tooltips)
+PLOT_TIPS = (
+    "Separability: the largest weight of a relevant attribute minus the "
+    "largest weight of an irrelevant one, the mean over the data sets with "
+    "that many attributes. Above 0 the best attribute is a relevant one "
+    "(Prat & Belanche 2006, eq. 5.1 and Fig. 7).",
+    "Accumulated separability: the running sum of the separability from "
+    "the fewest attributes on; a higher, steeper curve is a better "
+    "algorithm (Prat & Belanche 2006, Fig. 8).")
 
 PENS = {name: pg.mkPen(colour, width=2)
         for name, colour in sep.COLOURS.items()}
 
 
 def legend_html():
-    """The algorithms' names in their curves' colours."""
+    """The algorithms' names beside their curves' colours: the legend, in
+    the plots' titles (where it covers no curve)."""
     return "&nbsp;&nbsp;&nbsp;".join(
         f'<span style="color:{colour}">&#9472;&#9472;</span> {name}'
         for name, colour in sep.COLOURS.items())
@@ -81,28 +92,45 @@ def results_table(results):
 
 
 class CurvesPlot(PlainPlot):
-    """One curve per algorithm against the number of attributes."""
+    """One curve per algorithm against the number of attributes, the
+    legend in the title; before there are curves, a message and no
+    axes."""
 
     def __init__(self, parent, y_label):
         super().__init__(parent, interactive=True, grid_y=True)
         item = self.getPlotItem()
-        item.setLabel("bottom", "number of attributes (n + m)")
+        item.setLabel("bottom", "attributes (relevant + irrelevant)")
         item.setLabel("left", y_label)
+        self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
         self.curves = []
 
     def set_curves(self, x, per_algorithm, which, title):
-        self.clear_curves()
-        self.getPlotItem().setTitle(title)
+        self.clear()
+        self.curves = []
+        self._show_axes(True)
+        self.getPlotItem().setTitle(
+            f"{title}&nbsp;&nbsp;&nbsp;&nbsp;{legend_html()}")
         self.addItem(pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#999999")))
         for name in sep.ALGORITHMS:
             curve = self.plot(x, per_algorithm[name][which], pen=PENS[name],
                               name=name)
             self.curves.append(curve)
+        self.enableAutoRange()
 
     def clear_curves(self):
+        """No curves: a message in the middle, no axes."""
         self.clear()
         self.curves = []
         self.getPlotItem().setTitle(None)
+        self._show_axes(False)
+        self.message.setText("Press Run to compute the curves.")
+        self.addItem(self.message)
+        self.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
+        self.message.setPos(0.5, 0.5)
+
+    def _show_axes(self, shown):
+        for name in ("left", "bottom"):
+            self.getPlotItem().showAxis(name, shown)
 
 
 class OWSeparability(OWWidget, ConcurrentWidgetMixin):
@@ -150,11 +178,12 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         grid = QGridLayout()
         self.plot_separability = CurvesPlot(self, "separability")
         self.plot_accumulated = CurvesPlot(self, "accumulated separability")
-        grid.addWidget(self.plot_separability, 0, 0)
-        grid.addWidget(self.plot_accumulated, 1, 0)
+        for row, (plot, tip) in enumerate(zip(
+                (self.plot_separability, self.plot_accumulated), PLOT_TIPS)):
+            plot.setToolTip(tip)
+            plot.clear_curves()
+            grid.addWidget(plot, row, 0)
         self.mainArea.layout().addLayout(grid)
-        # the legend below the plots, where it covers no curve
-        self.legend = gui.widgetLabel(self.mainArea, legend_html())
         self._update_design_info()
 
     # --- GUI --------------------------------------------------------------
@@ -184,8 +213,12 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
                      callback=self._update_design_info, controlWidth=70,
                      tooltip=DESIGN_TIPS[name])
         self.design_info = gui.widgetLabel(box, "")
-        self.run_button = gui.button(self.controlArea, self, "Run",
-                                     callback=self.toggle_run)
+        self.run_button = gui.button(
+            self.controlArea, self, "Run", callback=self.toggle_run,
+            tooltip="Generate the data sets of the design, weight their "
+                    "attributes with ReliefF, dReliefF and pdReliefF and "
+                    "plot the curves (in the background; press again to "
+                    "stop).")
 
         box = gui.vBox(self.controlArea, "Plot")
         self.shown_combo = gui.comboBox(
@@ -217,8 +250,8 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
             self.design_info.setText("Choose at least one problem.")
         else:
             self.design_info.setText(
-                f"{design.n_runs} data sets x {len(sep.ALGORITHMS)} "
-                "algorithms")
+                f"{design.n_runs} data sets, each weighted by "
+                f"{len(sep.ALGORITHMS)} algorithms")
         self.run_button.setEnabled(design is not None or self.task is not None)
 
     # --- running ----------------------------------------------------------
@@ -291,10 +324,10 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         if design is not None:
             self.report_items("Design", [
                 ("Problems", ", ".join(design.problems)),
-                ("Relevant attributes", f"1 .. {design.max_relevant}"),
+                ("Relevant attributes", f"1 to {design.max_relevant}"),
                 ("Irrelevant attributes",
-                 f"1 .. {design.irrelevant_factor} x relevant"),
-                ("Data sets per cell", design.n_datasets),
+                 f"1 to {design.irrelevant_factor} times the relevant"),
+                ("Data sets per combination", design.n_datasets),
                 ("Instances", design.n_instances),
                 ("Neighbours (k)", design.k_nearest)])
         if self.results is not None:

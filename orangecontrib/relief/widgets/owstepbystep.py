@@ -1,12 +1,14 @@
 """Relief, step by step: one reference instance at a time, its nearest hits
-and misses, the diffs it reads and how it moves the weights (for teaching)."""
-import numpy as np
-import pyqtgraph as pg
+and misses, the diffs it reads and how it moves the weights (for teaching),
+shown a stage at a time."""
+from html import escape
 
-from AnyQt.QtCore import Qt, QTimer, pyqtSignal as Signal
-from AnyQt.QtGui import QBrush, QColor, QFont
-from AnyQt.QtWidgets import (QAbstractItemView, QHeaderView, QSizePolicy,
-                             QSplitter, QTableWidget, QTableWidgetItem)
+import numpy as np
+
+from AnyQt.QtCore import QSize, Qt, QTimer
+from AnyQt.QtGui import QColor
+from AnyQt.QtWidgets import (QScrollArea, QSizePolicy, QSplitter,
+                             QStackedWidget)
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Table
 from Orange.widgets import gui
@@ -14,144 +16,93 @@ from Orange.widgets.settings import (ContextSetting, DomainContextHandler,
                                      Setting)
 from Orange.widgets.utils.itemmodels import DomainModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
-from Orange.widgets.visualize.owscatterplotgraph import AxisItem
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.steps import VARIANTS, ReliefSteps, references
-from orangecontrib.relief.widgets.common import (NO_CLASS, PlainPlot,
+from orangecontrib.relief.core.steps import (STAGES, VARIANTS, Lesson,
+                                             ReliefSteps, references)
+from orangecontrib.relief.widgets.common import (NO_CLASS, scaled_font,
                                                  within_ranges)
-from orangecontrib.relief.widgets.owrelief import (WeightsPlot, is_relevant,
-                                                   weights_table)
+from orangecontrib.relief.widgets.neighbourhood import (
+    JITTER, NeighbourhoodPlot, plot_coordinates, reach_path)
+from orangecontrib.relief.widgets.steptable import (StepTable, StepView,
+                                                    step_columns)
+from orangecontrib.relief.widgets.weights import (
+    RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
 #: (label, milliseconds between two steps) of the Run button's speeds
-SPEEDS = (("Slow (2 s a step)", 2000), ("Medium (0.5 s a step)", 500),
-          ("Fast (0.1 s a step)", 100))
-#: a nominal attribute's points spread this far around its value
-JITTER = 0.3
-HIT_PEN = pg.mkPen("#2a2a2a", width=2.5)
-MISS_PEN = pg.mkPen("#2a2a2a", width=2.5, style=Qt.DashLine)
-#: the background of an update that raises (lowers) a weight
-UP, DOWN = QColor("#d8ecd0"), QColor("#f6d5d0")
-
-EXPLANATION = (
-    "A step takes a reference, finds its nearest hits (same class) and "
-    "misses (other class) with all attributes, and moves each weight down "
-    "by how much the attribute differs on the hits, up by how much it "
-    "differs on the misses.")
-EXPLANATION_WIDTH = 230
+SPEEDS = (("2 s a step", 2000), ("0.5 s a step", 500),
+          ("0.1 s a step", 100))
+#: what the narration calls the stages
+STAGE_TITLES = {"reference": "the reference",
+                "neighbours": "hits and misses",
+                "diffs": "the diffs",
+                "update": "the update"}
+#: what the stage button says: the stage it shows next
+STAGE_BUTTONS = {"reference": "Choose a reference",
+                 "neighbours": "Find hits and misses",
+                 "diffs": "Show the diffs",
+                 "update": "Update the weights"}
+#: the choices of which misses the views show, before the class values
+NEAREST_CLASS, ALL_CLASSES = 0, 1
+MISS_CHOICES = ("Nearest class", "All classes")
+#: the size of texts and marks with "Presentation size" (times the default)
+PRESENTATION = 1.6
+#: the weight axis held over a run: every weight lies in it
+FIXED_RANGE = (-1.0, 1.0)
+#: the default size of the widget, the smallest its layout is made for
+DEFAULT_SIZE = QSize(1024, 640)
 #: the most bars the narrow weights panel shows (the best weights)
 MAX_BARS = 20
+#: the most attributes a point's tooltip lists
+MAX_TIP_VALUES = 15
+
+EXPLANATION = (
+    "<p>Relief weighs the attributes one reference instance at a time. A "
+    "step</p><ol>"
+    "<li>takes a <b>reference</b> (the star);</li>"
+    "<li>finds its nearest <b>hits</b> (same class, circled) and nearest "
+    "<b>misses</b> (other classes, in squares). The distance is measured "
+    "with <i>all</i> attributes: it is the sum of their diffs;</li>"
+    "<li>reads the <b>diffs</b>: how much each attribute differs between "
+    "the reference and each neighbour, 0 the same, 1 as different as can "
+    "be (a numeric difference is divided by the attribute's range);</li>"
+    "<li><b>updates</b> the weights: each moves down by its diffs to the "
+    "hits and up by its diffs to the misses, each diff times its "
+    "neighbour's multiplier.</li></ol>"
+    "<p>The weights are the mean of the steps' updates. An attribute that "
+    "differs between near instances of different classes gains; one that "
+    "differs between near instances of the same class loses.</p>"
+    "<p><b>Multipliers.</b> Each of the k hits counts \u22121/k. ReliefF "
+    "weighs the misses of each other class C by that class's share of the "
+    "instances of the classes other than the reference's, P(C) / (1 \u2212 "
+    "P(class of the reference)), divided by k: the misses together count as "
+    "much as the hits (+1 against \u22121), and a small class's misses get "
+    "small multipliers.</p>"
+    "<p><b>The plot</b> shows two attributes only: a neighbour near in all "
+    "attributes may look far here, and a point that looks near may be far "
+    "in the others. The shaded areas are where the two plotted attributes "
+    "alone stay within the distance of the farthest hit (solid) and the "
+    "farthest miss (dashed) shown: a projection. Every neighbour lies "
+    "inside, but not every point inside is near.</p>"
+    "<p>Relief: Kira &amp; Rendell (1992); ReliefF: Kononenko (1994); the "
+    "update as Prat &amp; Belanche (2006), Fig. 1 and 2, write it.</p>")
 
 
-def plot_coordinates(data, var, jitter):
-    """The positions of `data`'s instances along `var`: numeric values, or
-    the value codes of a nominal attribute spread by `jitter` (n,)."""
-    values = data.get_column(var).astype(float)
-    return values + jitter if var.is_discrete else values
-
-
-def styled(item, italic=False, bold=False):
-    """`item` (a table cell) with its font in italics or bold."""
-    font = QFont(item.font())
-    font.setItalic(italic)
-    font.setBold(bold)
-    item.setFont(font)
-    return item
-
-
-class NeighbourhoodPlot(PlainPlot):
-    """The instances on two attributes coloured by class; a step's reference
-    (a star) joined to its hits by solid lines and to its misses by dashed
-    ones.  Clicking an instance emits its index."""
-    instance_clicked = Signal(int)
-
-    def __init__(self, parent=None):
-        # Orange's scatter plot's axes: they can show dates and times
-        super().__init__(parent, grid_y=True,
-                         axis_items={side: AxisItem(side)
-                                     for side in ("bottom", "left")})
-        self.points = pg.ScatterPlotItem(size=10, pen=pg.mkPen("#ffffff"))
-        self.points.sigClicked.connect(self._on_clicked)
-        self.hit_lines = pg.PlotCurveItem(connect="pairs", pen=HIT_PEN)
-        self.miss_lines = pg.PlotCurveItem(connect="pairs", pen=MISS_PEN)
-        self.neighbour_marks = pg.ScatterPlotItem(
-            size=17, brush=None, pen=pg.mkPen("#2a2a2a", width=2))
-        self.reference_mark = pg.ScatterPlotItem(
-            size=26, symbol="star", pen=pg.mkPen("#000000", width=1.5))
-        for item in (self.hit_lines, self.miss_lines, self.points,
-                     self.neighbour_marks, self.reference_mark):
-            self.addItem(item)
-        self.legend = self.getPlotItem().addLegend(
-            offset=(-5, 5), colCount=3, brush=pg.mkBrush(255, 255, 255, 230),
-            pen=pg.mkPen("#c0c0c0"), labelTextColor="#202020")
-
-    def set_instances(self, x, y, colours, class_names, class_colours,
-                      names):
-        """Show instances at (`x`, `y`) (NaN: not shown) with `colours`;
-        the legend lists the classes; `names` are the axis labels."""
-        shown = np.flatnonzero(~(np.isnan(x) | np.isnan(y)))
-        self.points.setData(
-            x=x[shown], y=y[shown], data=shown,
-            brush=[pg.mkBrush(colours[i]) for i in shown])
-        self.clear_step()
-        self.legend.clear()
-        for name, colour in zip(class_names, class_colours):
-            self.legend.addItem(pg.ScatterPlotItem(
-                brush=pg.mkBrush(colour), pen=pg.mkPen("#ffffff"), size=10),
-                name)
-        self.legend.addItem(self.reference_mark, "reference")
-        self.legend.addItem(self.hit_lines, "hit (same class)")
-        self.legend.addItem(self.miss_lines, "miss (other class)")
-        for axis, name in zip(("bottom", "left"), names):
-            self.getAxis(axis).setLabel(name)
-        if len(shown):
-            self._fit(x[shown], y[shown])
-
-    def _fit(self, x, y):
-        """Show every point, with room for the legend above them."""
-        (left, right), (low, high) = ((v.min(), v.max()) for v in (x, y))
-        width, height = max(right - left, 1e-9), max(high - low, 1e-9)
-        self.setXRange(left - 0.05 * width, right + 0.05 * width, padding=0)
-        self.setYRange(low - 0.05 * height, high + 0.3 * height, padding=0)
-
-    def set_ticks(self, axis, values, time=False):
-        """Label `axis` with nominal `values` at their codes (None: the
-        numeric axis's own ticks, as dates and times if `time`)."""
-        item = self.getAxis(axis)
-        item.use_time(time)
-        item.enableAutoSIPrefix(False)  # use_time(False) turns it on
-        item.setTicks(None if values is None
-                      else [list(enumerate(values)), []])
-
-    def show_step(self, x, y, reference, neighbours, is_hit, colour):
-        """Mark `reference` (in `colour`) and join it to its `neighbours`
-        (hits where `is_hit`); instances at NaN are left out."""
-        def joined(members):
-            ends = [(x[reference], y[reference], x[j], y[j]) for j in members]
-            ends = np.array([e for e in ends if not np.isnan(e).any()]
-                            ).reshape(-1, 4)
-            return (np.column_stack([ends[:, 0], ends[:, 2]]).ravel(),
-                    np.column_stack([ends[:, 1], ends[:, 3]]).ravel())
-        for lines, members in ((self.hit_lines, neighbours[is_hit]),
-                               (self.miss_lines, neighbours[~is_hit])):
-            lines.setData(*joined(members))
-        self.neighbour_marks.setData(x=x[neighbours], y=y[neighbours],
-                                     symbol=["o" if h else "s"
-                                             for h in is_hit])
-        self.reference_mark.setData(x=x[[reference]], y=y[[reference]],
-                                    brush=pg.mkBrush(colour))
-
-    def clear_step(self):
-        for item in (self.hit_lines, self.miss_lines):
-            item.setData([], [])
-        for item in (self.neighbour_marks, self.reference_mark):
-            item.setData([], [])
-
-    def _on_clicked(self, _, points, *__):
-        if len(points):
-            self.instance_clicked.emit(int(points[0].data()))
+def shown_neighbours(step, choice):
+    """Which of `step`'s neighbours the views show (bool (s,)): the hits
+    and the misses of the chosen class (:data:`MISS_CHOICES` index, then
+    ALL_CLASSES + 1 + class code)."""
+    misses = ~step.is_hit
+    if choice == ALL_CLASSES or not misses.any():
+        return np.ones(len(step.neighbours), bool)
+    if choice == NEAREST_CLASS:
+        nearest = np.flatnonzero(misses)[np.argmin(step.distances[misses])]
+        klass = step.classes[nearest]
+    else:
+        klass = choice - ALL_CLASSES - 1
+    return step.is_hit | (step.classes == klass)
 
 
 class OWReliefSteps(OWWidget):
@@ -188,11 +139,16 @@ class OWReliefSteps(OWWidget):
     settingsHandler = DomainContextHandler()
     attr_x = ContextSetting(None)
     attr_y = ContextSetting(None)
+    miss_choice = ContextSetting(NEAREST_CLASS)
     variant_index = Setting(0)
-    k_nearest = Setting(5)
+    k_nearest = Setting(3)
     sampled = Setting(0)
     random_seed = Setting(0)
     speed_index = Setting(1)
+    show_runners_up = Setting(False)
+    show_reach = Setting(True)
+    fixed_axis = Setting(True)
+    presentation = Setting(False)
 
     graph_name = "scatter.plotItem"
 
@@ -205,7 +161,7 @@ class OWReliefSteps(OWWidget):
         self.data = None      # the instances with a known class
         self.input_rows = None  # their rows in the input
         self.stepper = None   # ReliefSteps of self.data
-        self.steps = []       # the Step of each reference so far
+        self.lesson = Lesson()  # the steps so far, the last a stage at a time
         #: whether Relief, chosen, gave way to ReliefF for data of other
         #: than two classes (it comes back with two, unless another choice)
         self.relief_displaced = False
@@ -214,7 +170,16 @@ class OWReliefSteps(OWWidget):
         self.run_until = 0
         self._build_controls()
         self._build_main_area()
+        self._apply_scale()
         self._update_controls()
+
+    def sizeHint(self):
+        return DEFAULT_SIZE
+
+    @property
+    def steps(self):
+        """The steps begun (the last perhaps not shown to its update)."""
+        return self.lesson.steps
 
     # --- GUI --------------------------------------------------------------
 
@@ -222,58 +187,92 @@ class OWReliefSteps(OWWidget):
         box = gui.vBox(self.controlArea, "Method")
         self.variant_buttons = gui.radioButtons(
             box, self, "variant_index", btnLabels=VARIANTS,
-            tooltips=["Kira & Rendell (1992): one nearest hit and one "
-                      "nearest miss; two classes only.",
-                      "Kononenko (1994): the k nearest hits and the k "
-                      "nearest misses of every other class, each class "
+            orientation=Qt.Horizontal,
+            tooltips=["Relief (Kira & Rendell 1992): one nearest hit and "
+                      "one nearest miss; two classes only.",
+                      "ReliefF (Kononenko 1994): the k nearest hits and the "
+                      "k nearest misses of every other class, each class "
                       "weighted by its share of the data."],
             callback=self._on_variant_chosen)
         self.k_spin = gui.spin(
-            box, self, "k_nearest", 1, 100, label="Neighbours per class (k):",
-            callback=self._on_method_changed,
-            tooltip="How many nearest hits, and nearest misses of each other "
-                    "class, ReliefF takes.")
+            box, self, "k_nearest", 1, 100, label="Neighbours (k):",
+            controlWidth=55, callback=self._on_method_changed,
+            tooltip="ReliefF's k: how many nearest hits, and how many "
+                    "nearest misses of each other class, a step takes.")
 
-        box = gui.vBox(self.controlArea, "Next reference")
-        gui.radioButtons(
-            box, self, "sampled", btnLabels=("Next in order", "Random"),
-            tooltips=["The instances in their order: after a pass over all "
-                      "of them the weights are those of the Relief widget.",
-                      "Drawn at random with the seed below, as the Relief "
-                      "widget's sampled references."],
+        box = gui.radioButtons(
+            self.controlArea, self, "sampled", box="Next reference",
             callback=self._update_controls)
+        gui.appendRadioButton(
+            box, "In order", tooltip="The instances in their order: after a "
+            "pass over all of them the weights are those of the Relief "
+            "widget.")
+        row = gui.hBox(box)
+        gui.appendRadioButton(
+            box, "Random, seed:", insertInto=row,
+            tooltip="Drawn at random with this seed, as the Relief widget's "
+                    "sampled references.")
         self.seed_spin = gui.spin(
-            box, self, "random_seed", 0, 2 ** 31 - 1, label="Random seed:",
+            row, self, "random_seed", 0, 2 ** 31 - 1, controlWidth=70,
             tooltip="The same seed gives the same references.")
-        gui.widgetLabel(box, "Or click a point in the plot.")
 
         box = gui.vBox(self.controlArea, "Steps")
+        self.stage_button = gui.button(
+            box, self, STAGE_BUTTONS["reference"], callback=self.next_stage,
+            autoDefault=False,
+            tooltip="Show the next stage of the step: choose a reference, "
+                    "find its hits and misses, show the diffs, update the "
+                    "weights. Clicking a point chooses it as the reference.")
         row = gui.hBox(box)
-        self.step_button = gui.button(
-            row, self, "Step", callback=self.step, autoDefault=False,
-            tooltip="Take the next reference and update the weights.")
+        self.whole_button = gui.button(
+            row, self, "Whole step", callback=self.whole_step,
+            autoDefault=False,
+            tooltip="The rest of this step at once, or the whole next step: "
+                    "a reference, its neighbours and the update.")
         self.back_button = gui.button(
             row, self, "Step back", callback=self.step_back,
-            autoDefault=False, tooltip="Undo the last step.")
+            autoDefault=False, tooltip="Undo the last stage.")
         row = gui.hBox(box)
         self.run_button = gui.button(
             row, self, "Run", callback=self.toggle_run, autoDefault=False,
-            tooltip="Step on its own until every instance had a turn (one "
-                    "pass); press again to stop.")
+            tooltip="Whole steps on their own until every instance had a "
+                    "turn (one pass); press again to stop.")
         gui.comboBox(row, self, "speed_index", items=[s for s, _ in SPEEDS],
                      callback=self._on_speed_changed,
                      tooltip="Time between two steps while running.")
         self.reset_button = gui.button(
             box, self, "Reset", callback=self.reset, autoDefault=False,
             tooltip="Forget the steps: every weight back to 0.")
-        self.step_label = gui.widgetLabel(box, "")
-        self.step_label.setWordWrap(True)
 
-        box = gui.vBox(self.controlArea, "How it works")
-        label = gui.widgetLabel(box, EXPLANATION)
-        label.setWordWrap(True)
-        label.setFixedWidth(EXPLANATION_WIDTH)
-        label.setFixedHeight(label.heightForWidth(EXPLANATION_WIDTH))
+        box = gui.vBox(self.controlArea, "Show")
+        self.miss_combo = gui.comboBox(
+            box, self, "miss_choice", label="Misses of:",
+            orientation=Qt.Horizontal, items=MISS_CHOICES,
+            callback=self._show, sizePolicy=(QSizePolicy.Ignored,
+                                             QSizePolicy.Fixed),
+            tooltip="With many classes, the misses of one class at a time: "
+                    "the class of the nearest miss, or one you choose. The "
+                    "update still counts every class's misses (the table's "
+                    "column 'other misses').")
+        for setting, label, callback, tip in (
+                ("show_runners_up", "Nearly chosen", self._show,
+                 "For each class, the nearest instance that was not chosen, "
+                 "with its distance: who was nearly a neighbour (grey "
+                 "diamonds in the plot, grey columns in the table)."),
+                ("show_reach", "Distances in the plot",
+                 self._on_reach_changed,
+                 "Shade where the two plotted attributes alone stay within "
+                 "the distance of the farthest hit and miss (a projection "
+                 "of the distance over all attributes)."),
+                ("fixed_axis", "Fixed weight axis", self._show_weights,
+                 "Keep the weight axis still, from \u22121 to 1, over the "
+                 "run (a weight is a mean of updates between \u22121 and 1);"
+                 " unchecked, it fits the weights of each step."),
+                ("presentation", "Presentation size", self._on_scale_changed,
+                 "Larger texts and marks in the plots and the table, for a "
+                 "projector.")):
+            gui.checkBox(box, self, setting, label, callback=callback,
+                         tooltip=tip)
         gui.rubber(self.controlArea)
 
     def _build_main_area(self):
@@ -291,37 +290,90 @@ class OWReliefSteps(OWWidget):
                                      QSizePolicy.Fixed))
         splitter = QSplitter(Qt.Vertical)
         plots = QSplitter(Qt.Horizontal)
-        self.scatter = NeighbourhoodPlot(self)
-        self.scatter.instance_clicked.connect(self.step_with)
-        self.scatter.setToolTip("Click a point to make it the next reference.")
+        self.scatter = NeighbourhoodPlot(self, describe=self._describe)
+        self.scatter.instance_clicked.connect(self.choose_reference)
+        self.scatter.setToolTip("Click a point to make it the reference.")
         self.bars = WeightsPlot(self, name_width=120)  # a narrow panel
-        self.bars.setToolTip("The weights after the steps so far.")
+        self.bars.setToolTip("The weights after the updates so far; "
+                             "dashed: before this step's update.")
         plots.addWidget(self.scatter)
         plots.addWidget(self.bars)
-        plots.setSizes([600, 300])
-        self.table = QTableWidget(
-            editTriggers=QAbstractItemView.NoEditTriggers,
-            toolTip="This step's diffs: how much each attribute differs "
-                    "between the reference and each neighbour (0 the same, "
-                    "1 as different as can be).")
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeToContents)
-        splitter.addWidget(plots)
-        splitter.addWidget(self.table)
-        splitter.setSizes([420, 260])
+        plots.setSizes([600, 400])
+        lower = gui.vBox(None)
+        row = gui.hBox(lower)
+        self.narration = gui.widgetLabel(row, "")
+        self.narration.setWordWrap(True)
+        self.narration.setTextFormat(Qt.RichText)
+        self.narration.setSizePolicy(QSizePolicy.Expanding,
+                                     QSizePolicy.Preferred)
+        self.how_button = gui.button(
+            row, self, "How it works", toggleButton=True, autoDefault=False,
+            callback=self._on_how_toggled,
+            tooltip="What a step does, why the misses of each class count "
+                    "as they do, and what the plot shows.")
+        self.how_button.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
+        self.pages = QStackedWidget()
+        self.table = StepTable()
+        self.pages.addWidget(self.table)
+        self.explanation = gui.widgetLabel(None, EXPLANATION)
+        self.explanation.setWordWrap(True)
+        self.explanation.setAlignment(Qt.AlignTop)
+        scroll = QScrollArea(widgetResizable=True)
+        scroll.setWidget(self.explanation)
+        self.pages.addWidget(scroll)
+        lower.layout().addWidget(self.pages)
+        for part in (plots, lower):
+            part.setMinimumHeight(120)
+            part.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Ignored)
+            splitter.addWidget(part)
+        splitter.setSizes([350, 250])  # the plot first
         self.mainArea.layout().addWidget(splitter)
 
+    @property
+    def text_scale(self):
+        """The size of the main area's texts, times the default."""
+        return PRESENTATION if self.presentation else 1.0
+
+    def _apply_scale(self):
+        """Texts and marks of the main area at the chosen size."""
+        scale = self.text_scale
+        self.scatter.set_scale(scale)
+        self.bars.set_text_scale(scale)
+        font = scaled_font(scale)
+        for widget in (self.table, self.table.horizontalHeader(),
+                       self.table.verticalHeader(), self.narration,
+                       self.explanation, self.how_button):
+            widget.setFont(font)
+        self.table.verticalHeader().setDefaultSectionSize(
+            self.table.fontMetrics().height() + 6)
+
+    def _on_how_toggled(self):
+        """Show the explanation instead of the table, or back."""
+        self.pages.setCurrentIndex(int(self.how_button.isChecked()))
+
+    def _on_scale_changed(self):
+        self._apply_scale()
+        self._plot()
+        self._show()
+
     def _update_controls(self):
-        """Enable the controls that apply now."""
+        """Enable the controls that apply now; the stage button names the
+        next stage."""
         two_classes = (self.stepper is None
                        or self.stepper.data.n_groups == 2)
         relief = self.variant_buttons.buttons[0]
         relief.setEnabled(two_classes)
-        self.k_spin.setEnabled(VARIANTS[self.variant_index] == "ReliefF")
+        relieff = VARIANTS[self.variant_index] == "ReliefF"
+        self.k_spin.setEnabled(relieff)
+        self.miss_combo.setEnabled(relieff and not two_classes)
         self.seed_spin.setEnabled(bool(self.sampled))
         running = self.timer.isActive()
         ready = self.stepper is not None
-        self.step_button.setEnabled(ready and not running)
+        self.stage_button.setText(STAGE_BUTTONS[self.lesson.next_stage])
+        self.stage_button.setEnabled(ready and not running)
+        self.whole_button.setText("Whole step" if self.lesson.complete
+                                  else "Finish step")
+        self.whole_button.setEnabled(ready and not running)
         self.back_button.setEnabled(bool(self.steps) and not running)
         self.run_button.setEnabled(ready)
         self.run_button.setText("Stop" if running else "Run")
@@ -337,9 +389,10 @@ class OWReliefSteps(OWWidget):
         self.Error.clear()
         self.Warning.clear()
         self.data = self.stepper = None
-        self.steps = []
+        self.lesson = Lesson()
         self.var_model.set_domain(None)
         self.attr_x = self.attr_y = None
+        self._set_miss_choices(None)
         if data is not None and self._check_class(data):
             known = ~np.isnan(data.get_column(data.domain.class_var))
             self.Warning.missing_class(int((~known).sum()),
@@ -350,12 +403,22 @@ class OWReliefSteps(OWWidget):
             if self.var_model:
                 self.attr_x = self.var_model[0]
                 self.attr_y = self.var_model[min(1, len(self.var_model) - 1)]
+            self._set_miss_choices(data.domain.class_var)
             self.openContext(data.domain)
+            if not 0 <= self.miss_choice < self.miss_combo.count():
+                self.miss_choice = NEAREST_CLASS
             self.jitter = np.random.default_rng(0).uniform(
                 -JITTER, JITTER, (len(self.data), 2))
             self._make_stepper()
         self._plot()
         self._show()
+
+    def _set_miss_choices(self, class_var):
+        """The choices of the miss class: the nearest, all, each value."""
+        self.miss_combo.clear()
+        self.miss_combo.addItems(list(MISS_CHOICES) + (
+            [] if class_var is None else list(class_var.values)))
+        self.miss_choice = NEAREST_CLASS
 
     def _check_class(self, data):
         class_var = data.domain.class_var
@@ -368,10 +431,9 @@ class OWReliefSteps(OWWidget):
     def _make_stepper(self):
         """A ReliefSteps of the data for the chosen method (Relief needs
         two classes: ReliefF otherwise), and the steps of the references so
-        far with it."""
+        far with it, each at the stage it was shown."""
         self.Error.relief.clear()
-        refs = [s.reference for s in self.steps]
-        self.stepper, self.steps = None, []
+        self.stepper = None
         relief, relieff = VARIANTS.index("Relief"), VARIANTS.index("ReliefF")
         two_classes = len(self.data.domain.class_var.values) == 2
         if not two_classes and self.variant_index == relief:
@@ -386,8 +448,9 @@ class OWReliefSteps(OWWidget):
                 k_nearest=self.k_nearest)
         except (ReliefInputError, ValueError) as error:
             self.Error.relief(str(error))
+            self.lesson = Lesson()
             return
-        self.steps = self.stepper.steps(refs)
+        self.lesson.redo(self.stepper)
 
     def _on_variant_chosen(self):
         """The user's choice of variant: it stays."""
@@ -409,26 +472,41 @@ class OWReliefSteps(OWWidget):
                           sampled=bool(self.sampled),
                           random_state=self.random_seed)[t]
 
-    def step(self):
-        """One step with the next reference."""
-        if self.stepper is not None:
-            self.step_with(self.next_reference())
-
-    def step_with(self, reference):
-        """One step with instance `reference` as the reference."""
+    def next_stage(self):
+        """Show the next stage: a new reference once the last step is
+        complete."""
         if self.stepper is None:
             return
-        self.steps.append(self.stepper.step(reference))
+        if self.lesson.complete:
+            self.lesson.begin(self.stepper.step(self.next_reference()))
+        else:
+            self.lesson.advance()
+        self._show()
+
+    def whole_step(self):
+        """Finish the step shown, or take a whole new one."""
+        if self.stepper is None:
+            return
+        if self.lesson.complete:
+            self.lesson.begin(self.stepper.step(self.next_reference()))
+        self.lesson.finish()
+        self._show()
+
+    def choose_reference(self, reference):
+        """Make instance `reference` the reference of a new step (an
+        unfinished step gives way to it)."""
+        if self.stepper is None or self.timer.isActive():
+            return
+        self.lesson.begin(self.stepper.step(reference))
         self._show()
 
     def step_back(self):
-        if self.steps:
-            self.steps.pop()
-            self._show()
+        self.lesson.back()
+        self._show()
 
     def reset(self):
         self.stop()
-        self.steps = []
+        self.lesson.reset()
         self._show()
 
     def toggle_run(self):
@@ -436,7 +514,7 @@ class OWReliefSteps(OWWidget):
             self.stop()
         elif self.stepper is not None:
             n = self.stepper.n_instances
-            self.run_until = (len(self.steps) // n + 1) * n
+            self.run_until = (len(self.lesson.applied) // n + 1) * n
             self.timer.start(SPEEDS[self.speed_index][1])
             self._update_controls()
 
@@ -445,7 +523,7 @@ class OWReliefSteps(OWWidget):
         self._update_controls()
 
     def _run_step(self):
-        self.step()
+        self.whole_step()
         if self.stepper is None or len(self.steps) >= self.run_until:
             self.stop()
 
@@ -453,12 +531,57 @@ class OWReliefSteps(OWWidget):
         if self.timer.isActive():
             self.timer.setInterval(SPEEDS[self.speed_index][1])
 
-    # --- views and outputs --------------------------------------------------
+    # --- what the views show ------------------------------------------------
+
+    @property
+    def stage(self):
+        """The stage of the last step shown (None before any)."""
+        return STAGES[self.lesson.stage] if self.steps else None
+
+    def _shown(self, step):
+        """Which neighbours of `step` the views show (bool (s,))."""
+        return shown_neighbours(step, self.miss_choice)
+
+    def _runners_up(self, step):
+        """The runners-up of the classes shown (indices into the step's
+        runner-up arrays), if they are asked for."""
+        if not self.show_runners_up:
+            return np.zeros(0, int)
+        shown_classes = set(step.classes[self._shown(step)])
+        return np.array([i for i, klass in enumerate(step.runner_up_classes)
+                         if klass in shown_classes], dtype=int)
 
     def _coordinates(self):
         """The plotted (x, y) of every instance."""
         return tuple(plot_coordinates(self.data, var, self.jitter[:, i])
                      for i, var in enumerate((self.attr_x, self.attr_y)))
+
+    def _row_name(self, instance):
+        """How the views name an instance: its row number in the input
+        (as the Data Table widget numbers rows, from 1)."""
+        return f"row {self.input_rows[instance] + 1}"
+
+    def _class_of(self, instance):
+        return int(self.data.get_column(self.data.domain.class_var)[instance])
+
+    def _class_name(self, code):
+        return self.data.domain.class_var.values[code]
+
+    def _describe(self, instance):
+        """A point's tooltip: its row, class and values."""
+        domain = self.data.domain
+        lines = [f"{self._row_name(instance)}, class "
+                 f"{self._class_name(self._class_of(instance))}"]
+        values = self.data[instance]
+        attributes = domain.attributes
+        lines += [f"{var.name} = {var.str_val(values[var])}"
+                  for var in attributes[:MAX_TIP_VALUES]]
+        if len(attributes) > MAX_TIP_VALUES:
+            lines.append(f"... and {len(attributes) - MAX_TIP_VALUES} more "
+                         f"attributes")
+        return "\n".join(lines)
+
+    # --- views and outputs --------------------------------------------------
 
     def _plot(self):
         """Show the instances on the chosen attributes."""
@@ -475,9 +598,10 @@ class OWReliefSteps(OWWidget):
         x, y = self._coordinates()
         self.scatter.set_instances(
             x, y, [colours[c] for c in codes],
-            [f"{class_var.name} = {value}" for value in class_var.values],
+            [f"class {value}" for value in class_var.values],
             colours,
             (self.attr_x.name, self.attr_y.name))
+        self._show_entries()
         for axis, var in (("bottom", self.attr_x), ("left", self.attr_y)):
             self.scatter.set_ticks(axis,
                                    var.values if var.is_discrete else None,
@@ -489,119 +613,198 @@ class OWReliefSteps(OWWidget):
     def _show(self):
         """Show the last step and the weights; send them."""
         self._update_controls()
+        self._show_entries()
         self._show_step()
         self._show_table()
         self._show_weights()
         self._send()
 
-    def _row_name(self, instance):
-        """How the views name an instance: its row number in the input
-        (as the Data Table widget numbers rows, from 1)."""
-        return f"row {self.input_rows[instance] + 1}"
+    def _show_entries(self):
+        if self.data is not None:
+            self.scatter.show_entries(bool(self.show_runners_up),
+                                      bool(self.show_reach))
 
-    def _class_of(self, instance):
-        return int(self.data.get_column(self.data.domain.class_var)[instance])
+    def _on_reach_changed(self):
+        self._show_entries()
+        self._show_step()
 
     def _show_step(self):
         if not self.steps or self.attr_x is None:
             self.scatter.clear_step()
             return
         step = self.steps[-1]
-        colour = self.data.domain.class_var.colors[
-            self._class_of(step.reference)]
+        reference = step.reference
+        colour = QColor(*self.data.domain.class_var.colors[
+            self._class_of(reference)])
         x, y = self._coordinates()
-        self.scatter.show_step(x, y, step.reference, step.neighbours,
-                               step.is_hit, QColor(*colour))
+        if self.stage == "reference":
+            self.scatter.show_step(x, y, reference, colour)
+            return
+        shown = self._shown(step)
+        runners = self._runners_up(step)
+        self.scatter.show_step(
+            x, y, reference, colour, step.neighbours[shown],
+            step.is_hit[shown], step.runners_up[runners],
+            self._reaches(step, shown) if self.show_reach else (None, None))
+
+    def _reaches(self, step, shown):
+        """The hits' and the misses' distances projected on the plotted
+        pair (QPainterPaths, None where there are none)."""
+        axes, centre = [], []
+        for var in (self.attr_x, self.attr_y):
+            value = self.data[step.reference][var]
+            if np.isnan(float(value)):
+                return None, None  # the reference is not in the plot
+            if var.is_discrete:
+                axes.append(("nominal", len(var.values)))
+            else:
+                column = self.data.get_column(var)
+                axes.append(("numeric", np.nanmax(column)
+                             - np.nanmin(column)))
+            centre.append(float(value))
+        paths = []
+        for members in (step.is_hit & shown, ~step.is_hit & shown):
+            paths.append(reach_path(centre, step.distances[members].max(),
+                                    axes)
+                         if members.any() else None)
+        return tuple(paths)
 
     def _show_table(self):
-        """This step's multipliers, diffs, update and the running weights."""
-        table = self.table
-        table.clear()
+        """The current step's table at its stage, and what it shows in
+        words."""
+        self.narration.setText(self._narration())
         if not self.steps:
-            table.setRowCount(0)
-            table.setColumnCount(0)
-            self.step_label.setText("No steps yet: press Step or Run, or "
-                                    "click a point."
-                                    if self.stepper is not None else "")
+            self.table.show_columns([], [])
             return
         step = self.steps[-1]
-        attributes = self.data.domain.attributes
-        weights = self.stepper.weights(self.steps)
-        values = self.data.domain.class_var.values
-        headers, tips = [], []
-        for number, (j, klass) in enumerate(zip(step.neighbours,
-                                                step.classes)):
-            kind = "hit" if step.is_hit[number] else "miss"
-            rank = (step.classes[:number + 1] == klass).sum()
-            headers.append(f"{kind} {rank}\n{self._row_name(j)}\n"
-                           f"(class {values[klass]})")
-            tips.append(f"diff(A, reference, near {kind}), times "
-                        f"{step.coefficients[number]:+.4f} in the update")
-        headers += ["update", "weight"]
-        tips += ["This step's move of each weight: the diffs times their "
-                 "multipliers, added (a hit's diff lowers the weight, a "
-                 "miss's raises it).",
-                 f"The mean of the {len(self.steps)} steps' updates."]
-        table.setColumnCount(len(headers))
-        table.setRowCount(len(attributes) + 1)
-        for column, (header, tip) in enumerate(zip(headers, tips)):
-            item = QTableWidgetItem(header)
-            item.setToolTip(tip)
-            table.setHorizontalHeaderItem(column, item)
-        table.setVerticalHeaderLabels(
-            ["multiplier"] + [attr.name for attr in attributes])
-        for column, value in enumerate(step.coefficients):
-            styled(self._set_cell(0, column, f"{value:+.3f}"), italic=True)
-        n_diffs = len(step.neighbours)
-        for row, numbers in enumerate(
-                np.column_stack([step.diffs, step.update, weights]), start=1):
-            for column, value in enumerate(numbers):
-                self._set_cell(row, column, f"{value:.3f}")
-            if step.update[row - 1]:
-                update = self.table.item(row, n_diffs)
-                styled(update, bold=True)
-                update.setBackground(
-                    QBrush(UP if step.update[row - 1] > 0 else DOWN))
-        self.step_label.setText(
-            f"Step {len(self.steps)}: reference "
-            f"{self._row_name(step.reference)} (class "
-            f"{values[self._class_of(step.reference)]}), "
-            f"{len(step.hits)} hit(s), {len(step.misses)} miss(es).")
+        view = StepView(
+            self.data, step, STAGES.index(self.stage), self._shown(step),
+            self._runners_up(step),
+            self.stepper.weights(self.lesson.applied),
+            len(self.lesson.applied), self.data.domain.class_var.values,
+            self._row_name,
+            name_classes=(self.miss_choice != NEAREST_CLASS
+                          and len(self.data.domain.class_var.values) > 2))
+        self.table.show_columns(
+            step_columns(view, self.table.font(), self.text_scale),
+            [attr.name for attr in self.data.domain.attributes],
+            last_first=self.stage == "update")
 
-    def _set_cell(self, row, column, text):
-        item = QTableWidgetItem(text)
-        item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-        self.table.setItem(row, column, item)
-        return item
+    def _narration(self):
+        """What the stage shows, in a sentence or two."""
+        if self.stepper is None:
+            return ""
+        if not self.steps:
+            return ("No steps yet: press <i>Choose a reference</i> (or "
+                    "click a point) and follow the button through the "
+                    "stages of a step.")
+        step = self.steps[-1]
+        stage = self.stage
+        head = (f"<b>Step {len(self.steps)}, {STAGE_TITLES[stage]}</b> "
+                f"(stage {STAGES.index(stage) + 1} of {len(STAGES)}): ")
+        if stage == "reference":
+            klass = self._class_name(self._class_of(step.reference))
+            return head + (f"{self._row_name(step.reference)}, class "
+                           f"{escape(klass)} (the star).")
+        shown = self._shown(step)
+        if stage == "neighbours":
+            hits = step.distances[step.is_hit]
+            misses = step.distances[~step.is_hit & shown]
+            hidden = int((~shown).sum())
+            of_class = ""
+            if hidden and len(misses):
+                klass = step.classes[~step.is_hit & shown][0]
+                of_class = f" of class {escape(self._class_name(klass))}"
+            text = (f"{self._count(len(hits), 'hit')} (circled) at "
+                    f"distance {self._span(hits)}, "
+                    f"{self._count(len(misses), 'miss', 'misses')}{of_class}"
+                    f" (squares) at {self._span(misses)}, with all "
+                    f"{len(self.data.domain.attributes)} attributes.")
+            if hidden and not len(misses):
+                text += (" The class chosen under 'Misses of' is the "
+                         "reference's own: it gives hits, no misses.")
+            elif hidden:
+                text += f" {hidden} misses of other classes not shown."
+            return head + text
+        if stage == "diffs":
+            return head + ("how much each attribute differs from the "
+                           "reference, 0 to 1; a neighbour's diffs add up "
+                           "to its distance.")
+        order = np.argsort(-np.abs(step.update), kind="stable")[:3]
+        moves = ", ".join(
+            f"{escape(self.data.domain.attributes[a].name)} "
+            f"{step.update[a]:+.3f}" for a in order if step.update[a])
+        return head + ("misses' diffs up, hits' diffs down, times the "
+                       "multipliers" +
+                       (f": {moves}" if moves else ": no move") +
+                       " (beside the bars). The weights: the mean of "
+                       f"{self._count(len(self.lesson.applied), 'update')}.")
+
+    @staticmethod
+    def _count(n, word, plural=None):
+        return f"{n} {word if n == 1 else plural or word + 's'}"
+
+    @staticmethod
+    def _span(distances):
+        if not len(distances):
+            return "none"
+        low, high = np.min(distances), np.max(distances)
+        return f"{low:.3f}" if low == high else f"{low:.3f} to {high:.3f}"
 
     def _show_weights(self):
-        if not self.steps:
-            self.bars.show_message("Press Step.")
+        applied = self.lesson.applied
+        if not applied:
+            self.bars.show_message("No updates yet.")
             return
         attributes = self.data.domain.attributes
-        weights = self.stepper.weights(self.steps)
+        weights = self.stepper.weights(applied)
+        at_update = self.stage == "update"
+        previous = self.stepper.weights(applied[:-1]) if at_update else None
         shown = np.arange(len(attributes))  # in the order of the data
         best = ""
         if len(attributes) > MAX_BARS:  # more would not be readable
             shown = np.argsort(-weights, kind="stable")[:MAX_BARS]
-            best = f"best {MAX_BARS} of {len(attributes)}<br>"
+            best = f"best {MAX_BARS} of {len(attributes)}, "
         self.bars.set_weights(
             [attributes[i].name for i in shown], weights[shown],
             [f"{attributes[i].name}\nweight {weights[i]:.4f}"
+             + (f"\nthis step's update {self.steps[-1].update[i]:+.4f}"
+                if at_update else "")
              for i in shown],
-            [is_relevant(attributes[i]) for i in shown])
+            [is_relevant(attributes[i]) for i in shown],
+            previous=None if previous is None else previous[shown],
+            numbers=self.steps[-1].update[shown] if at_update else None,
+            x_range=FIXED_RANGE if self.fixed_axis else None,
+            legend=self._bars_legend([attributes[i] for i in shown],
+                                     at_update))
         self.bars.getAxis("bottom").setLabel(
-            f"weight, {best}{len(self.steps)} step(s)")
+            f"weight, {best}{self._count(len(applied), 'update')}")
+
+    @staticmethod
+    def _bars_legend(attributes, at_update):
+        """What the bars' marks mean: the relevant attributes' star, the
+        previous weights' outlines and the update's numbers."""
+        entries = []
+        if any(is_relevant(attr) for attr in attributes):
+            entries.append(f"{RELEVANT_MARK.strip()} relevant (generated)")
+        if at_update:
+            entries += ["dashed: before this update",
+                        "right: the update"]
+        return "<br/>".join(entries)  # one a line: the panel is narrow
 
     def _send(self):
+        applied = self.lesson.applied
+        self.Outputs.weights.send(
+            weights_table(self.data.domain.attributes,
+                          self.stepper.weights(applied))
+            if applied else None)
         if not self.steps:
-            self.Outputs.weights.send(None)
             self.Outputs.neighbourhood.send(None)
             return
         step = self.steps[-1]
-        self.Outputs.weights.send(weights_table(
-            self.data.domain.attributes, self.stepper.weights(self.steps)))
-        rows = np.concatenate([[step.reference], step.neighbours])
+        rows = [step.reference]
+        if self.stage != "reference":
+            rows += list(step.neighbours)
         subset = self.data[rows]
         subset.name = "Neighbourhood"
         self.Outputs.neighbourhood.send(subset)
@@ -623,8 +826,10 @@ class OWReliefSteps(OWWidget):
         self.report_data("Data", self.data)
         self.report_plot("Instances", self.scatter.plotItem)
         if self.steps:
-            self.report_caption(self.step_label.text())
-            self.report_table("This step", self.table)
+            self.report_caption(self.narration.text())
+            self.report_table("This step", self.table.report_rows(),
+                              header_rows=1, header_columns=1)
+        if self.lesson.applied:
             self.report_plot("Weights", self.bars.plotItem)
 
     def onDeleteWidget(self):

@@ -114,6 +114,13 @@ def status(X, n_references=None):
         return None
     if preparation.is_ready():
         return "Compiled engine (numba), prepared."
+    return preparation_status()
+
+
+def preparation_status():
+    """The line of a call that the vectorised engine answers while the
+    compiled one is prepared; it starts the preparation, as the call
+    will."""
     preparation.start_in_background()
     return preparation.status_line()
 

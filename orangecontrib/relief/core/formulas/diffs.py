@@ -67,3 +67,11 @@ def pair_diffs(exact, i, j):
 def weighted(diffs, coef):
     """sum over r, j of coef[r, j] diffs[a, r, j], per attribute a."""
     return np.einsum("arj,rj->a", diffs, coef)
+
+
+def distance_row(exact, weights, i):
+    """The exact distances of instance `i` to every instance, and the
+    diffs they were summed from: sum_A w_A diff(A, I_i, I_j), added in
+    attribute order."""
+    diffs = pair_diffs(exact, i, np.arange(exact.values.shape[1]))
+    return (weights[:, None] * diffs).sum(axis=0), diffs

@@ -6,16 +6,8 @@ taken at once, so that numpy does the loops.
 """
 import numpy as np
 
-from ...formulas.diffs import pair_diffs, transform
+from ...formulas.diffs import transform
 from ...tables import RAMP, SQUARED
-
-
-def distance_row(exact, weights, i):
-    """The exact distances of instance `i` to every instance, and the
-    diffs they were summed from: sum_A w_A diff(A, I_i, I_j), added in
-    attribute order."""
-    diffs = pair_diffs(exact, i, np.arange(exact.values.shape[1]))
-    return (weights[:, None] * diffs).sum(axis=0), diffs
 
 
 def row_diffs(exact, a, rows, out):

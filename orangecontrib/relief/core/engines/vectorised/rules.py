@@ -12,9 +12,8 @@ import numpy as np
 from ...formulas.instance_weight import instance_weight
 from ...formulas.distance_weighting import distance_weights_at
 from ...progress import report, step_bounds
-from ...formulas.diffs import pair_diffs
+from ...formulas.diffs import distance_row, pair_diffs
 from ...formulas.relieff import found, relieff_update
-from .diffs import distance_row
 from .neighbours import nearest_of_group, search_weights
 
 UPDATE_BLOCK = 64  # references per partial sum, as the compiled rules
