@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,7 +54,7 @@ class Figure:
     page: str
     commands: tuple
     small: tuple | None
-    table: object
+    table: Callable
 
 
 def cells(line):
@@ -134,8 +135,9 @@ def missing_table(outputs):
                   "each round"], rows, "llrrr")
 
 
-def first_contact_table(outputs):
-    """first_contact.py prints its table: copied."""
+def printed_table(outputs):
+    """The markdown table the benchmark printed (first_contact.py,
+    bench_experiments.py), copied."""
     header, *rows = [cells(line) for line in outputs[0].splitlines()
                      if line.startswith("|") and "---" not in line]
     return table(header, rows)
@@ -202,11 +204,6 @@ def streaming_table(outputs):
          "-", "-"]])
 
 
-def experiments_table(outputs):
-    """bench_experiments.py prints its table: copied."""
-    return first_contact_table(outputs)
-
-
 BENCH = "python benchmarks/"
 FIGURES = {
     "peers": Figure(
@@ -220,13 +217,13 @@ FIGURES = {
         "README.md",
         (BENCH + "first_contact.py --size 2000x50 --cases ReliefF RReliefF",),
         (BENCH + "first_contact.py --size 2000x50 --cases ReliefF",),
-        first_contact_table),
+        printed_table),
     "experiments": Figure(
         "README.md", (BENCH + "bench_experiments.py",),
         (BENCH + "bench_experiments.py classdep 'rfsm --dataset CorrAL "
                  "--dataset Parity3+3' 'separability --max-relevant 10 "
                  "--datasets 3'",),
-        experiments_table),
+        printed_table),
     "rfsm": Figure(
         "doc/rfsm.md",
         (BENCH + "bench_rfsm.py --sizes 1000x50 1000x100 1000x200 2000x100 "

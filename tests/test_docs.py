@@ -73,7 +73,7 @@ def test_the_pages_with_examples_and_few_skipped():
 @pytest.mark.parametrize("block", EXAMPLES, ids=lambda block: block.name)
 def test_example_runs(block, tmp_path):
     if block.skip:
-        pytest.skip(block.skip)
+        pytest.skip(f"{block.name}: {block.skip}")
     done = run(block.code, block.language, tmp_path)
     assert done.returncode == 0, (
         f"{block.name} ended with status {done.returncode}:\n"
