@@ -1,54 +1,166 @@
-"""The documentation's examples run, its links resolve, its help builds."""
-import contextlib
+"""The documentation's examples run as written, its figures are generated,
+its links resolve, its help builds.
+
+Every ``python`` and ``sh`` block of README.md and doc/ runs on its own in
+a fresh process and an empty directory (tests/markdown_blocks.py); README's
+section "Writing the documentation" gives the conventions."""
 import importlib.util
-import io
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from orangecanvas.help.provider import HtmlIndexProvider
 
+from tests.markdown_blocks import (LANGUAGES, PYTHON, SHELL, TEXT, all_blocks,
+                              pages, run, shown_lines_missing)
+
 ROOT = Path(__file__).resolve().parent.parent
-MARKDOWN_PAGES = sorted(str(p.relative_to(ROOT)) for p in
-                        [ROOT / "README.md", *(ROOT / "doc").rglob("*.md")]
-                        if "_build" not in p.parts)
-PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
-PLAIN_BLOCK = re.compile(r"^```\n(.*?)^```", re.MULTILINE | re.DOTALL)
+MARKDOWN_PAGES = pages()
+BLOCKS = all_blocks()
+EXAMPLES = [block for block in BLOCKS if block.language in (PYTHON, SHELL)]
+SHOWN_OUTPUTS = [block for block in BLOCKS if block.output_of]
 LOCAL_LINK = re.compile(r"\]\((?!https?:)([^)#]+)(#[^)]*)?\)")
-#: what the examples of a page print, in part
-PRINTED = {"doc/classdep.md": ["best attribute", "plain kNN"]}
+#: at most this many examples may be kept from running (each says why)
+MOST_SKIPPED = 5
+_NUMBER = r"\b\d+(?:[.,]\d+)*(?:\s*-\s*\d+(?:[.,]\d+)*)?\s*"
+#: a time, a memory size or a speed-up stated in prose: only the tables
+#: that benchmarks/publish.py writes may state them
+SPEED_CLAIM = re.compile(
+    _NUMBER + r"(?:ms|s|sec|seconds?|min|minutes?|h|hours?|GiB|GB|MiB|MB)"
+    r"\b(?!\()"
+    r"|" + _NUMBER + r"(?:x|times)\s+(?:faster|slower|the time)\b"
+    r"|" + _NUMBER + r"%\s+(?:faster|slower|longer|shorter)\b"
+    r"|\b(?:about|in|takes?|took)\s+(?:a|an|one|two|three|four|five|ten|"
+    r"twenty)\s+(?:seconds?|minutes?|hours?)\b", re.IGNORECASE)
 
 
-def python_blocks(page):
-    return PYTHON_BLOCK.findall((ROOT / page).read_text(encoding="utf-8"))
-
-
-PAGES_WITH_CODE = [page for page in MARKDOWN_PAGES if python_blocks(page)]
-
-
-def load_doc_builder():
-    spec = importlib.util.spec_from_file_location(
-        "build_html", ROOT / "doc" / "build_html.py")
+def load_script(path, name):
+    """A module from a script of the repository that is not in a package;
+    its own directory first on the path, as when it runs."""
+    directory = str((ROOT / path).parent)
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
 
-def test_the_pages_with_examples():
+def test_every_block_says_what_it_is():
+    for block in BLOCKS:
+        assert block.language in LANGUAGES, (
+            f"{block.name}: a fenced block names its language, one of "
+            f"{', '.join(LANGUAGES)}; got {block.language!r}")
+        assert not block.skip or block.language != TEXT, (
+            f"{block.name}: skip-test marks a python or sh block")
+        assert not block.output_of or block.language == TEXT, (
+            f"{block.name}: output-of marks a text block")
+
+
+def test_the_pages_with_examples_and_few_skipped():
+    pages_with_python = {block.page for block in EXAMPLES
+                         if block.language == PYTHON}
     assert {"README.md", "doc/scripting.md", "doc/double-relief.md",
-            "doc/generators.md", "doc/classdep.md",
-            "doc/rfsm.md"} <= set(PAGES_WITH_CODE)
+            "doc/generators.md", "doc/classdep.md", "doc/rfsm.md",
+            "doc/large-data.md", "doc/significance.md", "doc/surf.md",
+            "doc/sklearn.md"} <= pages_with_python
+    skipped = [block for block in EXAMPLES if block.skip]
+    assert len(skipped) <= MOST_SKIPPED, [block.name for block in skipped]
 
 
-@pytest.mark.parametrize("page", PAGES_WITH_CODE)
-def test_python_examples_run(page):
-    namespace = {"__name__": "__doc_example__"}
-    with contextlib.redirect_stdout(io.StringIO()) as output:
-        for block in python_blocks(page):  # later blocks may use earlier names
-            exec(compile(block, page, "exec"), namespace)  # noqa: S102
-    assert output.getvalue()
-    for text in PRINTED.get(page, []):
-        assert text in output.getvalue()
+@pytest.mark.parametrize("block", EXAMPLES, ids=lambda block: block.name)
+def test_example_runs(block, tmp_path):
+    if block.skip:
+        pytest.skip(f"{block.name}: {block.skip}")
+    done = run(block.code, block.language, tmp_path)
+    assert done.returncode == 0, (
+        f"{block.name} ended with status {done.returncode}:\n"
+        f"{block.code}\n--- stdout:\n{done.stdout}\n--- stderr:\n"
+        f"{done.stderr}")
+    if block.language == PYTHON:  # every example shows what it computed
+        assert done.stdout.strip(), f"{block.name} printed nothing"
+
+
+@pytest.mark.parametrize("block", SHOWN_OUTPUTS, ids=lambda block: block.name)
+def test_shown_output_is_printed(block, tmp_path):
+    done = run(block.output_of, SHELL, tmp_path)
+    assert done.returncode == 0, done.stderr
+    missing = shown_lines_missing(block.code, done.stdout)
+    assert missing is None, (
+        f"{block.name} shows a line that `{block.output_of}` does not "
+        f"print (in that order): {missing!r}\n--- it printed:\n"
+        f"{done.stdout}")
+
+
+def test_a_broken_example_fails(tmp_path):
+    done = run("import numpy as np\nprint(np.argsort(weights))\n", PYTHON,
+               tmp_path)  # a name an earlier block would have defined
+    assert done.returncode != 0 and "NameError" in done.stderr
+    done = run("orange-relief rank no-such-data\n", SHELL, tmp_path)
+    assert done.returncode != 0
+
+
+def test_shown_lines_missing():
+    printed = "a\nb  \nc\nd\n"
+    assert shown_lines_missing("a\n...\nd\n", printed) is None
+    assert shown_lines_missing("b\nc\n", printed) is None
+    assert shown_lines_missing("c\nb\n", printed) == "b"
+    assert shown_lines_missing("a\ne\n", printed) == "e"
+    assert shown_lines_missing("a\nc...\n", "a\nc 0.04 s\n") is None
+    assert shown_lines_missing("c...\na...\n", "a\nc 0.04 s\n") == "a..."
+
+
+def prose(text):
+    """`text` without its code: figures, fenced and indented blocks and
+    code spans."""
+    for pattern in (r"^<!-- figures: .*?^<!-- /figures -->$",
+                    r"^```.*?^```$", r"^    .*$", r"`[^`\n]*`"):
+        text = re.sub(pattern, "", text, flags=re.DOTALL | re.MULTILINE)
+    return text
+
+
+def test_speed_claims_only_in_figures():
+    assert SPEED_CLAIM.search("3.36M x 631 in 45 s")
+    assert SPEED_CLAIM.search("runs 94-191x faster than Orange")
+    assert SPEED_CLAIM.search("compiles it, about a minute, once")
+    assert not SPEED_CLAIM.search("2000 x 100, k = 10, 2 min(x, v)")
+    for page in MARKDOWN_PAGES:
+        text = prose((ROOT / page).read_text(encoding="utf-8"))
+        claims = [match.group(0) for match in SPEED_CLAIM.finditer(text)]
+        assert not claims, (
+            f"{page} states {claims}: a time or speed-up belongs in a table "
+            "of benchmarks/publish.py (README: Writing the documentation)")
+
+
+def test_figures_are_what_the_benchmarks_printed():
+    publish = load_script("benchmarks/publish.py", "publish")
+    placed = {}
+    for page in MARKDOWN_PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        lines = text.splitlines()
+        figures = publish.marked(text)
+        assert len(figures) == sum(line == publish.END for line in lines) \
+            == sum(bool(publish.START.match(line)) for line in lines), page
+        for name, first, end in figures:
+            assert publish.FIGURES[name].page == page, (page, name)
+            assert name not in placed, f"{name} on {placed[name]} and {page}"
+            placed[name] = page
+            record = publish.saved(name)
+            assert record is not None, f"{name}: never measured"
+            shown = lines[first:end]
+            assert shown == publish.render(record), (
+                f"{page}: figure {name} is not what `python "
+                f"benchmarks/publish.py --saved {name}` writes")
+            heading, _, header, rule, *rows = shown
+            assert record["cpu"] in heading and record["commit"] in heading
+            assert all(f"`{command}`" in heading
+                       for command in record["commands"])
+            widths = {len(publish.cells(row)) for row in
+                      [header, rule, *rows] if row.startswith("|")}
+            assert len(widths) == 1 and rows, f"{page}: figure {name}"
+    assert set(placed) == set(publish.FIGURES)
 
 
 def test_experiment_page_shows_both_figures():
@@ -67,14 +179,14 @@ def test_local_links_exist(page):
         assert (source.parent / target).exists(), f"{page}: {target}"
 
 
-def test_readme_test_command_is_the_ci_command():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = [block.strip() for block in PLAIN_BLOCK.findall(readme)]
-    test_command = next(c for c in commands if "pytest" in c)
-    install_command = next(c for c in commands if "pip install" in c)
+def test_readme_commands_are_the_ci_commands():
+    shell = [block.code.strip() for block in BLOCKS
+             if block.page == "README.md" and block.language == SHELL]
+    install_command = next(c for c in shell if "pip install" in c)
+    test_command = next(c for c in shell if "pytest" in c)
     assert install_command == 'pip install ".[test]" && orange-relief rank'
     ci_script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert test_command in ci_script
+    assert install_command in ci_script and test_command in ci_script
 
 
 #: the name the canvas' help index gives a widget -> its page's name
@@ -85,7 +197,7 @@ WIDGET_PAGES = {"relief": "relief", "relief data generator": "generator",
 
 
 def test_help_pages_build_and_link_the_widgets(tmp_path):
-    builder = load_doc_builder()
+    builder = load_script("doc/build_html.py", "build_html")
     made = builder.build(build_dir=tmp_path)
     index = tmp_path / "index.html"
     assert index in made

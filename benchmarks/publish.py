@@ -1,0 +1,384 @@
+"""Rewrite the documentation's figures on speed and memory from the
+benchmarks' output.
+
+A figure is a table in README.md or a page of doc/ between the lines
+``<!-- figures: NAME -->`` and ``<!-- /figures -->``.  For each figure this
+script runs the benchmark commands of FIGURES (from the repository's root,
+one after the other), keeps what they printed in
+``benchmarks/results/NAME.json`` with when, on what machine and at which
+commit, and rewrites the table from it, headed by those facts::
+
+    python benchmarks/publish.py                # every figure
+    python benchmarks/publish.py peers missing  # these figures
+    python benchmarks/publish.py --small        # smaller data, where a
+                                                # figure has a smaller command
+    python benchmarks/publish.py --saved        # no benchmark: the tables
+                                                # again from results/*.json
+
+Run it on an otherwise idle machine: anything else running shows in the
+times (the header gives the load average at the start).  The tests check
+that every marked table is what ``--saved`` would write.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+#: the pages a figure may be on
+PAGES = ["README.md", *sorted(str(page.relative_to(ROOT))
+                              for page in (ROOT / "doc").rglob("*.md")
+                              if "_build" not in page.parts)]
+START = re.compile(r"^<!-- figures: (\S+) -->$")
+END = "<!-- /figures -->"
+#: stands for a file in a temporary directory in a figure's commands
+DATA = "DATA.npy"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure: the page its table is on, the commands whose output it
+    shows (run in this order; ``python`` is this interpreter, DATA.npy a
+    file in a temporary directory), smaller commands for a quick run (None:
+    the same) and `table`, which makes the table's lines from the commands'
+    outputs (one string each)."""
+    page: str
+    commands: tuple
+    small: tuple | None
+    table: Callable
+
+
+def cells(line):
+    """The cells of a row of a markdown table."""
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def markdown_rows(output, first_header):
+    """The rows (lists of cells) of the markdown table in `output` whose
+    header begins with `first_header`, without the header and rule."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith(f"| {first_header} |"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(cells(line))
+    return rows
+
+
+def table(header, rows, align=None):
+    """Markdown lines of a table; `align` has "l" or "r" per column
+    (default: the first left, the others right)."""
+    align = align or "l" + "r" * (len(header) - 1)
+    rule = ["---" if a == "l" else "---:" for a in align]
+    return ["| " + " | ".join(row) + " |" for row in [header, rule, *rows]]
+
+
+# -- the figures' tables, each from its benchmark's printed output --------
+
+PEERS = (("orange", "Orange"), ("fast-select", "fast-select"),
+         ("skrebate", "skrebate"))
+
+
+def peers_table(outputs):
+    """bench_relief.py's table: one row per size, the peers' times and
+    ratios beside ours, and the largest difference of their weights."""
+    by_size, agreement = {}, {}
+    for size, _, method, seconds, _, peak, ratio, agree in markdown_rows(
+            outputs[0], "size"):
+        by_size.setdefault(size, {})[method] = (seconds, ratio, peak)
+        if agree.startswith("max abs diff"):
+            value = float(agree.split()[3])
+            agreement[method] = max(agreement.get(method, 0.0), value)
+    rows = []
+    for size, methods in by_size.items():
+        ours = methods.get("ours", ("-", "", "-"))
+        row = [size, ours[0]]
+        row += [methods.get(peer, ("-",))[0] for peer, _ in PEERS]
+        row += [methods.get(peer, ("", "-"))[1] or "-" for peer, _ in PEERS]
+        rows.append(row + [ours[2]])
+    header = (["size", "ours (s)"] + [f"{name} (s)" for _, name in PEERS]
+              + [f"{name} / ours" for _, name in PEERS] + ["ours peak MB"])
+    lines = table(header, rows)
+    if agreement:
+        lines += ["", "Largest difference of a peer's weights from ours: "
+                  + ", ".join(f"{name} {agreement[peer]:.1e}"
+                              for peer, name in PEERS if peer in agreement)
+                  + "."]
+    return lines
+
+
+MISSING_LINE = re.compile(r"^- (\S+) (.+?): ([\d.]+) s = ([\d.]+)x .*"
+                          r"\(rounds: (.*)\)$")
+
+
+def missing_table(outputs):
+    """bench_relief.py --preset missing: each kind of data's time and its
+    multiple of the all-continuous time."""
+    rows = []
+    for line in outputs[0].splitlines():
+        match = MISSING_LINE.match(line)
+        if match:
+            size, data, seconds, ratio, rounds = match.groups()
+            rows.append([size, data, seconds, f"{ratio}x", rounds])
+    return table(["size", "data", "ours (s)", "x all-continuous",
+                  "each round"], rows, "llrrr")
+
+
+def printed_table(outputs):
+    """The markdown table the benchmark printed (first_contact.py,
+    bench_experiments.py), copied."""
+    header, *rows = [cells(line) for line in outputs[0].splitlines()
+                     if line.startswith("|") and "---" not in line]
+    return table(header, rows)
+
+
+def rfsm_table(outputs):
+    """bench_rfsm.py: a line per size after its header."""
+    lines = outputs[0].splitlines()
+    start = next(i for i, line in enumerate(lines) if "greedy s" in line)
+    rows = []
+    for line in lines[start + 1:]:
+        n, a, pairs, mbytes, prepare, greedy, sets, ns, naive = line.split()
+        rows.append([n, a, pairs, mbytes, f"{prepare} s", f"{greedy} s",
+                     sets, ns, f"{naive} s"])
+    return table(["n", "a", "pairs P", "diffs MB", "neighbours + diffs",
+                  "greedy to the end", "sets", "ns per pair·set",
+                  "re-search"], rows, "rrrrrrrrr")
+
+
+CLUSTER_LINE = re.compile(r"^\s*(\d+x\d+)\s+(.+?)\s+(\d+(?: [+x] \d+)?)\s+"
+                          r"([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(True|False)$")
+
+
+def cluster_table(outputs):
+    """bench_cluster.py: a line per size and mode."""
+    rows = []
+    for line in outputs[0].splitlines():
+        match = CLUSTER_LINE.match(line)
+        if match:
+            size, mode, tasks, here, there, ratio, equal = match.groups()
+            rows.append([size.replace("x", " x "), mode, tasks, f"{here} s",
+                         f"{there} s", ratio,
+                         "yes" if equal == "True" else "**no**"])
+    return table(["size", "mode", "tasks", "here", "cluster",
+                  "cluster / here", "weights equal"], rows, "llrrrrl")
+
+
+STREAMED = re.compile(r"^(\d+) x (\d+) \(([\d.]+) GiB\)", re.M)
+STREAM_TIME = re.compile(r"^time ([\d.]+) s, ([\d,]+) rows/s, peak resident "
+                         r"memory ([\d.]+) GiB", re.M)
+PROJECTION = re.compile(r"^projection to ([\d,]+) rows: ([\d.]+) min", re.M)
+DIRELIEFF = re.compile(r"^DiReliefF on Spark: (\d+) min \(1 core\), (\d+) min "
+                       r"\((\d+) cores\) for ([\d.]+M) rows; about (\d+) min for "
+                       r"([\d.]+M) rows", re.M)
+
+
+def streaming_table(outputs):
+    """bench_streaming.py's lines of time, memory and projection."""
+    text = outputs[-1]
+    rows_, columns, gib = STREAMED.search(text).groups()
+    seconds, speed, peak = STREAM_TIME.search(text).groups()
+    full, minutes = PROJECTION.search(text).groups()
+    one, many, cores, sample, whole, rows_all = DIRELIEFF.search(text).groups()
+    return table(["data", "time", "peak resident memory", "rows / s"], [
+        [f"{int(rows_):,} x {columns} float32 ({gib} GiB)", f"{seconds} s",
+         f"{peak} GiB", speed],
+        [f"{full} x {columns}, projected from the rows per second",
+         f"{minutes} min", "-", "-"],
+        [f"DiReliefF, {sample} rows, 1 core (its paper)", f"{one} min", "-",
+         "-"],
+        [f"DiReliefF, {sample} rows, {cores} cores (its paper)",
+         f"{many} min", "-", "-"],
+        [f"DiReliefF, {rows_all} rows (its paper)", f"about {whole} min",
+         "-", "-"]])
+
+
+BENCH = "python benchmarks/"
+FIGURES = {
+    "peers": Figure(
+        "README.md", (BENCH + "bench_relief.py --preset peers",),
+        (BENCH + "bench_relief.py --preset peers --sizes 2000x100,5000x200",),
+        peers_table),
+    "missing": Figure(
+        "README.md", (BENCH + "bench_relief.py --preset missing",), None,
+        missing_table),
+    "first-contact": Figure(
+        "README.md",
+        (BENCH + "first_contact.py --size 2000x50 --cases ReliefF RReliefF",),
+        (BENCH + "first_contact.py --size 2000x50 --cases ReliefF",),
+        printed_table),
+    "experiments": Figure(
+        "README.md", (BENCH + "bench_experiments.py",),
+        (BENCH + "bench_experiments.py classdep 'rfsm --dataset CorrAL "
+                 "--dataset Parity3+3' 'separability --max-relevant 10 "
+                 "--datasets 3'",),
+        printed_table),
+    "rfsm": Figure(
+        "doc/rfsm.md",
+        (BENCH + "bench_rfsm.py --sizes 1000x50 1000x100 1000x200 2000x100 "
+                 "4000x100 8000x100 4000x400",),
+        None, rfsm_table),
+    "cluster": Figure(
+        "doc/large-data.md", (BENCH + "bench_cluster.py",),
+        (BENCH + "bench_cluster.py --sizes 20000x20,50000x20",),
+        cluster_table),
+    "streaming": Figure(
+        "doc/large-data.md",
+        (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),
+        (BENCH + f"make_large.py {DATA} --rows 336000",
+         BENCH + f"bench_streaming.py {DATA}"),
+        streaming_table),
+}
+
+
+# -- measuring: the machine, the commands ----------------------------------
+
+def machine():
+    """The CPU's model name and the number of cores this process may use."""
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next((line.split(":", 1)[1].strip() for line in info
+                        if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count())
+    return cpu, cores
+
+
+def commit():
+    """The commit measured, marked when the code differs from it."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True,
+                              text=True, check=False).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    changed = git("status", "--porcelain", "--", "orangecontrib", "benchmarks",
+                  ":!benchmarks/results")
+    return head + (" with uncommitted changes" if changed else "")
+
+
+def run_command(command, directory):
+    """Run one figure command from the repository's root; what it printed
+    (also shown on stderr as it comes)."""
+    argv = [sys.executable if word == "python" else
+            str(Path(directory) / "data.npy") if word == DATA else word
+            for word in shlex.split(command)]
+    print(f"$ {command}", file=sys.stderr, flush=True)
+    process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE,
+                               text=True)
+    lines = []
+    for line in process.stdout:
+        sys.stderr.write(line)
+        lines.append(line)
+    if process.wait():
+        raise SystemExit(f"{command} failed with status {process.returncode}")
+    return "".join(lines)
+
+
+def measure(name, small):
+    """Run figure `name`'s commands; the record saved in results/."""
+    figure = FIGURES[name]
+    commands = (figure.small if small and figure.small else figure.commands)
+    cpu, cores = machine()
+    record = {"figure": name, "measured": time.strftime("%Y-%m-%d"),
+              "commit": commit(), "cpu": cpu, "cores": cores,
+              "load": os.getloadavg()[0], "commands": list(commands)}
+    with tempfile.TemporaryDirectory(prefix="publish-") as directory:
+        record["outputs"] = [run_command(command, directory)
+                             for command in commands]
+    return record
+
+
+# -- writing the tables ----------------------------------------------------
+
+def heading(record):
+    """What a table says of its measurement."""
+    commands = " then ".join(f"`{command}`" for command in record["commands"])
+    return (f"*Measured on {record['measured']}, commit {record['commit']}, "
+            f"{record['cpu']} ({record['cores']} cores, load average "
+            f"{record['load']:.1f} at the start), by {commands}.*")
+
+
+def render(record):
+    """The lines between a figure's markers."""
+    return [heading(record), "",
+            *FIGURES[record["figure"]].table(record["outputs"])]
+
+
+def saved(name):
+    """The saved record of figure `name` (None if never measured)."""
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() \
+        else None
+
+
+def marked(text):
+    """The figures of a page: (name, first line, end line) of each marked
+    table, the lines numbered from 0, the markers excluded."""
+    lines, found, start = text.splitlines(), [], None
+    for number, line in enumerate(lines):
+        match = START.match(line)
+        if match:
+            start = (match.group(1), number + 1)
+        elif line == END and start:
+            found.append((*start, number))
+            start = None
+    return found
+
+
+def rewrite(page, records):
+    """Replace the tables of `page` whose figures are in `records`."""
+    path = ROOT / page
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for name, first, end in reversed(marked("\n".join(lines))):
+        if name in records:
+            lines[first:end] = render(records[name])
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("figures", nargs="*", metavar="FIGURE",
+                        help=f"figures to make ({', '.join(FIGURES)}; "
+                             "default: all)")
+    parser.add_argument("--small", action="store_true",
+                        help="the smaller commands, where a figure has them")
+    parser.add_argument("--saved", action="store_true",
+                        help="run nothing: the tables from results/*.json")
+    args = parser.parse_args(argv)
+    names = args.figures or list(FIGURES)
+    unknown = [name for name in names if name not in FIGURES]
+    if unknown:
+        parser.error(f"no figure {', '.join(unknown)}; choose from "
+                     f"{', '.join(FIGURES)}")
+    records = {}
+    for name in names:
+        if args.saved:
+            records[name] = saved(name)
+            if records[name] is None:
+                raise SystemExit(f"{name}: never measured (no "
+                                 f"{RESULTS / name}.json)")
+        else:
+            records[name] = measure(name, args.small)
+            RESULTS.mkdir(exist_ok=True)
+            (RESULTS / f"{name}.json").write_text(
+                json.dumps(records[name], indent=1) + "\n", encoding="utf-8")
+    for page in sorted({FIGURES[name].page for name in names}):
+        rewrite(page, records)
+        print(f"rewrote {page}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
