@@ -180,7 +180,7 @@ def test_permutation_benchmark_gives_equal_p_values(capsys):
 #: script -> its option taking a size
 SIZE_OPTIONS = {"bench_cluster": "--sizes", "bench_permutations": "--sizes",
                 "bench_relief": "--sizes", "bench_rfsm": "--sizes",
-                "bench_search": "--size", "first_contact": "--size"}
+                "bench_search": "--size"}
 #: the scripts whose option takes a comma-separated list of sizes
 SIZE_LISTS = {"bench_cluster", "bench_permutations", "bench_relief"}
 #: script -> its options taking a count or another positive number
@@ -192,7 +192,7 @@ COUNT_OPTIONS = {
     "bench_rfsm": ("--k",),
     "bench_search": ("--m", "--repeats"),
     "bench_streaming": ("--k", "--m", "--chunk-rows"),
-    "first_contact": ("--repeats",),
+    "first_contact": ("--scale",),
     "floor": ("--n", "--a", "--repeats"),
     "make_large": ("--rows", "--cols"),
 }
@@ -259,8 +259,8 @@ def test_a_bad_number_is_refused(script, option, bad, capsys):
     ("bench_search", [], "size", (1000000, 20)),
     ("bench_search", [], "m", [1000, 10000]),
     ("bench_search", ["--size", "2000x6", "--m", "40"], "size", (2000, 6)),
-    ("first_contact", [], "size", (1000, 50)),
-    ("first_contact", ["--size", "300x20"], "size", (300, 20)),
+    ("first_contact", [], "scale", 1.0),
+    ("first_contact", ["--scale", "0.2"], "scale", 0.2),
     ("floor", ["--seed", "0"], "seed", 0),
 ])
 def test_valid_arguments_parse_as_before(script, argv, dest, expected):

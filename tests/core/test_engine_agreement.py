@@ -103,19 +103,6 @@ def test_neighbour_lists_are_identical():
     np.testing.assert_array_equal(*lists)
 
 
-def test_small_calls_choose_the_vectorised_engine(monkeypatch):
-    monkeypatch.delenv(engines.VARIABLE, raising=False)
-    assert engines.choose(engines.SMALL_WORK) == engines.VECTORISED
-    assert engines.choose(engines.SMALL_WORK + 1) == engines.COMPILED
-    assert engines.choose_for(np.zeros((1000, 50))) == engines.VECTORISED
-    assert engines.choose_for(np.zeros((20000, 50))) == engines.COMPILED
-    assert engines.choose_for(np.zeros((20000, 50)), 10) == engines.VECTORISED
-    # references are drawn with replacement: more of them than instances
-    assert engines.choose_for(np.zeros((300, 13)), 10 ** 6) == engines.COMPILED
-    monkeypatch.setenv(engines.VARIABLE, engines.COMPILED)
-    assert engines.choose(1) == engines.COMPILED
-
-
 def test_an_unknown_engine_is_refused():
     with pytest.raises(core.ReliefInputError, match="engine must be one of"):
         engines.check_engine("gpu")

@@ -335,7 +335,7 @@ def test_surf_rescorer_scores_many_targets_with_one_search(engine, method,
 
 
 def test_surf_rescorer_computes_the_distances_once(monkeypatch):
-    from orangecontrib.relief.core.engines.vectorised import radius as vectorised
+    from orangecontrib.relief.core.engines.vectorised import surf as vectorised
 
     calls = []
     block_diffs = vectorised.block_diffs

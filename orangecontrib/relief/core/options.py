@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 
-#: the diff of numeric attributes (see :mod:`.diffs`) and the ramp's
+#: the diff of numeric attributes (see :mod:`.formulas.diffs`) and the ramp's
 #: thresholds, as fractions of the attribute's range
 DIFF = "linear"
 T_EQ = 0.04

@@ -19,7 +19,7 @@ neighbour search and update rule (:func:`.estimators.prepared`,
 :func:`.estimators.relieff` (or :func:`.estimators.relief`) returns for
 those references: to the last bit when the estimator runs the same engine
 (every call on up to about 1000 instances x 50 attributes), to rounding
-otherwise (:mod:`.engine`).
+otherwise (:mod:`.engines`).
 
 A step also says how near its neighbours are: their distances to R (the
 sum of the diffs over all attributes, the search's distance) and, for

@@ -2,7 +2,7 @@
 
 Each is the same three steps as ReliefF -- prepare (:mod:`.prepare`),
 find the neighbours, apply a rule -- with neighbourhoods bounded by a
-distance instead of a count (definitions in :mod:`.radius`).  Every
+distance instead of a count (definitions in :mod:`.formulas.neighbourhoods`).  Every
 instance is a reference.  Classification weights misses of several
 classes by ReliefF's priors; a numeric target uses RReliefF's rule over
 the same neighbourhoods.  Where scikit-rebate and fast-select normalise
@@ -107,8 +107,8 @@ def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
 
     Every instance closer to the reference than T, the mean distance of
     all pairs, is its neighbour; the update is ReliefF's over those
-    neighbours (:func:`.radius.class_coefficients`), or RReliefF's for a
-    numeric target.  Parameters as in :func:`multisurf`.
+    neighbours (:func:`.formulas.neighbourhoods.class_coefficients`), or
+    RReliefF's for a numeric target.  Parameters as in :func:`multisurf`.
 
     References
     ----------

@@ -10,8 +10,9 @@ from .diffs import weighted
 def add_stir_sums(sums, constant, diffs, hit, miss):
     """STIR's sums (Le et al. 2019) of the (reference, instance) pairs of
     the (rows x n) masks `hit` and `miss`, in the layout of
-    :func:`classification_sums`: the hits' diffs to row 2 of `sums`, the
-    squared diffs of both to row 3 (the pooled variance needs no more),
+    :func:`..engines.vectorised.surf.classification_sums`: the hits'
+    diffs to row 2 of `sums`, the squared diffs of both to row 3 (the
+    pooled variance needs no more),
     the misses' diffs to row 4, and the numbers of hits and misses to
     constant[1:3]."""
     sums[2] += weighted(diffs, hit)

@@ -151,7 +151,7 @@ class RFSM(SetMeasure):
         Rank weighting of the neighbours in regression (see
         :func:`rrelieff`); unused in classification.
     diff, t_eq, t_diff
-        Diff of numeric attributes (see :mod:`.diffs`).
+        Diff of numeric attributes (see :mod:`..formulas.diffs`).
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise.
 

@@ -1,4 +1,5 @@
-"""The SURF family's neighbourhoods and rules in numpy (:mod:`..radius`).
+"""The SURF family's neighbourhoods and rules in numpy
+(:mod:`...formulas.neighbourhoods`).
 
 A block of references at a time: their diffs to every instance, attribute
 by attribute (:func:`.diffs.row_diffs`), summed in attribute order into
@@ -57,7 +58,7 @@ def row_totals(terms):
 def mean_distance(exact):
     """T of SURF: the mean distance of the n (n - 1) / 2 pairs (each
     instance's distances summed in order, then those sums by numpy, as
-    :func:`..neighbours.radius.mean_distance`)."""
+    :func:`..compiled.neighbours.distance_rows.mean_distance`)."""
     n_attrs, n = exact.values.shape
     totals = [row_totals(block_diffs(exact, rows)[1]) for rows, _ in
               reference_blocks(np.arange(n), n_attrs * n, None)]
@@ -65,8 +66,9 @@ def mean_distance(exact):
 
 
 def limits(dist, local, global_mean, ddof):
-    """Each block row's (near, far) limits (:func:`..radius.thresholds`),
-    its mean and spread summed as :func:`..rules.radius.limits` sums them."""
+    """Each block row's (near, far) limits
+    (:func:`...formulas.neighbourhoods.thresholds`), its mean and spread
+    summed as :func:`..compiled.rules.surf.limits` sums them."""
     n_others = dist.shape[1] - 1
     mean = row_totals(dist) / n_others
     squares = row_totals((dist - mean[:, None]) ** 2)
@@ -98,7 +100,7 @@ def neighbourhoods(exact, refs, local, far, ddof, progress_callback):
 def coefficients(rows, members, groups, priors):
     """coef[r, j]: instance j's coefficient in reference r's update over
     the set `members` (rows x n mask), 0 outside it
-    (:func:`..radius.class_coefficients`), and each row's (any miss -
+    (:func:`...formulas.neighbourhoods.class_coefficients`), and each row's (any miss -
     any hit)."""
     n_groups = len(priors)
     counts = np.stack([(members & (groups == g)).sum(axis=1)

@@ -79,7 +79,7 @@ def members(dist, rows, count, j, near, far, with_far, found):
 @numba.njit(inline="always", cache=True)
 def add_stir_terms(sums, exact, i, j, coef, hit):
     """sums[0] += coef * diff; and STIR's sums of the near pair (i, j)
-    (:func:`.four.add_terms`)."""
+    (:func:`.unrolled.add_terms`)."""
     row = 2 if hit else 4
     values, nominal = exact.values, exact.nominal
     if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
