@@ -325,7 +325,8 @@ def test_significance_usage_errors_are_one_line(capsys, argv, message):
 def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):
     # the bar shows even if the test ends within the usual quiet time
     monkeypatch.setattr(rank, "ProgressBar",
-                        functools.partial(ProgressBar, quiet_seconds=0))
+                        functools.partial(ProgressBar, quiet_seconds=0,
+                                          enabled=True))
     code, _, err = run(capsys, "rank", "zoo", "--significance",
                        "permutation", "--permutations", "19")
     assert code == 0
