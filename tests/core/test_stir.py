@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine
+from tests.degenerate_evidence import CASES, degenerate
 from tests.reference import stir as port
 
 GAMETES = (Path(__file__).parent.parent / "data"
@@ -184,22 +185,8 @@ def test_the_score_is_the_method_weight():
 # No verdict on evidence that cannot hold one
 # ---------------------------------------------------------------------
 
-def degenerate(case):
-    """(X, y, attributes without a verdict) of each degenerate case."""
-    rng = np.random.default_rng(3)
-    if case == "three instances":
-        return rng.random((3, 4)), np.array([0.0, 1.0, 0.0]), [0, 1, 2, 3]
-    X, y = rng.random((40, 4)), (np.arange(40) % 2).astype(float)
-    if case == "a constant attribute":
-        X[:, 2] = 0.5
-        return X, y, [2]
-    y[7] = 2  # a class of one instance
-    return X, y, [0, 1, 2, 3]
-
-
 @each_engine
-@pytest.mark.parametrize("case", ["three instances", "a constant attribute",
-                                  "a class of one instance"])
+@pytest.mark.parametrize("case", list(CASES))
 @pytest.mark.parametrize("neighbourhood", ["relieff", "multisurf"])
 def test_degenerate_evidence_gets_no_verdict(engine, case, neighbourhood):
     X, y, without = degenerate(case)
@@ -211,10 +198,7 @@ def test_degenerate_evidence_gets_no_verdict(engine, case, neighbourhood):
     assert not significance.significant(
         significance.adjust(result.p, "bh"), 1.0)[without].any()
     message = significance.no_verdict(result, list("ABCD"))
-    cause = {"three instances": "single instance",
-             "a constant attribute": "do not vary",
-             "a class of one instance": "single instance"}[case]
-    assert cause in message
+    assert CASES[case] in message
     assert ("any attribute" in message) == (len(without) == 4)
 
 
