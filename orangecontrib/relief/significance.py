@@ -5,8 +5,9 @@ attribute: STIR (Le et al. 2019) over its neighbour pairs, or permutations
 of the class; the p-values are adjusted for testing all attributes
 (Benjamini-Hochberg by default).  Called as a scorer it returns
 -log10(q), so that Rank sorts by significance and ``SelectBestFeatures``
-keeps the most significant; :meth:`Significance.result` gives the
-weights, p- and q-values and the attributes significant at `alpha`.
+keeps the most significant (-inf where q is NaN, last);
+:meth:`Significance.result` gives the weights, p- and q-values and the
+attributes significant at `alpha`.
 STIR gives no verdict (p NaN, never significant) where the evidence
 cannot hold one; the result's `note` says for which attributes and why.
 """
@@ -104,11 +105,15 @@ class Significance(Scorer):
         return fits(self.scorer, class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
-        """-log10 of every attribute's adjusted p-value (or `feature`'s)."""
+        """-log10 of every attribute's adjusted p-value (or `feature`'s);
+        -inf where there is none (STIR's no verdict), so that it sorts
+        last (Rank, ``SelectBestFeatures``: a NaN would sort anywhere)."""
         q = self.result(data, progress_callback).q
-        # 0.0 - ...: -log10(1) is 0, not -0
-        return of_feature(
-            data, 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny)), feature)
+        with np.errstate(invalid="ignore"):
+            # 0.0 - ...: -log10(1) is 0, not -0
+            scores = 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny))
+        return of_feature(data, np.where(np.isnan(q), -np.inf, scores),
+                          feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)

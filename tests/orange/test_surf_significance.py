@@ -137,9 +137,11 @@ def test_degenerate_evidence_gets_no_verdict(case, scorer):
     assert_array_equal(np.flatnonzero(np.isnan(result.p)), without)
     assert not result.significant[without].any()
     assert CASES[case] in result.note
+    assert np.isneginf(tester(data)[without]).all()  # sorted last
     if len(without) == 1:
         assert "for a2:" in result.note
-    assert np.isnan(tester(data)[without]).all()  # Rank's column
+        best = SelectBestFeatures(method=tester, k=3)(data)
+        assert "a2" not in {a.name for a in best.domain.attributes}
 
 
 def test_the_rank_column_says_what_it_holds(heart):
