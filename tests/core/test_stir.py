@@ -62,6 +62,9 @@ def test_stir_is_the_authors_statistic(engine, neighbourhood, data,
                                        tie_bug=False, keep_rule=False)
     (score, t, p), df = port.stir_statistic(X.tolist(), hits, misses,
                                             variance)
+    if data is tied_data:  # twins of other classes: R's bug would differ
+        assert port.find_neighbors(X.tolist(), y.tolist(), **settings,
+                                   keep_rule=False) != (hits, misses)
     with forced(engine):
         result = significance.stir(
             X, y, neighbourhood=neighbourhood, k_nearest=settings.get("k", 1),
