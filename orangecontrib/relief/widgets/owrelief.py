@@ -21,6 +21,7 @@ from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA, DIFF,
                                                N_PERMUTATIONS, PARAMETERS,
                                                RANDOM_STATE, T_DIFF, T_EQ)
 from orangecontrib.relief.rank import RankScorer
+from orangecontrib.relief.scorers import task_of
 from orangecontrib.relief.significance import TESTS, Significance
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
@@ -348,10 +349,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     # --- output -----------------------------------------------------------
 
     def _k_setting(self):
-        """The setting of the current variant's k (None: it takes none)."""
+        """The setting of the current variant's k (None: it takes none):
+        that of the task of the data's class, or of its first task."""
         variant = METHODS[self.method]
-        return (K_SETTINGS[K_OF_TASK[variant.tasks[0]]] if variant.takes_k
+        if not variant.takes_k:
+            return None
+        task = (task_of(self.data.domain.class_var) if self.data is not None
                 else None)
+        return K_SETTINGS[K_OF_TASK[task if task in variant.tasks
+                                    else variant.tasks[0]]]
 
     def _k_nearest(self):
         """Return k of the current variant, None for the variants without
