@@ -13,6 +13,7 @@ from orangecontrib.relief.cli import main, rank
 from orangecontrib.relief.cli.common import ProgressBar
 from orangecontrib.relief.datasets import path
 from tests.degenerate_evidence import CASES, degenerate_table
+from tests.waiting import HANG_GUARD_S
 
 
 def run(capsys, *argv):
@@ -247,7 +248,7 @@ def test_python_dash_m():
     done = subprocess.run(
         [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo",
          "--top", "2"],
-        capture_output=True, text=True, timeout=300, check=False)
+        capture_output=True, text=True, timeout=HANG_GUARD_S, check=False)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 2 + 2
@@ -259,7 +260,7 @@ def test_a_full_disk_is_one_line_of_error():
     with open("/dev/full", "w") as full:
         done = subprocess.run(
             [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo"],
-            stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=HANG_GUARD_S,
             check=False)
     assert done.returncode == 1
     assert done.stderr == ("orange-relief rank: error: cannot write the "
