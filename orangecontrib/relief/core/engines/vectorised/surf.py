@@ -23,10 +23,16 @@ import numpy as np
 
 from ...formulas.neighbourhoods import (NO_FAR, SIMILARITY, class_coefficients,
                                         standard_deviation, thresholds)
+from ...formulas.stir import (HIT_REFS, HIT_SUM, MISS_REFS, MISS_SQUARES,
+                              MISS_SUM, N_HIT, N_MISS)
 from ...progress import report, step_bounds
 from .diffs import TILE, Rows
 from .sums import in_order
 from .threads import each
+
+#: rows of a labelling's sums and places of its constant (the layout of
+#: :func:`classification_sums`)
+SUM_ROWS, CONSTANT_PLACES = MISS_SQUARES + 1, MISS_REFS + 1
 
 
 def reference_blocks(refs, height, progress_callback):
@@ -49,9 +55,10 @@ def row_totals(terms):
 
 
 def limits(dist, local, global_mean, ddof):
-    """Each block row's (near, far) limits (:func:`thresholds`) from its
-    distances in instance order, its mean and spread summed as the
-    compiled engine sums them."""
+    """Each block row's (near, far) limits
+    (:func:`...formulas.neighbourhoods.thresholds`) from its distances in
+    instance order, its mean and spread summed as
+    :func:`..compiled.rules.surf.limits` sums them."""
     n_others = dist.shape[1] - 1
     mean = row_totals(dist) / n_others
     squares = row_totals((dist - mean[:, None]) ** 2)
@@ -160,8 +167,8 @@ class Labelling:
 
 
 def class_update(sums, constant, own, near, far_sets, priors, far, stir):
-    """Add a block's terms to one labelling's `sums` (5, a) and `constant`
-    (3,) (the layout of :func:`classification_sums`) from per (reference,
+    """Add a block's terms to one labelling's `sums` (6, a) and `constant`
+    (5,) (the layout of :func:`classification_sums`) from per (reference,
     class) sums over the near and the far sets: `near` and `far_sets`
     (sums of diffs (a, refs, classes), counts (refs, classes) and, for the
     near sets, sums of squared diffs); `own` the references' classes."""
@@ -179,13 +186,16 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
     sums[0] += np.einsum("arc,rc->a", near_sums, coefs)
     if far != NO_FAR:
         sums[1] -= np.einsum("arc,rc->a", far_sums, far_coefs)
-    if stir:  # STIR's sums of the near pairs (:func:`add_stir_sums`)
+    if stir:  # STIR's sums of the near pairs (:func:`...formulas.stir.add_stir_sums`)
         hit = own[:, None] == np.arange(near_counts.shape[1])[None, :]
-        sums[2] += np.einsum("arc,rc->a", near_sums, hit)
-        sums[3] += squares.sum(axis=(1, 2))
-        sums[4] += np.einsum("arc,rc->a", near_sums, ~hit)
-        constant[1] += near_counts[hit].sum()
-        constant[2] += near_counts[~hit].sum()
+        weight = np.abs(coefs)
+        for mask, row in ((hit, HIT_SUM), (~hit, MISS_SUM)):
+            sums[row] += np.einsum("arc,rc->a", near_sums, weight * mask)
+            sums[row + 1] += np.einsum("arc,rc->a", squares, weight * mask)
+        constant[N_HIT] += near_counts[hit].sum()
+        constant[N_MISS] += near_counts[~hit].sum()
+        constant[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
+        constant[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
 
 
 def set_sums(hoods, refs, labellings, sets, n_groups, stir):
@@ -229,8 +239,8 @@ def classification_block(hoods, refs, labellings, priors, stir):
     """A block's sums and constants of :func:`classification_sums`."""
     sets = set_sums(hoods, refs, labellings, hoods.sets(refs), len(priors),
                     stir)
-    sums = np.zeros((len(labellings), 5, hoods.n_attrs))
-    constant = np.zeros((len(labellings), 3))
+    sums = np.zeros((len(labellings), SUM_ROWS, hoods.n_attrs))
+    constant = np.zeros((len(labellings), CONSTANT_PLACES))
     for label, (near, far_sets), own_sums, own_constant in zip(
             labellings, sets, sums, constant):
         class_update(own_sums, own_constant, label.codes[refs], near,
@@ -246,19 +256,18 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
 
     Returns (sums, constant), sums[p] and constant[p] of labels[p]:
     sums[p, 0] the near updates, sums[p, 1] minus the far updates, with
-    `stir` sums[p, 2:5] STIR's sums of the near pairs
-    (:func:`add_stir_sums`: the hits' diffs, the squared diffs of both,
-    the misses' diffs); constant[p, 0] MultiSURF*'s constant (any miss -
-    any hit over the far sets), constant[p, 1:3] the numbers of near hit
-    and near miss pairs.
+    `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
+    its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
+    constant[p, 0] MultiSURF*'s constant (any miss - any hit over the far
+    sets), constant[p, 1:5] STIR's counts of near pairs and references.
     """
     codes = labels.astype(np.int64)
     order = np.argsort(codes[0], kind="stable")
     hoods = Neighbourhoods(exact, order, local, far, ddof)
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
-    sums = np.zeros((len(labels), 5, exact.values.shape[0]))
-    constant = np.zeros((len(labels), 3))
+    sums = np.zeros((len(labels), SUM_ROWS, exact.values.shape[0]))
+    constant = np.zeros((len(labels), CONSTANT_PLACES))
     for blocks, done in reference_blocks(refs, hoods.height,
                                          progress_callback):
         for block_sums, block_constant in each(
