@@ -354,16 +354,17 @@ def test_surf_rescorer_scores_many_targets_with_one_search(engine, method,
 
 
 def test_surf_rescorer_computes_the_distances_once(monkeypatch):
-    from orangecontrib.relief.core.engines.vectorised import surf as vectorised
+    from orangecontrib.relief.core.engines.vectorised.surf import (
+        Neighbourhoods)
 
     calls = []
-    block_diffs = vectorised.block_diffs
+    sets = Neighbourhoods.sets
 
-    def counted(exact, rows):
+    def counted(hoods, rows):
         calls.append(len(rows))
-        return block_diffs(exact, rows)
+        return sets(hoods, rows)
 
-    monkeypatch.setattr(vectorised, "block_diffs", counted)
+    monkeypatch.setattr(Neighbourhoods, "sets", counted)
     X, y, discrete = mixed_data(9, missing=0.0)
     with forced("vectorised"):
         rescore = significance.surf_rescorer(X, y, discrete)

@@ -43,25 +43,31 @@ def attribute_diffs(exact, a, i, j):
     return np.where(missing_i | missing_j, relief_d, d)
 
 
-def pair_diffs(exact, i, j):
-    """The (a, len(j)) diffs of instance `i` (an int) against the instances
-    `j` (an int array), every attribute at once."""
-    values = exact.values
-    xi, xj = values[:, i, None], values[:, j]
+def diffs_of_pairs(exact, i, j):
+    """diff(A, I_i, I_j) of index arrays `i`, `j` (broadcast against each
+    other), every attribute at once: (*shape, a), the attributes last."""
+    values = exact.values.T  # an instance's values together
+    xi, xj = values[i], values[j]
     d = transform(np.abs(xj - xi), exact.kind, exact.t_eq, exact.t_diff)
-    nominal = exact.nominal
-    if nominal.any():
-        d[nominal] = xj[nominal] != xi[nominal]
+    if exact.nominal.any():
+        d = np.where(exact.nominal, xj != xi, d)
     if exact.relief_d.shape[0] == 0:
         return d
     missing_i, missing_j = np.isnan(xi), np.isnan(xj)
     if not (missing_i.any() or missing_j.any()):
         return d
-    attributes = np.arange(len(values))[:, None]
+    attributes = np.arange(len(exact.values))
     groups = exact.groups
-    relief_d = np.where(missing_i, exact.relief_d[:, groups[i], j],
+    i, j = np.asarray(i)[..., None], np.asarray(j)[..., None]
+    relief_d = np.where(missing_i, exact.relief_d[attributes, groups[i], j],
                         exact.relief_d[attributes, groups[j], i])
     return np.where(missing_i | missing_j, relief_d, d)
+
+
+def pair_diffs(exact, i, j):
+    """The (a, len(j)) diffs of instance `i` (an int) against the instances
+    `j` (an int array), every attribute at once."""
+    return diffs_of_pairs(exact, i, j).T
 
 
 def weighted(diffs, coef):
@@ -74,4 +80,4 @@ def distance_row(exact, weights, i):
     diffs they were summed from: sum_A w_A diff(A, I_i, I_j), added in
     attribute order."""
     diffs = pair_diffs(exact, i, np.arange(exact.values.shape[1]))
-    return (weights[:, None] * diffs).sum(axis=0), diffs
+    return np.cumsum(weights[:, None] * diffs, axis=0)[-1], diffs

@@ -8,8 +8,8 @@ from .diffs import pair_diffs
 
 def found(neighbours):
     """How many neighbours each group of a reference's (groups, k) list
-    has (lists pad with -1)."""
-    return (neighbours >= 0).sum(axis=1)
+    has (lists pad with -1); of many references' lists, (m, groups)."""
+    return (neighbours >= 0).sum(axis=-1)
 
 
 def coefficient(g, own, count, priors):

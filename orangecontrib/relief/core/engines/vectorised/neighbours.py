@@ -1,20 +1,28 @@
 """The k nearest instances of each group, by exact float64 distance.
 
-A reference's distances to every instance (:func:`.diffs.distances`) are
-sorted, per group, by a stable sort: equal distances keep the lower
-instance index first, the tie-break of the compiled search.  A reference
-is never its own neighbour; a group with fewer than k candidates gives all
-it has, padded with -1.  References are taken in chunks, so that memory
-stays O(chunk x n).
+A reference's distances to every instance (:class:`.diffs.Rows`) are
+ranked, per group, as a stable sort would rank them (:mod:`.topk`): equal
+distances keep the lower instance index first, the tie-break of the
+compiled search.  A reference is never its own neighbour; a group with
+fewer than k candidates gives all it has, padded with -1.  References are
+taken in blocks, on the engine's threads (:mod:`.threads`), so that
+memory stays O(block x n) per thread.
 """
 import numpy as np
 
 from ...errors import ReliefInputError
 from ...progress import report, step_bounds
-from .diffs import distances
+from .diffs import TILE, Rows
+from .threads import each, thread_count
+from .topk import smallest
 
-#: distances held at once: a chunk of references x every instance
-CHUNK_ENTRIES = 2 ** 21
+#: distances held at once by a thread: a block of references x every
+#: instance
+BLOCK_ENTRIES = 2 ** 20
+#: the least work (references x instances x attributes) shared by
+#: threads: a few milliseconds, many times what starting a thread's block
+#: costs
+SHARED_WORK = 2 ** 22
 
 
 def search_weights(weights, n_attributes):
@@ -30,14 +38,24 @@ def nearest_of_group(dist, members, k, own):
     """The indices of the (at most) k members nearest by `dist` (chunk x
     len(members)) for each row, -1 padded; `own` (chunk,) tells for each
     row whether its reference is one of the members (its own distance is
-    inf, so it sorts last and is left out)."""
-    order = np.argsort(dist, axis=1, kind="stable")[:, :k]
-    nearest = members[order]
+    inf, so it ranks last and is left out)."""
+    nearest = members[smallest(dist, min(k, len(members)))]
     count = np.minimum(k, len(members) - own)
     nearest[np.arange(nearest.shape[1])[None, :] >= count[:, None]] = -1
     out = np.full((len(dist), k), -1, np.int64)
     out[:, :nearest.shape[1]] = nearest
     return out
+
+
+def blocks(start, stop, size, work):
+    """Slices of start:stop, at most `size` long, and as many as the
+    engine has threads where the `work` of an item (references x
+    instances x attributes) makes enough to share."""
+    count = -(-(stop - start) // size)
+    if (stop - start) * work >= SHARED_WORK:
+        count = max(count, min(thread_count(), stop - start))
+    bounds = np.linspace(start, stop, count + 1).astype(np.int64)
+    return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def find_neighbours(data, refs, k, weights=None, progress_callback=None,
@@ -52,21 +70,24 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     exact, n_groups = data.exact, data.n_groups
     n = exact.values.shape[1]
     k = min(k, n)
-    weights = search_weights(weights, exact.values.shape[0])
+    rows = Rows(exact, search_weights(weights, exact.values.shape[0]))
     unique, inverse = np.unique(refs, return_inverse=True)
     members = [np.flatnonzero(data.groups == g) for g in range(n_groups)]
     out = np.empty((len(unique), n_groups, k), np.int64)
-    chunk = max(1, CHUNK_ENTRIES // max(n, 1))
+
+    def search(block):
+        refs = unique[block]
+        dist = rows.distances(refs, np.empty((len(refs), n)))
+        dist[np.arange(len(refs)), refs] = np.inf
+        for g in range(n_groups):
+            out[block, g] = nearest_of_group(
+                dist[:, members[g]], members[g], k,
+                (data.groups[refs] == g).astype(np.int64))
+
+    size = max(1, BLOCK_ENTRIES // max(n, 1))
     bounds = step_bounds(len(unique), progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
-        for first in range(start, stop, chunk):
-            rows = unique[first:min(first + chunk, stop)]
-            dist = distances(exact, weights, rows)
-            dist[np.arange(len(rows)), rows] = np.inf
-            for g in range(n_groups):
-                out[first:first + len(rows), g] = nearest_of_group(
-                    dist[:, members[g]], members[g], k,
-                    (data.groups[rows] == g).astype(np.int64))
+        each(search, blocks(start, stop, size, n * exact.values.shape[0]))
         report(progress_callback, stop / len(unique))
     return out[inverse]
 
@@ -76,20 +97,28 @@ def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
     (2019) eq. 1; see :func:`..compiled.neighbours.prototypes.nearest_prototypes`.
 
     d(y, x)^2 = sum_j w_{c(x), j}^2 (y_j - x_j)^2, the terms added in
-    column order; ties go to the lower training index.
+    column order, each as (w^2 delta) delta, as the compiled kernel adds
+    them; ties go to the lower training index.  The queries are taken in
+    tiles (:data:`.diffs.TILE`) on the engine's threads.
     """
-    m, n = len(X), len(train_X)
-    weights = squared_weights[train_y]
-    index = np.empty((m, k), np.int64)
-    chunk = max(1, CHUNK_ENTRIES // max(n, 1))
-    for first in range(0, m, chunk):
-        rows = X[first:first + chunk]
+    n = len(train_X)
+    columns = np.ascontiguousarray(train_X.T)  # a column's prototypes together
+    weights = np.ascontiguousarray(squared_weights[train_y].T)
+    index = np.empty((len(X), k), np.int64)
+
+    def search(block):
+        rows = X[block]
         total = np.zeros((len(rows), n))
+        delta = np.empty_like(total)
         for j in range(X.shape[1]):
-            delta = rows[:, j, None] - train_X[None, :, j]
+            np.subtract(rows[:, j, None], columns[j], out=delta)
             if discrete[j]:
-                delta = (delta != 0).astype(np.float64)
-            total += weights[None, :, j] * delta * delta
-        index[first:first + len(rows)] = np.argsort(
-            total, axis=1, kind="stable")[:, :k]
+                np.not_equal(delta, 0.0, out=delta)
+            term = weights[j] * delta
+            term *= delta
+            total += term
+        index[block] = smallest(total, k)
+
+    size = max(1, TILE // max(n, 1))
+    each(search, blocks(0, len(X), size, n * X.shape[1]))
     return index

@@ -2,13 +2,17 @@
 eq. 2 and 4), as :mod:`..compiled.rfsm` computes them.
 
 W_S is a sum over the (reference, neighbour) pairs; it is added pair by
-pair in order (a cumulative sum), so that the value of a set grown by one
+pair in order (:func:`.sums.in_order`), so that the value of a set grown by one
 attribute equals the value of that set computed from scratch to the last
 bit, as the greedy search's tie-break needs.
 """
 import numpy as np
 
 from ...formulas.diffs import attribute_diffs
+from .sums import in_order
+
+#: candidates x pairs held at once by :func:`forward_kernel`
+CHUNK = 2 ** 21
 
 
 def pair_diffs(tables, first, second, attributes):
@@ -19,23 +23,25 @@ def pair_diffs(tables, first, second, attributes):
     return out
 
 
-def in_order(terms):
-    """The sums of the rows of `terms`, each added left to right."""
-    if terms.shape[-1] == 0:
-        return np.zeros(terms.shape[:-1])
-    return np.cumsum(terms, axis=-1)[..., -1]
-
-
 def set_value(top, bottom, coef_max, coef_min):
     """sum_p coef_max[p] top[p] + coef_min[p] bottom[p]."""
-    return float(in_order(coef_max * top + coef_min * bottom))
+    return float(in_order(coef_max * top + coef_min * bottom, -1))
 
 
 def forward_kernel(diffs, top, bottom, coef_max, coef_min, candidates):
-    """W(S + {A}) for each candidate A, given S's running max and min."""
-    rows = diffs[candidates]
-    return in_order(coef_max * np.maximum(top, rows)
-                    + coef_min * np.minimum(bottom, rows))
+    """W(S + {A}) for each candidate A, given S's running max and min;
+    candidates a few at a time, so that memory stays O(CHUNK)."""
+    values = np.empty(len(candidates))
+    step = max(1, CHUNK // max(diffs.shape[1], 1))
+    for first in range(0, len(candidates), step):
+        rows = diffs[candidates[first:first + step]]  # a copy
+        high = np.maximum(top, rows)
+        high *= coef_max
+        low = np.minimum(bottom, rows, out=rows)
+        low *= coef_min
+        high += low
+        values[first:first + step] = in_order(high, -1)
+    return values
 
 
 def extremes(values, identity, larger):
@@ -62,4 +68,4 @@ def backward_kernel(diffs, subset, coef_max, coef_min):
     members = np.arange(len(subset))[:, None]
     high = np.where(arg_top[None, :] == members, top2, top1)
     low = np.where(arg_bot[None, :] == members, bot2, bot1)
-    return in_order(coef_max * high + coef_min * low)
+    return in_order(coef_max * high + coef_min * low, -1)

@@ -1,31 +1,29 @@
-"""The update rules, reference by reference.
+"""The update rules, every reference at once.
 
-Each rule adds, for each reference, the same terms in the same order as
-the compiled rule (:mod:`..compiled.rules`): references in blocks of UPDATE_BLOCK
-whose partial sums are added in block order, within a reference the
-groups and then the neighbours in order, every attribute at once.  Given
-the same neighbours, both engines therefore agree to the last bit wherever
-their diffs do.
+Each rule adds the same terms in the same order as the compiled rule
+(:mod:`..compiled.rules`): references in blocks of UPDATE_BLOCK whose
+partial sums are added in block order; within a block the references in
+order, within a reference the groups and then the neighbours in order,
+every attribute at once.  Here a rule lists each reference's terms -- a
+neighbour, its coefficient and the row of the sums it goes to -- in that
+order; :func:`block_sums` lays out each block's terms of each row in
+sequence, and :func:`.sums.in_order` adds every sequence one term at a
+time, side by side.  Given the same neighbours, both engines therefore
+agree to the last bit wherever their diffs do.
 """
 import numpy as np
 
-from ...formulas.instance_weight import instance_weight
+from ...formulas.instance_weight import instance_weights
 from ...formulas.distance_weighting import distance_weights_at
 from ...progress import report, step_bounds
-from ...formulas.diffs import distance_row, pair_diffs
+from ...formulas.diffs import diffs_of_pairs, distance_row
 from ...formulas.relieff import found, relieff_update
 from .neighbours import nearest_of_group, search_weights
+from .sums import in_order
 
 UPDATE_BLOCK = 64  # references per partial sum, as the compiled rules
-
-
-def add_mean_diffs(acc, exact, i, members, coef):
-    """acc += coef * mean over `members` of diff(., I_i, member), one
-    member at a time (Qiu & He 2019, eq. 4 and 6)."""
-    if len(members):
-        diffs = pair_diffs(exact, i, members)
-        for s in range(len(members)):
-            acc += coef / len(members) * diffs[:, s]
+#: terms x attributes held at once by :func:`block_sums`
+TERM_ENTRIES = 2 ** 21
 
 
 def blocks(m):
@@ -33,43 +31,100 @@ def blocks(m):
     return -(-m // UPDATE_BLOCK)
 
 
+def total(partial):
+    """The sum of the blocks' partial sums, in block order."""
+    return in_order(partial, 0)
+
+
+def block_sums(exact, refs, neighbours, coefs, rows=None, n_rows=1):
+    """partial[b, s, c]: the sum over the references r of block b, in
+    order, and their terms t, in order, of coefs[s][r, t] diff(.,
+    I_refs[r], I_neighbours[r, t]) for the terms whose row, rows[r, t],
+    is c (None: every term's row is 0); (blocks, len(coefs), n_rows, a).
+
+    A term whose coefficients are all 0 adds nothing and is left out (its
+    neighbour may be a list's padding, -1).  The others are laid out by
+    block and row, each in order, as the sequences :func:`in_order` adds;
+    blocks are taken a few at a time, so that memory stays bounded."""
+    m, n_terms = neighbours.shape
+    n_attrs = exact.values.shape[0]
+    partial = np.zeros((blocks(m), len(coefs), n_rows, n_attrs))
+    live = np.zeros((m, n_terms), bool)
+    for coef in coefs:
+        live |= coef != 0
+    if rows is None:
+        rows = np.zeros((m, n_terms), np.int64)
+    step = max(1, TERM_ENTRIES // max(UPDATE_BLOCK * n_terms * n_attrs, 1))
+    for first in range(0, blocks(m), step):
+        start = first * UPDATE_BLOCK
+        reference, term = np.nonzero(live[start:start + step * UPDATE_BLOCK])
+        reference += start
+        if not len(reference):
+            continue
+        sequence = (reference // UPDATE_BLOCK - first) * n_rows + rows[
+            reference, term]
+        # each term's place in its sequence, the terms being in order
+        order = np.argsort(sequence, kind="stable")
+        place = np.empty(len(sequence), np.int64)
+        place[order] = np.arange(len(sequence)) - np.searchsorted(
+            sequence[order], sequence[order])
+        diffs = diffs_of_pairs(exact, refs[reference],
+                               neighbours[reference, term])
+        n_blocks = min(step, blocks(m) - first)
+        for s, coef in enumerate(coefs):
+            laid = np.zeros((place.max() + 1, n_blocks * n_rows, n_attrs))
+            laid[place, sequence] = coef[reference, term][:, None] * diffs
+            partial[first:first + n_blocks, s] = in_order(laid, 0).reshape(
+                n_blocks, n_rows, n_attrs)
+    return partial
+
+
+def relieff_coefficients(own, counts, priors):
+    """coef[r, g]: the factor of reference r's neighbours of group g in
+    ReliefF's update (Kononenko 1994; Prat & Belanche 2006, Fig. 2):
+    -1 / k for the hits, P(C) / (1 - P(class(R))) / k for the misses of
+    class C, k the group's count (0 where it has none), the compiled
+    rule's arithmetic."""
+    groups = np.arange(counts.shape[1])[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        coef = np.where(groups == own[:, None], -1.0 / counts,
+                        priors[None, :] / (1 - priors[own])[:, None]
+                        / counts)
+    return np.where(counts > 0, coef, 0.0)
+
+
 def relieff_rule(exact, refs, neighbours, priors):
     """ReliefF weights: the mean of the references' updates."""
-    m = len(refs)
-    partial = np.zeros((blocks(m), exact.values.shape[0]))
-    for r in range(m):
-        relieff_update(partial[r // UPDATE_BLOCK], exact, refs[r],
-                       neighbours[r], priors)
-    return partial.sum(axis=0) / m
+    m, n_groups, k = neighbours.shape
+    coef = relieff_coefficients(exact.groups[refs], found(neighbours), priors)
+    coef = np.repeat(coef, k, axis=1) * (neighbours >= 0).reshape(m, -1)
+    partial = block_sums(exact, refs, neighbours.reshape(m, -1), [coef])
+    return total(partial[:, 0, 0]) / m
 
 
 def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references
-    (Robnik-Sikonja & Kononenko 1997, 2003)."""
+    (Robnik-Sikonja & Kononenko 1997, 2003): with d the rank weight over
+    the sum of the reference's rank weights (added in order) and dC the
+    target's diff, N_dC += dC d, N_dA += d diff, N_dCdA += dC d diff."""
     m = len(refs)
-    partial = np.zeros((blocks(m), 3, exact.values.shape[0]))
-    for r in range(m):
-        sums, i = partial[r // UPDATE_BLOCK], refs[r]
-        count = found(neighbours[r])[0]
-        if count == 0:
-            continue
-        members = neighbours[r, 0, :count]
-        norm = np.cumsum(rank_weights[:count])[-1]  # added in order
-        diffs = pair_diffs(exact, i, members)
-        for s in range(count):
-            d = rank_weights[s] / norm
-            d_target = abs(target[i] - target[members[s]])
-            sums[0, 0] += d_target * d
-            sums[1] += d * diffs[:, s]
-            sums[2] += d_target * d * diffs[:, s]
-    sums = partial.sum(axis=0)
-    return sums[0, 0], sums[1], sums[2]
+    members = neighbours[:, 0, :]
+    known = members >= 0
+    norm = np.cumsum(rank_weights)[np.maximum(known.sum(axis=1), 1) - 1]
+    d = np.where(known, rank_weights[None, :members.shape[1]]
+                 / norm[:, None], 0.0)
+    d_target = np.abs(target[refs][:, None] - target[members])
+    n_dc = np.zeros((blocks(m) * UPDATE_BLOCK, members.shape[1]))
+    n_dc[:m] = d_target * d
+    n_dc = total(in_order(n_dc.reshape(blocks(m), -1), 1))
+    sums = block_sums(exact, refs, members, [d, d_target * d])[:, :, 0]
+    return n_dc, total(sums[:, 0]), total(sums[:, 1])
 
 
 def double_relieff(data, refs, k, fixed, clip, exponent, s,
                    progress_callback=None):
     """(p)dReliefF weights, the references processed in order; see
-    :func:`...double.double_weights`."""
+    :func:`..double.double_weights`."""
     exact, n_groups = data.exact, data.n_groups
     m, n_attrs = len(refs), exact.values.shape[0]
     members = [np.flatnonzero(data.groups == g) for g in range(n_groups)]
@@ -96,81 +151,98 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s,
             relieff_update(partial[block], exact, i, neighbours, data.priors,
                            diffs)
         report(progress_callback, stop / m)
-    return partial.sum(axis=0) / m
+    return total(partial) / m
 
 
-def mean_euclidean(metric, weights, i, members):
-    """The mean Euclidean distance sqrt(sum_A w_A diff^2) from I_i to
-    `members`, added one member at a time."""
-    diffs = pair_diffs(metric, i, members)
-    total = 0.0
-    for s in range(len(members)):
-        total += np.sqrt(sequential_dot(weights, diffs[:, s]))
-    return total / len(members)
+def pair_distances(metric, weights, refs, neighbours):
+    """dist[r, ...] = sum_A w_A diff(A, I_refs[r], I_neighbours[r, ...]),
+    added in attribute order as the compiled exact distance adds them;
+    inf where a list pads with -1.  Taken in chunks of references."""
+    m = len(refs)
+    per_reference = max(1, neighbours[:1].size * len(weights))
+    step = max(1, TERM_ENTRIES // per_reference)
+    dist = np.empty(neighbours.shape)
+    index = (slice(None),) + (None,) * (neighbours.ndim - 1)
+    for first in range(0, m, step):
+        part = slice(first, min(first + step, m))
+        dist[part] = in_order(weights * diffs_of_pairs(
+            metric, refs[part][index], neighbours[part]), -1)
+    return np.where(neighbours >= 0, dist, np.inf)
 
 
-def sequential_dot(weights, column):
-    """sum_A w_A column_A, added in attribute order."""
-    return np.cumsum(weights * column)[-1]
+def mean_euclidean(metric, weights, refs, neighbours):
+    """mean[r, g]: the mean Euclidean distance sqrt(sum_A w_A diff^2) from
+    I_refs[r] to its neighbours of group g, added one neighbour at a time
+    (NaN for a group without neighbours)."""
+    each = np.sqrt(pair_distances(metric, weights, refs, neighbours))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (in_order(np.where(neighbours >= 0, each, 0.0), -1)
+                / found(neighbours))
 
 
-def pooled_misses(squared, weights, i, neighbours, own):
-    """The k nearest instances of all classes but `own`, merged from the
-    per-class lists by (exact distance, index)."""
-    counts = found(neighbours)
-    candidates = np.concatenate([neighbours[g, :counts[g]]
-                                 for g in range(len(counts)) if g != own]
-                                or [np.empty(0, np.int64)])
-    if not len(candidates):
-        return candidates
-    diffs = pair_diffs(squared, i, candidates)
-    dist = np.array([sequential_dot(weights, diffs[:, s])
-                     for s in range(len(candidates))])
-    return candidates[np.lexsort((candidates, dist))][:neighbours.shape[1]]
+def pooled_misses(squared, weights, refs, neighbours, own):
+    """The k nearest instances of all classes but each reference's `own`,
+    merged from the per-class lists by (exact distance, index), -1
+    padded: (m, k)."""
+    m, n_groups, k = neighbours.shape
+    others = np.arange(n_groups)[None, :] != own[:, None]
+    candidates = neighbours[others].reshape(m, -1)
+    dist = pair_distances(squared, weights, refs, candidates)
+    index = np.where(candidates >= 0, candidates, np.iinfo(np.int64).max)
+    order = np.lexsort((index, dist))[:, :k]
+    return np.take_along_axis(candidates, order, axis=1)
+
+
+def mean_terms(members, coef):
+    """The coefficients of the terms of a mean over each row's `members`
+    (-1 padded): coef[r] / their count for each member, 0 for a pad."""
+    count = (members >= 0).sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(members >= 0, coef[:, None] / count, 0.0)
 
 
 def cdrelief_rule(exact, squared, weights, refs, scale, neighbours,
                   n_groups):
-    """Rows W[c] of Qiu & He's (2019) eq. 4: every reference updates the
-    row of its class (hits of its class, misses pooled over the others)."""
+    """Rows W[c] of Qiu & He's (2019) eq. 4: every reference adds to the
+    row of its class scale * (the mean diff of its misses, pooled over
+    the other classes, - the mean diff of its hits), the hits first."""
     m = len(refs)
-    partial = np.zeros((blocks(m), n_groups, exact.values.shape[0]))
-    for r in range(m):
-        i = refs[r]
-        own = exact.groups[i]
-        acc = partial[r // UPDATE_BLOCK, own]
-        hits = neighbours[r, own, :found(neighbours[r])[own]]
-        add_mean_diffs(acc, exact, i, hits, -scale[r])
-        misses = pooled_misses(squared, weights, i, neighbours[r], own)
-        add_mean_diffs(acc, exact, i, misses, scale[r])
-    return partial.sum(axis=0)
+    own = exact.groups[refs]
+    hits = neighbours[np.arange(m), own]
+    misses = pooled_misses(squared, weights, refs, neighbours, own)
+    members = np.concatenate([hits, misses], axis=1)
+    coef = np.concatenate([mean_terms(hits, -scale),
+                           mean_terms(misses, scale)], axis=1)
+    rows = np.repeat(own[:, None], members.shape[1], axis=1)
+    return total(block_sums(exact, refs, members, [coef], rows,
+                            n_groups)[:, 0])
 
 
 def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
                     pair_coef, threshold, as_printed):
     """Rows W[c] of Qiu & He's (2019) eq. 6 summed over all references:
-    for each other class l with its own misses, d2 and IW, the update goes
-    to row c or l by the sign of d2 - d1 and the reading of eq. 6."""
-    m, n_groups = len(refs), neighbours.shape[1]
-    partial = np.zeros((blocks(m), n_groups, exact.values.shape[0]))
-    for r in range(m):
-        i = refs[r]
-        own = exact.groups[i]
-        counts = found(neighbours[r])
-        if counts[own] == 0:
-            continue  # no hit: x's place relative to the border is unknown
-        hits = neighbours[r, own, :counts[own]]
-        d1 = mean_euclidean(metric, weights, i, hits)
-        for other in range(n_groups):
-            if other == own or counts[other] == 0:
-                continue
-            misses = neighbours[r, other, :counts[other]]
-            d2 = mean_euclidean(metric, weights, i, misses)
-            if instance_weight(d1, d2, threshold) == 0.0:
-                continue
-            row = own if (d2 - d1 > 0) == as_printed else other
-            coef = scale[r] * pair_coef[own, other]
-            acc = partial[r // UPDATE_BLOCK, row]
-            add_mean_diffs(acc, exact, i, misses, coef)
-            add_mean_diffs(acc, exact, i, hits, -coef)
-    return partial.sum(axis=0)
+    for each other class l with its own misses, d2 and IW, the update
+    (mean miss diff - mean hit diff) goes to row c or l by the sign of
+    d2 - d1 and the reading of eq. 6, the misses' terms first."""
+    m, n_groups, k = neighbours.shape
+    own = exact.groups[refs]
+    counts = found(neighbours)
+    mean = mean_euclidean(metric, weights, refs, neighbours)
+    d1, d2 = mean[np.arange(m), own][:, None], mean
+    weight = instance_weights(d1, d2, threshold)
+    groups = np.arange(n_groups)[None, :]
+    update = ((groups != own[:, None]) & (counts > 0)
+              & (counts[np.arange(m), own] > 0)[:, None] & (weight != 0.0))
+    row = np.where(((d2 - d1) > 0) == as_printed, own[:, None], groups)
+    coef = np.where(update, scale[:, None] * pair_coef[own], 0.0)
+    hits = neighbours[np.arange(m), own]
+    members = np.concatenate(
+        [np.concatenate([neighbours[:, g], hits], axis=1)
+         for g in range(n_groups)], axis=1)
+    terms = np.concatenate(
+        [np.concatenate([mean_terms(neighbours[:, g], coef[:, g]),
+                         mean_terms(hits, -coef[:, g])], axis=1)
+         for g in range(n_groups)], axis=1)
+    rows = np.repeat(row, 2 * k, axis=1)
+    return total(block_sums(exact, refs, members, [terms], rows,
+                            n_groups)[:, 0])

@@ -1,50 +1,49 @@
 """The SURF family's neighbourhoods and rules in numpy
 (:mod:`...formulas.neighbourhoods`).
 
-A block of references at a time: their diffs to every instance, attribute
-by attribute (:func:`.diffs.row_diffs`), summed in attribute order into
-their distances; each reference's own distances give its thresholds; the
-rule is then a coefficient per (reference, instance) -- its class's
-coefficient inside a threshold, 0 elsewhere -- applied to the same diffs.
-Nothing of size n x n is kept.
+A block of references at a time, on the engine's threads: their
+distances to every instance (:class:`.diffs.Rows`, in tiles that stay in
+the cache), each reference's own distances summed in instance order into
+its thresholds, as the compiled engine sums them, so that both engines
+find the same neighbourhoods.  A neighbour's coefficient in a rule
+depends only on the reference and the neighbour's class
+(:func:`class_coefficients`), so each attribute's diffs are summed per
+reference and class over the near and the far set -- the instances
+sorted by class, so that a class is a run of columns -- and the rule and
+STIR's sums follow from those few sums (a numeric target weighs each
+neighbour by its target's diff instead).  The diffs are computed twice,
+for the distances and for the sums, a few references at a time, rather
+than kept: recomputing them in the cache is cheaper than reading them
+back from memory.  The blocks are cut the same way whatever the number of
+threads and their sums added in block order, so the weights do not
+depend on it; they agree with the compiled engine's to rounding (it adds
+the same terms in another order).  Nothing of size n x n is kept.
 """
 import numpy as np
 
-from ...progress import report, step_bounds
 from ...formulas.neighbourhoods import (NO_FAR, SIMILARITY, class_coefficients,
-                      standard_deviation, thresholds)
-from ...formulas.diffs import weighted
-from ...formulas.stir import add_stir_sums
-from .diffs import row_diffs
+                                        standard_deviation, thresholds)
+from ...formulas.stir import (HIT_REFS, HIT_SUM, MISS_REFS, MISS_SQUARES,
+                              MISS_SUM, N_HIT, N_MISS)
+from ...progress import report, step_bounds
+from .diffs import TILE, Rows
+from .sums import in_order
+from .threads import each
 
-#: diffs held at once: attributes x block of references x instances
-BLOCK_CELLS = 2 ** 21
+#: rows of a labelling's sums and places of its constant (the layout of
+#: :func:`classification_sums`)
+SUM_ROWS, CONSTANT_PLACES = MISS_SQUARES + 1, MISS_REFS + 1
 
 
-def reference_blocks(refs, n_cells, progress_callback):
-    """The references `refs` in blocks of at most BLOCK_CELLS / n_cells
-    (n_cells: the diffs of one reference), cut at the reporting bounds of
-    :func:`step_bounds`; with each block, the fraction done after it."""
-    size = max(1, BLOCK_CELLS // max(n_cells, 1))
+def reference_blocks(refs, height, progress_callback):
+    """The references `refs` in blocks of at most `height`, cut at the
+    reporting bounds of :func:`step_bounds`: for each piece, its blocks
+    and the fraction done after it."""
     bounds = step_bounds(len(refs), progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
-        for first in range(start, stop, size):
-            yield refs[first:min(first + size, stop)], stop / len(refs)
-
-
-def block_diffs(exact, rows):
-    """diffs[a, r, j] = diff(A_a, I_rows[r], I_j) and the distances
-    D[r, j], summed in attribute order, with D[r, rows[r]] = NaN (an
-    instance is not its own neighbour)."""
-    n_attrs, n = exact.values.shape
-    diffs = np.empty((n_attrs, len(rows), n))
-    for a in range(n_attrs):
-        row_diffs(exact, a, rows, diffs[a])
-    dist = np.zeros((len(rows), n))
-    for a in range(n_attrs):
-        dist += diffs[a]
-    dist[np.arange(len(rows)), rows] = np.nan
-    return diffs, dist
+        yield ([refs[first:min(first + height, stop)]
+                for first in range(start, stop, height)],
+               stop / max(len(refs), 1))
 
 
 def row_totals(terms):
@@ -52,23 +51,14 @@ def row_totals(terms):
     instance order, as the compiled engine adds them (so that both engines'
     thresholds are the same floats and a distance on a threshold falls on
     the same side)."""
-    return np.add.accumulate(np.nan_to_num(terms, nan=0.0), axis=1)[:, -1]
-
-
-def mean_distance(exact):
-    """T of SURF: the mean distance of the n (n - 1) / 2 pairs (each
-    instance's distances summed in order, then those sums by numpy, as
-    :func:`..compiled.neighbours.distance_rows.mean_distance`)."""
-    n_attrs, n = exact.values.shape
-    totals = [row_totals(block_diffs(exact, rows)[1]) for rows, _ in
-              reference_blocks(np.arange(n), n_attrs * n, None)]
-    return np.concatenate(totals).sum() / (n * (n - 1))
+    return in_order(np.nan_to_num(terms, nan=0.0), 1)
 
 
 def limits(dist, local, global_mean, ddof):
     """Each block row's (near, far) limits
-    (:func:`...formulas.neighbourhoods.thresholds`), its mean and spread
-    summed as :func:`..compiled.rules.surf.limits` sums them."""
+    (:func:`...formulas.neighbourhoods.thresholds`) from its distances in
+    instance order, its mean and spread summed as
+    :func:`..compiled.rules.surf.limits` sums them."""
     n_others = dist.shape[1] - 1
     mean = row_totals(dist) / n_others
     squares = row_totals((dist - mean[:, None]) ** 2)
@@ -79,39 +69,183 @@ def limits(dist, local, global_mean, ddof):
     return near, far
 
 
-def neighbourhoods(exact, refs, local, far, ddof, progress_callback):
-    """Yield (rows, diffs, near, distant) for blocks of the references:
-    their diffs (:func:`block_diffs`) and boolean (rows x n) masks of the
-    instances within their near and far thresholds (none far for
-    NO_FAR)."""
-    n_attrs, n = exact.values.shape
-    global_mean = 0.0 if local else mean_distance(exact)
-    for rows, done in reference_blocks(refs, n_attrs * n, progress_callback):
-        diffs, dist = block_diffs(exact, rows)
-        near_limit, far_limit = limits(dist, local, global_mean, ddof)
+class Neighbourhoods:
+    """The near and far sets of references, a block at a time, and each
+    attribute's diffs of a block, with the instances in `order` (the
+    columns of every result: column p holds instance order[p])."""
+
+    def __init__(self, exact, order, local, far, ddof):
+        self.rows = Rows(exact, order=order)
+        self.n_attrs, self.n = exact.values.shape
+        self.position = np.empty_like(order)
+        self.position[order] = np.arange(len(order))
+        self.local, self.far, self.ddof = local, far, ddof
+        #: references per block: a block's diffs of an attribute in a tile
+        self.height = max(1, TILE // max(self.n, 1))
+        self.global_mean = 0.0 if local else self.mean_distance()
+
+    def distances(self, refs):
+        """The references' distances to every instance, columns in
+        order, NaN for the reference itself (not its own neighbour)."""
+        dist = self.rows.distances(refs, np.empty((len(refs), self.n)))
+        dist[np.arange(len(refs)), self.position[refs]] = np.nan
+        return dist
+
+    def mean_distance(self):
+        """T of SURF: the mean distance of the n (n - 1) / 2 pairs (each
+        instance's distances summed in order, then those sums by numpy, as
+        the compiled engine sums them)."""
+        def totals(refs):
+            return row_totals(self.distances(refs)[:, self.position])
+        blocks = [np.arange(self.n)[first:first + self.height]
+                  for first in range(0, self.n, self.height)]
+        return np.concatenate(each(totals, blocks)).sum() / (
+            self.n * (self.n - 1))
+
+    def sets(self, refs):
+        """Boolean (refs x n) masks, columns in order, of the instances
+        within each reference's near and far thresholds (None far for
+        NO_FAR)."""
+        dist = self.distances(refs)
+        near_limit, far_limit = limits(dist[:, self.position], self.local,
+                                       self.global_mean, self.ddof)
         with np.errstate(invalid="ignore"):  # the NaN of the reference
             near = dist < near_limit[:, None]
-            distant = (dist > far_limit[:, None] if far != NO_FAR
-                       else np.zeros_like(near))
-        yield rows, diffs, near, distant
-        report(progress_callback, done)
+            distant = (dist > far_limit[:, None] if self.far != NO_FAR
+                       else None)
+        return near, distant
+
+    def attribute_diffs(self, refs):
+        """Yield each attribute's diffs of the references, (refs x n),
+        columns in order (one buffer, overwritten)."""
+        out = np.empty((len(refs), self.n))
+        for a in range(self.n_attrs):
+            yield self.rows.diffs(a, refs, 0, self.n, out)
 
 
-def coefficients(rows, members, groups, priors):
-    """coef[r, j]: instance j's coefficient in reference r's update over
-    the set `members` (rows x n mask), 0 outside it
-    (:func:`...formulas.neighbourhoods.class_coefficients`), and each row's (any miss -
-    any hit)."""
-    n_groups = len(priors)
-    counts = np.stack([(members & (groups == g)).sum(axis=1)
-                       for g in range(n_groups)], axis=1)
-    per_class = np.empty((len(rows), n_groups))
-    constant = np.empty(len(rows))
-    for r, i in enumerate(rows):
-        any_miss, any_hit = class_coefficients(counts[r], groups[i], priors,
-                                               per_class[r])
-        constant[r] = any_miss - any_hit
-    return np.where(members, per_class[:, groups], 0.0), constant
+def class_runs(codes, n_groups):
+    """(starts, present): the first column of each class present in the
+    sorted class `codes`, and those classes."""
+    starts = np.flatnonzero(np.diff(codes, prepend=-1))
+    return starts, codes[starts]
+
+
+def run_sums(values, runs, n_groups, out=None):
+    """sums[r, c]: the sum of each row's values over the run of class c
+    (0 for a class without a run), into `out` if given."""
+    starts, present = runs
+    if len(present) == n_groups:  # every class, in order
+        return np.add.reduceat(values, starts, axis=1, out=out)
+    if out is None:
+        out = np.empty((len(values), n_groups))
+    out[:] = 0.0
+    out[:, present] = np.add.reduceat(values, starts, axis=1)
+    return out
+
+
+class Labelling:
+    """One labelling of the instances, class `codes` (n,), as a block's
+    rule reads it: the instances sorted by class, stably (so that a
+    labelling's sums do not depend on the labellings scored with it), as
+    a permutation of the blocks' columns (None where they are so sorted
+    already; `position`: each instance's column), and its classes' runs
+    of columns."""
+
+    def __init__(self, codes, position, n_groups):
+        self.codes = codes
+        order = np.argsort(codes, kind="stable")
+        permutation = position[order]
+        self.permutation = (None if (permutation == np.arange(len(order))).all()
+                            else permutation)
+        self.runs = class_runs(codes[order], n_groups)
+
+    def columns(self, values):
+        """`values` (rows x n, the blocks' columns) with the labelling's
+        classes in runs."""
+        return values if self.permutation is None else values[
+            :, self.permutation]
+
+
+def class_update(sums, constant, own, near, far_sets, priors, far, stir):
+    """Add a block's terms to one labelling's `sums` (6, a) and `constant`
+    (5,) (the layout of :func:`classification_sums`) from per (reference,
+    class) sums over the near and the far sets: `near` and `far_sets`
+    (sums of diffs (a, refs, classes), counts (refs, classes) and, for the
+    near sets, sums of squared diffs); `own` the references' classes."""
+    near_sums, near_counts, squares = near
+    far_sums, far_counts, _ = far_sets
+    coefs = np.empty(near_counts.shape)
+    far_coefs = np.zeros(near_counts.shape)
+    for r, c in enumerate(own):
+        class_coefficients(near_counts[r], c, priors, coefs[r])
+        if far != NO_FAR:
+            any_miss, any_hit = class_coefficients(far_counts[r], c, priors,
+                                                   far_coefs[r])
+            if far == SIMILARITY:
+                constant[0] += any_miss - any_hit
+    sums[0] += np.einsum("arc,rc->a", near_sums, coefs)
+    if far != NO_FAR:
+        sums[1] -= np.einsum("arc,rc->a", far_sums, far_coefs)
+    if stir:  # STIR's sums of the near pairs (:func:`...formulas.stir.add_stir_sums`)
+        hit = own[:, None] == np.arange(near_counts.shape[1])[None, :]
+        weight = np.abs(coefs)
+        for mask, row in ((hit, HIT_SUM), (~hit, MISS_SUM)):
+            sums[row] += np.einsum("arc,rc->a", near_sums, weight * mask)
+            sums[row + 1] += np.einsum("arc,rc->a", squares, weight * mask)
+        constant[N_HIT] += near_counts[hit].sum()
+        constant[N_MISS] += near_counts[~hit].sum()
+        constant[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
+        constant[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
+
+
+def set_sums(hoods, refs, labellings, sets, n_groups, stir):
+    """For each labelling (:class:`Labelling`) and each set of `sets`
+    (refs x n masks, columns of the blocks; None for none): the sums of
+    each attribute's diffs over each reference's set per class (a, refs,
+    classes), the counts per class and, for the first set with `stir`,
+    the sums of the squared diffs (else None).  Each attribute's diffs
+    are computed once for them all."""
+    shape = (hoods.n_attrs, len(refs), n_groups)
+    out, masks = [], []
+    for label in labellings:
+        out.append([])
+        masks.append([])
+        for s, members in enumerate(sets):
+            if members is None:
+                out[-1].append((None, None, None))
+                masks[-1].append(None)
+                continue
+            members = label.columns(members).astype(np.float64)
+            masks[-1].append(members)
+            out[-1].append((np.empty(shape), run_sums(members, label.runs,
+                                                      n_groups),
+                            np.empty(shape) if stir and s == 0 else None))
+    terms = np.empty((len(refs), hoods.n))
+    for a, diffs in enumerate(hoods.attribute_diffs(refs)):
+        for label, own_out, own_masks in zip(labellings, out, masks):
+            values = label.columns(diffs)
+            for (sums, _, squared), members in zip(own_out, own_masks):
+                if members is None:
+                    continue
+                np.multiply(values, members, out=terms)
+                run_sums(terms, label.runs, n_groups, sums[a])
+                if squared is not None:
+                    terms *= values
+                    run_sums(terms, label.runs, n_groups, squared[a])
+    return out
+
+
+def classification_block(hoods, refs, labellings, priors, stir):
+    """A block's sums and constants of :func:`classification_sums`."""
+    sets = set_sums(hoods, refs, labellings, hoods.sets(refs), len(priors),
+                    stir)
+    sums = np.zeros((len(labellings), SUM_ROWS, hoods.n_attrs))
+    constant = np.zeros((len(labellings), CONSTANT_PLACES))
+    for label, (near, far_sets), own_sums, own_constant in zip(
+            labellings, sets, sums, constant):
+        class_update(own_sums, own_constant, label.codes[refs], near,
+                     far_sets, priors, hoods.far, stir)
+    return sums, constant
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
@@ -123,27 +257,51 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     Returns (sums, constant), sums[p] and constant[p] of labels[p]:
     sums[p, 0] the near updates, sums[p, 1] minus the far updates, with
     `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
-    its coefficient in the near update (:func:`add_stir_sums`);
+    its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
     constant[p, 0] MultiSURF*'s constant (any miss - any hit over the far
     sets), constant[p, 1:5] STIR's counts of near pairs and references.
     """
     codes = labels.astype(np.int64)
-    sums = np.zeros((len(labels), 6, exact.values.shape[0]))
-    constant = np.zeros((len(labels), 5))
-    for rows, diffs, near, distant in neighbourhoods(
-            exact, refs, local, far, ddof, progress_callback):
-        for groups, own_sums, own_constant in zip(codes, sums, constant):
-            coef, _ = coefficients(rows, near, groups, priors)
-            own_sums[0] += weighted(diffs, coef)
-            if stir:
-                hit = near & (groups[None, :] == groups[rows][:, None])
-                add_stir_sums(own_sums, own_constant, diffs, coef, hit,
-                              near & ~hit)
-            coef, any_miss_hit = coefficients(rows, distant, groups, priors)
-            own_sums[1] -= weighted(diffs, coef)
-            if far == SIMILARITY:
-                own_constant[0] += any_miss_hit.sum()
+    order = np.argsort(codes[0], kind="stable")
+    hoods = Neighbourhoods(exact, order, local, far, ddof)
+    labellings = [Labelling(own, hoods.position, len(priors))
+                  for own in codes]
+    sums = np.zeros((len(labels), SUM_ROWS, exact.values.shape[0]))
+    constant = np.zeros((len(labels), CONSTANT_PLACES))
+    for blocks, done in reference_blocks(refs, hoods.height,
+                                         progress_callback):
+        for block_sums, block_constant in each(
+                lambda rows: classification_block(hoods, rows, labellings,
+                                                  priors, stir), blocks):
+            sums += block_sums
+            constant += block_constant
+        report(progress_callback, done)
     return sums, constant
+
+
+def regression_block(hoods, refs, targets):
+    """A block's sums of :func:`regression_sums` (the blocks' columns are
+    the instances in order)."""
+    sums = np.zeros((len(targets), 4, hoods.n_attrs))
+    n_dc = np.zeros((len(targets), 3))
+    weights = []
+    for s, members in enumerate(hoods.sets(refs)):
+        if members is None:
+            continue
+        size = members.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            d = np.where(members, 1.0 / size, 0.0)
+        d_target = [np.abs(target[refs][:, None] - target[None, :]) * d
+                    for target in targets]
+        for p, weight in enumerate(d_target):
+            n_dc[p, s] += weight.sum()
+        weights.append((s, d, d_target))
+    for a, diffs in enumerate(hoods.attribute_diffs(refs)):
+        for s, d, d_target in weights:
+            sums[:, 2 * s, a] += (diffs * d).sum()  # the same for every target
+            for p, weight in enumerate(d_target):
+                sums[p, 2 * s + 1, a] += (diffs * weight).sum()
+    return sums, n_dc
 
 
 def regression_sums(exact, refs, labels, local, far, ddof,
@@ -152,20 +310,17 @@ def regression_sums(exact, refs, labels, local, far, ddof,
     1 / |S|, for each row of `labels` (scaled targets): rows 0, 1 of
     sums[p] N_dA, N_dCdA of the near sets, rows 2, 3 of the far sets;
     n_dc[p] their N_dC."""
+    hoods = Neighbourhoods(exact, np.arange(exact.values.shape[1]), local,
+                           far, ddof)
     sums = np.zeros((len(labels), 4, exact.values.shape[0]))
     n_dc = np.zeros((len(labels), 3))
-    for rows, diffs, near, distant in neighbourhoods(
-            exact, refs, local, far, ddof, progress_callback):
-        for s, members in enumerate((near, distant)):
-            size = members.sum(axis=1, keepdims=True)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                d = np.where(members, 1.0 / size, 0.0)
-            n_da = weighted(diffs, d)  # the same for every target
-            for target, own_sums, own_dc in zip(labels, sums, n_dc):
-                d_target = np.abs(target[rows][:, None] - target[None, :])
-                own_dc[s] += (d_target * d).sum()
-                own_sums[2 * s] += n_da
-                own_sums[2 * s + 1] += weighted(diffs, d_target * d)
+    for blocks, done in reference_blocks(refs, hoods.height,
+                                         progress_callback):
+        for block_sums, block_dc in each(
+                lambda rows: regression_block(hoods, rows, labels), blocks):
+            sums += block_sums
+            n_dc += block_dc
+        report(progress_callback, done)
     return sums, n_dc
 
 
@@ -174,10 +329,10 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
-    :func:`regression_sums`, (P, rows, a) and (P, places).  The
-    neighbourhoods depend on the attributes only, but with missing values a
-    class's RELIEF-D diffs depend on the classes of `data`, which `labels`
-    must then be."""
+    :func:`regression_sums`, (P, rows, a) and (P, 3).  The neighbourhoods
+    depend on the attributes only, but with missing values a class's
+    RELIEF-D diffs depend on the classes of `data`, which `labels` must
+    then be."""
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
                                    local, far, ddof, stir, progress_callback)
