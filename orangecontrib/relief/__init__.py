@@ -31,6 +31,10 @@ _EXPORTS = {
     "RankScorer": "rank",
     "ClassDependentRankScorer": "rank",
     "ClassDependentKNNLearner": "knn",
+    "SelectReliefFeatures": "preprocess",
+    "Consensus": "consensus",
+    "selection_curve": "curve",
+    "ranking_stability": "stability",
 }
 
 __all__ = list(_EXPORTS)
