@@ -208,3 +208,48 @@ def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
         n_attributes, counts=counts, n_folds=n_folds,
         random_state=random_state, progress_callback=progress_callback)
     return Curve(*curve, score=score, turf_counts=turf_counts)
+
+
+#: from this many attributes on, a curve's axis of counts is logarithmic
+LOG_SCALE_FROM = 20
+
+
+def curve_figure(curve, filename, title=None, dpi=110):
+    """Draw `curve` into the PNG file `filename`: the mean score against
+    the number of attributes in a band of one standard error, the best
+    mean less its standard error (the line the chosen count reaches), the
+    best and the chosen count, and TuRF's sizes where it ranked."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 4.0))
+    FigureCanvasAgg(figure)
+    ax = figure.subplots()
+    ax.fill_between(curve.counts, curve.mean - curve.error,
+                    curve.mean + curve.error, color="C0", alpha=0.2,
+                    linewidth=0, label="mean \u00b1 standard error")
+    ax.plot(curve.counts, curve.mean, "C0-", marker=".", label="mean score")
+    at = list(curve.counts).index
+    best = at(curve.best)
+    ax.axhline(curve.mean[best] - curve.error[best], color="0.4", ls="--",
+               lw=0.8, label="best \u2212 standard error")
+    if curve.best != curve.chosen:
+        ax.plot([curve.best], [curve.mean[best]], "o", color="C3", ms=8,
+                mfc="none", label=f"best: {curve.best}")
+    ax.plot([curve.chosen], [curve.mean[at(curve.chosen)]], "o", color="C3",
+            ms=8, label=f"chosen: {curve.chosen}")
+    if curve.turf_counts is not None:
+        turf = [at(count) for count in curve.turf_counts]
+        ax.plot(curve.turf_counts, curve.mean[turf], "s", color="C2", ms=5,
+                mfc="none", label="TuRF's rounds")
+    if curve.counts[-1] >= LOG_SCALE_FROM:
+        ax.set_xscale("log")
+    ax.set_xlabel("attributes kept (the best by the ranking of each fold)")
+    ax.set_ylabel(f"{curve.score} ({len(curve.folds)}-fold cross-validation)")
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    figure.tight_layout()
+    figure.savefig(filename, dpi=dpi)
+    return filename
