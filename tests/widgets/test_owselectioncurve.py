@@ -55,6 +55,10 @@ class TestOWSelectionCurve(SendAndWaitMixin, base.WidgetTest):
         best = {self.heart.domain.attributes[i].name
                 for i in np.argsort(-weights, kind="stable")[:curve.chosen]}
         self.assertEqual(set(names(self.selected())), best)
+        preprocessor = self.get_output(self.widget.Outputs.preprocessor)
+        self.assertEqual((preprocessor.k, type(preprocessor.scorer)),
+                         (curve.chosen, ReliefF))
+        self.assertEqual(set(names(preprocessor(self.heart))), best)
         table = self.get_output(self.widget.Outputs.curve)
         np.testing.assert_array_equal(table.X[:, 0], curve.counts)
         self.assertTrue(self.widget.Information.default_learner.is_shown())

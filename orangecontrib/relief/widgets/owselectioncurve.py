@@ -8,6 +8,7 @@ from AnyQt.QtCore import Qt
 
 from Orange.base import Learner
 from Orange.data import Domain, Table
+from Orange.preprocess.preprocess import Preprocess
 from Orange.preprocess.score import Scorer
 from Orange.widgets import gui
 from Orange.widgets.settings import Setting
@@ -186,6 +187,7 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
 
     class Outputs:
         selected_data = Output("Selected Data", Table, default=True)
+        preprocessor = Output("Preprocessor", Preprocess)
         curve = Output("Curve", Table)
 
     class Error(OWWidget.Error):
@@ -263,11 +265,13 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
                  callback=self._on_count_changed,
                  tooltip="Keep this many of the best attributes (a click "
                          "on the plot chooses too).")
-        box.setToolTip("The Selected Data output keeps the best attributes "
-                       "ranked on all the data: the fewest whose mean score "
-                       "is within one standard error of the best (the "
-                       "simplest the folds cannot tell from the best), or "
-                       "the number chosen here.")
+        box.setToolTip("How many attributes the outputs keep: the fewest "
+                       "whose mean score is within one standard error of "
+                       "the best (the simplest the folds cannot tell from "
+                       "the best), or the number chosen here. Selected "
+                       "Data keeps the best by the ranking on all the "
+                       "data; the Preprocessor ranks on the data it gets, "
+                       "inside each fold of Test & Score.")
 
         gui.rubber(self.controlArea)
         gui.auto_apply(self.buttonsArea, self, "auto_apply")
@@ -412,10 +416,14 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
 
     @gui.deferred
     def commit(self):
-        """Send the data with the kept attributes (in their order)."""
+        """Send the data with the kept attributes (in their order) and the
+        preprocessor that keeps as many, ranked on the data it gets."""
         if self.result is None:
             self.Outputs.selected_data.send(None)
+            self.Outputs.preprocessor.send(None)
             return
+        self.Outputs.preprocessor.send(SelectReliefFeatures(
+            self._scorer(), k=self.kept_count()))
         keep = set(self.kept())
         domain = self.data.domain
         self.Outputs.selected_data.send(self.data.transform(
