@@ -24,7 +24,6 @@ Usage, on an otherwise idle machine::
     python benchmarks/bench_selection.py [--curve 5000x100] [--folds 10]
         [--stability 2000x100] [--resamples 100] [--learner knn]
 """
-import argparse
 import os
 import sys
 import time
@@ -33,25 +32,26 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from arguments import Parser, positive_int, size  # noqa: E402
 from harness import Spec, make_data  # noqa: E402
 
 
-def size(text):
-    n, a = text.lower().split("x")
-    return int(n), int(a)
-
-
-def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def build_parser():
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--curve", type=size, default=(5000, 100),
-                        metavar="NxA", help="size of the curve's data")
-    parser.add_argument("--folds", type=int, default=10)
+                        metavar="NxA", help="size of the curve's data "
+                                            "(default 5000x100)")
+    parser.add_argument("--folds", type=positive_int, default=10,
+                        help="folds of the curve (default 10)")
     parser.add_argument("--learner", choices=("knn", "logreg", "tree"),
-                        default="knn")
+                        default="knn", help="the curve's learner (default "
+                                            "knn)")
     parser.add_argument("--stability", type=size, default=(2000, 100),
-                        metavar="NxA", help="size of the stability's data")
-    parser.add_argument("--resamples", type=int, default=100)
-    return parser.parse_args(argv)
+                        metavar="NxA", help="size of the stability's data "
+                                            "(default 2000x100)")
+    parser.add_argument("--resamples", type=positive_int, default=100,
+                        help="bootstrap samples (default 100)")
+    return parser
 
 
 def table_of(X, y):
@@ -111,7 +111,8 @@ def curve_case(n, a, n_folds, learner_name):
     from orangecontrib.relief.curve import fold_ranking, selection_curve
     from orangecontrib.relief.resampled import strata
 
-    X, y = make_data(Spec(n, a))
+    generated = make_data(Spec(n, a))
+    X, y = generated["X"], generated["y"]
     data = table_of(X, y)
     learner = learner_of(learner_name)
     folds = draw_folds(strata(data), n_folds, 0)
@@ -152,7 +153,8 @@ def stability_case(n, a, n_resamples):
     from orangecontrib.relief.resampled import strata
     from orangecontrib.relief.stability import ranking_stability
 
-    X, y = make_data(Spec(n, a))
+    generated = make_data(Spec(n, a))
+    X, y = generated["X"], generated["y"]
     data = table_of(X, y)
     resamples = draw_resamples(strata(data), n_resamples, random_state=0)
 
@@ -182,7 +184,7 @@ def warm_up(args):
 
 
 def main(argv=None):
-    args = parse_args(argv)
+    args = build_parser().parse_args(argv)
     os.environ.setdefault("ORANGE_RELIEF_BACKGROUND", "0")
     warm_up(args)
     rows = (curve_case(*args.curve, args.folds, args.learner)

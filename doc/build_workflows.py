@@ -370,38 +370,38 @@ def relief_preprocess(reg):
                 "accuracy. Selecting the five on all the data first (Rank) "
                 "lets the test folds choose the attributes, and the same "
                 "kNN seems to learn.")
-    data = b.node(GENERATOR, (40, 200), "Relief Data Generator",
+    data = b.node(GENERATOR, (40, 250), "Generator",
                   {"problem": "MajorityN", "n_instances": 100,
                    "n_relevant": 5, "n_irrelevant": 495, "random_seed": 0})
-    noise = b.node(RANDOMIZE, (200, 200), "Randomize (the class)",
+    noise = b.node(RANDOMIZE, (220, 250), "Randomize",
                    {"shuffle_class": True, "shuffle_attrs": False,
                     "shuffle_metas": False, "scope_prop": 100,
                     "random_seed": True})
-    relief = b.node(RELIEF, (380, 60), "Relief (keeps the best 5)",
+    relief = b.node(RELIEF, (420, 110), "Relief (best 5)",
                     {"method": "ReliefF", "selection_index": 0,
                      "select_k": KEPT, "__version__": 1})
-    knn = b.node(KNN, (380, 200), "kNN")
-    rank = b.node(RANK, (380, 340), "Rank (best 5 by ReliefF)",
+    knn = b.node(KNN, (600, 250), "kNN")
+    rank = b.node(RANK, (420, 390), "Rank (best 5)",
                   {"selected_methods": RANK_METHODS,
                    "sorting": (RELIEF_COLUMN, DESCENDING), "__version__": 4})
-    inside = test_and_score(b, (620, 60), "Test & Score (selection inside)")
-    first = test_and_score(b, (620, 340), "Test & Score (selected first)")
+    inside = test_and_score(b, (780, 110), "Test & Score (inside)")
+    first = test_and_score(b, (780, 390), "Test & Score (first)")
     b.link(data, "Data", noise, "Data")
     b.link_all((noise,), "Data", (relief, rank, inside), "Data")
     b.link(relief, "Preprocessor", inside, "Preprocessor")
     b.link(relief, "Scorer", rank, "Scorer")
     b.link(rank, "Reduced Data", first, "Data")
     b.link_all((knn,), "Learner", (inside, first), "Learner")
-    b.note((20, 20, 330, 120),
+    b.note((20, 70, 330, 110),
            "MajorityN with 5 relevant and 495 irrelevant bits, its class "
            "then shuffled at random by Randomize: every attribute is noise. "
            "Chance is about 0.5.")
-    b.note((760, 10, 300, 170),
+    b.note((900, 40, 300, 170),
            "Relief's Preprocessor goes into Test & Score: in each of the 10 "
            "folds ReliefF weighs the training part and keeps its best 5; "
            "the test part only meets the model. Accuracy about 0.5, as it "
            "must be on noise.")
-    b.note((760, 290, 300, 170),
+    b.note((900, 320, 300, 170),
            "Rank keeps the 5 best by ReliefF on all 100 instances, test "
            "folds included, and Test & Score then cross-validates kNN on "
            "those 5: its accuracy is well above 0.5, and false.")
@@ -416,23 +416,23 @@ def selection_curve(reg):
                 "standard error of the best. Its Preprocessor keeps that "
                 "many inside Test & Score, for an honest estimate; the Data "
                 "Table shows the data with the chosen attributes.")
-    data = b.node(FILE, (40, 200), "File (ionosphere)",
+    data = b.node(FILE, (40, 300), "File (ionosphere)",
                   file_settings("ionosphere.tab"))
-    knn = b.node(KNN, (40, 360), "kNN")
-    curve = b.node(CURVE, (260, 200), "Selection Curve")
-    table = b.node(TABLE, (500, 80), "Data Table (chosen attributes)")
-    score = test_and_score(b, (500, 320), "Test & Score")
+    knn = b.node(KNN, (40, 480), "kNN")
+    curve = b.node(CURVE, (300, 190), "Selection Curve")
+    table = b.node(TABLE, (560, 120), "Data Table")
+    score = test_and_score(b, (560, 420), "Test & Score")
     b.link(data, "Data", curve, "Data")
     b.link(knn, "Learner", curve, "Learner")
     b.link(curve, "Selected Data", table, "Data")
     b.link(data, "Data", score, "Data")
     b.link(curve, "Preprocessor", score, "Preprocessor")
     b.link(knn, "Learner", score, "Learner")
-    b.note((150, 20, 300, 120),
+    b.note((20, 40, 330, 120),
            "The curve: the mean accuracy over 10 folds, a band of one "
            "standard error, the best count (hollow circle) and the chosen "
            "one (filled). Click the plot to keep another number.")
-    b.note((640, 200, 330, 150),
+    b.note((700, 300, 330, 150),
            "Test & Score gets the Preprocessor: ReliefF ranks each training "
            "fold and kNN learns on its best attributes, as many as chosen. "
            "Choose TuRF in Selection Curve to see the sets of its rounds.")
@@ -470,15 +470,15 @@ def consensus_rank(reg):
                 "Gain rank the heart disease attributes on scales that do "
                 "not compare. Consensus Ranking averages their ranks and "
                 "gives Rank one consensus column.")
-    data = b.node(FILE, (40, 200), "File (heart disease)",
+    data = b.node(FILE, (60, 290), "File (heart disease)",
                   file_settings("heart_disease.tab"))
-    relieff = b.node(RELIEF, (240, 40), "ReliefF",
+    relieff = b.node(RELIEF, (260, 40), "ReliefF",
                      {"method": "ReliefF", "__version__": 1})
-    multisurf = b.node(RELIEF, (240, 180), "MultiSURF",
+    multisurf = b.node(RELIEF, (260, 160), "MultiSURF",
                        {"method": "MultiSURF", "__version__": 1})
-    logistic = b.node(LOGISTIC, (240, 320), "Logistic Regression")
-    consensus = b.node(CONSENSUS, (460, 180), "Consensus Ranking")
-    rank = b.node(RANK, (660, 180), "Rank (consensus)",
+    logistic = b.node(LOGISTIC, (260, 420), "Logistic Regression")
+    consensus = b.node(CONSENSUS, (480, 290), "Consensus Ranking")
+    rank = b.node(RANK, (720, 440), "Rank (consensus)",
                   {"selected_methods": RANK_METHODS, "__version__": 4})
     b.link_all((data,), "Data", (relieff, multisurf, consensus, rank),
                "Data")
@@ -486,7 +486,7 @@ def consensus_rank(reg):
     b.link(multisurf, "Scorer", consensus, "Scorer")
     b.link(logistic, "Learner", consensus, "Scorer")
     b.link(consensus, "Scorer", rank, "Scorer")
-    b.note((420, 290, 330, 130),
+    b.note((620, 60, 330, 130),
            "Consensus Ranking also ranks by Information Gain (checked in "
            "it); its table lists every scorer's rank of every attribute. "
            "Rank shows the consensus as one column (minus the mean rank: "

@@ -177,10 +177,21 @@ def test_permutation_benchmark_gives_equal_p_values(capsys):
         assert "| 120x5 |" in capsys.readouterr().out
 
 
+def test_selection_benchmark_times_both_loops_on_tiny_data():
+    """bench_selection.py: the naive loops and ours give a row each, with
+    their agreement."""
+    bench = _load("bench_selection")
+    rows = (bench.curve_case(120, 6, 3, "knn")
+            + bench.stability_case(80, 6, 4))
+    assert [len(row) for row in rows] == [5, 5, 5]
+    assert all(float(row[1]) > 0 and float(row[2]) > 0 for row in rows)
+    assert "chosen" in rows[1][4] and "index" in rows[2][4]
+
+
 #: script -> its option taking a size
 SIZE_OPTIONS = {"bench_cluster": "--sizes", "bench_permutations": "--sizes",
                 "bench_relief": "--sizes", "bench_rfsm": "--sizes",
-                "bench_search": "--size"}
+                "bench_search": "--size", "bench_selection": "--curve"}
 #: the scripts whose option takes a comma-separated list of sizes
 SIZE_LISTS = {"bench_cluster", "bench_permutations", "bench_relief"}
 #: script -> its options taking a count or another positive number
@@ -191,6 +202,7 @@ COUNT_OPTIONS = {
                      "--max-peer-memory", "--slow-cutoff", "--timeout"),
     "bench_rfsm": ("--k",),
     "bench_search": ("--m", "--repeats"),
+    "bench_selection": ("--folds", "--resamples"),
     "bench_streaming": ("--k", "--m", "--chunk-rows"),
     "first_contact": ("--scale",),
     "floor": ("--n", "--a", "--repeats"),
