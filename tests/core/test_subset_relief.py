@@ -104,6 +104,27 @@ def test_copies_follow_nearer_instances_and_equal_ones_of_lower_index(
     assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
 
 
+@each_engine
+def test_copies_beyond_the_list_wait_for_a_longer_one(engine):
+    """Balanced 0/1 columns and a last instance of no known value: it is
+    as far from every instance as from itself, so the list of 16 holds
+    instances 0 .. 15 and its copies go after all of them, and after
+    those beyond the list too (instances 20 .. 23 here, a lower index at
+    the same distance); RReliefF's targets tell them from the copies."""
+    rng = np.random.default_rng(13)
+    X = np.array([rng.permutation([0.0, 1.0] * 20) for _ in range(3)]).T
+    X = np.vstack([X, np.full(3, np.nan)])
+    target = rng.normal(size=41)
+    rows = np.array([1, 2, 3, 20, 21, 22, 23, 40, 40, 40])
+    with forced(engine):
+        scorer = SubsetRelief(X, target, None, rule="rrelieff", k_nearest=5,
+                              share=1.0)
+        got = scorer(rows)
+    assert scorer.lists.shape[2] == 16
+    expected = subset_rrelieff(X, target, None, rows, k_nearest=5)
+    assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
 def test_the_whole_data_as_a_subset_is_the_estimator():
     X, y, discrete = data(6, missing=0.1, classes=2)
     target = X[:, 2] + np.arange(len(X)) % 5

@@ -108,6 +108,7 @@ class SubsetRelief:
         self.lists = kernels.find_neighbours(
             self.data, np.arange(n), list_length(self.k, share), None,
             progress_callback)
+        self._copy_positions = None
 
     def __call__(self, rows):
         """The weights of the instances `rows` (indices of the rows of
@@ -149,8 +150,10 @@ class SubsetRelief:
         """The (m, groups, k) neighbour lists of the references `refs`
         within the subset of `counts` (copies of each instance)."""
         unique, inverse = np.unique(refs, return_inverse=True)
+        positions = (self.copy_positions()[unique] if counts.max() > 1
+                     else np.zeros(len(unique), np.int64))
         found, short = first_members(self.data, self.lists[unique], unique,
-                                     counts, k)
+                                     counts, k, positions)
         width = self.lists.shape[2]
         while short.any():
             width = min(2 * width, self.data.n_instances)
@@ -161,8 +164,19 @@ class SubsetRelief:
                 self.data, longer, unique[again], counts, k)
         return found[inverse]
 
+    def copy_positions(self):
+        """Where the copies of each instance go in its own group's list
+        (:func:`copy_positions`), found once, at the first subset that
+        repeats an instance."""
+        if self._copy_positions is None:
+            every = np.arange(self.data.n_instances)
+            self._copy_positions = copy_positions(
+                self.data, every, self.lists[every, self.data.groups],
+                np.ones_like(every))
+        return self._copy_positions
 
-def first_members(data, lists, refs, counts, k):
+
+def first_members(data, lists, refs, counts, k, positions=None):
     """The first k members of a subset in each of the references' lists.
 
     Parameters
@@ -176,12 +190,17 @@ def first_members(data, lists, refs, counts, k):
     counts : int array (n,)
         How many times the subset holds each instance.
     k : int
+    positions : int array (u,) or None
+        Where each reference's copies go in its own list
+        (:func:`copy_positions`; None: found here).
 
     Returns
     -------
     (u, groups, k) int array, -1 where the subset's group has fewer than
     k instances; and a bool (u,): whether a list ran short (fewer than k
-    of the subset among its W, and more instances of the group beyond).
+    of the subset among its W, and more instances of the group beyond;
+    copies that go after all W count only once the list has run out, as
+    instances beyond it may come before them).
     """
     u, n_groups, width = lists.shape
     own = data.groups[refs]
@@ -190,8 +209,9 @@ def first_members(data, lists, refs, counts, k):
     held = np.where(known, counts[np.where(known, lists, 0)], 0)
     # the reference's copies, inserted in its own group's list
     at = np.full((u, n_groups), width)
-    at[np.arange(u), own] = copy_positions(
-        data, refs, lists[np.arange(u), own], copies)
+    at[np.arange(u), own] = (
+        copy_positions(data, refs, lists[np.arange(u), own], copies)
+        if positions is None else positions)
     extra = np.zeros((u, n_groups), np.int64)
     extra[np.arange(u), own] = copies
     columns = np.arange(width + 1)
@@ -213,8 +233,11 @@ def first_members(data, lists, refs, counts, k):
     found = np.where(entry <= width,
                      np.take_along_axis(flat, np.minimum(entry, width),
                                         axis=1), -1).reshape(u, n_groups, k)
-    too_few = ends[:, -1].reshape(u, n_groups) < k
-    short = (too_few & known[:, :, -1]).any(axis=1)
+    full = known[:, :, -1]  # more of the group may lie beyond the list
+    unsure = full & (at == width)  # so the copies' place is unknown
+    counted = np.where(unsure, held.sum(axis=2),
+                       ends[:, -1].reshape(u, n_groups))
+    short = (full & (counted < k)).any(axis=1)
     return found, short
 
 
