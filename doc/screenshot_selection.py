@@ -5,6 +5,7 @@ consensus.png (Consensus Ranking of ReliefF, MultiSURF, logistic
 regression and Information Gain on heart_disease).
 
 Usage: ``QT_QPA_PLATFORM=offscreen python doc/screenshot_selection.py``
+(``... screenshot_selection.py consensus``: that picture alone)
 """
 import sys
 from pathlib import Path
@@ -43,14 +44,15 @@ def consensus(app):
     widget.insert_scorer(0, RankScorer(ReliefF()))
     widget.insert_scorer(1, RankScorer(MultiSURF()))
     widget.insert_scorer(2, LogisticRegressionLearner())
-    show_with_data(widget, Table(path("heart_disease")), size=(1000, 560))
+    show_with_data(widget, Table(path("heart_disease")), size=(1180, 560))
     print(save_screenshot(app, widget, "consensus.png",
                           lambda: widget.model.rowCount() > 0))
 
 
 def main():
     app = application()
-    curves(app)
+    if sys.argv[1:] != ["consensus"]:
+        curves(app)
     consensus(app)
 
 

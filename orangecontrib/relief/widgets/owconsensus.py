@@ -30,6 +30,9 @@ ORANGE_SCORERS = {"Information Gain": score.InfoGain,
                   "\u03c7\u00b2": score.Chi2,
                   "Univariate Regression": score.UnivariateLinearRegression}
 METHOD_LABELS = ("Mean rank", "Borda count")
+#: the widest a column of ranks gets (a longer name is elided; its tooltip
+#: is whole)
+RANK_COLUMN_WIDTH = 120
 
 
 def scorer_name(scorer):
@@ -110,6 +113,7 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
         self.view = QTableView(sortingEnabled=True,
                                editTriggers=QTableView.NoEditTriggers)
         self.view.verticalHeader().hide()
+        self.view.horizontalHeader().setTextElideMode(Qt.ElideMiddle)
         self.model = QStandardItemModel(self)
         self.view.setModel(self.model)
         self.mainArea.layout().addWidget(self.view)
@@ -236,6 +240,11 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
                 items.append(item)
             self.model.appendRow(items)
         self.view.resizeColumnsToContents()
+        for column in range(1, self.model.columnCount()):  # long names
+            self.view.setColumnWidth(column, min(
+                self.view.columnWidth(column), RANK_COLUMN_WIDTH))
+            self.model.horizontalHeaderItem(column).setToolTip(
+                self.model.horizontalHeaderItem(column).text())
         self.info_label.setText(
             f"The rank of each attribute by {len(self.names)} scorers (1: "
             f"the best) and their consensus; the Scorer output gives Rank "
