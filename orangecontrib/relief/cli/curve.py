@@ -3,9 +3,8 @@ learner's cross-validated score with the attributes ranked in each fold."""
 import time
 
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
-                     load_table, non_negative_int, option_names,
-                     positive_int, with_class, without_unused_classes)
-from .rank import choose_method
+                     non_negative_int, option_names, positive_int)
+from .rank import scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
 #: numeric class suits them)
@@ -101,11 +100,7 @@ def run_curve(args):
     from orangecontrib.relief.preprocess import SelectReliefFeatures
     from orangecontrib.relief.variants import make_scorer
 
-    table = load_table(args.file)
-    if args.class_name is not None:
-        table = with_class(table, args.class_name)
-    table = without_unused_classes(table)
-    method = choose_method(args.method, table.domain.class_var)
+    table, method = scored_table(args)
     learner = make_learner(args.learner, table.domain.class_var)
     start = time.perf_counter()
     try:

@@ -131,6 +131,17 @@ def choose_method(requested, class_var):
     return requested
 
 
+def scored_table(args):
+    """The table of `args.file`, its class as ``--class`` says (unused
+    values of a categorical one dropped), and the variant that scores it
+    (:func:`choose_method` of ``--method``)."""
+    table = load_table(args.file)
+    if args.class_name is not None:
+        table = with_class(table, args.class_name)
+    table = without_unused_classes(table)
+    return table, choose_method(args.method, table.domain.class_var)
+
+
 def format_ranking(attributes, weights, top=None, tested=None,
                    stable=None):
     """Return the lines of a table (rank, attribute, weight), best first;
@@ -243,11 +254,7 @@ def run_rank(args):
     from orangecontrib.relief.stability import ranking_stability
     from orangecontrib.relief.variants import make_scorer
 
-    table = load_table(args.file)
-    if args.class_name is not None:
-        table = with_class(table, args.class_name)
-    table = without_unused_classes(table)
-    method = choose_method(args.method, table.domain.class_var)
+    table, method = scored_table(args)
     ignored = ignored_options(args)
     if ignored is not None:
         warn(ignored)
