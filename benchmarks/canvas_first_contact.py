@@ -6,8 +6,10 @@ Two workflows: the shipped Separability tutorial (Run pressed as soon as
 the widget is there), and File (a generated 5000 x 100 CSV) -> Relief with
 MultiSURF and the STIR test.  Each runs in a fresh canvas process with an
 empty ``NUMBA_CACHE_DIR``; the widget's window is opened as a person would
-open it, and the whole screen is saved as ``<out>/<case>-5s.png`` and
-``<out>/<case>-result.png``; the seconds to the first result are printed.
+open it, and the whole screen is saved 5 s after the workflow opened, as
+``<out>/<case>/5s.png``, and at the first result, as
+``<out>/<case>/result.png``; the seconds to the first result are
+printed.
 It needs a screen: run it under a virtual one,
 
     xvfb-run -s "-screen 0 1600x1000x24" python benchmarks/canvas_first_contact.py OUT
@@ -54,20 +56,22 @@ RELIEF_WORKFLOW = """<?xml version='1.0' encoding='utf-8'?>
 
 
 def relief_workflow(folder):
-    """File -> Relief (MultiSURF, STIR) on a 5000 x 100 CSV in `folder`."""
+    """File -> Relief (MultiSURF, STIR) on a 5000 x 100 data set saved in
+    `folder`."""
     import numpy as np
+    from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
     from orangecontrib.relief.widgets.owrelief import OWRelief
 
     rng = np.random.default_rng(0)
     X = rng.random((5000, 100))
-    y = (X[:, 0] + X[:, 1] > 1).astype(int)
-    data = folder / "data-5000x100.csv"
-    header = ",".join([f"a{i}" for i in range(100)] + ["cls#class"])
-    np.savetxt(data, np.column_stack([X, y]), delimiter=",", header=header,
-               comments="", fmt=["%.6f"] * 100 + ["%d"])
+    y = (X[:, 0] + X[:, 1] > 1).astype(float)
+    domain = Domain([ContinuousVariable(f"a{i}") for i in range(100)],
+                    DiscreteVariable("class", values=("0", "1")))
+    data = folder / "data-5000x100.tab"
+    Table.from_numpy(domain, X, y).save(str(data))
     workflow = folder / "relief-first-contact.ows"
-    file = {"recent_paths": [], "source": 0, "url": data.as_uri(),
+    file = {"recent_paths": [], "source": 1, "url": data.as_uri(),
             "recent_urls": [data.as_uri()], "xls_sheet": "",
             "sheet_names": {}, "savedWidgetGeometry": None, "__version__": 3}
     relief = {"method": "MultiSURF", "test_significance": True,
@@ -86,7 +90,7 @@ from AnyQt.QtWidgets import QApplication
 from Orange.canvas.__main__ import OMain
 
 workflow, title, out, early, limit, press_run = sys.argv[1:7]
-early, limit, started = float(early), float(limit), time.monotonic()
+early, limit, launched = float(early), float(limit), time.monotonic()
 
 
 class Canvas(OMain):
@@ -100,6 +104,7 @@ def picture(name):
 
 
 def watch(window):
+    started = time.monotonic()  # the workflow is open
     scheme = window.current_document().scheme()
     node = next(node for node in scheme.nodes if node.title == title)
     widget = scheme.widget_manager.widget_for_node(node)
@@ -123,8 +128,10 @@ def watch(window):
 
     def finish(elapsed, done):
         picture("result")
-        print(f"first result after {elapsed:.1f} s" if done
-              else f"no result after {elapsed:.0f} s", flush=True)
+        print(f"first result {elapsed:.1f} s after the workflow opened, "
+              f"{time.monotonic() - launched - 1.5:.1f} s after the canvas "
+              f"started" if done else f"no result after {elapsed:.0f} s",
+              flush=True)
         QApplication.instance().exit(0)
 
     tick()

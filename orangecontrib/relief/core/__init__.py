@@ -18,9 +18,10 @@ and searches attribute sets (RFSM, Liu's consistency).  Selection:
 :mod:`.resampling` draws resamples and folds, :mod:`.subset_relief`
 weighs many subsets of the instances from one neighbour search,
 :mod:`.stability` measures how stable a ranking is over resamples and
-:mod:`.selection_curve` how many attributes to keep.  :mod:`.options`
-declares every default and check once, :mod:`.progress` the progress and
-cancellation idiom.
+:mod:`.selection_curve` how many attributes to keep.  :mod:`.variants`
+declares every variant once (the layers above read it), :mod:`.options`
+every default and check, :mod:`.progress` the progress and cancellation
+idiom.
 """
 from .classdep import ClassDependentRelief, cdrelief, iwcdrelief
 from .double import drelieff, pdrelieff, solve_s
