@@ -2,9 +2,9 @@
 learner's cross-validated score with the attributes ranked in each fold."""
 import time
 
-from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
+from .common import (CliError, ProgressBar, input_error,
                      non_negative_int, option_names, positive_int)
-from .rank import scored_table
+from .rank import add_table_arguments, scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
 #: numeric class suits them)
@@ -17,7 +17,6 @@ def add_curve_command(subparsers):
     """Register ``orange-relief curve``."""
     from orangecontrib.relief.core.options import N_FOLDS, PARAMETERS
     from orangecontrib.relief.curve import SCORES
-    from orangecontrib.relief.variants import DEFAULT_K, METHODS
 
     parser = subparsers.add_parser(
         "curve", help="how many of the best attributes to keep: a "
@@ -29,25 +28,11 @@ def add_curve_command(subparsers):
                     "score of every number with its standard error, choose "
                     "the smallest number whose mean is within one standard "
                     "error of the best and draw the curve.")
-    parser.add_argument(
-        "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
-        help="a data file Orange reads, or the name of a shipped data set "
-             f"(default: {DEFAULT_DATASET})")
-    parser.add_argument(
-        "--class", dest="class_name", metavar="COLUMN",
-        help="the column to use as the class (default: the file's class)")
+    add_table_arguments(parser, "the Relief variant that ranks")
     parser.add_argument(
         "--learner", choices=list(LEARNERS), default="knn",
         help="the learner scored: knn (Orange's kNN, the default), tree or "
              "logreg (logistic regression, a categorical class)")
-    parser.add_argument(
-        "--method", choices=list(METHODS),
-        help="the Relief variant that ranks (default: ReliefF for a "
-             "discrete class, RReliefF for a numeric one)")
-    parser.add_argument(
-        "--k", type=positive_int, dest="k_nearest", metavar="K",
-        help=f"nearest neighbours of the variant (default "
-             f"{DEFAULT_K['ReliefF']} for ReliefF)")
     parser.add_argument(
         "--score", choices=list(SCORES),
         help="the score of the test parts: CA or AUC for a categorical "

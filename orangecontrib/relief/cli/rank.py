@@ -23,7 +23,7 @@ def add_rank_command(subparsers):
     from orangecontrib.relief.core.options import (ALPHA, N_PERMUTATIONS,
                                                    PARAMETERS, T_DIFF, T_EQ)
     from orangecontrib.relief.significance import TESTS
-    from orangecontrib.relief.variants import DEFAULT_K, DIFFS, METHODS
+    from orangecontrib.relief.variants import DIFFS
 
     ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 
@@ -31,23 +31,7 @@ def add_rank_command(subparsers):
         "rank", help="rank the attributes of a data set by Relief weights",
         description="Rank the attributes of a data set by their Relief "
                     "weights and print them best first.")
-    parser.add_argument(
-        "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
-        help="a data file Orange reads, or the name of a shipped data set "
-             f"(default: {DEFAULT_DATASET})")
-    parser.add_argument(
-        "--class", dest="class_name", metavar="COLUMN",
-        help="the column to use as the class (default: the file's class; "
-             "needed for a file without one, e.g. a plain CSV)")
-    parser.add_argument(
-        "--method", choices=list(METHODS),
-        help="Relief variant (default: ReliefF for a discrete class, "
-             "RReliefF for a numeric one)")
-    parser.add_argument(
-        "--k", type=positive_int, dest="k_nearest", metavar="K",
-        help=f"nearest neighbours (ReliefF: per class, default "
-             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
-             f"{DEFAULT_K['RReliefF']})")
+    add_table_arguments(parser, "the Relief variant")
     parser.add_argument(
         "--iterations", type=positive_int, dest="n_iterations",
         metavar="M",
@@ -101,6 +85,30 @@ def add_rank_command(subparsers):
              "without replacement, instead of bootstrap samples")
     parser.set_defaults(run=run_rank,
                         options=option_names(parser, PARAMETERS))
+
+
+def add_table_arguments(parser, method_role):
+    """The arguments :func:`scored_table` and the scorer read: FILE,
+    --class, --method (`method_role`, in words) and --k."""
+    from orangecontrib.relief.variants import DEFAULT_K, METHODS
+
+    parser.add_argument(
+        "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
+        help="a data file Orange reads, or the name of a shipped data set "
+             f"(default: {DEFAULT_DATASET})")
+    parser.add_argument(
+        "--class", dest="class_name", metavar="COLUMN",
+        help="the column to use as the class (default: the file's class; "
+             "needed for a file without one, e.g. a plain CSV)")
+    parser.add_argument(
+        "--method", choices=list(METHODS),
+        help=f"{method_role} (default: ReliefF for a discrete class, "
+             f"RReliefF for a numeric one)")
+    parser.add_argument(
+        "--k", type=positive_int, dest="k_nearest", metavar="K",
+        help=f"nearest neighbours (ReliefF: per class, default "
+             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
+             f"{DEFAULT_K['RReliefF']})")
 
 
 def choose_method(requested, class_var):
