@@ -235,6 +235,11 @@ FIGURES = {
         "doc/large-data.md", (BENCH + "bench_cluster.py",),
         (BENCH + "bench_cluster.py --sizes 20000x20,50000x20",),
         cluster_table),
+    "selection": Figure(
+        "doc/selection.md", (BENCH + "bench_selection.py",),
+        (BENCH + "bench_selection.py --curve 2000x50 --stability 1000x50 "
+                 "--resamples 30",),
+        printed_table),
     "streaming": Figure(
         "doc/large-data.md",
         (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),

@@ -26,6 +26,10 @@ SEPARABILITY = "orangecontrib.relief.widgets.owseparability.OWSeparability"
 CLASSDEP = "orangecontrib.relief.widgets.owclassdepknn.OWClassDependentKNN"
 TABLE = "Orange.widgets.data.owtable.OWTable"
 STEPS = "orangecontrib.relief.widgets.owstepbystep.OWReliefSteps"
+CURVE = "orangecontrib.relief.widgets.owselectioncurve.OWSelectionCurve"
+CONSENSUS = "orangecontrib.relief.widgets.owconsensus.OWConsensus"
+RANDOMIZE = "Orange.widgets.data.owrandomize.OWRandomize"
+LOGISTIC = "Orange.widgets.model.owlogisticregression.OWLogisticRegression"
 
 
 def registry():
@@ -351,6 +355,145 @@ def relief_step_by_step(reg):
     return b.write("relief-step-by-step.ows")
 
 
+#: the attributes the selection keeps in the workflow of selection inside
+#: cross-validation (Relief's Preprocessor and Rank's best ranked)
+KEPT = 5
+RELIEF_COLUMN = len(RANK_METHODS)  # Rank's first column after its own
+
+
+def relief_preprocess(reg):
+    b = Builder(reg, "Selection inside cross-validation",
+                "Noise: 500 random attributes and a class shuffled at "
+                "random, so nothing can be learnt. Test & Score with the "
+                "Relief widget's Preprocessor selects the five best "
+                "attributes on the training folds only and finds chance "
+                "accuracy. Selecting the five on all the data first (Rank) "
+                "lets the test folds choose the attributes, and the same "
+                "kNN seems to learn.")
+    data = b.node(GENERATOR, (40, 250), "Generator",
+                  {"problem": "MajorityN", "n_instances": 100,
+                   "n_relevant": 5, "n_irrelevant": 495, "random_seed": 0})
+    noise = b.node(RANDOMIZE, (220, 250), "Randomize",
+                   {"shuffle_class": True, "shuffle_attrs": False,
+                    "shuffle_metas": False, "scope_prop": 100,
+                    "random_seed": True})
+    relief = b.node(RELIEF, (420, 110), "Relief (best 5)",
+                    {"method": "ReliefF", "selection_index": 0,
+                     "select_k": KEPT, "__version__": 1})
+    knn = b.node(KNN, (600, 250), "kNN")
+    rank = b.node(RANK, (420, 390), "Rank (best 5)",
+                  {"selected_methods": RANK_METHODS,
+                   "sorting": (RELIEF_COLUMN, DESCENDING), "__version__": 4})
+    inside = test_and_score(b, (780, 110), "Test & Score (inside)")
+    first = test_and_score(b, (780, 390), "Test & Score (first)")
+    b.link(data, "Data", noise, "Data")
+    b.link_all((noise,), "Data", (relief, rank, inside), "Data")
+    b.link(relief, "Preprocessor", inside, "Preprocessor")
+    b.link(relief, "Scorer", rank, "Scorer")
+    b.link(rank, "Reduced Data", first, "Data")
+    b.link_all((knn,), "Learner", (inside, first), "Learner")
+    b.note((20, 70, 330, 110),
+           "MajorityN with 5 relevant and 495 irrelevant bits, its class "
+           "then shuffled at random by Randomize: every attribute is noise. "
+           "Chance is about 0.5.")
+    b.note((900, 40, 300, 170),
+           "Relief's Preprocessor goes into Test & Score: in each of the 10 "
+           "folds ReliefF weighs the training part and keeps its best 5; "
+           "the test part only meets the model. Accuracy about 0.5, as it "
+           "must be on noise.")
+    b.note((900, 320, 300, 170),
+           "Rank keeps the 5 best by ReliefF on all 100 instances, test "
+           "folds included, and Test & Score then cross-validates kNN on "
+           "those 5: its accuracy is well above 0.5, and false.")
+    return b.write("relief-preprocess.ows")
+
+
+def selection_curve(reg):
+    b = Builder(reg, "How many attributes to keep",
+                "Selection Curve cross-validates kNN on the best 1, 2, ... "
+                "34 attributes of the ionosphere data, ranked by ReliefF on "
+                "each training fold, and chooses the fewest within one "
+                "standard error of the best. Its Preprocessor keeps that "
+                "many inside Test & Score, for an honest estimate; the Data "
+                "Table shows the data with the chosen attributes.")
+    data = b.node(FILE, (40, 300), "File (ionosphere)",
+                  file_settings("ionosphere.tab"))
+    knn = b.node(KNN, (40, 480), "kNN")
+    curve = b.node(CURVE, (300, 190), "Selection Curve")
+    table = b.node(TABLE, (560, 120), "Data Table")
+    score = test_and_score(b, (560, 420), "Test & Score")
+    b.link(data, "Data", curve, "Data")
+    b.link(knn, "Learner", curve, "Learner")
+    b.link(curve, "Selected Data", table, "Data")
+    b.link(data, "Data", score, "Data")
+    b.link(curve, "Preprocessor", score, "Preprocessor")
+    b.link(knn, "Learner", score, "Learner")
+    b.note((20, 40, 330, 120),
+           "The curve: the mean accuracy over 10 folds, a band of one "
+           "standard error, the best count (hollow circle) and the chosen "
+           "one (filled). Click the plot to keep another number.")
+    b.note((700, 300, 330, 150),
+           "Test & Score gets the Preprocessor: ReliefF ranks each training "
+           "fold and kNN learns on its best attributes, as many as chosen. "
+           "Choose TuRF in Selection Curve to see the sets of its rounds.")
+    return b.write("selection-curve.ows")
+
+
+def relief_stability(reg):
+    b = Builder(reg, "How stable a ranking is",
+                "The Relief widget weighs the heart disease data again on "
+                "100 bootstrap samples: beside each bar, how often the "
+                "attribute was among the best 5 and the range of its ranks; "
+                "under the plot, how much the best five of the samples "
+                "agree (the stability index). The Data Table shows the "
+                "Weights output with these columns.")
+    data = b.node(FILE, (60, 160), "File (heart disease)",
+                  file_settings("heart_disease.tab"))
+    relief = b.node(RELIEF, (280, 160), "Relief (stability)",
+                    {"method": "ReliefF", "stability": True,
+                     "n_resamples": 100, "stability_k": 5,
+                     "__version__": 1})
+    table = b.node(TABLE, (500, 160), "Data Table (weights)")
+    b.link(data, "Data", relief, "Data")
+    b.link(relief, "Weights", table, "Data")
+    b.note((150, 270, 420, 130),
+           "Chest pain is among the best five in every sample; the fifth "
+           "place goes to different attributes in different samples. An "
+           "index near 1 says the samples agree; near 0, that the best "
+           "five are as good as drawn at random.")
+    return b.write("relief-stability.ows")
+
+
+def consensus_rank(reg):
+    b = Builder(reg, "One ranking from several scorers",
+                "ReliefF, MultiSURF, logistic regression and Information "
+                "Gain rank the heart disease attributes on scales that do "
+                "not compare. Consensus Ranking averages their ranks and "
+                "gives Rank one consensus column.")
+    data = b.node(FILE, (60, 290), "File (heart disease)",
+                  file_settings("heart_disease.tab"))
+    relieff = b.node(RELIEF, (260, 40), "ReliefF",
+                     {"method": "ReliefF", "__version__": 1})
+    multisurf = b.node(RELIEF, (260, 160), "MultiSURF",
+                       {"method": "MultiSURF", "__version__": 1})
+    logistic = b.node(LOGISTIC, (260, 420), "Logistic Regression")
+    consensus = b.node(CONSENSUS, (480, 290), "Consensus Ranking")
+    rank = b.node(RANK, (720, 440), "Rank (consensus)",
+                  {"selected_methods": RANK_METHODS, "__version__": 4})
+    b.link_all((data,), "Data", (relieff, multisurf, consensus, rank),
+               "Data")
+    b.link(relieff, "Scorer", consensus, "Scorer")
+    b.link(multisurf, "Scorer", consensus, "Scorer")
+    b.link(logistic, "Learner", consensus, "Scorer")
+    b.link(consensus, "Scorer", rank, "Scorer")
+    b.note((620, 60, 330, 130),
+           "Consensus Ranking also ranks by Information Gain (checked in "
+           "it); its table lists every scorer's rank of every attribute. "
+           "Rank shows the consensus as one column (minus the mean rank: "
+           "-1 would be first for every scorer).")
+    return b.write("consensus-rank.ows")
+
+
 def main():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from AnyQt.QtWidgets import QApplication
@@ -359,7 +502,8 @@ def main():
     reg = registry()
     for build in (rfsm_parity, rfsm_zoo, relief_rank, relief_step_by_step,
                   relief_significance, generator_relief, separability_results,
-                  classdep_knn):
+                  classdep_knn, relief_preprocess, selection_curve,
+                  relief_stability, consensus_rank):
         print(build(reg))
 
 

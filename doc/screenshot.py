@@ -1,5 +1,6 @@
-"""Make doc/widgets/images/relief.png: the Relief widget on heart_disease,
-MultiSURF with STIR's significance.
+"""Make doc/widgets/images/relief.png, the Relief widget on heart_disease
+with MultiSURF and STIR's significance, and relief-stability.png, ReliefF
+with the stability over 100 bootstrap samples of the best five.
 
 Usage: ``QT_QPA_PLATFORM=offscreen python doc/screenshot.py``
 """
@@ -20,13 +21,19 @@ def main():
     from orangecontrib.relief.datasets import path
 
     app = application()
-    widget = OWRelief()
-    widget.method = "MultiSURF"
-    widget.test_significance = True
-    widget._update_controls()
-    show_with_data(widget, Table(path("heart_disease")), size=(960, 700))
-    print(save_screenshot(app, widget, "relief.png",
-                          lambda: widget.scores is not None))
+    for filename, settings in (
+            ("relief.png", {"method": "MultiSURF",
+                            "test_significance": True}),
+            ("relief-stability.png", {"method": "ReliefF", "stability": True,
+                                      "stability_k": 5})):
+        widget = OWRelief()
+        for name, value in settings.items():
+            setattr(widget, name, value)
+        widget._update_controls()
+        show_with_data(widget, Table(path("heart_disease")),
+                       size=(1020, 930))
+        print(save_screenshot(app, widget, filename,
+                              lambda: widget.scores is not None))
 
 
 if __name__ == "__main__":

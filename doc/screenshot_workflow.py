@@ -12,7 +12,11 @@ from screenshot_helpers import IMAGES, application  # noqa: E402
 
 #: tutorial -> picture
 PICTURES = {"relief-step-by-step.ows": "step-by-step-workflow.png",
-            "relief-significance.ows": "relief-significance-workflow.png"}
+            "relief-significance.ows": "relief-significance-workflow.png",
+            "relief-preprocess.ows": "relief-preprocess-workflow.png",
+            "selection-curve.ows": "selection-curve-workflow.png",
+            "relief-stability.ows": "relief-stability-workflow.png",
+            "consensus-rank.ows": "consensus-workflow.png"}
 MARGIN = 20
 
 

@@ -177,6 +177,17 @@ def test_permutation_benchmark_gives_equal_p_values(capsys):
         assert "| 120x5 |" in capsys.readouterr().out
 
 
+def test_selection_benchmark_times_both_loops_on_tiny_data():
+    """bench_selection.py: the naive loops and ours give a row each, with
+    their agreement."""
+    bench = _load("bench_selection")
+    rows = (bench.curve_case(120, 6, 3, "knn")
+            + bench.stability_case(80, 6, 4))
+    assert [len(row) for row in rows] == [5, 5, 5]
+    assert all(float(row[1]) > 0 and float(row[2]) > 0 for row in rows)
+    assert "chosen" in rows[1][4] and "index" in rows[2][4]
+
+
 #: what an argument type of benchmarks/arguments.py refuses: type ->
 #: [(the text given, what the error says of it)]
 BAD_SIZES = ["0x5", "1x3", "5x0", "-2x4", "2000x", "2000x100x3", "2.5x3",
@@ -272,6 +283,8 @@ def test_every_option_refuses_a_bad_value_in_one_line(script, capsys):
     ("bench_search", [], "size", (1000000, 20)),
     ("bench_search", [], "m", [1000, 10000]),
     ("bench_search", ["--size", "2000x6", "--m", "40"], "size", (2000, 6)),
+    ("bench_selection", [], "curve", (5000, 100)),
+    ("bench_selection", ["--stability", "300x7"], "stability", (300, 7)),
     ("first_contact", [], "scale", 1.0),
     ("first_contact", ["--scale", "0.2"], "scale", 0.2),
     ("floor", ["--seed", "0"], "seed", 0),

@@ -65,7 +65,7 @@ def test_the_pages_with_examples_and_few_skipped():
     assert {"README.md", "doc/scripting.md", "doc/double-relief.md",
             "doc/generators.md", "doc/classdep.md", "doc/rfsm.md",
             "doc/large-data.md", "doc/significance.md", "doc/surf.md",
-            "doc/sklearn.md"} <= pages_with_python
+            "doc/sklearn.md", "doc/selection.md"} <= pages_with_python
     skipped = [block for block in EXAMPLES if block.skip]
     assert len(skipped) <= MOST_SKIPPED, [block.name for block in skipped]
 
@@ -193,7 +193,9 @@ def test_readme_commands_are_the_ci_commands():
 WIDGET_PAGES = {"relief": "relief", "relief data generator": "generator",
                 "separability": "separability", "rfsm selection": "rfsm",
                 "class-dependent knn": "classdep-knn",
-                "relief, step by step": "step-by-step"}
+                "relief, step by step": "step-by-step",
+                "selection curve": "selection-curve",
+                "consensus ranking": "consensus"}
 
 
 def test_help_pages_build_and_link_the_widgets(tmp_path):

@@ -52,7 +52,9 @@ def test_workflows_are_shipped():
     assert {"rfsm-parity.ows", "rfsm-zoo.ows", "relief-rank.ows",
             "relief-step-by-step.ows", "relief-significance.ows",
             "generator-relief.ows", "separability.ows",
-            "classdep-knn.ows"} <= names
+            "classdep-knn.ows", "relief-preprocess.ows",
+            "selection-curve.ows", "relief-stability.ows",
+            "consensus-rank.ows"} <= names
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
@@ -99,6 +101,8 @@ def node_settings(workflow, qualified_name):
     node = next(n for n in description.nodes
                 if n.qualified_name == qualified_name)
     data = node.data
+    if data is None:  # a node of default settings
+        return {}
     if data.format == "literal":
         return ast.literal_eval(data.data)
     return pickle.loads(base64.b64decode(data.data))  # noqa: S301 (ours)
@@ -155,3 +159,125 @@ class TestSignificanceWorkflow(WidgetTest):
 def significance_column(scorer, data):
     """The significance column of `scorer` on `data` (-log10 q)."""
     return np.asarray(scorer.score_data(data))[0]
+
+
+RELIEF = "orangecontrib.relief.widgets.owrelief.OWRelief"
+
+
+class TestSelectionWorkflows(WidgetTest):
+    """The workflows of selection do what their notes say."""
+
+    def widget_of(self, workflow, qualified_name, kind=None):
+        """A widget of `workflow`'s node of that widget, with its
+        settings (`kind`: the class, imported here where given)."""
+        return self.create_widget(
+            kind or widget_class(qualified_name),
+            stored_settings=node_settings(workflow, qualified_name))
+
+    def output(self, widget, name):
+        self.wait_until_finished(widget=widget, timeout=120000)
+        return self.get_output(getattr(widget.Outputs, name), widget=widget)
+
+    def accuracy(self, data, preprocessor=None):
+        """Test & Score's accuracy of kNN on `data`, as the workflow's
+        Test & Score nodes are set (10-fold)."""
+        from Orange.evaluation import CA
+        from Orange.modelling import KNNLearner
+        from Orange.widgets.evaluate.owtestandscore import OWTestAndScore
+
+        score = self.create_widget(OWTestAndScore, stored_settings=node_settings(
+            "relief-preprocess.ows",
+            "Orange.widgets.evaluate.owtestandscore.OWTestAndScore"))
+        self.send_signal(score.Inputs.train_data, data, widget=score)
+        self.send_signal(score.Inputs.learner, KNNLearner(), 0, widget=score)
+        self.send_signal(score.Inputs.preprocessor, preprocessor,
+                         widget=score)
+        return CA(self.output(score, "evaluations_results"))[0]
+
+    def test_selection_inside_cross_validation_stays_at_chance(self):
+        from Orange.widgets.data.owrandomize import OWRandomize
+
+        workflow = "relief-preprocess.ows"
+        generator = self.widget_of(
+            workflow,
+            "orangecontrib.relief.widgets.owgenerator.OWReliefGenerator")
+        randomize = self.widget_of(
+            workflow, "Orange.widgets.data.owrandomize.OWRandomize",
+            OWRandomize)
+        self.send_signal(randomize.Inputs.data,
+                         self.output(generator, "data"), widget=randomize)
+        noise = self.output(randomize, "data")
+        self.assertEqual(len(noise.domain.attributes), 500)
+        relief = self.widget_of(workflow, RELIEF)
+        self.send_signal(relief.Inputs.data, noise, widget=relief)
+        preprocessor = self.output(relief, "preprocessor")
+        self.assertEqual(preprocessor.k, 5)
+        rank = self.widget_of(workflow, "Orange.widgets.data.owrank.OWRank",
+                              OWRank)
+        self.send_signal(rank.Inputs.data, noise, widget=rank)
+        self.send_signal(rank.Inputs.scorer,
+                         self.output(relief, "scorer"), 0, widget=rank)
+        chosen_first = self.output(rank, "reduced_data")
+        self.assertEqual(
+            {a.name for a in chosen_first.domain.attributes},
+            {a.name for a in preprocessor(noise).domain.attributes})
+        inside = self.accuracy(noise, preprocessor)
+        first = self.accuracy(chosen_first)
+        shown = (f"accuracy {inside:.2f} with the Preprocessor, {first:.2f} "
+                 f"with the attributes chosen first")
+        self.assertLess(abs(inside - 0.5), 0.1, shown)
+        self.assertGreater(first, inside + 0.15, shown)
+
+    def test_the_selection_curve_chooses_and_its_preprocessor_keeps(self):
+        from orangecontrib.relief.widgets.owselectioncurve import (
+            OWSelectionCurve)
+
+        curve = self.widget_of("selection-curve.ows",
+                               "orangecontrib.relief.widgets."
+                               "owselectioncurve.OWSelectionCurve",
+                               OWSelectionCurve)
+        data = Table(path("ionosphere"))
+        self.send_signal(curve.Inputs.data, data, widget=curve)
+        selected = self.output(curve, "selected_data")
+        chosen = curve.result[0].chosen
+        self.assertEqual(len(selected.domain.attributes), chosen)
+        self.assertLess(chosen, 10)
+        self.assertGreater(self.accuracy(data, self.output(
+            curve, "preprocessor")), 0.85)
+
+    def test_the_stability_workflow_adds_its_columns(self):
+        relief = self.widget_of("relief-stability.ows", RELIEF)
+        self.send_signal(relief.Inputs.data, Table(path("heart_disease")),
+                         widget=relief)
+        weights = self.output(relief, "weights")
+        frequency = dict(zip(weights.get_column("attribute"),
+                             weights.get_column("selected")))
+        self.assertEqual(frequency["chest pain"], 1)
+        self.assertLess(relief.scores.stable.index.value, 1)
+
+    def test_the_consensus_reaches_rank_as_one_column(self):
+        from orangecontrib.relief.rank import RankScorer
+        from orangecontrib.relief.widgets.owconsensus import OWConsensus
+
+        data = Table(path("heart_disease"))
+        consensus = self.widget_of(
+            "consensus-rank.ows",
+            "orangecontrib.relief.widgets.owconsensus.OWConsensus",
+            OWConsensus)
+        for index, method in enumerate(("ReliefF", "MultiSURF")):
+            relief = self.create_widget(OWRelief, stored_settings={
+                "method": method})
+            self.send_signal(relief.Inputs.data, data, widget=relief)
+            self.send_signal(consensus.Inputs.scorers,
+                             self.output(relief, "scorer"), index,
+                             widget=consensus)
+        self.send_signal(consensus.Inputs.data, data, widget=consensus)
+        scorer = self.output(consensus, "scorer")
+        self.assertIsInstance(scorer, RankScorer)
+        self.assertEqual(len(scorer.scorer.scorers), 3)  # and Information Gain
+        rank = self.create_widget(OWRank, stored_settings=node_settings(
+            "consensus-rank.ows", "Orange.widgets.data.owrank.OWRank"))
+        self.send_signal(rank.Inputs.data, data, widget=rank)
+        self.send_signal(rank.Inputs.scorer, scorer, 0, widget=rank)
+        scores = self.output(rank, "scores")
+        self.assertIn("Consensus", [v.name for v in scores.domain.attributes])

@@ -20,7 +20,11 @@ _EXPORTS = {"ReliefScorer": "scorers",
             "Significance": "significance",
             "RankScorer": "rank",
             "ClassDependentRankScorer": "rank",
-            "ClassDependentKNNLearner": "knn"}
+            "ClassDependentKNNLearner": "knn",
+            "SelectReliefFeatures": "preprocess",
+            "Consensus": "consensus",
+            "selection_curve": "curve",
+            "ranking_stability": "stability"}
 
 __all__ = list(_EXPORTS)
 

@@ -18,54 +18,22 @@ Example::
     result = select(data, "RFSM")
     reduced = reduce_data(data, result.selected)
 """
-import copy
-
 import numpy as np
 
 from Orange.data import Domain
 from Orange.data.filter import HasClass
-from Orange.modelling import ConstantLearner, Fitter
+from Orange.modelling import ConstantLearner
 
 from .arrays import check_table, table_arrays, without_weights
 from .core.options import check_choice
 from .core.progress import Interrupted
 from .core.subsets import SEARCHES, Consistency, RFSM, SetMeasure
+from .learners import PreprocessedOnce, concrete_learner, single_threaded
 
 __all__ = ["MEASURES", "SEARCHES", "WrapperMeasure", "make_measure",
            "select", "reduce_data"]
 
 MEASURES = ("RFSM", "Consistency", "Wrapper")
-
-
-def _concrete_learner(learner, class_var):
-    """The classification or regression learner a Fitter would use."""
-    if isinstance(learner, Fitter):
-        return learner.get_learner(Fitter.CLASSIFICATION if class_var.is_discrete
-                                   else Fitter.REGRESSION)
-    return learner
-
-
-def _source(var, originals):
-    """The attribute of `originals` that `var` was computed from, or None."""
-    for _ in range(10):
-        if var in originals:
-            return var
-        var = getattr(var.compute_value, "variable", None)
-        if var is None:
-            return None
-    return None
-
-
-_CONTROLLER = []
-
-
-def _thread_controller():
-    """One threadpoolctl controller (making one scans the loaded libraries,
-    which costs more than a small cross-validation)."""
-    if not _CONTROLLER:
-        from threadpoolctl import ThreadpoolController
-        _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0]
 
 
 class WrapperMeasure(SetMeasure):
@@ -118,8 +86,8 @@ class WrapperMeasure(SetMeasure):
         self.data = data
         self.class_var = data.domain.class_var
         self.n_attributes = len(data.domain.attributes)
-        self.learner = _concrete_learner(learner, self.class_var)
-        self.constant = _concrete_learner(ConstantLearner(), self.class_var)
+        self.learner = concrete_learner(learner, self.class_var)
+        self.constant = concrete_learner(ConstantLearner(), self.class_var)
         y = data.Y
         n_folds = max(2, min(folds, len(data)))
         if self.class_var.is_discrete:
@@ -131,40 +99,23 @@ class WrapperMeasure(SetMeasure):
             splitter = KFold(n_folds, shuffle=True, random_state=random_state)
         self.folds = list(splitter.split(np.zeros(len(y)), y))
         self.should_stop = should_stop
-        self._columns = None
-        if preprocess_once:
-            self._prepare_once()
-
-    def _prepare_once(self):
-        learner = copy.copy(self.learner)
-        prepared = learner.preprocess(self.data)
-        originals = self.data.domain.attributes
-        columns = [[] for _ in originals]
-        for var in prepared.domain.attributes:
-            source = _source(var, originals)
-            if source is None:
-                return
-            columns[originals.index(source)].append(var)
-        learner.preprocessors = ()
-        learner.use_default_preprocessors = False
-        self.prepared, self._columns, self._stripped = prepared, columns, learner
-
-    def _table(self, subset):
-        if self._columns is not None:
-            attributes = [var for a in sorted(subset) for var in self._columns[a]]
-            return self.prepared, attributes, self._stripped
-        attributes = [self.data.domain.attributes[a] for a in sorted(subset)]
-        return self.data, attributes, self.learner
+        self.once = (PreprocessedOnce(self.learner, data) if preprocess_once
+                     else None)
 
     def evaluate(self, subset):
         """Accuracy, or -MSE, of the learner on `subset` (column indices)."""
-        data, attributes, learner = self._table(subset)
-        if not attributes:
-            data, learner = self.data, self.constant
-        table = data.transform(Domain(attributes, self.class_var))
+        if not len(subset):
+            table = self.data.transform(Domain([], self.class_var))
+            learner = self.constant
+        elif self.once is not None:
+            table, learner = self.once.table(subset)
+        else:
+            table = self.data.transform(Domain(
+                [self.data.domain.attributes[a] for a in sorted(subset)],
+                self.class_var))
+            learner = self.learner
         scores = []
-        # BLAS / OpenMP threads cost more than they give on folds this small
-        with _thread_controller().limit(limits=1):
+        with single_threaded():
             for train, test in self.folds:
                 if self.should_stop is not None and self.should_stop():
                     raise Interrupted

@@ -407,3 +407,37 @@ def test_degenerate_evidence_gets_no_verdict(capsys, tmp_path, case):
     rows = {line.split()[1]: line.split()[3] for line in lines[1:5]}
     assert sorted(name for name, p in rows.items() if p == "nan") == [
         f"a{i}" for i in without]
+
+
+def test_stability_columns_and_index(capsys):
+    from orangecontrib.relief.stability import ranking_stability
+
+    code, lines, err = run(capsys, "rank", "--stability", "20", "--top", "3",
+                           "--seed", "4")
+    assert code == 0
+    assert lines[0].split() == ["rank", "attribute", "weight", "selected",
+                                "median", "ranks"]
+    data = Table(path("heart_disease"))
+    expected = ranking_stability(data, ReliefF(), n_resamples=20, top_k=3,
+                                 random_state=4)
+    names = [a.name for a in data.domain.attributes]
+    for line in lines[1:4]:
+        *_, selected, median, ranks = line.split()
+        i = names.index(line[6:].rsplit(None, 4)[0].strip())
+        assert selected == f"{expected.frequency[i]:.0%}"
+        assert float(median) == expected.median_rank[i]
+        assert ranks == f"{expected.rank_low[i]}-{expected.rank_high[i]}"
+    assert lines[-2].startswith(
+        f"stability of the best 3 over 20 bootstrap samples: "
+        f"{expected.index.value:.3f} (95% interval ")
+
+
+def test_stability_of_subsamples_and_a_subsample_without_it(capsys):
+    code, lines, _ = run(capsys, "rank", "--stability", "5", "--subsample",
+                         "0.5")
+    assert code == 0 and "over 5 subsamples" in lines[-2]
+    code, _, err = run(capsys, "rank", "--subsample", "0.5")
+    assert code == 0
+    assert "--subsample has no effect without --stability" in err
+    with pytest.raises(SystemExit):
+        main(["rank", "--stability", "5", "--subsample", "1"])

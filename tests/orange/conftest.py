@@ -4,6 +4,7 @@ import pytest
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief.datasets import path
+from tests.core.conftest import client  # noqa: F401 (the cluster fixture)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ def test_wrapper_preprocessing_once_gives_the_same_values(zoo):
     for learner in (TreeLearner(), KNNLearner(n_neighbors=7)):
         fast = WrapperMeasure(zoo, learner, folds=3)
         slow = WrapperMeasure(zoo, learner, folds=3, preprocess_once=False)
-        assert fast._columns is not None
+        assert fast.once.columns is not None
         for subset in ([0], [1, 3], [0, 2, 4, 6]):
             assert fast.evaluate(subset) == pytest.approx(
                 slow.evaluate(subset))

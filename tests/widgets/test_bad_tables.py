@@ -4,8 +4,10 @@ in a widget fails the test)."""
 from Orange.widgets.tests import base
 
 from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
+from orangecontrib.relief.widgets.owconsensus import OWConsensus
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from orangecontrib.relief.widgets.owrfsm import OWRFSM
+from orangecontrib.relief.widgets.owselectioncurve import OWSelectionCurve
 from tests.orange.test_input_matrix import tables
 
 TIMEOUT_MS = 60000
@@ -35,3 +37,9 @@ class TestBadTables(base.WidgetTest):
 
     def test_class_dependent_knn(self):
         self.feed_every_table(OWClassDependentKNN)
+
+    def test_selection_curve(self):
+        self.feed_every_table(OWSelectionCurve)
+
+    def test_consensus(self):
+        self.feed_every_table(OWConsensus)

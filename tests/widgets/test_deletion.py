@@ -7,8 +7,11 @@ from Orange.data import Table
 from Orange.widgets.tests import base  # (the module: pytest would collect
 # an imported WidgetTest class as a test case of its own)
 
+from orangecontrib.relief import ReliefF
 from orangecontrib.relief.datasets import path
-from orangecontrib.relief.widgets import (owclassdepknn, owrelief, owrfsm,
+from orangecontrib.relief.rank import RankScorer
+from orangecontrib.relief.widgets import (owclassdepknn, owconsensus,
+                                          owrelief, owrfsm, owselectioncurve,
                                           owseparability)
 
 #: how long a blocked task waits before it gives up (a test that deleted
@@ -70,3 +73,21 @@ class TestDeletionDuringWork(base.WidgetTest):
         self.delete_while_blocked(
             owclassdepknn, "fit_model", owclassdepknn.OWClassDependentKNN,
             lambda w: self.send_signal(w.Inputs.data, data, widget=w))
+
+    def test_selection_curve(self):
+        data = Table(path("heart_disease"))
+        self.delete_while_blocked(
+            owselectioncurve, "compute_curve",
+            owselectioncurve.OWSelectionCurve,
+            lambda w: self.send_signal(w.Inputs.data, data, widget=w))
+
+    def test_consensus(self):
+        data = Table(path("heart_disease"))
+
+        def begin(widget):  # a second scorer beside Information Gain
+            self.send_signal(widget.Inputs.scorers, RankScorer(ReliefF()), 0,
+                             widget=widget)
+            self.send_signal(widget.Inputs.data, data, widget=widget)
+
+        self.delete_while_blocked(owconsensus, "compute_ranks",
+                                  owconsensus.OWConsensus, begin)

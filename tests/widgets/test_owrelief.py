@@ -204,9 +204,9 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         release = threading.Event()
         compute = owrelief.compute_weights
 
-        def blocking(scorer, data, state, tester=None):
+        def blocking(scorer, data, state, tester=None, **options):
             release.wait(10)
-            return compute(scorer, data, state, tester)
+            return compute(scorer, data, state, tester, **options)
 
         with patch.object(owrelief, "compute_weights", blocking):
             self.send_signal(self.widget.Inputs.data, self.heart)
@@ -220,7 +220,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
     def test_removing_data_while_running_cancels(self):
         release = threading.Event()
 
-        def blocking(scorer, data, state, tester=None):
+        def blocking(scorer, data, state, tester=None, **options):
             release.wait(10)
             return owrelief.Scores(np.zeros(len(data.domain.attributes)),
                                    None)

@@ -3,9 +3,12 @@ settings outside their controls' ranges are brought into them."""
 from Orange.widgets.tests.base import WidgetTest
 
 from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
+from orangecontrib.relief.widgets.owconsensus import OWConsensus
 from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from orangecontrib.relief.widgets.owrfsm import OWRFSM
+from orangecontrib.relief.widgets.owselectioncurve import (TURF,
+                                                           OWSelectionCurve)
 from orangecontrib.relief.widgets.owseparability import OWSeparability
 
 
@@ -50,3 +53,26 @@ class TestStoredSettings(WidgetTest):
         self.assertEqual((widget.method_index, widget.update_index),
                          (3, 1))
         self.assertEqual(widget.k, 1)
+
+    def test_relief_selection_and_stability_out_of_range(self):
+        widget = self.create_widget(OWRelief, stored_settings={
+            "selection_index": 9, "select_percent": 0, "n_resamples": 1,
+            "stability_k": "many"})
+        self.assertEqual((widget.selection_index, widget.select_percent),
+                         (3, 1))
+        self.assertEqual((widget.n_resamples, widget.stability_k), (2, 1))
+
+    def test_selection_curve_with_unknown_choices(self):
+        widget = self.create_widget(OWSelectionCurve, stored_settings={
+            "method": "Gone", "score": "F1", "n_folds": 1, "keep_index": 5})
+        self.assertEqual((widget.method, widget.score), ("ReliefF", "CA"))
+        self.assertEqual((widget.n_folds, widget.keep_index), (2, 1))
+        widget = self.create_widget(OWSelectionCurve,
+                                    stored_settings={"method": TURF})
+        self.assertEqual(widget.method, TURF)
+
+    def test_consensus_with_unknown_scorers(self):
+        widget = self.create_widget(OWConsensus, stored_settings={
+            "orange_scorers": ["ANOVA", "Gone"], "method_index": 7})
+        self.assertEqual(widget.orange_scorers, ["ANOVA"])
+        self.assertEqual(widget.method_index, 1)

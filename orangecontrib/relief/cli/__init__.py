@@ -1,7 +1,8 @@
 """The command line: ``orange-relief <command> ...``.
 
 Every argument parser of the add-on lives in this package: :mod:`.rank`
-(``orange-relief rank``), :mod:`.experiment` (``orange-relief
+(``orange-relief rank``), :mod:`.curve` (``orange-relief curve``),
+:mod:`.experiment` (``orange-relief
 experiment <name>``) and :mod:`.prepare` (``orange-relief prepare``);
 :mod:`.common` holds what they share.  Each command
 adds one sub-parser and sets its ``run(args) -> exit code``; a command
@@ -17,6 +18,7 @@ import os
 import sys
 
 from .common import CliError
+from .curve import add_curve_command
 from .experiment import add_experiment_command
 from .prepare import add_prepare_command
 from .rank import add_rank_command
@@ -25,7 +27,8 @@ EXIT_USAGE = 2
 EXIT_FAILURE = 1
 
 #: functions that register a sub-command
-COMMANDS = (add_rank_command, add_experiment_command, add_prepare_command)
+COMMANDS = (add_rank_command, add_curve_command, add_experiment_command,
+            add_prepare_command)
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -5,7 +5,7 @@ import time
 from ..core import engines
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
                      level, load_table, non_negative_int, option_names,
-                     positive_int, with_class, without_unused_classes)
+                     positive_int, share, with_class, without_unused_classes)
 
 #: the significance options (by destination), and those each test uses:
 #: given with another test or none, an option has no effect
@@ -23,7 +23,7 @@ def add_rank_command(subparsers):
     from orangecontrib.relief.core.options import (ALPHA, N_PERMUTATIONS,
                                                    PARAMETERS, T_DIFF, T_EQ)
     from orangecontrib.relief.significance import TESTS
-    from orangecontrib.relief.variants import DEFAULT_K, DIFFS, METHODS
+    from orangecontrib.relief.variants import DIFFS
 
     ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 
@@ -31,23 +31,7 @@ def add_rank_command(subparsers):
         "rank", help="rank the attributes of a data set by Relief weights",
         description="Rank the attributes of a data set by their Relief "
                     "weights and print them best first.")
-    parser.add_argument(
-        "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
-        help="a data file Orange reads, or the name of a shipped data set "
-             f"(default: {DEFAULT_DATASET})")
-    parser.add_argument(
-        "--class", dest="class_name", metavar="COLUMN",
-        help="the column to use as the class (default: the file's class; "
-             "needed for a file without one, e.g. a plain CSV)")
-    parser.add_argument(
-        "--method", choices=list(METHODS),
-        help="Relief variant (default: ReliefF for a discrete class, "
-             "RReliefF for a numeric one)")
-    parser.add_argument(
-        "--k", type=positive_int, dest="k_nearest", metavar="K",
-        help=f"nearest neighbours (ReliefF: per class, default "
-             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
-             f"{DEFAULT_K['RReliefF']})")
+    add_table_arguments(parser, "the Relief variant")
     parser.add_argument(
         "--iterations", type=positive_int, dest="n_iterations",
         metavar="M",
@@ -66,7 +50,10 @@ def add_rank_command(subparsers):
                              "the range count as different (default: "
                              f"{T_DIFF})")
     parser.add_argument("--top", type=positive_int, metavar="N",
-                        help="print only the N best attributes")
+                        help="print only the N best attributes; with "
+                             "--stability, the N best count as selected in "
+                             "each resample (default: 10, at most half of "
+                             "the attributes)")
     parser.add_argument(
         "--significance", choices=TESTS,
         help="also test every attribute: stir (ReliefF and the SURF "
@@ -86,8 +73,42 @@ def add_rank_command(subparsers):
         dest="n_permutations",
         help=f"with --significance permutation: permutations of the class "
              f"(default {N_PERMUTATIONS}; seed --seed)")
+    parser.add_argument(
+        "--stability", type=positive_int, metavar="B", dest="n_resamples",
+        help="also score B bootstrap samples of the instances (stratified "
+             "by class; seed --seed) and print how often each attribute "
+             "is among the --top best, its median rank and the interval "
+             "of 95%% of its ranks, and the stability index of those sets")
+    parser.add_argument(
+        "--subsample", type=share, metavar="SHARE",
+        help="with --stability: subsamples of this share of each class, "
+             "without replacement, instead of bootstrap samples")
     parser.set_defaults(run=run_rank,
                         options=option_names(parser, PARAMETERS))
+
+
+def add_table_arguments(parser, method_role):
+    """The arguments :func:`scored_table` and the scorer read: FILE,
+    --class, --method (`method_role`, in words) and --k."""
+    from orangecontrib.relief.variants import DEFAULT_K, METHODS
+
+    parser.add_argument(
+        "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
+        help="a data file Orange reads, or the name of a shipped data set "
+             f"(default: {DEFAULT_DATASET})")
+    parser.add_argument(
+        "--class", dest="class_name", metavar="COLUMN",
+        help="the column to use as the class (default: the file's class; "
+             "needed for a file without one, e.g. a plain CSV)")
+    parser.add_argument(
+        "--method", choices=list(METHODS),
+        help=f"{method_role} (default: ReliefF for a discrete class, "
+             f"RReliefF for a numeric one)")
+    parser.add_argument(
+        "--k", type=positive_int, dest="k_nearest", metavar="K",
+        help=f"nearest neighbours (ReliefF: per class, default "
+             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
+             f"{DEFAULT_K['RReliefF']})")
 
 
 def choose_method(requested, class_var):
@@ -118,22 +139,44 @@ def choose_method(requested, class_var):
     return requested
 
 
-def format_ranking(attributes, weights, top=None, tested=None):
+def scored_table(args):
+    """The table of `args.file`, its class as ``--class`` says (unused
+    values of a categorical one dropped), and the variant that scores it
+    (:func:`choose_method` of ``--method``)."""
+    table = load_table(args.file)
+    if args.class_name is not None:
+        table = with_class(table, args.class_name)
+    table = without_unused_classes(table)
+    return table, choose_method(args.method, table.domain.class_var)
+
+
+def format_ranking(attributes, weights, top=None, tested=None,
+                   stable=None):
     """Return the lines of a table (rank, attribute, weight), best first;
     with `tested` (a SignificanceResult) also p, q and a mark of the
-    significant attributes."""
+    significant attributes; with `stable` (a RankingStability) how often
+    each was selected, its median rank and its rank interval."""
     order = sorted(range(len(weights)), key=lambda i: -weights[i])[:top]
     names = [attributes[i].name for i in order]
     width = max([len("attribute")] + [len(name) for name in names])
     header = f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"
     if tested is not None:
-        header += f"  {'p':>9}  {'q':>9}"
+        header += f"  {'p':>9}  {'q':>9}" + ("  " if stable is not None
+                                              else "")
+    if stable is not None:
+        header += f"  {'selected':>8}  {'median':>6}  {'ranks':>7}"
     lines = [header]
     for rank, (i, name) in enumerate(zip(order, names), start=1):
         line = f"{rank:>4}  {name:<{width}}  {weights[i]:>10.6f}"
         if tested is not None:
-            mark = " *" if tested.significant[i] else ""
+            # as wide as " *" where more columns follow
+            mark = (" *" if tested.significant[i]
+                    else "" if stable is None else "  ")
             line += f"  {tested.p[i]:>9.2e}  {tested.q[i]:>9.2e}{mark}"
+        if stable is not None:
+            ranks = f"{stable.rank_low[i]}-{stable.rank_high[i]}"
+            line += (f"  {stable.frequency[i]:>8.0%}  "
+                     f"{stable.median_rank[i]:>6g}  {ranks:>7}")
         lines.append(line)
     return lines
 
@@ -155,6 +198,23 @@ def significance_summary(tested, n_attributes):
     return (f"{int(tested.significant.sum())} of {n_attributes} attributes "
             f"significant (*): {test}, {ADJUSTED[tested.adjustment]} <= "
             f"{tested.alpha}")
+
+
+def stability_summary(stable, resampling):
+    """One line: the stability index of the selected sets and its
+    interval, or why it is undefined."""
+    drawn = (f"{len(stable.resamples)} "
+             + ("bootstrap samples" if resampling == "bootstrap"
+                else "subsamples"))
+    index = stable.index
+    if index is None:
+        return (f"stability over {drawn}: undefined, every resample "
+                f"selects all {stable.selected.shape[1]} attributes")
+    return (f"stability of the best {stable.top_k} over {drawn}: "
+            f"{index.value:.3f} ({index.confidence:.0%} interval "
+            f"{index.low:.3f} to {index.high:.3f}; Nogueira, Sechidis & "
+            f"Brown 2018: 1 for the same attributes every time, 0 for "
+            f"chance)")
 
 
 def warn(message):
@@ -197,17 +257,18 @@ def too_few_permutations(tester, n_attributes):
 def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
     from orangecontrib.relief.core.significance import stir_caveat
+    from orangecontrib.relief.core.options import SUBSAMPLE
     from orangecontrib.relief.significance import Significance
+    from orangecontrib.relief.stability import ranking_stability
     from orangecontrib.relief.variants import make_scorer
 
-    table = load_table(args.file)
-    if args.class_name is not None:
-        table = with_class(table, args.class_name)
-    table = without_unused_classes(table)
-    method = choose_method(args.method, table.domain.class_var)
+    table, method = scored_table(args)
     ignored = ignored_options(args)
     if ignored is not None:
         warn(ignored)
+    if args.subsample is not None and args.n_resamples is None:
+        warn("--subsample has no effect without --stability")
+    resampling = "bootstrap" if args.subsample is None else "subsample"
     try:
         scorer = make_scorer(
             method, k_nearest=args.k_nearest, n_iterations=args.n_iterations,
@@ -242,15 +303,22 @@ def run_rank(args):
         weights = scorer(table, progress_callback=progress)
         tested = None if tester is None else tester.result(
             table, progress_callback=ProgressBar(f"{args.significance} test"))
+        stable = None if args.n_resamples is None else ranking_stability(
+            table, scorer, n_resamples=args.n_resamples,
+            resampling=resampling, subsample=args.subsample or SUBSAMPLE,
+            top_k=args.top, random_state=args.random_state,
+            progress_callback=ProgressBar("stability"))
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
     print("\n".join(format_ranking(table.domain.attributes, weights,
-                                   args.top, tested)))
+                                   args.top, tested, stable)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))
         if tested.note is not None:
             warn(tested.note)
+    if stable is not None:
+        print(stability_summary(stable, resampling))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
           f"attributes, method {method}, {seconds:.2f} s")
     return 0

@@ -14,7 +14,11 @@ SURF family, over the distance-threshold neighbourhoods of
 :mod:`.formulas.neighbourhoods`), :mod:`.turf`; :mod:`.significance`
 tests the weights (STIR, permutations, adjustments); :mod:`.streaming`
 reads data larger than memory a chunk at a time; :mod:`.subsets` measures
-and searches attribute sets (RFSM, Liu's consistency).  :mod:`.variants`
+and searches attribute sets (RFSM, Liu's consistency).  Selection:
+:mod:`.resampling` draws resamples and folds, :mod:`.subset_relief`
+weighs many subsets of the instances from one neighbour search,
+:mod:`.stability` measures how stable a ranking is over resamples and
+:mod:`.selection_curve` how many attributes to keep.  :mod:`.variants`
 declares every variant once (the layers above read it), :mod:`.options`
 every default and check, :mod:`.progress` the progress and cancellation
 idiom.

@@ -68,6 +68,19 @@ STIR_MIN_CLASS = 2
 #: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
 THRESHOLD = 0.5
 
+#: stability: resamples of the instances and how they are drawn (with
+#: replacement, or a share of them without), the attributes counted as
+#: selected in each (the best TOP_K, at most half of the attributes), and
+#: the confidence of the rank intervals and of the stability index
+N_RESAMPLES = 100
+RESAMPLING = "bootstrap"
+SUBSAMPLE = 0.5
+TOP_K = 10
+CONFIDENCE = 0.95
+
+#: the cross-validation of the selection curve
+N_FOLDS = 10
+
 
 class Constraint:
     """What a parameter may be: ``constraint(name, value)`` returns the
@@ -190,6 +203,12 @@ PARAMETERS = {
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),
     "alpha": Interval(0, 1),
+    "n_resamples": PositiveInt(),
+    "resampling": OneOf("bootstrap", "subsample"),
+    "subsample": Interval(0, 1, open=True),
+    "top_k": PositiveInt(),
+    "confidence": Interval(0, 1, open=True),
+    "n_folds": Integer(2),
 }
 
 

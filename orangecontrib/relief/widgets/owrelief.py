@@ -1,5 +1,6 @@
 """The Relief widget: weight attributes with a Relief variant and, when
-asked, test which of them are significant."""
+asked, test which of them are significant and how stable their ranking
+is; its Preprocessor selects by the weights inside cross-validation."""
 from collections import namedtuple
 
 import numpy as np
@@ -8,6 +9,7 @@ from AnyQt.QtCore import Qt
 from AnyQt.QtWidgets import QStackedWidget
 
 from Orange.data import Domain, Table
+from Orange.preprocess.preprocess import Preprocess
 from Orange.preprocess.score import Scorer
 from Orange.statistics.util import countnans
 from Orange.widgets import gui
@@ -17,12 +19,16 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import engines, significance
-from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA, DIFF,
-                                               N_PERMUTATIONS, PARAMETERS,
-                                               RANDOM_STATE, T_DIFF, T_EQ)
+from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
+                                               CONFIDENCE, DIFF,
+                                               N_PERMUTATIONS, N_RESAMPLES,
+                                               PARAMETERS, RANDOM_STATE,
+                                               T_DIFF, T_EQ, TOP_K)
+from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import task_of
 from orangecontrib.relief.significance import TESTS, Significance
+from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
     make_scorer, needs, no_k)
@@ -46,29 +52,44 @@ NO_K = list(dict.fromkeys(no_k(name) for name in METHODS
 ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 TEST_LABELS = ("STIR (fast)", "Permutations")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
+#: how the Preprocessor output selects, and the words of its choices
+SELECTIONS = ("k", "fraction", "threshold", "significance")
+SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
+                    "the significant")
 
 #: what a task computes: the weights and, when asked, their significance
-Scores = namedtuple("Scores", ["weights", "tested"])
+#: and the stability of their ranking
+Scores = namedtuple("Scores", ["weights", "tested", "stable"],
+                    defaults=[None])
 
 
-def compute_weights(scorer, data, state: TaskState, tester=None):
+def compute_weights(scorer, data, state: TaskState, tester=None,
+                    stability=None):
     """The :data:`Scores` of `scorer` on `data` and, with `tester` (a
-    :class:`~orangecontrib.relief.significance.Significance`), its test
-    (runs in a worker thread).
+    :class:`~orangecontrib.relief.significance.Significance`), its test,
+    with `stability` (the options of
+    :func:`~orangecontrib.relief.stability.ranking_stability`) the
+    stability of its ranking (runs in a worker thread).
 
     The core reports the fraction of its work done; the task shows it as
     progress and stops there once the widget cancelled it.
     """
-    split = 1.0 if tester is None else 0.5
+    parts = 1 + (tester is not None) + (stability is not None)
     with work_progress(state, "Weighting attributes ...", data.X,
-                       scorer.n_iterations, end=split) as progress:
+                       scorer.n_iterations, end=1 / parts) as progress:
         weights = np.asarray(scorer(data, progress_callback=progress),
                              dtype=float)
-    if tester is None:
-        return Scores(weights, None)
-    with work_progress(state, "Testing significance ...",
-                       start=split) as progress:
-        return Scores(weights, tester.result(data, progress))
+    tested = stable = None
+    if tester is not None:
+        with work_progress(state, "Testing significance ...", start=1 / parts,
+                           end=2 / parts) as progress:
+            tested = tester.result(data, progress)
+    if stability is not None:
+        with work_progress(state, "Scoring resamples ...",
+                           start=1 - 1 / parts) as progress:
+            stable = ranking_stability(data, scorer, progress_callback=progress,
+                                       **stability)
+    return Scores(weights, tested, stable)
 
 
 def significant_data(data, tested):
@@ -88,7 +109,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     priority = 10
     settings_version = 1
     keywords = ("relief, relieff, rrelieff, multisurf, surf, stir, "
-                "significance, feature weighting, rank, scorer")
+                "significance, feature weighting, rank, scorer, "
+                "feature selection, preprocessor, cross-validation, "
+                "stability, bootstrap")
 
     class Inputs:
         data = Input("Data", Table)
@@ -96,6 +119,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     class Outputs:
         scorer = Output("Scorer", Scorer)
         significance = Output("Significance Scorer", Scorer)
+        preprocessor = Output("Preprocessor", Preprocess)
         weights = Output("Weights", Table)
         significant_data = Output("Significant Data", Table)
 
@@ -136,6 +160,13 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     n_permutations = Setting(N_PERMUTATIONS)
     adjustment_index = Setting(ADJUSTMENTS.index(ADJUSTMENT))
     alpha = Setting(ALPHA)
+    selection_index = Setting(0)
+    select_k = Setting(TOP_K)
+    select_percent = Setting(50)
+    select_threshold = Setting(0.0)
+    stability = Setting(False)
+    n_resamples = Setting(N_RESAMPLES)
+    stability_k = Setting(TOP_K)
     n_bars = Setting(DEFAULT_BARS)
     auto_apply = Setting(True)
 
@@ -153,6 +184,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "n_permutations": (1, 100000),
                              "adjustment_index": (0, len(ADJUSTMENTS) - 1),
                              "alpha": (0.0001, 0.5),
+                             "selection_index": (0, len(SELECTIONS) - 1),
+                             "select_k": (1, 10000),
+                             "select_percent": (1, 100),
+                             "select_threshold": (-1.0, 1.0),
+                             "n_resamples": (2, 10000),
+                             "stability_k": (1, 10000),
                              "n_bars": (1, MAX_BARS)})
         self.data = None
         self.scores = None
@@ -263,6 +300,29 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                            tooltip="An attribute whose adjusted p-value (q) "
                                    "is at most this is significant.")]
 
+        self._build_selection(gui.vBox(self.controlArea, "Selection"))
+        box = gui.vBox(self.controlArea, "Stability")
+        box.setToolTip("Weigh the attributes again on resamples of the "
+                       "instances (drawn with replacement, class by class) "
+                       "and show how often each is among the best, the "
+                       "range of its ranks and how much the best sets "
+                       "agree.")
+        _, samples = gui.spin(
+            box, self, "n_resamples", 2, 10000, checked="stability",
+            label="Bootstrap samples:", callback=self.commit.deferred,
+            checkCallback=self._on_option_changed,
+            tooltip="How many bootstrap samples are weighed (seeded by the "
+                    "random seed above).")
+        self.controls.stability.setToolTip(
+            "Checked: weigh the attributes again on bootstrap samples.")
+        self.stability_controls = [samples, gui.spin(
+            box, self, "stability_k", 1, 10000, label="Selected: the best",
+            callback=self.commit.deferred,
+            tooltip="In each sample the attributes with this many best "
+                    "weights count as selected: the plot says how often "
+                    "each was, and the stability index how much these sets "
+                    "agree (1: always the same, 0: as by chance).")]
+
         box = gui.vBox(self.controlArea, "Plot")
         gui.spin(box, self, "n_bars", 1, MAX_BARS, label="Bars shown:",
                  callback=self._show_scores,
@@ -270,6 +330,38 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
         gui.rubber(self.controlArea)
         gui.auto_apply(self.buttonsArea, self, "auto_apply")
+
+    def _build_selection(self, box):
+        """The controls of the Preprocessor output's selection: what it
+        keeps, and the number, share or weight of that choice."""
+        box.setToolTip("Which attributes the Preprocessor output keeps. "
+                       "Connected to a learner or to Test & Score, it "
+                       "weighs and selects on the training data of each "
+                       "fold only, so that the test data do not choose the "
+                       "attributes.")
+        row = gui.hBox(box)
+        gui.comboBox(row, self, "selection_index", label="Keep:",
+                     orientation=Qt.Horizontal, items=SELECTION_LABELS,
+                     callback=self._on_option_changed,
+                     tooltip="What the Preprocessor output keeps: the "
+                             "attributes of the best weights (a number or "
+                             "a share of them), those of a weight above a "
+                             "threshold, or the significant ones.")
+        self.selection_stack = QStackedWidget()
+        row.layout().addWidget(self.selection_stack)
+        for setting, low, high, tooltip in (
+                ("select_k", 1, 10000, "How many of the best to keep."),
+                ("select_percent", 1, 100,
+                 "The share of the attributes to keep, the best (in %).")):
+            self.selection_stack.addWidget(gui.spin(
+                None, self, setting, low, high, tooltip=tooltip,
+                callback=self.commit.deferred))
+        self.selection_stack.addWidget(gui.doubleSpin(
+            None, self, "select_threshold", -1.0, 1.0, 0.005, decimals=3,
+            callback=self.commit.deferred,
+            tooltip="Keep the attributes whose weight is above this."))
+        self.selection_stack.addWidget(gui.widgetLabel(
+            None, "by the test above"))
 
     def _update_controls(self):
         """Enable the controls that apply to the current options."""
@@ -285,14 +377,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.k_stack.setCurrentIndex(
             list(K_SETTINGS.values()).index(setting) if setting is not None
             else len(K_SETTINGS) + NO_K.index(no_k(self.method)))
-        self.seed_spin.setEnabled(self.sample_references
-                                  or self._testing("permutation"))
         for spin in self.ramp_spins:
             spin.setEnabled(self.diff == "ramp")
+        by_significance = SELECTIONS[self.selection_index] == "significance"
         for control in self.significance_controls:
-            control.setEnabled(self.test_significance)
-        self.controls.n_permutations.setEnabled(
-            self._testing("permutation"))
+            control.setEnabled(self.test_significance or by_significance)
+        permutations = (self._testing("permutation") or by_significance
+                        and TESTS[self.test_index] == "permutation")
+        self.controls.n_permutations.setEnabled(permutations)
+        self.seed_spin.setEnabled(self.sample_references or permutations
+                                  or self.stability)
+        for control in self.stability_controls:
+            control.setEnabled(self.stability)
+        self.selection_stack.setCurrentIndex(self.selection_index)
 
     def _testing(self, test):
         return self.test_significance and TESTS[self.test_index] == test
@@ -403,6 +500,32 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.Warning.stir_unequal(caveat, shown=caveat is not None)
         return tester
 
+    def make_preprocessor(self, scorer):
+        """The Preprocessor output: selection by `scorer`'s weights as the
+        Selection box says."""
+        by = SELECTIONS[self.selection_index]
+        criterion = {"k": {"k": self.select_k},
+                     "fraction": {"fraction": self.select_percent / 100},
+                     "threshold": {"threshold": self.select_threshold},
+                     "significance": {
+                         "significance": TESTS[self.test_index],
+                         "alpha": self.alpha,
+                         "adjustment": ADJUSTMENTS[self.adjustment_index],
+                         "n_permutations": self.n_permutations,
+                         "random_state": self.random_seed}}[by]
+        try:
+            return SelectReliefFeatures(scorer, **criterion)
+        except ValueError:  # STIR for a variant without its pairs
+            self.Warning.no_stir(self.method)
+            return None
+
+    def stability_options(self):
+        """The options of the stability task, or None (not asked)."""
+        if not self.stability:
+            return None
+        return dict(n_resamples=self.n_resamples, top_k=self.stability_k,
+                    random_state=self.random_seed)
+
     def _check_permutations(self):
         """Warn if the permutations are too few for any attribute to be
         significant, and say how many would do."""
@@ -430,6 +553,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         scorer = self.make_scorer()
         tester = self.make_tester(scorer)
         self.Outputs.scorer.send(RankScorer(scorer))
+        self.Outputs.preprocessor.send(self.make_preprocessor(scorer))
         self.Outputs.significance.send(
             None if tester is None else RankScorer(tester))
         self.Information.preparing.clear()
@@ -441,7 +565,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 self.plot.mark_outdated()
             else:
                 self.plot.show_message("Computing ...")
-            self.start(compute_weights, scorer, self.data, tester=tester)
+            self.start(compute_weights, scorer, self.data, tester=tester,
+                       stability=self.stability_options())
         else:
             self._clear_results()
 
@@ -451,7 +576,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._show_scores()
         attributes = self.data.domain.attributes
         self.Outputs.weights.send(
-            weights_table(attributes, result.weights, result.tested))
+            weights_table(attributes, result.weights, result.tested,
+                          result.stable))
         self.Outputs.significant_data.send(
             None if result.tested is None
             else significant_data(self.data, result.tested))
@@ -473,7 +599,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         tested) and say what the plot shows."""
         if self.scores is None:
             return
-        weights, tested = self.scores
+        weights, tested, stable = self.scores
         attributes = self.data.domain.attributes
         if tested is None:
             order = np.argsort(-weights, kind="stable")
@@ -486,6 +612,13 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             text = f"{attributes[i].name}\nweight {weights[i]:.4f}"
             if tested is not None:
                 text += f"\np = {tested.p[i]:.3g}, q = {tested.q[i]:.3g}"
+            if stable is not None:
+                text += (f"\namong the best {stable.top_k} in "
+                         f"{stable.frequency[i]:.0%} of "
+                         f"{len(stable.resamples)} bootstrap samples; "
+                         f"median rank {stable.median_rank[i]:g}, "
+                         f"{CONFIDENCE:.0%} of its ranks {stable.rank_low[i]}\u2013"
+                         f"{stable.rank_high[i]}")
             if is_relevant(attributes[i]):
                 text += "\nrelevant by construction (generated data)"
             tooltips.append(text)
@@ -496,12 +629,16 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             # a line only between significant and other bars
             if not 0 < cutoff < len(order):
                 cutoff = None
+        notes = None if stable is None else [
+            f"{stable.frequency[i]:4.0%}  ranks {stable.rank_low[i]}"
+            f"\u2013{stable.rank_high[i]}" for i in order]
         self.plot.set_weights([attributes[i].name for i in order],
                               weights[order], tooltips, relevant, faded,
-                              cutoff)
-        self.plot_info.setText(self._plot_text(len(order), tested,
-                                               any(relevant),
-                                               dashed_line=cutoff is not None))
+                              cutoff, notes=notes)
+        self.plot_info.setText(" ".join(filter(None, (
+            self._plot_text(len(order), tested, any(relevant),
+                            dashed_line=cutoff is not None),
+            stability_text(stable)))))
 
     def _plot_text(self, shown, tested, relevant, dashed_line):
         n_attributes = len(self.scores.weights)
@@ -549,15 +686,42 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                           f"{TEST_LABELS[self.test_index]}, "
                           f"{ADJUSTMENT_LABELS[self.adjustment_index]}, "
                           f"q \u2264 {self.alpha:g}"))
+        preprocessor = self.make_preprocessor(self.make_scorer())
+        if preprocessor is not None:
+            items.append(("Preprocessor keeps", preprocessor.criteria))
+        if self.stability:
+            items.append(("Stability", f"the best {self.stability_k} over "
+                                       f"{self.n_resamples} bootstrap "
+                                       f"samples"))
         self.report_items("Settings", items)
         if self.data is not None:
             self.report_data("Data", self.data)
         if self.scores is not None:
             self.report_plot("Weights", self.plot.plotItem)
+            if self.scores.stable is not None:
+                self.report_paragraph("Stability",
+                                      stability_text(self.scores.stable))
 
     def onDeleteWidget(self):
         shut_down_at_once(self)
         super().onDeleteWidget()
+
+
+def stability_text(stable):
+    """What the plot's stability notes mean, and the stability index."""
+    if stable is None:
+        return ""
+    samples = f"{len(stable.resamples)} bootstrap samples"
+    index = stable.index
+    value = ("undefined (every sample selects every attribute)"
+             if index is None else
+             f"{index.value:.2f} ({index.confidence:.0%} interval "
+             f"{index.low:.2f} to {index.high:.2f}; 1: always the same "
+             f"attributes, 0: as by chance)")
+    return (f"Right of the bars: how often each attribute was among the "
+            f"best {stable.top_k} in {samples}, and the range of "
+            f"{CONFIDENCE:.0%} of its ranks. Stability of the best "
+            f"{stable.top_k}: {value}.")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,6 +10,7 @@ from AnyQt.QtWidgets import QToolTip
 from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
                          StringVariable, Table)
 
+from orangecontrib.relief.stability import stability_columns
 from orangecontrib.relief.widgets.common import PlainPlot, scaled_font
 
 #: attribute names longer than this many pixels are elided (full on hover)
@@ -24,10 +25,12 @@ PREVIOUS_PEN = pg.mkPen("#505050", width=1, style=Qt.DashLine)
 RELEVANT_MARK = "\u2605 "
 
 
-def weights_table(attributes, weights, tested=None):
+def weights_table(attributes, weights, tested=None, stable=None):
     """A table with one row per attribute, best weight first: "weight", with
-    `tested` also "p", "q" and "significant", and the attribute name as a
-    string meta."""
+    `tested` also "p", "q" and "significant", with `stable` (a
+    RankingStability) the columns of
+    :data:`~orangecontrib.relief.stability.STABILITY_COLUMNS`, and the
+    attribute name as a string meta."""
     order = np.argsort(-weights, kind="stable")
     columns = [ContinuousVariable("weight")]
     values = [weights[order]]
@@ -36,6 +39,10 @@ def weights_table(attributes, weights, tested=None):
                     DiscreteVariable("significant", values=("no", "yes"))]
         values += [tested.p[order], tested.q[order],
                    tested.significant[order].astype(float)]
+    if stable is not None:
+        variables, columns_values = stability_columns(stable)
+        columns += variables
+        values += list(columns_values[order].T)
     domain = Domain(columns, metas=[StringVariable("attribute")])
     names = np.array([[attributes[i].name] for i in order], dtype=object)
     table = Table.from_numpy(domain, np.column_stack(values), metas=names)
@@ -87,7 +94,7 @@ class WeightsPlot(PlainPlot):
 
     def set_weights(self, names, weights, tooltips, relevant, faded=None,
                     cutoff=None, previous=None, numbers=None, x_range=None,
-                    legend=None):
+                    legend=None, notes=None):
         """Show the attributes `names` with their `weights`, top to bottom.
 
         `tooltips`: the text of each bar; `relevant`: bools, bars drawn with
@@ -95,7 +102,8 @@ class WeightsPlot(PlainPlot):
         significant); `cutoff`: draw a dashed line and "q <= alpha" below
         that many bars (the significant ones); `previous`: weights drawn as
         dashed outlines behind the bars; `numbers`: a signed number written
-        beside each bar on the right axis; `x_range`: (low, high) of the
+        beside each bar on the right axis (`notes`: any text there instead);
+        `x_range`: (low, high) of the
         weight axis instead of the weights' own range; `legend`: a line
         above the bars that says what their marks mean (also in reports).
         """
@@ -127,7 +135,9 @@ class WeightsPlot(PlainPlot):
             x_range = min(0.0, np.min(shown)), max(0.0, np.max(shown))
         low, high = x_range
         self.setXRange(low, high if high > low else low + 1)
-        self._write_numbers(positions, numbers, font)
+        if numbers is not None:
+            notes = [f"{number:+.3f}" for number in numbers]
+        self._write_notes(positions, notes, font)
         if cutoff is not None:
             self.addItem(pg.InfiniteLine(
                 pos=cutoff - 0.5, angle=0,
@@ -145,15 +155,14 @@ class WeightsPlot(PlainPlot):
         item.titleLabel.setMaximumHeight(height)
         item.layout.setRowFixedHeight(0, height)
 
-    def _write_numbers(self, positions, numbers, font):
-        """Write `numbers` on the right axis beside the bars at
-        `positions` (None: no right axis)."""
+    def _write_notes(self, positions, texts, font):
+        """Write `texts` on the right axis beside the bars at `positions`
+        (None: no right axis)."""
         axis = self.getAxis("right")
-        self.getPlotItem().showAxis("right", numbers is not None)
-        if numbers is None:
+        self.getPlotItem().showAxis("right", texts is not None)
+        if texts is None:
             axis.setTicks(None)
             return
-        texts = [f"{number:+.3f}" for number in numbers]
         axis.setTicks([list(zip(positions, texts)), []])
         axis.setStyle(tickFont=font)
         axis.setTextPen(pg.mkPen("#404040"))
@@ -184,7 +193,7 @@ class WeightsPlot(PlainPlot):
             self.getPlotItem().showAxis(name, shown)
         if not shown:
             self.getAxis("left").setTicks(None)
-            self._write_numbers(None, None, None)
+            self._write_notes(None, None, None)
 
     def _hover(self, position):
         """Show the full name and the values of the bar under the mouse

@@ -1,0 +1,146 @@
+"""Selection by Relief weights as an Orange preprocessor, so that it runs
+inside cross-validation.
+
+Selecting attributes on all the data and then cross-validating a learner
+on them lets the test folds choose the attributes: the accuracies come
+out optimistic, on data with no signal at all far above chance.
+:class:`SelectReliefFeatures` is a ``Preprocess``: given to a learner
+(``learner.preprocessors``, a learner widget's Preprocessor input) or to
+cross-validation (Test & Score's Preprocessor input,
+``CrossValidation(..., preprocessor=...)``), it scores and selects on the
+training data it gets, in each fold anew, and the test fold only meets
+the selected attributes through the model.
+
+Example::
+
+    from Orange.classification import KNNLearner
+    from orangecontrib.relief import ReliefF, SelectReliefFeatures
+    learner = KNNLearner(preprocessors=[
+        SelectReliefFeatures(ReliefF(), k=5)])
+"""
+import numpy as np
+
+from Orange.data import Domain
+from Orange.preprocess.preprocess import Preprocess
+
+from .arrays import check_table
+from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
+                           Interval, Optional, PositiveInt, check)
+from .core.threshold import select_features
+from .resampled import attribute_scores
+from .scorers import ReliefF
+from .significance import TESTS, Significance
+
+__all__ = ["SelectReliefFeatures", "CRITERIA"]
+
+#: how the attributes are chosen, one at a time or together
+CRITERIA = ("k", "fraction", "threshold", "significance")
+
+
+class SelectReliefFeatures(Preprocess):
+    """Keep the best attributes by a scorer's weights on the data given.
+
+    Parameters
+    ----------
+    scorer : an Orange scorer (default ReliefF)
+        Any of the add-on's scorers, or another Orange scorer.
+    k : int or None
+        Keep the k best attributes.
+    fraction : float in (0, 1] or None
+        Keep that share of the attributes, the best (at least one).
+    threshold : float or None
+        Keep the attributes whose weight exceeds it.
+    significance : None, "stir" or "permutation"
+        Keep the attributes whose adjusted p-value (q) is at most `alpha`
+        (:class:`~orangecontrib.relief.significance.Significance`, with
+        `adjustment`, `n_permutations` and `random_state`).
+    alpha, adjustment, n_permutations, random_state
+        Of the significance test.
+
+    The criteria given are combined (e.g. the k best of the significant
+    ones); with none, the attributes of positive weight are kept (Relief's
+    own cut: near instances of different classes differ in them more than
+    near instances of the same class).  If no attribute passes, the best
+    one is kept, so that every learner can be fitted.  `k` and `fraction`
+    exclude each other.  The kept attributes keep their order in the
+    domain; the class and the metas are kept.
+    """
+
+    def __init__(self, scorer=None, *, k=None, fraction=None, threshold=None,
+                 significance=None, alpha=ALPHA, adjustment=ADJUSTMENT,
+                 n_permutations=N_PERMUTATIONS, random_state=RANDOM_STATE):
+        if k is not None and fraction is not None:
+            raise ValueError("Give k or fraction, not both: both say how "
+                             "many attributes to keep.")
+        if significance is not None and significance not in TESTS:
+            raise ValueError(f"significance must be None or one of "
+                             f"{', '.join(map(repr, TESTS))}, got "
+                             f"{significance!r}.")
+        self.scorer = ReliefF() if scorer is None else scorer
+        self.k = Optional(PositiveInt(), "no cut by number")("k", k)
+        self.fraction = Optional(Interval(0, 1), "no cut by share")(
+            "fraction", fraction)
+        if self.fraction == 0:
+            raise ValueError("fraction must be above 0, got 0.")
+        self.threshold = Optional(Interval(-np.inf), "no cut by weight")(
+            "threshold", threshold)
+        self.significance = significance
+        self.tester = None if significance is None else Significance(
+            self.scorer, test=significance, adjustment=adjustment,
+            alpha=check("alpha", alpha), n_permutations=n_permutations,
+            random_state=random_state)
+
+    def __call__(self, data):
+        """`data` with only the selected attributes (the class and the
+        metas kept)."""
+        keep = set(self.selected(data))
+        attributes = [var for i, var in enumerate(data.domain.attributes)
+                      if i in keep]
+        return data.transform(Domain(attributes, data.domain.class_vars,
+                                     data.domain.metas))
+
+    def selected(self, data):
+        """The indices of the attributes of `data` to keep, best first."""
+        check_table(data, "Selection by weights")
+        if self.tester is None:
+            weights, passed = attribute_scores(self.scorer, data), None
+        else:
+            tested = self.tester.result(data)
+            weights, passed = tested.weights, tested.significant
+        return self.choose(weights, passed)
+
+    def choose(self, weights, significant=None):
+        """The indices of the attributes to keep by their `weights` and,
+        with a test, which are `significant`, best first."""
+        # an attribute the scorer could not score (NaN) comes last
+        weights = np.asarray(weights, dtype=np.float64)
+        weights = np.where(np.isnan(weights), -np.inf, weights)
+        count = self.k
+        if self.fraction is not None:
+            count = max(1, int(round(self.fraction * len(weights))))
+        threshold = self.threshold
+        if (count is None and threshold is None and significant is None):
+            threshold = 0.0  # Relief's own cut
+        order = select_features(weights, threshold)
+        if significant is not None:
+            order = order[np.asarray(significant, bool)[order]]
+        if count is not None:
+            order = order[:count]
+        if not len(order):  # keep the best, so that a learner can be fitted
+            order = select_features(weights, top_k=1)
+        return order
+
+    @property
+    def criteria(self):
+        """What the selection keeps, in words (for reports)."""
+        parts = []
+        if self.significance is not None:
+            parts.append(f"significant by {self.significance} at q <= "
+                         f"{self.tester.alpha:g}")
+        if self.threshold is not None:
+            parts.append(f"weight above {self.threshold:g}")
+        if self.k is not None:
+            parts.append(f"the {self.k} best")
+        elif self.fraction is not None:
+            parts.append(f"the best {self.fraction:.0%}")
+        return ", ".join(parts) or "positive weight"

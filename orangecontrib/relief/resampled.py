@@ -1,0 +1,82 @@
+"""Any scorer on subsets of a table's instances: resamples and folds.
+
+:func:`subset_scorer` turns a scorer and a table into ``score_rows(rows)``,
+the scores of the attributes on the instances `rows`, as the core's
+resampling, stability and selection curve take it
+(:mod:`orangecontrib.relief.core.stability`,
+:mod:`orangecontrib.relief.core.selection_curve`).  Relief, ReliefF and
+RReliefF score a subset from one neighbour search of the whole table, with
+its diffs (:class:`~orangecontrib.relief.core.subset_relief.SubsetRelief`);
+any other scorer scores a table of the subset's rows.
+"""
+import numpy as np
+
+from Orange.preprocess.score import LearnerScorer
+
+from .arrays import check_table, without_weights
+from .core.subset_relief import SubsetRelief
+from .scorers import Relief, ReliefF, RReliefF, fits, table_scores
+
+__all__ = ["attribute_scores", "subset_scorer", "strata", "SHARED_SEARCH"]
+
+#: the scorers whose subsets share one neighbour search (exactly these
+#: classes: the double and class-dependent variants search otherwise)
+SHARED_SEARCH = {Relief: "relief", ReliefF: "relieff", RReliefF: "rrelieff"}
+
+
+def attribute_scores(scorer, data):
+    """One score per attribute of `data` by any Orange scorer: the add-on's
+    and Orange's scorers, or a learner that scores (logistic regression,
+    random forest), whose columns, one per class value where it has
+    several, are averaged."""
+    if isinstance(scorer, LearnerScorer):
+        return np.atleast_2d(np.asarray(scorer.score_data(data), dtype=float)
+                             ).mean(axis=0)
+    return table_scores(scorer, data)
+
+
+def strata(data):
+    """The stratum of each row of `data` for resampling: its class value,
+    0 for a numeric class, -1 where the class is unknown."""
+    y = np.asarray(data.Y, dtype=np.float64).ravel()
+    groups = np.where(np.isnan(y), -1, 0)
+    if data.domain.class_var.is_discrete:
+        groups[~np.isnan(y)] = y[~np.isnan(y)].astype(np.int64)
+    return groups.astype(np.int64)
+
+
+def check_fit(scorer, data):
+    """ValueError unless `scorer` can score `data` (a single class that
+    fits it, and attributes)."""
+    name = getattr(scorer, "friendly_name", type(scorer).__name__)
+    check_table(data, name)
+    if not fits(scorer, data.domain.class_var):
+        raise ValueError(f"{name} cannot score data with the class "
+                         f"{data.domain.class_var.name}.")
+
+
+def subset_scorer(scorer, data, share=1.0, progress_callback=None):
+    """``score_rows(rows)``: `scorer`'s scores of the attributes of
+    `data` on the rows `rows` (indices, repeats allowed).
+
+    Relief, ReliefF and RReliefF search the neighbours of the whole table
+    here, once (lists for subsets that hold about `share` of the rows,
+    1 for bootstrap samples; `progress_callback` follows the search), and
+    score each subset with the whole table's diffs: its attributes' ranges
+    and, for missing values, its RELIEF-D probabilities.  Any other scorer
+    scores a table of the rows.
+    """
+    check_fit(scorer, data)
+    rule = SHARED_SEARCH.get(type(scorer))
+    if rule is None:
+        data = without_weights(data)
+        return lambda rows: attribute_scores(scorer, data[rows])
+    arrays = scorer.arrays(data)
+    options = dict(weighting=scorer.weighting, sigma=scorer.sigma) \
+        if rule == "rrelieff" else {}
+    return SubsetRelief(
+        arrays.X, arrays.y, arrays.discrete, rule=rule,
+        k_nearest=getattr(scorer, "k_nearest", None),
+        n_iterations=scorer.n_iterations, random_state=scorer.random_state,
+        diff=scorer.diff, t_eq=scorer.t_eq, t_diff=scorer.t_diff,
+        share=share, progress_callback=progress_callback, **options)

@@ -1,0 +1,107 @@
+"""How stable a scorer's ranking of a table's attributes is.
+
+:func:`ranking_stability` scores B resamples of the instances (bootstrap
+samples or subsamples, stratified by class) with any Orange scorer and
+summarises them (:mod:`orangecontrib.relief.core.stability`): each
+attribute's selection frequency among the best k, its median rank and
+rank interval, and the stability index of the selected sets (Nogueira,
+Sechidis & Brown 2018) with its confidence interval.
+:func:`stability_table` makes an Orange table of the attributes' figures.
+
+Example::
+
+    from Orange.data import Table
+    from orangecontrib.relief import ReliefF
+    from orangecontrib.relief.stability import ranking_stability
+    result = ranking_stability(Table("heart_disease"), ReliefF(), top_k=5)
+    result.index.value, result.frequency
+"""
+import numpy as np
+
+from Orange.data import ContinuousVariable, Domain, StringVariable, Table
+
+from .core import stability
+from .core.options import (CONFIDENCE, N_RESAMPLES, RANDOM_STATE,
+                           RESAMPLING, SUBSAMPLE, check)
+from .core.progress import wrap_callback
+from .resampled import strata, subset_scorer
+from .scorers import ReliefF
+
+__all__ = ["ranking_stability", "stability_table", "STABILITY_COLUMNS"]
+
+#: the columns :func:`stability_table` adds, and what they hold
+STABILITY_COLUMNS = ("selected", "median rank", "rank from", "rank to")
+
+
+def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
+                      resampling=RESAMPLING, subsample=SUBSAMPLE,
+                      top_k=None, confidence=CONFIDENCE,
+                      random_state=RANDOM_STATE, client=None,
+                      progress_callback=None):
+    """The stability of `scorer`'s ranking of the attributes of `data`.
+
+    Parameters
+    ----------
+    data : Orange.data.Table
+    scorer : any Orange scorer (default ReliefF)
+        Relief, ReliefF and RReliefF search the neighbours of the whole
+        table once and score every resample with its diffs
+        (:func:`~orangecontrib.relief.resampled.subset_scorer`); other
+        scorers score a table of each resample's rows.
+    n_resamples : int
+        B.
+    resampling : "bootstrap" or "subsample"
+        Bootstrap samples (as many instances of each class, drawn with
+        replacement), or subsamples of the share `subsample` of each
+        class, without replacement.
+    top_k : int or None
+        The attributes counted as selected in each resample (None: the 10
+        best, at most half of the attributes).
+    confidence : float
+        Of the rank intervals and of the index's interval.
+    random_state : int
+        Seed of the resamples (a sampling scorer has its own).
+    client : distributed.Client or None
+        Score the resamples as tasks on this Dask cluster; without one
+        they are scored in turn, each on the compiled engine's threads
+        where its size sends it there.
+    progress_callback : callable(float) or None
+
+    Returns
+    -------
+    :data:`~orangecontrib.relief.core.stability.RankingStability`
+    """
+    scorer = ReliefF() if scorer is None else scorer
+    share = 1.0 if check("resampling", resampling) == "bootstrap" \
+        else check("subsample", subsample)
+    score_rows = subset_scorer(scorer, data, share,
+                               wrap_callback(progress_callback, 0, 0.2))
+    return stability.ranking_stability(
+        score_rows, strata(data), n_resamples=n_resamples,
+        resampling=resampling, subsample=subsample, top_k=top_k,
+        confidence=confidence, random_state=random_state, client=client,
+        progress_callback=wrap_callback(progress_callback, 0.2, 1))
+
+
+def stability_columns(result):
+    """(variables, values) of :data:`STABILITY_COLUMNS` of `result`, one
+    row per attribute in domain order."""
+    variables = [ContinuousVariable(name, number_of_decimals=decimals)
+                 for name, decimals in zip(STABILITY_COLUMNS, (2, 1, 0, 0))]
+    values = np.column_stack([result.frequency, result.median_rank,
+                              result.rank_low, result.rank_high])
+    return variables, values
+
+
+def stability_table(attributes, result):
+    """A table of the attributes' stability, one row per attribute, the
+    most often selected first (then by median rank): the columns of
+    :data:`STABILITY_COLUMNS` and the attribute's name as a meta."""
+    variables, values = stability_columns(result)
+    order = np.lexsort((result.median_rank, -result.frequency))
+    names = np.array([[attributes[i].name] for i in order], dtype=object)
+    table = Table.from_numpy(
+        Domain(variables, metas=[StringVariable("attribute")]),
+        values[order], metas=names)
+    table.name = "Ranking stability"
+    return table

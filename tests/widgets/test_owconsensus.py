@@ -1,0 +1,84 @@
+"""The Consensus Ranking widget (run with QT_QPA_PLATFORM=offscreen)."""
+import numpy as np
+from Orange.classification import LogisticRegressionLearner
+from Orange.data import Table
+from Orange.preprocess.score import InfoGain
+from Orange.widgets.data.owrank import OWRank
+from Orange.widgets.tests import base
+
+from orangecontrib.relief import Consensus, MultiSURF, ReliefF, RReliefF
+from orangecontrib.relief.datasets import path
+from orangecontrib.relief.rank import RankScorer
+from orangecontrib.relief.widgets.owconsensus import OWConsensus
+
+
+class TestOWConsensus(base.WidgetTest):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.heart = Table(path("heart_disease"))
+
+    def setUp(self):
+        self.widget = self.create_widget(OWConsensus)
+
+    def send_scorers(self, *scorers):
+        for index, scorer in enumerate(scorers):
+            self.send_signal(self.widget.Inputs.scorers, scorer, index)
+
+    def test_the_inputs_and_orange_s_scorers_in_one_column_for_rank(self):
+        self.send_scorers(RankScorer(ReliefF()), LogisticRegressionLearner())
+        self.send_signal(self.widget.Inputs.data, self.heart)
+        self.wait_until_finished()
+        scorer = self.get_output(self.widget.Outputs.scorer)
+        expected = Consensus([ReliefF(), LogisticRegressionLearner(),
+                              InfoGain()])
+        np.testing.assert_array_equal(scorer(self.heart),
+                                      expected(self.heart))
+        ranks = self.get_output(self.widget.Outputs.ranks)
+        self.assertEqual([var.name for var in ranks.domain.attributes],
+                         ["mean rank", "rank by ReliefF\u2081\u2080",
+                          "rank by logistic regression",
+                          "rank by Information Gain"])
+        np.testing.assert_array_equal(
+            ranks.X[:, 1:],
+            expected.ranks(self.heart).T[np.argsort(
+                expected.ranks(self.heart).mean(axis=0), kind="stable")])
+        self.assertEqual(self.widget.model.rowCount(), 13)
+        rank = self.create_widget(OWRank)
+        self.send_signal(rank.Inputs.data, self.heart, widget=rank)
+        self.send_signal(rank.Inputs.scorer, scorer, widget=rank)
+        self.wait_until_finished(widget=rank)
+        scores = self.get_output(rank.Outputs.scores, widget=rank)
+        self.assertIn("Consensus", [v.name for v in scores.domain.attributes])
+        self.widget.send_report()
+
+    def test_borda_counts_from_the_bottom(self):
+        self.widget.orange_scorers = []
+        self.widget.method_index = 1
+        self.send_scorers(RankScorer(ReliefF()), RankScorer(MultiSURF()))
+        self.send_signal(self.widget.Inputs.data, self.heart)
+        self.wait_until_finished()
+        ranks = self.get_output(self.widget.Outputs.ranks)
+        np.testing.assert_array_equal(
+            ranks.get_column("borda count"), 13 - ranks.X[:, 1:].mean(axis=1))
+
+    def test_too_few_scorers_and_those_that_do_not_fit(self):
+        self.widget.orange_boxes["Information Gain"].setChecked(False)
+        self.send_scorers(RankScorer(ReliefF()))
+        self.assertTrue(self.widget.Warning.too_few.is_shown())
+        self.assertIsNone(self.get_output(self.widget.Outputs.scorer))
+        self.send_scorers(RankScorer(ReliefF()), RankScorer(RReliefF()),
+                          RankScorer(MultiSURF()))
+        self.send_signal(self.widget.Inputs.data, self.heart)
+        self.wait_until_finished()
+        self.assertIn("RReliefF", str(self.widget.Warning.misfit))
+        self.assertEqual(len(self.get_output(
+            self.widget.Outputs.scorer).scorer.scorers), 2)
+        self.send_signal(self.widget.Inputs.scorers, None, 0)
+        self.assertEqual(len(self.widget.inputs), 2)
+
+    def test_scorers_of_one_name_get_two_columns(self):
+        self.send_scorers(RankScorer(ReliefF()),
+                          RankScorer(ReliefF(n_iterations=50)))
+        self.assertEqual(list(self.widget.scorers())[:2],
+                         ["ReliefF\u2081\u2080", "ReliefF\u2081\u2080 (2)"])
