@@ -59,6 +59,14 @@ STIR_BALANCE = 1.5
 #: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
 THRESHOLD = 0.5
 
+#: NPDR's neighbourhood (the R package's default), and how much of the
+#: R package's conventions it follows where they differ from the add-on's
+#: (doc/npdr.md): k's ties, identical instances, the diffs' scale
+NPDR_NEIGHBOURHOOD = "multisurf"
+TIES = "lower-index"
+TWINS = "include"
+SCALE = "range"
+
 
 class Constraint:
     """What a parameter may be: ``constraint(name, value)`` returns the
@@ -180,6 +188,11 @@ PARAMETERS = {
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),
     "alpha": Interval(0, 1),
+    "npdr_neighbourhood": OneOf("multisurf", "surf", "relieff"),
+    "npdr_k": Optional(PositiveInt(), "the authors' rule"),
+    "ties": OneOf("lower-index", "all"),
+    "twins": OneOf("include", "exclude"),
+    "scale": OneOf("range", "none"),
 }
 
 
