@@ -1,17 +1,20 @@
-"""NPDR (core.npdr) against the slow literal reference (tests.reference.
-npdr), between the engines to the bit, against the authors' R package on
-two files of the ReBATE benchmark, on a confounder, and its checks."""
+"""NPDR (core.npdr, core.npdr_net) against the slow literal reference
+(tests.reference.npdr), between the engines to the bit, against the
+authors' R package on two files of the ReBATE benchmark, on a confounder,
+and its checks."""
 import gzip
 import os
 
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy.optimize import minimize
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.formulas import npdr as formulas
 from orangecontrib.relief.core.npdr import npdr
+from orangecontrib.relief.core.npdr_net import npdr_net
 from orangecontrib.relief.core.significance import adjust
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import npdr as ref
@@ -251,6 +254,8 @@ def test_authors_k_is_knnsurf():
     (lambda X, y: npdr(X, y, ties="none"), "ties must"),
     (lambda X, y: npdr(X, y, adjustment="fdr"), "adjustment must"),
     (lambda X, y: npdr(X[:2], y[:2]), "too few"),
+    (lambda X, y: npdr_net(X, y, lam=0), "lam must"),
+    (lambda X, y: npdr_net(X, y, l1_ratio=1.5), "l1_ratio must"),
 ])
 def test_bad_input_is_refused_with_a_message(call, message):
     X, y, _, _ = random_data(5)
@@ -272,3 +277,41 @@ def test_inputs_are_not_modified():
     npdr(X, y, discrete, covariates=covariates)
     for original, copy in zip((X, y, covariates), copies):
         assert_array_equal(original, copy)
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+@pytest.mark.parametrize("l1_ratio, nonnegative", [(1.0, True), (0.5, False)])
+def test_the_penalised_fit_minimises_glmnets_objective(task, l1_ratio,
+                                                       nonnegative):
+    """The literal objective, minimised by a general optimiser from the
+    fit's answer, finds nothing lower, and the fit satisfies the lasso's
+    optimality conditions."""
+    X, y, discrete, _ = random_data(11, n=40, task=task)
+    got = npdr_net(X, y, discrete, task=task, lam=0.01, l1_ratio=l1_ratio,
+                   nonnegative=nonnegative)
+    design, outcome = ref.npdr_net_design(X, y, discrete,
+                                          regression=task == "regression")
+    objective = ref.net_objective(design, outcome, 0.01, l1_ratio,
+                                  task == "classification")
+    start = np.append(got.intercept, got.coefficient)
+    bounds = [(None, None)] + [(0, None) if nonnegative else (None, None)
+                               for _ in got.coefficient]
+    best = minimize(objective, start, method="L-BFGS-B", bounds=bounds,
+                    options=dict(ftol=1e-15, gtol=1e-12))
+    assert got.converged and got.n_pairs == len(outcome)
+    assert objective(start) <= best.fun + 1e-12
+    assert (got.coefficient == 0).any() and (got.coefficient != 0).any()
+
+
+def test_the_penalised_fit_is_glmnets_on_the_r_packages_pairs():
+    """npdr(use.glmnet = TRUE, glmnet.lam = 0.001) of the R package on the
+    GAMETES file (glmnet 4.1-6, thresh 1e-14; tests/data/npdr)."""
+    X, y = read_table(GAMETES)
+    got = npdr_net(X, y, lam=0.001, **{key: value for key, value in
+                                      R_OPTIONS.items()
+                                      if key != "adjustment"})
+    expected = np.zeros(20)
+    expected[[2, 18, 19]] = 0.00030688639957782453, 0.19255304333866713, \
+        0.18601117001999923
+    assert_allclose(got.coefficient, expected, rtol=1e-6, atol=1e-10)
+    assert_allclose(got.intercept, -0.16052211326152799, rtol=1e-9)

@@ -135,3 +135,45 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
         out.append((coefficients[1], se, statistic, stdtr(df, -statistic),
                     coefficients[0], list(coefficients[2:])))
     return [list(column) for column in zip(*out)], (df, len(found))
+
+
+def net_objective(design, outcome, lam, l1_ratio, logistic):
+    """glmnet's objective of NPDR's penalised fit as a function of
+    (b_0, b) on the raw diffs (`design` without its column of ones): the
+    loss over the P pairs (the logistic deviance over 2, or half the
+    squared error) plus lam [(1 - alpha)/2 (b sd)^2 + alpha |b sd|], sd
+    the diffs' standard deviations (denominator P)."""
+    sd = design.std(axis=0)
+
+    def objective(coefficients):
+        intercept, b = coefficients[0], coefficients[1:]
+        eta = intercept + design @ b
+        if logistic:
+            loss = np.mean(np.logaddexp(0, eta) - outcome * eta)
+        else:
+            loss = np.mean((outcome - eta) ** 2) / 2
+        scaled = b * sd
+        return loss + lam * ((1 - l1_ratio) / 2 * scaled @ scaled
+                             + l1_ratio * np.abs(scaled).sum())
+    return objective
+
+
+def npdr_net_design(X, y, discrete=None, regression=False, **options):
+    """The pairs' raw diffs (pairs x attributes) and outcome of NPDR's
+    neighbourhoods (options of :func:`npdr`)."""
+    ctx, targets = prepare(X, y, discrete, "linear", 0.04, 0.1, None,
+                           regression=True)
+    found = pairs(ctx, options.get("method", "multisurf"),
+                  options.get("k"), options.get("ddof", 0),
+                  options.get("ties", "lower-index"),
+                  options.get("exclude_twins", False))
+    design = np.array([[attribute_diff(A, i, j, ctx) for A in range(ctx.a)]
+                       for i, j in found])
+    if regression:
+        span = max(targets) - min(targets)
+        outcome = np.array([abs(targets[i] - targets[j]) / span
+                            for i, j in found])
+    else:
+        outcome = np.array([float(targets[i] != targets[j])
+                            for i, j in found])
+    return design, outcome
