@@ -100,7 +100,8 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     feature_importances_ : array (n_features,)
         The Relief weights.
     pvalues_, qvalues_ : arrays (n_features,)
-        With `significance`: the p-values and Benjamini-Hochberg q-values.
+        With `significance`: the p-values and Benjamini-Hochberg q-values;
+        NaN where STIR gives no verdict (fit warns why), never selected.
     n_features_in_, feature_names_in_
         As every scikit-learn estimator.
     """
@@ -229,7 +230,12 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             if self.task != "classification":
                 raise ValueError("STIR needs classes; use "
                                  "significance='permutation'.")
-            return self._stir(X, y, discrete).p
+            result = self._stir(X, y, discrete)
+            names = getattr(self, "feature_names_in_", range(X.shape[1]))
+            note = significance.no_verdict(result, list(names))
+            if note is not None:
+                warnings.warn(note, UserWarning)
+            return result.p
         return significance.permutation_test(
             self._rescorer(X, y, discrete), y, self.n_permutations,
             self.random_state)[1]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core import engines
+from orangecontrib.relief.core import engines, significance
 from tests.core.engines import on_each_engine
 
 
@@ -38,6 +38,11 @@ def rfsm_trace(X, y, discrete, **options):
                            measure.backward_values(list(range(X.shape[1])))])
 
 
+def stir_values(X, y, discrete, **options):
+    result = significance.stir(X, y, discrete, **options)
+    return np.concatenate([result.score, result.t, result.p])
+
+
 CALLS = {
     "Relief": lambda X, y, d, t, **o: core.relief(X, y % 2, d, **o),
     "ReliefF": lambda X, y, d, t, **o: core.relieff(X, y, d, **o),
@@ -51,6 +56,8 @@ CALLS = {
     "CDRelief": lambda X, y, d, t, **o: core.cdrelief(X, y, d, **o),
     "IWCDRelief": lambda X, y, d, t, **o: core.iwcdrelief(
         X, y, d, update="as_text", threshold=0.3, **o),
+    "STIR, ReliefF's pairs": lambda X, y, d, t, **o: stir_values(
+        X, y, d, neighbourhood="relieff", **o),
     "RFSM": lambda X, y, d, t, **o: rfsm_trace(X, y, d, **o),
     "RFSM regression": lambda X, y, d, t, **o: rfsm_trace(
         X, t, d, task="regression", **o),

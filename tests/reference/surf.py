@@ -43,24 +43,28 @@ def neighbourhoods(D, method, ddof):
     return result
 
 
-def _class_update(i, members, ctx, prior, similarity):
-    """u_S(A) of the reference i (or s_S with 1 - diff)."""
+def _by_class(i, members, ctx, prior):
+    """{class: (its members, its factor)}: -1 for the reference's own
+    class, P(c) / the sum of P over the miss classes present for another
+    (the factor of the class's mean diff in the update)."""
     own = ctx.group[i]
     by_class = {}
     for j in members:
         by_class.setdefault(ctx.group[j], []).append(j)
     present = sum(prior[c] for c in by_class if c != own)
+    return {c: (js, -1.0 if c == own else prior[c] / present)
+            for c, js in by_class.items()}
+
+
+def _class_update(i, members, ctx, prior, similarity):
+    """u_S(A) of the reference i (or s_S with 1 - diff)."""
     update = [0.0] * ctx.a
     for A in range(ctx.a):
-        for c, js in by_class.items():
+        for js, factor in _by_class(i, members, ctx, prior).values():
             values = [attribute_diff(A, i, j, ctx) for j in js]
             if similarity:
                 values = [1.0 - v for v in values]
-            mean = sum(values) / len(values)
-            if c == own:
-                update[A] -= mean
-            else:
-                update[A] += prior[c] / present * mean
+            update[A] += factor * sum(values) / len(values)
     return update
 
 
@@ -117,17 +121,22 @@ def surf_family(X, y, discrete=None, *, method="multisurf",
 def stir_pairs(X, y, discrete=None, *, method="multisurf",
                deviation="population", diff="linear", t_eq=0.04,
                t_diff=0.10):
-    """The diffs of every near hit pair and near miss pair, per attribute:
-    (hits[A], misses[A]) lists."""
+    """The near hit pairs and near miss pairs: (hits, misses), each a
+    list of (reference, diffs, weight), diffs a list over the attributes,
+    weight the magnitude of the pair's factor in the update (1 / k_H for a
+    hit, P(c) / (sum of P over the miss classes present) / k_c for a miss
+    of class c)."""
     ctx, _ = prepare(X, y, discrete, diff, t_eq, t_diff, None,
                      regression=False)
     ddof = 1 if deviation == "sample" else 0
     sets = neighbourhoods(_distances(ctx), method, ddof)
-    hits = [[] for _ in range(ctx.a)]
-    misses = [[] for _ in range(ctx.a)]
+    prior = {c: ctx.group.count(c) / ctx.n for c in set(ctx.group)}
+    hits, misses = [], []
     for i, (near, _) in enumerate(sets):
-        for j in near:
-            target = hits if ctx.group[j] == ctx.group[i] else misses
-            for A in range(ctx.a):
-                target[A].append(attribute_diff(A, i, j, ctx))
+        for c, (js, factor) in _by_class(i, near, ctx, prior).items():
+            target = hits if c == ctx.group[i] else misses
+            for j in js:
+                target.append((i, [attribute_diff(A, i, j, ctx)
+                                for A in range(ctx.a)],
+                               abs(factor) / len(js)))
     return hits, misses

@@ -114,6 +114,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             "With {} permutations and {}, no attribute can reach "
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
             "{:.3g}); {}.")
+        no_verdict = Msg("{}")
 
     class Information(OWWidget.Information):
         preparing = Msg("{}")
@@ -417,6 +418,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """Send the scorers and, given usable data, start computing."""
         self.cancel()
         self.Error.relief.clear()
+        self.Warning.no_verdict.clear()
         scorer = self.make_scorer()
         tester = self.make_tester(scorer)
         self.Outputs.scorer.send(RankScorer(scorer))
@@ -445,6 +447,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Outputs.significant_data.send(
             None if result.tested is None
             else significant_data(self.data, result.tested))
+        note = None if result.tested is None else result.tested.note
+        self.Warning.no_verdict(note, shown=note is not None)
 
     def on_exception(self, ex):
         self.Information.preparing.clear()
