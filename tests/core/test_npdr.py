@@ -20,11 +20,8 @@ from tests.core.engines import each_engine, on_each_engine
 from tests.reference import npdr as ref
 
 DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data")
-GAMETES = os.path.join(
-    DATA, "rebate", "GAMETES_2.2_dev_peter_core2wayEpistasis_Datasets_Loc_2_"
-    "Qnt_2_Pop_100000", "a_20", "s_1600", "her_0.4__maf_0.2",
-    "a_20s_1600her_0.4__maf_0.2_EDM-1",
-    "a_20s_1600her_0.4__maf_0.2_EDM-1_01.txt.gz")
+GAMETES = os.path.join(DATA,
+                       "gametes_2way_a20_s1600_her0.4_maf0.2_EDM-1_01.txt.gz")
 CONTINUOUS = os.path.join(
     DATA, "rebate", "GAMETES_2.2_dev_peter_2wayEpi_contEndpoint_Datasets_"
     "Loc_2_Qnt_2_Pop_100000", "a_20", "s_1600", "her_0.4__maf_0.2", "sd_0.5",
