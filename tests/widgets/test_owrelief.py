@@ -11,6 +11,7 @@ from orangewidget.tests.utils import simulate
 
 from orangecontrib.relief import DReliefF, PDReliefF, Relief, ReliefF, RReliefF
 from orangecontrib.relief.core.progress import Interrupted
+from orangecontrib.relief.core.variants import offered
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
@@ -145,7 +146,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         item = self.widget.method_combo.model().item(0)
         self.assertEqual(item.text(), "Relief")
         self.assertFalse(item.isEnabled())
-        self.assertIn("two classes", item.toolTip())
+        self.assertIn("a categorical class with 2 values", item.toolTip())
         self.assertIsNotNone(self.get_output(self.widget.Outputs.weights))
 
     def test_ramp_thresholds_enabled_only_for_ramp(self):
@@ -388,6 +389,12 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertEqual(len(marked), 2)
         self.assertIn("relevant by construction",
                       self.widget.plot_info.text())
+
+    def test_the_method_list_is_the_registrys_offered_variants(self):
+        model = self.widget.method_combo.model()
+        self.assertEqual([model.item(row).text()
+                          for row in range(model.rowCount())],
+                         [variant.name for variant in offered()])
 
     def test_surf_family_in_the_method_list(self):
         self.send_and_wait(self.heart)

@@ -14,9 +14,10 @@ SURF family, over the distance-threshold neighbourhoods of
 :mod:`.formulas.neighbourhoods`), :mod:`.turf`; :mod:`.significance`
 tests the weights (STIR, permutations, adjustments); :mod:`.streaming`
 reads data larger than memory a chunk at a time; :mod:`.subsets` measures
-and searches attribute sets (RFSM, Liu's consistency).  :mod:`.options`
-declares every default and check once, :mod:`.progress` the progress and
-cancellation idiom.
+and searches attribute sets (RFSM, Liu's consistency).  :mod:`.variants`
+declares every variant once (the layers above read it), :mod:`.options`
+every default and check, :mod:`.progress` the progress and cancellation
+idiom.
 """
 from .classdep import ClassDependentRelief, cdrelief, iwcdrelief
 from .double import drelieff, pdrelieff, solve_s
