@@ -137,6 +137,18 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
     return [list(column) for column in zip(*out)], (df, len(found))
 
 
+def npdr_coefficients(X, y, discrete=None, *, task="classification",
+                      deviation="population", diff="linear", t_eq=0.04,
+                      t_diff=0.1, **_):
+    """The coefficient of every attribute over MultiSURF's pairs, called
+    as the registry's estimator (``core.npdr.npdr_coefficients``)."""
+    (coefficients, *_), _ = npdr(
+        X, y, discrete, regression=task == "regression", method="multisurf",
+        ddof=1 if deviation == "sample" else 0, diff_kind=diff, t_eq=t_eq,
+        t_diff=t_diff)
+    return coefficients
+
+
 def net_objective(design, outcome, lam, l1_ratio, logistic):
     """glmnet's objective of NPDR's penalised fit as a function of
     (b_0, b) on the raw diffs (`design` without its column of ones): the

@@ -156,6 +156,56 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
     return results(fits, design, len(first), adjustment)
 
 
+def npdr_coefficients(X, y, discrete=None, *, task="classification",
+                      deviation=DEVIATION, diff=DIFF, t_eq=T_EQ,
+                      t_diff=T_DIFF, progress_callback=None):
+    """NPDR's weights as the registry's variants give theirs
+    (:mod:`.variants`): the coefficient b_A of every attribute's diff in
+    :func:`npdr` over MultiSURF's neighbour pairs, without covariates (NaN
+    where there is no fit); the parameters are :func:`npdr`'s."""
+    return npdr(X, y, discrete, task=task, deviation=deviation, diff=diff,
+                t_eq=t_eq, t_diff=t_diff,
+                progress_callback=progress_callback).coefficient
+
+
+def npdr_columns(X, y, discrete=None, covariate_columns=(), **options):
+    """:func:`npdr` of the columns of `X` but `covariate_columns` (their
+    indices), which are its covariates: every field of the result one per
+    column of `X`, NaN (not converged) at the covariates'; `options` are
+    :func:`npdr`'s."""
+    X = np.asarray(X, dtype=np.float64)
+    n_columns = X.shape[1] if X.ndim == 2 else 0
+    nominal = as_nominal_mask(discrete, n_columns)
+    covariate = np.zeros(n_columns, bool)
+    for c in covariate_columns:
+        if not 0 <= c < n_columns:
+            raise ReliefInputError(f"A covariate must be a column index in "
+                                   f"0..{n_columns - 1}, got {c}.")
+        covariate[c] = True
+    scored = ~covariate
+    result = npdr(X[:, scored], y, nominal[scored],
+                  X[:, covariate] if covariate.any() else None,
+                  nominal[covariate], **options)
+    return result._replace(**{field: spread(getattr(result, field), scored)
+                              for field in PER_ATTRIBUTE})
+
+
+#: the fields of :data:`NpdrResult` with a value per attribute
+PER_ATTRIBUTE = ("coefficient", "standard_error", "statistic", "p", "q",
+                 "intercept", "covariates", "converged")
+
+
+def spread(values, scored):
+    """`values` of the `scored` columns placed among all: NaN (False for
+    a bool array) at the others."""
+    values = np.asarray(values)
+    out = np.zeros((len(scored),) + values.shape[1:], values.dtype)
+    if values.dtype != bool:
+        out[:] = np.nan
+    out[scored] = values
+    return out
+
+
 Design = namedtuple("Design", [
     "data",        # PreparedData of one group: neighbours ignore the class
     "kernels",     # the engine's module (.engines.kernels)
