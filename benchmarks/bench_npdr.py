@@ -16,8 +16,11 @@ pairs), its time that of the call after a first one has loaded the
 compiled kernels.  R runs when ``Rscript`` and the package's sources are
 there (``--r-sources``, or ``NPDR_R_SOURCES``; see npdr_r.R); the table
 then gives the ratio and the largest difference of the z statistics.
-Run it under ``flock /work/bench.lock`` on a shared machine: R's 2000 x 1000
-run takes about 20 minutes and 18 GB of memory.
+``--r-seconds 2000x1000=S`` takes R's time on a data set from an earlier
+run of npdr_r.R on the same data and machine instead of running R again
+(R's 2000 x 1000 run takes over 20 minutes and 18 GB of memory): the
+table then says "earlier run" and has no z difference for it.
+Run it under ``flock /work/bench.lock`` on a shared machine.
 """
 import os
 import shutil
@@ -52,6 +55,11 @@ def build_parser():
     parser.add_argument("--data-2000", type=Path, metavar="FILE",
                         help="a saved 2000 x 1000 table (tab-separated, "
                              "X1..X1000, Class) instead of a new draw")
+    parser.add_argument("--r-seconds", action="append", default=[],
+                        metavar="DATA=SECONDS",
+                        help="R's time on DATA measured by an earlier run "
+                             "of npdr_r.R (same data, same machine), used "
+                             "instead of running R on it")
     parser.add_argument("--seed", type=int, default=20240601,
                         help="seed of the 2000 x 1000 draw")
     return parser
@@ -106,8 +114,21 @@ def r_package(sources, table, directory):
     return seconds, z
 
 
+def measured_times(pairs):
+    """{data: seconds} of the ``DATA=SECONDS`` arguments."""
+    times = {}
+    for pair in pairs:
+        name, _, seconds = pair.partition("=")
+        if name not in DATA:
+            raise SystemExit(f"--r-seconds: unknown data {name!r}; one of "
+                             f"{', '.join(DATA)}")
+        times[name] = float(seconds)
+    return times
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    measured = measured_times(args.r_seconds)
     rows = []
     with tempfile.TemporaryDirectory(prefix="npdr-") as directory:
         for name in args.data:
@@ -123,8 +144,15 @@ def main(argv=None):
                 write_table(table, names, X, y)
                 names, X, y = read_table(table)  # the values R reads
             seconds, z, n_pairs = ours(X, y)
-            r = r_package(args.r_sources, table, directory)
             size = f"{X.shape[0]} x {X.shape[1]}"
+            if name in measured:
+                rows.append([size, f"{n_pairs:,}", f"{seconds:.2f}",
+                             f"{measured[name]:.1f} (earlier run)",
+                             f"{measured[name] / seconds:.0f}", "-"])
+                print(f"{name}: ours {seconds:.2f} s", file=sys.stderr,
+                      flush=True)
+                continue
+            r = r_package(args.r_sources, table, directory)
             if r is None:
                 rows.append([size, f"{n_pairs:,}", f"{seconds:.2f}", "-",
                              "-", "-"])
