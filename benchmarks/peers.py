@@ -3,7 +3,6 @@ ReliefF / RReliefF, fast-select, scikit-rebate), each behind one
 interface (:class:`Method`), and how a peer's weights are compared with
 ours."""
 import importlib
-import warnings
 
 import numpy as np
 
@@ -169,14 +168,16 @@ class OrangeBuiltin(Method):
                          "have > k members)")
 
 
-def _fitted_importances(make_estimator, d):
-    """A scikit-learn style peer: build the estimator, fit it on the data
-    (its warnings silenced) and return its weights."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        est = make_estimator()
-        est.fit(d["X"], d["y"])
-    return np.asarray(est.feature_importances_, dtype=float)
+def peer_run(peer, opts, d):
+    """A peer's weights on the benchmark's data, through the add-on's one
+    adapter of the peers (:func:`orangecontrib.relief.experiments.peers.
+    peer_weights`)."""
+    from orangecontrib.relief.experiments.peers import peer_weights
+
+    spec = d["spec"]
+    task = "regression" if spec.kind == "regression" else "classification"
+    return peer_weights(peer, surf_method(opts)[0] or "relieff", d["X"],
+                        d["y"], k=spec.k, task=task)
 
 
 class FastSelect(Method):
@@ -190,19 +191,7 @@ class FastSelect(Method):
         return 4 * spec.n * spec.a * 2
 
     def run(self, d):
-        import fast_select
-        method, _ = surf_method(self.opts)
-        if method is not None:
-            from fast_select.MultiSURF import MultiSURF
-            from fast_select.SURF import SURF
-            cls = MultiSURF if method.startswith("multi") else SURF
-            return _fitted_importances(
-                lambda: cls(n_features_to_select=1.0, backend="cpu", n_jobs=-1,
-                            use_star=method.endswith("*")), d)
-        return _fitted_importances(
-            lambda: fast_select.ReliefF(n_features_to_select=1.0,
-                                        n_neighbors=d["spec"].k, discrete_limit=10,
-                                        backend="cpu", n_jobs=-1), d)
+        return peer_run(self.name, self.opts, d)
 
     def agreement(self, spec):
         if note := self.all_pairs_only(spec):
@@ -228,21 +217,7 @@ class Skrebate(Method):
         return per_pair * spec.n ** 2
 
     def run(self, d):
-        import skrebate
-        spec = d["spec"]
-        label_type = {"binary": "binary", "multiclass": "multiclass",
-                      "regression": "continuous"}[spec.kind]
-        method, _ = surf_method(self.opts)
-        if method is not None:
-            cls = {"multisurf": skrebate.MultiSURF,
-                   "multisurf*": skrebate.MultiSURFstar,
-                   "surf": skrebate.SURF, "surf*": skrebate.SURFstar}[method]
-            return _fitted_importances(
-                lambda: cls(n_features_to_select=spec.a, n_jobs=1,
-                            label_type=label_type), d)
-        return _fitted_importances(
-            lambda: skrebate.ReliefF(n_features_to_select=spec.a, n_neighbors=spec.k,
-                                     n_jobs=1, label_type=label_type), d)
+        return peer_run(self.name, self.opts, d)
 
     def agreement(self, spec):
         if note := self.all_pairs_only(spec):

@@ -19,7 +19,11 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
   :class:`MultiSURFstar` -- Greene et al. (2009, 2010), Urbanowicz et al.
   (2018), Granizo-Mackenzie & Moore (2013): neighbourhoods within a
   distance, for a categorical or a numeric class;
-* :class:`TuRF` -- Moore & White (2007) around any of them.
+* :class:`TuRF` -- Moore & White (2007) around any of them;
+* :class:`NPDR` -- Le, Dawkins & McKinney (2020): each attribute's diff
+  over the neighbour pairs as a regression, with covariates; its
+  coefficient as the score, p and q by :meth:`NPDR.result` (and by
+  :class:`~orangecontrib.relief.significance.Significance`).
 
 Each scorer computes a variant of the core's registry
 (:mod:`.core.variants`): its ``variant`` gives its name, the class types
@@ -35,9 +39,11 @@ from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, table_arrays, without_weights
 from .core import double, significance, variants
-from .core.options import (DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
+from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
+from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                           THRESHOLD, TURF_FRACTION, check_choice)
+                           NPDR_NEIGHBOURHOOD, THRESHOLD, TURF_FRACTION,
+                           check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.turf import turf, turf_rounds
@@ -45,7 +51,7 @@ from .core.turf import turf, turf_rounds
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
-           "MultiSURF", "MultiSURFstar", "TuRF"]
+           "MultiSURF", "MultiSURFstar", "TuRF", "NPDR"]
 
 
 #: the class variable of data of each task
@@ -508,3 +514,82 @@ class TuRF(Scorer):
             return table_scores(self.scorer, data.transform(kept))
 
         return turf_rounds(score_columns, len(domain.attributes), **options)
+
+
+class NPDR(ReliefScorer):
+    """NPDR (Le, Dawkins & McKinney 2020): every attribute's diff over the
+    neighbour pairs regressed on whether the pair is a miss (a class) or
+    on the target's diff (a number), the `covariates`' diffs beside it.
+
+    The score is the attribute's coefficient; :meth:`result` gives its
+    standard error, statistic, p- and q-values (`adjustment`).
+    `covariates` names variables of the table (metas or attributes) whose
+    diffs adjust every fit; a covariate that is an attribute is neither
+    scored (NaN) nor in the distance.  NPDR weighs every instance:
+    `n_iterations` must be None (`random_state` is unused).  See
+    :func:`orangecontrib.relief.core.npdr.npdr`.
+    """
+    variant = variants.NPDR
+
+    def __init__(self, covariates=(), neighbourhood=NPDR_NEIGHBOURHOOD,
+                 k_nearest=None, deviation=DEVIATION, adjustment=ADJUSTMENT,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self.covariates = tuple(covariates)
+        self.neighbourhood = neighbourhood
+        self.k_nearest = k_nearest
+        self.deviation = deviation
+        self.adjustment = adjustment
+
+    def _options(self, progress_callback):
+        if self.n_iterations is not None:
+            raise ValueError(f"NPDR weighs every instance: n_iterations "
+                             f"must be None, got {self.n_iterations!r}.")
+        return dict(neighbourhood=self.neighbourhood,
+                    k_nearest=self.k_nearest, deviation=self.deviation,
+                    diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff,
+                    progress_callback=progress_callback)
+
+    def score_table(self, data, progress_callback=None):
+        return self.result(data, progress_callback).coefficient
+
+    def _weights(self, arrays, progress_callback):
+        # of TuRF's rounds and the permutation test: without covariates
+        return npdr(arrays.X, arrays.y, arrays.discrete, task=arrays.task,
+                    **self._options(progress_callback)).coefficient
+
+    def result(self, data, progress_callback=None):
+        """The :data:`~orangecontrib.relief.core.npdr.NpdrResult` of every
+        attribute of `data`, in domain order (NaN for the covariates)."""
+        covariates = [self._covariate(data, name) for name in self.covariates]
+        arrays = self.arrays(data)
+        for preprocess in self.preprocessors:  # the rows of the arrays
+            data = preprocess(data)
+        attributes = data.domain.attributes
+        metas = [c for c in covariates if c not in attributes]
+        X = np.column_stack([arrays.X] + [data.get_column(c) for c in metas])
+        discrete = np.concatenate([arrays.discrete,
+                                   [c.is_discrete for c in metas]])
+        columns = list(attributes) + metas
+        result = npdr_columns(
+            X, arrays.y, discrete, [columns.index(c) for c in covariates],
+            task=arrays.task, adjustment=self.adjustment,
+            **self._options(progress_callback))
+        return result._replace(**{
+            field: getattr(result, field)[:len(attributes)]
+            for field in PER_ATTRIBUTE})
+
+    def _covariate(self, data, name):
+        """The table's variable `name` (an attribute or a meta), for a
+        covariate."""
+        domain = data.domain
+        variable = next((v for v in domain.attributes + domain.metas
+                         if v.name == name), None)
+        if variable is None:
+            raise ValueError(f"NPDR's covariate {name!r} is neither an "
+                             f"attribute nor a meta of the data.")
+        if not variable.is_primitive():
+            raise ValueError(f"NPDR's covariate {name!r} must be numeric "
+                             f"or categorical.")
+        return variable

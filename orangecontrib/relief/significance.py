@@ -1,9 +1,10 @@
 """Which attributes are significant, for Orange tables.
 
 :class:`Significance` wraps a scorer of :mod:`.scorers` and tests every
-attribute: STIR (Le et al. 2019) over its neighbour pairs, or permutations
-of the class; the p-values are adjusted for testing all attributes
-(Benjamini-Hochberg by default).  Called as a scorer it returns
+attribute: STIR (Le et al. 2019) over its neighbour pairs, permutations
+of the class, or for :class:`~.scorers.NPDR` its own regressions; the
+p-values are adjusted for testing all attributes (Benjamini-Hochberg by
+default).  Called as a scorer it returns
 -log10(q), so that Rank sorts by significance and ``SelectBestFeatures``
 keeps the most significant (-inf where q is NaN, last);
 :meth:`Significance.result` gives the weights, p- and q-values and the
@@ -22,13 +23,13 @@ from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
                            VARIANCE, check, check_choice)
 from .arrays import check_table, without_weights
-from .scorers import (MultiSURF, ReliefF, ReliefScorer, fits, of_feature,
-                      table_scores)
+from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, fits,
+                      of_feature, table_scores)
 
 __all__ = ["Significance", "SignificanceResult", "TESTS"]
 
 #: how an attribute is tested
-TESTS = ("stir", "permutation")
+TESTS = ("stir", "permutation", "regression")
 
 SignificanceResult = namedtuple("SignificanceResult", [
     "weights",      # (a,) the scorer's weights (STIR: mean miss - hit diff)
@@ -36,14 +37,15 @@ SignificanceResult = namedtuple("SignificanceResult", [
     "q",            # (a,) p-values adjusted for testing every attribute
     "significant",  # (a,) bool: q <= alpha
     "alpha",
-    "test",         # "stir" or "permutation"
+    "test",         # "stir", "permutation" or "regression"
     "adjustment",   # "bh", "holm" or "bonferroni"
     "note",         # which attributes STIR gave no verdict and why, or None
 ])
 
 #: the Rank widget's column of each test (its columns are narrow): what it
 #: holds, -log10 of the adjusted p-value
-COLUMNS = {"stir": "STIR -log10 q", "permutation": "Perm. -log10 q"}
+COLUMNS = {"stir": "STIR -log10 q", "permutation": "Perm. -log10 q",
+           "regression": "NPDR -log10 q"}
 
 
 class Significance(Scorer):
@@ -52,11 +54,13 @@ class Significance(Scorer):
     Parameters
     ----------
     scorer : a scorer of :mod:`.scorers` (default MultiSURF)
-    test : "stir" or "permutation"
+    test : "stir", "permutation" or "regression"
         STIR tests the diffs of the neighbour pairs of different classes
         against those of the same class; it needs a categorical class and a
         ReliefF or SURF-family scorer (their neighbour pairs).  A
-        permutation test works with any scorer and class.
+        permutation test works with any scorer and class.  "regression"
+        takes the p-values of :class:`~.scorers.NPDR`'s own fits (either
+        class, with its covariates).
     adjustment : "bh", "holm" or "bonferroni"
     alpha : float
         The level at which an attribute counts as significant.
@@ -82,6 +86,10 @@ class Significance(Scorer):
         self.variance = check("variance", variance)
         if test == "stir":
             self._check_stir()
+        if test == "regression" and not isinstance(self.scorer, NPDR):
+            raise ValueError(
+                f"test='regression' takes the p-values of NPDR's own fits; "
+                f"use test='permutation' with {self.scorer.friendly_name}.")
         self.friendly_name = COLUMNS[test]
 
     def _check_stir(self):
@@ -125,7 +133,10 @@ class Significance(Scorer):
             raise ValueError("STIR needs a categorical class; use "
                              "test='permutation' for a numeric one.")
         note = None
-        if self.test == "stir":
+        if self.test == "regression":
+            result = self.scorer.result(data, progress_callback)
+            weights, p = result.coefficient, result.p
+        elif self.test == "stir":
             result = self._stir(self.scorer.arrays(data), progress_callback)
             weights, p = result.score, result.p
             note = significance.no_verdict(

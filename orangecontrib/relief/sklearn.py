@@ -32,13 +32,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .core import significance, variants
+from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
 from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                            N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ,
                            Constraint, Interval, OneOf, Optional, check)
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
-           "SURFstar", "MultiSURF", "MultiSURFstar"]
+           "SURFstar", "MultiSURF", "MultiSURFstar", "NPDR"]
 
 
 class _Count(Constraint):
@@ -61,7 +62,8 @@ SELECTION = {
     # a weight to exceed: any finite number (of SelectFromModel's forms of
     # `threshold`, the number; not its strings such as "mean")
     "threshold": Optional(Interval(-np.inf), "no cut by weight"),
-    "significance": Optional(OneOf("stir", "permutation"), "no test"),
+    "significance": Optional(OneOf("stir", "permutation", "regression"),
+                             "no test"),
 }
 
 
@@ -76,9 +78,10 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         SelectKBest).
     threshold : float or None
         Keep the features whose weight exceeds it (a finite number).
-    significance : None, "stir" or "permutation"
+    significance : None, "stir", "permutation" or "regression"
         Keep the features significant at `alpha` after Benjamini-Hochberg
-        (STIR: ReliefF and the SURF family, classification only).
+        (STIR: ReliefF and the SURF family, classification only;
+        "regression": NPDR's own p-values, NPDR only).
     alpha : float in [0, 1]
     n_permutations : int
         Of the permutation test (seeded by `random_state`); fit warns if
@@ -235,6 +238,10 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             **self._options())
 
     def _pvalues(self, X, y, discrete):
+        if self.significance == "regression":
+            raise ValueError(f"significance='regression' takes the p-values "
+                             f"of NPDR's fits; use significance="
+                             f"'permutation' with {type(self).__name__}.")
         if self.significance == "stir":
             if self.task != "classification":
                 raise ValueError("STIR needs classes; use "
@@ -402,3 +409,52 @@ class MultiSURFstar(MultiSURF):
     """MultiSURF* (Granizo-Mackenzie & Moore 2013): MultiSURF and the far
     instances scored by their similarity."""
     variant = variants.MULTISURFSTAR
+
+
+class NPDR(ReliefSelector):
+    """NPDR (Le, Dawkins & McKinney 2020): every feature's diff over
+    MultiSURF's neighbour pairs regressed on whether the pair is a miss
+    (`task` "classification") or on the target's diff ("regression");
+    ``feature_importances_`` are the coefficients.  `covariates`: indices
+    of columns of X that are not scored (NaN, never selected) but whose
+    diffs adjust every fit (age, sex, batch).  ``significance=
+    "regression"`` selects by the fits' own p-values.  NPDR weighs every
+    instance (no `n_iterations`).
+
+    See :func:`orangecontrib.relief.core.npdr.npdr`.
+    """
+    variant = variants.NPDR
+
+    def __init__(self, *, task="classification", covariates=(),
+                 deviation=DEVIATION, n_features_to_select=None,
+                 threshold=None, significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF):
+        super().__init__(
+            n_features_to_select=n_features_to_select, threshold=threshold,
+            significance=significance, alpha=alpha,
+            n_permutations=n_permutations, nominal_features=nominal_features,
+            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff)
+        self.task = task
+        self.covariates = covariates
+        self.deviation = deviation
+
+    def _options(self):
+        return dict(deviation=self.deviation, diff=self.diff,
+                    t_eq=self.t_eq, t_diff=self.t_diff)
+
+    def _result(self, X, y, discrete):
+        return _core_errors(npdr_columns)(
+            X, y, discrete, list(self.covariates), task=self.task,
+            adjustment="bh", **self._options())
+
+    def _weights(self, X, y, discrete):
+        # the last fit's p-values serve significance="regression"
+        self._fitted = self._result(X, y, discrete)
+        return self._fitted.coefficient
+
+    def _pvalues(self, X, y, discrete):
+        if self.significance == "regression":
+            return self._fitted.p
+        return super()._pvalues(X, y, discrete)

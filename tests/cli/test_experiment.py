@@ -3,12 +3,13 @@ with tiny knobs: each writes its files, prints its summary and turns bad
 knobs into a one-line error with exit code 2."""
 import csv
 import functools
+import os
 
 import pytest
 
 from orangecontrib.relief.cli import experiment, main
 from orangecontrib.relief.cli.common import ProgressBar
-from orangecontrib.relief.experiments import (class_dependent_knn,
+from orangecontrib.relief.experiments import (class_dependent_knn, rebate,
                                               separability, subset_selection)
 
 #: each experiment with the module that runs it
@@ -157,3 +158,62 @@ def test_rfsm_max_instances_is_not_negative(capsys):
     assert exit_info.value.code == 2
     assert ("argument --max-instances: must be at least 0, not -5"
             in capsys.readouterr().err)
+
+
+REBATE = os.path.join(os.path.dirname(__file__), os.pardir, "data", "rebate")
+
+
+def test_rebate(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(experiment, "ProgressBar",
+                        functools.partial(ProgressBar, quiet_seconds=0,
+                                          enabled=True))
+    code = main(["experiment", "rebate", REBATE, "--method", "MultiSURF",
+                 "--method", "Relief", "--replicates", "1", "--jobs", "1",
+                 "--out", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    for name in rebate.Results.FILES:
+        assert (tmp_path / name).stat().st_size > 100
+    with open(tmp_path / "rebate_replicates.csv", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert len(rows) == 5 * 2
+    assert "6_bit_mutliplexer" in out and "n/a" in out
+    assert "5 configurations, 5 files" in out and "100.0%" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--quick", "--replicates", "2"], "give --quick or --replicates"),
+    (["--method", "MultiSURF", "--out", "/dev/null/x"], "--out"),
+])
+def test_rebate_refuses_bad_knobs_before_the_run(argv, message, capsys,
+                                                 monkeypatch):
+    monkeypatch.setattr(rebate, "run",
+                        lambda *args, **kwargs: pytest.fail("ran"))
+    assert main(["experiment", "rebate", REBATE, *argv]) == 2
+    assert message in one_line_error(capsys)
+
+
+def test_rebate_needs_a_folder_of_the_archive(tmp_path, capsys):
+    assert main(["experiment", "rebate", str(tmp_path / "none"),
+                 "--out", str(tmp_path)]) == 2
+    assert "not a folder" in one_line_error(capsys)
+    assert main(["experiment", "rebate", str(tmp_path), "--jobs", "1",
+                 "--quiet", "--out", str(tmp_path)]) == 2
+    assert "holds no table" in one_line_error(capsys)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["experiment", "rebate", REBATE, "--method", "MultiSURF**"])
+    assert exit_info.value.code == 2
+
+
+def test_rebate_peers_join_the_methods_they_have(monkeypatch):
+    from orangecontrib.relief.cli import build_parser
+
+    monkeypatch.setattr(rebate.peers, "available",
+                        lambda peer: peer == "fast-select")
+    args = build_parser().parse_args(
+        ["experiment", "rebate", REBATE, "--method", "MultiSURF",
+         "--method", "TuRF MultiSURF", "--peers", "--quick"])
+    settings = args.settings(args)
+    assert settings.methods == ("MultiSURF", "TuRF MultiSURF",
+                                "fast-select MultiSURF")
+    assert settings.replicates == rebate.QUICK_REPLICATES

@@ -9,13 +9,15 @@ from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
 from orangewidget.tests.utils import simulate
 
-from orangecontrib.relief import DReliefF, PDReliefF, Relief, ReliefF, RReliefF
+from orangecontrib.relief import (DReliefF, NPDR, PDReliefF, Relief, ReliefF,
+                                  RReliefF)
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants import offered
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.degenerate_evidence import CASES, degenerate_table
+from tests.orange.test_npdr import confounded_table
 from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
 
 # generous: the first computation compiles the numba core, and the machine
@@ -112,6 +114,26 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
                            diff="ramp", t_eq=0.1, t_diff=0.3)
         self.assert_weights(expected_by_name(expected, self.zoo),
                             self.get_output(widget.Outputs.weights))
+
+    def test_npdr_with_a_covariate_from_the_metas(self):
+        data = confounded_table()
+        widget = self.widget
+        self.send_and_wait(data)
+        widget.method = "NPDR"
+        widget._update_controls()
+        self.assertTrue(widget.covariate_box.isEnabled())
+        self.assertIn("sex", widget.covariate_labels)
+        widget.covariate_rows = [widget.covariate_labels.index("sex")]
+        widget.test_significance = True
+        widget.test_index = owrelief.TESTS.index("regression")
+        widget.commit.now()
+        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.assert_weights(expected_by_name(NPDR(covariates=["sex"]), data),
+                            self.get_output(widget.Outputs.weights))
+        significant = self.get_output(widget.Outputs.significant_data)
+        self.assertNotIn("x0", [a.name for a in
+                                significant.domain.attributes])
+        widget.send_report()
 
     def test_relief_on_two_classes(self):
         self.send_and_wait(Table(path("voting")))

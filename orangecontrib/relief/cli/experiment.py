@@ -147,6 +147,62 @@ def _add_rfsm(experiments):
                 jobs=min(2, os.cpu_count() or 1))
 
 
+def _add_rebate(experiments):
+    """``orange-relief experiment rebate DIR`` (Urbanowicz et al. 2018,
+    the ReBATE benchmark)."""
+    from orangecontrib.relief.experiments import rebate
+
+    parser = experiments.add_parser(
+        "rebate",
+        help="the ReBATE benchmark: power to rank the predictive features",
+        description="Weigh every replicate of a folder laid out as the "
+                    "ReBATE benchmark's archive (Urbanowicz et al. 2018; "
+                    "EpistasisLab/rebate-benchmark, benchmark-data/"
+                    "Simulated_Benchmark_Archive) with each method; write "
+                    "the power at every r (the share of replicates whose "
+                    "predictive features all rank within the top r) to "
+                    "rebate_power.csv, each replicate's worst rank to "
+                    "rebate_replicates.csv, the heat map and the curves to "
+                    "rebate_heatmap.png and rebate_power_curves.png, and "
+                    "print the power at the top.")
+    parser.add_argument("folder", metavar="DIR",
+                        help="the archive's folder (or any folder below it)")
+    parser.add_argument(
+        "--method", action="append", dest="methods", metavar="METHOD",
+        choices=rebate.METHODS,
+        help="a method to run (repeat for several; default: all of ours: "
+             + ", ".join(rebate.OURS) + "); a peer's as '<peer> <method>', "
+             "e.g. 'skrebate MultiSURF'")
+    parser.add_argument("--peers", action="store_true",
+                        help="also run the installed peers (scikit-rebate, "
+                             "fast-select) on the methods they have")
+    parser.add_argument("--replicates", type=positive_int,
+                        help="the first N replicates of each configuration "
+                             "(default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"--replicates {rebate.QUICK_REPLICATES}")
+    parser.add_argument("--discrete-limit", type=non_negative_int,
+                        default=rebate.DISCRETE_LIMIT,
+                        help="columns with at most this many values are "
+                             f"nominal (default: {rebate.DISCRETE_LIMIT}, "
+                             "the study's; 0: all numeric)")
+
+    def settings(args):
+        methods = tuple(args.methods or rebate.OURS)
+        if args.peers:
+            methods += tuple(name for name in rebate.peer_methods()
+                             if name.split(" ", 1)[1] in methods
+                             and name not in methods)
+        if args.quick and args.replicates is not None:
+            raise ValueError("give --quick or --replicates, not both")
+        return rebate.Settings(
+            folder=args.folder, methods=methods,
+            replicates=(rebate.QUICK_REPLICATES if args.quick
+                        else args.replicates),
+            discrete_limit=args.discrete_limit)
+    _add_common(parser, rebate, settings, "rebate", jobs=os.cpu_count() or 1)
+
+
 def _add_common(parser, module, settings, out, jobs=None):
     """--out, --quiet and (for experiments that run processes) --jobs; the
     experiment `module`, the function that turns the arguments into its
@@ -164,7 +220,7 @@ def _add_common(parser, module, settings, out, jobs=None):
 
 
 #: functions that register one experiment each
-EXPERIMENTS = (_add_separability, _add_classdep, _add_rfsm)
+EXPERIMENTS = (_add_separability, _add_classdep, _add_rfsm, _add_rebate)
 
 
 def add_experiment_command(subparsers):

@@ -1,4 +1,5 @@
 """``orange-relief rank``: the attributes of a data set by Relief weight."""
+import math
 import sys
 import time
 
@@ -11,7 +12,11 @@ from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
 #: given with another test or none, an option has no effect
 SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations")
 TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment"),
-                "permutation": SIGNIFICANCE_OPTIONS}
+                "permutation": SIGNIFICANCE_OPTIONS,
+                "regression": ("alpha", "adjustment")}
+#: the significance test of each test's summary line
+TEST_NAMES = {"stir": "STIR", "permutation": "permutation test",
+              "regression": "NPDR's regressions"}
 
 #: what an adjustment makes of the p-values
 ADJUSTED = {"bh": "Benjamini-Hochberg q", "holm": "Holm's adjusted p",
@@ -32,6 +37,11 @@ def add_rank_command(subparsers):
         description="Rank the attributes of a data set by their Relief "
                     "weights and print them best first.")
     add_table_arguments(parser, "the Relief variant")
+    parser.add_argument(
+        "--covariates", type=lambda text: tuple(text.split(",")),
+        metavar="NAMES",
+        help="NPDR: comma-separated columns (attributes or metas) whose "
+             "diffs adjust every attribute's fit, e.g. age,sex")
     parser.add_argument(
         "--iterations", type=positive_int, dest="n_iterations",
         metavar="M",
@@ -57,7 +67,8 @@ def add_rank_command(subparsers):
     parser.add_argument(
         "--significance", choices=TESTS,
         help="also test every attribute: stir (ReliefF and the SURF "
-             "family; a categorical class) or permutation (any method)")
+             "family; a categorical class), permutation (any method) or "
+             "regression (NPDR's own p-values, its default)")
     # the significance options default to None, to tell those given
     parser.add_argument(
         "--fdr", type=level, metavar="Q", dest="alpha",
@@ -156,7 +167,8 @@ def format_ranking(attributes, weights, top=None, tested=None,
     with `tested` (a SignificanceResult) also p, q and a mark of the
     significant attributes; with `stable` (a RankingStability) how often
     each was selected, its median rank and its rank interval."""
-    order = sorted(range(len(weights)), key=lambda i: -weights[i])[:top]
+    order = sorted(range(len(weights)),  # no weight (NaN) last
+                   key=lambda i: (math.isnan(weights[i]), -weights[i]))[:top]
     names = [attributes[i].name for i in order]
     width = max([len("attribute")] + [len(name) for name in names])
     header = f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"
@@ -194,7 +206,7 @@ def stir_fits(scorer, table):
 
 def significance_summary(tested, n_attributes):
     """One line: how many attributes are significant, by which test."""
-    test = {"stir": "STIR", "permutation": "permutation test"}[tested.test]
+    test = TEST_NAMES[tested.test]
     return (f"{int(tested.significant.sum())} of {n_attributes} attributes "
             f"significant (*): {test}, {ADJUSTED[tested.adjustment]} <= "
             f"{tested.alpha}")
@@ -263,6 +275,12 @@ def run_rank(args):
     from orangecontrib.relief.variants import make_scorer
 
     table, method = scored_table(args)
+    npdr = method == "NPDR"
+    if args.covariates is not None and not npdr:
+        raise CliError(f"--covariates adjusts NPDR's fits; {method} takes "
+                       f"none (use --method NPDR)")
+    if npdr and args.significance is None:
+        args.significance = "regression"
     ignored = ignored_options(args)
     if ignored is not None:
         warn(ignored)
@@ -273,7 +291,9 @@ def run_rank(args):
         scorer = make_scorer(
             method, k_nearest=args.k_nearest, n_iterations=args.n_iterations,
             random_state=args.random_state, diff=args.diff,
-            t_eq=args.t_eq, t_diff=args.t_diff)
+            t_eq=args.t_eq, t_diff=args.t_diff,
+            **({"covariates": args.covariates} if npdr and args.covariates
+               else {}))
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):
             raise CliError(f"--significance stir tests the neighbour pairs "
@@ -300,9 +320,11 @@ def run_rank(args):
         progress = (None if engine is None
                     else ProgressBar("weighting", heading=engine))
         start = time.perf_counter()
-        weights = scorer(table, progress_callback=progress)
         tested = None if tester is None else tester.result(
             table, progress_callback=ProgressBar(f"{args.significance} test"))
+        # NPDR's regressions give its weights too
+        weights = (tested.weights if args.significance == "regression"
+                   else scorer(table, progress_callback=progress))
         stable = None if args.n_resamples is None else ranking_stability(
             table, scorer, n_resamples=args.n_resamples,
             resampling=resampling, subsample=args.subsample or SUBSAMPLE,

@@ -81,6 +81,14 @@ CONFIDENCE = 0.95
 #: the cross-validation of the selection curve
 N_FOLDS = 10
 
+#: NPDR's neighbourhood (the R package's default), and how much of the
+#: R package's conventions it follows where they differ from the add-on's
+#: (doc/npdr.md): k's ties, identical instances, the diffs' scale
+NPDR_NEIGHBOURHOOD = "multisurf"
+TIES = "lower-index"
+TWINS = "include"
+SCALE = "range"
+
 
 class Constraint:
     """What a parameter may be: ``constraint(name, value)`` returns the
@@ -209,6 +217,11 @@ PARAMETERS = {
     "top_k": PositiveInt(),
     "confidence": Interval(0, 1, open=True),
     "n_folds": Integer(2),
+    "npdr_neighbourhood": OneOf("multisurf", "surf", "relieff"),
+    "npdr_k": Optional(PositiveInt(), "the authors' rule"),
+    "ties": OneOf("lower-index", "all"),
+    "twins": OneOf("include", "exclude"),
+    "scale": OneOf("range", "none"),
 }
 
 

@@ -15,7 +15,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import classdep, double, estimators, surf, turf
+from . import classdep, double, estimators, npdr, surf, turf
 from .errors import ReliefInputError
 from .prepare import TASKS
 from .subsets import rfsm
@@ -24,7 +24,7 @@ __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
            "RELIEFF", "RRELIEFF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
            "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
-           "RFSM", "TURF"]
+           "RFSM", "TURF", "NPDR"]
 
 #: what a variant weighs for: a categorical class, a numeric one
 CLASSIFICATION, REGRESSION = TASKS
@@ -208,9 +208,19 @@ TURF = Variant(
             "them (Moore & White 2007)",
     scorer="TuRF", reference="surf.turf_multisurf", offered=False)
 
+NPDR = Variant(
+    "NPDR", npdr.npdr_coefficients, tasks=TASKS,
+    neighbourhood=WITHIN_DISTANCE,
+    summary="each attribute's diff over MultiSURF's neighbour pairs "
+            "regressed on whether the pair is a miss (or on the target's "
+            "diff), with p-values and covariates (Le, Dawkins & McKinney "
+            "2020)",
+    scorer="NPDR", selector="NPDR", reference="npdr.npdr_coefficients")
+
 #: every variant, in the order the command line and the widgets list them
 VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
-            MULTISURFSTAR, SURF, SURFSTAR, CDRELIEF, IWCDRELIEF, RFSM, TURF)
+            MULTISURFSTAR, SURF, SURFSTAR, CDRELIEF, IWCDRELIEF, RFSM, TURF,
+            NPDR)
 
 _BY_NAME = {variant.name: variant for variant in VARIANTS}
 

@@ -4,7 +4,7 @@ the preparation of the compiled engine (:mod:`.engines.preparation`).
 :data:`WORKLOAD` is a list of small calls that, between them, reach every
 kernel with every kind of argument a call of the add-on gives it:
 numeric, nominal and mixed columns, missing values, every reference and
-sampled ones, classes and a numeric target, every variant and STIR.  A
+sampled ones, classes and a numeric target, every variant, STIR and NPDR.  A
 test checks that after :func:`prepare` a wide range of calls compiles
 nothing more.  ``python -m orangecontrib.relief.core.warmup --background``
 is the background preparation; ``orange-relief prepare`` calls
@@ -16,7 +16,8 @@ import time
 
 import numpy as np
 
-from . import classdep, double, estimators, significance, streaming, surf
+from . import (classdep, double, estimators, npdr, significance, streaming,
+               surf)
 from .engines import COMPILED, forced, preparation
 from .progress import report
 from .subsets import RFSM, backward_elimination, greedy_forward
@@ -89,6 +90,20 @@ def _surf(X, discrete):
                       k_nearest=3)
 
 
+def _npdr(X, discrete):
+    covariates = dict(covariates=TARGET, covariate_discrete=[False])
+    for y, task in ((TWO, "classification"), (TARGET, "regression")):
+        for options in ({}, covariates, dict(neighbourhood="surf"),
+                        dict(neighbourhood="relieff", k_nearest=3),
+                        dict(neighbourhood="relieff", ties="all",
+                             twins="exclude", scale="none"),
+                        dict(deviation="sample", twins="exclude",
+                             scale="none")):
+            npdr.npdr(X, y, discrete, task=task, **options)
+    levels = np.round(X * 2) / 2  # at most three values: grouped pairs
+    npdr.npdr(levels, TWO, discrete)
+
+
 def _rfsm(X, discrete):
     for y, task in ((THREE, "classification"), (TARGET, "regression")):
         measure = RFSM(X, y, discrete, task=task, k_nearest=3)
@@ -127,6 +142,7 @@ WORKLOAD = [
     ("ReliefF and Relief", lambda: _each_kind(_relieff)),
     ("RReliefF", lambda: _each_kind(_rrelieff)),
     ("the SURF family and STIR", lambda: _each_kind(_surf)),
+    ("NPDR", lambda: _each_kind(_npdr)),
     ("dReliefF and pdReliefF", lambda: _each_kind(_double)),
     ("CDRelief and IWCDRelief", lambda: _each_kind(_class_dependent)),
     ("the class-dependent kNN", lambda: _each_kind(_class_dependent_knn)),

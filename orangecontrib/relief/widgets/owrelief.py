@@ -6,7 +6,7 @@ from collections import namedtuple
 import numpy as np
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtWidgets import QStackedWidget
+from AnyQt.QtWidgets import QListWidget, QStackedWidget
 
 from Orange.data import Domain, Table
 from Orange.preprocess.preprocess import Preprocess
@@ -50,7 +50,7 @@ K_SETTINGS = {K_OF_TASK["classification"]: "k_relieff",
 NO_K = list(dict.fromkeys(no_k(name) for name in METHODS
                           if name not in DEFAULT_K))
 ADJUSTMENTS = PARAMETERS["adjustment"].allowed
-TEST_LABELS = ("STIR (fast)", "Permutations")
+TEST_LABELS = ("STIR (fast)", "Permutations", "NPDR's regressions")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
 #: how the Preprocessor output selects, and the words of its choices
 SELECTIONS = ("k", "fraction", "threshold", "significance")
@@ -108,8 +108,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     icon = "icons/Relief.svg"
     priority = 10
     settings_version = 1
-    keywords = ("relief, relieff, rrelieff, multisurf, surf, stir, "
-                "significance, feature weighting, rank, scorer, "
+    keywords = ("relief, relieff, rrelieff, multisurf, surf, stir, npdr, "
+                "covariates, significance, feature weighting, rank, scorer, "
                 "feature selection, preprocessor, cross-validation, "
                 "stability, bootstrap")
 
@@ -135,6 +135,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         no_stir = Msg("STIR tests the neighbour pairs of ReliefF and the "
                       "SURF family on a categorical class; choose the test "
                       "'Permutations' to test {}.")
+        no_regression = Msg("The test 'NPDR's regressions' is NPDR's own; "
+                            "choose NPDR, or the test 'Permutations' for "
+                            "{}.")
         stir_unequal = Msg("{} Choose the test 'Permutations' for these "
                            "data.")
         few_permutations = Msg(
@@ -193,6 +196,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "n_bars": (1, MAX_BARS)})
         self.data = None
         self.scores = None
+        #: the names of the variables NPDR may take as covariates, and the
+        #: indices of those chosen (not saved: they are the data's)
+        self.covariate_labels = []
+        self.covariate_rows = []
         #: (the variant chosen, the default that replaced it) while data
         #: that the choice does not fit are shown
         self._displaced = (None, None)
@@ -224,6 +231,16 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.k_stack.addWidget(page)
         for text in NO_K:
             self.k_stack.addWidget(gui.widgetLabel(None, text))
+
+        self.covariate_box = gui.vBox(box, "Covariates (NPDR)")
+        self.covariate_list = gui.listBox(
+            self.covariate_box, self, "covariate_rows", "covariate_labels",
+            selectionMode=QListWidget.MultiSelection,
+            callback=self.commit.deferred,
+            tooltip="NPDR: attributes or metas whose differences over the "
+                    "neighbour pairs adjust every attribute's regression "
+                    "(age, sex, batch). A chosen attribute is not scored.")
+        self.covariate_list.setMaximumHeight(90)
 
         box = gui.vBox(self.controlArea, "References")
         gui.spin(box, self, "n_iterations", 1, 1000000,
@@ -278,7 +295,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                  "neighbours of other classes against those "
                                  "of the same class, a t-test. Permutations: "
                                  "score again with the class shuffled; works "
-                                 "with every method, slower."),
+                                 "with every method, slower. NPDR's "
+                                 "regressions: NPDR's own p-values, with "
+                                 "its covariates."),
             gui.spin(box, self, "n_permutations", 1, 100000,
                      label="Permutations:", callback=self.commit.deferred,
                      tooltip="How many times the class is shuffled (the "
@@ -377,6 +396,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.k_stack.setCurrentIndex(
             list(K_SETTINGS.values()).index(setting) if setting is not None
             else len(K_SETTINGS) + NO_K.index(no_k(self.method)))
+        self.covariate_box.setEnabled(self.method == "NPDR")
         for spin in self.ramp_spins:
             spin.setEnabled(self.diff == "ramp")
         by_significance = SELECTIONS[self.selection_index] == "significance"
@@ -407,6 +427,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Error.clear()
         self.Warning.clear()
         self.data = data
+        self.covariate_rows = []
+        self.covariate_labels = [] if data is None else [
+            var.name for var in data.domain.attributes + data.domain.metas
+            if var.is_primitive()]
         if data is not None:
             self._check_data(data)
         self._update_controls()
@@ -469,12 +493,20 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.method, k_nearest=self._k_nearest(),
             n_iterations=self.n_iterations if self.sample_references else None,
             random_state=self.random_seed, diff=self.diff, t_eq=self.t_eq,
-            t_diff=self.t_diff)
+            t_diff=self.t_diff, **self._covariates())
+
+    def _covariates(self):
+        """NPDR's option of the chosen covariates (none for the others)."""
+        if self.method != "NPDR":
+            return {}
+        return {"covariates": [self.covariate_labels[row]
+                               for row in self.covariate_rows]}
 
     def make_tester(self, scorer):
         """The significance test the controls ask for (None: no test, or
         STIR where it cannot run, with a warning)."""
         self.Warning.no_stir.clear()
+        self.Warning.no_regression.clear()
         self.Warning.stir_unequal.clear()
         self.Warning.few_permutations.clear()
         if not self.test_significance:
@@ -486,7 +518,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         try:
             tester = Significance(scorer, test=test, **options)
         except ValueError:
-            self.Warning.no_stir(self.method)
+            warning = (self.Warning.no_regression if test == "regression"
+                       else self.Warning.no_stir)
+            warning(self.method)
             return None
         if self.data is None or self.data.domain.class_var is None:
             return tester
@@ -495,7 +529,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
         if test == "permutation":
             self._check_permutations()
-        else:
+        elif test == "stir":
             caveat = significance.stir_caveat(self.data.Y)
             self.Warning.stir_unequal(caveat, shown=caveat is not None)
         return tester
@@ -671,6 +705,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def send_report(self):
         items = [("Method", self.method)]
+        covariates = self._covariates().get("covariates")
+        if covariates:
+            items.append(("Covariates", ", ".join(covariates)))
         if self._k_nearest() is not None:
             items.append(("Neighbours (k)", self._k_nearest()))
         items.append(("References",

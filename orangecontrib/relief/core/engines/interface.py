@@ -55,6 +55,20 @@ class Engine(Protocol):
         """Steps 2 and 3 of the SURF family, for each labelling of the
         instances: the rule's sums and constants (and STIR's sums)."""
 
+    def neighbour_pairs(self, data, rule, k, ddof, exclude_twins,
+                        weights=None, progress_callback=None):
+        """NPDR's pairs: every (reference, neighbour) of each instance's
+        neighbourhood by `rule` (:mod:`..formulas.npdr`), the attributes
+        weighted by `weights` in the distance (None: 1), as two int32
+        arrays, references and then neighbours in increasing order."""
+
+    def pair_regressions(self, exact, first, second, outcome, covariates,
+                         logistic, intercept, levels, progress_callback=None):
+        """NPDR's regression of every attribute over the pairs (first[p],
+        second[p]), the attributes of few `levels` from their pairs
+        grouped by level: coefficients (a, k), [H^-1]_11, the linear
+        fits' squared residuals and whether each fit converged."""
+
     def reference_distances(self, rows, references, nominal, kind, t_eq,
                             t_diff, out):
         """The distances of streamed `rows` to the `references`, into

@@ -12,12 +12,14 @@ modules, in the order a call uses them:
 * :mod:`.neighbours` -- step 2, the exact top-k search;
 * :mod:`.rules` -- step 3, the update rules and the SURF family's
   neighbourhoods;
+* :mod:`.npdr` -- NPDR's neighbour pairs and per-attribute regressions;
 * :mod:`.streamed` -- distances of streamed rows to sampled references;
 * :mod:`.rfsm` -- RFSM's pair diffs and set values.
 """
 from . import locator  # noqa: F401  (before any kernel is declared)
 from .neighbours import find_neighbours
 from .neighbours.prototypes import nearest_prototypes
+from .npdr import neighbour_pairs, pair_regressions
 from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
 from .rules import relieff_rule, rrelieff_sums
 from .rules.classdep import cdrelief_rule, iwcdrelief_rule
@@ -29,5 +31,5 @@ from .streamed import reference_distances
 __all__ = ["tables", "find_neighbours", "nearest_prototypes",
            "relieff_rule", "rrelieff_sums", "cdrelief_rule",
            "iwcdrelief_rule", "double_relieff", "radius_rule",
-           "reference_distances", "pair_diffs", "set_value",
-           "forward_kernel", "backward_kernel"]
+           "neighbour_pairs", "pair_regressions", "reference_distances",
+           "pair_diffs", "set_value", "forward_kernel", "backward_kernel"]

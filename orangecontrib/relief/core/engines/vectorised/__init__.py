@@ -10,11 +10,13 @@
   same order;
 * :mod:`.surf` -- the SURF family's distance-threshold neighbourhoods
   and rules;
+* :mod:`.npdr` -- NPDR's neighbour pairs and per-attribute regressions;
 * :mod:`.rfsm` -- RFSM's pair diffs and set values.
 """
 from .diffs import reference_distances
 from .missing import tables
 from .neighbours import find_neighbours, nearest_prototypes
+from .npdr import neighbour_pairs, pair_regressions
 from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
 from .rules import (cdrelief_rule, double_relieff, iwcdrelief_rule,
                     relieff_rule, rrelieff_sums)
@@ -23,5 +25,5 @@ from .surf import radius_rule
 __all__ = ["tables", "find_neighbours", "nearest_prototypes",
            "relieff_rule", "rrelieff_sums", "cdrelief_rule",
            "iwcdrelief_rule", "double_relieff", "radius_rule",
-           "reference_distances", "pair_diffs", "set_value",
-           "forward_kernel", "backward_kernel"]
+           "neighbour_pairs", "pair_regressions", "reference_distances",
+           "pair_diffs", "set_value", "forward_kernel", "backward_kernel"]

@@ -1,0 +1,378 @@
+"""NPDR compiled: the neighbour pairs and the per-attribute regressions
+(:mod:`....formulas.npdr`, compiled here).
+
+The pairs: ROWS references at a time, their exact distances to every
+instance (:func:`.neighbours.distance_rows.distance_block`), each one's
+limit and the instances within it, counted in one pass and written in a
+second, so that every pair list is allocated once, at its size.  The
+regressions: LANES attributes at a time, the diffs of a pair computed
+for all of them at once and every sum over the pairs added in pair
+order, one sum per attribute -- a loop over the attributes that the
+compiler vectorises, the same sums as the vectorised engine's.  Memory:
+the pairs (8 bytes each), a block of distance rows, never pairs x
+attributes.
+"""
+import numba
+import numpy as np
+from numba import prange
+
+from ...formulas import npdr
+from ...progress import report, step_bounds
+from .diffs import attribute_diff, numeric_and_known
+from .neighbours.block import ROWS, block_rows
+from .neighbours.distance_rows import distance_block
+from .rules.surf import limits
+
+#: pairs whose diffs, weights and residuals are held at once (in L1)
+CHUNK = 512
+#: distances held at once by the pair search (a block of references)
+CELLS = 2 ** 21
+
+kth_smallest = numba.njit(cache=True)(npdr.kth_smallest)
+is_neighbour = numba.njit(inline="always", cache=True)(npdr.is_neighbour)
+logistic_mean = numba.njit(inline="always", cache=True,
+                           error_model="numpy")(npdr.logistic_mean)
+n_sums = numba.njit(cache=True)(npdr.n_sums)
+grouped_sums = numba.njit(cache=True)(npdr.grouped_sums)
+solve = numba.njit(cache=True)(npdr.solve)
+newton_update = numba.njit(cache=True)(npdr.newton_update)
+
+
+@numba.njit(parallel=True, cache=True)
+def distance_rows(values, exact, weights, rows, dist):
+    """dist[r, j] = D(I_rows[r], I_j) for every instance j, the
+    attributes added in their order: by the SURF family's kernel
+    (:func:`.neighbours.distance_rows.distance_block`), or with
+    attribute `weights` (an empty array: none) each diff times its
+    weight, as :func:`...vectorised.diffs.distances` adds them."""
+    m, n = len(rows), values.shape[1]
+    if len(weights) == 0:
+        for b in prange(-(-m // ROWS)):
+            block = np.empty(ROWS, np.int64)
+            count = block_rows(b * ROWS, m, block)
+            for r in range(ROWS):
+                block[r] = rows[block[r]]
+            distance_block(values, exact, block, count, dist[b * ROWS:])
+        return
+    for r in prange(m):
+        i = rows[r]
+        dist[r, :n] = 0.0
+        for a in range(values.shape[0]):
+            if weights[a] != 0:
+                for j in range(n):
+                    dist[r, j] += attribute_diff(exact, a, i, j) * weights[a]
+
+
+@numba.njit(parallel=True, cache=True)
+def row_totals(rows, dist, totals):
+    """Each reference's summed distance to the others, in instance
+    order."""
+    for r in prange(len(rows)):
+        total = 0.0
+        for j in range(dist.shape[1]):
+            if j != rows[r]:
+                total += dist[r, j]
+        totals[r] = total
+
+
+@numba.njit(inline="always", cache=True)
+def reference_limit(dist, i, rule, k, ddof, global_mean):
+    """The limit of reference I_i's neighbourhood from its distance row
+    (:data:`....formulas.npdr.SURF_LIMIT` ...)."""
+    if rule == npdr.KTH_LIMIT:
+        others = np.empty(dist.shape[0] - 1)
+        others[:i] = dist[:i]
+        others[i:] = dist[i + 1:]
+        return kth_smallest(others, k)
+    return limits(dist, i, rule == npdr.MULTISURF_LIMIT, global_mean,
+                  ddof)[0]
+
+
+@numba.njit(parallel=True, cache=True)
+def count_neighbours(rows, rule, k, ddof, global_mean, exclude_twins, dist,
+                     limit, counts):
+    """The limits of references `rows` from their distance rows, and how
+    many neighbours each has."""
+    inclusive = rule == npdr.KTH_LIMIT
+    for r in prange(len(rows)):
+        i = rows[r]
+        limit[r] = reference_limit(dist[r], i, rule, k, ddof, global_mean)
+        found = 0
+        for j in range(dist.shape[1]):
+            found += (j != i) & is_neighbour(dist[r, j], limit[r], inclusive,
+                                             exclude_twins)
+        counts[r] = found
+
+
+@numba.njit(parallel=True, cache=True)
+def write_neighbours(rows, rule, exclude_twins, dist, limit, offsets,
+                     first, second):
+    """Each reference's pairs, its neighbours in increasing order, from
+    offsets[r] on."""
+    inclusive = rule == npdr.KTH_LIMIT
+    for r in prange(len(rows)):
+        i = rows[r]
+        at = offsets[r]
+        for j in range(dist.shape[1]):
+            if j != i and is_neighbour(dist[r, j], limit[r], inclusive,
+                                       exclude_twins):
+                first[at] = i
+                second[at] = j
+                at += 1
+
+
+def reference_blocks(n, size, progress_callback):
+    """The references in blocks of at most `size`, with the fraction
+    done after each."""
+    bounds = step_bounds(n, progress_callback)
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        for block in range(start, stop, size):
+            yield np.arange(block, min(block + size, stop)), stop / n
+
+
+def neighbour_pairs(data, rule, k, ddof, exclude_twins, weights=None,
+                    progress_callback=None):
+    """Every (reference, neighbour) pair of NPDR's neighbourhoods (the
+    interface of :func:`...vectorised.npdr.neighbour_pairs`)."""
+    exact = data.exact
+    values = np.ascontiguousarray(exact.values)
+    n = values.shape[1]
+    weights = np.empty(0) if weights is None else np.asarray(weights, float)
+    size = max(ROWS, CELLS // n // ROWS * ROWS)
+    dist = np.empty((min(size, n), n))
+    global_mean = 0.0
+    if rule == npdr.SURF_LIMIT:
+        totals = np.empty(n)
+        for rows, _ in reference_blocks(n, size, None):
+            distance_rows(values, exact, weights, rows, dist)
+            row_totals(rows, dist, totals[rows[0]:rows[-1] + 1])
+        global_mean = totals.sum() / (n * (n - 1))
+    first, second = [], []
+    for rows, done in reference_blocks(n, size, progress_callback):
+        distance_rows(values, exact, weights, rows, dist)
+        limit = np.empty(len(rows))
+        counts = np.empty(len(rows), np.int64)
+        count_neighbours(rows, rule, k, ddof, global_mean, exclude_twins,
+                         dist, limit, counts)
+        offsets = np.concatenate(([0], np.cumsum(counts)))
+        first.append(np.empty(offsets[-1], np.int32))
+        second.append(np.empty(offsets[-1], np.int32))
+        write_neighbours(rows, rule, exclude_twins, dist, limit, offsets,
+                         first[-1], second[-1])
+        report(progress_callback, done)
+    return np.concatenate(first), np.concatenate(second)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def chunk_diffs(exact, a, numeric, first, second, start, count, diffs):
+    """diffs[q] = diff(A_a, first[p], second[p]), p = start + q: a loop
+    of loads, apart from the arithmetic so that that one vectorises."""
+    if numeric:
+        row = exact.values[a]
+        for q in range(count):
+            p = start + q
+            diffs[q] = abs(row[np.uint64(first[p])] - row[np.uint64(second[p])])
+    else:
+        for q in range(count):
+            diffs[q] = attribute_diff(exact, a, first[start + q],
+                                      second[start + q])
+
+
+@numba.njit(cache=True, error_model="numpy")
+def chunk_weights(diffs, covariates, outcome, start, count, coefficients,
+                  logistic, eta, weight, residual):
+    """Each pair's weight w and residual r of a chunk (the terms of
+    :func:`...vectorised.npdr.chunk_sums`): loops the compiler
+    vectorises, eta's terms added in the order of the vectorised
+    engine's."""
+    for q in range(count):
+        eta[q] = coefficients[0] + coefficients[1] * diffs[q]
+    for c in range(covariates.shape[0]):
+        b = coefficients[2 + c]
+        for q in range(count):
+            eta[q] += b * covariates[c, start + q]
+    if logistic:
+        for q in range(count):
+            mu = logistic_mean(eta[q])
+            weight[q] = mu * (1.0 - mu)
+            residual[q] = outcome[start + q] - mu
+    else:
+        for q in range(count):
+            weight[q] = 1.0
+            residual[q] = outcome[start + q]
+
+
+@numba.njit(cache=True, error_model="numpy")
+def add_chunk_sums(diffs, covariates, start, count, weight, residual, sums):
+    """Add a chunk's terms (w x_s) x_t and r x_s, x = (1, diff,
+    covariate diffs), to `sums`, each in pair order; without covariates,
+    the five sums together."""
+    k = 2 + covariates.shape[0]
+    if k == 2:
+        s0, s1, s2, g0, g1 = sums[0], sums[1], sums[2], sums[3], sums[4]
+        for q in range(count):
+            w, d, r = weight[q], diffs[q], residual[q]
+            s0 += (w * 1.0) * 1.0
+            s1 += (w * 1.0) * d
+            s2 += (w * d) * d
+            g0 += r * 1.0
+            g1 += r * d
+        sums[0], sums[1], sums[2], sums[3], sums[4] = s0, s1, s2, g0, g1
+        return
+    x = np.empty(k)
+    x[0] = 1.0
+    for q in range(count):
+        x[1] = diffs[q]
+        for c in range(k - 2):
+            x[2 + c] = covariates[c, start + q]
+        at = 0
+        for s in range(k):
+            ws = weight[q] * x[s]
+            for t in range(s, k):
+                sums[at] += ws * x[t]
+                at += 1
+        for s in range(k):
+            sums[at + s] += residual[q] * x[s]
+
+
+@numba.njit(cache=True, error_model="numpy")
+def fit_sums(exact, a, numeric, first, second, outcome, covariates,
+             coefficients, logistic, sums):
+    """The sums of attribute a's fit at `coefficients`, a chunk of pairs
+    at a time, every pair added in order."""
+    sums[:] = 0.0
+    diffs = np.empty(CHUNK)
+    eta = np.empty(CHUNK)
+    weight = np.empty(CHUNK)
+    residual = np.empty(CHUNK)
+    for start in range(0, len(first), CHUNK):
+        count = min(CHUNK, len(first) - start)
+        chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
+        chunk_weights(diffs, covariates, outcome, start, count, coefficients,
+                      logistic, eta, weight, residual)
+        add_chunk_sums(diffs, covariates, start, count, weight, residual,
+                       sums)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def squared_residuals(exact, a, numeric, first, second, outcome, covariates,
+                      coefficients):
+    """The sum of the squared residuals of attribute a's linear fit."""
+    total = 0.0
+    diffs = np.empty(CHUNK)
+    eta = np.empty(CHUNK)
+    weight = np.empty(CHUNK)
+    residual = np.empty(CHUNK)
+    for start in range(0, len(first), CHUNK):
+        count = min(CHUNK, len(first) - start)
+        chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
+        chunk_weights(diffs, covariates, outcome, start, count, coefficients,
+                      False, eta, weight, residual)
+        for q in range(count):
+            value = residual[q] - eta[q]
+            total += value * value
+    return total
+
+
+@numba.njit(cache=True, error_model="numpy")
+def fit_grouped(codes, diffs, first, second, outcome, intercept,
+                coefficients):
+    """The logistic fit of an attribute from its pairs grouped by the
+    levels (`codes`) of both instances (the fit of
+    :func:`...vectorised.npdr.fit_grouped`): (variance factor,
+    converged), the coefficients into `coefficients`."""
+    counts = np.zeros(len(diffs))
+    misses = np.zeros(len(diffs))
+    for p in range(len(first)):
+        g = (np.int64(codes[np.uint64(first[p])]) * npdr.MAX_LEVELS
+             + codes[np.uint64(second[p])])
+        counts[g] += 1.0
+        misses[g] += outcome[p]
+    coefficients[0] = intercept
+    coefficients[1] = 0.0
+    sums, delta, mu = np.zeros(n_sums(2)), np.zeros(2), np.empty(len(diffs))
+    for _ in range(npdr.MAX_ITERATIONS):
+        for g in range(len(diffs)):
+            mu[g] = logistic_mean(coefficients[0] + coefficients[1] * diffs[g])
+        grouped_sums(diffs, counts, misses, mu, sums)
+        delta[:] = 0.0
+        variance = solve(sums, 2, delta)
+        status = newton_update(coefficients, delta, variance)
+        if status != npdr.STEPPED:
+            return variance, status == npdr.CONVERGED
+    for g in range(len(diffs)):
+        mu[g] = logistic_mean(coefficients[0] + coefficients[1] * diffs[g])
+    grouped_sums(diffs, counts, misses, mu, sums)
+    return solve(sums, 2, delta), False
+
+
+@numba.njit(cache=True)
+def fit(exact, a, numeric, first, second, outcome, covariates, logistic,
+        intercept, coefficients):
+    """Attribute a's fit, as :func:`...vectorised.npdr.fit_block` fits
+    each of its attributes: (variance factor [H^-1]_11, sum of squared
+    residuals, converged), the coefficients into `coefficients`."""
+    k = len(coefficients)
+    sums = np.empty(n_sums(k))
+    delta = np.zeros(k)
+    coefficients[:] = 0.0
+    if not logistic:
+        fit_sums(exact, a, numeric, first, second, outcome, covariates,
+                 coefficients, False, sums)
+        variance = solve(sums, k, coefficients)
+        return (variance,
+                squared_residuals(exact, a, numeric, first, second, outcome,
+                                  covariates, coefficients),
+                np.isfinite(variance))
+    coefficients[0] = intercept
+    for _ in range(npdr.MAX_ITERATIONS):
+        fit_sums(exact, a, numeric, first, second, outcome, covariates,
+                 coefficients, True, sums)
+        delta[:] = 0.0
+        variance = solve(sums, k, delta)
+        status = newton_update(coefficients, delta, variance)
+        if status != npdr.STEPPED:
+            return variance, 0.0, status == npdr.CONVERGED
+    fit_sums(exact, a, numeric, first, second, outcome, covariates,
+             coefficients, True, sums)
+    return solve(sums, k, delta), 0.0, False
+
+
+@numba.njit(parallel=True, cache=True)
+def regressions(exact, numeric, first, second, outcome, covariates,
+                logistic, intercept, codes, level_diffs, level_counts, start,
+                stop, coefficients, variance, residuals, converged):
+    """The fits of attributes start .. stop - 1, one per thread: those
+    of few levels (level_counts[a] > 0) from their grouped pairs."""
+    for a in prange(start, stop):
+        if level_counts[a] > 0:
+            variance[a], converged[a] = fit_grouped(
+                codes[a], level_diffs[a], first, second, outcome, intercept,
+                coefficients[a])
+        else:
+            variance[a], residuals[a], converged[a] = fit(
+                exact, a, numeric, first, second, outcome, covariates,
+                logistic, intercept, coefficients[a])
+
+
+def pair_regressions(exact, first, second, outcome, covariates, logistic,
+                     intercept, levels, progress_callback=None):
+    """NPDR's regression of every attribute (the interface of
+    :func:`...vectorised.npdr.pair_regressions`)."""
+    n_attrs = exact.values.shape[0]
+    k = 2 + len(covariates)
+    numeric = bool(numeric_and_known(exact))
+    covariates = np.ascontiguousarray(covariates, dtype=np.float64).reshape(
+        k - 2, len(first))
+    coefficients = np.zeros((n_attrs, k))
+    variance = np.empty(n_attrs)
+    residuals = np.zeros(n_attrs)
+    converged = np.empty(n_attrs, bool)
+    bounds = step_bounds(n_attrs, progress_callback)
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        regressions(exact, numeric, first, second, outcome, covariates,
+                    logistic, intercept, levels.codes, levels.diffs,
+                    levels.counts, start, stop, coefficients, variance,
+                    residuals, converged)
+        report(progress_callback, stop / n_attrs)
+    return coefficients, variance, residuals, converged

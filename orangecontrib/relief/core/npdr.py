@@ -1,0 +1,450 @@
+"""NPDR: Relief's neighbour pairs as regressions, with p-values and
+covariates (Le, Dawkins & McKinney 2020).
+
+NPDR finds each instance's neighbours once -- MultiSURF's neighbourhood,
+SURF's, or ReliefF's k nearest, none of them looking at the class -- and
+then, for every attribute A, regresses the pairs' outcome on their diff
+of A::
+
+    a class:           logit P(miss) = b_0 + b_A diff(A) + sum_c b_c diff(c)
+    a numeric target:  |y_i - y_j| = b_0 + b_A diff(A) + sum_c b_c diff(c) + e
+
+over the ordered pairs (i, j), j a neighbour of the reference i (a pair
+counted twice when each is the other's neighbour, as in MultiSURF's sums
+and in the authors' code).  A miss is a pair of different classes; the
+covariates' diffs (age, sex, batch) adjust for what they explain, so an
+attribute that only follows a confounder loses its significance.  b_A's
+statistic, b_A / se (Wald's z for the logistic fit, Student's t for the
+linear one), is tested one-sided, H1: b_A > 0, with the residual degrees
+of freedom, pairs - 2 - covariates; :func:`.significance.adjust` adjusts
+the p-values for testing every attribute.
+
+The fits are the engines' (:meth:`.engines.interface.Engine.
+pair_regressions`, defined in :mod:`.formulas.npdr`): least squares in
+closed form, the logistic one by Newton's steps to convergence.  Where
+the add-on's conventions differ from the authors' R package (insilico/
+npdr), the R package's choice is an option; ``doc/npdr.md`` lists them.
+
+This module imports neither Orange nor Qt.
+
+References
+----------
+Le, T. T., Dawkins, B. A., McKinney, B. A. (2020). Nearest-neighbor
+projected distance regression (NPDR) for detecting network interactions
+with adjustments for multiple tests and confounding. Bioinformatics
+36(9):2770-2777.
+"""
+from collections import namedtuple
+
+import numpy as np
+from scipy.special import stdtr
+
+from .errors import ReliefInputError
+from .estimators import check_memory, neighbours_of, prepared
+from .formulas.neighbourhoods import SIGMAS
+from .formulas.diffs import transform
+from .formulas.npdr import (KTH_LIMIT, MAX_LEVELS, MULTISURF_LIMIT,
+                            SURF_LIMIT, authors_k)
+from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
+                      PARAMETERS, SCALE, T_DIFF, T_EQ, TIES, TWINS, check,
+                      check_choice)
+from .prepare import TASKS, as_nominal_mask, class_groups
+from .progress import wrap_callback
+from .significance import adjust
+
+NpdrResult = namedtuple("NpdrResult", [
+    "coefficient",     # (a,) b_A, the coefficient of the attribute's diff
+    "standard_error",  # (a,) its standard error
+    "statistic",       # (a,) b_A / se: Wald's z (logistic) or t (linear)
+    "p",               # (a,) one-sided p-values, P(T_df >= statistic)
+    "q",               # (a,) p adjusted for testing every attribute
+    "intercept",       # (a,) b_0 of each attribute's fit
+    "covariates",      # (a, c) the covariates' coefficients in each fit
+    "converged",       # (a,) bool: the fit converged (logistic fits of a
+                       # separating attribute do not; NaN: no fit at all)
+    "df",              # residual degrees of freedom, pairs - 2 - c
+    "n_pairs",         # the number of neighbour pairs (ordered)
+    "regression",      # "logistic" (a class) or "linear" (a number)
+])
+
+#: the neighbourhoods' limits (:mod:`.formulas.npdr`)
+RULES = {"multisurf": MULTISURF_LIMIT, "surf": SURF_LIMIT}
+#: bytes a neighbour pair takes: its two instance numbers
+BYTES_PER_PAIR = 8
+#: the share of the run spent finding the pairs (for progress)
+PAIRS_SHARE = 0.3
+
+
+def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
+         task="classification", neighbourhood=NPDR_NEIGHBOURHOOD,
+         k_nearest=None, deviation=DEVIATION, ties=TIES, twins=TWINS,
+         diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, scale=SCALE,
+         adjustment=ADJUSTMENT, progress_callback=None):
+    """NPDR's regression of every attribute over the neighbour pairs.
+
+    Parameters
+    ----------
+    X : array (n, a)
+        Attribute values; NaN marks a missing value (RELIEF-D diffs);
+        nominal columns hold value codes 0..V-1.
+    y : array (n,)
+        Class codes (logistic fits) or, with ``task="regression"``, a
+        number (linear fits); rows whose y is NaN are left out.
+    discrete : bool array (a,) or None
+        Which attributes are nominal (None: all numeric).
+    covariates : array (n, c) or None
+        Values of the covariates (not scored, not in the distance): their
+        diffs over the same pairs are further regressors.  Nominal ones
+        (`covariate_discrete`) differ by 0 or 1, numeric ones by their
+        difference over their range; none may be missing or constant.
+    covariate_discrete : bool array (c,) or None
+    task : "classification" or "regression"
+    neighbourhood : "multisurf", "surf" or "relieff"
+        Each reference's neighbours: MultiSURF's (nearer than its mean
+        distance minus half its deviation, `deviation`), SURF's (nearer
+        than the mean distance of all pairs) or its `k_nearest` nearest.
+    k_nearest : int or None
+        k of "relieff"; None: the authors' rule, the number MultiSURF
+        expects (:func:`.formulas.npdr.authors_k`, 493 for 1600
+        instances).
+    deviation : "population" or "sample"
+        MultiSURF's standard deviation (the R package's: "sample").
+    ties : "lower-index" or "all"
+        "relieff"'s ties at the k-th distance: the lower instance index,
+        as in every variant of the add-on, or all of them, as in the R
+        package.
+    twins : "include" or "exclude"
+        Whether an instance identical to the reference (at distance 0) is
+        its neighbour (the add-on, as in MultiSURF) or not (the R package).
+    diff, t_eq, t_diff
+        The diff of numeric attributes (see :mod:`.formulas.diffs`).
+    scale : "range" or "none"
+        Numeric diffs (and the numeric target's) divided by the range, as
+        in every variant, or not, as in the R package: the coefficients
+        are then per unit of the attribute, the covariate and the target;
+        statistics and p-values are the same.  "none" needs the linear
+        diff.
+    adjustment : "bh", "holm" or "bonferroni"
+        Of `q` (the R package's default is Bonferroni).
+    progress_callback : callable(float) or None
+
+    Returns
+    -------
+    NpdrResult
+        NaN for an attribute without a fit (constant over the pairs, or
+        collinear with a covariate).
+
+    References
+    ----------
+    Le, Dawkins & McKinney (2020), Bioinformatics 36(9):2770-2777,
+    eq. 4-7.
+    """
+    first, second, design = npdr_design(
+        X, y, discrete, covariates, covariate_discrete, task=task,
+        neighbourhood=neighbourhood, k_nearest=k_nearest,
+        deviation=deviation, ties=ties, twins=twins, diff=diff, t_eq=t_eq,
+        t_diff=t_diff, scale=scale,
+        progress_callback=wrap_callback(progress_callback, 0, PAIRS_SHARE))
+    check("adjustment", adjustment)
+    exact = design.data.exact
+    fits = design.kernels.pair_regressions(
+        exact, first, second, design.outcome, design.covariates,
+        design.logistic, design.intercept,
+        attribute_levels(exact, design.logistic
+                         and len(design.covariates) == 0),
+        wrap_callback(progress_callback, PAIRS_SHARE, 1.0))
+    return results(fits, design, len(first), adjustment)
+
+
+def npdr_coefficients(X, y, discrete=None, *, task="classification",
+                      deviation=DEVIATION, diff=DIFF, t_eq=T_EQ,
+                      t_diff=T_DIFF, progress_callback=None):
+    """NPDR's weights as the registry's variants give theirs
+    (:mod:`.variants`): the coefficient b_A of every attribute's diff in
+    :func:`npdr` over MultiSURF's neighbour pairs, without covariates (NaN
+    where there is no fit); the parameters are :func:`npdr`'s."""
+    return npdr(X, y, discrete, task=task, deviation=deviation, diff=diff,
+                t_eq=t_eq, t_diff=t_diff,
+                progress_callback=progress_callback).coefficient
+
+
+def npdr_columns(X, y, discrete=None, covariate_columns=(), **options):
+    """:func:`npdr` of the columns of `X` but `covariate_columns` (their
+    indices), which are its covariates: every field of the result one per
+    column of `X`, NaN (not converged) at the covariates'; `options` are
+    :func:`npdr`'s."""
+    X = np.asarray(X, dtype=np.float64)
+    n_columns = X.shape[1] if X.ndim == 2 else 0
+    nominal = as_nominal_mask(discrete, n_columns)
+    covariate = np.zeros(n_columns, bool)
+    for c in covariate_columns:
+        if not 0 <= c < n_columns:
+            raise ReliefInputError(f"A covariate must be a column index in "
+                                   f"0..{n_columns - 1}, got {c}.")
+        covariate[c] = True
+    scored = ~covariate
+    result = npdr(X[:, scored], y, nominal[scored],
+                  X[:, covariate] if covariate.any() else None,
+                  nominal[covariate], **options)
+    return result._replace(**{field: spread(getattr(result, field), scored)
+                              for field in PER_ATTRIBUTE})
+
+
+#: the fields of :data:`NpdrResult` with a value per attribute
+PER_ATTRIBUTE = ("coefficient", "standard_error", "statistic", "p", "q",
+                 "intercept", "covariates", "converged")
+
+
+def spread(values, scored):
+    """`values` of the `scored` columns placed among all: NaN (False for
+    a bool array) at the others."""
+    values = np.asarray(values)
+    out = np.zeros((len(scored),) + values.shape[1:], values.dtype)
+    if values.dtype != bool:
+        out[:] = np.nan
+    out[scored] = values
+    return out
+
+
+Design = namedtuple("Design", [
+    "data",        # PreparedData of one group: neighbours ignore the class
+    "kernels",     # the engine's module (.engines.kernels)
+    "outcome",     # (pairs,) 1 for a miss and 0 for a hit, or |y_i - y_j|
+    "covariates",  # (c, pairs) the covariates' diffs
+    "logistic",    # bool: a class
+    "intercept",   # the logistic fits' start, logit(mean outcome)
+    "units",       # (a,) what b_A and its error are divided by (scale)
+])
+
+
+def npdr_design(X, y, discrete=None, covariates=None,
+                covariate_discrete=None, *, task="classification",
+                neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,
+                deviation=DEVIATION, ties=TIES, twins=TWINS, diff=DIFF,
+                t_eq=T_EQ, t_diff=T_DIFF, scale=SCALE,
+                progress_callback=None):
+    """NPDR's neighbour pairs and what its regressions read of them
+    (parameters as in :func:`npdr`).
+
+    Returns
+    -------
+    (first, second, Design)
+        The ordered pairs (reference, neighbour), int32 arrays, the
+        references in increasing order and each one's neighbours too; the
+        :data:`Design` of the fits.
+    """
+    neighbourhood = PARAMETERS["npdr_neighbourhood"]("neighbourhood",
+                                                     neighbourhood)
+    k_nearest = PARAMETERS["npdr_k"]("k_nearest", k_nearest)
+    ties, twins = check("ties", ties), check("twins", twins)
+    raw = check("scale", scale) == "none"
+    if raw and diff != "linear":
+        raise ReliefInputError(f"scale='none' (the R package's raw "
+                               f"differences) needs diff='linear', got "
+                               f"diff={diff!r}.")
+    if neighbourhood == "relieff" and ties == "lower-index" \
+            and twins == "exclude":
+        raise ReliefInputError(
+            "twins='exclude' is the R package's rule; with "
+            "neighbourhood='relieff' it goes with the package's ties, "
+            "ties='all'.")
+    logistic = check_choice("task", task, TASKS) == "classification"
+    if logistic:
+        values = np.asarray(y, dtype=np.float64).ravel()
+        class_groups(values[~np.isnan(values)])  # a single class: an error
+    # every diff of the neighbour search and the fits is class-blind, as
+    # for a numeric target: one group
+    data, refs, kernels = prepared(X, y, discrete, None, None,
+                                   task="regression", diff=diff, t_eq=t_eq,
+                                   t_diff=t_diff)
+    kept = data.kept_rows
+    columns, nominal = covariate_columns(covariates, covariate_discrete,
+                                         len(np.ravel(y)), kept)
+    n = data.n_instances
+    expected = authors_k(n) if k_nearest is None else k_nearest
+    check_memory("the neighbour pairs", n * expected * BYTES_PER_PAIR)
+    units = attribute_units(X, discrete, kept, raw)
+    first, second = find_pairs(data, refs, kernels, neighbourhood,
+                               k_nearest, deviation, ties, twins,
+                               units if raw else None, progress_callback)
+    outcome = pair_outcome(np.asarray(y, dtype=np.float64).ravel()[kept],
+                           data.target, first, second, logistic, raw)
+    check_pairs(outcome, logistic, 2 + columns.shape[1])
+    mean = outcome.mean()
+    return first, second, Design(
+        data=data, kernels=kernels, outcome=outcome,
+        covariates=covariate_diffs(columns, nominal, first, second, raw),
+        logistic=logistic,
+        intercept=float(np.log(mean / (1 - mean))) if logistic else 0.0,
+        units=units)
+
+
+def find_pairs(data, refs, kernels, neighbourhood, k_nearest, deviation,
+               ties, twins, weights, progress_callback):
+    """The ordered (reference, neighbour) pairs of every instance: a
+    SURF-family neighbourhood or the k nearest (ReliefF's top-k lists
+    with the ties to the lower index, or every instance as near as the
+    k-th); the attributes weighted by `weights` in the distance (None:
+    1)."""
+    exclude_twins = twins == "exclude"
+    n = data.n_instances
+    if n < 2:
+        raise ReliefInputError("NPDR needs at least two instances with a "
+                               "known target.")
+    if neighbourhood != "relieff":
+        ddof = SIGMAS[check("deviation", deviation)]
+        return kernels.neighbour_pairs(data, RULES[neighbourhood], 1, ddof,
+                                       exclude_twins, weights,
+                                       progress_callback)
+    k = min(authors_k(n) if k_nearest is None else k_nearest, n - 1)
+    if ties == "all":
+        return kernels.neighbour_pairs(data, KTH_LIMIT, k, 0, exclude_twins,
+                                       weights, progress_callback)
+    lists = np.sort(neighbours_of(kernels, data, refs, k, weights,
+                                  progress_callback)[:, 0], axis=1)
+    return (np.repeat(refs, k).astype(np.int32),
+            lists.ravel().astype(np.int32))
+
+
+def pair_outcome(values, scaled, first, second, logistic, raw):
+    """Each pair's outcome: 1 for a miss (classes differ), 0 for a hit;
+    or |y_i - y_j| of the target over its range (`scaled`), or of its
+    `values` themselves when `raw`."""
+    if logistic:
+        return (values[first] != values[second]).astype(np.float64)
+    target = values if raw else scaled
+    return np.abs(target[first] - target[second])
+
+
+def check_pairs(outcome, logistic, k):
+    """ReliefInputError unless the pairs can be fitted: more pairs than
+    the k coefficients, and for a class both hits and misses."""
+    if len(outcome) <= k:
+        raise ReliefInputError(
+            f"NPDR found {len(outcome)} neighbour pairs, too few for "
+            f"{k} coefficients; use more instances or a larger "
+            f"neighbourhood.")
+    if logistic and outcome.min() == outcome.max():
+        kind = "hits" if outcome[0] == 0 else "misses"
+        raise ReliefInputError(
+            f"Every neighbour pair is one of {kind}: NPDR's logistic "
+            f"regression needs pairs of the same class and of different "
+            f"classes.")
+
+
+def covariate_columns(covariates, covariate_discrete, n_rows, kept):
+    """The covariates of the kept rows, (kept, c) float64, and which are
+    nominal; ReliefInputError for a missing, infinite or constant one."""
+    if covariates is None:
+        return np.empty((len(kept), 0)), np.zeros(0, bool)
+    try:
+        columns = np.array(covariates, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ReliefInputError(f"The covariates must be numbers: "
+                               f"{err}") from None
+    if columns.ndim == 1:
+        columns = columns[:, None]
+    if columns.ndim != 2 or len(columns) != n_rows:
+        raise ReliefInputError(
+            f"The covariates must be one row per instance ({n_rows}), got "
+            f"an array of shape {columns.shape}.")
+    nominal = as_nominal_mask(covariate_discrete, columns.shape[1])
+    columns = columns[kept]
+    for c, column in enumerate(columns.T):
+        if not np.isfinite(column).all():
+            raise ReliefInputError(
+                f"Covariate {c} has missing or infinite values; NPDR needs "
+                f"every covariate known where the target is.")
+        if column.min() == column.max():
+            raise ReliefInputError(f"Covariate {c} is constant: it cannot "
+                                   f"adjust for anything.")
+    return columns, nominal
+
+
+def covariate_diffs(columns, nominal, first, second, raw):
+    """The covariates' diffs over the pairs, (c, pairs): 0/1 for a
+    nominal one, |c_i - c_j| (over the range unless `raw`) otherwise."""
+    diffs = np.empty((columns.shape[1], len(first)))
+    for c, column in enumerate(columns.T):
+        if nominal[c]:
+            diffs[c] = column[first] != column[second]
+        else:
+            span = 1.0 if raw else column.max() - column.min()
+            diffs[c] = np.abs(column[first] - column[second]) / span
+    return diffs
+
+
+def attribute_units(X, discrete, kept, raw):
+    """Each attribute's unit: 1, or with `raw` a numeric attribute's
+    range (its diff is then |x_i - x_j|, not |x_i - x_j| / range): the
+    weight of its diff in the distance (the R package's manhattan
+    distance of the raw values) and what its coefficient and error are
+    divided by."""
+    X = np.asarray(X, dtype=np.float64)[kept]
+    units = np.ones(X.shape[1])
+    if raw:
+        with np.errstate(invalid="ignore"):
+            span = np.fmax.reduce(X, axis=0) - np.fmin.reduce(X, axis=0)
+        numeric = ~as_nominal_mask(discrete, X.shape[1]) & (span > 0)
+        units[numeric] = span[numeric]
+    return units
+
+
+Levels = namedtuple("Levels", [
+    "codes",   # (a, n) int8: each instance's level of each attribute
+    "diffs",   # (a, MAX_LEVELS^2): the diff of levels (u, v) at u L + v
+    "counts",  # (a,) how many levels an attribute has; 0: not grouped
+])
+
+
+def attribute_levels(exact, grouped):
+    """The attributes whose pairs the fits group by level
+    (:data:`.formulas.npdr.MAX_LEVELS`): with `grouped` (a logistic fit
+    without covariates), those of at most MAX_LEVELS values, none
+    missing; each level's code and the diffs of every two levels (the
+    diffs of their pairs, computed as the pairs' are)."""
+    n_attrs, n = exact.values.shape
+    codes = np.zeros((n_attrs, n), np.int8)
+    diffs = np.zeros((n_attrs, MAX_LEVELS * MAX_LEVELS))
+    counts = np.zeros(n_attrs, np.int64)
+    for a in range(n_attrs if grouped else 0):
+        values = exact.values[a]
+        levels, inverse = np.unique(values, return_inverse=True)
+        if len(levels) > MAX_LEVELS or np.isnan(levels).any():
+            continue
+        codes[a] = inverse
+        counts[a] = len(levels)
+        u, v = np.divmod(np.arange(MAX_LEVELS * MAX_LEVELS), MAX_LEVELS)
+        known = (u < len(levels)) & (v < len(levels))
+        if exact.nominal[a]:
+            diffs[a, known] = levels[u[known]] != levels[v[known]]
+        else:
+            diffs[a, known] = transform(
+                np.abs(levels[u[known]] - levels[v[known]]), exact.kind,
+                exact.t_eq, exact.t_diff)
+    return Levels(codes, diffs, counts)
+
+
+def results(fits, design, n_pairs, adjustment):
+    """The :data:`NpdrResult` of the engine's fits (coefficients,
+    [H^-1]_11, squared residuals, converged)."""
+    coefficients, variance, residuals, converged = fits
+    k = coefficients.shape[1]
+    df = n_pairs - k
+    if design.logistic:
+        error = np.sqrt(variance)
+    else:
+        error = np.sqrt(residuals / df * variance)
+    fitted = np.isfinite(error)
+    coefficients = np.where(fitted[:, None], coefficients, np.nan)
+    coefficient = coefficients[:, 1] / design.units
+    error = error / design.units
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = coefficient / error
+    p = np.where(fitted, stdtr(df, -statistic), np.nan)
+    return NpdrResult(
+        coefficient=coefficient, standard_error=error, statistic=statistic,
+        p=p, q=adjust(p, adjustment), intercept=coefficients[:, 0],
+        covariates=coefficients[:, 2:], converged=converged & fitted, df=df,
+        n_pairs=n_pairs,
+        regression="logistic" if design.logistic else "linear")

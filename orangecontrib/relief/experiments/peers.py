@@ -1,0 +1,143 @@
+"""Other implementations of the Relief family, run beside ours where they
+are installed: scikit-rebate (``skrebate``, the benchmark study's own
+code) and fast-select.
+
+:func:`peer_weights` is the one place that knows how to call them: the
+ReBATE experiment (:mod:`.rebate`) and the speed benchmarks
+(``benchmarks/peers.py``) both go through it.  Neither peer is a
+dependency of the add-on; :func:`available` says which are installed.
+
+This module imports neither Orange nor Qt.
+"""
+import importlib
+import warnings
+
+import numpy as np
+
+#: peer -> the module that must be importable
+MODULES = {"skrebate": "skrebate", "fast-select": "fast_select"}
+#: what each peer computes: ReliefF, the SURF family and (scikit-rebate)
+#: TuRF around MultiSURF
+ALGORITHMS = {
+    "skrebate": ("relieff", "surf", "surf*", "multisurf", "multisurf*",
+                 "turf"),
+    "fast-select": ("relieff", "surf", "surf*", "multisurf", "multisurf*"),
+}
+#: the tasks each peer handles ("regression": a numeric target)
+TASKS = {"skrebate": ("classification", "regression"),
+         "fast-select": ("classification",)}
+#: the peers that accept missing values (NaN)
+MISSING = ("skrebate",)
+
+
+def available(peer):
+    """Whether `peer` (a key of :data:`MODULES`) can be imported."""
+    try:
+        importlib.import_module(MODULES[peer])
+    except ImportError:
+        return False
+    return True
+
+
+def supports(peer, algorithm, task, missing):
+    """Whether `peer` computes `algorithm` for `task` on data with
+    missing values (`missing`) or without."""
+    return (algorithm in ALGORITHMS[peer] and task in TASKS[peer]
+            and (not missing or peer in MISSING))
+
+
+def fitted_importances(make_estimator, X, y):
+    """A scikit-learn style peer: build the estimator, fit it on the data
+    (its warnings silenced) and return its feature importances."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        estimator = make_estimator()
+        estimator.fit(X, y)
+    return np.asarray(estimator.feature_importances_, dtype=float)
+
+
+def label_type(y, task):
+    """scikit-rebate's name of the target's kind."""
+    if task == "regression":
+        return "continuous"
+    return "binary" if len(np.unique(y[~np.isnan(y)])) == 2 else "multiclass"
+
+
+def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
+    """scikit-rebate's weights: ReliefF with `k`, a SURF-family member
+    or TuRF (its default, half the attributes each round) around
+    MultiSURF; a column with at most `discrete_limit` values is
+    nominal."""
+    import skrebate
+
+    options = dict(n_features_to_select=X.shape[1], n_jobs=1,
+                   categorical_threshold=discrete_limit,
+                   label_type=label_type(y, task))
+    if algorithm == "relieff":
+        def make():
+            return skrebate.ReliefF(n_neighbors=k, **options)
+    elif algorithm == "turf":
+        def make():
+            return skrebate.TURF(skrebate.MultiSURF(**options),
+                                 num_scores_to_return=X.shape[1])
+    else:
+        cls = {"multisurf": skrebate.MultiSURF,
+               "multisurf*": skrebate.MultiSURFstar, "surf": skrebate.SURF,
+               "surf*": skrebate.SURFstar}[algorithm]
+
+        def make():
+            return cls(**options)
+    return fitted_importances(make, X, y)
+
+
+def fast_select_weights(algorithm, X, y, k, discrete_limit):
+    """fast-select's weights (its CPU back end): ReliefF with `k` or a
+    SURF-family member."""
+    if algorithm == "relieff":
+        import fast_select
+
+        def make():
+            return fast_select.ReliefF(n_features_to_select=1.0,
+                                       n_neighbors=k,
+                                       discrete_limit=discrete_limit,
+                                       backend="cpu", n_jobs=-1)
+    else:
+        from fast_select.MultiSURF import MultiSURF
+        from fast_select.SURF import SURF
+        cls = MultiSURF if algorithm.startswith("multi") else SURF
+
+        def make():
+            return cls(n_features_to_select=1.0, backend="cpu", n_jobs=-1,
+                       use_star=algorithm.endswith("*"))
+    return fitted_importances(make, X, y)
+
+
+def peer_weights(peer, algorithm, X, y, *, k=10, task="classification",
+                 discrete_limit=10):
+    """The weights `peer` gives the columns of `X` with `algorithm` (one
+    of :data:`ALGORITHMS` [peer]), float64 in column order.
+
+    Parameters
+    ----------
+    X : array (n, a)
+    y : array (n,)
+        Class codes, or a number with ``task="regression"``.
+    k : int
+        ReliefF's neighbours.
+    task : "classification" or "regression"
+    discrete_limit : int
+        A column with at most this many distinct values is nominal
+        (scikit-rebate's ``discrete_threshold``, fast-select's
+        ``discrete_limit``).
+    """
+    if peer not in MODULES:
+        raise ValueError(f"peer must be one of {', '.join(MODULES)}, got "
+                         f"{peer!r}.")
+    if algorithm not in ALGORITHMS[peer]:
+        raise ValueError(f"{peer} has no {algorithm}; it has "
+                         f"{', '.join(ALGORITHMS[peer])}.")
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if peer == "skrebate":
+        return skrebate_weights(algorithm, X, y, k, task, discrete_limit)
+    return fast_select_weights(algorithm, X, y, k, discrete_limit)

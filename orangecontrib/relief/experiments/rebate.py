@@ -1,0 +1,536 @@
+"""The ReBATE benchmark of Urbanowicz, Olson, Schmitt, Meeker & Moore
+(2018): Relief-based methods on simulated genetic data with known answers.
+
+The archive (EpistasisLab/rebate-benchmark, ``benchmark-data/
+Simulated_Benchmark_Archive``) holds one folder per configuration (2-way
+and 3-way epistasis, main effects, heterogeneous and additive effects,
+XOR, multiplexers, missing values, class imbalance, continuous endpoints,
+3 and 9 classes, 20 to 100,000 features), each with 30 replicates: gzipped
+tab-separated tables whose column ``Class`` is the target.  A folder with
+at least one such table is a configuration (:func:`configurations`),
+wherever it lies below the folder given, so that families other than the
+ones a copy holds are read the same way.  The predictive features are
+told by their names (:data:`PREDICTIVE`): GAMETES' ``M<model>P<locus>``
+and the multiplexers' address and register bits ``A_k``, ``R_k``; the
+others (``N<k>``) are noise.
+
+The study's measure of a method on a configuration is its power at r:
+the share of the replicates in which every predictive feature ranks
+within the top r of all features (:func:`worst_rank`, ties counted
+against the method).  :func:`run` weighs every replicate with every
+method, the files read where they are, in parallel (each worker process
+reads, weighs and returns the worst rank of the predictive features);
+:class:`Results` write the power at every r (a CSV), the study's heat map
+(configurations by methods, colour the power at r = the number of
+predictive features) and power-against-r curves, and summarise
+themselves in a table.
+
+The experiment has the shape of every experiment of the add-on
+(:mod:`.`): :class:`Settings` -> :func:`run` -> :class:`Results`.
+
+This module imports neither Orange nor Qt.
+"""
+import gzip
+import io
+import os
+import re
+import time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from . import Progress, check_at_least, fastest_engine, run_in_processes
+from . import peers
+from ..core import double, estimators, surf
+from ..core.npdr import npdr
+from ..core.options import TURF_FRACTION
+from ..core.turf import turf
+
+#: the target column of every table of the archive
+CLASS = "Class"
+#: a predictive feature's name: GAMETES' M<model>P<locus>, a multiplexer's
+#: address bit A_<k> or register bit R_<k>
+PREDICTIVE = re.compile(r"(M\d+P\d+|A_\d+|R_\d+)")
+#: the tables' file names
+SUFFIXES = (".txt.gz", ".txt", ".tsv.gz", ".tsv")
+#: a column with at most this many values is nominal (the study's
+#: scikit-rebate, ``discrete_threshold``; 0: every column numeric)
+DISCRETE_LIMIT = 10
+#: replicates per configuration of ``--quick``
+QUICK_REPLICATES = 3
+
+#: our methods: name -> (the study's algorithm, ReliefF's k); the study's
+#: ReliefF with k = 10 and 100, the SURF family, TuRF around MultiSURF,
+#: and the add-on's own Relief, (p)dReliefF and NPDR
+OURS = {
+    "ReliefF k=10": ("relieff", 10),
+    "ReliefF k=100": ("relieff", 100),
+    "SURF": ("surf", None),
+    "SURF*": ("surf*", None),
+    "MultiSURF": ("multisurf", None),
+    "MultiSURF*": ("multisurf*", None),
+    "TuRF MultiSURF": ("turf", None),
+    "Relief": ("relief", None),
+    "DReliefF": ("drelieff", 10),
+    "PDReliefF": ("pdrelieff", 10),
+    "NPDR": ("npdr", None),
+}
+#: the peers' methods (:mod:`.peers`): "<peer> <method of OURS>"
+PEER_METHODS = {f"{peer} {name}": (peer, algorithm, k)
+                for peer, algorithms in peers.ALGORITHMS.items()
+                for name, (algorithm, k) in OURS.items()
+                if algorithm in algorithms}
+METHODS = tuple(OURS) + tuple(PEER_METHODS)
+
+
+def peer_methods(installed=None):
+    """The peers' methods, of the installed peers only (all of them with
+    `installed` False)."""
+    return tuple(name for name, (peer, _, _) in PEER_METHODS.items()
+                 if installed is False or peers.available(peer))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The knobs of the experiment.
+
+    Attributes
+    ----------
+    folder : str
+        A folder laid out as the benchmark's archive (its configurations
+        anywhere below it).
+    methods : tuple of str
+        Keys of :data:`METHODS` (default: every method of ours).
+    replicates : int or None
+        The first replicates of each configuration (by file name; None:
+        all).
+    discrete_limit : int
+        Columns with at most this many values are nominal (the study's
+        10; 0: every column numeric).
+    """
+    folder: str
+    methods: tuple = tuple(OURS)
+    replicates: int = None
+    discrete_limit: int = DISCRETE_LIMIT
+
+    def __post_init__(self):
+        unknown = [name for name in self.methods if name not in METHODS]
+        if unknown or not self.methods:
+            raise ValueError(f"unknown or no methods {unknown}; choose from "
+                             + ", ".join(METHODS))
+        if self.replicates is not None:
+            check_at_least(self, 1, "replicates")
+        check_at_least(self, 0, "discrete_limit")
+        if not os.path.isdir(self.folder):
+            raise ValueError(f"folder {self.folder!r} is not a folder; give "
+                             f"the folder of the benchmark's archive "
+                             f"(EpistasisLab/rebate-benchmark)")
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A folder of replicates of one simulated design."""
+    path: str      # the folder, relative to the settings' folder
+    files: tuple   # its tables' names, sorted
+
+    @property
+    def family(self):
+        """The top folder of the configuration (the study's family)."""
+        return self.path.split(os.sep)[0]
+
+    @property
+    def label(self):
+        """A short name: the family without GAMETES' decoration, then
+        the parts of the path the leaf folder does not repeat."""
+        parts = self.path.split(os.sep)
+        family = re.sub(r"^GAMETES_[\d.]+_dev_\w+?_|_Datasets.*$|_Loc_.*$",
+                        "", parts[0])
+        leaf = parts[-1]
+        middle = [part for part in parts[1:-1] if part not in leaf]
+        return " ".join([family] + middle
+                        + ([leaf] if len(parts) > 1 else []))
+
+
+def table_header(path):
+    """The column names of a table of the archive, or None if `path` is
+    not one (another text file, a report)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as file:
+            header = file.readline().rstrip("\n").split("\t")
+    except (OSError, UnicodeDecodeError, EOFError):
+        return None
+    return header if CLASS in header else None
+
+
+def configurations(folder):
+    """Every configuration below `folder`, in sorted order of its path:
+    the folders that hold at least one table (:func:`table_header`)."""
+    found = []
+    for root, directories, files in os.walk(folder):
+        directories.sort()
+        tables = tuple(sorted(name for name in files
+                              if name.endswith(SUFFIXES)
+                              and table_header(os.path.join(root, name))))
+        if tables:
+            found.append(Configuration(os.path.relpath(root, folder),
+                                       tables))
+    return sorted(found, key=lambda c: c.path)
+
+
+def read_table(path):
+    """(feature names, X, y) of a table: tab-separated, a header line,
+    ``NA`` for a missing value, the target in column ``Class``."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as file:
+        header = file.readline().rstrip("\n").split("\t")
+        body = re.sub(r"(?<![^\t\n])NA(?![^\t\n])", "nan", file.read())
+    values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
+    target = header.index(CLASS)
+    names = header[:target] + header[target + 1:]
+    return names, np.delete(values, target, axis=1), values[:, target]
+
+
+def predictive(names):
+    """Which features are predictive, by their names (:data:`PREDICTIVE`)."""
+    return np.array([PREDICTIVE.fullmatch(name) is not None
+                     for name in names])
+
+
+def task_of(y):
+    """"classification" for a target of integer codes, else
+    "regression" (the continuous endpoints)."""
+    known = y[~np.isnan(y)]
+    return ("classification" if np.array_equal(known, np.round(known))
+            else "regression")
+
+
+def nominal_columns(X, limit):
+    """Columns with at most `limit` distinct known values."""
+    return np.array([len(np.unique(column[~np.isnan(column)])) <= limit
+                     for column in X.T], dtype=bool)
+
+
+def worst_rank(scores, relevant):
+    """The rank of the worst-ranked predictive feature by `scores` (best
+    first), a tie counted against the method: a feature ranks below
+    every feature scored as high as it (NaN scores lowest)."""
+    scores = np.nan_to_num(np.asarray(scores, dtype=np.float64),
+                           nan=-np.inf)
+    return int(max((scores >= scores[f]).sum()
+                   for f in np.flatnonzero(relevant)))
+
+
+def our_scores(name, X, y, discrete, task):
+    """The scores of our method `name` (higher: more predictive), or None
+    where it does not apply to the data (Relief beyond two classes,
+    (p)dReliefF on a numeric target)."""
+    algorithm, k = OURS[name]
+    classes = task == "classification"
+    if algorithm == "relieff":
+        estimate = estimators.relieff if classes else estimators.rrelieff
+        return estimate(X, y, discrete, k_nearest=k)
+    if algorithm in surf.NEIGHBOURHOODS:
+        return surf.neighbourhood_sums(X, y, discrete, method=algorithm,
+                                       task=task).weights
+    if algorithm == "turf":
+        def score(X, y, discrete, progress_callback=None):
+            return surf.multisurf(X, y, discrete, task=task)
+        return turf(score, X, y, discrete, fraction=TURF_FRACTION).scores
+    if algorithm == "npdr":
+        return npdr(X, y, discrete, task=task).statistic
+    if not classes:
+        return None
+    if algorithm == "relief":
+        if len(np.unique(y[~np.isnan(y)])) != 2:
+            return None
+        return estimators.relief(X, y, discrete)
+    weigh = double.drelieff if algorithm == "drelieff" else double.pdrelieff
+    return weigh(X, y, discrete, k_nearest=k)
+
+
+def scores_of(name, X, y, discrete, task, discrete_limit):
+    """The scores of method `name` of :data:`METHODS`, or None where it
+    does not apply."""
+    if name in OURS:
+        return our_scores(name, X, y, discrete, task)
+    peer, algorithm, k = PEER_METHODS[name]
+    if not peers.supports(peer, algorithm, task, np.isnan(X).any()):
+        return None
+    return peers.peer_weights(peer, algorithm, X, y, k=k or 10, task=task,
+                              discrete_limit=discrete_limit)
+
+
+def run_replicate(settings, task):
+    """One replicate, every method: {method: (worst rank or None, seconds)};
+    `task` is (configuration path, file name)."""
+    path = os.path.join(settings.folder, *task)
+    names, X, y = read_table(path)
+    relevant = predictive(names)
+    if not relevant.any():
+        raise ValueError(f"{path}: no column is named as a predictive "
+                         f"feature (M<m>P<k>, A_<k>, R_<k>)")
+    kind = task_of(y)
+    discrete = nominal_columns(X, settings.discrete_limit)
+    out = {}
+    for name in settings.methods:
+        start = time.perf_counter()
+        scores = scores_of(name, X, y, discrete, kind,
+                           settings.discrete_limit)
+        out[name] = (None if scores is None else worst_rank(scores, relevant),
+                     time.perf_counter() - start)
+    return out
+
+
+def _run_replicate_in_worker(fields, task):
+    return run_replicate(Settings(**fields), task)
+
+
+@dataclass
+class Results:
+    """The worst ranks of every replicate, by configuration and method.
+
+    ``ranks[path][method]`` is a list, one entry per replicate: the rank
+    of its worst-ranked predictive feature, or None where the method does
+    not apply; ``seconds[method]`` the time each method took in all.
+    """
+    settings: Settings
+    configurations: list
+    features: dict = field(default_factory=dict)    # path -> number
+    relevant: dict = field(default_factory=dict)    # path -> number
+    ranks: dict = field(default_factory=dict)
+    seconds: dict = field(default_factory=dict)
+    wall: float = 0.0
+
+    FILES = ("rebate_power.csv", "rebate_replicates.csv",
+             "rebate_heatmap.png", "rebate_power_curves.png")
+
+    def power(self, path, method):
+        """The power at r = 1 .. number of features (None where the
+        method does not apply): the share of replicates whose predictive
+        features all rank within the top r."""
+        ranks = self.ranks[path][method]
+        if any(rank is None for rank in ranks):
+            return None
+        r = np.arange(1, self.features[path] + 1)
+        return (np.array(ranks)[:, None] <= r[None, :]).mean(axis=0)
+
+    def power_at_top(self, path, method):
+        """The power at r = the number of predictive features."""
+        power = self.power(path, method)
+        return None if power is None else power[self.relevant[path] - 1]
+
+    def write(self, out):
+        """Write the CSVs, the heat map and the curves to the directory
+        `out`; return their paths."""
+        from . import write_csv
+
+        os.makedirs(out, exist_ok=True)
+        paths = [os.path.join(out, name) for name in self.FILES]
+        write_csv(paths[0], self.power_rows())
+        write_csv(paths[1], self.replicate_rows())
+        plot_heatmap(self, paths[2])
+        plot_curves(self, paths[3])
+        return paths
+
+    def power_rows(self):
+        """One row per configuration, method and r."""
+        rows = []
+        for configuration in self.configurations:
+            path = configuration.path
+            for method in self.settings.methods:
+                power = self.power(path, method)
+                if power is None:
+                    continue
+                for r, value in enumerate(power, start=1):
+                    rows.append(dict(
+                        configuration=path, family=configuration.family,
+                        method=method, features=self.features[path],
+                        predictive=self.relevant[path],
+                        replicates=len(self.ranks[path][method]), r=r,
+                        power=f"{value:.6g}"))
+        return rows
+
+    def replicate_rows(self):
+        """One row per configuration, replicate and method: the worst
+        rank (empty where the method does not apply)."""
+        return [dict(configuration=c.path, replicate=name, method=method,
+                     worst_rank="" if rank is None else rank)
+                for c in self.configurations
+                for method in self.settings.methods
+                for name, rank in zip(c.files, self.ranks[c.path][method])]
+
+    def summary(self):
+        """The power at the top, configurations by methods, their mean,
+        and the time each method took."""
+        methods = self.settings.methods
+        width = max(len(c.label) for c in self.configurations)
+        cells = [max(len(name), 5) for name in methods]
+        header = f"{'configuration':<{width}}" + "".join(
+            f"  {name:>{w}}" for name, w in zip(methods, cells))
+        lines = [header]
+        tops = {method: [] for method in methods}
+        for configuration in self.configurations:
+            line = f"{configuration.label:<{width}}"
+            for method, w in zip(methods, cells):
+                top = self.power_at_top(configuration.path, method)
+                line += f"  {'n/a' if top is None else f'{top:.2f}':>{w}}"
+                if top is not None:
+                    tops[method].append(top)
+            lines.append(line)
+        lines.append(f"{'mean':<{width}}" + "".join(
+            f"  {np.mean(tops[m]) if tops[m] else np.nan:>{w}.2f}"
+            for m, w in zip(methods, cells)))
+        lines.append(f"{'seconds':<{width}}" + "".join(
+            f"  {self.seconds[m]:>{w}.0f}" for m, w in zip(methods, cells)))
+        n_files = sum(len(c.files) for c in self.configurations)
+        lines.append(f"(power at r = the number of predictive features; "
+                     f"{len(self.configurations)} configurations, "
+                     f"{n_files} files in {self.wall:.0f} s)")
+        return "\n".join(lines)
+
+
+def chosen(settings):
+    """The configurations of the settings' folder, with the replicates
+    the settings keep."""
+    found = configurations(settings.folder)
+    if not found:
+        raise ValueError(f"folder {settings.folder!r} holds no table of the "
+                         f"benchmark (tab-separated, a column {CLASS!r})")
+    if settings.replicates is None:
+        return found
+    return [Configuration(c.path, c.files[:settings.replicates])
+            for c in found]
+
+
+def run(settings, *, jobs=1, progress_callback=None, should_stop=None):
+    """Weigh every replicate of `settings` with every method; return
+    :class:`Results`.
+
+    Parameters
+    ----------
+    settings : Settings
+    jobs : int
+        Worker processes (1: in this process).
+    progress_callback : callable(float) or None
+        Receives the fraction of the files done.
+    should_stop : callable() -> bool, or None
+        Polled between files; True stops the run with
+        :class:`~orangecontrib.relief.core.progress.Interrupted`.
+    """
+    start = time.perf_counter()
+    found = chosen(settings)
+    tasks = [(c.path, name) for c in found for name in c.files]
+    # the largest files first, so that no worker is left with one at the end
+    sizes = {task: os.path.getsize(os.path.join(settings.folder, *task))
+             for task in tasks}
+    tasks.sort(key=lambda task: -sizes[task])
+    progress = Progress(len(tasks), progress_callback, should_stop)
+    per_file = {}
+
+    def done(task, result):
+        per_file[task] = result
+        progress.done()
+
+    if jobs <= 1:
+        with fastest_engine():
+            for task in tasks:
+                progress.check()
+                done(task, run_replicate(settings, task))
+    else:
+        run_in_processes(_run_replicate_in_worker, asdict(settings), tasks,
+                         jobs, done, poll=progress.check)
+    return assemble(settings, found, per_file, time.perf_counter() - start)
+
+
+def assemble(settings, found, per_file, wall):
+    """The :class:`Results` of every file's {method: (rank, seconds)}."""
+    results = Results(settings, found, wall=wall,
+                      seconds={m: 0.0 for m in settings.methods})
+    for c in found:
+        names = [name for name in table_header(
+            os.path.join(settings.folder, c.path, c.files[0])) if name != CLASS]
+        results.features[c.path] = len(names)
+        results.relevant[c.path] = int(predictive(names).sum())
+        results.ranks[c.path] = {m: [] for m in settings.methods}
+        for name in c.files:
+            for method, (rank, seconds) in per_file[(c.path, name)].items():
+                results.ranks[c.path][method].append(rank)
+                results.seconds[method] += seconds
+    return results
+
+
+# --- the figures ------------------------------------------------------------
+
+def plot_heatmap(results, path, dpi=110):
+    """The study's heat map: configurations (rows) by methods (columns),
+    the colour and the number the power at r = the number of predictive
+    features (grey where a method does not apply)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    methods = results.settings.methods
+    rows = results.configurations
+    power = np.array([[np.nan if (top := results.power_at_top(c.path, m))
+                       is None else top for m in methods] for c in rows])
+    longest = max(len(c.label) for c in rows)
+    figure = Figure(figsize=(1.6 + 0.045 * longest + 0.62 * len(methods),
+                             1.6 + 0.24 * len(rows)))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot(1, 1, 1)
+    axes.set_facecolor("#dddddd")
+    image = axes.imshow(np.ma.masked_invalid(power), cmap="viridis",
+                        vmin=0, vmax=1, aspect="auto")
+    for (i, j), value in np.ndenumerate(power):
+        if np.isfinite(value):
+            axes.text(j, i, f"{value:.2f}"[1:] if value < 1 else "1",
+                      ha="center", va="center", fontsize=6,
+                      color="white" if value < 0.6 else "black")
+    axes.set_xticks(range(len(methods)))
+    axes.set_xticklabels(methods, rotation=60, ha="right", fontsize=7)
+    axes.set_yticks(range(len(rows)))
+    axes.set_yticklabels([c.label for c in rows], fontsize=6)
+    colorbar = figure.colorbar(image, ax=axes, fraction=0.03, pad=0.02)
+    colorbar.set_label("power at r = number of predictive features",
+                       fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=dpi)
+
+
+def plot_curves(results, path, dpi=100):
+    """The power against r, one panel per configuration, one line per
+    method (r on a log scale where there are many features)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    methods = results.settings.methods
+    rows = results.configurations
+    n_cols = min(6, len(rows))
+    n_rows = -(-len(rows) // n_cols)
+    figure = Figure(figsize=(2.6 * n_cols, 2.2 * n_rows + 0.6))
+    FigureCanvasAgg(figure)
+    colours = {m: f"C{i % 10}" for i, m in enumerate(methods)}
+    styles = {m: "-" if i < 10 else "--" for i, m in enumerate(methods)}
+    for number, configuration in enumerate(rows):
+        axes = figure.add_subplot(n_rows, n_cols, number + 1)
+        features = results.features[configuration.path]
+        r = np.arange(1, features + 1)
+        for method in methods:
+            power = results.power(configuration.path, method)
+            if power is not None:
+                axes.plot(r, power, styles[method], color=colours[method],
+                          linewidth=1, label=method)
+        if features > 50:
+            axes.set_xscale("log")
+        axes.axvline(results.relevant[configuration.path], color="#999999",
+                     linewidth=0.6)
+        axes.set_ylim(-0.03, 1.03)
+        axes.set_title(configuration.label, fontsize=6)
+        axes.tick_params(labelsize=6)
+    handles, labels = figure.axes[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)),
+                  fontsize=7, frameon=False)
+    figure.supxlabel("r (top features)", fontsize=8, y=0.03)
+    figure.supylabel("power", fontsize=8)
+    figure.tight_layout(rect=(0, 0.05, 1, 1))
+    figure.savefig(path, dpi=dpi)

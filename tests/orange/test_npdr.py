@@ -1,0 +1,100 @@
+"""NPDR above the core: its Orange scorer (covariates by name, among the
+attributes or the metas), its own significance test, the command line
+and the scikit-learn selector, each on the confounder of
+tests/core/test_npdr.py."""
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+from orangecontrib.relief import NPDR, MultiSURF
+from orangecontrib.relief.cli import main
+from orangecontrib.relief.core.npdr import npdr
+from orangecontrib.relief.significance import Significance
+from orangecontrib.relief.sklearn import NPDR as NPDRSelector
+from tests.core.test_npdr import confounded
+
+N_ATTRIBUTES = 6
+
+
+def confounded_table(sex_as_attribute=False):
+    """The confounded data with the confounder as a meta `sex` (or as the
+    last attribute)."""
+    X, y, confounder = confounded(0, a=N_ATTRIBUTES)
+    attributes = [ContinuousVariable(f"x{a}") for a in range(N_ATTRIBUTES)]
+    sex = DiscreteVariable("sex", values=("f", "m"))
+    class_var = DiscreteVariable("y", values=("0", "1"))
+    if sex_as_attribute:
+        return Table.from_numpy(Domain(attributes + [sex], class_var),
+                                np.column_stack([X, confounder]), y)
+    return Table.from_numpy(Domain(attributes, class_var, [sex]), X, y,
+                            confounder[:, None].astype(float))
+
+
+@pytest.mark.parametrize("sex_as_attribute", [False, True])
+def test_the_scorer_adjusts_for_a_covariate_by_name(sex_as_attribute):
+    table = confounded_table(sex_as_attribute)
+    X, y, confounder = confounded(0, a=N_ATTRIBUTES)
+    alone = NPDR().result(confounded_table())  # sex in no distance
+    adjusted = NPDR(covariates=["sex"]).result(table)
+    core = npdr(X, y, covariates=confounder, covariate_discrete=[True])
+    assert alone.q[0] < 1e-6 < 0.05 < adjusted.q[0]
+    assert_allclose(adjusted.p[:N_ATTRIBUTES], core.p, rtol=1e-12)
+    assert_allclose(NPDR(covariates=["sex"])(table)[:N_ATTRIBUTES],
+                    core.coefficient, rtol=1e-12)
+    if sex_as_attribute:  # a covariate is not scored
+        assert np.isnan(adjusted.coefficient[-1])
+        assert not adjusted.converged[-1]
+
+
+def test_the_significance_path_gives_npdrs_own_p_values():
+    table = confounded_table()
+    tested = Significance(NPDR(covariates=["sex"]), test="regression",
+                          adjustment="holm").result(table)
+    result = NPDR(covariates=["sex"], adjustment="holm").result(table)
+    assert_array_equal(tested.p, result.p)
+    assert_array_equal(tested.q, result.q)
+    assert_array_equal(tested.weights, result.coefficient)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: Significance(MultiSURF(), test="regression"), "NPDR's own fits"),
+    (lambda: Significance(NPDR(), test="stir"), "STIR tests"),
+    (lambda: NPDR(covariates=["age"])(confounded_table()),
+     "'age' is neither an attribute nor a meta"),
+    (lambda: NPDR(n_iterations=10)(confounded_table()),
+     "NPDR weighs every instance"),
+])
+def test_misuse_is_named(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_the_command_line_takes_covariates(capsys, tmp_path):
+    file = tmp_path / "confounded.tab"
+    confounded_table().save(str(file))
+    lines = {}
+    for covariates in ([], ["--covariates", "sex"]):
+        assert main(["rank", str(file), "--method", "NPDR"]
+                    + covariates) == 0
+        out = capsys.readouterr().out.splitlines()
+        lines[bool(covariates)] = next(line for line in out
+                                       if line.split()[1:2] == ["x0"])
+    assert lines[False].endswith("*") and not lines[True].endswith("*")
+    assert main(["rank", str(file), "--method", "ReliefF", "--covariates",
+                 "sex"]) == 2
+    assert "--covariates adjusts NPDR's fits" in capsys.readouterr().err
+
+
+def test_the_selector_takes_covariate_columns():
+    X, y, confounder = confounded(0, a=N_ATTRIBUTES)
+    with_sex = np.column_stack([X, confounder])
+    alone = NPDRSelector(significance="regression").fit(X, y)
+    adjusted = NPDRSelector(significance="regression",
+                            covariates=[N_ATTRIBUTES],
+                            nominal_features=[N_ATTRIBUTES]).fit(with_sex, y)
+    assert alone.get_support()[0] and not adjusted.get_support()[0]
+    assert np.isnan(adjusted.feature_importances_[N_ATTRIBUTES])
+    assert not adjusted.get_support()[N_ATTRIBUTES]
+    with pytest.raises(ValueError, match="column index"):
+        NPDRSelector(covariates=[9]).fit(X, y)

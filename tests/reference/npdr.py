@@ -1,0 +1,191 @@
+"""A slow, literal NPDR (Le, Dawkins & McKinney 2020), written from the
+paper and the authors' R code (insilico/npdr: ``nearestNeighbors``,
+``get_Ri_nearest``, ``npdrDiff``, ``diffRegression``), with the add-on's
+diff and distance of :mod:`.relief` (range-scaled, RELIEF-D for missing
+values, one group: NPDR's neighbours ignore the class).
+
+For every attribute: the design matrix of the pairs, rows
+(1, diff(A), diff(covariate) ...), spelled out; least squares by numpy's
+``lstsq`` (an orthogonal factorisation, as R's ``lm``), the logistic fit by
+Newton's method on the explicit matrices to convergence, its standard
+error from the information matrix at the final coefficients; the
+one-sided p-value ``pt(z, df, lower.tail = FALSE)`` of R's code.  It is
+meant for tiny data only.
+"""
+import math
+
+import numpy as np
+from scipy.special import stdtr
+
+from .relief import diff as attribute_diff
+from .relief import distance, prepare
+
+
+def knn_surf(n, sd_fraction=0.5):
+    """knnSURF of the R package (utils.R): floor((n - 1) (1 - erf(f /
+    sqrt 2)) / 2), at least 1."""
+    return max(1, math.floor((n - 1) * (1 - math.erf(sd_fraction
+                                                     / math.sqrt(2))) / 2))
+
+
+def neighbourhood(D, i, method, k, ddof, ties, exclude_twins, surf_limit):
+    """The neighbours of reference i, in increasing order
+    (get_Ri_nearest)."""
+    n = len(D)
+    others = [j for j in range(n) if j != i]
+    if method == "relieff":
+        if ties == "all":  # slice_min(n = k + 1, with_ties = TRUE), self in
+            limit = sorted(D[i][j] for j in others)[k - 1]
+            chosen = [j for j in others if D[i][j] <= limit]
+        else:
+            chosen = sorted(sorted(others, key=lambda j: (D[i][j], j))[:k])
+    else:
+        if method == "multisurf":
+            mu = sum(D[i][j] for j in others) / len(others)
+            squares = sum((D[i][j] - mu) ** 2 for j in others)
+            sigma = math.sqrt(squares / (len(others) - ddof))
+            limit = mu - sigma / 2
+        else:
+            limit = surf_limit
+        chosen = [j for j in others if D[i][j] < limit]
+    if exclude_twins:
+        chosen = [j for j in chosen if D[i][j] > 0]
+    return chosen
+
+
+def pairs(ctx, method, k, ddof, ties, exclude_twins):
+    """The ordered (reference, neighbour) pairs, references in order."""
+    n = ctx.n
+    D = [[distance(i, j, ctx) for j in range(n)] for i in range(n)]
+    all_pairs = [D[i][j] for i in range(n) for j in range(i + 1, n)]
+    surf_limit = sum(all_pairs) / len(all_pairs)
+    if k is None:
+        k = knn_surf(n)
+    k = min(k, n - 1)
+    return [(i, j) for i in range(n)
+            for j in neighbourhood(D, i, method, k, ddof, ties,
+                                   exclude_twins, surf_limit)]
+
+
+def fit_linear(design, outcome):
+    """(coefficients, se of column 1) of least squares."""
+    coefficients = np.linalg.lstsq(design, outcome, rcond=None)[0]
+    residual = outcome - design @ coefficients
+    df = len(outcome) - design.shape[1]
+    sigma2 = residual @ residual / df
+    inverse = np.linalg.inv(design.T @ design)
+    return coefficients, math.sqrt(sigma2 * inverse[1, 1])
+
+
+def fit_logistic(design, outcome, iterations=100):
+    """(coefficients, se of column 1) of the logistic maximum likelihood,
+    Newton's method from 0 to convergence."""
+    coefficients = np.zeros(design.shape[1])
+    for _ in range(iterations):
+        mu = 1 / (1 + np.exp(-(design @ coefficients)))
+        information = design.T @ (design * (mu * (1 - mu))[:, None])
+        step = np.linalg.solve(information, design.T @ (outcome - mu))
+        coefficients = coefficients + step
+        if np.max(np.abs(step)) < 1e-13 * max(1, np.max(np.abs(coefficients))):
+            break
+    mu = 1 / (1 + np.exp(-(design @ coefficients)))
+    information = design.T @ (design * (mu * (1 - mu))[:, None])
+    return coefficients, math.sqrt(np.linalg.inv(information)[1, 1])
+
+
+def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
+         regression=False, method="multisurf", k=None, ddof=0,
+         ties="lower-index", exclude_twins=False, diff_kind="linear",
+         t_eq=0.04, t_diff=0.1):
+    """Per attribute: (coefficient, se, statistic, p, intercept, covariate
+    coefficients) as lists, and (df, number of pairs)."""
+    ctx, targets = prepare(X, y, discrete, diff_kind, t_eq, t_diff, None,
+                           regression=True)
+    kept = [i for i in range(len(y)) if not math.isnan(float(y[i]))]
+    found = pairs(ctx, method, k, ddof, ties, exclude_twins)
+    if regression:
+        span = max(targets) - min(targets)
+        outcome = np.array([abs(targets[i] - targets[j]) / span
+                            for i, j in found])
+    else:
+        outcome = np.array([1.0 if targets[i] != targets[j] else 0.0
+                            for i, j in found])
+    covariate_columns = []
+    if covariates is not None:
+        C = np.asarray(covariates, dtype=float).reshape(len(y), -1)[kept]
+        for c in range(C.shape[1]):
+            column = C[:, c]
+            if covariate_discrete is not None and covariate_discrete[c]:
+                covariate_columns.append(
+                    [1.0 if column[i] != column[j] else 0.0
+                     for i, j in found])
+            else:
+                span = column.max() - column.min()
+                covariate_columns.append(
+                    [abs(column[i] - column[j]) / span for i, j in found])
+    df = len(found) - 2 - len(covariate_columns)
+    out = []
+    for A in range(ctx.a):
+        design = np.array([[1.0, attribute_diff(A, i, j, ctx)]
+                           + [c[p] for c in covariate_columns]
+                           for p, (i, j) in enumerate(found)])
+        fit = fit_linear if regression else fit_logistic
+        coefficients, se = fit(design, outcome)
+        statistic = coefficients[1] / se
+        out.append((coefficients[1], se, statistic, stdtr(df, -statistic),
+                    coefficients[0], list(coefficients[2:])))
+    return [list(column) for column in zip(*out)], (df, len(found))
+
+
+def npdr_coefficients(X, y, discrete=None, *, task="classification",
+                      deviation="population", diff="linear", t_eq=0.04,
+                      t_diff=0.1, **_):
+    """The coefficient of every attribute over MultiSURF's pairs, called
+    as the registry's estimator (``core.npdr.npdr_coefficients``)."""
+    (coefficients, *_), _ = npdr(
+        X, y, discrete, regression=task == "regression", method="multisurf",
+        ddof=1 if deviation == "sample" else 0, diff_kind=diff, t_eq=t_eq,
+        t_diff=t_diff)
+    return coefficients
+
+
+def net_objective(design, outcome, lam, l1_ratio, logistic):
+    """glmnet's objective of NPDR's penalised fit as a function of
+    (b_0, b) on the raw diffs (`design` without its column of ones): the
+    loss over the P pairs (the logistic deviance over 2, or half the
+    squared error) plus lam [(1 - alpha)/2 (b sd)^2 + alpha |b sd|], sd
+    the diffs' standard deviations (denominator P)."""
+    sd = design.std(axis=0)
+
+    def objective(coefficients):
+        intercept, b = coefficients[0], coefficients[1:]
+        eta = intercept + design @ b
+        if logistic:
+            loss = np.mean(np.logaddexp(0, eta) - outcome * eta)
+        else:
+            loss = np.mean((outcome - eta) ** 2) / 2
+        scaled = b * sd
+        return loss + lam * ((1 - l1_ratio) / 2 * scaled @ scaled
+                             + l1_ratio * np.abs(scaled).sum())
+    return objective
+
+
+def npdr_net_design(X, y, discrete=None, regression=False, **options):
+    """The pairs' raw diffs (pairs x attributes) and outcome of NPDR's
+    neighbourhoods (options of :func:`npdr`)."""
+    ctx, targets = prepare(X, y, discrete, "linear", 0.04, 0.1, None,
+                           regression=True)
+    found = pairs(ctx, options.get("method", "multisurf"),
+                  options.get("k"), options.get("ddof", 0),
+                  options.get("ties", "lower-index"),
+                  options.get("exclude_twins", False))
+    design = np.array([[attribute_diff(A, i, j, ctx) for A in range(ctx.a)]
+                       for i, j in found])
+    if regression:
+        span = max(targets) - min(targets)
+        outcome = np.array([abs(targets[i] - targets[j]) / span
+                            for i, j in found])
+    else:
+        outcome = np.array([float(targets[i] != targets[j])
+                            for i, j in found])
+    return design, outcome
