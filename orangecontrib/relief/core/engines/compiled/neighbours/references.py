@@ -32,7 +32,7 @@ def search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
     groups = tables.groups
     bits = out.view(np.uint32)
     last = keys.shape[1] - 1
-    distance_rows(tables, weights, rows, j0, width, out, sums)
+    distance_rows(tables, weights, rows, j0, width, out, sums, True)
     order_bits(bits, width)
     for r in range(count):
         lo = j0

@@ -12,7 +12,8 @@ import numpy as np
 from numba import prange
 
 from ....formulas import neighbourhoods
-from ..diffs import attribute_diff, linear_diff, numeric_and_known
+from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
+                     numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
 from ..neighbours.distance_rows import distance_block, mean_distance
 from ....progress import report, step_bounds
@@ -82,7 +83,7 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
     (:func:`.four.add_terms`)."""
     row = 2 if hit else 4
     values, nominal = exact.values, exact.nominal
-    if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
+    if not any_missing(exact) and exact.kind == LINEAR:
         for a in range(sums.shape[1]):
             add_terms(sums, row, a, coef,
                       linear_diff(values[a, i], values[a, j], nominal[a]))
@@ -299,7 +300,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     each labelling (the interface of
     :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
     classes only, by which the references are grouped)."""
-    exact = data.exact
+    exact = for_kernels(data.exact)
     values = np.ascontiguousarray(exact.values)
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
