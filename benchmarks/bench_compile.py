@@ -42,10 +42,12 @@ PACKAGE = "orangecontrib.relief.core.engines.compiled"
 
 class CompileTimer(event.Listener):
     """Processor time of each compilation of a kernel of PACKAGE, less the
-    compilations of other kernels of PACKAGE nested in it."""
+    compilations of other kernels of PACKAGE nested in it, and the part of
+    it spent in LLVM (numba's "numba:llvm_lock" events)."""
 
     def __init__(self):
         self.own = {}  # dispatcher -> seconds
+        self.llvm = {}  # dispatcher -> seconds of LLVM
         self.stack = []  # [dispatcher, start, nested seconds]
 
     def on_start(self, event):
@@ -62,6 +64,29 @@ class CompileTimer(event.Listener):
         self.own[dispatcher] = self.own.get(dispatcher, 0.0) + spent - nested
         if self.stack:
             self.stack[-1][2] += spent
+
+
+class LLVMTimer(event.Listener):
+    """Adds the processor time of each stretch of LLVM work (the outermost
+    of nested holds of LLVM's lock) to the kernel being compiled (the
+    innermost of `compiling`'s stack)."""
+
+    def __init__(self, compiling):
+        self.compiling = compiling
+        self.depth, self.start = 0, 0.0
+
+    def on_start(self, event):
+        if self.depth == 0:
+            self.start = time.process_time()
+        self.depth += 1
+
+    def on_end(self, event):
+        self.depth -= 1
+        if self.depth == 0 and self.compiling.stack:
+            dispatcher = self.compiling.stack[-1][0]
+            self.compiling.llvm[dispatcher] = (
+                self.compiling.llvm.get(dispatcher, 0.0)
+                + time.process_time() - self.start)
 
 
 def is_kernel(dispatcher):
@@ -101,6 +126,7 @@ def child(parts):
 
     timer = CompileTimer()
     event.register("numba:compile", timer)
+    event.register("numba:llvm_lock", LLVMTimer(timer))
     start, wall = time.process_time(), time.perf_counter()
     if parts:
         with forced(COMPILED):
@@ -111,7 +137,8 @@ def child(parts):
         warmup.prepare()
     total, wall = time.process_time() - start, time.perf_counter() - wall
     table = {name: (len(dispatcher.overloads),
-                    timer.own.get(dispatcher, 0.0))
+                    timer.own.get(dispatcher, 0.0),
+                    timer.llvm.get(dispatcher, 0.0))
              for name, dispatcher in kernels().items()}
     print(json.dumps({"total": total, "wall": wall, "kernels": table,
                       "package": os.path.dirname(warmup.__file__)}))
@@ -146,26 +173,28 @@ def spread(values):
 
 def report(runs):
     """The table of the kernels (by median own time) and the totals."""
-    names = sorted(runs[0]["kernels"], key=lambda name: -statistics.median(
-        run["kernels"][name][1] for run in runs))
-    print("| kernel | signatures | CPU s |")
-    print("| --- | ---: | ---: |")
+    def median(name, column):
+        return statistics.median(run["kernels"][name][column] for run in runs)
+
+    names = sorted(runs[0]["kernels"], key=lambda name: -median(name, 1))
+    print("| kernel | signatures | CPU s | of which LLVM |")
+    print("| --- | ---: | ---: | ---: |")
     for name in names:
         signatures = runs[0]["kernels"][name][0]
         if signatures:
-            seconds = statistics.median(run["kernels"][name][1]
-                                        for run in runs)
-            print(f"| {name} | {signatures} | {seconds:.1f} |")
-    kernel_sums = [sum(own for _, own in run["kernels"].values())
+            print(f"| {name} | {signatures} | {median(name, 1):.1f} | "
+                  f"{median(name, 2):.1f} |")
+    kernel_sums = [sum(row[1] for row in run["kernels"].values())
                    for run in runs]
+    llvm_sums = [sum(row[2] for row in run["kernels"].values())
+                 for run in runs]
     totals = [run["total"] for run in runs]
-    signatures = sum(count for count, _ in runs[0]["kernels"].values())
-    compiled = sum(1 for count, _ in runs[0]["kernels"].values() if count)
-    print(f"| every kernel ({compiled} kernels) | {signatures} | "
-          f"{spread(kernel_sums)} |")
+    counts = [row[0] for row in runs[0]["kernels"].values()]
+    print(f"| every kernel ({sum(1 for c in counts if c)} kernels) | "
+          f"{sum(counts)} | {spread(kernel_sums)} | {spread(llvm_sums)} |")
     print(f"| the rest (running, caching, Python) | | "
-          f"{spread([t - k for t, k in zip(totals, kernel_sums)])} |")
-    print(f"| **prepare()** | | **{spread(totals)}** |")
+          f"{spread([t - k for t, k in zip(totals, kernel_sums)])} | |")
+    print(f"| **prepare()** | | **{spread(totals)}** | |")
     walls = [run["wall"] for run in runs]
     print(f"\nprepare(), processor time of each run: "
           f"{', '.join(f'{t:.1f}' for t in totals)} s; wall: "

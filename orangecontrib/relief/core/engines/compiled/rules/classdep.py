@@ -50,7 +50,7 @@ def add_mean_diffs(acc, tables, i, members, count, coef):
         add_diffs(acc, tables, i, members[s], coef / count)
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def cdrelief_update(acc, exact, squared, weights, i, neighbours, scale,
                     dist, index):
     """acc[A] += scale * (mean miss diff - mean hit diff) (eq. 4, one x)."""
@@ -103,7 +103,7 @@ def mean_distance(tables, weights, i, members, count):
 instance_weight = numba.njit(inline="always", cache=True)(instance_weight)
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def iwcdrelief_update(acc, exact, metric, weights, i, neighbours, scale,
                       pair_coef, threshold, as_printed):
     """Add reference I_i's eq. 6 updates to the rows of `acc` (classes).

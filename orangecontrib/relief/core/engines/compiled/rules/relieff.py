@@ -63,7 +63,7 @@ def add_diffs(acc, tables, i, j, coef):
             acc[a] += coef * attribute_diff(tables, a, i, j)
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def relieff_update(acc, tables, i, neighbours, priors):
     """acc[A] += m times reference I_i's ReliefF update (Fig. 2, lines 8-9)::
 
@@ -104,7 +104,7 @@ def relieff_weights(exact, refs, neighbours, priors):
     return partial.sum(axis=0) / m
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def rrelieff_update(sums, tables, i, neighbours, target, rank_weights):
     """Add reference I_i's terms to RReliefF's sums (Robnik-Sikonja &
     Kononenko 1997, 2003)::
