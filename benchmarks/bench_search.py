@@ -13,7 +13,7 @@ search the same prepared data (binary class, uniform continuous
 features, k = 10 plus the re-ranking's candidates) for the same m
 references; each repeat times this build, then the baseline, and the
 speed-up is the median of the pairs' ratios.  Both builds' float32 lists
-are then ranked exactly (this build's ``drivers.ranked_exactly``, with
+are then ranked exactly (this build's ``search.ranked_exactly``, with
 the larger of the two builds' float32 error bounds): the k nearest must be identical
 (printed).  The float32 lists themselves may differ where the builds
 round the distances differently.
@@ -25,15 +25,17 @@ from pathlib import Path
 
 import numpy as np
 
-from orangecontrib.relief.core.engines.compiled.neighbours import drivers
+from orangecontrib.relief.core.engines.compiled.neighbours import search
 from orangecontrib.relief.core.prepare import prepare
 
 from arguments import Parser, positive_int, positive_ints, size
 
 
 def load_baseline(directory):
-    """The search drivers of the core copied under `directory`, imported
-    as a package of their own (``baseline_core``)."""
+    """The search module of the core copied under `directory`, imported
+    as a package of their own (``baseline_core``): engines/compiled/
+    neighbours/search.py, or neighbours/drivers.py in a core of before
+    the engines were siblings."""
     core = Path(directory) / "orangecontrib" / "relief" / "core"
     spec = importlib.util.spec_from_file_location(
         "baseline_core", core / "__init__.py",
@@ -41,6 +43,9 @@ def load_baseline(directory):
     package = importlib.util.module_from_spec(spec)
     sys.modules["baseline_core"] = package
     spec.loader.exec_module(package)
+    if (core / "engines").is_dir():
+        return importlib.import_module(
+            "baseline_core.engines.compiled.neighbours.search")
     return importlib.import_module("baseline_core.neighbours.drivers")
 
 
@@ -61,10 +66,10 @@ def main(argv=None):
     X = rng.random((n, a))
     y = (rng.random(n) < 0.5).astype(float)
     data = prepare(X, y)
-    builds = [("this build", drivers)]
+    builds = [("this build", search)]
     if args.baseline:
         builds.append(("baseline", load_baseline(args.baseline)))
-    k, weights = 10 + drivers.EXTRA, np.ones(a, np.float32)
+    k, weights = 10 + search.EXTRA, np.ones(a, np.float32)
     for _, build in builds:  # compile or load the kernels
         build._references(data.search, weights, np.arange(64), k,
                           data.n_groups, None)
@@ -85,7 +90,7 @@ def main(argv=None):
             bound = max(build.float32_error_bound(data.search, weights)
                         for _, build in builds)
             same = np.array_equal(*(
-                drivers.ranked_exactly(data, data.search_order[refs], keys, 10,
+                search.ranked_exactly(data, data.search_order[refs], keys, 10,
                                        weights, bound)
                 for keys in lists.values()))
             line += (f", baseline {np.median(times['baseline']):.3f} s, "

@@ -215,8 +215,10 @@ FIGURES = {
         missing_table),
     "first-contact": Figure(
         "README.md",
-        (BENCH + "first_contact.py --size 2000x50 --cases ReliefF RReliefF",),
-        (BENCH + "first_contact.py --size 2000x50 --cases ReliefF",),
+        (BENCH + "first_contact.py",),
+        (BENCH + "first_contact.py --no-busy --scale 0.5 --cases "
+                 "'ReliefF 5000x100' 'MultiSURF 5000x100' "
+                 "'experiment separability'",),
         printed_table),
     "experiments": Figure(
         "README.md", (BENCH + "bench_experiments.py",),

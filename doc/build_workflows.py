@@ -227,9 +227,9 @@ def relief_significance(reg):
            "above a dashed line; pale bars are not significant.")
     b.note((680, 10, 330, 150),
            "Rank: Information Gain, the ReliefF weights and the "
-           "significance (-log10 q: 1.3 is q = 0.05, higher is more "
-           "significant), sorted by the significance. Choose 'Best ranked' "
-           "to send the top attributes on.")
+           "significance ('STIR -log10 q': 1.3 is q = 0.05, higher is "
+           "more significant), sorted by the significance. Choose 'Best "
+           "ranked' to send the top attributes on.")
     b.note((680, 320, 330, 110),
            "The Data Table gets Relief's 'Significant Data': the data with "
            "only the significant attributes (the class and metas kept), "

@@ -1,7 +1,18 @@
-"""Shared pytest setup: Qt runs without a screen (before any Qt import), and
-no call of the tests starts the compiled engine's background preparation
-(a test that wants one asks for it)."""
+"""Shared pytest setup: Qt runs without a screen (before any Qt import); no
+call of the tests starts the compiled engine's background preparation, and
+the command line shows no progress bar, whose lines depend on the
+machine's speed (a test that wants either asks for it); every wait guards
+against a hang only (tests/waiting.py)."""
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ORANGE_RELIEF_BACKGROUND"] = "0"
+os.environ["ORANGE_RELIEF_PROGRESS"] = "0"
+
+
+def pytest_configure(config):
+    """No test's outcome depends on the machine's speed (tests/waiting.py)."""
+    from tests import waiting
+
+    waiting.widget_waits_guard_hangs_only()
+    waiting.property_tests_have_no_deadline()

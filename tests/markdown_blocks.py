@@ -24,6 +24,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.waiting import HANG_GUARD_S
+
 ROOT = Path(__file__).resolve().parent.parent
 #: the languages a fenced block may name: run as a script, run in a
 #: shell, not run
@@ -32,8 +34,6 @@ LANGUAGES = (PYTHON, SHELL, TEXT)
 FENCE = re.compile(r"^```(.*)$")
 SKIP = re.compile(r"^<!-- skip-test: (.+?) -->$")
 OUTPUT_OF = re.compile(r"^<!-- output-of: (.+?) -->$")
-#: the longest any one block may take before it counts as hanging
-TIMEOUT = 300
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def run(code, language, directory):
         (directory / "example.sh").write_text(code, encoding="utf-8")
         command = ["bash", "-e", "-o", "pipefail", "example.sh"]
     return subprocess.run(command, cwd=directory, env=environment(directory),
-                          capture_output=True, text=True, timeout=TIMEOUT,
+                          capture_output=True, text=True, timeout=HANG_GUARD_S,
                           check=False)
 
 

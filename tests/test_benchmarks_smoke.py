@@ -177,37 +177,53 @@ def test_permutation_benchmark_gives_equal_p_values(capsys):
         assert "| 120x5 |" in capsys.readouterr().out
 
 
-#: script -> its option taking a size
-SIZE_OPTIONS = {"bench_cluster": "--sizes", "bench_permutations": "--sizes",
-                "bench_relief": "--sizes", "bench_rfsm": "--sizes",
-                "bench_search": "--size", "first_contact": "--size"}
-#: the scripts whose option takes a comma-separated list of sizes
-SIZE_LISTS = {"bench_cluster", "bench_permutations", "bench_relief"}
-#: script -> its options taking a count or another positive number
-COUNT_OPTIONS = {
-    "bench_cluster": ("--workers", "--m", "--repeats"),
-    "bench_permutations": ("--permutations", "--repeats"),
-    "bench_relief": ("--k", "--references", "--repeats", "--rounds",
-                     "--max-peer-memory", "--slow-cutoff", "--timeout"),
-    "bench_rfsm": ("--k",),
-    "bench_search": ("--m", "--repeats"),
-    "bench_streaming": ("--k", "--m", "--chunk-rows"),
-    "first_contact": ("--repeats",),
-    "floor": ("--n", "--a", "--repeats"),
-    "make_large": ("--rows", "--cols"),
-}
-#: script -> the positional arguments it requires
-POSITIONALS = {"bench_streaming": ["data.npy"], "make_large": ["out.npy"]}
+#: what an argument type of benchmarks/arguments.py refuses: type ->
+#: [(the text given, what the error says of it)]
 BAD_SIZES = ["0x5", "1x3", "5x0", "-2x4", "2000x", "2000x100x3", "2.5x3",
              "many", ""]
-BAD_COUNTS = ["0", "-3", "many", "nan"]
-#: (script, option, value) refused besides the counts
-OTHER_BAD_VALUES = [("floor", "--seed", "-1"), ("bench_relief", "--seed", "1.5"),
-                    ("bench_relief", "--missing", "1"),
-                    ("bench_relief", "--missing", "-0.1"),
-                    ("bench_relief", "--timeout", "inf"),
-                    ("bench_search", "--m", "1000,"),
-                    ("first_contact", "--cases", "no such case")]
+REFUSED = {
+    "size": [(bad, f"{bad}: expected NxA, N >= 2 instances by A >= 1 "
+                   f"attributes") for bad in BAD_SIZES],
+    "sizes": [(f"300x12,{bad}", f"{bad}: expected NxA") for bad in BAD_SIZES],
+    "positive_int": [(bad, f"{bad}: expected a whole number >= 1")
+                     for bad in ("0", "-3", "1.5", "many", "nan")],
+    "positive_ints": [(bad, "expected a whole number >= 1")
+                      for bad in ("1000,", "0,5", "many")],
+    "non_negative_int": [(bad, f"{bad}: expected a whole number >= 0")
+                         for bad in ("-1", "1.5", "many")],
+    "positive_number": [(bad, f"{bad}: expected a number > 0")
+                        for bad in ("0", "-3", "inf", "nan", "many")],
+    "fraction": [(bad, f"{bad}: expected a number >= 0 and < 1")
+                 for bad in ("1", "-0.1", "nan", "many")],
+}
+#: script -> {option: the argument type it takes}
+OPTIONS = {
+    "bench_cluster": {"--sizes": "sizes", "--workers": "positive_int",
+                      "--m": "positive_int", "--repeats": "positive_int"},
+    "bench_permutations": {"--sizes": "sizes",
+                           "--permutations": "positive_int",
+                           "--repeats": "positive_int"},
+    "bench_relief": {"--sizes": "sizes", "--missing": "fraction",
+                     "--k": "positive_int", "--references": "positive_int",
+                     "--seed": "non_negative_int",
+                     "--repeats": "positive_int", "--rounds": "positive_int",
+                     "--max-peer-memory": "positive_number",
+                     "--slow-cutoff": "positive_number",
+                     "--timeout": "positive_number"},
+    "bench_rfsm": {"--sizes": "size", "--k": "positive_int"},
+    "bench_search": {"--size": "size", "--m": "positive_ints",
+                     "--repeats": "positive_int"},
+    "bench_streaming": {"--k": "positive_int", "--m": "positive_int",
+                        "--chunk-rows": "positive_int"},
+    "first_contact": {"--scale": "positive_number"},
+    "floor": {"--n": "positive_int", "--a": "positive_int",
+              "--repeats": "positive_int", "--seed": "non_negative_int"},
+    "make_large": {"--rows": "positive_int", "--cols": "positive_int"},
+}
+#: script -> [(option, value)] refused besides those of its options' types
+OTHER_BAD_VALUES = {"first_contact": [("--cases", "no such case")]}
+#: script -> the positional arguments it requires
+POSITIONALS = {"bench_streaming": ["data.npy"], "make_large": ["out.npy"]}
 
 
 @functools.cache
@@ -225,22 +241,19 @@ def refusal(script, argv, capsys):
     return error
 
 
-@pytest.mark.parametrize("bad", BAD_SIZES)
-@pytest.mark.parametrize("script", SIZE_OPTIONS)
-def test_a_bad_size_is_refused(script, bad, capsys):
-    option = SIZE_OPTIONS[script]
-    value = f"300x12,{bad}" if script in SIZE_LISTS else bad
-    assert (f"argument {option}: {bad}: expected NxA, N >= 2 instances by "
-            f"A >= 1 attributes" in refusal(script, [f"{option}={value}"],
-                                            capsys))
-
-
-@pytest.mark.parametrize("script, option, bad", [
-    (script, option, bad) for script, options in COUNT_OPTIONS.items()
-    for option in options for bad in BAD_COUNTS] + OTHER_BAD_VALUES)
-def test_a_bad_number_is_refused(script, option, bad, capsys):
-    assert f"argument {option}: " in refusal(script, [f"{option}={bad}"],
-                                             capsys)
+@pytest.mark.parametrize("script", OPTIONS)
+def test_every_option_refuses_a_bad_value_in_one_line(script, capsys):
+    """Each option of each script refuses every value its type refuses,
+    naming the option and the value and saying what is expected."""
+    refused = [(option, text, message)
+               for option, kind in OPTIONS[script].items()
+               for text, message in REFUSED[kind]]
+    refused += [(option, text, f"argument {option}: ")
+                for option, text in OTHER_BAD_VALUES.get(script, [])]
+    for option, text, message in refused:
+        error = refusal(script, [f"{option}={text}"], capsys)
+        assert f"argument {option}: " in error and message in error, (
+            option, text, error)
 
 
 @pytest.mark.parametrize("script, argv, dest, expected", [
@@ -259,8 +272,8 @@ def test_a_bad_number_is_refused(script, option, bad, capsys):
     ("bench_search", [], "size", (1000000, 20)),
     ("bench_search", [], "m", [1000, 10000]),
     ("bench_search", ["--size", "2000x6", "--m", "40"], "size", (2000, 6)),
-    ("first_contact", [], "size", (1000, 50)),
-    ("first_contact", ["--size", "300x20"], "size", (300, 20)),
+    ("first_contact", [], "scale", 1.0),
+    ("first_contact", ["--scale", "0.2"], "scale", 0.2),
     ("floor", ["--seed", "0"], "seed", 0),
 ])
 def test_valid_arguments_parse_as_before(script, argv, dest, expected):

@@ -7,31 +7,20 @@ Scripting::
 
 The numeric core (:mod:`orangecontrib.relief.core`) imports neither Orange
 nor Qt; the Orange-facing names below are loaded on first use so that
-importing the core stays free of them.
+importing the package and its core stays free of them.
 """
 import importlib
 
-#: public name -> the submodule that defines it
-_EXPORTS = {
-    "ReliefScorer": "scorers",
-    "Relief": "scorers",
-    "ReliefF": "scorers",
-    "RReliefF": "scorers",
-    "DReliefF": "scorers",
-    "PDReliefF": "scorers",
-    "CDRelief": "scorers",
-    "IWCDRelief": "scorers",
-    "RFSMScorer": "scorers",
-    "SURF": "scorers",
-    "SURFstar": "scorers",
-    "MultiSURF": "scorers",
-    "MultiSURFstar": "scorers",
-    "TuRF": "scorers",
-    "Significance": "significance",
-    "RankScorer": "rank",
-    "ClassDependentRankScorer": "rank",
-    "ClassDependentKNNLearner": "knn",
-}
+from .core.variants import VARIANTS
+
+#: public name -> the submodule that defines it: every variant's scorer
+#: (:mod:`.core.variants`) and the rest of the Orange layer
+_EXPORTS = {"ReliefScorer": "scorers",
+            **{variant.scorer: "scorers" for variant in VARIANTS},
+            "Significance": "significance",
+            "RankScorer": "rank",
+            "ClassDependentRankScorer": "rank",
+            "ClassDependentKNNLearner": "knn"}
 
 __all__ = list(_EXPORTS)
 

@@ -21,8 +21,11 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
   distance, for a categorical or a numeric class;
 * :class:`TuRF` -- Moore & White (2007) around any of them.
 
-Orange's Rank widget calls ``score_data(data)`` and wants one row per score
-column; :mod:`.rank` adapts these scorers to it.
+Each scorer computes a variant of the core's registry
+(:mod:`.core.variants`): its ``variant`` gives its name, the class types
+it fits and its weights.  Orange's Rank widget calls ``score_data(data)``
+and wants one row per score column; :mod:`.rank` adapts these scorers to
+it.
 """
 import numpy as np
 
@@ -31,17 +34,32 @@ from Orange.data.filter import HasClass
 from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, table_arrays, without_weights
-from .core import classdep, double, estimators, significance, surf
+from .core import double, significance, variants
 from .core.options import (DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            THRESHOLD, TURF_FRACTION, check_choice)
 from .core.subsets import RFSM, greedy_forward
+from .core.subsets.rfsm import SCORES
 from .core.turf import turf, turf_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
            "MultiSURF", "MultiSURFstar", "TuRF"]
+
+
+#: the class variable of data of each task
+CLASS_TYPES = {variants.CLASSIFICATION: DiscreteVariable,
+               variants.REGRESSION: ContinuousVariable}
+
+
+def task_of(class_var):
+    """The task of data whose class is `class_var` (None: no class of
+    either kind)."""
+    for task, class_type in CLASS_TYPES.items():
+        if isinstance(class_var, class_type):
+            return task
+    return None
 
 
 def fits(scorer, class_var):
@@ -81,13 +99,24 @@ class ReliefScorer(Scorer):
     arrays (metas ignored, rows without a class dropped), and the options
     shared by every variant (sampling and the diff of numeric attributes).
 
-    A subclass sets ``class_type`` and implements ``_weights(arrays,
-    progress_callback)`` (arrays: :class:`~.arrays.TableArrays`).
+    A subclass names its ``variant`` (of :mod:`.core.variants`), which
+    gives its ``friendly_name``, the ``class_type`` it fits and its
+    weights; its constructor takes the variant's own options and its
+    ``_options`` adds them to these.
     """
     feature_type = Variable
     #: a sparse table is made dense (Relief's diffs are dense anyway)
     supports_sparse_data = True
     preprocessors = [HasClass()]
+    #: the variant of :mod:`.core.variants` the scorer computes
+    variant = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "variant" in vars(cls):
+            cls.friendly_name = cls.variant.name
+            types = tuple(CLASS_TYPES[task] for task in cls.variant.tasks)
+            cls.class_type = types[0] if len(types) == 1 else types
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
@@ -100,7 +129,10 @@ class ReliefScorer(Scorer):
     @classmethod
     def fits(cls, class_var):
         """Whether the scorer can weigh data whose class is `class_var`."""
-        return isinstance(class_var, cls.class_type)
+        task = task_of(class_var)
+        return task is not None and cls.variant.fits(
+            task, len(class_var.values) if task == variants.CLASSIFICATION
+            else None)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         """Weights of all attributes, or of `feature` (scored in the context
@@ -141,7 +173,9 @@ class ReliefScorer(Scorer):
         return options
 
     def _weights(self, arrays, progress_callback):
-        raise NotImplementedError
+        return self.variant.weights(arrays.X, arrays.y, arrays.discrete,
+                                    task=arrays.task,
+                                    **self._options(progress_callback))
 
     def rescorer(self, arrays):
         """``rescore(y)``: the weights of `arrays` with the target `y`, a
@@ -157,25 +191,14 @@ class Relief(ReliefScorer):
 
     See :func:`orangecontrib.relief.core.relief`.
     """
-    class_type = DiscreteVariable
-    friendly_name = "Relief"
-
-    @classmethod
-    def fits(cls, class_var):
-        """Relief needs a class with exactly two values."""
-        return super().fits(class_var) and len(class_var.values) == 2
-
-    def _weights(self, arrays, progress_callback):
-        return estimators.relief(arrays.X, arrays.y, arrays.discrete,
-                                 **self._options(progress_callback))
+    variant = variants.RELIEF
 
 
 class ReliefF(ReliefScorer):
     """Kononenko's ReliefF: k near hits and misses per class, class priors,
     RELIEF-D missing values.  See :func:`orangecontrib.relief.core.relieff`.
     """
-    class_type = DiscreteVariable
-    friendly_name = "ReliefF"
+    variant = variants.RELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -183,10 +206,9 @@ class ReliefF(ReliefScorer):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.k_nearest = k_nearest
 
-    def _weights(self, arrays, progress_callback):
-        return estimators.relieff(arrays.X, arrays.y, arrays.discrete,
-                                  k_nearest=self.k_nearest,
-                                  **self._options(progress_callback))
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    k_nearest=self.k_nearest)
 
 
 class RReliefF(ReliefScorer):
@@ -194,8 +216,7 @@ class RReliefF(ReliefScorer):
 
     See :func:`orangecontrib.relief.core.rrelieff`.
     """
-    class_type = ContinuousVariable
-    friendly_name = "RReliefF"
+    variant = variants.RRELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RRELIEFF,
                  random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
@@ -205,17 +226,14 @@ class RReliefF(ReliefScorer):
         self.weighting = weighting
         self.sigma = sigma
 
-    def _weights(self, arrays, progress_callback):
-        return estimators.rrelieff(arrays.X, arrays.y, arrays.discrete,
-                                   k_nearest=self.k_nearest,
-                                   weighting=self.weighting, sigma=self.sigma,
-                                   **self._options(progress_callback))
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    k_nearest=self.k_nearest, weighting=self.weighting,
+                    sigma=self.sigma)
 
     def rescorer(self, arrays):
         return significance.rrelieff_rescorer(
-            arrays.X, arrays.y, arrays.discrete, k_nearest=self.k_nearest,
-            weighting=self.weighting, sigma=self.sigma,
-            **self._rescorer_options())
+            arrays.X, arrays.y, arrays.discrete, **self._rescorer_options())
 
 
 class DReliefF(ReliefF):
@@ -224,7 +242,7 @@ class DReliefF(ReliefF):
 
     See :func:`orangecontrib.relief.core.double.drelieff`.
     """
-    friendly_name = "DReliefF"
+    variant = variants.DRELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -233,11 +251,9 @@ class DReliefF(ReliefF):
                          t_diff)
         self.clip_negative = clip_negative
 
-    def _weights(self, arrays, progress_callback):
-        return double.drelieff(arrays.X, arrays.y, arrays.discrete,
-                               k_nearest=self.k_nearest,
-                               clip_negative=self.clip_negative,
-                               **self._options(progress_callback))
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    clip_negative=self.clip_negative)
 
 
 class PDReliefF(DReliefF):
@@ -248,7 +264,7 @@ class PDReliefF(DReliefF):
 
     See :func:`orangecontrib.relief.core.double.pdrelieff`.
     """
-    friendly_name = "PDReliefF"
+    variant = variants.PDRELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -259,11 +275,8 @@ class PDReliefF(DReliefF):
         self.a = a
         self.s = s
 
-    def _weights(self, arrays, progress_callback):
-        return double.pdrelieff(arrays.X, arrays.y, arrays.discrete,
-                                k_nearest=self.k_nearest, a=self.a, s=self.s,
-                                clip_negative=self.clip_negative,
-                                **self._options(progress_callback))
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback), a=self.a, s=self.s)
 
 
 class ClassDependentScorer(ReliefScorer):
@@ -275,10 +288,8 @@ class ClassDependentScorer(ReliefScorer):
     rows*, ``sum_c P(c) W[c]`` with P(c) the class frequencies (for
     CDRelief with every instance a reference: the global k-nearest-neighbour
     Relief with pooled misses, Qiu & He 2019, eq. 3, divided by k), and
-    :meth:`class_weights` returns the matrix.  A subclass implements
-    ``_matrix(arrays, n_classes, progress_callback)``.
+    :meth:`class_weights` returns the matrix.
     """
-    class_type = DiscreteVariable
 
     def __init__(self, k_nearest=K_CLASS_DEPENDENT, n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -290,20 +301,15 @@ class ClassDependentScorer(ReliefScorer):
         return dict(super()._options(progress_callback),
                     k_nearest=self.k_nearest)
 
-    def _matrix(self, arrays, n_classes, progress_callback):
-        raise NotImplementedError
-
-    def _weights(self, arrays, progress_callback):
-        matrix = self._matrix(arrays, None, progress_callback)
-        return classdep.prior_summary(matrix, arrays.y)
-
     def class_weights(self, data, progress_callback=None):
         """The (classes x attributes) matrix: row c holds the weights of the
         c-th value of ``data.domain.class_var``, NaN if it has no instance.
         """
         arrays = self.arrays(data)
-        return self._matrix(arrays, len(data.domain.class_var.values),
-                            progress_callback)
+        return self.variant.estimator(
+            arrays.X, arrays.y, arrays.discrete,
+            n_classes=len(data.domain.class_var.values),
+            **self._options(progress_callback))
 
 
 class CDRelief(ClassDependentScorer):
@@ -314,12 +320,7 @@ class CDRelief(ClassDependentScorer):
     other classes); neighbours by Euclidean distance.  See
     :func:`orangecontrib.relief.core.classdep.cdrelief`.
     """
-    friendly_name = "CDRelief"
-
-    def _matrix(self, arrays, n_classes, progress_callback):
-        return classdep.cdrelief(arrays.X, arrays.y, arrays.discrete,
-                                 n_classes=n_classes,
-                                 **self._options(progress_callback))
+    variant = variants.CDRELIEF
 
 
 class IWCDRelief(ClassDependentScorer):
@@ -329,7 +330,7 @@ class IWCDRelief(ClassDependentScorer):
     `update` is the reading of eq. 6 ("as_printed" or "as_text").  See
     :func:`orangecontrib.relief.core.classdep.iwcdrelief`.
     """
-    friendly_name = "IWCDRelief"
+    variant = variants.IWCDRELIEF
 
     def __init__(self, k_nearest=K_CLASS_DEPENDENT, threshold=THRESHOLD,
                  update="as_printed", n_iterations=None,
@@ -340,11 +341,9 @@ class IWCDRelief(ClassDependentScorer):
         self.threshold = threshold
         self.update = update
 
-    def _matrix(self, arrays, n_classes, progress_callback):
-        return classdep.iwcdrelief(
-            arrays.X, arrays.y, arrays.discrete, threshold=self.threshold,
-            update=self.update, n_classes=n_classes,
-            **self._options(progress_callback))
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    threshold=self.threshold, update=self.update)
 
 
 class RFSMScorer(ReliefScorer):
@@ -359,11 +358,11 @@ class RFSMScorer(ReliefScorer):
     classification or regression form).
 
     The other parameters are those of
-    :class:`orangecontrib.relief.core.RFSM`.
+    :class:`orangecontrib.relief.core.RFSM`; see
+    :func:`orangecontrib.relief.core.subsets.rfsm.rfsm_scores`.
     """
-    class_type = (DiscreteVariable, ContinuousVariable)
-    friendly_name = "RFSM"
-    SCORES = ("gain", "order")
+    variant = variants.RFSM
+    SCORES = SCORES
 
     def __init__(self, score="gain", k_nearest=K_RFSM, n_iterations=None,
                  random_state=RANDOM_STATE, priors="eq2", diff=DIFF,
@@ -373,46 +372,35 @@ class RFSMScorer(ReliefScorer):
         self.k_nearest = k_nearest
         self.priors = priors
 
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback), score=self.score,
+                    k_nearest=self.k_nearest, priors=self.priors)
+
     def search(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.subsets.SearchResult` of
         the greedy search to the end on `data` (``selected``: where the
         search stopped)."""
         arrays = self.arrays(data)
-        return self._search(arrays, progress_callback)
-
-    def _search(self, arrays, progress_callback):
+        options = self._options(progress_callback)
+        del options["score"]
         measure = RFSM(arrays.X, arrays.y, arrays.discrete, task=arrays.task,
-                       k_nearest=self.k_nearest, priors=self.priors,
-                       **self._options(progress_callback))
+                       **options)
         return greedy_forward(measure, continue_to_end=True)
-
-    def _weights(self, arrays, progress_callback):
-        result = self._search(arrays, progress_callback)
-        n_attributes = arrays.X.shape[1]
-        scores = np.zeros(n_attributes)
-        for position, step in enumerate(result.trace[1:]):
-            if self.score == "order":
-                scores[step.attribute] = n_attributes - position
-            else:
-                previous = result.trace[position].value
-                scores[step.attribute] = max(step.value - previous, 0.0)
-        return scores
 
 
 class NeighbourhoodScorer(ReliefScorer):
     """Common ground of the SURF family: neighbourhoods bounded by a
     distance instead of a count (:mod:`orangecontrib.relief.core.surf`).
     Either class type is scored: a categorical class by ReliefF's rule, a
-    numeric one by RReliefF's.  A subclass names its ``method`` (a key of
-    :data:`~orangecontrib.relief.core.surf.NEIGHBOURHOODS`).
+    numeric one by RReliefF's.
     """
-    class_type = (DiscreteVariable, ContinuousVariable)
-    method = None
 
-    def _weights(self, arrays, progress_callback):
-        return surf.neighbourhood_sums(
-            arrays.X, arrays.y, arrays.discrete, method=self.method,
-            task=arrays.task, **self._options(progress_callback)).weights
+    @property
+    def method(self):
+        """The variant's key of
+        :data:`~orangecontrib.relief.core.surf.NEIGHBOURHOODS`: the
+        neighbourhood that STIR tests for it."""
+        return self.variant.stir
 
     def rescorer(self, arrays):
         return significance.surf_rescorer(
@@ -424,16 +412,14 @@ class SURF(NeighbourhoodScorer):
     """SURF (Greene et al. 2009): every instance nearer than the mean
     distance of all pairs is a neighbour.  See
     :func:`orangecontrib.relief.core.surf.surf`."""
-    friendly_name = "SURF"
-    method = "surf"
+    variant = variants.SURF
 
 
 class SURFstar(NeighbourhoodScorer):
     """SURF* (Greene et al. 2010): SURF, minus the same update over the
     instances farther than the mean distance.  See
     :func:`orangecontrib.relief.core.surf.surfstar`."""
-    friendly_name = "SURF*"
-    method = "surf*"
+    variant = variants.SURFSTAR
 
 
 class MultiSURF(NeighbourhoodScorer):
@@ -441,8 +427,7 @@ class MultiSURF(NeighbourhoodScorer):
     are nearer than its mean distance minus half its standard deviation
     (`deviation`: "population" or "sample").  See
     :func:`orangecontrib.relief.core.surf.multisurf`."""
-    friendly_name = "MultiSURF"
-    method = "multisurf"
+    variant = variants.MULTISURF
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  deviation=DEVIATION, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
@@ -459,8 +444,7 @@ class MultiSURFstar(MultiSURF):
     instances beyond the mean distance plus half the standard deviation
     scored by their similarity.  See
     :func:`orangecontrib.relief.core.surf.multisurfstar`."""
-    friendly_name = "MultiSURF*"
-    method = "multisurf*"
+    variant = variants.MULTISURFSTAR
 
 
 class TuRF(Scorer):
@@ -476,7 +460,10 @@ class TuRF(Scorer):
     """
     feature_type = Variable
     supports_sparse_data = True
-    friendly_name = "TuRF"
+    #: the variant of :mod:`.core.variants` of its default: TuRF around
+    #: MultiSURF
+    variant = variants.TURF
+    friendly_name = variants.TURF.name
 
     def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None):
         self.scorer = MultiSURF() if scorer is None else scorer

@@ -5,8 +5,11 @@ attribute: STIR (Le et al. 2019) over its neighbour pairs, or permutations
 of the class; the p-values are adjusted for testing all attributes
 (Benjamini-Hochberg by default).  Called as a scorer it returns
 -log10(q), so that Rank sorts by significance and ``SelectBestFeatures``
-keeps the most significant; :meth:`Significance.result` gives the
-weights, p- and q-values and the attributes significant at `alpha`.
+keeps the most significant (-inf where q is NaN, last);
+:meth:`Significance.result` gives the weights, p- and q-values and the
+attributes significant at `alpha`.
+STIR gives no verdict (p NaN, never significant) where the evidence
+cannot hold one; the result's `note` says for which attributes and why.
 """
 from collections import namedtuple
 
@@ -17,7 +20,7 @@ from Orange.preprocess.score import Scorer
 
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
-                           check, check_choice)
+                           VARIANCE, check, check_choice)
 from .arrays import check_table, without_weights
 from .scorers import (MultiSURF, ReliefF, ReliefScorer, fits, of_feature,
                       table_scores)
@@ -35,7 +38,12 @@ SignificanceResult = namedtuple("SignificanceResult", [
     "alpha",
     "test",         # "stir" or "permutation"
     "adjustment",   # "bh", "holm" or "bonferroni"
+    "note",         # which attributes STIR gave no verdict and why, or None
 ])
+
+#: the Rank widget's column of each test (its columns are narrow): what it
+#: holds, -log10 of the adjusted p-value
+COLUMNS = {"stir": "STIR -log10 q", "permutation": "Perm. -log10 q"}
 
 
 class Significance(Scorer):
@@ -54,6 +62,9 @@ class Significance(Scorer):
         The level at which an attribute counts as significant.
     n_permutations, random_state
         Of the permutation test.
+    variance : "population" or "sample"
+        STIR's variances (:func:`.core.significance.stir_test`): the
+        paper's, or the sample's.
     """
     feature_type = Variable
     supports_sparse_data = True
@@ -61,18 +72,17 @@ class Significance(Scorer):
 
     def __init__(self, scorer=None, test="stir", adjustment=ADJUSTMENT,
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
-                 random_state=RANDOM_STATE):
+                 random_state=RANDOM_STATE, variance=VARIANCE):
         self.scorer = MultiSURF() if scorer is None else scorer
         self.test = check_choice("test", test, TESTS)
         self.adjustment = check("adjustment", adjustment)
         self.alpha = check("alpha", alpha)
         self.n_permutations = check("n_permutations", n_permutations)
         self.random_state = random_state
+        self.variance = check("variance", variance)
         if test == "stir":
             self._check_stir()
-        #: the Rank widget's column name (its columns are narrow): the
-        #: column holds -log10 q
-        self.friendly_name = "STIR q" if test == "stir" else "Perm. q"
+        self.friendly_name = COLUMNS[test]
 
     def _check_stir(self):
         if type(self.scorer) is ReliefF or getattr(self.scorer, "method",
@@ -95,11 +105,15 @@ class Significance(Scorer):
         return fits(self.scorer, class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
-        """-log10 of every attribute's adjusted p-value (or `feature`'s)."""
+        """-log10 of every attribute's adjusted p-value (or `feature`'s);
+        -inf where there is none (STIR's no verdict), so that it sorts
+        last (Rank, ``SelectBestFeatures``: a NaN would sort anywhere)."""
         q = self.result(data, progress_callback).q
-        # 0.0 - ...: -log10(1) is 0, not -0
-        return of_feature(
-            data, 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny)), feature)
+        with np.errstate(invalid="ignore"):
+            # 0.0 - ...: -log10(1) is 0, not -0
+            scores = 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny))
+        return of_feature(data, np.where(np.isnan(q), -np.inf, scores),
+                          feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
@@ -110,33 +124,34 @@ class Significance(Scorer):
         if self.test == "stir" and not self.fits(data.domain.class_var):
             raise ValueError("STIR needs a categorical class; use "
                              "test='permutation' for a numeric one.")
+        note = None
         if self.test == "stir":
-            weights, p = self._stir(self.scorer.arrays(data),
-                                    progress_callback)
+            result = self._stir(self.scorer.arrays(data), progress_callback)
+            weights, p = result.score, result.p
+            note = significance.no_verdict(
+                result, [a.name for a in data.domain.attributes])
         else:
             weights, p = self._permutations(data, progress_callback)
         q = significance.adjust(p, self.adjustment)
         return SignificanceResult(weights, p, q,
                                   significance.significant(q, self.alpha),
-                                  self.alpha, self.test, self.adjustment)
+                                  self.alpha, self.test, self.adjustment,
+                                  note)
 
     def _stir(self, arrays, progress_callback):
         scorer = self.scorer
         options = dict(n_iterations=scorer.n_iterations,
                        random_state=scorer.random_state, diff=scorer.diff,
                        t_eq=scorer.t_eq, t_diff=scorer.t_diff,
+                       variance=self.variance,
                        progress_callback=progress_callback)
         if type(scorer) is ReliefF:
-            result = significance.stir(arrays.X, arrays.y, arrays.discrete,
-                                       neighbourhood="relieff",
-                                       k_nearest=scorer.k_nearest, **options)
-        else:
-            result = significance.stir(
-                arrays.X, arrays.y, arrays.discrete,
-                neighbourhood=scorer.method,
-                deviation=getattr(scorer, "deviation", "population"),
-                **options)
-        return result.score, result.p
+            return significance.stir(arrays.X, arrays.y, arrays.discrete,
+                                     neighbourhood="relieff",
+                                     k_nearest=scorer.k_nearest, **options)
+        return significance.stir(
+            arrays.X, arrays.y, arrays.discrete, neighbourhood=scorer.method,
+            deviation=getattr(scorer, "deviation", "population"), **options)
 
     def _permutations(self, data, progress_callback):
         if isinstance(self.scorer, ReliefScorer):

@@ -18,8 +18,9 @@ near instances of the same class).  They work in ``Pipeline`` and
     model = make_pipeline(MultiSURF(n_features_to_select=5),
                           KNeighborsClassifier())
 
-A new variant is a subclass that names its core function and its own
-parameters (:meth:`ReliefSelector._weights`).
+A selector is a subclass that names its variant of the core's registry
+(:mod:`.core.variants`), whose weights and STIR neighbourhood it uses,
+and takes the variant's own parameters (:meth:`ReliefSelector._options`).
 """
 import numbers
 import warnings
@@ -30,7 +31,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .core import estimators, significance, surf
+from .core import significance, variants
 from .core.errors import ReliefInputError
 from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                            N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ,
@@ -100,12 +101,15 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     feature_importances_ : array (n_features,)
         The Relief weights.
     pvalues_, qvalues_ : arrays (n_features,)
-        With `significance`: the p-values and Benjamini-Hochberg q-values.
+        With `significance`: the p-values and Benjamini-Hochberg q-values;
+        NaN where STIR gives no verdict (fit warns why), never selected.
     n_features_in_, feature_names_in_
         As every scikit-learn estimator.
     """
     #: "classification" or "regression": what the targets are
     task = "classification"
+    #: the variant of :mod:`.core.variants` the selector computes
+    variant = None
 
     def __init__(self, *, n_features_to_select=None, threshold=None,
                  significance=None, alpha=ALPHA,
@@ -205,13 +209,15 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         return mask
 
     def _options(self):
+        """The variant's options: these, and a subclass's own."""
         return dict(n_iterations=self.n_iterations,
                     random_state=self.random_state, diff=self.diff,
                     t_eq=self.t_eq, t_diff=self.t_diff)
 
     def _weights(self, X, y, discrete):
-        """The core's weights: a subclass implements it."""
-        raise NotImplementedError
+        """The core's weights of the variant."""
+        return _core_errors(self.variant.weights)(
+            X, y, discrete, task=self.task, **self._options())
 
     def _rescorer(self, X, y, discrete):
         """The weights of a permuted target, for the permutation test (a
@@ -220,16 +226,25 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         return lambda target: self._weights(X, target, discrete)
 
     def _stir(self, X, y, discrete):
-        raise ValueError(f"STIR tests the neighbour pairs of ReliefF and the "
-                         f"SURF family; use significance='permutation' with "
-                         f"{type(self).__name__}.")
+        if self.variant.stir is None:
+            raise ValueError(f"STIR tests the neighbour pairs of ReliefF and "
+                             f"the SURF family; use significance="
+                             f"'permutation' with {type(self).__name__}.")
+        return _core_errors(significance.stir)(
+            X, y, discrete, neighbourhood=self.variant.stir,
+            **self._options())
 
     def _pvalues(self, X, y, discrete):
         if self.significance == "stir":
             if self.task != "classification":
                 raise ValueError("STIR needs classes; use "
                                  "significance='permutation'.")
-            return self._stir(X, y, discrete).p
+            result = self._stir(X, y, discrete)
+            names = getattr(self, "feature_names_in_", range(X.shape[1]))
+            note = significance.no_verdict(result, list(names))
+            if note is not None:
+                warnings.warn(note, UserWarning)
+            return result.p
         return significance.permutation_test(
             self._rescorer(X, y, discrete), y, self.n_permutations,
             self.random_state)[1]
@@ -279,6 +294,7 @@ def _core_errors(function):
 class ReliefF(ReliefSelector):
     """ReliefF (Kononenko 1994): k nearest hits and misses per class.  With
     two classes and ``k_nearest=1`` it is Kira & Rendell's Relief."""
+    variant = variants.RELIEFF
 
     def __init__(self, *, k_nearest=K_RELIEFF, n_features_to_select=None,
                  threshold=None, significance=None, alpha=ALPHA,
@@ -293,20 +309,14 @@ class ReliefF(ReliefSelector):
             t_eq=t_eq, t_diff=t_diff)
         self.k_nearest = k_nearest
 
-    def _weights(self, X, y, discrete):
-        return _core_errors(estimators.relieff)(
-            X, y, discrete, k_nearest=self.k_nearest, **self._options())
-
-    def _stir(self, X, y, discrete):
-        return _core_errors(significance.stir)(
-            X, y, discrete, neighbourhood="relieff", k_nearest=self.k_nearest,
-            n_iterations=self.n_iterations, random_state=self.random_state,
-            diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff)
+    def _options(self):
+        return dict(super()._options(), k_nearest=self.k_nearest)
 
 
 class RReliefF(ReliefSelector):
     """RReliefF (Robnik-Sikonja & Kononenko 1997) for a numeric target."""
     task = "regression"
+    variant = variants.RRELIEFF
 
     def __init__(self, *, k_nearest=K_RRELIEFF, n_features_to_select=None,
                  threshold=None, significance=None, alpha=ALPHA,
@@ -326,19 +336,18 @@ class RReliefF(ReliefSelector):
         tags.target_tags.single_output = True
         return tags
 
-    def _weights(self, X, y, discrete):
-        return _core_errors(estimators.rrelieff)(
-            X, y, discrete, k_nearest=self.k_nearest, **self._options())
+    def _options(self):
+        return dict(super()._options(), k_nearest=self.k_nearest)
 
     def _rescorer(self, X, y, discrete):
         return _core_errors(significance.rrelieff_rescorer)(
-            X, y, discrete, k_nearest=self.k_nearest, **self._options())
+            X, y, discrete, **self._options())
 
 
 class SURF(ReliefSelector):
     """SURF (Greene et al. 2009): every instance nearer than the mean
     distance is a neighbour.  `task`: "classification" or "regression"."""
-    method = "surf"
+    variant = variants.SURF
 
     def __init__(self, *, task="classification", n_features_to_select=None,
                  threshold=None, significance=None, alpha=ALPHA,
@@ -353,36 +362,23 @@ class SURF(ReliefSelector):
             t_eq=t_eq, t_diff=t_diff)
         self.task = task
 
-    def _surf_options(self):
-        return dict(self._options(), method=self.method)
-
-    def _weights(self, X, y, discrete):
-        return _core_errors(surf.neighbourhood_sums)(
-            X, y, discrete, task=self.task, **self._surf_options()).weights
-
     def _rescorer(self, X, y, discrete):
+        # the variant's neighbourhood, which STIR tests, is its method
         return _core_errors(significance.surf_rescorer)(
-            X, y, discrete, task=self.task, **self._surf_options())
-
-    def _stir(self, X, y, discrete):
-        options = self._surf_options()
-        return _core_errors(significance.stir)(
-            X, y, discrete, neighbourhood=options["method"],
-            deviation=options.get("deviation", DEVIATION),
-            n_iterations=self.n_iterations, random_state=self.random_state,
-            diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff)
+            X, y, discrete, task=self.task, method=self.variant.stir,
+            **self._options())
 
 
 class SURFstar(SURF):
     """SURF* (Greene et al. 2010): SURF minus the far instances' update."""
-    method = "surf*"
+    variant = variants.SURFSTAR
 
 
 class MultiSURF(SURF):
     """MultiSURF (Urbanowicz et al. 2018): neighbours nearer than each
     reference's mean distance minus half its standard deviation
     (`deviation`: "population" or "sample")."""
-    method = "multisurf"
+    variant = variants.MULTISURF
 
     def __init__(self, *, task="classification", deviation=DEVIATION,
                  n_features_to_select=None, threshold=None,
@@ -398,11 +394,11 @@ class MultiSURF(SURF):
             t_eq=t_eq, t_diff=t_diff)
         self.deviation = deviation
 
-    def _surf_options(self):
-        return dict(super()._surf_options(), deviation=self.deviation)
+    def _options(self):
+        return dict(super()._options(), deviation=self.deviation)
 
 
 class MultiSURFstar(MultiSURF):
     """MultiSURF* (Granizo-Mackenzie & Moore 2013): MultiSURF and the far
     instances scored by their similarity."""
-    method = "multisurf*"
+    variant = variants.MULTISURFSTAR

@@ -1,59 +1,71 @@
-"""The registry of Relief variants that the CLI and the Relief widget offer.
+"""The registry of Relief variants (:mod:`.core.variants`) as the command
+line and the Relief widget offer it, with each variant's Orange scorer.
 
-It knows nothing of its own: which class type a variant fits and the
-defaults of its options are read from the scorer classes of
-:mod:`.scorers`, so that ``orange-relief rank`` and the Relief widget build
-their scorers the same way and cannot drift from the scripting API.
+Both build their scorers here, from the registry's variants and their
+scorer classes of :mod:`.scorers`, so that ``orange-relief rank`` and the
+Relief widget cannot drift from each other or from the scripting API.
 """
-import inspect
-
 from Orange.data import ContinuousVariable, DiscreteVariable
 
+from . import scorers
 from .core.options import PARAMETERS
-from .scorers import (SURF, DReliefF, MultiSURF, MultiSURFstar, PDReliefF,
-                      Relief, ReliefF, RReliefF, SURFstar)
+from .core.variants import (CLASSIFICATION, REGRESSION, RELIEFF, RRELIEFF,
+                            VARIANTS, WITHIN_DISTANCE, by_name, offered)
 
-__all__ = ["METHODS", "DIFFS", "DEFAULT_K", "K_SHARED", "fitting_methods",
-           "default_method", "make_scorer"]
+__all__ = ["SCORERS", "METHODS", "DIFFS", "DEFAULT_K", "K_OF_TASK",
+           "fitting_methods", "default_method", "make_scorer", "needs",
+           "no_k"]
 
-#: name -> scorer class, in the order the CLI and the widget list them
-METHODS = {cls.friendly_name: cls
-           for cls in (Relief, ReliefF, RReliefF, DReliefF, PDReliefF,
-                       MultiSURF, MultiSURFstar, SURF, SURFstar)}
+#: name -> the Orange scorer class of every registered variant
+SCORERS = {variant.name: getattr(scorers, variant.scorer)
+           for variant in VARIANTS}
+#: name -> variant of those the CLI and the Relief widget offer, in order
+METHODS = {variant.name: variant for variant in offered()}
 DIFFS = PARAMETERS["diff"].allowed
 
-
-def _default(cls, parameter):
-    """The default of `parameter` in the constructor of `cls` (None if it
-    takes no such parameter)."""
-    found = inspect.signature(cls).parameters.get(parameter)
-    return None if found is None else found.default
-
-
-#: default number of nearest neighbours of the variants that take k
-#: (Relief always uses one nearest hit and one nearest miss)
-DEFAULT_K = {name: _default(cls, "k_nearest") for name, cls in METHODS.items()
-             if _default(cls, "k_nearest") is not None}
-
-#: variants whose k is ReliefF's (the double ReliefF variants are ReliefF
-#: with learned distance weights): the widget sets it with one control
-K_SHARED = {name: "ReliefF" for name, cls in METHODS.items()
-            if issubclass(cls, ReliefF) and cls is not ReliefF}
+#: default number of nearest neighbours of the offered variants that take
+#: k (Relief always uses one nearest hit and one nearest miss)
+DEFAULT_K = {name: variant.default_k for name, variant in METHODS.items()
+             if variant.takes_k}
+#: the variant whose k a variant that takes k shares, by its task: the
+#: widget sets the k of the variants of a task with one control
+K_OF_TASK = {variant.tasks[0]: variant.name for variant in (RELIEFF,
+                                                            RRELIEFF)}
 
 
 def fitting_methods(class_var):
-    """The names of the variants that can score data with `class_var`
-    (none for data without a single class; Relief only for two classes)."""
-    return [name for name, cls in METHODS.items() if cls.fits(class_var)]
+    """The names of the offered variants that can score data with
+    `class_var` (none for data without a single class; Relief only for
+    two classes)."""
+    return [name for name in METHODS if SCORERS[name].fits(class_var)]
 
 
 def default_method(class_var):
     """ReliefF for a discrete class, RReliefF for a numeric one, else None."""
     if isinstance(class_var, DiscreteVariable):
-        return "ReliefF"
+        return RELIEFF.name
     if isinstance(class_var, ContinuousVariable):
-        return "RReliefF"
+        return RRELIEFF.name
     return None
+
+
+def needs(method):
+    """The class variant `method` needs, in words ("a categorical class with
+    2 values")."""
+    variant = by_name(method)
+    kinds = " or ".join({CLASSIFICATION: "a categorical class",
+                         REGRESSION: "a numeric class"}[task]
+                        for task in variant.tasks)
+    return (kinds if variant.n_classes is None
+            else f"{kinds} with {variant.n_classes} values")
+
+
+def no_k(method):
+    """What variant `method`, which takes no k, has for neighbours, in a
+    sentence."""
+    if by_name(method).neighbourhood == WITHIN_DISTANCE:
+        return "Its neighbours are the instances within a distance."
+    return "It uses one nearest hit and one nearest miss."
 
 
 def make_scorer(method, *, k_nearest=None, **options):
@@ -74,11 +86,8 @@ def make_scorer(method, *, k_nearest=None, **options):
                          f"got {method!r}.")
     if k_nearest is not None:
         if method not in DEFAULT_K:
-            raise ValueError(
-                f"{method} takes no k: "
-                + ("it uses one nearest hit and one nearest miss."
-                   if method == "Relief" else
-                   "its neighbours are the instances within a distance.")
-                + " k applies to " + ", ".join(DEFAULT_K) + ".")
+            raise ValueError(f"{method} takes no k: {no_k(method).lower()} "
+                             f"k applies to {', '.join(DEFAULT_K)}.")
         options["k_nearest"] = k_nearest
-    return METHODS[method](**options)
+    return SCORERS[method](**options)
+

@@ -55,28 +55,53 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_progress_bar_takes_the_fraction_done():
-    stream = io.StringIO()
-    bar = ProgressBar("work", stream=stream, quiet_seconds=0)
-    for step in range(21):
-        bar(step / 20)
-    lines = stream.getvalue().splitlines()
-    # not a terminal: a line per tenth
-    assert len(lines) == 11
-    assert lines[0].startswith("work [") and "  0.0%" in lines[0]
-    assert "100.0%" in lines[-1] and "#" * bar.width in lines[-1]
-    terminal = Terminal()
-    bar = ProgressBar("work", stream=terminal, quiet_seconds=0)
-    bar(0.5)
-    bar(1.0)
-    text = terminal.getvalue()
-    assert text.count("\r") == 2 and text.endswith("\n")
-    assert " 50.0%" in text
+class Clock:
+    """Seconds that pass only when a test says so."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
 
 
-def test_progress_bar_is_quiet_for_quick_work():
-    stream = Terminal()
-    bar = ProgressBar("work", stream=stream, quiet_seconds=60)
-    for step in range(11):
-        bar(step / 10)
-    assert stream.getvalue() == ""
+def fed(bar, clock, steps, seconds_each=1.0):
+    """Report 0, 1/steps, ..., 1 to `bar`, `seconds_each` apart."""
+    for step in range(steps + 1):
+        clock.now += seconds_each
+        bar(step / steps)
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_progress_bar_takes_the_fraction_done(terminal):
+    stream, clock = (Terminal() if terminal else io.StringIO()), Clock()
+    bar = ProgressBar("work", stream=stream, clock=clock, enabled=True)
+    fed(bar, clock, 200)
+    bar(1.0)  # a repeated end shows nothing more
+    text = stream.getvalue()
+    if terminal:  # one line, redrawn
+        assert text.count("\r") == 201 and text.count("\n") == 1
+    else:  # a log: the first line, the milestones and the end
+        lines = text.splitlines()
+        assert [line.split("]")[1].split("%")[0].strip() for line in lines] \
+            == ["0.0", "25.0", "50.0", "75.0", "100.0"]
+    assert text.rstrip().endswith("0.0 s left")
+    assert "100.0%" in text and "#" * bar.width in text
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_progress_bar_is_quiet_for_quick_work_or_when_switched_off(
+        terminal, monkeypatch):
+    clock = Clock()
+    quick = ProgressBar("work", stream=Terminal() if terminal
+                        else io.StringIO(), clock=clock, quiet_seconds=60,
+                        enabled=True)
+    fed(quick, clock, 10)
+    assert quick.stream.getvalue() == ""
+    monkeypatch.setenv("ORANGE_RELIEF_PROGRESS", "off")
+    off = ProgressBar("work", stream=Terminal() if terminal
+                      else io.StringIO(), clock=clock, heading="heading")
+    fed(off, clock, 10, seconds_each=10)
+    assert off.stream.getvalue() == "heading\n"
+
+

@@ -27,7 +27,8 @@ def one_line_error(capsys):
 def test_separability(tmp_path, capsys, monkeypatch):
     # the bar shows even if the tiny run ends within the usual quiet time
     monkeypatch.setattr(experiment, "ProgressBar",
-                        functools.partial(ProgressBar, quiet_seconds=0))
+                        functools.partial(ProgressBar, quiet_seconds=0,
+                                          enabled=True))
     code = main(["experiment", "separability", "--problem", "ModuloP",
                  "--problem", "RandomRBF", "--max-relevant", "2",
                  "--datasets", "2", "--instances", "30", "--k", "3",

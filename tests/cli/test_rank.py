@@ -12,6 +12,8 @@ from orangecontrib.relief import PDReliefF, Relief, ReliefF
 from orangecontrib.relief.cli import main, rank
 from orangecontrib.relief.cli.common import ProgressBar
 from orangecontrib.relief.datasets import path
+from tests.degenerate_evidence import CASES, degenerate_table
+from tests.waiting import HANG_GUARD_S
 
 
 def run(capsys, *argv):
@@ -246,7 +248,7 @@ def test_python_dash_m():
     done = subprocess.run(
         [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo",
          "--top", "2"],
-        capture_output=True, text=True, timeout=300, check=False)
+        capture_output=True, text=True, timeout=HANG_GUARD_S, check=False)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 2 + 2
@@ -258,7 +260,7 @@ def test_a_full_disk_is_one_line_of_error():
     with open("/dev/full", "w") as full:
         done = subprocess.run(
             [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo"],
-            stdout=full, stderr=subprocess.PIPE, text=True, timeout=300,
+            stdout=full, stderr=subprocess.PIPE, text=True, timeout=HANG_GUARD_S,
             check=False)
     assert done.returncode == 1
     assert done.stderr == ("orange-relief rank: error: cannot write the "
@@ -325,7 +327,8 @@ def test_significance_usage_errors_are_one_line(capsys, argv, message):
 def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):
     # the bar shows even if the test ends within the usual quiet time
     monkeypatch.setattr(rank, "ProgressBar",
-                        functools.partial(ProgressBar, quiet_seconds=0))
+                        functools.partial(ProgressBar, quiet_seconds=0,
+                                          enabled=True))
     code, _, err = run(capsys, "rank", "zoo", "--significance",
                        "permutation", "--permutations", "19")
     assert code == 0
@@ -390,3 +393,17 @@ def test_the_permutations_advised_are_the_fewest_that_can_work(adjustment,
     advised = int(warning(1).rsplit("--permutations ", 1)[1].split()[0])
     assert warning(advised) is None
     assert f"use --permutations {advised} or more" in warning(advised - 1)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_degenerate_evidence_gets_no_verdict(capsys, tmp_path, case):
+    data, without = degenerate_table(case)
+    filename = str(tmp_path / "degenerate.tab")
+    data.save(filename)
+    code, lines, err = run(capsys, "rank", filename, "--significance",
+                           "stir")
+    assert code == 0
+    assert "STIR gives no verdict" in err and CASES[case] in err
+    rows = {line.split()[1]: line.split()[3] for line in lines[1:5]}
+    assert sorted(name for name, p in rows.items() if p == "nan") == [
+        f"a{i}" for i in without]

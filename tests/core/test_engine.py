@@ -32,6 +32,8 @@ def test_the_choice_follows_the_work_and_the_preparation(auto):
     # small work never waits for the compiled engine
     assert engines.choose_for(SMALL) == engines.VECTORISED
     assert engines.choose_for(LARGE, 10) == engines.VECTORISED  # sampled
+    # references are drawn with replacement: more of them than instances
+    assert engines.work_of(np.zeros((300, 13)), 10 ** 6) > engines.SMALL_WORK
     assert auto == []
     # large work is answered at once, and the preparation starts, once
     assert engines.waits_for_preparation(LARGE)

@@ -14,23 +14,74 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core import engines
+from orangecontrib.relief.core import engines, significance
+from orangecontrib.relief.core.variants import (RELIEFF, RRELIEFF,
+                                                WITHIN_DISTANCE)
 from tests.core.engines import on_each_engine
+from tests.variants import each_variant_task, rng_of
 
 
-def data(seed, n=70, a=6, missing=0.0, mixed=False, classes=3):
-    rng = np.random.default_rng(seed)
+def data(rng, n=70, a=6, missing=0.0, mixed=False, task="classification",
+         classes=3):
+    """Numeric columns (every third nominal with `mixed`), a share
+    `missing` of NaN; `classes` classes or a numeric target."""
     X = rng.random((n, a))
     discrete = np.zeros(a, bool)
     if mixed:
         discrete[::3] = True
         X[:, discrete] = rng.integers(0, 3, (n, discrete.sum()))
     X[rng.random(X.shape) < missing] = np.nan
-    y = rng.integers(0, classes, n).astype(float)
-    return X, y, discrete, rng.random(n)
+    y = (rng.integers(0, classes, n).astype(float) if task == "classification"
+         else rng.random(n))
+    return X, y, discrete
+
+
+def sampled(variant, X):
+    """Sampled references and, where the variant takes them, distance
+    weights: the options of a variant's second run."""
+    options = dict(n_iterations=13, random_state=3)
+    if "distance_weights" in variant.parameters:
+        options["distance_weights"] = np.linspace(0.2, 1.5, X.shape[1])
+    return options
+
+
+#: options that take a variant off its defaults' paths
+OPTIONS = {"RReliefF": dict(k_nearest=15),
+           "IWCDRelief": dict(update="as_text", threshold=0.3),
+           "RFSM": dict(k_nearest=2)}
+
+
+def both(call):
+    """The results of `call` on the compiled and the vectorised engine."""
+    results = on_each_engine(lambda: np.asarray(call()))
+    return results[engines.COMPILED], results[engines.VECTORISED]
+
+
+@each_variant_task
+def test_identical_weights(variant, task):
+    """Every variant, diff, kind of column, with missing values or none, on
+    every instance and on sampled references: the same weights to the last
+    bit (the neighbourhoods within a distance to rounding)."""
+    tolerance = 1e-12 if variant.neighbourhood == WITHIN_DISTANCE else 0
+    for diff in ("linear", "squared", "ramp"):
+        for mixed in (False, True):
+            for missing in (0.0, 0.15):
+                name = f"{diff}, mixed {mixed}, missing {missing}"
+                X, y, discrete = data(rng_of(name, task), missing=missing,
+                                      mixed=mixed, task=task,
+                                      classes=variant.n_classes or 3)
+                options = dict(OPTIONS.get(variant.name, {}), diff=diff)
+                for more in ({}, sampled(variant, X)):
+                    compiled, vectorised = both(lambda: variant.weights(
+                        X, y, discrete, task=task, **options, **more))
+                    np.testing.assert_allclose(
+                        compiled, vectorised, rtol=0, atol=tolerance,
+                        err_msg=f"{name}, {more}")
 
 
 def rfsm_trace(X, y, discrete, **options):
+    """RFSM's values along the greedy search to the end, where it stopped,
+    and the values of the backward search's first step."""
     measure = core.RFSM(X, y, discrete, k_nearest=2, **options)
     result = core.greedy_forward(measure, continue_to_end=True)
     values = [step.value for step in result.trace]
@@ -38,82 +89,47 @@ def rfsm_trace(X, y, discrete, **options):
                            measure.backward_values(list(range(X.shape[1])))])
 
 
-CALLS = {
-    "Relief": lambda X, y, d, t, **o: core.relief(X, y % 2, d, **o),
-    "ReliefF": lambda X, y, d, t, **o: core.relieff(X, y, d, **o),
-    "ReliefF sampled, weighted": lambda X, y, d, t, **o: core.relieff(
-        X, y, d, n_iterations=13, random_state=3,
-        distance_weights=np.linspace(0.2, 1.5, X.shape[1]), **o),
-    "RReliefF": lambda X, y, d, t, **o: core.rrelieff(X, t, d, k_nearest=15,
-                                                      **o),
-    "dReliefF": lambda X, y, d, t, **o: core.drelieff(X, y, d, **o),
-    "pdReliefF": lambda X, y, d, t, **o: core.pdrelieff(X, y, d, **o),
-    "CDRelief": lambda X, y, d, t, **o: core.cdrelief(X, y, d, **o),
-    "IWCDRelief": lambda X, y, d, t, **o: core.iwcdrelief(
-        X, y, d, update="as_text", threshold=0.3, **o),
-    "RFSM": lambda X, y, d, t, **o: rfsm_trace(X, y, d, **o),
-    "RFSM regression": lambda X, y, d, t, **o: rfsm_trace(
-        X, t, d, task="regression", **o),
-}
-
-
-def both(call, *args, **options):
-    """The results of the call on the compiled and the vectorised engine."""
-    results = on_each_engine(lambda: np.asarray(call(*args, **options)))
-    return results[engines.COMPILED], results[engines.VECTORISED]
-
-
-@pytest.mark.parametrize("variant", CALLS)
-@pytest.mark.parametrize("diff", ["linear", "squared", "ramp"])
-@pytest.mark.parametrize("mixed", [False, True])
-def test_identical_without_missing_values(variant, diff, mixed):
-    X, y, discrete, target = data(1, mixed=mixed)
-    compiled, vectorised = both(CALLS[variant], X, y, discrete, target,
-                                diff=diff)
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_identical_rfsm_searches(task):
+    X, y, discrete = data(rng_of("RFSM searches", task), missing=0.15,
+                          mixed=True, task=task)
+    compiled, vectorised = both(lambda: rfsm_trace(X, y, discrete,
+                                                   task=task))
     np.testing.assert_array_equal(compiled, vectorised)
 
 
-@pytest.mark.parametrize("variant", CALLS)
-@pytest.mark.parametrize("diff", ["linear", "squared", "ramp"])
-@pytest.mark.parametrize("mixed", [False, True])
-def test_identical_with_missing_values(variant, diff, mixed):
-    X, y, discrete, target = data(2, missing=0.15, mixed=mixed)
-    compiled, vectorised = both(CALLS[variant], X, y, discrete, target,
-                                diff=diff)
-    np.testing.assert_array_equal(compiled, vectorised)
+@pytest.mark.parametrize("missing", [0.0, 0.15])
+def test_identical_stir(missing):
+    """STIR over ReliefF's pairs: the same scores, t and p to the last bit."""
+    X, y, discrete = data(rng_of("STIR", str(missing)), missing=missing,
+                          mixed=True)
+
+    def stir():
+        result = significance.stir(X, y, discrete, neighbourhood="relieff")
+        return np.concatenate([result.score, result.t, result.p])
+    np.testing.assert_array_equal(*both(stir))
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("variant", ["ReliefF", "RReliefF"])
+@pytest.mark.parametrize("variant", [RELIEFF, RRELIEFF], ids=["ReliefF",
+                                                               "RReliefF"])
 def test_identical_on_rounded_data_with_missing_values(variant, seed):
     # values on a grid of 0.1 tie often; the tables decide the ties
-    X, y, discrete, target = data(seed, n=300, a=5, missing=0.05)
+    X, y, discrete = data(rng_of("rounded", str(seed)), n=300, a=5,
+                          missing=0.05, task=variant.tasks[0])
     X = np.round(X, 1)
-    compiled, vectorised = both(CALLS[variant], X, y, discrete, target)
+    compiled, vectorised = both(lambda: variant.weights(X, y, discrete))
     np.testing.assert_array_equal(compiled, vectorised)
 
 
 def test_neighbour_lists_are_identical():
-    X, y, discrete, _ = data(3, n=90, mixed=True)
+    X, y, discrete = data(rng_of("neighbour lists"), n=90, mixed=True)
     lists = []
     for name in engines.ENGINES:
         prepared = core.prepare(X, y, discrete, engine=name)
         refs = np.array([0, 5, 5, 17, 89])
         lists.append(engines.kernels(name).find_neighbours(prepared, refs, 7))
     np.testing.assert_array_equal(*lists)
-
-
-def test_small_calls_choose_the_vectorised_engine(monkeypatch):
-    monkeypatch.delenv(engines.VARIABLE, raising=False)
-    assert engines.choose(engines.SMALL_WORK) == engines.VECTORISED
-    assert engines.choose(engines.SMALL_WORK + 1) == engines.COMPILED
-    assert engines.choose_for(np.zeros((1000, 50))) == engines.VECTORISED
-    assert engines.choose_for(np.zeros((20000, 50))) == engines.COMPILED
-    assert engines.choose_for(np.zeros((20000, 50)), 10) == engines.VECTORISED
-    # references are drawn with replacement: more of them than instances
-    assert engines.choose_for(np.zeros((300, 13)), 10 ** 6) == engines.COMPILED
-    monkeypatch.setenv(engines.VARIABLE, engines.COMPILED)
-    assert engines.choose(1) == engines.COMPILED
 
 
 def test_an_unknown_engine_is_refused():

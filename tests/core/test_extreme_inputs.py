@@ -11,32 +11,32 @@ from orangecontrib.relief import core
 from orangecontrib.relief.core import generators
 from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine
+from tests.variants import VARIANT_TASKS, rng_of, variant_task_id
 
 HUGE = 10 ** 9
 
-rng = np.random.default_rng(5)
+rng = rng_of("extreme inputs")
 X = rng.random((30, 4))
 X[rng.random(X.shape) < 0.1] = np.nan
 Y = rng.integers(0, 2, 30).astype(float)
 TARGET = rng.random(30)
 
-CALLS = {
-    "ReliefF": lambda k: core.relieff(X, Y, k_nearest=k),
-    "RReliefF": lambda k: core.rrelieff(X, TARGET, k_nearest=k, sigma=4.0),
-    "pdReliefF": lambda k: core.pdrelieff(X, Y, k_nearest=k),
-    "CDRelief": lambda k: core.cdrelief(X, Y, k_nearest=k),
-    "IWCDRelief": lambda k: core.iwcdrelief(X, Y, k_nearest=k),
-    "RFSM": lambda k: core.RFSM(X, TARGET, task="regression", k_nearest=k,
-                                sigma=4.0).evaluate([0, 1]),
-}
+#: every variant that takes k, on each task it handles
+TAKE_K = [(variant, task) for variant, task in VARIANT_TASKS
+          if variant.takes_k]
 
 
 @each_engine
-@pytest.mark.parametrize("variant", CALLS)
-def test_a_huge_k_is_every_instance(variant, engine):
+@pytest.mark.parametrize("variant, task", TAKE_K, ids=[
+    variant_task_id(*pair) for pair in TAKE_K])
+def test_a_huge_k_is_every_instance(variant, task, engine):
+    y = Y if task == "classification" else TARGET
+    # a rank weighting of its own width: k / 3.5 would differ
+    options = {"sigma": 4.0} if "sigma" in variant.parameters else {}
     with forced(engine):
-        np.testing.assert_array_equal(CALLS[variant](HUGE),
-                                      CALLS[variant](len(X)))
+        np.testing.assert_array_equal(
+            variant.weights(X, y, task=task, k_nearest=HUGE, **options),
+            variant.weights(X, y, task=task, k_nearest=len(X), **options))
 
 
 def test_rank_weights_of_a_huge_k_stop_at_the_instances():

@@ -10,14 +10,24 @@
 * RELIEF-D missing values (Prat & Belanche 2006, eq. 2.5): an attribute
   equal to the class where known is worth exactly 1, missing values or not
   (Orange's built-in ReliefF differs: tests/orange/test_builtin_scorers.py).
+
+Every answer is checked on both engines.
 """
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
 from orangecontrib.relief import core
+from orangecontrib.relief.core.engines import ENGINES, forced
 from tests.core.known_problems import binary_xor, missing_design
 from tests.reference import relief as ref
+
+
+@pytest.fixture(autouse=True, params=ENGINES)
+def engine(request):
+    """Every test of the module, on each engine."""
+    with forced(request.param):
+        yield request.param
 
 
 # ------------------------------------------------------------------ XOR ----

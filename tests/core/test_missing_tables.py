@@ -9,6 +9,7 @@ import pytest
 from orangecontrib.relief.core.engines.compiled import missing
 from orangecontrib.relief.core.tables import DIFF_KINDS
 from orangecontrib.relief.core.engines.vectorised import missing as vectorised
+from tests.variants import rng_of
 
 #: missing_diff_tables of the compiled and of the vectorised engine
 TABLE_BUILDERS = pytest.mark.parametrize(
@@ -42,21 +43,39 @@ def brute_force(column, groups, n_groups, kind, t_eq, t_diff):
     return relief_d
 
 
+#: name -> (number of groups, whether the last row's values are known):
+#: a table must cover its first and its last row, known or missing
+CASES = {f"{n_groups} group{'s' * (n_groups > 1)}, last row {last}":
+         (n_groups, last == "known")
+         for n_groups in (1, 2, 3) for last in ("known", "missing")}
+
+
+def groups_of(rng, n, n_groups, last_known):
+    """Group codes of n rows, rows 0 and 1 and (if `last_known`) the last
+    in group 0, which keeps known values."""
+    groups = rng.integers(0, n_groups, n)
+    groups[:2] = 0
+    if last_known:
+        groups[-1] = 0
+    return groups
+
+
 @TABLE_BUILDERS
 @pytest.mark.parametrize("kind", ["linear", "squared", "ramp"])
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("case", CASES)
 def test_numeric_tables_follow_the_definition(missing_diff_tables, kind,
-                                              seed):
-    rng = np.random.default_rng(seed)
-    n, n_groups = rng.integers(5, 60), rng.integers(1, 4)
+                                              case):
+    n_groups, last_known = CASES[case]
+    rng = rng_of(case)
+    n = rng.integers(5, 60)
     # generic values: no diff falls exactly on a ramp threshold
     X = rng.random((n, 3))
     X[:, 0] = np.round(X[:, 0], 1)  # ties among the values
     X[rng.random(X.shape) < 0.3] = np.nan
     X[0] = [0.0, 0.0, 0.0]
     X[1] = [1.0, 1.0, 1.0]
-    groups = rng.integers(0, n_groups, n)
-    groups[:2] = 0
+    X[-1] = rng.random(3) if last_known else np.nan
+    groups = groups_of(rng, n, n_groups, last_known)
     if n_groups > 1:  # a class without a known value of column 2
         X[groups == n_groups - 1, 2] = np.nan
     t_eq, t_diff = 0.05, 0.2
@@ -95,15 +114,16 @@ def test_values_closer_than_the_sort_keys_tell_apart_come_out_sorted():
 
 
 @TABLE_BUILDERS
-@pytest.mark.parametrize("seed", range(6))
-def test_nominal_tables_follow_the_definition(missing_diff_tables, seed):
-    rng = np.random.default_rng(seed)
-    n, n_groups = rng.integers(5, 60), rng.integers(1, 4)
+@pytest.mark.parametrize("case", CASES)
+def test_nominal_tables_follow_the_definition(missing_diff_tables, case):
+    n_groups, last_known = CASES[case]
+    rng = rng_of(case)
+    n = rng.integers(5, 60)
     column = rng.integers(0, 4, n).astype(float)
     column[rng.random(n) < 0.3] = np.nan
     column[0] = 1.0
-    groups = rng.integers(0, n_groups, n)
-    groups[0] = 0
+    column[-1] = 2.0 if last_known else np.nan
+    groups = groups_of(rng, n, n_groups, last_known)
     if n_groups > 1:  # a class without a known value
         column[groups == n_groups - 1] = np.nan
     X = np.column_stack([column, np.zeros(n)])

@@ -1,22 +1,39 @@
-"""Progress reporting: pieces of work are never empty, and every variant
-that takes references reports its progress for any number of them."""
+"""Progress reporting: pieces of work are never empty, a step reports into
+its share, and every registered variant reports its progress for any
+number of references, on both engines, and computes with it what it
+computes without it: the literal reference's weights."""
 import numpy as np
 import pytest
 
-from orangecontrib.relief import core
 from orangecontrib.relief.core import engines
-from orangecontrib.relief.core.progress import (step_bounds, wrap_callback)
+from orangecontrib.relief.core.progress import STEPS, step_bounds, wrap_callback
+from tests.variants import each_variant_task, literal_weights, rng_of
+
+#: (total, steps, a callback?) -> the bounds of the pieces
+BOUNDS = {
+    (0, STEPS, True): [0],
+    (1, STEPS, True): [0, 1],
+    (3, STEPS, True): [0, 1, 2, 3],
+    (STEPS + 1, STEPS, True): list(range(STEPS)) + [STEPS + 1],
+    (44, 3, True): [0, 14, 29, 44],
+    (44, 3, False): [0, 44],
+    (0, 3, False): [0],
+}
 
 
-@pytest.mark.parametrize("total", range(0, 45))
-@pytest.mark.parametrize("steps", [1, 3, 20])
-def test_step_bounds_cover_the_work_without_empty_pieces(total, steps):
-    bounds = step_bounds(total, print, steps)
-    assert bounds[0] == 0 and bounds[-1] == total
-    if total:
-        assert (np.diff(bounds) > 0).all()
-        assert len(bounds) - 1 == min(steps, total)
-    assert len(step_bounds(total, None, steps)) == (2 if total else 1)
+@pytest.mark.parametrize("total, steps, callback", BOUNDS)
+def test_step_bounds(total, steps, callback):
+    bounds = step_bounds(total, print if callback else None, steps)
+    assert bounds.tolist() == BOUNDS[total, steps, callback]
+
+
+def test_step_bounds_never_make_an_empty_piece():
+    for total in range(1, 3 * STEPS):
+        for steps in (1, 3, STEPS):
+            bounds = step_bounds(total, print, steps)
+            assert bounds[0] == 0 and bounds[-1] == total
+            assert (np.diff(bounds) > 0).all()
+            assert len(bounds) - 1 == min(steps, total)
 
 
 def test_wrap_callback_maps_into_its_share():
@@ -28,40 +45,26 @@ def test_wrap_callback_maps_into_its_share():
     assert wrap_callback(None) is None
 
 
-rng = np.random.default_rng(4)
-X = rng.random((40, 5))
-X[rng.random(X.shape) < 0.1] = np.nan
-Y = rng.integers(0, 2, 40).astype(float)
-TARGET = rng.random(40)
-
-VARIANTS = {
-    "Relief": lambda m, cb: core.relief(X, Y, n_iterations=m,
-                                        progress_callback=cb),
-    "ReliefF": lambda m, cb: core.relieff(X, Y, n_iterations=m,
-                                          progress_callback=cb),
-    "RReliefF": lambda m, cb: core.rrelieff(X, TARGET, n_iterations=m,
-                                            progress_callback=cb),
-    "dReliefF": lambda m, cb: core.drelieff(X, Y, n_iterations=m,
-                                            progress_callback=cb),
-    "pdReliefF": lambda m, cb: core.pdrelieff(X, Y, n_iterations=m,
-                                              progress_callback=cb),
-    "CDRelief": lambda m, cb: core.cdrelief(X, Y, n_iterations=m,
-                                            progress_callback=cb),
-    "IWCDRelief": lambda m, cb: core.iwcdrelief(X, Y, n_iterations=m,
-                                                progress_callback=cb),
-    "RFSM": lambda m, cb: core.RFSM(X, Y, n_iterations=m,
-                                    progress_callback=cb).evaluate([0, 2]),
-}
+#: numbers of references: fewer than the pieces of a report, as many, more
+REFERENCES = (1, STEPS, STEPS + 1)
 
 
-@pytest.mark.parametrize("name", engines.ENGINES)
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_every_number_of_references_reports_progress(variant, name):
-    with engines.forced(name):
-        for m in range(1, 26):
+@each_variant_task
+def test_progress_of_every_variant(variant, task):
+    rng = rng_of(variant.name, task)
+    X = rng.random((40, 5))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = (rng.integers(0, 2, 40).astype(float) if task == "classification"
+         else rng.random(40))
+    for m in REFERENCES:
+        literal = literal_weights(variant, X, y, task=task, n_iterations=m)
+        for engine in engines.ENGINES:
             seen = []
-            with_progress = VARIANTS[variant](m, seen.append)
-            assert seen, m
-            assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
-            np.testing.assert_array_equal(with_progress,
-                                          VARIANTS[variant](m, None))
+            with engines.forced(engine):
+                weights = variant.weights(X, y, task=task, n_iterations=m,
+                                          progress_callback=seen.append)
+            assert seen, (m, engine)
+            assert seen == sorted(seen), (m, engine)
+            assert seen[-1] == pytest.approx(1.0), (m, engine)
+            np.testing.assert_allclose(weights, literal, rtol=0, atol=1e-9,
+                                       err_msg=f"{m} references, {engine}")

@@ -13,7 +13,9 @@ from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.generators import modulo
 from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine
+from orangecontrib.relief.core.formulas.stir import StirSums
 from tests.reference import relief as ref_relief
+from tests.reference import stir as ref_stir
 from tests.reference import surf as ref_surf
 
 
@@ -29,51 +31,58 @@ def mixed_data(seed, n=36, a=5, n_classes=2, missing=0.1):
     return X, y.astype(float), discrete
 
 
-def literal_stir(hits, misses):
-    """One-sided pooled t-test of every attribute's lists of diffs."""
-    result = ttest_ind(misses, hits, equal_var=True, alternative="greater")
-    return result.statistic, result.pvalue
-
-
 def relieff_pairs(X, y, discrete, k, references=None):
-    """The literal ReliefF neighbour pairs' diffs: (hits[A], misses[A]) of
-    the `references` (None: every instance)."""
+    """The literal ReliefF neighbour pairs of the `references` (None: every
+    instance): (hits, misses), lists of (reference, diffs, weight), the
+    weight the pair's factor in ReliefF's update, 1 / k for a hit,
+    P(C) / (1 - P(class(R))) / k for a miss of class C."""
     ctx, _ = ref_relief.prepare(X, y, discrete, "linear", 0.04, 0.1, None,
                                 regression=False)
-    hits = [[] for _ in range(ctx.a)]
-    misses = [[] for _ in range(ctx.a)]
+    hits, misses = [], []
     classes = sorted(set(ctx.group))
+    prior = {c: ctx.group.count(c) / ctx.n for c in classes}
     for i in range(ctx.n) if references is None else references:
+        own = ctx.group[i]
         for c in classes:
             members = [j for j in range(ctx.n) if ctx.group[j] == c]
-            target = hits if c == ctx.group[i] else misses
-            for j in ref_relief.nearest(i, members, k, ctx):
-                for A in range(ctx.a):
-                    target[A].append(ref_relief.diff(A, i, j, ctx))
+            found = ref_relief.nearest(i, members, k, ctx)
+            factor = 1.0 if c == own else prior[c] / (1 - prior[own])
+            target = hits if c == own else misses
+            for j in found:
+                target.append((i, [ref_relief.diff(A, i, j, ctx)
+                                   for A in range(ctx.a)],
+                               factor / len(found)))
     return hits, misses
+
+
+def assert_literal(result, hits, misses, n_refs, variance="population"):
+    (score, t, p), df = ref_stir.pairs_statistic(hits, misses, n_refs,
+                                                 variance)
+    assert result.df == df
+    assert_allclose(result.t, t, rtol=1e-9, atol=1e-9)
+    assert_allclose(result.p, p, rtol=1e-9, atol=1e-12)
+    assert_allclose(result.score, score, atol=1e-12)
 
 
 @each_engine
 @pytest.mark.parametrize("method", ["multisurf", "surf", "multisurf*"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_stir_on_surf_pairs_is_the_literal_t_test(engine, method, seed):
+    """Three classes, missing values, a nominal attribute: each miss
+    weighted by its class's factor in the update."""
     X, y, discrete = mixed_data(seed, n_classes=3)
     hits, misses = ref_surf.stir_pairs(X, y, discrete, method=method)
     with forced(engine):
         result = significance.stir(X, y, discrete, neighbourhood=method)
-    for A in range(X.shape[1]):
-        t, p = literal_stir(hits[A], misses[A])
-        assert_allclose(result.t[A], t, rtol=1e-9, atol=1e-9)
-        assert_allclose(result.p[A], p, rtol=1e-9, atol=1e-12)
-        assert_allclose(result.score[A], np.mean(misses[A]) - np.mean(hits[A]),
-                        atol=1e-12)
-    assert result.df == sum(map(len, (hits[0], misses[0]))) - 2
+    assert_literal(result, hits, misses, len(y))
 
 
 @each_engine
 @pytest.mark.parametrize("k", [1, 3])
 @pytest.mark.parametrize("n_iterations", [None, 15])
-def test_stir_on_relieff_pairs_is_the_literal_t_test(engine, k, n_iterations):
+@pytest.mark.parametrize("variance", ["population", "sample"])
+def test_stir_on_relieff_pairs_is_the_literal_t_test(engine, k, n_iterations,
+                                                     variance):
     X, y, discrete = mixed_data(2, n_classes=3)
     references = (None if n_iterations is None else
                   estimators.reference_instances(len(y), n_iterations, 4))
@@ -81,26 +90,36 @@ def test_stir_on_relieff_pairs_is_the_literal_t_test(engine, k, n_iterations):
     with forced(engine):
         result = significance.stir(X, y, discrete, neighbourhood="relieff",
                                    k_nearest=k, n_iterations=n_iterations,
-                                   random_state=4)
-    for A in range(X.shape[1]):
-        t, p = literal_stir(hits[A], misses[A])
-        assert_allclose(result.t[A], t, rtol=1e-9, atol=1e-9)
-        assert_allclose(result.p[A], p, rtol=1e-9, atol=1e-12)
+                                   random_state=4, variance=variance)
+    assert_literal(result, hits, misses, n_iterations or len(y), variance)
 
 
-def test_stir_without_spread_decides_by_the_means():
-    result = significance.stir_test(
-        hit_sum=np.array([0.0, 2.0, 1.0]), n_hit=4,
-        miss_sum=np.array([4.0, 2.0, 1.0]), n_miss=4,
-        squares=np.array([4.0, 2.0, 0.5]))
-    # attribute 0: misses all 1, hits all 0; 1 and 2: equal constant diffs
-    assert result.p[0] == 0.0 and result.t[0] == np.inf
-    assert result.p[1] == 1.0 and result.p[2] == 1.0
+def test_the_sample_variance_is_the_textbook_t_test():
+    """Two classes, ReliefF's k: every weight 1 / k, and the sample
+    variance makes STIR scipy's pooled two-sample t-test of the diffs."""
+    X, y, discrete = mixed_data(6, n_classes=2, missing=0.0)
+    hits, misses = relieff_pairs(X, y, discrete, 3)
+    diffs = [np.array([d for _, d, _ in pairs]) for pairs in (hits, misses)]
+    expected = ttest_ind(diffs[1], diffs[0], equal_var=True,
+                         alternative="greater")
+    result = significance.stir(X, y, discrete, neighbourhood="relieff",
+                               k_nearest=3, variance="sample")
+    assert_allclose(result.t, expected.statistic, rtol=1e-9)
+    assert_allclose(result.p, expected.pvalue, rtol=1e-9, atol=1e-12)
 
 
-def test_stir_needs_hit_and_miss_pairs():
-    with pytest.raises(ReliefInputError, match="hit pairs"):
-        significance.stir_test(np.zeros(2), 0, np.zeros(2), 5, np.zeros(2))
+def test_diffs_that_do_not_vary_get_no_verdict_whatever_the_means():
+    # one hit and one miss for each of four references; attribute 0:
+    # misses all 1, hits all 0; 1 and 2: equal constant diffs
+    sums = StirSums(hit_sum=np.array([0.0, 2.0, 1.0]),
+                    hit_squares=np.array([0.0, 1.0, 0.25]), n_hit=4,
+                    hit_refs=4, miss_sum=np.array([4.0, 2.0, 1.0]),
+                    miss_squares=np.array([4.0, 1.0, 0.25]), n_miss=4,
+                    miss_refs=4, n_refs=4)
+    result = significance.stir_test(sums)
+    assert np.isnan(result.p).all() and np.isnan(result.t).all()
+    assert result.note == significance.CONSTANT_DIFFS
+    assert_array_equal(result.score, [1.0, 0.0, 0.0])
 
 
 def test_stir_refuses_unknown_neighbourhoods_and_numeric_targets():
@@ -335,7 +354,7 @@ def test_surf_rescorer_scores_many_targets_with_one_search(engine, method,
 
 
 def test_surf_rescorer_computes_the_distances_once(monkeypatch):
-    from orangecontrib.relief.core.engines.vectorised import radius as vectorised
+    from orangecontrib.relief.core.engines.vectorised import surf as vectorised
 
     calls = []
     block_diffs = vectorised.block_diffs
@@ -432,21 +451,6 @@ def test_stir_flags_the_interacting_pair(seed, missing, neighbourhood):
         significance.adjust(result.p, "bh"), 0.05))
     assert {0, 1} <= set(flagged)
     assert len(flagged) <= 3  # the pair and at most one noise attribute
-
-
-def test_stir_calls_diffs_that_do_not_vary_alike_on_both_engines():
-    # three instances, one miss pair and one hit pair per neighbourhood:
-    # s_p is 0 in exact arithmetic and a rounding in float64
-    X = np.random.default_rng(1).random((3, 4))
-    y = np.array([0.0, 1.0, 0.0])
-    results = {}
-    for engine in ("compiled", "vectorised"):
-        with forced(engine):
-            results[engine] = significance.stir(X, y,
-                                                neighbourhood="multisurf")
-    assert_array_equal(results["compiled"].t, results["vectorised"].t)
-    assert np.isinf(results["compiled"].t).all()
-    assert_array_equal(results["compiled"].p, [0, 1, 1, 1])
 
 
 @pytest.mark.parametrize("method", ["bh", "holm", "bonferroni"])

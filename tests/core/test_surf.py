@@ -165,7 +165,7 @@ def test_distances_on_a_threshold_are_outside(engine, method, deviation,
         if task == "classification":
             sums = surf.neighbourhood_sums(X, y, method=method,
                                            deviation=deviation, stir=True)
-            assert sums.n_hit + sums.n_miss == strict
+            assert sums.stir.n_hit + sums.stir.n_miss == strict
     assert_allclose(got, expected, rtol=0, atol=1e-9)
 
 
@@ -182,14 +182,24 @@ def test_stir_sums_are_the_pairs_diffs(engine, method, n_classes, grid):
                                        deviation="sample", stir=True)
         plain = surf.neighbourhood_sums(X, y, discrete, method=method,
                                         deviation="sample")
-    assert len(hits[0]) > 0 and len(misses[0]) > 0
-    assert sums.n_hit == len(hits[0]) and sums.n_miss == len(misses[0])
-    for got, pairs in ((sums.hit_sum, hits), (sums.miss_sum, misses)):
-        assert_allclose(got, [sum(p) for p in pairs], rtol=0, atol=1e-9)
-    assert_allclose(sums.squares, [sum(v * v for v in h + m)
-                                   for h, m in zip(hits, misses)],
-                    rtol=0, atol=1e-9)
+    assert len(hits) > 0 and len(misses) > 0
+    assert_stir_sums(sums.stir, hits, misses, len(y))
     assert_allclose(sums.weights, plain.weights, rtol=0, atol=1e-15)
+    assert plain.stir is None
+
+
+def assert_stir_sums(got, hits, misses, n_refs):
+    """STIR's sums (:class:`...formulas.stir.StirSums`) are those of the
+    literal pairs (reference, diffs, weight) of `hits` and `misses`."""
+    for kind, pairs in (("hit", hits), ("miss", misses)):
+        assert getattr(got, f"n_{kind}") == len(pairs)
+        assert getattr(got, f"{kind}_refs") == len({i for i, _, _ in pairs})
+        for field, power in (("sum", 1), ("squares", 2)):
+            assert_allclose(getattr(got, f"{kind}_{field}"),
+                            np.sum([w * np.array(d) ** power
+                                    for _, d, w in pairs], axis=0),
+                            rtol=0, atol=1e-9)
+    assert got.n_refs == n_refs
 
 
 @each_engine
@@ -216,14 +226,7 @@ def test_numeric_data_without_missing_values(engine, method, task,
                     rtol=0, atol=1e-9)
     if stir:
         hits, misses = ref.stir_pairs(X, y, method=method)
-        assert got.n_hit == len(hits[0]) and got.n_miss == len(misses[0])
-        pairs = [h + m for h, m in zip(hits, misses)]
-        for field, lists, power in (("hit_sum", hits, 1),
-                                    ("miss_sum", misses, 1),
-                                    ("squares", pairs, 2)):
-            assert_allclose(getattr(got, field),
-                            [sum(v ** power for v in p) for p in lists],
-                            rtol=0, atol=1e-9)
+        assert_stir_sums(got.stir, hits, misses, len(y))
 
 
 class _Fixed(np.random.Generator):
@@ -323,12 +326,17 @@ def test_engines_agree_on_larger_data(method, task):
     for first, again in results.values():  # deterministic, threads or not
         assert_array_equal(first.weights, again.weights)
     compiled, vectorised = results["compiled"][0], results["vectorised"][0]
-    for field in ("weights", "hit_sum", "miss_sum", "squares"):
-        assert_allclose(getattr(compiled, field), getattr(vectorised, field),
-                        rtol=1e-12, atol=1e-12)
-    assert (compiled.n_hit, compiled.n_miss) == (vectorised.n_hit,
-                                                 vectorised.n_miss)
-    assert compiled.n_hit > 0 or not stir
+    assert_allclose(compiled.weights, vectorised.weights, rtol=1e-12,
+                    atol=1e-12)
+    if stir:
+        for field in ("hit_sum", "hit_squares", "miss_sum", "miss_squares"):
+            assert_allclose(getattr(compiled.stir, field),
+                            getattr(vectorised.stir, field), rtol=1e-12,
+                            atol=1e-12)
+        counts = ("n_hit", "hit_refs", "n_miss", "miss_refs", "n_refs")
+        assert ([getattr(compiled.stir, name) for name in counts]
+                == [getattr(vectorised.stir, name) for name in counts])
+        assert compiled.stir.n_hit > 0
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -544,7 +552,7 @@ def test_duplicated_data(engine, method):
         T_twice = pair_distances(twice)[np.triu_indices(2 * n, 1)].mean()
         assert T_twice == pytest.approx(T * 2 * (n - 1) / (2 * n - 1))
         nearer = (D < T_twice).sum() - n  # j != i
-        assert doubled.n_hit + doubled.n_miss == 2 * n + 4 * nearer
+        assert doubled.stir.n_hit + doubled.stir.n_miss == 2 * n + 4 * nearer
 
 
 @each_engine

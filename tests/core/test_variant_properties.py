@@ -1,12 +1,12 @@
-"""Invariances of the later variants, where they hold (the first ones,
-Relief, ReliefF and RReliefF, are in test_properties.py).
+"""Invariances of the variants, where they hold (those of Relief, ReliefF
+and RReliefF in more detail are in test_properties.py).
 
+* A positive affine rescaling of a numeric column changes no diff: every
+  registered variant.
 * Row order, with every instance a reference: CDRelief, IWCDRelief and
   RFSM sum over all references, so the order of the rows does not matter.
   (dReliefF and pdReliefF process the references in order and learn on
   the way: their weights depend on it.)
-* A positive affine rescaling of a numeric column changes no diff: every
-  variant.
 * Bounds: with the linear diff, each weight of dReliefF, pdReliefF and
   CDRelief, and RFSM's W_S, lies in [-1, 1].
 """
@@ -16,12 +16,16 @@ from hypothesis import strategies as st
 
 from orangecontrib.relief import core
 from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.variants import (CDRELIEF, DRELIEFF,
+                                                IWCDRELIEF, PDRELIEFF)
+from tests.variants import VARIANT_TASKS
 
+#: the variants of the row order and bounds properties, and RFSM's W_S
 VARIANTS = {
-    "dReliefF": lambda X, y: core.drelieff(X, y),
-    "pdReliefF": lambda X, y: core.pdrelieff(X, y),
-    "CDRelief": lambda X, y: core.cdrelief(X, y),
-    "IWCDRelief": lambda X, y: core.iwcdrelief(X, y, threshold=0.3),
+    "dReliefF": lambda X, y: DRELIEFF.weights(X, y),
+    "pdReliefF": lambda X, y: PDRELIEFF.weights(X, y),
+    "CDRelief": lambda X, y: CDRELIEF.weights(X, y),
+    "IWCDRelief": lambda X, y: IWCDRELIEF.weights(X, y, threshold=0.3),
     "RFSM": lambda X, y: np.array([core.rfsm_value(X, y, [0, 1])]),
 }
 ORDER_FREE = ("CDRelief", "IWCDRelief", "RFSM")
@@ -30,6 +34,9 @@ BOUNDED = ("dReliefF", "pdReliefF", "CDRelief", "RFSM")
 cases = st.tuples(st.integers(0, 2 ** 32 - 1), st.integers(12, 40),
                   st.integers(2, 5), st.sampled_from(list(VARIANTS)),
                   st.sampled_from(["compiled", "vectorised"]))
+registered = st.tuples(st.integers(0, 2 ** 32 - 1), st.integers(12, 40),
+                       st.integers(2, 5), st.sampled_from(VARIANT_TASKS),
+                       st.sampled_from(["compiled", "vectorised"]))
 
 
 def data(seed, n, a):
@@ -41,16 +48,21 @@ def data(seed, n, a):
     return X, y, rng
 
 
-@settings(max_examples=25, deadline=None)
-@given(cases)
+@settings(max_examples=40, deadline=None)
+@given(registered)
 def test_positive_affine_rescaling_of_a_column(case):
-    seed, n, a, variant, engine = case
+    seed, n, a, (variant, task), engine = case
     X, y, rng = data(seed, n, a)
+    if task == "regression":
+        y = rng.random(n)
+    elif variant.n_classes is not None:
+        y = y % variant.n_classes
     rescaled = X.copy()
     rescaled[:, 0] = 3.5 * X[:, 0] - 12.0
     with forced(engine):
-        np.testing.assert_allclose(VARIANTS[variant](rescaled, y),
-                                   VARIANTS[variant](X, y), atol=1e-9)
+        np.testing.assert_allclose(variant.weights(rescaled, y, task=task),
+                                   variant.weights(X, y, task=task),
+                                   atol=1e-9)
 
 
 @settings(max_examples=25, deadline=None)

@@ -16,6 +16,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.core import estimators, significance, surf
 from orangecontrib.relief.core.errors import ReliefInputError
+from tests.degenerate_evidence import CASES, degenerate
 
 
 @parametrize_with_checks([
@@ -229,3 +230,14 @@ def test_stir_on_unequal_classes_warns_at_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         selectors.ReliefF(significance="stir").fit(X, y)  # equal enough
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("selector", [selectors.ReliefF, selectors.MultiSURF])
+def test_degenerate_evidence_gets_no_verdict(case, selector):
+    X, y, without = degenerate(case)
+    with pytest.warns(UserWarning, match="STIR gives no verdict") as caught:
+        fitted = selector(significance="stir").fit(X, y)
+    assert any(CASES[case] in str(w.message) for w in caught)
+    assert_array_equal(np.flatnonzero(np.isnan(fitted.pvalues_)), without)
+    assert not fitted.get_support()[without].any()

@@ -2,7 +2,10 @@
 
 Each case ends in a ValueError (ReliefInputError is one) whose message is a
 sentence, or in finite weights (a selection, a model) of the right size;
-the table is never modified.
+the table is never modified.  A scorer's weights are those of its variant
+in the core (:mod:`orangecontrib.relief.core.variants`) on the table's
+arrays, read off directly, and it refuses what the core refuses.  Each
+table draws its values from a seed of its own name.
 """
 import numpy as np
 import pytest
@@ -11,11 +14,12 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.modelling import TreeLearner
 
 from orangecontrib.relief import (CDRelief, ClassDependentKNNLearner,
-                                  DReliefF, IWCDRelief, PDReliefF, Relief,
-                                  ReliefF, RFSMScorer, RReliefF, generators)
+                                  IWCDRelief, generators)
+from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.selection import MEASURES, SEARCHES, select
+from orangecontrib.relief.variants import SCORERS
+from tests.variants import each_variant, rng_of
 
-rng = np.random.default_rng(13)
 N, A = 30, 4
 ATTRIBUTES = [ContinuousVariable(f"a{i}") for i in range(A)]
 BINARY = DiscreteVariable("c", values=["x", "y"])
@@ -23,42 +27,50 @@ THREE = DiscreteVariable("c", values=["x", "y", "z"])
 NUMERIC = ContinuousVariable("t")
 
 
-def table(X=None, y=None, class_vars=(BINARY,), attributes=ATTRIBUTES):
+def table(rng, X=None, y=None, class_vars=(BINARY,), attributes=ATTRIBUTES):
     X = rng.random((N, len(attributes))) if X is None else X
     y = (np.arange(len(X)) % 2).astype(float) if y is None else y
     return Table.from_numpy(Domain(attributes, class_vars), X, y)
 
 
+def with_inf(X):
+    X[0, 1] = np.inf
+    return X
+
+
+#: name -> the table of a case, made from a generator seeded by its name
+TABLES = {
+    "ordinary": lambda rng: table(rng),
+    "three classes": lambda rng: table(
+        rng, y=(np.arange(N) % 3).astype(float), class_vars=(THREE,)),
+    "numeric target": lambda rng: table(rng, y=rng.random(N),
+                                        class_vars=(NUMERIC,)),
+    "no class": lambda rng: table(rng, y=np.empty((N, 0)), class_vars=()),
+    "two targets": lambda rng: table(
+        rng, y=np.c_[np.arange(N) % 2, rng.random(N)],
+        class_vars=(BINARY, NUMERIC)),
+    "0 rows": lambda rng: table(rng, X=np.empty((0, A)), y=np.empty(0)),
+    "0 attributes": lambda rng: table(rng, X=np.empty((N, 0)),
+                                      attributes=[]),
+    "one class": lambda rng: table(rng, y=np.zeros(N)),
+    "all classes missing": lambda rng: table(rng, y=np.full(N, np.nan)),
+    "some classes missing": lambda rng: table(
+        rng, y=np.where(np.arange(N) % 7 == 0, np.nan, np.arange(N) % 2)),
+    "inf cell": lambda rng: table(rng, X=with_inf(rng.random((N, A)))),
+    "every cell missing": lambda rng: table(rng,
+                                            X=np.full((N, A), np.nan)),
+    "sparse": lambda rng: table(rng).to_sparse(),
+    "all rows equal": lambda rng: table(rng, X=np.ones((N, A))),
+}
+
+
 def tables():
-    X = rng.random((N, A))
-    inf = X.copy()
-    inf[0, 1] = np.inf
-    return {
-        "ordinary": table(),
-        "three classes": table(y=(np.arange(N) % 3).astype(float),
-                               class_vars=(THREE,)),
-        "numeric target": table(y=rng.random(N), class_vars=(NUMERIC,)),
-        "no class": table(y=np.empty((N, 0)), class_vars=()),
-        "two targets": table(y=np.c_[np.arange(N) % 2, rng.random(N)],
-                             class_vars=(BINARY, NUMERIC)),
-        "0 rows": table(X=np.empty((0, A)), y=np.empty(0)),
-        "0 attributes": table(X=np.empty((N, 0)), attributes=[]),
-        "one class": table(y=np.zeros(N)),
-        "all classes missing": table(y=np.full(N, np.nan)),
-        "inf cell": table(X=inf),
-        "every cell missing": table(X=np.full((N, A), np.nan)),
-        "sparse": table().to_sparse(),
-        "all rows equal": table(X=np.ones((N, A))),
-    }
-
-
-SCORERS = {cls.__name__: cls for cls in (Relief, ReliefF, RReliefF, DReliefF,
-                                         PDReliefF, CDRelief, IWCDRelief,
-                                         RFSMScorer)}
+    return {name: make(rng_of(name)) for name, make in TABLES.items()}
 
 
 def check(call, data, length):
-    """The outcome of `call()`: 'error' or 'result' (`length` numbers)."""
+    """The outcome of `call()`: 'error' or its values (`length` numbers
+    in the last axis)."""
     X = np.array(data.X.toarray() if sp.issparse(data.X) else data.X)
     try:
         result = call()
@@ -70,15 +82,42 @@ def check(call, data, length):
         np.testing.assert_array_equal(X, now)
     values = np.asarray(result, dtype=float)
     assert values.shape[-1] == length and np.isfinite(values).all()
-    return "result"
+    return values
 
 
-@pytest.mark.parametrize("scorer", SCORERS)
-@pytest.mark.parametrize("case", tables())
-def test_scorers(case, scorer):
-    data = tables()[case]
-    check(lambda: SCORERS[scorer]()(data), data,
-          len(data.domain.attributes))
+def core_outcome(variant, scorer, data):
+    """What the scorer must give on `data`: "error" (no single class of
+    its type), the core's error, or the core's weights of the table's
+    rows with a known class."""
+    class_var = data.domain.class_var
+    if not isinstance(class_var, scorer.class_type):
+        return "error"
+    X = data.X.toarray() if sp.issparse(data.X) else data.X
+    known = ~np.isnan(data.Y)
+    discrete = np.array([a.is_discrete for a in data.domain.attributes])
+    try:
+        return variant.weights(
+            X[known], data.Y[known], discrete,
+            task="classification" if class_var.is_discrete else "regression")
+    except ReliefInputError:
+        return "error"
+
+
+@each_variant
+def test_scorers(variant):
+    """Each variant's scorer on every table: the core's weights or its
+    error."""
+    scorer = SCORERS[variant.name]()
+    wrong = []
+    for case, data in tables().items():
+        expected = core_outcome(variant, scorer, data)
+        got = check(lambda: scorer(data), data, len(data.domain.attributes))
+        if isinstance(got, str) or isinstance(expected, str):
+            if not (isinstance(got, str) and isinstance(expected, str)):
+                wrong.append(f"{case}: {got}, expected {expected}")
+        elif not np.array_equal(got, expected):
+            wrong.append(f"{case}: {got}, the core's {expected}")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("scorer", [CDRelief, IWCDRelief])

@@ -15,7 +15,7 @@ from orangecontrib.relief.core import drelieff, pdrelieff
 from orangecontrib.relief.core.classdep import cdrelief, iwcdrelief
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.variants import (
-    DEFAULT_K, METHODS, fitting_methods, make_scorer)
+    DEFAULT_K, METHODS, SCORERS, fitting_methods, make_scorer)
 
 
 def arrays_of(table):
@@ -86,7 +86,8 @@ def test_every_scorer_is_in_the_scorers_module_and_exported():
 def test_exported_and_offered(heart):
     assert {"DReliefF", "PDReliefF"} <= set(package.__all__)
     assert package.DReliefF is DReliefF
-    assert METHODS["DReliefF"] is DReliefF and METHODS["PDReliefF"] is PDReliefF
+    assert {"DReliefF", "PDReliefF"} <= set(METHODS)
+    assert SCORERS["DReliefF"] is DReliefF and SCORERS["PDReliefF"] is PDReliefF
     assert DEFAULT_K["DReliefF"] == DEFAULT_K["PDReliefF"] == 10
     assert {"DReliefF", "PDReliefF"} <= set(
         fitting_methods(heart.domain.class_var))

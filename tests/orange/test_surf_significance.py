@@ -13,6 +13,7 @@ from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.core import significance, surf
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.variants import make_scorer
+from tests.degenerate_evidence import CASES, degenerate_table
 
 
 
@@ -125,3 +126,38 @@ def test_significance_refuses_what_it_cannot_test(cpu):
         Significance(test="bootstrap")
     with pytest.raises(ValueError, match="adjustment"):
         Significance(adjustment="fdr")
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("scorer", [ReliefF, MultiSURF])
+def test_degenerate_evidence_gets_no_verdict(case, scorer):
+    data, without = degenerate_table(case)
+    tester = Significance(scorer())
+    result = tester.result(data)
+    assert_array_equal(np.flatnonzero(np.isnan(result.p)), without)
+    assert not result.significant[without].any()
+    assert CASES[case] in result.note
+    assert np.isneginf(tester(data)[without]).all()  # sorted last
+    if len(without) == 1:
+        assert "for a2:" in result.note
+        best = SelectBestFeatures(method=tester, k=3)(data)
+        assert "a2" not in {a.name for a in best.domain.attributes}
+
+
+def test_the_rank_column_says_what_it_holds(heart):
+    assert Significance(ReliefF()).friendly_name == "STIR -log10 q"
+    tester = Significance(ReliefF(), test="permutation", n_permutations=19)
+    assert tester.friendly_name == "Perm. -log10 q"
+    result = Significance(ReliefF()).result(heart)
+    assert_allclose(Significance(ReliefF())(heart), -np.log10(result.q))
+
+
+def test_the_variance_reaches_the_core(heart):
+    arrays = table_arrays(heart, "ReliefF")
+    for variance in ("population", "sample"):
+        assert_array_equal(
+            Significance(ReliefF(), variance=variance).result(heart).p,
+            significance.stir(arrays.X, arrays.y, arrays.discrete,
+                              neighbourhood="relieff", variance=variance).p)
+    with pytest.raises(ValueError, match="variance"):
+        Significance(ReliefF(), variance="biased")

@@ -18,7 +18,8 @@ import numpy as np
 from tests.reference import relief as ref
 
 __all__ = ["class_references", "cdrelief", "iwcdrelief", "cdw_distance",
-           "cdw_knn_predict"]
+           "cdw_knn_predict", "prior_weighted", "cdrelief_weights",
+           "iwcdrelief_weights"]
 
 
 def class_references(groups, classes, n_iterations, random_state):
@@ -153,6 +154,26 @@ def iwcdrelief(X, y, discrete=None, *, k_nearest=5, threshold=0.5,
                              - _mean_diff(A, x, hits, ctx_up))
                     W[target][A] += iw * coef * delta / T
     return _result(W, classes, n_classes, a)
+
+
+def prior_weighted(matrix, y):
+    """sum_c P(c) W[c] over the classes c of the rows with a known class,
+    P(c) their share of those rows."""
+    known = [int(c) for c in np.asarray(y, dtype=float).ravel() if c == c]
+    total = np.zeros(matrix.shape[1])
+    for c in sorted(set(known)):
+        total += known.count(c) / len(known) * matrix[c]
+    return total
+
+
+def cdrelief_weights(X, y, discrete=None, **options):
+    """CDRelief's class rows weighted by the classes' priors."""
+    return prior_weighted(cdrelief(X, y, discrete, **options), y)
+
+
+def iwcdrelief_weights(X, y, discrete=None, **options):
+    """IWCDRelief's class rows weighted by the classes' priors."""
+    return prior_weighted(iwcdrelief(X, y, discrete, **options), y)
 
 
 def cdw_distance(query, prototype, weights):

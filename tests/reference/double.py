@@ -62,3 +62,11 @@ def double_relieff(X, y, discrete=None, *, mode="double", k_nearest=10,
                 update += prior[C] / (1.0 - prior[cR]) * mean
             total[A] += update
     return [w / m for w in total]
+
+
+def drelieff(X, y, discrete=None, **options):
+    return double_relieff(X, y, discrete, mode="double", **options)
+
+
+def pdrelieff(X, y, discrete=None, **options):
+    return double_relieff(X, y, discrete, mode="progressive", **options)

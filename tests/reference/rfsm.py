@@ -16,11 +16,17 @@ data, with diff / distance / nearest neighbours from
       W = sum dC d diffS_max / N_dC - sum (1 - dC) d diffS_min / (m - N_dC)
 
 Neighbours are found with all attributes ("all") or with the attributes of S
-only ("within").
+only ("within").  An attribute without a known value tells no pair apart
+and is left out of every set (the core's choice).
 """
+import copy
 import math
 
 from tests.reference import relief as ref
+
+#: values of W_S this close are equal: what rounding leaves of equal sums
+#: added in another order
+TIE = 1e-12
 
 
 def _diff_max(S, R, I, ctx):
@@ -41,10 +47,10 @@ def rfsm(X, y, subset, discrete=None, *, task="classification", k_nearest=1,
          n_iterations=None, random_state=0, neighbours="all", priors="eq2",
          weighting="exp_rank", sigma=None, diff="linear", t_eq=0.04,
          t_diff=0.10):
-    S = list(subset)
     regression = task == "regression"
     ctx, targets = ref.prepare(X, y, discrete, diff, t_eq, t_diff, None,
                                regression=regression)
+    S = [A for A in subset if ctx.has_known[A]]
     if neighbours == "within":
         ctx.weights = [1.0 if A in S else 0.0 for A in range(ctx.a)]
     n = ctx.n
@@ -99,3 +105,30 @@ def rfsm(X, y, subset, discrete=None, *, task="classification", k_nearest=1,
     first = n_max / n_dc if n_dc != 0 else 0.0
     second = n_min / (m - n_dc) if m - n_dc != 0 else 0.0
     return first - second
+
+
+def rfsm_scores(X, y, discrete=None, *, score="gain", **options):
+    """The greedy forward search of section 5 run over every attribute:
+    each step adds the attribute whose set has the largest W_S (ties, W_S
+    within :data:`TIE` of the largest, to the lower index); an attribute
+    scores the gain of W_S it brought (0 for a loss), or with
+    ``score="order"`` a - its position.  The references are drawn once:
+    every W_S gets a copy of the seed."""
+    a = len(X[0])
+
+    def value_of(subset):
+        return rfsm(X, y, subset, discrete, **copy.deepcopy(options))
+
+    chosen = []
+    value = value_of(chosen)
+    scores = [0.0] * a
+    for position in range(a):
+        candidates = [A for A in range(a) if A not in chosen]
+        values = [value_of(chosen + [A]) for A in candidates]
+        best = min(t for t, v in enumerate(values) if v >= max(values) - TIE)
+        A = candidates[best]
+        scores[A] = (a - position if score == "order"
+                     else max(values[best] - value, 0.0))
+        chosen.append(A)
+        value = values[best]
+    return scores

@@ -49,6 +49,20 @@ class TestOWSeparability(base.WidgetTest):
         self.assertEqual(widget.run_button.text(), "Run")
         widget.send_report()
 
+    def test_says_when_the_vectorised_engine_stands_in(self):
+        widget = self.widget
+        with patch.object(owseparability.engines.preparation, "is_ready",
+                          return_value=False):
+            widget.toggle_run()
+            self.assertTrue(widget.Information.preparing.is_shown())
+            self.assertIn("vectorised engine",
+                          str(widget.Information.preparing).lower())
+            self.assertEqual(widget.plot_separability.message.toPlainText(),
+                             "Computing ...")
+            self.wait_until_finished()
+        self.assertFalse(widget.Information.preparing.is_shown())
+        self.assertIsNotNone(self.get_output(widget.Outputs.results))
+
     def test_stop_cancels_the_run(self):
         release = threading.Event()
         run_design = owseparability.run_design

@@ -221,8 +221,7 @@ class TestOWReliefSteps(base.WidgetTest):
         self.press(self.widget.run_button)
         self.assertTrue(self.widget.timer.isActive())
         self.assertFalse(self.widget.whole_button.isEnabled())
-        self.process_events(until=lambda: not self.widget.timer.isActive(),
-                            timeout=20000)
+        self.process_events(until=lambda: not self.widget.timer.isActive())
         self.assertEqual(len(self.widget.steps), 16)
         self.assertEqual(self.widget.run_button.text(), "Run")
         self.assert_weights(Relief(), data)

@@ -118,41 +118,79 @@ def without_unused_classes(table):
         return Remove(class_flags=Remove.RemoveUnusedValues)(table)
 
 
+#: the environment variable that switches every progress bar off ("0")
+PROGRESS = "ORANGE_RELIEF_PROGRESS"
+#: the fractions a log gets a line at, between its first and its last
+MILESTONES = (0.25, 0.5, 0.75)
+
+
+def progress_allowed():
+    """Whether the environment allows progress bars."""
+    return os.environ.get(PROGRESS, "1").strip().lower() not in (
+        "0", "false", "no", "off")
+
+
 class ProgressBar:
-    """A one-line progress bar on a terminal (a line per tenth elsewhere),
-    as a ``progress_callback`` that receives the fraction done.  Work done
-    within `quiet_seconds` shows no bar.  A `heading`, if given, is
-    written once, at the first report (so not before work that fails its
-    checks)."""
+    """A ``progress_callback`` that shows the fraction done on stderr.
+
+    On a terminal, one line that moves.  Elsewhere (a log file, a pipe,
+    CI), as pip and tqdm write to logs, a few whole lines: the first
+    report shown, one at each of :data:`MILESTONES` passed, and the end.
+    Work done within `quiet_seconds` shows nothing; ``ORANGE_RELIEF_
+    PROGRESS=0`` (or `enabled` false) shows nothing at all.  A `heading`,
+    if given, is written once, at the first report (so not before work
+    that fails its checks), whatever the bar shows.  `clock` gives the
+    seconds (tests pass their own).
+    """
 
     def __init__(self, what, stream=None, width=30, quiet_seconds=1.0,
-                 heading=None):
+                 heading=None, enabled=None, clock=time.perf_counter):
         self.what = what
         self.heading = heading
         self.stream = sys.stderr if stream is None else stream
         self.width = width
-        self.start = time.perf_counter()
+        self.clock = clock
+        self.start = clock()
         self.tty = getattr(self.stream, "isatty", lambda: False)()
-        self.last_tenth = -1
         self.quiet_seconds = quiet_seconds
+        self.enabled = progress_allowed() if enabled is None else enabled
+        self.shown = False  # a line of this bar has been written
+        self.passed = 0  # milestones a log has had a line for
+        self.ended = False  # the end has been shown
 
     def __call__(self, fraction):
         if self.heading is not None:
-            self.stream.write(self.heading + "\n")
-            self.stream.flush()
+            self.write(self.heading + "\n")
             self.heading = None
-        elapsed = time.perf_counter() - self.start
-        if elapsed < self.quiet_seconds and self.last_tenth < 0:
+        if not self.enabled or self.ended:
             return
+        elapsed = self.clock() - self.start
+        if elapsed < self.quiet_seconds and not self.shown:
+            return
+        if self.tty:
+            self.write("\r" + self.line(fraction, elapsed)
+                       + ("\n" if fraction >= 1 else ""))
+        elif self.log_line_due(fraction):
+            self.write(self.line(fraction, elapsed) + "\n")
+        self.shown = True
+        self.ended = fraction >= 1
+
+    def log_line_due(self, fraction):
+        """Whether a log gets a line at `fraction`: the first shown, a
+        milestone passed, the end."""
+        passed = sum(fraction >= milestone for milestone in MILESTONES)
+        due = not self.shown or passed > self.passed or fraction >= 1
+        self.passed = max(self.passed, passed)
+        return due
+
+    def line(self, fraction, elapsed):
+        """The bar's text at `fraction` done after `elapsed` seconds."""
         left = elapsed / fraction - elapsed if fraction > 0 else 0
         filled = int(self.width * fraction)
-        line = (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}] "
+        return (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}] "
                 f"{100 * fraction:5.1f}%  {elapsed:6.1f} s elapsed, "
                 f"{left:6.1f} s left")
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if fraction >= 1 else ""))
-            self.stream.flush()
-        elif int(10 * fraction) > self.last_tenth:
-            self.last_tenth = int(10 * fraction)
-            self.stream.write(line + "\n")
-            self.stream.flush()
+
+    def write(self, text):
+        self.stream.write(text)
+        self.stream.flush()

@@ -249,6 +249,8 @@ def run_rank(args):
                                    args.top, tested)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))
+        if tested.note is not None:
+            warn(tested.note)
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
           f"attributes, method {method}, {seconds:.2f} s")
     return 0

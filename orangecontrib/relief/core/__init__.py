@@ -1,21 +1,23 @@
 """The Relief family in plain numpy and numba, with no Orange or Qt import.
 
 Every variant is three steps: :func:`prepare` the data (:mod:`.prepare`,
-with :mod:`.missing` for Kononenko's RELIEF-D tables and :mod:`.diffs` for
-the diff of an attribute), find the near hits and misses
-(:mod:`.neighbours`), and apply an update rule (:mod:`.rules`).  Two
-engines run the last two steps (:mod:`.engine`): the compiled one (numba:
-:mod:`.neighbours`, :mod:`.rules`, loaded only when it runs) and the
-vectorised one (numpy: :mod:`.vectorised`) for small problems.  The
-estimators put the steps together: :mod:`.estimators` (Relief, ReliefF,
-RReliefF), :mod:`.double` (dReliefF, pdReliefF), :mod:`.classdep`
-(CDRelief, IWCDRelief), :mod:`.surf` (the SURF family, over the
-distance-threshold neighbourhoods of :mod:`.radius`), :mod:`.turf`;
-:mod:`.significance` tests the weights (STIR, permutations, adjustments);
-:mod:`.streaming` reads data larger than memory a chunk at a time;
-:mod:`.subsets` measures and searches attribute sets (RFSM, Liu's
-consistency).  :mod:`.options` declares every default
-and check once, :mod:`.progress` the progress and cancellation idiom.
+with the tables of :mod:`.tables`), find the near hits and misses, and
+apply an update rule.  Two engines run the steps behind one interface
+(:mod:`.engines`, :mod:`.engines.interface`): the compiled one (numba,
+:mod:`.engines.compiled`, loaded only when it runs and prepared ahead of
+use, :mod:`.engines.preparation`) and the vectorised one (numpy,
+:mod:`.engines.vectorised`); what both compute is defined once in
+:mod:`.formulas`.  The estimators put the steps together:
+:mod:`.estimators` (Relief, ReliefF, RReliefF), :mod:`.double` (dReliefF,
+pdReliefF), :mod:`.classdep` (CDRelief, IWCDRelief), :mod:`.surf` (the
+SURF family, over the distance-threshold neighbourhoods of
+:mod:`.formulas.neighbourhoods`), :mod:`.turf`; :mod:`.significance`
+tests the weights (STIR, permutations, adjustments); :mod:`.streaming`
+reads data larger than memory a chunk at a time; :mod:`.subsets` measures
+and searches attribute sets (RFSM, Liu's consistency).  :mod:`.variants`
+declares every variant once (the layers above read it), :mod:`.options`
+every default and check, :mod:`.progress` the progress and cancellation
+idiom.
 """
 from .classdep import ClassDependentRelief, cdrelief, iwcdrelief
 from .double import drelieff, pdrelieff, solve_s

@@ -12,9 +12,9 @@ the distance by the algorithm's *own* estimates so far (eq. 3.1)::
 
 Because the distance weights change after every reference, the references
 are processed one at a time, in order: each engine's ``double_relieff``
-(:mod:`.rules.double` for the compiled one) computes the distance weights,
-finds the reference's neighbours exactly as ReliefF's search would under
-them and applies ReliefF's update.
+(:mod:`.engines.compiled.rules.double` for the compiled one) computes
+the distance weights, finds the reference's neighbours exactly as
+ReliefF's search would under them and applies ReliefF's update.
 
 Decisions the paper leaves open (all documented in the public functions):
 

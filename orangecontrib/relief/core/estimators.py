@@ -1,7 +1,7 @@
 """Relief, ReliefF and RReliefF: prepare, find neighbours, apply a rule.
 
 Each estimator is the same three steps (:mod:`.prepare`, the neighbour
-search and a rule of the engine that :mod:`.engine` chooses); only the rule
+search and a rule of the engine that :mod:`.engines` chooses); only the rule
 differs.
 """
 import os
@@ -120,8 +120,8 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         Run the neighbour search as tasks on this Dask cluster: every
         instance a reference, as tasks over pairs of row blocks; sampled
         references, over row chunks of the instances
-        (:mod:`.neighbours.cluster`).  The weights are the same as without
-        it.
+        (:mod:`.engines.compiled.neighbours.cluster`).  The weights are
+        the same as without it.
 
     Returns
     -------

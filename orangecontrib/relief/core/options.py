@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 
-#: the diff of numeric attributes (see :mod:`.diffs`) and the ramp's
+#: the diff of numeric attributes (see :mod:`.formulas.diffs`) and the ramp's
 #: thresholds, as fractions of the attribute's range
 DIFF = "linear"
 T_EQ = 0.04
@@ -55,6 +55,15 @@ ALPHA = 0.05
 #: (random attributes pass as significant; doc/significance.md): from
 #: this ratio of the largest class to the smallest on, the add-on says so
 STIR_BALANCE = 1.5
+
+#: STIR's variances of the diffs: weighted alike and divided by the number
+#: of references, the population's (Le et al. 2019 and their R package), or
+#: made unbiased, the sample's (the textbook pooled t-test)
+VARIANCE = "population"
+
+#: the fewest instances of every class on which STIR gives a verdict: with
+#: one, every miss pair of the other classes' references is that instance
+STIR_MIN_CLASS = 2
 
 #: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
 THRESHOLD = 0.5
@@ -170,6 +179,7 @@ PARAMETERS = {
     "random_state": Seed(),
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
+    "variance": OneOf("population", "sample"),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "n_attributes": PositiveInt(),

@@ -7,9 +7,9 @@ get Kononenko's RELIEF-D tables.  The result holds the exact tables (float64,
 a missing value NaN) that the rules read, and for the compiled engine the
 same data again in float32 for the neighbour search, whose speed is set by
 SIMD width (a missing value stored as 0, with flags and corrections,
-:mod:`.layout`).  The search tables keep the instances sorted by class
-(:attr:`PreparedData.search_order`), so that a run of instances is mostly
-of one class.
+:mod:`.engines.compiled.search_tables`).  The search tables keep the
+instances sorted by class (:attr:`PreparedData.search_order`), so that a
+run of instances is mostly of one class.
 
 This module imports no compiler: each engine builds its own part of the
 tables (:meth:`.engines.interface.Engine.tables`), the compiled one with
@@ -236,7 +236,7 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
         Which columns are nominal (None: all numeric).
     task : "classification" or "regression"
     diff, t_eq, t_diff
-        Diff transform of numeric attributes (see :mod:`.diffs`).
+        Diff transform of numeric attributes (see :mod:`.formulas.diffs`).
     engine : "compiled" or "vectorised"
         The engine that will search the neighbours (:mod:`.engines`); the
         compiled one also gets the float32 search tables.

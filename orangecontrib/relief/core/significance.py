@@ -4,10 +4,13 @@ adjustments for testing many attributes at once.
 * STIR (Le, Urbanowicz, Moore & McKinney 2019) reads a Relief weight as a
   two-sample statistic: the diffs over the neighbour pairs of different
   classes (misses) against those of the same class (hits), a pooled
-  pseudo t-test per attribute.  It needs the sums of the diffs and of
-  their squares over both kinds of pairs, which the SURF family's kernels
-  keep beside their weights (:func:`.surf.neighbourhood_sums`) and which
-  :func:`relieff_pair_sums` collects over ReliefF's lists.
+  pseudo t-test per attribute, each pair weighted so that the difference
+  of the means is the method's weight (:mod:`.formulas.stir`).  It needs
+  the weighted sums of the diffs and of their squares over both kinds of
+  pairs, which the SURF family's kernels keep beside their weights
+  (:func:`.surf.neighbourhood_sums`) and which :func:`relieff_pair_sums`
+  collects over ReliefF's lists.  Evidence that cannot support a test
+  gets no verdict (:func:`stir_test`, :func:`no_verdict`).
 * Permutation p-values (:func:`permutation_pvalues`) work with any scorer:
   the class is permuted with a seed and the data scored again.  RReliefF's
   neighbours and the SURF family's neighbourhoods do not depend on the
@@ -28,20 +31,23 @@ from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE,
-                      STIR_BALANCE, T_DIFF, T_EQ, check)
+                      STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ, VARIANCE,
+                      check)
 from .prepare import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)
 from .threshold import as_scores, float_array
 from .formulas.diffs import pair_diffs
+from .formulas.relieff import coefficient, found
 from .formulas.stir import add_stir_sums, stir_sums
 
 StirResult = namedtuple("StirResult", [
-    "score",  # (a,) mean diff over the miss pairs - over the hit pairs
-    "t",      # (a,) the pooled two-sample t statistic
+    "score",  # (a,) mean_M - mean_H: the weight of the method's near update
+    "t",      # (a,) the pooled two-sample t statistic (NaN: no verdict)
     "df",     # degrees of freedom, n_miss + n_hit - 2
-    "p",      # (a,) one-sided p-values, P(T_df >= t)
+    "p",      # (a,) one-sided p-values, P(T_df >= t) (NaN: no verdict)
+    "note",   # why the NaN p-values have none (None: every p is a number)
 ])
 
 #: STIR's neighbourhoods: ReliefF's k nearest, or a SURF-family method's
@@ -50,85 +56,162 @@ STIR_NEIGHBOURHOODS = ("relieff",) + tuple(NEIGHBOURHOODS)
 #: permutations a rescorer with a ``many`` method scores at once
 PERMUTATION_BATCH = 16
 
+#: why an attribute whose diffs do not vary gets no verdict
+CONSTANT_DIFFS = ("its diffs do not vary over the neighbour pairs (pooled "
+                  "variance 0), which leaves a t-test nothing to measure "
+                  "the difference of the means by")
 
-def stir_test(hit_sum, n_hit, miss_sum, n_miss, squares):
+
+def too_few_pairs(n_hit, n_miss):
+    """Why `n_hit` hit and `n_miss` miss pairs are too few for STIR's
+    t-test (at least one of each and three in all: one degree of
+    freedom), or None."""
+    if n_hit >= 1 and n_miss >= 1 and n_hit + n_miss >= 3:
+        return None
+    return (f"STIR found {n_hit:.0f} hit and {n_miss:.0f} miss pairs; its "
+            f"t-test needs at least one of each and three in all")
+
+
+def class_sizes(y):
+    """The numbers of instances of the classes present in `y` (class
+    codes, NaN unknown)."""
+    y = np.asarray(y, dtype=np.float64)
+    return np.unique(y[~np.isnan(y)], return_counts=True)[1]
+
+
+def thin_classes(y):
+    """Why the classes `y` (class codes, NaN unknown) are too thin for STIR
+    (a class of fewer than :data:`.options.STIR_MIN_CLASS` instances), or
+    None."""
+    counts = class_sizes(y)
+    if not len(counts) or counts.min() >= STIR_MIN_CLASS:
+        return None
+    return (f"a class has a single instance, so that every miss pair of "
+            f"the other classes' references in it is that one instance; "
+            f"STIR needs at least {STIR_MIN_CLASS} instances of each class")
+
+
+def weighted_spread(total, squares, n_pairs, n_refs, m):
+    """sum w (d - mean)^2 over one kind of pairs, per attribute, from
+    their sum w d (`total`) and sum w d^2 (`squares`), mean = total / m,
+    the weights of each of `n_refs` references summing to 1.  A result
+    within the rounding of summing the squares ((pairs) eps squares) is
+    cancellation and taken as 0, so that both engines call diffs that do
+    not vary so."""
+    mean = total / m
+    about = squares - 2 * mean * total + mean * mean * n_refs
+    rounding = squares * n_pairs * np.finfo(float).eps
+    return np.where(about > rounding, about, 0.0)
+
+
+def stir_test(sums, variance=VARIANCE, degenerate=None):
     """STIR's pseudo t-test of every attribute (Le et al. 2019, eq. 9-11)::
 
         t = (mean_M - mean_H) / (s_p sqrt(1 / n_M + 1 / n_H))
         s_p^2 = ((n_M - 1) s_M^2 + (n_H - 1) s_H^2) / (n_M + n_H - 2)
 
-    over the diffs of the n_M miss pairs and n_H hit pairs, from the sums
-    of the hits' and the misses' diffs and the sum of the `squares` of
-    both: (n_M - 1) s_M^2 + (n_H - 1) s_H^2 = squares - n_M mean_M^2 -
-    n_H mean_H^2 (a result within the rounding of summing the squares,
-    (n_M + n_H) eps squares, is cancellation and taken as 0, so that
-    both engines call diffs that do not vary so).
-    The p-value is one-sided, P(T >= t) with n_M + n_H - 2 degrees of
-    freedom.  Where the diffs do not vary (s_p = 0), p is 0 if
-    mean_M > mean_H and 1 otherwise.
+    n_M and n_H the numbers of miss and hit pairs, the means over the m
+    references of their pairs' weighted diffs (:mod:`.formulas.stir`),
+    and with `variance` "population" (the paper's and the authors' R
+    package's) the variances weighted alike::
+
+        s_H^2 = (1 / m) sum_i sum_{j in H_i} w_ij (d_ij - mean_H)^2,
+
+    with ReliefF's k nearest of two classes the plain variance of the n_H
+    diffs divided by n_H; "sample" multiplies each by n / (n - 1), which
+    makes that the textbook pooled t-test of the diffs.  The p-value is
+    one-sided, P(T >= t) with n_M + n_H - 2 degrees of freedom.
+
+    No verdict (t and p NaN, `note` saying why) is given where the
+    evidence cannot support one: to every attribute when `degenerate` (a
+    reason, :func:`thin_classes`) is given or the pairs are too few
+    (:func:`too_few_pairs`); to an attribute whose diffs do not vary
+    (s_p = 0: :data:`CONSTANT_DIFFS`).
+
+    Parameters
+    ----------
+    sums : StirSums (:mod:`.formulas.stir`)
 
     Returns
     -------
     StirResult
     """
-    n_hit, n_miss = float(n_hit), float(n_miss)
-    if n_hit < 1 or n_miss < 1 or n_hit + n_miss < 3:
-        raise ReliefInputError(
-            f"STIR compares the diffs of hit pairs with those of miss pairs "
-            f"and found {n_hit:.0f} hit and {n_miss:.0f} miss pairs; it needs "
-            f"at least one of each and three in all.")
-    hit_sum, miss_sum = np.asarray(hit_sum), np.asarray(miss_sum)
-    hit_mean, miss_mean = hit_sum / n_hit, miss_sum / n_miss
-    score = miss_mean - hit_mean
+    variance = check("variance", variance)
+    m = sums.n_refs
+    n_hit, n_miss = float(sums.n_hit), float(sums.n_miss)
+    score = (np.asarray(sums.miss_sum) - np.asarray(sums.hit_sum)) / m
     df = n_miss + n_hit - 2
-    about_means = squares - miss_sum * miss_mean - hit_sum * hit_mean
-    rounding = np.asarray(squares) * (n_hit + n_miss) * np.finfo(float).eps
-    pooled = np.where(about_means > rounding, about_means, 0.0) / df
-    scale = np.sqrt(pooled * (1 / n_miss + 1 / n_hit))
+    note = degenerate or too_few_pairs(n_hit, n_miss)
+    if note is not None:
+        none = np.full(score.shape, np.nan)
+        return StirResult(score, none, df, none.copy(), note)
+    pooled = 0.0
+    for total, squares, n_pairs, n_refs in (
+            (sums.hit_sum, sums.hit_squares, n_hit, sums.hit_refs),
+            (sums.miss_sum, sums.miss_squares, n_miss, sums.miss_refs)):
+        spread = weighted_spread(total, squares, n_pairs, n_refs, m)
+        # (n - 1) s^2: s^2 the spread over m, or that times n / (n - 1)
+        pooled = pooled + (n_pairs - (variance == "population")) * spread / m
+    scale = np.sqrt(pooled / df * (1 / n_miss + 1 / n_hit))
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(scale > 0, score / scale,
-                     np.where(score > 0, np.inf, np.where(score < 0, -np.inf,
-                                                          0.0)))
-    p = np.where(scale > 0, stdtr(df, -t), np.where(score > 0, 0.0, 1.0))
-    return StirResult(score, t, df, p)
+        t = np.where(scale > 0, score / scale, np.nan)
+    p = stdtr(df, -t)
+    return StirResult(score, t, df, p,
+                      CONSTANT_DIFFS if (scale == 0).any() else None)
+
+
+def no_verdict(result, names):
+    """One sentence saying which attributes (`names`, in order) STIR gave
+    no verdict and why, for every entry point to show; None if it gave
+    every attribute one."""
+    missing = np.isnan(result.p)
+    if result.note is None or not missing.any():
+        return None
+    which = ("any attribute" if missing.all() else
+             ", ".join(str(names[i]) for i in np.flatnonzero(missing)))
+    return f"STIR gives no verdict (p is NaN) for {which}: {result.note}."
 
 
 def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
                       n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                       t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
-    """The diffs summed over ReliefF's (reference, hit) and (reference,
-    miss) pairs, and the squared diffs over both, the references those of
-    ReliefF with the same `n_iterations` and `random_state` (None: every
-    instance): its k nearest hits and its k nearest misses of each other
-    class, found as ReliefF finds them (exact distances, ties to the lower
-    index).
+    """STIR's sums (:mod:`.formulas.stir`) over ReliefF's (reference, hit)
+    and (reference, miss) pairs, each weighted by the magnitude of its
+    coefficient in ReliefF's update (:func:`.formulas.relieff.coefficient`),
+    the references those of ReliefF with the same `n_iterations` and
+    `random_state` (None: every instance): its k nearest hits and its k
+    nearest misses of each other class, found as ReliefF finds them (exact
+    distances, ties to the lower index).
 
     Returns
     -------
-    (hit_sum, n_hit, miss_sum, n_miss, squares), the arguments of
-    :func:`stir_test`
+    StirSums, the argument of :func:`stir_test`
     """
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task="classification",
                                    diff=diff, t_eq=t_eq, t_diff=t_diff)
     neighbours = neighbours_of(kernels, data, refs, k_nearest, None,
                                wrap_callback(progress_callback, 0, 0.8))
-    # the rows and constants of the SURF family's STIR sums
-    sums = np.zeros((5, data.exact.values.shape[0]))
-    counts = np.zeros(3)
+    # the rows and places of the SURF family's STIR sums
+    sums = np.zeros((6, data.exact.values.shape[0]))
+    counts = np.zeros(5)
     for i, lists in zip(refs, neighbours):
+        own, sizes = data.groups[i], found(lists)
         members = lists[lists >= 0]
-        hit = (data.groups[members] == data.groups[i])[None, :]
+        groups = data.groups[members]
+        coef = np.array([coefficient(g, own, sizes[g], data.priors)
+                         for g in groups])[None, :]
+        hit = (groups == own)[None, :]
         add_stir_sums(sums, counts, pair_diffs(data.exact, i, members)[:, None],
-                      hit, ~hit)
+                      coef, hit, ~hit)
     report(progress_callback, 1.0)
-    return stir_sums(sums, counts)
+    return stir_sums(sums, counts, len(refs))
 
 
 def stir(X, y, discrete=None, *, neighbourhood="multisurf",
-         k_nearest=K_RELIEFF, deviation=DEVIATION, n_iterations=None,
-         random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-         progress_callback=None):
+         k_nearest=K_RELIEFF, deviation=DEVIATION, variance=VARIANCE,
+         n_iterations=None, random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+         t_diff=T_DIFF, progress_callback=None):
     """STIR p-values of every attribute (Le et al. 2019).
 
     Parameters
@@ -139,6 +222,9 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
         sets are not tested).
     deviation : "population" or "sample"
         MultiSURF's standard deviation (STIR's R package uses the sample's).
+    variance : "population" or "sample"
+        The variances of the t-test (:func:`stir_test`): the paper's
+        (default) or the sample's.
     n_iterations, random_state
         The references, as the weights' (None: every instance once).
 
@@ -146,7 +232,10 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
 
     Returns
     -------
-    StirResult
+    StirResult; its score is the method's weight (of the near sets alone
+    for SURF* and MultiSURF*).  A class of a single instance
+    (:func:`thin_classes`), too few pairs or diffs that do not vary give no
+    verdict (:func:`stir_test`).
 
     References
     ----------
@@ -159,6 +248,7 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
             f"neighbourhood must be one of "
             f"{', '.join(map(repr, STIR_NEIGHBOURHOODS))}, got "
             f"{neighbourhood!r}.")
+    variance = check("variance", variance)
     references = dict(n_iterations=n_iterations, random_state=random_state)
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)
@@ -168,15 +258,14 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     else:
         sums = neighbourhood_sums(X, y, discrete, method=neighbourhood,
                                   deviation=deviation, stir=True,
-                                  **references, **options)[1:]
-    return stir_test(*sums)
+                                  **references, **options).stir
+    return stir_test(sums, variance, thin_classes(y))
 
 
 def class_imbalance(y):
     """The size of the largest class over that of the smallest, of the
     classes present in `y` (class codes, NaN unknown); 1 without any."""
-    y = np.asarray(y, dtype=np.float64)
-    _, counts = np.unique(y[~np.isnan(y)], return_counts=True)
+    counts = class_sizes(y)
     return counts.max() / counts.min() if len(counts) else 1.0
 
 

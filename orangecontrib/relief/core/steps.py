@@ -19,7 +19,7 @@ neighbour search and update rule (:func:`.estimators.prepared`,
 :func:`.estimators.relieff` (or :func:`.estimators.relief`) returns for
 those references: to the last bit when the estimator runs the same engine
 (every call on up to about 1000 instances x 50 attributes), to rounding
-otherwise (:mod:`.engine`).
+otherwise (:mod:`.engines`).
 
 A step also says how near its neighbours are: their distances to R (the
 sum of the diffs over all attributes, the search's distance) and, for
@@ -38,8 +38,11 @@ from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_choice)
 from .formulas.diffs import distance_row, pair_diffs
 from .formulas.relieff import found, relieff_update
+from .variants import RELIEF, RELIEFF, by_name
 
-VARIANTS = ("Relief", "ReliefF")
+#: the variants shown step by step: ReliefF's update over its k nearest
+#: of each class, and Relief, its case of one of each and two classes
+VARIANTS = (RELIEF.name, RELIEFF.name)
 #: what a step shows, in order: the reference R; its near hits and misses
 #: with their distances; the diffs of every attribute; the update of the
 #: weights (only then does the step count in them)
@@ -153,13 +156,14 @@ class ReliefSteps:
     def __init__(self, X, y, discrete=None, *, variant="ReliefF",
                  k_nearest=K_RELIEFF, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
         self.variant = check_choice("variant", variant, VARIANTS)
-        self.k_nearest = 1 if variant == "Relief" else check("k_nearest",
-                                                             k_nearest)
+        shown = by_name(variant)
+        self.k_nearest = (check("k_nearest", k_nearest) if shown.takes_k
+                          else 1)
         # a step is a run with one reference: the engine chosen for it
         self.data, _, self.kernels = prepared(
             X, y, discrete, 1, RANDOM_STATE, task="classification",
             diff=diff, t_eq=t_eq, t_diff=t_diff)
-        if variant == "Relief" and self.data.n_groups != 2:
+        if not shown.fits("classification", self.data.n_groups):
             raise ReliefInputError(
                 f"Relief handles two classes and the data has "
                 f"{self.data.n_groups}; use ReliefF for more classes.")

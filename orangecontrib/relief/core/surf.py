@@ -2,7 +2,7 @@
 
 Each is the same three steps as ReliefF -- prepare (:mod:`.prepare`),
 find the neighbours, apply a rule -- with neighbourhoods bounded by a
-distance instead of a count (definitions in :mod:`.radius`).  Every
+distance instead of a count (definitions in :mod:`.formulas.neighbourhoods`).  Every
 instance is a reference.  Classification weights misses of several
 classes by ReliefF's priors; a numeric target uses RReliefF's rule over
 the same neighbourhoods.  Where scikit-rebate and fast-select normalise
@@ -27,12 +27,8 @@ NEIGHBOURHOODS = {
 }
 
 RadiusSums = namedtuple("RadiusSums", [
-    "weights",   # (a,) the method's attribute weights
-    "hit_sum",   # (a,) sum of diff over the near hit pairs (i, j)
-    "n_hit",     # number of near hit pairs
-    "miss_sum",  # (a,) the same over the near miss pairs
-    "n_miss",
-    "squares",   # (a,) sum of diff ** 2 over the near pairs, hits and misses
+    "weights",  # (a,) the method's attribute weights
+    "stir",     # StirSums of the near pairs (:mod:`.formulas.stir`), or None
 ])
 
 
@@ -73,15 +69,16 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                        diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, stir=False,
                        progress_callback=None):
     """The weights of a SURF-family `method` and, with `stir`, the sums
-    STIR tests (Le et al. 2019): the diffs over the near hit and near miss
-    pairs and the squared diffs over both (classification only).
+    STIR tests (Le et al. 2019) over the near hit and near miss pairs, each
+    pair weighted by its coefficient in the near update
+    (:mod:`.formulas.stir`; classification only).
 
     Parameters as in :func:`multisurf`; `method` one of
     :data:`NEIGHBOURHOODS`.
 
     Returns
     -------
-    RadiusSums (the STIR fields are zero without `stir`)
+    RadiusSums (its `stir` None without `stir`)
     """
     local, far, ddof = neighbourhood_kind(method, deviation)
     if stir and task != "classification":
@@ -94,10 +91,8 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                                          task, local, far, ddof, stir,
                                          progress_callback)
     weights = radius_weights(sums[0], constant[0], task, far, len(refs))
-    if task == "classification":
-        return RadiusSums(weights, *stir_sums(sums[0], constant[0]))
-    zeros = np.zeros_like(weights)
-    return RadiusSums(weights, zeros, 0.0, zeros, 0.0, zeros)
+    return RadiusSums(weights, stir_sums(sums[0], constant[0], len(refs))
+                      if stir else None)
 
 
 def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
@@ -107,8 +102,8 @@ def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
 
     Every instance closer to the reference than T, the mean distance of
     all pairs, is its neighbour; the update is ReliefF's over those
-    neighbours (:func:`.radius.class_coefficients`), or RReliefF's for a
-    numeric target.  Parameters as in :func:`multisurf`.
+    neighbours (:func:`.formulas.neighbourhoods.class_coefficients`), or
+    RReliefF's for a numeric target.  Parameters as in :func:`multisurf`.
 
     References
     ----------

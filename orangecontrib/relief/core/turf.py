@@ -10,9 +10,11 @@ from collections import namedtuple
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import TURF_FRACTION, check
+from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ,
+                      TURF_FRACTION, check)
 from .prepare import as_nominal_mask
 from .progress import report, wrap_callback
+from .surf import multisurf
 
 TurfResult = namedtuple("TurfResult", [
     "scores",   # (a,) the kept attributes' last scores; dropped ones below
@@ -80,6 +82,29 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
 
     return turf_rounds(score_columns, X.shape[1], fraction=fraction,
                        n_keep=n_keep, progress_callback=progress_callback)
+
+
+def turf_multisurf(X, y, discrete=None, *, task="classification",
+                   fraction=TURF_FRACTION, n_keep=None, deviation=DEVIATION,
+                   n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                   t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
+    """The scores of :func:`turf` around MultiSURF (the default scorer of
+    the Orange TuRF): `fraction` and `n_keep` are TuRF's, the other
+    parameters MultiSURF's (:func:`.surf.multisurf`).
+
+    Returns
+    -------
+    float64 array (a,)
+        :attr:`TurfResult.scores`.
+    """
+    def score(X, y, discrete, progress_callback=None):
+        return multisurf(X, y, discrete, task=task, deviation=deviation,
+                         n_iterations=n_iterations,
+                         random_state=random_state, diff=diff, t_eq=t_eq,
+                         t_diff=t_diff, progress_callback=progress_callback)
+
+    return turf(score, X, y, discrete, fraction=fraction, n_keep=n_keep,
+                progress_callback=progress_callback).scores
 
 
 def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,

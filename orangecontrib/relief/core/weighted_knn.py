@@ -24,14 +24,15 @@ from .errors import ReliefInputError
 from .estimators import relieff
 from .options import K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check_choice
 from .prepare import as_nominal_mask
+from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
            "fit_class_weights", "predict_votes", "accuracy",
            "stratified_folds", "cross_validated_threshold"]
 
-#: weight learners: "IWCDRelief", "CDRelief" (class-dependent), "ReliefF"
-#: (one global vector) and "none" (all ones: plain kNN)
-METHODS = ("IWCDRelief", "CDRelief", "ReliefF", "none")
+#: weight learners: IWCDRelief, CDRelief (class-dependent), ReliefF (one
+#: global vector) and "none" (all ones: plain kNN)
+METHODS = (IWCDRELIEF.name, CDRELIEF.name, RELIEFF.name, "none")
 NEGATIVE = ("clip", "square")
 #: IWCDRelief's thresholds among which an inner cross-validation chooses
 THRESHOLDS = tuple(round(0.1 * i, 1) for i in range(1, 10))
@@ -74,7 +75,7 @@ def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief",
     known_y = y[~np.isnan(y)]
     if method == "none" or a == 0 or len(np.unique(known_y)) < 2:
         return np.ones((n_classes, a))
-    if method == "ReliefF":
+    if method == RELIEFF.name:
         weights = relieff(X, y, discrete, k_nearest=k,
                           n_iterations=n_iterations,
                           random_state=random_state)
@@ -85,7 +86,7 @@ def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief",
                 X, y, discrete, k_nearest=k, n_iterations=n_iterations,
                 random_state=random_state, distance_weights=ranges ** 2,
                 n_classes=n_classes)
-        if method == "CDRelief":
+        if method == CDRELIEF.name:
             weights = search.cdrelief(k)
         else:
             weights = search.iwcdrelief(threshold, update, k)

@@ -26,7 +26,7 @@ ordinal value codes (natural order: age groups, tumour sizes ...), before
 the z-score.  bupa's class is the "selector" column.  The paper's DIABETES
 and PIMA are both the Pima Indians data (our ``diabetes``); SPLICE and
 THYROID are not available.  Negative weights are set to 0 (see
-:mod:`.classdep_knn`).
+:mod:`..core.weighted_knn`).
 
 Outputs in DIR: ``classdep.csv`` (one row per data set, method and k),
 ``classdep.md`` (the table with the paper's numbers beside ours) and

@@ -36,8 +36,10 @@ from ..core import generators
 from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
 from ..core.estimators import prepared
 from ..core.options import DIFF, K_RELIEFF, T_DIFF, T_EQ
+from ..core.variants import DRELIEFF, PDRELIEFF, RELIEFF
 
-ALGORITHMS = ("ReliefF", "DReliefF", "PDReliefF")
+#: the paper's three algorithms, variants of the registry
+ALGORITHMS = (RELIEFF.name, DRELIEFF.name, PDRELIEFF.name)
 PROBLEMS = tuple(generators.PROBLEMS)
 #: Problem names as the paper's figures label them.
 PAPER_NAMES = {"RDG1-numeric": "RDG1NamedContinuous",
@@ -345,8 +347,7 @@ def curves(results):
     return out
 
 
-COLOURS = {"ReliefF": "#1f77b4", "DReliefF": "#d62728",
-           "PDReliefF": "#2ca02c"}
+COLOURS = dict(zip(ALGORITHMS, ("#1f77b4", "#d62728", "#2ca02c")))
 
 
 def plot_figures(results, separability_png, accumulated_png, dpi=110):

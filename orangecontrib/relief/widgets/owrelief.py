@@ -21,10 +21,11 @@ from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA, DIFF,
                                                N_PERMUTATIONS, PARAMETERS,
                                                RANDOM_STATE, T_DIFF, T_EQ)
 from orangecontrib.relief.rank import RankScorer
+from orangecontrib.relief.scorers import task_of
 from orangecontrib.relief.significance import TESTS, Significance
 from orangecontrib.relief.variants import (
-    DEFAULT_K, DIFFS, K_SHARED, METHODS, default_method, fitting_methods,
-    make_scorer)
+    DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
+    make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, known_choices, shut_down_at_once, within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
@@ -34,12 +35,14 @@ from orangecontrib.relief.widgets.weights import (
 DEFAULT_BARS = 20
 #: the most bars the plot shows (more would not be readable)
 MAX_BARS = 50
-#: The setting holding k of each variant that takes k, in the order of the
-#: pages of the k control (then a page for each variant without k).
-K_SETTINGS = {"ReliefF": "k_relieff", "RReliefF": "k_rrelieff"}
-#: what the k control says for the variants without k
-NO_K = {"Relief": "One nearest hit and one nearest miss.",
-        "SURF family": "Neighbours: all within a distance."}
+#: The setting holding the k of the variants of each task, by the variant
+#: whose k it is (:data:`~orangecontrib.relief.variants.K_OF_TASK`), in
+#: the order of the pages of the k control
+K_SETTINGS = {K_OF_TASK["classification"]: "k_relieff",
+              K_OF_TASK["regression"]: "k_rrelieff"}
+#: what the k control says for the variants without k, a page each
+NO_K = list(dict.fromkeys(no_k(name) for name in METHODS
+                          if name not in DEFAULT_K))
 ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 TEST_LABELS = ("STIR (fast)", "Permutations")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
@@ -114,6 +117,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             "With {} permutations and {}, no attribute can reach "
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
             "{:.3g}); {}.")
+        no_verdict = Msg("{}")
 
     class Information(OWWidget.Information):
         preparing = Msg("{}")
@@ -169,12 +173,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.method_combo = gui.comboBox(
             box, self, "method", items=list(METHODS), sendSelectedValue=True,
             callback=self._on_option_changed,
-            tooltip="Relief: one nearest hit and miss, two classes. "
-                    "ReliefF: k nearest per class. RReliefF: a numeric "
-                    "class. DReliefF, PDReliefF: ReliefF that weights its "
-                    "own distance. MultiSURF, SURF and their star forms: "
-                    "every instance within a distance, good for "
-                    "attributes that matter only together.")
+            tooltip="\n".join(f"{name}: {variant.summary}."
+                              for name, variant in METHODS.items()))
         self.k_stack = QStackedWidget()
         box.layout().addWidget(self.k_stack)
         for setting in K_SETTINGS.values():
@@ -185,7 +185,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "instance compares with (per class for "
                              "ReliefF).")
             self.k_stack.addWidget(page)
-        for text in NO_K.values():
+        for text in NO_K:
             self.k_stack.addWidget(gui.widgetLabel(None, text))
 
         box = gui.vBox(self.controlArea, "References")
@@ -279,14 +279,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         for row, name in enumerate(METHODS):
             model.item(row).setEnabled(name in fitting)
             model.item(row).setToolTip(
-                "" if name in fitting else "Does not fit the class of the "
-                "data: Relief needs exactly two classes, RReliefF a numeric "
-                "class, the ReliefF variants a categorical one.")
-        pages = list(K_SETTINGS)
-        page = K_SHARED.get(self.method, self.method)
+                "" if name in fitting else f"Does not fit the class of the "
+                f"data: {name} needs {needs(name)}.")
+        setting = self._k_setting()
         self.k_stack.setCurrentIndex(
-            pages.index(page) if page in pages
-            else len(pages) + (self.method != "Relief"))
+            list(K_SETTINGS.values()).index(setting) if setting is not None
+            else len(K_SETTINGS) + NO_K.index(no_k(self.method)))
         self.seed_spin.setEnabled(self.sample_references
                                   or self._testing("permutation"))
         for spin in self.ramp_spins:
@@ -351,10 +349,21 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     # --- output -----------------------------------------------------------
 
+    def _k_setting(self):
+        """The setting of the current variant's k (None: it takes none):
+        that of the task of the data's class, or of its first task."""
+        variant = METHODS[self.method]
+        if not variant.takes_k:
+            return None
+        task = (task_of(self.data.domain.class_var) if self.data is not None
+                else None)
+        return K_SETTINGS[K_OF_TASK[task if task in variant.tasks
+                                    else variant.tasks[0]]]
+
     def _k_nearest(self):
         """Return k of the current variant, None for the variants without
         k."""
-        setting = K_SETTINGS.get(K_SHARED.get(self.method, self.method))
+        setting = self._k_setting()
         return None if setting is None else getattr(self, setting)
 
     def make_scorer(self):
@@ -417,6 +426,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """Send the scorers and, given usable data, start computing."""
         self.cancel()
         self.Error.relief.clear()
+        self.Warning.no_verdict.clear()
         scorer = self.make_scorer()
         tester = self.make_tester(scorer)
         self.Outputs.scorer.send(RankScorer(scorer))
@@ -445,6 +455,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Outputs.significant_data.send(
             None if result.tested is None
             else significant_data(self.data, result.tested))
+        note = None if result.tested is None else result.tested.note
+        self.Warning.no_verdict(note, shown=note is not None)
 
     def on_exception(self, ex):
         self.Information.preparing.clear()

@@ -117,13 +117,13 @@ class CurvesPlot(PlainPlot):
             self.curves.append(curve)
         self.enableAutoRange()
 
-    def clear_curves(self):
-        """No curves: a message in the middle, no axes."""
+    def clear_curves(self, message="Press Run to compute the curves."):
+        """No curves: a `message` in the middle, no axes."""
         self.clear()
         self.curves = []
         self.getPlotItem().setTitle(None)
         self._show_axes(False)
-        self.message.setText("Press Run to compute the curves.")
+        self.message.setText(message)
         self.addItem(self.message)
         self.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
         self.message.setPos(0.5, 0.5)
@@ -152,6 +152,7 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
 
     class Information(OWWidget.Information):
         cancelled = Msg("The run was stopped; no results.")
+        preparing = Msg("{}")
 
     problems = Setting(list(sep.PROBLEMS))
     max_relevant = Setting(5)
@@ -269,10 +270,16 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
             return
         self.Error.clear()
         self.Information.clear()
+        if not engines.preparation.is_ready():
+            self.Information.preparing(engines.preparation_status())
         self._set_running(True)
+        for plot in (self.plot_separability, self.plot_accumulated):
+            plot.clear_curves("Computing ...")
         self.start(run_design, design)
 
     def _set_running(self, running):
+        if not running:
+            self.Information.preparing.clear()
         self.run_button.setText("Stop" if running else "Run")
         self._update_design_info()
 

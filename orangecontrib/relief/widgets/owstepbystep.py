@@ -22,6 +22,7 @@ from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.steps import (STAGES, VARIANTS, Lesson,
                                              ReliefSteps, references)
+from orangecontrib.relief.core.variants import RELIEF, RELIEFF
 from orangecontrib.relief.widgets.common import (NO_CLASS, scaled_font,
                                                  within_ranges)
 from orangecontrib.relief.widgets.neighbourhood import (
@@ -363,7 +364,7 @@ class OWReliefSteps(OWWidget):
                        or self.stepper.data.n_groups == 2)
         relief = self.variant_buttons.buttons[0]
         relief.setEnabled(two_classes)
-        relieff = VARIANTS[self.variant_index] == "ReliefF"
+        relieff = VARIANTS[self.variant_index] == RELIEFF.name
         self.k_spin.setEnabled(relieff)
         self.miss_combo.setEnabled(relieff and not two_classes)
         self.seed_spin.setEnabled(bool(self.sampled))
@@ -434,7 +435,8 @@ class OWReliefSteps(OWWidget):
         far with it, each at the stage it was shown."""
         self.Error.relief.clear()
         self.stepper = None
-        relief, relieff = VARIANTS.index("Relief"), VARIANTS.index("ReliefF")
+        relief = VARIANTS.index(RELIEF.name)
+        relieff = VARIANTS.index(RELIEFF.name)
         two_classes = len(self.data.domain.class_var.values) == 2
         if not two_classes and self.variant_index == relief:
             self.variant_index, self.relief_displaced = relieff, True
@@ -814,7 +816,7 @@ class OWReliefSteps(OWWidget):
     def send_report(self):
         variant = VARIANTS[self.variant_index]
         items = [("Method", variant)]
-        if variant == "ReliefF":
+        if variant == RELIEFF.name:
             items.append(("Neighbours per class (k)", self.k_nearest))
         items.append(("Next reference",
                       f"random (seed {self.random_seed})" if self.sampled

@@ -50,8 +50,9 @@ class Column:
 class StepView:
     """What the table of a step reads.
 
-    `stage` indexes :data:`.steps.STAGES`; `shown` says which neighbours
-    the views show, `runners` which runners-up (indices into the step's);
+    `stage` indexes :data:`orangecontrib.relief.core.steps.STAGES`;
+    `shown` says which neighbours the views show, `runners` which
+    runners-up (indices into the step's);
     `weights` are those after the updates applied (`n_applied` of them);
     `class_names` names the class codes and `row_name` an instance;
     `name_classes` asks the first miss of each class to name it.

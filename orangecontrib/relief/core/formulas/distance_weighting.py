@@ -13,8 +13,9 @@ def distance_weights_at(weights, total, t, m, fixed, clip, exponent, s):
     f(w, t) = w r + 1 - r with r(t) = c(t) / (c(t) + s), c(t) = (t / m)^a
     (`exponent`); ``s < 0`` selects dReliefF (r = 1, f = w); s = inf gives
     r = 0 (ReliefF); at t = 0 both variants use f = 1.  Plain Python: the
-    compiled engine compiles it (:mod:`.rules.double`), the vectorised one
-    calls it as it is, so both compute the same float operations.
+    compiled engine compiles it (:mod:`..engines.compiled.rules.double`),
+    the vectorised one calls it as it is, so both compute the same float
+    operations.
     """
     if s < 0:
         r = 1.0

@@ -7,7 +7,8 @@ def instance_weight(d1, d2, threshold):
     """IW(x) of eq. 5: 1 if min(d1/d2, d2/d1) > threshold, else 0.
 
     Both distances 0 counts as ratio 1; one of them 0 as ratio 0.  Plain
-    Python, compiled by :mod:`.rules.classdep` for the compiled engine.
+    Python, compiled by :mod:`..engines.compiled.rules.classdep` for the
+    compiled engine.
     """
     if d1 == 0.0 and d2 == 0.0:
         ratio = 1.0

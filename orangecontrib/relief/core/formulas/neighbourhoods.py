@@ -15,7 +15,7 @@ within a distance threshold of the reference, D(i, j) = sum_A diff(A, i, j):
   the far ones scored by their similarity 1 - diff.
 
 The functions here are plain Python on scalars and small arrays: the
-compiled engine compiles them (:mod:`.rules.radius`) and the vectorised
+compiled engine compiles them (:mod:`..engines.compiled.rules.surf`) and the vectorised
 one calls them as they are, so that both read one definition.
 """
 import math

@@ -12,19 +12,27 @@ def found(neighbours):
     return (neighbours >= 0).sum(axis=1)
 
 
+def coefficient(g, own, count, priors):
+    """The factor of each of `count` neighbours of group `g` in ReliefF's
+    update of a reference of group `own` (Kononenko 1994): -1 / k for a
+    hit, P(C) / (1 - P(class(R))) / k for a miss of class C."""
+    if g == own:
+        return -1.0 / count
+    return priors[g] / (1 - priors[own]) / count
+
+
 def relieff_update(acc, exact, i, neighbours, priors, diffs=None):
     """acc += m times reference I_i's ReliefF update (Kononenko 1994;
-    Prat & Belanche 2006, Fig. 2): hits with -1 / k, misses of class C
-    with P(C) / (1 - P(class(R))) / k.  `diffs`, if given, are I_i's
-    diffs against every instance."""
+    Prat & Belanche 2006, Fig. 2), its neighbours weighted by
+    :func:`coefficient`.  `diffs`, if given, are I_i's diffs against
+    every instance."""
     own = exact.groups[i]
     counts = found(neighbours)
     for g in range(neighbours.shape[0]):
         count = counts[g]
         if count == 0:
             continue
-        coef = (-1.0 / count if g == own
-                else priors[g] / (1 - priors[own]) / count)
+        coef = coefficient(g, own, count, priors)
         members = neighbours[g, :count]
         block = (pair_diffs(exact, i, members) if diffs is None
                  else diffs[:, members])

@@ -1,27 +1,66 @@
 """The sums STIR tests (Le et al. 2019), gathered over pairs of a
-reference and its neighbours: the hits' and the misses' diffs and the
-squared diffs of both, and the numbers of hit and miss pairs.  The
-vectorised engine adds them over blocks of references, ReliefF's pairs
+reference and its neighbours.
+
+Each pair (i, j) enters with a weight w_ij, the magnitude of its
+coefficient in the method's update of reference i: 1 / k_Hi for a hit,
+1 / k_Mi for a miss of two classes (k_Hi, k_Mi: i's hits and misses), a
+miss of class C among more ReliefF's P(C) / sum of P(C') over the miss
+classes, over C's neighbours of i.  Then the means over the m references,
+
+    mean_H = (1 / m) sum_i sum_{j in H_i} w_ij diff(A, i, j),
+
+and likewise mean_M, differ by the method's own weight, and the variances
+are weighted alike (Le et al. 2019, for two classes, as the authors' R
+package computes them).  Per attribute the kernels keep sum w d and
+sum w d^2 of each kind of pair; with the numbers of pairs and of
+references having pairs of the kind, that is all
+:func:`..significance.stir_test` needs.  The vectorised engine adds them
+over blocks of references, ReliefF's pairs
 (:func:`..significance.relieff_pair_sums`) over one reference at a time.
 """
+from collections import namedtuple
+
+import numpy as np
+
 from .diffs import weighted
 
+#: rows of STIR's sums beside a rule's update and far update (rows 0, 1)
+HIT_SUM, HIT_SQUARES, MISS_SUM, MISS_SQUARES = 2, 3, 4, 5
+#: places of STIR's counts beside MultiSURF*'s constant (place 0)
+N_HIT, N_MISS, HIT_REFS, MISS_REFS = 1, 2, 3, 4
 
-def add_stir_sums(sums, constant, diffs, hit, miss):
-    """STIR's sums (Le et al. 2019) of the (reference, instance) pairs of
-    the (rows x n) masks `hit` and `miss`, in the layout of
-    :func:`classification_sums`: the hits' diffs to row 2 of `sums`, the
-    squared diffs of both to row 3 (the pooled variance needs no more),
-    the misses' diffs to row 4, and the numbers of hits and misses to
-    constant[1:3]."""
-    sums[2] += weighted(diffs, hit)
-    sums[3] += weighted(diffs ** 2, hit | miss)
-    sums[4] += weighted(diffs, miss)
-    constant[1] += hit.sum()
-    constant[2] += miss.sum()
+StirSums = namedtuple("StirSums", [
+    "hit_sum",       # (a,) sum of w d over the hit pairs
+    "hit_squares",   # (a,) sum of w d^2 over the hit pairs
+    "n_hit",         # number of hit pairs
+    "hit_refs",      # references with a hit (the sum of the hits' w)
+    "miss_sum",      # (a,) the same over the miss pairs
+    "miss_squares",
+    "n_miss",
+    "miss_refs",
+    "n_refs",        # m, the references: the means' divisor
+])
 
 
-def stir_sums(sums, constant):
-    """(hit_sum, n_hit, miss_sum, n_miss, squares) of the rows of
-    :func:`add_stir_sums`: the arguments of :func:`..significance.stir_test`."""
-    return sums[2], constant[1], sums[4], constant[2], sums[3]
+def add_stir_sums(sums, constant, diffs, coef, hit, miss):
+    """STIR's sums of the (reference, instance) pairs of the (rows x n)
+    masks `hit` and `miss`, each weighted by the magnitude of its
+    coefficient `coef` (rows x n) in the rule: rows HIT_SUM to
+    MISS_SQUARES of `sums` (a is the last axis of `sums`, the first of
+    `diffs`) and places N_HIT to MISS_REFS of `constant`."""
+    weight = np.abs(coef)
+    for mask, row in ((hit, HIT_SUM), (miss, MISS_SUM)):
+        sums[row] += weighted(diffs, weight * mask)
+        sums[row + 1] += weighted(diffs ** 2, weight * mask)
+    constant[N_HIT] += hit.sum()
+    constant[N_MISS] += miss.sum()
+    constant[HIT_REFS] += hit.any(axis=1).sum()
+    constant[MISS_REFS] += miss.any(axis=1).sum()
+
+
+def stir_sums(sums, constant, n_refs):
+    """The :data:`StirSums` of the rows of :func:`add_stir_sums` over
+    `n_refs` references."""
+    return StirSums(sums[HIT_SUM], sums[HIT_SQUARES], constant[N_HIT],
+                    constant[HIT_REFS], sums[MISS_SUM], sums[MISS_SQUARES],
+                    constant[N_MISS], constant[MISS_REFS], n_refs)

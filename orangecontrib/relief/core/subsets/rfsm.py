@@ -55,9 +55,13 @@ from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, check,
                        check_choice)
 from ..prepare import TASKS
 from .measure import SetMeasure
+from .searches import greedy_forward
 
 NEIGHBOURS = ("all", "within")
 PRIORS = ("eq2", "relieff")
+#: what :func:`rfsm_scores` gives an attribute: the gain of W_S when the
+#: greedy search added it, or its place in the search's order
+SCORES = ("gain", "order")
 
 
 # --- pairs and their coefficients ----------------------------------------
@@ -151,7 +155,7 @@ class RFSM(SetMeasure):
         Rank weighting of the neighbours in regression (see
         :func:`rrelieff`); unused in classification.
     diff, t_eq, t_diff
-        Diff of numeric attributes (see :mod:`.diffs`).
+        Diff of numeric attributes (see :mod:`..formulas.diffs`).
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise.
 
@@ -320,3 +324,34 @@ def rfsm_value(X, y, subset, discrete=None, **options):
     reuses the neighbour search.
     """
     return RFSM(X, y, discrete, **options).evaluate(subset)
+
+
+def rfsm_scores(X, y, discrete=None, *, task="classification",
+                score="gain", k_nearest=K_RFSM, n_iterations=None,
+                random_state=RANDOM_STATE, priors="eq2",
+                weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
+                t_diff=T_DIFF, progress_callback=None):
+    """One score per attribute from RFSM's greedy forward search run to
+    the end (every attribute gets a place).
+
+    ``score="gain"`` gives each attribute the increase of W_S it brought
+    when it was added (0 for a decrease: attributes added after the
+    search's stopping point brought nothing); ``score="order"`` gives
+    a - position (a for the first added), so that sorting by the score
+    reproduces the order.  The other parameters are those of
+    :class:`RFSM`; the progress is that of its neighbour search.
+    """
+    check_choice("score", score, SCORES)
+    measure = RFSM(X, y, discrete, task=task, k_nearest=k_nearest,
+                   n_iterations=n_iterations, random_state=random_state,
+                   priors=priors, weighting=weighting, sigma=sigma,
+                   diff=diff, t_eq=t_eq, t_diff=t_diff,
+                   progress_callback=progress_callback)
+    trace = greedy_forward(measure, continue_to_end=True).trace
+    n_attributes = measure.n_attributes
+    scores = np.zeros(n_attributes)
+    for position, step in enumerate(trace[1:]):
+        scores[step.attribute] = (
+            n_attributes - position if score == "order"
+            else max(step.value - trace[position].value, 0.0))
+    return scores

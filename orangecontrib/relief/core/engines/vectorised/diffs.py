@@ -16,8 +16,8 @@ def row_diffs(exact, a, rows, out):
 
     Where a value is missing the RELIEF-D table is read: a missing column
     value first, then a missing row value over it (both missing: the
-    row's entry, as :func:`attribute_diffs` and the compiled kernels
-    choose)."""
+    row's entry, as :func:`...formulas.diffs.attribute_diffs` and the
+    compiled kernels choose)."""
     values = exact.values[a]
     xi, xj = values[rows, None], values[None, :]
     if exact.nominal[a]:

@@ -1,7 +1,7 @@
 """Kononenko's RELIEF-D tables (Prat & Belanche 2006, eq. 2.5; Kononenko
 1994) in numpy, with the compiled engine's arithmetic.
 
-The same tables as :func:`..missing.missing_diff_tables` (whose docstring
+The same tables as :func:`..compiled.missing.missing_diff_tables` (whose docstring
 gives the definitions): the diff between an instance of group g missing
 attribute A and instance j is 1 - P(x_j | g) for a nominal attribute and
 E[g(|X_g - x_j|)] over the known values X_g of group g for a numeric one;
@@ -59,7 +59,7 @@ def expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff):
     known values `s` (``sample[q]``: the group of s[q]), and each group's
     count of values; NaN for a group without values.
 
-    As :func:`..missing.expected_numeric_diffs`: for each p the sorted
+    As :func:`..compiled.missing.expected_numeric_diffs`: for each p the sorted
     values split into runs where g is 0, 1 or linear in X, and each run's
     expectation follows from the group's running counts and sums.
     """
@@ -133,7 +133,7 @@ def numeric_table(column, groups, n_groups, kind, t_eq, t_diff):
 
 def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq,
                         t_diff):
-    """(slot, one) as :func:`..missing.missing_diff_tables` returns them."""
+    """(slot, one) as :func:`..compiled.missing.missing_diff_tables` returns them."""
     n, n_attrs = scaled.shape
     n_missing = np.isnan(scaled).sum(axis=0)
     slot = np.full(n_attrs, -1, dtype=np.int32)

@@ -73,7 +73,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
 
 def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
     """The k training prototypes nearest to each row of X by Qiu & He's
-    (2019) eq. 1; see :func:`..neighbours.prototypes.nearest_prototypes`.
+    (2019) eq. 1; see :func:`..compiled.neighbours.prototypes.nearest_prototypes`.
 
     d(y, x)^2 = sum_j w_{c(x), j}^2 (y_j - x_j)^2, the terms added in
     column order; ties go to the lower training index.

@@ -1,5 +1,5 @@
 """RFSM's pair diffs and set values (Arauzo-Azofra, Benitez & Castro,
-eq. 2 and 4), as :mod:`..subsets.rfsm_kernels` computes them.
+eq. 2 and 4), as :mod:`..compiled.rfsm` computes them.
 
 W_S is a sum over the (reference, neighbour) pairs; it is added pair by
 pair in order (a cumulative sum), so that the value of a set grown by one

@@ -1,7 +1,7 @@
 """The update rules, reference by reference.
 
 Each rule adds, for each reference, the same terms in the same order as
-the compiled rule (:mod:`..rules`): references in blocks of UPDATE_BLOCK
+the compiled rule (:mod:`..compiled.rules`): references in blocks of UPDATE_BLOCK
 whose partial sums are added in block order, within a reference the
 groups and then the neighbours in order, every attribute at once.  Given
 the same neighbours, both engines therefore agree to the last bit wherever
@@ -69,7 +69,7 @@ def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
 def double_relieff(data, refs, k, fixed, clip, exponent, s,
                    progress_callback=None):
     """(p)dReliefF weights, the references processed in order; see
-    :func:`..double.double_weights`."""
+    :func:`...double.double_weights`."""
     exact, n_groups = data.exact, data.n_groups
     m, n_attrs = len(refs), exact.values.shape[0]
     members = [np.flatnonzero(data.groups == g) for g in range(n_groups)]

@@ -1,4 +1,5 @@
-"""The SURF family's neighbourhoods and rules in numpy (:mod:`..radius`).
+"""The SURF family's neighbourhoods and rules in numpy
+(:mod:`...formulas.neighbourhoods`).
 
 A block of references at a time: their diffs to every instance, attribute
 by attribute (:func:`.diffs.row_diffs`), summed in attribute order into
@@ -57,7 +58,7 @@ def row_totals(terms):
 def mean_distance(exact):
     """T of SURF: the mean distance of the n (n - 1) / 2 pairs (each
     instance's distances summed in order, then those sums by numpy, as
-    :func:`..neighbours.radius.mean_distance`)."""
+    :func:`..compiled.neighbours.distance_rows.mean_distance`)."""
     n_attrs, n = exact.values.shape
     totals = [row_totals(block_diffs(exact, rows)[1]) for rows, _ in
               reference_blocks(np.arange(n), n_attrs * n, None)]
@@ -65,8 +66,9 @@ def mean_distance(exact):
 
 
 def limits(dist, local, global_mean, ddof):
-    """Each block row's (near, far) limits (:func:`..radius.thresholds`),
-    its mean and spread summed as :func:`..rules.radius.limits` sums them."""
+    """Each block row's (near, far) limits
+    (:func:`...formulas.neighbourhoods.thresholds`), its mean and spread
+    summed as :func:`..compiled.rules.surf.limits` sums them."""
     n_others = dist.shape[1] - 1
     mean = row_totals(dist) / n_others
     squares = row_totals((dist - mean[:, None]) ** 2)
@@ -98,7 +100,7 @@ def neighbourhoods(exact, refs, local, far, ddof, progress_callback):
 def coefficients(rows, members, groups, priors):
     """coef[r, j]: instance j's coefficient in reference r's update over
     the set `members` (rows x n mask), 0 outside it
-    (:func:`..radius.class_coefficients`), and each row's (any miss -
+    (:func:`...formulas.neighbourhoods.class_coefficients`), and each row's (any miss -
     any hit)."""
     n_groups = len(priors)
     counts = np.stack([(members & (groups == g)).sum(axis=1)
@@ -120,26 +122,27 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
 
     Returns (sums, constant), sums[p] and constant[p] of labels[p]:
     sums[p, 0] the near updates, sums[p, 1] minus the far updates, with
-    `stir` sums[p, 2:5] STIR's sums of the near pairs
-    (:func:`add_stir_sums`); constant[p, 0] MultiSURF*'s constant (any miss
-    - any hit over the far sets), constant[p, 1:3] the numbers of near hit
-    and near miss pairs.
+    `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
+    its coefficient in the near update (:func:`add_stir_sums`);
+    constant[p, 0] MultiSURF*'s constant (any miss - any hit over the far
+    sets), constant[p, 1:5] STIR's counts of near pairs and references.
     """
     codes = labels.astype(np.int64)
-    sums = np.zeros((len(labels), 5, exact.values.shape[0]))
-    constant = np.zeros((len(labels), 3))
+    sums = np.zeros((len(labels), 6, exact.values.shape[0]))
+    constant = np.zeros((len(labels), 5))
     for rows, diffs, near, distant in neighbourhoods(
             exact, refs, local, far, ddof, progress_callback):
         for groups, own_sums, own_constant in zip(codes, sums, constant):
             coef, _ = coefficients(rows, near, groups, priors)
             own_sums[0] += weighted(diffs, coef)
+            if stir:
+                hit = near & (groups[None, :] == groups[rows][:, None])
+                add_stir_sums(own_sums, own_constant, diffs, coef, hit,
+                              near & ~hit)
             coef, any_miss_hit = coefficients(rows, distant, groups, priors)
             own_sums[1] -= weighted(diffs, coef)
             if far == SIMILARITY:
                 own_constant[0] += any_miss_hit.sum()
-            if stir:
-                hit = near & (groups[None, :] == groups[rows][:, None])
-                add_stir_sums(own_sums, own_constant, diffs, hit, near & ~hit)
     return sums, constant
 
 
@@ -171,10 +174,10 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
-    :func:`regression_sums`, (P, rows, a) and (P, 3).  The neighbourhoods
-    depend on the attributes only, but with missing values a class's
-    RELIEF-D diffs depend on the classes of `data`, which `labels` must
-    then be."""
+    :func:`regression_sums`, (P, rows, a) and (P, places).  The
+    neighbourhoods depend on the attributes only, but with missing values a
+    class's RELIEF-D diffs depend on the classes of `data`, which `labels`
+    must then be."""
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
                                    local, far, ddof, stir, progress_callback)

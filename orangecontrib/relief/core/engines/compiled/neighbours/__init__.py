@@ -10,13 +10,13 @@ returns all it has and pads with -1.
 The modules, in the order the search uses them:
 
 * :mod:`.block` -- ROWS x BLOCK distance blocks and their unrolled helpers;
-* :mod:`.kernels` -- the distance kernel, RELIEF-D corrections included;
+* :mod:`.distances` -- the distance kernel, RELIEF-D corrections included;
 * :mod:`.topk` -- sorted top-k lists, ties by index;
-* :mod:`.tiles` -- every instance a reference (Kononenko's deterministic
+* :mod:`.all_pairs` -- every instance a reference (Kononenko's deterministic
   "Relieved" mode, m = n): each pair once, in tiles;
-* :mod:`.rows` -- a subset of references: one row of distances each;
-* :mod:`.exact` -- float32 lists ranked as float64 arithmetic would;
-* :mod:`.drivers` -- :func:`find_neighbours`, which runs them.
+* :mod:`.references` -- a subset of references: one row of distances each;
+* :mod:`.exact_ranking` -- float32 lists ranked as float64 arithmetic would;
+* :mod:`.search` -- :func:`find_neighbours`, which runs them.
 
 The search tables hold the instances sorted by class (PreparedData.
 search_order); the lists are returned in instance numbers, and the order

@@ -3,13 +3,13 @@
 Every instance a reference (m = n): the instances, in search order, are
 cut into B blocks of whole tiles, and each pair of blocks (I <= J) is one
 task that offers every pair of instances of I x J (of I's upper triangle
-when I = J) to both ends' lists, as :mod:`.tiles` does, holding the lists
+when I = J) to both ends' lists, as :mod:`.all_pairs` does, holding the lists
 of its two blocks only.  One task per block then reduces the block's B
 partial lists: a list's candidates are keys ordered by (distance bits,
 index), so the k smallest of the partial lists are the k smallest over
 all instances.  Each pair is computed once, in the same tile as on one
 machine, so the float32 keys are those of the local search, bit for bit,
-and the exact re-ranking (:mod:`.exact`) runs after the reduction, here.
+and the exact re-ranking (:mod:`.exact_ranking`) runs after the reduction, here.
 
 For all pairs the data are sent to every worker once (``Client.scatter``
 with broadcast); the graph has B (B + 1) / 2 search tasks and B
@@ -18,13 +18,13 @@ reductions, with B chosen from the cluster's threads, not from n (see
 larger.
 
 Sampled references: a task per row chunk of the instances searches its
-chunk for every reference (:mod:`.rows`) and numbers the instances as
+chunk for every reference (:mod:`.references`) and numbers the instances as
 the whole search does, so that the chunks' lists merge as a block's are
 reduced (here: a few keys per reference, not worth a task's round trip).
 A chunk of the tables goes to one worker only, the references' columns
 to each worker that runs a chunk: the data cross the network once, not
 once per worker.  Data larger than memory stream over row chunks too
-(:mod:`..streaming`).
+(:mod:`....streaming`).
 """
 import math
 
@@ -60,7 +60,7 @@ def block_bounds(n, n_blocks):
 
 def pair_rounds(first_i, count_i, first_j, count_j):
     """The tile pairs of blocks I (tiles first_i ..) and J, in rounds whose
-    pairs share no tile (as :func:`.tiles.tile_rounds`): the round-robin
+    pairs share no tile (as :func:`.all_pairs.tile_rounds`): the round-robin
     tournament within one block, else the cyclic shifts of J against I."""
     if first_i == first_j:
         rows, cols, starts = tile_rounds(count_i)
@@ -80,7 +80,7 @@ def block_tiles(bounds, b):
 
 def search_block_pair(tables, weights, bounds, bi, bj, k, n_groups):
     """A task: the partial lists of blocks bi and bj (bi <= bj) after every
-    pair of their instances (:func:`.tiles.pair_lists`); rows of block
+    pair of their instances (:func:`.all_pairs.pair_lists`); rows of block
     bi's lists, then bj's (none more when bi = bj), ``n_groups`` lists per
     instance."""
     held = np.concatenate([np.arange(bounds[b], bounds[b + 1])
@@ -102,7 +102,7 @@ def reduce_block(parts, k, n_groups, size):
 def all_pairs_on(client, tables, weights, k, n_groups, progress_callback,
                  n_blocks=None):
     """The search lists of every instance (rows ``i * n_groups + g`` in
-    search order), as :func:`.drivers._all_pairs` returns them, computed
+    search order), as :func:`.search._all_pairs` returns them, computed
     as tasks on `client` (see the module docstring); `n_blocks` defaults
     to :func:`block_count`."""
     n = tables.values.shape[1]
@@ -129,7 +129,7 @@ def all_pairs_on(client, tables, weights, k, n_groups, progress_callback,
 def references_on(client, tables, weights, refs, k, n_groups,
                   progress_callback, n_chunks=None):
     """The search lists of the references `refs` (search positions), as
-    :func:`.drivers._references` returns them: tasks over `n_chunks` row
+    :func:`.search._references` returns them: tasks over `n_chunks` row
     chunks of the instances (default: one per worker, which searches it
     with all its threads), each chunk sent to one worker only, the
     references' own columns to every worker that needs them; the chunks'

@@ -4,8 +4,8 @@ A reference's neighbourhood depends on its distances to every instance
 (MultiSURF's mean and spread), so the references are taken ROWS at a
 time and their exact float64 distances to all n instances computed in
 column tiles of BLOCK (:func:`distance_block`); each reference then reads
-its thresholds off its own row (:mod:`..radius`) and its update rule
-visits the instances within them (:mod:`..rules.radius`).  Memory: ROWS
+its thresholds off its own row (:mod:`....formulas.neighbourhoods`) and its update rule
+visits the instances within them (:mod:`..rules.surf`).  Memory: ROWS
 rows of n distances per thread, never n x n.
 """
 import numba
@@ -67,7 +67,7 @@ def add_attribute_pair(out, values, exact, a, rows, j0, width):
 def distance_block(values, exact, rows, count, dist):
     """dist[r, j] = D(I_rows[r], I_j) = sum_A diff(A, I_rows[r], I_j) for
     every instance j, the attributes added in their order (as
-    :func:`..neighbours.exact.exact_distance` and the literal definition),
+    :func:`.exact_ranking.exact_distance` and the literal definition),
     two of one kind at a time where they follow each other.
 
     `values` is ``exact.values`` in C order (attributes x instances), so

@@ -7,7 +7,7 @@ corrections then make those diffs Kononenko's RELIEF-D ones: a sparse
 pass along the rows that miss a value (:func:`add_missing_rows`), and the
 same for the columns.  A column's correction depends on the row and the
 column's class only; the all-pairs search sums each column's once for a
-whole tile (:mod:`.tiles`); a search of a few references adds them with a
+whole tile (:mod:`.all_pairs`); a search of a few references adds them with a
 masked pass over the columns (:func:`add_missing_columns`), whose sorted
 classes fall into runs.
 

@@ -2,9 +2,9 @@
 the exact re-ranking.
 
 With at least half of the instances as references, the search of all
-pairs (:mod:`.tiles`) computes each pair once; otherwise each reference
-gets its own row of distances (:mod:`.rows`).  Either way the float32
-lists hold k + EXTRA candidates, which :mod:`.exact` ranks as float64
+pairs (:mod:`.all_pairs`) computes each pair once; otherwise each reference
+gets its own row of distances (:mod:`.references`).  Either way the float32
+lists hold k + EXTRA candidates, which :mod:`.exact_ranking` ranks as float64
 arithmetic would.
 """
 import numpy as np
@@ -20,7 +20,7 @@ from .topk import empty_keys, unpack_keys
 
 
 def _all_pairs(tables, weights, k, n_groups, progress_callback):
-    """The search lists of every instance (:mod:`.tiles`), reporting
+    """The search lists of every instance (:mod:`.all_pairs`), reporting
     after the rounds of tiles that end a piece of :func:`step_bounds`."""
     n = tables.values.shape[1]
     return pair_lists(tables, weights, np.arange(n),
@@ -29,7 +29,7 @@ def _all_pairs(tables, weights, k, n_groups, progress_callback):
 
 
 def _references(tables, weights, refs, k, n_groups, progress_callback):
-    """The search lists of the references `refs` (:mod:`.rows`), in the
+    """The search lists of the references `refs` (:mod:`.references`), in the
     pieces of :func:`step_bounds`."""
     n = tables.values.shape[1]
     keys = empty_keys((len(refs) * n_groups, k), n)

@@ -8,8 +8,8 @@ threads.
 * :mod:`.relieff` -- Relief, ReliefF and RReliefF;
 * :mod:`.double` -- double ReliefF's loop of search and rule;
 * :mod:`.classdep` -- CDRelief and IWCDRelief;
-* :mod:`.radius` -- the SURF family's rules and STIR's sums, with
-  :mod:`.four` adding numeric data's terms four references at a time.
+* :mod:`.surf` -- the SURF family's rules and STIR's sums, with
+  :mod:`.unrolled` adding numeric data's terms four references at a time.
 """
 from .relieff import UPDATE_BLOCK, relieff_rule, rrelieff_sums
 

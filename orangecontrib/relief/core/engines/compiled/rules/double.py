@@ -3,10 +3,10 @@
 The distance weights change after every reference, so the references are
 processed one at a time, in order, by one sequential kernel: it computes
 the distance weights (eq. 3.1-3.3), finds the reference's neighbours with
-:func:`..neighbours.rows.search_rows` and
-:func:`..neighbours.exact.rerank_reference` (float32 search, exact float64
+:func:`..neighbours.references.search_rows` and
+:func:`..neighbours.exact_ranking.rerank_reference` (float32 search, exact float64
 ranking, as ReliefF's) and applies :func:`.relieff.relieff_update`, exactly
-the search and rule of ReliefF.  :mod:`..double` states the choices the
+the search and rule of ReliefF.  :mod:`....double` states the choices the
 paper leaves open.
 """
 import numba
@@ -86,7 +86,7 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s,
                    progress_callback=None):
     """(p)dReliefF weights of prepared data (``s < 0``: dReliefF), the
     references processed in order in the pieces of
-    :func:`..progress.step_bounds`; see :func:`..double.double_weights`."""
+    :func:`....progress.step_bounds`; see :func:`....double.double_weights`."""
     n_attrs = len(fixed)
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))

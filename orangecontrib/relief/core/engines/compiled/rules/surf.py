@@ -80,7 +80,7 @@ def members(dist, rows, count, j, near, far, with_far, found):
 @numba.njit(inline="always", cache=True)
 def add_stir_terms(sums, exact, i, j, coef, hit):
     """sums[0] += coef * diff; and STIR's sums of the near pair (i, j)
-    (:func:`.four.add_terms`)."""
+    (:func:`.unrolled.add_terms`)."""
     row = 2 if hit else 4
     values, nominal = exact.values, exact.nominal
     if not any_missing(exact) and exact.kind == LINEAR:
@@ -108,15 +108,18 @@ def class_terms(dist, rows, count, groups, priors, near, far, with_far,
         if with_far and similarity:
             constant[0] += any_miss - any_hit
         if stir:
+            n_miss = counts[0].sum() - counts[0, own]
             constant[1] += counts[0, own]
-            constant[2] += counts[0].sum() - counts[0, own]
+            constant[2] += n_miss
+            constant[3] += counts[0, own] > 0
+            constant[4] += n_miss > 0
 
 
 @numba.njit(inline="always", cache=True)
 def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
                  stir, coefs):
     """The classification terms of references rows[:count] (rows 0, 1 and,
-    with `stir`, 2-4 of :func:`...vectorised.surf.classification_sums`).
+    with `stir`, 2-5 of :func:`...vectorised.surf.classification_sums`).
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it, so that its values are read from memory
@@ -322,9 +325,9 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     classes = task == "classification"
     codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
     n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((len(labels), n_blocks, 5 if classes else 4,
+    partial = np.zeros((len(labels), n_blocks, 6 if classes else 4,
                         values.shape[0]))
-    constant = np.zeros((len(labels), n_blocks, 3))
+    constant = np.zeros((len(labels), n_blocks, 5 if classes else 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)

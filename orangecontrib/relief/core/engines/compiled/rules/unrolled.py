@@ -41,11 +41,13 @@ def add_sum(acc, a, t):
 
 @numba.njit(inline="always", cache=True)
 def add_terms(sums, row, a, coef, d):
-    """sums[0, a] += coef d; and STIR's sums of a near pair: d to `row`
-    (2 for a hit, 4 for a miss) and d ** 2 to row 3."""
+    """sums[0, a] += coef d; and STIR's sums of a near pair, weighted by
+    w = |coef|: w d to `row` (2 for a hit, 4 for a miss), w d ** 2 to the
+    row after it."""
     sums[0, a] += coef * d
-    sums[row, a] += d
-    sums[3, a] += d * d
+    weighted = abs(coef) * d
+    sums[row, a] += weighted
+    sums[row + 1, a] += weighted * d
 
 
 @numba.njit(inline="always", cache=True)
@@ -70,12 +72,14 @@ def add_numeric(acc, values, refs, coefs, count, j):
 @numba.njit(inline="always", cache=True)
 def add_stir_four(sums, values, i, j, c, row):
     """STIR's terms of four references i (:func:`add_numeric_stir`)."""
-    weights, diffs, squares = sums[0], sums[row], sums[3]
+    weights, diffs, squares = sums[0], sums[row], sums[row + 1]
+    w = (abs(c[0]), abs(c[1]), abs(c[2]), abs(c[3]))
     for a in range(sums.shape[1]):
         d = four_diffs(values, a, i, values[a, j])
         add_sum(weights, a, scaled(c, d))
-        add_sum(diffs, a, d)
-        add_sum(squares, a, scaled(d, d))
+        wd = scaled(w, d)
+        add_sum(diffs, a, wd)
+        add_sum(squares, a, scaled(wd, d))
 
 
 @numba.njit(inline="always", cache=True)

@@ -1,0 +1,37 @@
+"""Every registered variant (orangecontrib.relief.core.variants) is in
+every cross-cutting matrix of the tests (tests.variants.MATRICES): a new
+variant is tested everywhere by its registry entry alone, and no matrix
+leaves one out."""
+import importlib
+
+import pytest
+
+from orangecontrib.relief.core.variants import VARIANTS
+from tests.variants import MATRICES, VARIANT_TASKS
+
+
+def covered(module, test):
+    """The variants (with their tasks where the matrix has them) that
+    `test` of `module` is parametrized by."""
+    function = getattr(importlib.import_module(module), test)
+    found = set()
+    for mark in function.pytestmark:
+        if mark.name != "parametrize":
+            continue
+        for values in mark.args[1]:
+            values = values if isinstance(values, tuple) else (values,)
+            if values and values[0] in VARIANTS:
+                found.add(values if len(values) > 1 else values[0])
+    return found
+
+
+@pytest.mark.parametrize("module, test", MATRICES)
+def test_every_variant_is_in_every_matrix(module, test):
+    found = covered(module, test)
+    expected = {pair for pair in VARIANT_TASKS
+                if MATRICES[module, test] == "every" or pair[0].takes_k}
+    if all(not isinstance(item, tuple) for item in found):
+        expected = {variant for variant, _ in expected}
+    assert found == expected, sorted(
+        getattr(item, "name", None) or item[0].name for item in
+        found ^ expected)

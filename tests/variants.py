@@ -1,0 +1,79 @@
+"""The registered variants (``orangecontrib.relief.core.variants``) as the
+tests call them: the axes of the cross-cutting matrices, each variant's
+literal reference, and a seed of its own for every case.
+
+A matrix parametrizes its test by :data:`each_variant` (every variant) or
+:data:`each_variant_task` (every variant on each task it handles), so that
+a new variant enters every matrix by its registry entry alone;
+``tests/core/test_variants.py`` checks that each matrix of
+:data:`MATRICES` covers the whole registry.
+"""
+import importlib
+import inspect
+import zlib
+
+import numpy as np
+import pytest
+
+from orangecontrib.relief.core.options import RANDOM_STATE
+from orangecontrib.relief.core.variants import VARIANTS
+
+#: every registered variant with each task it handles
+VARIANT_TASKS = [(variant, task) for variant in VARIANTS
+                 for task in variant.tasks]
+
+
+def variant_task_id(variant, task):
+    """"ReliefF", or "MultiSURF regression" for a variant of both tasks."""
+    return variant.name if len(variant.tasks) == 1 else (
+        f"{variant.name} {task}")
+
+
+#: parametrizes a test by `variant`, every registered one
+each_variant = pytest.mark.parametrize(
+    "variant", VARIANTS, ids=[variant.name for variant in VARIANTS])
+#: parametrizes a test by (`variant`, `task`), every variant on each task
+each_variant_task = pytest.mark.parametrize(
+    "variant, task", VARIANT_TASKS,
+    ids=[variant_task_id(*pair) for pair in VARIANT_TASKS])
+
+#: the cross-cutting matrices: (module, test) of the tests that must run
+#: every registered variant (on each of its tasks where parametrized by
+#: task), or every variant that takes k
+MATRICES = {
+    ("tests.core.test_input_matrix", "test_data_families"): "every",
+    ("tests.core.test_input_matrix", "test_parameter_families"): "every",
+    ("tests.core.test_progress", "test_progress_of_every_variant"): "every",
+    ("tests.core.test_engine_agreement", "test_identical_weights"): "every",
+    ("tests.core.test_extreme_inputs",
+     "test_a_huge_k_is_every_instance"): "taking k",
+    ("tests.orange.test_input_matrix", "test_scorers"): "every",
+}
+
+
+def seed_of(*names):
+    """A seed of a case's own, from its name(s): a case's data do not
+    depend on which other cases run, or in what order."""
+    return zlib.crc32(" ".join(names).encode())
+
+
+def rng_of(*names):
+    """numpy's default_rng seeded by :func:`seed_of` (`names`)."""
+    return np.random.default_rng(seed_of(*names))
+
+
+def literal(variant):
+    """The slow literal implementation of `variant` (tests/reference)."""
+    module, function = variant.reference.rsplit(".", 1)
+    return getattr(importlib.import_module(f"tests.reference.{module}"),
+                   function)
+
+
+def literal_weights(variant, X, y, discrete=None, *, task=None, **options):
+    """What :meth:`Variant.weights` must return, by the literal reference
+    (with the core's default seed)."""
+    if "task" in inspect.signature(variant.estimator).parameters:
+        options["task"] = variant.tasks[0] if task is None else task
+    options.setdefault("random_state", RANDOM_STATE)
+    return np.asarray(literal(variant)(X, y, discrete, **options),
+                      dtype=np.float64)
