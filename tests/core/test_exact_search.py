@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import prepare
+from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
 from orangecontrib.relief.core.engines.compiled.neighbours import EXTRA, find_neighbours
 from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK, ROWS
 from orangecontrib.relief.core.engines.compiled.neighbours.search import _all_pairs
@@ -104,8 +105,9 @@ def test_missing_values_lists_match_exact_relief_d_distances(n_classes, diff):
     data = prepare(X, y, discrete, diff=diff)
     ones = np.ones(a)
     expected = np.full((n, n_classes, k), -1)
+    exact = for_kernels(data.exact)
     for i in range(n):
-        d = [exact_distance(data.exact, ones, i, j) for j in range(n)]
+        d = [exact_distance(exact, ones, i, j) for j in range(n)]
         for g in range(n_classes):
             members = [j for j in np.flatnonzero(data.groups == g) if j != i]
             expected[i, g] = sorted(members, key=lambda j: (d[j], j))[:k]
@@ -152,8 +154,8 @@ def largest_float32_error(data, weights):
         float32_row(data.search, weights, p, row,
                     np.empty((ROWS, BLOCK), np.float32),
                     np.empty(ROWS, np.int64))
-        exact = [exact_distance(data.exact, weights.astype(float), order[p],
-                                order[q]) for q in range(n)]
+        exact = [exact_distance(for_kernels(data.exact), weights.astype(float),
+                                order[p], order[q]) for q in range(n)]
         largest = max(largest, np.abs(row - exact).max())
     return largest
 
@@ -218,7 +220,8 @@ def test_all_pairs_float32_distances_stay_within_the_error_bound(diff):
         i = data.search_order[row // n_groups]
         for j, d in zip(index[row], dist[row]):
             if j < n:
-                exact = exact_distance(data.exact, weights.astype(float), i, j)
+                exact = exact_distance(for_kernels(data.exact),
+                                       weights.astype(float), i, j)
                 assert abs(d - exact) <= bound
                 compared += 1
     assert compared == n * (n - 1)
@@ -264,7 +267,7 @@ def test_linear_diffs_sum_as_x_plus_v_minus_twice_the_least(weights):
     rows = np.arange(ROWS, dtype=np.int64) * 7
     out, sums = np.empty((ROWS, BLOCK), np.float32), np.empty(BLOCK, np.float32)
     column_sums(data.search, w, 0, BLOCK, sums)
-    distance_rows(data.search, w, rows, 0, BLOCK, out, sums)
+    distance_rows(data.search, w, rows, 0, BLOCK, out, sums, True)
     used = list(np.flatnonzero(w))
     used += [used[0]] * (-len(used) % 4)
     weight = [w[a] for a in used[:np.count_nonzero(w)]]

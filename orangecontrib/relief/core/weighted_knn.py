@@ -120,7 +120,7 @@ def predict_votes(train_X, train_y, class_weights, discrete, X, k):
         np.ascontiguousarray(train_X, dtype=float), labels,
         np.ascontiguousarray(class_weights, dtype=float) ** 2,
         np.ascontiguousarray(discrete, dtype=bool),
-        np.ascontiguousarray(X, dtype=float), k)
+        np.array(X, dtype=float, order="C"), k)  # a copy: never read-only
     votes = np.zeros((m, n_classes))
     first = np.full((m, n_classes), k)
     rows = np.arange(m)

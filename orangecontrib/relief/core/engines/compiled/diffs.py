@@ -10,12 +10,28 @@ one.  Numeric diffs may be transformed (Robnik-Sikonja & Kononenko 2003):
 
 Missing values use the RELIEF-D tables of :mod:`.missing`.
 
-The data reach the kernels as the tuples of :mod:`.tables`.
+The data reach the kernels as the tuples of :mod:`.tables`, the exact ones
+through :func:`for_kernels`.
 """
 import numba
 import numpy as np
 
 from ...tables import LINEAR, RAMP, SQUARED
+
+
+def for_kernels(exact):
+    """The exact tables as the kernels take them: the RELIEF-D tables
+    transposed, ``relief_d[j, g, s]`` (instances x groups x slots), the
+    same memory in C order.
+
+    Kononenko's tables are (slots, groups, instances) in Fortran order, so
+    that an instance's entries lie together, and empty when no value is
+    missing, which numpy calls C-contiguous.  numba types an array by its
+    layout, so every kernel that reads the exact tables would compile once
+    for data with missing values and once for data without; transposed,
+    both are C-contiguous, and each kernel compiles once.
+    """
+    return exact._replace(relief_d=exact.relief_d.T)
 
 
 @numba.njit(inline="always", cache=True)
@@ -71,8 +87,8 @@ def with_missing(tables, s, i, j, gi, gj, xi, xj, d):
     gi, gj are the groups of I_i, I_j.
     """
     missing_i, missing_j = np.isnan(xi), np.isnan(xj)
-    relief_d = (tables.relief_d[s, gi, j] if missing_i
-                else tables.relief_d[s, gj, i])
+    relief_d = (tables.relief_d[j, gi, s] if missing_i
+                else tables.relief_d[i, gj, s])
     return relief_d if missing_i or missing_j else d
 
 
@@ -89,10 +105,17 @@ def attribute_diff(tables, a, i, j):
 
 
 @numba.njit(inline="always", cache=True)
+def any_missing(tables):
+    """Whether a value of the exact tables is missing (their RELIEF-D
+    tables are not empty)."""
+    return tables.relief_d.shape[2] > 0
+
+
+@numba.njit(inline="always", cache=True)
 def numeric_and_known(tables):
     """True when every diff is |x_i - x_j|: numeric attributes, the linear
     diff, no missing values (loops over the attributes without a select)."""
-    return (tables.relief_d.shape[0] == 0 and tables.kind == LINEAR
+    return (not any_missing(tables) and tables.kind == LINEAR
             and not tables.any_nominal)
 
 
@@ -100,7 +123,7 @@ def numeric_and_known(tables):
 def every_attribute_slotted(tables):
     """True when every attribute has a RELIEF-D slot, slot[a] == a (the
     exact tables when any value is missing: see prepare)."""
-    return tables.relief_d.shape[0] == tables.values.shape[0]
+    return tables.relief_d.shape[2] == tables.values.shape[0]
 
 
 @numba.njit(inline="always", cache=True)

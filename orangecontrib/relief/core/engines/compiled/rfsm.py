@@ -6,13 +6,18 @@ import numba
 import numpy as np
 from numba import prange
 
-from .diffs import attribute_diff
+from .diffs import attribute_diff, for_kernels
 
 
-@numba.njit(parallel=True, cache=True)
 def pair_diffs(tables, first, second, attributes):
     """out[t, p] = diff(attributes[t], I_first[p], I_second[p]) (exact,
     RELIEF-D for missing values)."""
+    return pair_diff_rows(for_kernels(tables), first, second, attributes)
+
+
+@numba.njit(parallel=True, cache=True)
+def pair_diff_rows(tables, first, second, attributes):
+    """:func:`pair_diffs` of the kernels' exact tables."""
     out = np.empty((len(attributes), len(first)))
     for t in prange(len(attributes)):
         a = attributes[t]

@@ -18,8 +18,8 @@ LAYOUT_BLOCK = 64  # instances a thread lays out at a time
 def _lay_out(scaled, order, slot, relief_d, values, known, row32):
     """The search tables in one parallel pass over the scaled data:
     instance order[p] at position p, values[a, p] (a missing value
-    stored as 0), known[slot[a], p], row32[slot[a], g, p].
-    """
+    stored as 0), known[slot[a], p], row32[slot[a], g, p] (`relief_d`
+    transposed, as :func:`.diffs.for_kernels`)."""
     n, n_attrs = scaled.shape
     for b in prange(-(-n // LAYOUT_BLOCK)):
         for p in range(b * LAYOUT_BLOCK, min(n, (b + 1) * LAYOUT_BLOCK)):
@@ -31,7 +31,7 @@ def _lay_out(scaled, order, slot, relief_d, values, known, row32):
                 if s >= 0:
                     known[s, p] = not gap
                     for g in range(relief_d.shape[1]):
-                        row32[s, g, p] = relief_d[a, g, i]
+                        row32[s, g, p] = relief_d[i, g, a]
 
 
 @numba.njit(cache=True)
@@ -98,7 +98,7 @@ def search_tables(scaled, nominal, groups, slot, relief_d, kind, t_eq,
     values = np.empty((n_attrs, n), np.float32)
     known = np.empty((n_slots, n), np.float32)
     row32 = np.empty((n_slots, n_groups, n), np.float32)
-    _lay_out(scaled, order, slot, relief_d, values, known, row32)
+    _lay_out(scaled, order, slot, relief_d.T, values, known, row32)
     gaps, gap_start = _gap_lists(known, np.flatnonzero(slot >= 0))
     search = SearchTables(
         values=values, known=known, slot=slot, row_correction=row32,

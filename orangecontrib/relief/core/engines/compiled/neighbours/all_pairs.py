@@ -138,7 +138,8 @@ def round_arrays(rounds):
     rounds = [r for r in rounds if r]
     pairs = np.array([pair for r in rounds for pair in r], dtype=np.int64)
     starts = np.cumsum([0] + [len(r) for r in rounds])
-    return pairs[:, 0], pairs[:, 1], starts
+    return (np.ascontiguousarray(pairs[:, 0]),  # one type for the kernel
+            np.ascontiguousarray(pairs[:, 1]), starts)
 
 
 def pair_lists(tables, weights, held, rounds, k, n_groups,

@@ -12,7 +12,7 @@ import numba
 import numpy as np
 from numba import prange
 
-from ..diffs import attribute_diff
+from ..diffs import any_missing, attribute_diff
 from ....tables import LINEAR
 from .block import (BLOCK, ROWS, add_column, add_in_order, block_rows,
                     linear_diffs, nominal_terms, numeric_terms, row_values)
@@ -80,7 +80,7 @@ def distance_block(values, exact, rows, count, dist):
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
         out[:, :width] = 0.0
-        if exact.relief_d.shape[0] == 0:
+        if not any_missing(exact):
             a = 0
             while a < n_attrs:
                 if a + 1 < n_attrs and nominal[a] == nominal[a + 1]:

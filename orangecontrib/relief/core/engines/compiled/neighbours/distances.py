@@ -256,8 +256,7 @@ def run_end(groups, lo, stop):
 
 
 @numba.njit(cache=True)
-def distance_rows(tables, weights, rows, j0, width, out, sums,
-                  columns=True):
+def distance_rows(tables, weights, rows, j0, width, out, sums, columns):
     """out[r, jj] = sum_A w_A diff(A, I_rows[r], I_(j0 + jj)) (eq. 2.1, 3.1).
 
     The columns are j0 .. j0 + width - 1, width at most out's width;

@@ -14,8 +14,8 @@ import numba
 import numpy as np
 from numba import prange
 
-from ..diffs import (attribute_diff, every_attribute_slotted, linear_diff,
-                     slotted_linear_diff)
+from ..diffs import (any_missing, attribute_diff, every_attribute_slotted,
+                     linear_diff, slotted_linear_diff)
 from ....tables import LINEAR, RAMP, SQUARED
 from .block import BLOCK, ROWS
 from .distances import column_sums, distance_rows
@@ -29,7 +29,7 @@ def exact_distance(exact, weights, i, j):
     The re-ranking passes the float32 weights the search used, widened;
     CDRELIEF's pooling and Euclidean distances pass float64 weights."""
     d = 0.0
-    if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:  # the common case
+    if not any_missing(exact) and exact.kind == LINEAR:  # the common case
         for a in range(exact.values.shape[0]):
             d += weights[a] * linear_diff(exact.values[a, i], exact.values[a, j],
                                           exact.nominal[a])
@@ -54,7 +54,7 @@ def float32_row(search, weights32, i, row, out, rows):
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
         column_sums(search, weights32, j0, width, sums)
-        distance_rows(search, weights32, rows, j0, width, out, sums)
+        distance_rows(search, weights32, rows, j0, width, out, sums, True)
         row[j0:j0 + width] = out[0, :width]
 
 

@@ -23,16 +23,17 @@ from .distances import column_sums, distance_rows, run_end
 from .topk import candidate_key, insert_key, key_bits, order_bits
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
                 out, hits, sums, j0, width):
     """Offer instances j0 .. j0 + width - 1 (width at most out's width,
     `sums` their column_sums) to the lists of the references
-    rows[:count] (see :func:`search_rows`)."""
+    rows[:count] (see :func:`search_rows`).  Compiled once for both
+    searches (not inlined: a call serves ROWS x width distances)."""
     groups = tables.groups
     bits = out.view(np.uint32)
     last = keys.shape[1] - 1
-    distance_rows(tables, weights, rows, j0, width, out, sums)
+    distance_rows(tables, weights, rows, j0, width, out, sums, True)
     order_bits(bits, width)
     for r in range(count):
         lo = j0

@@ -10,6 +10,7 @@ arithmetic would.
 import numpy as np
 
 from ....progress import report, step_bounds
+from ..diffs import for_kernels
 from .block import BLOCK
 from .cluster import all_pairs_on, references_on
 from .exact_ranking import float32_error_bound, rerank_exactly
@@ -109,6 +110,7 @@ def ranked_exactly(data, refs, keys, k, weights32, delta):
     unpack_keys(keys.reshape(-1, shape[2]), data.search_order,
                 index.reshape(-1, shape[2]), dist.reshape(-1, shape[2]))
     exact = np.empty((len(refs), data.n_groups, k), np.int64)
-    rerank_exactly(data.search, data.exact, weights32, refs, index, dist,
-                   delta, data.search_order, data.search_position, exact)
+    rerank_exactly(data.search, for_kernels(data.exact), weights32, refs,
+                   index, dist, delta, data.search_order,
+                   data.search_position, exact)
     return exact

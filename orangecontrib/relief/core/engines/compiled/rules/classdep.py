@@ -10,6 +10,7 @@ import numpy as np
 from numba import prange
 
 from ....formulas.instance_weight import instance_weight
+from ..diffs import for_kernels
 from ..neighbours.exact_ranking import exact_distance
 from ..neighbours.topk import offer
 from .relieff import UPDATE_BLOCK, add_diffs, n_found
@@ -49,7 +50,7 @@ def add_mean_diffs(acc, tables, i, members, count, coef):
         add_diffs(acc, tables, i, members[s], coef / count)
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def cdrelief_update(acc, exact, squared, weights, i, neighbours, scale,
                     dist, index):
     """acc[A] += scale * (mean miss diff - mean hit diff) (eq. 4, one x)."""
@@ -60,12 +61,18 @@ def cdrelief_update(acc, exact, squared, weights, i, neighbours, scale,
     add_mean_diffs(acc, exact, i, index[0], misses, scale)
 
 
-@numba.njit(parallel=True, cache=True)
 def cdrelief_rule(exact, squared, weights, refs, scale, neighbours, n_groups):
     """Rows W[c] of eq. 4: every reference updates the row of its class.
 
     `exact` holds the update's diffs, `squared` the neighbour search's
     (float64, like the exact search the neighbours come from)."""
+    return cdrelief_rows(for_kernels(exact), for_kernels(squared), weights,
+                         refs, scale, neighbours, n_groups)
+
+
+@numba.njit(parallel=True, cache=True)
+def cdrelief_rows(exact, squared, weights, refs, scale, neighbours, n_groups):
+    """:func:`cdrelief_rule` of the kernels' exact tables."""
     m, k = neighbours.shape[0], neighbours.shape[2]
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((n_blocks, n_groups, exact.values.shape[0]))
@@ -96,7 +103,7 @@ def mean_distance(tables, weights, i, members, count):
 instance_weight = numba.njit(inline="always", cache=True)(instance_weight)
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def iwcdrelief_update(acc, exact, metric, weights, i, neighbours, scale,
                       pair_coef, threshold, as_printed):
     """Add reference I_i's eq. 6 updates to the rows of `acc` (classes).
@@ -128,10 +135,18 @@ def iwcdrelief_update(acc, exact, metric, weights, i, neighbours, scale,
         add_mean_diffs(acc[row], exact, i, neighbours[own], hits, -coef)
 
 
-@numba.njit(parallel=True, cache=True)
 def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
                     pair_coef, threshold, as_printed):
     """Rows W[c] of eq. 6 summed over all references (fixed block order)."""
+    return iwcdrelief_rows(for_kernels(exact), for_kernels(metric), weights,
+                           refs, scale, neighbours, pair_coef, threshold,
+                           as_printed)
+
+
+@numba.njit(parallel=True, cache=True)
+def iwcdrelief_rows(exact, metric, weights, refs, scale, neighbours,
+                    pair_coef, threshold, as_printed):
+    """:func:`iwcdrelief_rule` of the kernels' exact tables."""
     m = neighbours.shape[0]
     n_groups = neighbours.shape[1]
     n_blocks = -(-m // UPDATE_BLOCK)

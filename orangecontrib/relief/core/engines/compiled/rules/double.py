@@ -13,6 +13,7 @@ import numba
 import numpy as np
 
 from ....formulas.distance_weighting import distance_weights_at
+from ..diffs import for_kernels
 from ..neighbours import EXTRA
 from ..neighbours.block import BLOCK, ROWS
 from ..neighbours.exact_ranking import float32_error_bound, rerank_reference
@@ -90,10 +91,10 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s,
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))
     done = np.zeros(n_attrs)
-    position = data.search_position
+    position, exact = data.search_position, for_kernels(data.exact)
     bounds = step_bounds(m, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
-        double_relieff_steps(data.search, data.exact, data.search_order,
+        double_relieff_steps(data.search, exact, data.search_order,
                              position, refs, int(start), int(stop),
                              data.priors, k, fixed, clip, exponent, s,
                              partial, done)

@@ -5,8 +5,9 @@ import numba
 import numpy as np
 from numba import prange
 
-from ..diffs import (attribute_diff, every_attribute_slotted, known_diff,
-                     linear_diff, numeric_and_known, slotted_linear_diff)
+from ..diffs import (any_missing, attribute_diff, every_attribute_slotted,
+                     for_kernels, known_diff, linear_diff, numeric_and_known,
+                     slotted_linear_diff)
 from ....tables import LINEAR
 
 UPDATE_BLOCK = 64  # references per partial sum
@@ -51,7 +52,7 @@ def add_diffs(acc, tables, i, j, coef):
     """acc[A] += coef * diff(A, I_i, I_j) for every attribute A."""
     if numeric_and_known(tables):  # without the nominal select
         add_numeric_diffs(acc, tables.values, i, j, coef)
-    elif tables.relief_d.shape[0] == 0:
+    elif not any_missing(tables):
         add_known_diffs(acc, tables, i, j, coef)
     elif tables.kind == LINEAR and every_attribute_slotted(tables):
         gi, gj = tables.groups[i], tables.groups[j]
@@ -62,7 +63,7 @@ def add_diffs(acc, tables, i, j, coef):
             acc[a] += coef * attribute_diff(tables, a, i, j)
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def relieff_update(acc, tables, i, neighbours, priors):
     """acc[A] += m times reference I_i's ReliefF update (Fig. 2, lines 8-9)::
 
@@ -86,9 +87,14 @@ def relieff_update(acc, tables, i, neighbours, priors):
             add_diffs(acc, tables, i, neighbours[g, s], coef)
 
 
-@numba.njit(parallel=True, cache=True)
 def relieff_rule(exact, refs, neighbours, priors):
     """ReliefF weights (Kononenko 1994): the mean of the references' updates."""
+    return relieff_weights(for_kernels(exact), refs, neighbours, priors)
+
+
+@numba.njit(parallel=True, cache=True)
+def relieff_weights(exact, refs, neighbours, priors):
+    """:func:`relieff_rule` of the kernels' exact tables."""
     m = neighbours.shape[0]
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((n_blocks, exact.values.shape[0]))
@@ -98,7 +104,7 @@ def relieff_rule(exact, refs, neighbours, priors):
     return partial.sum(axis=0) / m
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def rrelieff_update(sums, tables, i, neighbours, target, rank_weights):
     """Add reference I_i's terms to RReliefF's sums (Robnik-Sikonja &
     Kononenko 1997, 2003)::
@@ -121,9 +127,15 @@ def rrelieff_update(sums, tables, i, neighbours, target, rank_weights):
         add_diffs(sums[2], tables, i, j, d_target * d)
 
 
-@numba.njit(parallel=True, cache=True)
 def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references."""
+    return rrelieff_terms(for_kernels(exact), refs, neighbours, target,
+                          rank_weights)
+
+
+@numba.njit(parallel=True, cache=True)
+def rrelieff_terms(exact, refs, neighbours, target, rank_weights):
+    """:func:`rrelieff_sums` of the kernels' exact tables."""
     m = neighbours.shape[0]
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((n_blocks, 3, exact.values.shape[0]))

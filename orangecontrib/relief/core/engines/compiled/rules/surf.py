@@ -12,7 +12,8 @@ import numpy as np
 from numba import prange
 
 from ....formulas import neighbourhoods
-from ..diffs import attribute_diff, linear_diff, numeric_and_known
+from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
+                     numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
 from ..neighbours.distance_rows import distance_block, mean_distance
 from ....progress import report, step_bounds
@@ -82,7 +83,7 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
     (:func:`.unrolled.add_terms`)."""
     row = 2 if hit else 4
     values, nominal = exact.values, exact.nominal
-    if exact.relief_d.shape[0] == 0 and exact.kind == LINEAR:
+    if not any_missing(exact) and exact.kind == LINEAR:
         for a in range(sums.shape[1]):
             add_terms(sums, row, a, coef,
                       linear_diff(values[a, i], values[a, j], nominal[a]))
@@ -252,48 +253,61 @@ def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
                 partial, constant):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
-    and constant[p] for each labelling labels[p]: the classification rule
+    and constant[p] for each labelling labels[p] (:func:`radius_block`),
+    the blocks in parallel."""
+    for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
+        radius_block(values, exact, refs, classes, priors, codes, labels,
+                     local, with_far, similarity, ddof, global_mean, stir, b,
+                     min(stop, (b + 1) * UPDATE_BLOCK), partial, constant)
+
+
+@numba.njit(cache=True)
+def radius_block(values, exact, refs, classes, priors, codes, labels, local,
+                 with_far, similarity, ddof, global_mean, stir, b, end,
+                 partial, constant):
+    """Add the references of block b, before `end`, to partial[p, b] and
+    constant[p, b] for each labelling labels[p]: the classification rule
     (`classes`; codes[p], labels[p] as int64) or RReliefF's (labels[p] the
     scaled target).  The distances, thresholds and neighbourhoods of up to
-    GROUP references of one class are found once for every labelling."""
+    GROUP references of one class are found once for every labelling.
+    Compiled apart from :func:`radius_sums`, whose parallel loop numba
+    then analyses as one call rather than the whole rule."""
     n = values.shape[1]
     n_groups = len(priors)
-    for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
-        rows = np.empty(GROUP, np.int64)
-        dist = np.empty((GROUP, n))
-        near, far = np.empty(GROUP), np.empty(GROUP)
-        counts = np.empty((2, n_groups), np.int64)
-        coefs = np.empty((GROUP, 2, n_groups))
-        influence = np.empty((GROUP, 2))
-        end = min(stop, (b + 1) * UPDATE_BLOCK)
-        first = b * UPDATE_BLOCK
-        while first < end:
-            count = class_run(refs, exact.groups, first, end)
-            for q in range(0, count, ROWS):
-                block = rows[q:q + ROWS]
-                n_rows = block_rows(first + q, first + count, block)
-                for r in range(ROWS):
-                    block[r] = refs[block[r]]
-                distance_block(values, exact, block, n_rows, dist[q:])
-            for r in range(count):
-                near[r], far[r] = limits(dist[r], rows[r], local,
-                                         global_mean, ddof)
-            for p in range(len(labels)):
-                if classes:
-                    class_terms(dist, rows, count, codes[p], priors, near,
-                                far, with_far, counts, coefs, constant[p, b],
-                                similarity, stir)
-                    class_update(partial[p, b], exact, codes[p], dist, rows,
-                                 count, near, far, with_far, stir, coefs)
-                else:
-                    regression_update(partial[p, b], constant[p, b], exact,
-                                      dist, rows, count, labels[p], near, far,
-                                      with_far, counts, influence, p == 0)
-            first += count
-        if not classes:  # N_dA, the same for every target
-            for p in range(1, len(labels)):
-                partial[p, b, 0] = partial[0, b, 0]
-                partial[p, b, 2] = partial[0, b, 2]
+    rows = np.empty(GROUP, np.int64)
+    dist = np.empty((GROUP, n))
+    near, far = np.empty(GROUP), np.empty(GROUP)
+    counts = np.empty((2, n_groups), np.int64)
+    coefs = np.empty((GROUP, 2, n_groups))
+    influence = np.empty((GROUP, 2))
+    first = b * UPDATE_BLOCK
+    while first < end:
+        count = class_run(refs, exact.groups, first, end)
+        for q in range(0, count, ROWS):
+            block = rows[q:q + ROWS]
+            n_rows = block_rows(first + q, first + count, block)
+            for r in range(ROWS):
+                block[r] = refs[block[r]]
+            distance_block(values, exact, block, n_rows, dist[q:])
+        for r in range(count):
+            near[r], far[r] = limits(dist[r], rows[r], local, global_mean,
+                                     ddof)
+        for p in range(len(labels)):
+            if classes:
+                class_terms(dist, rows, count, codes[p], priors, near, far,
+                            with_far, counts, coefs, constant[p, b],
+                            similarity, stir)
+                class_update(partial[p, b], exact, codes[p], dist, rows,
+                             count, near, far, with_far, stir, coefs)
+            else:
+                regression_update(partial[p, b], constant[p, b], exact, dist,
+                                  rows, count, labels[p], near, far, with_far,
+                                  counts, influence, p == 0)
+        first += count
+    if not classes:  # N_dA, the same for every target
+        for p in range(1, len(labels)):
+            partial[p, b, 0] = partial[0, b, 0]
+            partial[p, b, 2] = partial[0, b, 2]
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
@@ -302,7 +316,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     each labelling (the interface of
     :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
     classes only, by which the references are grouped)."""
-    exact = data.exact
+    exact = for_kernels(data.exact)
     values = np.ascontiguousarray(exact.values)
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]

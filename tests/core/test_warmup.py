@@ -1,0 +1,188 @@
+"""After the compiled engine's preparation, no public call compiles again.
+
+:data:`core.warmup.WORKLOAD` is what ``orange-relief prepare`` and the
+background preparation compile.  A call that numba meets with argument
+types the workload never gave a kernel (float32 data, a Fortran-ordered
+or read-only array, another size's code path) compiles a second
+signature of that kernel: for the person, the wait the preparation was
+meant to spare.  Here a fresh process runs the workload, notes every
+kernel's signatures, then makes the public calls of :data:`CALLS` on
+inputs of every usual kind, and the signatures must not change.
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from orangecontrib.relief.core import (RFSM, backward_elimination, classdep,
+                                       double, estimators, greedy_forward,
+                                       significance, streaming, surf, turf)
+from orangecontrib.relief.core.weighted_knn import (fit_class_weights,
+                                                    predict_votes)
+
+#: the kernels' package
+KERNELS = "orangecontrib.relief.core.engines.compiled"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def dispatchers():
+    """{name: dispatcher} of every numba dispatcher of KERNELS' modules."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    package = importlib.import_module(KERNELS)
+    found = {}
+    for info in pkgutil.walk_packages(package.__path__, KERNELS + "."):
+        for name, value in vars(importlib.import_module(info.name)).items():
+            if isinstance(value, CPUDispatcher):
+                found[f"{info.name}.{name}"] = value
+    return found
+
+
+def signatures():
+    """{kernel: its compiled signatures, as text}."""
+    return {name: sorted(map(str, dispatcher.signatures))
+            for name, dispatcher in dispatchers().items()}
+
+
+def inputs(folder, n=300, a=12):
+    """Data of n instances (more than a tile of the all-pairs search) in
+    every form a caller gives: {name: (X, discrete)} and the targets."""
+    rng = np.random.default_rng(0)
+    numeric = rng.random((n, a))
+    nominal = np.arange(a) % 3 == 0
+    mixed = np.where(nominal, rng.integers(0, 3, (n, a)), numeric)
+    memmap = np.lib.format.open_memmap(folder / "X.npy", mode="w+",
+                                       shape=(n, a), dtype=np.float32)
+    memmap[:] = numeric
+    memmap.flush()
+    readonly = np.load(folder / "X.npy", mmap_mode="r")
+    frozen = mixed.copy()
+    frozen.flags.writeable = False
+    missing = np.where(rng.random((n, a)) < 0.1, np.nan, mixed)
+    data = {"float64": (numeric, None),
+            "float32": (numeric.astype(np.float32), None),
+            "Fortran": (np.asfortranarray(mixed), nominal),
+            "int": (mixed.astype(np.int64), nominal.astype(int)),
+            "bool": (mixed > 0.5, list(nominal)),
+            "read-only memmap": (readonly, None),
+            "read-only mixed": (frozen, nominal),
+            "missing": (missing, nominal),
+            "Fortran missing": (np.asfortranarray(missing.astype(np.float32)),
+                                nominal)}
+    targets = {"classes": np.arange(n) % 3,
+               "float classes": (np.arange(n) % 2).astype(np.float32),
+               "bool classes": np.arange(n) % 2 == 0,
+               "target": numeric[:, 0].astype(np.float32) + rng.random(n)}
+    return data, targets
+
+
+def _relieff(X, discrete, t, folder):
+    for n_iterations in (None, 40):
+        estimators.relieff(X, t["classes"], discrete, k_nearest=5,
+                           n_iterations=n_iterations)
+    estimators.relieff(X, t["bool classes"], discrete,
+                       distance_weights=np.linspace(0, 1, X.shape[1],
+                                                    dtype=np.float32))
+    estimators.relief(X, t["float classes"], discrete)
+    estimators.rrelieff(X, t["target"], discrete, k_nearest=5)
+    estimators.rrelieff(X, t["target"], discrete, n_iterations=40)
+
+
+def _surf(X, discrete, t, folder):
+    for method in surf.NEIGHBOURHOODS:
+        surf.neighbourhood_sums(X, t["classes"], discrete, method=method,
+                                stir=True)
+        surf.neighbourhood_sums(X, t["target"], discrete, method=method,
+                                task="regression", n_iterations=40)
+    significance.stir(X, t["bool classes"], discrete)
+    significance.surf_rescorer(X, t["classes"], discrete).many(
+        [t["classes"], t["classes"][::-1]])
+    turf.turf(surf.multisurf, X, t["classes"], discrete)
+
+
+def _others(X, discrete, t, folder):
+    double.drelieff(X, t["classes"], discrete, k_nearest=5)
+    double.pdrelieff(X, t["float classes"], discrete, n_iterations=40)
+    classdep.cdrelief(X, t["classes"], discrete, k_nearest=5)
+    classdep.iwcdrelief(X, t["bool classes"], discrete, k_nearest=5)
+    significance.rrelieff_rescorer(X, t["target"], discrete)(t["target"])
+    significance.permutation_pvalues(estimators.relieff, X, t["classes"],
+                                     discrete, n_permutations=3)
+    if np.isnan(X).any():
+        return  # the learner imputes before it weighs
+    weights = fit_class_weights(X, t["classes"], discrete, 3, k=5)
+    predict_votes(X, t["classes"], weights, discrete, X[:7], 5)
+
+
+def _rfsm(X, discrete, t, folder):
+    for y, task in ((t["classes"], "classification"),
+                    (t["target"], "regression")):
+        measure = RFSM(X, y, discrete, task=task, k_nearest=5)
+        greedy_forward(measure)
+        backward_elimination(measure)
+
+
+def _streaming(X, discrete, t, folder):
+    if np.isnan(X).any():
+        return  # streaming refuses missing values
+    streaming.relieff_streaming(X, t["classes"], discrete, n_iterations=40,
+                                k_nearest=5, chunk_rows=64)
+    streaming.relieff_streaming(folder / "X.npy", t["float classes"],
+                                n_iterations=40, chunk_rows=100)
+
+
+#: the public calls, each made on every kind of data of :func:`inputs`
+CALLS = {"ReliefF, Relief and RReliefF": _relieff,
+         "the SURF family, STIR and TuRF": _surf,
+         "dReliefF, CDRelief, permutations, the kNN": _others,
+         "RFSM": _rfsm,
+         "streaming": _streaming}
+
+
+def child(folder):
+    """In this fresh process: the workload, then every call of CALLS on
+    every kind of data; prints {call: {kernel: new signatures}} as JSON."""
+    from orangecontrib.relief.core import warmup
+    from orangecontrib.relief.core.engines import COMPILED, forced
+
+    with forced(COMPILED):
+        for _, call in warmup.WORKLOAD:
+            call()
+        prepared = signatures()
+        data, targets = inputs(Path(folder))
+        new = {}
+        for name, call in CALLS.items():
+            for kind, (X, discrete) in data.items():
+                call(X, discrete, targets, Path(folder))
+                now = signatures()
+                grown = {kernel: sorted(set(now[kernel]) - set(before))
+                         for kernel, before in prepared.items()
+                         if now[kernel] != before}
+                if grown:
+                    new[f"{name} on {kind} data"] = grown
+                prepared = now
+    print(json.dumps(new))
+
+
+def new_signatures(folder):
+    """child()'s answer, from a fresh process sharing this one's numba
+    cache (the workload's kernels are loaded, not compiled, once cached)."""
+    environment = dict(os.environ, ORANGE_RELIEF_BACKGROUND="0")
+    environment.pop("ORANGE_RELIEF_ENGINE", None)
+    program = ("import sys; from tests.core.test_warmup import child; "
+               "child(sys.argv[1])")
+    done = subprocess.run([sys.executable, "-c", program, str(folder)],
+                          cwd=ROOT, env=environment, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_no_public_call_compiles_after_the_preparation(tmp_path):
+    assert new_signatures(tmp_path) == {}
