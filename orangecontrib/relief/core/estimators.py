@@ -78,12 +78,21 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
 
 
 def check_client(client):
-    """`client` if it is None or a ``dask.distributed`` client (something
-    with ``submit`` and ``scatter``), else ReliefInputError."""
-    if client is not None and not (hasattr(client, "submit")
-                                   and hasattr(client, "scatter")):
+    """`client` if it is None or a running ``dask.distributed`` client
+    (something with ``submit`` and ``scatter``), else ReliefInputError:
+    an address is not a client, and a closed client runs nothing."""
+    if client is None:
+        return None
+    if isinstance(client, str):
+        raise ReliefInputError(
+            f"client must be a dask.distributed Client or None, got the "
+            f"string {client!r}; connect first: Client({client!r}).")
+    if not (hasattr(client, "submit") and hasattr(client, "scatter")):
         raise ReliefInputError(f"client must be a dask.distributed Client or "
                                f"None, got {type(client).__name__}.")
+    if getattr(client, "status", "running") in ("closing", "closed"):
+        raise ReliefInputError("client is closed; pass a running "
+                               "dask.distributed Client, or None.")
     return client
 
 
