@@ -241,3 +241,29 @@ def test_every_kind_of_source(case, tmp_path):
     numbers = (np.asarray(source, dtype=float)
                if isinstance(source, np.ndarray) else SOURCE_X)
     assert_array_equal(call(), relieff(numbers, SOURCE_Y, n_iterations=12))
+
+
+def test_relieff_streams_a_memmap_or_path_with_sampled_references(
+        tmp_path, monkeypatch):
+    """relieff on a memmap or an .npy path with sampled references reads
+    the rows a chunk at a time (never the in-memory preparation) and gives
+    the in-memory weights; with missing values, or every instance a
+    reference, it reads the data into memory."""
+    from orangecontrib.relief.core import estimators
+    X, y, discrete = data(9, n=120, n_classes=2)
+    path = tmp_path / "data.npy"
+    np.save(path, X)
+    expected = relieff(X, y, discrete, n_iterations=15)
+    every = relieff(X, y, discrete)
+    missing = X.copy()
+    missing[4, 2] = np.nan
+    np.save(tmp_path / "missing.npy", missing)
+    expected_missing = relieff(missing, y, discrete, n_iterations=15)
+    with monkeypatch.context() as patched:
+        patched.setattr(estimators, "prepared", None)  # not called
+        for source in (path, str(path), np.load(path, mmap_mode="r")):
+            assert_array_equal(relieff(source, y, discrete, n_iterations=15),
+                               expected)
+    assert_array_equal(relieff(path, y, discrete), every)
+    assert_array_equal(relieff(tmp_path / "missing.npy", y, discrete,
+                               n_iterations=15), expected_missing)

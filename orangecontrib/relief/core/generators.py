@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .estimators import check_memory
+from .sampling import check_memory
 from .options import MAX_VALUES, Integer, Interval, Seed
 
 __all__ = ["Problem", "rdg1", "random_rbf", "non_monotonic", "majority",

@@ -26,13 +26,18 @@ import numpy as np
 
 from . import engines
 from .errors import ReliefInputError
-from .estimators import check_client, reference_instances
+from .sampling import check_client, reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_ramp)
 from .prepare import (_as_target, _check_codes, as_nominal_mask, as_real,
                       check_dtype, check_finite, class_groups, scale_rows)
 from .progress import report, wrap_callback
 from .tables import DIFF_KINDS, exact_tables
+
+class MissingValues(ReliefInputError):
+    """The streamed data has missing values, which streaming cannot
+    handle (:func:`.estimators.relieff` reads such data into memory)."""
+
 
 #: rows read at once (about 100 MB of float64 at 128 attributes)
 CHUNK_ROWS = 100_000
@@ -134,7 +139,7 @@ def chunk_limits(source, start, stop, known, nominal):
     rows = read(source, start, stop)[known]
     check_finite(rows)
     if np.isnan(rows).any():
-        raise ReliefInputError(
+        raise MissingValues(
             "The streamed data has missing values; RELIEF-D needs every "
             "column in memory: use relieff() on the data in memory.")
     _check_codes(rows[:, nominal], "Discrete attributes")
