@@ -108,6 +108,15 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         NaN where STIR gives no verdict (fit warns why), never selected.
     n_features_in_, feature_names_in_
         As every scikit-learn estimator.
+
+    Notes
+    -----
+    The selection parameters (`n_features_to_select`, `threshold`,
+    `significance`, `alpha`) are read by ``transform`` and
+    ``get_support``: changed by ``set_params`` after fit, they are checked
+    there as fit checks them, and a `significance` test other than the one
+    fit ran is refused (fit again).  The input must be real numbers:
+    complex, structured and object arrays of other things are refused.
     """
     #: "classification" or "regression": what the targets are
     task = "classification"
@@ -139,9 +148,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Compute the weights (and p-values) of the features of `X`."""
-        for name, constraint in SELECTION.items():
-            constraint(name, getattr(self, name))
-        check("alpha", self.alpha)
+        self._check_selection()
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
                              dtype=np.float64, y_numeric=self.task ==
                              "regression")
@@ -167,10 +174,25 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         discrete = self._nominal_mask(X.shape[1])
         self.feature_importances_ = np.asarray(
             self._weights(X, y, discrete), dtype=np.float64)
+        self._tested = self.significance
         if self.significance is not None:
             self.pvalues_ = self._pvalues(X, y, discrete)
             self.qvalues_ = significance.adjust(self.pvalues_, "bh")
         return self
+
+    def _check_selection(self):
+        """The selection parameters checked, by fit and again by
+        transform, which reads them (``set_params`` may change them in
+        between); a test other than the one fit ran is refused."""
+        for name, constraint in SELECTION.items():
+            constraint(name, getattr(self, name))
+        check("alpha", self.alpha)
+        tested = getattr(self, "_tested", self.significance)
+        if self.significance not in (None, tested):
+            raise ReliefInputError(
+                f"significance={self.significance!r} was set after fit "
+                f"(which ran {'no test' if tested is None else repr(tested)}"
+                f"); fit again to select by it.")
 
     def _check_permutations(self, n_features):
         """Warn if `n_permutations` are too few for any feature to reach
@@ -258,6 +280,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
 
     def _get_support_mask(self):
         check_is_fitted(self)
+        self._check_selection()
         weights = self.feature_importances_
         mask = np.ones(len(weights), bool)
         criteria = False

@@ -360,3 +360,102 @@ def test_ragged_rows(func):
 def test_rank_weights_that_say_nothing(k, sigma, message):
     X, y = small_data(regression=True)
     raises(rrelieff, X, y, k_nearest=k, sigma=sigma, match=message)
+
+
+# ------------------------------------- scorers handed to the wrappers -----
+
+def faulty(fault):
+    """A scorer of the wrappers' kind: each attribute's score is its value
+    in row 0 (so that an attribute keeps its score whatever columns it is
+    scored with), changed by ``fault(scores, calls)``, `calls` the number
+    of calls before this one."""
+    calls = []
+
+    def score(X, y=None, discrete=None, progress_callback=None):
+        scores = np.array(X[0], dtype=float)
+        calls.append(1)
+        return fault(scores, len(calls) - 1)
+    return score
+
+
+def one(value):
+    """The fault: attribute 0.4's score (the fifth attribute) is `value`."""
+    def fault(scores, calls):
+        scores[scores == 0.4] = value
+        return scores
+    return fault
+
+
+#: a scorer's faults: name -> (fault, the error's pattern or None: the rule
+#: the wrapper documents for such a score)
+FAULTS = {
+    "a NaN": (one(np.nan), None),
+    "+inf": (one(np.inf), None),
+    "-inf": (one(-np.inf), None),
+    "a 2-D answer": (lambda s, calls: s[None], "(1-D|scores? )"),
+    "the length changes": (lambda s, calls: s if calls == 0 else s[1:],
+                           "(scores? |weight per attribute)"),
+    "complex scores": (lambda s, calls: s + 1j, "(numbers|scores)"),
+    "strings": (lambda s, calls: s.astype(str).astype(object) + "x",
+                "(numbers|scores)"),
+}
+
+
+def wrapped_data():
+    X = np.random.default_rng(9).random((20, 8))
+    X[0] = np.arange(8) / 10
+    return X, (np.arange(20) % 2).astype(float)
+
+
+def turf_outcome(score):
+    """TuRF's scores: the fifth attribute's, the others' order."""
+    from orangecontrib.relief.core.turf import turf
+    X, y = wrapped_data()
+    scores = turf(score, X, y, fraction=0.5).scores
+    rest = np.delete(scores, 4)
+    assert np.isfinite(rest).all(), scores
+    return scores[4], np.argsort(-rest, kind="stable")
+
+
+def permutation_outcome(score):
+    """The permutation test's weight and p-value of the fifth attribute,
+    the others' p-values."""
+    from orangecontrib.relief.core.significance import permutation_test
+    X, y = wrapped_data()
+    observed, p = permutation_test(lambda target: score(X, target), y,
+                                   n_permutations=9)
+    return (observed[4], p[4]), np.delete(p, 4)
+
+
+#: the wrappers that take a scorer: name -> f(score) -> (what it makes of
+#: the fifth attribute, what of the others)
+WRAPPERS = {"turf": turf_outcome, "permutation_test": permutation_outcome}
+#: the documented rules: what each wrapper makes of the fifth attribute's
+#: score (None: what it makes of the number after it), and the number whose
+#: place the score takes among the others (the others' outcome is the same
+#: as with that number; TuRF drops NaN and -inf first)
+RULES = {
+    ("turf", "a NaN"): (None, -1.0), ("turf", "+inf"): (np.inf, 9.0),
+    ("turf", "-inf"): (None, -1.0),
+    ("permutation_test", "a NaN"): ((np.nan, np.nan), -1.0),
+    ("permutation_test", "+inf"): ((np.inf, 1.0), 9.0),
+    ("permutation_test", "-inf"): ((-np.inf, 1.0), -1.0),
+}
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("case", FAULTS)
+def test_a_scorer_that_gives_odd_scores(case, wrapper):
+    """A NaN or infinite score stays the attribute's own and takes the
+    place the documented rule gives it, the others keep theirs; another
+    number of scores, or scores that are not real numbers, are a clear
+    error."""
+    fault, error = FAULTS[case]
+    if error is not None:
+        raises(WRAPPERS[wrapper], faulty(fault), match=error)
+        return
+    fifth, place = RULES[wrapper, case]
+    got, others = WRAPPERS[wrapper](faulty(fault))
+    as_number = WRAPPERS[wrapper](faulty(one(place)))
+    assert_array_equal(got, as_number[0] if fifth is None else fifth)
+    assert_array_equal(others, as_number[1])

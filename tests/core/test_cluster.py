@@ -19,6 +19,7 @@ from orangecontrib.relief.core.engines.compiled.neighbours.search import (_all_p
                                                           _references)
 from orangecontrib.relief.core.options import DIFF, T_DIFF, T_EQ
 from orangecontrib.relief.core.progress import Interrupted
+from orangecontrib.relief.core.streaming import relieff_streaming
 from tests.core.test_streaming import data
 
 
@@ -145,11 +146,43 @@ def test_progress_is_reported_and_a_raising_callback_cancels(client):
                        relieff(X, y, discrete))
 
 
-def test_a_client_that_is_not_one_is_refused():
+def closed_client():
+    distributed = pytest.importorskip("distributed")
+    client = distributed.Client(processes=False, n_workers=1,
+                                threads_per_worker=1,
+                                dashboard_address=None)
+    client.close()
+    return client
+
+
+#: clients that run nothing: name -> (make() -> client, the error's pattern)
+BAD_CLIENTS = {
+    "an address": (lambda: "tcp://127.0.0.1:8786",
+                   "got the string 'tcp://127.0.0.1:8786'; connect first"),
+    "a number": (lambda: 8786, "client must be a dask.distributed Client or "
+                               "None, got int"),
+    "an object without submit": (object, "got object"),
+    "a closed client": (closed_client, "client is closed"),
+}
+#: every entry that takes a client, as f(X, y, discrete, client)
+CLIENT_ENTRIES = {
+    "relief": lambda X, y, d, client: relief(X, y % 2, d, client=client),
+    "relieff": lambda X, y, d, client: relieff(X, y, d, client=client),
+    "rrelieff": lambda X, y, d, client: rrelieff(X, X[:, 0], d,
+                                                 client=client),
+    "relieff_streaming": lambda X, y, d, client: relieff_streaming(
+        X, y, d, n_iterations=5, client=client),
+}
+
+
+@pytest.mark.parametrize("entry", CLIENT_ENTRIES)
+@pytest.mark.parametrize("case", BAD_CLIENTS)
+def test_a_client_that_runs_nothing_is_refused(case, entry):
     X, y, discrete = data(6, n=100)
-    with pytest.raises(ReliefInputError, match="client must be a "
-                                               "dask.distributed Client"):
-        relieff(X, y, discrete, client="tcp://127.0.0.1:8786")
+    y = np.nan_to_num(y)
+    make, message = BAD_CLIENTS[case]
+    with pytest.raises(ReliefInputError, match=message):
+        CLIENT_ENTRIES[entry](X, y, discrete, make())
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,6 +1,8 @@
 """The artificial problems of the core (Prat & Belanche 2006, section 4;
 Arauzo-Azofra et al.'s CorrAL and Parity3+3): every generated class follows
 its definition; seeds reproduce."""
+import inspect
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -208,15 +210,43 @@ def test_numpy_integers_are_integers(function, kw):
 @pytest.mark.parametrize("function, kw, message", [
     (core.rdg1, dict(n_classes=2.5), "n_classes must be an integer >= 2"),
     (core.rdg1, dict(n_instances=20.0), "n_instances must be a positive "),
-    (core.modulo, dict(p=3.0), "p must be an integer >= 2, got 3.0"),
+    (core.modulo, dict(p=3.0), "p must be an integer >= 2 up to 10,000, got 3.0"),
     (core.rdg1, dict(min_rule_size=3, max_rule_size=2),
      "max_rule_size must be an integer >= 3"),
     (core.random_rbf, dict(n_centroids=0), "n_centroids must be a positive"),
     (core.modulo, dict(p=True), "p must be an integer >= 2"),
     (core.parity, dict(n_bits=0), "n_bits must be a positive integer"),
     (core.majority, dict(n_instances=3.5), "n_instances must be a positive"),
-    (core.corral, dict(correlation=float("nan")), "correlation must be in"),
+    (core.corral, dict(correlation=float("nan")),
+     "correlation must be a number between 0 and 1, got nan"),
+    (core.corral, dict(correlation="0.5"), "correlation must be a number"),
+    (core.corral, dict(correlation=None), "correlation must be a number"),
 ])
 def test_bad_sizes_are_named(function, kw, message):
     with pytest.raises(ReliefInputError, match=message):
         function(**kw)
+
+
+#: every generator with each of its sizes
+SIZES = [(function, name) for function in (
+    core.rdg1, core.random_rbf, core.non_monotonic, core.majority,
+    core.modulo, core.corral, core.parity)
+    for name, parameter in inspect.signature(function).parameters.items()
+    if isinstance(parameter.default, int)
+    and not isinstance(parameter.default, bool)]
+
+
+@pytest.mark.parametrize("function, name", SIZES,
+                         ids=[f"{f.__name__} {name}" for f, name in SIZES])
+def test_unbounded_sizes(function, name):
+    """A size beyond any table (10**12) is refused before anything is
+    drawn, by its name or by the memory the table would take; the largest
+    rule of RDG1 is capped by the relevant attributes instead."""
+    if name == "max_rule_size":
+        assert function(**{name: 10 ** 12}, seed=0).X.shape == (100, 10)
+        return
+    # min_rule_size above max_rule_size: the latter's error names both
+    named = "max_rule_size" if name == "min_rule_size" else name
+    with pytest.raises(ReliefInputError,
+                       match=f"^{named} must be|x attributes asks for"):
+        function(**{name: 10 ** 12})

@@ -89,6 +89,7 @@ ONE_CLASS = {"classification": "a single class",
              "regression": "target is constant"}
 NOT_CODES = "must hold non-negative integer codes"
 INFINITE = "infinite values"
+COMPLEX = "holds complex numbers"
 
 DATA = {
     # shapes
@@ -154,6 +155,17 @@ DATA = {
         X.astype(str).astype(object), y, d))),
     "lists": Case(changed(lambda X, y, d, rng: (X.tolist(), y.tolist(),
                                                 d))),
+    # dtypes no float holds: refused, never converted with a part dropped
+    "complex": Case(changed(lambda X, y, d, rng: (X + 0j, y, d)), COMPLEX),
+    "complex target": Case(changed(lambda X, y, d, rng: (X, y + 0j, d)),
+                           COMPLEX),
+    "complex objects": Case(changed(lambda X, y, d, rng: (
+        (X + 1j).astype(object), y, d)), "must be numeric"),
+    "complex lists": Case(changed(lambda X, y, d, rng: (
+        (X + 1j).tolist(), y, d)), COMPLEX),
+    "structured": Case(changed(lambda X, y, d, rng: (
+        np.rec.fromarrays(X.T).view(np.ndarray)[:, None], y, d)),
+        "structured dtype"),
     # nominal columns
     "negative nominal codes": Case(changed(lambda X, y, d, rng: (
         np.where(X < 0.5, -1.0, 1.0), y, np.ones(A, bool))), NOT_CODES),

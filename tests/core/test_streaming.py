@@ -156,3 +156,114 @@ def test_a_dask_array_of_unknown_chunk_sizes():
         selected, y, discrete, n_iterations=20, random_state=1,
         chunk_rows=33), expected)
     assert np.isnan(selected.shape[0])  # the caller's array untouched
+
+
+def saved(array, **options):
+    """A source: `array` saved as an .npy file."""
+    def make(tmp_path):
+        path = tmp_path / "data.npy"
+        np.save(path, array, **options)
+        return path
+    return make
+
+
+def written(content, name="data.npy"):
+    """A source: a file of the bytes `content`."""
+    def make(tmp_path):
+        path = tmp_path / name
+        path.write_bytes(content)
+        return path
+    return make
+
+
+def given(source):
+    return lambda tmp_path: source
+
+
+SOURCE_X, SOURCE_Y, _ = data(8, n=60, n_classes=2)
+COMPLEX = "holds complex numbers"
+STRUCTURED = "structured dtype"
+NOT_NPY = "not a readable .npy file"
+#: every kind of source relieff_streaming accepts or might be handed:
+#: name -> (make(tmp_path) -> source, the error's pattern or None: the
+#: weights of relieff on the same numbers in memory)
+SOURCES = {
+    "array": (given(SOURCE_X), None),
+    "float32 array": (given(SOURCE_X.astype(np.float32)), None),
+    "list of rows": (given(SOURCE_X.tolist()), "2-D array-like"),
+    ".npy path": (saved(SOURCE_X), None),
+    ".npy path as str": (lambda tmp_path: str(saved(SOURCE_X)(tmp_path)),
+                         None),
+    "memmap": (lambda tmp_path: np.load(saved(SOURCE_X)(tmp_path),
+                                        mmap_mode="r"), None),
+    "scipy sparse matrix": (lambda tmp_path: __import__(
+        "scipy.sparse").sparse.csr_matrix(SOURCE_X), None),
+    "scipy sparse COO": (lambda tmp_path: __import__(
+        "scipy.sparse").sparse.coo_matrix(SOURCE_X), None),
+    "object array of numbers": (given(SOURCE_X.astype(object)), None),
+    "complex array": (given(SOURCE_X + 1j), COMPLEX),
+    "complex .npy": (saved(SOURCE_X + 1j), COMPLEX),
+    "object array of complex": (given((SOURCE_X + 1j).astype(object)),
+                                "must be numeric"),
+    "object .npy": (saved(SOURCE_X.astype(object), allow_pickle=True),
+                    "Python objects"),
+    "structured array": (given(np.zeros((60, 2), [("a", float)])),
+                         STRUCTURED),
+    "structured .npy": (saved(np.zeros((60, 2), [("a", float)])),
+                        STRUCTURED),
+    ".npy with no columns": (saved(np.empty((60, 0))),
+                             "no attributes to score"),
+    "array with no columns": (given(np.empty((60, 0))),
+                              "no attributes to score"),
+    "1-D .npy": (saved(SOURCE_X[:, 0]), "2-D array only"),
+    "empty file": (written(b""), NOT_NPY),
+    "a text file named .npy": (written(b"1,2,3\n4,5,6\n"), NOT_NPY),
+    "a file not .npy": (written(b"1,2,3\n", "data.csv"),
+                        "not an existing .npy file"),
+    "a missing file": (lambda tmp_path: tmp_path / "none.npy",
+                       "not an existing .npy file"),
+    "a directory": (lambda tmp_path: tmp_path, "not an existing .npy file"),
+    "a number": (given(3.0), "2-D array-like"),
+    "None": (given(None), "2-D array-like"),
+}
+
+
+@pytest.mark.parametrize("case", SOURCES)
+def test_every_kind_of_source(case, tmp_path):
+    make, error = SOURCES[case]
+    source = make(tmp_path)
+    call = lambda: relieff_streaming(  # noqa: E731
+        source, SOURCE_Y, n_iterations=12, chunk_rows=25)
+    if error is not None:
+        with pytest.raises(ReliefInputError, match=error):
+            call()
+        return
+    numbers = (np.asarray(source, dtype=float)
+               if isinstance(source, np.ndarray) else SOURCE_X)
+    assert_array_equal(call(), relieff(numbers, SOURCE_Y, n_iterations=12))
+
+
+def test_relieff_streams_a_memmap_or_path_with_sampled_references(
+        tmp_path, monkeypatch):
+    """relieff on a memmap or an .npy path with sampled references reads
+    the rows a chunk at a time (never the in-memory preparation) and gives
+    the in-memory weights; with missing values, or every instance a
+    reference, it reads the data into memory."""
+    from orangecontrib.relief.core import estimators
+    X, y, discrete = data(9, n=120, n_classes=2)
+    path = tmp_path / "data.npy"
+    np.save(path, X)
+    expected = relieff(X, y, discrete, n_iterations=15)
+    every = relieff(X, y, discrete)
+    missing = X.copy()
+    missing[4, 2] = np.nan
+    np.save(tmp_path / "missing.npy", missing)
+    expected_missing = relieff(missing, y, discrete, n_iterations=15)
+    with monkeypatch.context() as patched:
+        patched.setattr(estimators, "prepared", None)  # not called
+        for source in (path, str(path), np.load(path, mmap_mode="r")):
+            assert_array_equal(relieff(source, y, discrete, n_iterations=15),
+                               expected)
+    assert_array_equal(relieff(path, y, discrete), every)
+    assert_array_equal(relieff(tmp_path / "missing.npy", y, discrete,
+                               n_iterations=15), expected_missing)

@@ -241,3 +241,63 @@ def test_degenerate_evidence_gets_no_verdict(case, selector):
     assert any(CASES[case] in str(w.message) for w in caught)
     assert_array_equal(np.flatnonzero(np.isnan(fitted.pvalues_)), without)
     assert not fitted.get_support()[without].any()
+
+
+#: parameters changed by set_params between fit and transform: name ->
+#: (the change, an error's pattern, or None: the selection of a selector
+#: fit with the change)
+AFTER_FIT = {
+    "count -1": (dict(n_features_to_select=-1), "n_features_to_select .*-1"),
+    "count 2.5": (dict(n_features_to_select=2.5),
+                  "n_features_to_select .*2.5"),
+    "count 0": (dict(n_features_to_select=0), "n_features_to_select .*0"),
+    "count 3": (dict(n_features_to_select=3), None),
+    "share 0.5": (dict(n_features_to_select=0.5), None),
+    "threshold 'mean'": (dict(threshold="mean"), "threshold .*'mean'"),
+    "threshold nan": (dict(threshold=np.nan), "threshold .*nan"),
+    "threshold 0.01": (dict(threshold=0.01), None),
+    "significance 'permutation'": (
+        dict(significance="permutation"),
+        "significance='permutation' was set after fit"),
+    "significance None": (dict(significance=None), None),
+    "significance 'bootstrap'": (dict(significance="bootstrap"),
+                                 "significance .*'bootstrap'"),
+    "alpha 3": (dict(alpha=3), "alpha .*3"),
+    "alpha 0.5": (dict(alpha=0.5), None),
+}
+
+
+@pytest.mark.parametrize("tested", [None, "stir"])
+@pytest.mark.parametrize("case", AFTER_FIT)
+def test_parameters_changed_after_fit(case, tested):
+    """transform reads the selection parameters where set_params left
+    them: checked as fit checks them, never a silent other selection."""
+    X, y = interaction(n=60)
+    changes, error = AFTER_FIT[case]
+    fitted = selectors.ReliefF(significance=tested).fit(X, y)
+    fitted.set_params(**changes)
+    if error is not None:
+        for call in (lambda: fitted.transform(X), fitted.get_support):
+            with pytest.raises(ValueError, match=error):
+                call()
+        return
+    expected = selectors.ReliefF(**dict(dict(significance=tested),
+                                        **changes)).fit(X, y)
+    assert_array_equal(fitted.transform(X), expected.transform(X))
+
+
+#: dtypes no float holds, refused by fit like the core refuses them
+DTYPES = {
+    "complex": lambda X: X + 1j,
+    "complex objects": lambda X: (X + 1j).astype(object),
+    "structured": lambda X: np.rec.fromarrays(X.T).view(np.ndarray),
+}
+
+
+@pytest.mark.parametrize("case", DTYPES)
+@pytest.mark.parametrize("selector", [selectors.ReliefF, selectors.RReliefF,
+                                      selectors.MultiSURF])
+def test_dtypes_no_float_holds(case, selector):
+    X, y = interaction(n=40)
+    with pytest.raises((ValueError, TypeError)):
+        selector().fit(DTYPES[case](X), y)

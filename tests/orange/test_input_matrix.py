@@ -159,7 +159,11 @@ def test_select(case, measure, search):
 @pytest.mark.parametrize("generator", generators.GENERATORS)
 @pytest.mark.parametrize("options", [
     dict(n_instances=0), dict(n_instances=-4), dict(n_relevant=0),
-    dict(n_irrelevant=-1), dict(seed=-1), dict(n_classes=1), dict(p=1)])
+    dict(n_irrelevant=-1), dict(seed=-1), dict(n_classes=1), dict(p=1),
+    # unbounded sizes: refused before anything is drawn
+    dict(n_instances=10 ** 12), dict(n_relevant=10 ** 9), dict(p=10 ** 7),
+    dict(n_classes=10 ** 8), dict(n_bits=10 ** 9), dict(n_centroids=10 ** 11),
+    dict(correlation="high")])
 def test_generators(generator, options):
     make = generators.GENERATORS[generator]
     try:

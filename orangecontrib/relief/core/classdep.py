@@ -49,7 +49,7 @@ import numpy as np
 
 from . import engines
 from .errors import ReliefInputError
-from .estimators import BYTES_PER_REFERENCE, check_memory
+from .sampling import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
                       THRESHOLD, PositiveInt, check, check_choice,
                       check_distance_weights)

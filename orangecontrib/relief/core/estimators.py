@@ -4,7 +4,7 @@ Each estimator is the same three steps (:mod:`.prepare`, the neighbour
 search and a rule of the engine that :mod:`.engines` chooses); only the rule
 differs.
 """
-import os
+from pathlib import Path
 
 import numpy as np
 
@@ -13,41 +13,10 @@ from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       check, check_choice, check_distance_weights)
 from .prepare import prepare
+from .sampling import check_client, reference_instances
+from .streaming import MissingValues, relieff_streaming
 
 WEIGHTINGS = ("exp_rank", "equal")
-
-
-def reference_instances(n, n_iterations, random_state):
-    """Indices of the reference instances R_1 .. R_m.
-
-    ``None``: every instance once, in order (Kononenko's deterministic
-    "Relieved" mode).  An integer m: m draws with replacement from
-    ``numpy.random.default_rng(random_state)``, as Relief's "randomly
-    select an instance" (Kira & Rendell 1992).
-    """
-    n_iterations = check("n_iterations", n_iterations)
-    random_state = check("random_state", random_state)
-    if n_iterations is None:
-        return np.arange(n)
-    check_memory("n_iterations", n_iterations * BYTES_PER_REFERENCE)
-    return np.random.default_rng(random_state).integers(0, n, size=n_iterations)
-
-
-#: the least a sampled reference holds: its index and one neighbour's
-BYTES_PER_REFERENCE = 16
-
-
-def check_memory(name, needed):
-    """Raise ReliefInputError, before allocating, when `needed` bytes (what
-    parameter `name` asks for) exceed this machine's memory."""
-    try:
-        available = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # no sysconf: no check
-        return
-    if needed > available:
-        raise ReliefInputError(
-            f"{name} asks for at least {needed / 2 ** 30:.0f} GiB of memory "
-            f"and this machine has {available / 2 ** 30:.0f} GiB; use fewer.")
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
@@ -75,16 +44,6 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
     on_cluster = {} if client is None else {"client": client}
     return kernels.find_neighbours(data, refs, check("k_nearest", k_nearest),
                                    weights, progress_callback, **on_cluster)
-
-
-def check_client(client):
-    """`client` if it is None or a ``dask.distributed`` client (something
-    with ``submit`` and ``scatter``), else ReliefInputError."""
-    if client is not None and not (hasattr(client, "submit")
-                                   and hasattr(client, "scatter")):
-        raise ReliefInputError(f"client must be a dask.distributed Client or "
-                               f"None, got {type(client).__name__}.")
-    return client
 
 
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
@@ -123,6 +82,15 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         (:mod:`.engines.compiled.neighbours.cluster`).  The weights are
         the same as without it.
 
+    Notes
+    -----
+    `X` may be a memmap or the path of an ``.npy`` file.  With sampled
+    references (`n_iterations` an int) and no `distance_weights`, its rows
+    are then streamed (:func:`.streaming.relieff_streaming`: the same
+    weights, to the bit, in the memory of a chunk of rows, not of the
+    data); data with missing values, and every instance as a reference,
+    are read into memory, as RELIEF-D and the all-pairs search need.
+
     Returns
     -------
     float64 array (a,)
@@ -134,6 +102,18 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
     Kononenko, I. (1994). Estimating attributes: analysis and extensions of
     RELIEF. ECML-94.  Prat & Belanche (2006), Fig. 2 and eq. 2.5.
     """
+    if isinstance(X, (str, Path)) and n_iterations is None:
+        X = np.load(X, mmap_mode="r") if Path(X).suffix == ".npy" else X
+    if (isinstance(X, (np.memmap, str, Path)) and n_iterations is not None
+            and distance_weights is None):
+        try:
+            return relieff_streaming(
+                X, y, discrete, n_iterations=n_iterations,
+                k_nearest=k_nearest, random_state=random_state, diff=diff,
+                t_eq=t_eq, t_diff=t_diff, client=client,
+                progress_callback=progress_callback)
+        except MissingValues:  # RELIEF-D reads every column: in memory
+            X = np.load(X, mmap_mode="r") if not hasattr(X, "shape") else X
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)

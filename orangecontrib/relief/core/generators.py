@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import ReliefInputError
-from .options import Integer, Seed
+from .sampling import check_memory
+from .options import MAX_VALUES, Integer, Interval, Seed
 
 __all__ = ["Problem", "rdg1", "random_rbf", "non_monotonic", "majority",
            "modulo", "corral", "parity", "PROBLEMS", "BOOLEAN"]
@@ -73,11 +73,32 @@ def _rng(seed):
     return np.random.default_rng(Seed()("seed", seed))
 
 
+#: the bytes a generated cell takes while it is made (drawn, converted,
+#: stacked: a few float64 copies)
+BYTES_PER_CELL = 32
+
+
+def _check_size(n_rows, n_attributes, rows="n_instances"):
+    """ReliefInputError, before anything is drawn, if a table of `n_rows`
+    (the parameter `rows`) x `n_attributes` would not fit in this
+    machine's memory (:func:`.estimators.check_memory`)."""
+    check_memory(f"{rows} x attributes",
+                 n_rows * n_attributes * BYTES_PER_CELL)
+
+
 def _check_counts(n_instances, n_relevant, n_irrelevant, min_relevant=1):
-    """The three counts as ints (`n_relevant` at least `min_relevant`)."""
-    return (Integer(1)("n_instances", n_instances),
-            Integer(min_relevant)("n_relevant", n_relevant),
-            Integer(0)("n_irrelevant", n_irrelevant))
+    """The three counts as ints (`n_relevant` at least `min_relevant`),
+    their table within memory (:func:`_check_size`)."""
+    counts = (Integer(1)("n_instances", n_instances),
+              Integer(min_relevant)("n_relevant", n_relevant),
+              Integer(0)("n_irrelevant", n_irrelevant))
+    _check_size(counts[0], counts[1] + counts[2])
+    return counts
+
+
+def _check_classes(n_classes):
+    """A number of classes: 2 to :data:`.options.MAX_VALUES`."""
+    return Integer(2, MAX_VALUES)("n_classes", n_classes)
 
 
 def _names(n_relevant, n_irrelevant):
@@ -150,7 +171,7 @@ def rdg1(n_instances=100, n_relevant=10, n_irrelevant=0, *, boolean=False,
     """
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
-    n_classes = Integer(2)("n_classes", n_classes)
+    n_classes = _check_classes(n_classes)
     min_rule_size = Integer(1)("min_rule_size", min_rule_size)
     max_rule_size = Integer(min_rule_size)("max_rule_size", max_rule_size)
     rng = _rng(seed)
@@ -221,8 +242,9 @@ def random_rbf(n_instances=100, n_relevant=10, n_irrelevant=0, *,
     """
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
-    n_classes = Integer(2)("n_classes", n_classes)
+    n_classes = _check_classes(n_classes)
     n_centroids = Integer(1)("n_centroids", n_centroids)
+    _check_size(n_centroids, n_relevant + n_irrelevant, "n_centroids")
     rng = _rng(seed)
     centroids = _centroids(rng, n_centroids, n_relevant)
     centroids["klass"] = rng.integers(0, n_classes, n_centroids)
@@ -252,10 +274,12 @@ def non_monotonic(n_instances=100, n_relevant=10, n_irrelevant=0, *,
     The paper draws r_i "in the range [0..N]" (N relevant attributes); we
     draw it uniformly from [0, N + 1) so that its integer part takes each of
     the N + 1 values 0..N (with [0, N] one relevant attribute would give a
-    single class).  ``info``: ``r_a``, ``r_i``.
+    single class).  ``info``: ``r_a``, ``r_i``.  With N + 1 classes, N is
+    at most :data:`.options.MAX_VALUES` - 1.
     """
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
+    Integer(1, MAX_VALUES - 1)("n_relevant", n_relevant)
     rng = _rng(seed)
     r_a = rng.random(n_relevant)
     r_i = rng.random(n_instances) * (n_relevant + 1)
@@ -293,7 +317,7 @@ def modulo(n_instances=100, n_relevant=2, n_irrelevant=0, *, p=3,
     does not give p; we use p = 3 by default."""
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
-    p = Integer(2)("p", p)
+    p = Integer(2, MAX_VALUES)("p", p)
     rng = _rng(seed)
     X = rng.integers(0, p, (n_instances, n_relevant + n_irrelevant))
     y = X[:, :n_relevant].sum(axis=1) % p
@@ -327,9 +351,8 @@ def corral(n_instances=32, *, correlation=0.75, seed=None):
     it), but it has role "correlated".
     """
     n_instances = Integer(1)("n_instances", n_instances)
-    if not 0 <= correlation <= 1:
-        raise ReliefInputError(
-            f"correlation must be in [0, 1], got {correlation!r}.")
+    correlation = Interval(0, 1)("correlation", correlation)
+    _check_size(n_instances, 6)
     rng = _rng(seed)
     bits = _bits(rng, n_instances, 5)
     y = (bits[:, 0] & bits[:, 1]) | (bits[:, 2] & bits[:, 3])
@@ -353,6 +376,7 @@ def parity(n_instances=64, *, n_bits=3, n_irrelevant=6, seed=None):
     n_instances = Integer(1)("n_instances", n_instances)
     n_bits = Integer(1)("n_bits", n_bits)
     n_irrelevant = Integer(0)("n_irrelevant", n_irrelevant)
+    _check_size(n_instances, 2 * n_bits + n_irrelevant)
     rng = _rng(seed)
     relevant = _bits(rng, n_instances, n_bits)
     irrelevant = _bits(rng, n_instances, n_irrelevant)

@@ -65,6 +65,10 @@ VARIANCE = "population"
 #: one, every miss pair of the other classes' references is that instance
 STIR_MIN_CLASS = 2
 
+#: the most values a generated nominal attribute or class may have (each
+#: is named; a million names would take minutes and no table needs them)
+MAX_VALUES = 10_000
+
 #: IWCDRelief's instance-weight threshold (Qiu & He 2019, eq. 5)
 THRESHOLD = 0.5
 

@@ -78,12 +78,39 @@ class PreparedData:
         return position
 
 
-def _as_matrix(X):
-    try:
-        X = np.asarray(X, dtype=np.float64)  # never written: scaling copies
-    except (TypeError, ValueError) as err:
+def check_dtype(dtype, what):
+    """ReliefInputError if values of `dtype` are not real numbers that
+    float64 holds: complex numbers (whose imaginary part a conversion would
+    drop), structured records and raw bytes (whose fields it would read as
+    one number) are refused; `what` names the values in the message."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "c":
         raise ReliefInputError(
-            f"The data must be numeric (a 2-D array of numbers): {err}") from None
+            f"{what} holds complex numbers; Relief scores real values: "
+            f"pass the real part, the modulus or both as columns.")
+    if dtype.names is not None or dtype.kind == "V":
+        raise ReliefInputError(
+            f"{what} has a structured dtype {dtype}; pass a plain 2-D array "
+            f"of numbers (e.g. numpy.lib.recfunctions."
+            f"structured_to_unstructured).")
+
+
+def as_real(values, what):
+    """`values` as a float64 array (not copied if already one), or
+    ReliefInputError naming `what` if they are not real numbers
+    (:func:`check_dtype`; an object array of complex numbers too)."""
+    try:
+        array = values if hasattr(values, "dtype") else np.asarray(values)
+        check_dtype(array.dtype, what)
+        return np.asarray(array, dtype=np.float64)
+    except ReliefInputError:
+        raise
+    except (TypeError, ValueError) as err:
+        raise ReliefInputError(f"{what} must be numeric: {err}") from None
+
+
+def _as_matrix(X):
+    X = as_real(X, "The data")
     if X.ndim != 2:
         raise ReliefInputError(f"X must be 2-D (instances x attributes), "
                                f"got an array with {X.ndim} dimension(s).")
@@ -105,10 +132,7 @@ def _as_target(y, n):
     if sum(size > 1 for size in given.shape) > 1:
         raise ReliefInputError(f"The target must be one value per instance "
                                f"(1-D), got shape {given.shape}.")
-    try:
-        y = np.array(y, dtype=np.float64).ravel()
-    except (TypeError, ValueError) as err:
-        raise ReliefInputError(f"The target must be numeric: {err}") from None
+    y = np.array(as_real(given, "The target"), dtype=np.float64).ravel()
     if (given.dtype.kind in "iu" and np.any(np.abs(y) >= 2.0 ** 53)
             and len(np.unique(given)) != len(np.unique(y))):
         raise ReliefInputError(

@@ -300,7 +300,10 @@ def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
     p-value is
     (1 + #{permuted weight >= observed weight}) / (1 + n_permutations)
     (Phipson & Smyth 2010: never 0, valid for a finite number of
-    permutations); NaN where the observed weight is NaN.  `y` is not
+    permutations); NaN where the observed weight is NaN (an infinite one
+    is compared as any number: -inf gets p = 1).  A rescorer that gives
+    a weight that is not a real number, or another number of weights for
+    a permuted target than for the observed one, is refused.  `y` is not
     modified.
 
     Returns
@@ -313,11 +316,21 @@ def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
     if y.ndim != 1:
         raise ReliefInputError(f"y must be one-dimensional, got shape "
                                f"{y.shape}.")
-    observed = np.asarray(rescore(y), dtype=np.float64)
-    many = getattr(rescore, "many", None)
-    if many is None:
-        def many(targets):
-            return np.array([rescore(target) for target in targets])
+    observed = as_scores(rescore(y), "rescorer's weights")
+    batch = getattr(rescore, "many", None)
+    if batch is None:
+        def batch(targets):
+            return [rescore(target) for target in targets]
+
+    def many(targets):
+        weights = float_array(batch(targets), ndim=2)
+        if weights is None or weights.shape != (len(targets), len(observed)):
+            raise ReliefInputError(
+                f"The rescorer must give one weight per attribute "
+                f"({len(observed)}, as for the observed target) for every "
+                f"permuted target; it gave another number.")
+        return weights
+
     exceed = np.zeros(len(observed))
     known = np.flatnonzero(~np.isnan(y))
     bounds = step_bounds(n_permutations, progress_callback)

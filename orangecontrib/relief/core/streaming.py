@@ -26,13 +26,18 @@ import numpy as np
 
 from . import engines
 from .errors import ReliefInputError
-from .estimators import reference_instances
+from .sampling import check_client, reference_instances
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
                       check_ramp)
-from .prepare import (_as_target, _check_codes, as_nominal_mask,
-                      class_groups, check_finite, scale_rows)
+from .prepare import (_as_target, _check_codes, as_nominal_mask, as_real,
+                      check_dtype, check_finite, class_groups, scale_rows)
 from .progress import report, wrap_callback
 from .tables import DIFF_KINDS, exact_tables
+
+class MissingValues(ReliefInputError):
+    """The streamed data has missing values, which streaming cannot
+    handle (:func:`.estimators.relieff` reads such data into memory)."""
+
 
 #: rows read at once (about 100 MB of float64 at 128 attributes)
 CHUNK_ROWS = 100_000
@@ -45,15 +50,24 @@ class NpyRows:
 
     def __init__(self, path):
         with open(path, "rb") as file:
-            version = np.lib.format.read_magic(file)
-            read_header = (np.lib.format.read_array_header_1_0
-                           if version == (1, 0)
-                           else np.lib.format.read_array_header_2_0)
-            shape, fortran, dtype = read_header(file)
+            try:
+                version = np.lib.format.read_magic(file)
+                read_header = (np.lib.format.read_array_header_1_0
+                               if version == (1, 0)
+                               else np.lib.format.read_array_header_2_0)
+                shape, fortran, dtype = read_header(file)
+            except ValueError as err:  # empty, not .npy, a broken header
+                raise ReliefInputError(f"{path}: not a readable .npy file "
+                                       f"({err}).") from None
             self.offset = file.tell()
         if len(shape) != 2:
             raise ReliefInputError(f"{path}: rows can be streamed from a "
                                    f"2-D array only.")
+        check_dtype(dtype, str(path))
+        if dtype.hasobject:
+            raise ReliefInputError(f"{path}: an array of Python objects "
+                                   f"cannot be read a slice at a time; save "
+                                   f"it as numbers (e.g. float64).")
         self.path, self.shape, self.dtype = path, shape, dtype
         self.fortran = fortran
         size = self.offset + shape[0] * shape[1] * dtype.itemsize
@@ -91,6 +105,10 @@ def open_rows(X):
     if not hasattr(X, "shape") or len(X.shape) != 2:
         raise ReliefInputError("X must be a 2-D array-like (instances x "
                                "attributes), a memmap or an .npy path.")
+    if hasattr(X, "dtype"):
+        check_dtype(X.dtype, "The data")
+    if hasattr(X, "tocsr"):  # a scipy sparse matrix: rows sliced as CSR
+        X = X.tocsr()
     if np.isnan(X.shape).any() and hasattr(X, "compute_chunk_sizes"):
         # a Dask array of unknown chunk sizes (e.g. after a boolean
         # selection): its chunks are counted, on a copy, by computing them
@@ -99,11 +117,14 @@ def open_rows(X):
 
 
 def read(X, start, stop):
-    """Rows start .. stop - 1 of `X` as float64 (a Dask slice computed)."""
+    """Rows start .. stop - 1 of `X` as float64 (a Dask slice computed,
+    a sparse one made dense)."""
     rows = X[start:stop]
     if hasattr(rows, "compute"):
         rows = rows.compute()
-    return np.asarray(rows, dtype=np.float64)
+    if hasattr(rows, "toarray"):
+        rows = rows.toarray()
+    return as_real(rows, "The data")
 
 
 def chunks(n, chunk_rows):
@@ -118,7 +139,7 @@ def chunk_limits(source, start, stop, known, nominal):
     rows = read(source, start, stop)[known]
     check_finite(rows)
     if np.isnan(rows).any():
-        raise ReliefInputError(
+        raise MissingValues(
             "The streamed data has missing values; RELIEF-D needs every "
             "column in memory: use relieff() on the data in memory.")
     _check_codes(rows[:, nominal], "Discrete attributes")
@@ -158,7 +179,7 @@ def on_client(client, X, start, stop):
         return X, start, stop
     rows = X[start:stop]
     future = (client.compute(rows) if hasattr(rows, "compute")
-              else client.scatter(np.asarray(rows), hash=False))
+              else client.scatter(read(X, start, stop), hash=False))
     return future, 0, stop - start
 
 
@@ -217,7 +238,10 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     Systems 57:1-20 (the same pass-per-search design on a cluster).
     """
     X = open_rows(X)
+    check_client(client)
     n, n_attrs = X.shape
+    if n_attrs == 0:
+        raise ReliefInputError("The data has no attributes to score.")
     y = _as_target(y, n)
     nominal = as_nominal_mask(discrete, n_attrs)
     diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)

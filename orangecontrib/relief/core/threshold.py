@@ -5,14 +5,16 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .options import Interval, PositiveInt, check
+from .prepare import as_real
 
 
 def float_array(values, ndim=None):
-    """`values` as a float64 array (a copy), or None if they are not
-    numbers or, given `ndim`, have another number of dimensions."""
+    """`values` as a float64 array (a copy), or None if they are not real
+    numbers (:func:`.prepare.as_real`) or, given `ndim`, have another
+    number of dimensions."""
     try:
-        values = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError):
+        values = np.array(as_real(values, "values"))
+    except ReliefInputError:
         return None
     return values if ndim is None or values.ndim == ndim else None
 

@@ -15,6 +15,7 @@ from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ,
 from .prepare import as_nominal_mask
 from .progress import report, wrap_callback
 from .surf import multisurf
+from .threshold import float_array
 
 TurfResult = namedtuple("TurfResult", [
     "scores",   # (a,) the kept attributes' last scores; dropped ones below
@@ -52,6 +53,14 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     scores' range (at least 0.01 each), so that sorting by score puts the
     kept first and the dropped by how long they lasted (scikit-rebate's
     order).
+
+    A score that is not a finite number is kept, never spread to others:
+    in a round, NaN (no score) ranks below every number and -inf (a
+    significance test's no verdict) below every finite one, so they are
+    dropped first; in the final scores they stay as given, and the lowest
+    final score and the range above are those of the finite ones (0 and
+    1 if there are none).  A scorer that gives another number of scores
+    than attributes is refused.
 
     Parameters
     ----------
@@ -119,8 +128,11 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
     n_rounds = rounds_of(fraction)
 
     def scores_of(columns, t):
-        scores = np.asarray(score_columns(
-            columns, share(progress_callback, t, n_rounds)), dtype=float)
+        scores = float_array(score_columns(
+            columns, share(progress_callback, t, n_rounds)))
+        if scores is None:
+            raise ReliefInputError("The scorer must give numbers, one score "
+                                   "per attribute.")
         if scores.shape != (len(columns),):
             raise ReliefInputError(
                 f"The scorer gave {scores.size} scores for "
@@ -143,9 +155,11 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
     history.append((remaining, final))
     scores = np.zeros(n_attributes)
     scores[remaining] = final
-    spread = final.max() - final.min() if len(final) else 0.0
+    numbers = final[np.isfinite(final)]  # NaN, +-inf: no place to measure
+    low = numbers.min() if len(numbers) else 0.0
+    spread = numbers.max() - low if len(numbers) else 0.0
     step = 0.01 * (spread if spread > 0 else 1.0)
     for t, attributes in enumerate(dropped):
-        scores[attributes] = final.min() - step * (len(dropped) - t)
+        scores[attributes] = low - step * (len(dropped) - t)
     report(progress_callback, 1.0)
     return TurfResult(scores, remaining, history)
