@@ -336,7 +336,7 @@ class TestOWReliefSteps(base.WidgetTest):
             "variant_index": 7, "k_nearest": -2, "speed_index": "fast"})
         self.assertEqual(widget.variant_index, 1)
         self.assertEqual(widget.k_nearest, 1)
-        self.assertEqual(widget.speed_index, 0)
+        self.assertEqual(widget.speed_index, 1)  # the default
 
     def test_report_mid_lesson(self):
         self.send_signal(self.widget.Inputs.data, self.parity)

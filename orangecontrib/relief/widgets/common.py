@@ -1,5 +1,8 @@
 """Pieces shared by the widgets of the Relief category (no widget here)."""
+import numbers
 from contextlib import contextmanager
+
+import numpy as np
 
 import pyqtgraph as pg
 
@@ -32,19 +35,52 @@ def known_choices(widget, choices):
     default, so that the workflow opens."""
     for name, allowed in choices.items():
         if getattr(widget, name) not in allowed:
-            setattr(widget, name, getattr(type(widget), name).default)
+            setattr(widget, name, _default(widget, name))
+
+
+def known_flags(widget):
+    """Every stored setting of `widget` whose default is True or False
+    (a check box's) and that holds anything but a truth value (0 and 1
+    count as False and True) takes its default, so that the workflow
+    opens."""
+    for name, setting in widget.settingsHandler.provider.settings.items():
+        if isinstance(setting.default, bool):
+            value = getattr(widget, name)
+            setattr(widget, name, bool(value) if _is_flag(value)
+                    else setting.default)
+
+
+def _is_flag(value):
+    return isinstance(value, (bool, np.bool_, numbers.Integral)) and \
+        value in (0, 1)
 
 
 def within_ranges(widget, ranges):
     """Bring stored settings that a workflow saved (or edited by hand)
-    into the ranges of their controls: a value that is not a number, or
-    lies outside ``ranges[name] = (low, high)``, becomes the nearest legal
-    one, so that an odd workflow opens instead of failing."""
+    into the ranges of their controls, ``ranges[name] = (low, high)``: a
+    number outside becomes the nearest legal one (an infinite one the
+    nearer end), a value that is not a number (NaN, None, a string, a
+    truth value) the setting's default, and each the type of `low`, so
+    that an odd workflow opens instead of failing and no NaN reaches the
+    computation."""
     for name, (low, high) in ranges.items():
         value = getattr(widget, name)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            value = low
+        if not _is_number(value):
+            value = _default(widget, name)
         setattr(widget, name, type(low)(min(max(value, low), high)))
+
+
+def _is_number(value):
+    """Whether `value` is a real number other than NaN (infinities are
+    numbers, beyond every range)."""
+    return (isinstance(value, numbers.Real)
+            and not isinstance(value, (bool, np.bool_))
+            and value == value)  # NaN alone is unequal to itself (and a
+    # huge int has no float for math.isnan)
+
+
+def _default(widget, name):
+    return widget.settingsHandler.provider.settings[name].default
 
 
 def task_progress(state, start=0.0, end=1.0):

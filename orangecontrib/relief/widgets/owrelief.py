@@ -27,7 +27,8 @@ from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
     make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, known_choices, shut_down_at_once, within_ranges, work_progress)
+    NO_CLASS, known_choices, known_flags, shut_down_at_once, within_ranges,
+    work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
@@ -113,6 +114,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                       "'Permutations' to test {}.")
         stir_unequal = Msg("{} Choose the test 'Permutations' for these "
                            "data.")
+        no_test = Msg("No significance test: {}")
         few_permutations = Msg(
             "With {} permutations and {}, no attribute can reach "
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
@@ -145,6 +147,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
         known_choices(self, {"method": METHODS, "diff": DIFFS})
+        known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
                              "random_seed": (0, 2 ** 31 - 1),
@@ -380,16 +383,20 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_stir.clear()
         self.Warning.stir_unequal.clear()
         self.Warning.few_permutations.clear()
+        self.Warning.no_test.clear()
         if not self.test_significance:
             return None
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, n_permutations=self.n_permutations,
                        random_state=self.random_seed)
         test = TESTS[self.test_index]
+        if test == "stir" and METHODS[self.method].stir is None:
+            self.Warning.no_stir(self.method)
+            return None
         try:
             tester = Significance(scorer, test=test, **options)
-        except ValueError:
-            self.Warning.no_stir(self.method)
+        except ValueError as error:  # options the test refuses
+            self.Warning.no_test(str(error))
             return None
         if self.data is None or self.data.domain.class_var is None:
             return tester

@@ -23,8 +23,8 @@ from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.steps import (STAGES, VARIANTS, Lesson,
                                              ReliefSteps, references)
 from orangecontrib.relief.core.variants import RELIEF, RELIEFF
-from orangecontrib.relief.widgets.common import (NO_CLASS, scaled_font,
-                                                 within_ranges)
+from orangecontrib.relief.widgets.common import (NO_CLASS, known_flags,
+                                                 scaled_font, within_ranges)
 from orangecontrib.relief.widgets.neighbourhood import (
     JITTER, NeighbourhoodPlot, plot_coordinates, reach_path)
 from orangecontrib.relief.widgets.steptable import (StepTable, StepView,
@@ -155,6 +155,7 @@ class OWReliefSteps(OWWidget):
 
     def __init__(self):
         super().__init__()
+        known_flags(self)
         within_ranges(self, {"variant_index": (0, len(VARIANTS) - 1),
                              "k_nearest": (1, 100), "sampled": (0, 1),
                              "random_seed": (0, 2 ** 31 - 1),
