@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QFont
 
+from Orange.data import DiscreteVariable
 from Orange.statistics.util import countnans
 from Orange.widgets.utils.concurrent import TaskState
 
@@ -27,6 +28,22 @@ def unknown_columns(data):
     unknown = countnans(data.X, axis=0) == len(data)
     return [attr.name for attr, empty in zip(data.domain.attributes, unknown)
             if empty]
+
+
+def class_present(data):
+    """The class variable of `data`, a categorical one with only the
+    values some instance has (in their order): which variants fit the data
+    depends on the classes present (Relief fits two of three declared).
+    Data without a known class keep theirs."""
+    class_var = data.domain.class_var
+    if class_var is None or not class_var.is_discrete:
+        return class_var
+    classes = data.get_column(class_var)
+    codes = np.unique(classes[~np.isnan(classes)]).astype(int)
+    if len(codes) in (0, len(class_var.values)):
+        return class_var
+    return DiscreteVariable(class_var.name,
+                            values=[class_var.values[c] for c in codes])
 
 
 def known_choices(widget, choices):

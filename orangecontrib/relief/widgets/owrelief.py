@@ -27,8 +27,8 @@ from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
     make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, known_choices, known_flags, shut_down_at_once, within_ranges,
-    work_progress)
+    NO_CLASS, class_present, known_choices, known_flags, shut_down_at_once,
+    within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
@@ -276,7 +276,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def _update_controls(self):
         """Enable the controls that apply to the current options."""
-        fitting = (fitting_methods(self.data.domain.class_var)
+        fitting = (fitting_methods(class_present(self.data))
                    if self.data is not None else list(METHODS))
         model = self.method_combo.model()
         for row, name in enumerate(METHODS):
@@ -325,7 +325,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         if class_var is None:
             self.Error.no_class()
             return
-        self._choose_method(class_var)
+        self._choose_method(class_present(data))
         n_missing = int(np.sum(np.isnan(data.get_column(class_var))))
         self.Warning.missing_class(n_missing, shown=n_missing > 0)
         if len(data):
