@@ -664,3 +664,17 @@ class TestAbsentClassValues(base.WidgetTest):
             self.assertEqual(len(pairs), 3 * 3)  # k hits and misses
             self.assertEqual([named for named, _ in pairs],
                              [own for _, own in pairs])
+
+    def test_a_stored_miss_choice_that_is_no_number_opens(self):
+        """The miss choice is stored with the domain: a NaN, text or a
+        choice out of range brought back with it gives the nearest class
+        or the nearest valid choice."""
+        widget, iris = self.widget, Table("iris")
+        for stored, expected in ((float("nan"), 0), ("all", 0), (99, 4),
+                                 (-3, 0)):
+            self.send_signal(widget.Inputs.data, iris)
+            widget.miss_choice = stored
+            self.send_signal(widget.Inputs.data, parity(20, seed=0))
+            self.send_signal(widget.Inputs.data, iris)  # its context back
+            self.assertEqual(widget.miss_choice, expected)
+            widget.whole_button.click()
