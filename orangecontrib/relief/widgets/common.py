@@ -51,7 +51,8 @@ def known_choices(widget, choices):
     (a workflow of another version, or edited by hand) take the setting's
     default, so that the workflow opens."""
     for name, allowed in choices.items():
-        if getattr(widget, name) not in allowed:
+        # a list: a stored value need not be hashable (a dict's keys would)
+        if getattr(widget, name) not in list(allowed):
             setattr(widget, name, _default(widget, name))
 
 

@@ -77,7 +77,8 @@ class OWReliefGenerator(OWWidget):
         super().__init__()
         # the names of earlier versions: one name per problem now, the same
         # in the Separability widget and on the command line
-        self.problem = RENAMED.get(self.problem, self.problem)
+        if isinstance(self.problem, str):  # else known_choices' default
+            self.problem = RENAMED.get(self.problem, self.problem)
         known_choices(self, {"problem": GENERATORS})
         known_flags(self)
         within_ranges(self, {"random_seed": (0, 2 ** 31 - 1)}
