@@ -591,3 +591,27 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         widget.method = "MultiSURF"  # chosen meanwhile: it stays
         self.send_and_wait(self.heart)
         self.assertEqual(widget.method, "MultiSURF")
+
+
+class TestClassValuesPresent(base.WidgetTest):
+    """Which variants fit depends on the class values present, not on
+    those the class declares: Relief runs on two classes of three."""
+
+    def test_relief_on_two_classes_present_of_three(self):
+        widget = self.create_widget(OWRelief,
+                                    stored_settings={"method": "Relief"})
+        two = Table("iris")[50:]  # the class still declares three values
+        self.send_signal(widget.Inputs.data, two, widget=widget)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertEqual(widget.method, "Relief")
+        row = list(owrelief.METHODS).index("Relief")
+        self.assertTrue(widget.method_combo.model().item(row).isEnabled())
+        weights = self.get_output(widget.Outputs.weights, widget=widget)
+        self.assertEqual(
+            dict(zip(weights.get_column("attribute"),
+                     weights.get_column("weight"))),
+            {attr.name: weight for attr, weight
+             in zip(two.domain.attributes, Relief()(two))})
+        self.send_signal(widget.Inputs.data, Table("iris"), widget=widget)
+        self.assertEqual(widget.method, "ReliefF")
+        self.assertFalse(widget.method_combo.model().item(row).isEnabled())

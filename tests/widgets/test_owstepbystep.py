@@ -335,7 +335,7 @@ class TestOWReliefSteps(base.WidgetTest):
             "variant_index": 7, "k_nearest": -2, "speed_index": "fast"})
         self.assertEqual(widget.variant_index, 1)
         self.assertEqual(widget.k_nearest, 1)
-        self.assertEqual(widget.speed_index, 0)
+        self.assertEqual(widget.speed_index, 1)  # the default
 
     def test_report_mid_lesson(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
@@ -581,3 +581,99 @@ class TestStagesAndReadingAids(base.WidgetTest):
         widget.send_report()
         self.assertIn("hit 1<br/>row", widget.report_html)
         self.assertIn("update", widget.report_html)
+
+
+def with_absent_classes(data, declared):
+    """`data` whose class declares the values `declared`, a superset of
+    its own, in this order (some no instance has)."""
+    class_var = data.domain.class_var
+    codes = [declared.index(value) for value in class_var.values]
+    y = np.array([np.nan if np.isnan(v) else codes[int(v)] for v in data.Y])
+    domain = Domain(data.domain.attributes,
+                    DiscreteVariable(class_var.name, values=declared))
+    return Table.from_numpy(domain, data.X, y)
+
+
+class TestAbsentClassValues(base.WidgetTest):
+    """A class declaring values no instance has: the steps number the
+    classes present, the views name them by the data's values."""
+
+    def setUp(self):
+        self.widget = self.create_widget(OWReliefSteps)
+
+    def named_classes(self):
+        """(the class each neighbour column's tooltip names, the class of
+        its row in the data) of the current step's table."""
+        table, widget = self.widget.table, self.widget
+        class_var = widget.data.domain.class_var
+        pairs = []
+        for c in range(table.columnCount()):
+            header = table.horizontalHeaderItem(c)
+            if header.text().startswith(("hit", "miss", "nearly")):
+                row = int(header.text().split("row ")[1].split()[0]) - 1
+                named = header.toolTip().split("class ")[1].split(",")[0]
+                pairs.append((named.split(" that")[0],
+                              class_var.str_val(widget.data[row][class_var])))
+        return pairs
+
+    def test_relief_runs_on_two_classes_present_of_three(self):
+        widget = self.widget
+        two = parity(40, seed=1)  # classes 0 and 1, declared as 0, x, 1
+        declared = with_absent_classes(two, ["0", "x", "1"])
+        self.send_signal(widget.Inputs.data, declared)
+        self.assertTrue(widget.variant_buttons.buttons[0].isEnabled())
+        self.assertEqual(widget.variant_index, 0)  # Relief, kept
+        self.assertEqual(widget.miss_combo.count(), 2 + 2)
+        widget.show_runners_up = True  # their columns name classes too
+        for _ in range(len(two)):
+            widget.whole_button.click()
+            step = widget.steps[-1]
+            self.assertEqual((len(step.hits), len(step.misses)), (1, 1))
+            pairs = self.named_classes()
+            self.assertTrue(pairs)
+            self.assertEqual([named for named, _ in pairs],
+                             [own for _, own in pairs])
+        on_declared = self.get_output(widget.Outputs.weights)
+        self.send_signal(widget.Inputs.data, two)
+        self.press_whole(len(two))
+        self.assertEqual(list(on_declared.get_column("weight")),
+                         list(self.get_output(
+                             widget.Outputs.weights).get_column("weight")))
+
+    def press_whole(self, times):
+        for _ in range(times):
+            self.widget.whole_button.click()
+
+    def test_relieff_names_the_classes_present_of_four(self):
+        widget = self.widget
+        iris = Table("iris")
+        declared = with_absent_classes(
+            iris, ["Iris-setosa", "none", "Iris-versicolor",
+                   "Iris-virginica"])
+        self.send_signal(widget.Inputs.data, declared)
+        self.assertEqual(widget.variant_index, 1)  # ReliefF: three present
+        self.assertFalse(widget.variant_buttons.buttons[0].isEnabled())
+        self.assertEqual(widget.miss_combo.count(), 2 + 3)
+        widget.controls.miss_choice.setCurrentIndex(ALL_CLASSES)
+        widget.controls.miss_choice.activated.emit(ALL_CLASSES)
+        for reference in (0, 60, 120):  # one of each class
+            widget.choose_reference(reference)
+            widget.whole_button.click()
+            pairs = self.named_classes()
+            self.assertEqual(len(pairs), 3 * 3)  # k hits and misses
+            self.assertEqual([named for named, _ in pairs],
+                             [own for _, own in pairs])
+
+    def test_a_stored_miss_choice_that_is_no_number_opens(self):
+        """The miss choice is stored with the domain: a NaN, text or a
+        choice out of range brought back with it gives the nearest class
+        or the nearest valid choice."""
+        widget, iris = self.widget, Table("iris")
+        for stored, expected in ((float("nan"), 0), ("all", 0), (99, 4),
+                                 (-3, 0)):
+            self.send_signal(widget.Inputs.data, iris)
+            widget.miss_choice = stored
+            self.send_signal(widget.Inputs.data, parity(20, seed=0))
+            self.send_signal(widget.Inputs.data, iris)  # its context back
+            self.assertEqual(widget.miss_choice, expected)
+            widget.whole_button.click()

@@ -1,5 +1,15 @@
 """Workflows saved by another version, or edited by hand, open: stored
-settings outside their controls' ranges are brought into them."""
+settings outside their controls' ranges are brought into them, and
+values that are not numbers (NaN, None, text) take the setting's default.
+
+The table: every widget x every setting it stores (bar Orange's own window
+geometry and learner name) x each bad value."""
+import math
+
+import numpy as np
+from AnyQt.QtWidgets import QAbstractSpinBox, QComboBox
+from Orange.data import Table
+from Orange.widgets.settings import ContextSetting
 from Orange.widgets.tests.base import WidgetTest
 
 from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
@@ -10,9 +20,105 @@ from orangecontrib.relief.widgets.owrfsm import OWRFSM
 from orangecontrib.relief.widgets.owselectioncurve import (TURF,
                                                            OWSelectionCurve)
 from orangecontrib.relief.widgets.owseparability import OWSeparability
+from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
+
+WIDGETS = (OWClassDependentKNN, OWReliefGenerator, OWRelief, OWRFSM,
+           OWSeparability, OWReliefSteps)
+#: Orange's own settings of every widget, which the add-on does not check
+ORANGES_OWN = ("savedWidgetGeometry", "learner_name")
+#: stored values that are not numbers: every setting takes its default
+NOT_NUMBERS = {"NaN": math.nan, "numpy NaN": np.float32("nan"),
+               "None": None, "text": "many", "a list": [3], "True": True}
+#: numbers beyond every control's range: a number setting takes the
+#: nearer end of its control's range, any other its default
+BEYOND = {"inf": math.inf, "-inf": -math.inf, "huge int": 10 ** 400,
+          "huge float": 1e300, "negative": -7}
+
+
+def stored_settings(widget_class):
+    """{name: default} of the settings `widget_class` stores (the context
+    settings are stored per domain: the step-by-step widget's test covers
+    them)."""
+    settings = widget_class.settingsHandler.provider.settings
+    return {name: setting.default for name, setting in settings.items()
+            if name not in ORANGES_OWN
+            and not isinstance(setting, ContextSetting)}
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def control_range(widget, name):
+    """The (lowest, highest) value of the control of setting `name`, or
+    None where it has none (yet)."""
+    control = getattr(widget.controls, name, None)
+    if isinstance(control, QAbstractSpinBox):
+        return control.minimum(), control.maximum()
+    if isinstance(control, QComboBox) and control.count():
+        return 0, control.count() - 1
+    return None
 
 
 class TestStoredSettings(WidgetTest):
+    def check_every_setting(self, widget_class):
+        """Create `widget_class` with each bad value in each of its stored
+        settings; each opens with a value of the setting's type, its
+        default or within its control's range."""
+        cases = 0
+        for name, default in stored_settings(widget_class).items():
+            for label, value in (NOT_NUMBERS | BEYOND).items():
+                with self.subTest(setting=name, value=label):
+                    cases += 1
+                    widget = self.create_widget(
+                        widget_class, stored_settings={name: value})
+                    got = getattr(widget, name)
+                    self.assertIs(type(got), type(default))
+                    if isinstance(default, list):  # the known ones kept
+                        self.assertLessEqual(set(got), set(default))
+                    elif isinstance(default, bool):  # a check box's
+                        self.assertEqual(got, value is True or default)
+                    elif label in NOT_NUMBERS or not is_number(default):
+                        self.assertEqual(got, default)
+                    else:
+                        self.assert_within_control(widget, name, got)
+        return cases
+
+    def assert_within_control(self, widget, name, value):
+        """`value` is finite and at an end of its control's range."""
+        self.assertTrue(math.isfinite(value))
+        limits = control_range(widget, name)
+        if limits is not None:
+            self.assertIn(value, limits)
+
+    def test_every_widget(self):
+        """6 widgets, 65 settings, 11 bad values each (715 cases)."""
+        cases = sum(self.check_every_setting(widget_class)
+                    for widget_class in WIDGETS)
+        self.assertEqual(cases, 65 * 11)
+
+    def test_a_stored_nan_alpha_still_tests_significance(self):
+        widget = self.create_widget(OWRelief, stored_settings={
+            "alpha": math.nan, "test_significance": True})
+        self.send_signal(widget.Inputs.data, Table("zoo"), widget=widget)
+        self.wait_until_finished(widget=widget, timeout=60000)
+        self.assertIsNotNone(self.get_output(widget.Outputs.significance,
+                                             widget=widget))
+        self.assertFalse(widget.Warning.no_stir.is_shown()
+                         or widget.Warning.no_test.is_shown())
+        self.assertEqual(widget.scores.tested.alpha, 0.05)
+
+    def test_options_the_test_refuses_are_named(self):
+        """An option that the significance test refuses (set by a script,
+        past the stored settings' checks) is named in the widget's
+        warning, not taken for STIR that does not fit."""
+        widget = self.create_widget(OWRelief, stored_settings={
+            "test_significance": True})
+        widget.alpha = math.nan
+        widget.commit.now()
+        self.assertIn("alpha", str(widget.Warning.no_test))
+        self.assertFalse(widget.Warning.no_stir.is_shown())
+
     def test_generator_with_an_unknown_problem(self):
         widget = self.create_widget(OWReliefGenerator, stored_settings={
             "problem": "No such problem", "n_instances": -5,
@@ -37,7 +143,7 @@ class TestStoredSettings(WidgetTest):
             "method": "Foo", "diff": "cubic", "k_relieff": -3,
             "n_iterations": "x", "t_eq": 7.0})
         self.assertEqual((widget.method, widget.diff), ("ReliefF", "linear"))
-        self.assertEqual((widget.k_relieff, widget.n_iterations), (1, 1))
+        self.assertEqual((widget.k_relieff, widget.n_iterations), (1, 100))
         self.assertEqual(widget.t_eq, 1.0)
 
     def test_rfsm_with_unknown_choices(self):

@@ -5,6 +5,7 @@ import os
 import re
 import sys
 import time
+import warnings
 
 DEFAULT_DATASET = "heart_disease"
 
@@ -59,26 +60,58 @@ share = _checked(float, "a number between 0 and 1", lambda v: 0 < v < 1,
 
 
 def load_table(name):
-    """The Orange table in file `name` or the shipped data set `name`.
+    """The Orange table in file `name` or the shipped data set `name`; the
+    readers' warnings (bytes skipped, ...) are printed a line each.
 
-    Raises `CliError` if there is no such file or data set, or it can't be
-    read.
+    Raises `CliError` if there is no such file or data set, `name` is a
+    folder or an empty file, or it can't be read as a table with columns.
     """
     from Orange.data import Table
 
     from orangecontrib.relief import datasets
 
+    if os.path.isdir(name):
+        raise CliError(f"{name} is a folder, not a data file")
     if os.path.exists(name):
         filename = name
+        if os.path.getsize(name) == 0:
+            raise CliError(f"{name} is empty: no table to read")
+        if is_binary_text_table(name):
+            raise CliError(f"{name} holds binary data, not a table of text "
+                           f"that its extension promises")
     else:
         try:
             filename = datasets.path(name)
         except FileNotFoundError as error:
             raise CliError(f"{name}: no such file, and {error}") from None
-    try:
-        return Table(filename)
-    except Exception as error:  # Orange's readers raise many kinds
-        raise CliError(f"cannot read {name}: {error}") from None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            table = Table(filename)
+        except Exception as error:  # Orange's readers raise many kinds
+            raise CliError(f"cannot read {name}: {error}") from None
+    domain = table.domain
+    if not len(table) and not domain.class_vars:
+        raise CliError(f"{name} holds no table: no rows and no class "
+                       f"(is it a data file Orange reads, such as .tab or "
+                       f".csv?)")
+    for warning in caught:
+        print(f"orange-relief: warning: {name}: {warning.message}",
+              file=sys.stderr)
+    return table
+
+
+#: the extensions of the tables of text that Orange reads
+TEXT_TABLES = (".tab", ".tsv", ".csv", ".txt", ".basket")
+
+
+def is_binary_text_table(filename):
+    """Whether file `filename`, named as a table of text, holds a NUL byte
+    in its first 4 kB (binary data: text never has one)."""
+    if not filename.lower().endswith(TEXT_TABLES):
+        return False
+    with open(filename, "rb") as file:
+        return b"\0" in file.read(4096)
 
 
 def with_class(table, name):

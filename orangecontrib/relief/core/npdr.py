@@ -40,7 +40,7 @@ import numpy as np
 from scipy.special import stdtr
 
 from .errors import ReliefInputError
-from .estimators import check_memory, neighbours_of, prepared
+from .estimators import neighbours_of, prepared
 from .formulas.neighbourhoods import SIGMAS
 from .formulas.diffs import transform
 from .formulas.npdr import (KTH_LIMIT, MAX_LEVELS, MULTISURF_LIMIT,
@@ -50,6 +50,7 @@ from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
                       check_choice)
 from .prepare import TASKS, as_nominal_mask, class_groups
 from .progress import wrap_callback
+from .sampling import check_memory
 from .significance import adjust
 
 NpdrResult = namedtuple("NpdrResult", [

@@ -15,10 +15,10 @@ Relief scorer can run on it.
 import numpy as np
 
 from .errors import ReliefInputError
-from .estimators import check_client
 from .options import (N_FOLDS, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
                       SUBSAMPLE, check)
 from .progress import report
+from .sampling import check_client
 from .threshold import as_scores
 
 

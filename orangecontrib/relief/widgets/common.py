@@ -1,11 +1,15 @@
 """Pieces shared by the widgets of the Relief category (no widget here)."""
+import numbers
 from contextlib import contextmanager
+
+import numpy as np
 
 import pyqtgraph as pg
 
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QFont
 
+from Orange.data import DiscreteVariable
 from Orange.statistics.util import countnans
 from Orange.widgets.utils.concurrent import TaskState
 
@@ -26,25 +30,75 @@ def unknown_columns(data):
             if empty]
 
 
+def class_present(data):
+    """The class variable of `data`, a categorical one with only the
+    values some instance has (in their order): which variants fit the data
+    depends on the classes present (Relief fits two of three declared).
+    Data without a known class keep theirs."""
+    class_var = data.domain.class_var
+    if class_var is None or not class_var.is_discrete:
+        return class_var
+    classes = data.get_column(class_var)
+    codes = np.unique(classes[~np.isnan(classes)]).astype(int)
+    if len(codes) in (0, len(class_var.values)):
+        return class_var
+    return DiscreteVariable(class_var.name,
+                            values=[class_var.values[c] for c in codes])
+
+
 def known_choices(widget, choices):
     """Stored settings that must be one of ``choices[name]`` and are not
     (a workflow of another version, or edited by hand) take the setting's
     default, so that the workflow opens."""
     for name, allowed in choices.items():
-        if getattr(widget, name) not in allowed:
-            setattr(widget, name, getattr(type(widget), name).default)
+        # a list: a stored value need not be hashable (a dict's keys would)
+        if getattr(widget, name) not in list(allowed):
+            setattr(widget, name, _default(widget, name))
+
+
+def known_flags(widget):
+    """Every stored setting of `widget` whose default is True or False
+    (a check box's) and that holds anything but a truth value (0 and 1
+    count as False and True) takes its default, so that the workflow
+    opens."""
+    for name, setting in widget.settingsHandler.provider.settings.items():
+        if isinstance(setting.default, bool):
+            value = getattr(widget, name)
+            setattr(widget, name, bool(value) if _is_flag(value)
+                    else setting.default)
+
+
+def _is_flag(value):
+    return isinstance(value, (bool, np.bool_, numbers.Integral)) and \
+        value in (0, 1)
 
 
 def within_ranges(widget, ranges):
     """Bring stored settings that a workflow saved (or edited by hand)
-    into the ranges of their controls: a value that is not a number, or
-    lies outside ``ranges[name] = (low, high)``, becomes the nearest legal
-    one, so that an odd workflow opens instead of failing."""
+    into the ranges of their controls, ``ranges[name] = (low, high)``: a
+    number outside becomes the nearest legal one (an infinite one the
+    nearer end), a value that is not a number (NaN, None, a string, a
+    truth value) the setting's default, and each the type of `low`, so
+    that an odd workflow opens instead of failing and no NaN reaches the
+    computation."""
     for name, (low, high) in ranges.items():
         value = getattr(widget, name)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            value = low
+        if not _is_number(value):
+            value = _default(widget, name)
         setattr(widget, name, type(low)(min(max(value, low), high)))
+
+
+def _is_number(value):
+    """Whether `value` is a real number other than NaN (infinities are
+    numbers, beyond every range)."""
+    return (isinstance(value, numbers.Real)
+            and not isinstance(value, (bool, np.bool_))
+            and value == value)  # NaN alone is unequal to itself (and a
+    # huge int has no float for math.isnan)
+
+
+def _default(widget, name):
+    return widget.settingsHandler.provider.settings[name].default
 
 
 def task_progress(state, start=0.0, end=1.0):

@@ -27,10 +27,17 @@ def plot_coordinates(data, var, jitter):
     return values + jitter if var.is_discrete else values
 
 
+#: the farthest a view reaches from 0: a plot cannot draw spans beyond the
+#: largest float (values farther lie outside the view)
+VIEW_LIMIT = np.finfo(float).max / 8
+
+
 def fitted_range(values):
-    """(low, high) of a view of `values` with a margin; an interval of 1
-    around a single value, whose axis would otherwise read 3.5000000002."""
-    low, high = np.min(values), np.max(values)
+    """(low, high) of a view of `values` with a margin, within
+    :data:`VIEW_LIMIT`; an interval of 1 around a single value, whose axis
+    would otherwise read 3.5000000002."""
+    low, high = np.clip([np.min(values), np.max(values)], -VIEW_LIMIT,
+                        VIEW_LIMIT)
     if high - low <= 1e-9 * max(1.0, abs(low), abs(high)):
         return low - 0.5, high + 0.5
     margin = 0.05 * (high - low)

@@ -16,7 +16,7 @@ from orangecontrib.relief.knn import ClassDependentKNNLearner, METHODS
 from orangecontrib.relief.rank import ClassDependentRankScorer
 from orangecontrib.relief.scorers import CDRelief, IWCDRelief
 from orangecontrib.relief.widgets.common import (
-    shut_down_at_once, within_ranges, work_progress)
+    known_flags, shut_down_at_once, within_ranges, work_progress)
 
 #: labels of the weighting methods, in the order of `METHODS`
 METHOD_LABELS = ("IWCDRelief (per class, near the border)",
@@ -73,6 +73,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         ConcurrentWidgetMixin.__init__(self)
         #: the learner of the last fit (its model says what it chose)
         self.fitted_learner = None
+        known_flags(self)
         within_ranges(self, {"k": (1, 100),
                              "method_index": (0, len(METHODS) - 1),
                              "threshold": (0.0, 1.0),

@@ -9,7 +9,8 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output, OWWidget
 
 from orangecontrib.relief.generators import GENERATORS, relevant_mask
-from orangecontrib.relief.widgets.common import known_choices, within_ranges
+from orangecontrib.relief.widgets.common import (known_choices, known_flags,
+                                                 within_ranges)
 
 #: problem names of earlier versions
 RENAMED = {"RDG1 (numeric)": "RDG1-numeric", "RDG1 (boolean)": "RDG1-boolean"}
@@ -76,10 +77,13 @@ class OWReliefGenerator(OWWidget):
         super().__init__()
         # the names of earlier versions: one name per problem now, the same
         # in the Separability widget and on the command line
-        self.problem = RENAMED.get(self.problem, self.problem)
+        if isinstance(self.problem, str):  # else known_choices' default
+            self.problem = RENAMED.get(self.problem, self.problem)
         known_choices(self, {"problem": GENERATORS})
-        within_ranges(self, {name: (low, high)
-                             for name, (_, low, high) in PARAMETERS.items()})
+        known_flags(self)
+        within_ranges(self, {"random_seed": (0, 2 ** 31 - 1)}
+                      | {name: (low, high)
+                         for name, (_, low, high) in PARAMETERS.items()})
         self.data = None
         box = gui.vBox(self.controlArea, "Problem")
         self.problem_combo = gui.comboBox(

@@ -26,14 +26,15 @@ from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                T_DIFF, T_EQ, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
-from orangecontrib.relief.scorers import task_of
+from orangecontrib.relief.scorers import NPDR, task_of
 from orangecontrib.relief.significance import TESTS, Significance
 from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
     make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, known_choices, shut_down_at_once, within_ranges, work_progress)
+    NO_CLASS, class_present, known_choices, known_flags, shut_down_at_once,
+    within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
@@ -140,6 +141,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                             "{}.")
         stir_unequal = Msg("{} Choose the test 'Permutations' for these "
                            "data.")
+        no_test = Msg("No significance test: {}")
         few_permutations = Msg(
             "With {} permutations and {}, no attribute can reach "
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
@@ -179,6 +181,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
         known_choices(self, {"method": METHODS, "diff": DIFFS})
+        known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
                              "random_seed": (0, 2 ** 31 - 1),
@@ -384,7 +387,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def _update_controls(self):
         """Enable the controls that apply to the current options."""
-        fitting = (fitting_methods(self.data.domain.class_var)
+        fitting = (fitting_methods(class_present(self.data))
                    if self.data is not None else list(METHODS))
         model = self.method_combo.model()
         for row, name in enumerate(METHODS):
@@ -443,7 +446,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         if class_var is None:
             self.Error.no_class()
             return
-        self._choose_method(class_var)
+        self._choose_method(class_present(data))
         n_missing = int(np.sum(np.isnan(data.get_column(class_var))))
         self.Warning.missing_class(n_missing, shown=n_missing > 0)
         if len(data):
@@ -509,18 +512,23 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_regression.clear()
         self.Warning.stir_unequal.clear()
         self.Warning.few_permutations.clear()
+        self.Warning.no_test.clear()
         if not self.test_significance:
             return None
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, n_permutations=self.n_permutations,
                        random_state=self.random_seed)
         test = TESTS[self.test_index]
+        if test == "stir" and METHODS[self.method].stir is None:
+            self.Warning.no_stir(self.method)
+            return None
+        if test == "regression" and not isinstance(scorer, NPDR):
+            self.Warning.no_regression(self.method)
+            return None
         try:
             tester = Significance(scorer, test=test, **options)
-        except ValueError:
-            warning = (self.Warning.no_regression if test == "regression"
-                       else self.Warning.no_stir)
-            warning(self.method)
+        except ValueError as error:  # options the test refuses
+            self.Warning.no_test(str(error))
             return None
         if self.data is None or self.data.domain.class_var is None:
             return tester

@@ -17,7 +17,7 @@ from orangecontrib.relief.core.subsets import SEARCHES, SetMeasure
 from orangecontrib.relief.selection import make_measure, reduce_data
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, PlainPlot, known_choices, shut_down_at_once, task_progress,
-    unknown_columns, within_ranges, work_progress)
+    known_flags, unknown_columns, within_ranges, work_progress)
 
 #: label in the widget (the setting's value) -> measure of make_measure
 MEASURES = {"RFSM": "RFSM", "Liu's consistency": "Consistency",
@@ -275,6 +275,7 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
         known_choices(self, {"measure": MEASURES, "search": SEARCH_NAMES})
+        known_flags(self)
         within_ranges(self, {"k_nearest": (1, 100), "n_bins": (2, 20),
                              "wrapper_folds": (2, 20)})
         self.data = None

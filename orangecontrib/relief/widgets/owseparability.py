@@ -17,7 +17,7 @@ from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.experiments import separability as sep
 from orangecontrib.relief.widgets.common import (
-    PlainPlot, engine_status, shut_down_at_once, within_ranges)
+    PlainPlot, engine_status, known_flags, shut_down_at_once, within_ranges)
 
 #: setting, label, lowest and highest value of the design's controls
 DESIGN = (("max_relevant", "Relevant attributes, up to:", 1, 50),
@@ -169,10 +169,13 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
         # stored settings of another version or edited by hand
+        if not isinstance(self.problems, list):
+            self.problems = list(sep.PROBLEMS)
         self.problems = [name for name in self.problems
                          if name in sep.PROBLEMS]
-        within_ranges(self, {name: (low, high)
-                             for name, _, low, high in DESIGN})
+        known_flags(self)
+        within_ranges(self, {"shown_problem": (0, len(sep.PROBLEMS) - 1)}
+                      | {name: (low, high) for name, _, low, high in DESIGN})
         self.results = None
         self.curve_data = {}
         self._build_controls()

@@ -23,8 +23,8 @@ from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.steps import (STAGES, VARIANTS, Lesson,
                                              ReliefSteps, references)
 from orangecontrib.relief.core.variants import RELIEF, RELIEFF
-from orangecontrib.relief.widgets.common import (NO_CLASS, scaled_font,
-                                                 within_ranges)
+from orangecontrib.relief.widgets.common import (NO_CLASS, known_flags,
+                                                 scaled_font, within_ranges)
 from orangecontrib.relief.widgets.neighbourhood import (
     JITTER, NeighbourhoodPlot, plot_coordinates, reach_path)
 from orangecontrib.relief.widgets.steptable import (StepTable, StepView,
@@ -94,7 +94,8 @@ EXPLANATION = (
 def shown_neighbours(step, choice):
     """Which of `step`'s neighbours the views show (bool (s,)): the hits
     and the misses of the chosen class (:data:`MISS_CHOICES` index, then
-    ALL_CLASSES + 1 + class code)."""
+    ALL_CLASSES + 1 + the step's class number, which counts the classes
+    present)."""
     misses = ~step.is_hit
     if choice == ALL_CLASSES or not misses.any():
         return np.ones(len(step.neighbours), bool)
@@ -155,12 +156,17 @@ class OWReliefSteps(OWWidget):
 
     def __init__(self):
         super().__init__()
+        known_flags(self)
         within_ranges(self, {"variant_index": (0, len(VARIANTS) - 1),
                              "k_nearest": (1, 100), "sampled": (0, 1),
                              "random_seed": (0, 2 ** 31 - 1),
                              "speed_index": (0, len(SPEEDS) - 1)})
         self.data = None      # the instances with a known class
         self.input_rows = None  # their rows in the input
+        #: the class values present in the data, by code: the classes the
+        #: steps number 0, 1, ... (a declared value no instance has is
+        #: not among them)
+        self.class_codes = None
         self.stepper = None   # ReliefSteps of self.data
         self.lesson = Lesson()  # the steps so far, the last a stage at a time
         #: whether Relief, chosen, gave way to ReliefF for data of other
@@ -360,8 +366,7 @@ class OWReliefSteps(OWWidget):
     def _update_controls(self):
         """Enable the controls that apply now; the stage button names the
         next stage."""
-        two_classes = (self.stepper is None
-                       or self.stepper.data.n_groups == 2)
+        two_classes = self.class_codes is None or len(self.class_codes) == 2
         relief = self.variant_buttons.buttons[0]
         relief.setEnabled(two_classes)
         relieff = VARIANTS[self.variant_index] == RELIEFF.name
@@ -389,36 +394,37 @@ class OWReliefSteps(OWWidget):
         self.closeContext()
         self.Error.clear()
         self.Warning.clear()
-        self.data = self.stepper = None
+        self.data = self.stepper = self.class_codes = None
         self.lesson = Lesson()
         self.var_model.set_domain(None)
         self.attr_x = self.attr_y = None
-        self._set_miss_choices(None)
+        self._set_miss_choices([])
         if data is not None and self._check_class(data):
             known = ~np.isnan(data.get_column(data.domain.class_var))
             self.Warning.missing_class(int((~known).sum()),
                                        shown=not known.all())
             self.data = data[known]
             self.input_rows = np.flatnonzero(known)
+            self.class_codes = np.unique(self.data.Y).astype(int)
             self.var_model.set_domain(data.domain)
             if self.var_model:
                 self.attr_x = self.var_model[0]
                 self.attr_y = self.var_model[min(1, len(self.var_model) - 1)]
-            self._set_miss_choices(data.domain.class_var)
+            self._set_miss_choices(self._class_names())
             self.openContext(data.domain)
-            if not 0 <= self.miss_choice < self.miss_combo.count():
-                self.miss_choice = NEAREST_CLASS
+            within_ranges(self,
+                          {"miss_choice": (0, self.miss_combo.count() - 1)})
             self.jitter = np.random.default_rng(0).uniform(
                 -JITTER, JITTER, (len(self.data), 2))
             self._make_stepper()
         self._plot()
         self._show()
 
-    def _set_miss_choices(self, class_var):
-        """The choices of the miss class: the nearest, all, each value."""
+    def _set_miss_choices(self, class_names):
+        """The choices of the miss class: the nearest, all, each class
+        present (named in `class_names`)."""
         self.miss_combo.clear()
-        self.miss_combo.addItems(list(MISS_CHOICES) + (
-            [] if class_var is None else list(class_var.values)))
+        self.miss_combo.addItems(list(MISS_CHOICES) + list(class_names))
         self.miss_choice = NEAREST_CLASS
 
     def _check_class(self, data):
@@ -437,7 +443,7 @@ class OWReliefSteps(OWWidget):
         self.stepper = None
         relief = VARIANTS.index(RELIEF.name)
         relieff = VARIANTS.index(RELIEFF.name)
-        two_classes = len(self.data.domain.class_var.values) == 2
+        two_classes = len(self.class_codes) == 2
         if not two_classes and self.variant_index == relief:
             self.variant_index, self.relief_displaced = relieff, True
         elif two_classes and self.relief_displaced:
@@ -567,7 +573,13 @@ class OWReliefSteps(OWWidget):
         return int(self.data.get_column(self.data.domain.class_var)[instance])
 
     def _class_name(self, code):
+        """The name of the class value of `code` (as the data hold it)."""
         return self.data.domain.class_var.values[code]
+
+    def _class_names(self):
+        """The names of the classes present, by the steps' class numbers
+        (:attr:`Step.classes`)."""
+        return [self._class_name(code) for code in self.class_codes]
 
     def _describe(self, instance):
         """A point's tooltip: its row, class and values."""
@@ -600,8 +612,8 @@ class OWReliefSteps(OWWidget):
         x, y = self._coordinates()
         self.scatter.set_instances(
             x, y, [colours[c] for c in codes],
-            [f"class {value}" for value in class_var.values],
-            colours,
+            [f"class {name}" for name in self._class_names()],
+            [colours[c] for c in self.class_codes],
             (self.attr_x.name, self.attr_y.name))
         self._show_entries()
         for axis, var in (("bottom", self.attr_x), ("left", self.attr_y)):
@@ -683,10 +695,9 @@ class OWReliefSteps(OWWidget):
             self.data, step, STAGES.index(self.stage), self._shown(step),
             self._runners_up(step),
             self.stepper.weights(self.lesson.applied),
-            len(self.lesson.applied), self.data.domain.class_var.values,
-            self._row_name,
+            len(self.lesson.applied), self._class_names(), self._row_name,
             name_classes=(self.miss_choice != NEAREST_CLASS
-                          and len(self.data.domain.class_var.values) > 2))
+                          and len(self.class_codes) > 2))
         self.table.show_columns(
             step_columns(view, self.table.font(), self.text_scale),
             [attr.name for attr in self.data.domain.attributes],
@@ -716,7 +727,7 @@ class OWReliefSteps(OWWidget):
             of_class = ""
             if hidden and len(misses):
                 klass = step.classes[~step.is_hit & shown][0]
-                of_class = f" of class {escape(self._class_name(klass))}"
+                of_class = f" of class {escape(self._class_names()[klass])}"
             text = (f"{self._count(len(hits), 'hit')} (circled) at "
                     f"distance {self._span(hits)}, "
                     f"{self._count(len(misses), 'miss', 'misses')}{of_class}"

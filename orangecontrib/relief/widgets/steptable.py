@@ -54,7 +54,8 @@ class StepView:
     `shown` says which neighbours the views show, `runners` which
     runners-up (indices into the step's);
     `weights` are those after the updates applied (`n_applied` of them);
-    `class_names` names the class codes and `row_name` an instance;
+    `class_names` names the step's classes (:attr:`Step.classes`: the
+    classes present, numbered 0, 1, ...) and `row_name` an instance;
     `name_classes` asks the first miss of each class to name it.
     """
     data: Table
@@ -77,7 +78,8 @@ def step_columns(view, header_font=None, scale=1.0):
     step, stage = view.step, view.stage
     columns = []
     if stage < DIFFS:
-        klass = view.class_names[view.data.Y[step.reference].astype(int)]
+        class_var = view.data.domain.class_var
+        klass = class_var.str_val(view.data[step.reference][class_var])
         columns.append(Column(
             f"reference\n{view.row_name(step.reference)}",
             f"The reference's values (class {klass}).",
