@@ -119,7 +119,7 @@ class TestSignificanceWorkflow(WidgetTest):
             self.WORKFLOW, "orangecontrib.relief.widgets.owrelief.OWRelief"))
         data = Table(path("heart_disease"))
         self.send_signal(relief.Inputs.data, data, widget=relief)
-        self.wait_until_finished(widget=relief, timeout=60000)
+        self.wait_until_finished(widget=relief)
         scorer = self.get_output(relief.Outputs.scorer, widget=relief)
         significance = self.get_output(relief.Outputs.significance,
                                        widget=relief)
@@ -139,7 +139,7 @@ class TestSignificanceWorkflow(WidgetTest):
         # in the order of the workflow's links: the weights, then the test
         self.send_signal(rank.Inputs.scorer, scorer, 0, widget=rank)
         self.send_signal(rank.Inputs.scorer, significance, 1, widget=rank)
-        self.wait_until_finished(widget=rank, timeout=60000)
+        self.wait_until_finished(widget=rank)
         header = rank.ranksView.horizontalHeader()
         column = header.sortIndicatorSection()
         self.assertEqual(rank.ranksModel.headerData(column, Qt.Horizontal),
@@ -175,7 +175,7 @@ class TestSelectionWorkflows(WidgetTest):
             stored_settings=node_settings(workflow, qualified_name))
 
     def output(self, widget, name):
-        self.wait_until_finished(widget=widget, timeout=120000)
+        self.wait_until_finished(widget=widget)
         return self.get_output(getattr(widget.Outputs, name), widget=widget)
 
     def accuracy(self, data, preprocessor=None):

@@ -73,7 +73,7 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
         self.assertEqual(learner.update, "as_text")
         data = Table(path("heart_disease"))
         self.send_signal(widget.Inputs.data, data, widget=widget)
-        self.wait_until_finished(widget=widget, timeout=120000)
+        self.wait_until_finished(widget=widget)
         model = self.get_output(widget.Outputs.model, widget=widget)
         from orangecontrib.relief.core.weighted_knn import THRESHOLDS
         self.assertTrue(model.threshold in THRESHOLDS
@@ -96,7 +96,7 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
         for name, plain in (("heart_disease", False), ("zoo", True)):
             self.send_signal(widget.Inputs.data, Table(path(name)),
                              widget=widget)
-            self.wait_until_finished(widget=widget, timeout=120000)
+            self.wait_until_finished(widget=widget)
             model = self.get_output(widget.Outputs.model, widget=widget)
             self.assertEqual(model.method == "none", plain, name)
             self.assertEqual(info.plain_won.is_shown(), plain)
@@ -109,7 +109,7 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
                           f": {model.threshold:g}",
                           report["Border threshold"])
         widget.controls.choose_threshold.click()  # a threshold by hand
-        self.wait_until_finished(widget=widget, timeout=120000)
+        self.wait_until_finished(widget=widget)
         self.assertFalse(info.plain_won.is_shown())
         self.assertFalse(info.chosen_threshold.is_shown())
         self.send_signal(widget.Inputs.data, None, widget=widget)

@@ -20,10 +20,6 @@ from tests.degenerate_evidence import CASES, degenerate_table
 from tests.orange.test_npdr import confounded_table
 from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
 
-# generous: the first computation compiles the numba core, and the machine
-# may be busy
-TIMEOUT_MS = 120_000
-
 
 def weights_by_name(table):
     """Return {attribute name: weight} of the widget's Weights output."""
@@ -37,8 +33,6 @@ def expected_by_name(scorer, data):
 
 
 class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
-    timeout_ms = TIMEOUT_MS
-
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
@@ -73,7 +67,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         rank = self.create_widget(OWRank)
         self.send_signal(rank.Inputs.data, self.heart, widget=rank)
         self.send_signal(rank.Inputs.scorer, scorer, 0, widget=rank)
-        self.wait_until_finished(widget=rank, timeout=TIMEOUT_MS)
+        self.wait_until_finished(widget=rank)
         scores = self.get_output(rank.Outputs.scores, widget=rank)
         # the scorer's column, next to Orange's default methods, named
         # apart from Orange's own ReliefF: its k as a subscript
@@ -109,7 +103,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         widget.diff = "ramp"
         widget.t_eq, widget.t_diff = 0.1, 0.3
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         expected = ReliefF(k_nearest=3, n_iterations=40, random_state=7,
                            diff="ramp", t_eq=0.1, t_diff=0.3)
         self.assert_weights(expected_by_name(expected, self.zoo),
@@ -127,7 +121,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         widget.test_significance = True
         widget.test_index = owrelief.TESTS.index("regression")
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assert_weights(expected_by_name(NPDR(covariates=["sex"]), data),
                             self.get_output(widget.Outputs.weights))
         significant = self.get_output(widget.Outputs.significant_data)
@@ -138,7 +132,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
     def test_relief_on_two_classes(self):
         self.send_and_wait(Table(path("voting")))
         simulate.combobox_activate_item(self.widget.controls.method, "Relief")
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertEqual(self.widget.k_stack.currentIndex(), 2)
         self.assert_weights(expected_by_name(Relief(), Table(path("voting"))),
                             self.get_output(self.widget.Outputs.weights))
@@ -149,14 +143,14 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(voting)
         for name, scorer in (("DReliefF", DReliefF), ("PDReliefF", PDReliefF)):
             simulate.combobox_activate_item(widget.controls.method, name)
-            self.wait_until_finished(timeout=TIMEOUT_MS)
+            self.wait_until_finished()
             self.assertEqual(widget.k_stack.currentIndex(), 0)  # ReliefF's k
             self.assert_weights(
                 expected_by_name(scorer(k_nearest=widget.k_relieff), voting),
                 self.get_output(widget.Outputs.weights), delta=1e-12)
         widget.k_relieff = 4
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertEqual(
             self.get_output(widget.Outputs.scorer).scorer.k_nearest, 4)
 
@@ -235,7 +229,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
             self.assertTrue(self.widget.task is not None)
             self.send_signal(self.widget.Inputs.data, self.cpu)
             release.set()
-            self.wait_until_finished(timeout=TIMEOUT_MS)
+            self.wait_until_finished()
         self.assert_weights(expected_by_name(RReliefF(), self.cpu),
                             self.get_output(self.widget.Outputs.weights))
 
@@ -251,7 +245,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
             self.send_signal(self.widget.Inputs.data, self.heart)
             self.send_signal(self.widget.Inputs.data, None)
             release.set()
-            self.wait_until_finished(timeout=TIMEOUT_MS)
+            self.wait_until_finished()
         self.assertIsNone(self.widget.task)
         self.assertIsNone(self.get_output(self.widget.Outputs.weights))
 
@@ -310,7 +304,7 @@ class TestPreparingTheCore(base.WidgetTest):
             self.assertTrue(widget.Information.preparing.is_shown())
             self.assertIn("vectorised engine",
                           str(widget.Information.preparing).lower())
-            self.wait_until_finished(widget=widget, timeout=60000)
+            self.wait_until_finished(widget=widget)
         self.assertFalse(widget.Information.preparing.is_shown())
         self.assertIsNotNone(self.get_output(widget.Outputs.weights,
                                              widget=widget))
@@ -319,7 +313,6 @@ class TestPreparingTheCore(base.WidgetTest):
 class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
     """What a person without the papers meets: tooltips, a readable plot,
     the SURF family and significance."""
-    timeout_ms = TIMEOUT_MS
 
     @classmethod
     def setUpClass(cls):
@@ -397,7 +390,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
             self.assertTrue(title.isVisible())
             self.assertIn("previous", title.text)
             release.set()
-            self.wait_until_finished(timeout=TIMEOUT_MS)
+            self.wait_until_finished()
         self.assertFalse(plot.getPlotItem().titleLabel.isVisible())
 
     def test_generated_relevant_attributes_are_marked(self):
@@ -422,7 +415,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(self.heart)
         simulate.combobox_activate_item(self.widget.controls.method,
                                         "MultiSURF")
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertIn("within a distance",
                       self.widget.k_stack.currentWidget().text())
         from orangecontrib.relief import MultiSURF
@@ -466,7 +459,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertEqual(len(lines), 1)  # the cutoff
         widget.test_significance = False
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertIsNone(self.get_output(widget.Outputs.significant_data))
         self.assertIsNone(self.get_output(widget.Outputs.significance))
 
@@ -528,7 +521,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         widget.test_index = 1  # permutations
         widget.n_permutations = 9
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertFalse(widget.Warning.no_stir.is_shown())
         table = self.get_output(widget.Outputs.weights)
         self.assertTrue((table.get_column("p") >= 0.1).all())
@@ -544,11 +537,11 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertIn("at least 19", warning.formatted)
         widget.n_permutations = 19
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertFalse(warning.is_shown())
         widget.adjustment_index = 2  # Bonferroni: 13 / (1 + 19) > 0.05
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertIn("at least 259", warning.formatted)
 
     def test_stir_on_unequal_classes_warns(self):
@@ -565,7 +558,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         widget.test_index = 1  # permutations
         widget.n_permutations = 19
         widget.commit.now()
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertFalse(warning.is_shown())
         widget.test_index = 0
         self.send_and_wait(heart)  # 165 and 138
@@ -602,7 +595,7 @@ class TestClassValuesPresent(base.WidgetTest):
                                     stored_settings={"method": "Relief"})
         two = Table("iris")[50:]  # the class still declares three values
         self.send_signal(widget.Inputs.data, two, widget=widget)
-        self.wait_until_finished(widget=widget, timeout=60000)
+        self.wait_until_finished(widget=widget)
         self.assertEqual(widget.method, "Relief")
         row = list(owrelief.METHODS).index("Relief")
         self.assertTrue(widget.method_combo.model().item(row).isEnabled())

@@ -18,8 +18,6 @@ def kept(preprocessor, data):
 
 
 class TestReliefSelection(SendAndWaitMixin, base.WidgetTest):
-    timeout_ms = 120_000
-
     @classmethod
     def setUpClass(cls):
         super().setUpClass()

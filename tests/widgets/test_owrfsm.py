@@ -17,12 +17,8 @@ from orangecontrib.relief.widgets import owrfsm
 from orangecontrib.relief.widgets.owrfsm import OWRFSM
 from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
 
-TIMEOUT_MS = 30000
-
 
 class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
-    timeout_ms = TIMEOUT_MS
-
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
@@ -76,11 +72,11 @@ class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
         data = self.zoo[::2].transform(Domain(
             self.zoo.domain.attributes[:6], self.zoo.domain.class_var))
         self.send_signal(self.widget.Inputs.data, data)
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertTrue(self.widget.Information.default_learner.is_shown())
         learner = KNNLearner(n_neighbors=5)
         self.send_signal(self.widget.Inputs.learner, learner)
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertFalse(self.widget.Information.default_learner.is_shown())
         expected = select(data, "Wrapper", learner=learner).selected
         names = [data.domain.attributes[i].name for i in sorted(expected)]
@@ -107,7 +103,7 @@ class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
                       widget.plot.getPlotItem().getAxis("left").labelText)
         self.assertIn("accuracy", widget.summary.text())
         simulate.combobox_activate_item(widget.controls.measure, "RFSM")
-        self.wait_until_finished(timeout=TIMEOUT_MS)
+        self.wait_until_finished()
         self.assertEqual(
             widget.plot.getPlotItem().getAxis("left").labelText, "RFSM")
         widget.send_report()
@@ -138,7 +134,7 @@ class TestOWRFSM(SendAndWaitMixin, base.WidgetTest):
             self.send_signal(self.widget.Inputs.data, self.zoo)
             self.send_signal(self.widget.Inputs.data, self.parity)
             release.set()
-            self.wait_until_finished(timeout=TIMEOUT_MS)
+            self.wait_until_finished()
         self.assertEqual(self.output_names(), ["x1", "x2", "x3"])
 
     def test_interruption_stops_the_search(self):
@@ -180,7 +176,6 @@ class TestTraceAPersonCanRead(SendAndWaitMixin, base.WidgetTest):
     """The trace is not squashed by the empty set, branch and bound draws
     the best set of each size against its bound, the slow wrapper shows
     that it works, and every control says what it does."""
-    timeout_ms = TIMEOUT_MS
 
     def setUp(self):
         self.widget = self.create_widget(OWRFSM)

@@ -30,8 +30,6 @@ class ClickAt:
 
 
 class TestOWSelectionCurve(SendAndWaitMixin, base.WidgetTest):
-    timeout_ms = 120_000
-
     @classmethod
     def setUpClass(cls):
         super().setUpClass()

@@ -12,6 +12,7 @@ from Orange.data import Table
 from Orange.widgets.settings import ContextSetting
 from Orange.widgets.tests.base import WidgetTest
 
+from orangecontrib.relief.core.options import TOP_K
 from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
 from orangecontrib.relief.widgets.owconsensus import OWConsensus
 from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator
@@ -22,8 +23,8 @@ from orangecontrib.relief.widgets.owselectioncurve import (TURF,
 from orangecontrib.relief.widgets.owseparability import OWSeparability
 from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
 
-WIDGETS = (OWClassDependentKNN, OWReliefGenerator, OWRelief, OWRFSM,
-           OWSeparability, OWReliefSteps)
+WIDGETS = (OWClassDependentKNN, OWConsensus, OWReliefGenerator, OWRelief,
+           OWRFSM, OWSelectionCurve, OWSeparability, OWReliefSteps)
 #: Orange's own settings of every widget, which the add-on does not check
 ORANGES_OWN = ("savedWidgetGeometry", "learner_name")
 #: stored values that are not numbers: every setting takes its default
@@ -92,16 +93,16 @@ class TestStoredSettings(WidgetTest):
             self.assertIn(value, limits)
 
     def test_every_widget(self):
-        """6 widgets, 65 settings, 11 bad values each (715 cases)."""
+        """8 widgets, 82 settings, 11 bad values each (902 cases)."""
         cases = sum(self.check_every_setting(widget_class)
                     for widget_class in WIDGETS)
-        self.assertEqual(cases, 65 * 11)
+        self.assertEqual(cases, 82 * 11)
 
     def test_a_stored_nan_alpha_still_tests_significance(self):
         widget = self.create_widget(OWRelief, stored_settings={
             "alpha": math.nan, "test_significance": True})
         self.send_signal(widget.Inputs.data, Table("zoo"), widget=widget)
-        self.wait_until_finished(widget=widget, timeout=60000)
+        self.wait_until_finished(widget=widget)
         self.assertIsNotNone(self.get_output(widget.Outputs.significance,
                                              widget=widget))
         self.assertFalse(widget.Warning.no_stir.is_shown()
@@ -166,7 +167,9 @@ class TestStoredSettings(WidgetTest):
             "stability_k": "many"})
         self.assertEqual((widget.selection_index, widget.select_percent),
                          (3, 1))
-        self.assertEqual((widget.n_resamples, widget.stability_k), (2, 1))
+        # a text takes the default, a number below the range its lower end
+        self.assertEqual((widget.n_resamples, widget.stability_k),
+                         (2, TOP_K))
 
     def test_selection_curve_with_unknown_choices(self):
         widget = self.create_widget(OWSelectionCurve, stored_settings={

@@ -24,14 +24,13 @@ class FakeState:
 class SendAndWaitMixin:
     """``send_and_wait`` for a ``WidgetTest`` of a widget with a Data input.
 
-    A test class lists the mixin before ``WidgetTest`` and may set
-    ``timeout_ms``, how long to wait for the widget's task.
+    A test class lists the mixin before ``WidgetTest``; the wait guards
+    against a hang only (tests/waiting.py).
     """
-    timeout_ms = 30000
 
     def send_and_wait(self, data, widget=None):
         """Send `data` to `widget` (default: ``self.widget``) and wait until
         its task finished."""
         widget = widget or self.widget
         self.send_signal(widget.Inputs.data, data, widget=widget)
-        self.wait_until_finished(widget=widget, timeout=self.timeout_ms)
+        self.wait_until_finished(widget=widget)

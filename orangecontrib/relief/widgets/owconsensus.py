@@ -18,7 +18,7 @@ from Orange.widgets.widget import Input, MultiInput, Msg, Output, OWWidget
 from orangecontrib.relief.consensus import METHODS, Consensus
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import fits
-from orangecontrib.relief.widgets.common import (NO_CLASS,
+from orangecontrib.relief.widgets.common import (NO_CLASS, known_flags,
                                                  shut_down_at_once,
                                                  within_ranges)
 
@@ -102,6 +102,7 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
+        known_flags(self)
         within_ranges(self, {"method_index": (0, len(METHODS) - 1)})
         if not isinstance(self.orange_scorers, list):
             self.orange_scorers = []

@@ -26,8 +26,8 @@ from orangecontrib.relief.scorers import MultiSURF, TuRF, fits
 from orangecontrib.relief.variants import (METHODS, default_method,
                                            fitting_methods, make_scorer)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, PlainPlot, known_choices, shut_down_at_once, task_progress,
-    within_ranges)
+    NO_CLASS, PlainPlot, known_choices, known_flags, shut_down_at_once,
+    task_progress, within_ranges)
 
 #: the methods of the combo: the variants and TuRF around MultiSURF
 TURF = "TuRF (MultiSURF)"
@@ -216,6 +216,7 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
         known_choices(self, {"method": METHOD_NAMES, "score": SCORES})
+        known_flags(self)
         within_ranges(self, {"n_folds": (2, 50), "keep_index": (0, 1),
                              "n_keep": (1, 100000)})
         self.data = self.learner = self.input_scorer = None
