@@ -95,13 +95,14 @@ FLAGS = [
     ["--significance", "permutation", "--permutations", "nan"],
     ["--significance", "permutation", "--permutations", str(10 ** 9)],
     ["--class", "no such column"], ["--class", "name"],
-    ["--stability", "5"],
+    ["--stability", "0"], ["--stability", "many"],
+    ["--stability", "3", "--subsample", "1.5"],
 ]
 
 
 @pytest.mark.parametrize("flags", FLAGS, ids=" ".join)
 def test_flags(flags, capsys):
-    """30 bad flag values: 30 one-line errors naming the flag."""
+    """32 bad flag values: 32 one-line errors naming the flag."""
     try:
         code = main(["rank", "zoo", *flags])
     except SystemExit as exit_info:  # argparse's own checks
