@@ -1,7 +1,7 @@
-"""Every registered variant (orangecontrib.relief.core.variants) but NPDR
-(tests.variants.VARIANTS) is in every cross-cutting matrix of the tests
-(tests.variants.MATRICES): a new variant is tested everywhere by its
-registry entry alone, and no matrix leaves one out."""
+"""Every registered variant (orangecontrib.relief.core.variants) is in
+every cross-cutting matrix of the tests (tests.variants.MATRICES): a new
+variant is tested everywhere by its registry entry alone, and no matrix
+leaves one out."""
 import importlib
 
 import pytest

@@ -16,17 +16,18 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core.options import RANDOM_STATE
-from orangecontrib.relief.core.variants import NPDR
-from orangecontrib.relief.core.variants import VARIANTS as REGISTERED
+from orangecontrib.relief.core.variants import VARIANTS
 
-#: the variants of the matrices: every registered one but NPDR, whose
-#: weights are regressions over every instance (no sampled references)
-#: and whose degenerate data (too few pairs, only hits) are errors of its
-#: own; tests/core/test_npdr.py and tests/orange/test_npdr.py test it
-VARIANTS = tuple(variant for variant in REGISTERED if variant is not NPDR)
-#: every variant of the matrices with each task it handles
+#: every registered variant with each task it handles
 VARIANT_TASKS = [(variant, task) for variant in VARIANTS
                  for task in variant.tasks]
+
+
+def taken(variant, **options):
+    """The `options` that `variant` takes: a case of a matrix passes the
+    others only to the variants that take them."""
+    return {name: value for name, value in options.items()
+            if name in variant.parameters}
 
 
 def variant_task_id(variant, task):

@@ -18,7 +18,7 @@ from orangecontrib.relief.core import engines, significance
 from orangecontrib.relief.core.variants import (RELIEFF, RRELIEFF,
                                                 WITHIN_DISTANCE)
 from tests.core.engines import on_each_engine
-from tests.variants import each_variant_task, rng_of
+from tests.variants import each_variant_task, rng_of, taken
 
 
 def data(rng, n=70, a=6, missing=0.0, mixed=False, task="classification",
@@ -37,12 +37,10 @@ def data(rng, n=70, a=6, missing=0.0, mixed=False, task="classification",
 
 
 def sampled(variant, X):
-    """Sampled references and, where the variant takes them, distance
-    weights: the options of a variant's second run."""
-    options = dict(n_iterations=13, random_state=3)
-    if "distance_weights" in variant.parameters:
-        options["distance_weights"] = np.linspace(0.2, 1.5, X.shape[1])
-    return options
+    """Sampled references and distance weights, those the variant takes:
+    the options of its second run (none: it has no second run)."""
+    return taken(variant, n_iterations=13, random_state=3,
+                 distance_weights=np.linspace(0.2, 1.5, X.shape[1]))
 
 
 #: options that take a variant off its defaults' paths
@@ -71,7 +69,8 @@ def test_identical_weights(variant, task):
                                       mixed=mixed, task=task,
                                       classes=variant.n_classes or 3)
                 options = dict(OPTIONS.get(variant.name, {}), diff=diff)
-                for more in ({}, sampled(variant, X)):
+                second = sampled(variant, X)
+                for more in [{}, second] if second else [{}]:
                     compiled, vectorised = both(lambda: variant.weights(
                         X, y, discrete, task=task, **options, **more))
                     np.testing.assert_allclose(

@@ -17,6 +17,8 @@ import math
 import numpy as np
 from scipy.special import stdtr
 
+from orangecontrib.relief.core.errors import ReliefInputError
+
 from .relief import diff as attribute_diff
 from .relief import distance, prepare
 
@@ -79,18 +81,35 @@ def fit_linear(design, outcome):
 
 def fit_logistic(design, outcome, iterations=100):
     """(coefficients, se of column 1) of the logistic maximum likelihood,
-    Newton's method from 0 to convergence."""
+    Newton's method from 0 to convergence; NaN where the likelihood has
+    no finite maximum (separated outcomes: the information becomes
+    singular on the way to infinity)."""
     coefficients = np.zeros(design.shape[1])
     for _ in range(iterations):
         mu = 1 / (1 + np.exp(-(design @ coefficients)))
         information = design.T @ (design * (mu * (1 - mu))[:, None])
-        step = np.linalg.solve(information, design.T @ (outcome - mu))
+        try:
+            step = np.linalg.solve(information, design.T @ (outcome - mu))
+        except np.linalg.LinAlgError:
+            return np.full(design.shape[1], np.nan), float("nan")
         coefficients = coefficients + step
         if np.max(np.abs(step)) < 1e-13 * max(1, np.max(np.abs(coefficients))):
             break
     mu = 1 / (1 + np.exp(-(design @ coefficients)))
     information = design.T @ (design * (mu * (1 - mu))[:, None])
     return coefficients, math.sqrt(np.linalg.inv(information)[1, 1])
+
+
+def refuse_unfittable(outcome, k, regression):
+    """ReliefInputError when no regression fits the pairs' outcomes: no
+    more pairs than the k coefficients, or (logistic) a single outcome."""
+    if len(outcome) <= k:
+        raise ReliefInputError(
+            f"NPDR found {len(outcome)} neighbour pairs, too few for {k} "
+            f"coefficients")
+    if not regression and outcome.min() == outcome.max():
+        raise ReliefInputError("Every neighbour pair is one of "
+                               + ("hits" if outcome[0] == 0 else "misses"))
 
 
 def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
@@ -124,11 +143,17 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
                 covariate_columns.append(
                     [abs(column[i] - column[j]) / span for i, j in found])
     df = len(found) - 2 - len(covariate_columns)
+    refuse_unfittable(outcome, 2 + len(covariate_columns), regression)
     out = []
     for A in range(ctx.a):
         design = np.array([[1.0, attribute_diff(A, i, j, ctx)]
                            + [c[p] for c in covariate_columns]
                            for p, (i, j) in enumerate(found)])
+        if np.linalg.matrix_rank(design) < design.shape[1]:
+            nan = float("nan")  # the attribute's diff is constant: no fit
+            out.append((nan, nan, nan, nan, nan, [nan] * len(
+                covariate_columns)))
+            continue
         fit = fit_linear if regression else fit_logistic
         coefficients, se = fit(design, outcome)
         statistic = coefficients[1] / se

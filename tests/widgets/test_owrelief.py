@@ -4,6 +4,7 @@ from unittest.mock import patch
 
 import numpy as np
 import pyqtgraph as pg
+from AnyQt.QtCore import QItemSelectionModel
 from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
@@ -116,8 +117,9 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         widget.method = "NPDR"
         widget._update_controls()
         self.assertTrue(widget.covariate_box.isEnabled())
-        self.assertIn("sex", widget.covariate_labels)
-        widget.covariate_rows = [widget.covariate_labels.index("sex")]
+        sex = data.domain["sex"]
+        self.assertIn(sex, widget.covariate_model)
+        widget.covariates = [sex]
         widget.test_significance = True
         widget.test_index = owrelief.TESTS.index("regression")
         widget.commit.now()
@@ -128,6 +130,27 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assertNotIn("x0", [a.name for a in
                                 significant.domain.attributes])
         widget.send_report()
+
+    def test_covariates_are_kept_per_domain(self):
+        data = confounded_table()
+        widget = self.widget
+        self.send_and_wait(data)
+        widget.method = "NPDR"
+        model = widget.covariate_model
+        widget.covariate_list.selectionModel().select(
+            model.index(list(model).index(data.domain["sex"])),
+            QItemSelectionModel.Select)
+        self.assertEqual(widget._covariates(), {"covariates": ["sex"]})
+        self.send_and_wait(self.zoo)
+        self.assertEqual(widget.covariates, [])
+        self.send_and_wait(data)
+        self.assertEqual(widget._covariates(), {"covariates": ["sex"]})
+        settings = self.widget.settingsHandler.pack_data(widget)
+        restored = self.create_widget(OWRelief, stored_settings=settings)
+        self.send_and_wait(data, widget=restored)
+        self.assertEqual([var.name for var in restored.covariates], ["sex"])
+        self.send_and_wait(self.zoo, widget=restored)
+        self.assertEqual(restored.covariates, [])
 
     def test_relief_on_two_classes(self):
         self.send_and_wait(Table(path("voting")))

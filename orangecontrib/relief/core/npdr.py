@@ -251,8 +251,10 @@ def npdr_design(X, y, discrete=None, covariates=None,
             "ties='all'.")
     logistic = check_choice("task", task, TASKS) == "classification"
     if logistic:
-        values = np.asarray(y, dtype=np.float64).ravel()
-        class_groups(values[~np.isnan(values)])  # a single class: an error
+        known = np.asarray(y, dtype=np.float64).ravel()
+        known = known[~np.isnan(known)]
+        if len(known):  # none: the error of prepared below
+            class_groups(known)  # a single class: an error
     # every diff of the neighbour search and the fits is class-blind, as
     # for a numeric target: one group
     data, refs, kernels = prepared(X, y, discrete, None, None,

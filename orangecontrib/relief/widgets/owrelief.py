@@ -6,15 +6,17 @@ from collections import namedtuple
 import numpy as np
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtWidgets import QListWidget, QStackedWidget
+from AnyQt.QtWidgets import QListView, QStackedWidget
 
-from Orange.data import Domain, Table
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess.preprocess import Preprocess
 from Orange.preprocess.score import Scorer
 from Orange.statistics.util import countnans
 from Orange.widgets import gui
-from Orange.widgets.settings import Setting
+from Orange.widgets.settings import (ContextSetting, DomainContextHandler,
+                                     Setting)
 from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
+from Orange.widgets.utils.itemmodels import DomainModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
@@ -151,6 +153,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     class Information(OWWidget.Information):
         preparing = Msg("{}")
 
+    settingsHandler = DomainContextHandler()
+    #: NPDR's covariates, kept per domain
+    covariates = ContextSetting([])
     method = Setting("ReliefF")
     k_relieff = Setting(DEFAULT_K["ReliefF"])
     k_rrelieff = Setting(DEFAULT_K["RReliefF"])
@@ -199,10 +204,6 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "n_bars": (1, MAX_BARS)})
         self.data = None
         self.scores = None
-        #: the names of the variables NPDR may take as covariates, and the
-        #: indices of those chosen (not saved: they are the data's)
-        self.covariate_labels = []
-        self.covariate_rows = []
         #: (the variant chosen, the default that replaced it) while data
         #: that the choice does not fit are shown
         self._displaced = (None, None)
@@ -236,9 +237,14 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.k_stack.addWidget(gui.widgetLabel(None, text))
 
         self.covariate_box = gui.vBox(box, "Covariates (NPDR)")
-        self.covariate_list = gui.listBox(
-            self.covariate_box, self, "covariate_rows", "covariate_labels",
-            selectionMode=QListWidget.MultiSelection,
+        #: the variables NPDR may take as covariates
+        self.covariate_model = DomainModel(
+            order=(DomainModel.ATTRIBUTES, DomainModel.METAS),
+            valid_types=(DiscreteVariable, ContinuousVariable))
+        self.covariate_list = gui.listView(
+            self.covariate_box, self, "covariates",
+            model=self.covariate_model,
+            selectionMode=QListView.MultiSelection,
             callback=self.commit.deferred,
             tooltip="NPDR: attributes or metas whose differences over the "
                     "neighbour pairs adjust every attribute's regression "
@@ -429,11 +435,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.cancel()
         self.Error.clear()
         self.Warning.clear()
+        self.closeContext()
         self.data = data
-        self.covariate_rows = []
-        self.covariate_labels = [] if data is None else [
-            var.name for var in data.domain.attributes + data.domain.metas
-            if var.is_primitive()]
+        self.covariates = []
+        self.covariate_model.set_domain(None if data is None else data.domain)
+        self.openContext(data)
         if data is not None:
             self._check_data(data)
         self._update_controls()
@@ -502,8 +508,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """NPDR's option of the chosen covariates (none for the others)."""
         if self.method != "NPDR":
             return {}
-        return {"covariates": [self.covariate_labels[row]
-                               for row in self.covariate_rows]}
+        return {"covariates": [var.name for var in self.covariates]}
 
     def make_tester(self, scorer):
         """The significance test the controls ask for (None: no test, or

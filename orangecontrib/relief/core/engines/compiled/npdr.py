@@ -18,7 +18,7 @@ from numba import prange
 
 from ...formulas import npdr
 from ...progress import report, step_bounds
-from .diffs import attribute_diff, numeric_and_known
+from .diffs import attribute_diff, for_kernels, numeric_and_known
 from .neighbours.block import ROWS, block_rows
 from .neighbours.distance_rows import distance_block
 from .rules.surf import limits
@@ -134,7 +134,7 @@ def neighbour_pairs(data, rule, k, ddof, exclude_twins, weights=None,
                     progress_callback=None):
     """Every (reference, neighbour) pair of NPDR's neighbourhoods (the
     interface of :func:`...vectorised.npdr.neighbour_pairs`)."""
-    exact = data.exact
+    exact = for_kernels(data.exact)
     values = np.ascontiguousarray(exact.values)
     n = values.shape[1]
     weights = np.empty(0) if weights is None else np.asarray(weights, float)
@@ -359,6 +359,7 @@ def pair_regressions(exact, first, second, outcome, covariates, logistic,
                      intercept, levels, progress_callback=None):
     """NPDR's regression of every attribute (the interface of
     :func:`...vectorised.npdr.pair_regressions`)."""
+    exact = for_kernels(exact)
     n_attrs = exact.values.shape[0]
     k = 2 + len(covariates)
     numeric = bool(numeric_and_known(exact))
