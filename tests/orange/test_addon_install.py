@@ -6,8 +6,9 @@ from orangecanvas.registry import WidgetRegistry
 from orangewidget.workflow.discovery import WidgetDiscovery
 
 #: the widgets in the order of the category (by priority)
-WIDGETS = ["Relief", "Relief Data Generator", "Separability",
-           "RFSM Selection", "Class-Dependent kNN", "Relief, step by step"]
+WIDGETS = ["Relief", "Selection Curve", "Consensus Ranking",
+           "Relief Data Generator", "Separability", "RFSM Selection",
+           "Class-Dependent kNN", "Relief, step by step"]
 
 
 def _relief_entry_points(group):
@@ -36,7 +37,7 @@ def test_the_canvas_discovers_the_category_and_its_widgets():
 def test_widgets_are_ordered_by_priority_and_versioned():
     widgets = sorted(_registry().widgets("Relief"), key=lambda w: w.priority)
     assert [w.name for w in widgets] == WIDGETS
-    assert [w.priority for w in widgets] == [10, 20, 30, 40, 50, 60]
+    assert [w.priority for w in widgets] == [10, 15, 17, 20, 30, 40, 50, 60]
     for widget in widgets:
         module, _, name = widget.qualified_name.rpartition(".")
         widget_class = getattr(importlib.import_module(module), name)
