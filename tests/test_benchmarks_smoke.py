@@ -184,7 +184,8 @@ def test_selection_benchmark_times_both_loops_on_tiny_data():
     rows = (bench.curve_case(120, 6, 3, "knn")
             + bench.stability_case(80, 6, 4))
     assert [len(row) for row in rows] == [5, 5, 5]
-    assert all(float(row[1]) > 0 and float(row[2]) > 0 for row in rows)
+    # times, which round to 0.00 on a fast machine
+    assert all(float(row[1]) >= 0 and float(row[2]) >= 0 for row in rows)
     assert "chosen" in rows[1][4] and "index" in rows[2][4]
 
 
