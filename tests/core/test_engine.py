@@ -88,6 +88,22 @@ def test_one_preparation_at_a_time(auto):
     assert first and other.stdout.strip() == "False"
 
 
+@pytest.mark.skipif(not os.path.exists(preparation.AUTOGROUP),
+                    reason="Linux's session scheduling groups only")
+def test_the_background_preparation_yields_the_processor():
+    # started as spawn() starts it, in a session of its own: the session's
+    # scheduling group, not only the process, must have the lowest
+    # priority, or it takes a whole core from the computation beside it
+    code = ("import os\n"
+            "from orangecontrib.relief.core.engines import preparation\n"
+            "preparation.lower_priority()\n"
+            "print(os.sched_getscheduler(0) == os.SCHED_IDLE)\n"
+            "print(open(preparation.AUTOGROUP).read().split()[-1])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, check=True, start_new_session=True)
+    assert out.stdout.split() == ["True", "19"]
+
+
 def test_the_kernel_folder_is_keyed_on_every_source_of_the_core(tmp_path):
     core = tmp_path / "core"
     (core / "formulas").mkdir(parents=True)

@@ -16,9 +16,10 @@ The background preparation
 * runs one at a time per kernel folder (a lock in the folder);
 * killed halfway, leaves what it compiled in numba's cache, and the next
   run, started by the next call that needs it, finishes the rest;
-* runs at the lowest priority (SCHED_IDLE on Linux, nice 19 elsewhere on
-  POSIX, IDLE_PRIORITY_CLASS on Windows), so a running computation keeps
-  the processors;
+* runs at the lowest priority (SCHED_IDLE in a session whose scheduling
+  group has nice 19 on Linux, nice 19 elsewhere on POSIX,
+  IDLE_PRIORITY_CLASS on Windows), so a running computation keeps the
+  processors;
 * is switched off by ``ORANGE_RELIEF_BACKGROUND=0`` (the project's tests
   do so), and is never started by a forced engine.
 
@@ -151,15 +152,37 @@ def spawn(command, log):
     return True
 
 
+#: Linux's scheduling group of a session (sched(7), "The autogroup
+#: feature"), whose nice value weighs the session against the others
+AUTOGROUP = "/proc/self/autogroup"
+
+
 def lower_priority():
     """Give this process the lowest scheduling priority the platform
-    offers (Windows: set when the process is started)."""
+    offers (Windows: set when the process is started).
+
+    On Linux the processor is shared fairly between sessions before it is
+    shared between the processes of a session (the autogroups), so a
+    background process in a session of its own (:func:`spawn`) would
+    take a whole core from a computation beside it, whatever its own
+    priority: the session's group gets the lowest priority too.
+    """
     if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
         try:
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-            return
+        except OSError:
+            _nice()
+    else:
+        _nice()
+    if os.path.exists(AUTOGROUP) and os.getsid(0) == os.getpid():
+        try:
+            with open(AUTOGROUP, "w", encoding="ascii") as group:
+                group.write("19")
         except OSError:
             pass
+
+
+def _nice():
     if hasattr(os, "nice"):
         try:
             os.nice(19)
