@@ -276,6 +276,25 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         with self.assertRaises(Interrupted):
             owrelief.compute_weights(ReliefF(), self.heart, FakeState())
 
+    def test_the_weights_are_shown_while_their_test_runs(self):
+        from orangecontrib.relief import MultiSURF, Significance
+        scorer = MultiSURF()
+        state = FakeState(interrupted=False)
+        done = owrelief.compute_weights(scorer, self.heart, state,
+                                        tester=Significance(scorer))
+        [partial] = state.partial
+        np.testing.assert_array_equal(partial.weights, done.weights)
+        self.assertIsNone(partial.tested)
+        self.assertIsNotNone(done.tested)
+        self.widget.data, self.widget.test_significance = self.heart, True
+        self.widget.on_partial_result(partial)
+        self.assertIs(self.widget.scores, partial)
+        self.assertIn("being tested", self.widget.plot_info.text())
+        self.assertIsNone(self.get_output(self.widget.Outputs.weights))
+        # nothing more to wait for: no partial result
+        owrelief.compute_weights(scorer, self.heart, state)
+        self.assertEqual(len(state.partial), 1)
+
     def test_settings_persist(self):
         widget = self.widget
         widget.method = "Relief"

@@ -5,14 +5,19 @@ class FakeState:
     """A stand-in for the ``TaskState`` that a widget's worker function gets.
 
     With ``interrupted=True`` (the default) it reports a cancelled task, so
-    the worker must stop at its first check; it ignores status and progress.
+    the worker must stop at its first check; it ignores status and progress
+    and keeps the partial results in `partial`.
     """
 
     def __init__(self, interrupted=True):
         self.interrupted = interrupted
+        self.partial = []
 
     def set_status(self, _):
         pass
+
+    def set_partial_result(self, result):
+        self.partial.append(result)
 
     def set_progress_value(self, _):
         pass

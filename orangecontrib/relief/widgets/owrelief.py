@@ -75,13 +75,17 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     stability of its ranking (runs in a worker thread).
 
     The core reports the fraction of its work done; the task shows it as
-    progress and stops there once the widget cancelled it.
+    progress and stops there once the widget cancelled it.  The weights
+    are a partial result while the test or the resamples run, so that a
+    person sees the ranking as soon as it is known.
     """
     parts = 1 + (tester is not None) + (stability is not None)
     with work_progress(state, "Weighting attributes ...", data.X,
                        scorer.n_iterations, end=1 / parts) as progress:
         weights = np.asarray(scorer(data, progress_callback=progress),
                              dtype=float)
+    if parts > 1:
+        state.set_partial_result(Scores(weights, None))
     tested = stable = None
     if tester is not None:
         with work_progress(state, "Testing significance ...", start=1 / parts,
@@ -639,7 +643,14 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._clear_results()
 
     def on_partial_result(self, result):
-        pass
+        """The weights, shown while their test or stability is computed
+        (the outputs wait for the whole result)."""
+        self.scores = result
+        self._show_scores()
+        rest = ("Their significance is being tested ..."
+                if self.test_significance else
+                "The stability of their ranking is being measured ...")
+        self.plot_info.setText(f"{self.plot_info.text()} {rest}".strip())
 
     def _show_scores(self):
         """Plot the best `n_bars` attributes (the significant first when
