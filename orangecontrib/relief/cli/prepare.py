@@ -1,8 +1,11 @@
 """``orange-relief prepare``: compile the compiled engine now, with a
-progress bar, for a lab image or a classroom's machines before the lecture
-(:mod:`orangecontrib.relief.core.warmup`).  Without it, the first call on
-data large enough for the compiled engine starts the same preparation in
-the background, and the vectorised engine answers meanwhile."""
+progress bar, for a lab image or a classroom's machines before the lecture.
+Without it, the first call on data large enough for the compiled engine
+starts the same preparation in the background, and the vectorised engine
+answers meanwhile.
+
+The preparation is :func:`orangecontrib.relief.core.warmup.prepare`; the
+first paragraph is the command's description in its help."""
 import sys
 import time
 

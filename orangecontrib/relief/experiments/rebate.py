@@ -494,7 +494,7 @@ def plot_heatmap(results, path, dpi=110):
     colorbar.set_label("power at r = number of predictive features",
                        fontsize=7)
     figure.tight_layout()
-    figure.savefig(path, dpi=dpi)
+    figure.savefig(path, dpi=dpi, bbox_inches="tight")
 
 
 def plot_curves(results, path, dpi=100):
@@ -533,4 +533,4 @@ def plot_curves(results, path, dpi=100):
     figure.supxlabel("r (top features)", fontsize=8, y=0.03)
     figure.supylabel("power", fontsize=8)
     figure.tight_layout(rect=(0, 0.05, 1, 1))
-    figure.savefig(path, dpi=dpi)
+    figure.savefig(path, dpi=dpi, bbox_inches="tight")
