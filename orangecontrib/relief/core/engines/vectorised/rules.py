@@ -219,30 +219,37 @@ def cdrelief_rule(exact, squared, weights, refs, scale, neighbours,
 
 
 def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
-                    pair_coef, threshold, as_printed):
-    """Rows W[c] of Qiu & He's (2019) eq. 6 summed over all references:
-    for each other class l with its own misses, d2 and IW, the update
-    (mean miss diff - mean hit diff) goes to row c or l by the sign of
-    d2 - d1 and the reading of eq. 6, the misses' terms first."""
+                    pair_coef, thresholds, as_printed):
+    """Rows W[c] of Qiu & He's (2019) eq. 6 summed over all references,
+    for each of the `thresholds`: for each other class l with its own
+    misses, d2 and IW, the update (mean miss diff - mean hit diff) goes to
+    row c or l by the sign of d2 - d1 and the reading of eq. 6, the
+    misses' terms first.
+
+    The distances, the diffs and the order of the terms do not depend on
+    the threshold, so every threshold's sums are laid out at once; a term
+    that one threshold drops (IW = 0) adds an exact zero to its sums,
+    which leaves them what the compiled rule, skipping it, adds up."""
     m, n_groups, k = neighbours.shape
     own = exact.groups[refs]
     counts = found(neighbours)
     mean = mean_euclidean(metric, weights, refs, neighbours)
     d1, d2 = mean[np.arange(m), own][:, None], mean
-    weight = instance_weights(d1, d2, threshold)
     groups = np.arange(n_groups)[None, :]
-    update = ((groups != own[:, None]) & (counts > 0)
-              & (counts[np.arange(m), own] > 0)[:, None] & (weight != 0.0))
+    updated = ((groups != own[:, None]) & (counts > 0)
+               & (counts[np.arange(m), own] > 0)[:, None])
     row = np.where(((d2 - d1) > 0) == as_printed, own[:, None], groups)
-    coef = np.where(update, scale[:, None] * pair_coef[own], 0.0)
     hits = neighbours[np.arange(m), own]
     members = np.concatenate(
         [np.concatenate([neighbours[:, g], hits], axis=1)
          for g in range(n_groups)], axis=1)
-    terms = np.concatenate(
-        [np.concatenate([mean_terms(neighbours[:, g], coef[:, g]),
-                         mean_terms(hits, -coef[:, g])], axis=1)
-         for g in range(n_groups)], axis=1)
+    terms = []
+    for threshold in thresholds:
+        update = updated & (instance_weights(d1, d2, threshold) != 0.0)
+        coef = np.where(update, scale[:, None] * pair_coef[own], 0.0)
+        terms.append(np.concatenate(
+            [np.concatenate([mean_terms(neighbours[:, g], coef[:, g]),
+                             mean_terms(hits, -coef[:, g])], axis=1)
+             for g in range(n_groups)], axis=1))
     rows = np.repeat(row, 2 * k, axis=1)
-    return total(block_sums(exact, refs, members, [terms], rows,
-                            n_groups)[:, 0])
+    return total(block_sums(exact, refs, members, terms, rows, n_groups))
