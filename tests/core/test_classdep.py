@@ -264,6 +264,34 @@ def test_shared_search_equals_one_shot_calls():
         shared.cdrelief(7)
 
 
+def test_a_grid_of_thresholds_is_each_threshold_alone():
+    # the vectorised engine lays every threshold's terms out together, a
+    # term that a threshold drops adding an exact zero: the same bits
+    from orangecontrib.relief.core.weighted_knn import (
+        column_ranges, fit_class_weights, iwcdrelief_class_weights)
+    X, y, discrete = make_case(7, 3, generic=True, missing=True)
+    grid = THRESHOLDS + [0.5, 1.0]
+    ranges = column_ranges(X, discrete)
+
+    def each_way():
+        shared = ClassDependentRelief(X, y, discrete, k_nearest=4,
+                                      distance_weights=ranges ** 2)
+        for update in ("as_printed", "as_text"):
+            together = shared.iwcdrelief_thresholds(grid, update, 3)
+            alone = [shared.iwcdrelief(t, update, 3) for t in grid]
+            assert_array_equal(together, alone)
+            weights = iwcdrelief_class_weights(shared, ranges, grid, k=3,
+                                               update=update)
+            assert_array_equal(weights, [fit_class_weights(
+                X, y, discrete, 3, k=3, threshold=t, update=update,
+                search=shared) for t in grid])
+        return together
+
+    results = on_each_engine(each_way)
+    assert_array_equal(*results.values())  # and the engines agree
+    assert len({w.tobytes() for w in results["vectorised"]}) > 2
+
+
 def test_absent_classes_give_nan_rows_and_sampling_is_seeded():
     X, y, _ = make_case(3, 2, generic=True)
     y = np.where(y == 1, 3, y)  # classes 0 and 3 present of 5

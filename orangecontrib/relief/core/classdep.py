@@ -204,13 +204,21 @@ class ClassDependentRelief:
 
     def iwcdrelief(self, threshold=THRESHOLD, update="as_printed", k=None):
         """The matrix of :func:`iwcdrelief` with k (default: k_nearest)."""
-        threshold = check("threshold", threshold)
+        return self.iwcdrelief_thresholds([threshold], update, k)[0]
+
+    def iwcdrelief_thresholds(self, thresholds, update="as_printed",
+                              k=None):
+        """The matrices of :func:`iwcdrelief` with each of the `thresholds`
+        (a list of them; an experiment's grid), computed together."""
+        thresholds = np.array([check("threshold", t) for t in thresholds],
+                              dtype=np.float64)
         as_printed = _check_update(update)
         rows = self.kernels.iwcdrelief_rule(
             self.update.exact, self.squared.exact,
             self.weights.astype(np.float64), self.refs, self.scale,
-            self._neighbours(k), self.pair_coef, threshold, as_printed)
-        return _full_matrix(rows, self.codes, self.n_classes)
+            self._neighbours(k), self.pair_coef, thresholds, as_printed)
+        return [_full_matrix(part, self.codes, self.n_classes)
+                for part in rows]
 
 
 def cdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,

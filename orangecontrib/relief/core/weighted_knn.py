@@ -27,7 +27,8 @@ from .prepare import as_nominal_mask
 from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
-           "fit_class_weights", "predict_votes", "accuracy",
+           "fit_class_weights", "iwcdrelief_class_weights", "predict_votes",
+           "accuracy",
            "stratified_folds", "cross_validated_threshold"]
 
 #: weight learners: IWCDRelief, CDRelief (class-dependent), ReliefF (one
@@ -90,6 +91,27 @@ def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief",
             weights = search.cdrelief(k)
         else:
             weights = search.iwcdrelief(threshold, update, k)
+    return _in_data_units(weights, ranges, negative)
+
+
+def iwcdrelief_class_weights(search, ranges, thresholds, *,
+                             k=K_CLASS_DEPENDENT, update="as_printed",
+                             negative="clip"):
+    """:func:`fit_class_weights` of IWCDRelief with each of the
+    `thresholds`: a list of (n_classes x attributes) arrays, the
+    thresholds' rules computed together from one
+    :class:`ClassDependentRelief` `search`, made as
+    :func:`fit_class_weights` makes it from the data (of two classes or
+    more) whose :func:`column_ranges` are `ranges`."""
+    check_choice("negative", negative, NEGATIVE)
+    return [_in_data_units(weights, ranges, negative)
+            for weights in search.iwcdrelief_thresholds(thresholds, update,
+                                                        k)]
+
+
+def _in_data_units(weights, ranges, negative):
+    """Relief's weights times r_j (see the module docstring), 0 for NaN,
+    and negative ones clipped to 0 where `negative` is "clip"."""
     weights = np.nan_to_num(weights * ranges, nan=0.0)
     if negative == "clip":
         weights = np.maximum(weights, 0.0)
@@ -179,15 +201,14 @@ def cross_validated_threshold(X, y, discrete, n_classes, *,
         train, test = fold != f, fold == f
         if len(np.unique(y[train])) < 2 or not test.any():
             continue
+        ranges = column_ranges(X[train], discrete)
         search = ClassDependentRelief(
             X[train], y[train], discrete, k_nearest=k,
             n_iterations=n_iterations, random_state=random_state,
-            distance_weights=column_ranges(X[train], discrete) ** 2,
-            n_classes=n_classes)
-        candidates = [fit_class_weights(
-            X[train], y[train], discrete, n_classes, k=k, threshold=t,
-            update=update, search=search, random_state=random_state,
-            negative=negative) for t in thresholds]
+            distance_weights=ranges ** 2, n_classes=n_classes)
+        candidates = iwcdrelief_class_weights(
+            search, ranges, thresholds, k=k, update=update,
+            negative=negative)
         candidates.append(np.ones((n_classes, X.shape[1])))
         for c, weights in enumerate(candidates):
             totals[c] += accuracy(X[train], y[train], weights, discrete,

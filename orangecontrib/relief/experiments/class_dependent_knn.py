@@ -43,7 +43,7 @@ from . import (Progress, check_at_least, check_folds, fastest_engine,
 from ..core.classdep import ClassDependentRelief, UPDATES
 from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracy,
                                  column_ranges, fit_class_weights,
-                                 stratified_folds)
+                                 iwcdrelief_class_weights, stratified_folds)
 
 __all__ = ["DATASETS", "PAPER", "Settings", "Results", "run", "load"]
 
@@ -109,29 +109,35 @@ def evaluate_split(train_X, train_y, test_X, test_y, n_classes, k_values,
 
     Returns {(method, k): accuracy} with methods "kNN", "kNN + ReliefF",
     "CDRelief" and ("IWCDRelief", update, threshold).  One neighbour search
-    (with the largest k) serves CDRelief and every IWCDRelief setting.
+    (with the largest k) serves CDRelief and every IWCDRelief setting, and
+    weights that several settings share (thresholds under every reference's
+    distance ratio, say) are tested once.
     """
     discrete = np.zeros(train_X.shape[1], dtype=bool)
     ranges = column_ranges(train_X, discrete)
     search = ClassDependentRelief(
         train_X, train_y, k_nearest=max(k_values), random_state=seed,
         distance_weights=ranges ** 2, n_classes=n_classes)
-    result = {}
+    result, tested = {}, {}
 
-    def score(key, k, **options):
-        weights = fit_class_weights(train_X, train_y, discrete, n_classes,
-                                    k=k, search=search, random_state=seed,
-                                    negative=negative, **options)
-        result[key, k] = accuracy(train_X, train_y, weights, discrete,
-                                  test_X, test_y, k)
+    def score(key, k, weights):
+        seen = (k, weights.tobytes())
+        if seen not in tested:
+            tested[seen] = accuracy(train_X, train_y, weights, discrete,
+                                    test_X, test_y, k)
+        result[key, k] = tested[seen]
 
     for k in k_values:
         for name in BASELINES:
-            score(name, k, method=_WEIGHT_METHOD[name])
+            score(name, k, fit_class_weights(
+                train_X, train_y, discrete, n_classes, k=k, search=search,
+                random_state=seed, negative=negative,
+                method=_WEIGHT_METHOD[name]))
         for update in UPDATES:
-            for threshold in thresholds:
-                score(("IWCDRelief", update, threshold), k,
-                      method="IWCDRelief", update=update, threshold=threshold)
+            grid = iwcdrelief_class_weights(search, ranges, thresholds, k=k,
+                                            update=update, negative=negative)
+            for threshold, weights in zip(thresholds, grid):
+                score(("IWCDRelief", update, threshold), k, weights)
     return result
 
 

@@ -43,8 +43,9 @@ class Engine(Protocol):
         """Step 3 of CDRelief: one weight row per class (eq. 4)."""
 
     def iwcdrelief_rule(self, exact, metric, weights, refs, scale,
-                        neighbours, pair_coef, threshold, as_printed):
-        """Step 3 of IWCDRelief: one weight row per class (eq. 6)."""
+                        neighbours, pair_coef, thresholds, as_printed):
+        """Step 3 of IWCDRelief: one weight row per class (eq. 6) for each
+        of the `thresholds` (an array; the rows stacked)."""
 
     def double_relieff(self, data, refs, k, fixed, clip, exponent, s,
                        progress_callback=None):

@@ -44,17 +44,20 @@ def block_sums(exact, refs, neighbours, coefs, rows=None, n_rows=1):
 
     A term whose coefficients are all 0 adds nothing and is left out (its
     neighbour may be a list's padding, -1).  The others are laid out by
-    block and row, each in order, as the sequences :func:`in_order` adds;
-    blocks are taken a few at a time, so that memory stays bounded."""
+    block and row, each in order, as the sequences :func:`in_order` adds
+    (every coefficient's at once); blocks are taken a few at a time, so
+    that memory stays bounded."""
     m, n_terms = neighbours.shape
     n_attrs = exact.values.shape[0]
-    partial = np.zeros((blocks(m), len(coefs), n_rows, n_attrs))
+    n_coefs = len(coefs)
+    partial = np.zeros((blocks(m), n_coefs, n_rows, n_attrs))
     live = np.zeros((m, n_terms), bool)
     for coef in coefs:
         live |= coef != 0
     if rows is None:
         rows = np.zeros((m, n_terms), np.int64)
-    step = max(1, TERM_ENTRIES // max(UPDATE_BLOCK * n_terms * n_attrs, 1))
+    step = max(1, TERM_ENTRIES // max(
+        UPDATE_BLOCK * n_terms * n_attrs * n_coefs, 1))
     for first in range(0, blocks(m), step):
         start = first * UPDATE_BLOCK
         reference, term = np.nonzero(live[start:start + step * UPDATE_BLOCK])
@@ -71,11 +74,13 @@ def block_sums(exact, refs, neighbours, coefs, rows=None, n_rows=1):
         diffs = diffs_of_pairs(exact, refs[reference],
                                neighbours[reference, term])
         n_blocks = min(step, blocks(m) - first)
+        laid = np.zeros((place.max() + 1, n_coefs, n_blocks * n_rows,
+                         n_attrs))
         for s, coef in enumerate(coefs):
-            laid = np.zeros((place.max() + 1, n_blocks * n_rows, n_attrs))
-            laid[place, sequence] = coef[reference, term][:, None] * diffs
-            partial[first:first + n_blocks, s] = in_order(laid, 0).reshape(
-                n_blocks, n_rows, n_attrs)
+            laid[place, s, sequence] = coef[reference, term][:, None] * diffs
+        partial[first:first + n_blocks] = np.moveaxis(
+            in_order(laid, 0).reshape(n_coefs, n_blocks, n_rows, n_attrs),
+            0, 1)
     return partial
 
 
@@ -195,10 +200,11 @@ def pooled_misses(squared, weights, refs, neighbours, own):
 
 def mean_terms(members, coef):
     """The coefficients of the terms of a mean over each row's `members`
-    (-1 padded): coef[r] / their count for each member, 0 for a pad."""
+    (-1 padded): coef[..., r] / their count for each member, 0 for a pad
+    (`coef` may have leading axes, e.g. one per threshold)."""
     count = (members >= 0).sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(members >= 0, coef[:, None] / count, 0.0)
+        return np.where(members >= 0, coef[..., None] / count, 0.0)
 
 
 def cdrelief_rule(exact, squared, weights, refs, scale, neighbours,
@@ -219,30 +225,37 @@ def cdrelief_rule(exact, squared, weights, refs, scale, neighbours,
 
 
 def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
-                    pair_coef, threshold, as_printed):
-    """Rows W[c] of Qiu & He's (2019) eq. 6 summed over all references:
-    for each other class l with its own misses, d2 and IW, the update
-    (mean miss diff - mean hit diff) goes to row c or l by the sign of
-    d2 - d1 and the reading of eq. 6, the misses' terms first."""
+                    pair_coef, thresholds, as_printed):
+    """Rows W[c] of Qiu & He's (2019) eq. 6 summed over all references,
+    for each of the `thresholds`: for each other class l with its own
+    misses, d2 and IW, the update (mean miss diff - mean hit diff) goes to
+    row c or l by the sign of d2 - d1 and the reading of eq. 6, the
+    misses' terms first.
+
+    The distances, the diffs and the order of the terms do not depend on
+    the threshold, so every threshold's sums are laid out at once; a term
+    that one threshold drops (IW = 0) adds an exact zero to its sums,
+    which leaves them what the compiled rule, skipping it, adds up."""
     m, n_groups, k = neighbours.shape
     own = exact.groups[refs]
     counts = found(neighbours)
     mean = mean_euclidean(metric, weights, refs, neighbours)
     d1, d2 = mean[np.arange(m), own][:, None], mean
-    weight = instance_weights(d1, d2, threshold)
     groups = np.arange(n_groups)[None, :]
-    update = ((groups != own[:, None]) & (counts > 0)
-              & (counts[np.arange(m), own] > 0)[:, None] & (weight != 0.0))
+    updated = ((groups != own[:, None]) & (counts > 0)
+               & (counts[np.arange(m), own] > 0)[:, None])
     row = np.where(((d2 - d1) > 0) == as_printed, own[:, None], groups)
-    coef = np.where(update, scale[:, None] * pair_coef[own], 0.0)
     hits = neighbours[np.arange(m), own]
     members = np.concatenate(
         [np.concatenate([neighbours[:, g], hits], axis=1)
          for g in range(n_groups)], axis=1)
+    # every threshold's coefficients, (thresholds, references, groups)
+    weight = instance_weights(d1, d2, np.reshape(thresholds, (-1, 1, 1)))
+    coef = np.where(updated & (weight != 0.0),
+                    scale[:, None] * pair_coef[own], 0.0)
     terms = np.concatenate(
-        [np.concatenate([mean_terms(neighbours[:, g], coef[:, g]),
-                         mean_terms(hits, -coef[:, g])], axis=1)
-         for g in range(n_groups)], axis=1)
+        [np.concatenate([mean_terms(neighbours[:, g], coef[..., g]),
+                         mean_terms(hits, -coef[..., g])], axis=-1)
+         for g in range(n_groups)], axis=-1)
     rows = np.repeat(row, 2 * k, axis=1)
-    return total(block_sums(exact, refs, members, [terms], rows,
-                            n_groups)[:, 0])
+    return total(block_sums(exact, refs, members, terms, rows, n_groups))

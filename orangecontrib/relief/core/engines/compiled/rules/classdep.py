@@ -136,11 +136,14 @@ def iwcdrelief_update(acc, exact, metric, weights, i, neighbours, scale,
 
 
 def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
-                    pair_coef, threshold, as_printed):
-    """Rows W[c] of eq. 6 summed over all references (fixed block order)."""
-    return iwcdrelief_rows(for_kernels(exact), for_kernels(metric), weights,
-                           refs, scale, neighbours, pair_coef, threshold,
-                           as_printed)
+                    pair_coef, thresholds, as_printed):
+    """Rows W[c] of eq. 6 summed over all references (fixed block order),
+    for each of the `thresholds`: (thresholds, groups, attributes)."""
+    exact, metric = for_kernels(exact), for_kernels(metric)
+    return np.stack([iwcdrelief_rows(exact, metric, weights, refs, scale,
+                                     neighbours, pair_coef, threshold,
+                                     as_printed)
+                     for threshold in thresholds])
 
 
 @numba.njit(parallel=True, cache=True)
