@@ -218,3 +218,11 @@ def is_neighbour(distance, limit, inclusive, exclude_twins):
     instances).  For a number or a numpy array of distances."""
     return (((distance < limit) | (inclusive & (distance == limit)))
             & ((not exclude_twins) | (distance > 0)))
+
+
+def empty_fits(n_attrs, k):
+    """The arrays that an engine's ``pair_regressions`` fills, one entry
+    per attribute: coefficients (k each), variance factor, sum of squared
+    residuals (0 where not linear) and whether the fit converged."""
+    return (np.zeros((n_attrs, k)), np.empty(n_attrs), np.zeros(n_attrs),
+            np.empty(n_attrs, bool))

@@ -15,7 +15,8 @@ from ...formulas.diffs import attribute_diffs
 from ...formulas.neighbourhoods import standard_deviation, thresholds
 from ...formulas.npdr import (CONVERGED, KTH_LIMIT, MAX_ITERATIONS,
                               MAX_LEVELS, MULTISURF_LIMIT, STEPPED,
-                              SURF_LIMIT, grouped_sums, is_neighbour,
+                              SURF_LIMIT, empty_fits, grouped_sums,
+                              is_neighbour,
                               kth_smallest, logistic_mean, n_sums,
                               newton_update, solve)
 from ...progress import report, step_bounds
@@ -239,11 +240,8 @@ def pair_regressions(exact, first, second, outcome, covariates, logistic,
     levels (`levels`, :func:`...npdr.attribute_levels`) from their
     grouped pairs, the others a block at a time."""
     n_attrs = exact.values.shape[0]
-    k = 2 + len(covariates)
-    coefficients = np.zeros((n_attrs, k))
-    variance = np.empty(n_attrs)
-    residuals = np.zeros(n_attrs)
-    converged = np.empty(n_attrs, bool)
+    coefficients, variance, residuals, converged = empty_fits(
+        n_attrs, 2 + len(covariates))
     bounds = step_bounds(n_attrs, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         grouped = start + np.flatnonzero(levels.counts[start:stop])
