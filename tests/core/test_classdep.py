@@ -268,8 +268,9 @@ def test_a_grid_of_thresholds_is_each_threshold_alone():
     # the vectorised engine lays every threshold's terms out together, a
     # term that a threshold drops adding an exact zero: the same bits
     from orangecontrib.relief.core.weighted_knn import (
-        column_ranges, fit_class_weights, iwcdrelief_class_weights)
-    X, y, discrete = make_case(7, 3, generic=True, missing=True)
+        column_ranges, fit_class_weights, iwcdrelief_class_weights,
+        predict_votes, predict_votes_each)
+    X, y, discrete = make_case(7, 3, generic=True, missing=False)
     grid = THRESHOLDS + [0.5, 1.0]
     ranges = column_ranges(X, discrete)
 
@@ -285,11 +286,16 @@ def test_a_grid_of_thresholds_is_each_threshold_alone():
             assert_array_equal(weights, [fit_class_weights(
                 X, y, discrete, 3, k=3, threshold=t, update=update,
                 search=shared) for t in grid])
-        return together
+            # and their kNN's votes, searched together
+            each = predict_votes_each(X, y, weights, discrete, X[::2], 3)
+            assert_array_equal(each, [predict_votes(
+                X, y, w, discrete, X[::2], 3) for w in weights])
+        return together, each
 
     results = on_each_engine(each_way)
-    assert_array_equal(*results.values())  # and the engines agree
-    assert len({w.tobytes() for w in results["vectorised"]}) > 2
+    for compiled, vectorised in zip(*results.values()):
+        assert_array_equal(compiled, vectorised)  # the engines agree
+    assert len({w.tobytes() for w in results["vectorised"][0]}) > 2
 
 
 def test_absent_classes_give_nan_rows_and_sampling_is_seeded():

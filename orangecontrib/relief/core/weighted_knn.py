@@ -28,7 +28,7 @@ from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
            "fit_class_weights", "iwcdrelief_class_weights", "predict_votes",
-           "accuracy",
+           "predict_votes_each", "accuracy", "accuracies",
            "stratified_folds", "cross_validated_threshold"]
 
 #: weight learners: IWCDRelief, CDRelief (class-dependent), ReliefF (one
@@ -127,6 +127,14 @@ def predict_votes(train_X, train_y, class_weights, discrete, X, k):
     training index.  Training rows of unknown class (NaN) are no
     prototypes.
     """
+    return predict_votes_each(train_X, train_y, [class_weights], discrete,
+                              X, k)[0]
+
+
+def predict_votes_each(train_X, train_y, class_weights, discrete, X, k):
+    """:func:`predict_votes` with each of the weight matrices
+    `class_weights` (a list of them), the searches made together: a list
+    of ``(votes, first)``."""
     train_X = np.asarray(train_X, dtype=np.float64)
     train_y = np.asarray(train_y, dtype=np.float64)
     known = ~np.isnan(train_y)
@@ -134,31 +142,41 @@ def predict_votes(train_X, train_y, class_weights, discrete, X, k):
         raise ReliefInputError("No training instance has a known class to "
                                "vote with.")
     train_X, train_y = train_X[known], train_y[known]
-    m, n_classes = len(X), class_weights.shape[0]
+    squared = np.array(class_weights, dtype=float, ndmin=3) ** 2
+    m, n_classes = len(X), squared.shape[1]
     k = min(k, len(train_X))
     labels = train_y.astype(np.int64)
     kernels = engines.kernels(engines.choose(m * np.size(train_X)))
     nearest = kernels.nearest_prototypes(
-        np.ascontiguousarray(train_X, dtype=float), labels,
-        np.ascontiguousarray(class_weights, dtype=float) ** 2,
+        np.ascontiguousarray(train_X, dtype=float), labels, squared,
         np.ascontiguousarray(discrete, dtype=bool),
         np.array(X, dtype=float, order="C"), k)  # a copy: never read-only
-    votes = np.zeros((m, n_classes))
-    first = np.full((m, n_classes), k)
     rows = np.arange(m)
-    for rank in range(k - 1, -1, -1):
-        votes[rows, labels[nearest[:, rank]]] += 1
-        first[rows, labels[nearest[:, rank]]] = rank
-    return votes, first
+    out = []
+    for index in nearest:
+        votes = np.zeros((m, n_classes))
+        first = np.full((m, n_classes), k)
+        for rank in range(k - 1, -1, -1):
+            votes[rows, labels[index[:, rank]]] += 1
+            first[rows, labels[index[:, rank]]] = rank
+        out.append((votes, first))
+    return out
 
 
 def accuracy(train_X, train_y, class_weights, discrete, test_X, test_y, k):
     """The share of `test_y` that eq. 1's kNN predicts right (ties of votes
     to the class whose nearest voter is nearer)."""
-    votes, first = predict_votes(train_X, train_y, class_weights, discrete,
-                                 test_X, k)
-    predicted = np.argmax(votes * (k + 1) - first, axis=1)
-    return float(np.mean(predicted == test_y))
+    return accuracies(train_X, train_y, [class_weights], discrete, test_X,
+                      test_y, k)[0]
+
+
+def accuracies(train_X, train_y, class_weights, discrete, test_X, test_y, k):
+    """:func:`accuracy` with each of the weight matrices `class_weights` (a
+    list), the searches made together (:func:`predict_votes_each`)."""
+    return [float(np.mean(np.argmax(votes * (k + 1) - first, axis=1)
+                          == test_y))
+            for votes, first in predict_votes_each(
+                train_X, train_y, class_weights, discrete, test_X, k)]
 
 
 def stratified_folds(y, n_folds, seed):
@@ -210,9 +228,8 @@ def cross_validated_threshold(X, y, discrete, n_classes, *,
             search, ranges, thresholds, k=k, update=update,
             negative=negative)
         candidates.append(np.ones((n_classes, X.shape[1])))
-        for c, weights in enumerate(candidates):
-            totals[c] += accuracy(X[train], y[train], weights, discrete,
-                                  X[test], y[test], k)
+        totals += accuracies(X[train], y[train], candidates, discrete,
+                             X[test], y[test], k)
     best = int(np.argmax(totals[:-1]))  # the first of the best thresholds
     if unweighted and totals[-1] > totals[best]:
         return None

@@ -41,7 +41,7 @@ import numpy as np
 from . import (Progress, check_at_least, check_folds, fastest_engine,
                write_csv)
 from ..core.classdep import ClassDependentRelief, UPDATES
-from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracy,
+from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracies,
                                  column_ranges, fit_class_weights,
                                  iwcdrelief_class_weights, stratified_folds)
 
@@ -118,26 +118,23 @@ def evaluate_split(train_X, train_y, test_X, test_y, n_classes, k_values,
     search = ClassDependentRelief(
         train_X, train_y, k_nearest=max(k_values), random_state=seed,
         distance_weights=ranges ** 2, n_classes=n_classes)
-    result, tested = {}, {}
-
-    def score(key, k, weights):
-        seen = (k, weights.tobytes())
-        if seen not in tested:
-            tested[seen] = accuracy(train_X, train_y, weights, discrete,
-                                    test_X, test_y, k)
-        result[key, k] = tested[seen]
-
+    result = {}
     for k in k_values:
-        for name in BASELINES:
-            score(name, k, fit_class_weights(
-                train_X, train_y, discrete, n_classes, k=k, search=search,
-                random_state=seed, negative=negative,
-                method=_WEIGHT_METHOD[name]))
+        weights = {name: fit_class_weights(
+            train_X, train_y, discrete, n_classes, k=k, search=search,
+            random_state=seed, negative=negative, method=_WEIGHT_METHOD[name])
+            for name in BASELINES}
         for update in UPDATES:
             grid = iwcdrelief_class_weights(search, ranges, thresholds, k=k,
                                             update=update, negative=negative)
-            for threshold, weights in zip(thresholds, grid):
-                score(("IWCDRelief", update, threshold), k, weights)
+            weights.update({("IWCDRelief", update, threshold): matrix
+                            for threshold, matrix in zip(thresholds, grid)})
+        distinct = {matrix.tobytes(): matrix for matrix in weights.values()}
+        shares = dict(zip(distinct, accuracies(
+            train_X, train_y, list(distinct.values()), discrete, test_X,
+            test_y, k)))
+        for key, matrix in weights.items():
+            result[key, k] = shares[matrix.tobytes()]
     return result
 
 

@@ -30,7 +30,9 @@ class Engine(Protocol):
     def nearest_prototypes(self, train_X, train_y, squared_weights,
                            discrete, X, k):
         """The k training instances nearest to each row of X by Qiu & He's
-        (2019) class-dependent distance (their eq. 1)."""
+        (2019) class-dependent distance (their eq. 1), for each set of
+        class weights of `squared_weights` (sets x classes x
+        attributes)."""
 
     def relieff_rule(self, exact, refs, neighbours, priors):
         """Step 3 of Relief and ReliefF: the weights."""

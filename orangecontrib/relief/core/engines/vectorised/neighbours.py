@@ -94,31 +94,37 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
 
 def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
     """The k training prototypes nearest to each row of X by Qiu & He's
-    (2019) eq. 1; see :func:`..compiled.neighbours.prototypes.nearest_prototypes`.
+    (2019) eq. 1, for each set of class weights of `squared_weights` (sets
+    x classes x attributes): (sets, m, k); see
+    :func:`..compiled.neighbours.prototypes.nearest_prototypes`.
 
     d(y, x)^2 = sum_j w_{c(x), j}^2 (y_j - x_j)^2, the terms added in
     column order, each as (w^2 delta) delta, as the compiled kernel adds
-    them; ties go to the lower training index.  The queries are taken in
-    tiles (:data:`.diffs.TILE`) on the engine's threads.
+    them; ties go to the lower training index.  Every set's distances are
+    computed together (a query's differences serve them all), the queries
+    in tiles (:data:`.diffs.TILE`) on the engine's threads.
     """
-    n = len(train_X)
+    n, n_sets = len(train_X), len(squared_weights)
     columns = np.ascontiguousarray(train_X.T)  # a column's prototypes together
-    weights = np.ascontiguousarray(squared_weights[train_y].T)
-    index = np.empty((len(X), k), np.int64)
+    # weights[j][s, i]: set s's weight of column j for prototype i
+    weights = np.ascontiguousarray(
+        np.moveaxis(squared_weights[:, train_y], 2, 0))[:, :, None, :]
+    index = np.empty((n_sets, len(X), k), np.int64)
 
     def search(block):
         rows = X[block]
-        total = np.zeros((len(rows), n))
-        delta = np.empty_like(total)
+        total = np.zeros((n_sets, len(rows), n))
+        delta, term = np.empty((len(rows), n)), np.empty_like(total)
         for j in range(X.shape[1]):
             np.subtract(rows[:, j, None], columns[j], out=delta)
             if discrete[j]:
                 np.not_equal(delta, 0.0, out=delta)
-            term = weights[j] * delta
+            np.multiply(weights[j], delta, out=term)
             term *= delta
             total += term
-        index[block] = smallest(total, k)
+        index[:, block] = smallest(total.reshape(-1, n), k).reshape(
+            n_sets, len(rows), k)
 
-    size = max(1, TILE // max(n, 1))
-    each(search, blocks(0, len(X), size, n * X.shape[1]))
+    size = max(1, TILE // max(n * n_sets, 1))
+    each(search, blocks(0, len(X), size, n * n_sets * X.shape[1]))
     return index

@@ -8,8 +8,16 @@ from numba import prange
 from .topk import offer
 
 
-@numba.njit(parallel=True, cache=True)
 def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
+    """:func:`nearest_of_weights` for each set of weights of
+    `squared_weights` (sets x classes x attributes): (sets, m, k)."""
+    return np.stack([nearest_of_weights(train_X, train_y, weights, discrete,
+                                        X, k)
+                     for weights in squared_weights])
+
+
+@numba.njit(parallel=True, cache=True)
+def nearest_of_weights(train_X, train_y, squared_weights, discrete, X, k):
     """The k training prototypes nearest to each row of X by eq. 1.
 
     d(y, x)^2 = sum_j w_{c(x), j}^2 (y_j - x_j)^2 with ``squared_weights``
