@@ -13,7 +13,8 @@ when the widget has finished, as ``<out>/<case>/complete.png``; the
 seconds to the first and to the complete result are printed.
 It needs a screen: run it under a virtual one,
 
-    xvfb-run -a -s "-screen 0 1600x1000x24" python benchmarks/canvas_first_contact.py OUT
+    xvfb-run -a -s "-screen 0 1600x1000x24" \
+        python benchmarks/canvas_first_contact.py OUT
 
 (``--case relief`` or ``--case separability`` for one of them;
 ``--busy`` beside two processes spinning on a core each).
