@@ -128,26 +128,43 @@ class Significance(Scorer):
 
     def result(self, data, progress_callback=None):
         """The :data:`SignificanceResult` of every attribute of `data`."""
+        return self.scores_and_result(data, progress_callback)[1]
+
+    @property
+    def scores_too(self):
+        """Whether :meth:`scores_and_result` gives the scorer's scores with
+        the test (from the same pass): NPDR's regressions, and STIR of a
+        SURF-family method."""
+        return self.test == "regression" or (
+            self.test == "stir" and type(self.scorer) is not ReliefF)
+
+    def scores_and_result(self, data, progress_callback=None):
+        """(the scorer's scores of `data`, or None, and the
+        :data:`SignificanceResult`): the scores, the very ones the scorer
+        gives, where the test computes them in its own pass
+        (:attr:`scores_too`), so that a caller who wants both needs one
+        pass over the neighbours."""
         check_table(data, "A significance test")
         if self.test == "stir" and not self.fits(data.domain.class_var):
             raise ValueError("STIR needs a categorical class; use "
                              "test='permutation' for a numeric one.")
-        note = None
+        note = scores = None
         if self.test == "regression":
             result = self.scorer.result(data, progress_callback)
             weights, p = result.coefficient, result.p
+            scores = weights
         elif self.test == "stir":
-            result = self._stir(self.scorer.arrays(data), progress_callback)
+            scores, result = self._stir(self.scorer.arrays(data),
+                                        progress_callback)
             weights, p = result.score, result.p
             note = significance.no_verdict(
                 result, [a.name for a in data.domain.attributes])
         else:
             weights, p = self._permutations(data, progress_callback)
         q = significance.adjust(p, self.adjustment)
-        return SignificanceResult(weights, p, q,
-                                  significance.significant(q, self.alpha),
-                                  self.alpha, self.test, self.adjustment,
-                                  note)
+        return scores, SignificanceResult(
+            weights, p, q, significance.significant(q, self.alpha),
+            self.alpha, self.test, self.adjustment, note)
 
     def _stir(self, arrays, progress_callback):
         scorer = self.scorer
@@ -157,10 +174,10 @@ class Significance(Scorer):
                        variance=self.variance,
                        progress_callback=progress_callback)
         if type(scorer) is ReliefF:
-            return significance.stir(arrays.X, arrays.y, arrays.discrete,
-                                     neighbourhood="relieff",
-                                     k_nearest=scorer.k_nearest, **options)
-        return significance.stir(
+            return significance.stir_and_weights(
+                arrays.X, arrays.y, arrays.discrete, neighbourhood="relieff",
+                k_nearest=scorer.k_nearest, **options)
+        return significance.stir_and_weights(
             arrays.X, arrays.y, arrays.discrete, neighbourhood=scorer.method,
             deviation=getattr(scorer, "deviation", "population"), **options)
 

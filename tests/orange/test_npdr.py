@@ -55,6 +55,11 @@ def test_the_significance_path_gives_npdrs_own_p_values():
     assert_array_equal(tested.p, result.p)
     assert_array_equal(tested.q, result.q)
     assert_array_equal(tested.weights, result.coefficient)
+    # and the scores it gives with them are the scorer's own
+    tester = Significance(NPDR(covariates=["sex"]), test="regression")
+    scores, _ = tester.scores_and_result(table)
+    assert tester.scores_too
+    assert_array_equal(scores, NPDR(covariates=["sex"])(table))
 
 
 @pytest.mark.parametrize("make, message", [

@@ -68,6 +68,25 @@ def test_stir_tests_the_scorers_references(heart, scorer, neighbourhood):
         k_nearest=5).p)
 
 
+@pytest.mark.parametrize("method, options", [
+    ("SURF", {}), ("SURF*", dict(diff="ramp")),
+    ("MultiSURF", dict(n_iterations=50, random_state=3)),
+    ("MultiSURF*", {}), ("ReliefF", {})])
+def test_a_test_that_weighs_gives_the_scorers_very_weights(heart, method,
+                                                            options):
+    # the widget takes them instead of weighing again: they must be the
+    # scorer's to the bit, or Rank and the widget would disagree
+    scorer = make_scorer(method, **options)
+    tester = Significance(scorer)
+    scores, result = tester.scores_and_result(heart)
+    assert tester.scores_too == (method != "ReliefF")
+    if tester.scores_too:
+        assert_array_equal(scores, scorer(heart))
+    else:
+        assert scores is None
+    assert_array_equal(result.p, tester.result(heart).p)
+
+
 def test_permutations_of_any_orange_scorer(heart):
     info_gain = Orange.preprocess.score.InfoGain()
     result = Significance(info_gain, test="permutation", n_permutations=19,

@@ -278,7 +278,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
 
     def test_the_weights_are_shown_while_their_test_runs(self):
         from orangecontrib.relief import MultiSURF, Significance
-        scorer = MultiSURF()
+        scorer = ReliefF()  # STIR sums ReliefF's pairs in a pass of its own
         state = FakeState(interrupted=False)
         done = owrelief.compute_weights(scorer, self.heart, state,
                                         tester=Significance(scorer))
@@ -294,6 +294,15 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         # nothing more to wait for: no partial result
         owrelief.compute_weights(scorer, self.heart, state)
         self.assertEqual(len(state.partial), 1)
+        # MultiSURF's STIR weighs in its own pass: one pass, the same weights
+        scorer, state = MultiSURF(), FakeState(interrupted=False)
+        done = owrelief.compute_weights(scorer, self.heart, state,
+                                        tester=Significance(scorer))
+        self.assertEqual(state.partial, [])
+        # (the progress cuts the blocks of references: the last bits move)
+        np.testing.assert_allclose(done.weights, scorer(self.heart),
+                                   rtol=0, atol=1e-12)
+        self.assertIsNotNone(done.tested)
 
     def test_settings_persist(self):
         widget = self.widget

@@ -243,6 +243,24 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     STatistical Inference Relief (STIR) feature selection.
     Bioinformatics 35(8):1358-1365.
     """
+    return stir_and_weights(
+        X, y, discrete, neighbourhood=neighbourhood, k_nearest=k_nearest,
+        deviation=deviation, variance=variance, n_iterations=n_iterations,
+        random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+        progress_callback=progress_callback)[1]
+
+
+def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
+                     k_nearest=K_RELIEFF, deviation=DEVIATION,
+                     variance=VARIANCE, n_iterations=None,
+                     random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                     t_diff=T_DIFF, progress_callback=None):
+    """(weights, :func:`stir`'s StirResult) from one search of the
+    neighbours: a SURF-family `neighbourhood`'s method computes its
+    weights and STIR's sums in the same pass, so `weights` are the
+    method's own (:func:`.surf.neighbourhood_sums`, the far sets of SURF*
+    and MultiSURF* included); None for ReliefF's, whose pairs STIR sums
+    apart from its weights.  Parameters as in :func:`stir`."""
     if neighbourhood not in STIR_NEIGHBOURHOODS:
         raise ReliefInputError(
             f"neighbourhood must be one of "
@@ -253,13 +271,14 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)
     if neighbourhood == "relieff":
+        weights = None
         sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
                                  **references, **options)
     else:
-        sums = neighbourhood_sums(X, y, discrete, method=neighbourhood,
-                                  deviation=deviation, stir=True,
-                                  **references, **options).stir
-    return stir_test(sums, variance, thin_classes(y))
+        weights, sums = neighbourhood_sums(
+            X, y, discrete, method=neighbourhood, deviation=deviation,
+            stir=True, **references, **options)
+    return weights, stir_test(sums, variance, thin_classes(y))
 
 
 def class_imbalance(y):

@@ -75,19 +75,29 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     stability of its ranking (runs in a worker thread).
 
     The core reports the fraction of its work done; the task shows it as
-    progress and stops there once the widget cancelled it.  The weights
-    are a partial result while the test or the resamples run, so that a
-    person sees the ranking as soon as it is known.
+    progress and stops there once the widget cancelled it.  A test that
+    computes the weights in its own pass (STIR of the SURF family, NPDR's
+    regressions) gives them; otherwise the weights come first and are a
+    partial result while the test or the resamples run, so that a person
+    sees the ranking as soon as it is known.
     """
-    parts = 1 + (tester is not None) + (stability is not None)
-    with work_progress(state, "Weighting attributes ...", data.X,
-                       scorer.n_iterations, end=1 / parts) as progress:
-        weights = np.asarray(scorer(data, progress_callback=progress),
-                             dtype=float)
-    if parts > 1:
-        state.set_partial_result(Scores(weights, None))
+    together = tester is not None and tester.scores_too
+    parts = 1 + (tester is not None and not together) + (stability is not None)
     tested = stable = None
-    if tester is not None:
+    if together:
+        with work_progress(state, "Weighting and testing attributes ...",
+                           data.X, scorer.n_iterations,
+                           end=1 / parts) as progress:
+            weights, tested = tester.scores_and_result(data, progress)
+        weights = np.asarray(weights, dtype=float)
+    else:
+        with work_progress(state, "Weighting attributes ...", data.X,
+                           scorer.n_iterations, end=1 / parts) as progress:
+            weights = np.asarray(scorer(data, progress_callback=progress),
+                                 dtype=float)
+    if parts > 1:
+        state.set_partial_result(Scores(weights, tested))
+    if tester is not None and not together:
         with work_progress(state, "Testing significance ...", start=1 / parts,
                            end=2 / parts) as progress:
             tested = tester.result(data, progress)
@@ -648,7 +658,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.scores = result
         self._show_scores()
         rest = ("Their significance is being tested ..."
-                if self.test_significance else
+                if result.tested is None and self.test_significance else
                 "The stability of their ranking is being measured ...")
         self.plot_info.setText(f"{self.plot_info.text()} {rest}".strip())
 
