@@ -317,14 +317,16 @@ def run_rank(args):
                 warn(f"{caveat} Use --significance permutation for these "
                      f"data.")
         engine = engines.status(table.X, args.n_iterations)
-        progress = (None if engine is None
-                    else ProgressBar("weighting", heading=engine))
         start = time.perf_counter()
-        tested = None if tester is None else tester.result(
-            table, progress_callback=ProgressBar(f"{args.significance} test"))
-        # NPDR's regressions give its weights too
-        weights = (tested.weights if args.significance == "regression"
-                   else scorer(table, progress_callback=progress))
+        weights = tested = None
+        if tester is not None:  # NPDR's and the SURF family's weigh too
+            weights, tested = tester.scores_and_result(
+                table, progress_callback=ProgressBar(
+                    f"{args.significance} test", heading=engine))
+        if weights is None:
+            weights = scorer(table, progress_callback=None if engine is None
+                             else ProgressBar("weighting", heading=None
+                                              if tester else engine))
         stable = None if args.n_resamples is None else ranking_stability(
             table, scorer, n_resamples=args.n_resamples,
             resampling=resampling, subsample=args.subsample or SUBSAMPLE,
