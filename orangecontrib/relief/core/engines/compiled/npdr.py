@@ -365,8 +365,8 @@ def pair_regressions(exact, first, second, outcome, covariates, logistic,
     numeric = bool(numeric_and_known(exact))
     covariates = np.ascontiguousarray(covariates, dtype=np.float64).reshape(
         k - 2, len(first))
-    coefficients, variance, residuals, converged = npdr.empty_fits(n_attrs,
-                                                                   k)
+    coefficients, variance, residuals, converged = npdr.empty_fits(
+        n_attrs, k)
     bounds = step_bounds(n_attrs, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         regressions(exact, numeric, first, second, outcome, covariates,

@@ -16,9 +16,8 @@ from ...formulas.neighbourhoods import standard_deviation, thresholds
 from ...formulas.npdr import (CONVERGED, KTH_LIMIT, MAX_ITERATIONS,
                               MAX_LEVELS, MULTISURF_LIMIT, STEPPED,
                               SURF_LIMIT, empty_fits, grouped_sums,
-                              is_neighbour,
-                              kth_smallest, logistic_mean, n_sums,
-                              newton_update, solve)
+                              is_neighbour, kth_smallest, logistic_mean,
+                              n_sums, newton_update, solve)
 from ...progress import report, step_bounds
 from .diffs import distances
 from .surf import row_totals
