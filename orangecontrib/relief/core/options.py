@@ -42,6 +42,13 @@ DEVIATION = "population"
 #: default; Moore & White 2007 drop a tenth)
 TURF_FRACTION = 0.5
 
+#: TuRF's rounds (:mod:`.turf`): every one of int(1 / fraction), or
+#: scikit-rebate 0.8.4's, which stop after the first round that leaves at
+#: most n_keep attributes, SKREBATE_N_KEEP unless given (its
+#: ``num_scores_to_return``)
+TURF_SCHEDULE = "every round"
+SKREBATE_N_KEEP = 100
+
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
 #: and the level at which an attribute counts as significant; more than
@@ -211,6 +218,7 @@ PARAMETERS = {
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
+    "schedule": OneOf("every round", "scikit-rebate"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),
