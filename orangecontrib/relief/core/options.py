@@ -68,6 +68,11 @@ STIR_BALANCE = 1.5
 #: made unbiased, the sample's (the textbook pooled t-test)
 VARIANCE = "population"
 
+#: STIR's pairs: the paper's (False), or as the authors' R package finds
+#: and weighs them (True: pooled misses, its twins, its keep rule;
+#: :mod:`.r_pairs`), for a user who must match a published R analysis
+R_COMPATIBLE = False
+
 #: the fewest instances of every class on which STIR gives a verdict: with
 #: one, every miss pair of the other classes' references is that instance
 STIR_MIN_CLASS = 2
@@ -155,6 +160,16 @@ class Optional(Constraint):
             self.fail(name, value)
 
 
+class Flag(Constraint):
+    """True or False (a numpy bool too; not 0 or 1)."""
+    requirement = "True or False"
+
+    def __call__(self, name, value):
+        if not isinstance(value, (bool, np.bool_)):
+            self.fail(name, value)
+        return bool(value)
+
+
 class OneOf(Constraint):
     """One of the given strings."""
 
@@ -212,6 +227,7 @@ PARAMETERS = {
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
     "variance": OneOf("population", "sample"),
+    "r_compatible": Flag(),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "n_attributes": PositiveInt(),
