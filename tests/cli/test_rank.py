@@ -341,6 +341,9 @@ def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):
     (["--adjust", "holm"], "--adjust has no effect without --significance"),
     (["--method", "MultiSURF", "--significance", "stir", "--permutations",
       "99"], "--permutations has no effect with --significance stir"),
+    (["--significance", "permutation", "--permutations", "19",
+      "--r-compatible"],
+     "--r-compatible has no effect with --significance permutation"),
     # zoo: 16 attributes; the least p of 9 permutations is 0.1
     (["--significance", "permutation", "--permutations", "9"],
      "with 9 permutations and 16 attributes no Benjamini-Hochberg q can be "
@@ -368,6 +371,27 @@ def test_options_that_can_work_do_not_warn(capsys, argv):
     dataset = "heart_disease" if "stir" in argv else "zoo"  # equal classes
     code, _, err = run(capsys, "rank", dataset, *argv)
     assert code == 0 and "warning" not in err
+
+
+def test_r_compatible_stir_takes_rs_pairs(capsys):
+    """zoo's seven classes: R pools the misses, and its p-values are
+    those of Significance(r_compatible=True), not the paper's."""
+    from orangecontrib.relief import ReliefF, Significance
+
+    data = Table(path("zoo"))
+    p = {}
+    for r_compatible in (False, True):
+        code, lines, _ = run(capsys, "rank", "zoo", "--significance", "stir",
+                             *["--r-compatible"] * r_compatible)
+        assert code == 0
+        p[r_compatible] = {row.split()[1]: float(row.split()[3])
+                           for row in lines[1:1 + len(data.domain.attributes)]}
+        result = Significance(ReliefF(), r_compatible=r_compatible).result(
+            data)
+        for attribute, expected in zip(data.domain.attributes, result.p):
+            assert p[r_compatible][attribute.name] == pytest.approx(
+                expected, rel=1e-2, abs=1e-300)
+    assert p[False] != p[True]
 
 
 def test_stir_on_unequal_classes_warns(capsys):

@@ -10,9 +10,10 @@ from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
 
 #: the significance options (by destination), and those each test uses:
 #: given with another test or none, an option has no effect
-SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations")
-TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment"),
-                "permutation": SIGNIFICANCE_OPTIONS,
+SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations",
+                        "r_compatible")
+TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment", "r_compatible"),
+                "permutation": ("alpha", "adjustment", "n_permutations"),
                 "regression": ("alpha", "adjustment")}
 #: the significance test of each test's summary line
 TEST_NAMES = {"stir": "STIR", "permutation": "permutation test",
@@ -79,6 +80,13 @@ def add_rank_command(subparsers):
         "--adjust", choices=ADJUSTMENTS, dest="adjustment",
         help="adjustment for testing every attribute: bh (Benjamini-"
              "Hochberg), holm or bonferroni (default bh)")
+    parser.add_argument(
+        "--r-compatible", action="store_const", const=True,
+        dest="r_compatible",
+        help="with --significance stir: the pairs as the authors' R package "
+             "(insilico/stir) finds them, to match a published R analysis "
+             "(the misses of all other classes pooled, R's handling of "
+             "identical rows of different classes; doc/significance.md)")
     parser.add_argument(
         "--permutations", type=positive_int, metavar="B",
         dest="n_permutations",
