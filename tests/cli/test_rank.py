@@ -1,5 +1,6 @@
 """``orange-relief rank`` (orangecontrib.relief.cli.rank)."""
 import functools
+import gzip
 import os
 import subprocess
 import sys
@@ -465,3 +466,61 @@ def test_stability_of_subsamples_and_a_subsample_without_it(capsys):
     assert "--subsample has no effect without --stability" in err
     with pytest.raises(SystemExit):
         main(["rank", "--stability", "5", "--subsample", "1"])
+
+
+ARCHIVE_FILE = os.path.join(os.path.dirname(__file__), os.pardir, "data",
+                            "rebate", "3Class_Datasets_Loc_2",
+                            "3Class_Datasets_Loc_2_01.txt.gz")
+
+
+def archive_copies(folder):
+    """The ReBATE archive's three-class table as it is (.txt.gz), gzipped
+    tab-separated (.tsv.gz) and gzipped comma-separated (.csv.gz), missing
+    values NA."""
+    with gzip.open(ARCHIVE_FILE, "rt") as file:
+        lines = file.read().splitlines()
+    lines[1] = "\t".join(["NA"] + lines[1].split("\t")[1:])
+    copies = {}
+    for name, separator in (("a.txt.gz", "\t"), ("a.tsv.gz", "\t"),
+                            ("a.csv.gz", ",")):
+        with gzip.open(folder / name, "wt") as file:
+            file.write("\n".join(line.replace("\t", separator)
+                                 for line in lines) + "\n")
+        copies[name] = str(folder / name)
+    return copies
+
+
+def test_gzipped_tables_of_the_archive_are_read_as_the_experiment_reads_them(
+        capsys, tmp_path):
+    """.txt.gz, .tsv.gz and .csv.gz: the same table, its column Class the
+    categorical class (three integer codes), NA missing; --class Class
+    keeps the numbers a numeric target."""
+    from orangecontrib.relief.experiments.rebate import read_table
+
+    names, X, y = read_table(ARCHIVE_FILE)
+    rankings = []
+    for name, path in archive_copies(tmp_path).items():
+        code, lines, err = run(capsys, "rank", path, "--top", "20")
+        assert code == 0, err
+        assert lines[-1].startswith("1600 instances, 20 attributes, method "
+                                    "ReliefF"), name
+        rankings.append(ranking(lines))
+    assert rankings[0] == rankings[1] == rankings[2]
+    assert set(rankings[0]) == set(names)
+    code, lines, _ = run(capsys, "rank", ARCHIVE_FILE, "--class", "Class")
+    assert code == 0 and "method RReliefF" in lines[-1]
+
+
+def test_a_broken_gzipped_table_is_one_line(capsys, tmp_path):
+    broken = tmp_path / "broken.txt.gz"
+    broken.write_bytes(gzip.compress(b"N0\tClass\n0\t1\n")[:-12])
+    code, _, err = run(capsys, "rank", str(broken))
+    assert code == 2
+    assert err.count("\n") == 1 and "cannot read" in err
+
+
+def test_the_curve_reads_the_archives_tables(capsys):
+    code, lines, err = run(capsys, "curve", ARCHIVE_FILE, "--folds", "2",
+                           "--no-figure")
+    assert code == 0, err
+    assert "ReliefF, kNN, 2-fold cross-validation" in lines[-1]
