@@ -499,8 +499,8 @@ def test_gzipped_tables_of_the_archive_are_read_as_the_experiment_reads_them(
 
     names, X, y = read_table(ARCHIVE_FILE)
     rankings = []
-    for name, path in archive_copies(tmp_path).items():
-        code, lines, err = run(capsys, "rank", path, "--top", "20")
+    for name, copy in archive_copies(tmp_path).items():
+        code, lines, err = run(capsys, "rank", copy, "--top", "20")
         assert code == 0, err
         assert lines[-1].startswith("1600 instances, 20 attributes, method "
                                     "ReliefF"), name

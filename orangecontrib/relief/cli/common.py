@@ -66,8 +66,6 @@ def load_table(name):
     Raises `CliError` if there is no such file or data set, `name` is a
     folder or an empty file, or it can't be read as a table with columns.
     """
-    from Orange.data import Table
-
     from orangecontrib.relief import datasets
 
     if os.path.isdir(name):
