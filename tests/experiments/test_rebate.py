@@ -410,3 +410,49 @@ def test_turf_runs_with_either_schedule():
         assert_array_equal(rebate.our_scores(name, X, y, discrete,
                                              "classification"),
                            expected.scores)
+
+
+def test_a_family_of_several_sizes_is_split_by_them():
+    c = rebate.Configuration
+    found = [c(os.path.join("GAMETES_2.2_dev_peter_core2wayEpistasis_"
+                            "Datasets_Loc_2_Qnt_2_Pop_100000", "a_20",
+                            f"s_{n}", f"her_{h}"), ())
+             for n in (200, 1600) for h in (0.1, 0.4)]
+    found += [c("6_bit_mutliplexer", ())] + [
+        c(os.path.join("GAMETES_2.2_dev_peter_2wayEpiFeatures_Datasets",
+                       f"a_{a}", "s_1600", "x"), ()) for a in (100, 1000)]
+    groups = [(label, len(group))
+              for label, group in rebate.family_groups(found)]
+    assert groups == [("core2wayEpistasis, 200 instances", 2),
+                      ("core2wayEpistasis, 1600 instances", 2),
+                      ("6_bit_mutliplexer", 1), ("2wayEpiFeatures", 2)]
+
+
+def test_the_family_table(results):
+    lines = results.family_table({"MultiSURF": "MS", "Relief": "R"})
+    assert lines[0] == "| family (configurations) | MS | R |"
+    assert len(lines) == 2 + 5 + 1
+    rows = {line.split(" | ")[0][2:]: line.split(" | ")[1:] for line in
+            lines[2:]}
+    assert rows["3Class (1)"][1] == "n/a |"
+    means = results.mean_power_at_top()
+    assert rows["**mean of all**"] == [f"**{means['MultiSURF']:.2f}**",
+                                       f"**{means['Relief']:.2f}** |"]
+
+
+def test_the_table_of_the_order_of_the_rows(monkeypatch):
+    """doc/rebate_row_order.py: ReliefF k=10 with the rows as given and
+    permuted, by family (scikit-rebate left out here: it takes seconds a
+    file)."""
+    from tests.test_docs import load_script
+
+    script = load_script("doc/rebate_row_order.py", "rebate_row_order")
+    monkeypatch.setattr(script.peers, "available", lambda peer: False)
+    lines = script.table(FOLDER, summary=SUMMARY, replicates=1)
+    assert lines[0] == ("| family (configurations) | ReliefF k=10, rows as "
+                        "given | ReliefF k=10, rows permuted |")
+    assert [line.split(" |")[0] for line in lines[2:8]] == [
+        "| 3Class (1)", "| 6_bit_mutliplexer (1)", "| 2wayEpi_NA (1)",
+        "| 2wayEpi_contEndpoint (1)", "| core2wayEpistasis (1)",
+        "| **mean of all**"]
+    assert lines[-1].startswith("(ties: the add-on default; replicates: 1")

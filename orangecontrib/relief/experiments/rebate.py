@@ -182,16 +182,43 @@ class Configuration:
         return self.path.split(os.sep)[0]
 
     @property
+    def short_family(self):
+        """The family without GAMETES' decoration."""
+        return re.sub(r"^GAMETES_[\d.]+_dev_\w+?_|_Datasets.*$|_Loc_.*$", "",
+                      self.family)
+
+    @property
+    def instances(self):
+        """The number of instances its path names (``s_<n>``), or None."""
+        found = re.search(r"(?:^|[\\/])s_(\d+)(?:[\\/]|$)", self.path)
+        return None if found is None else int(found[1])
+
+    @property
     def label(self):
         """A short name: the family without GAMETES' decoration, then
         the parts of the path the leaf folder does not repeat."""
         parts = self.path.split(os.sep)
-        family = re.sub(r"^GAMETES_[\d.]+_dev_\w+?_|_Datasets.*$|_Loc_.*$",
-                        "", parts[0])
         leaf = parts[-1]
         middle = [part for part in parts[1:-1] if part not in leaf]
-        return " ".join([family] + middle
+        return " ".join([self.short_family] + middle
                         + ([leaf] if len(parts) > 1 else []))
+
+
+def family_groups(configurations):
+    """[(label, configurations)] of the families of `configurations`, in
+    order: a family's configurations together (:attr:`Configuration.
+    short_family`), those of a family with several numbers of instances
+    apart by that number."""
+    sizes = {}
+    for c in configurations:
+        sizes.setdefault(c.short_family, set()).add(c.instances)
+    groups = {}
+    for c in configurations:
+        label = c.short_family
+        if len(sizes[label]) > 1:
+            label += f", {c.instances} instances"
+        groups.setdefault(label, []).append(c)
+    return list(groups.items())
 
 
 def table_header(path):
@@ -603,6 +630,29 @@ class Results:
                           "(power at r = their number):", header]
             lines += [row(c.label, c, True) for c in with_registers]
         return "\n".join(lines)
+
+    def family_table(self, names=None):
+        """The mean power at the top of each family (:func:`family_groups`)
+        and of all configurations, by method: the lines of a Markdown
+        table, its columns headed by `names` ({method: heading}; default
+        the methods)."""
+        methods = self.settings.methods
+        names = names or {method: method for method in methods}
+
+        def cells(means):
+            return [("n/a" if np.isnan(means[method])
+                     else f"{means[method]:.2f}") for method in methods]
+
+        lines = ["| family (configurations) | "
+                 + " | ".join(names[method] for method in methods) + " |",
+                 "|---|" + "---:|" * len(methods)]
+        for label, group in family_groups(self.configurations):
+            lines.append(f"| {label} ({len(group)}) | "
+                         + " | ".join(cells(self.mean_power_at_top(group)))
+                         + " |")
+        lines.append("| **mean of all** | " + " | ".join(
+            f"**{cell}**" for cell in cells(self.mean_power_at_top())) + " |")
+        return lines
 
     def mean_power_at_top(self, configurations=None):
         """{method: the mean power at the top over `configurations` (all
