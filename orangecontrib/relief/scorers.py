@@ -43,6 +43,7 @@ from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
 from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            NPDR_NEIGHBOURHOOD, THRESHOLD, TURF_FRACTION,
+                           TURF_SCHEDULE,
                            check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
@@ -457,7 +458,11 @@ class TuRF(Scorer):
     """TuRF (Moore & White 2007) around another scorer: score, drop the
     worst `fraction` of the attributes, score the rest again,
     :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction) times or
-    until `n_keep` remain.  Dropped attributes score below the kept ones,
+    until `n_keep` remain; `schedule` "scikit-rebate" stops as
+    scikit-rebate 0.8.4 does, after the first round that leaves at most
+    `n_keep` (100 unless given; see
+    :func:`orangecontrib.relief.core.turf.round_sizes`).  Dropped
+    attributes score below the kept ones,
     those that lasted longer higher (see
     :func:`orangecontrib.relief.core.turf.turf`).  A scorer of this module
     is run on the core's arrays; any other Orange scorer (Orange's own,
@@ -471,10 +476,12 @@ class TuRF(Scorer):
     variant = variants.TURF
     friendly_name = variants.TURF.name
 
-    def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None):
+    def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
+                 schedule=TURF_SCHEDULE):
         self.scorer = MultiSURF() if scorer is None else scorer
         self.fraction = fraction
         self.n_keep = n_keep
+        self.schedule = schedule
 
     @property
     def class_type(self):
@@ -495,6 +502,7 @@ class TuRF(Scorer):
         """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
         `data`: scores, the kept attributes and every round."""
         options = dict(fraction=self.fraction, n_keep=self.n_keep,
+                       schedule=self.schedule,
                        progress_callback=progress_callback)
         if isinstance(self.scorer, ReliefScorer):
             arrays = self.scorer.arrays(data)

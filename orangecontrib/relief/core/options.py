@@ -42,6 +42,13 @@ DEVIATION = "population"
 #: default; Moore & White 2007 drop a tenth)
 TURF_FRACTION = 0.5
 
+#: TuRF's rounds (:mod:`.turf`): every one of int(1 / fraction), or
+#: scikit-rebate 0.8.4's, which stop after the first round that leaves at
+#: most n_keep attributes, SKREBATE_N_KEEP unless given (its
+#: ``num_scores_to_return``)
+TURF_SCHEDULE = "every round"
+SKREBATE_N_KEEP = 100
+
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
 #: and the level at which an attribute counts as significant; more than
@@ -60,6 +67,11 @@ STIR_BALANCE = 1.5
 #: of references, the population's (Le et al. 2019 and their R package), or
 #: made unbiased, the sample's (the textbook pooled t-test)
 VARIANCE = "population"
+
+#: STIR's pairs: the paper's (False), or as the authors' R package finds
+#: and weighs them (True: pooled misses, its twins, its keep rule;
+#: :mod:`.r_pairs`), for a user who must match a published R analysis
+R_COMPATIBLE = False
 
 #: the fewest instances of every class on which STIR gives a verdict: with
 #: one, every miss pair of the other classes' references is that instance
@@ -148,6 +160,16 @@ class Optional(Constraint):
             self.fail(name, value)
 
 
+class Flag(Constraint):
+    """True or False (a numpy bool too; not 0 or 1)."""
+    requirement = "True or False"
+
+    def __call__(self, name, value):
+        if not isinstance(value, (bool, np.bool_)):
+            self.fail(name, value)
+        return bool(value)
+
+
 class OneOf(Constraint):
     """One of the given strings."""
 
@@ -205,12 +227,14 @@ PARAMETERS = {
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
     "variance": OneOf("population", "sample"),
+    "r_compatible": Flag(),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "n_attributes": PositiveInt(),
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
+    "schedule": OneOf("every round", "scikit-rebate"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),

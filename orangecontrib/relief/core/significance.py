@@ -30,10 +30,11 @@ from scipy.special import stdtr
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                      MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE,
-                      STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ, VARIANCE,
-                      check)
+                      MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE,
+                      RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
+                      VARIANCE, check)
 from .prepare import class_groups, scaled_target
+from .r_pairs import r_pair_sums
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)
@@ -210,8 +211,9 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
 
 def stir(X, y, discrete=None, *, neighbourhood="multisurf",
          k_nearest=K_RELIEFF, deviation=DEVIATION, variance=VARIANCE,
-         n_iterations=None, random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-         t_diff=T_DIFF, progress_callback=None):
+         r_compatible=R_COMPATIBLE, n_iterations=None,
+         random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+         progress_callback=None):
     """STIR p-values of every attribute (Le et al. 2019).
 
     Parameters
@@ -225,6 +227,17 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     variance : "population" or "sample"
         The variances of the t-test (:func:`stir_test`): the paper's
         (default) or the sample's.
+    r_compatible : bool
+        False (default): the pairs of the paper's definitions.  True: the
+        pairs as the authors' R package (insilico/stir) finds and weighs
+        them (:mod:`.r_pairs`): the misses of every other class pooled,
+        R's reading of a reference's class where it has an identical twin,
+        R's keep rule of the SURF family's references, and MultiSURF's
+        thresholds with the sample deviation whatever `deviation`, SURF's
+        R's (half a standard deviation nearer); with the default linear
+        diff of numeric attributes, R's t and p of
+        ``stir(find.neighbors(X, y, method = ..., k = ...))`` with its
+        defaults.
     n_iterations, random_state
         The references, as the weights' (None: every instance once).
 
@@ -233,9 +246,9 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     Returns
     -------
     StirResult; its score is the method's weight (of the near sets alone
-    for SURF* and MultiSURF*).  A class of a single instance
-    (:func:`thin_classes`), too few pairs or diffs that do not vary give no
-    verdict (:func:`stir_test`).
+    for SURF* and MultiSURF*; R's ``vecW`` with `r_compatible`).  A class
+    of a single instance (:func:`thin_classes`), too few pairs or diffs
+    that do not vary give no verdict (:func:`stir_test`).
 
     References
     ----------
@@ -245,22 +258,23 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     """
     return stir_and_weights(
         X, y, discrete, neighbourhood=neighbourhood, k_nearest=k_nearest,
-        deviation=deviation, variance=variance, n_iterations=n_iterations,
-        random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
-        progress_callback=progress_callback)[1]
+        deviation=deviation, variance=variance, r_compatible=r_compatible,
+        n_iterations=n_iterations, random_state=random_state, diff=diff,
+        t_eq=t_eq, t_diff=t_diff, progress_callback=progress_callback)[1]
 
 
 def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
                      k_nearest=K_RELIEFF, deviation=DEVIATION,
-                     variance=VARIANCE, n_iterations=None,
-                     random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                     t_diff=T_DIFF, progress_callback=None):
+                     variance=VARIANCE, r_compatible=R_COMPATIBLE,
+                     n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                     t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """(weights, :func:`stir`'s StirResult) from one search of the
     neighbours: a SURF-family `neighbourhood`'s method computes its
     weights and STIR's sums in the same pass, so `weights` are the
     method's own (:func:`.surf.neighbourhood_sums`, the far sets of SURF*
     and MultiSURF* included); None for ReliefF's, whose pairs STIR sums
-    apart from its weights.  Parameters as in :func:`stir`."""
+    apart from its weights, and for R's pairs (`r_compatible`).
+    Parameters as in :func:`stir`."""
     if neighbourhood not in STIR_NEIGHBOURHOODS:
         raise ReliefInputError(
             f"neighbourhood must be one of "
@@ -270,6 +284,14 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
     references = dict(n_iterations=n_iterations, random_state=random_state)
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)
+    if check("r_compatible", r_compatible):
+        k_nearest = check("k_nearest", k_nearest)
+        data, refs, _ = prepared(X, y, discrete, task="classification",
+                                 diff=diff, t_eq=t_eq, t_diff=t_diff,
+                                 **references)
+        sums = r_pair_sums(data, refs, neighbourhood, k_nearest,
+                           progress_callback)
+        return None, stir_test(sums, variance, thin_classes(y))
     if neighbourhood == "relieff":
         weights = None
         sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,

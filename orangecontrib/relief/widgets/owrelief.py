@@ -24,7 +24,8 @@ from orangecontrib.relief.core import engines, significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, DIFF,
                                                N_PERMUTATIONS, N_RESAMPLES,
-                                               PARAMETERS, RANDOM_STATE,
+                                               PARAMETERS, R_COMPATIBLE,
+                                               RANDOM_STATE,
                                                T_DIFF, T_EQ, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
@@ -182,6 +183,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     test_significance = Setting(False)
     test_index = Setting(0)
     n_permutations = Setting(N_PERMUTATIONS)
+    r_compatible = Setting(R_COMPATIBLE)
     adjustment_index = Setting(ADJUSTMENTS.index(ADJUSTMENT))
     alpha = Setting(ALPHA)
     selection_index = Setting(0)
@@ -321,6 +323,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                  "with every method, slower. NPDR's "
                                  "regressions: NPDR's own p-values, with "
                                  "its covariates."),
+            gui.checkBox(box, self, "r_compatible",
+                         "STIR as the authors' R package",
+                         callback=self.commit.deferred,
+                         tooltip="STIR's pairs as the authors' R package "
+                                 "(insilico/stir) finds them, to match a "
+                                 "published R analysis: the misses of all "
+                                 "other classes pooled, R's handling of "
+                                 "identical rows of different classes. "
+                                 "Off: the paper's definitions."),
             gui.spin(box, self, "n_permutations", 1, 100000,
                      label="Permutations:", callback=self.commit.deferred,
                      tooltip="How many times the class is shuffled (the "
@@ -428,11 +439,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         permutations = (self._testing("permutation") or by_significance
                         and TESTS[self.test_index] == "permutation")
         self.controls.n_permutations.setEnabled(permutations)
+        self.controls.r_compatible.setEnabled(
+            (self.test_significance or by_significance)
+            and TESTS[self.test_index] == "stir")
         self.seed_spin.setEnabled(self.sample_references or permutations
                                   or self.stability)
         for control in self.stability_controls:
             control.setEnabled(self.stability)
         self.selection_stack.setCurrentIndex(self.selection_index)
+
+    def r_compatible_label(self):
+        """What the report adds to STIR's name when it takes R's pairs."""
+        return (" as the authors' R package" if self.r_compatible
+                and TESTS[self.test_index] == "stir" else "")
 
     def _testing(self, test):
         return self.test_significance and TESTS[self.test_index] == test
@@ -536,7 +555,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, n_permutations=self.n_permutations,
-                       random_state=self.random_seed)
+                       random_state=self.random_seed,
+                       r_compatible=self.r_compatible)
         test = TESTS[self.test_index]
         if test == "stir" and METHODS[self.method].stir is None:
             self.Warning.no_stir(self.method)
@@ -573,7 +593,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                          "alpha": self.alpha,
                          "adjustment": ADJUSTMENTS[self.adjustment_index],
                          "n_permutations": self.n_permutations,
-                         "random_state": self.random_seed}}[by]
+                         "random_state": self.random_seed,
+                         "r_compatible": self.r_compatible}}[by]
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
@@ -754,7 +775,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         items.append(("Numeric difference", diff))
         if self.test_significance:
             items.append(("Significance",
-                          f"{TEST_LABELS[self.test_index]}, "
+                          f"{TEST_LABELS[self.test_index]}"
+                          f"{self.r_compatible_label()}, "
                           f"{ADJUSTMENT_LABELS[self.adjustment_index]}, "
                           f"q \u2264 {self.alpha:g}"))
         preprocessor = self.make_preprocessor(self.make_scorer())
