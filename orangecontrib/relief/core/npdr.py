@@ -237,14 +237,14 @@ def npdr_design(X, y, discrete=None, covariates=None,
     neighbourhood = PARAMETERS["npdr_neighbourhood"]("neighbourhood",
                                                      neighbourhood)
     k_nearest = PARAMETERS["npdr_k"]("k_nearest", k_nearest)
-    ties, twins = check("ties", ties), check("twins", twins)
+    ties = PARAMETERS["npdr_ties"]("ties", ties)
+    twins = check("twins", twins)
     raw = check("scale", scale) == "none"
     if raw and diff != "linear":
         raise ReliefInputError(f"scale='none' (the R package's raw "
                                f"differences) needs diff='linear', got "
                                f"diff={diff!r}.")
-    if neighbourhood == "relieff" and ties == "lower-index" \
-            and twins == "exclude":
+    if neighbourhood == "relieff" and ties != "all" and twins == "exclude":
         raise ReliefInputError(
             "twins='exclude' is the R package's rule; with "
             "neighbourhood='relieff' it goes with the package's ties, "
