@@ -50,7 +50,7 @@ Where a consumer needs the lists of every reference at once (pairs for a
 regression, the step-by-step view), :meth:`NeighbourLists.whole` joins
 the parts.
 """
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -115,6 +115,12 @@ class Neighbours:
     @property
     def n_entries(self):
         return len(self.index)
+
+    def equals(self, other):
+        """Whether `other` holds the same lists, field for field."""
+        return all(np.array_equal(getattr(self, field.name),
+                                  getattr(other, field.name))
+                   for field in fields(self))
 
     @classmethod
     def ranked(cls, k, n_groups, offsets, index, distance, ties):
@@ -370,6 +376,12 @@ class NeighbourLists:
 
     def __len__(self):
         return self.n_refs
+
+    @classmethod
+    def holding(cls, neighbours):
+        """The lists of `neighbours` (a :class:`Neighbours`) as one part."""
+        return cls(len(neighbours), neighbours.k, neighbours.n_groups,
+                   lambda start, stop: neighbours, max(len(neighbours), 1))
 
     def _part(self, p):
         if self._kept[p] is not None:

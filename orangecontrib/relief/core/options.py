@@ -96,7 +96,7 @@ N_FOLDS = 10
 #: NPDR's neighbourhood (the R package's default), and how much of the
 #: R package's conventions it follows where they differ from the add-on's
 #: (doc/npdr.md): identical instances, the diffs' scale (and k's ties,
-#: where NPDR also offers the R package's "all": :data:`NPDR_TIES`)
+#: where NPDR also offers the R package's "all", PARAMETERS["npdr_ties"])
 NPDR_NEIGHBOURHOOD = "multisurf"
 TWINS = "include"
 SCALE = "range"

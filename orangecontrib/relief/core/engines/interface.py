@@ -70,11 +70,13 @@ class Engine(Protocol):
         arrays, references and then neighbours in increasing order."""
 
     def pair_regressions(self, exact, first, second, outcome, covariates,
-                         logistic, intercept, levels, progress_callback=None):
+                         logistic, intercept, levels, pair_weights=None,
+                         progress_callback=None):
         """NPDR's regression of every attribute over the pairs (first[p],
-        second[p]), the attributes of few `levels` from their pairs
-        grouped by level: coefficients (a, k), [H^-1]_11, the linear
-        fits' squared residuals and whether each fit converged."""
+        second[p]), each weighing ``pair_weights[p]`` in the fit (None:
+        1), the attributes of few `levels` from their pairs grouped by
+        level: coefficients (a, k), [H^-1]_11, the linear fits' weighted
+        squared residuals and whether each fit converged."""
 
     def reference_distances(self, rows, references, nominal, kind, t_eq,
                             t_diff, out):

@@ -122,15 +122,18 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     return lists_of(refs, k, n_groups, lists_of_unique, progress_callback, n)
 
 
-def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
+def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k,
+                       ties=TIES):
     """The k training prototypes nearest to each row of X by Qiu & He's
     (2019) eq. 1, for each set of class weights of `squared_weights` (sets
-    x classes x attributes): (sets, m, k); see
+    x classes x attributes): a list of :class:`...neighbours.Neighbours`,
+    one per set, a list of one group per row of X, the places of the
+    prototypes at the k-th distance by the tie rule `ties`; see
     :func:`..compiled.neighbours.prototypes.nearest_prototypes`.
 
     d(y, x)^2 = sum_j w_{c(x), j}^2 (y_j - x_j)^2, the terms added in
     column order, each as (w^2 delta) delta, as the compiled kernel adds
-    them; ties go to the lower training index.  Every set's distances are
+    them; equal distances in training order.  Every set's distances are
     computed together (a query's differences serve them all), the queries
     in tiles (:data:`.diffs.TILE`) on the engine's threads.
     """
@@ -139,7 +142,7 @@ def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
     # weights[j][s, i]: set s's weight of column j for prototype i
     weights = np.ascontiguousarray(
         np.moveaxis(squared_weights[:, train_y], 2, 0))[:, :, None, :]
-    index = np.empty((n_sets, len(X), k), np.int64)
+    found = {}
 
     def search(block):
         rows = X[block]
@@ -152,9 +155,26 @@ def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
             np.multiply(weights[j], delta, out=term)
             term *= delta
             total += term
-        index[:, block] = smallest(total.reshape(-1, n), k).reshape(
-            n_sets, len(rows), k)
+        found[block.start] = [
+            Neighbours.ranked(k, 1, *prototype_lists(dist, k, ties), ties)
+            for dist in total]
 
     size = max(1, TILE // max(n * n_sets, 1))
     each(search, blocks(0, len(X), size, n * n_sets * X.shape[1]))
-    return index
+    return [Neighbours.concatenate([found[b][s] for b in sorted(found)], k, 1,
+                                   ties)
+            for s in range(n_sets)]
+
+
+def prototype_lists(dist, k, ties):
+    """(offsets, index, distance) of the listed prototypes of each row of
+    `dist` (queries x prototypes, k at most the prototypes), by (row,
+    distance, prototype)."""
+    if ties == SHARE:
+        row, column = smallest_tied(dist, k)
+    else:
+        row = np.repeat(np.arange(len(dist)), k)
+        column = smallest(dist, k).ravel()
+    counts = np.bincount(row, minlength=len(dist))
+    return (np.concatenate([[0], np.cumsum(counts)]), column,
+            dist[row, column])

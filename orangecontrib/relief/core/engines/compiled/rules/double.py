@@ -30,7 +30,7 @@ fill_shares = numba.njit(cache=True)(fill_shares)
 
 @numba.njit(cache=True)
 def reference_lists(search, exact, order, position, weights, i, k, shared,
-                    offsets, index, share, places):
+                    offsets, places):
     """Instance i's lists of every group under the float32 distance
     `weights`, as ReliefF's search finds them: :func:`search_rows` in
     float32 for k + EXTRA candidates (in the search tables' `order`:
