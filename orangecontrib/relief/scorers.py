@@ -42,8 +42,8 @@ from .core import double, significance, variants
 from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
 from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                           NPDR_NEIGHBOURHOOD, THRESHOLD, TURF_FRACTION,
-                           check_choice)
+                           TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
+                           TURF_FRACTION, check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.turf import turf, turf_rounds

@@ -100,9 +100,9 @@ def make_scorer(method, *, k_nearest=None, ties=None, **options):
         options["k_nearest"] = k_nearest
     if ties is not None:
         if method not in TAKE_TIES:
-            raise ValueError(f"{method} has no k-th nearest neighbour whose "
-                             f"ties to place: {no_k(method).lower()} ties "
-                             f"applies to {', '.join(TAKE_TIES)}.")
+            raise ValueError(f"{method} takes no tie rule: "
+                             f"{no_k(method).lower()} ties applies to "
+                             f"{', '.join(TAKE_TIES)}.")
         options["ties"] = ties
     return SCORERS[method](**options)
 

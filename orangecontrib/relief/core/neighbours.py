@@ -13,42 +13,63 @@ and :mod:`.formulas.ties` defines the two rules (option ``ties``):
 takes r / t of the r places left, the expectation over a random
 tie-break, so that the weights do not depend on the order of the rows)
 and ``"lower-index"`` (the lower instance indices take them, one place
-each).
+each).  doc/choices.md derives the rule.
 
 Two types:
 
-* :class:`Neighbours` -- the lists of a run of references, ragged: list
-  (r, g) of reference r (0 .. m - 1) and group g is
-  ``entries[offsets[r * G + g]:offsets[r * G + g + 1]]`` of the entry
-  arrays ``index``, ``distance``, ``share``, ``first`` and ``tied``.
-  Entry e is instance ``index[e]`` at exact distance ``distance[e]``, in
-  a tie set of ``tied[e]`` candidates at that distance whose places begin
-  at ``first[e]``; it takes ``share[e]`` places, spread evenly over the
-  places its tie set spans among the k, ``first[e] .. stop[e] - 1``
-  (:attr:`Neighbours.stop`).  A rule
-  whose places weigh alike (ReliefF: a mean over the k) weighs the entry
-  by ``share[e]``; a rule with a weight w_s per place (RReliefF's
-  influence by rank) by ``share[e]`` times the mean of w over those
-  places (:meth:`Neighbours.place_weights`).  The shares of a list add up
-  to its ``places``, min(k, candidates): with ``"share"`` a list may hold
-  more than k entries (every candidate as near as the k-th), with
-  ``"lower-index"`` it holds min(k, candidates), each of share 1.  An
-  instance is never in its own list; a group with fewer than k
-  candidates gives all of them.
+* :class:`Neighbours` -- the lists of a run of m references, ragged (one
+  flat array per field, no padding).  List (r, g), of reference r (0 ..
+  m - 1) and group g, is the entries ``offsets[r * G + g]`` ..
+  ``offsets[r * G + g + 1] - 1`` of the entry arrays; entry e is
+  instance ``index[e]`` at exact distance ``distance[e]`` (the search's:
+  the sum of the attribute-weighted diffs, added in attribute order), in
+  a *tie set* of ``tied[e]`` candidates at that distance whose places
+  begin at ``first[e]``.  It takes ``share[e]`` of the list's places,
+  spread evenly over the places its tie set spans among the k,
+  ``first[e]`` .. ``stop[e] - 1`` (:attr:`Neighbours.stop`).
+
+  Reading it: a rule whose places weigh alike (ReliefF's mean over the
+  k) weighs entry e's terms by ``share[e] / places`` of its list
+  (:attr:`Neighbours.places`, min(k, candidates), the sum of the list's
+  shares); a rule with a weight w_s per place (RReliefF's influence by
+  rank) by ``place_weights(w)[e] / (w_0 + .. + w_(places - 1))``.
+  :attr:`~Neighbours.owner` and :attr:`~Neighbours.group` give each
+  entry's reference and group, for vectorised code.
+
+  Guarantees: with ``"share"`` a list holds every candidate at most as
+  far as its k-th (more than k entries where the k-th distance is tied);
+  with ``"lower-index"`` it holds the min(k, candidates) first by
+  (distance, index), each of share 1, one place each.  A tie set inside
+  the k has share 1 for each member; only the last tie set of a list may
+  have shares below 1.  An instance is never in its own list.  The lists
+  depend on the instances' values only, never on their order (but for
+  the order of equal distances within a list, by index).  Both engines
+  give equal lists, field for field (:meth:`Neighbours.equals`).
+
+  Making one: :meth:`Neighbours.ranked` from ranked candidates (offsets,
+  instances, distances; each list what :func:`.formulas.ties.listed`
+  keeps) computes the shares and tie sets; :meth:`~Neighbours.take`,
+  :meth:`~Neighbours.truncated` (fewer places), :meth:`~Neighbours.pooled`
+  (the groups but one merged) and :meth:`~Neighbours.concatenate` make
+  lists from lists.
 * :class:`NeighbourLists` -- the lists of every reference of a call, as
   the engines' ``find_neighbours`` returns them: parts of consecutive
   references (each a :class:`Neighbours`), computed one at a time so
   that memory stays bounded even where every candidate ties (identical
-  rows); iterating gives ``(start, part)`` in reference order, the part
-  holding the lists of ``refs[start:start + len(part)]``.  Parts start at
-  multiples of :data:`PART_ALIGN`, the rules' blocks of references, so a
-  rule that sums its references in blocks sums them in the same order
-  part by part as at once.  The first parts, up to :data:`KEPT_ENTRIES`
-  entries, are kept; later ones are computed again when iterated again.
+  rows: a list then holds its whole group); iterating gives ``(start,
+  part)`` in reference order, the part holding the lists of
+  ``refs[start:start + len(part)]``.  A part is computed from at most
+  :data:`PART_ENTRIES` candidates (one block of references at least).
+  Parts start at multiples of :data:`PART_ALIGN`, the rules' blocks of
+  references, so a rule that sums its references in blocks sums them in
+  the same order part by part as at once.  The first parts, up to
+  :data:`KEPT_ENTRIES` entries, are kept; later ones are computed again
+  when iterated again (a rule iterates once; a rescorer of many
+  permutations or a grid of thresholds iterates again).
 
 Where a consumer needs the lists of every reference at once (pairs for a
 regression, the step-by-step view), :meth:`NeighbourLists.whole` joins
-the parts.
+the parts: its memory is then that of every entry.
 """
 from dataclasses import dataclass, fields, replace
 

@@ -13,10 +13,11 @@ with the k nearest hits H_j and, for every other class C, the k nearest
 misses M_j(C) of the reference R_r, found with all attributes.  Relief is
 the case of two classes and k = 1.  Where the k-th distance is tied, the
 t tied candidates share the r places left (each takes r / t of a place,
-:mod:`.formulas.ties`): a step lists them all, each with its share.  :class:`ReliefSteps` computes one u_r
-per :meth:`ReliefSteps.step` with the estimators' own preparation,
-neighbour search and update rule (:func:`.estimators.prepared`,
-:func:`.estimators.neighbours_of`, the engine's ``relieff_rule``), so that
+:mod:`.formulas.ties`): a step lists them all, each with its share.
+:class:`ReliefSteps` computes one u_r per :meth:`ReliefSteps.step` with
+the estimators' own preparation, neighbour search and update rule
+(:func:`.estimators.prepared`, :func:`.estimators.neighbours_of`, the
+engine's ``relieff_rule``), so that
 :meth:`ReliefSteps.weights` of the steps of R_1 .. R_m is what
 :func:`.estimators.relieff` (or :func:`.estimators.relief`) returns for
 those references: to the last bit when the estimator runs the same engine

@@ -33,7 +33,8 @@ import numpy as np
 
 from . import Progress, check_at_least, fastest_engine, run_in_processes
 from ..core import generators
-from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
+from ..core.double import (DEFAULT_EXPONENT, DEFAULT_S, content_order,
+                           double_weights)
 from ..core.estimators import prepared
 from ..core.options import DIFF, K_RELIEFF, T_DIFF, T_EQ
 from ..core.variants import DRELIEFF, PDRELIEFF, RELIEFF
