@@ -18,10 +18,8 @@ the larger of the two builds' float32 error bounds): the k nearest must be ident
 (printed).  The float32 lists themselves may differ where the builds
 round the distances differently.
 """
-import importlib.util
-import sys
+import importlib
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -29,24 +27,19 @@ from orangecontrib.relief.core.engines.compiled.neighbours import search
 from orangecontrib.relief.core.prepare import prepare
 
 from arguments import Parser, positive_int, positive_ints, size
+from baseline import PACKAGE, load_core
 
 
 def load_baseline(directory):
-    """The search module of the core copied under `directory`, imported
-    as a package of their own (``baseline_core``): engines/compiled/
-    neighbours/search.py, or neighbours/drivers.py in a core of before
-    the engines were siblings."""
-    core = Path(directory) / "orangecontrib" / "relief" / "core"
-    spec = importlib.util.spec_from_file_location(
-        "baseline_core", core / "__init__.py",
-        submodule_search_locations=[str(core)])
-    package = importlib.util.module_from_spec(spec)
-    sys.modules["baseline_core"] = package
-    spec.loader.exec_module(package)
+    """The search module of the core copied under `directory`
+    (:func:`baseline.load_core`): engines/compiled/neighbours/search.py,
+    or neighbours/drivers.py in a core of before the engines were
+    siblings."""
+    core = load_core(directory)
     if (core / "engines").is_dir():
         return importlib.import_module(
-            "baseline_core.engines.compiled.neighbours.search")
-    return importlib.import_module("baseline_core.neighbours.drivers")
+            f"{PACKAGE}.engines.compiled.neighbours.search")
+    return importlib.import_module(f"{PACKAGE}.neighbours.drivers")
 
 
 def build_parser():

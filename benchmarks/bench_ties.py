@@ -21,8 +21,6 @@ kernels are compiled (or loaded) before the timing.
 """
 import gzip
 import importlib
-import importlib.util
-import sys
 import time
 from pathlib import Path
 
@@ -31,6 +29,7 @@ import numpy as np
 from orangecontrib.relief.core import engines, estimators
 
 from arguments import Parser, positive_int, sizes
+from baseline import PACKAGE, load_core
 
 #: the 1600 x 20 GAMETES file shipped with the tests
 GAMETES = (Path(__file__).parent.parent / "tests" / "data"
@@ -38,17 +37,11 @@ GAMETES = (Path(__file__).parent.parent / "tests" / "data"
 
 
 def load_baseline(directory):
-    """The core copied under `directory`, imported as a package of its
-    own (``baseline_core``)."""
-    core = Path(directory) / "orangecontrib" / "relief" / "core"
-    spec = importlib.util.spec_from_file_location(
-        "baseline_core", core / "__init__.py",
-        submodule_search_locations=[str(core)])
-    package = importlib.util.module_from_spec(spec)
-    sys.modules["baseline_core"] = package
-    spec.loader.exec_module(package)
-    return (importlib.import_module("baseline_core.estimators"),
-            importlib.import_module("baseline_core.engines"))
+    """The estimators and engines of the core copied under `directory`
+    (:func:`baseline.load_core`)."""
+    load_core(directory)
+    return (importlib.import_module(f"{PACKAGE}.estimators"),
+            importlib.import_module(f"{PACKAGE}.engines"))
 
 
 def read_gametes(path):

@@ -12,6 +12,7 @@ from orangecontrib.relief.generators import parity
 from orangecontrib.relief.widgets.owstepbystep import (ALL_CLASSES,
                                                        OWReliefSteps)
 from orangecontrib.relief.widgets.weights import RELEVANT_MARK
+from tests.core.test_ties import BY_HAND, BY_HAND_CLASS
 from tests.orange.test_input_matrix import tables
 
 
@@ -212,6 +213,24 @@ class TestOWReliefSteps(base.WidgetTest):
             self.assertEqual(float(table.item(a + 2, 1).text()),
                              round(step.diffs[a, 1], 3))
         self.assertIn("Step 2", widget.narration.text())
+
+    def test_the_table_names_the_share_of_tied_neighbours(self):
+        """k = 3: the reference's three hits at distance 1 share the two
+        places after its twin's, 2/3 each, and so do its three misses at
+        distance 2 after its nearest miss."""
+        widget = self.widget
+        nominal = [DiscreteVariable(name, values=("0", "1"))
+                   for name in "abc"]
+        data = Table.from_numpy(
+            Domain(nominal, DiscreteVariable("cls", values=("x", "y"))),
+            BY_HAND, BY_HAND_CLASS)
+        self.send_signal(widget.Inputs.data, data)
+        self.choose_relieff(3)
+        self.press(widget.whole_button)
+        shared = [header for header in headers(widget.table)
+                  if header.endswith("share 2/3")]
+        self.assertEqual(len(shared), 6)
+        self.assertEqual(sum(h.startswith("hit") for h in shared), 3)
 
     def test_run_makes_one_pass_and_stops(self):
         data = self.parity[:16]
