@@ -13,7 +13,7 @@ search the same prepared data (binary class, uniform continuous
 features, k = 10 plus the re-ranking's candidates) for the same m
 references; each repeat times this build, then the baseline, and the
 speed-up is the median of the pairs' ratios.  Both builds' float32 lists
-are then ranked exactly (this build's ``search.ranked_exactly``, with
+are then ranked exactly (this build's ``search.ranked_lists``, with
 the larger of the two builds' float32 error bounds): the k nearest must be identical
 (printed).  The float32 lists themselves may differ where the builds
 round the distances differently.
@@ -82,10 +82,12 @@ def main(argv=None):
             ratios = np.array(times["baseline"]) / times["this build"]
             bound = max(build.float32_error_bound(data.search, weights)
                         for _, build in builds)
-            same = np.array_equal(*(
-                search.ranked_exactly(data, data.search_order[refs], keys, 10,
-                                       weights, bound)
-                for keys in lists.values()))
+            first, second = (
+                search.ranked_lists(data, data.search_order[refs],
+                                    keys.reshape(m, data.n_groups, k), 10,
+                                    weights, bound, "lower-index")
+                for keys in lists.values())
+            same = first.equals(second)
             line += (f", baseline {np.median(times['baseline']):.3f} s, "
                      f"speed-up {np.median(ratios):.2f}x "
                      f"({ratios.min():.2f}-{ratios.max():.2f}), identical "

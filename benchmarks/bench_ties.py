@@ -78,7 +78,7 @@ def timed(build, data, engine):
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    sets = {"GAMETES " + Path(args.gametes).name.split(".")[0]:
+    sets = {"GAMETES " + Path(args.gametes).name.removesuffix(".txt.gz"):
             read_gametes(args.gametes)}
     for n, a in args.sizes:
         sets[f"continuous {n} x {a}"] = continuous(n, a)

@@ -38,6 +38,13 @@ def row_names(table):
             for r in range(table.rowCount())]
 
 
+def assert_one_hit_and_one_miss(step):
+    """Relief's one place of each: a neighbour, or the tied ones that
+    share it."""
+    np.testing.assert_allclose([step.shares[step.is_hit].sum(),
+                                step.shares[~step.is_hit].sum()], 1.0)
+
+
 def mixed_table(n=45, seed=0):
     """Three classes, numeric and nominal attributes, missing values (also
     of the class)."""
@@ -113,8 +120,7 @@ class TestOWReliefSteps(base.WidgetTest):
         self.press(self.widget.whole_button, 9)
         self.assert_weights(Relief(n_iterations=9, random_state=3),
                             self.parity)
-        step = self.widget.steps[-1]
-        self.assertEqual((len(step.hits), len(step.misses)), (1, 1))
+        assert_one_hit_and_one_miss(self.widget.steps[-1])
 
     def test_changing_k_recomputes_the_same_references(self):
         self.send_signal(self.widget.Inputs.data, self.mixed)
@@ -149,12 +155,12 @@ class TestOWReliefSteps(base.WidgetTest):
         self.assertEqual(len(subset), 1)  # the reference
         self.press(self.widget.stage_button)  # find hits and misses
         subset = self.get_output(self.widget.Outputs.neighbourhood)
-        self.assertEqual(len(subset), 3)  # the reference, a hit and a miss
+        # the reference, its hit and its miss (or the tied sharing them)
         np.testing.assert_array_equal(
             subset.ids, self.parity.ids[[10, *step.neighbours]])
         classes = subset.get_column(self.parity.domain.class_var)
-        self.assertEqual(classes[1], classes[0])
-        self.assertNotEqual(classes[2], classes[0])
+        np.testing.assert_array_equal(classes[1:] == classes[0], step.is_hit)
+        assert_one_hit_and_one_miss(step)
         # the plot marks the reference where the point is
         x, y = self.widget.scatter.reference_mark.getData()
         self.assertEqual((x[0], y[0]), (spot.pos().x(), spot.pos().y()))
@@ -421,15 +427,17 @@ class TestStagesAndReadingAids(base.WidgetTest):
                                   self.parity.domain.attributes])
         self.assertTrue(table.isRowHidden(0) and table.isRowHidden(1))
         widget.stage_button.click()  # the neighbours: values, distances
-        self.assertEqual(len(headers(table)), 3)
+        shown = len(step.neighbours)  # a hit, a miss, or the tied sharing
+        self.assertEqual(len(headers(table)), 1 + shown)
         self.assertFalse(table.isRowHidden(0))
         self.assertTrue(table.isRowHidden(1))  # no multipliers yet
-        self.assertEqual([float(table.item(0, c).text()) for c in (1, 2)],
+        self.assertEqual([float(table.item(0, c).text())
+                          for c in range(1, 1 + shown)],
                          list(np.round(step.distances, 3)))
         self.assertIn("distance", widget.narration.text())
         widget.stage_button.click()  # the diffs, adding up to the distances
         diffs = np.array([[float(table.item(r, c).text())
-                           for c in range(2)] for r in range(2, 14)])
+                           for c in range(shown)] for r in range(2, 14)])
         np.testing.assert_allclose(diffs.sum(axis=0), step.distances)
         widget.stage_button.click()  # the update, beside the bars
         self.assertFalse(table.isRowHidden(1))
@@ -646,8 +654,7 @@ class TestAbsentClassValues(base.WidgetTest):
         widget.show_runners_up = True  # their columns name classes too
         for _ in range(len(two)):
             widget.whole_button.click()
-            step = widget.steps[-1]
-            self.assertEqual((len(step.hits), len(step.misses)), (1, 1))
+            assert_one_hit_and_one_miss(widget.steps[-1])
             pairs = self.named_classes()
             self.assertTrue(pairs)
             self.assertEqual([named for named, _ in pairs],

@@ -31,11 +31,12 @@ class Engine(Protocol):
         cluster where the engine can."""
 
     def nearest_prototypes(self, train_X, train_y, squared_weights,
-                           discrete, X, k):
+                           discrete, X, k, ties=TIES):
         """The k training instances nearest to each row of X by Qiu & He's
         (2019) class-dependent distance (their eq. 1), for each set of
         class weights of `squared_weights` (sets x classes x
-        attributes)."""
+        attributes): a list of Neighbours, one per set, the places of the
+        prototypes tied at the k-th distance by the tie rule `ties`."""
 
     def relieff_rule(self, exact, refs, neighbours, priors):
         """Step 3 of Relief and ReliefF: the weights (`neighbours` the

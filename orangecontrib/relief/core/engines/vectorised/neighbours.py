@@ -117,7 +117,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
         size = max(1, BLOCK_ENTRIES // max(n, 1))
         each(search, blocks(0, len(unique), size, n * exact.values.shape[0]))
         return Neighbours.concatenate([found[s] for s in sorted(found)], k,
-                                      n_groups)
+                                      n_groups, ties)
 
     return lists_of(refs, k, n_groups, lists_of_unique, progress_callback, n)
 

@@ -120,12 +120,12 @@ def list_sums(part, values):
     return in_order(laid, 1).reshape(-1, part.n_groups)
 
 
-def parted(lists, m, rule, shape):
-    """The blocks' partial sums of a rule over every part of `lists`:
+def parted(neighbours, m, rule, shape):
+    """The blocks' partial sums of a rule over every part of `neighbours`:
     rule(start, part) gives the partial sums of the part's blocks;
     (blocks(m), *shape)."""
     partial = np.zeros((blocks(m),) + shape)
-    for start, part in lists:
+    for start, part in neighbours:
         first = start // UPDATE_BLOCK
         partial[first:first + blocks(len(part))] = rule(start, part)
     return partial
@@ -145,7 +145,7 @@ def relieff_coefficients(own, places, priors):
     return np.where(places > 0, coef, 0.0)
 
 
-def relieff_rule(exact, refs, lists, priors):
+def relieff_rule(exact, refs, neighbours, priors):
     """ReliefF weights: the mean of the references' updates, each
     neighbour's terms weighted by its share of its list's places."""
     def rule(start, part):
@@ -157,10 +157,10 @@ def relieff_rule(exact, refs, lists, priors):
                           [terms])[:, 0, 0]
 
     m = len(refs)
-    return total(parted(lists, m, rule, (exact.values.shape[0],))) / m
+    return total(parted(neighbours, m, rule, (exact.values.shape[0],))) / m
 
 
-def rrelieff_sums(exact, refs, lists, target, rank_weights):
+def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references
     (Robnik-Sikonja & Kononenko 1997, 2003): with d a neighbour's
     expected rank weight (:meth:`...neighbours.Neighbours.place_weights`)
@@ -182,7 +182,8 @@ def rrelieff_sums(exact, refs, lists, target, rank_weights):
                                * np.ones((1, 1, sums.shape[2])), sums],
                               axis=1)
 
-    partial = parted(lists, len(refs), rule, (3, exact.values.shape[0]))
+    partial = parted(neighbours, len(refs), rule,
+                     (3, exact.values.shape[0]))
     return total(partial[:, 0, 0]), total(partial[:, 1]), total(partial[:, 2])
 
 
@@ -249,7 +250,7 @@ def mean_terms(part, coef, places):
         return (coef / places)[..., lists] * part.share
 
 
-def cdrelief_rule(exact, refs, scale, lists, n_groups):
+def cdrelief_rule(exact, refs, scale, neighbours, n_groups):
     """Rows W[c] of Qiu & He's (2019) eq. 4: every reference adds to the
     row of its class scale * (the mean diff of its misses, pooled over
     the other classes, - the mean diff of its hits), the hits first."""
@@ -268,12 +269,12 @@ def cdrelief_rule(exact, refs, scale, lists, n_groups):
         return block_sums(exact, part_refs, owner[order], neighbour, [coef],
                           own[owner[order]], n_groups)[:, 0]
 
-    return total(parted(lists, len(refs), rule,
+    return total(parted(neighbours, len(refs), rule,
                         (n_groups, exact.values.shape[0])))
 
 
-def iwcdrelief_rule(exact, metric, weights, refs, scale, lists, pair_coef,
-                    thresholds, as_printed):
+def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
+                    pair_coef, thresholds, as_printed):
     """Rows W[c] of Qiu & He's (2019) eq. 6 summed over all references,
     for each of the `thresholds`: for each other class l with its own
     misses, d2 and IW, the update (mean miss diff - mean hit diff) goes to
@@ -284,7 +285,7 @@ def iwcdrelief_rule(exact, metric, weights, refs, scale, lists, pair_coef,
     the threshold, so every threshold's sums are laid out at once; a term
     that one threshold drops (IW = 0) adds an exact zero to its sums,
     which leaves them what the compiled rule, skipping it, adds up."""
-    n_groups = lists.n_groups
+    n_groups = neighbours.n_groups
     thresholds = np.reshape(thresholds, (-1, 1, 1))
 
     def rule(start, part):
@@ -318,6 +319,6 @@ def iwcdrelief_rule(exact, metric, weights, refs, scale, lists, pair_coef,
                           part.index[entries], list(terms),
                           row.ravel()[pair], n_groups)
 
-    partial = parted(lists, len(refs), rule,
+    partial = parted(neighbours, len(refs), rule,
                      (len(thresholds), n_groups, exact.values.shape[0]))
     return total(partial)

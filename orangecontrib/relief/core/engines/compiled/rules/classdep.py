@@ -36,16 +36,16 @@ def cdrelief_update(acc, exact, i, hits, misses, scale):
                            offsets[r + 1], places[r], coef)
 
 
-def cdrelief_rule(exact, refs, scale, lists, n_groups):
+def cdrelief_rule(exact, refs, scale, neighbours, n_groups):
     """Rows W[c] of eq. 4: every reference updates the row of its class,
-    over the parts of `lists`: its hits, and its misses pooled over the
+    over the parts of `neighbours`: its hits, and its misses pooled over the
     other classes (:meth:`.....neighbours.Neighbours.pooled`, the places
     of the pooled list's ties by its tie rule)."""
     tables = for_kernels(exact)
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), n_groups,
                         exact.values.shape[0]))
-    for start, part in lists:
+    for start, part in neighbours:
         part_refs = refs[start:start + len(part)]
         own = exact.groups[part_refs]
         hits, misses = part.of_groups(own), part.pooled(own)
@@ -126,16 +126,16 @@ def iwcdrelief_update(acc, exact, metric, weights, i, offsets, index, share,
                        offsets[own + 1], places[own], -coef)
 
 
-def iwcdrelief_rule(exact, metric, weights, refs, scale, lists, pair_coef,
-                    thresholds, as_printed):
+def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
+                    pair_coef, thresholds, as_printed):
     """Rows W[c] of eq. 6 summed over all references (fixed block order),
-    over the parts of `lists`, for each of the `thresholds`:
+    over the parts of `neighbours`, for each of the `thresholds`:
     (thresholds, groups, attributes)."""
     exact, metric = for_kernels(exact), for_kernels(metric)
-    m, n_groups = len(refs), lists.n_groups
+    m, n_groups = len(refs), neighbours.n_groups
     partial = np.zeros((len(thresholds), -(-m // UPDATE_BLOCK), n_groups,
                         exact.values.shape[0]))
-    for start, part in lists:
+    for start, part in neighbours:
         part_refs = refs[start:start + len(part)]
         for t, threshold in enumerate(thresholds):
             iwcdrelief_blocks(exact, metric, weights, part_refs,

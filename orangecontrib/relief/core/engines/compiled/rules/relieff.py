@@ -80,13 +80,13 @@ def relieff_update(acc, tables, i, offsets, index, share, places, priors):
             add_diffs(acc, tables, i, index[e], coef * share[e])
 
 
-def relieff_rule(exact, refs, lists, priors):
+def relieff_rule(exact, refs, neighbours, priors):
     """ReliefF weights (Kononenko 1994): the mean of the references'
-    updates, over the parts of `lists` (:mod:`.....neighbours`)."""
+    updates, over the parts of `neighbours` (:mod:`.....neighbours`)."""
     tables = for_kernels(exact)
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), exact.values.shape[0]))
-    for start, part in lists:
+    for start, part in neighbours:
         relieff_blocks(tables, refs[start:start + len(part)], part.offsets,
                        part.index, part.share, part.places, priors,
                        partial[start // UPDATE_BLOCK:])
@@ -136,14 +136,14 @@ def rrelieff_update(sums, tables, i, start, stop, index, weight, norm,
         add_diffs(sums[2], tables, i, j, d_target * d)
 
 
-def rrelieff_sums(exact, refs, lists, target, rank_weights):
+def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references, over
-    the parts of `lists`, each neighbour weighted by its expected rank
-    weight (:meth:`.....neighbours.Neighbours.place_weights`)."""
+    the parts of `neighbours`, each neighbour weighted by its expected
+    rank weight (:meth:`.....neighbours.Neighbours.place_weights`)."""
     tables = for_kernels(exact)
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), 3, exact.values.shape[0]))
-    for start, part in lists:
+    for start, part in neighbours:
         rrelieff_blocks(tables, refs[start:start + len(part)], part.offsets,
                         part.index, part.place_weights(rank_weights),
                         part.places[:, 0], target, rank_weights,
