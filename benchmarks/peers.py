@@ -240,8 +240,8 @@ class Skrebate(Method):
                             "a/a_nominal, "
                             "numeric diff = 1 above one std")
         return "exact", ("same definition for binary continuous data (no "
-                         "tied distances: skrebate's stable sort, our "
-                         "ties='lower-index', and our default sharing of "
+                         "tied distances, where skrebate's argsort, our "
+                         "ties='lower-index' and our default sharing of "
                          "tied places agree)")
 
 

@@ -325,7 +325,8 @@ class ReliefF(ReliefSelector):
     """ReliefF (Kononenko 1994): k nearest hits and misses per class.  With
     two classes and ``k_nearest=1`` it is Kira & Rendell's Relief.
     `ties`: "share" (default; the candidates tied at the k-th distance
-    share the places left) or "lower-index" (scikit-rebate's rule)."""
+    share the places left) or "lower-index" (the lower indices take them,
+    as a stable sort does)."""
     variant = variants.RELIEFF
 
     def __init__(self, *, k_nearest=K_RELIEFF, n_features_to_select=None,

@@ -125,8 +125,8 @@ def add_table_arguments(parser, method_role):
         help="the neighbours tied at the k-th distance: share (default; "
              "each of the t tied takes r/t of the r places left, so that "
              "the weights do not depend on the order of the rows) or "
-             "lower-index (the lower row numbers take them, as "
-             "scikit-rebate)")
+             "lower-index (the lower row numbers take them, as a stable "
+             "sort by distance does)")
 
 
 def choose_method(requested, class_var):

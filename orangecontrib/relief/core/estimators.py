@@ -82,8 +82,8 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         r / t of the r places left, the expectation over a random
         tie-break, so that the weights do not depend on the order of the
         rows; "lower-index" gives the places to the lower instance
-        indices, as earlier versions and scikit-rebate do
-        (:mod:`.formulas.ties`, doc/choices.md).
+        indices, as earlier versions did and a stable sort by distance
+        does (:mod:`.formulas.ties`, doc/choices.md).
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise to stop.
     client : distributed.Client or None

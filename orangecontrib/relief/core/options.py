@@ -38,8 +38,8 @@ RANDOM_STATE = 0
 #: the candidates at the k-th distance of a k-nearest list: "share" (each
 #: of the t takes r / t of the r places left, the expectation over a
 #: random tie-break, so that the weights do not depend on the order of
-#: the rows) or "lower-index" (the lower instance indices take them, as
-#: in scikit-rebate); :mod:`.formulas.ties`
+#: the rows) or "lower-index" (the lower instance indices take them, as a
+#: stable sort by distance does); :mod:`.formulas.ties`
 TIES = SHARE
 
 #: the standard deviation of MultiSURF's thresholds: the population's

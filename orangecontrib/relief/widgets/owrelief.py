@@ -261,7 +261,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "places left, so that the weights do not depend on "
                     "the order of the rows (the default); lower-index - "
                     "the instances of the lower row numbers take them, "
-                    "as scikit-rebate does.")
+                    "as a stable sort by distance does.")
 
         self.covariate_box = gui.vBox(box, "Covariates (NPDR)")
         #: the variables NPDR may take as covariates

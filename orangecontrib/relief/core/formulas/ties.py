@@ -17,9 +17,10 @@ p .. p + t - 1 leaves their order to a tie-break.  Two rules
   expected weight is (1 / t) sum_{s = p}^{p + r - 1} w_s.  It does not
   depend on the order of the rows.
 * ``"lower-index"``: the members of lower instance index come first, one
-  place each (a stable sort by distance; scikit-rebate's rule).  The list
-  holds min(k, candidates) instances, which depend on the order of the
-  rows when the k-th distance is tied.
+  place each (a stable sort by distance; scikit-rebate's argsort, whose
+  order of equal distances is not defined, gives this rule's weights
+  with a stable sort).  The list holds min(k, candidates) instances,
+  which depend on the order of the rows when the k-th distance is tied.
 
 The functions are plain Python on numbers and arrays: the compiled engine
 compiles them, the vectorised one and :mod:`..neighbours` call them as
