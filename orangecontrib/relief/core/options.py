@@ -42,6 +42,10 @@ DEVIATION = "population"
 #: default; Moore & White 2007 drop a tenth)
 TURF_FRACTION = 0.5
 
+#: VLS builds its subsets so that every pair of attributes shares one
+#: (False: random subsets, as Eppstein & Haake 2008 drew them)
+COVER_PAIRS = True
+
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
 #: and the level at which an attribute counts as significant; more than
@@ -181,6 +185,16 @@ class Interval(Constraint):
         return float(value)
 
 
+class Boolean(Constraint):
+    """True or False (a bool, or numpy's; not 0 or 1)."""
+    requirement = "True or False"
+
+    def __call__(self, name, value):
+        if not isinstance(value, (bool, np.bool_)):
+            self.fail(name, value)
+        return bool(value)
+
+
 class Seed(Constraint):
     """A seed of numpy's default_rng: None (a fresh one), a non-negative
     integer, a numpy Generator or SeedSequence."""
@@ -211,6 +225,9 @@ PARAMETERS = {
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
+    "subset_size": Integer(2),
+    "n_subsets": Optional(PositiveInt(), "as many as the pair design"),
+    "cover_pairs": Boolean(),
     "t_eq": Interval(0),
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),
