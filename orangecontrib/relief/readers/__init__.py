@@ -19,15 +19,24 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import ReliefInputError
+from ..core.options import check_choice
+from ..core.progress import wrap_callback
+from ..core.turf import turf_rounds
 from ..core.variants import by_name
+from ..core.vls import vls_rounds
 from .extras import MissingExtra
-from .sources import core_input
+from .sources import columns_of, core_input
 
 __all__ = ["WideData", "read_wide", "is_wide_file", "WIDE_FORMATS",
-           "MissingExtra"]
+           "WRAPPERS", "MissingExtra"]
 
 #: extension -> the format's name, of the files :func:`read_wide` reads
 WIDE_FORMATS = {".bed": "PLINK .bed", ".h5ad": "AnnData .h5ad"}
+#: the selections by subsets of the attributes that wrap a variant: TuRF
+#: (Moore & White 2007) and VLS (Eppstein & Haake 2008)
+WRAPPERS = {"turf": turf_rounds, "vls": vls_rounds}
+#: the share of the progress that reading the data takes
+READING = 0.1
 
 
 @dataclass(frozen=True)
@@ -64,14 +73,35 @@ class WideData:
     def shape(self):
         return tuple(self.X.shape)
 
-    def weights(self, method, progress_callback=None, **options):
+    def weights(self, method, *, wrapper=None, wrapper_options=None,
+                progress_callback=None, **options):
         """The weights of the registered variant `method` (its name) on
-        these data, with the core's `options`."""
+        these data, with the core's `options`.
+
+        With `wrapper` ("turf" or "vls", :data:`WRAPPERS`) the variant
+        scores subsets of the attributes as the wrapper chooses them
+        (`wrapper_options` are the wrapper's: fraction and n_keep of
+        TuRF, subset_size, cover_pairs, n_subsets and random_state of
+        VLS), each subset read from the file on its own: the memory of a
+        subset, not of the data.
+        """
         variant = by_name(method)
-        X = core_input(self.X)
-        return variant.weights(X, self.y, None, task=self.task,
-                               progress_callback=progress_callback,
-                               **options)
+
+        def score(X, progress_callback):
+            reading = wrap_callback(progress_callback, 0, READING)
+            return variant.weights(
+                core_input(X, reading), self.y, None, task=self.task,
+                progress_callback=wrap_callback(progress_callback, READING),
+                **options)
+
+        if wrapper is None:
+            return score(self.X, progress_callback)
+        rounds = WRAPPERS[check_choice("wrapper", wrapper, tuple(WRAPPERS))]
+        return rounds(
+            lambda columns, progress: score(columns_of(self.X, columns),
+                                            progress),
+            self.shape[1], progress_callback=progress_callback,
+            **(wrapper_options or {})).scores
 
 
 def is_wide_file(path):

@@ -143,7 +143,29 @@ def check_genotypes(block, start, missing_code=None, names=None):
                                             f"missing."))
 
 
-class GenotypeArray:
+class ArraySource:
+    """An array in memory (n, a) as a column-block source: its blocks are
+    views, nothing is copied or widened; `missing_code` as the protocol
+    says."""
+
+    def __init__(self, values, missing_code=None):
+        self.values, self.missing_code = values, missing_code
+
+    @property
+    def shape(self):
+        return self.values.shape
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    def column_blocks(self, size):
+        """``(start, X[:, start:start + size])`` in order (views)."""
+        for start in range(0, self.shape[1], size):
+            yield start, self.values[:, start:start + size]
+
+
+class GenotypeArray(ArraySource):
     """Genotypes in memory (an integer array, n x SNPs, values 0, 1, 2)
     as a column-block source, its values checked once.
 
@@ -168,19 +190,23 @@ class GenotypeArray:
             raise ReliefInputError(
                 f"Genotypes must be integers (0, 1, 2), got {X.dtype}; "
                 f"pass float data to the estimators directly.")
-        self.values, self.missing_code, self.names = X, missing_code, names
+        super().__init__(X, missing_code)
         for start, block in self.column_blocks(BLOCK_COLUMNS):
             check_genotypes(block, start, missing_code, names)
 
-    @property
-    def shape(self):
-        return self.values.shape
 
-    @property
-    def dtype(self):
-        return self.values.dtype
+def columns_of(X, columns):
+    """The columns `columns` (ascending indices) of `X`: of a column-block
+    source in one pass over its blocks, as an :class:`ArraySource` of its
+    dtype (its missing code kept); of a matrix or array by
+    indexing.  What a subset of the attributes (TuRF, VLS) costs in
+    memory: the subset alone."""
+    if not is_column_source(X):
+        return X[:, columns]
+    columns = np.asarray(columns, dtype=np.int64)
+    picked = np.empty((X.shape[0], len(columns)), dtype=X.dtype, order="F")
+    for start, block in blocks_of(X):
+        low, high = np.searchsorted(columns, [start, start + block.shape[1]])
+        picked[:, low:high] = block[:, columns[low:high] - start]
+    return ArraySource(picked, getattr(X, "missing_code", None))
 
-    def column_blocks(self, size):
-        """``(start, X[:, start:start + size])`` in order (views)."""
-        for start in range(0, self.shape[1], size):
-            yield start, self.values[:, start:start + size]
