@@ -54,7 +54,8 @@ from .core.vls import vls, vls_rounds
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
-           "MultiSURF", "MultiSURFstar", "TuRF", "VLS", "NPDR"]
+           "MultiSURF", "MultiSURFstar", "WrapperScorer", "TuRF", "VLS",
+           "NPDR"]
 
 
 #: the class variable of data of each task

@@ -151,6 +151,10 @@ def read_phenotype(path, fids, iids, column=None):
                                f"phenotypes are {', '.join(names)}.")
     values = {}
     for number, fields in enumerate(lines, start=2 if header else 1):
+        if header and len(fields) != len(header):
+            raise ReliefInputError(
+                f"{path}, line {number}: {len(fields)} fields, and the "
+                f"first line names {len(header)}.")
         if len(fields) < n_ids + index + 1:
             raise ReliefInputError(
                 f"{path}, line {number}: {len(fields)} fields, too few for "
