@@ -197,3 +197,19 @@ def test_a_source_survives_pickling(study):
     path, genotypes, _ = study
     source = pickle.loads(pickle.dumps(BedSource(path)))
     assert np.array_equal(core_input(source)[:, 0], genotypes[:, 0])
+
+
+def test_generated_data_written_as_a_bed_read_back(tmp_path):
+    from orangecontrib.relief.core.generators import GametesSource
+    from orangecontrib.relief.readers.plink import write_bed
+
+    source = GametesSource(50, 70, seed=2)
+    path = tmp_path / "gametes.bed"
+    seen = []
+    write_bed(path, source, source.y, source.names,
+              progress_callback=seen.append)
+    assert seen[-1] == 1.0
+    data = read_wide(path)
+    assert data.names == source.names
+    assert np.array_equal(data.y, source.y)
+    assert np.array_equal(core_input(data.X), source.columns(0, 70))

@@ -146,3 +146,28 @@ def plink_phenotype(source, pheno=None, column=None):
             f"missing (-9 or 0): give the phenotypes in a file (FID IID "
             f"value per line) with --pheno.")
     return phenotype
+
+
+def write_bed(path, source, y, names=None, progress_callback=None):
+    """Write the genotypes of the column-block source `source` (int8, 0,
+    1, 2) as the PLINK files `path` (.bed) with its .bim and .fam,
+    through bed-reader, a SNP at a time: memory of one block.
+
+    `y` is a case/control class (codes 0 control, 1 case; NaN unknown),
+    written as the .fam's phenotypes 1, 2 and -9; `names` the SNPs' IDs
+    (default: bed-reader's sid1, sid2, ...).
+    """
+    bed_reader = require("bed_reader")
+    n, n_snps = source.shape
+    codes = np.asarray(y, dtype=np.float64)
+    pheno = ["-9" if np.isnan(c) else str(int(c) + 1) for c in codes]
+    properties = {"pheno": pheno}
+    if names is not None:
+        properties["sid"] = list(names)
+    with bed_reader.create_bed(path, iid_count=n, sid_count=n_snps,
+                               properties=properties) as bed:
+        for start, block in source.column_blocks(BLOCK_COLUMNS):
+            for column in block.T:
+                bed.write(column)
+            if progress_callback is not None:
+                progress_callback((start + block.shape[1]) / n_snps)
