@@ -11,6 +11,7 @@ time and converted.  A dense ``X`` is a column-block source
 time.  The class is a column of ``obs``: a categorical or text column a
 categorical class, a numeric one a numeric target.
 """
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,9 +119,40 @@ class DenseH5adSource:
                 yield start, matrix[:, start:start + size]
 
 
+@contextmanager
+def opened(path):
+    """The .h5ad file `path` opened in backed mode by anndata (closed
+    after the block), or ReliefInputError if anndata cannot read it."""
+    anndata = require("anndata")
+    try:
+        data = anndata.read_h5ad(path, backed="r")
+    except (OSError, KeyError, ValueError, TypeError) as error:
+        raise ReliefInputError(f"Cannot read {path} as an .h5ad file: "
+                               f"{error}") from None
+    try:
+        yield data
+    finally:
+        data.file.close()
+
+
+def matrix_of(data, path, chunk_rows=CHUNK_ROWS):
+    """The X of the backed AnnData `data` (of file `path`): a scipy CSR
+    matrix (a sparse X) or a :class:`DenseH5adSource`."""
+    matrix = data.X
+    if matrix is None:
+        raise ReliefInputError(f"{path} holds no matrix X.")
+    shape = tuple(matrix.shape)
+    if getattr(matrix, "format", None) == "csr":
+        return csr_by_rows(data.file["X"], shape, chunk_rows)
+    if getattr(matrix, "format", None) == "csc":
+        return csr_by_columns(matrix, shape)
+    return DenseH5adSource(path, shape, matrix.dtype)
+
+
 def read_h5ad(path, class_name, chunk_rows=CHUNK_ROWS):
     """The matrix, the attributes' names and the class of the .h5ad file
-    `path`, its class the column `class_name` of ``obs``.
+    `path`, its class the column `class_name` of ``obs`` (checked before
+    the matrix is read).
 
     Returns
     -------
@@ -136,25 +168,16 @@ def read_h5ad(path, class_name, chunk_rows=CHUNK_ROWS):
     MissingExtra
         Without anndata (``pip install "Orange3-Relief[genomics]"``).
     """
-    anndata = require("anndata")
-    try:
-        data = anndata.read_h5ad(path, backed="r")
-    except (OSError, KeyError, ValueError, TypeError) as error:
-        raise ReliefInputError(f"Cannot read {path} as an .h5ad file: "
-                               f"{error}") from None
-    try:
+    with opened(path) as data:
         target = annotation(data.obs, class_name, path)
-        names = [str(name) for name in data.var_names]
-        matrix = data.X
-        if matrix is None:
-            raise ReliefInputError(f"{path} holds no matrix X.")
-        shape = tuple(matrix.shape)
-        if getattr(matrix, "format", None) == "csr":
-            X = csr_by_rows(data.file["X"], shape, chunk_rows)
-        elif getattr(matrix, "format", None) == "csc":
-            X = csr_by_columns(matrix, shape)
-        else:
-            X = DenseH5adSource(path, shape, matrix.dtype)
-    finally:
-        data.file.close()
-    return X, names, target
+        return (matrix_of(data, path, chunk_rows),
+                [str(name) for name in data.var_names], target)
+
+
+def read_annotated(path, chunk_rows=CHUNK_ROWS):
+    """(X, names, obs) of the .h5ad file `path`: its matrix as
+    :func:`read_h5ad` gives it, the genes and every annotation of the
+    cells (a pandas DataFrame)."""
+    with opened(path) as data:
+        return (matrix_of(data, path, chunk_rows),
+                [str(name) for name in data.var_names], data.obs)
