@@ -96,25 +96,6 @@ def test_nan_weights_give_way_to_numbers():
     assert not np.isnan(result.scores).any()
 
 
-def test_progress_rises_and_can_stop():
-    problem = modulo(60, 2, 6, p=2, seed=0)
-    seen = []
-    vls(relieff, problem.X, problem.y, subset_size=4,
-        progress_callback=seen.append)
-    assert seen == sorted(seen) and seen[-1] == 1.0
-
-    class Stop(Exception):
-        pass
-
-    def stop(fraction):
-        if fraction > 0.3:
-            raise Stop
-
-    with pytest.raises(Stop):
-        vls(relieff, problem.X, problem.y, subset_size=4,
-            progress_callback=stop)
-
-
 @pytest.mark.parametrize("options, message", [
     (dict(subset_size=1), "subset_size must be an integer >= 2, got 1"),
     (dict(subset_size=2.5), "subset_size must be an integer >= 2"),

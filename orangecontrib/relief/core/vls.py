@@ -20,11 +20,11 @@ from collections import namedtuple
 
 import numpy as np
 
+from .attribute_subsets import columns_scorer
 from .errors import ReliefInputError
 from .estimators import relieff
 from .options import (COVER_PAIRS, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF,
                       T_EQ, Seed, check)
-from .prepare import as_nominal_mask
 from .progress import report, wrap_callback
 from .threshold import float_array
 
@@ -171,17 +171,8 @@ def vls(score, X, y, discrete=None, *, subset_size=None,
     Intelligence in Bioinformatics and Computational Biology (CIBCB
     2008), 112-119.
     """
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ReliefInputError(f"X must be a 2-D array (instances x "
-                               f"attributes), got shape {X.shape}.")
-    discrete = as_nominal_mask(discrete, X.shape[1])
-
-    def score_columns(columns, progress_callback):
-        return score(X[:, columns], y, discrete[columns],
-                     progress_callback=progress_callback)
-
-    return vls_rounds(score_columns, X.shape[1], subset_size=subset_size,
+    score_columns, n_attributes = columns_scorer(score, X, y, discrete)
+    return vls_rounds(score_columns, n_attributes, subset_size=subset_size,
                       cover_pairs=cover_pairs, n_subsets=n_subsets,
                       random_state=random_state,
                       progress_callback=progress_callback)
