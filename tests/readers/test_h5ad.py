@@ -68,8 +68,11 @@ def test_csr_by_chunks_of_rows_is_the_matrix(tmp_path):
 
     with h5py.File(path) as file:
         for chunk in (1, 7, N, 10 * N):
-            read = csr_by_rows(file["X"], X.shape, chunk)
+            seen = []
+            read = csr_by_rows(file["X"], X.shape, chunk, seen.append)
             assert read.dtype == np.float32 and (read != X).nnz == 0
+            assert seen == sorted(seen) and seen[-1] == 1.0
+            assert len(seen) == -(-N // chunk)
 
 
 @pytest.mark.parametrize("column, task, classes", [

@@ -97,7 +97,8 @@ def run_wide(args):
                            f"without it")
     try:
         data = read_wide(args.file, pheno=args.pheno,
-                         class_name=args.class_name)
+                         class_name=args.class_name,
+                         progress_callback=ProgressBar("reading"))
         method = choose_wide_method(args.method, data)
         options = core_options(method, args)
         summary = describe(Path(args.file), data)

@@ -109,13 +109,15 @@ def is_wide_file(path):
     return Path(str(path)).suffix.lower() in WIDE_FORMATS
 
 
-def read_wide(path, *, pheno=None, class_name=None):
+def read_wide(path, *, pheno=None, class_name=None, progress_callback=None):
     """The :class:`WideData` of the file `path`.
 
     A .bed file (with its .bim and .fam beside it) takes its phenotype
     from the file `pheno` (its column `class_name`, default the first),
     or from the .fam; an .h5ad file its class from the column
-    `class_name` of ``obs``.
+    `class_name` of ``obs`` (a sparse matrix read at once, the share
+    read reported to `progress_callback`; a .bed is read by blocks as
+    it is weighed).
 
     Raises
     ------
@@ -141,7 +143,8 @@ def read_wide(path, *, pheno=None, class_name=None):
             raise ReliefInputError(
                 "--pheno gives the phenotypes of a .bed file; an .h5ad "
                 "file's class is a column of its obs: name it with --class.")
-        X, names, target = read_h5ad(path, class_name)
+        X, names, target = read_h5ad(path, class_name,
+                                     progress_callback=progress_callback)
         data = WideData(X, target.y, names, target.name, target.task,
                         target.values)
         what = "cells"

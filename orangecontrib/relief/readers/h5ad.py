@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..core.errors import ReliefInputError
+from ..core.progress import report
 from .extras import require
 from .sources import BLOCK_COLUMNS
 
@@ -77,10 +78,11 @@ def annotation(obs, name, path):
     return Annotation(name, y, "classification", tuple(words))
 
 
-def csr_by_rows(group, shape, chunk_rows=CHUNK_ROWS):
+def csr_by_rows(group, shape, chunk_rows=CHUNK_ROWS, progress_callback=None):
     """The CSR matrix stored in the h5py `group` (AnnData's ``data``,
     ``indices``, ``indptr``), read `chunk_rows` rows at a time into arrays
-    of its non-zero values (their dtype kept)."""
+    of its non-zero values (their dtype kept); `progress_callback` gets
+    the share of the rows read."""
     indptr = group["indptr"][:].astype(np.int64)
     data = np.empty(indptr[-1], dtype=group["data"].dtype)
     index_type = np.int32 if shape[1] < 2 ** 31 else np.int64
@@ -89,6 +91,7 @@ def csr_by_rows(group, shape, chunk_rows=CHUNK_ROWS):
         low, high = indptr[start], indptr[min(start + chunk_rows, shape[0])]
         data[low:high] = group["data"][low:high]
         indices[low:high] = group["indices"][low:high]
+        report(progress_callback, (start + chunk_rows) / shape[0])
     return sp.csr_matrix((data, indices, indptr), shape=shape)
 
 
@@ -135,24 +138,28 @@ def opened(path):
         data.file.close()
 
 
-def matrix_of(data, path, chunk_rows=CHUNK_ROWS):
+def matrix_of(data, path, chunk_rows=CHUNK_ROWS, progress_callback=None):
     """The X of the backed AnnData `data` (of file `path`): a scipy CSR
-    matrix (a sparse X) or a :class:`DenseH5adSource`."""
+    matrix (a sparse X, its reading reported to `progress_callback`) or
+    a :class:`DenseH5adSource`."""
     matrix = data.X
     if matrix is None:
         raise ReliefInputError(f"{path} holds no matrix X.")
     shape = tuple(matrix.shape)
     if getattr(matrix, "format", None) == "csr":
-        return csr_by_rows(data.file["X"], shape, chunk_rows)
+        return csr_by_rows(data.file["X"], shape, chunk_rows,
+                           progress_callback)
     if getattr(matrix, "format", None) == "csc":
         return csr_by_columns(matrix, shape)
     return DenseH5adSource(path, shape, matrix.dtype)
 
 
-def read_h5ad(path, class_name, chunk_rows=CHUNK_ROWS):
+def read_h5ad(path, class_name, chunk_rows=CHUNK_ROWS,
+              progress_callback=None):
     """The matrix, the attributes' names and the class of the .h5ad file
     `path`, its class the column `class_name` of ``obs`` (checked before
-    the matrix is read).
+    the matrix is read; `progress_callback` gets the share of a sparse
+    matrix read).
 
     Returns
     -------
@@ -170,7 +177,7 @@ def read_h5ad(path, class_name, chunk_rows=CHUNK_ROWS):
     """
     with opened(path) as data:
         target = annotation(data.obs, class_name, path)
-        return (matrix_of(data, path, chunk_rows),
+        return (matrix_of(data, path, chunk_rows, progress_callback),
                 [str(name) for name in data.var_names], target)
 
 
