@@ -162,6 +162,7 @@ BAD_PHENOTYPES = {
     "FIDs that differ": ("".join(f"F iid{i} 1\n" for i in range(1, 81)),
                          "the IDs must match \\(FID and IID\\)"),
     "empty": ("", "is empty"),
+    "a header alone": ("FID IID status\n", "lists no individual"),
     "IDs only": ("0 iid1\n0 iid2\n", "holds IDs but no phenotype"),
     "listed twice": ("0 iid1 1\n0 iid1 2\n", "iid1 is listed twice"),
     "a line shorter than the header": (

@@ -164,6 +164,9 @@ def read_phenotype(path, fids, iids, column=None):
             raise ReliefInputError(f"{path}, line {number}: individual "
                                    f"{' '.join(key)} is listed twice.")
         values[key] = fields[n_ids + index]
+    if not values:
+        raise ReliefInputError(f"The phenotype file {path} names its "
+                               f"columns but lists no individual.")
     keys = (list(zip(fids, iids)) if has_fid else [(i,) for i in iids])
     matched = [key in values for key in keys]
     if not any(matched):
