@@ -50,8 +50,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from arguments import (Parser, comma_separated, positive_int,  # noqa: E402
-                       positive_number)
+from arguments import (Parser, checked, comma_separated,  # noqa: E402
+                       positive_int, positive_number)
 from harness import _PeakMeter  # noqa: E402
 
 #: N of a run, and those of --large
@@ -66,6 +66,14 @@ METHODS = {
     "VLS": (("ReliefF", "vls"), "vls-relieff"),
 }
 PEERS = ("skrebate", "fast-select")
+#: argparse types: numbers of SNPs (the predictive three and more), names
+#: of methods and of peers
+snps_list = comma_separated(checked(int, lambda v: v >= 3,
+                                    "a whole number >= 3"))
+methods_list = comma_separated(checked(
+    str, lambda v: v in METHODS, f"one of {', '.join(METHODS)}"))
+peers_list = comma_separated(checked(
+    str, lambda v: v in PEERS + ("none",), f"one of {', '.join(PEERS)}, none"))
 PREDICTIVE = ("M0P0", "M0P1", "M1P0")
 GB = 1024 ** 3
 
@@ -74,16 +82,15 @@ def build_parser():
     parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--large", action="store_true",
                         help="also N = 10^5 and 10^6 SNPs")
-    parser.add_argument("--snps", type=comma_separated(positive_int),
-                        metavar="N,...",
+    parser.add_argument("--snps", type=snps_list, metavar="N,...",
                         help="the numbers of SNPs instead (at least 3)")
     parser.add_argument("--instances", type=positive_int, default=3000,
                         help="individuals, half of them cases (default "
                              "3000)")
-    parser.add_argument("--methods", type=comma_separated(str),
+    parser.add_argument("--methods", type=methods_list,
                         default=list(METHODS), metavar="NAME,...",
                         help=f"of {', '.join(METHODS)} (default: all)")
-    parser.add_argument("--peers", type=comma_separated(str),
+    parser.add_argument("--peers", type=peers_list,
                         default=list(PEERS), metavar="NAME,...",
                         help="of skrebate, fast-select (default: both, "
                              "where installed); 'none' for none")
@@ -105,6 +112,9 @@ def build_parser():
                         help="write every run's result")
     parser.add_argument("--quick", action="store_true",
                         help="no peers' TuRF and VLS (the slowest)")
+    parser.add_argument("--no-prepare", action="store_true",
+                        help="do not compile the compiled engine first "
+                             "(the runs take whichever engine is ready)")
     return parser
 
 
@@ -317,14 +327,10 @@ def plot(results, path):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     snps = args.snps or list(SNPS) + (list(LARGE) if args.large else [])
-    unknown = set(args.methods) - set(METHODS)
-    if unknown or min(snps) < 3:
-        print(f"bench_wide.py: error: methods are {', '.join(METHODS)} and "
-              f"N at least 3", file=sys.stderr)
-        return 2
     from orangecontrib.relief.core import warmup
 
-    warmup.prepare()  # the compiled engine ready, as after installation
+    if not args.no_prepare:  # the compiled engine ready, as installed
+        warmup.prepare()
     peers = available_peers(args.peers)
     folder = args.workdir or tempfile.mkdtemp(prefix="bench_wide_")
     Path(folder).mkdir(parents=True, exist_ok=True)
