@@ -49,12 +49,13 @@ def core_options(method, args):
     if args.k_nearest is not None and not variant.takes_k:
         raise CliError(f"{method} takes no k: {no_k(method).lower()} "
                        f"--k applies to {', '.join(DEFAULT_K)}")
-    given = dict(k_nearest=args.k_nearest, n_iterations=args.n_iterations,
+    given = dict(k_nearest=args.k_nearest, ties=args.ties,
+                 n_iterations=args.n_iterations,
                  random_state=args.random_state, diff=args.diff,
                  t_eq=args.t_eq, t_diff=args.t_diff)
     return {name: value for name, value in given.items()
             if name in variant.parameters
-            and not (name == "k_nearest" and value is None)}
+            and not (name in ("k_nearest", "ties") and value is None)}
 
 
 def wrapper_options(args):

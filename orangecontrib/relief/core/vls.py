@@ -24,7 +24,7 @@ from .attribute_subsets import columns_scorer
 from .errors import ReliefInputError
 from .estimators import relieff
 from .options import (COVER_PAIRS, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF,
-                      T_EQ, Seed, check)
+                      T_EQ, TIES, Seed, check)
 from .progress import report, wrap_callback
 from .threshold import float_array
 
@@ -182,7 +182,7 @@ def vls_relieff(X, y, discrete=None, *, subset_size=None,
                 cover_pairs=COVER_PAIRS, n_subsets=None,
                 k_nearest=K_RELIEFF, n_iterations=None,
                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                t_diff=T_DIFF, progress_callback=None):
+                t_diff=T_DIFF, ties=TIES, progress_callback=None):
     """VLSReliefF (Eppstein & Haake 2008): the scores of :func:`vls`
     around ReliefF (:func:`.estimators.relieff`); `subset_size`,
     `cover_pairs` and `n_subsets` are VLS's, the other parameters
@@ -197,7 +197,7 @@ def vls_relieff(X, y, discrete=None, *, subset_size=None,
     def score(X, y, discrete, progress_callback=None):
         return relieff(X, y, discrete, k_nearest=k_nearest,
                        n_iterations=n_iterations, random_state=random_state,
-                       diff=diff, t_eq=t_eq, t_diff=t_diff,
+                       diff=diff, t_eq=t_eq, t_diff=t_diff, ties=ties,
                        progress_callback=progress_callback)
 
     return vls(score, X, y, discrete, subset_size=subset_size,
