@@ -243,8 +243,8 @@ FIGURES = {
     "wide": Figure(
         "doc/wide-data.md",
         (BENCH + "bench_wide.py --large --plot doc/images/wide-data.png",),
-        (BENCH + "bench_wide.py --instances 1000 --plot "
-                 "doc/images/wide-data.png",),
+        (BENCH + "bench_wide.py --instances 500 --peer-timeout 240 "
+                 "--plot doc/images/wide-data.png",),
         printed_table),
     "streaming": Figure(
         "doc/large-data.md",
