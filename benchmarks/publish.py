@@ -240,6 +240,12 @@ FIGURES = {
         (BENCH + "bench_selection.py --curve 2000x50 --stability 1000x50 "
                  "--resamples 30",),
         printed_table),
+    "wide": Figure(
+        "doc/wide-data.md",
+        (BENCH + "bench_wide.py --large --plot doc/images/wide-data.png",),
+        (BENCH + "bench_wide.py --instances 500 --peer-timeout 240 "
+                 "--plot doc/images/wide-data.png",),
+        printed_table),
     "streaming": Figure(
         "doc/large-data.md",
         (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),

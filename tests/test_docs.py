@@ -65,7 +65,8 @@ def test_the_pages_with_examples_and_few_skipped():
     assert {"README.md", "doc/scripting.md", "doc/double-relief.md",
             "doc/generators.md", "doc/classdep.md", "doc/rfsm.md",
             "doc/large-data.md", "doc/significance.md", "doc/surf.md",
-            "doc/sklearn.md", "doc/selection.md"} <= pages_with_python
+            "doc/sklearn.md", "doc/selection.md",
+            "doc/wide-data.md"} <= pages_with_python
     skipped = [block for block in EXAMPLES if block.skip]
     assert len(skipped) <= MOST_SKIPPED, [block.name for block in skipped]
 

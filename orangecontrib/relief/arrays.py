@@ -12,9 +12,13 @@ import numpy as np
 import scipy.sparse as sp
 from Orange.data import Table
 
+from .readers.sources import core_input
+
 TableArrays = namedtuple("TableArrays", [
-    "X",         # float64 (n, a): attribute values, NaN for missing,
-                 # value codes for discrete attributes
+    "X",         # (n, a): attribute values, NaN for missing, value codes
+                 # for discrete attributes; the table's X as the core
+                 # takes it (readers.sources.core_input: float64 for a
+                 # dense table, a sparse one's own dtype)
     "y",         # float64 (n,): class codes or the numeric target
     "discrete",  # bool (a,): which attributes are discrete (nominal)
     "task",      # "classification" or "regression"
@@ -45,15 +49,18 @@ def without_weights(data):
 
 
 def table_arrays(data, what):
-    """The :class:`TableArrays` of `data` (a sparse table is made dense;
-    rows with an unknown class are kept, the core leaves them out)."""
+    """The :class:`TableArrays` of `data` (rows with an unknown class are
+    kept, the core leaves them out).  A sparse table's X goes to the core
+    through :func:`~orangecontrib.relief.readers.sources.core_input`, the
+    one place that decides what the core gets of it (today a dense array
+    of its dtype)."""
     check_table(data, what)
-    if sp.issparse(data.X):
-        data = data.to_dense()
     discrete = np.array([var.is_discrete for var in data.domain.attributes],
                         dtype=bool)
     task = ("classification" if data.domain.class_var.is_discrete
             else "regression")
-    return TableArrays(np.asarray(data.X, dtype=np.float64),
+    X = (core_input(data.X) if sp.issparse(data.X)
+         else np.asarray(data.X, dtype=np.float64))
+    return TableArrays(X,
                        np.asarray(data.Y, dtype=np.float64).ravel(),
                        discrete, task)

@@ -22,8 +22,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from .core import generators as core
 
 __all__ = ["to_table", "rdg1", "random_rbf", "non_monotonic", "majority",
-           "modulo", "xor", "corral", "parity", "GENERATORS", "Generator",
-           "relevant_mask"]
+           "modulo", "xor", "corral", "parity", "gametes", "GENERATORS",
+           "Generator", "relevant_mask"]
 
 
 def _variable(name, values, relevant, role):
@@ -139,6 +139,18 @@ def parity(n_instances=64, *, n_bits=3, n_irrelevant=6, seed=None):
     """Parity3+3: see :func:`orangecontrib.relief.core.generators.parity`."""
     return to_table(core.parity(n_instances, n_bits=n_bits,
                                 n_irrelevant=n_irrelevant, seed=seed), seed)
+
+
+def gametes(n_instances=1600, n_snps=100, *, maf=(0.05, 0.5),
+            predictive_maf=0.2, heritability=0.2, main_effect=0.02,
+            seed=None):
+    """GAMETES-like SNP data: a purely epistatic pair (M0P0, M0P1) and a
+    main effect (M1P0) among `n_snps` SNPs, genotypes 0, 1, 2 as numeric
+    attributes, a class control/case; see
+    :class:`orangecontrib.relief.core.generators.GametesSource`."""
+    return to_table(core.gametes(
+        n_instances, n_snps, maf=maf, predictive_maf=predictive_maf,
+        heritability=heritability, main_effect=main_effect, seed=seed), seed)
 
 
 @dataclass(frozen=True)

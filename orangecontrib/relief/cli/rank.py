@@ -8,6 +8,7 @@ from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
                      option_names, positive_int, share, with_class,
                      without_unused_classes)
+from .wide import run_wide, wrapper_options, wrapper_words
 
 #: the significance options (by destination), and those each test uses:
 #: given with another test or none, an option has no effect
@@ -39,6 +40,21 @@ def add_rank_command(subparsers):
         description="Rank the attributes of a data set by their Relief "
                     "weights and print them best first.")
     add_table_arguments(parser, "the Relief variant")
+    parser.add_argument(
+        "--pheno", metavar="FILE",
+        help="a PLINK .bed file's phenotypes: a text file of FID, IID and "
+             "phenotype columns (a first line FID IID NAME... names them; "
+             "--class picks one; default: the first, or the .fam's)")
+    parser.add_argument(
+        "--wrapper", choices=("turf", "vls"),
+        help="score subsets of the attributes with the method: turf drops "
+             "the worst half and scores again (Moore & White 2007); vls "
+             "scores subsets that hold every pair of attributes together, "
+             "each attribute's best weight (Eppstein & Haake 2008)")
+    parser.add_argument(
+        "--subset-size", type=positive_int, metavar="N",
+        help="with --wrapper vls: attributes per subset, at least 2 "
+             "(default: a third of them)")
     parser.add_argument(
         "--covariates", type=lambda text: tuple(text.split(",")),
         metavar="NAMES",
@@ -116,8 +132,9 @@ def add_table_arguments(parser, method_role):
         "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
         help="a data file Orange reads (.tab, .csv, .tsv, gzipped or not), "
              "a table of plain text (.txt, .txt.gz: tab- or comma-"
-             "separated, as the ReBATE archive's), or the name of a "
-             f"shipped data set (default: {DEFAULT_DATASET})")
+             "separated, as the ReBATE archive's), a PLINK .bed or an "
+             "AnnData .h5ad file, or the name of a shipped data set "
+             f"(default: {DEFAULT_DATASET})")
     parser.add_argument(
         "--class", dest="class_name", metavar="COLUMN",
         help="the column to use as the class (default: the file's class, "
@@ -140,6 +157,17 @@ def add_table_arguments(parser, method_role):
              "the weights do not depend on the order of the rows) or "
              "lower-index (the lower row numbers take them, as a stable "
              "sort by distance does)")
+
+
+def wrapped(scorer, args):
+    """`scorer` inside the Orange scorer of ``--wrapper`` (itself
+    without one)."""
+    from orangecontrib.relief.scorers import VLS, TuRF
+
+    if args.wrapper is None:
+        return scorer
+    return {"turf": TuRF, "vls": VLS}[args.wrapper](
+        scorer, **wrapper_options(args))
 
 
 def choose_method(requested, class_var):
@@ -184,15 +212,15 @@ def scored_table(args):
     return table, choose_method(args.method, table.domain.class_var)
 
 
-def format_ranking(attributes, weights, top=None, tested=None,
-                   stable=None):
-    """Return the lines of a table (rank, attribute, weight), best first;
+def format_ranking(names, weights, top=None, tested=None, stable=None):
+    """Return the lines of a table (rank, attribute, weight) of the
+    attributes `names`, best first;
     with `tested` (a SignificanceResult) also p, q and a mark of the
     significant attributes; with `stable` (a RankingStability) how often
     each was selected, its median rank and its rank interval."""
     order = sorted(range(len(weights)),  # no weight (NaN) last
                    key=lambda i: (math.isnan(weights[i]), -weights[i]))[:top]
-    names = [attributes[i].name for i in order]
+    names = [names[i] for i in order]
     width = max([len("attribute")] + [len(name) for name in names])
     header = f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"
     if tested is not None:
@@ -295,8 +323,16 @@ def run_rank(args):
     from orangecontrib.relief.core.options import SUBSAMPLE
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
+    from orangecontrib.relief.readers import is_wide_file
     from orangecontrib.relief.variants import make_scorer
 
+    if args.subset_size is not None and args.wrapper != "vls":
+        warn("--subset-size has no effect without --wrapper vls")
+    if is_wide_file(args.file):
+        return run_wide(args)
+    if args.pheno is not None:
+        raise CliError("--pheno gives the phenotypes of a PLINK .bed file; "
+                       "name the class of a table with --class")
     table, method = scored_table(args)
     npdr = method == "NPDR"
     if args.covariates is not None and not npdr:
@@ -318,6 +354,7 @@ def run_rank(args):
             t_eq=args.t_eq, t_diff=args.t_diff,
             **({"covariates": args.covariates} if npdr and args.covariates
                else {}))
+        scorer = wrapped(scorer, args)
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):
             raise CliError(f"--significance stir tests the neighbour pairs "
@@ -359,7 +396,8 @@ def run_rank(args):
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
-    print("\n".join(format_ranking(table.domain.attributes, weights,
+    print("\n".join(format_ranking([a.name for a in table.domain.attributes],
+                                   weights,
                                    args.top, tested, stable)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))
@@ -368,5 +406,6 @@ def run_rank(args):
     if stable is not None:
         print(stability_summary(stable, resampling))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
-          f"attributes, method {method}, {seconds:.2f} s")
+          f"attributes, method {method}{wrapper_words(args)}, "
+          f"{seconds:.2f} s")
     return 0

@@ -57,6 +57,10 @@ TURF_FRACTION = 0.5
 TURF_SCHEDULE = "every round"
 SKREBATE_N_KEEP = 100
 
+#: VLS builds its subsets so that every pair of attributes shares one
+#: (False: random subsets, as Eppstein & Haake 2008 drew them)
+COVER_PAIRS = True
+
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
 #: and the level at which an attribute counts as significant; more than
@@ -242,6 +246,9 @@ PARAMETERS = {
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
+    "subset_size": Integer(2),
+    "n_subsets": Optional(PositiveInt(), "as many as the pair design"),
+    "cover_pairs": Flag(),
     "schedule": OneOf("every round", "scikit-rebate"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),

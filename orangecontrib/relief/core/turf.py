@@ -17,10 +17,10 @@ from collections import namedtuple
 
 import numpy as np
 
+from .attribute_subsets import columns_scorer
 from .errors import ReliefInputError
 from .options import (DEVIATION, DIFF, RANDOM_STATE, SKREBATE_N_KEEP,
                       T_DIFF, T_EQ, TURF_FRACTION, TURF_SCHEDULE, check)
-from .prepare import as_nominal_mask
 from .progress import report, wrap_callback
 from .surf import multisurf
 from .threshold import float_array
@@ -121,17 +121,8 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ReliefInputError(f"X must be a 2-D array (instances x "
-                               f"attributes), got shape {X.shape}.")
-    discrete = as_nominal_mask(discrete, X.shape[1])
-
-    def score_columns(columns, progress_callback):
-        return score(X[:, columns], y, discrete[columns],
-                     progress_callback=progress_callback)
-
-    return turf_rounds(score_columns, X.shape[1], fraction=fraction,
+    score_columns, n_attributes = columns_scorer(score, X, y, discrete)
+    return turf_rounds(score_columns, n_attributes, fraction=fraction,
                        n_keep=n_keep, schedule=schedule,
                        progress_callback=progress_callback)
 

@@ -15,7 +15,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import classdep, double, estimators, npdr, surf, turf
+from . import classdep, double, estimators, npdr, surf, turf, vls
 from .errors import ReliefInputError
 from .prepare import TASKS
 from .subsets import rfsm
@@ -24,7 +24,7 @@ __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
            "RELIEFF", "RRELIEFF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
            "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
-           "RFSM", "TURF", "NPDR"]
+           "RFSM", "TURF", "VLS", "NPDR"]
 
 #: what a variant weighs for: a categorical class, a numeric one
 CLASSIFICATION, REGRESSION = TASKS
@@ -76,7 +76,7 @@ class Variant:
     offered : bool
         Whether ``orange-relief rank`` and the Relief widget offer it (the
         class-dependent variants and RFSM have widgets of their own, TuRF
-        wraps another scorer).
+        and VLS wrap another scorer).
     """
     name: str
     estimator: Callable
@@ -214,6 +214,12 @@ TURF = Variant(
     summary="MultiSURF by rounds, dropping the worst attributes between "
             "them (Moore & White 2007)",
     scorer="TuRF", reference="surf.turf_multisurf", offered=False)
+VLS = Variant(
+    "VLS", vls.vls_relieff, tasks=(CLASSIFICATION,), neighbourhood=K_NEAREST,
+    summary="ReliefF on subsets of the attributes, every pair of them "
+            "together in one, each attribute's best weight (Eppstein & "
+            "Haake 2008)",
+    scorer="VLS", reference="vls.vls_relieff", offered=False)
 
 NPDR = Variant(
     "NPDR", npdr.npdr_coefficients, tasks=TASKS,
@@ -227,7 +233,7 @@ NPDR = Variant(
 #: every variant, in the order the command line and the widgets list them
 VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
             MULTISURFSTAR, SURF, SURFSTAR, CDRELIEF, IWCDRELIEF, RFSM, TURF,
-            NPDR)
+            VLS, NPDR)
 
 _BY_NAME = {variant.name: variant for variant in VARIANTS}
 

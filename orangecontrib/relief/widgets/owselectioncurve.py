@@ -22,16 +22,19 @@ from orangecontrib.relief.curve import (LOG_SCALE_FROM, SCORES,
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.resampled import attribute_scores
-from orangecontrib.relief.scorers import MultiSURF, TuRF, fits
+from orangecontrib.relief.scorers import VLS, MultiSURF, ReliefF, TuRF, fits
 from orangecontrib.relief.variants import (METHODS, default_method,
                                            fitting_methods, make_scorer)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, PlainPlot, known_choices, known_flags, shut_down_at_once,
     task_progress, within_ranges)
 
-#: the methods of the combo: the variants and TuRF around MultiSURF
+#: the methods of the combo: the variants, TuRF around MultiSURF and VLS
+#: around ReliefF (name -> the wrapper and the scorer it wraps)
 TURF = "TuRF (MultiSURF)"
-METHOD_NAMES = list(METHODS) + [TURF]
+VLS_RELIEFF = "VLS (ReliefF)"
+WRAPPED = {TURF: (TuRF, MultiSURF), VLS_RELIEFF: (VLS, ReliefF)}
+METHOD_NAMES = list(METHODS) + list(WRAPPED)
 KEEP_LABELS = ("Fewest within one std. error", "This many:")
 MEAN_PEN = pg.mkPen("#1f77b4", width=2)
 BAND_BRUSH = pg.mkBrush(31, 119, 180, 50)
@@ -41,12 +44,15 @@ TURF_PEN = pg.mkPen("#2ca02c", width=1.5)
 
 def make_method(name):
     """The scorer of the combo's method `name` (defaults of the variant)."""
-    return TuRF(MultiSURF()) if name == TURF else make_scorer(name)
+    if name in WRAPPED:
+        wrapper, scorer = WRAPPED[name]
+        return wrapper(scorer())
+    return make_scorer(name)
 
 
 def method_fits(name, class_var):
     """Whether the combo's method `name` can rank data with `class_var`."""
-    return (fits(MultiSURF, class_var) if name == TURF
+    return (fits(WRAPPED[name][1], class_var) if name in WRAPPED
             else name in fitting_methods(class_var))
 
 
@@ -240,7 +246,9 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
                     "part of each fold (its default settings; connect the "
                     "Relief widget's Scorer for others). TuRF drops the "
                     "worst half and ranks the rest again, round by round: "
-                    "the plot marks the sets of its rounds.")
+                    "the plot marks the sets of its rounds. VLS ranks "
+                    "subsets of a third of the attributes that hold every "
+                    "pair together; an attribute's best weight counts.")
         self.scorer_label = gui.widgetLabel(box, "")
 
         box = gui.vBox(self.controlArea, "Cross-validation")
