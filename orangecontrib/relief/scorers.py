@@ -20,6 +20,9 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
   (2018), Granizo-Mackenzie & Moore (2013): neighbourhoods within a
   distance, for a categorical or a numeric class;
 * :class:`TuRF` -- Moore & White (2007) around any of them;
+* :class:`Absolute` -- any scorer's scores by their magnitude, for
+  ranking by |weight| (Freda et al. 2024) in Rank and
+  ``SelectBestFeatures``;
 * :class:`NPDR` -- Le, Dawkins & McKinney (2020): each attribute's diff
   over the neighbour pairs as a regression, with covariates; its
   coefficient as the score, p and q by :meth:`NPDR.result` (and by
@@ -40,7 +43,8 @@ from Orange.preprocess.score import Scorer
 from .arrays import check_table, table_arrays, without_weights
 from .core import double, significance, variants
 from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
-from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
+from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
+                           K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            NPDR_NEIGHBOURHOOD, THRESHOLD, TURF_FRACTION,
                            TURF_SCHEDULE,
@@ -52,7 +56,7 @@ from .core.turf import turf, turf_rounds
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
-           "MultiSURF", "MultiSURFstar", "TuRF", "NPDR"]
+           "MultiSURF", "MultiSURFstar", "TuRF", "NPDR", "Absolute"]
 
 
 #: the class variable of data of each task
@@ -461,7 +465,9 @@ class TuRF(Scorer):
     until `n_keep` remain; `schedule` "scikit-rebate" stops as
     scikit-rebate 0.8.4 does, after the first round that leaves at most
     `n_keep` (100 unless given; see
-    :func:`orangecontrib.relief.core.turf.round_sizes`).  Dropped
+    :func:`orangecontrib.relief.core.turf.round_sizes`); with `absolute`
+    each round keeps the attributes of the largest |score|, and the kept
+    attributes' scores are their magnitudes.  Dropped
     attributes score below the kept ones,
     those that lasted longer higher (see
     :func:`orangecontrib.relief.core.turf.turf`).  A scorer of this module
@@ -477,11 +483,12 @@ class TuRF(Scorer):
     friendly_name = variants.TURF.name
 
     def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
-                 schedule=TURF_SCHEDULE):
+                 schedule=TURF_SCHEDULE, absolute=ABSOLUTE):
         self.scorer = MultiSURF() if scorer is None else scorer
         self.fraction = fraction
         self.n_keep = n_keep
         self.schedule = schedule
+        self.absolute = absolute
 
     @property
     def class_type(self):
@@ -502,7 +509,7 @@ class TuRF(Scorer):
         """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
         `data`: scores, the kept attributes and every round."""
         options = dict(fraction=self.fraction, n_keep=self.n_keep,
-                       schedule=self.schedule,
+                       schedule=self.schedule, absolute=self.absolute,
                        progress_callback=progress_callback)
         if isinstance(self.scorer, ReliefScorer):
             arrays = self.scorer.arrays(data)
@@ -522,6 +529,49 @@ class TuRF(Scorer):
             return table_scores(self.scorer, data.transform(kept))
 
         return turf_rounds(score_columns, len(domain.attributes), **options)
+
+
+class Absolute(Scorer):
+    """Any Orange scorer's scores by their magnitude, |score|.
+
+    Orange's Rank widget and ``SelectBestFeatures`` rank by the score,
+    higher first; wrapped, a scorer's attributes rank by the magnitude of
+    their weights, so that a large negative Relief weight (near instances
+    of the same class differ in the attribute more than near instances
+    of different classes, as MultiSURF weighs the bits of a higher-order
+    XOR; Freda et al. 2024) ranks as high as a large positive one::
+
+        SelectBestFeatures(method=Absolute(MultiSURF()), k=5)
+    """
+    feature_type = Variable
+    supports_sparse_data = True
+
+    def __init__(self, scorer):
+        self.absolute_of = scorer
+
+    @property
+    def friendly_name(self):
+        inner = self.absolute_of
+        return f"|{getattr(inner, 'friendly_name', type(inner).__name__)}|"
+
+    @property
+    def class_type(self):
+        return self.absolute_of.class_type
+
+    def fits(self, class_var):
+        """Whether the wrapped scorer can weigh data with `class_var`."""
+        return fits(self.absolute_of, class_var)
+
+    def __call__(self, data, feature=None, *, progress_callback=None):
+        scorer = self.absolute_of
+        if isinstance(scorer, (ReliefScorer, TuRF)):
+            scores = scorer(data, progress_callback=progress_callback)
+        else:
+            scores = table_scores(scorer, data)
+        return of_feature(data, np.abs(scores), feature)
+
+    def score_data(self, data, feature=None):
+        return self(data, feature)
 
 
 class NPDR(ReliefScorer):

@@ -1,5 +1,4 @@
 """``orange-relief rank``: the attributes of a data set by Relief weight."""
-import math
 import sys
 import time
 
@@ -66,6 +65,13 @@ def add_rank_command(subparsers):
                              "--stability, the N best count as selected in "
                              "each resample (default: 10, at most half of "
                              "the attributes)")
+    parser.add_argument(
+        "--absolute", action="store_true",
+        help="rank by the magnitude of the weights: an attribute of large "
+             "negative weight (near instances of one class differ in it "
+             "more than those of different classes, as the bits of a "
+             "higher-order XOR) ranks high too; with --stability, the "
+             "resamples are ranked so too")
     parser.add_argument(
         "--significance", choices=TESTS,
         help="also test every attribute: stir (ReliefF and the SURF "
@@ -178,13 +184,15 @@ def scored_table(args):
 
 
 def format_ranking(attributes, weights, top=None, tested=None,
-                   stable=None):
-    """Return the lines of a table (rank, attribute, weight), best first;
+                   stable=None, absolute=False):
+    """Return the lines of a table (rank, attribute, weight), best first
+    (with `absolute`, by the magnitude of the weights);
     with `tested` (a SignificanceResult) also p, q and a mark of the
     significant attributes; with `stable` (a RankingStability) how often
     each was selected, its median rank and its rank interval."""
-    order = sorted(range(len(weights)),  # no weight (NaN) last
-                   key=lambda i: (math.isnan(weights[i]), -weights[i]))[:top]
+    from orangecontrib.relief.core.threshold import best_first
+
+    order = best_first(weights, absolute)[:top]  # no weight (NaN) last
     names = [attributes[i].name for i in order]
     width = max([len("attribute")] + [len(name) for name in names])
     header = f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"
@@ -286,6 +294,7 @@ def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
     from orangecontrib.relief.core.significance import stir_caveat
     from orangecontrib.relief.core.options import SUBSAMPLE
+    from orangecontrib.relief.scorers import Absolute
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
     from orangecontrib.relief.variants import make_scorer
@@ -344,7 +353,8 @@ def run_rank(args):
                              else ProgressBar("weighting", heading=None
                                               if tester else engine))
         stable = None if args.n_resamples is None else ranking_stability(
-            table, scorer, n_resamples=args.n_resamples,
+            table, Absolute(scorer) if args.absolute else scorer,
+            n_resamples=args.n_resamples,
             resampling=resampling, subsample=args.subsample or SUBSAMPLE,
             top_k=args.top, random_state=args.random_state,
             progress_callback=ProgressBar("stability"))
@@ -352,7 +362,7 @@ def run_rank(args):
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
     print("\n".join(format_ranking(table.domain.attributes, weights,
-                                   args.top, tested, stable)))
+                                   args.top, tested, stable, args.absolute)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))
         if tested.note is not None:
@@ -360,5 +370,7 @@ def run_rank(args):
     if stable is not None:
         print(stability_summary(stable, resampling))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
-          f"attributes, method {method}, {seconds:.2f} s")
+          f"attributes, method {method}"
+          f"{', ranked by |weight|' if args.absolute else ''}, "
+          f"{seconds:.2f} s")
     return 0
