@@ -184,7 +184,7 @@ class Significance(Scorer):
         if type(scorer) is ReliefF:
             return significance.stir_and_weights(
                 arrays.X, arrays.y, arrays.discrete, neighbourhood="relieff",
-                k_nearest=scorer.k_nearest, **options)
+                k_nearest=scorer.k_nearest, ties=scorer.ties, **options)
         return significance.stir_and_weights(
             arrays.X, arrays.y, arrays.discrete, neighbourhood=scorer.method,
             deviation=getattr(scorer, "deviation", "population"), **options)

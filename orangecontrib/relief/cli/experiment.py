@@ -151,6 +151,7 @@ def _add_rebate(experiments):
     """``orange-relief experiment rebate DIR`` (Urbanowicz et al. 2018,
     the ReBATE benchmark)."""
     from orangecontrib.relief.experiments import rebate
+    from orangecontrib.relief.variants import TIE_RULES
 
     parser = experiments.add_parser(
         "rebate",
@@ -197,10 +198,10 @@ def _add_rebate(experiments):
                              "order (seed --seed and the file's name)")
     parser.add_argument("--seed", type=non_negative_int, default=0,
                         help="seed of --permute-rows (default: 0)")
-    parser.add_argument("--ties", metavar="RULE",
+    parser.add_argument("--ties", choices=TIE_RULES,
                         help="the rule for ties at the k-th neighbour of the "
-                             "methods with k nearest neighbours (default: "
-                             "theirs)")
+                             "methods with k nearest neighbours: share or "
+                             "lower-index (default: share)")
 
     def settings(args):
         methods = tuple(args.methods or rebate.OURS)

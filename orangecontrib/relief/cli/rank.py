@@ -116,7 +116,7 @@ def add_rank_command(subparsers):
 def add_table_arguments(parser, method_role):
     """The arguments :func:`scored_table` and the scorer read: FILE,
     --class, --method (`method_role`, in words) and --k."""
-    from orangecontrib.relief.variants import DEFAULT_K, METHODS
+    from orangecontrib.relief.variants import DEFAULT_K, METHODS, TIE_RULES
 
     parser.add_argument(
         "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
@@ -139,6 +139,13 @@ def add_table_arguments(parser, method_role):
         help=f"nearest neighbours (ReliefF: per class, default "
              f"{DEFAULT_K['ReliefF']}; RReliefF: default "
              f"{DEFAULT_K['RReliefF']})")
+    parser.add_argument(
+        "--ties", choices=TIE_RULES,
+        help="the neighbours tied at the k-th distance: share (default; "
+             "each of the t tied takes r/t of the r places left, so that "
+             "the weights do not depend on the order of the rows) or "
+             "lower-index (the lower row numbers take them, as a stable "
+             "sort by distance does)")
 
 
 def choose_method(requested, class_var):
@@ -314,7 +321,8 @@ def run_rank(args):
     resampling = "bootstrap" if args.subsample is None else "subsample"
     try:
         scorer = make_scorer(
-            method, k_nearest=args.k_nearest, n_iterations=args.n_iterations,
+            method, k_nearest=args.k_nearest, ties=args.ties,
+            n_iterations=args.n_iterations,
             random_state=args.random_state, diff=args.diff,
             t_eq=args.t_eq, t_diff=args.t_diff,
             **({"covariates": args.covariates} if npdr and args.covariates

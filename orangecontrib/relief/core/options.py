@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 
 from .errors import ReliefInputError
+from .formulas.ties import SHARE, TIE_RULES
 
 #: the diff of numeric attributes (see :mod:`.formulas.diffs`) and the ramp's
 #: thresholds, as fractions of the attribute's range
@@ -40,6 +41,13 @@ RANDOM_STATE = 0
 #: classes (a large negative weight, as the bits of a higher-order XOR
 #: get from MultiSURF; Freda et al. 2024) ranks high too
 ABSOLUTE = False
+
+#: the candidates at the k-th distance of a k-nearest list: "share" (each
+#: of the t takes r / t of the r places left, the expectation over a
+#: random tie-break, so that the weights do not depend on the order of
+#: the rows) or "lower-index" (the lower instance indices take them, as a
+#: stable sort by distance does); :mod:`.formulas.ties`
+TIES = SHARE
 
 #: the standard deviation of MultiSURF's thresholds: the population's
 #: (scikit-rebate, fast-select) or the sample's (STIR, NPDR)
@@ -106,9 +114,9 @@ N_FOLDS = 10
 
 #: NPDR's neighbourhood (the R package's default), and how much of the
 #: R package's conventions it follows where they differ from the add-on's
-#: (doc/npdr.md): k's ties, identical instances, the diffs' scale
+#: (doc/npdr.md): identical instances, the diffs' scale (and k's ties,
+#: where NPDR also offers the R package's "all", PARAMETERS["npdr_ties"])
 NPDR_NEIGHBOURHOOD = "multisurf"
-TIES = "lower-index"
 TWINS = "include"
 SCALE = "range"
 
@@ -255,7 +263,8 @@ PARAMETERS = {
     "n_folds": Integer(2),
     "npdr_neighbourhood": OneOf("multisurf", "surf", "relieff"),
     "npdr_k": Optional(PositiveInt(), "the authors' rule"),
-    "ties": OneOf("lower-index", "all"),
+    "ties": OneOf(*TIE_RULES),
+    "npdr_ties": OneOf(*TIE_RULES, "all"),
     "twins": OneOf("include", "exclude"),
     "scale": OneOf("range", "none"),
 }
