@@ -26,9 +26,12 @@ w+ E+[d(A)] E+[d(B)] - w- E-[d(A)] E-[d(B)].  The map is what remains:
 On a pure XOR of A and B a miss differs in exactly one of them and a hit
 in both or neither, so Cov+ is -E+[d(A)] E+[d(B)] (about -1/4) and Cov-
 is positive: Delta(A, B) is strongly negative, the largest entry in
-magnitude, while a pair of noise attributes, or of attributes with main
-effects alone, has Delta near 0 (``doc/interactions.md`` derives it and
-checks it on data with known answers).
+magnitude.  A pair of attributes with main effects alone has a small
+Delta, not 0: neighbours found at a small distance differ in few
+attributes, so that any two diffs are negatively dependent, the more so
+among the misses, where the relevant attributes differ more often
+(``doc/interactions.md`` derives it and checks it on data with known
+answers).
 
 Delta is a sum of the references' shares: z_i, the centred products
 (d(A) - E+[d(A)]) (d(B) - E+[d(B)]) of reference i's misses weighted by
@@ -60,15 +63,15 @@ from scipy.special import stdtr
 from .errors import ReliefInputError
 from .neighbour_pairs import method_pairs
 from .options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF, T_DIFF, T_EQ,
-                      Optional, PositiveInt, check, check_choice)
+                      TIES, OneOf, Optional, PositiveInt, check)
 from .progress import report, wrap_callback
 from .significance import adjust
 from .threshold import best_first
 
 #: the default number of attributes in the map (the best by weight)
 TOP_K = 30
-#: the entries' tests: the t of the references' shares, or none
-TESTS = ("t", None)
+#: the entries' test: the t of the references' shares, or None (none)
+TEST = Optional(OneOf("t"), "no test")
 #: pairs whose diffs are held at once (times the attributes, float64)
 CHUNK_PAIRS = 2 ** 15
 #: the share of the run spent finding the pairs (for progress)
@@ -94,7 +97,7 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
                     absolute=ABSOLUTE, test="t", adjustment=ADJUSTMENT,
                     k_nearest=None, deviation=DEVIATION, weighting="exp_rank",
                     sigma=None, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-                    names=None, progress_callback=None):
+                    ties=TIES, names=None, progress_callback=None):
     """The interaction map of the best `top_k` attributes (or of
     `attributes`) over `method`'s neighbour pairs.
 
@@ -118,7 +121,7 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
     test : "t" or None
         The STIR-like t of every entry (classification only), or none.
     adjustment : "bh", "holm" or "bonferroni"
-    k_nearest, deviation, weighting, sigma, diff, t_eq, t_diff
+    k_nearest, deviation, weighting, sigma, diff, t_eq, t_diff, ties
         The method's options (:func:`.neighbour_pairs.method_pairs`).
     names : sequence of str or None
         The attributes' names, for the notes (default "attribute i").
@@ -134,7 +137,7 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
         Fewer than two attributes to map, `top_k` above the attributes, a
         test on a numeric target, bad options.
     """
-    test = check_choice("test", test, TESTS)
+    test = TEST("test", test)
     absolute = check("absolute", absolute)
     adjustment = check("adjustment", adjustment)
     n_attributes = np.shape(X)[1] if np.ndim(X) == 2 else 0
@@ -158,7 +161,7 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
     pairs = method_pairs(X, y, discrete, method=method, task=task,
                          k_nearest=k_nearest, deviation=deviation,
                          weighting=weighting, sigma=sigma, diff=diff,
-                         t_eq=t_eq, t_diff=t_diff,
+                         t_eq=t_eq, t_diff=t_diff, ties=ties,
                          progress_callback=wrap_callback(
                              progress_callback, 0, SEARCH_SHARE))
     weights, differs = pair_weights(pairs)

@@ -12,7 +12,9 @@ are 0 or 1.  :func:`method_pairs` finds them:
 
 * ReliefF (and Relief, k = 1): the k nearest of each class to every
   reference, a hit -1 / (k m), a miss of class C P(C) / (1 - P(class(R)))
-  / (k m) (Kononenko 1994); RReliefF: the k nearest, weighted by rank,
+  / (k m) (Kononenko 1994), each times its share of the list's places
+  (the candidates tied at the k-th distance share the places left,
+  :class:`.neighbours.Neighbours`); RReliefF: the k nearest, weighted by rank,
   split by |y_R - y_I| (Robnik-Sikonja & Kononenko 1997), as
   :func:`.subsets.rfsm.classification_pairs` and
   :func:`.subsets.rfsm.regression_pairs` weigh them;
@@ -36,7 +38,7 @@ from .estimators import neighbours_of, prepared, rank_weights
 from .formulas.neighbourhoods import SIGMAS
 from .formulas.npdr import MULTISURF_LIMIT, SURF_LIMIT
 from .options import (DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF, T_DIFF, T_EQ,
-                      check, check_choice)
+                      TIES, check, check_choice)
 from .prepare import TASKS
 from .sampling import check_memory
 from .subsets.rfsm import classification_pairs, regression_pairs
@@ -62,7 +64,7 @@ NeighbourPairs = namedtuple("NeighbourPairs", [
 def method_pairs(X, y, discrete=None, *, method="relieff",
                  task="classification", k_nearest=None, deviation=DEVIATION,
                  weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF, progress_callback=None):
+                 t_diff=T_DIFF, ties=TIES, progress_callback=None):
     """The neighbour pairs of `method` on (X, y) with their multipliers,
     every instance a reference.
 
@@ -80,6 +82,11 @@ def method_pairs(X, y, discrete=None, *, method="relieff",
         RReliefF's rank weights (:func:`.estimators.rank_weights`).
     diff, t_eq, t_diff
         The diff of numeric attributes.
+    ties : "share" or "lower-index"
+        Of the k-nearest lists: the candidates tied at the k-th distance
+        share the places left (each pair's multipliers times its share, so
+        that the pairs do not depend on the order of the rows), or the
+        lower indices take them.  The near sets have no ties to break.
 
     Returns
     -------
@@ -100,7 +107,7 @@ def method_pairs(X, y, discrete=None, *, method="relieff",
             k = check("k_nearest", default if k_nearest is None
                       else k_nearest)
         lists = neighbours_of(kernels, data, refs, k, None,
-                              progress_callback)
+                              progress_callback, ties=ties).whole()
         weights = (rank_weights(k, weighting, sigma, count=data.n_instances)
                    if task == "regression" else None)
         return pairs_of_lists(data, refs, lists, weights, kernels)
@@ -116,7 +123,9 @@ def method_pairs(X, y, discrete=None, *, method="relieff",
 
 
 def pairs_of_lists(data, refs, lists, rank_weights, kernels):
-    """The pairs of the engines' k-nearest `lists` of `refs` with ReliefF's
+    """The pairs of the engines' k-nearest `lists` of `refs` (one
+    :class:`.neighbours.Neighbours`, the pairs in the order of the
+    references) with ReliefF's
     multipliers (classification) or RReliefF's (`rank_weights` given)."""
     if rank_weights is None:
         first, second, miss, hit = classification_pairs(data, refs, lists,
