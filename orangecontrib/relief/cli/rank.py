@@ -115,9 +115,24 @@ def add_rank_command(subparsers):
 
 def add_table_arguments(parser, method_role):
     """The arguments :func:`scored_table` and the scorer read: FILE,
-    --class, --method (`method_role`, in words) and --k."""
-    from orangecontrib.relief.variants import DEFAULT_K, METHODS, TIE_RULES
+    --class, --method (`method_role`, in words), --k and --ties."""
+    from orangecontrib.relief.variants import DEFAULT_K, METHODS
 
+    add_file_arguments(parser)
+    parser.add_argument(
+        "--method", choices=list(METHODS),
+        help=f"{method_role} (default: ReliefF for a discrete class, "
+             f"RReliefF for a numeric one)")
+    parser.add_argument(
+        "--k", type=positive_int, dest="k_nearest", metavar="K",
+        help=f"nearest neighbours (ReliefF: per class, default "
+             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
+             f"{DEFAULT_K['RReliefF']})")
+    add_ties_argument(parser)
+
+
+def add_file_arguments(parser):
+    """FILE and --class, as :func:`data_table` reads them."""
     parser.add_argument(
         "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
         help="a data file Orange reads (.tab, .csv, .tsv, gzipped or not), "
@@ -130,15 +145,12 @@ def add_table_arguments(parser, method_role):
              "else a column named Class, categorical if it holds integer "
              "codes, as in the ReBATE archive; needed for other files "
              "without one, e.g. a plain CSV)")
-    parser.add_argument(
-        "--method", choices=list(METHODS),
-        help=f"{method_role} (default: ReliefF for a discrete class, "
-             f"RReliefF for a numeric one)")
-    parser.add_argument(
-        "--k", type=positive_int, dest="k_nearest", metavar="K",
-        help=f"nearest neighbours (ReliefF: per class, default "
-             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
-             f"{DEFAULT_K['RReliefF']})")
+
+
+def add_ties_argument(parser):
+    """--ties: the rule of the neighbours tied at the k-th distance."""
+    from orangecontrib.relief.variants import TIE_RULES
+
     parser.add_argument(
         "--ties", choices=TIE_RULES,
         help="the neighbours tied at the k-th distance: share (default; "
@@ -177,17 +189,22 @@ def choose_method(requested, class_var):
 
 
 def scored_table(args):
+    """The table of :func:`data_table` and the variant that scores it
+    (:func:`choose_method` of ``--method``)."""
+    table = data_table(args)
+    return table, choose_method(args.method, table.domain.class_var)
+
+
+def data_table(args):
     """The table of `args.file`, its class as ``--class`` says (without
-    it, :func:`archive_class`; unused values of a categorical one dropped),
-    and the variant that scores it (:func:`choose_method` of
-    ``--method``)."""
+    it, :func:`archive_class`; unused values of a categorical one
+    dropped)."""
     table = load_table(args.file)
     if args.class_name is not None:
         table = with_class(table, args.class_name)
     else:
         table = archive_class(table)
-    table = without_unused_classes(table)
-    return table, choose_method(args.method, table.domain.class_var)
+    return without_unused_classes(table)
 
 
 def format_ranking(attributes, weights, top=None, tested=None,
