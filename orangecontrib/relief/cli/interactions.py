@@ -16,7 +16,7 @@ def add_interactions_command(subparsers):
     """Register ``orange-relief interactions``."""
     from orangecontrib.relief.core.interactions import TOP_K
     from orangecontrib.relief.core.neighbour_pairs import METHODS
-    from orangecontrib.relief.core.options import PARAMETERS
+    from orangecontrib.relief.core.options import ADJUSTMENT, PARAMETERS
 
     parser = subparsers.add_parser(
         "interactions", help="which attributes act together: the strongest "
@@ -55,9 +55,11 @@ def add_interactions_command(subparsers):
              "the default for a categorical class) or none (the default, "
              "and the only choice, for a numeric one)")
     parser.add_argument(
-        "--adjustment", choices=PARAMETERS["adjustment"].allowed,
-        default="bh", help="the adjustment of the p-values for the K (K - 1) "
-                           "/ 2 pairs (default: bh)")
+        "--adjust", dest="adjustment",
+        choices=PARAMETERS["adjustment"].allowed,
+        default=ADJUSTMENT, help=f"the adjustment of the p-values for the "
+                                 f"K (K - 1) / 2 pairs (default: "
+                                 f"{ADJUSTMENT})")
     parser.add_argument(
         "--pairs", type=positive_int, default=DEFAULT_PAIRS, metavar="N",
         help=f"print the strongest N pairs (default {DEFAULT_PAIRS})")
@@ -105,6 +107,7 @@ def format_pairs(found, count):
 def run_interactions(args):
     """Map the attributes of `args.file`, print the strongest pairs and draw
     the heat map."""
+    from orangecontrib.relief.core.options import TIES
     from orangecontrib.relief.interactions import (heat_map_figure,
                                                    interactions)
 
@@ -121,7 +124,7 @@ def run_interactions(args):
             table, method=args.method, top_k=args.top_k,
             absolute=args.absolute, test=None if test == "none" else "t",
             adjustment=args.adjustment, k_nearest=args.k_nearest,
-            **({} if args.ties is None else {"ties": args.ties}),
+            ties=args.ties or TIES,
             progress_callback=ProgressBar("interactions"))
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
