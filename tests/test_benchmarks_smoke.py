@@ -128,6 +128,17 @@ def test_ties_benchmark_times_both_engines(capsys):
                f"{engine}: this build" in out
 
 
+def test_interactions_benchmark_times_the_map_beside_the_weights(capsys):
+    """bench_interactions.py times the map and the weights of ReliefF
+    and MultiSURF and prints their ratio."""
+    _load("bench_interactions").main(["--sizes", "200x6", "--top", "4",
+                                      "--repeats", "1"])
+    out = capsys.readouterr().out
+    for method in ("relieff", "multisurf"):
+        assert f"SNPs 200 x 6, {method}, K = 4: weights " in out
+    assert out.count("ratio ") == 2
+
+
 def test_search_benchmark_against_a_baseline_copy(capsys):
     """bench_search.py times this build against a copy of a core (here
     the same one): the same float32 lists, the same exact ones."""
@@ -224,6 +235,8 @@ REFUSED = {
 OPTIONS = {
     "bench_cluster": {"--sizes": "sizes", "--workers": "positive_int",
                       "--m": "positive_int", "--repeats": "positive_int"},
+    "bench_interactions": {"--sizes": "sizes", "--top": "positive_int",
+                           "--repeats": "positive_int"},
     "bench_permutations": {"--sizes": "sizes",
                            "--permutations": "positive_int",
                            "--repeats": "positive_int"},

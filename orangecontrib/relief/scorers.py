@@ -22,6 +22,9 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
 * :class:`TuRF` -- Moore & White (2007) around any of them;
 * :class:`VLS` -- Eppstein & Haake (2008) around any of them: subsets of
   the attributes, every pair of attributes together in one;
+* :class:`Absolute` -- any scorer's scores by their magnitude, for
+  ranking by |weight| (Freda et al. 2024) in Rank and
+  ``SelectBestFeatures``;
 * :class:`NPDR` -- Le, Dawkins & McKinney (2020): each attribute's diff
   over the neighbour pairs as a regression, with covariates; its
   coefficient as the score, p and q by :meth:`NPDR.result` (and by
@@ -42,7 +45,8 @@ from Orange.preprocess.score import Scorer
 from .arrays import check_table, table_arrays, without_weights
 from .core import double, significance, variants
 from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
-from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
+from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
+                           K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
                            TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS,
@@ -56,7 +60,7 @@ __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
            "MultiSURF", "MultiSURFstar", "WrapperScorer", "TuRF", "VLS",
-           "NPDR"]
+           "NPDR", "Absolute"]
 
 
 #: the class variable of data of each task
@@ -540,9 +544,11 @@ class TuRF(WrapperScorer):
     until `n_keep` remain; `schedule` "scikit-rebate" stops as
     scikit-rebate 0.8.4 does, after the first round that leaves at most
     `n_keep` (100 unless given; see
-    :func:`orangecontrib.relief.core.turf.round_sizes`).  Dropped
-    attributes score below the kept ones, those that lasted longer higher
-    (see :func:`orangecontrib.relief.core.turf.turf`).  Any scorer can be
+    :func:`orangecontrib.relief.core.turf.round_sizes`); with `absolute`
+    each round keeps the attributes of the largest |score|, and the kept
+    attributes' scores are their magnitudes.  Dropped attributes score
+    below the kept ones, those that lasted longer higher (see
+    :func:`orangecontrib.relief.core.turf.turf`).  Any scorer can be
     wrapped (:class:`WrapperScorer`).
     """
     #: the variant of :mod:`.core.variants` of its default: TuRF around
@@ -551,11 +557,12 @@ class TuRF(WrapperScorer):
     friendly_name = variants.TURF.name
 
     def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
-                 schedule=TURF_SCHEDULE):
+                 schedule=TURF_SCHEDULE, absolute=ABSOLUTE):
         self.scorer = MultiSURF() if scorer is None else scorer
         self.fraction = fraction
         self.n_keep = n_keep
         self.schedule = schedule
+        self.absolute = absolute
 
     def result(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
@@ -564,7 +571,7 @@ class TuRF(WrapperScorer):
 
     def _options(self, progress_callback):
         return dict(fraction=self.fraction, n_keep=self.n_keep,
-                    schedule=self.schedule,
+                    schedule=self.schedule, absolute=self.absolute,
                     progress_callback=progress_callback)
 
     def run_on_arrays(self, score, arrays, progress_callback):
@@ -618,6 +625,49 @@ class VLS(WrapperScorer):
     def run_on_columns(self, score_columns, n_attributes, progress_callback):
         return vls_rounds(score_columns, n_attributes,
                           **self._options(progress_callback))
+
+
+class Absolute(Scorer):
+    """Any Orange scorer's scores by their magnitude, |score|.
+
+    Orange's Rank widget and ``SelectBestFeatures`` rank by the score,
+    higher first; wrapped, a scorer's attributes rank by the magnitude of
+    their weights, so that a large negative Relief weight (near instances
+    of the same class differ in the attribute more than near instances
+    of different classes, as MultiSURF weighs the bits of a higher-order
+    XOR; Freda et al. 2024) ranks as high as a large positive one::
+
+        SelectBestFeatures(method=Absolute(MultiSURF()), k=5)
+    """
+    feature_type = Variable
+    supports_sparse_data = True
+
+    def __init__(self, scorer):
+        self.absolute_of = scorer
+
+    @property
+    def friendly_name(self):
+        inner = self.absolute_of
+        return f"|{getattr(inner, 'friendly_name', type(inner).__name__)}|"
+
+    @property
+    def class_type(self):
+        return self.absolute_of.class_type
+
+    def fits(self, class_var):
+        """Whether the wrapped scorer can weigh data with `class_var`."""
+        return fits(self.absolute_of, class_var)
+
+    def __call__(self, data, feature=None, *, progress_callback=None):
+        scorer = self.absolute_of
+        if isinstance(scorer, (ReliefScorer, WrapperScorer)):
+            scores = scorer(data, progress_callback=progress_callback)
+        else:
+            scores = table_scores(scorer, data)
+        return of_feature(data, np.abs(scores), feature)
+
+    def score_data(self, data, feature=None):
+        return self(data, feature)
 
 
 class NPDR(ReliefScorer):

@@ -77,7 +77,7 @@ def test_every_scorer_is_in_the_scorers_module_and_exported():
         "ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
         "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
         "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar", "MultiSURF",
-        "MultiSURFstar", "WrapperScorer", "TuRF", "VLS", "NPDR"}
+        "MultiSURFstar", "WrapperScorer", "TuRF", "VLS", "NPDR", "Absolute"}
     # the package exports every scorer but the base classes of families
     exported = set(scorers.__all__) - {"ClassDependentScorer",
                                        "NeighbourhoodScorer", "WrapperScorer"}

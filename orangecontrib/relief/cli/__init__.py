@@ -2,8 +2,9 @@
 
 Every argument parser of the add-on lives in this package: :mod:`.rank`
 (``orange-relief rank``), :mod:`.curve` (``orange-relief curve``),
-:mod:`.experiment` (``orange-relief
-experiment <name>``) and :mod:`.prepare` (``orange-relief prepare``);
+:mod:`.interactions` (``orange-relief interactions``), :mod:`.experiment`
+(``orange-relief experiment <name>``) and :mod:`.prepare`
+(``orange-relief prepare``);
 :mod:`.common` holds what they share.  Each command
 adds one sub-parser and sets its ``run(args) -> exit code``; a command
 signals a user error (bad file, unsuitable data) by raising
@@ -20,6 +21,7 @@ import sys
 from .common import CliError
 from .curve import add_curve_command
 from .experiment import add_experiment_command
+from .interactions import add_interactions_command
 from .prepare import add_prepare_command
 from .rank import add_rank_command
 
@@ -27,8 +29,8 @@ EXIT_USAGE = 2
 EXIT_FAILURE = 1
 
 #: functions that register a sub-command
-COMMANDS = (add_rank_command, add_curve_command, add_experiment_command,
-            add_prepare_command)
+COMMANDS = (add_rank_command, add_curve_command, add_interactions_command,
+            add_experiment_command, add_prepare_command)
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -1,5 +1,4 @@
 """``orange-relief rank``: the attributes of a data set by Relief weight."""
-import math
 import sys
 import time
 
@@ -83,6 +82,13 @@ def add_rank_command(subparsers):
                              "each resample (default: 10, at most half of "
                              "the attributes)")
     parser.add_argument(
+        "--absolute", action="store_true",
+        help="rank by the magnitude of the weights: an attribute of large "
+             "negative weight (near instances of one class differ in it "
+             "more than those of different classes, as the bits of a "
+             "higher-order XOR) ranks high too; with --stability, the "
+             "resamples are ranked so too")
+    parser.add_argument(
         "--significance", choices=TESTS,
         help="also test every attribute: stir (ReliefF and the SURF "
              "family; a categorical class), permutation (any method) or "
@@ -125,9 +131,24 @@ def add_rank_command(subparsers):
 
 def add_table_arguments(parser, method_role):
     """The arguments :func:`scored_table` and the scorer read: FILE,
-    --class, --method (`method_role`, in words) and --k."""
-    from orangecontrib.relief.variants import DEFAULT_K, METHODS, TIE_RULES
+    --class, --method (`method_role`, in words), --k and --ties."""
+    from orangecontrib.relief.variants import DEFAULT_K, METHODS
 
+    add_file_arguments(parser)
+    parser.add_argument(
+        "--method", choices=list(METHODS),
+        help=f"{method_role} (default: ReliefF for a discrete class, "
+             f"RReliefF for a numeric one)")
+    parser.add_argument(
+        "--k", type=positive_int, dest="k_nearest", metavar="K",
+        help=f"nearest neighbours (ReliefF: per class, default "
+             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
+             f"{DEFAULT_K['RReliefF']})")
+    add_ties_argument(parser)
+
+
+def add_file_arguments(parser):
+    """FILE and --class, as :func:`data_table` reads them."""
     parser.add_argument(
         "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
         help="a data file Orange reads (.tab, .csv, .tsv, gzipped or not), "
@@ -141,15 +162,12 @@ def add_table_arguments(parser, method_role):
              "else a column named Class, categorical if it holds integer "
              "codes, as in the ReBATE archive; needed for other files "
              "without one, e.g. a plain CSV)")
-    parser.add_argument(
-        "--method", choices=list(METHODS),
-        help=f"{method_role} (default: ReliefF for a discrete class, "
-             f"RReliefF for a numeric one)")
-    parser.add_argument(
-        "--k", type=positive_int, dest="k_nearest", metavar="K",
-        help=f"nearest neighbours (ReliefF: per class, default "
-             f"{DEFAULT_K['ReliefF']}; RReliefF: default "
-             f"{DEFAULT_K['RReliefF']})")
+
+
+def add_ties_argument(parser):
+    """--ties: the rule of the neighbours tied at the k-th distance."""
+    from orangecontrib.relief.variants import TIE_RULES
+
     parser.add_argument(
         "--ties", choices=TIE_RULES,
         help="the neighbours tied at the k-th distance: share (default; "
@@ -199,27 +217,35 @@ def choose_method(requested, class_var):
 
 
 def scored_table(args):
+    """The table of :func:`data_table` and the variant that scores it
+    (:func:`choose_method` of ``--method``)."""
+    table = data_table(args)
+    return table, choose_method(args.method, table.domain.class_var)
+
+
+def data_table(args):
     """The table of `args.file`, its class as ``--class`` says (without
-    it, :func:`archive_class`; unused values of a categorical one dropped),
-    and the variant that scores it (:func:`choose_method` of
-    ``--method``)."""
+    it, :func:`archive_class`; unused values of a categorical one
+    dropped)."""
     table = load_table(args.file)
     if args.class_name is not None:
         table = with_class(table, args.class_name)
     else:
         table = archive_class(table)
-    table = without_unused_classes(table)
-    return table, choose_method(args.method, table.domain.class_var)
+    return without_unused_classes(table)
 
 
-def format_ranking(names, weights, top=None, tested=None, stable=None):
+def format_ranking(names, weights, top=None, tested=None, stable=None,
+                   absolute=False):
     """Return the lines of a table (rank, attribute, weight) of the
-    attributes `names`, best first;
+    attributes `names`, best first (with `absolute`, by the magnitude of
+    the weights);
     with `tested` (a SignificanceResult) also p, q and a mark of the
     significant attributes; with `stable` (a RankingStability) how often
     each was selected, its median rank and its rank interval."""
-    order = sorted(range(len(weights)),  # no weight (NaN) last
-                   key=lambda i: (math.isnan(weights[i]), -weights[i]))[:top]
+    from orangecontrib.relief.core.threshold import best_first
+
+    order = best_first(weights, absolute)[:top]  # no weight (NaN) last
     names = [names[i] for i in order]
     width = max([len("attribute")] + [len(name) for name in names])
     header = f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"
@@ -321,6 +347,7 @@ def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
     from orangecontrib.relief.core.significance import stir_caveat
     from orangecontrib.relief.core.options import SUBSAMPLE
+    from orangecontrib.relief.scorers import Absolute
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
     from orangecontrib.relief.readers import is_wide_file
@@ -389,7 +416,8 @@ def run_rank(args):
                              else ProgressBar("weighting", heading=None
                                               if tester else engine))
         stable = None if args.n_resamples is None else ranking_stability(
-            table, scorer, n_resamples=args.n_resamples,
+            table, Absolute(scorer) if args.absolute else scorer,
+            n_resamples=args.n_resamples,
             resampling=resampling, subsample=args.subsample or SUBSAMPLE,
             top_k=args.top, random_state=args.random_state,
             progress_callback=ProgressBar("stability"))
@@ -397,8 +425,8 @@ def run_rank(args):
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
     print("\n".join(format_ranking([a.name for a in table.domain.attributes],
-                                   weights,
-                                   args.top, tested, stable)))
+                                   weights, args.top, tested, stable,
+                                   args.absolute)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))
         if tested.note is not None:
@@ -406,6 +434,7 @@ def run_rank(args):
     if stable is not None:
         print(stability_summary(stable, resampling))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
-          f"attributes, method {method}{wrapper_words(args)}, "
+          f"attributes, method {method}{wrapper_words(args)}"
+          f"{', ranked by |weight|' if args.absolute else ''}, "
           f"{seconds:.2f} s")
     return 0

@@ -35,6 +35,13 @@ K_RFSM = 1
 #: seed of the reference sampling: equal inputs give equal outputs
 RANDOM_STATE = 0
 
+#: how a ranking orders the attributes: by their weights (False), or by
+#: the weights' magnitude (True), so that an attribute whose near
+#: instances of the same class differ in it more than those of different
+#: classes (a large negative weight, as the bits of a higher-order XOR
+#: get from MultiSURF; Freda et al. 2024) ranks high too
+ABSOLUTE = False
+
 #: the candidates at the k-th distance of a k-nearest list: "share" (each
 #: of the t takes r / t of the r places left, the expectation over a
 #: random tie-break, so that the weights do not depend on the order of
@@ -240,6 +247,7 @@ PARAMETERS = {
     "deviation": OneOf("population", "sample"),
     "variance": OneOf("population", "sample"),
     "r_compatible": Flag(),
+    "absolute": Flag(),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "n_attributes": PositiveInt(),

@@ -19,11 +19,12 @@ import numpy as np
 
 from .attribute_subsets import columns_scorer
 from .errors import ReliefInputError
-from .options import (DEVIATION, DIFF, RANDOM_STATE, SKREBATE_N_KEEP,
-                      T_DIFF, T_EQ, TURF_FRACTION, TURF_SCHEDULE, check)
+from .options import (ABSOLUTE, DEVIATION, DIFF, RANDOM_STATE,
+                      SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION,
+                      TURF_SCHEDULE, check)
 from .progress import report, wrap_callback
 from .surf import multisurf
-from .threshold import float_array
+from .threshold import float_array, ranking_scores
 
 TurfResult = namedtuple("TurfResult", [
     "scores",   # (a,) the kept attributes' last scores; dropped ones below
@@ -78,7 +79,8 @@ def share(progress_callback, t, n_rounds):
 
 
 def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
-         n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
+         n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
+         progress_callback=None):
     """Scores of TuRF around `score` (Moore & White 2007).
 
     Each round scores the remaining attributes with
@@ -111,6 +113,11 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
         scikit-rebate's schedule, 100).
     schedule : "every round" or "scikit-rebate"
         :func:`round_sizes`.
+    absolute : bool
+        Rank by the magnitude of the scores: each round drops the
+        attributes of the smallest |score|, and the kept attributes'
+        final scores are their magnitudes (so that sorting by score
+        ranks them by it).
 
     Returns
     -------
@@ -123,7 +130,7 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     """
     score_columns, n_attributes = columns_scorer(score, X, y, discrete)
     return turf_rounds(score_columns, n_attributes, fraction=fraction,
-                       n_keep=n_keep, schedule=schedule,
+                       n_keep=n_keep, schedule=schedule, absolute=absolute,
                        progress_callback=progress_callback)
 
 
@@ -163,12 +170,14 @@ def best_first(weights, schedule):
 
 
 def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
-                n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
+                n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
+                progress_callback=None):
     """The rounds of :func:`turf` over `n_attributes` attributes, each
     round's scores given by ``score_columns(columns, progress_callback)``:
     the scores of the attributes `columns` (indices, in order) scored
     without the others.  For scorers that take something other than
     arrays (an Orange table, for one)."""
+    absolute = check("absolute", absolute)
     sizes = round_sizes(n_attributes, fraction, n_keep, schedule)
     n_rounds = rounds_of(fraction)
 
@@ -182,7 +191,7 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
             raise ReliefInputError(
                 f"The scorer gave {scores.size} scores for "
                 f"{len(columns)} attributes.")
-        return scores
+        return ranking_scores(scores, absolute)
 
     remaining = np.arange(n_attributes)
     history, dropped = [], []
