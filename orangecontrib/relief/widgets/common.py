@@ -7,7 +7,8 @@ import numpy as np
 import pyqtgraph as pg
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtGui import QFont
+from AnyQt.QtGui import QFont, QStandardItem, QStandardItemModel
+from AnyQt.QtWidgets import QComboBox
 
 from Orange.data import DiscreteVariable
 from Orange.statistics.util import countnans
@@ -284,3 +285,59 @@ class FittingLegend(pg.LegendItem):
             self.setGeometry(0, 0, hint.width(), hint.height())
             if self.changed is not None:
                 self.changed()
+
+
+class GroupedComboBox(QComboBox):
+    """A combo box of values in groups: each group's heading (bold, not
+    selectable) above its values, each shown as its text, with a tooltip.
+
+    `groups` is a sequence of ``(heading, [(value, text, tooltip), ...])``
+    (a heading None: no heading row); :meth:`bind` makes a choice set a
+    widget's setting.
+    """
+
+    def __init__(self, groups, tooltip=""):
+        super().__init__(toolTip=tooltip)
+        model = QStandardItemModel(self)
+        self._values = []  # the value of each row, None for a heading
+        bold = QFont()
+        bold.setBold(True)
+        for heading, entries in groups:
+            if heading is not None:
+                item = QStandardItem(heading)
+                item.setFlags(Qt.NoItemFlags)
+                item.setFont(bold)
+                model.appendRow(item)
+                self._values.append(None)
+            for value, text, tip in entries:
+                item = QStandardItem("   " * (heading is not None) + text)
+                item.setToolTip(tip)
+                model.appendRow(item)
+                self._values.append(value)
+        self.setModel(model)
+
+    def values(self):
+        """The values, in their order (no headings)."""
+        return [value for value in self._values if value is not None]
+
+    def value(self):
+        """The value of the current row."""
+        return self._values[self.currentIndex()]
+
+    def select(self, value):
+        """Make `value`'s row the current one."""
+        self.setCurrentIndex(self._values.index(value))
+
+    def item_of(self, value):
+        """The model's item of `value` (to enable it, or give it a tip)."""
+        return self.model().item(self._values.index(value))
+
+    def bind(self, widget, setting, callback):
+        """Show `widget`'s `setting` and set it on a choice, then call
+        `callback`."""
+        self.select(getattr(widget, setting))
+
+        def chosen(_):
+            setattr(widget, setting, self.value())
+            callback()
+        self.activated.connect(chosen)
