@@ -131,6 +131,15 @@ def inside_canvas(tutorial, out):
         document = [w for w in QApplication.topLevelWidgets()
                     if hasattr(w, "current_document")
                     and w.current_document().scheme().nodes]
+        shown = document[-1].current_document().view()
+        visible = shown.mapToScene(shown.viewport().rect()).boundingRect()
+        items = shown.scene().itemsBoundingRect()
+        print(f"{stem}: window {document[-1].width()} x "
+              f"{document[-1].height()}, the view shows the scene's "
+              f"{visible.left():.0f} .. {visible.right():.0f} x "
+              f"{visible.top():.0f} .. {visible.bottom():.0f}; its items "
+              f"{items.left():.0f} .. {items.right():.0f} x "
+              f"{items.top():.0f} .. {items.bottom():.0f}", flush=True)
         scheme = document[-1].current_document().scheme()
         for title, name, ready, action in SCENARIOS.get(tutorial, ()):
             node = next(n for n in scheme.nodes if n.title == title)

@@ -42,17 +42,3 @@ class TestOneNamePerProblem(base.WidgetTest):
             "problem": "RDG1 (boolean)"})
         assert widget.problem == "RDG1-boolean"
 
-
-class TestEveryControlHasATooltip(base.WidgetTest):
-    def test_generator_and_step_by_step(self):
-        from AnyQt.QtWidgets import QComboBox, QSpinBox
-
-        from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
-        for widget_class in (OWReliefGenerator, OWReliefSteps,
-                             OWSeparability):
-            widget = self.create_widget(widget_class)
-            controls = [w for kind in (QComboBox, QSpinBox)
-                        for w in widget.controlArea.findChildren(kind)]
-            assert controls, widget_class
-            for control in controls:
-                assert control.toolTip(), (widget_class, control)

@@ -288,7 +288,9 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         box = gui.vBox(self.mainArea, "Chosen attributes",
                        sizePolicy=(QSizePolicy.Preferred,
                                    QSizePolicy.Maximum))
-        self.chosen_list = QListWidget()
+        self.chosen_list = QListWidget(
+            toolTip="The attributes the search kept, in the order it added "
+                    "them, each with how much it raised the measure.")
         self.chosen_list.setMaximumHeight(110)
         box.layout().addWidget(self.chosen_list)
         self.summary = gui.widgetLabel(box, "")
