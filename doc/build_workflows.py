@@ -236,15 +236,16 @@ def rfsm_zoo(reg):
     return b.write("rfsm-zoo.ows")
 
 
-#: Rank's own methods in the significance workflow (one at least: with
-#: none Rank takes its defaults), whose columns come before those of its
-#: Scorer inputs, which come in the order of their links (Relief's
-#: weights, then the significance): the significance column, counted from
-#: 0 among the scores, is found by its place, whatever its name
+#: Rank's own methods beside the add-on's columns (one at least: with none
+#: Rank takes its defaults); their columns come before those of its Scorer
+#: inputs, which come in the order of their links
 RANK_METHODS = {"Information Gain"}
-SIGNIFICANCE_COLUMN = len(RANK_METHODS) + 1
+#: no method of Rank's own for a categorical class, where Rank has room
+#: for the add-on's columns only: a method of Rank's for a numeric class,
+#: which Rank neither offers nor shows for these data
+NONE_OF_RANKS = {"Univariate Regression"}
 #: the column of Rank's first Scorer input (Relief's weights, the
-#: consensus)
+#: consensus) after Rank's own method
 RELIEF_COLUMN = len(RANK_METHODS)
 DESCENDING = 1  # Qt.DescendingOrder
 
@@ -276,17 +277,17 @@ def relief_significance(reg):
                 "disease data with ReliefF and tests which weights are "
                 "significant (STIR, Benjamini-Hochberg, q <= 0.05). Rank "
                 "shows the weights beside the significance and sorts by "
-                "the significance; the Data Table gets the data with only "
+                "the significance (-log10 q); the Data Table gets the data with only "
                 "the significant attributes.")
     data = b.node(FILE, (90, 150), "File (heart disease)",
                   file_settings("heart_disease.tab"))
     relief = b.node(RELIEF, (250, 150), "Relief (significance)",
                     {"method": "ReliefF", "test_significance": True,
                      "test_index": 0, "__version__": 1})
+    # the weights, then the significance: Rank's columns 0 and 1
     rank = b.node(RANK, (430, 50), "Rank (by significance)",
-                  {"selected_methods": RANK_METHODS,
-                   "sorting": (SIGNIFICANCE_COLUMN, DESCENDING),
-                   "__version__": 4})
+                  {"selected_methods": NONE_OF_RANKS,
+                   "sorting": (1, DESCENDING), "__version__": 4})
     table = b.node(TABLE, (430, 250), "Data Table (significant)")
     b.link(data, "Data", relief, "Data")
     b.link(data, "Data", rank, "Data")
@@ -298,7 +299,7 @@ def relief_significance(reg):
            "attributes at once (q). Its plot shows the significant first, "
            "above a dashed line; pale bars are not significant.")
     b.note((290, 330, 230, 145),
-           "Rank sorts by \u2212log\u2081\u2080 q: 1.3 is q = 0.05, "
+           "Rank sorts by \u2212log\u2081\u2080q: 1.3 is q = 0.05, "
            "higher is more significant. The Data Table gets the data with "
            "only the significant attributes.")
     return b.write("relief-significance.ows")
@@ -360,7 +361,8 @@ def classdep_knn(reg):
     knn = b.node(KNN, (250, 260), "kNN")
     score = b.node(TEST, (440, 260), "Test & Score",
                    {"resampling": 0, "n_folds": 3, "__version__": 4})
-    rank = b.node(RANK, (440, 80), "Rank (per class)")
+    rank = b.node(RANK, (440, 80), "Rank (per class)",
+                  {"selected_methods": NONE_OF_RANKS, "__version__": 4})
     b.link(data, "Data", classdep, "Data")
     b.link(data, "Data", score, "Data")
     b.link_all((classdep, knn), "Learner", (score,), "Learner")
@@ -537,9 +539,9 @@ def consensus_rank(reg):
     b.note((10, 350, 510, 120),
            "Consensus Ranking also ranks by Information Gain (checked in "
            "it); its table lists every scorer's rank of every attribute. "
-           "Rank sorts by its column Consensus: how many attributes the "
-           "scorers rank below each, on average (12 would be first for "
-           "every scorer).")
+           "Rank sorts by its column Outranks, the consensus: how many "
+           "attributes the scorers rank below each, on average (12 would be "
+           "first for every scorer).")
     return b.write("consensus-rank.ows")
 
 

@@ -21,14 +21,15 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 DOC = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOC))
 from screenshot_helpers import IMAGES  # noqa: E402
 
-#: the longest a tutorial's pictures may take, in seconds
-LIMIT = 300
+#: the longest a widget's work may take before its picture, in seconds
+LIMIT = 120
 #: how often a waiting scenario looks again, in milliseconds
 POLL = 200
 #: seconds a window gets to lay itself out before its picture
@@ -76,18 +77,18 @@ SCENARIOS = {
     "relief-step-by-step.ows": (
         ("Relief, step by step", "steps", lambda w: w.stepper is not None,
          lambda w: steps(w, 5)),
-        ("Rank (Information Gain and ReliefF)", "rank", rank_done, None)),
+        ("Rank", "rank", rank_done, None)),
     "selection-curve.ows": (
         ("Selection Curve", "curve",
          lambda w: w.result is not None and done(w), None),),
     "consensus-rank.ows": (
         ("Consensus Ranking", "consensus",
          lambda w: w.model.rowCount() > 0 and done(w), None),
-        ("Rank (consensus)", "rank", rank_done, None)),
+        ("Rank", "rank", rank_done, None)),
     "classdep-knn.ows": (
         ("Class-Dependent kNN", "classdep",
          lambda w: w.model is not None and done(w), None),
-        ("Rank (weights per class)", "rank", rank_done, None)),
+        ("Rank (per class)", "rank", rank_done, None)),
     "separability.ows": (
         ("Separability", "separability", None,
          lambda w: w.run_button.click()),),
@@ -170,10 +171,22 @@ def inside_canvas(tutorial, out):
                 except StopIteration:
                     QApplication.instance().exit(0)
                     return
+                except Exception:  # a broken scenario: say so and stop
+                    traceback.print_exc()
+                    QApplication.instance().exit(1)
+                    return
                 wait(condition, time.monotonic())
 
             def wait(condition, since):
-                if condition() or time.monotonic() - since > LIMIT:
+                try:
+                    met = condition()
+                except Exception:
+                    traceback.print_exc()
+                    met = True
+                if not met and time.monotonic() - since > LIMIT:
+                    print(f"gave up waiting after {LIMIT} s", flush=True)
+                    met = True
+                if met:
                     advance()
                 else:
                     QTimer.singleShot(POLL, lambda: wait(condition, since))

@@ -292,7 +292,7 @@ class TestConsensus(OpenedWorkflow):
         consensus = self.widget("Consensus Ranking")
         self.assertEqual(len(consensus.names), 4)  # and Information Gain
         columns, order = self.rank_columns("Rank")
-        counts = columns["Consensus"]
+        counts = columns["Outranks"]
         self.assertTrue(all(0 <= count <= 12 for count in counts.values()))
         # sorted by the consensus, the best first
         self.assertEqual(order[0], max(counts, key=counts.get))

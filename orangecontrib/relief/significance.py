@@ -47,7 +47,7 @@ SignificanceResult = namedtuple("SignificanceResult", [
 #: -log10 of the adjusted p-value, short enough for Rank's narrow columns
 #: (whose tooltip is the name again); higher is more significant, as
 #: Rank's descending sort wants
-SIGNIFICANCE_COLUMN = "\u2212log\u2081\u2080 q"
+SIGNIFICANCE_COLUMN = "\u2212log\u2081\u2080q"
 
 
 class Significance(Scorer):

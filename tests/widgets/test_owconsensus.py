@@ -36,7 +36,7 @@ class TestOWConsensus(base.WidgetTest):
                                       expected(self.heart))
         ranks = self.get_output(self.widget.Outputs.ranks)
         self.assertEqual([var.name for var in ranks.domain.attributes],
-                         ["consensus", "mean rank",
+                         ["outranks", "mean rank",
                           "rank by ReliefF\u2081\u2080",
                           "rank by logistic regression",
                           "rank by Information Gain"])
@@ -50,7 +50,7 @@ class TestOWConsensus(base.WidgetTest):
         self.send_signal(rank.Inputs.scorer, scorer, widget=rank)
         self.wait_until_finished(widget=rank)
         scores = self.get_output(rank.Outputs.scores, widget=rank)
-        self.assertIn("Consensus", [v.name for v in scores.domain.attributes])
+        self.assertIn("Outranks", [v.name for v in scores.domain.attributes])
         self.widget.send_report()
 
     def test_rank_gets_a_positive_count_the_best_on_top(self):
@@ -59,12 +59,12 @@ class TestOWConsensus(base.WidgetTest):
         self.send_signal(self.widget.Inputs.data, self.heart)
         self.wait_until_finished()
         ranks = self.get_output(self.widget.Outputs.ranks)
-        consensus = ranks.get_column("consensus")
+        consensus = ranks.get_column("outranks")
         np.testing.assert_array_equal(
             consensus, 13 - ranks.get_column("mean rank"))
         np.testing.assert_array_equal(consensus, np.sort(consensus)[::-1])
         scorer = self.get_output(self.widget.Outputs.scorer)
-        self.assertEqual(scorer.name, "Consensus")
+        self.assertEqual(scorer.name, "Outranks")
         column = scorer.score_data(self.heart)[0]
         self.assertTrue((column >= 0).all())
         self.assertEqual(self.heart.domain.attributes[np.argmax(column)].name,

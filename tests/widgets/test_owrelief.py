@@ -541,7 +541,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
                           if s])
         self.assertEqual(reduced.domain.class_var, self.heart.domain.class_var)
         scorer = self.get_output(widget.Outputs.significance)
-        self.assertEqual(scorer.name, "\u2212log\u2081\u2080 q")
+        self.assertEqual(scorer.name, "\u2212log\u2081\u2080q")
         self.assertIn(f"{int(expected.significant.sum())} significant",
                       widget.plot_info.text())
         lines = [item for item in widget.plot.getPlotItem().items

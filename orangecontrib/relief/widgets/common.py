@@ -315,6 +315,15 @@ class GroupedComboBox(QComboBox):
                 model.appendRow(item)
                 self._values.append(value)
         self.setModel(model)
+        # as wide as a short entry, so that the control area stays narrow;
+        # the list that opens is as wide as its longest entry
+        self.setSizeAdjustPolicy(
+            QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(self.NARROW)
+        self.view().setMinimumWidth(self.view().sizeHintForColumn(0) + 30)
+
+    #: the characters the closed combo box makes room for
+    NARROW = 20
 
     def values(self):
         """The values, in their order (no headings)."""

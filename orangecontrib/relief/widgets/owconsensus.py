@@ -46,8 +46,9 @@ ORANGE_TIPS = {
     "Univariate Regression": "For a numeric class: how well a straight "
                              "line of the attribute alone predicts it (the "
                              "F statistic)."}
-#: the name of the consensus, as Rank's column and the first of the table
-CONSENSUS = "Consensus"
+#: the name of the consensus, as Rank's column and the first of the
+#: table: what its numbers say (short enough for Rank's narrow columns)
+CONSENSUS = "Outranks"
 #: the widest a column of ranks gets (a longer name is elided; its tooltip
 #: is whole)
 RANK_COLUMN_WIDTH = 120
@@ -273,8 +274,8 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
         self.info_label.setText(
             f"The rank of each attribute by {len(self.names)} scorers (1: "
             f"the best). {CONSENSUS}: how many attributes they rank below "
-            f"it, on average ({n_attributes - 1} at most); the Scorer output "
-            f"gives Rank this column.")
+            f"it, on average ({n_attributes - 1} at most), their consensus; "
+            f"the Scorer output gives Rank this column.")
 
     # --- widget life ------------------------------------------------------
 

@@ -6,7 +6,7 @@ from collections import namedtuple
 import numpy as np
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtWidgets import QListView, QStackedWidget
+from AnyQt.QtWidgets import QListView, QSizePolicy, QStackedWidget
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess.preprocess import Preprocess
@@ -276,6 +276,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.method_combo.bind(self, "method", self._on_option_changed)
         box.layout().addWidget(self.method_combo)
         self.k_stack = QStackedWidget()
+        # its sentences wrap to the width the other controls take
+        self.k_stack.setSizePolicy(QSizePolicy.Ignored,
+                                   QSizePolicy.Preferred)
         box.layout().addWidget(self.k_stack)
         for setting in K_SETTINGS.values():
             page_k = gui.hBox(None)
@@ -290,7 +293,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             label.setWordWrap(True)
             self.k_stack.addWidget(label)
 
-        self.covariate_box = gui.vBox(box, "Covariates (NPDR)")
+        # NPDR takes no k: its page of the stack holds its covariates
+        self.covariate_box = gui.vBox(None)
+        gui.widgetLabel(self.covariate_box, "Covariates, taken out:")
+        self.k_stack.addWidget(self.covariate_box)
         #: the variables NPDR may take as covariates
         self.covariate_model = DomainModel(
             order=(DomainModel.ATTRIBUTES, DomainModel.METAS),
@@ -304,7 +310,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "every attribute's weight (age, sex, a batch), so that "
                     "an attribute that only follows them loses its weight. "
                     "A chosen attribute is not weighed itself.")
-        self.covariate_list.setMaximumHeight(90)
+        self.covariate_list.setMaximumHeight(70)
 
         box = gui.vBox(page, "Reference instances")
         box.setToolTip("A method looks at one instance at a time, the "
@@ -379,8 +385,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "p-value is 1 / (shuffles + 1))."),
             gui.comboBox(box, self, "adjustment_index",
                          items=ADJUSTMENT_LABELS,
-                         label="Correct for many tests:",
-                         orientation=Qt.Horizontal,
+                         label="Correct for testing many:",
+                         orientation=Qt.Vertical,
                          callback=self.commit.deferred,
                          tooltip="Testing many attributes at once, some "
                                  "look significant by chance; the p-values "
@@ -403,7 +409,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                        "agree.")
         _, samples = gui.spin(
             box, self, "n_resamples", 2, 10000, checked="stability",
-            label="Weigh again on resamples:", callback=self.commit.deferred,
+            label="Resamples:", callback=self.commit.deferred,
             checkCallback=self._on_option_changed,
             tooltip="How many resamples (bootstrap samples: as many "
                     "instances drawn with replacement) are weighed, with "
@@ -428,8 +434,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                        "weighs and selects on the training data of each "
                        "fold only, so that the test data do not choose the "
                        "attributes.")
-        row = gui.hBox(box)
-        gui.comboBox(row, self, "selection_index", label="Keep:",
+        gui.comboBox(box, self, "selection_index", label="Keep:",
                      orientation=Qt.Horizontal, items=SELECTION_LABELS,
                      callback=self._on_option_changed,
                      tooltip="What the Preprocessor output keeps: the "
@@ -437,7 +442,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "a share of them), those of a weight above a "
                              "threshold, or the significant ones.")
         self.selection_stack = QStackedWidget()
-        row.layout().addWidget(self.selection_stack)
+        box.layout().addWidget(self.selection_stack)
         for setting, low, high, tooltip in (
                 ("select_k", 1, 10000, "How many of the best to keep."),
                 ("select_percent", 1, 100,
@@ -466,12 +471,16 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.method_combo.select(self.method)
         self.diff_combo.select(self.diff)
         setting = self._k_setting()
-        self.k_stack.setCurrentIndex(
-            list(K_SETTINGS.values()).index(setting) if setting is not None
-            else len(K_SETTINGS) + NO_K.index(no_k(self.method)))
-        self.covariate_box.setVisible(self.method == "NPDR")
-        for spin in self.ramp_spins:
+        if self.method == "NPDR":
+            self.k_stack.setCurrentWidget(self.covariate_box)
+        else:
+            self.k_stack.setCurrentIndex(
+                list(K_SETTINGS.values()).index(setting) if setting
+                is not None else len(K_SETTINGS) + NO_K.index(
+                    no_k(self.method)))
+        for spin in self.ramp_spins:  # shown for the ramp only
             spin.setEnabled(self.diff == "ramp")
+            spin.box.setVisible(self.diff == "ramp")
         self._update_tests()
         by_significance = SELECTIONS[self.selection_index] == "significance"
         for control in self.significance_controls:
