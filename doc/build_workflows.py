@@ -393,8 +393,8 @@ def relief_step_by_step(reg):
                   {"problem": "Parity3+3", "n_instances": 64,
                    "random_seed": 0})
     steps = b.node(STEPS, (230, 60), "Relief, step by step",
-                   {"variant_index": 0, "k_nearest": 5, "speed_index": 1,
-                    "__version__": 1})
+                   {"variant_index": 0, "k_nearest": 5, "speed_index": 2,
+                    "__version__": 2})
     relief = b.node(RELIEF, (230, 280), "ReliefF",
                     {"method": "ReliefF", "k_relieff": 5, "__version__": 1})
     rank = b.node(RANK, (430, 280), "Rank",

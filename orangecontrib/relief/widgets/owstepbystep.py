@@ -67,7 +67,11 @@ DEFAULT_SIZE = QSize(1024, 640)
 #: the most bars the narrow weights panel shows (the best weights)
 MAX_BARS = 20
 #: the table's rows (below its header) the lower part makes room for
-TABLE_ROWS = 6
+TABLE_ROWS = 5
+#: the least height of the plots when the table takes its room
+MIN_PLOTS = 150
+#: the size of the legend's text, times the main area's
+LEGEND_SCALE = 0.85
 #: the most attributes a point's tooltip lists
 MAX_TIP_VALUES = 15
 
@@ -275,9 +279,9 @@ class OWReliefSteps(OWWidget):
                       "k nearest misses of every other class, each class "
                       "weighted by its share of the data."],
             callback=self._on_variant_chosen)
-        self.k_spin = gui.hSlider(
+        self.k_slider = gui.hSlider(
             box, self, "k_nearest", minValue=1, maxValue=MAX_K,
-            label="Neighbours (k):", createLabel=True,
+            label="k:", createLabel=True, width=120,
             callback=self._on_k_changed,
             tooltip="ReliefF's k: how many nearest hits, and how many "
                     "nearest misses of each other class, a step takes. "
@@ -330,7 +334,7 @@ class OWReliefSteps(OWWidget):
             tooltip="Forget the steps: every weight back to 0.")
         self.speed_slider = gui.hSlider(
             box, self, "speed_index", minValue=0, maxValue=len(SPEEDS) - 1,
-            label="Speed:", callback=self._on_speed_changed,
+            label="Speed:", callback=self._on_speed_changed, width=90,
             tooltip="How fast Run takes its steps, from 2 s a step to as "
                     "fast as the plots can be drawn.")
         self.speed_label = gui.widgetLabel(box, "")
@@ -377,7 +381,7 @@ class OWReliefSteps(OWWidget):
         gui.rubber(self.controlArea)
 
     def _build_main_area(self):
-        row = gui.hBox(self.mainArea)
+        row = top = gui.hBox(self.mainArea)
         self.var_model = DomainModel(
             DomainModel.ATTRIBUTES,
             valid_types=(ContinuousVariable, DiscreteVariable))
@@ -387,8 +391,9 @@ class OWReliefSteps(OWWidget):
                          orientation=Qt.Horizontal, callback=self._plot,
                          tooltip="The attribute the plot shows on this "
                                  "axis; the neighbours are found with all.",
-                         sizePolicy=(QSizePolicy.MinimumExpanding,
-                                     QSizePolicy.Fixed))
+                         sizePolicy=(QSizePolicy.Ignored,
+                                     QSizePolicy.Fixed),
+                         minimumContentsLength=8)
         #: the plot's legend, a strip above it: inside the plot it covered
         #: the points of data of many classes
         self.legend_strip = gui.widgetLabel(self.mainArea, "")
@@ -409,20 +414,21 @@ class OWReliefSteps(OWWidget):
         plots.addWidget(self.bars)
         plots.setSizes([600, 400])
         lower = gui.vBox(None)
-        row = gui.hBox(lower)
-        self.narration = gui.widgetLabel(row, "")
+        # the narration as wide as the main area: at presentation size its
+        # lines would take the table's rows
+        self.narration = gui.widgetLabel(lower, "")
         self.narration.setWordWrap(True)
         self.narration.setTextFormat(Qt.RichText)
         self.narration.setSizePolicy(QSizePolicy.Expanding,
                                      QSizePolicy.Preferred)
         self.table_button = gui.button(
-            row, self, "Table", toggleButton=True, autoDefault=False,
+            top, self, "Table", toggleButton=True, autoDefault=False,
             value="show_table", callback=self._on_pages_toggled,
             tooltip="Show the table of the step (values, diffs, "
                     "multipliers, the update), or hide it and give its room "
                     "to the plots.")
         self.how_button = gui.button(
-            row, self, "How it works", toggleButton=True, autoDefault=False,
+            top, self, "How it works", toggleButton=True, autoDefault=False,
             callback=self._on_pages_toggled,
             tooltip="What a step does, why the misses of each class count "
                     "as they do, and what the plot shows.")
@@ -480,20 +486,27 @@ class OWReliefSteps(OWWidget):
         total = sum(self.splitter.sizes())
         if total <= 0:
             return
-        narration = self.narration.sizeHint().height() + 12
+        narration = self.narration.heightForWidth(
+            max(self.narration.width(), 1)) + 12
         if self.pages.isVisible():
-            rows = (TABLE_ROWS + 1) * self.table.verticalHeader()\
-                .defaultSectionSize() + 2 * self.table.frameWidth()
-            lower = min(max(narration + rows, total * 2 // 5), total - 150)
+            table = self.table
+            # a header of up to three lines (a neighbour, its row, its
+            # class), the rows, a scroll bar below
+            rows = (3 * table.fontMetrics().height() + 10
+                    + TABLE_ROWS * table.verticalHeader().defaultSectionSize()
+                    + table.horizontalScrollBar().sizeHint().height()
+                    + 2 * table.frameWidth() + 4)
+            lower = min(narration + rows, total - MIN_PLOTS)
         else:
             lower = narration
         self.splitter.setSizes([total - lower, lower])
 
     def _on_scale_changed(self):
         self._apply_scale()
-        self._share_height()
         self._plot()
         self._show()
+        # once the texts have their new size
+        QTimer.singleShot(0, self._share_height)
 
     def _update_controls(self):
         """Enable the controls that apply now; the stage button names the
@@ -502,7 +515,7 @@ class OWReliefSteps(OWWidget):
         relief = self.variant_buttons.buttons[0]
         relief.setEnabled(two_classes)
         relieff = VARIANTS[self.variant_index] == RELIEFF.name
-        self.k_spin.setEnabled(relieff)
+        self.k_slider.setEnabled(relieff)
         self.speed_label.setText(SPEEDS[self.speed_index][0])
         self.miss_combo.setEnabled(relieff and not two_classes)
         self.seed_spin.setEnabled(bool(self.sampled))
@@ -558,7 +571,7 @@ class OWReliefSteps(OWWidget):
         present (named in `class_names`)."""
         self.miss_combo.clear()
         self.miss_combo.addItems(list(MISS_CHOICES) + list(class_names))
-        self.miss_choice = NEAREST_CLASS
+        self.miss_choice = MOST_UPDATE
 
     def _check_class(self, data):
         class_var = data.domain.class_var
@@ -814,10 +827,10 @@ class OWReliefSteps(OWWidget):
             return
         class_var = self.data.domain.class_var
         self.legend_strip.setText(legend_html(
-            [f"class {name}" for name in self._class_names()],
+            self._class_names(),
             [QColor(*class_var.colors[c]) for c in self.class_codes],
             bool(self.show_runners_up), bool(self.show_reach),
-            scaled_font(self.text_scale).pointSizeF()))
+            scaled_font(LEGEND_SCALE * self.text_scale).pointSizeF()))
 
     def _on_reach_changed(self):
         self._show_entries()
