@@ -26,7 +26,10 @@ from pathlib import Path
 
 DOC = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOC))
+from build_workflows import RANK, RELIEF, STEPS  # noqa: E402
 from screenshot_helpers import IMAGES  # noqa: E402
+
+from orangecontrib.relief.significance import TESTS  # noqa: E402
 
 #: the longest a widget's work may take before its picture, in seconds
 LIMIT = 120
@@ -34,11 +37,19 @@ LIMIT = 120
 POLL = 200
 #: seconds a window gets to lay itself out before its picture
 SETTLE = 1.0
+#: the canvas's settings of a fresh installation, less its network
+#: look-ups (which fail without a network and would only slow it)
+CANVAS_SETTINGS = """[startup]
+check-updates=false
+[notifications]
+check-notifications=false
+[error-reporting]
+send-statistics=false
+"""
 
 
 def done(widget):
-    """Whether `widget` has no work left (a ConcurrentWidgetMixin's task,
-    or a Selection Curve or Separability run)."""
+    """Whether `widget` has no work left (a ConcurrentWidgetMixin's task)."""
     return getattr(widget, "task", None) is None
 
 
@@ -50,54 +61,202 @@ def rank_done(rank):
     return rank.ranksModel.rowCount() > 0 and done(rank)
 
 
-def steps(widget, count):
-    """Take `count` whole steps in the step-by-step widget."""
-    for _ in range(count):
-        widget.whole_step()
-    return True
+def result_done(widget):
+    return widget.result is not None and done(widget)
 
 
-#: the pictures of each tutorial: (node title, picture name, ready(widget),
-#: what to do once ready, or None); Rank's and the add-on's widgets
+class Shot:
+    """What a scenario does in the canvas: open a node's widget, add nodes,
+    wait, picture a window (yield what it returns to wait)."""
+
+    def __init__(self, window, scheme, stem, out):
+        self.window, self.scheme = window, scheme
+        self.stem, self.out = stem, out
+
+    def widget(self, title):
+        node = next(n for n in self.scheme.nodes if n.title == title)
+        return self.scheme.widget_manager.widget_for_node(node)
+
+    def open(self, title, ready=done):
+        """Show the widget of node `title`; a condition: it is `ready`."""
+        widget = self.widget(title)
+        widget.show()
+        widget.raise_()
+        widget.activateWindow()
+        return lambda: ready(widget)
+
+    def add(self, qualified_name, title, position, settings, links):
+        """A node of widget `qualified_name` with `settings`, its inputs
+        linked from `links` ((source title, output, input) triples)."""
+        from orangecanvas.scheme import SchemeLink, SchemeNode
+
+        description = self.window.widget_registry.widget(qualified_name)
+        node = SchemeNode(description, title=title, position=position,
+                          properties=settings)
+        self.scheme.add_node(node)
+        for source, output, input_ in links:
+            source = next(n for n in self.scheme.nodes if n.title == source)
+            self.scheme.add_link(SchemeLink(source, output, node, input_))
+        return self.widget(title)
+
+    @staticmethod
+    def settle(seconds=SETTLE):
+        """A condition: `seconds` have passed (the window laid out)."""
+        since = time.monotonic()
+        return lambda: time.monotonic() - since > seconds
+
+    def picture(self, title, name):
+        """Save the window of node `title` as <stem>-<name>.png."""
+        from AnyQt.QtWidgets import QApplication
+
+        widget = self.widget(title)
+        frame = widget.frameGeometry()
+        filename = f"{self.stem}-{name}.png"
+        QApplication.primaryScreen().grabWindow(
+            0, frame.x(), frame.y(), frame.width(), frame.height()).save(
+                str(self.out / filename))
+        print(f"{filename}: {widget.width()} x {widget.height()}",
+              flush=True)
+
+    def window_of(self, title, name, ready=done, action=None):
+        """Open node `title`'s window, wait until `ready`, do `action`,
+        picture it and hide it (a generator of conditions)."""
+        yield self.open(title, ready)
+        if action is not None:
+            action(self.widget(title))
+        yield self.settle()
+        self.picture(title, name)
+        self.widget(title).hide()
+
+
+def simple(*windows):
+    """A scenario that pictures `windows`, (title, name, ready) each."""
+    def scenario(shot):
+        for title, name, ready in windows:
+            yield from shot.window_of(title, name, ready)
+    return scenario
+
+
+def significance(shot):
+    from AnyQt.QtWidgets import QTabWidget
+
+    yield from shot.window_of("Relief (significance)", "relief",
+                              relief_done)
+    yield from shot.window_of("Relief (significance)", "relief-tests",
+                              relief_done,
+                              lambda w: w.controlArea.findChild(
+                                  QTabWidget).setCurrentIndex(1))
+    yield from shot.window_of("Rank (by significance)", "rank", rank_done)
+    # NPDR adjusted for age and gender, and its columns in Rank
+    relief = shot.add(RELIEF, "Relief (NPDR)", (250, 400),
+                      {"method": "NPDR", "test_significance": True,
+                       "test_index": TESTS.index("stir")},
+                      [("File (heart disease)", "Data", "Data")])
+    yield lambda: relief.data is not None
+    domain = relief.data.domain
+    relief.covariates = [domain["age"], domain["gender"]]
+    relief.commit.now()
+    shot.add(RANK, "Rank (NPDR)", (430, 400),
+             {"selected_methods": {"Univariate Regression"}},
+             [("File (heart disease)", "Data", "Data"),
+              ("Relief (NPDR)", "Scorer", "Scorer"),
+              ("Relief (NPDR)", "Significance Scorer", "Scorer")])
+    yield from shot.window_of("Relief (NPDR)", "npdr", relief_done)
+    yield from shot.window_of("Rank (NPDR)", "npdr-rank", rank_done)
+
+
+def step_by_step(shot):
+    title = "Relief, step by step"
+    steps = shot.widget(title)
+    yield shot.open(title, lambda w: w.stepper is not None)
+    for _ in range(5):
+        steps.whole_step()
+    for _ in range(4):
+        steps.next_stage()
+    yield shot.settle()
+    shot.picture(title, "steps")
+    steps.variant_buttons.buttons[1].click()  # ReliefF, then another k
+    steps.controls.k_nearest.setValue(7)
+    yield shot.settle()
+    shot.picture(title, "steps-k")
+    steps.reset()
+    steps.controls.k_nearest.setValue(5)
+    while not steps.pass_complete():
+        steps.whole_step()
+    yield shot.settle()
+    shot.picture(title, "steps-end")
+    steps.hide()
+    yield from shot.window_of("Rank", "rank", rank_done)
+
+
+def many_classes(shot):
+    """Zoo: the misses shown are those that move the weights most; at
+    presentation size the table keeps its rows."""
+    yield from shot.window_of("RFSM Selection", "rfsm", result_done)
+    title = "Relief, step by step (zoo)"
+    steps = shot.add(STEPS, title, (430, 300),
+                     {"variant_index": 1, "k_nearest": 5},
+                     [("File (zoo)", "Data", "Data")])
+    yield shot.open(title, lambda w: w.stepper is not None)
+    for _ in range(3):
+        steps.whole_step()
+    for _ in range(2):
+        steps.next_stage()
+    yield shot.settle()
+    shot.picture(title, "steps")
+    steps.next_stage()
+    steps.next_stage()
+    steps.controls.presentation.click()
+    yield shot.settle(2 * SETTLE)
+    shot.picture(title, "steps-presentation")
+    steps.table_button.click()  # the table folded away
+    yield shot.settle()
+    shot.picture(title, "steps-folded")
+    steps.hide()
+
+
+def separability(shot):
+    yield shot.open("Separability")
+    shot.widget("Separability").run_button.click()
+    yield from shot.window_of("Separability", "separability", done)
+
+
+def popups(shot):
+    """The generator's and the Relief widget's grouped lists, open."""
+    yield from shot.window_of(
+        "Relief Data Generator", "generator", done,
+        lambda w: w.problem_combo.showPopup())
+    yield from shot.window_of("Relief", "relief", relief_done)
+    yield from shot.window_of(
+        "Relief", "relief-methods", relief_done,
+        lambda w: w.method_combo.showPopup())
+
+
+#: the scenario of each tutorial: what it opens and pictures
 SCENARIOS = {
-    "relief-rank.ows": (
-        ("Relief", "relief", relief_done, None),
-        ("Rank", "rank", rank_done, None)),
-    "relief-significance.ows": (
-        ("Relief (significance)", "relief", relief_done, None),
-        ("Rank (by significance)", "rank", rank_done, None)),
-    "relief-stability.ows": (
-        ("Relief (stability)", "relief", relief_done, None),),
-    "relief-preprocess.ows": (
-        ("Relief (best 5)", "relief", relief_done, None),
-        ("Rank (best 5)", "rank", rank_done, None)),
-    "generator-relief.ows": (
-        ("Relief Data Generator", "generator", done, None),
-        ("Relief", "relief", relief_done, None)),
-    "relief-step-by-step.ows": (
-        ("Relief, step by step", "steps", lambda w: w.stepper is not None,
-         lambda w: steps(w, 5)),
-        ("Rank", "rank", rank_done, None)),
-    "selection-curve.ows": (
-        ("Selection Curve", "curve",
-         lambda w: w.result is not None and done(w), None),),
-    "consensus-rank.ows": (
+    "relief-rank.ows": simple(("Relief", "relief", relief_done),
+                              ("Rank", "rank", rank_done)),
+    "relief-significance.ows": significance,
+    "relief-stability.ows": simple(
+        ("Relief (stability)", "relief", relief_done)),
+    "relief-preprocess.ows": simple(
+        ("Relief (best 5)", "relief", relief_done),
+        ("Rank (best 5)", "rank", rank_done)),
+    "generator-relief.ows": popups,
+    "relief-step-by-step.ows": step_by_step,
+    "selection-curve.ows": simple(
+        ("Selection Curve", "curve", result_done)),
+    "consensus-rank.ows": simple(
         ("Consensus Ranking", "consensus",
-         lambda w: w.model.rowCount() > 0 and done(w), None),
-        ("Rank", "rank", rank_done, None)),
-    "classdep-knn.ows": (
+         lambda w: w.model.rowCount() > 0 and done(w)),
+        ("Rank", "rank", rank_done)),
+    "classdep-knn.ows": simple(
         ("Class-Dependent kNN", "classdep",
-         lambda w: w.model is not None and done(w), None),
-        ("Rank (per class)", "rank", rank_done, None)),
-    "separability.ows": (
-        ("Separability", "separability", None,
-         lambda w: w.run_button.click()),),
-    "rfsm-parity.ows": (
-        ("RFSM Selection", "rfsm",
-         lambda w: w.result is not None and done(w), None),),
-    "rfsm-zoo.ows": (
-        ("RFSM Selection", "rfsm",
-         lambda w: w.result is not None and done(w), None),),
+         lambda w: w.model is not None and done(w)),
+        ("Rank (per class)", "rank", rank_done)),
+    "separability.ows": separability,
+    "rfsm-parity.ows": simple(("RFSM Selection", "rfsm", result_done)),
+    "rfsm-zoo.ows": many_classes,
 }
 
 
@@ -113,51 +272,23 @@ def inside_canvas(tutorial, out):
     stem = Path(tutorial).stem
     path = str(Path(tutorials.__file__).parent / tutorial)
 
-    def screen(name):
-        QApplication.primaryScreen().grabWindow(0).save(str(out / name))
-
-    def window_picture(widget, name):
-        frame = widget.frameGeometry()
-        QApplication.primaryScreen().grabWindow(
-            0, frame.x(), frame.y(), frame.width(), frame.height()).save(
-                str(out / name))
-        print(f"{name}: {widget.width()} x {widget.height()}", flush=True)
-
     def scenario(window):
         started = time.monotonic()
         window.open_example_scheme(path)
-        window = QApplication.instance().activeWindow() or window
         yield lambda: time.monotonic() - started > 3
-        screen(f"{stem}.png")
+        QApplication.primaryScreen().grabWindow(0).save(
+            str(out / f"{stem}.png"))
         document = [w for w in QApplication.topLevelWidgets()
                     if hasattr(w, "current_document")
-                    and w.current_document().scheme().nodes]
-        shown = document[-1].current_document().view()
-        visible = shown.mapToScene(shown.viewport().rect()).boundingRect()
-        items = shown.scene().itemsBoundingRect()
-        print(f"{stem}: window {document[-1].width()} x "
-              f"{document[-1].height()}, the view shows the scene's "
-              f"{visible.left():.0f} .. {visible.right():.0f} x "
-              f"{visible.top():.0f} .. {visible.bottom():.0f}; its items "
-              f"{items.left():.0f} .. {items.right():.0f} x "
-              f"{items.top():.0f} .. {items.bottom():.0f}", flush=True)
-        scheme = document[-1].current_document().scheme()
-        for title, name, ready, action in SCENARIOS.get(tutorial, ()):
-            node = next(n for n in scheme.nodes if n.title == title)
-            widget = scheme.widget_manager.widget_for_node(node)
-            widget.show()
-            widget.raise_()
-            widget.activateWindow()
-            if action is not None and ready is None:
-                action(widget)
-                ready = done
-            yield (lambda w=widget, r=ready: r(w)) if ready else None
-            if action is not None and ready is not done:
-                action(widget)
-            shown = time.monotonic()
-            yield lambda s=shown: time.monotonic() - s > SETTLE
-            window_picture(widget, f"{stem}-{name}.png")
-            widget.hide()
+                    and w.current_document().scheme().nodes][-1]
+        view = document.current_document().view()
+        visible = view.mapToScene(view.viewport().rect()).boundingRect()
+        print(f"{stem}: window {document.width()} x {document.height()}, "
+              f"its view shows the scene's {visible.left():.0f} .. "
+              f"{visible.right():.0f} x {visible.top():.0f} .. "
+              f"{visible.bottom():.0f}", flush=True)
+        scheme = document.current_document().scheme()
+        yield from SCENARIOS[tutorial](Shot(window, scheme, stem, out))
 
     class Canvas(OMain):
         def open_files(self, paths):
@@ -206,9 +337,13 @@ def run(tutorial, out):
         env = dict(os.environ, XDG_DATA_HOME=f"{home}/data",
                    XDG_CONFIG_HOME=f"{home}/config",
                    XDG_CACHE_HOME=f"{home}/cache")
+        # no look-ups of updates, news or statistics on the network
+        settings = Path(home, "config", "biolab.si", "Orange.ini")
+        settings.parent.mkdir(parents=True)
+        settings.write_text(CANVAS_SETTINGS)
         result = subprocess.run(
             [sys.executable, __file__, "--inside", tutorial, str(out)],
-            env=env, capture_output=True, text=True, timeout=LIMIT + 60)
+            env=env, capture_output=True, text=True, timeout=10 * LIMIT)
     errors = [line for line in result.stderr.splitlines()
               if "Error" in line or "Traceback" in line]
     return result.stdout + "".join(f"  {line}\n" for line in errors)

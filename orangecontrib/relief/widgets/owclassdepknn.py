@@ -19,7 +19,7 @@ from orangecontrib.relief.widgets.common import (
     known_flags, shut_down_at_once, within_ranges, work_progress)
 
 #: labels of the weighting methods, in the order of `METHODS`
-METHOD_LABELS = ("IWCDRelief (per class, near the border)",
+METHOD_LABELS = ("IWCDRelief (per class, near the class border)",
                  "CDRelief (per class)",
                  "ReliefF (one vector for all classes)",
                  "None (plain kNN)")
@@ -136,7 +136,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         self.sample_check, self.iterations_spin = gui.spin(
             box, self, "n_iterations", 1, 100000,
             checked="sample_references",
-            label="Sampled references per class:", alignment=Qt.AlignRight,
+            label="A random sample per class:", alignment=Qt.AlignRight,
             controlWidth=80, callback=self.settings_changed,
             checkCallback=self.settings_changed,
             tooltip="How many reference instances of each class the "

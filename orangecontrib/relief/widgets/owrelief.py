@@ -57,6 +57,9 @@ ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 #: the words of the tests (:data:`TESTS`) and of the adjustments
 TEST_LABELS = ("STIR: a fast t-test", "Shuffled class", "NPDR's own p-values")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
+#: the adjustments as the list offers them: what each controls
+ADJUSTMENT_ITEMS = ("Benjamini-Hochberg (false discoveries)",
+                    "Holm (any false one)", "Bonferroni (any false one)")
 #: the words of the differences of two numbers (:data:`DIFFS`) and what
 #: they mean
 DIFF_LABELS = {"linear": "In proportion to the range",
@@ -384,7 +387,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "attributes weighed again (the smallest "
                              "p-value is 1 / (shuffles + 1))."),
             gui.comboBox(box, self, "adjustment_index",
-                         items=ADJUSTMENT_LABELS,
+                         items=ADJUSTMENT_ITEMS,
                          label="Correct for testing many:",
                          orientation=Qt.Vertical,
                          callback=self.commit.deferred,
@@ -418,7 +421,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             "Checked: weigh the attributes again on resamples of the data "
             "and show how stable their ranking is.")
         self.stability_controls = [samples, gui.spin(
-            box, self, "stability_k", 1, 10000, label="Selected: the best",
+            box, self, "stability_k", 1, 10000, label="Count the best:",
             callback=self.commit.deferred,
             tooltip="In each resample the attributes with this many best "
                     "weights count as selected: the plot says how often "

@@ -335,6 +335,7 @@ class OWReliefSteps(OWWidget):
         self.speed_slider = gui.hSlider(
             box, self, "speed_index", minValue=0, maxValue=len(SPEEDS) - 1,
             label="Speed:", callback=self._on_speed_changed, width=90,
+            createLabel=False,
             tooltip="How fast Run takes its steps, from 2 s a step to as "
                     "fast as the plots can be drawn.")
         self.speed_label = gui.widgetLabel(box, "")
