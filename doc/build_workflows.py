@@ -205,12 +205,11 @@ def rfsm_parity(reg):
     b.link(data, "Data", everything, "Data")
     b.link_all((tree, knn, knn5), "Learner", (selected, everything),
                "Learner")
-    b.note((262, 262, 263, 213),
-           "kNN (k = 21) scores 0.000 on the three bits RFSM keeps: each of "
-           "the 8 patterns comes 8 times, so an instance's 7 nearest share "
-           "its class, and the next 24 differ in one bit, which flips the "
-           "class: 21 votes are 7 right and 14 wrong. With k = 5 every vote "
-           "is right (1.000).")
+    b.note((262, 318, 263, 155),
+           "kNN (k = 21) scores 0.000 on the three bits RFSM keeps: each "
+           "pattern comes 8 times, so of 21 neighbours 7 share the class "
+           "and 14, one bit off, have the other. With k = 5 every vote is "
+           "right (1.000).")
     return b.write("rfsm-parity.ows")
 
 
@@ -470,7 +469,7 @@ def selection_curve(reg):
                 "TuRF in Selection Curve to see the sets of its rounds.")
     data = b.node(FILE, (80, 150), "File (ionosphere)",
                   file_settings("ionosphere.tab"))
-    knn = b.node(KNN, (80, 300), "kNN")
+    knn = b.node(KNN, (130, 300), "kNN")
     curve = b.node(CURVE, (250, 150), "Selection Curve")
     table = b.node(TABLE, (440, 60), "Data Table")
     score = test_and_score(b, (440, 250), "Test & Score")
@@ -480,11 +479,10 @@ def selection_curve(reg):
     b.link(data, "Data", score, "Data")
     b.link(curve, "Preprocessor", score, "Preprocessor")
     b.link(knn, "Learner", score, "Learner")
-    b.note((140, 340, 380, 135),
-           "The curve: the mean accuracy over 10 folds, a band of one "
-           "standard error, the best count (hollow circle) and the chosen "
-           "one (filled); click the plot to keep another number. Test & "
-           "Score ranks each training fold and keeps as many.")
+    b.note((160, 362, 365, 113),
+           "The curve: mean accuracy over 10 folds, a band of one standard "
+           "error; hollow: the best count, filled: the chosen. Click to "
+           "keep another. Test & Score keeps as many in its folds.")
     return b.write("selection-curve.ows")
 
 

@@ -111,6 +111,9 @@ class Shot:
 
         widget = self.widget(title)
         frame = widget.frameGeometry()
+        popup = QApplication.activePopupWidget()
+        if popup is not None:  # an open list, which may reach beyond
+            frame = frame.united(popup.frameGeometry())
         filename = f"{self.stem}-{name}.png"
         QApplication.primaryScreen().grabWindow(
             0, frame.x(), frame.y(), frame.width(), frame.height()).save(

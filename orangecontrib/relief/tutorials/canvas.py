@@ -132,7 +132,11 @@ def beyond_first_view(path, registry):
         item = scene.item_for_node(node)
         drawn = item.shapeItem.sceneBoundingRect().united(
             item.captionTextItem.sceneBoundingRect())
-        if not _in_first_view(drawn):
+        # the view starts where the scene's items do, their hidden parts
+        # (a node's icons for messages) included: one left of 0 or above
+        # it would push the others out on the other side
+        whole = item.sceneBoundingRect()
+        if not _in_first_view(drawn) or whole.left() < 0 or whole.top() < 0:
             outside.append(node.title)
     for note in scheme.annotations:
         if not _in_first_view(

@@ -284,16 +284,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                    QSizePolicy.Preferred)
         box.layout().addWidget(self.k_stack)
         for setting in K_SETTINGS.values():
-            page_k = gui.hBox(None)
-            gui.spin(page_k, self, setting, 1, 10000, label="Neighbours (k):",
+            page_k = gui.vBox(None)  # its row on top, as the others' texts
+            row = gui.hBox(page_k)
+            gui.spin(row, self, setting, 1, 10000, label="Neighbours (k):",
                      callback=self.commit.deferred,
                      tooltip="How many nearest neighbours each reference "
                              "instance compares with (of each class, for a "
                              "categorical class).")
+            gui.rubber(page_k)
             self.k_stack.addWidget(page_k)
         for text in NO_K:
             label = gui.widgetLabel(None, text)
             label.setWordWrap(True)
+            label.setAlignment(Qt.AlignTop)
             self.k_stack.addWidget(label)
 
         # NPDR takes no k: its page of the stack holds its covariates

@@ -47,7 +47,7 @@ def trace_legend(refused, by_bound):
     if refused:
         entries.append('<span style="color:#d62728">&#10005;</span> '
                        'step refused')
-    entries.append('<span style="color:#808080">&#9478;</span> chosen set')
+    entries.append('<span style="color:#808080">&#9478;</span> chosen')
     if by_bound:
         entries.append('<span style="color:#808080">&#8943;</span> bound')
     return "&nbsp;&nbsp;&nbsp;".join(entries)

@@ -109,8 +109,9 @@ class CurvesPlot(PlainPlot):
         self.clear()
         self.curves = []
         self._show_axes(True)
-        self.getPlotItem().setTitle(
-            f"{title}&nbsp;&nbsp;&nbsp;&nbsp;{legend_html()}")
+        # the problem above the legend: on one line they would not fit
+        # the window the canvas opens on a projector
+        self.getPlotItem().setTitle(f"{title}<br/>{legend_html()}")
         self.addItem(pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#999999")))
         for name in sep.ALGORITHMS:
             curve = self.plot(x, per_algorithm[name][which], pen=PENS[name],

@@ -103,6 +103,13 @@ EXPLANATION = (
     "alone stay within the distance of the farthest hit (solid) and the "
     "farthest miss (dashed) shown: a projection. Every neighbour lies "
     "inside, but not every point inside is near.</p>"
+    "<p><b>A pass.</b> With the references in order, after every instance "
+    "has been the reference once the weights are final: those of the "
+    "Relief widget with every instance a reference. Moving <i>k</i> takes "
+    "the same references again and shows how the weights moved.</p>"
+    "<p><b>Keys</b> (with the window active): \u2192 or N the next stage, "
+    "Shift+\u2192 or W a whole step, \u2190 or B back, R run and "
+    "stop.</p>"
     "<p>Relief: Kira &amp; Rendell (1992); ReliefF: Kononenko (1994); the "
     "update as Prat &amp; Belanche (2006), Fig. 1 and 2, write it.</p>")
 
@@ -451,7 +458,6 @@ class OWReliefSteps(OWWidget):
             splitter.addWidget(part)
         splitter.setSizes([350, 250])  # the plot first
         self.mainArea.layout().addWidget(splitter)
-        self.lower = lower
 
     @property
     def text_scale(self):
