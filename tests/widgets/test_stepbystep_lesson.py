@@ -5,7 +5,7 @@ pass with the Relief widget's weights, a foldable table, presentation
 size."""
 import numpy as np
 from AnyQt.QtCore import QRect, Qt
-from AnyQt.QtGui import QFont
+from AnyQt.QtGui import QFont, QFontMetrics
 from AnyQt.QtTest import QTest
 from AnyQt.QtWidgets import QApplication
 from Orange.data import Table
@@ -181,7 +181,7 @@ class TestTheLesson(base.WidgetTest):
         widget.table_button.click()  # fold the table away
         self.process_events()
         self.assertFalse(widget.table.isVisibleTo(widget))
-        self.assertGreater(widget.scatter.height(), plots + 100)
+        self.assertGreater(widget.scatter.height(), plots + 60)
         widget.table_button.click()
         widget.controls.presentation.click()
         self.process_events()
@@ -190,4 +190,13 @@ class TestTheLesson(base.WidgetTest):
         self.assertGreaterEqual(rows, TABLE_ROWS)
         tip = widget.scatter.points.opts["tip"](x=0, y=0, data=3)
         self.assertIn("font-size", tip)  # large on a projector
+        # the bars' names do not overlap: as many bars as the panel holds
+        widget.whole_button.click()
+        self.process_events()
+        bars = widget.bars
+        names = bars.getAxis("left")._tickLevels[0]
+        line = QFontMetrics(bars.getAxis("left").style["tickFont"]).height()
+        self.assertLessEqual(len(names) * line,
+                             bars.getViewBox().height())
+        self.assertIn("best", bars.getAxis("bottom").labelText)
         widget.hide()

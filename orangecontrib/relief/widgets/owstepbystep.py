@@ -6,7 +6,7 @@ from html import escape
 import numpy as np
 
 from AnyQt.QtCore import QSize, Qt, QTimer
-from AnyQt.QtGui import QColor, QKeySequence
+from AnyQt.QtGui import QColor, QFontMetrics, QKeySequence
 from AnyQt.QtWidgets import (QScrollArea, QShortcut, QSizePolicy,
                              QSplitter, QStackedWidget)
 
@@ -67,9 +67,9 @@ DEFAULT_SIZE = QSize(1024, 640)
 #: the most bars the narrow weights panel shows (the best weights)
 MAX_BARS = 20
 #: the table's rows (below its header) the lower part makes room for
-TABLE_ROWS = 5
+TABLE_ROWS = 4
 #: the least height of the plots when the table takes its room
-MIN_PLOTS = 150
+MIN_PLOTS = 200
 #: the size of the legend's text, times the main area's
 LEGEND_SCALE = 0.85
 #: the most attributes a point's tooltip lists
@@ -934,6 +934,8 @@ class OWReliefSteps(OWWidget):
             if hidden and len(misses):
                 klass = step.classes[~step.is_hit & shown][0]
                 of_class = f" of class {escape(self._class_names()[klass])}"
+                if self.miss_choice == MOST_UPDATE:
+                    of_class += ", whose misses move the weights most,"
             text = (f"{self._count(len(hits), 'hit')} (circled) at "
                     f"distance {self._span(hits)}, "
                     f"{self._count(len(misses), 'miss', 'misses')}{of_class}"
@@ -1027,9 +1029,10 @@ class OWReliefSteps(OWWidget):
             previous, marks = None, ()
         shown = np.arange(len(attributes))  # in the order of the data
         best = ""
-        if len(attributes) > MAX_BARS:  # more would not be readable
-            shown = np.argsort(-weights, kind="stable")[:MAX_BARS]
-            best = f"best {MAX_BARS} of {len(attributes)}, "
+        room = self._bars_room()
+        if len(attributes) > room:  # more would not be readable
+            shown = np.argsort(-weights, kind="stable")[:room]
+            best = f"best {room} of {len(attributes)}, "
         moves = None if previous is None else weights - previous
         self.bars.set_weights(
             [attributes[i].name for i in shown], weights[shown],
@@ -1044,6 +1047,17 @@ class OWReliefSteps(OWWidget):
                                      end))
         self.bars.getAxis("bottom").setLabel(
             f"weight, {best}{self._count(len(applied), 'update')}")
+
+    def _bars_room(self):
+        """How many bars the weights' panel shows: at most
+        :data:`MAX_BARS`, and no more than its height holds at the text's
+        size (a projector's large text in a low panel)."""
+        line = scaled_font(self.text_scale)
+        height = self.bars.getViewBox().height()
+        if not self.bars.isVisible() or height <= 0:  # not laid out yet
+            return MAX_BARS
+        fits = int(height // (1.15 * QFontMetrics(line).height()))
+        return max(3, min(MAX_BARS, fits))
 
     @staticmethod
     def _bars_legend(attributes, marks, end):
