@@ -507,6 +507,8 @@ class OWReliefSteps(OWWidget):
         else:
             lower = narration
         self.splitter.setSizes([total - lower, lower])
+        if self.stepper is not None:  # as many bars as now fit
+            self._show_weights()
 
     def _on_scale_changed(self):
         self._apply_scale()
