@@ -92,7 +92,7 @@ def test_double_relieff_variant(capsys):
     (["rank", "no/such/file.tab"], "no such file"),
     (["rank", "--method", "RReliefF"], "RReliefF does not fit"),
     (["rank", "cpu", "--method", "ReliefF"], "ReliefF does not fit"),
-    (["rank", "--method", "Relief", "--k", "3"], "one nearest hit"),
+    (["rank", "--method", "Relief", "--k", "3"], "the nearest neighbour of the same class"),
     (["rank", "wine", "--method", "Relief"], "ReliefF"),
     (["rank", "--iterations", str(10 ** 12)], "--iterations asks for"),
     (["rank", "--diff", "ramp", "--t-eq", "-1"],
