@@ -5,6 +5,7 @@ from unittest.mock import patch
 import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import QItemSelectionModel
+from AnyQt.QtWidgets import QLabel
 from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
@@ -208,6 +209,36 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.wait_until_finished()
         self.assertEqual(
             self.get_output(widget.Outputs.scorer).scorer.k_nearest, 4)
+
+    def test_the_tie_rule_sits_under_k_and_reaches_the_scorer(self):
+        """The tie rule shows under the k (or Relief's sentence) of the
+        methods of a k-th neighbour, nowhere for the others, and its choice
+        gives the script's weights with that rule (zoo's binary attributes
+        tie the k-th distance in most lists)."""
+        widget, combo = self.widget, self.widget.ties_combo
+        self.send_and_wait(self.zoo)
+        self.assertIs(combo.parent(), widget.k_stack.currentWidget())
+        self.assertFalse(combo.isHidden())
+        choose(combo, "lower-index")
+        self.wait_until_finished()
+        lower = expected_by_name(ReliefF(ties="lower-index"), self.zoo)
+        self.assertNotEqual(lower, expected_by_name(ReliefF(), self.zoo))
+        self.assert_weights(lower, self.get_output(widget.Outputs.weights))
+        with patch.object(widget, "report_items") as report:
+            widget.send_report()
+        self.assertIn(("Ties", "Tied: earlier rows first"),
+                      report.call_args_list[0][0][1])
+        for method, shown in (("MultiSURF", False), ("NPDR", False),
+                              ("ReliefF", True)):
+            choose(widget.method_combo, method)
+            self.assertEqual(combo.isHidden(), not shown, method)
+        self.send_and_wait(Table(path("voting")))
+        choose(widget.method_combo, "Relief")
+        self.wait_until_finished()
+        self.assertIs(combo.parent(), widget.k_stack.currentWidget())
+        self.assert_weights(
+            expected_by_name(Relief(ties="lower-index"), Table(path("voting"))),
+            self.get_output(widget.Outputs.weights))
 
     def test_relief_is_not_offered_for_many_classes(self):
         self.widget.method = "Relief"
@@ -507,7 +538,8 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         choose(self.widget.method_combo, "MultiSURF")
         self.wait_until_finished()
         self.assertIn("within a radius",
-                      self.widget.k_stack.currentWidget().text())
+                      self.widget.k_stack.currentWidget().findChild(
+                          QLabel).text())
         from orangecontrib.relief import MultiSURF
         self.assert_weights(MultiSURF(), self.heart)
 
@@ -552,6 +584,29 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.wait_until_finished()
         self.assertIsNone(self.get_output(widget.Outputs.significant_data))
         self.assertIsNone(self.get_output(widget.Outputs.significance))
+
+    def test_r_compatible_stir(self):
+        """The check box reaches STIR (R's pairs: the p-values of
+        Significance with r_compatible), the report says so, and it is
+        enabled only where STIR is the test."""
+        from orangecontrib.relief import ReliefF, Significance
+        widget = self.widget
+        widget.method = "ReliefF"
+        widget.test_significance = True
+        widget.controls.r_compatible.setChecked(True)
+        zoo = Table("zoo")
+        self.send_and_wait(zoo)
+        expected = Significance(ReliefF(), r_compatible=True).result(zoo)
+        table = self.get_output(widget.Outputs.weights)
+        p = dict(zip(table.get_column("attribute"), table.get_column("p")))
+        for attribute, value in zip(zoo.domain.attributes, expected.p):
+            self.assertAlmostEqual(p[attribute.name], value, delta=1e-12)
+        self.assertTrue(widget.controls.r_compatible.isEnabled())
+        widget.send_report()
+        self.assertIn("as the authors' R package", widget.r_compatible_label())
+        widget.test_index = owrelief.TESTS.index("permutation")
+        widget._update_controls()
+        self.assertFalse(widget.controls.r_compatible.isEnabled())
 
     def test_the_text_under_the_plot_says_where_the_significant_are(self):
         """The dashed line is drawn only between significant and other bars,

@@ -24,8 +24,9 @@ from orangecontrib.relief.core import engines, significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, DIFF,
                                                N_PERMUTATIONS, N_RESAMPLES,
-                                               PARAMETERS, RANDOM_STATE,
-                                               T_DIFF, T_EQ, TOP_K)
+                                               PARAMETERS, R_COMPATIBLE,
+                                               RANDOM_STATE,
+                                               T_DIFF, T_EQ, TIES, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import NPDR, task_of
@@ -33,8 +34,8 @@ from orangecontrib.relief.significance import (SIGNIFICANCE_COLUMN, TESTS,
                                                Significance)
 from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
-    DEFAULT_K, DIFFS, K_OF_TASK, METHOD_GROUPS, METHODS, default_method,
-    fitting_methods, make_scorer, needs, no_k)
+    DEFAULT_K, DIFFS, K_OF_TASK, METHOD_GROUPS, METHODS, TAKE_TIES,
+    TIE_RULES, default_method, fitting_methods, make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, GroupedComboBox, class_present, known_choices, known_flags,
     shut_down_at_once, within_ranges, work_progress)
@@ -70,6 +71,16 @@ DIFF_TIPS = {"linear": "|a \u2212 b| divided by the attribute's range.",
                         "count less.",
              "ramp": "0 below one share of the range, 1 above another, in "
                      "proportion between them."}
+#: the words of the tie rules (:data:`TIE_RULES`) and what they do
+TIE_LABELS = {"share": "Tied neighbours share places",
+              "lower-index": "Tied: earlier rows first"}
+TIE_TIPS = {"share": "The instances tied at the k-th distance take an "
+                     "equal part of the places left each, so that the "
+                     "weights do not depend on the order of the rows (the "
+                     "default).",
+            "lower-index": "Of the instances tied at the k-th distance, "
+                           "those of the lower row numbers take the places "
+                           "left, as a stable sort by distance does."}
 #: how the Preprocessor output selects, and the words of its choices
 SELECTIONS = ("k", "fraction", "threshold", "significance")
 SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
@@ -186,6 +197,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     method = Setting("ReliefF")
     k_relieff = Setting(DEFAULT_K["ReliefF"])
     k_rrelieff = Setting(DEFAULT_K["RReliefF"])
+    ties = Setting(TIES)
     sample_references = Setting(False)
     n_iterations = Setting(100)
     random_seed = Setting(RANDOM_STATE)
@@ -195,6 +207,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     test_significance = Setting(False)
     test_index = Setting(0)
     n_permutations = Setting(N_PERMUTATIONS)
+    r_compatible = Setting(R_COMPATIBLE)
     adjustment_index = Setting(ADJUSTMENTS.index(ADJUSTMENT))
     alpha = Setting(ALPHA)
     selection_index = Setting(0)
@@ -212,7 +225,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
-        known_choices(self, {"method": METHODS, "diff": DIFFS})
+        known_choices(self, {"method": METHODS, "diff": DIFFS,
+                             "ties": TIE_RULES})
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
@@ -294,10 +308,22 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             gui.rubber(page_k)
             self.k_stack.addWidget(page_k)
         for text in NO_K:
-            label = gui.widgetLabel(None, text)
+            page_text = gui.vBox(None)
+            label = gui.widgetLabel(page_text, text)
             label.setWordWrap(True)
-            label.setAlignment(Qt.AlignTop)
-            self.k_stack.addWidget(label)
+            gui.rubber(page_text)
+            self.k_stack.addWidget(page_text)
+        # the tie rule of the methods of a k-th neighbour: one control,
+        # moved under the k (or Relief's sentence) of the page shown
+        self.ties_combo = GroupedComboBox(
+            [(None, [(rule, TIE_LABELS[rule], TIE_TIPS[rule])
+                     for rule in TIE_RULES])],
+            tooltip="Several instances may lie as far from the reference "
+                    "as its k-th nearest neighbour (often, where "
+                    "attributes have few values, as SNPs do), and not all "
+                    "fit among the k. Hover over a choice for what it "
+                    "does.")
+        self.ties_combo.bind(self, "ties", self.commit.deferred)
 
         # NPDR takes no k: its page of the stack holds its covariates
         self.covariate_box = gui.vBox(None)
@@ -384,6 +410,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "its regressions, with its covariates.")
         self.significance_controls = [
             self.test_combo,
+            gui.checkBox(box, self, "r_compatible",
+                         "STIR as the authors' R package",
+                         callback=self.commit.deferred,
+                         tooltip="STIR's pairs as the authors' R package "
+                                 "(insilico/stir) finds them, to match a "
+                                 "published R analysis: the misses of all "
+                                 "other classes pooled, R's handling of "
+                                 "identical rows of different classes. "
+                                 "Off: the paper's definitions."),
             gui.spin(box, self, "n_permutations", 1, 100000,
                      label="Shuffles:", callback=self.commit.deferred,
                      tooltip="How many times the class is shuffled and the "
@@ -484,6 +519,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 list(K_SETTINGS.values()).index(setting) if setting
                 is not None else len(K_SETTINGS) + NO_K.index(
                     no_k(self.method)))
+        self._place_ties()
         for spin in self.ramp_spins:  # shown for the ramp only
             spin.setEnabled(self.diff == "ramp")
             spin.box.setVisible(self.diff == "ramp")
@@ -494,11 +530,23 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         permutations = (self._testing("permutation") or by_significance
                         and TESTS[self.test_index] == "permutation")
         self.controls.n_permutations.setEnabled(permutations)
+        self.controls.r_compatible.setEnabled(
+            (self.test_significance or by_significance)
+            and TESTS[self.test_index] == "stir")
         self.seed_spin.setEnabled(self.sample_references or permutations
                                   or self.stability)
         for control in self.stability_controls:
             control.setEnabled(self.stability)
         self.selection_stack.setCurrentIndex(self.selection_index)
+
+    def _place_ties(self):
+        """Show the tie rule under the k (or Relief's sentence) of the
+        methods of a k-th neighbour, and nowhere for the others."""
+        takes_ties = self.method in TAKE_TIES
+        page = self.k_stack.currentWidget()
+        if takes_ties and self.ties_combo.parent() is not page:
+            page.layout().insertWidget(1, self.ties_combo)
+        self.ties_combo.setVisible(takes_ties)
 
     def _update_tests(self):
         """Offer the tests that can test the method: STIR for the
@@ -522,6 +570,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             model.item(row).setToolTip(
                 "" if fits[test] else
                 f"{TEST_LABELS[row]} cannot test {self.method}.")
+
+    def r_compatible_label(self):
+        """What the report adds to STIR's name when it takes R's pairs."""
+        return (" as the authors' R package" if self.r_compatible
+                and TESTS[self.test_index] == "stir" else "")
 
     def _testing(self, test):
         return self.test_significance and TESTS[self.test_index] == test
@@ -603,6 +656,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """Return the scorer configured by the controls."""
         return make_scorer(
             self.method, k_nearest=self._k_nearest(),
+            ties=self.ties if self.method in TAKE_TIES else None,
             n_iterations=self.n_iterations if self.sample_references else None,
             random_state=self.random_seed, diff=self.diff, t_eq=self.t_eq,
             t_diff=self.t_diff, **self._covariates())
@@ -625,7 +679,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, n_permutations=self.n_permutations,
-                       random_state=self.random_seed)
+                       random_state=self.random_seed,
+                       r_compatible=self.r_compatible)
         test = TESTS[self.test_index]
         if test == "stir" and METHODS[self.method].stir is None:
             self.Warning.no_stir(self.method)
@@ -662,7 +717,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                          "alpha": self.alpha,
                          "adjustment": ADJUSTMENTS[self.adjustment_index],
                          "n_permutations": self.n_permutations,
-                         "random_state": self.random_seed}}[by]
+                         "random_state": self.random_seed,
+                         "r_compatible": self.r_compatible}}[by]
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
@@ -843,6 +899,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             items.append(("Covariates", ", ".join(covariates)))
         if self._k_nearest() is not None:
             items.append(("Neighbours (k)", self._k_nearest()))
+        if self.method in TAKE_TIES:
+            items.append(("Ties", TIE_LABELS[self.ties]))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))
@@ -853,7 +911,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         items.append(("Numeric difference", diff))
         if self.test_significance:
             items.append(("Significance",
-                          f"{TEST_LABELS[self.test_index]}, "
+                          f"{TEST_LABELS[self.test_index]}"
+                          f"{self.r_compatible_label()}, "
                           f"{ADJUSTMENT_LABELS[self.adjustment_index]}, "
                           f"q \u2264 {self.alpha:g}"))
         preprocessor = self.make_preprocessor(self.make_scorer())
