@@ -94,14 +94,16 @@ STEADY = 1.0
 
 def settle(scheme, timeout=600.0):
     """Let `scheme`'s signals pass and its widgets finish their work (a
-    ``ConcurrentWidgetMixin``'s task), until all have been idle for
+    ``ConcurrentWidgetMixin``'s task, or the progress bar of a widget with
+    work of its own, such as Test & Score), until all have been idle for
     :data:`STEADY` seconds (at most `timeout`); return whether they are."""
     widgets = [scheme.widget_manager.widget_for_node(node)
                for node in scheme.nodes]
 
     def idle():
         return (not scheme.signal_manager.has_pending()
-                and all(getattr(w, "task", None) is None for w in widgets))
+                and all(getattr(w, "task", None) is None
+                        and not w.processingState for w in widgets))
 
     deadline = time.monotonic() + timeout
     while process_until(idle, deadline - time.monotonic()):
