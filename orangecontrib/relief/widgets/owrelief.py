@@ -327,7 +327,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
         # NPDR takes no k: its page of the stack holds its covariates
         self.covariate_box = gui.vBox(None)
-        gui.widgetLabel(self.covariate_box, "Covariates, taken out:")
+        gui.widgetLabel(self.covariate_box, "Covariates, taken out:") \
+            .setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
         self.k_stack.addWidget(self.covariate_box)
         #: the variables NPDR may take as covariates
         self.covariate_model = DomainModel(
@@ -342,7 +343,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "every attribute's weight (age, sex, a batch), so that "
                     "an attribute that only follows them loses its weight. "
                     "A chosen attribute is not weighed itself.")
-        self.covariate_list.setMaximumHeight(70)
+        # the list takes the page's height under its label (at least four
+        # rows), not the height of a long list
+        self.covariate_list.setSizePolicy(QSizePolicy.Expanding,
+                                          QSizePolicy.Ignored)
+        self.covariate_list.setMinimumHeight(70)
 
         box = gui.vBox(page, "Reference instances")
         box.setToolTip("A method looks at one instance at a time, the "
