@@ -77,6 +77,10 @@ class Variant:
         Whether ``orange-relief rank`` and the Relief widget offer it (the
         class-dependent variants and RFSM have widgets of their own, TuRF
         and VLS wrap another scorer).
+    short : str
+        A few plain words that tell it from its neighbours in the Relief
+        widget's list ("numeric class"), for a reader who has not read
+        the papers (`summary` names the paper).
     """
     name: str
     estimator: Callable
@@ -90,6 +94,7 @@ class Variant:
     per_class: bool = False
     stir: Optional[str] = None
     offered: bool = True
+    short: str = ""
 
     @property
     def parameters(self):
@@ -142,55 +147,61 @@ RELIEF = Variant(
     "Relief", estimators.relief, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="one nearest hit and miss, two classes (Kira & Rendell 1992)",
-    scorer="Relief", reference="relief.relief", n_classes=2)
+    scorer="Relief", reference="relief.relief", n_classes=2,
+    short="two classes, one neighbour of each")
 RELIEFF = Variant(
     "ReliefF", estimators.relieff, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="k nearest hits and misses of each class (Kononenko 1994)",
     scorer="ReliefF", selector="ReliefF", reference="relief.relieff",
-    stir="relieff")
+    stir="relieff", short="categorical class")
 RRELIEFF = Variant(
     "RReliefF", estimators.rrelieff, tasks=(REGRESSION,),
     neighbourhood=K_NEAREST,
     summary="a numeric class, k nearest neighbours (Robnik-Sikonja & "
             "Kononenko 1997)",
-    scorer="RReliefF", selector="RReliefF", reference="relief.rrelieff")
+    scorer="RReliefF", selector="RReliefF", reference="relief.rrelieff",
+    short="numeric class")
 DRELIEFF = Variant(
     "DReliefF", double.drelieff, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="ReliefF that weights its own distance (Prat & Belanche 2006)",
-    scorer="DReliefF", reference="double.drelieff")
+    scorer="DReliefF", reference="double.drelieff",
+    short="learns its own distance")
 PDRELIEFF = Variant(
     "PDReliefF", double.pdrelieff, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="ReliefF that weights its own distance more and more (Prat & "
             "Belanche 2006)",
-    scorer="PDReliefF", reference="double.pdrelieff")
+    scorer="PDReliefF", reference="double.pdrelieff",
+    short="learns its distance as it goes")
 MULTISURF = Variant(
     "MultiSURF", surf.multisurf, tasks=TASKS, neighbourhood=WITHIN_DISTANCE,
     summary="every instance nearer than the reference's mean distance "
             "less half a standard deviation, good for attributes that "
             "matter only together (Urbanowicz et al. 2018)",
     scorer="MultiSURF", selector="MultiSURF", reference="surf.multisurf",
-    stir="multisurf")
+    stir="multisurf", short="a radius per instance")
 MULTISURFSTAR = Variant(
     "MultiSURF*", surf.multisurfstar, tasks=TASKS,
     neighbourhood=WITHIN_DISTANCE,
     summary="MultiSURF and the far instances, by their similarity "
             "(Granizo-Mackenzie & Moore 2013)",
     scorer="MultiSURFstar", selector="MultiSURFstar",
-    reference="surf.multisurfstar", stir="multisurf*")
+    reference="surf.multisurfstar", stir="multisurf*",
+    short="MultiSURF, far instances too")
 SURF = Variant(
     "SURF", surf.surf, tasks=TASKS, neighbourhood=WITHIN_DISTANCE,
     summary="every instance nearer than the mean distance (Greene et al. "
             "2009)",
-    scorer="SURF", selector="SURF", reference="surf.surf", stir="surf")
+    scorer="SURF", selector="SURF", reference="surf.surf", stir="surf",
+    short="one radius for all")
 SURFSTAR = Variant(
     "SURF*", surf.surfstar, tasks=TASKS, neighbourhood=WITHIN_DISTANCE,
     summary="SURF less the update of the far instances (Greene et al. "
             "2010)",
     scorer="SURFstar", selector="SURFstar", reference="surf.surfstar",
-    stir="surf*")
+    stir="surf*", short="SURF, far instances too")
 CDRELIEF = Variant(
     "CDRelief", classdep.cdrelief, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
@@ -228,7 +239,8 @@ NPDR = Variant(
             "regressed on whether the pair is a miss (or on the target's "
             "diff), with p-values and covariates (Le, Dawkins & McKinney "
             "2020)",
-    scorer="NPDR", selector="NPDR", reference="npdr.npdr_coefficients")
+    scorer="NPDR", selector="NPDR", reference="npdr.npdr_coefficients",
+    short="regression: p-values, covariates")
 
 #: every variant, in the order the command line and the widgets list them
 VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
