@@ -33,7 +33,7 @@ Decisions the paper leaves open (all documented in the public functions):
 """
 import numpy as np
 
-from .engines import kernels
+from .engines import kernels, preparation
 from .errors import ReliefInputError
 from .estimators import prepared
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, Interval,
@@ -83,7 +83,7 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
 def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
     data, refs, _ = prepared(X, y, discrete, n_iterations, random_state,
                              task="classification", diff=diff, t_eq=t_eq,
-                             t_diff=t_diff)
+                             t_diff=t_diff, parts=(preparation.DOUBLE,))
     return data, refs
 
 
