@@ -51,8 +51,9 @@ DEADLINE = 480.0
 #: its priorities, lowest first: the nice values of its worker and of its
 #: session's scheduling group (Linux)
 NICE_LEVELS = (19, 10, 0)
-#: wall seconds before the first step up, and between two steps
-GRACE, WINDOW = 20.0, 20.0
+#: the share of the deadline before the first step up, and between two
+#: steps (20 s of 480); the rate of the work is measured over as long
+STEP = 1 / 24
 #: how long a preparation that hands over has to let the lock go, and a
 #: stopped worker to end, in seconds
 HANDOVER, WORKER_END = 10.0, 5.0
@@ -335,15 +336,17 @@ class Run:
 
     `role` is "foreground" or "background"; a background run starts at
     the lowest priority and raises it when it falls behind
-    :data:`DEADLINE`.  `on_status(state)`, if given, receives the state
-    as it changes (what the state file holds).
+    `deadline` (default :data:`DEADLINE`).  `on_status(state)`, if given,
+    receives the state as it changes (what the state file holds).
     """
 
     def __init__(self, folder, lock, parts, worker, env, role,
-                 on_status=None, clock=time.monotonic):
+                 on_status=None, deadline=None, clock=time.monotonic):
         self.folder, self.lock = Path(folder), lock
         self.parts, self.worker, self.env = list(parts), list(worker), env
         self.role, self.on_status, self.clock = role, on_status, clock
+        self.deadline = DEADLINE if deadline is None else deadline
+        self.window = STEP * self.deadline
         self.level = 0 if role == "background" else None
         self.start = clock()
         previous = read_state(folder)
@@ -368,10 +371,11 @@ class Run:
                 if budget else 1.0)
 
     def rate(self):
-        """The share of a processor the workers got over the last
-        :data:`WINDOW` seconds (1 until a few seconds are known)."""
+        """The share of a processor the workers got over the last window
+        of seconds (1 until some are known)."""
         samples = self.cpu_samples
-        if len(samples) < 2 or samples[-1][0] - samples[0][0] < 3.0:
+        if (len(samples) < 2
+                or samples[-1][0] - samples[0][0] < self.window / 4):
             return 1.0
         (wall0, cpu0), (wall1, cpu1) = samples[0], samples[-1]
         return max(cpu1 - cpu0, 0.0) / (wall1 - wall0)
@@ -428,15 +432,15 @@ class Run:
     # escalation ---------------------------------------------------------------
 
     def behind(self, current):
-        """Whether a background run falls behind :data:`DEADLINE` at its
-        recent rate, so that its priority should be raised a step."""
+        """Whether a background run falls behind its deadline at its recent
+        rate, so that its priority should be raised a step (a window after
+        the start, or after the last step, at the earliest)."""
         now = self.clock()
         if (self.level is None or self.level == len(NICE_LEVELS) - 1
-                or now - self.start < GRACE
-                or now - self.last_step < WINDOW):
+                or now - self.last_step < self.window):
             return False
         _, wall = self.left(current)
-        return now - self.start + wall > DEADLINE
+        return now - self.start + wall > self.deadline
 
     def raise_priority(self):
         self.level += 1
@@ -519,7 +523,7 @@ class Run:
                 total = sum(self.spent.values())
                 now = self.clock()
                 self.cpu_samples.append((now, total))
-                while now - self.cpu_samples[0][0] > WINDOW:
+                while now - self.cpu_samples[0][0] > self.window:
                     self.cpu_samples.pop(0)
             self.kernel = message.get("kernel", self.kernel)
             self.error = message.get("error", self.error)
@@ -573,8 +577,8 @@ def detach():
 def main(argv=None):
     """``python keeper.py SETTINGS``: the background preparation, SETTINGS
     a JSON object: ``folder``, ``parts`` ([name, budget] pairs),
-    ``worker`` (the command that prepares a part, without its name) and
-    ``env`` (the workers' environment)."""
+    ``worker`` (the command that prepares a part, without its name),
+    ``env`` (the workers' environment) and ``deadline`` (seconds)."""
     settings = json.loads((sys.argv[1:] if argv is None else argv)[0])
     detach()
     folder = Path(settings["folder"])
@@ -599,7 +603,7 @@ def main(argv=None):
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stopped)
     run = Run(folder, lock, settings["parts"], settings["worker"],
-              settings["env"], "background")
+              settings["env"], "background", deadline=settings["deadline"])
     outcome = None
     try:
         run.run()

@@ -194,7 +194,8 @@ def spawn(folder, first=()):
     parts = sorted(PARTS, key=lambda part: part[0] not in first)
     settings = json.dumps({"folder": str(folder), "parts": parts,
                            "worker": worker_command(),
-                           "env": worker_environment()})
+                           "env": worker_environment(),
+                           "deadline": keeper.DEADLINE})
     options = {}
     if sys.platform == "win32":
         options["creationflags"] = (subprocess.DETACHED_PROCESS
@@ -228,13 +229,8 @@ def status_line():
         return (f"Vectorised engine (numpy); the compiled engine cannot be "
                 f"prepared: its cache folder {folder} cannot be written "
                 f"(set NUMBA_CACHE_DIR to a folder that can be).")
-    if is_running():
+    if is_running() or _started:
         return f"Vectorised engine (numpy); {progress_of(folder)}; {now}."
-    if _started:
-        return (f"Vectorised engine (numpy); the compiled engine is being "
-                f"prepared in the background from now on (about "
-                f"{duration(budget())} of processor time, once for this "
-                f"cache folder and version); {now}.")
     failed = keeper.read_state(folder).get("outcome") or ""
     if failed.startswith(("failed", "unwritable")):
         return (f"Vectorised engine (numpy); the compiled engine's "
@@ -257,9 +253,11 @@ def progress_of(folder):
     state = keeper.read_state(folder)
     who = ("by `orange-relief prepare`" if state.get("role") == "foreground"
            else "in the background")
-    if not state.get("part"):
-        return f"the compiled engine is being prepared {who}"
-    return (f"the compiled engine is being prepared {who} "
-            f"(for {duration(state['elapsed'])}, "
-            f"{100 * state['fraction']:.0f}% done, about "
-            f"{duration(state['left'])} left)")
+    if state.get("part"):
+        how_far = (f"for {duration(state['elapsed'])}, "
+                   f"{100 * state['fraction']:.0f}% done, about "
+                   f"{duration(state['left'])} left")
+    else:
+        how_far = f"about {duration(budget())} of processor time"
+    return (f"the compiled engine is being prepared {who}, once for this "
+            f"cache folder and version ({how_far})")

@@ -1,0 +1,379 @@
+"""The preparation of the compiled engine (core/engines/preparation.py,
+keeper.py): one at a time per kernel folder, honest about its progress
+from the start, raising its priority when a busy machine starves it,
+handing its work over to ``orange-relief prepare``, ending when its
+folder is deleted, leaving no child and no warning in the process that
+started it; a damaged prepared folder detected before use.
+
+The parts here are a stand-in worker's (:data:`FAKE_WORKER`: it reports
+as the real one does, without numba), so that every test takes seconds;
+tests/core/test_kernel_cache.py runs numba's own cache.
+"""
+import gc
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+import psutil
+import pytest
+
+from orangecontrib.relief.core import engines
+from orangecontrib.relief.core.engines import cache, keeper, preparation
+from tests.waiting import HANG_GUARD_S
+
+#: a worker that prepares part NAME as the real one reports it: the
+#: kernels it compiles, its processor seconds; a cache file of the part
+#: written; the nice value it ran at noted in nice.log.  FAKE_SECONDS is
+#: how long a part takes; FAKE_STARVED makes it report no processor time
+#: at nice 19 (a machine busy beside it)
+FAKE_WORKER = r"""
+import json, os, sys, time
+args = sys.argv[1:]
+name = args[0]
+nice = int(args[args.index("--nice") + 1]) if "--nice" in args else None
+folder = os.environ["FAKE_FOLDER"]
+with open(os.path.join(os.environ["FAKE_LOG"], "nice.log"), "a") as log:
+    log.write(f"{name}:{nice}\n")
+starved = nice == 19 and os.environ.get("FAKE_STARVED") == "1"
+seconds = float(os.environ.get("FAKE_SECONDS", "0.3"))
+start = time.monotonic()
+while time.monotonic() - start < seconds or starved:
+    cpu = 0.0 if starved else time.monotonic() - start
+    print(json.dumps({"kernel": f"kernel of {name}", "cpu": cpu}), flush=True)
+    time.sleep(0.05)
+with open(os.path.join(folder, name.replace(" ", "_") + ".1.nbc"), "wb") as f:
+    f.write(name.encode() * 10)
+print(json.dumps({"cpu": seconds}), flush=True)
+"""
+#: small budgets (processor seconds) of three parts
+PARTS = [["first", 1.0], ["second", 2.0], ["third", 1.0]]
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A kernel folder of its own (NUMBA_CACHE_DIR in tmp_path)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(preparation, "_started", False)
+    preparation._checked.clear()
+    return cache.ensure_kernel_folder()
+
+
+@pytest.fixture
+def fake(tmp_path, folder, monkeypatch):
+    """The stand-in worker's command and environment."""
+    script = tmp_path / "worker.py"
+    script.write_text(FAKE_WORKER)
+    env = dict(os.environ, FAKE_FOLDER=str(folder), FAKE_LOG=str(tmp_path))
+    monkeypatch.setattr(preparation, "worker_command",
+                        lambda: [sys.executable, str(script)])
+    monkeypatch.setattr(preparation, "worker_environment", lambda: env)
+    monkeypatch.setattr(preparation, "PARTS", PARTS)
+    monkeypatch.setattr(keeper, "DEADLINE", DEADLINE)
+    return [sys.executable, str(script)], env
+
+
+def nice_log(tmp_path):
+    """The parts the stand-in workers ran, with their nice values."""
+    path = tmp_path / "nice.log"
+    return path.read_text().split("\n")[:-1] if path.exists() else []
+
+
+def wait_for(condition, seconds=HANG_GUARD_S):
+    """Wait until `condition()` (`seconds` a guard against hangs, not a
+    timing, unless a test gives a time it holds to)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "waited in vain"
+        time.sleep(0.05)
+
+
+def test_the_parts_run_in_turn_with_estimates_from_their_budgets(folder,
+                                                                fake):
+    command, env = fake
+    lock = keeper.Lock(folder)
+    assert lock.acquire()
+    states = []
+    keeper.Run(folder, lock, PARTS, command, env, "foreground",
+               on_status=states.append).run()
+    lock.release()
+    # from the first report: the part named, the time left from the
+    # budgets (4 processor seconds), not from the time elapsed
+    first = states[0]
+    assert first["part"] == "first" and first["index"] == 0
+    assert first["count"] == 3 and first["fraction"] < 0.1
+    assert 3.0 < first["left"] < 6.0
+    assert [s["part"] for s in states if s["part"]] == sorted(
+        [s["part"] for s in states if s["part"]],
+        key=["first", "second", "third"].index)
+    fractions = [s["fraction"] for s in states]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert states[-1]["outcome"] == "ready"
+    # the mark lists every cache file, as written
+    mark = json.loads((folder / keeper.READY).read_text())
+    assert sorted(mark["files"]) == ["first.1.nbc", "second.1.nbc",
+                                     "third.1.nbc"]
+    assert keeper.damaged_files(folder) == []
+    assert keeper.read_state(folder)["done"] == ["first", "second", "third"]
+
+
+def test_a_stopped_preparation_goes_on_from_the_part_it_was_in(folder, fake,
+                                                              tmp_path):
+    command, env = fake
+    keeper.write_state(folder, {"done": ["first"]})
+    lock = keeper.Lock(folder)
+    assert lock.acquire()
+    keeper.Run(folder, lock, PARTS, command, env, "foreground").run()
+    lock.release()
+    assert [line.split(":")[0] for line in nice_log(tmp_path)] == [
+        "second", "third"]
+
+
+def test_a_starved_background_preparation_raises_its_priority(
+        folder, fake, tmp_path, monkeypatch):
+    # beside busy processes the worker at nice 19 gets no processor time;
+    # the preparation, behind its deadline, raises the priority a step at
+    # a time (a new worker at the next nice value) until it is served
+    command, env = fake
+    env["FAKE_STARVED"] = "1"
+    monkeypatch.setattr(keeper, "set_group_nice", lambda nice: None)
+    lock = keeper.Lock(folder)
+    assert lock.acquire()
+    run = keeper.Run(folder, lock, PARTS, command, env, "background",
+                     deadline=12.0)
+    run.run()
+    lock.release()
+    log = nice_log(tmp_path)
+    assert log[:2] == ["first:19", "first:10"]
+    assert all(not line.endswith(":19") for line in log[1:])
+    assert keeper.read_state(folder)["outcome"] == "ready"
+
+
+def test_a_preparation_that_keeps_up_keeps_the_lowest_priority(
+        folder, fake, tmp_path):
+    command, env = fake
+    lock = keeper.Lock(folder)
+    assert lock.acquire()
+    keeper.Run(folder, lock, PARTS, command, env, "background").run()
+    lock.release()
+    assert [line.split(":")[1] for line in nice_log(tmp_path)] == ["19"] * 3
+
+
+#: the deadline of the stand-in background preparations: on a busy
+#: machine their worker at nice 19 would never start, but that they raise
+#: their priority (the machine running the tests is often busy)
+DEADLINE = 6.0
+
+
+def start_keeper(folder, fake, parts=PARTS):
+    """The background preparation (keeper.main) of `folder` with the
+    stand-in worker, as preparation.spawn starts it; its process id
+    (it detaches: the process started returns at once)."""
+    command, env = fake
+    settings = json.dumps({"folder": str(folder), "parts": parts,
+                           "worker": command, "env": env,
+                           "deadline": DEADLINE})
+    subprocess.run([sys.executable, "-I", "-S", keeper.__file__, settings],
+                   check=True)
+    wait_for(lambda: keeper.read_state(folder).get("part"))
+    return keeper.read_state(folder)["pid"]
+
+
+def processes_of(pid):
+    """The process `pid` and its descendants that run."""
+    try:
+        process = psutil.Process(pid)
+        found = [process, *process.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+    return [p for p in found if p.is_running()
+            and p.status() != psutil.STATUS_ZOMBIE]
+
+
+def all_gone(processes):
+    return not any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+                   for p in processes)
+
+
+@pytest.fixture
+def slow(fake):
+    """The stand-in worker taking 60 s a part."""
+    fake[1]["FAKE_SECONDS"] = "60"
+    return fake
+
+
+def test_one_background_preparation_per_folder(folder, slow, tmp_path):
+    pid = start_keeper(folder, slow)
+    processes = processes_of(pid)
+    assert len(processes) == 2  # the keeper and its worker
+    assert preparation.is_running()
+    # a second one finds the lock held and ends at once
+    command, env = slow
+    settings = json.dumps({"folder": str(folder), "parts": PARTS,
+                           "worker": command, "env": env,
+                           "deadline": DEADLINE})
+    subprocess.run([sys.executable, keeper.__file__, settings], check=True)
+    time.sleep(3.0)  # it tries the lock for 2 s
+    assert keeper.read_state(folder)["pid"] == pid
+    # the first part's workers only (a new one where the priority rose)
+    assert all(line.startswith("first:") for line in nice_log(tmp_path))
+    lock = keeper.take_over(folder)
+    lock.release()
+    wait_for(lambda: all_gone(processes), 5.0)
+
+
+def test_prepare_takes_the_work_over(folder, slow):
+    pid = start_keeper(folder, slow)
+    processes = processes_of(pid)
+    assert "background" in preparation.status_line()
+    start = time.monotonic()
+    lock = keeper.take_over(folder)
+    assert lock is not None and time.monotonic() - start < keeper.HANDOVER
+    assert keeper.read_state(folder)["outcome"] == "handed over"
+    wait_for(lambda: all_gone(processes), 5.0)
+    lock.release()
+
+
+def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
+                                                         tmp_path):
+    pid = start_keeper(folder, slow)
+    processes = processes_of(pid)
+    import shutil
+    shutil.rmtree(tmp_path / "cache")
+    wait_for(lambda: all_gone(processes), 5.0)
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_background_preparation_leaves_no_child_and_no_warning(
+        folder, fake, monkeypatch):
+    monkeypatch.setenv(preparation.BACKGROUND, "1")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert preparation.start_in_background()
+        assert psutil.Process().children() == []
+        gc.collect()
+    assert [str(w.message) for w in caught] == []
+    wait_for(lambda: preparation.is_ready())
+    wait_for(lambda: not preparation.is_running())
+
+
+def test_the_call_that_starts_it_is_told_what_is_true(folder, fake,
+                                                      monkeypatch):
+    monkeypatch.setenv(preparation.BACKGROUND, "1")
+    monkeypatch.delenv(engines.VARIABLE, raising=False)
+    line = engines.status(np.zeros((5000, 50)), parts=("first",))
+    assert line.startswith("Vectorised engine (numpy)")
+    assert "once per installation" not in line
+    assert "once for this cache folder and version (" in line
+    assert "`orange-relief prepare` prepares it now" in line
+    wait_for(lambda: keeper.read_state(folder).get("elapsed", 0) > 0.2)
+    running = preparation.status_line()
+    assert "being prepared in the background, once for this cache " \
+        "folder and version (for " in running
+    assert "% done, about " in running and " left)" in running
+    wait_for(lambda: preparation.is_ready())
+    assert engines.status(np.zeros((5000, 50))) == (
+        "Compiled engine (numba), prepared.")
+
+
+def test_background_off_says_how_to_prepare(folder, monkeypatch):
+    monkeypatch.setenv(preparation.BACKGROUND, "0")
+    line = preparation.status_line()
+    assert "ORANGE_RELIEF_BACKGROUND=0" in line
+    assert "`orange-relief prepare`" in line
+
+
+def test_a_cache_folder_that_cannot_be_written_is_named(folder, monkeypatch):
+    monkeypatch.setattr(cache, "ensure_kernel_folder", lambda: None)
+    line = preparation.status_line()
+    assert str(cache.kernel_folder()) in line and "NUMBA_CACHE_DIR" in line
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbled", "missing",
+                                    "unreadable mark"])
+def test_a_damaged_prepared_folder_is_detected_and_prepared_again(
+        folder, damage):
+    index, data = folder / "rules" / "rule-1.py311.nbi", folder / "x.1.nbc"
+    index.parent.mkdir()
+    index.write_bytes(b"index" * 100)
+    data.write_bytes(b"machine code" * 100)
+    keeper.mark_ready(folder, "test")
+    keeper.write_state(folder, {"done": ["first"]})
+    assert preparation.is_ready()
+    preparation._checked.clear()  # a new process
+    if damage == "truncated":
+        data.write_bytes(data.read_bytes()[:50])
+    elif damage == "garbled":
+        index.write_bytes(b"\x80\x67" + index.read_bytes()[2:])
+    elif damage == "missing":
+        data.unlink()
+    else:
+        (folder / keeper.READY).write_text("{not json")
+    with pytest.warns(preparation.CacheWarning) as caught:
+        assert not preparation.is_ready()
+    assert len(caught) == 1 and str(folder) in str(caught[0].message)
+    assert "vectorised engine answers" in str(caught[0].message)
+    # unmarked, the damaged file and the record of its parts gone: the
+    # next preparation compiles it again
+    assert not (folder / keeper.READY).exists()
+    assert keeper.read_state(folder) == {}
+    damaged = {"truncated": data, "garbled": index, "missing": data}
+    assert not damaged.get(damage, folder / keeper.READY).exists()
+
+
+def test_stale_temporary_files_are_removed(folder):
+    old, new = folder / "a.nbc.tmp.0123", folder / "b.nbi.tmp.4567"
+    for path in (old, new):
+        path.write_bytes(b"half")
+    stamp = time.time() - 2 * keeper.STALE_TEMPORARY
+    os.utime(old, (stamp, stamp))
+    keeper.remove_stale_temporaries(folder)
+    assert not old.exists() and new.exists()
+
+
+@pytest.mark.skipif(not os.path.exists(keeper.AUTOGROUP),
+                    reason="Linux's session scheduling groups only")
+def test_the_session_of_the_background_preparation_yields_and_can_rise():
+    # started in a session of its own, its scheduling group, not only the
+    # process, must have the lowest priority, or it takes a whole core
+    # from the computation beside it; and the group's priority can be
+    # raised again (0 to 19 need no privilege)
+    code = ("from orangecontrib.relief.core.engines import keeper\n"
+            "def group():\n"
+            "    return open(keeper.AUTOGROUP).read().split()[-1]\n"
+            "keeper.set_group_nice(19)\n"
+            "print(group())\n"
+            "keeper.set_group_nice(0)\n"
+            "print(group())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, check=True, start_new_session=True)
+    assert out.stdout.split() == ["19", "0"]
+
+
+def test_the_worker_takes_its_nice_value():
+    code = ("import os\n"
+            "from orangecontrib.relief.core.engines import keeper\n"
+            "keeper.set_nice(19)\n"
+            "print(os.getpriority(os.PRIO_PROCESS, 0))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["19"]
+
+
+def test_the_parts_are_the_workloads():
+    from orangecontrib.relief.core import warmup
+
+    assert [name for name, _ in preparation.PARTS] == list(warmup.CALLS)
+    assert all(budget > 0 for _, budget in preparation.PARTS)
+
+
+def test_signals_handed_to_a_stopped_keeper_end_its_worker(folder, slow):
+    pid = start_keeper(folder, slow)
+    processes = processes_of(pid)
+    os.kill(pid, signal.SIGTERM)
+    wait_for(lambda: all_gone(processes), 5.0)
+    assert not preparation.is_running()
