@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from arguments import Parser, positive_number
+from orangecontrib.relief.core import termination
 
 HERE = Path(__file__).resolve().parent
 #: the longest a case may take before it counts as not ending
@@ -356,6 +357,9 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    # stopped (Ctrl-C, SIGTERM, a timeout), a case's process is killed and
+    # every folder removed on the way out: no preparation is left running
+    termination.install()
     cases = [case for case in CASES
              if (not args.cases or label(case) in args.cases)
              and not (args.no_canvas and case.kind == "canvas")]
