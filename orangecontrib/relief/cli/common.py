@@ -168,6 +168,8 @@ def without_unused_classes(table):
 PROGRESS = "ORANGE_RELIEF_PROGRESS"
 #: the fractions a log gets a line at, between its first and its last
 MILESTONES = (0.25, 0.5, 0.75)
+#: the share of the work done from which a bar says the time left
+ESTIMATED_FROM = 0.05
 
 
 def progress_allowed():
@@ -230,12 +232,16 @@ class ProgressBar:
         return due
 
     def line(self, fraction, elapsed):
-        """The bar's text at `fraction` done after `elapsed` seconds."""
-        left = elapsed / fraction - elapsed if fraction > 0 else 0
+        """The bar's text at `fraction` done after `elapsed` seconds; the
+        time left, extrapolated from them, once :data:`ESTIMATED_FROM` of
+        the work is done (before, the first pieces, slower or quicker
+        than the rest, would make it wild)."""
         filled = int(self.width * fraction)
-        return (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}] "
-                f"{100 * fraction:5.1f}%  {elapsed:6.1f} s elapsed, "
-                f"{left:6.1f} s left")
+        text = (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}] "
+                f"{100 * fraction:5.1f}%  {elapsed:6.1f} s elapsed")
+        if fraction < ESTIMATED_FROM:
+            return text + ", time left not known yet"
+        return text + f", {elapsed / fraction - elapsed:6.1f} s left"
 
     def write(self, text):
         self.stream.write(text)
