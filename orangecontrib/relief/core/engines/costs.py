@@ -19,19 +19,20 @@ from . import preparation
 
 #: processor nanoseconds per unit of work (reference x instance x
 #: attribute) of the vectorised and the compiled engine, for the calls of
-#: each part of the preparation (numeric data, every instance a
-#: reference; measured on a 2-core AMD EPYC by benchmarks/bench_engines.py)
-RATES = {preparation.RELIEFF: (0.84, 0.095),
-         preparation.RRELIEFF: (0.84, 0.095),
-         preparation.SURF: (2.5, 0.45),
-         preparation.NPDR: (2.5, 0.45),
-         preparation.DOUBLE: (0.84, 0.095),
-         preparation.CLASS_DEPENDENT: (0.84, 0.095)}
+#: each part of the preparation (4000 x 50 numeric data, every instance a
+#: reference; measured on a 2-core AMD EPYC by benchmarks/bench_engines.py;
+#: dReliefF and CDRelief taken as ReliefF)
+RATES = {preparation.RELIEFF: (1.7, 0.22),
+         preparation.RRELIEFF: (1.3, 0.3),
+         preparation.SURF: (3.5, 0.6),
+         preparation.NPDR: (40.0, 11.0),
+         preparation.DOUBLE: (1.7, 0.22),
+         preparation.CLASS_DEPENDENT: (1.7, 0.22)}
 #: the rates of a call of another part (or of no known part)
 DEFAULT_RATES = RATES[preparation.RELIEFF]
 #: compiling first must be this many times quicker than the vectorised
 #: engine for a call to compile its kernels rather than wait
-COMPILE_GAIN = 2.0
+COMPILE_GAIN = 1.5
 
 
 def available_cores():
