@@ -153,14 +153,37 @@ def test_a_starved_background_preparation_raises_its_priority(
     assert keeper.read_state(folder)["outcome"] == "ready"
 
 
-def test_a_preparation_that_keeps_up_keeps_the_lowest_priority(
-        folder, fake, tmp_path):
-    command, env = fake
-    lock = keeper.Lock(folder)
-    assert lock.acquire()
-    keeper.Run(folder, lock, PARTS, command, env, "background").run()
-    lock.release()
-    assert [line.split(":")[1] for line in nice_log(tmp_path)] == ["19"] * 3
+class Clock:
+    """Seconds that pass only when a test says so."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.mark.parametrize("rate, behind", [(1.0, False), (0.5, False),
+                                          (0.05, True), (0.0, True)])
+def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
+    # 4 processor seconds of budgets, a deadline of 24 s (windows of 1 s):
+    # a worker served at half a core keeps up, one at a twentieth does not
+    clock = Clock()
+    run = keeper.Run(folder, None, PARTS, [], {}, "background",
+                     deadline=24.0, clock=clock)
+    for _ in range(10):
+        clock.now += 0.1
+        run.cpu_samples.append((clock.now, rate * clock.now))
+    assert not run.behind("first")  # not before a window has passed
+    clock.now += 1.0
+    run.cpu_samples.append((clock.now, rate * clock.now))
+    assert run.behind("first") == behind
+    # the top priority is the last step
+    run.level = len(keeper.NICE_LEVELS) - 1
+    assert not run.behind("first")
+    # a foreground run never steps
+    assert not keeper.Run(folder, None, PARTS, [], {}, "foreground",
+                          clock=clock).behind("first")
 
 
 #: the deadline of the stand-in background preparations: on a busy
@@ -265,7 +288,7 @@ def test_the_call_that_starts_it_is_told_what_is_true(folder, fake,
                                                       monkeypatch):
     monkeypatch.setenv(preparation.BACKGROUND, "1")
     monkeypatch.delenv(engines.VARIABLE, raising=False)
-    line = engines.status(np.zeros((5000, 50)), parts=("first",))
+    line = engines.status(np.zeros((5000, 50)))
     assert line.startswith("Vectorised engine (numpy)")
     assert "once per installation" not in line
     assert "once for this cache folder and version (" in line

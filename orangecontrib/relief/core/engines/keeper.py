@@ -520,11 +520,12 @@ class Run:
                 return worker.process.wait()
             if "cpu" in message:
                 self.spent[name] = base + message["cpu"]
-                total = sum(self.spent.values())
-                now = self.clock()
-                self.cpu_samples.append((now, total))
-                while now - self.cpu_samples[0][0] > self.window:
-                    self.cpu_samples.pop(0)
+            # a sample every turn, reported or not: a starved worker that
+            # says nothing shows as a rate of 0
+            now = self.clock()
+            self.cpu_samples.append((now, sum(self.spent.values())))
+            while now - self.cpu_samples[0][0] > self.window:
+                self.cpu_samples.pop(0)
             self.kernel = message.get("kernel", self.kernel)
             self.error = message.get("error", self.error)
             self.check_folder()
