@@ -45,7 +45,9 @@ EXTRAS_REQUIRE = {
     # pip's Orange3 brings no Qt binding; the widget tests need one; the
     # peers' own implementations check ours where the definitions agree
     "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5", "ruff",
-             "skrebate", "fast-select", "dask[array]", "distributed"],
+             "skrebate", "fast-select", "dask[array]", "distributed",
+             # the processes a stopped command or preparation leaves
+             "psutil"],
     # ReliefF streamed on a dask.distributed cluster (core.streaming)
     "dask": ["dask[array]", "distributed"],
     "bench": ["fast-select", "skrebate"],

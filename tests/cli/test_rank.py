@@ -467,3 +467,16 @@ def test_stability_of_subsamples_and_a_subsample_without_it(capsys):
     assert "--subsample has no effect without --stability" in err
     with pytest.raises(SystemExit):
         main(["rank", "--stability", "5", "--subsample", "1"])
+
+
+def test_p_values_that_underflow_are_not_printed_as_zero():
+    assert rank.probability(0.0) == "< 1e-300"
+    assert rank.probability(1e-320) == "< 1e-300"
+    assert rank.probability(2.476e-174) == "2.48e-174"
+
+
+def test_an_unknown_engine_setting_is_a_one_line_error(capsys, monkeypatch):
+    monkeypatch.setenv("ORANGE_RELIEF_ENGINE", "vectorized")
+    code, lines, err = run(capsys, "rank", "zoo")
+    assert code == 2 and not lines and err.count("\n") == 1
+    assert "ORANGE_RELIEF_ENGINE='vectorized' is not a setting" in err

@@ -78,9 +78,9 @@ class CacheWarning(RuntimeWarning):
     process)."""
 
 
-def budget(parts=PARTS):
-    """The processor seconds of `parts` ((name, seconds) pairs)."""
-    return sum(seconds for _, seconds in parts)
+def budget():
+    """The processor seconds of every part of :data:`PARTS`."""
+    return sum(seconds for _, seconds in PARTS)
 
 
 def is_ready():
