@@ -80,6 +80,9 @@ def wait_for(condition, seconds=HANG_GUARD_S):
         time.sleep(0.05)
 
 
+#: how long a preparation may take to end once asked to or once its folder
+#: is gone: far less than its work, on a busy machine too
+END_S = 30.0
 #: the deadline of the stand-in background preparations: on a busy
 #: machine their worker at nice 19 would never start, but that they raise
 #: their priority (the machine running the tests is often busy)
@@ -92,10 +95,9 @@ def start_keeper(folder, fake, parts=PARTS):
     (it detaches: the process started returns at once)."""
     command, env = fake
     settings = json.dumps({"folder": str(folder), "parts": parts,
-                           "worker": command, "env": env,
-                           "deadline": DEADLINE})
+                           "worker": command, "deadline": DEADLINE})
     subprocess.run([sys.executable, "-I", "-S", keeper.__file__, settings],
-                   check=True)
+                   env=env, check=True)
     wait_for(lambda: keeper.read_state(folder).get("part"))
     return keeper.read_state(folder)["pid"]
 

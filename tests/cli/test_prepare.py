@@ -8,7 +8,7 @@ import sys
 
 from orangecontrib.relief.cli import main, prepare
 from orangecontrib.relief.core.engines import cache, keeper, preparation
-from tests.stand_in_preparation import (all_gone, processes_of,
+from tests.stand_in_preparation import (END_S, all_gone, processes_of,
                                         start_keeper, wait_for)
 
 
@@ -55,7 +55,7 @@ def test_prepare_takes_the_work_over_from_the_background(folder, slow,
     assert code == 0 and "is ready" in out
     assert "It takes the work over from the compiled engine is being " \
         "prepared in the background" in err
-    wait_for(lambda: all_gone(processes), 5.0)
+    wait_for(lambda: all_gone(processes), END_S)
 
 
 def test_a_cache_folder_that_cannot_be_made_is_named(tmp_path, capsys,

@@ -25,8 +25,9 @@ import pytest
 
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.engines import cache, keeper, preparation
-from tests.stand_in_preparation import (DEADLINE, PARTS, all_gone, nice_log,
-                                        processes_of, start_keeper, wait_for)
+from tests.stand_in_preparation import (DEADLINE, END_S, PARTS, all_gone,
+                                        nice_log, processes_of, start_keeper,
+                                        wait_for)
 
 def test_the_parts_run_in_turn_with_estimates_from_their_budgets(folder,
                                                                 fake):
@@ -130,16 +131,16 @@ def test_one_background_preparation_per_folder(folder, slow, tmp_path):
     # a second one finds the lock held and ends at once
     command, env = slow
     settings = json.dumps({"folder": str(folder), "parts": PARTS,
-                           "worker": command, "env": env,
-                           "deadline": DEADLINE})
-    subprocess.run([sys.executable, keeper.__file__, settings], check=True)
+                           "worker": command, "deadline": DEADLINE})
+    subprocess.run([sys.executable, keeper.__file__, settings], env=env,
+                   check=True)
     time.sleep(3.0)  # it tries the lock for 2 s
     assert keeper.read_state(folder)["pid"] == pid
     # the first part's workers only (a new one where the priority rose)
     assert all(line.startswith("first:") for line in nice_log(tmp_path))
     lock = keeper.take_over(folder)
     lock.release()
-    wait_for(lambda: all_gone(processes), 5.0)
+    wait_for(lambda: all_gone(processes), END_S)
 
 
 def test_prepare_takes_the_work_over(folder, slow):
@@ -150,7 +151,7 @@ def test_prepare_takes_the_work_over(folder, slow):
     lock = keeper.take_over(folder)
     assert lock is not None and time.monotonic() - start < keeper.HANDOVER
     assert keeper.read_state(folder)["outcome"] == "handed over"
-    wait_for(lambda: all_gone(processes), 5.0)
+    wait_for(lambda: all_gone(processes), END_S)
     lock.release()
 
 
@@ -159,8 +160,25 @@ def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
     pid = start_keeper(folder, slow)
     processes = processes_of(pid)
     shutil.rmtree(tmp_path / "cache")
-    wait_for(lambda: all_gone(processes), 5.0)
+    wait_for(lambda: all_gone(processes), END_S)
     assert not (tmp_path / "cache").exists()
+
+
+def test_the_environment_is_not_on_the_command_line(folder, monkeypatch):
+    # anyone may read a process's command line (ps); its environment
+    # (tokens, passwords) is given to it, not written there
+    monkeypatch.setenv(preparation.BACKGROUND, "1")
+    monkeypatch.setenv("SOME_SECRET", "hunter2")
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda argv, **options: (
+        started.append((argv, options)) or subprocess.CompletedProcess(
+            argv, 0)))
+    monkeypatch.setattr(subprocess.CompletedProcess, "wait", lambda self: 0,
+                        raising=False)
+    assert preparation.start_in_background()
+    (argv, options), = started
+    assert "hunter2" not in " ".join(argv)
+    assert options["env"]["SOME_SECRET"] == "hunter2"
 
 
 def test_the_background_preparation_leaves_no_child_and_no_warning(
@@ -290,5 +308,5 @@ def test_signals_handed_to_a_stopped_keeper_end_its_worker(folder, slow):
     pid = start_keeper(folder, slow)
     processes = processes_of(pid)
     os.kill(pid, signal.SIGTERM)
-    wait_for(lambda: all_gone(processes), 5.0)
+    wait_for(lambda: all_gone(processes), END_S)
     assert not preparation.is_running()

@@ -578,8 +578,9 @@ def detach():
 def main(argv=None):
     """``python keeper.py SETTINGS``: the background preparation, SETTINGS
     a JSON object: ``folder``, ``parts`` ([name, budget] pairs),
-    ``worker`` (the command that prepares a part, without its name),
-    ``env`` (the workers' environment) and ``deadline`` (seconds)."""
+    ``worker`` (the command that prepares a part, without its name) and
+    ``deadline`` (seconds).  The workers have this process's environment
+    (given to it, not on its command line, which anyone may read)."""
     settings = json.loads((sys.argv[1:] if argv is None else argv)[0])
     detach()
     folder = Path(settings["folder"])
@@ -604,7 +605,7 @@ def main(argv=None):
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stopped)
     run = Run(folder, lock, settings["parts"], settings["worker"],
-              settings["env"], "background", deadline=settings["deadline"])
+              dict(os.environ), "background", deadline=settings["deadline"])
     outcome = None
     try:
         run.run()

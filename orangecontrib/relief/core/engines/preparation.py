@@ -194,7 +194,6 @@ def spawn(folder, first=()):
     parts = sorted(PARTS, key=lambda part: part[0] not in first)
     settings = json.dumps({"folder": str(folder), "parts": parts,
                            "worker": worker_command(),
-                           "env": worker_environment(),
                            "deadline": keeper.DEADLINE})
     options = {}
     if sys.platform == "win32":
@@ -204,8 +203,9 @@ def spawn(folder, first=()):
     try:
         process = subprocess.Popen(
             [sys.executable, "-I", "-S", keeper.__file__, settings],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, close_fds=True, **options)
+            env=worker_environment(), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            close_fds=True, **options)
     except OSError:
         return False
     if sys.platform != "win32":
