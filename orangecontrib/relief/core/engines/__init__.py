@@ -21,9 +21,12 @@ rounding, with the same thresholds and neighbourhoods).
 
 Nobody waits for the compiler.  A call whose work, references x instances
 x attributes, is at most :data:`SMALL_WORK` runs on the vectorised engine;
-a larger one runs on the compiled engine once its kernels are prepared
-(:mod:`.preparation`), and until then on the vectorised engine, while a
-background process of low priority prepares them.  The environment
+a larger one runs on the compiled engine once the parts of the
+preparation that compile its kernels are prepared (:mod:`.preparation`),
+and until then on the vectorised engine, while a background process of
+low priority prepares them, the call's parts first; where the vectorised
+engine would take much longer than compiling the call's kernels and
+running them (:mod:`.costs`), the call compiles them itself.  The environment
 variable ``ORANGE_RELIEF_ENGINE`` (``auto``, ``compiled`` or
 ``vectorised``) overrides the choice; ``compiled`` compiles in the
 calling process if it must.  Its fourth value, ``prefer-compiled``, is
