@@ -91,7 +91,8 @@ def run_curve(args):
     learner = make_learner(args.learner, table.domain.class_var)
     start = time.perf_counter()
     try:
-        scorer = make_scorer(method, k_nearest=args.k_nearest)
+        scorer = make_scorer(method, k_nearest=args.k_nearest,
+                             ties=args.ties)
         # the method weighs the training part of each fold
         engine = engines.status(table.X, None, by_name(method).parts,
                                 passes=args.n_folds)
