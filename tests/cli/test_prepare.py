@@ -53,8 +53,9 @@ def test_prepare_takes_the_work_over_from_the_background(folder, slow,
     slow[1]["FAKE_SECONDS"] = "0.2"  # prepare's own workers: quick
     code, out, err = run(capsys, monkeypatch)
     assert code == 0 and "is ready" in out
-    assert "It takes the work over from the compiled engine is being " \
-        "prepared in the background" in err
+    assert ("The compiled engine was being prepared in the background ("
+            in err)
+    assert "); this command takes the work over.\n" in err
     wait_for(lambda: all_gone(processes), END_S)
 
 

@@ -197,8 +197,11 @@ def prepare(progress_callback=None, on_status=None, describe=None):
     folder = cache.ensure_kernel_folder()
     if folder is None:
         raise CacheError(cache.kernel_folder(), "it cannot be made or written")
-    if keeper.is_held(folder):
-        say(f"It takes the work over from {preparation.progress_of(folder)}.")
+    state = keeper.read_state(folder)
+    if keeper.is_held(folder) and state.get("role") == "background":
+        say(f"The compiled engine was being prepared in the background "
+            f"({preparation.how_far(state)}); this command takes the work "
+            f"over.")
     lock = keeper.take_over(folder)
     if lock is None:
         say("Another `orange-relief prepare` prepares it; its progress:")

@@ -253,11 +253,16 @@ def progress_of(folder):
     state = keeper.read_state(folder)
     who = ("by `orange-relief prepare`" if state.get("role") == "foreground"
            else "in the background")
-    if state.get("part"):
-        how_far = (f"for {duration(state['elapsed'])}, "
-                   f"{100 * state['fraction']:.0f}% done, about "
-                   f"{duration(state['left'])} left")
-    else:
-        how_far = f"about {duration(budget())} of processor time"
     return (f"the compiled engine is being prepared {who}, once for this "
-            f"cache folder and version ({how_far})")
+            f"cache folder and version ({how_far(state)})")
+
+
+def how_far(state):
+    """How long the preparation whose state is `state` has run, how far it
+    is and how long it expects still to take, in words (before its first
+    part: the processor time it needs)."""
+    if state.get("part"):
+        return (f"for {duration(state['elapsed'])}, "
+                f"{100 * state['fraction']:.0f}% done, about "
+                f"{duration(state['left'])} left")
+    return f"about {duration(budget())} of processor time"
