@@ -48,7 +48,9 @@ EXTRAS_REQUIRE = {
     # peers' own implementations check ours where the definitions agree
     "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5", "ruff",
              "skrebate", "fast-select", "dask[array]", "distributed",
-             "bed-reader", "anndata"],
+             "bed-reader", "anndata",
+             # the processes a stopped command or preparation leaves
+             "psutil"],
     # ReliefF streamed on a dask.distributed cluster (core.streaming)
     "dask": ["dask[array]", "distributed"],
     "bench": ["fast-select", "skrebate", "bed-reader"],

@@ -216,9 +216,9 @@ FIGURES = {
     "first-contact": Figure(
         "README.md",
         (BENCH + "first_contact.py",),
-        (BENCH + "first_contact.py --no-busy --scale 0.5 --cases "
-                 "'ReliefF 5000x100' 'MultiSURF 5000x100' "
-                 "'experiment separability'",),
+        (BENCH + "first_contact.py --no-busy --no-canvas --no-preparation "
+                 "--scale 0.5 --cases 'ReliefF 5000x100' "
+                 "'MultiSURF 5000x100' 'experiment separability'",),
         printed_table),
     "experiments": Figure(
         "README.md", (BENCH + "bench_experiments.py",),

@@ -247,6 +247,7 @@ OPTIONS = {
                      "--max-peer-memory": "positive_number",
                      "--slow-cutoff": "positive_number",
                      "--timeout": "positive_number"},
+    "bench_engines": {"--size": "size"},
     "bench_rfsm": {"--sizes": "size", "--k": "positive_int"},
     "bench_search": {"--size": "size", "--m": "positive_ints",
                      "--repeats": "positive_int"},

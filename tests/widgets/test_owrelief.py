@@ -12,6 +12,7 @@ from Orange.widgets.tests import base
 
 from orangecontrib.relief import (DReliefF, NPDR, PDReliefF, Relief, ReliefF,
                                   RReliefF)
+from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants import offered
 from orangecontrib.relief.datasets import path
@@ -411,8 +412,8 @@ class TestPreparingTheCore(base.WidgetTest):
 
     def test_message_while_the_compiled_engine_is_prepared(self):
         widget = self.create_widget(OWRelief)
-        with patch.object(owrelief.engines, "waits_for_preparation",
-                          return_value=True):
+        preparing = (engines.VECTORISED, engines.PREPARING)
+        with patch.object(engines, "decide", return_value=preparing):
             self.send_signal(widget.Inputs.data, Table(path("heart_disease")),
                              widget=widget)
             self.assertTrue(widget.Information.preparing.is_shown())

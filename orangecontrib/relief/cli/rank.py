@@ -3,9 +3,10 @@ import sys
 import time
 
 from ..core import engines
+from ..core.significance import STIR_PARTS
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
-                     option_names, positive_int, share, with_class,
+                     option_names, positive_int, share, timed, with_class,
                      without_unused_classes)
 from .wide import run_wide, wrapper_options, wrapper_words
 
@@ -19,6 +20,8 @@ TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment", "r_compatible"),
 #: the significance test of each test's summary line
 TEST_NAMES = {"stir": "STIR", "permutation": "permutation test",
               "regression": "NPDR's regressions"}
+#: the tests over neighbour pairs, whose p-values come out too small
+PAIR_TESTS = ("stir", "regression")
 
 #: what an adjustment makes of the p-values
 ADJUSTED = {"bh": "Benjamini-Hochberg q", "holm": "Holm's adjusted p",
@@ -77,10 +80,10 @@ def add_rank_command(subparsers):
                              "the range count as different (default: "
                              f"{T_DIFF})")
     parser.add_argument("--top", type=positive_int, metavar="N",
-                        help="print only the N best attributes; with "
-                             "--stability, the N best count as selected in "
-                             "each resample (default: 10, at most half of "
-                             "the attributes)")
+                        help="print only the N best attributes (default: "
+                             "all); with --stability, the N best count as "
+                             "selected in each resample (there the default "
+                             "is 10, at most half of the attributes)")
     parser.add_argument(
         "--absolute", action="store_true",
         help="rank by the magnitude of the weights: an attribute of large "
@@ -261,13 +264,25 @@ def format_ranking(names, weights, top=None, tested=None, stable=None,
             # as wide as " *" where more columns follow
             mark = (" *" if tested.significant[i]
                     else "" if stable is None else "  ")
-            line += f"  {tested.p[i]:>9.2e}  {tested.q[i]:>9.2e}{mark}"
+            line += (f"  {probability(tested.p[i]):>9}  "
+                     f"{probability(tested.q[i]):>9}{mark}")
         if stable is not None:
             ranks = f"{stable.rank_low[i]}-{stable.rank_high[i]}"
             line += (f"  {stable.frequency[i]:>8.0%}  "
                      f"{stable.median_rank[i]:>6g}  {ranks:>7}")
         lines.append(line)
     return lines
+
+
+#: the smallest p-value printed as a number: a double holds nothing much
+#: smaller, and a p-value that small underflowed (it may be 0)
+SMALLEST_P = 1e-300
+
+
+def probability(p):
+    """A p- or q-value as the table prints it: "< 1e-300" where it
+    underflowed, not "0.00e+00"."""
+    return f"< {SMALLEST_P:.0e}" if p < SMALLEST_P else f"{p:.2e}"
 
 
 def stir_fits(scorer, table):
@@ -345,7 +360,8 @@ def too_few_permutations(tester, n_attributes):
 
 def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
-    from orangecontrib.relief.core.significance import stir_caveat
+    from orangecontrib.relief.core.significance import (pairs_caveat,
+                                                        stir_caveat)
     from orangecontrib.relief.core.options import SUBSAMPLE
     from orangecontrib.relief.scorers import Absolute
     from orangecontrib.relief.significance import Significance
@@ -399,12 +415,13 @@ def run_rank(args):
                                            len(table.domain.attributes))
             if too_few is not None:
                 warn(too_few)
+        imbalanced = None
         if args.significance == "stir":
-            caveat = stir_caveat(table.Y)
-            if caveat is not None:
-                warn(f"{caveat} Use --significance permutation for these "
-                     f"data.")
-        engine = engines.status(table.X, args.n_iterations)
+            imbalanced = stir_caveat(table.Y)
+            if imbalanced is not None:
+                warn(f"{imbalanced} Use --significance permutation for "
+                     f"these data.")
+        engine = engine_line(table, method, args)
         start = time.perf_counter()
         weights = tested = None
         if tester is not None:  # NPDR's and the SURF family's weigh too
@@ -431,10 +448,32 @@ def run_rank(args):
         print(significance_summary(tested, len(weights)))
         if tested.note is not None:
             warn(tested.note)
+        if (tested.test in PAIR_TESTS and tested.significant.any()
+                and not imbalanced):
+            warn(f"{pairs_caveat(TEST_NAMES[tested.test])} The "
+                 f"permutation test holds its level: --significance "
+                 f"permutation.")
     if stable is not None:
         print(stability_summary(stable, resampling))
+    computed = ", ".join(["weights"] + ["test"] * (tested is not None)
+                         + ["stability"] * (stable is not None))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
           f"attributes, method {method}{wrapper_words(args)}"
           f"{', ranked by |weight|' if args.absolute else ''}, "
-          f"{seconds:.2f} s")
+          f"{timed(seconds, computed)}")
     return 0
+
+
+def engine_line(table, method, args):
+    """The line on the engine that answers (None where there is nothing
+    to say: small data, a forced engine), with its estimated time where
+    the vectorised one answers a long run: the weights, a resample of
+    --stability each."""
+    from orangecontrib.relief.core.variants import K_NEAREST, by_name
+
+    variant = by_name(method)
+    parts = variant.parts
+    if args.significance == "stir" and variant.neighbourhood == K_NEAREST:
+        parts = parts + STIR_PARTS  # STIR's sums of its pairs
+    return engines.status(table.X, args.n_iterations, parts,
+                          passes=1 + (args.n_resamples or 0))

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from . import engines
+from .engines import preparation
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TIES, check, check_choice, check_distance_weights)
@@ -20,13 +21,15 @@ WEIGHTINGS = ("exp_rank", "equal")
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
-             t_eq, t_diff, client=None):
+             t_eq, t_diff, client=None, parts=()):
     """The data prepared for the engine that suits its size (the compiled
     one for a Dask `client`), its references (:func:`reference_instances`)
-    and the engine's kernels (:func:`.engines.kernels`)."""
+    and the engine's kernels (:func:`.engines.kernels`); `parts` are the
+    parts of the compiled engine's preparation that compile the call's
+    kernels (:data:`.engines.preparation.PARTS`; none: all of them)."""
     n_iterations = check("n_iterations", n_iterations)
-    chosen = (engines.choose_for(X, n_iterations) if check_client(client) is None
-              else engines.COMPILED)
+    chosen = (engines.choose_for(X, n_iterations, parts)
+              if check_client(client) is None else engines.COMPILED)
     data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
                    t_diff=t_diff, engine=chosen)
     refs = reference_instances(data.n_instances, n_iterations, random_state)
@@ -127,7 +130,8 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             X = np.load(X, mmap_mode="r") if not hasattr(X, "shape") else X
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client,
+        parts=(preparation.RELIEFF,))
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
                                distance_weights, progress_callback, client,
                                ties)
@@ -150,7 +154,8 @@ def relief(X, y, discrete=None, *, n_iterations=None,
     """
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client,
+        parts=(preparation.RELIEFF,))
     if data.n_groups != 2:
         raise ReliefInputError(
             f"Relief handles two classes and the data has {data.n_groups}; "
@@ -226,7 +231,8 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     k = check("k_nearest", k_nearest)
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="regression",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client,
+        parts=(preparation.RRELIEFF,))
     weights = rank_weights(k, weighting, sigma, count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                progress_callback, client, ties)

@@ -39,6 +39,7 @@ from collections import namedtuple
 import numpy as np
 from scipy.special import stdtr
 
+from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared
 from .formulas.neighbourhoods import SIGMAS
@@ -266,7 +267,7 @@ def npdr_design(X, y, discrete=None, covariates=None,
     # for a numeric target: one group
     data, refs, kernels = prepared(X, y, discrete, None, None,
                                    task="regression", diff=diff, t_eq=t_eq,
-                                   t_diff=t_diff)
+                                   t_diff=t_diff, parts=(preparation.NPDR,))
     kept = data.kept_rows
     columns, nominal = covariate_columns(covariates, covariate_discrete,
                                          len(np.ravel(y)), kept)

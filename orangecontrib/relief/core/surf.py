@@ -12,6 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import prepared, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
@@ -86,7 +87,8 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                                "classes; the target is numeric.")
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff)
+                                   t_eq=t_eq, t_diff=t_diff,
+                                   parts=(preparation.SURF,))
     sums, constant = kernels.radius_rule(data, refs, own_labels(data, task),
                                          task, local, far, ddof, stir,
                                          progress_callback)

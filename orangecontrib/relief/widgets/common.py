@@ -15,6 +15,7 @@ from Orange.statistics.util import countnans
 from Orange.widgets.utils.concurrent import TaskState
 
 from orangecontrib.relief.core import engines
+from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 
 #: the text of a widget's error for data without a (single) class variable
@@ -116,17 +117,34 @@ def task_progress(state, start=0.0, end=1.0):
 
 @contextmanager
 def work_progress(state, status, X=None, n_references=None, start=0.0,
-                  end=1.0):
+                  end=1.0, parts=()):
     """The ``progress_callback`` of a task's work on data `X`, shown with
     `status` in [start, end] of the progress bar (:func:`task_progress`).
 
     Where the vectorised engine answers because the compiled one is being
-    prepared (:func:`~orangecontrib.relief.core.engines.status`), the
-    status says so.
+    prepared (:func:`~orangecontrib.relief.core.engines.status`; `parts`
+    are those of the preparation that the work needs), the status says
+    so.
     """
-    waits = X is not None and engines.waits_for_preparation(X, n_references)
+    waits = X is not None and engines.waits_for_preparation(X, n_references,
+                                                            parts)
     state.set_status(engine_status(status, waits))
     yield task_progress(state, start, end)
+
+
+def preparing_line(X, n_references=None, parts=()):
+    """The information line of work on data `X` that the vectorised engine
+    answers while the compiled one is prepared: how far the preparation
+    is, and for a long run how long each engine takes
+    (:func:`~orangecontrib.relief.core.engines.status`); None where the
+    work does not wait for it, or the engine setting is refused (the
+    work's error says so)."""
+    try:
+        if engines.waits_for_preparation(X, n_references, parts):
+            return engines.status(X, n_references, parts)
+    except ReliefInputError:
+        pass
+    return None
 
 
 def engine_status(status, waits):

@@ -20,7 +20,7 @@ from Orange.widgets.utils.itemmodels import DomainModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import engines, significance
+from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, DIFF,
                                                N_PERMUTATIONS, N_RESAMPLES,
@@ -38,6 +38,7 @@ from orangecontrib.relief.variants import (
     TIE_RULES, default_method, fitting_methods, make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, GroupedComboBox, class_present, known_choices, known_flags,
+    preparing_line,
     shut_down_at_once, within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
@@ -112,13 +113,14 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     tested = stable = None
     if together:
         with work_progress(state, "Weighting and testing attributes ...",
-                           data.X, scorer.n_iterations,
-                           end=1 / parts) as progress:
+                           data.X, scorer.n_iterations, end=1 / parts,
+                           parts=scorer.variant.parts) as progress:
             weights, tested = tester.scores_and_result(data, progress)
         weights = np.asarray(weights, dtype=float)
     else:
         with work_progress(state, "Weighting attributes ...", data.X,
-                           scorer.n_iterations, end=1 / parts) as progress:
+                           scorer.n_iterations, end=1 / parts,
+                           parts=scorer.variant.parts) as progress:
             weights = np.asarray(scorer(data, progress_callback=progress),
                                  dtype=float)
     if parts > 1:
@@ -769,9 +771,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             None if tester is None else RankScorer(tester))
         self.Information.preparing.clear()
         if self._can_score():
-            if engines.waits_for_preparation(self.data.X,
-                                             scorer.n_iterations):
-                self.Information.preparing(engines.preparation_status())
+            line = preparing_line(self.data.X, scorer.n_iterations,
+                                  scorer.variant.parts)
+            if line is not None:
+                self.Information.preparing(line)
             if self.scores is not None:
                 self.plot.mark_outdated()
             else:
