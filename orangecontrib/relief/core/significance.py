@@ -40,7 +40,7 @@ from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
 from .threshold import as_scores, float_array
 from .formulas.diffs import pair_diffs
 from .formulas.relieff import coefficient, found
-from .formulas.stir import add_stir_sums, stir_sums
+from .formulas.stir import COUNT_PLACES, add_stir_sums, stir_sums
 
 StirResult = namedtuple("StirResult", [
     "score",  # (a,) mean_M - mean_H: the weight of the method's near update
@@ -194,7 +194,7 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
                                wrap_callback(progress_callback, 0, 0.8))
     # the rows and places of the SURF family's STIR sums
     sums = np.zeros((6, data.exact.values.shape[0]))
-    counts = np.zeros(5)
+    counts = np.zeros(COUNT_PLACES)
     for i, lists in zip(refs, neighbours):
         own, sizes = data.groups[i], found(lists)
         members = lists[lists >= 0]
@@ -480,10 +480,10 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
             return np.array([neighbourhood_sums(X, target, discrete,
                                                 **options).weights
                              for target in targets])
-        sums, constant = kernels.radius_rule(data, refs, codes, task, local,
-                                             far, ddof, False)
+        sums, scalars = kernels.radius_rule(data, refs, codes, task, local,
+                                            far, ddof, False)
         return np.array([radius_weights(own, c, task, far, len(refs))
-                         for own, c in zip(sums, constant)])
+                         for own, c in zip(sums, scalars)])
 
     def rescore(target):
         return many([target])[0]

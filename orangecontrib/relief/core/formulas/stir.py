@@ -26,8 +26,10 @@ from .diffs import weighted
 
 #: rows of STIR's sums beside a rule's update and far update (rows 0, 1)
 HIT_SUM, HIT_SQUARES, MISS_SUM, MISS_SQUARES = 2, 3, 4, 5
-#: places of STIR's counts beside MultiSURF*'s constant (place 0)
-N_HIT, N_MISS, HIT_REFS, MISS_REFS = 1, 2, 3, 4
+#: places of STIR's counts
+N_HIT, N_MISS, HIT_REFS, MISS_REFS = 0, 1, 2, 3
+#: how many
+COUNT_PLACES = MISS_REFS + 1
 
 StirSums = namedtuple("StirSums", [
     "hit_sum",       # (a,) sum of w d over the hit pairs
@@ -42,25 +44,25 @@ StirSums = namedtuple("StirSums", [
 ])
 
 
-def add_stir_sums(sums, constant, diffs, coef, hit, miss):
+def add_stir_sums(sums, counts, diffs, coef, hit, miss):
     """STIR's sums of the (reference, instance) pairs of the (rows x n)
     masks `hit` and `miss`, each weighted by the magnitude of its
     coefficient `coef` (rows x n) in the rule: rows HIT_SUM to
     MISS_SQUARES of `sums` (a is the last axis of `sums`, the first of
-    `diffs`) and places N_HIT to MISS_REFS of `constant`."""
+    `diffs`) and places N_HIT to MISS_REFS of `counts`."""
     weight = np.abs(coef)
     for mask, row in ((hit, HIT_SUM), (miss, MISS_SUM)):
         sums[row] += weighted(diffs, weight * mask)
         sums[row + 1] += weighted(diffs ** 2, weight * mask)
-    constant[N_HIT] += hit.sum()
-    constant[N_MISS] += miss.sum()
-    constant[HIT_REFS] += hit.any(axis=1).sum()
-    constant[MISS_REFS] += miss.any(axis=1).sum()
+    counts[N_HIT] += hit.sum()
+    counts[N_MISS] += miss.sum()
+    counts[HIT_REFS] += hit.any(axis=1).sum()
+    counts[MISS_REFS] += miss.any(axis=1).sum()
 
 
-def stir_sums(sums, constant, n_refs):
+def stir_sums(sums, counts, n_refs):
     """The :data:`StirSums` of the rows of :func:`add_stir_sums` over
     `n_refs` references."""
-    return StirSums(sums[HIT_SUM], sums[HIT_SQUARES], constant[N_HIT],
-                    constant[HIT_REFS], sums[MISS_SUM], sums[MISS_SQUARES],
-                    constant[N_MISS], constant[MISS_REFS], n_refs)
+    return StirSums(sums[HIT_SUM], sums[HIT_SQUARES], counts[N_HIT],
+                    counts[HIT_REFS], sums[MISS_SUM], sums[MISS_SQUARES],
+                    counts[N_MISS], counts[MISS_REFS], n_refs)
