@@ -268,8 +268,9 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
     labels[p]: the classification rule (`classes`; codes[p], labels[p] as
-    int64) or RReliefF's (labels[p] the scaled target).  The distances, thresholds and neighbourhoods of up to
-    GROUP references of one class are found once for every labelling.
+    int64) or RReliefF's (labels[p] the scaled target).  The distances,
+    thresholds and neighbourhoods of up to GROUP references of one class
+    are found once for every labelling.
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
     n = values.shape[1]
