@@ -61,7 +61,8 @@ class SelectReliefFeatures(Preprocess):
     ones); with none, the attributes of positive weight are kept (Relief's
     own cut: near instances of different classes differ in them more than
     near instances of the same class).  If no attribute passes, the best
-    one is kept, so that every learner can be fitted.  `k` and `fraction`
+    one is kept, so that every learner can be fitted; an attribute without
+    a weight (NaN, such as NPDR's covariates) is never kept.  `k` and `fraction`
     exclude each other.  The kept attributes keep their order in the
     domain; the class and the metas are kept.
     """
@@ -111,10 +112,15 @@ class SelectReliefFeatures(Preprocess):
 
     def choose(self, weights, significant=None):
         """The indices of the attributes to keep by their `weights` and,
-        with a test, which are `significant`, best first."""
-        # an attribute the scorer could not score (NaN) comes last
+        with a test, which are `significant`, best first.  An attribute
+        the scorer gave no weight (NaN: NPDR's covariates, a column without
+        a fit) is never kept."""
         weights = np.asarray(weights, dtype=np.float64)
-        weights = np.where(np.isnan(weights), -np.inf, weights)
+        scored = ~np.isnan(weights)
+        if not scored.any():
+            raise ValueError("The scorer gave no attribute a weight (every "
+                             "score is NaN): there is nothing to select by.")
+        weights = np.where(scored, weights, -np.inf)
         count = self.k
         if self.fraction is not None:
             count = max(1, int(round(self.fraction * len(weights))))
@@ -122,6 +128,7 @@ class SelectReliefFeatures(Preprocess):
         if (count is None and threshold is None and significant is None):
             threshold = 0.0  # Relief's own cut
         order = select_features(weights, threshold)
+        order = order[scored[order]]
         if significant is not None:
             order = order[np.asarray(significant, bool)[order]]
         if count is not None:

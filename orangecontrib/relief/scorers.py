@@ -43,7 +43,7 @@ from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
 from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            NPDR_NEIGHBOURHOOD, THRESHOLD, TURF_FRACTION,
-                           check_choice)
+                           check, check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.turf import turf, turf_rounds
@@ -536,7 +536,7 @@ class NPDR(ReliefScorer):
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.covariates = tuple(covariates)
+        self.covariates = check("covariates", covariates)
         self.neighbourhood = neighbourhood
         self.k_nearest = k_nearest
         self.deviation = deviation
@@ -574,8 +574,8 @@ class NPDR(ReliefScorer):
         columns = list(attributes) + metas
         result = npdr_columns(
             X, arrays.y, discrete, [columns.index(c) for c in covariates],
-            task=arrays.task, adjustment=self.adjustment,
-            **self._options(progress_callback))
+            names=[column.name for column in columns], task=arrays.task,
+            adjustment=self.adjustment, **self._options(progress_callback))
         return result._replace(**{
             field: getattr(result, field)[:len(attributes)]
             for field in PER_ATTRIBUTE})
@@ -584,6 +584,10 @@ class NPDR(ReliefScorer):
         """The table's variable `name` (an attribute or a meta), for a
         covariate."""
         domain = data.domain
+        if name in (var.name for var in domain.class_vars):
+            raise ValueError(f"NPDR's covariate {name!r} is the class: a "
+                             f"covariate adjusts the fits of the class, "
+                             f"it cannot be it.")
         variable = next((v for v in domain.attributes + domain.metas
                          if v.name == name), None)
         if variable is None:

@@ -196,6 +196,32 @@ class Seed(Constraint):
         self.fail(name, value)
 
 
+class Names(Constraint):
+    """Distinct names of columns: a list or tuple of non-empty strings (a
+    plain string is refused: it would be read as its letters)."""
+    requirement = "a list of distinct column names"
+
+    def __call__(self, name, value):
+        if isinstance(value, str):
+            raise ReliefInputError(
+                f"{name} must be {self.requirement}, got the string "
+                f"{value!r}; for one column write [{value!r}].")
+        try:
+            names = tuple(value)
+        except TypeError:
+            self.fail(name, value)
+        seen = set()
+        for item in names:
+            if not isinstance(item, str) or not item.strip():
+                raise ReliefInputError(f"{name} must be {self.requirement}; "
+                                       f"{item!r} is not a name.")
+            if item in seen:
+                raise ReliefInputError(f"{name} names {item!r} twice; give "
+                                       f"each column once.")
+            seen.add(item)
+        return names
+
+
 PARAMETERS = {
     "k_nearest": PositiveInt(),
     "n_bins": PositiveInt(),
@@ -226,6 +252,7 @@ PARAMETERS = {
     "ties": OneOf("lower-index", "all"),
     "twins": OneOf("include", "exclude"),
     "scale": OneOf("range", "none"),
+    "covariates": Names(),
 }
 
 
