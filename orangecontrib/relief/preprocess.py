@@ -25,10 +25,11 @@ from Orange.preprocess.preprocess import Preprocess
 
 from .arrays import check_table
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
-                           Interval, Optional, PositiveInt, check)
+                           Interval, Optional, PositiveInt, check,
+                           check_needs)
 from .core.threshold import select_features
 from .resampled import attribute_scores
-from .scorers import ReliefF
+from .scorers import ReliefF, check_scorer
 from .significance import TESTS, Significance
 
 __all__ = ["SelectReliefFeatures", "CRITERIA"]
@@ -77,7 +78,8 @@ class SelectReliefFeatures(Preprocess):
             raise ValueError(f"significance must be None or one of "
                              f"{', '.join(map(repr, TESTS))}, got "
                              f"{significance!r}.")
-        self.scorer = ReliefF() if scorer is None else scorer
+        self.scorer = ReliefF() if scorer is None else check_scorer(
+            scorer, "SelectReliefFeatures")
         self.k = Optional(PositiveInt(), "no cut by number")("k", k)
         self.fraction = Optional(Interval(0, 1), "no cut by share")(
             "fraction", fraction)
@@ -85,6 +87,11 @@ class SelectReliefFeatures(Preprocess):
             raise ValueError("fraction must be above 0, got 0.")
         self.threshold = Optional(Interval(-np.inf), "no cut by weight")(
             "threshold", threshold)
+        for name, value, default in (
+                ("alpha", alpha, ALPHA), ("adjustment", adjustment, ADJUSTMENT),
+                ("n_permutations", n_permutations, N_PERMUTATIONS)):
+            check_needs(name, value, default, "significance",
+                        significance is not None)
         self.significance = significance
         self.tester = None if significance is None else Significance(
             self.scorer, test=significance, adjustment=adjustment,

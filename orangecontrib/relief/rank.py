@@ -11,6 +11,8 @@ import numpy as np
 
 from Orange.preprocess.score import Scorer
 
+from .scorers import check_scorer
+
 __all__ = ["RankScorer", "ClassDependentRankScorer", "column_name"]
 
 #: the class-dependent scorers: a column per class value (no k in the name)
@@ -41,7 +43,7 @@ class RankScorer(Scorer):
     learner_adequacy_err_msg = ""
 
     def __init__(self, scorer, name=None):
-        self.scorer = scorer
+        self.scorer = check_scorer(scorer, "RankScorer")
         self.name = name or column_name(scorer)
 
     @property

@@ -46,6 +46,7 @@ from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_REL
                            check, check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
+from .core.threshold import float_array
 from .core.turf import turf, turf_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
@@ -76,10 +77,23 @@ def fits(scorer, class_var):
             else isinstance(class_var, scorer.class_type))
 
 
+def check_scorer(scorer, what):
+    """`scorer`, if it is an Orange scorer (the add-on's, Orange's own, a
+    learner that scores); ValueError saying what `what` takes otherwise."""
+    if not isinstance(scorer, Scorer):
+        raise ValueError(f"{what} takes an Orange scorer, such as "
+                         f"ReliefF(), got {scorer!r}.")
+    return scorer
+
+
 def table_scores(scorer, data):
     """The scores of every attribute of `data` by any Orange scorer, one per
-    attribute (ValueError otherwise)."""
-    scores = np.asarray(scorer(data), dtype=np.float64)
+    attribute, real numbers (ValueError otherwise)."""
+    scores = float_array(scorer(data))
+    if scores is None:
+        raise ValueError(f"{type(scorer).__name__} gave scores that are "
+                         f"not real numbers: one number per attribute is "
+                         f"needed.")
     if scores.shape not in ((len(data.domain.attributes),),
                             (1, len(data.domain.attributes))):
         raise ValueError(f"{type(scorer).__name__} gave scores of shape "
@@ -472,7 +486,8 @@ class TuRF(Scorer):
     friendly_name = variants.TURF.name
 
     def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None):
-        self.scorer = MultiSURF() if scorer is None else scorer
+        self.scorer = MultiSURF() if scorer is None else check_scorer(
+            scorer, "TuRF")
         self.fraction = fraction
         self.n_keep = n_keep
 

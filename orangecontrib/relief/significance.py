@@ -21,10 +21,10 @@ from Orange.preprocess.score import Scorer
 
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
-                           VARIANCE, check, check_choice)
+                           VARIANCE, check, check_choice, check_needs)
 from .arrays import check_table, without_weights
-from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, fits,
-                      of_feature, table_scores)
+from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, check_scorer,
+                      fits, of_feature, table_scores)
 
 __all__ = ["Significance", "SignificanceResult", "TESTS"]
 
@@ -77,13 +77,18 @@ class Significance(Scorer):
     def __init__(self, scorer=None, test="stir", adjustment=ADJUSTMENT,
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
                  random_state=RANDOM_STATE, variance=VARIANCE):
-        self.scorer = MultiSURF() if scorer is None else scorer
+        self.scorer = MultiSURF() if scorer is None else check_scorer(
+            scorer, "Significance")
         self.test = check_choice("test", test, TESTS)
         self.adjustment = check("adjustment", adjustment)
         self.alpha = check("alpha", alpha)
         self.n_permutations = check("n_permutations", n_permutations)
         self.random_state = random_state
         self.variance = check("variance", variance)
+        check_needs("n_permutations", n_permutations, N_PERMUTATIONS,
+                    "test='permutation'", test == "permutation")
+        check_needs("variance", variance, VARIANCE, "test='stir'",
+                    test == "stir")
         if test == "stir":
             self._check_stir()
         if test == "regression" and not isinstance(self.scorer, NPDR):

@@ -36,7 +36,8 @@ from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
 from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                            N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ,
-                           Constraint, Interval, OneOf, Optional, check)
+                           Constraint, Interval, OneOf, Optional, check,
+                           check_choice, check_needs)
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "NPDR"]
@@ -149,6 +150,11 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Compute the weights (and p-values) of the features of `X`."""
         self._check_selection()
+        check_choice("task", self.task, self.variant.tasks)
+        check("random_state", self.random_state)
+        check_needs("n_permutations", self.n_permutations, N_PERMUTATIONS,
+                    "significance='permutation'",
+                    self.significance == "permutation")
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
                              dtype=np.float64, y_numeric=self.task ==
                              "regression")
@@ -187,6 +193,8 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         for name, constraint in SELECTION.items():
             constraint(name, getattr(self, name))
         check("alpha", self.alpha)
+        check_needs("alpha", self.alpha, ALPHA, "significance",
+                    self.significance is not None)
         tested = getattr(self, "_tested", self.significance)
         if self.significance not in (None, tested):
             raise ReliefInputError(

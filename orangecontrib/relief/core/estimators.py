@@ -11,7 +11,7 @@ import numpy as np
 from . import engines
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                      check, check_choice, check_distance_weights)
+                      check, check_choice, check_distance_weights, check_needs)
 from .prepare import prepare
 from .sampling import check_client, reference_instances
 from .streaming import MissingValues, relieff_streaming
@@ -155,14 +155,13 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     """
     k_nearest = check("k_nearest", k_nearest)
     check_choice("weighting", weighting, WEIGHTINGS)
+    sigma = check("sigma", sigma)
     count = k_nearest if count is None else min(count, k_nearest)
+    check_needs("sigma", sigma, None, "weighting='exp_rank'",
+                weighting == "exp_rank")
     if weighting == "equal":
         return np.ones(count)
     sigma = k_nearest / 3.5 if sigma is None else sigma
-    if not (isinstance(sigma, (int, float, np.number)) and np.isfinite(sigma)
-            and sigma > 0):
-        raise ReliefInputError(f"sigma must be a positive number or None "
-                               f"(k / 3.5), got {sigma!r}.")
     influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
     if influence[0] == 0:
         raise ReliefInputError(

@@ -220,6 +220,10 @@ def class_groups(y):
     """Class codes 0 .. c - 1 of the class values `y`, c, and the classes'
     priors."""
     _check_codes(y, "Class values")
+    if (y >= 2.0 ** 53).any():
+        raise ReliefInputError(
+            "Class values must be codes (0, 1, 2, ...) that floating-point "
+            "numbers hold exactly, below 2**53; recode them.")
     classes, groups, counts = np.unique(
         y.astype(np.int64), return_inverse=True, return_counts=True)
     if len(classes) < 2:

@@ -22,7 +22,8 @@ from . import engines
 from .classdep import ClassDependentRelief
 from .errors import ReliefInputError
 from .estimators import relieff
-from .options import K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check_choice
+from .options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check,
+                      check_choice)
 from .prepare import as_nominal_mask
 from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
@@ -137,6 +138,13 @@ def predict_votes_each(train_X, train_y, class_weights, discrete, X, k):
     of ``(votes, first)``."""
     train_X = np.asarray(train_X, dtype=np.float64)
     train_y = np.asarray(train_y, dtype=np.float64)
+    k = check("k_nearest", k)
+    for weights in class_weights:
+        if np.ndim(weights) != 2 or np.shape(weights)[1] != train_X.shape[1]:
+            raise ReliefInputError(
+                f"class_weights must be a row of weights per class, one "
+                f"per attribute ({train_X.shape[1]}), got shape "
+                f"{np.shape(weights)}.")
     known = ~np.isnan(train_y)
     if not known.any():
         raise ReliefInputError("No training instance has a known class to "

@@ -511,12 +511,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         return None if setting is None else getattr(self, setting)
 
     def make_scorer(self):
-        """Return the scorer configured by the controls."""
+        """Return the scorer configured by the controls (the ramp's
+        thresholds with the ramp only)."""
+        ramp = (dict(t_eq=self.t_eq, t_diff=self.t_diff)
+                if self.diff == "ramp" else {})
         return make_scorer(
             self.method, k_nearest=self._k_nearest(),
             n_iterations=self.n_iterations if self.sample_references else None,
-            random_state=self.random_seed, diff=self.diff, t_eq=self.t_eq,
-            t_diff=self.t_diff, **self._covariates())
+            random_state=self.random_seed, diff=self.diff,
+            **ramp, **self._covariates())
 
     def _covariates(self):
         """NPDR's option of the chosen covariates (none for the others)."""
@@ -534,10 +537,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_test.clear()
         if not self.test_significance:
             return None
-        options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
-                       alpha=self.alpha, n_permutations=self.n_permutations,
-                       random_state=self.random_seed)
         test = TESTS[self.test_index]
+        options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
+                       alpha=self.alpha, random_state=self.random_seed,
+                       **self._permutations(test))
         if test == "stir" and METHODS[self.method].stir is None:
             self.Warning.no_stir(self.method)
             return None
@@ -561,6 +564,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.Warning.stir_unequal(caveat, shown=caveat is not None)
         return tester
 
+    def _permutations(self, test):
+        """The number of permutations, for the test that permutes."""
+        return ({"n_permutations": self.n_permutations}
+                if test == "permutation" else {})
+
     def make_preprocessor(self, scorer):
         """The Preprocessor output: selection by `scorer`'s weights as the
         Selection box says."""
@@ -572,8 +580,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                          "significance": TESTS[self.test_index],
                          "alpha": self.alpha,
                          "adjustment": ADJUSTMENTS[self.adjustment_index],
-                         "n_permutations": self.n_permutations,
-                         "random_state": self.random_seed}}[by]
+                         "random_state": self.random_seed,
+                         **self._permutations(TESTS[self.test_index])}}[by]
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
