@@ -120,13 +120,15 @@ class SelectReliefFeatures(Preprocess):
     def choose(self, weights, significant=None):
         """The indices of the attributes to keep by their `weights` and,
         with a test, which are `significant`, best first.  An attribute
-        the scorer gave no weight (NaN: NPDR's covariates, a column without
-        a fit) is never kept."""
+        the scorer gave no weight (NaN, or -inf in Orange's scripted
+        contract: NPDR's covariates, a column without a fit) is never
+        kept."""
         weights = np.asarray(weights, dtype=np.float64)
-        scored = ~np.isnan(weights)
+        scored = ~(np.isnan(weights) | (weights == -np.inf))
         if not scored.any():
             raise ValueError("The scorer gave no attribute a weight (every "
-                             "score is NaN): there is nothing to select by.")
+                             "score is NaN or -inf): there is nothing to "
+                             "select by.")
         weights = np.where(scored, weights, -np.inf)
         count = self.k
         if self.fraction is not None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from Orange.preprocess.score import Scorer
 
-from .scorers import check_scorer
+from .scorers import check_scorer, table_scores
 
 __all__ = ["RankScorer", "ClassDependentRankScorer", "column_name"]
 
@@ -62,7 +62,9 @@ class RankScorer(Scorer):
         return self.scorer(data, feature)
 
     def score_data(self, data, feature=None):
-        return np.atleast_2d(self.scorer(data, feature))
+        if feature is not None:
+            return np.atleast_2d(self.scorer(data, feature))
+        return table_scores(self.scorer, data)[None]
 
 
 class _ColumnName(str):

@@ -102,6 +102,16 @@ def table_scores(scorer, data):
     return scores.ravel()
 
 
+def sortable(scores):
+    """`scores` with -inf for NaN (an attribute without a score, such as
+    NPDR's covariates): Orange's scripted contract sorts the scores
+    (``SelectBestFeatures``, Rank), where a NaN would sort anywhere and
+    misplace the others; -inf sorts last (as the significance scores'
+    "no verdict")."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return np.where(np.isnan(scores), -np.inf, scores)
+
+
 def of_feature(data, scores, feature=None):
     """`scores` (one per attribute of `data`), or `feature`'s alone: a
     Relief scorer weighs every attribute in the context of the others."""
@@ -156,9 +166,10 @@ class ReliefScorer(Scorer):
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         """Weights of all attributes, or of `feature` (scored in the context
-        of all attributes, as Relief's weights depend on the others)."""
-        return of_feature(data, self.score_table(data, progress_callback),
-                          feature)
+        of all attributes, as Relief's weights depend on the others); -inf
+        for an attribute without a weight (:func:`sortable`)."""
+        return of_feature(data, sortable(self.score_table(
+            data, progress_callback)), feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
@@ -500,8 +511,8 @@ class TuRF(Scorer):
         return fits(self.scorer, class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
-        return of_feature(data, self.result(data, progress_callback).scores,
-                          feature)
+        return of_feature(data, sortable(self.result(
+            data, progress_callback).scores), feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
@@ -561,6 +572,7 @@ class NPDR(ReliefScorer):
         if self.n_iterations is not None:
             raise ValueError(f"NPDR weighs every instance: n_iterations "
                              f"must be None, got {self.n_iterations!r}.")
+        check("random_state", self.random_state)  # of a permutation test
         return dict(neighbourhood=self.neighbourhood,
                     k_nearest=self.k_nearest, deviation=self.deviation,
                     diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff,
@@ -600,15 +612,16 @@ class NPDR(ReliefScorer):
         covariate."""
         domain = data.domain
         if name in (var.name for var in domain.class_vars):
-            raise ValueError(f"NPDR's covariate {name!r} is the class: a "
-                             f"covariate adjusts the fits of the class, "
-                             f"it cannot be it.")
+            raise ValueError(f"covariates names {name!r}, the class: a "
+                             f"covariate adjusts the fits of the class "
+                             f"and cannot be it.")
         variable = next((v for v in domain.attributes + domain.metas
                          if v.name == name), None)
         if variable is None:
-            raise ValueError(f"NPDR's covariate {name!r} is neither an "
-                             f"attribute nor a meta of the data.")
+            raise ValueError(f"covariates names {name!r}, which is neither "
+                             f"an attribute nor a meta of the data.")
         if not variable.is_primitive():
-            raise ValueError(f"NPDR's covariate {name!r} must be numeric "
-                             f"or categorical.")
+            raise ValueError(f"covariates names {name!r}, a column of "
+                             f"text: a covariate must be numeric or "
+                             f"categorical.")
         return variable

@@ -3,6 +3,7 @@ with a clear message, or a sensible result; never a crash or a hang, and
 the input arrays are never modified."""
 import copy
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -339,6 +340,9 @@ def test_class_values_beyond_exact_floats(func):
     raises(func, X, codes + 2 ** 53, match="beyond 2[*][*]53")
     assert_allclose(result(func, X, codes * 2 ** 60 + 2 ** 60), func(X, y),
                     atol=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no cast of 1e300 to an integer
+        assert_allclose(result(func, X, y * 1e300), func(X, y), atol=0)
 
 
 def test_a_target_whose_range_is_beyond_the_largest_float():

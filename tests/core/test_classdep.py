@@ -378,6 +378,19 @@ def test_prior_summary_takes_the_codes_of_the_rows():
         prior_summary(np.ones((2, 3)), [0, 1e12])
 
 
+@pytest.mark.parametrize("k, weights, message", [
+    (0, np.ones((2, 3)), "k must be a positive integer, got 0"),
+    (2.5, np.ones((2, 3)), "k must be"),
+    (3, np.ones((2, 4)), "class_weights must be a row of weights per "
+                         "class, one per attribute \\(3\\)"),
+    (3, np.ones(3), "class_weights must be")])
+def test_the_weighted_knn_refuses_what_cannot_vote(k, weights, message):
+    from orangecontrib.relief.core.weighted_knn import predict_votes
+    X = np.random.default_rng(0).random((10, 3))
+    with pytest.raises(ReliefInputError, match=message):
+        predict_votes(X, np.arange(10) % 2, weights, np.zeros(3, bool), X, k)
+
+
 def test_instances_of_unknown_class_in_the_weighted_knn():
     from orangecontrib.relief.core.weighted_knn import (
         cross_validated_threshold, predict_votes, stratified_folds)

@@ -302,6 +302,20 @@ PARAMETERS = {
                              "t_eq must be at most t_diff"),
     "ramp nan": Options(lambda: dict(diff="ramp", t_eq=float("nan")),
                         "t_eq must be a number >= 0, got nan"),
+    # a setting without the one it needs is refused, naming that one
+    "thresholds without the ramp": Options(
+        lambda: dict(t_eq=0.1), "t_eq needs diff='ramp'"),
+    "thresholds of the squared diff": Options(
+        lambda: dict(diff="squared", t_diff=0.5), "t_diff needs diff='ramp'"),
+    "sigma without exp_rank": Options(
+        lambda: dict(weighting="equal", sigma=2.0),
+        "sigma needs weighting='exp_rank'"),
+    "sigma True": Options(lambda: dict(sigma=True),
+                          "sigma must be a number > 0 or None"),
+    "clip_negative 1": Options(lambda: dict(clip_negative=1),
+                               "clip_negative must be True or False, got 1"),
+    "clip_negative a word": Options(lambda: dict(clip_negative="no"),
+                                    "clip_negative must be True or False"),
 }
 
 

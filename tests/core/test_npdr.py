@@ -279,6 +279,8 @@ def test_authors_k_is_knnsurf():
     (lambda X, y: npdr(X[:2], y[:2]), "too few"),
     (lambda X, y: npdr_net(X, y, lam=0), "lam must"),
     (lambda X, y: npdr_net(X, y, l1_ratio=1.5), "l1_ratio must"),
+    (lambda X, y: npdr_net(X, y, nonnegative="yes"),
+     "nonnegative must be True or False"),
 ])
 def test_bad_input_is_refused_with_a_message(call, message):
     X, y, _, _ = random_data(5)

@@ -124,7 +124,17 @@ def test_bad_parameters_are_named():
             (selectors.MultiSURF(deviation="biased"), "deviation"),
             (selectors.ReliefF(significance="bootstrap"), "significance"),
             (selectors.ReliefF(significance="stir", alpha=3), "alpha"),
-            (selectors.RReliefF(significance="stir"), "STIR")]:
+            (selectors.RReliefF(significance="stir"), "STIR"),
+            (selectors.MultiSURF(task=None), "task must be one of "
+                                             "'classification', "
+                                             "'regression', got None"),
+            (selectors.SURF(task="classify"), "task must be"),
+            (selectors.NPDR(random_state=-1), "random_state must be"),
+            (selectors.ReliefF(alpha=0.01), "alpha needs significance"),
+            (selectors.ReliefF(significance="stir", n_permutations=99),
+             "n_permutations needs significance='permutation'"),
+            (selectors.ReliefF(t_eq=0.2, t_diff=0.3),
+             "t_eq needs diff='ramp'")]:
         with pytest.raises(ValueError, match=message):
             selector.fit(X, y)
 

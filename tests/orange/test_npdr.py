@@ -67,7 +67,8 @@ def test_the_significance_path_gives_npdrs_own_p_values():
     (lambda: Significance(MultiSURF(), test="regression"), "NPDR's own fits"),
     (lambda: Significance(NPDR(), test="stir"), "STIR tests"),
     (lambda: NPDR(covariates=["age"])(confounded_table()),
-     "'age' is neither an attribute nor a meta"),
+     "covariates names 'age', which is neither an attribute nor a "
+     "meta"),
     (lambda: NPDR(n_iterations=10)(confounded_table()),
      "NPDR weighs every instance"),
     # covariates are names, each given once, of columns that can adjust
@@ -77,7 +78,7 @@ def test_the_significance_path_gives_npdrs_own_p_values():
     (lambda: NPDR(covariates=["sex", ""]), "'' is not a name"),
     (lambda: NPDR(covariates=[2]), "2 is not a name"),
     (lambda: NPDR(covariates=["y"])(confounded_table()),
-     "covariate 'y' is the class"),
+     "covariates names 'y', the class"),
     (lambda: NPDR(covariates=["age", "months"])(with_ages()),
      "covariate 'months' over the neighbour pairs are a linear combination "
      "of those of covariate 'age'"),
@@ -127,7 +128,7 @@ def test_the_command_line_takes_covariates(capsys, tmp_path):
     for names, message in (("sex,sex", "--covariates names 'sex' twice"),
                            ("sex,", "--covariates must be a list of "
                                     "distinct column names; '' is not"),
-                           ("y", "covariate 'y' is the class")):
+                           ("y", "--covariates names 'y', the class")):
         assert main(["rank", str(file), "--method", "NPDR", "--covariates",
                      names]) == 2
         assert message in capsys.readouterr().err

@@ -143,6 +143,11 @@ def test_significance_refuses_what_it_cannot_test(cpu):
             Significance(test=test).result(no_class)
     with pytest.raises(ValueError, match="test"):
         Significance(test="bootstrap")
+    with pytest.raises(ValueError, match="n_permutations needs "
+                                         "test='permutation'"):
+        Significance(test="stir", n_permutations=99)
+    with pytest.raises(ValueError, match="variance needs test='stir'"):
+        Significance(test="permutation", variance="sample")
     with pytest.raises(ValueError, match="adjustment"):
         Significance(adjustment="fdr")
 

@@ -22,8 +22,8 @@ from . import engines
 from .classdep import ClassDependentRelief
 from .errors import ReliefInputError
 from .estimators import relieff
-from .options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check,
-                      check_choice)
+from .options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
+                      PositiveInt, check_choice)
 from .prepare import as_nominal_mask
 from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
@@ -138,7 +138,7 @@ def predict_votes_each(train_X, train_y, class_weights, discrete, X, k):
     of ``(votes, first)``."""
     train_X = np.asarray(train_X, dtype=np.float64)
     train_y = np.asarray(train_y, dtype=np.float64)
-    k = check("k_nearest", k)
+    k = PositiveInt()("k", k)
     for weights in class_weights:
         if np.ndim(weights) != 2 or np.shape(weights)[1] != train_X.shape[1]:
             raise ReliefInputError(

@@ -185,7 +185,16 @@ def read_table(path):
     with opener(path, "rt", encoding="utf-8") as file:
         header = file.readline().rstrip("\n").split("\t")
         body = re.sub(r"(?<![^\t\n])NA(?![^\t\n])", "nan", file.read())
-    values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
+    try:
+        values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
+    except ValueError as error:
+        raise ValueError(f"{path}: not a table of numbers ({error})") \
+            from None
+    if not len(values):
+        raise ValueError(f"{path}: the table has a header and no rows")
+    if values.shape[1] != len(header):
+        raise ValueError(f"{path}: {values.shape[1]} values a row for "
+                         f"{len(header)} columns in the header")
     target = header.index(CLASS)
     names = header[:target] + header[target + 1:]
     return names, np.delete(values, target, axis=1), values[:, target]
@@ -275,8 +284,11 @@ def run_replicate(settings, task):
     out = {}
     for name in settings.methods:
         start = time.perf_counter()
-        scores = scores_of(name, X, y, discrete, kind,
-                           settings.discrete_limit)
+        try:
+            scores = scores_of(name, X, y, discrete, kind,
+                               settings.discrete_limit)
+        except ValueError as error:  # the method refuses the data
+            raise ValueError(f"{path}: {name}: {error}") from None
         out[name] = (None if scores is None else worst_rank(scores, relevant),
                      time.perf_counter() - start)
     return out

@@ -93,7 +93,7 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     else:
         with work_progress(state, "Weighting attributes ...", data.X,
                            scorer.n_iterations, end=1 / parts) as progress:
-            weights = np.asarray(scorer(data, progress_callback=progress),
+            weights = np.asarray(scorer.score_table(data, progress),
                                  dtype=float)
     if parts > 1:
         state.set_partial_result(Scores(weights, tested))
