@@ -96,9 +96,10 @@ def table_scores(scorer, data):
                          f"needed.")
     if scores.shape not in ((len(data.domain.attributes),),
                             (1, len(data.domain.attributes))):
-        raise ValueError(f"{type(scorer).__name__} gave scores of shape "
-                         f"{scores.shape} for {len(data.domain.attributes)} "
-                         f"attributes: one per attribute is needed.")
+        raise ValueError(f"{type(scorer).__name__} gave {scores.size} "
+                         f"scores, shape {scores.shape}, for "
+                         f"{len(data.domain.attributes)} attributes: one "
+                         f"per attribute is needed.")
     return scores.ravel()
 
 

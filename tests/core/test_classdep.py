@@ -384,6 +384,16 @@ def test_prior_summary_takes_the_codes_of_the_rows():
     (3, np.ones((2, 4)), "class_weights must be a row of weights per "
                          "class, one per attribute \\(3\\)"),
     (3, np.ones(3), "class_weights must be")])
+@pytest.mark.parametrize("code", [70000, 1e300])
+def test_a_class_code_beyond_the_matrix_is_named(code):
+    """A row per class code 0 .. max: a code that no matrix holds is
+    refused by its value (1e300 once overflowed the integer cast)."""
+    X = np.random.default_rng(0).random((12, 3))
+    y = np.where(np.arange(12) % 2, code, 0.0)
+    with pytest.raises(ReliefInputError, match="more than 65,536"):
+        cdrelief(X, y)
+
+
 def test_the_weighted_knn_refuses_what_cannot_vote(k, weights, message):
     from orangecontrib.relief.core.weighted_knn import predict_votes
     X = np.random.default_rng(0).random((10, 3))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
+import scipy.sparse
 
 from orangecontrib.relief.core.engines import ENGINES, forced
 from orangecontrib.relief.core.errors import ReliefInputError
@@ -166,6 +167,11 @@ DATA = {
     "structured": Case(changed(lambda X, y, d, rng: (
         np.rec.fromarrays(X.T).view(np.ndarray)[:, None], y, d)),
         "structured dtype"),
+    "ragged rows": Case(changed(lambda X, y, d, rng: (
+        [list(row[:1 + i % A]) for i, row in enumerate(X)], y, d)),
+        "rectangular array of numbers; its rows differ in length"),
+    "sparse matrix": Case(changed(lambda X, y, d, rng: (
+        scipy.sparse.csr_matrix(X), y, d)), "is a sparse matrix"),
     # nominal columns
     "negative nominal codes": Case(changed(lambda X, y, d, rng: (
         np.where(X < 0.5, -1.0, 1.0), y, np.ones(A, bool))), NOT_CODES),

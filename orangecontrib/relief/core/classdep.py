@@ -115,8 +115,15 @@ def _prepared(X, y, discrete, diff, t_eq, t_diff, chosen):
 
 
 def _class_codes(y, kept_rows):
-    return np.unique(np.asarray(y, dtype=np.float64).ravel()[kept_rows]
-                     ).astype(np.int64)
+    """The class codes present, int64; ReliefInputError for a code beyond
+    the rows a weight matrix may have (one per code 0 .. max)."""
+    codes = np.unique(np.asarray(y, dtype=np.float64).ravel()[kept_rows])
+    if len(codes) and codes.max() >= MAX_CLASSES:
+        raise ReliefInputError(
+            f"The class-dependent weights have a row per class code 0, 1, "
+            f"..., {codes.max():.15g}: more than {MAX_CLASSES:,}; recode "
+            f"the classes as 0, 1, 2, ...")
+    return codes.astype(np.int64)
 
 
 def _matrix_rows(codes, n_classes):
@@ -129,11 +136,6 @@ def _matrix_rows(codes, n_classes):
             raise ReliefInputError(f"n_classes={n_classes} but the data has "
                                    f"class code {size - 1}.")
         return n_classes
-    if size > MAX_CLASSES:
-        raise ReliefInputError(
-            f"The class-dependent weights have a row per class code 0, 1, "
-            f"..., {size - 1}: more than {MAX_CLASSES:,}; recode the classes "
-            f"as 0, 1, 2, ...")
     return size
 
 

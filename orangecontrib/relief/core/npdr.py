@@ -49,7 +49,7 @@ from .formulas.npdr import (KTH_LIMIT, MAX_LEVELS, MULTISURF_LIMIT,
                             SINGULAR, SURF_LIMIT, authors_k)
 from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
                       PARAMETERS, SCALE, T_DIFF, T_EQ, TIES, TWINS, check,
-                      check_choice)
+                      check_choice, check_needs)
 from .prepare import TASKS, as_nominal_mask, as_real, class_groups
 from .progress import wrap_callback
 from .sampling import check_memory
@@ -269,6 +269,12 @@ def npdr_design(X, y, discrete=None, covariates=None,
                                                      neighbourhood)
     k_nearest = PARAMETERS["npdr_k"]("k_nearest", k_nearest)
     ties, twins = check("ties", ties), check("twins", twins)
+    relieff = neighbourhood == "relieff"
+    check_needs("k_nearest", k_nearest, None, "neighbourhood='relieff'",
+                relieff)
+    check_needs("ties", ties, TIES, "neighbourhood='relieff'", relieff)
+    check_needs("deviation", check("deviation", deviation), DEVIATION,
+                "neighbourhood='multisurf'", neighbourhood == "multisurf")
     raw = check("scale", scale) == "none"
     if raw and diff != "linear":
         raise ReliefInputError(f"scale='none' (the R package's raw "
@@ -282,7 +288,7 @@ def npdr_design(X, y, discrete=None, covariates=None,
             "ties='all'.")
     logistic = check_choice("task", task, TASKS) == "classification"
     if logistic:
-        known = np.asarray(y, dtype=np.float64).ravel()
+        known = as_real(y, "The target").ravel()
         known = known[~np.isnan(known)]
         if len(known):  # none: the error of prepared below
             class_groups(known)  # a single class: an error

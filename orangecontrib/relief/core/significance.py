@@ -32,7 +32,7 @@ from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE,
                       STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ, VARIANCE,
-                      check)
+                      check, check_needs)
 from .prepare import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
@@ -267,6 +267,11 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
             f"{', '.join(map(repr, STIR_NEIGHBOURHOODS))}, got "
             f"{neighbourhood!r}.")
     variance = check("variance", variance)
+    check_needs("k_nearest", k_nearest, K_RELIEFF, "neighbourhood='relieff'",
+                neighbourhood == "relieff")
+    check_needs("deviation", deviation, DEVIATION,
+                "neighbourhood='multisurf' or 'multisurf*'",
+                neighbourhood.startswith("multisurf"))
     references = dict(n_iterations=n_iterations, random_state=random_state)
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)

@@ -12,7 +12,7 @@ import numpy as np
 from .errors import ReliefInputError
 from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TURF_FRACTION, check)
-from .prepare import as_nominal_mask
+from .prepare import as_nominal_mask, as_real
 from .progress import report, wrap_callback
 from .surf import multisurf
 from .threshold import float_array
@@ -81,7 +81,8 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
-    X = np.asarray(X)
+    # an array as it is (an int8 genotype stays narrow), a list as numbers
+    X = np.asarray(X) if hasattr(X, "dtype") else as_real(X, "The data")
     if X.ndim != 2:
         raise ReliefInputError(f"X must be a 2-D array (instances x "
                                f"attributes), got shape {X.shape}.")
