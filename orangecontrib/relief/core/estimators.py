@@ -13,7 +13,7 @@ from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       check, check_choice, check_distance_weights, check_needs)
 from .prepare import prepare
-from .sampling import check_client, reference_instances
+from .sampling import check_client, check_memory, reference_instances
 from .streaming import MissingValues, relieff_streaming
 
 WEIGHTINGS = ("exp_rank", "equal")
@@ -33,6 +33,10 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     return data, refs, engines.kernels(chosen)
 
 
+#: the least a neighbour in a list takes: its index and its distance
+BYTES_PER_NEIGHBOUR = 8
+
+
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
                   progress_callback, client=None):
     """The engine's neighbour search with the options checked, on a Dask
@@ -41,9 +45,14 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
     lists are at most that long, whatever k)."""
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
+    k = check("k_nearest", k_nearest)
+    # the lists, a reference's k of every class, are held at once
+    check_memory("n_iterations" if len(refs) > data.n_instances
+                 else "k_nearest", len(refs) * data.n_groups
+                 * min(k, data.n_instances) * BYTES_PER_NEIGHBOUR)
     on_cluster = {} if client is None else {"client": client}
-    return kernels.find_neighbours(data, refs, check("k_nearest", k_nearest),
-                                   weights, progress_callback, **on_cluster)
+    return kernels.find_neighbours(data, refs, k, weights,
+                                   progress_callback, **on_cluster)
 
 
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
