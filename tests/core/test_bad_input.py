@@ -371,7 +371,7 @@ def test_a_target_whose_range_is_beyond_the_largest_float():
 def test_ragged_rows(func):
     X, y = data_for(func, n=2)
     raises(func, [list(X[0]), list(X[1][:-1])], y,
-           match="The data must be numeric")
+           match="rectangular array of numbers; its rows differ")
 
 
 @pytest.mark.parametrize("k, sigma, message", [

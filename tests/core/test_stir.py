@@ -11,6 +11,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.errors import ReliefInputError
 from tests.core.engines import each_engine
 from tests.degenerate_evidence import CASES, degenerate
 from tests.reference import stir as port
@@ -30,6 +31,16 @@ R_SETTINGS = {
 }
 
 
+def neighbourhood_options(neighbourhood, k, deviation="sample"):
+    """The options of `neighbourhood`: ReliefF's k, MultiSURF's deviation
+    (each refused where the neighbourhood does not read it)."""
+    if neighbourhood == "relieff":
+        return dict(k_nearest=k)
+    if neighbourhood.startswith("multisurf"):
+        return dict(deviation=deviation)
+    return {}
+
+
 def random_data(seed, n=30, a=5):
     rng = np.random.default_rng(seed)
     return rng.random((n, a)), rng.permutation(np.arange(n) % 2).astype(float)
@@ -46,6 +57,16 @@ def tied_data(seed, n=30, a=5):
     y = np.arange(n) % 2  # twins 2, 3 and 5, 6 of other classes
     X[10] = X[8]  # twins of one class
     return X, y.astype(float)
+
+
+def test_options_of_another_neighbourhood_are_refused():
+    X, y = random_data(5)
+    with pytest.raises(ReliefInputError, match="k_nearest needs "
+                                               "neighbourhood='relieff'"):
+        significance.stir(X, y, k_nearest=3)
+    with pytest.raises(ReliefInputError, match="deviation needs "
+                                               "neighbourhood='multisurf'"):
+        significance.stir(X, y, neighbourhood="surf", deviation="sample")
 
 
 @each_engine
@@ -67,8 +88,8 @@ def test_stir_is_the_authors_statistic(engine, neighbourhood, data,
                                    keep_rule=False) != (hits, misses)
     with forced(engine):
         result = significance.stir(
-            X, y, neighbourhood=neighbourhood, k_nearest=settings.get("k", 1),
-            deviation="sample", variance=variance)
+            X, y, neighbourhood=neighbourhood, variance=variance,
+            **neighbourhood_options(neighbourhood, settings.get("k")))
     assert result.df == df and result.note is None
     assert_allclose(result.t, t, rtol=0, atol=1e-9)
     assert_allclose(result.p, p, rtol=0, atol=1e-9)
@@ -165,7 +186,7 @@ def test_gametes_interaction_is_significant_as_in_r(neighbourhood):
     nothing)."""
     names, X, y = gametes()
     result = significance.stir(X, y, neighbourhood=neighbourhood,
-                               k_nearest=10, deviation="sample")
+                               **neighbourhood_options(neighbourhood, 10))
     assert_allclose(result.t, R_GAMETES[neighbourhood], rtol=0, atol=1e-9)
     held = significance.significant(significance.adjust(result.p, "holm"),
                                     0.05)
@@ -194,8 +215,9 @@ def test_the_score_is_the_method_weight():
 def test_degenerate_evidence_gets_no_verdict(engine, case, neighbourhood):
     X, y, without = degenerate(case)
     with forced(engine):
-        result = significance.stir(X, y, neighbourhood=neighbourhood,
-                                   k_nearest=2)
+        result = significance.stir(
+            X, y, neighbourhood=neighbourhood,
+            **neighbourhood_options(neighbourhood, 2, "population"))
     assert_array_equal(np.flatnonzero(np.isnan(result.p)), without)
     assert_array_equal(np.isnan(result.t), np.isnan(result.p))
     assert not significance.significant(

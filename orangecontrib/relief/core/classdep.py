@@ -52,7 +52,7 @@ from .errors import ReliefInputError
 from .sampling import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
                       THRESHOLD, PositiveInt, check, check_choice,
-                      check_distance_weights)
+                      check_distance_weights, check_ramp)
 from .prepare import prepare
 
 __all__ = ["cdrelief", "iwcdrelief", "ClassDependentRelief",
@@ -105,9 +105,10 @@ def _check_update(update):
 
 def _prepared(X, y, discrete, diff, t_eq, t_diff, chosen):
     """The squared-diff data (search, d1, d2) and the update data, for the
-    engine `chosen`."""
+    engine `chosen` (the squared diff reads no thresholds)."""
+    diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     squared = prepare(X, y, discrete, task="classification", diff="squared",
-                      t_eq=t_eq, t_diff=t_diff, engine=chosen)
+                      engine=chosen)
     update = squared if diff == "squared" else prepare(
         X, y, discrete, task="classification", diff=diff, t_eq=t_eq,
         t_diff=t_diff, engine=chosen)

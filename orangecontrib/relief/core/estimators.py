@@ -171,7 +171,8 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     if weighting == "equal":
         return np.ones(count)
     sigma = k_nearest / 3.5 if sigma is None else sigma
-    influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
+    with np.errstate(over="ignore"):  # a tiny sigma: influences of 0
+        influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
     if influence[0] == 0:
         raise ReliefInputError(
             f"sigma={sigma!r} is too small: even the nearest neighbour's "

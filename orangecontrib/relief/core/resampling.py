@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .options import (N_FOLDS, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
-                      SUBSAMPLE, check)
+                      SUBSAMPLE, check, check_needs)
 from .progress import report
 from .sampling import check_client
 from .threshold import as_scores
@@ -36,13 +36,12 @@ def resample_share(resampling, subsample):
     """The share of each stratum a resample draws: 1 (with replacement)
     for a bootstrap sample, `subsample` (None: :data:`.options.SUBSAMPLE`)
     for a subsample; a `subsample` with a bootstrap is refused."""
-    if check("resampling", resampling) == "bootstrap":
-        if check("subsample", subsample) is not None:
-            raise ReliefInputError(
-                "subsample is the share of a subsample; it needs "
-                "resampling='subsample', got resampling='bootstrap'.")
-        return 1.0
+    bootstrap = check("resampling", resampling) == "bootstrap"
     subsample = check("subsample", subsample)
+    check_needs("subsample", subsample, None, "resampling='subsample'",
+                not bootstrap)
+    if bootstrap:
+        return 1.0
     return SUBSAMPLE if subsample is None else subsample
 
 

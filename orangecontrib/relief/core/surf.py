@@ -14,8 +14,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .estimators import prepared, rrelieff_weights
-from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check,
-                      check_needs)
+from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
 from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import stir_sums
 
@@ -41,9 +40,7 @@ def neighbourhood_kind(method, deviation):
             f"method must be one of {', '.join(map(repr, NEIGHBOURHOODS))}, "
             f"got {method!r}.")
     local, far = NEIGHBOURHOODS[method]
-    check_needs("deviation", check("deviation", deviation), DEVIATION,
-                "method='multisurf' or 'multisurf*'", local)
-    return local, far, SIGMAS[deviation]
+    return local, far, SIGMAS[check("deviation", deviation)]
 
 
 def own_labels(data, task):

@@ -147,6 +147,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     class Warning(OWWidget.Warning):
         missing_class = Msg("{} instance(s) with an unknown class are "
                             "skipped.")
+        stability_k = Msg("No stability: 'Selected: the best' {} is more "
+                          "than the {} attributes.")
         empty_columns = Msg("Attribute(s) without known values get weight "
                             "0: {}")
         no_stir = Msg("STIR tests the neighbour pairs of ReliefF and the "
@@ -589,8 +591,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
 
     def stability_options(self):
-        """The options of the stability task, or None (not asked)."""
+        """The options of the stability task, or None (not asked, or
+        asking to select more attributes than there are, with a
+        warning)."""
+        self.Warning.stability_k.clear()
         if not self.stability:
+            return None
+        n_attributes = len(self.data.domain.attributes)
+        if self.stability_k > n_attributes:
+            self.Warning.stability_k(self.stability_k, n_attributes)
             return None
         return dict(n_resamples=self.n_resamples, top_k=self.stability_k,
                     random_state=self.random_seed)
