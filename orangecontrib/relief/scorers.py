@@ -551,8 +551,9 @@ class NPDR(ReliefScorer):
     The score is the attribute's coefficient; :meth:`result` gives its
     standard error, statistic, p- and q-values (`adjustment`).
     `covariates` names variables of the table (metas or attributes) whose
-    diffs adjust every fit; a covariate that is an attribute is neither
-    scored (NaN) nor in the distance.  NPDR weighs every instance:
+    diffs adjust every fit, a list of distinct names; a covariate that is
+    an attribute is neither scored (NaN in :meth:`result`, -inf in the
+    plain call: :func:`sortable`) nor in the distance.  NPDR weighs every instance:
     `n_iterations` must be None (`random_state` is unused).  See
     :func:`orangecontrib.relief.core.npdr.npdr`.
     """
