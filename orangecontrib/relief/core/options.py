@@ -8,7 +8,10 @@ scikit-learn's declared parameter constraints)::
     k = check("k_nearest", k_nearest)
 
 A message names the parameter, says what it must be and shows the value:
-``"k_nearest must be a positive integer, got 0."``.
+``"k_nearest must be a positive integer, got 0."``.  A setting that only
+another makes count, given a value of its own without that one, is
+refused by :func:`check_needs`, which names the other:
+``"t_eq needs diff='ramp': without it t_eq has no effect."``.
 """
 import numbers
 

@@ -81,8 +81,9 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
-    # an array as it is (an int8 genotype stays narrow), a list as numbers
-    X = np.asarray(X) if hasattr(X, "dtype") else as_real(X, "The data")
+    # an array as it is (an int8 genotype stays narrow), anything else
+    # (a list, a sparse matrix) as numbers or refused
+    X = X if isinstance(X, np.ndarray) else as_real(X, "The data")
     if X.ndim != 2:
         raise ReliefInputError(f"X must be a 2-D array (instances x "
                                f"attributes), got shape {X.shape}.")
