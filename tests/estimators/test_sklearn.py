@@ -227,6 +227,8 @@ def test_too_few_permutations_warn_at_fit():
         warnings.simplefilter("error")
         selectors.MultiSURF(significance="permutation", n_permutations=19,
                             alpha=0.05).fit(X, y)
+    with pytest.raises(ReliefInputError, match="n_permutations needs "
+                                               "significance='permutation'"):
         selectors.MultiSURF(significance="stir", n_permutations=9,
                             alpha=0.05).fit(X, y)
 

@@ -54,18 +54,20 @@ def test_significance_by_stir(heart):
         k_nearest=4).p)
 
 
-@pytest.mark.parametrize("scorer, neighbourhood", [
-    (MultiSURF(n_iterations=40, random_state=3), "multisurf"),
-    (ReliefF(n_iterations=40, random_state=3, k_nearest=5), "relieff")])
-def test_stir_tests_the_scorers_references(heart, scorer, neighbourhood):
+@pytest.mark.parametrize("scorer, neighbourhood, options", [
+    (MultiSURF(n_iterations=40, random_state=3), "multisurf", {}),
+    (ReliefF(n_iterations=40, random_state=3, k_nearest=5), "relieff",
+     dict(k_nearest=5))])
+def test_stir_tests_the_scorers_references(heart, scorer, neighbourhood,
+                                           options):
     arrays = table_arrays(heart, "MultiSURF")
     p = Significance(scorer).result(heart).p
     assert_array_equal(p, significance.stir(
         arrays.X, arrays.y, arrays.discrete, neighbourhood=neighbourhood,
-        k_nearest=5, n_iterations=40, random_state=3).p)
+        n_iterations=40, random_state=3, **options).p)
     assert not np.array_equal(p, significance.stir(
         arrays.X, arrays.y, arrays.discrete, neighbourhood=neighbourhood,
-        k_nearest=5).p)
+        **options).p)
 
 
 @pytest.mark.parametrize("method, options", [
