@@ -217,6 +217,7 @@ def test_a_folder_without_tables_is_refused(tmp_path):
         rebate.run(rebate.Settings(str(tmp_path), methods=("MultiSURF",)))
 
 
+@pytest.mark.filterwarnings("error::UserWarning")  # numpy's "no data"
 @pytest.mark.parametrize("body, message", [
     ("", "the table has a header and no rows"),
     ("0\t1\t0\n1\t0\n", "not a table of numbers"),

@@ -185,13 +185,13 @@ def read_table(path):
     with opener(path, "rt", encoding="utf-8") as file:
         header = file.readline().rstrip("\n").split("\t")
         body = re.sub(r"(?<![^\t\n])NA(?![^\t\n])", "nan", file.read())
+    if not body.strip():
+        raise ValueError(f"{path}: the table has a header and no rows")
     try:
         values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
     except ValueError as error:
         raise ValueError(f"{path}: not a table of numbers ({error})") \
             from None
-    if not len(values):
-        raise ValueError(f"{path}: the table has a header and no rows")
     if values.shape[1] != len(header):
         raise ValueError(f"{path}: {values.shape[1]} values a row for "
                          f"{len(header)} columns in the header")
