@@ -11,7 +11,8 @@ import numpy as np
 from . import engines
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                      check, check_choice, check_distance_weights, check_needs)
+                      TIES, check, check_choice, check_distance_weights,
+                      check_needs)
 from .prepare import prepare
 from .sampling import check_client, check_memory, reference_instances
 from .streaming import MissingValues, relieff_streaming
@@ -33,16 +34,19 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     return data, refs, engines.kernels(chosen)
 
 
-#: the least a neighbour in a list takes: its index and its distance
-BYTES_PER_NEIGHBOUR = 8
+#: the least an entry of a neighbour list takes (:class:`.neighbours.
+#: Neighbours`): its index, distance and share (8 bytes each), its tie
+#: set's first place and size (4 each)
+BYTES_PER_NEIGHBOUR = 32
 
 
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
-                  progress_callback, client=None):
+                  progress_callback, client=None, ties=TIES):
     """The engine's neighbour search with the options checked, on a Dask
-    cluster when given its `client` (the compiled engine's search only).
-    A k above the number of instances means all of them (each engine's
-    lists are at most that long, whatever k)."""
+    cluster when given its `client` (the compiled engine's search only):
+    the :class:`.neighbours.NeighbourLists` of `refs` by the tie rule
+    `ties`.  A k above the number of instances means all of them (each
+    engine's lists are at most that long, whatever k)."""
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
     k = check("k_nearest", k_nearest)
@@ -52,12 +56,14 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
                  * min(k, data.n_instances) * BYTES_PER_NEIGHBOUR)
     on_cluster = {} if client is None else {"client": client}
     return kernels.find_neighbours(data, refs, k, weights,
-                                   progress_callback, **on_cluster)
+                                   progress_callback, ties=check("ties", ties),
+                                   **on_cluster)
 
 
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-            distance_weights=None, progress_callback=None, client=None):
+            distance_weights=None, ties=TIES, progress_callback=None,
+            client=None):
     """ReliefF attribute weights (Kononenko 1994).
 
     Parameters
@@ -82,6 +88,14 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         fractions of the attribute's range.
     distance_weights : array (a,) or None
         Attribute weights in the neighbour distance (eq. 3.1).
+    ties : "share" or "lower-index"
+        The candidates at the k-th distance of a list (the k-th nearest
+        hit or miss tied): "share" (default) gives each of the t tied the
+        r / t of the r places left, the expectation over a random
+        tie-break, so that the weights do not depend on the order of the
+        rows; "lower-index" gives the places to the lower instance
+        indices, as earlier versions did and a stable sort by distance
+        does (:mod:`.formulas.ties`, doc/choices.md).
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise to stop.
     client : distributed.Client or None
@@ -119,7 +133,7 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             return relieff_streaming(
                 X, y, discrete, n_iterations=n_iterations,
                 k_nearest=k_nearest, random_state=random_state, diff=diff,
-                t_eq=t_eq, t_diff=t_diff, client=client,
+                t_eq=t_eq, t_diff=t_diff, ties=ties, client=client,
                 progress_callback=progress_callback)
         except MissingValues:  # RELIEF-D reads every column: in memory
             X = np.load(X, mmap_mode="r") if not hasattr(X, "shape") else X
@@ -127,19 +141,23 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         X, y, discrete, n_iterations, random_state, task="classification",
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
-                               distance_weights, progress_callback, client)
+                               distance_weights, progress_callback, client,
+                               ties)
     return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
 
 
 def relief(X, y, discrete=None, *, n_iterations=None,
            random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-           distance_weights=None, progress_callback=None, client=None):
+           distance_weights=None, ties=TIES, progress_callback=None,
+           client=None):
     """Kira & Rendell's Relief (1992): one nearest hit, one nearest miss.
 
     ``W[A] += (diff(A, R, M) - diff(A, R, H)) / m`` (Prat & Belanche 2006,
     Fig. 1).  Two classes only; use :func:`relieff` for more.  Use
     ``diff="squared"`` for Kira & Rendell's squared differences and
-    Euclidean neighbours.  Parameters (`client` too) as in
+    Euclidean neighbours.  Where the nearest hit (or miss) is tied, the t
+    tied share its place, 1 / t each (``ties="share"``), or the lowest
+    index takes it (``"lower-index"``).  Parameters (`client` too) as in
     :func:`relieff`.
     """
     data, refs, kernels = prepared(
@@ -150,7 +168,7 @@ def relief(X, y, discrete=None, *, n_iterations=None,
             f"Relief handles two classes and the data has {data.n_groups}; "
             f"use ReliefF for more classes.")
     neighbours = neighbours_of(kernels, data, refs, 1, distance_weights,
-                               progress_callback, client)
+                               progress_callback, client, ties)
     return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
 
 
@@ -183,7 +201,7 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
 def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
              random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
              diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
-             progress_callback=None, client=None):
+             ties=TIES, progress_callback=None, client=None):
     """RReliefF attribute weights for a numeric target.
 
     With the k nearest neighbours of each reference, weighted by rank::
@@ -200,6 +218,10 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
         Influence of a neighbour by its rank (see :func:`rank_weights`).
     sigma : float or None
         Width of the exp_rank weighting (default k / 3.5).
+    ties : "share" or "lower-index"
+        As in :func:`relieff`; with "share", a tie set whose places are
+        p .. q gives each member the mean of those places' influences
+        (the places below k), the expectation over a random tie-break.
 
     Other parameters (`client` too) as in :func:`relieff`.
 
@@ -219,7 +241,7 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
     weights = rank_weights(k, weighting, sigma, count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
-                               progress_callback, client)
+                               progress_callback, client, ties)
     sums = kernels.rrelieff_sums(data.exact, refs, neighbours, data.target,
                                  weights)
     return rrelieff_weights(*sums, len(refs))

@@ -24,16 +24,17 @@ from orangecontrib.relief.core import engines, significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, DIFF,
                                                N_PERMUTATIONS, N_RESAMPLES,
-                                               PARAMETERS, RANDOM_STATE,
-                                               T_DIFF, T_EQ, TOP_K)
+                                               PARAMETERS, R_COMPATIBLE,
+                                               RANDOM_STATE,
+                                               T_DIFF, T_EQ, TIES, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import NPDR, task_of
 from orangecontrib.relief.significance import TESTS, Significance
 from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
-    DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
-    make_scorer, needs, no_k)
+    DEFAULT_K, DIFFS, K_OF_TASK, METHODS, TAKE_TIES, TIE_RULES,
+    default_method, fitting_methods, make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, class_present, known_choices, known_flags, shut_down_at_once,
     within_ranges, work_progress)
@@ -175,6 +176,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     method = Setting("ReliefF")
     k_relieff = Setting(DEFAULT_K["ReliefF"])
     k_rrelieff = Setting(DEFAULT_K["RReliefF"])
+    ties = Setting(TIES)
     sample_references = Setting(False)
     n_iterations = Setting(100)
     random_seed = Setting(RANDOM_STATE)
@@ -184,6 +186,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     test_significance = Setting(False)
     test_index = Setting(0)
     n_permutations = Setting(N_PERMUTATIONS)
+    r_compatible = Setting(R_COMPATIBLE)
     adjustment_index = Setting(ADJUSTMENTS.index(ADJUSTMENT))
     alpha = Setting(ALPHA)
     selection_index = Setting(0)
@@ -201,7 +204,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
-        known_choices(self, {"method": METHODS, "diff": DIFFS})
+        known_choices(self, {"method": METHODS, "diff": DIFFS,
+                             "ties": TIE_RULES})
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
@@ -251,6 +255,17 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.k_stack.addWidget(page)
         for text in NO_K:
             self.k_stack.addWidget(gui.widgetLabel(None, text))
+        self.ties_combo = gui.comboBox(
+            box, self, "ties", items=TIE_RULES, sendSelectedValue=True,
+            label="Tied k-th neighbours:", orientation=Qt.Horizontal,
+            callback=self.commit.deferred,
+            tooltip="Where the k-th nearest hit or miss is tied (most "
+                    "lists of data with few values, such as SNPs): share "
+                    "- each of the t tied takes an equal part of the "
+                    "places left, so that the weights do not depend on "
+                    "the order of the rows (the default); lower-index - "
+                    "the instances of the lower row numbers take them, "
+                    "as a stable sort by distance does.")
 
         self.covariate_box = gui.vBox(box, "Covariates (NPDR)")
         #: the variables NPDR may take as covariates
@@ -323,6 +338,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                  "with every method, slower. NPDR's "
                                  "regressions: NPDR's own p-values, with "
                                  "its covariates."),
+            gui.checkBox(box, self, "r_compatible",
+                         "STIR as the authors' R package",
+                         callback=self.commit.deferred,
+                         tooltip="STIR's pairs as the authors' R package "
+                                 "(insilico/stir) finds them, to match a "
+                                 "published R analysis: the misses of all "
+                                 "other classes pooled, R's handling of "
+                                 "identical rows of different classes. "
+                                 "Off: the paper's definitions."),
             gui.spin(box, self, "n_permutations", 1, 100000,
                      label="Permutations:", callback=self.commit.deferred,
                      tooltip="How many times the class is shuffled (the "
@@ -421,6 +445,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.k_stack.setCurrentIndex(
             list(K_SETTINGS.values()).index(setting) if setting is not None
             else len(K_SETTINGS) + NO_K.index(no_k(self.method)))
+        self.ties_combo.setEnabled(self.method in TAKE_TIES)
         self.covariate_box.setEnabled(self.method == "NPDR")
         for spin in self.ramp_spins:
             spin.setEnabled(self.diff == "ramp")
@@ -430,11 +455,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         permutations = (self._testing("permutation") or by_significance
                         and TESTS[self.test_index] == "permutation")
         self.controls.n_permutations.setEnabled(permutations)
+        self.controls.r_compatible.setEnabled(
+            (self.test_significance or by_significance)
+            and TESTS[self.test_index] == "stir")
         self.seed_spin.setEnabled(self.sample_references or permutations
                                   or self.stability)
         for control in self.stability_controls:
             control.setEnabled(self.stability)
         self.selection_stack.setCurrentIndex(self.selection_index)
+
+    def r_compatible_label(self):
+        """What the report adds to STIR's name when it takes R's pairs."""
+        return (" as the authors' R package" if self.r_compatible
+                and TESTS[self.test_index] == "stir" else "")
 
     def _testing(self, test):
         return self.test_significance and TESTS[self.test_index] == test
@@ -519,6 +552,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 if self.diff == "ramp" else {})
         return make_scorer(
             self.method, k_nearest=self._k_nearest(),
+            ties=self.ties if self.method in TAKE_TIES else None,
             n_iterations=self.n_iterations if self.sample_references else None,
             random_state=self.random_seed, diff=self.diff,
             **ramp, **self._covariates())
@@ -542,7 +576,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         test = TESTS[self.test_index]
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, random_state=self.random_seed,
-                       **self._permutations(test))
+                       **self._test_options(test))
         if test == "stir" and METHODS[self.method].stir is None:
             self.Warning.no_stir(self.method)
             return None
@@ -566,10 +600,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.Warning.stir_unequal(caveat, shown=caveat is not None)
         return tester
 
-    def _permutations(self, test):
-        """The number of permutations, for the test that permutes."""
-        return ({"n_permutations": self.n_permutations}
-                if test == "permutation" else {})
+    def _test_options(self, test):
+        """The options of `test` alone: the number of permutations for the
+        test that permutes, R's pairs for STIR."""
+        return {"permutation": {"n_permutations": self.n_permutations},
+                "stir": {"r_compatible": self.r_compatible}}.get(test, {})
 
     def make_preprocessor(self, scorer):
         """The Preprocessor output: selection by `scorer`'s weights as the
@@ -583,7 +618,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                          "alpha": self.alpha,
                          "adjustment": ADJUSTMENTS[self.adjustment_index],
                          "random_state": self.random_seed,
-                         **self._permutations(TESTS[self.test_index])}}[by]
+                         **self._test_options(TESTS[self.test_index])}}[by]
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
@@ -761,6 +796,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             items.append(("Covariates", ", ".join(covariates)))
         if self._k_nearest() is not None:
             items.append(("Neighbours (k)", self._k_nearest()))
+        if self.method in TAKE_TIES:
+            items.append(("Tied k-th neighbours", self.ties))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))
@@ -771,7 +808,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         items.append(("Numeric difference", diff))
         if self.test_significance:
             items.append(("Significance",
-                          f"{TEST_LABELS[self.test_index]}, "
+                          f"{TEST_LABELS[self.test_index]}"
+                          f"{self.r_compatible_label()}, "
                           f"{ADJUSTMENT_LABELS[self.adjustment_index]}, "
                           f"q \u2264 {self.alpha:g}"))
         preprocessor = self.make_preprocessor(self.make_scorer())
