@@ -3,7 +3,7 @@ learner's cross-validated score with the attributes ranked in each fold."""
 import time
 
 from .common import (CliError, ProgressBar, input_error,
-                     non_negative_int, option_names, positive_int)
+                     non_negative_int, option_names, two_or_more)
 from .rank import add_table_arguments, scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
@@ -38,7 +38,7 @@ def add_curve_command(subparsers):
         help="the score of the test parts: CA or AUC for a categorical "
              "class, R2 for a numeric one (default CA, R2)")
     parser.add_argument(
-        "--folds", type=positive_int, default=N_FOLDS, dest="n_folds",
+        "--folds", type=two_or_more, default=N_FOLDS, dest="n_folds",
         metavar="F", help=f"folds of the cross-validation (default {N_FOLDS})")
     parser.add_argument("--seed", type=non_negative_int, default=0,
                         dest="random_state", metavar="S",

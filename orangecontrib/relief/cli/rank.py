@@ -6,8 +6,8 @@ import time
 from ..core import engines
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
-                     option_names, positive_int, share, with_class,
-                     without_unused_classes)
+                     option_names, positive_int, share, two_or_more,
+                     with_class, without_unused_classes)
 
 #: the significance options (by destination) each test uses
 TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment", "r_compatible"),
@@ -93,7 +93,7 @@ def add_rank_command(subparsers):
         help=f"with --significance permutation: permutations of the class "
              f"(default {N_PERMUTATIONS}; seed --seed)")
     parser.add_argument(
-        "--stability", type=positive_int, metavar="B", dest="n_resamples",
+        "--stability", type=two_or_more, metavar="B", dest="n_resamples",
         help="also score B bootstrap samples of the instances (stratified "
              "by class; seed --seed) and print how often each attribute "
              "is among the --top best, its median rank and the interval "
