@@ -59,14 +59,18 @@ def tied_data(seed, n=30, a=5):
     return X, y.astype(float)
 
 
-def test_options_of_another_neighbourhood_are_refused():
+@pytest.mark.parametrize("options, message", [
+    (dict(k_nearest=3), "k_nearest needs neighbourhood='relieff'"),
+    (dict(neighbourhood="surf", deviation="sample"),
+     "deviation needs neighbourhood='multisurf'"),
+    (dict(ties="lower-index"), "ties needs neighbourhood='relieff'"),
+    # R's pairs break ties as R's stable sort does, whatever the rule
+    (dict(neighbourhood="relieff", r_compatible=True, ties="lower-index"),
+     "ties needs neighbourhood='relieff' and r_compatible=False")])
+def test_options_of_another_neighbourhood_are_refused(options, message):
     X, y = random_data(5)
-    with pytest.raises(ReliefInputError, match="k_nearest needs "
-                                               "neighbourhood='relieff'"):
-        significance.stir(X, y, k_nearest=3)
-    with pytest.raises(ReliefInputError, match="deviation needs "
-                                               "neighbourhood='multisurf'"):
-        significance.stir(X, y, neighbourhood="surf", deviation="sample")
+    with pytest.raises(ReliefInputError, match=message):
+        significance.stir(X, y, **options)
 
 
 @each_engine

@@ -66,6 +66,9 @@ def test_any_orange_scorer_selects(heart):
     (dict(n_permutations=99), "n_permutations needs significance"),
     (dict(significance="stir", n_permutations=99),
      "n_permutations needs test='permutation'"),
+    (dict(k=3, r_compatible=True), "r_compatible needs significance"),
+    (dict(significance="permutation", r_compatible=True),
+     "r_compatible needs test='stir'"),
     (dict(scorer="ReliefF"), "takes an Orange scorer")])
 def test_bad_criteria_are_refused(options, message):
     with pytest.raises(ValueError, match=message):

@@ -148,8 +148,10 @@ def test_significance_refuses_what_it_cannot_test(cpu):
     with pytest.raises(ValueError, match="n_permutations needs "
                                          "test='permutation'"):
         Significance(test="stir", n_permutations=99)
-    with pytest.raises(ValueError, match="variance needs test='stir'"):
-        Significance(test="permutation", variance="sample")
+    for option in (dict(variance="sample"), dict(r_compatible=True)):
+        with pytest.raises(ValueError, match=f"{next(iter(option))} needs "
+                                             f"test='stir'"):
+            Significance(test="permutation", **option)
     with pytest.raises(ValueError, match="adjustment"):
         Significance(adjustment="fdr")
 
