@@ -102,6 +102,11 @@ PEER_METHODS = {f"{peer} {name}": (peer, algorithm, k)
                 for name, (algorithm, k) in OURS.items()
                 if algorithm in algorithms}
 METHODS = tuple(OURS) + tuple(PEER_METHODS)
+#: our methods with k nearest neighbours, which take a rule for the ties
+#: at the k-th (``Settings.ties``)
+TAKE_TIES = tuple(name for name, (algorithm, _) in OURS.items()
+                  if algorithm in ("relief", "relieff", "drelieff",
+                                   "pdrelieff"))
 
 
 def peer_methods(installed=None):
