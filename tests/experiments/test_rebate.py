@@ -406,7 +406,10 @@ def test_ties_reach_the_methods_with_k_nearest_neighbours(monkeypatch):
     # the SURF family has no k-th neighbour: the rule does not concern it
     assert rebate.our_scores("SURF", X, y, None, "classification",
                              "all") is not None
-    with pytest.raises(ValueError, match="relief takes no rule for ties"):
+    # Relief's nearest hit and miss take the rule too, which checks it
+    assert rebate.our_scores("Relief", X, y, None, "classification",
+                             "lower-index") is not None
+    with pytest.raises(ValueError, match="ties must be one of"):
         rebate.our_scores("Relief", X, y, None, "classification", "all")
 
 
