@@ -57,6 +57,12 @@ BY_DEFINITION = {
 }
 
 
+#: rescaling's tolerance where rounding reaches beyond 1e-12: RFSM's
+#: measure of a numeric target sums rank-weighted pairs of every subset
+#: the greedy search tries (weights near 1)
+RESCALING_ATOL = {("RFSM", "regression"): 1e-11}
+
+
 def data(seed, n, a, variant, task):
     """Numeric attributes (no ties), about 10 % missing, a nominal last
     one with three values; 2 or 3 classes (as many as the variant takes)
@@ -114,11 +120,26 @@ def test_rescaling_a_numeric_attribute(variant, task, case, scale, shift):
     rescaled = X.copy()
     rescaled[:, 0] = scale * X[:, 0] + shift
     close(weights(variant, task, engine, rescaled, y, discrete),
-          weights(variant, task, engine, X, y, discrete), 1e-12)
+          weights(variant, task, engine, X, y, discrete),
+          RESCALING_ATOL.get((variant.name, task), 1e-12))
 
 
-@pytest.mark.parametrize("variant, task", CLASSIFYING, ids=[
-    variant_task_id(*pair) for pair in CLASSIFYING])
+#: variants whose weights relabelling the classes still changes, and why
+#: (strict: the test fails the day the invariance holds)
+RELABELLING_CHANGES = {
+    "DReliefF": "double ReliefF updates its weights instance by instance "
+                "in the order of their content, class codes first: other "
+                "codes, another order",
+}
+RELABELLING_CHANGES["PDReliefF"] = RELABELLING_CHANGES["DReliefF"]
+
+
+@pytest.mark.parametrize("variant, task", [
+    pytest.param(variant, task, id=variant_task_id(variant, task),
+                 marks=[pytest.mark.xfail(
+                     strict=True, reason=RELABELLING_CHANGES[variant.name])]
+                 if variant.name in RELABELLING_CHANGES else [])
+    for variant, task in CLASSIFYING])
 @EXAMPLES
 @given(case=cases)
 def test_relabelling_the_classes(variant, task, case):
