@@ -117,7 +117,7 @@ def run_wide(args):
         raise CliError(str(error)) from None
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
-    print("\n".join(format_ranking(data.names, weights, args.top,
+    print("\n".join(format_ranking(data.names, weights, args.top_k,
                                    absolute=args.absolute)))
     n, a = data.shape
     print(f"{n} instances, {a} attributes, method {method}"

@@ -6,7 +6,7 @@ provide in their own way."""
 import numpy as np
 
 from .errors import ReliefInputError
-from .prepare import as_nominal_mask
+from .prepare import as_nominal_mask, as_real
 
 
 def columns_scorer(score, X, y, discrete):
@@ -16,7 +16,9 @@ def columns_scorer(score, X, y, discrete):
 
     Raises ReliefInputError unless X is 2-D, or for a nominal mask of
     another length."""
-    X = np.asarray(X)
+    # an array as it is (an int8 genotype stays narrow), anything else
+    # (a list, a sparse matrix) as numbers or refused
+    X = X if isinstance(X, np.ndarray) else as_real(X, "The data")
     if X.ndim != 2:
         raise ReliefInputError(f"X must be a 2-D array (instances x "
                                f"attributes), got shape {X.shape}.")

@@ -18,6 +18,7 @@ the modules imported when it runs.
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import issparse
 
 from .engines import COMPILED, kernels
 from .errors import ReliefInputError
@@ -99,6 +100,10 @@ def as_real(values, what):
     """`values` as a float64 array (not copied if already one), or
     ReliefInputError naming `what` if they are not real numbers
     (:func:`check_dtype`; an object array of complex numbers too)."""
+    if issparse(values):
+        raise ReliefInputError(
+            f"{what} is a sparse matrix; the core takes a dense array "
+            f"(.toarray()); Orange's scorers take sparse tables.")
     try:
         array = values if hasattr(values, "dtype") else np.asarray(values)
         check_dtype(array.dtype, what)
@@ -106,6 +111,10 @@ def as_real(values, what):
     except ReliefInputError:
         raise
     except (TypeError, ValueError) as err:
+        if "sequence" in str(err) or "inhomogeneous" in str(err):
+            raise ReliefInputError(f"{what} must be a rectangular array of "
+                                   f"numbers; its rows differ in length.") \
+                from None
         raise ReliefInputError(f"{what} must be numeric: {err}") from None
 
 
@@ -220,8 +229,9 @@ def class_groups(y):
     """Class codes 0 .. c - 1 of the class values `y`, c, and the classes'
     priors."""
     _check_codes(y, "Class values")
-    classes, groups, counts = np.unique(
-        y.astype(np.int64), return_inverse=True, return_counts=True)
+    # as floats: a code beyond int64 (1e300) is a class as any other
+    classes, groups, counts = np.unique(y, return_inverse=True,
+                                        return_counts=True)
     if len(classes) < 2:
         raise ReliefInputError(
             "The data has a single class; Relief needs instances of at "
