@@ -252,10 +252,21 @@ def failures(variant, task, name, X, y, discrete, error, literal,
     return found
 
 
+#: (case, variant): where a case's premise does not hold for a variant.
+#: pdReliefF weighs its distances by f(w, t) (Prat & Belanche 2006, eq.
+#: 3.3), an irrational fraction: the integer case's distances are then no
+#: longer exact, so which candidates tie at the k-th distance depends on
+#: the order of a sum's terms, which the engines and the literal reference
+#: choose each their own way.
+INEXACT = {("int", "PDReliefF")}
+
+
 @each_variant_task
 def test_data_families(variant, task):
     wrong = []
     for name, case in DATA.items():
+        if (name, variant.name) in INEXACT:
+            continue
         X, y, discrete = case.make(rng_of(name), task)
         error = expected_error(variant, task, case, y)
         literal = None
