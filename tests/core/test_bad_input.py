@@ -282,15 +282,15 @@ def test_integer_inputs_and_list_mask(func):
 @pytest.mark.parametrize("func", [relieff, rrelieff])
 def test_neighbour_lists_beyond_memory(func, monkeypatch):
     """Ten million references of 20 instances: their lists of neighbours
-    (1.6 GB: ReliefF's 10 of each of two classes, RReliefF's 20) are
-    refused before the search where the machine (made to have 1 GiB
-    here) cannot hold them."""
+    (6.4 GB: ReliefF's 10 of each of two classes, RReliefF's 20, 32 bytes
+    an entry) are refused before the search where the machine (made to
+    have 1 GiB here) cannot hold them."""
     import os
     pages = {"SC_PHYS_PAGES": 2 ** 18, "SC_PAGE_SIZE": 2 ** 12}
     monkeypatch.setattr(os, "sysconf", pages.__getitem__)
     X, y = data_for(func, n=20)
     raises(func, X, y, n_iterations=10 ** 7,
-           match="n_iterations asks for at least 1 GiB of memory and this "
+           match="n_iterations asks for at least 6 GiB of memory and this "
                  "machine has 1 GiB")
 
 

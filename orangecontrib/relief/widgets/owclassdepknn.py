@@ -167,10 +167,11 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
     def _chosen_text(self):
         """What the cross-validation chose, in words."""
         model, learner = self.model, self.fitted_learner
-        if model is None or learner is None or learner.threshold is not None:
-            return "Border threshold: chosen when learning."
-        if model.method == "none":
+        if model is not None and model.method == "none":
             return "Chosen: equal weights (plain kNN)."
+        if (model is None or learner is None or learner.threshold is not None
+                or model.threshold is None):  # None: a method without one
+            return "Border threshold: chosen when learning."
         return f"Border threshold: {model.threshold:g}, chosen."
 
     def _iterations(self):
