@@ -9,28 +9,60 @@ from pathlib import Path
 import numpy as np
 
 from . import engines
+from .compact import search as compact_search
+from .compact.data import CompactData, read
+from .compact.rules import by_columns
+from .compact.store import is_compact
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                      check, check_choice, check_distance_weights)
+                      check, check_choice, check_distance_weights, check_ramp)
 from .prepare import prepare
+from .progress import wrap_callback
+from .tables import DIFF_KINDS
+from .targets import TASKS
 from .sampling import check_client, reference_instances
 from .streaming import MissingValues, relieff_streaming
 
 WEIGHTINGS = ("exp_rank", "equal")
+#: the share of the progress of a call on compact data that its search
+#: reports (the rule, which reads the columns again, reports the rest)
+SEARCH_SHARE = 0.5
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
-             t_eq, t_diff, client=None):
+             t_eq, t_diff, client=None, compact=False):
     """The data prepared for the engine that suits its size (the compiled
     one for a Dask `client`), its references (:func:`reference_instances`)
-    and the engine's kernels (:func:`.engines.kernels`)."""
+    and the engine's kernels (:func:`.engines.kernels`).
+
+    With `compact`, a narrow array, a sparse matrix or a column-block
+    source stays as it is (:class:`.compact.data.CompactData`, for the
+    variants whose search and rule read it: :func:`neighbours_of` and
+    :func:`.compact.rules.by_columns`); otherwise such data are scaled to
+    float64 tables as a whole (:func:`.prepare.prepare`)."""
     n_iterations = check("n_iterations", n_iterations)
     chosen = (engines.choose_for(X, n_iterations) if check_client(client) is None
               else engines.COMPILED)
-    data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
-                   t_diff=t_diff, engine=chosen)
+    if compact and is_compact(X):
+        diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
+        data = read(X, y, discrete, task=check_choice("task", task, TASKS),
+                    kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
+                    engine=chosen)
+    else:
+        data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
+                       t_diff=t_diff, engine=chosen)
     refs = reference_instances(data.n_instances, n_iterations, random_state)
     return data, refs, engines.kernels(chosen)
+
+
+def progress_shares(data, progress_callback):
+    """The progress callbacks of the search and of the rule: the search
+    reports all of it where the rule reads tables in memory; on compact
+    data, whose rule reads the columns again, the two share it."""
+    if not isinstance(data, CompactData):
+        return progress_callback, None
+    return (wrap_callback(progress_callback, 0.0, SEARCH_SHARE),
+            wrap_callback(progress_callback, SEARCH_SHARE, 1.0))
 
 
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
@@ -39,11 +71,16 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
     cluster when given its `client` (the compiled engine's search only).
     A k above the number of instances means all of them (each engine's
     lists are at most that long, whatever k)."""
+    k_nearest = check("k_nearest", k_nearest)
+    if isinstance(data, CompactData):
+        weights = check_distance_weights(distance_weights, data.n_attributes)
+        return compact_search.find_neighbours(data, refs, k_nearest, weights,
+                                              progress_callback)
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
     on_cluster = {} if client is None else {"client": client}
-    return kernels.find_neighbours(data, refs, check("k_nearest", k_nearest),
-                                   weights, progress_callback, **on_cluster)
+    return kernels.find_neighbours(data, refs, k_nearest, weights,
+                                   progress_callback, **on_cluster)
 
 
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
@@ -116,10 +153,20 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             X = np.load(X, mmap_mode="r") if not hasattr(X, "shape") else X
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True)
+    return relieff_weights(data, refs, kernels, k_nearest, distance_weights,
+                           progress_callback, client)
+
+
+def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
+                    progress_callback=None, client=None):
+    """ReliefF's weights of prepared data (float64 tables or compact) for
+    the references `refs`: the search, then the rule."""
+    search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
-                               distance_weights, progress_callback, client)
-    return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
+                               distance_weights, search, client)
+    return by_columns(data, lambda exact: kernels.relieff_rule(
+        exact, refs, neighbours, data.priors), progress_callback=rule)
 
 
 def relief(X, y, discrete=None, *, n_iterations=None,
@@ -135,14 +182,13 @@ def relief(X, y, discrete=None, *, n_iterations=None,
     """
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True)
     if data.n_groups != 2:
         raise ReliefInputError(
             f"Relief handles two classes and the data has {data.n_groups}; "
             f"use ReliefF for more classes.")
-    neighbours = neighbours_of(kernels, data, refs, 1, distance_weights,
-                               progress_callback, client)
-    return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
+    return relieff_weights(data, refs, kernels, 1, distance_weights,
+                           progress_callback, client)
 
 
 def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
@@ -207,12 +253,14 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     k = check("k_nearest", k_nearest)
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="regression",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True)
     weights = rank_weights(k, weighting, sigma, count=data.n_instances)
+    search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
-                               progress_callback, client)
-    sums = kernels.rrelieff_sums(data.exact, refs, neighbours, data.target,
-                                 weights)
+                               search, client)
+    sums = by_columns(data, lambda exact: kernels.rrelieff_sums(
+        exact, refs, neighbours, data.target, weights),
+        attributes=(False, True, True), progress_callback=rule)
     return rrelieff_weights(*sums, len(refs))
 
 

@@ -48,7 +48,7 @@ from .formulas.npdr import (KTH_LIMIT, MAX_LEVELS, MULTISURF_LIMIT,
 from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
                       PARAMETERS, SCALE, T_DIFF, T_EQ, TIES, TWINS, check,
                       check_choice)
-from .prepare import TASKS, as_nominal_mask, class_groups
+from .targets import TASKS, as_nominal_mask, class_groups
 from .progress import wrap_callback
 from .sampling import check_memory
 from .significance import adjust

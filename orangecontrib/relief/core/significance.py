@@ -33,7 +33,7 @@ from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE,
                       STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ, VARIANCE,
                       check)
-from .prepare import class_groups, scaled_target
+from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)

@@ -12,7 +12,7 @@ import numpy as np
 from .errors import ReliefInputError
 from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TURF_FRACTION, check)
-from .prepare import as_nominal_mask
+from .targets import as_nominal_mask
 from .progress import report, wrap_callback
 from .surf import multisurf
 from .threshold import float_array

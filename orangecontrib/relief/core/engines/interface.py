@@ -20,12 +20,34 @@ class Engine(Protocol):
         tables of the instances in `order` (None where the engine has
         none)."""
 
+    def missing_diff_tables(self, scaled, nominal, groups, n_groups, kind,
+                            t_eq, t_diff):
+        """Kononenko's RELIEF-D tables of the scaled data: (slot,
+        relief_d) as the exact tables hold them (:mod:`..tables`); a
+        column's tables depend on that column alone."""
+
     def find_neighbours(self, data, refs, k, weights=None,
                         progress_callback=None, client=None):
         """Step 2: the k nearest instances of each group to each reference,
         (m, groups, k) instance indices, nearest first, ties to the lower
         index, -1 where a group runs out; on a Dask `client`'s cluster
         where the engine can."""
+
+    def plane_distances(self, planes, digits, rows, out):
+        """out[r, j] += the popcount distance, in half units, of instance
+        rows[r] and every instance j of a block's bit planes
+        (:mod:`..compact.planes`)."""
+
+    def add_distances(self, exact, weights, rows, out):
+        """out[r, j] += sum_A w_A diff(A, I_rows[r], I_j) over the
+        attributes of a block's exact tables, continuing the running sums
+        of `out` in attribute order."""
+
+    def sparse_distances(self, matrix, implicit, nominal, kind, t_eq,
+                         t_diff, weights, rows, out):
+        """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of a CSR matrix
+        of scaled values, an entry it does not store being its column's
+        `implicit` value, added in attribute order."""
 
     def nearest_prototypes(self, train_X, train_y, squared_weights,
                            discrete, X, k):

@@ -53,7 +53,7 @@ from ..errors import ReliefInputError
 from ..estimators import prepared, rank_weights
 from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, check,
                        check_choice)
-from ..prepare import TASKS
+from ..targets import TASKS
 from .measure import SetMeasure
 from .searches import greedy_forward
 

@@ -1,0 +1,113 @@
+"""Exact distances of compact data: D(i, j) = sum_A w_A diff(A, I_i, I_j)
+(Prat & Belanche 2006, eq. 2.1, 3.1), the float64 distance of the float64
+path to the bit, computed a block of columns at a time.
+
+Three producers, chosen by the data:
+
+* bit planes (:mod:`.planes`): small integers without missing values
+  and no distance weights; the distance in half units is a whole number,
+  summed by popcount over each block's planes, block after block;
+  halved, it is the float64 path's sum to the bit (every partial sum of
+  halves is exact);
+* a sparse matrix: each pair's two rows merged over the columns either
+  stores, the terms added in attribute order (a column neither stores
+  adds an exact 0; the numpy engine makes blocks of columns dense);
+* anything else: each block's exact tables (:mod:`.data`), their terms
+  added to running sums attribute after attribute, which is the float64
+  path's order.
+
+Each returns the distances of some reference rows to every instance,
+(rows x n) float64, which the common top-k and the rules read
+(:mod:`.search`, :mod:`.rules`).  Memory: those distances and a block.
+"""
+import numpy as np
+import scipy.sparse as sp
+
+from .. import engines
+from ..progress import report
+from ..values import scale_factors
+from .planes import block_planes, fits_planes
+
+#: a unit of the planes' distances (half a diff), exact in float64
+HALF = 0.5
+#: columns of a block of planes: the kernels' rows of words are long
+#: enough to run at the vector popcount's speed, a block's planes
+#: (n x 2 KB) stay in the cache
+PLANE_COLUMNS = 8192
+
+
+def distances(data, rows, weights=None, progress_callback=None):
+    """D(I_rows[r], I_j) for every instance j, float64 (len(rows), n), as
+    the float64 path computes it (:mod:`..engines`); `weights` the
+    distance's attribute weights as the search applies them (None: 1)."""
+    kernels = engines.kernels(data.engine)
+    rows = np.asarray(rows, np.int64)
+    if fits_planes(data.stats, data.nominal, data.kind, weights):
+        return plane_distances(data, rows, kernels, progress_callback)
+    if data.store.is_sparse:
+        return sparse_distances(data, rows, weights, kernels)
+    return block_distances(data, rows, weights, kernels, progress_callback)
+
+
+def plane_distances(data, rows, kernels, progress_callback):
+    """:func:`distances` of data that fit bit planes: the popcounts of
+    every block added up (whole numbers), then halved."""
+    counts = np.zeros((len(rows), data.n_instances), np.int64)
+    stats = data.stats
+    for start, block in data.raw_blocks(PLANE_COLUMNS):
+        stop = start + block.shape[1]
+        planes, digits = block_planes(block, stats.low[start:stop],
+                                      stats.high[start:stop],
+                                      data.nominal[start:stop])
+        kernels.plane_distances(planes, digits, rows, counts)
+        report(progress_callback, stop / data.n_attributes)
+    return counts * HALF
+
+
+def block_distances(data, rows, weights, kernels, progress_callback):
+    """:func:`distances` from each block's exact tables, the terms added
+    in attribute order to running sums."""
+    out = np.zeros((len(rows), data.n_instances))
+    for start, exact in data.exact_blocks():
+        stop = start + exact.values.shape[0]
+        kernels.add_distances(exact, None if weights is None
+                              else weights[start:stop], rows, out)
+        report(progress_callback, stop / data.n_attributes)
+    return out
+
+
+def scaled_matrix(data):
+    """The sparse data's instances and columns as CSR (sorted indices)
+    of float64 scaled values, as :func:`..values.scale_rows` scales them,
+    and the scaled value of an entry it does not store, per column."""
+    store, stats = data.store, data.stats
+    matrix = store.X
+    if store.rows is not None:
+        matrix = matrix[store.rows]
+    if store.columns is not None:
+        matrix = matrix[:, store.columns]
+    matrix = sp.csr_matrix(matrix)
+    matrix.sort_indices()
+    low, span, huge = scale_factors(stats.low, stats.high, data.nominal)
+    column = matrix.indices
+    values = (matrix.data.astype(np.float64) - low[column]) / span[column]
+    implicit = (0.0 - low) / span
+    for a in np.flatnonzero(huge):
+        half = stats.high[a] / 2 - low[a] / 2
+        inside = column == a
+        values[inside] = (matrix.data[inside] / 2 - low[a] / 2) / half
+        implicit[a] = (0.0 / 2 - low[a] / 2) / half
+    return sp.csr_matrix((values, matrix.indices, matrix.indptr),
+                         shape=matrix.shape), implicit
+
+
+def sparse_distances(data, rows, weights, kernels):
+    """:func:`distances` of sparse data (no value is missing in a sparse
+    matrix: :func:`.store.check_sparse`)."""
+    matrix, implicit = scaled_matrix(data)
+    out = np.empty((len(rows), data.n_instances))
+    kernels.sparse_distances(
+        matrix, implicit, data.nominal, data.kind, data.t_eq, data.t_diff,
+        np.ones(data.n_attributes) if weights is None else weights, rows,
+        out)
+    return out
