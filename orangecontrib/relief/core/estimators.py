@@ -11,22 +11,18 @@ import numpy as np
 from . import engines
 from .compact import search as compact_search
 from .compact.data import CompactData, read
-from .compact.rules import by_columns
+from .compact.rules import by_columns, progress_shares
 from .compact.store import is_compact
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       check, check_choice, check_distance_weights, check_ramp)
 from .prepare import prepare
-from .progress import wrap_callback
 from .tables import DIFF_KINDS
 from .targets import TASKS
 from .sampling import check_client, reference_instances
 from .streaming import MissingValues, relieff_streaming
 
 WEIGHTINGS = ("exp_rank", "equal")
-#: the share of the progress of a call on compact data that its search
-#: reports (the rule, which reads the columns again, reports the rest)
-SEARCH_SHARE = 0.5
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
@@ -53,16 +49,6 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
                        t_diff=t_diff, engine=chosen)
     refs = reference_instances(data.n_instances, n_iterations, random_state)
     return data, refs, engines.kernels(chosen)
-
-
-def progress_shares(data, progress_callback):
-    """The progress callbacks of the search and of the rule: the search
-    reports all of it where the rule reads tables in memory; on compact
-    data, whose rule reads the columns again, the two share it."""
-    if not isinstance(data, CompactData):
-        return progress_callback, None
-    return (wrap_callback(progress_callback, 0.0, SEARCH_SHARE),
-            wrap_callback(progress_callback, SEARCH_SHARE, 1.0))
 
 
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,

@@ -12,6 +12,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from .compact import hoods as compact_hoods
+from .compact.rules import is_blocked
 from .errors import ReliefInputError
 from .estimators import prepared, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
@@ -86,10 +88,11 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                                "classes; the target is numeric.")
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff)
-    sums, constant = kernels.radius_rule(data, refs, own_labels(data, task),
-                                         task, local, far, ddof, stir,
-                                         progress_callback)
+                                   t_eq=t_eq, t_diff=t_diff, compact=True)
+    rule = (compact_hoods.radius_rule if is_blocked(data)
+            else kernels.radius_rule)
+    sums, constant = rule(data, refs, own_labels(data, task), task, local,
+                          far, ddof, stir, progress_callback)
     weights = radius_weights(sums[0], constant[0], task, far, len(refs))
     return RadiusSums(weights, stir_sums(sums[0], constant[0], len(refs))
                       if stir else None)

@@ -10,7 +10,27 @@ tables (:data:`.store.BLOCK_CELLS`).
 """
 import numpy as np
 
-from ..progress import report
+from ..progress import report, wrap_callback
+
+#: the share of the progress of a call on compact data that its search
+#: reports (the rule, which reads the columns again, reports the rest)
+SEARCH_SHARE = 0.5
+
+
+def is_blocked(data):
+    """Whether `data` are compact (their rules read blocks of columns)
+    rather than float64 tables in memory."""
+    return hasattr(data, "exact_blocks")
+
+
+def progress_shares(data, progress_callback):
+    """The progress callbacks of the search and of the rule: the search
+    reports all of it where the rule reads tables in memory; on compact
+    data, whose rule reads the columns again, the two share it."""
+    if not is_blocked(data):
+        return progress_callback, None
+    return (wrap_callback(progress_callback, 0.0, SEARCH_SHARE),
+            wrap_callback(progress_callback, SEARCH_SHARE, 1.0))
 
 
 def by_columns(data, rule, attributes=None, progress_callback=None):
@@ -22,7 +42,7 @@ def by_columns(data, rule, attributes=None, progress_callback=None):
     (which do not depend on the attributes, a sum of the target's diffs,
     say) are taken from the first block.
     """
-    if not hasattr(data, "exact_blocks"):
+    if not is_blocked(data):
         return rule(data.exact)
     parts = []
     for start, exact in data.exact_blocks():

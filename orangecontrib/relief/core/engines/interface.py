@@ -76,9 +76,11 @@ class Engine(Protocol):
         """Steps 2 and 3 of (p)dReliefF, one reference at a time."""
 
     def radius_rule(self, data, refs, labels, task, local, far, ddof, stir,
-                    progress_callback=None):
+                    progress_callback=None, given=None):
         """Steps 2 and 3 of the SURF family, for each labelling of the
-        instances: the rule's sums and constants (and STIR's sums)."""
+        instances: the rule's sums and constants (and STIR's sums); the
+        distances computed, or read from `given`
+        (:class:`..formulas.neighbourhoods.GivenDistances`)."""
 
     def neighbour_pairs(self, data, rule, k, ddof, exclude_twins,
                         weights=None, progress_callback=None):

@@ -19,6 +19,7 @@ compiled engine compiles them (:mod:`..engines.compiled.rules.surf`) and the vec
 one calls them as they are, so that both read one definition.
 """
 import math
+from collections import namedtuple
 
 #: how the far instances of a reference are scored
 NO_FAR, OPPOSITE, SIMILARITY = 0, 1, 2
@@ -75,3 +76,13 @@ def class_coefficients(counts, own, priors, coefs):
     any_miss = 1.0 if present > 0 else 0.0
     any_hit = 1.0 if counts[own] > 0 else 0.0
     return any_miss, any_hit
+
+
+#: distances the SURF family's rules read instead of computing them (the
+#: rules of a block of columns, whose neighbourhoods depend on every
+#: column: :mod:`...compact.hoods`)
+GivenDistances = namedtuple("GivenDistances", [
+    "rows",         # float64 (r, n): D(i, j) of some instances i
+    "row_of",       # int64 (n,): the row of instance i (-1: none)
+    "global_mean",  # SURF's T, the mean distance of all pairs (0 if unused)
+])

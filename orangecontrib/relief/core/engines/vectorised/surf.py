@@ -74,20 +74,27 @@ class Neighbourhoods:
     attribute's diffs of a block, with the instances in `order` (the
     columns of every result: column p holds instance order[p])."""
 
-    def __init__(self, exact, order, local, far, ddof):
+    def __init__(self, exact, order, local, far, ddof, given=None):
         self.rows = Rows(exact, order=order)
         self.n_attrs, self.n = exact.values.shape
+        self.order = order
         self.position = np.empty_like(order)
         self.position[order] = np.arange(len(order))
         self.local, self.far, self.ddof = local, far, ddof
+        self.given = given
         #: references per block: a block's diffs of an attribute in a tile
         self.height = max(1, TILE // max(self.n, 1))
-        self.global_mean = 0.0 if local else self.mean_distance()
+        self.global_mean = (given.global_mean if given is not None
+                            else 0.0 if local else self.mean_distance())
 
     def distances(self, refs):
         """The references' distances to every instance, columns in
-        order, NaN for the reference itself (not its own neighbour)."""
-        dist = self.rows.distances(refs, np.empty((len(refs), self.n)))
+        order, NaN for the reference itself (not its own neighbour);
+        read from the given distances where there are some."""
+        if self.given is None:
+            dist = self.rows.distances(refs, np.empty((len(refs), self.n)))
+        else:
+            dist = self.given.rows[self.given.row_of[refs]][:, self.order]
         dist[np.arange(len(refs)), self.position[refs]] = np.nan
         return dist
 
@@ -249,7 +256,7 @@ def classification_block(hoods, refs, labellings, priors, stir):
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
-                        progress_callback=None):
+                        progress_callback=None, given=None):
     """Sums of the classification rules over the references, for each row
     of `labels` (class codes of the instances; the neighbourhoods found
     once for them all).
@@ -263,7 +270,7 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     """
     codes = labels.astype(np.int64)
     order = np.argsort(codes[0], kind="stable")
-    hoods = Neighbourhoods(exact, order, local, far, ddof)
+    hoods = Neighbourhoods(exact, order, local, far, ddof, given)
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
     sums = np.zeros((len(labels), SUM_ROWS, exact.values.shape[0]))
@@ -305,13 +312,13 @@ def regression_block(hoods, refs, targets):
 
 
 def regression_sums(exact, refs, labels, local, far, ddof,
-                    progress_callback=None):
+                    progress_callback=None, given=None):
     """RReliefF's sums over the neighbourhoods, each member with influence
     1 / |S|, for each row of `labels` (scaled targets): rows 0, 1 of
     sums[p] N_dA, N_dCdA of the near sets, rows 2, 3 of the far sets;
     n_dc[p] their N_dC."""
     hoods = Neighbourhoods(exact, np.arange(exact.values.shape[1]), local,
-                           far, ddof)
+                           far, ddof, given)
     sums = np.zeros((len(labels), 4, exact.values.shape[0]))
     n_dc = np.zeros((len(labels), 3))
     for blocks, done in reference_blocks(refs, hoods.height,
@@ -325,16 +332,19 @@ def regression_sums(exact, refs, labels, local, far, ddof,
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None):
+                progress_callback=None, given=None):
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
-    :func:`regression_sums`, (P, rows, a) and (P, 3).  The neighbourhoods
+    :func:`regression_sums`, (P, rows, a) and (P, 3).  The distances
+    are computed, or read from `given`
+    (:class:`...formulas.neighbourhoods.GivenDistances`).  The neighbourhoods
     depend on the attributes only, but with missing values a class's
     RELIEF-D diffs depend on the classes of `data`, which `labels` must
     then be."""
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
-                                   local, far, ddof, stir, progress_callback)
+                                   local, far, ddof, stir, progress_callback,
+                                   given)
     return regression_sums(data.exact, refs, labels, local, far, ddof,
-                           progress_callback)
+                           progress_callback, given)
