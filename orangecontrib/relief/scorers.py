@@ -46,7 +46,7 @@ from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_REL
                            check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
-from .core.turf import turf, turf_rounds
+from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
@@ -496,6 +496,13 @@ class TuRF(Scorer):
         `data`: scores, the kept attributes and every round."""
         options = dict(fraction=self.fraction, n_keep=self.n_keep,
                        progress_callback=progress_callback)
+        if (isinstance(self.scorer, ReliefScorer)
+                and self.scorer.friendly_name in PREPARED_ONCE):
+            arrays = self.scorer.arrays(data)
+            return turf_prepared(
+                self.scorer.friendly_name, arrays.X, arrays.y,
+                arrays.discrete, task=arrays.task,
+                **options, **self.scorer._rescorer_options())
         if isinstance(self.scorer, ReliefScorer):
             arrays = self.scorer.arrays(data)
 

@@ -34,12 +34,13 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     With `compact`, a narrow array, a sparse matrix or a column-block
     source stays as it is (:class:`.compact.data.CompactData`, for the
     variants whose search and rule read it: :func:`neighbours_of` and
-    :func:`.compact.rules.by_columns`); otherwise such data are scaled to
-    float64 tables as a whole (:func:`.prepare.prepare`)."""
+    :func:`.compact.rules.by_columns`), and with ``compact="always"`` any
+    data (TuRF's, whose rounds take columns of it); otherwise such data
+    are scaled to float64 tables as a whole (:func:`.prepare.prepare`)."""
     n_iterations = check("n_iterations", n_iterations)
     chosen = (engines.choose_for(X, n_iterations) if check_client(client) is None
               else engines.COMPILED)
-    if compact and is_compact(X):
+    if compact == "always" or compact and is_compact(X):
         diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
         data = read(X, y, discrete, task=check_choice("task", task, TASKS),
                     kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
@@ -153,6 +154,29 @@ def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
                                distance_weights, search, client)
     return by_columns(data, lambda exact: kernels.relieff_rule(
         exact, refs, neighbours, data.priors), progress_callback=rule)
+
+
+def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
+                    n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                    t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
+                    client=None):
+    """ReliefF prepared once for scoring subsets of the columns (TuRF's
+    rounds, :mod:`.turf`): ``(score_columns, a)``, where
+    ``score_columns(columns, progress_callback=None)`` gives the weights
+    of the columns `columns` (indices, increasing) scored without the
+    others, as :func:`relieff` of ``X[:, columns]`` gives them, and a is
+    the number of attributes.  Parameters as in :func:`relieff`."""
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task="classification",
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact="always")
+    weights = check_distance_weights(distance_weights, data.n_attributes)
+
+    def score_columns(columns, progress_callback=None):
+        return relieff_weights(
+            data.take(columns), refs, kernels, k_nearest,
+            None if weights is None else weights[columns],
+            progress_callback, client)
+    return score_columns, data.n_attributes
 
 
 def relief(X, y, discrete=None, *, n_iterations=None,

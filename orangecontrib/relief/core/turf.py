@@ -10,11 +10,12 @@ from collections import namedtuple
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ,
+from .estimators import relieff_columns
+from .options import (DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TURF_FRACTION, check)
 from .targets import as_nominal_mask
 from .progress import report, wrap_callback
-from .surf import multisurf
+from .surf import radius_columns
 from .threshold import float_array
 
 TurfResult = namedtuple("TurfResult", [
@@ -99,21 +100,80 @@ def turf_multisurf(X, y, discrete=None, *, task="classification",
                    t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """The scores of :func:`turf` around MultiSURF (the default scorer of
     the Orange TuRF): `fraction` and `n_keep` are TuRF's, the other
-    parameters MultiSURF's (:func:`.surf.multisurf`).
+    parameters MultiSURF's (:func:`.surf.multisurf`).  The data are
+    prepared once (:func:`.surf.radius_columns`; a narrow array, a
+    sparse matrix or a column-block source kept as it is) and every round
+    scores columns of them: no round prepares the data again.
 
     Returns
     -------
     float64 array (a,)
         :attr:`TurfResult.scores`.
     """
-    def score(X, y, discrete, progress_callback=None):
-        return multisurf(X, y, discrete, task=task, deviation=deviation,
-                         n_iterations=n_iterations,
-                         random_state=random_state, diff=diff, t_eq=t_eq,
-                         t_diff=t_diff, progress_callback=progress_callback)
+    return turf_prepared(
+        "MultiSURF", X, y, discrete, task=task, fraction=fraction,
+        n_keep=n_keep, progress_callback=progress_callback,
+        deviation=deviation, n_iterations=n_iterations,
+        random_state=random_state, diff=diff, t_eq=t_eq,
+        t_diff=t_diff).scores
 
-    return turf(score, X, y, discrete, fraction=fraction, n_keep=n_keep,
-                progress_callback=progress_callback).scores
+
+def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
+                 n_keep=None, k_nearest=K_RELIEFF, n_iterations=None,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, progress_callback=None):
+    """The scores of :func:`turf` around ReliefF, Moore & White's own
+    (2007): `fraction` and `n_keep` are TuRF's, the other parameters
+    ReliefF's (:func:`.estimators.relieff`).  The data are prepared once
+    and every round scores columns of them (as
+    :func:`turf_multisurf`).
+
+    Returns
+    -------
+    float64 array (a,)
+        :attr:`TurfResult.scores`.
+    """
+    return turf_prepared(
+        "ReliefF", X, y, discrete, fraction=fraction, n_keep=n_keep,
+        progress_callback=progress_callback, k_nearest=k_nearest,
+        n_iterations=n_iterations, random_state=random_state, diff=diff,
+        t_eq=t_eq, t_diff=t_diff).scores
+
+
+#: the variants whose rounds score columns of data prepared once, and
+#: how each is prepared: ``columns(X, y, discrete, task, **options)`` ->
+#: (score_columns, a) (:func:`.estimators.relieff_columns`)
+PREPARED_ONCE = {
+    "ReliefF": lambda X, y, discrete, task, **options: relieff_columns(
+        X, y, discrete, **options),
+    **{name: (lambda method: lambda X, y, discrete, task, **options:
+              radius_columns(X, y, discrete, method=method, task=task,
+                             **options))(method)
+       for name, method in (("SURF", "surf"), ("SURF*", "surf*"),
+                            ("MultiSURF", "multisurf"),
+                            ("MultiSURF*", "multisurf*"))},
+}
+
+
+def turf_prepared(name, X, y, discrete=None, *, task="classification",
+                  fraction=TURF_FRACTION, n_keep=None, progress_callback=None,
+                  **options):
+    """:func:`turf` around the variant `name` (a key of
+    :data:`PREPARED_ONCE`), with its `options`: the data prepared once,
+    every round scoring columns of them.
+
+    Returns
+    -------
+    TurfResult
+    """
+    if name not in PREPARED_ONCE:
+        raise ReliefInputError(
+            f"TuRF prepares the data once for "
+            f"{', '.join(PREPARED_ONCE)}, not {name!r}.")
+    score_columns, n_attributes = PREPARED_ONCE[name](X, y, discrete, task,
+                                                      **options)
+    return turf_rounds(score_columns, n_attributes, fraction=fraction,
+                       n_keep=n_keep, progress_callback=progress_callback)
 
 
 def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,

@@ -20,11 +20,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import engines
+from ..columns import is_column_source
 from ..errors import ReliefInputError
 from ..tables import exact_tables
 from ..targets import as_nominal_mask, as_target, target_groups
-from .store import (ColumnStore, block_width, check_narrow, check_sparse,
-                    scaled_block, scan)
+from ..values import as_real
+from .store import (NARROW_KINDS, ColumnStore, block_width, check_narrow,
+                    check_sparse, scaled_block, scan)
 
 
 @dataclass(frozen=True)
@@ -123,12 +125,16 @@ class CompactData:
 def read(X, y, discrete=None, *, task, kind, t_eq, t_diff, engine):
     """:class:`CompactData` of a narrow array, a sparse matrix or a
     column-block source `X` and the target `y`, checked as
-    :func:`..prepare.prepare` checks data."""
+    :func:`..prepare.prepare` checks data (any other array is read as
+    float64, and kept as it is if it is one)."""
     if sp.issparse(X):
         X = check_sparse(X)
         if X.shape[1] == 0:
             raise ReliefInputError("The data has no attributes to score.")
     else:
+        if not is_column_source(X) and not (isinstance(X, np.ndarray)
+                                            and X.dtype.kind in NARROW_KINDS):
+            X = as_real(X, "The data")
         check_narrow(X)
     n, n_attrs = X.shape
     y = as_target(y, n)
