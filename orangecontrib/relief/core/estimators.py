@@ -62,7 +62,7 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
     if isinstance(data, CompactData):
         weights = check_distance_weights(distance_weights, data.n_attributes)
         return compact_search.find_neighbours(data, refs, k_nearest, weights,
-                                              progress_callback)
+                                              progress_callback, client)
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
     on_cluster = {} if client is None else {"client": client}
@@ -152,8 +152,10 @@ def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
                                distance_weights, search, client)
+    priors = data.priors  # the rule's own, not the data (a task's)
     return by_columns(data, lambda exact: kernels.relieff_rule(
-        exact, refs, neighbours, data.priors), progress_callback=rule)
+        exact, refs, neighbours, priors), progress_callback=rule,
+        client=client)
 
 
 def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
@@ -268,9 +270,11 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                search, client)
+    target = data.target
     sums = by_columns(data, lambda exact: kernels.rrelieff_sums(
-        exact, refs, neighbours, data.target, weights),
-        attributes=(False, True, True), progress_callback=rule)
+        exact, refs, neighbours, target, weights),
+        attributes=(False, True, True), progress_callback=rule,
+        client=client)
     return rrelieff_weights(*sums, len(refs))
 
 

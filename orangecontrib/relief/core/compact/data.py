@@ -80,6 +80,21 @@ class CompactData:
                        stats=self.stats.take(columns),
                        nominal=self.nominal[columns])
 
+    def block(self, start, block):
+        """The data of one block of columns read at `start` (`block`, in
+        the input's dtype): a store of that block alone, in memory, to
+        compute with here or to send to a cluster's worker."""
+        columns = slice(start, start + block.shape[1])
+        return replace(self, store=ColumnStore(np.ascontiguousarray(block)),
+                       stats=self.stats.take(columns),
+                       nominal=self.nominal[columns])
+
+    def without_values(self):
+        """The data without their columns (the groups, the scaling and
+        the diff kind): what a cluster's task of the whole data needs
+        beside values sent on their own."""
+        return replace(self, store=None)
+
     def width(self):
         """Columns per block of the exact tables."""
         return block_width(self.n_instances)

@@ -36,43 +36,53 @@ HALF = 0.5
 PLANE_COLUMNS = 8192
 
 
-def distances(data, rows, weights=None, progress_callback=None):
+def distances(data, rows, weights=None, progress_callback=None,
+              client=None):
     """D(I_rows[r], I_j) for every instance j, float64 (len(rows), n), as
     the float64 path computes it (:mod:`..engines`); `weights` the
-    distance's attribute weights as the search applies them (None: 1)."""
-    kernels = engines.kernels(data.engine)
+    distance's attribute weights as the search applies them (None: 1).
+    On a Dask `client`'s cluster the blocks are tasks (:mod:`.cluster`),
+    the same distances to the bit."""
     rows = np.asarray(rows, np.int64)
+    if client is not None:
+        from .cluster import distances_on
+        return distances_on(client, data, rows, weights, progress_callback)
     if fits_planes(data.stats, data.nominal, data.kind, weights):
-        return plane_distances(data, rows, kernels, progress_callback)
+        counts = np.zeros((len(rows), data.n_instances), np.int64)
+        for start, block in data.raw_blocks(PLANE_COLUMNS):
+            add_plane_counts(data.block(start, block), rows, counts)
+            report(progress_callback,
+                   (start + block.shape[1]) / data.n_attributes)
+        return counts * HALF
     if data.store.is_sparse:
-        return sparse_distances(data, rows, weights, kernels)
-    return block_distances(data, rows, weights, kernels, progress_callback)
-
-
-def plane_distances(data, rows, kernels, progress_callback):
-    """:func:`distances` of data that fit bit planes: the popcounts of
-    every block added up (whole numbers), then halved."""
-    counts = np.zeros((len(rows), data.n_instances), np.int64)
-    stats = data.stats
-    for start, block in data.raw_blocks(PLANE_COLUMNS):
-        stop = start + block.shape[1]
-        planes, digits = block_planes(block, stats.low[start:stop],
-                                      stats.high[start:stop],
-                                      data.nominal[start:stop])
-        kernels.plane_distances(planes, digits, rows, counts)
-        report(progress_callback, stop / data.n_attributes)
-    return counts * HALF
-
-
-def block_distances(data, rows, weights, kernels, progress_callback):
-    """:func:`distances` from each block's exact tables, the terms added
-    in attribute order to running sums."""
+        return sparse_distances(scaled_matrix(data), data, rows, weights)
     out = np.zeros((len(rows), data.n_instances))
-    for start, exact in data.exact_blocks():
-        stop = start + exact.values.shape[0]
-        kernels.add_distances(exact, None if weights is None
-                              else weights[start:stop], rows, out)
-        report(progress_callback, stop / data.n_attributes)
+    for start, block in data.raw_blocks():
+        add_block_distances(data.block(start, block), rows,
+                            None if weights is None
+                            else weights[start:start + block.shape[1]], out)
+        report(progress_callback,
+               (start + block.shape[1]) / data.n_attributes)
+    return out
+
+
+def add_plane_counts(part, rows, counts):
+    """counts += the popcount distances (half units) of the rows to every
+    instance over the columns of `part` (:meth:`.data.CompactData.block`,
+    columns that fit planes); returns `counts`."""
+    stats = part.stats
+    planes, digits = block_planes(part.store.X, stats.low, stats.high,
+                                  part.nominal)
+    engines.kernels(part.engine).plane_distances(planes, digits, rows,
+                                                 counts)
+    return counts
+
+
+def add_block_distances(part, rows, weights, out):
+    """out += the terms of the columns of `part` (a block), added to the
+    running sums in attribute order; returns `out`."""
+    exact = part.exact_block(0, part.store.X)
+    engines.kernels(part.engine).add_distances(exact, weights, rows, out)
     return out
 
 
@@ -101,12 +111,13 @@ def scaled_matrix(data):
                          shape=matrix.shape), implicit
 
 
-def sparse_distances(data, rows, weights, kernels):
+def sparse_distances(scaled, data, rows, weights):
     """:func:`distances` of sparse data (no value is missing in a sparse
-    matrix: :func:`.store.check_sparse`)."""
-    matrix, implicit = scaled_matrix(data)
+    matrix: :func:`.store.check_sparse`) from their :func:`scaled_matrix`
+    `scaled`."""
+    matrix, implicit = scaled
     out = np.empty((len(rows), data.n_instances))
-    kernels.sparse_distances(
+    engines.kernels(data.engine).sparse_distances(
         matrix, implicit, data.nominal, data.kind, data.t_eq, data.t_diff,
         np.ones(data.n_attributes) if weights is None else weights, rows,
         out)

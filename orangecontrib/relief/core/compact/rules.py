@@ -33,22 +33,28 @@ def progress_shares(data, progress_callback):
             wrap_callback(progress_callback, SEARCH_SHARE, 1.0))
 
 
-def by_columns(data, rule, attributes=None, progress_callback=None):
+def by_columns(data, rule, attributes=None, progress_callback=None,
+               client=None):
     """``rule(exact)`` of the data's exact tables: for compact data, of
     each block of columns, the results joined along their last axis.
 
     `rule` returns an array (..., a) or, with `attributes`, a tuple whose
     items `attributes` marks True where they are such arrays; the others
     (which do not depend on the attributes, a sum of the target's diffs,
-    say) are taken from the first block.
+    say) are taken from the first block.  On a Dask `client`'s cluster
+    the blocks are tasks (:func:`.cluster.rule_on`).
     """
     if not is_blocked(data):
         return rule(data.exact)
-    parts = []
-    for start, exact in data.exact_blocks():
-        parts.append(rule(exact))
-        report(progress_callback,
-               (start + exact.values.shape[0]) / data.n_attributes)
+    if client is not None:
+        from .cluster import rule_on
+        parts = rule_on(client, data, rule, progress_callback)
+    else:
+        parts = []
+        for start, exact in data.exact_blocks():
+            parts.append(rule(exact))
+            report(progress_callback,
+                   (start + exact.values.shape[0]) / data.n_attributes)
     if attributes is None:
         return np.concatenate(parts, axis=-1)
     return tuple(np.concatenate([part[i] for part in parts], axis=-1)

@@ -27,13 +27,15 @@ def chunks(count, n):
             for first in range(0, count, size)]
 
 
-def find_neighbours(data, refs, k, weights=None, progress_callback=None):
+def find_neighbours(data, refs, k, weights=None, progress_callback=None,
+                    client=None):
     """The k nearest instances of each group to each reference, (m,
     groups, k), nearest first, ties to the lower index, -1 where a group
     runs out: the lists of :func:`..engines.compiled.neighbours.
     find_neighbours` on the data in float64.  `weights` are the
     distance's attribute weights (None: 1), rounded to float32 as the
-    search rounds them."""
+    search rounds them.  On a Dask `client`'s cluster the distances are
+    tasks (:mod:`.cluster`), the same to the bit."""
     n = data.n_instances
     k = min(k, n)
     if weights is not None:
@@ -45,7 +47,8 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None):
     for p, part in enumerate(parts):
         rows = unique[part]
         dist = distances(data, rows, weights, wrap_callback(
-            progress_callback, p / len(parts), (p + 1) / len(parts)))
+            progress_callback, p / len(parts), (p + 1) / len(parts)),
+            client)
         dist[np.arange(len(rows)), rows] = np.inf
         for g in range(data.n_groups):
             out[part, g] = nearest_of_group(
