@@ -14,7 +14,8 @@ from Orange.data import Table
 
 TableArrays = namedtuple("TableArrays", [
     "X",         # float64 (n, a): attribute values, NaN for missing,
-                 # value codes for discrete attributes
+                 # value codes for discrete attributes (a CSR matrix
+                 # where a sparse table is kept sparse)
     "y",         # float64 (n,): class codes or the numeric target
     "discrete",  # bool (a,): which attributes are discrete (nominal)
     "task",      # "classification" or "regression"
@@ -44,16 +45,22 @@ def without_weights(data):
     return unweighted
 
 
-def table_arrays(data, what):
-    """The :class:`TableArrays` of `data` (a sparse table is made dense;
-    rows with an unknown class are kept, the core leaves them out)."""
+def table_arrays(data, what, sparse=False):
+    """The :class:`TableArrays` of `data` (rows with an unknown class are
+    kept, the core leaves them out).  A sparse table is made dense, or
+    with `sparse` its X kept as a CSR matrix (the core reads it as it is:
+    :mod:`.core.compact`) unless it stores a missing value (NaN), which
+    the core reads only in a dense array."""
     check_table(data, what)
-    if sp.issparse(data.X):
+    if sp.issparse(data.X) and not (
+            sparse and not np.isnan(data.X.data).any()):
         data = data.to_dense()
     discrete = np.array([var.is_discrete for var in data.domain.attributes],
                         dtype=bool)
     task = ("classification" if data.domain.class_var.is_discrete
             else "regression")
-    return TableArrays(np.asarray(data.X, dtype=np.float64),
+    X = (sp.csr_matrix(data.X) if sp.issparse(data.X)
+         else np.asarray(data.X, dtype=np.float64))
+    return TableArrays(X,
                        np.asarray(data.Y, dtype=np.float64).ravel(),
                        discrete, task)

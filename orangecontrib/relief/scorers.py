@@ -32,6 +32,7 @@ and wants one row per score column; :mod:`.rank` adapts these scorers to
 it.
 """
 import numpy as np
+import scipy.sparse as sp
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
 from Orange.data.filter import HasClass
@@ -111,7 +112,7 @@ class ReliefScorer(Scorer):
     ``_options`` adds them to these.
     """
     feature_type = Variable
-    #: a sparse table is made dense (Relief's diffs are dense anyway)
+    #: a sparse table stays sparse (:func:`.arrays.table_arrays`)
     supports_sparse_data = True
     preprocessors = [HasClass()]
     #: the variant of :mod:`.core.variants` the scorer computes
@@ -164,7 +165,7 @@ class ReliefScorer(Scorer):
             raise ValueError(f"{name} needs a {kind} target variable.")
         for preprocess in self.preprocessors:
             data = preprocess(data)
-        return table_arrays(data, name)
+        return table_arrays(data, name, sparse=True)
 
     def _options(self, progress_callback):
         return dict(n_iterations=self.n_iterations,
@@ -575,7 +576,9 @@ class NPDR(ReliefScorer):
             data = preprocess(data)
         attributes = data.domain.attributes
         metas = [c for c in covariates if c not in attributes]
-        X = np.column_stack([arrays.X] + [data.get_column(c) for c in metas])
+        X = np.column_stack([arrays.X.toarray() if sp.issparse(arrays.X)
+                             else arrays.X]
+                            + [data.get_column(c) for c in metas])
         discrete = np.concatenate([arrays.discrete,
                                    [c.is_discrete for c in metas]])
         columns = list(attributes) + metas

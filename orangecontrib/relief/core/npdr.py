@@ -37,8 +37,11 @@ with adjustments for multiple tests and confounding. Bioinformatics
 from collections import namedtuple
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.special import stdtr
 
+from .columns import is_column_source
+from .compact.store import dense_values
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared
 from .formulas.neighbourhoods import SIGMAS
@@ -383,7 +386,8 @@ def attribute_units(X, discrete, kept, raw):
     weight of its diff in the distance (the R package's manhattan
     distance of the raw values) and what its coefficient and error are
     divided by."""
-    X = np.asarray(X, dtype=np.float64)[kept]
+    X = (dense_values(X) if sp.issparse(X) or is_column_source(X)
+         else np.asarray(X, dtype=np.float64))[kept]
     units = np.ones(X.shape[1])
     if raw:
         with np.errstate(invalid="ignore"):

@@ -18,13 +18,15 @@ the modules imported when it runs.
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from .engines import COMPILED, kernels
 from .errors import ReliefInputError
 from .options import DIFF, T_DIFF, T_EQ, check_choice, check_ramp
 from .tables import DIFF_KINDS, ExactTables, SearchTables, exact_tables
 from .compact.data import read
-from .compact.store import is_compact
+from .columns import is_column_source
+from .compact.store import dense_values, is_compact
 from .targets import TASKS, as_nominal_mask, as_target, target_groups
 from .values import as_real, check_finite, scale_columns
 
@@ -81,6 +83,8 @@ class PreparedData:
 
 
 def _as_matrix(X):
+    if sp.issparse(X) or is_column_source(X):
+        X = dense_values(X)
     X = as_real(X, "The data")
     if X.ndim != 2:
         raise ReliefInputError(f"X must be 2-D (instances x attributes), "

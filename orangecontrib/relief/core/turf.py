@@ -8,7 +8,10 @@ rest.  Any scorer can be wrapped.
 from collections import namedtuple
 
 import numpy as np
+import scipy.sparse as sp
 
+from .columns import is_column_source
+from .compact.store import ColumnStore
 from .errors import ReliefInputError
 from .estimators import relieff_columns
 from .options import (DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
@@ -80,14 +83,18 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
-    X = np.asarray(X)
-    if X.ndim != 2:
+    if is_column_source(X):  # columns taken as a source of its own
+        X = ColumnStore(X)
+    elif not sp.issparse(X):
+        X = np.asarray(X)
+    if len(X.shape) != 2:
         raise ReliefInputError(f"X must be a 2-D array (instances x "
                                f"attributes), got shape {X.shape}.")
     discrete = as_nominal_mask(discrete, X.shape[1])
 
     def score_columns(columns, progress_callback):
-        return score(X[:, columns], y, discrete[columns],
+        subset = X.take(columns) if is_column_source(X) else X[:, columns]
+        return score(subset, y, discrete[columns],
                      progress_callback=progress_callback)
 
     return turf_rounds(score_columns, X.shape[1], fraction=fraction,

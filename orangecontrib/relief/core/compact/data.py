@@ -85,7 +85,9 @@ class CompactData:
         the input's dtype): a store of that block alone, in memory, to
         compute with here or to send to a cluster's worker."""
         columns = slice(start, start + block.shape[1])
-        return replace(self, store=ColumnStore(np.ascontiguousarray(block)),
+        store = ColumnStore(np.ascontiguousarray(block),
+                            missing_code=self.store.missing_code)
+        return replace(self, store=store,
                        stats=self.stats.take(columns),
                        nominal=self.nominal[columns])
 

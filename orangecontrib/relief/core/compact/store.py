@@ -46,11 +46,12 @@ def is_compact(X):
             and X.dtype.kind in NARROW_KINDS and X.dtype.itemsize < 8)
 
 
-def block_width(n, columns=BLOCK_COLUMNS):
-    """Columns per block of n instances: at most `columns`, a multiple of
-    64 (a word of bit planes), and at most BLOCK_CELLS float64 cells."""
+def block_width(n):
+    """Columns per block of n instances: at most BLOCK_COLUMNS, a
+    multiple of 64 (a word of bit planes), and at most BLOCK_CELLS
+    float64 cells."""
     fit = max(64, (BLOCK_CELLS // max(n, 1)) // 64 * 64)
-    return max(64, min(columns, fit) // 64 * 64)
+    return max(64, min(BLOCK_COLUMNS, fit) // 64 * 64)
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,8 @@ class ColumnStats:
 
 class ColumnStore:
     """The instances with a known target of `X` (a narrow array, a sparse
-    matrix or a column-block source), a block of columns at a time.
+    matrix or a column-block source), a block of columns at a time; a
+    column-block source itself (:mod:`..columns`).
 
     Parameters
     ----------
@@ -85,14 +87,17 @@ class ColumnStore:
     columns : int array or None
         The columns read, in increasing order (TuRF's remaining ones);
         None: all of them.  Blocks number them 0, 1, ... in this order.
+    missing_code : int or None
+        The value that marks a missing value in an integer array (a
+        column-block source names its own).
     """
 
-    def __init__(self, X, rows=None, columns=None):
+    def __init__(self, X, rows=None, columns=None, missing_code=None):
         self.X = X
         self.rows = rows
         self.columns = columns
         self.missing_code = (missing_code_of(X) if is_column_source(X)
-                             else None)
+                             else missing_code)
 
     @property
     def shape(self):
@@ -113,13 +118,9 @@ class ColumnStore:
         increasing order): nothing is read or copied."""
         chosen = (np.asarray(columns) if self.columns is None
                   else self.columns[columns])
-        return ColumnStore.__new__(ColumnStore)._set(
-            self.X, self.rows, chosen, self.missing_code)
-
-    def _set(self, X, rows, columns, missing_code):
-        self.X, self.rows, self.columns = X, rows, columns
-        self.missing_code = missing_code
-        return self
+        store = ColumnStore(self.X, self.rows, chosen)
+        store.missing_code = self.missing_code
+        return store
 
     def blocks(self, size):
         """(start, block) for runs of at most `size` of the store's
@@ -134,6 +135,11 @@ class ColumnStore:
             wanted = (slice(start, stop) if self.columns is None
                       else self.columns[start:stop])
             yield start, self._rows_of(self._read(wanted))
+
+    def column_blocks(self, size):
+        """The store as a column-block source (:mod:`..columns`): its
+        columns of the kept rows, `size` at a time."""
+        return self.blocks(size)
 
     def _read(self, wanted):
         """The columns `wanted` (a slice or indices) of an array or a
@@ -287,3 +293,16 @@ def scaled_block(store, block, stats, nominal):
     NaN; C order."""
     return scale_rows(store.as_float(block), stats.low, stats.high, nominal)
 
+
+
+def dense_values(X):
+    """A sparse matrix or a column-block source `X` as a float64 array,
+    a missing value NaN (for what reads every value at once)."""
+    if sp.issparse(X):
+        return check_sparse(X).toarray().astype(np.float64, copy=False)
+    check_narrow(X)
+    store = ColumnStore(X)
+    out = np.empty(X.shape)
+    for start, block in store.blocks(block_width(X.shape[0])):
+        out[:, start:start + block.shape[1]] = store.as_float(block)
+    return out
