@@ -172,13 +172,25 @@ def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
         X, y, discrete, n_iterations, random_state, task="classification",
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact="always")
     weights = check_distance_weights(distance_weights, data.n_attributes)
+    draws = reference_draws(refs, data.n_instances, n_iterations,
+                            random_state)
 
     def score_columns(columns, progress_callback=None):
         return relieff_weights(
-            data.take(columns), refs, kernels, k_nearest,
+            data.take(columns), next(draws), kernels, k_nearest,
             None if weights is None else weights[columns],
             progress_callback, client)
     return score_columns, data.n_attributes
+
+
+def reference_draws(refs, n, n_iterations, random_state):
+    """The references of successive scorings of one preparation: `refs`
+    (drawn by the preparation), then drawn again for each scoring, as
+    scoring from scratch draws them: the same with a seed, the next draws
+    of a numpy Generator."""
+    yield refs
+    while True:
+        yield reference_instances(n, n_iterations, random_state)
 
 
 def relief(X, y, discrete=None, *, n_iterations=None,

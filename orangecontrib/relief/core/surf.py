@@ -15,7 +15,7 @@ import numpy as np
 from .compact import hoods as compact_hoods
 from .compact.rules import is_blocked
 from .errors import ReliefInputError
-from .estimators import prepared, rrelieff_weights
+from .estimators import prepared, reference_draws, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
 from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS, SIMILARITY
 from .formulas.stir import stir_sums
@@ -120,9 +120,11 @@ def radius_columns(X, y, discrete=None, *, method="multisurf",
                                    random_state, task=task, diff=diff,
                                    t_eq=t_eq, t_diff=t_diff,
                                    compact="always")
+    draws = reference_draws(refs, data.n_instances, n_iterations,
+                            random_state)
 
     def score_columns(columns, progress_callback=None):
-        return sums_of(data.take(columns), refs, kernels, kind, task,
+        return sums_of(data.take(columns), next(draws), kernels, kind, task,
                        progress_callback=progress_callback).weights
     return score_columns, data.n_attributes
 

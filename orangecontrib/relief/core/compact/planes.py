@@ -44,7 +44,8 @@ def fits_planes(stats, nominal, kind, weights):
     if weights is not None and not (np.asarray(weights) == 1).all():
         return False
     numeric = ~nominal
-    span = stats.high - stats.low
+    with np.errstate(over="ignore", invalid="ignore"):
+        span = stats.high - stats.low
     return bool(stats.integral[numeric].all()
                 and (span[numeric] <= MAX_RANGE).all()
                 and (stats.high[nominal] < MAX_CODES).all())
