@@ -61,3 +61,15 @@ def exact_tables(values, slot, relief_d, nominal, groups, kind, t_eq,
                        nominal=nominal, any_nominal=bool(nominal.any()),
                        groups=groups, kind=kind, t_eq=np.float64(t_eq),
                        t_diff=np.float64(t_diff))
+
+
+LevelTables = namedtuple("LevelTables", [
+    "codes",      # (n, a) uint8: each instance's level of each attribute
+                  # (a numeric value less the column's least, a nominal
+                  # code), instances in their order
+    "diffs",      # (a, L, L) float64: the diff of levels u and v
+    "count",      # count(members, groups, n_groups) -> (refs, groups, a,
+                  # L) int64: how many members (refs x n bool, the
+                  # instances in the order the counts were prepared for)
+                  # of each group are at each level of each attribute
+])

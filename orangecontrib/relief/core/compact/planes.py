@@ -90,3 +90,26 @@ def block_planes(block, low, high, nominal):
         digits[:, 0, words_of] = words(x & 1 == 1)
         digits[:, 1, words_of] = words(x & 2 == 2)
     return planes, digits
+
+
+def block_levels(block, low, high, nominal):
+    """The levels of a block (n, width) of columns that
+    :func:`fits_planes`: (codes, diffs), codes (n, width) uint8 a numeric
+    value less its column's least or a nominal code, diffs (width,
+    MAX_CODES, MAX_CODES) the diff of two levels, |u - v| / range or
+    [u != v] (:class:`..tables.LevelTables`): exactly the float64 path's
+    diff of the two values, the range being 1 or 2."""
+    base = np.where(nominal, 0.0, low)
+    with np.errstate(invalid="ignore"):
+        span = high - low
+    span = np.where(nominal | ~(span > 0), 1.0, span)
+    codes = np.empty(block.shape, np.uint8)
+    for first in range(0, block.shape[1], PIECE):
+        part = slice(first, first + PIECE)
+        codes[:, part] = block[:, part] - base[part]
+    level = np.arange(MAX_CODES, dtype=np.float64)
+    apart = level[:, None] != level[None, :]
+    distance = np.abs(level[:, None] - level[None, :])
+    diffs = np.where(nominal[:, None, None], apart[None],
+                     distance[None] / span[:, None, None])
+    return codes, diffs

@@ -49,6 +49,15 @@ class Engine(Protocol):
         of scaled values, an entry it does not store being its column's
         `implicit` value, added in attribute order."""
 
+    def level_tables(self, codes, n_levels):
+        """What ``level_counts`` reads of the levels `codes` (n, a) of
+        attributes of n_levels values (:class:`..tables.LevelTables`)."""
+
+    def level_counts(self, members, groups, n_groups, tables):
+        """counts[r, c, a, v]: how many instances of row r of `members`
+        (refs x n bool) of group c are at level v of attribute a, from the
+        :meth:`level_tables` `tables`."""
+
     def nearest_prototypes(self, train_X, train_y, squared_weights,
                            discrete, X, k):
         """The k training instances nearest to each row of X by Qiu & He's

@@ -72,11 +72,19 @@ def limits(dist, local, global_mean, ddof):
 class Neighbourhoods:
     """The near and far sets of references, a block at a time, and each
     attribute's diffs of a block, with the instances in `order` (the
-    columns of every result: column p holds instance order[p])."""
+    columns of every result: column p holds instance order[p]); the
+    distances computed, or read from `given`; with `levels`
+    (:class:`...tables.LevelTables`), the sets' sums of diffs counted
+    from the attributes' levels instead (:func:`counted_set_sums`)."""
 
-    def __init__(self, exact, order, local, far, ddof, given=None):
-        self.rows = Rows(exact, order=order)
-        self.n_attrs, self.n = exact.values.shape
+    def __init__(self, exact, order, local, far, ddof, given=None,
+                 levels=None):
+        self.levels = levels
+        if levels is None:
+            self.rows = Rows(exact, order=order)
+            self.n_attrs, self.n = exact.values.shape
+        else:  # counted sums (:func:`counted_set_sums`): no diffs needed
+            self.n, self.n_attrs = levels.codes.shape
         self.order = order
         self.position = np.empty_like(order)
         self.position[order] = np.arange(len(order))
@@ -205,6 +213,36 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
         constant[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
 
 
+def counted_set_sums(hoods, refs, labellings, sets, n_groups, stir):
+    """:func:`set_sums` of attributes of a few levels each
+    (:class:`...tables.LevelTables`), counted: a reference's sum of diffs
+    over the members of class c of a set is sum_v count(c, v) diff(u, v),
+    count(c, v) the members of class c at level v and u the reference's
+    level.  Every diff is a multiple of a half (bit-plane data,
+    :mod:`...compact.planes`), so these sums, and those of squared diffs,
+    are exact: the floats :func:`set_sums` adds up, whatever its order."""
+    levels = hoods.levels
+    ref_diffs = levels.diffs[np.arange(hoods.n_attrs)[None, :],
+                             levels.codes[refs]]  # (refs, a, levels)
+    out = []
+    for label in labellings:
+        groups = label.codes[hoods.order]
+        out.append([])
+        for s, members in enumerate(sets):
+            if members is None:
+                out[-1].append((None, None, None))
+                continue
+            counts = levels.count(members, groups, n_groups)
+            out[-1].append((
+                np.ascontiguousarray(np.einsum("rcav,rav->arc", counts,
+                                               ref_diffs)),
+                counts[:, :, 0, :].sum(axis=-1).astype(np.float64),
+                np.ascontiguousarray(np.einsum(
+                    "rcav,rav->arc", counts, ref_diffs * ref_diffs))
+                if stir and s == 0 else None))
+    return out
+
+
 def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     """For each labelling (:class:`Labelling`) and each set of `sets`
     (refs x n masks, columns of the blocks; None for none): the sums of
@@ -212,6 +250,9 @@ def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     classes), the counts per class and, for the first set with `stir`,
     the sums of the squared diffs (else None).  Each attribute's diffs
     are computed once for them all."""
+    if hoods.levels is not None:
+        return counted_set_sums(hoods, refs, labellings, sets, n_groups,
+                                stir)
     shape = (hoods.n_attrs, len(refs), n_groups)
     out, masks = [], []
     for label in labellings:
@@ -256,7 +297,7 @@ def classification_block(hoods, refs, labellings, priors, stir):
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
-                        progress_callback=None, given=None):
+                        progress_callback=None, given=None, levels=None):
     """Sums of the classification rules over the references, for each row
     of `labels` (class codes of the instances; the neighbourhoods found
     once for them all).
@@ -267,13 +308,15 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
     constant[p, 0] MultiSURF*'s constant (any miss - any hit over the far
     sets), constant[p, 1:5] STIR's counts of near pairs and references.
+    The distances are computed or `given`; with `levels` the sets' sums
+    are counted (:func:`counted_set_sums`, `exact` unused).
     """
     codes = labels.astype(np.int64)
     order = np.argsort(codes[0], kind="stable")
-    hoods = Neighbourhoods(exact, order, local, far, ddof, given)
+    hoods = Neighbourhoods(exact, order, local, far, ddof, given, levels)
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
-    sums = np.zeros((len(labels), SUM_ROWS, exact.values.shape[0]))
+    sums = np.zeros((len(labels), SUM_ROWS, hoods.n_attrs))
     constant = np.zeros((len(labels), CONSTANT_PLACES))
     for blocks, done in reference_blocks(refs, hoods.height,
                                          progress_callback):

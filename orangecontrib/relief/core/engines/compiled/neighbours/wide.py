@@ -180,3 +180,57 @@ def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
                   np.ascontiguousarray(matrix.data, dtype=np.float64),
                   implicit, tables, np.ascontiguousarray(weights, np.float64),
                   np.asarray(rows, np.int64), out)
+
+
+def bit_words(bits):
+    """Bool (rows, n) as uint64 words (rows, ceil(n / 64)), bit b of word
+    q instance 64 q + b."""
+    rows, n = bits.shape
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    out = np.zeros((rows, -(-n // 64) * 8), np.uint8)
+    out[:, :packed.shape[1]] = packed
+    return out.view(np.uint64)
+
+
+def level_tables(codes, n_levels):
+    """What :func:`level_counts` reads of the levels `codes` (n, a) of
+    n_levels: for each attribute and level above 0, the instances at
+    that level as bits, (a, levels - 1, W) uint64."""
+    return np.ascontiguousarray(np.stack(
+        [bit_words(codes.T == v) for v in range(1, n_levels)], axis=1))
+
+
+@numba.njit(parallel=True, cache=True)
+def count_levels(member_bits, level_bits, counts):
+    """counts[r, c, a, v] = popcount(member_bits[r, c] & level_bits[a, v -
+    1]) for the levels v above 0, and the rest of the members at level 0."""
+    n_refs, n_groups, n_words = member_bits.shape
+    n_attrs, above = level_bits.shape[0], level_bits.shape[1]
+    for r in prange(n_refs):
+        for c in range(n_groups):
+            total = np.uint64(0)
+            for w in range(n_words):
+                total += popcount(member_bits[r, c, w])
+            for a in range(n_attrs):
+                rest = np.int64(total)
+                for v in range(above):
+                    count = np.uint64(0)
+                    for w in range(n_words):
+                        count += popcount(member_bits[r, c, w]
+                                          & level_bits[a, v, w])
+                    counts[r, c, a, v + 1] = np.int64(count)
+                    rest -= np.int64(count)
+                counts[r, c, a, 0] = rest
+
+
+def level_counts(members, groups, n_groups, tables):
+    """counts[r, c, a, v]: the members of row r of `members` (refs x n
+    bool) of group c (`groups` (n,)) at level v of attribute a
+    (:func:`level_tables`), by popcount over bit sets of the instances."""
+    member_bits = np.ascontiguousarray(np.stack(
+        [bit_words(members & (groups == c)[None, :])
+         for c in range(n_groups)], axis=1))
+    counts = np.empty((len(members), n_groups, tables.shape[0],
+                       tables.shape[1] + 1), np.int64)
+    count_levels(member_bits, tables, counts)
+    return counts
