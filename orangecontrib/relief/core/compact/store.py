@@ -27,8 +27,13 @@ from ..values import check_dtype, scale_rows
 
 #: the dtypes kept as they are: every integer or float narrower than
 #: float64, and bool (int64, uint64 and float64 take the float64 path of
-#: :mod:`..prepare`, which is no wider)
+#: :mod:`..prepare`, which is no wider, unless they are wide: WIDE)
 NARROW_KINDS = "biuf"
+#: the columns from which an array of any dtype is read as it is, when
+#: it has fewer rows: its float64 tables (a scaled copy and the compiled
+#: engine's float32 one) would take many times the memory of a block,
+#: and its search would be one of distances between few instances
+WIDE = 4096
 #: columns read at once where nothing else sets the width: a block of
 #: n x BLOCK_COLUMNS float64 is a few megabytes at a few thousand
 #: instances
@@ -38,12 +43,16 @@ BLOCK_CELLS = 2 ** 22
 
 
 def is_compact(X):
-    """Whether `X` is read as it is (a narrow array, a sparse matrix or a
-    column-block source) rather than as a float64 array."""
+    """Whether `X` is read as it is (a narrow array, a sparse matrix, a
+    column-block source, or a wide array: at least :data:`WIDE` columns
+    and more columns than rows, whose float64 tables would be several
+    times its size) rather than made float64 tables whole."""
     if sp.issparse(X) or is_column_source(X):
         return True
-    return (isinstance(X, np.ndarray) and X.ndim == 2
-            and X.dtype.kind in NARROW_KINDS and X.dtype.itemsize < 8)
+    if not (isinstance(X, np.ndarray) and X.ndim == 2
+            and X.dtype.kind in NARROW_KINDS):
+        return False
+    return X.dtype.itemsize < 8 or X.shape[1] >= max(WIDE, X.shape[0])
 
 
 def block_width(n):
