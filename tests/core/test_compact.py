@@ -326,3 +326,19 @@ def test_turf_prepares_the_data_once(monkeypatch, small_blocks):
             lambda X, y, discrete, progress_callback=None: relieff(
                 X, y, discrete, k_nearest=3), dense, y,
             fraction=0.25).scores)
+
+
+@pytest.mark.parametrize("kind", ["int8 genotypes", "sparse counts",
+                                  "a source with a missing code"])
+def test_rows_of_an_unknown_target_are_left_out(kind, small_blocks):
+    """Instances whose class is NaN are left out of compact data as of
+    float64 data: the same weights, the same ranges of the rest."""
+    rng = rng_of("unknown target", kind)
+    X, dense, discrete = KINDS[kind](rng)
+    y = target(rng, "classification")
+    y[::5] = np.nan
+    with forced("vectorised"):
+        assert_array_equal(relieff(X, y, discrete, k_nearest=3),
+                           relieff(dense, y, discrete, k_nearest=3))
+        assert_array_equal(multisurf(X, y, discrete),
+                           multisurf(dense, y, discrete))
