@@ -37,12 +37,13 @@ PLANE_COLUMNS = 8192
 
 
 def distances(data, rows, weights=None, progress_callback=None,
-              client=None):
+              client=None, scaled=None):
     """D(I_rows[r], I_j) for every instance j, float64 (len(rows), n), as
     the float64 path computes it (:mod:`..engines`); `weights` the
-    distance's attribute weights as the search applies them (None: 1).
-    On a Dask `client`'s cluster the blocks are tasks (:mod:`.cluster`),
-    the same distances to the bit."""
+    distance's attribute weights as the search applies them (None: 1);
+    `scaled` sparse data's :func:`scaled_matrix`, if the caller made it
+    already.  On a Dask `client`'s cluster the blocks are tasks
+    (:mod:`.cluster`), the same distances to the bit."""
     rows = np.asarray(rows, np.int64)
     if client is not None:
         from .cluster import distances_on
@@ -55,7 +56,8 @@ def distances(data, rows, weights=None, progress_callback=None,
                    (start + block.shape[1]) / data.n_attributes)
         return counts * HALF
     if data.store.is_sparse:
-        return sparse_distances(scaled_matrix(data), data, rows, weights)
+        return sparse_distances(scaled_matrix(data) if scaled is None
+                                else scaled, data, rows, weights)
     out = np.zeros((len(rows), data.n_instances))
     for start, block in data.raw_blocks():
         add_block_distances(data.block(start, block), rows,

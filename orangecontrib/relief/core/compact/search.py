@@ -13,16 +13,19 @@ import numpy as np
 
 from ..engines.vectorised.neighbours import nearest_of_group, search_weights
 from ..progress import wrap_callback
-from .distances import distances
+from .distances import distances, scaled_matrix
 
 #: the distances held at once (references x instances float64)
 DISTANCE_BYTES = 2 ** 28
+#: the same of sparse data, whose distances are rows of their own (no
+#: pass over the columns to save), where memory counts in stored entries
+SPARSE_DISTANCE_BYTES = 2 ** 25
 
 
-def chunks(count, n):
+def chunks(count, n, limit=DISTANCE_BYTES):
     """Slices of `count` references whose distances to n instances fit
-    :data:`DISTANCE_BYTES`."""
-    size = max(1, DISTANCE_BYTES // (8 * max(n, 1)))
+    `limit` bytes."""
+    size = max(1, limit // (8 * max(n, 1)))
     return [slice(first, min(first + size, count))
             for first in range(0, count, size)]
 
@@ -43,12 +46,15 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     unique, inverse = np.unique(refs, return_inverse=True)
     members = [np.flatnonzero(data.groups == g) for g in range(data.n_groups)]
     out = np.empty((len(unique), data.n_groups, k), np.int64)
-    parts = chunks(len(unique), n)
+    sparse = data.store.is_sparse and client is None
+    scaled = scaled_matrix(data) if sparse else None
+    parts = chunks(len(unique), n, SPARSE_DISTANCE_BYTES if sparse
+                   else DISTANCE_BYTES)
     for p, part in enumerate(parts):
         rows = unique[part]
         dist = distances(data, rows, weights, wrap_callback(
             progress_callback, p / len(parts), (p + 1) / len(parts)),
-            client)
+            client, scaled)
         dist[np.arange(len(rows)), rows] = np.inf
         for g in range(data.n_groups):
             out[part, g] = nearest_of_group(

@@ -38,8 +38,9 @@ WIDE = 4096
 #: n x BLOCK_COLUMNS float64 is a few megabytes at a few thousand
 #: instances
 BLOCK_COLUMNS = 512
-#: the float64 cells a block may hold (n x width): at most 32 MB
-BLOCK_CELLS = 2 ** 22
+#: the float64 cells a block may hold (n x width): at most 16 MB (a
+#: block's copies, as read, scaled and transposed, take a few times it)
+BLOCK_CELLS = 2 ** 21
 
 
 def is_compact(X):
