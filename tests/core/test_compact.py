@@ -12,6 +12,7 @@ from numpy.testing import assert_array_equal
 from orangecontrib.relief.core import columns as source_protocol
 from orangecontrib.relief.core.columns import ArrayColumns
 from orangecontrib.relief.core.compact import distances as compact_distances
+from orangecontrib.relief.core.compact import planes as compact_planes
 from orangecontrib.relief.core.compact import store as compact_store
 from orangecontrib.relief.core.compact.data import read
 from orangecontrib.relief.core.compact.planes import fits_planes
@@ -101,7 +102,7 @@ KINDS = {"int8 genotypes": genotypes, "bool presence": presence,
 def small_blocks(monkeypatch):
     """Blocks of 64 columns: every call joins several."""
     monkeypatch.setattr(compact_store, "BLOCK_COLUMNS", 64)
-    monkeypatch.setattr(compact_distances, "PLANE_COLUMNS", 64)
+    monkeypatch.setattr(compact_planes, "PLANE_COLUMNS", 64)
 
 
 def target(rng, task):

@@ -155,7 +155,7 @@ def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
     priors = data.priors  # the rule's own, not the data (a task's)
     return by_columns(data, lambda exact: kernels.relieff_rule(
         exact, refs, neighbours, priors), progress_callback=rule,
-        client=client)
+        client=client, narrow=True)
 
 
 def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
@@ -286,7 +286,7 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     sums = by_columns(data, lambda exact: kernels.rrelieff_sums(
         exact, refs, neighbours, target, weights),
         attributes=(False, True, True), progress_callback=rule,
-        client=client)
+        client=client, narrow=True)
     return rrelieff_weights(*sums, len(refs))
 
 

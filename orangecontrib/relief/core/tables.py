@@ -73,3 +73,15 @@ LevelTables = namedtuple("LevelTables", [
                   # instances in the order the counts were prepared for)
                   # of each group are at each level of each attribute
 ])
+
+
+NarrowTables = namedtuple("NarrowTables", [
+    "values",     # (a, n) a block of small integers as given (int8, uint8,
+                  # bool, ...; an instance's values together), columns
+                  # that fit bit planes (:mod:`.compact.planes`)
+    "unit",       # (a,) float64: 1 / range of a numeric column (1 or 1/2,
+                  # 1 for a constant one), so |x_i - x_j| * unit is the
+                  # float64 path's diff to the bit
+    "nominal",    # (a,) bool
+    "groups",     # (n,) int64 class (group) of each instance
+])

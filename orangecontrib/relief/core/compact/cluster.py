@@ -27,8 +27,9 @@ import numpy as np
 
 from ..engines.compiled.neighbours.cluster import cluster_threads
 from ..progress import report
-from .distances import (HALF, PLANE_COLUMNS, add_block_distances,
-                        add_plane_counts, scaled_matrix, sparse_distances)
+from .distances import (HALF, add_block_distances, add_plane_counts,
+                        scaled_matrix, sparse_distances)
+from . import planes
 from .planes import fits_planes
 
 #: blocks sent ahead per thread of the cluster
@@ -67,9 +68,9 @@ def distances_on(client, data, rows, weights, progress_callback):
     if fits_planes(data.stats, data.nominal, data.kind, weights):
         counts = np.zeros((len(rows), data.n_instances), np.int64)
         tasks = ((plane_counts, data.block(start, block), rows)
-                 for start, block in data.raw_blocks(PLANE_COLUMNS))
+                 for start, block in data.raw_blocks(planes.PLANE_COLUMNS))
         for part in bounded(client, tasks, progress_callback,
-                            block_count(data, PLANE_COLUMNS)):
+                            block_count(data, planes.PLANE_COLUMNS)):
             counts += part
         return counts * HALF
     header = data.without_values()
@@ -119,14 +120,19 @@ def continued(part, rows, weights, previous):
     return add_block_distances(part, rows, weights, previous.copy())
 
 
-def rule_on(client, data, rule, progress_callback):
-    """The results of ``rule(exact)`` of every block of columns, in order,
-    the blocks' exact tables built and ruled as tasks."""
-    return list(bounded(client, ((ruled, data.block(start, block), rule)
-                                 for start, block in data.raw_blocks()),
-                        progress_callback, block_count(data, data.width())))
+def rule_on(client, data, rule, progress_callback, narrow=False):
+    """The results of ``rule(tables)`` of every block of columns, in
+    order, the blocks' tables (exact, or narrow with `narrow` where the
+    data allow: :meth:`.data.CompactData.rule_blocks`) built and ruled as
+    tasks."""
+    size = planes.PLANE_COLUMNS if narrow and data.reads_narrow() else data.width()
+    return list(bounded(client, ((ruled, data.block(start, block), rule,
+                                  narrow)
+                                 for start, block in data.raw_blocks(size)),
+                        progress_callback, block_count(data, size)))
 
 
-def ruled(part, rule):
-    """A task: `rule` of the exact tables of a block `part`."""
-    return rule(part.exact_block(0, part.store.X))
+def ruled(part, rule, narrow):
+    """A task: `rule` of the tables of a block `part`."""
+    [(_, tables)] = part.rule_blocks(narrow)
+    return rule(tables)

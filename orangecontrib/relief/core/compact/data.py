@@ -22,9 +22,11 @@ import scipy.sparse as sp
 from .. import engines
 from ..columns import is_column_source
 from ..errors import ReliefInputError
-from ..tables import exact_tables
+from ..tables import NarrowTables, exact_tables
 from ..targets import as_nominal_mask, as_target, target_groups
-from ..values import as_real
+from ..values import as_real, scale_factors
+from . import planes
+from .planes import fits_planes
 from .store import (NARROW_KINDS, ColumnStore, block_width, check_narrow,
                     check_sparse, scaled_block, scan)
 
@@ -129,6 +131,33 @@ class CompactData:
         """(start, exact tables) of every block of columns, in order."""
         for start, block in self.raw_blocks(size):
             yield start, self.exact_block(start, block)
+
+    def reads_narrow(self):
+        """Whether the rules of ReliefF and RReliefF read the columns as
+        they are given (:class:`..tables.NarrowTables`): the compiled
+        engine's, on data that fit bit planes."""
+        return (self.engine == engines.COMPILED
+                and fits_planes(self.stats, self.nominal, self.kind, None))
+
+    def narrow_block(self, start, block):
+        """The :class:`..tables.NarrowTables` of a block of columns at
+        `start` (that fit bit planes)."""
+        columns = slice(start, start + block.shape[1])
+        low, span, _ = scale_factors(self.stats.low[columns],
+                                     self.stats.high[columns],
+                                     self.nominal[columns])
+        return NarrowTables(np.ascontiguousarray(block).T, 1.0 / span,
+                            self.nominal[columns], self.groups)
+
+    def rule_blocks(self, narrow=False):
+        """(start, tables) of every block of columns for a rule: the
+        exact tables, or with `narrow` the narrow ones where the data
+        allow (:meth:`reads_narrow`), in blocks of the bit planes' width."""
+        if narrow and self.reads_narrow():
+            for start, block in self.raw_blocks(planes.PLANE_COLUMNS):
+                yield start, self.narrow_block(start, block)
+        else:
+            yield from self.exact_blocks()
 
     def scaled_columns(self):
         """Every column scaled, float64 (n, a) in C order: the array that

@@ -26,14 +26,11 @@ import scipy.sparse as sp
 from .. import engines
 from ..progress import report
 from ..values import scale_factors
+from . import planes
 from .planes import block_planes, fits_planes
 
 #: a unit of the planes' distances (half a diff), exact in float64
 HALF = 0.5
-#: columns of a block of planes: the kernels' rows of words are long
-#: enough to run at the vector popcount's speed, a block's planes
-#: (n x 2 KB) stay in the cache
-PLANE_COLUMNS = 8192
 
 
 def distances(data, rows, weights=None, progress_callback=None,
@@ -50,7 +47,7 @@ def distances(data, rows, weights=None, progress_callback=None,
         return distances_on(client, data, rows, weights, progress_callback)
     if fits_planes(data.stats, data.nominal, data.kind, weights):
         counts = np.zeros((len(rows), data.n_instances), np.int64)
-        for start, block in data.raw_blocks(PLANE_COLUMNS):
+        for start, block in data.raw_blocks(planes.PLANE_COLUMNS):
             add_plane_counts(data.block(start, block), rows, counts)
             report(progress_callback,
                    (start + block.shape[1]) / data.n_attributes)

@@ -31,6 +31,10 @@ from ..tables import LINEAR
 #: the largest range of a numeric column and the most codes of a nominal
 #: one that planes hold
 MAX_RANGE, MAX_CODES = 2, 4
+#: columns of a block of planes: the kernels' rows of words are long
+#: enough to run at the vector popcount's speed, a block's planes
+#: (n x 2 KB) stay in the cache
+PLANE_COLUMNS = 8192
 
 
 def fits_planes(stats, nominal, kind, weights):

@@ -34,27 +34,30 @@ def progress_shares(data, progress_callback):
 
 
 def by_columns(data, rule, attributes=None, progress_callback=None,
-               client=None):
+               client=None, narrow=False):
     """``rule(exact)`` of the data's exact tables: for compact data, of
     each block of columns, the results joined along their last axis.
 
     `rule` returns an array (..., a) or, with `attributes`, a tuple whose
     items `attributes` marks True where they are such arrays; the others
     (which do not depend on the attributes, a sum of the target's diffs,
-    say) are taken from the first block.  On a Dask `client`'s cluster
-    the blocks are tasks (:func:`.cluster.rule_on`).
+    say) are taken from the first block.  With `narrow`, a rule that
+    reads :class:`..tables.NarrowTables` too (ReliefF's and RReliefF's)
+    gets them where the data allow (:meth:`.data.CompactData.
+    rule_blocks`).  On a Dask `client`'s cluster the blocks are tasks
+    (:func:`.cluster.rule_on`).
     """
     if not is_blocked(data):
         return rule(data.exact)
     if client is not None:
         from .cluster import rule_on
-        parts = rule_on(client, data, rule, progress_callback)
+        parts = rule_on(client, data, rule, progress_callback, narrow)
     else:
         parts = []
-        for start, exact in data.exact_blocks():
-            parts.append(rule(exact))
+        for start, tables in data.rule_blocks(narrow):
+            parts.append(rule(tables))
             report(progress_callback,
-                   (start + exact.values.shape[0]) / data.n_attributes)
+                   (start + tables.values.shape[0]) / data.n_attributes)
     if attributes is None:
         return np.concatenate(parts, axis=-1)
     return tuple(np.concatenate([part[i] for part in parts], axis=-1)
