@@ -240,6 +240,9 @@ FIGURES = {
         (BENCH + "bench_selection.py --curve 2000x50 --stability 1000x50 "
                  "--resamples 30",),
         printed_table),
+    "narrow": Figure(
+        "doc/large-data.md", (BENCH + "bench_narrow.py",),
+        (BENCH + "bench_narrow.py --scale 0.2",), printed_table),
     "streaming": Figure(
         "doc/large-data.md",
         (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),

@@ -15,15 +15,13 @@ CHUNK = 1024
 
 def genotype_columns(n, start, stop, seed=0):
     """Genotypes 0/1/2 (int8, n x (stop - start)) of columns start .. stop
-    - 1, each chunk of CHUNK columns from a seed of its own; allele
-    frequencies between 0.1 and 0.5."""
+    - 1, each chunk of CHUNK columns from a seed of its own, uniform (a
+    source of a million SNPs makes them a few times per run: cheaply)."""
     out = np.empty((n, stop - start), np.int8)
     for chunk in range(start // CHUNK, -(-stop // CHUNK)):
         rng = np.random.default_rng([seed, chunk])
         first, last = chunk * CHUNK, (chunk + 1) * CHUNK
-        frequency = rng.uniform(0.1, 0.5, CHUNK)
-        block = (rng.random((n, CHUNK)) < frequency).astype(np.int8)
-        block += rng.random((n, CHUNK)) < frequency
+        block = rng.integers(0, 3, (n, CHUNK), dtype=np.int8)
         lo, hi = max(first, start), min(last, stop)
         out[:, lo - start:hi - start] = block[:, lo - first:hi - first]
     return out

@@ -32,6 +32,7 @@ from ..prepare import PreparedData
 from ..progress import report
 from ..tables import LevelTables
 from .distances import distances
+from . import planes
 from .planes import MAX_CODES, block_levels, fits_planes
 from .rules import by_columns, progress_shares
 
@@ -100,7 +101,7 @@ def counted_rule(data, refs, labels, local, far, ddof, stir, given,
     kernels = engines.kernels(data.engine)
     order = np.argsort(labels[0].astype(np.int64), kind="stable")
     parts = []
-    for start, block in data.raw_blocks():
+    for start, block in data.raw_blocks(planes.PLANE_COLUMNS):
         columns = slice(start, start + block.shape[1])
         codes, diffs = block_levels(block, data.stats.low[columns],
                                     data.stats.high[columns],

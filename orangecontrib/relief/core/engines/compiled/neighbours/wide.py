@@ -135,25 +135,26 @@ def add_distances(exact, weights, rows, out):
 def merged_distance(indptr, indices, data, implicit, tables, weights, i, j):
     """sum_A w_A diff(A, I_i, I_j) of two rows of a CSR matrix, added in
     attribute order over the columns either row stores (a column neither
-    stores adds diff(z, z) = 0: nothing)."""
+    stores adds diff(z, z) = 0: nothing).
+
+    The merge has no branch but its loop's: each step takes the lower of
+    the two rows' next columns (both where they are equal), its values
+    selected, the positions moved by the comparisons' outcomes; the loads
+    read a position clamped to the matrix, so that the selects need no
+    jump (a merge's comparisons are as unpredictable as the data)."""
     p, p_end = indptr[i], indptr[i + 1]
     q, q_end = indptr[j], indptr[j + 1]
-    n_attrs = len(implicit)
+    n_attrs, top = len(implicit), max(len(indices) - 1, 0)
     d = 0.0
     while p < p_end or q < q_end:
-        ci = indices[p] if p < p_end else n_attrs
-        cj = indices[q] if q < q_end else n_attrs
-        if ci == cj:
-            a, x, y = ci, data[p], data[q]
-            p += 1
-            q += 1
-        elif ci < cj:
-            a, x, y = ci, data[p], implicit[ci]
-            p += 1
-        else:
-            a, x, y = cj, implicit[cj], data[q]
-            q += 1
+        ci = indices[min(p, top)] if p < p_end else n_attrs
+        cj = indices[min(q, top)] if q < q_end else n_attrs
+        a = min(ci, cj)
+        x = data[min(p, top)] if ci == a else implicit[a]
+        y = data[min(q, top)] if cj == a else implicit[a]
         d += weights[a] * known_diff(tables, a, x, y)
+        p += ci == a
+        q += cj == a
     return d
 
 
