@@ -68,10 +68,13 @@ LevelTables = namedtuple("LevelTables", [
                   # (a numeric value less the column's least, a nominal
                   # code), instances in their order
     "diffs",      # (a, L, L) float64: the diff of levels u and v
-    "count",      # count(members, groups, n_groups) -> (refs, groups, a,
-                  # L) int64: how many members (refs x n bool, the
-                  # instances in the order the counts were prepared for)
-                  # of each group are at each level of each attribute
+    "sums",       # sums(members, groups, n_groups, ref_diffs, squares)
+                  # -> (sums (a, refs, groups), counts (refs, groups),
+                  # squares or None): each row's sum of diffs (and of
+                  # squared diffs) over its members (refs x n bool, the
+                  # instances in the order the sums were prepared for) of
+                  # each group, ref_diffs (refs, a, L) the diff of the
+                  # row's reference's level to each level
 ])
 
 

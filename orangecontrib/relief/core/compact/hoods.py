@@ -33,7 +33,7 @@ from ..progress import report
 from ..tables import LevelTables
 from .distances import distances
 from . import planes
-from .planes import MAX_CODES, block_levels, fits_planes
+from .planes import block_levels, fits_planes
 from .rules import by_columns, progress_shares
 
 
@@ -106,8 +106,8 @@ def counted_rule(data, refs, labels, local, far, ddof, stir, given,
         codes, diffs = block_levels(block, data.stats.low[columns],
                                     data.stats.high[columns],
                                     data.nominal[columns])
-        tables = kernels.level_tables(codes[order], MAX_CODES)
-        levels = LevelTables(codes, diffs, partial(kernels.level_counts,
+        tables = kernels.level_tables(codes[order], int(codes.max()) + 1)
+        levels = LevelTables(codes, diffs, partial(kernels.level_sums,
                                                    tables=tables))
         parts.append(classification_sums(None, refs, labels, data.priors,
                                          local, far, ddof, stir, None, given,

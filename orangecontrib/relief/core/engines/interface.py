@@ -50,13 +50,14 @@ class Engine(Protocol):
         `implicit` value, added in attribute order."""
 
     def level_tables(self, codes, n_levels):
-        """What ``level_counts`` reads of the levels `codes` (n, a) of
+        """What ``level_sums`` reads of the levels `codes` (n, a) of
         attributes of n_levels values (:class:`..tables.LevelTables`)."""
 
-    def level_counts(self, members, groups, n_groups, tables):
-        """counts[r, c, a, v]: how many instances of row r of `members`
-        (refs x n bool) of group c are at level v of attribute a, from the
-        :meth:`level_tables` `tables`."""
+    def level_sums(self, members, groups, n_groups, tables, ref_diffs,
+                   squares):
+        """The sums of diffs (and squared diffs) of each row of `members`
+        over its members of each group, counted from the
+        :meth:`level_tables` `tables` (:class:`..tables.LevelTables`)."""
 
     def nearest_prototypes(self, train_X, train_y, squared_weights,
                            discrete, X, k):

@@ -19,7 +19,7 @@ modules, in the order a call uses them:
 from . import locator  # noqa: F401  (before any kernel is declared)
 from .neighbours import find_neighbours
 from .neighbours.prototypes import nearest_prototypes
-from .neighbours.wide import (add_distances, level_counts, level_tables,
+from .neighbours.wide import (add_distances, level_sums, level_tables,
                               plane_distances, sparse_distances)
 from .npdr import neighbour_pairs, pair_regressions
 from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
@@ -37,4 +37,4 @@ __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototyp
            "neighbour_pairs", "pair_regressions", "reference_distances",
            "pair_diffs", "set_value", "forward_kernel", "backward_kernel",
            "plane_distances", "add_distances", "sparse_distances",
-           "level_tables", "level_counts"]
+           "level_tables", "level_sums"]

@@ -21,7 +21,7 @@ from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
 from .rules import (cdrelief_rule, double_relieff, iwcdrelief_rule,
                     relieff_rule, rrelieff_sums)
 from .surf import radius_rule
-from .wide import (add_distances, level_counts, level_tables,
+from .wide import (add_distances, level_sums, level_tables,
                    plane_distances, sparse_distances)
 
 __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototypes",
@@ -30,4 +30,4 @@ __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototyp
            "neighbour_pairs", "pair_regressions", "reference_distances",
            "pair_diffs", "set_value", "forward_kernel", "backward_kernel",
            "plane_distances", "add_distances", "sparse_distances",
-           "level_tables", "level_counts"]
+           "level_tables", "level_sums"]

@@ -218,28 +218,21 @@ def counted_set_sums(hoods, refs, labellings, sets, n_groups, stir):
     (:class:`...tables.LevelTables`), counted: a reference's sum of diffs
     over the members of class c of a set is sum_v count(c, v) diff(u, v),
     count(c, v) the members of class c at level v and u the reference's
-    level.  Every diff is a multiple of a half (bit-plane data,
-    :mod:`...compact.planes`), so these sums, and those of squared diffs,
-    are exact: the floats :func:`set_sums` adds up, whatever its order."""
+    level (the engine's ``level_sums``).  Every diff is a multiple of a
+    half (bit-plane data, :mod:`...compact.planes`), so these sums, and
+    those of squared diffs, are exact: the floats :func:`set_sums` adds
+    up, whatever its order."""
     levels = hoods.levels
-    ref_diffs = levels.diffs[np.arange(hoods.n_attrs)[None, :],
-                             levels.codes[refs]]  # (refs, a, levels)
+    ref_diffs = np.ascontiguousarray(levels.diffs[
+        np.arange(hoods.n_attrs)[None, :], levels.codes[refs]])
     out = []
     for label in labellings:
         groups = label.codes[hoods.order]
-        out.append([])
-        for s, members in enumerate(sets):
-            if members is None:
-                out[-1].append((None, None, None))
-                continue
-            counts = levels.count(members, groups, n_groups)
-            out[-1].append((
-                np.ascontiguousarray(np.einsum("rcav,rav->arc", counts,
-                                               ref_diffs)),
-                counts[:, :, 0, :].sum(axis=-1).astype(np.float64),
-                np.ascontiguousarray(np.einsum(
-                    "rcav,rav->arc", counts, ref_diffs * ref_diffs))
-                if stir and s == 0 else None))
+        out.append([levels.sums(members, groups, n_groups,
+                                ref_diffs=ref_diffs,
+                                squares=stir and s == 0)
+                    if members is not None else (None, None, None)
+                    for s, members in enumerate(sets)])
     return out
 
 

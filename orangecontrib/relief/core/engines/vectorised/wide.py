@@ -99,24 +99,29 @@ def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
 
 
 def level_tables(codes, n_levels):
-    """What :func:`level_counts` reads of the levels `codes` (n, a) of
+    """What :func:`level_sums` reads of the levels `codes` (n, a) of
     n_levels: each level above 0 one-hot, float32 (levels - 1, n, a)."""
     return np.stack([codes == v for v in range(1, n_levels)]).astype(
         np.float32)
 
 
-def level_counts(members, groups, n_groups, tables):
-    """counts[r, c, a, v]: the members of row r of `members` (refs x n
-    bool) of group c (`groups` (n,)) at level v of attribute a
-    (:func:`level_tables`), as products of 0/1 matrices (whole numbers
-    below 2^24: exact in float32)."""
+def level_sums(members, groups, n_groups, tables, ref_diffs, squares):
+    """The sums of :class:`...tables.LevelTables` (its ``sums``) from
+    the counts of each level among the members of each group: products of
+    0/1 matrices (whole numbers below 2^24: exact in float32) times the
+    diffs, exact."""
     n_levels = len(tables) + 1
-    counts = np.zeros((len(members), n_groups, tables.shape[2], n_levels),
-                      np.int64)
+    counts = np.zeros((len(members), n_groups, tables.shape[2], n_levels))
     for c in range(n_groups):
         chosen = (members & (groups == c)[None, :]).astype(np.float32)
         for v, one_hot in enumerate(tables, start=1):
             counts[:, c, :, v] = np.rint(chosen @ one_hot)
         counts[:, c, :, 0] = (chosen.sum(axis=1, dtype=np.int64)[:, None]
                               - counts[:, c, :, 1:].sum(axis=-1))
-    return counts
+    ref_diffs = ref_diffs[:, :, :n_levels]
+    return (np.ascontiguousarray(np.einsum("rcav,rav->arc", counts,
+                                           ref_diffs)),
+            counts[:, :, 0, :].sum(axis=-1),
+            np.ascontiguousarray(np.einsum("rcav,rav->arc", counts,
+                                           ref_diffs * ref_diffs))
+            if squares else None)

@@ -194,7 +194,7 @@ def bit_words(bits):
 
 
 def level_tables(codes, n_levels):
-    """What :func:`level_counts` reads of the levels `codes` (n, a) of
+    """What :func:`level_sums` reads of the levels `codes` (n, a) of
     n_levels: for each attribute and level above 0, the instances at
     that level as bits, (a, levels - 1, W) uint64."""
     return np.ascontiguousarray(np.stack(
@@ -202,9 +202,13 @@ def level_tables(codes, n_levels):
 
 
 @numba.njit(parallel=True, cache=True)
-def count_levels(member_bits, level_bits, counts):
-    """counts[r, c, a, v] = popcount(member_bits[r, c] & level_bits[a, v -
-    1]) for the levels v above 0, and the rest of the members at level 0."""
+def sum_levels(member_bits, level_bits, ref_diffs, sums, squares, counts):
+    """sums[a, r, c] = sum_v count(r, c, a, v) ref_diffs[r, a, v], and
+    squares[a, r, c] the same of the squared diffs (where `squares` has
+    rows), count(r, c, a, v) = popcount(member_bits[r, c] & level_bits[a,
+    v - 1]) for the levels above 0 and the rest of the members at level
+    0; counts[r, c] the members.  The counts are whole numbers and the
+    diffs halves: every product and sum is exact."""
     n_refs, n_groups, n_words = member_bits.shape
     n_attrs, above = level_bits.shape[0], level_bits.shape[1]
     for r in prange(n_refs):
@@ -212,26 +216,35 @@ def count_levels(member_bits, level_bits, counts):
             total = np.uint64(0)
             for w in range(n_words):
                 total += popcount(member_bits[r, c, w])
+            counts[r, c] = np.float64(total)
             for a in range(n_attrs):
-                rest = np.int64(total)
+                rest = np.float64(total)
+                s = q = 0.0
                 for v in range(above):
                     count = np.uint64(0)
                     for w in range(n_words):
                         count += popcount(member_bits[r, c, w]
                                           & level_bits[a, v, w])
-                    counts[r, c, a, v + 1] = np.int64(count)
-                    rest -= np.int64(count)
-                counts[r, c, a, 0] = rest
+                    d = ref_diffs[r, a, v + 1]
+                    s += np.float64(count) * d
+                    q += np.float64(count) * (d * d)
+                    rest -= np.float64(count)
+                d = ref_diffs[r, a, 0]
+                sums[a, r, c] = s + rest * d
+                if squares.shape[0]:
+                    squares[a, r, c] = q + rest * (d * d)
 
 
-def level_counts(members, groups, n_groups, tables):
-    """counts[r, c, a, v]: the members of row r of `members` (refs x n
-    bool) of group c (`groups` (n,)) at level v of attribute a
-    (:func:`level_tables`), by popcount over bit sets of the instances."""
+def level_sums(members, groups, n_groups, tables, ref_diffs, squares):
+    """The sums of :class:`....tables.LevelTables` (its ``sums``) by
+    popcount over bit sets of the instances (:func:`sum_levels`)."""
     member_bits = np.ascontiguousarray(np.stack(
         [bit_words(members & (groups == c)[None, :])
          for c in range(n_groups)], axis=1))
-    counts = np.empty((len(members), n_groups, tables.shape[0],
-                       tables.shape[1] + 1), np.int64)
-    count_levels(member_bits, tables, counts)
-    return counts
+    n_refs, n_attrs = len(members), tables.shape[0]
+    sums = np.empty((n_attrs, n_refs, n_groups))
+    squared = np.empty((n_attrs, n_refs, n_groups) if squares
+                       else (0, 0, 0))
+    counts = np.empty((n_refs, n_groups))
+    sum_levels(member_bits, tables, ref_diffs, sums, squared, counts)
+    return sums, counts, squared if squares else None
