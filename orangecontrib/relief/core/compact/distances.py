@@ -31,6 +31,8 @@ from .planes import block_planes, fits_planes
 
 #: a unit of the planes' distances (half a diff), exact in float64
 HALF = 0.5
+#: stored entries of a sparse matrix scaled at a time
+ENTRIES = 2 ** 20
 
 
 def distances(data, rows, weights=None, progress_callback=None,
@@ -98,12 +100,16 @@ def scaled_matrix(data):
     matrix = sp.csr_matrix(matrix)
     matrix.sort_indices()
     low, span, huge = scale_factors(stats.low, stats.high, data.nominal)
-    column = matrix.indices
-    values = (matrix.data.astype(np.float64) - low[column]) / span[column]
+    values = np.empty(matrix.nnz)
+    for first in range(0, matrix.nnz, ENTRIES):  # no temporary of all
+        part = slice(first, first + ENTRIES)
+        column = matrix.indices[part]
+        np.subtract(matrix.data[part], low[column], out=values[part])
+        values[part] /= span[column]
     implicit = (0.0 - low) / span
     for a in np.flatnonzero(huge):
         half = stats.high[a] / 2 - low[a] / 2
-        inside = column == a
+        inside = matrix.indices == a
         values[inside] = (matrix.data[inside] / 2 - low[a] / 2) / half
         implicit[a] = (0.0 / 2 - low[a] / 2) / half
     return sp.csr_matrix((values, matrix.indices, matrix.indptr),
