@@ -97,8 +97,9 @@ def scaled_matrix(data):
         matrix = matrix[store.rows]
     if store.columns is not None:
         matrix = matrix[:, store.columns]
-    matrix = sp.csr_matrix(matrix)
-    matrix.sort_indices()
+    matrix = sp.csr_matrix(matrix)  # sharing the given entries: no sort
+    if not matrix.has_sorted_indices:  # in place, which would change them
+        matrix = matrix.sorted_indices()
     low, span, huge = scale_factors(stats.low, stats.high, data.nominal)
     values = np.empty(matrix.nnz)
     for first in range(0, matrix.nnz, ENTRIES):  # no temporary of all
