@@ -305,9 +305,10 @@ def test_wide_int8_data_are_never_widened_whole(small_blocks):
 
 
 def test_turf_prepares_the_data_once(monkeypatch, small_blocks):
-    """TuRF's rounds score columns of one preparation: the columns are
-    scanned once, whatever the number of rounds, and the scores are those
-    of scoring each round's columns from scratch."""
+    """TuRF's rounds on compact data score columns of one preparation:
+    the columns are scanned once, whatever the number of rounds, and the
+    scores are those of scoring each round's columns from scratch (as
+    TuRF does on long float64 data)."""
     X, dense, _ = genotypes(rng_of("turf"))
     y = np.arange(N) % 2
     scans = []

@@ -11,14 +11,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from .columns import is_column_source
-from .compact.store import ColumnStore
+from .compact.store import ColumnStore, is_compact
 from .errors import ReliefInputError
-from .estimators import relieff_columns
+from .estimators import relieff, relieff_columns
 from .options import (DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TURF_FRACTION, check)
 from .targets import as_nominal_mask
 from .progress import report, wrap_callback
-from .surf import radius_columns
+from .surf import neighbourhood_sums, radius_columns
 from .threshold import float_array
 
 TurfResult = namedtuple("TurfResult", [
@@ -107,10 +107,9 @@ def turf_multisurf(X, y, discrete=None, *, task="classification",
                    t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """The scores of :func:`turf` around MultiSURF (the default scorer of
     the Orange TuRF): `fraction` and `n_keep` are TuRF's, the other
-    parameters MultiSURF's (:func:`.surf.multisurf`).  The data are
-    prepared once (:func:`.surf.radius_columns`; a narrow array, a
-    sparse matrix or a column-block source kept as it is) and every round
-    scores columns of them: no round prepares the data again.
+    parameters MultiSURF's (:func:`.surf.multisurf`).  Narrow, sparse,
+    streamed or wide data are prepared once (:func:`turf_prepared`) and
+    every round scores columns of them: no round prepares them again.
 
     Returns
     -------
@@ -131,9 +130,8 @@ def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
                  t_diff=T_DIFF, progress_callback=None):
     """The scores of :func:`turf` around ReliefF, Moore & White's own
     (2007): `fraction` and `n_keep` are TuRF's, the other parameters
-    ReliefF's (:func:`.estimators.relieff`).  The data are prepared once
-    and every round scores columns of them (as
-    :func:`turf_multisurf`).
+    ReliefF's (:func:`.estimators.relieff`); narrow, sparse, streamed or
+    wide data prepared once (:func:`turf_prepared`).
 
     Returns
     -------
@@ -147,18 +145,36 @@ def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
         t_eq=t_eq, t_diff=t_diff).scores
 
 
-#: the variants whose rounds score columns of data prepared once, and
-#: how each is prepared: ``columns(X, y, discrete, task, **options)`` ->
-#: (score_columns, a) (:func:`.estimators.relieff_columns`)
+def _relieff(X, y, discrete, task, **options):
+    return relieff(X, y, discrete, **options)
+
+
+def _relieff_columns(X, y, discrete, task, **options):
+    return relieff_columns(X, y, discrete, **options)
+
+
+def _radius(method):
+    """The weights and the columns' preparation of a SURF-family
+    `method`, as :data:`PREPARED_ONCE` calls them."""
+    def weights(X, y, discrete, task, **options):
+        return neighbourhood_sums(X, y, discrete, method=method, task=task,
+                                  **options).weights
+
+    def columns(X, y, discrete, task, **options):
+        return radius_columns(X, y, discrete, method=method, task=task,
+                              **options)
+    return weights, columns
+
+
+#: the variants whose rounds score columns of data prepared once: name ->
+#: (weights, columns), ``weights(X, y, discrete, task, **options)`` the
+#: variant's weights and ``columns(X, y, discrete, task, **options)`` its
+#: preparation for scoring columns, (score_columns, a)
+#: (:func:`.estimators.relieff_columns`)
 PREPARED_ONCE = {
-    "ReliefF": lambda X, y, discrete, task, **options: relieff_columns(
-        X, y, discrete, **options),
-    **{name: (lambda method: lambda X, y, discrete, task, **options:
-              radius_columns(X, y, discrete, method=method, task=task,
-                             **options))(method)
-       for name, method in (("SURF", "surf"), ("SURF*", "surf*"),
-                            ("MultiSURF", "multisurf"),
-                            ("MultiSURF*", "multisurf*"))},
+    "ReliefF": (_relieff, _relieff_columns),
+    "SURF": _radius("surf"), "SURF*": _radius("surf*"),
+    "MultiSURF": _radius("multisurf"), "MultiSURF*": _radius("multisurf*"),
 }
 
 
@@ -166,8 +182,11 @@ def turf_prepared(name, X, y, discrete=None, *, task="classification",
                   fraction=TURF_FRACTION, n_keep=None, progress_callback=None,
                   **options):
     """:func:`turf` around the variant `name` (a key of
-    :data:`PREPARED_ONCE`), with its `options`: the data prepared once,
-    every round scoring columns of them.
+    :data:`PREPARED_ONCE`), with its `options`.  Narrow, sparse, streamed
+    or wide data (:func:`.compact.store.is_compact`) are prepared once,
+    every round scoring columns of them; other data (long float64 arrays,
+    whose search on tables of their own is the faster) are prepared each
+    round, the same weights.
 
     Returns
     -------
@@ -177,8 +196,13 @@ def turf_prepared(name, X, y, discrete=None, *, task="classification",
         raise ReliefInputError(
             f"TuRF prepares the data once for "
             f"{', '.join(PREPARED_ONCE)}, not {name!r}.")
-    score_columns, n_attributes = PREPARED_ONCE[name](X, y, discrete, task,
-                                                      **options)
+    weights, columns = PREPARED_ONCE[name]
+    if not is_compact(X):
+        return turf(lambda X, y, discrete, progress_callback=None: weights(
+            X, y, discrete, task, progress_callback=progress_callback,
+            **options), X, y, discrete, fraction=fraction, n_keep=n_keep,
+            progress_callback=progress_callback)
+    score_columns, n_attributes = columns(X, y, discrete, task, **options)
     return turf_rounds(score_columns, n_attributes, fraction=fraction,
                        n_keep=n_keep, progress_callback=progress_callback)
 
