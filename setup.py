@@ -39,6 +39,8 @@ INSTALL_REQUIRES = [
     "pyqtgraph",
     # figures of `orange-relief experiment separability` and `classdep`
     "matplotlib",
+    # the ReBATE study's summary spreadsheet (`experiment rebate --summary`)
+    "openpyxl",
 ]
 
 EXTRAS_REQUIRE = {

@@ -13,15 +13,13 @@ search the same prepared data (binary class, uniform continuous
 features, k = 10 plus the re-ranking's candidates) for the same m
 references; each repeat times this build, then the baseline, and the
 speed-up is the median of the pairs' ratios.  Both builds' float32 lists
-are then ranked exactly (this build's ``search.ranked_exactly``, with
+are then ranked exactly (this build's ``search.ranked_lists``, with
 the larger of the two builds' float32 error bounds): the k nearest must be identical
 (printed).  The float32 lists themselves may differ where the builds
 round the distances differently.
 """
-import importlib.util
-import sys
+import importlib
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -29,24 +27,19 @@ from orangecontrib.relief.core.engines.compiled.neighbours import search
 from orangecontrib.relief.core.prepare import prepare
 
 from arguments import Parser, positive_int, positive_ints, size
+from baseline import PACKAGE, load_core
 
 
 def load_baseline(directory):
-    """The search module of the core copied under `directory`, imported
-    as a package of their own (``baseline_core``): engines/compiled/
-    neighbours/search.py, or neighbours/drivers.py in a core of before
-    the engines were siblings."""
-    core = Path(directory) / "orangecontrib" / "relief" / "core"
-    spec = importlib.util.spec_from_file_location(
-        "baseline_core", core / "__init__.py",
-        submodule_search_locations=[str(core)])
-    package = importlib.util.module_from_spec(spec)
-    sys.modules["baseline_core"] = package
-    spec.loader.exec_module(package)
+    """The search module of the core copied under `directory`
+    (:func:`baseline.load_core`): engines/compiled/neighbours/search.py,
+    or neighbours/drivers.py in a core of before the engines were
+    siblings."""
+    core = load_core(directory)
     if (core / "engines").is_dir():
         return importlib.import_module(
-            "baseline_core.engines.compiled.neighbours.search")
-    return importlib.import_module("baseline_core.neighbours.drivers")
+            f"{PACKAGE}.engines.compiled.neighbours.search")
+    return importlib.import_module(f"{PACKAGE}.neighbours.drivers")
 
 
 def build_parser():
@@ -89,10 +82,12 @@ def main(argv=None):
             ratios = np.array(times["baseline"]) / times["this build"]
             bound = max(build.float32_error_bound(data.search, weights)
                         for _, build in builds)
-            same = np.array_equal(*(
-                search.ranked_exactly(data, data.search_order[refs], keys, 10,
-                                       weights, bound)
-                for keys in lists.values()))
+            first, second = (
+                search.ranked_lists(data, data.search_order[refs],
+                                    keys.reshape(m, data.n_groups, k), 10,
+                                    weights, bound, "lower-index")
+                for keys in lists.values())
+            same = first.equals(second)
             line += (f", baseline {np.median(times['baseline']):.3f} s, "
                      f"speed-up {np.median(ratios):.2f}x "
                      f"({ratios.min():.2f}-{ratios.max():.2f}), identical "

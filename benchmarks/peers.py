@@ -239,7 +239,10 @@ class Skrebate(Method):
             return "rank", ("skrebate mixed data: nominal distance scaled by "
                             "a/a_nominal, "
                             "numeric diff = 1 above one std")
-        return "exact", "same definition for binary continuous data"
+        return "exact", ("same definition for binary continuous data (no "
+                         "tied distances, where skrebate's argsort, our "
+                         "ties='lower-index' and our default sharing of "
+                         "tied places agree)")
 
 
 METHODS = {"ours": Ours, "orange": OrangeBuiltin, "fast-select": FastSelect,

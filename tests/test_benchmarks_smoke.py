@@ -116,6 +116,18 @@ def test_cluster_benchmark_on_a_local_cluster(capsys):
     assert len(rows) == 3 and all(row.endswith("True") for row in rows)
 
 
+def test_ties_benchmark_times_both_engines(capsys):
+    """bench_ties.py times ReliefF on both engines, on SNP and continuous
+    data (this build alone: a baseline of the same files would share
+    numba's cache with this build's kernels under another name)."""
+    _load("bench_ties").main(["--sizes", "300x5", "--repeats", "1"])
+    out = capsys.readouterr().out
+    for engine in ("compiled", "vectorised"):
+        assert f"continuous 300 x 5, {engine}: this build" in out
+        assert f"GAMETES gametes_2way_a20_s1600_her0.4_maf0.2_EDM-1_01, " \
+               f"{engine}: this build" in out
+
+
 def test_search_benchmark_against_a_baseline_copy(capsys):
     """bench_search.py times this build against a copy of a core (here
     the same one): the same float32 lists, the same exact ones."""
@@ -225,6 +237,7 @@ OPTIONS = {
     "bench_rfsm": {"--sizes": "size", "--k": "positive_int"},
     "bench_search": {"--size": "size", "--m": "positive_ints",
                      "--repeats": "positive_int"},
+    "bench_ties": {"--sizes": "sizes", "--repeats": "positive_int"},
     "bench_streaming": {"--k": "positive_int", "--m": "positive_int",
                         "--chunk-rows": "positive_int"},
     "first_contact": {"--scale": "positive_number"},

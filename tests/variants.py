@@ -52,6 +52,7 @@ MATRICES = {
     ("tests.core.test_input_matrix", "test_parameter_families"): "every",
     ("tests.core.test_progress", "test_progress_of_every_variant"): "every",
     ("tests.core.test_engine_agreement", "test_identical_weights"): "every",
+    ("tests.core.test_ties", "test_row_order_changes_no_weight"): "every",
     ("tests.core.test_extreme_inputs",
      "test_a_huge_k_is_every_instance"): "taking k",
     ("tests.orange.test_input_matrix", "test_scorers"): "every",

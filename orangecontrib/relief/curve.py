@@ -193,7 +193,7 @@ def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
     turf_counts = None
     if isinstance(scorer, TuRF):
         turf_counts = core.turf_sizes(n_attributes, scorer.fraction,
-                                      scorer.n_keep)
+                                      scorer.n_keep, scorer.schedule)
         counts = np.union1d(core.count_grid(n_attributes) if counts is None
                             else core.as_counts(counts, n_attributes),
                             turf_counts)

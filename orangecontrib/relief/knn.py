@@ -17,9 +17,10 @@ Negative weights are set to 0 by default (``negative="clip"``; with
 Sparse tables are made dense (the distances are dense anyway) and instance
 weights are ignored, as by the add-on's scorers.
 
-Prediction: majority vote of the k nearest prototypes (ties of distance to
-the lower training index); the probabilities are the vote shares; a tie of
-votes goes to the class of the nearest prototype among the tied classes.
+Prediction: majority vote of the k nearest prototypes (the prototypes
+tied at the k-th distance share the places left, each voting with its
+share); the probabilities are the vote shares; a tie of votes goes to the
+class of the nearest prototype among the tied classes.
 """
 import numpy as np
 import scipy.sparse as sp
@@ -38,7 +39,7 @@ from .core.classdep import UPDATES
 from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
                            PositiveInt, check_choice)
 from .core.weighted_knn import (METHODS, cross_validated_threshold,
-                                 fit_class_weights, predict_votes)
+                                 fit_class_weights, predict_votes, winners)
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
 
@@ -143,8 +144,7 @@ class ClassDependentKNNModel(Model):
                                      self.class_weights, self.discrete, X,
                                      self.k)
         probs = votes / votes.sum(axis=1, keepdims=True)
-        key = votes * (self.k + 1) - first
-        return np.argmax(key, axis=1).astype(float), probs
+        return winners(votes, first).astype(float), probs
 
 
 class ClassDependentKNNLearner(Learner):

@@ -24,8 +24,9 @@ from Orange.data import Domain
 from Orange.preprocess.preprocess import Preprocess
 
 from .arrays import check_table
-from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
-                           Interval, Optional, PositiveInt, check)
+from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
+                           RANDOM_STATE, Interval, Optional, PositiveInt,
+                           check)
 from .core.threshold import select_features
 from .resampled import attribute_scores
 from .scorers import ReliefF
@@ -54,7 +55,7 @@ class SelectReliefFeatures(Preprocess):
         Keep the attributes whose adjusted p-value (q) is at most `alpha`
         (:class:`~orangecontrib.relief.significance.Significance`, with
         `adjustment`, `n_permutations` and `random_state`).
-    alpha, adjustment, n_permutations, random_state
+    alpha, adjustment, n_permutations, random_state, r_compatible
         Of the significance test.
 
     The criteria given are combined (e.g. the k best of the significant
@@ -68,7 +69,8 @@ class SelectReliefFeatures(Preprocess):
 
     def __init__(self, scorer=None, *, k=None, fraction=None, threshold=None,
                  significance=None, alpha=ALPHA, adjustment=ADJUSTMENT,
-                 n_permutations=N_PERMUTATIONS, random_state=RANDOM_STATE):
+                 n_permutations=N_PERMUTATIONS, random_state=RANDOM_STATE,
+                 r_compatible=R_COMPATIBLE):
         if k is not None and fraction is not None:
             raise ValueError("Give k or fraction, not both: both say how "
                              "many attributes to keep.")
@@ -88,7 +90,7 @@ class SelectReliefFeatures(Preprocess):
         self.tester = None if significance is None else Significance(
             self.scorer, test=significance, adjustment=adjustment,
             alpha=check("alpha", alpha), n_permutations=n_permutations,
-            random_state=random_state)
+            random_state=random_state, r_compatible=r_compatible)
 
     def __call__(self, data):
         """`data` with only the selected attributes (the class and the

@@ -79,4 +79,5 @@ def subset_scorer(scorer, data, share=1.0, progress_callback=None):
         k_nearest=getattr(scorer, "k_nearest", None),
         n_iterations=scorer.n_iterations, random_state=scorer.random_state,
         diff=scorer.diff, t_eq=scorer.t_eq, t_diff=scorer.t_diff,
-        share=share, progress_callback=progress_callback, **options)
+        ties=scorer.ties, share=share, progress_callback=progress_callback,
+        **options)

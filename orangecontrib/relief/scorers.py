@@ -43,8 +43,8 @@ from .core import double, significance, variants
 from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
 from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                           NPDR_NEIGHBOURHOOD, THRESHOLD, TURF_FRACTION,
-                           check_choice)
+                           TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
+                           TURF_FRACTION, TURF_SCHEDULE, check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
@@ -194,28 +194,41 @@ class ReliefScorer(Scorer):
 
 
 class Relief(ReliefScorer):
-    """Kira & Rendell's Relief: one nearest hit and miss, two classes.
+    """Kira & Rendell's Relief: one nearest hit and miss, two classes;
+    `ties` ("share" or "lower-index") places a tied nearest hit or miss
+    (see :func:`orangecontrib.relief.core.relieff`).
 
     See :func:`orangecontrib.relief.core.relief`.
     """
     variant = variants.RELIEF
 
+    def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
+                 diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
+        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self.ties = ties
+
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback), ties=self.ties)
+
 
 class ReliefF(ReliefScorer):
     """Kononenko's ReliefF: k near hits and misses per class, class priors,
-    RELIEF-D missing values.  See :func:`orangecontrib.relief.core.relieff`.
+    RELIEF-D missing values; `ties` ("share", default, or "lower-index")
+    places the candidates at the k-th distance.  See
+    :func:`orangecontrib.relief.core.relieff`.
     """
     variant = variants.RELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF):
+                 t_diff=T_DIFF, ties=TIES):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.k_nearest = k_nearest
+        self.ties = ties
 
     def _options(self, progress_callback):
         return dict(super()._options(progress_callback),
-                    k_nearest=self.k_nearest)
+                    k_nearest=self.k_nearest, ties=self.ties)
 
 
 class RReliefF(ReliefScorer):
@@ -227,16 +240,17 @@ class RReliefF(ReliefScorer):
 
     def __init__(self, n_iterations=None, k_nearest=K_RRELIEFF,
                  random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
-                 diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
+                 diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.k_nearest = k_nearest
         self.weighting = weighting
         self.sigma = sigma
+        self.ties = ties
 
     def _options(self, progress_callback):
         return dict(super()._options(progress_callback),
                     k_nearest=self.k_nearest, weighting=self.weighting,
-                    sigma=self.sigma)
+                    sigma=self.sigma, ties=self.ties)
 
     def rescorer(self, arrays):
         return significance.rrelieff_rescorer(
@@ -253,9 +267,9 @@ class DReliefF(ReliefF):
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF, clip_negative=True):
+                 t_diff=T_DIFF, clip_negative=True, ties=TIES):
         super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
-                         t_diff)
+                         t_diff, ties)
         self.clip_negative = clip_negative
 
     def _options(self, progress_callback):
@@ -276,9 +290,9 @@ class PDReliefF(DReliefF):
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, a=double.DEFAULT_EXPONENT, s=double.DEFAULT_S,
-                 clip_negative=True):
+                 clip_negative=True, ties=TIES):
         super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
-                         t_diff, clip_negative)
+                         t_diff, clip_negative, ties)
         self.a = a
         self.s = s
 
@@ -300,13 +314,14 @@ class ClassDependentScorer(ReliefScorer):
 
     def __init__(self, k_nearest=K_CLASS_DEPENDENT, n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF):
+                 t_diff=T_DIFF, ties=TIES):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.k_nearest = k_nearest
+        self.ties = ties
 
     def _options(self, progress_callback):
         return dict(super()._options(progress_callback),
-                    k_nearest=self.k_nearest)
+                    k_nearest=self.k_nearest, ties=self.ties)
 
     def class_weights(self, data, progress_callback=None):
         """The (classes x attributes) matrix: row c holds the weights of the
@@ -342,9 +357,9 @@ class IWCDRelief(ClassDependentScorer):
     def __init__(self, k_nearest=K_CLASS_DEPENDENT, threshold=THRESHOLD,
                  update="as_printed", n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF):
+                 t_diff=T_DIFF, ties=TIES):
         super().__init__(k_nearest, n_iterations, random_state, diff, t_eq,
-                         t_diff)
+                         t_diff, ties)
         self.threshold = threshold
         self.update = update
 
@@ -373,15 +388,17 @@ class RFSMScorer(ReliefScorer):
 
     def __init__(self, score="gain", k_nearest=K_RFSM, n_iterations=None,
                  random_state=RANDOM_STATE, priors="eq2", diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.score = check_choice("score", score, self.SCORES)
         self.k_nearest = k_nearest
         self.priors = priors
+        self.ties = ties
 
     def _options(self, progress_callback):
         return dict(super()._options(progress_callback), score=self.score,
-                    k_nearest=self.k_nearest, priors=self.priors)
+                    k_nearest=self.k_nearest, priors=self.priors,
+                    ties=self.ties)
 
     def search(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.subsets.SearchResult` of
@@ -458,7 +475,11 @@ class TuRF(Scorer):
     """TuRF (Moore & White 2007) around another scorer: score, drop the
     worst `fraction` of the attributes, score the rest again,
     :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction) times or
-    until `n_keep` remain.  Dropped attributes score below the kept ones,
+    until `n_keep` remain; `schedule` "scikit-rebate" stops as
+    scikit-rebate 0.8.4 does, after the first round that leaves at most
+    `n_keep` (100 unless given; see
+    :func:`orangecontrib.relief.core.turf.round_sizes`).  Dropped
+    attributes score below the kept ones,
     those that lasted longer higher (see
     :func:`orangecontrib.relief.core.turf.turf`).  A scorer of this module
     is run on the core's arrays; any other Orange scorer (Orange's own,
@@ -472,10 +493,12 @@ class TuRF(Scorer):
     variant = variants.TURF
     friendly_name = variants.TURF.name
 
-    def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None):
+    def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
+                 schedule=TURF_SCHEDULE):
         self.scorer = MultiSURF() if scorer is None else scorer
         self.fraction = fraction
         self.n_keep = n_keep
+        self.schedule = schedule
 
     @property
     def class_type(self):
@@ -496,6 +519,7 @@ class TuRF(Scorer):
         """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
         `data`: scores, the kept attributes and every round."""
         options = dict(fraction=self.fraction, n_keep=self.n_keep,
+                       schedule=self.schedule,
                        progress_callback=progress_callback)
         if (isinstance(self.scorer, ReliefScorer)
                 and self.scorer.friendly_name in PREPARED_ONCE):
@@ -542,13 +566,14 @@ class NPDR(ReliefScorer):
     def __init__(self, covariates=(), neighbourhood=NPDR_NEIGHBOURHOOD,
                  k_nearest=None, deviation=DEVIATION, adjustment=ADJUSTMENT,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.covariates = tuple(covariates)
         self.neighbourhood = neighbourhood
         self.k_nearest = k_nearest
         self.deviation = deviation
         self.adjustment = adjustment
+        self.ties = ties
 
     def _options(self, progress_callback):
         if self.n_iterations is not None:
@@ -556,8 +581,8 @@ class NPDR(ReliefScorer):
                              f"must be None, got {self.n_iterations!r}.")
         return dict(neighbourhood=self.neighbourhood,
                     k_nearest=self.k_nearest, deviation=self.deviation,
-                    diff=self.diff, t_eq=self.t_eq, t_diff=self.t_diff,
-                    progress_callback=progress_callback)
+                    ties=self.ties, diff=self.diff, t_eq=self.t_eq,
+                    t_diff=self.t_diff, progress_callback=progress_callback)
 
     def score_table(self, data, progress_callback=None):
         return self.result(data, progress_callback).coefficient

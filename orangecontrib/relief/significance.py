@@ -20,8 +20,8 @@ from Orange.data import DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
 
 from .core import significance
-from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, RANDOM_STATE,
-                           VARIANCE, check, check_choice)
+from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
+                           RANDOM_STATE, VARIANCE, check, check_choice)
 from .arrays import check_table, without_weights
 from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, fits,
                       of_feature, table_scores)
@@ -69,6 +69,10 @@ class Significance(Scorer):
     variance : "population" or "sample"
         STIR's variances (:func:`.core.significance.stir_test`): the
         paper's, or the sample's.
+    r_compatible : bool
+        STIR's pairs as the authors' R package finds and weighs them
+        (:func:`.core.significance.stir`), to match a published R
+        analysis; False (default): the paper's.
     """
     feature_type = Variable
     supports_sparse_data = True
@@ -76,7 +80,8 @@ class Significance(Scorer):
 
     def __init__(self, scorer=None, test="stir", adjustment=ADJUSTMENT,
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
-                 random_state=RANDOM_STATE, variance=VARIANCE):
+                 random_state=RANDOM_STATE, variance=VARIANCE,
+                 r_compatible=R_COMPATIBLE):
         self.scorer = MultiSURF() if scorer is None else scorer
         self.test = check_choice("test", test, TESTS)
         self.adjustment = check("adjustment", adjustment)
@@ -84,6 +89,7 @@ class Significance(Scorer):
         self.n_permutations = check("n_permutations", n_permutations)
         self.random_state = random_state
         self.variance = check("variance", variance)
+        self.r_compatible = check("r_compatible", r_compatible)
         if test == "stir":
             self._check_stir()
         if test == "regression" and not isinstance(self.scorer, NPDR):
@@ -134,9 +140,10 @@ class Significance(Scorer):
     def scores_too(self):
         """Whether :meth:`scores_and_result` gives the scorer's scores with
         the test (from the same pass): NPDR's regressions, and STIR of a
-        SURF-family method."""
+        SURF-family method on the paper's pairs."""
         return self.test == "regression" or (
-            self.test == "stir" and type(self.scorer) is not ReliefF)
+            self.test == "stir" and type(self.scorer) is not ReliefF
+            and not self.r_compatible)
 
     def scores_and_result(self, data, progress_callback=None):
         """(the scorer's scores of `data`, or None, and the
@@ -172,11 +179,12 @@ class Significance(Scorer):
                        random_state=scorer.random_state, diff=scorer.diff,
                        t_eq=scorer.t_eq, t_diff=scorer.t_diff,
                        variance=self.variance,
+                       r_compatible=self.r_compatible,
                        progress_callback=progress_callback)
         if type(scorer) is ReliefF:
             return significance.stir_and_weights(
                 arrays.X, arrays.y, arrays.discrete, neighbourhood="relieff",
-                k_nearest=scorer.k_nearest, **options)
+                k_nearest=scorer.k_nearest, ties=scorer.ties, **options)
         return significance.stir_and_weights(
             arrays.X, arrays.y, arrays.discrete, neighbourhood=scorer.method,
             deviation=getattr(scorer, "deviation", "population"), **options)

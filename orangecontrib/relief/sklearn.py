@@ -35,7 +35,7 @@ from .core import significance, variants
 from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
 from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                           N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ,
+                           N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ, TIES,
                            Constraint, Interval, OneOf, Optional, check)
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
@@ -326,14 +326,17 @@ def _core_errors(function):
 
 class ReliefF(ReliefSelector):
     """ReliefF (Kononenko 1994): k nearest hits and misses per class.  With
-    two classes and ``k_nearest=1`` it is Kira & Rendell's Relief."""
+    two classes and ``k_nearest=1`` it is Kira & Rendell's Relief.
+    `ties`: "share" (default; the candidates tied at the k-th distance
+    share the places left) or "lower-index" (the lower indices take them,
+    as a stable sort does)."""
     variant = variants.RELIEFF
 
     def __init__(self, *, k_nearest=K_RELIEFF, n_features_to_select=None,
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
@@ -341,13 +344,16 @@ class ReliefF(ReliefSelector):
             n_iterations=n_iterations, random_state=random_state, diff=diff,
             t_eq=t_eq, t_diff=t_diff)
         self.k_nearest = k_nearest
+        self.ties = ties
 
     def _options(self):
-        return dict(super()._options(), k_nearest=self.k_nearest)
+        return dict(super()._options(), k_nearest=self.k_nearest,
+                    ties=self.ties)
 
 
 class RReliefF(ReliefSelector):
-    """RReliefF (Robnik-Sikonja & Kononenko 1997) for a numeric target."""
+    """RReliefF (Robnik-Sikonja & Kononenko 1997) for a numeric target;
+    `ties` as :class:`ReliefF`'s."""
     task = "regression"
     variant = variants.RRELIEFF
 
@@ -355,7 +361,7 @@ class RReliefF(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
@@ -363,6 +369,7 @@ class RReliefF(ReliefSelector):
             n_iterations=n_iterations, random_state=random_state, diff=diff,
             t_eq=t_eq, t_diff=t_diff)
         self.k_nearest = k_nearest
+        self.ties = ties
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -370,7 +377,8 @@ class RReliefF(ReliefSelector):
         return tags
 
     def _options(self):
-        return dict(super()._options(), k_nearest=self.k_nearest)
+        return dict(super()._options(), k_nearest=self.k_nearest,
+                    ties=self.ties)
 
     def _rescorer(self, X, y, discrete):
         return _core_errors(significance.rrelieff_rescorer)(

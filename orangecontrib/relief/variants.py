@@ -12,9 +12,9 @@ from .core.options import PARAMETERS
 from .core.variants import (CLASSIFICATION, REGRESSION, RELIEFF, RRELIEFF,
                             VARIANTS, WITHIN_DISTANCE, by_name, offered)
 
-__all__ = ["SCORERS", "METHODS", "DIFFS", "DEFAULT_K", "K_OF_TASK",
-           "fitting_methods", "default_method", "make_scorer", "needs",
-           "no_k"]
+__all__ = ["SCORERS", "METHODS", "DIFFS", "TIE_RULES", "DEFAULT_K",
+           "K_OF_TASK", "TAKE_TIES", "fitting_methods", "default_method",
+           "make_scorer", "needs", "no_k"]
 
 #: name -> the Orange scorer class of every registered variant
 SCORERS = {variant.name: getattr(scorers, variant.scorer)
@@ -22,11 +22,17 @@ SCORERS = {variant.name: getattr(scorers, variant.scorer)
 #: name -> variant of those the CLI and the Relief widget offer, in order
 METHODS = {variant.name: variant for variant in offered()}
 DIFFS = PARAMETERS["diff"].allowed
+#: how a k-nearest list places the candidates tied at its k-th distance
+TIE_RULES = PARAMETERS["ties"].allowed
 
 #: default number of nearest neighbours of the offered variants that take
 #: k (Relief always uses one nearest hit and one nearest miss)
 DEFAULT_K = {name: variant.default_k for name, variant in METHODS.items()
              if variant.takes_k}
+#: the offered variants whose tied k-th neighbours share places (or go to
+#: the lower index, ``ties``): those of a k-nearest neighbourhood
+TAKE_TIES = tuple(name for name, variant in METHODS.items()
+                  if variant.takes_ties)
 #: the variant whose k a variant that takes k shares, by its task: the
 #: widget sets the k of the variants of a task with one control
 K_OF_TASK = {variant.tasks[0]: variant.name for variant in (RELIEFF,
@@ -68,18 +74,21 @@ def no_k(method):
     return "It uses one nearest hit and one nearest miss."
 
 
-def make_scorer(method, *, k_nearest=None, **options):
+def make_scorer(method, *, k_nearest=None, ties=None, **options):
     """The scorer of variant `method` (a key of :data:`METHODS`).
 
     `k_nearest` None keeps the variant's default and must be None for the
-    variants without k (Relief, the SURF family); the other `options`
+    variants without k (Relief, the SURF family); `ties` None keeps the
+    default tie rule and must be None for the variants whose neighbours
+    lie within a distance (:data:`TAKE_TIES` take it); the other `options`
     (n_iterations, random_state, diff, t_eq, t_diff) go to the scorer's
     constructor.
 
     Raises
     ------
     ValueError
-        For an unknown method, or `k_nearest` given to a variant without k.
+        For an unknown method, or `k_nearest` (`ties`) given to a variant
+        without k (without a k-th neighbour).
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, "
@@ -89,5 +98,11 @@ def make_scorer(method, *, k_nearest=None, **options):
             raise ValueError(f"{method} takes no k: {no_k(method).lower()} "
                              f"k applies to {', '.join(DEFAULT_K)}.")
         options["k_nearest"] = k_nearest
+    if ties is not None:
+        if method not in TAKE_TIES:
+            raise ValueError(f"{method} takes no tie rule: "
+                             f"{no_k(method).lower()} ties applies to "
+                             f"{', '.join(TAKE_TIES)}.")
+        options["ties"] = ties
     return SCORERS[method](**options)
 

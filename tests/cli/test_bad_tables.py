@@ -44,7 +44,9 @@ FILES = {
     "binary bytes": (lambda folder: write(
         folder / "binary.tab", bytes(range(256)) * 4), "binary data"),
     "text of no known format": (lambda folder: write(
-        folder / "notes.txt", b"hello world\n"), "cannot read"),
+        folder / "notes.md", b"hello world\n"), "cannot read"),
+    "plain text without a table": (lambda folder: write(
+        folder / "notes.txt", b"hello world\n"), "holds no table"),
     "a header only": (lambda folder: write(
         folder / "header.tab", b"a\tb\tc\n"), "holds no table"),
     "a class declaring an absent value": (lambda folder: write(

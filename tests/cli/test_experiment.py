@@ -184,6 +184,8 @@ def test_rebate(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("argv, message", [
     (["--quick", "--replicates", "2"], "give --quick or --replicates"),
     (["--method", "MultiSURF", "--out", "/dev/null/x"], "--out"),
+    (["--summary", "/no/such.xlsx"], "--summary '/no/such.xlsx' is not a "
+                                     "file"),
 ])
 def test_rebate_refuses_bad_knobs_before_the_run(argv, message, capsys,
                                                  monkeypatch):
@@ -203,6 +205,27 @@ def test_rebate_needs_a_folder_of_the_archive(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["experiment", "rebate", REBATE, "--method", "MultiSURF**"])
     assert exit_info.value.code == 2
+
+
+def test_rebate_reads_the_summary_and_permutes_the_rows(tmp_path, capsys):
+    summary = os.path.join(REBATE, "SimulatedDataArchiveSummary.xlsx")
+    code = main(["experiment", "rebate", REBATE, "--method", "MultiSURF",
+                 "--replicates", "1", "--jobs", "1", "--quiet",
+                 "--summary", summary, "--permute-rows", "--seed", "2",
+                 "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert ("named by the summary for 5 configurations and by the naming "
+            "rules for 0" in out)
+    assert "key variables and the register bits together" in out
+
+
+def test_rebate_a_bad_summary_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "summary.xlsx"
+    bad.write_text("no spreadsheet")
+    assert main(["experiment", "rebate", REBATE, "--quiet", "--summary",
+                 str(bad), "--out", str(tmp_path)]) == 2
+    assert "cannot be read as a spreadsheet" in one_line_error(capsys)
 
 
 def test_rebate_peers_join_the_methods_they_have(monkeypatch):

@@ -1,5 +1,6 @@
 """``orange-relief rank`` (orangecontrib.relief.cli.rank)."""
 import functools
+import gzip
 import os
 import subprocess
 import sys
@@ -341,6 +342,9 @@ def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):
     (["--adjust", "holm"], "--adjust has no effect without --significance"),
     (["--method", "MultiSURF", "--significance", "stir", "--permutations",
       "99"], "--permutations has no effect with --significance stir"),
+    (["--significance", "permutation", "--permutations", "19",
+      "--r-compatible"],
+     "--r-compatible has no effect with --significance permutation"),
     # zoo: 16 attributes; the least p of 9 permutations is 0.1
     (["--significance", "permutation", "--permutations", "9"],
      "with 9 permutations and 16 attributes no Benjamini-Hochberg q can be "
@@ -368,6 +372,27 @@ def test_options_that_can_work_do_not_warn(capsys, argv):
     dataset = "heart_disease" if "stir" in argv else "zoo"  # equal classes
     code, _, err = run(capsys, "rank", dataset, *argv)
     assert code == 0 and "warning" not in err
+
+
+def test_r_compatible_stir_takes_rs_pairs(capsys):
+    """zoo's seven classes: R pools the misses, and its p-values are
+    those of Significance(r_compatible=True), not the paper's."""
+    from orangecontrib.relief import ReliefF, Significance
+
+    data = Table(path("zoo"))
+    p = {}
+    for r_compatible in (False, True):
+        code, lines, _ = run(capsys, "rank", "zoo", "--significance", "stir",
+                             *["--r-compatible"] * r_compatible)
+        assert code == 0
+        p[r_compatible] = {row.split()[1]: float(row.split()[3])
+                           for row in lines[1:1 + len(data.domain.attributes)]}
+        result = Significance(ReliefF(), r_compatible=r_compatible).result(
+            data)
+        for attribute, expected in zip(data.domain.attributes, result.p):
+            assert p[r_compatible][attribute.name] == pytest.approx(
+                expected, rel=1e-2, abs=1e-300)
+    assert p[False] != p[True]
 
 
 def test_stir_on_unequal_classes_warns(capsys):
@@ -441,3 +466,61 @@ def test_stability_of_subsamples_and_a_subsample_without_it(capsys):
     assert "--subsample has no effect without --stability" in err
     with pytest.raises(SystemExit):
         main(["rank", "--stability", "5", "--subsample", "1"])
+
+
+ARCHIVE_FILE = os.path.join(os.path.dirname(__file__), os.pardir, "data",
+                            "rebate", "3Class_Datasets_Loc_2",
+                            "3Class_Datasets_Loc_2_01.txt.gz")
+
+
+def archive_copies(folder):
+    """The ReBATE archive's three-class table as it is (.txt.gz), gzipped
+    tab-separated (.tsv.gz) and gzipped comma-separated (.csv.gz), missing
+    values NA."""
+    with gzip.open(ARCHIVE_FILE, "rt") as file:
+        lines = file.read().splitlines()
+    lines[1] = "\t".join(["NA"] + lines[1].split("\t")[1:])
+    copies = {}
+    for name, separator in (("a.txt.gz", "\t"), ("a.tsv.gz", "\t"),
+                            ("a.csv.gz", ",")):
+        with gzip.open(folder / name, "wt") as file:
+            file.write("\n".join(line.replace("\t", separator)
+                                 for line in lines) + "\n")
+        copies[name] = str(folder / name)
+    return copies
+
+
+def test_gzipped_tables_of_the_archive_are_read_as_the_experiment_reads_them(
+        capsys, tmp_path):
+    """.txt.gz, .tsv.gz and .csv.gz: the same table, its column Class the
+    categorical class (three integer codes), NA missing; --class Class
+    keeps the numbers a numeric target."""
+    from orangecontrib.relief.experiments.rebate import read_table
+
+    names, X, y = read_table(ARCHIVE_FILE)
+    rankings = []
+    for name, copy in archive_copies(tmp_path).items():
+        code, lines, err = run(capsys, "rank", copy, "--top", "20")
+        assert code == 0, err
+        assert lines[-1].startswith("1600 instances, 20 attributes, method "
+                                    "ReliefF"), name
+        rankings.append(ranking(lines))
+    assert rankings[0] == rankings[1] == rankings[2]
+    assert set(rankings[0]) == set(names)
+    code, lines, _ = run(capsys, "rank", ARCHIVE_FILE, "--class", "Class")
+    assert code == 0 and "method RReliefF" in lines[-1]
+
+
+def test_a_broken_gzipped_table_is_one_line(capsys, tmp_path):
+    broken = tmp_path / "broken.txt.gz"
+    broken.write_bytes(gzip.compress(b"N0\tClass\n0\t1\n")[:-12])
+    code, _, err = run(capsys, "rank", str(broken))
+    assert code == 2
+    assert err.count("\n") == 1 and "cannot read" in err
+
+
+def test_the_curve_reads_the_archives_tables(capsys):
+    code, lines, err = run(capsys, "curve", ARCHIVE_FILE, "--folds", "2",
+                           "--no-figure")
+    assert code == 0, err
+    assert "ReliefF, kNN, 2-fold cross-validation" in lines[-1]

@@ -1,9 +1,11 @@
 """The float32 neighbour search returns the neighbours of exact arithmetic.
 
-The search ranks candidates in float32 and re-ranks k + EXTRA of them in
-float64 with a proven error bound (core/neighbours/exact.py); these tests
-build near ties float32 cannot resolve and compare with a float64 brute
-force.
+The search ranks candidates in float32 and ranks k + EXTRA of them in
+float64 with a proven error bound (engines/compiled/neighbours/
+exact_ranking.py), searching a reference again where a tie or a near tie
+runs past its candidates; these tests build near ties float32 cannot
+resolve and ties longer than the candidates, and compare with a float64
+brute force under both tie rules.
 """
 import numba
 import numpy as np
@@ -14,30 +16,67 @@ from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
 from orangecontrib.relief.core.engines.compiled.neighbours import EXTRA, find_neighbours
 from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK, ROWS
 from orangecontrib.relief.core.engines.compiled.neighbours.search import _all_pairs
+from orangecontrib.relief.core.engines.compiled.neighbours.distances import (
+    column_sums, distance_rows)
 from orangecontrib.relief.core.engines.compiled.neighbours.exact_ranking import (
-    exact_distance, float32_error_bound, float32_order_is_exact, float32_row)
+    exact_distance, float32_error_bound, float32_order_is_exact)
 from orangecontrib.relief.core.engines.compiled.neighbours.topk import unpack_keys
 
+TIES = ("share", "lower-index")
 
-def brute_force(X, y, k, discrete=None):
-    """Exact top-k per class by (float64 distance, index), ties to the lower
-    index (numeric diffs scaled by the column's range)."""
+
+def listed(d, members, k, ties):
+    """The `members` listed by their distances `d`: sorted by (distance,
+    index), the first k, and with "share" every one as near as the k-th."""
+    order = sorted(members, key=lambda j: (d[j], j))
+    count = min(k, len(order))
+    if ties == "share":
+        while count and count < len(order) and d[order[count]] == d[
+                order[count - 1]]:
+            count += 1
+    return order[:count]
+
+
+def brute_force(X, y, k, discrete=None, ties="lower-index"):
+    """Every reference's list of each class (exact float64 distances,
+    numeric diffs scaled by the column's range): [[list of class g] of
+    reference i]."""
     X = np.asarray(X, float)
     span = X.max(0) - X.min(0)
     span[span == 0] = 1
     scaled = (X - X.min(0)) / span
     classes = np.unique(y)
-    result = np.full((len(X), len(classes), k), -1)
+    result = []
     for i in range(len(X)):
         d = np.abs(scaled - scaled[i])
         if discrete is not None:
             d[:, discrete] = (X[:, discrete] != X[i, discrete])
         d = d.sum(axis=1)
-        for g, c in enumerate(classes):
-            members = [j for j in np.flatnonzero(y == c) if j != i]
-            order = sorted(members, key=lambda j: (d[j], j))[:k]
-            result[i, g, :len(order)] = order
+        result.append([listed(d, [j for j in np.flatnonzero(y == c)
+                                  if j != i], k, ties) for c in classes])
     return result
+
+
+def lists_of(data, refs, k, ties="lower-index"):
+    """The compiled search's lists of `refs`: [[list of class g] of
+    reference r]."""
+    found = find_neighbours(data, refs, k, ties=ties).whole()
+    return [[found.indices(r, g).tolist() for g in range(data.n_groups)]
+            for r in range(len(refs))]
+
+
+def float32_row(search, weights, p, row):
+    """row[q]: the float32 search distance of search positions p and q, by
+    the search's kernels."""
+    n = search.values.shape[1]
+    rows = np.full(ROWS, p, np.int64)
+    out, sums = np.empty((ROWS, BLOCK), np.float32), np.empty(BLOCK,
+                                                              np.float32)
+    for j0 in range(0, n, BLOCK):
+        width = min(j0 + BLOCK, n) - j0
+        column_sums(search, weights, j0, width, sums)
+        distance_rows(search, weights, rows, j0, width, out, sums, True)
+        row[j0:j0 + width] = out[0, :width]
 
 
 def test_a_gap_below_float32_resolution_is_resolved_exactly():
@@ -48,11 +87,11 @@ def test_a_gap_below_float32_resolution_is_resolved_exactly():
     y = np.array([0, 0, 0, 1, 1])
     data = prepare(X, y)
     assert np.float32(X[1, 0]) == np.float32(X[2, 0])
-    neighbours = find_neighbours(data, np.array([0]), 1)
-    assert neighbours[0, 0, 0] == 2
+    assert lists_of(data, np.array([0]), 1)[0][0] == [2]
 
 
-def test_near_ties_beyond_the_extra_candidates_are_rescanned():
+@pytest.mark.parametrize("ties", TIES)
+def test_near_ties_beyond_the_extra_candidates_are_searched_again(ties):
     # more near-tied candidates than k + EXTRA: the list must still be exact
     n_tied = 10 + 3 * EXTRA
     rng = np.random.default_rng(5)
@@ -60,13 +99,30 @@ def test_near_ties_beyond_the_extra_candidates_are_rescanned():
     X = np.concatenate([[[0.0]], 0.5 + offsets[:, None], [[1.0]], [[0.95]]])
     y = np.array([0] * (n_tied + 1) + [1, 1])
     data = prepare(X, y)
-    neighbours = find_neighbours(data, np.arange(len(X)), 10)
-    assert_equal_lists(neighbours, brute_force(X, y, 10))
+    assert_equal_lists(lists_of(data, np.arange(len(X)), 10, ties),
+                       brute_force(X, y, 10, ties=ties))
+
+
+@pytest.mark.parametrize("discrete", [True, False])
+def test_a_tie_longer_than_the_candidates_is_listed_whole(discrete):
+    """40 instances at one distance from the reference, 10 + EXTRA
+    candidates: the search again, with more candidates, lists them all,
+    nominal (exact float32 distances) or numeric (a bound to respect)."""
+    X = np.array([[0.0, 0.0]] + [[1.0, 0.0]] * 40 + [[1.0, 1.0]] * 5
+                 + [[0.0, 1.0], [1.0, 1.0]])
+    y = np.array([0] * 46 + [1, 1])
+    data = prepare(X, y, np.array([discrete] * 2))
+    found = find_neighbours(data, np.array([0]), 10).whole()
+    assert sorted(found.indices(0, 0).tolist()) == list(range(1, 41))
+    np.testing.assert_array_equal(found.share[:40], 10 / 40)
+    assert found.indices(0, 1).tolist() == [46, 47]
 
 
 def assert_equal_lists(got, expected):
-    mismatched = np.argwhere((got != expected).any(axis=2))
-    assert len(mismatched) == 0, f"lists differ at (reference, class) {mismatched[:5]}"
+    mismatched = [(r, g) for r, lists in enumerate(got)
+                  for g, found in enumerate(lists)
+                  if found != expected[r][g]]
+    assert not mismatched, f"lists differ at (reference, class) {mismatched[:5]}"
 
 
 @pytest.mark.parametrize("n, a, k", [(600, 120, 10), (400, 40, 3)])
@@ -74,24 +130,27 @@ def test_random_data_matches_brute_force(n, a, k):
     rng = np.random.default_rng(n)
     X = rng.random((n, a))
     y = rng.integers(0, 3, n)
-    assert_equal_lists(find_neighbours(prepare(X, y), np.arange(n), k),
+    assert_equal_lists(lists_of(prepare(X, y), np.arange(n), k),
                        brute_force(X, y, k))
 
 
-def test_integer_valued_and_nominal_data_with_many_ties():
+@pytest.mark.parametrize("ties", TIES)
+def test_integer_valued_and_nominal_data_with_many_ties(ties):
     rng = np.random.default_rng(1)
     X = rng.integers(0, 3, (300, 8)).astype(float)
     discrete = np.zeros(8, bool)
     discrete[:4] = True
     y = rng.integers(0, 2, 300)
     data = prepare(X, y, discrete)
-    assert_equal_lists(find_neighbours(data, np.arange(300), 10),
-                       brute_force(X, y, 10, discrete))
+    assert_equal_lists(lists_of(data, np.arange(300), 10, ties),
+                       brute_force(X, y, 10, discrete, ties))
 
 
-@pytest.mark.parametrize("n_classes, diff", [(2, "linear"), (3, "linear"),
-                                             (3, "ramp")])
-def test_missing_values_lists_match_exact_relief_d_distances(n_classes, diff):
+@pytest.mark.parametrize("n_classes, diff, ties", [
+    (2, "linear", "lower-index"), (3, "linear", "share"),
+    (3, "ramp", "share")])
+def test_missing_values_lists_match_exact_relief_d_distances(n_classes, diff,
+                                                             ties):
     # the search corrects a missing value (stored as 0) per run of a class
     # and adds the rows' own RELIEF-D diffs separately; the lists must be
     # those of the float64 distance with RELIEF-D diffs, ties by index
@@ -104,14 +163,14 @@ def test_missing_values_lists_match_exact_relief_d_distances(n_classes, diff):
     y = np.sort(rng.integers(0, n_classes, n))[rng.permutation(n)]
     data = prepare(X, y, discrete, diff=diff)
     ones = np.ones(a)
-    expected = np.full((n, n_classes, k), -1)
+    expected = []
     exact = for_kernels(data.exact)
     for i in range(n):
         d = [exact_distance(exact, ones, i, j) for j in range(n)]
-        for g in range(n_classes):
-            members = [j for j in np.flatnonzero(data.groups == g) if j != i]
-            expected[i, g] = sorted(members, key=lambda j: (d[j], j))[:k]
-    assert_equal_lists(find_neighbours(data, np.arange(n), k), expected)
+        expected.append([
+            listed(d, [j for j in np.flatnonzero(data.groups == g) if j != i],
+                   k, ties) for g in range(n_classes)])
+    assert_equal_lists(lists_of(data, np.arange(n), k, ties), expected)
 
 
 def test_float32_order_is_trusted_only_with_gaps_over_twice_the_bound():
@@ -138,11 +197,10 @@ def test_one_thread_and_all_threads_find_the_same_lists(missing):
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        single = find_neighbours(data, np.arange(900), 7)
+        single = find_neighbours(data, np.arange(900), 7).whole()
     finally:
         numba.set_num_threads(threads)
-    np.testing.assert_array_equal(find_neighbours(data, np.arange(900), 7),
-                                  single)
+    assert find_neighbours(data, np.arange(900), 7).whole().equals(single)
 
 
 def largest_float32_error(data, weights):
@@ -151,9 +209,7 @@ def largest_float32_error(data, weights):
     n, order = len(data.search_order), data.search_order
     row, largest = np.empty(n, np.float32), 0.0
     for p in range(n):
-        float32_row(data.search, weights, p, row,
-                    np.empty((ROWS, BLOCK), np.float32),
-                    np.empty(ROWS, np.int64))
+        float32_row(data.search, weights, p, row)
         exact = [exact_distance(for_kernels(data.exact), weights.astype(float),
                                 order[p], order[q]) for q in range(n)]
         largest = max(largest, np.abs(row - exact).max())
@@ -314,10 +370,9 @@ def test_sampled_search_keeps_the_k_least_float32_keys(weights, missing):
     positions = rng.choice(n, 40, replace=False)
     keys = _references(data.search, w, positions, k, data.n_groups, None)
     groups = data.search.groups
-    out, rows = np.empty((ROWS, BLOCK), np.float32), np.empty(ROWS, np.int64)
     for r, p in enumerate(positions):
         row = np.empty(n, np.float32)
-        float32_row(data.search, w, p, row, out, rows)
+        float32_row(data.search, w, p, row)
         bits = row.reshape(1, -1).view(np.uint32).copy()
         order_bits(bits, n)
         for g in range(data.n_groups):

@@ -60,6 +60,12 @@ CASES = [
     ("surf", dict(neighbourhood="surf"), dict(method="surf"), {}),
     ("relieff k=7", dict(neighbourhood="relieff", k_nearest=7),
      dict(method="relieff", k=7), {}),
+    ("relieff k=7, tied pairs weighted by their shares", dict(
+        neighbourhood="relieff", k_nearest=7), dict(method="relieff", k=7),
+     dict(levels=True)),
+    ("relieff k=7, tied places to the lower index", dict(
+        neighbourhood="relieff", k_nearest=7, ties="lower-index"),
+     dict(method="relieff", k=7, ties="lower-index"), dict(levels=True)),
     ("relieff, the authors' k, all ties", dict(
         neighbourhood="relieff", ties="all", twins="exclude"),
      dict(method="relieff", ties="all", exclude_twins=True), dict(

@@ -51,17 +51,23 @@ class TestReferenceByHand:
         y = [0, 0, 1, 1]
         assert_allclose(ref.relief(X, y), [0.5, -1.0], atol=1e-15)
 
-    def test_relief_tie_goes_to_lower_index(self):
-        # R0 = (0,0) has hits 1 = (1,0) and 2 = (0,1), both at distance 1;
-        # the lower index (1) is the hit: A0 gets -1/4, A1 gets 0.
-        # R1: H=0 and M=3 have equal diffs; R2 likewise; R3 has no hit and
-        # its miss is row 0 at distance 0.
+    def test_relief_tied_hits_share_the_place(self):
+        # R0 = (0,0) has hits 1 = (1,0) and 2 = (0,1), both at distance 1,
+        # and its miss 3 at distance 0.  R1: H=0 and M=3 have equal diffs;
+        # R2 likewise; R3 has no hit and its miss is row 0 at distance 0.
         X = [[0, 0], [1, 0], [0, 1], [0, 0]]
+        X2 = [[0, 0], [0, 1], [1, 0], [0, 0]]  # rows 1 and 2 swapped
         y = [0, 0, 0, 1]
-        assert_allclose(ref.relief(X, y), [-0.25, 0.0], atol=1e-15)
-        # swapping rows 1 and 2 swaps which attribute loses
-        X2 = [[0, 0], [0, 1], [1, 0], [0, 0]]
-        assert_allclose(ref.relief(X2, y), [0.0, -0.25], atol=1e-15)
+        # shared: each hit of R0 takes half the place, -1/2 to each, / 4
+        for rows in (X, X2):
+            assert_allclose(ref.relief(rows, y), [-0.125, -0.125],
+                            atol=1e-15)
+        # to the lower index: hit 1 alone, A0 loses; swapping the rows
+        # swaps which attribute loses
+        assert_allclose(ref.relief(X, y, ties="lower-index"), [-0.25, 0.0],
+                        atol=1e-15)
+        assert_allclose(ref.relief(X2, y, ties="lower-index"), [0.0, -0.25],
+                        atol=1e-15)
 
     def test_relief_squared_diff(self):
         # one attribute: values 0, .5, 1 / classes 0, 0, 1

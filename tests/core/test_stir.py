@@ -212,3 +212,106 @@ def test_too_few_pairs_get_no_verdict():
     result = significance.stir_test(StirSums(zeros, zeros, 0, 0, zeros,
                                              zeros, 5, 5, 5))
     assert np.isnan(result.p).all() and "0 hit and 5 miss" in result.note
+
+
+# ---------------------------------------------------------------------
+# R-compatible STIR against R's stored output
+# ---------------------------------------------------------------------
+
+DATA = Path(__file__).parent.parent / "data"
+#: R's stir() on the files of tests/data/stir (its README): the name of
+#: each file R read, and where it is here
+R_FILES = {
+    "twins.tsv": DATA / "stir" / "twins.tsv",
+    "twins2.tsv": DATA / "stir" / "twins2.tsv",
+    "3Class_Datasets_Loc_2_01.txt.gz": DATA / "rebate" / "3Class_Datasets_Loc_2"
+    / "3Class_Datasets_Loc_2_01.txt.gz",
+}
+
+
+def r_outputs():
+    """{(file, method, k): rows of tests/data/stir/stir_R.csv}."""
+    import csv
+
+    found = {}
+    with open(DATA / "stir" / "stir_R.csv", encoding="utf-8") as file:
+        for row in csv.DictReader(file):
+            found.setdefault((row["data"], row["method"], int(row["k"])),
+                             []).append(row)
+    return found
+
+
+R_OUTPUTS = r_outputs()
+
+
+def r_table(name):
+    table = np.loadtxt(R_FILES[name], skiprows=1)
+    return table[:, :-1], table[:, -1]
+
+
+@pytest.mark.parametrize("name, method, k", list(R_OUTPUTS))
+def test_r_compatible_stir_is_r(name, method, k):
+    """t, p and R's score (vecW) to 1e-9 of R's stir() on its own pairs:
+    three classes (R pools the misses of the other two), identical rows
+    of different classes (R's reading of the twin's class) and the keep
+    rule of the SURF family; the default (the paper's pairs) differs."""
+    rows = R_OUTPUTS[name, method, k]
+    X, y = r_table(name)
+    expected = {column: np.array([float(row[column]) for row in rows])
+                for column in ("t", "p", "score")}
+    options = dict(neighbourhood=method, k_nearest=max(k, 1),
+                   deviation="sample")
+    result = significance.stir(X, y, r_compatible=True, **options)
+    assert result.df == int(rows[0]["n_hits"]) + int(rows[0]["n_misses"]) - 2
+    assert_allclose(result.t, expected["t"], rtol=0, atol=1e-9)
+    assert_allclose(result.p, expected["p"], rtol=0, atol=1e-9)
+    assert_allclose(result.score, expected["score"], rtol=0, atol=1e-12)
+    paper = significance.stir(X, y, **options)
+    assert np.abs(paper.t - expected["t"]).max() > 0.1
+
+
+@each_engine
+@pytest.mark.parametrize("neighbourhood", ["relieff", "surf*", "multisurf*"])
+def test_r_compatible_pairs_of_each_engine_and_star(engine, neighbourhood):
+    """R's pairs do not depend on the engine; SURF* and MultiSURF* test
+    the near sets of SURF and MultiSURF."""
+    X, y = r_table("twins.tsv")
+    with forced(engine):
+        got = significance.stir(X, y, neighbourhood=neighbourhood,
+                                k_nearest=3, r_compatible=True)
+    expected = R_OUTPUTS["twins.tsv", neighbourhood.rstrip("*"),
+                         3 if neighbourhood == "relieff" else 0]
+    assert_allclose(got.t, [float(row["t"]) for row in expected], atol=1e-9)
+
+
+def test_r_compatible_is_the_papers_where_r_agrees_with_it():
+    """Two classes, no twins of different classes, every MultiSURF
+    reference with a hit and two misses: R's pairs are the paper's."""
+    names, X, y = gametes()
+    for neighbourhood in ("relieff", "multisurf"):
+        options = dict(neighbourhood=neighbourhood, k_nearest=10,
+                       deviation="sample")
+        assert_allclose(significance.stir(X, y, r_compatible=True,
+                                          **options).t,
+                        significance.stir(X, y, **options).t, atol=1e-9)
+
+
+def test_r_compatible_must_be_a_bool():
+    X, y = random_data(0)
+    with pytest.raises(Exception, match=r"r_compatible must be True or "
+                       r"False, got 'yes'\."):
+        significance.stir(X, y, r_compatible="yes")
+
+
+@pytest.mark.parametrize("method, k", list(R_SMALL))
+def test_r_compatible_stir_is_r_on_the_small_table(method, k):
+    """R's numbers of SMALL (a twin of the other class; SURF and
+    MultiSURF references with too few misses, which R drops)."""
+    n_hits, n_misses, t, p = R_SMALL[method, k]
+    y = np.arange(len(SMALL)) % 2
+    result = significance.stir(np.array(SMALL, float), y.astype(float),
+                               neighbourhood=method, k_nearest=max(k, 1),
+                               r_compatible=True)
+    assert result.df == n_hits + n_misses - 2
+    assert_allclose(result.t, t, rtol=0, atol=1e-12)
+    assert_allclose(result.p, p, rtol=0, atol=1e-12)

@@ -77,7 +77,7 @@ def test_lists_that_run_short_are_searched_again(engine):
     with forced(engine):
         scorer = SubsetRelief(X, y, discrete, k_nearest=4, share=1.0)
         got = scorer(rows)
-    assert scorer.lists.shape[2] == 14
+    assert scorer.lists.k == 14
     expected = subset_relieff(X, y, discrete, rows, k_nearest=4)
     assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
 
@@ -120,7 +120,7 @@ def test_copies_beyond_the_list_wait_for_a_longer_one(engine):
         scorer = SubsetRelief(X, target, None, rule="rrelieff", k_nearest=5,
                               share=1.0)
         got = scorer(rows)
-    assert scorer.lists.shape[2] == 16
+    assert scorer.lists.k == 16
     expected = subset_rrelieff(X, target, None, rows, k_nearest=5)
     assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
 
@@ -144,7 +144,8 @@ def test_the_lists_hold_enough_for_a_subset_of_their_share():
     assert list_length(10, 0.5) == 38
     X, y, discrete = data(7, n=200)
     scorer = SubsetRelief(X, y, discrete, k_nearest=5, share=0.9)
-    assert scorer.lists.shape == (199, 3, list_length(5, 0.9))
+    assert (len(scorer.lists), scorer.lists.n_groups, scorer.lists.k) == (
+        199, 3, list_length(5, 0.9))
 
 
 @pytest.mark.parametrize("rows, message", [

@@ -7,7 +7,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from orangecontrib.relief.core import estimators, surf
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.generators import modulo
-from orangecontrib.relief.core.turf import rounds_of, turf
+from orangecontrib.relief.core.turf import round_sizes, rounds_of, turf
 
 
 def multisurf(X, y, discrete, progress_callback=None):
@@ -165,3 +165,62 @@ def test_a_mask_of_the_wrong_length_is_refused():
     for mask in (discrete[:-1], np.r_[discrete, False]):
         with pytest.raises(ReliefInputError, match="`discrete` has"):
             turf(multisurf, X, y, mask)
+
+
+class Fixed:
+    """A scikit-learn style scorer whose importances are fixed numbers of
+    the columns (looked up by each column's first value, the column's
+    index), so that scikit-rebate's TURF and ours see the same scores."""
+    rank_absolute = False
+    n_features_to_select = 1
+
+    def __init__(self, scores):
+        self.scores = scores
+
+    def fit(self, X, y):
+        self.feature_importances_ = self.scores[X[0].astype(int)]
+        return self
+
+
+@pytest.mark.parametrize("n, fraction, n_keep", [
+    (20, 0.5, None), (100, 0.5, None), (201, 0.5, None), (1000, 0.5, None),
+    (20, 0.3, None), (40, 0.25, 10), (20, 0.5, 20), (7, 0.5, 3)])
+@pytest.mark.parametrize("tied", [False, True])
+def test_scikit_rebates_schedule_is_its_turf(n, fraction, n_keep, tied):
+    """scikit-rebate 0.8.4's TURF (num_scores_to_return 100 unless given)
+    around a scorer of fixed scores: the same rounds, the same kept
+    attributes and scores, ties broken alike."""
+    skrebate = pytest.importorskip("skrebate")
+    rng = np.random.default_rng(n)
+    scores = rng.random(n)
+    if tied:
+        scores = np.round(scores * 4) / 4
+    X = np.tile(np.arange(n, dtype=float), (5, 1))
+    y = np.arange(5) % 2
+
+    def score(X, y, discrete, progress_callback=None):
+        return scores[X[0].astype(int)]
+
+    ours = turf(score, X, y.astype(float), None, fraction=fraction,
+                n_keep=n_keep, schedule="scikit-rebate")
+    options = {} if n_keep is None else {"num_scores_to_return": n_keep}
+    theirs = skrebate.TURF(Fixed(scores), pct=fraction, **options).fit(X, y)
+    assert_array_equal(ours.scores, theirs.feature_importances_)
+
+
+@pytest.mark.parametrize("n, every, skrebate", [
+    (20, [20, 10, 5], [20, 10]), (200, [200, 100, 50], [200, 100]),
+    (201, [201, 101, 51], [201, 101, 51]),
+    (1000, [1000, 500, 250], [1000, 500, 250])])
+def test_the_two_schedules(n, every, skrebate):
+    """Every round: int(1 / fraction) rounds; scikit-rebate's: stop after
+    the first round that leaves at most 100 attributes."""
+    assert round_sizes(n) == every
+    assert round_sizes(n, schedule="scikit-rebate") == skrebate
+
+
+def test_a_bad_schedule_is_refused():
+    X, y, discrete = data(n=30, noise=2)
+    with pytest.raises(ReliefInputError, match="schedule must be one of "
+                       "'every round', 'scikit-rebate', got 'skrebate'"):
+        turf(multisurf, X, y, discrete, schedule="skrebate")

@@ -2,11 +2,8 @@
 and RReliefF in more detail are in test_properties.py).
 
 * A positive affine rescaling of a numeric column changes no diff: every
-  registered variant.
-* Row order, with every instance a reference: CDRelief, IWCDRelief and
-  RFSM sum over all references, so the order of the rows does not matter.
-  (dReliefF and pdReliefF process the references in order and learn on
-  the way: their weights depend on it.)
+  registered variant.  (The order of the rows changes no weight of any
+  registered variant either: tests/core/test_ties.py.)
 * Bounds: with the linear diff, each weight of dReliefF, pdReliefF and
   CDRelief, and RFSM's W_S, lies in [-1, 1].
 """
@@ -20,7 +17,7 @@ from orangecontrib.relief.core.variants import (CDRELIEF, DRELIEFF,
                                                 IWCDRELIEF, PDRELIEFF)
 from tests.variants import VARIANT_TASKS
 
-#: the variants of the row order and bounds properties, and RFSM's W_S
+#: the variants of the bounds property, and RFSM's W_S
 VARIANTS = {
     "dReliefF": lambda X, y: DRELIEFF.weights(X, y),
     "pdReliefF": lambda X, y: PDRELIEFF.weights(X, y),
@@ -28,7 +25,6 @@ VARIANTS = {
     "IWCDRelief": lambda X, y: IWCDRELIEF.weights(X, y, threshold=0.3),
     "RFSM": lambda X, y: np.array([core.rfsm_value(X, y, [0, 1])]),
 }
-ORDER_FREE = ("CDRelief", "IWCDRelief", "RFSM")
 BOUNDED = ("dReliefF", "pdReliefF", "CDRelief", "RFSM")
 
 cases = st.tuples(st.integers(0, 2 ** 32 - 1), st.integers(12, 40),
@@ -63,17 +59,6 @@ def test_positive_affine_rescaling_of_a_column(case):
         np.testing.assert_allclose(variant.weights(rescaled, y, task=task),
                                    variant.weights(X, y, task=task),
                                    atol=1e-9)
-
-
-@settings(max_examples=25, deadline=None)
-@given(cases.filter(lambda case: case[3] in ORDER_FREE))
-def test_row_order_does_not_matter(case):
-    seed, n, a, variant, engine = case
-    X, y, rng = data(seed, n, a)
-    order = rng.permutation(n)
-    with forced(engine):
-        np.testing.assert_allclose(VARIANTS[variant](X[order], y[order]),
-                                   VARIANTS[variant](X, y), atol=1e-9)
 
 
 @settings(max_examples=25, deadline=None)

@@ -10,13 +10,17 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from orangecontrib.relief.core import surf
+from orangecontrib.relief.core import estimators, surf
 from orangecontrib.relief.core.npdr import npdr
 from orangecontrib.relief.core.progress import Interrupted
+from orangecontrib.relief.core.turf import turf
 from orangecontrib.relief.experiments import peers
 from orangecontrib.relief.experiments import rebate
 
-FOLDER = os.path.join(os.path.dirname(__file__), os.pardir, "data", "rebate")
+DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data")
+FOLDER = os.path.join(DATA, "rebate")
+SUMMARY = os.path.join(FOLDER, "SimulatedDataArchiveSummary.xlsx")
+HEADERS = os.path.join(DATA, "rebate_headers.tsv")
 FEW = rebate.Settings(FOLDER, methods=("MultiSURF", "Relief"))
 SMALL = "GAMETES_2.2_dev_peter_core2wayEpistasis_Datasets_Loc_2_Qnt_2_Pop_100000"
 
@@ -62,12 +66,111 @@ def test_configurations_are_the_folders_that_hold_tables():
         rebate.Settings(FOLDER, replicates=1))] == [1] * 5
 
 
-def test_the_predictive_features_are_told_by_their_names():
+def test_the_key_variables_and_register_bits_are_told_by_their_names():
     names = ["N0", "N17", "M0P0", "M1P1", "A_0", "R_12", "M0P", "XA_1",
              "Class"]
-    assert_array_equal(rebate.predictive(names),
-                       [False, False, True, True, True, True, False, False,
+    assert_array_equal(rebate.key_variables(names),
+                       [False, False, True, True, True, False, False, False,
                         False])
+    assert_array_equal(rebate.register_bits(names),
+                       [False, False, False, False, False, True, False,
+                        False, False])
+
+
+def shipped_headers():
+    """{configuration folder: column names} of every configuration of the
+    subset the project ran (tests/data/rebate_headers.tsv)."""
+    with open(HEADERS, encoding="utf-8") as file:
+        return dict(line.rstrip("\n").split("\t")
+                    for line in file if not line.startswith("#"))
+
+
+def header_archive(tmp_path, headers):
+    """A folder laid out as the archive whose tables hold only a header."""
+    for path, names in headers.items():
+        folder = tmp_path / path
+        folder.mkdir(parents=True)
+        (folder / "table_01.txt").write_text(names.replace(" ", "\t")
+                                             + "\n")
+    return str(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    headers = shipped_headers()
+    folder = header_archive(tmp_path_factory.mktemp("archive"), headers)
+    by_names = {c.path: c for c in rebate.chosen(rebate.Settings(folder))}
+    by_summary = {c.path: c for c in rebate.chosen(
+        rebate.Settings(folder, summary=SUMMARY))}
+    return headers, by_names, by_summary
+
+
+@pytest.mark.parametrize("path", list(shipped_headers()))
+def test_every_shipped_configurations_keys_are_the_summarys(shipped, path):
+    """The study's summary names the key variables of every configuration
+    of the subset, and the naming rules find the same: the GAMETES
+    M<m>P<k> (XOR's M0P1..., not M0P0), the multiplexers' address bits
+    and none of their register bits."""
+    headers, by_names, by_summary = shipped
+    summary, named = by_summary[os.path.normpath(path)], by_names[
+        os.path.normpath(path)]
+    assert summary.key_source == "summary" and named.key_source == "names"
+    assert summary.keys == named.keys
+    names = headers[path].split()
+    assert set(summary.keys) <= set(names)
+    if "mutliplexer" in path:  # b address bits select one of 2^b registers
+        (b,) = [b for b in range(8) if b + 2 ** b == len(names) - 1]
+        assert summary.keys == tuple(f"A_{i}" for i in range(b))
+
+
+def test_the_summary_is_read_with_its_paths_below_the_archive():
+    summary = rebate.read_summary(SUMMARY)
+    assert summary[("6_bit_mutliplexer",)] == ("A_0", "A_1")
+    xor = ("GAMETES_2.2_dev_peter_XOR", "xor_3", "a_20", "s_1600",
+           "xor_3_a_20s_1600_EDM-1")
+    assert summary[xor] == ("M0P1", "M0P2", "M0P3")
+    assert len(summary) == 76
+    # a folder given below the archive's is found by the tail of its path
+    assert rebate.summary_keys(summary, os.path.join(
+        "/somewhere", *xor)) == ("M0P1", "M0P2", "M0P3")
+    assert rebate.summary_keys(summary, "/somewhere/else") is None
+
+
+def test_the_summary_comes_before_the_names_and_must_name_columns(tmp_path):
+    """A configuration the summary lists takes its key variables, even
+    against the naming rules; one it does not list is named by the rules;
+    a key variable that is not a column is refused."""
+    headers = {"6_bit_mutliplexer": "A_0 A_1 R_0 R_1 R_2 R_3 M0P0 Class",
+               "other/family": "N0 M0P0 M1P0 Class"}
+    folder = header_archive(tmp_path / "good", headers)
+    got = {c.path: (c.keys, c.key_source) for c in rebate.chosen(
+        rebate.Settings(folder, summary=SUMMARY))}
+    assert got == {"6_bit_mutliplexer": (("A_0", "A_1"), "summary"),
+                   os.path.join("other", "family"): (("M0P0", "M1P0"),
+                                                     "names")}
+    by_names = rebate.chosen(rebate.Settings(folder))
+    assert by_names[0].keys == ("A_0", "A_1", "M0P0")
+    folder = header_archive(tmp_path / "bad", {
+        "3Class_Datasets_Loc_2": "N0 N1 M0P0 Class"})
+    with pytest.raises(ValueError, match="the summary's key variables "
+                       "M0P1 are not columns of its tables"):
+        rebate.chosen(rebate.Settings(folder, summary=SUMMARY))
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"not a spreadsheet", "cannot be read as a spreadsheet"),
+    (None, "has no columns 'Specific Path' and 'Key Variables'")])
+def test_a_bad_summary_is_refused(tmp_path, content, message):
+    path = tmp_path / "summary.xlsx"
+    if content is None:
+        import openpyxl
+        workbook = openpyxl.Workbook()
+        workbook.active.append(["Theme", "Base Folder"])
+        workbook.save(path)
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ValueError, match=message):
+        rebate.chosen(rebate.Settings(FOLDER, summary=str(path)))
 
 
 def test_a_table_is_read_with_its_missing_values(tmp_path):
@@ -113,9 +216,19 @@ def test_a_run_weighs_every_replicate_with_every_method(results):
     for label in ("3Class", "2wayEpi_contEndpoint sd_0.5 "
                             "a_20s_1600her_0.4__maf_0.2_EDM-2"):
         assert results.power(by_label[label], "Relief") is None
-    # the multiplexer's every column is predictive: power 1 at r = 6
-    assert results.power_at_top(by_label["6_bit_mutliplexer"],
-                                "MultiSURF") == 1.0
+    # the multiplexer's key variables are its two address bits; with its
+    # four register bits, every column is predictive: power 1 at r = 6
+    multiplexer = by_label["6_bit_mutliplexer"]
+    assert (results.relevant[multiplexer],
+            results.registers[multiplexer]) == (2, 4)
+    ranks = results.ranks[multiplexer]["MultiSURF"]
+    assert results.power_at_top(multiplexer, "MultiSURF") == np.mean(
+        np.array(ranks) <= 2)
+    assert results.power_at_top(multiplexer, "MultiSURF", True) == 1.0
+    assert results.with_registers[multiplexer]["MultiSURF"] == [6, 6]
+    assert all(ranks is None or set(ranks) == {None}
+               for path, by_method in results.with_registers.items()
+               if path != multiplexer for ranks in by_method.values())
 
 
 def test_a_replicate_is_the_methods_on_the_table():
@@ -124,9 +237,9 @@ def test_a_replicate_is_the_methods_on_the_table():
     discrete = rebate.nominal_columns(X, rebate.DISCRETE_LIMIT)
     assert discrete.all()  # SNPs: three values
     weights = surf.multisurf(X, y, discrete)
-    got = rebate.run_replicate(FEW, (c.path, c.files[0]))
-    assert got["MultiSURF"][0] == rebate.worst_rank(
-        weights, rebate.predictive(names))
+    got = rebate.run_replicate(FEW, (c.path, c.files[0], ("M0P0", "M0P1")))
+    assert got["MultiSURF"][:2] == (rebate.worst_rank(
+        weights, rebate.key_variables(names)), None)
 
 
 def test_npdr_runs_as_the_others(tmp_path):
@@ -138,7 +251,7 @@ def test_npdr_runs_as_the_others(tmp_path):
     c = rebate.configurations(FOLDER)[-1]
     names, X, y = rebate.read_table(os.path.join(FOLDER, c.path, c.files[1]))
     statistic = npdr(X, y, rebate.nominal_columns(X, 10)).statistic
-    assert rebate.worst_rank(statistic, rebate.predictive(names)) == 2
+    assert rebate.worst_rank(statistic, rebate.key_variables(names)) == 2
 
 
 def test_processes_give_the_same_ranks(results):
@@ -153,7 +266,10 @@ def test_the_results_write_their_files(results, tmp_path):
         rows = list(csv.DictReader(file))
     multiplexer = [row for row in rows if row["configuration"]
                    == "6_bit_mutliplexer" and row["method"] == "MultiSURF"]
-    assert [row["r"] for row in multiplexer] == [str(r) for r in range(1, 7)]
+    assert [(row["ranked"], row["r"]) for row in multiplexer] == [
+        (ranked, str(r)) for ranked in ("key", "key and register")
+        for r in range(1, 7)]
+    assert {row["key_variables"] for row in multiplexer} == {"A_0 A_1"}
     assert multiplexer[-1]["power"] == "1"
     assert not any(row["method"] == "Relief"
                    and row["configuration"] == "3Class_Datasets_Loc_2"
@@ -165,6 +281,7 @@ def test_the_results_write_their_files(results, tmp_path):
     summary = results.summary()
     assert "6_bit_mutliplexer" in summary and "n/a" in summary
     assert "7 files" in summary
+    assert summary.split("\n")[-1].startswith("6_bit_mutliplexer")
 
 
 def test_a_run_reports_progress_and_stops_when_asked():
@@ -222,5 +339,120 @@ def test_a_table_without_predictive_columns_is_refused(tmp_path):
     folder.mkdir(parents=True)
     (folder / "data_01.txt").write_text("X0\tX1\tClass\n0\t1\t0\n1\t0\t1\n"
                                         "1\t1\t0\n0\t0\t1\n")
-    with pytest.raises(ValueError, match="no column is named"):
+    with pytest.raises(ValueError, match="no column is named as a key "
+                       "variable"):
         rebate.run(rebate.Settings(str(tmp_path), methods=("MultiSURF",)))
+
+
+def test_permuted_rows_are_a_seeded_permutation_of_each_table():
+    given = rebate.Settings(FOLDER)
+    permuted = rebate.Settings(FOLDER, permute_rows=True, seed=3)
+    assert_array_equal(rebate.row_order(given, "a_01.txt.gz", 50),
+                       np.arange(50))
+    order = rebate.row_order(permuted, "a_01.txt.gz", 50)
+    assert_array_equal(np.sort(order), np.arange(50))
+    assert not np.array_equal(order, np.arange(50))
+    assert_array_equal(order, rebate.row_order(permuted, "a_01.txt.gz", 50))
+    for other in (rebate.row_order(permuted, "a_02.txt.gz", 50),
+                  rebate.row_order(rebate.Settings(FOLDER, permute_rows=True,
+                                                   seed=4), "a_01.txt.gz",
+                                   50)):
+        assert not np.array_equal(order, other)
+
+
+def test_a_replicate_is_weighed_with_its_rows_permuted():
+    settings = rebate.Settings(FOLDER, methods=("Relief",),
+                               permute_rows=True, seed=1)
+    c = rebate.configurations(FOLDER)[-1]
+    names, X, y = rebate.read_table(os.path.join(FOLDER, c.path, c.files[0]))
+    order = rebate.row_order(settings, c.files[0], len(y))
+    weights = estimators.relief(X[order], y[order],
+                                rebate.nominal_columns(X, 10))
+    got = rebate.run_replicate(settings, (c.path, c.files[0],
+                                          ("M0P0", "M0P1")))
+    assert got["Relief"][0] == rebate.worst_rank(
+        weights, rebate.key_variables(names))
+
+
+def test_ties_reach_the_methods_with_k_nearest_neighbours(monkeypatch):
+    seen = []
+
+    def relieff(X, y, discrete=None, *, k_nearest=10, ties="lower-index"):
+        seen.append((k_nearest, ties))
+        return np.zeros(X.shape[1])
+
+    monkeypatch.setattr(rebate.estimators, "relieff", relieff)
+    X, y = np.eye(4), np.array([0.0, 1, 0, 1])
+    rebate.our_scores("ReliefF k=10", X, y, None, "classification", "all")
+    rebate.our_scores("ReliefF k=100", X, y, None, "classification")
+    assert seen == [(10, "all"), (100, "lower-index")]
+    # the SURF family has no k-th neighbour: the rule does not concern it
+    assert rebate.our_scores("SURF", X, y, None, "classification",
+                             "all") is not None
+    with pytest.raises(ValueError, match="relief takes no rule for ties"):
+        rebate.our_scores("Relief", X, y, None, "classification", "all")
+
+
+def test_turf_runs_with_either_schedule():
+    c = rebate.configurations(FOLDER)[-1]
+    _, X, y = rebate.read_table(os.path.join(FOLDER, c.path, c.files[0]))
+    discrete = rebate.nominal_columns(X, 10)
+
+    def score(X, y, discrete, progress_callback=None):
+        return surf.multisurf(X, y, discrete)
+
+    for name, schedule in (("TuRF MultiSURF", "every round"),
+                           ("TuRF MultiSURF, scikit-rebate's rounds",
+                            "scikit-rebate")):
+        expected = turf(score, X, y, discrete, schedule=schedule)
+        assert len(expected.rounds) == (3 if schedule == "every round"
+                                        else 2)
+        assert_array_equal(rebate.our_scores(name, X, y, discrete,
+                                             "classification"),
+                           expected.scores)
+
+
+def test_a_family_of_several_sizes_is_split_by_them():
+    c = rebate.Configuration
+    found = [c(os.path.join("GAMETES_2.2_dev_peter_core2wayEpistasis_"
+                            "Datasets_Loc_2_Qnt_2_Pop_100000", "a_20",
+                            f"s_{n}", f"her_{h}"), ())
+             for n in (200, 1600) for h in (0.1, 0.4)]
+    found += [c("6_bit_mutliplexer", ())] + [
+        c(os.path.join("GAMETES_2.2_dev_peter_2wayEpiFeatures_Datasets",
+                       f"a_{a}", "s_1600", "x"), ()) for a in (100, 1000)]
+    groups = [(label, len(group))
+              for label, group in rebate.family_groups(found)]
+    assert groups == [("core2wayEpistasis, 200 instances", 2),
+                      ("core2wayEpistasis, 1600 instances", 2),
+                      ("6_bit_mutliplexer", 1), ("2wayEpiFeatures", 2)]
+
+
+def test_the_family_table(results):
+    lines = results.family_table({"MultiSURF": "MS", "Relief": "R"})
+    assert lines[0] == "| family (configurations) | MS | R |"
+    assert len(lines) == 2 + 5 + 1
+    rows = {line.split(" | ")[0][2:]: line.split(" | ")[1:] for line in
+            lines[2:]}
+    assert rows["3Class (1)"][1] == "n/a |"
+    means = results.mean_power_at_top()
+    assert rows["**mean of all**"] == [f"**{means['MultiSURF']:.2f}**",
+                                       f"**{means['Relief']:.2f}** |"]
+
+
+def test_the_table_of_the_order_of_the_rows(monkeypatch):
+    """doc/rebate_row_order.py: ReliefF k=10 with the rows as given and
+    permuted, by family (scikit-rebate left out here: it takes seconds a
+    file)."""
+    from tests.test_docs import load_script
+
+    script = load_script("doc/rebate_row_order.py", "rebate_row_order")
+    monkeypatch.setattr(script.peers, "available", lambda peer: False)
+    lines = script.table(FOLDER, summary=SUMMARY, replicates=1)
+    assert lines[0] == ("| family (configurations) | ReliefF k=10, rows as "
+                        "given | ReliefF k=10, rows permuted |")
+    assert [line.split(" |")[0] for line in lines[2:8]] == [
+        "| 3Class (1)", "| 6_bit_mutliplexer (1)", "| 2wayEpi_NA (1)",
+        "| 2wayEpi_contEndpoint (1)", "| core2wayEpistasis (1)",
+        "| **mean of all**"]
+    assert lines[-1].startswith("(ties: the add-on default; replicates: 1")

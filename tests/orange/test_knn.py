@@ -28,12 +28,18 @@ def test_eq1_prediction_matches_the_literal_reference():
             assert_array_equal(votes, expected)
 
 
-def test_eq1_distance_ties_go_to_the_lower_index():
+def test_eq1_distance_ties_share_the_vote():
     train_X = np.array([[1.0], [-1.0], [1.0]])
     train_y = np.array([1.0, 0.0, 0.0])
     votes, first = predict_votes(train_X, train_y, np.ones((2, 1)),
                                  np.zeros(1, bool), np.zeros((1, 1)), 1)
-    assert_array_equal(votes, [[0, 1]])  # row 1 (class 0) before row 2
+    # three prototypes at distance 1 share the one place: 1/3 each
+    assert_allclose(votes, [[2 / 3, 1 / 3]])
+    assert_array_equal(first, [[0, 0]])
+    votes, _ = predict_votes(train_X, train_y, np.ones((2, 1)),
+                             np.zeros(1, bool), np.zeros((1, 1)), 1,
+                             ties="lower-index")
+    assert_array_equal(votes, [[0, 1]])  # row 0 (class 1) before rows 1, 2
     votes, first = predict_votes(train_X, train_y, np.array([[1.0], [2.0]]),
                                  np.zeros(1, bool), np.zeros((1, 1)), 2)
     # class 1's weight doubles its distance: rows 1 and 2 (class 0) win

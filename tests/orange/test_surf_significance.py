@@ -180,3 +180,24 @@ def test_the_variance_reaches_the_core(heart):
                               neighbourhood="relieff", variance=variance).p)
     with pytest.raises(ValueError, match="variance"):
         Significance(ReliefF(), variance="biased")
+
+
+@pytest.mark.parametrize("scorer, neighbourhood", [
+    (ReliefF(k_nearest=5), "relieff"), (MultiSURF(), "multisurf")])
+def test_r_compatible_reaches_the_core(scorer, neighbourhood):
+    """R's pairs on the seven classes of zoo; a SURF-family scorer's
+    weights are then its own, not weighed in the test's pass."""
+    zoo = Table(path("zoo"))
+    arrays = table_arrays(zoo, "ReliefF")
+    tester = Significance(scorer, r_compatible=True)
+    assert not tester.scores_too
+    weights, result = tester.scores_and_result(zoo)
+    assert weights is None
+    expected = significance.stir(arrays.X, arrays.y, arrays.discrete,
+                                 neighbourhood=neighbourhood, k_nearest=5,
+                                 r_compatible=True)
+    assert_array_equal(result.p, expected.p)
+    assert not np.allclose(result.p, Significance(scorer).result(zoo).p)
+    with pytest.raises(ValueError, match="r_compatible must be True or "
+                                         "False"):
+        Significance(scorer, r_compatible=1)

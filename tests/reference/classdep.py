@@ -7,7 +7,9 @@ functions of :mod:`tests.reference.relief`: plain Python floats, no numba,
 no vectorisation, no pooled-list merging).
 
 * Euclidean distance ||x - z|| = sqrt(sum_A w_A diff_squared(A, x, z));
-  neighbours ordered by (that distance, index), never x itself.
+  never x itself; the k nearest by :func:`tests.reference.relief.neighbours`
+  (tied candidates sharing the last places by default), the misses of
+  eq. 4 the k nearest among all the other classes' instances at once.
 * Eq. 4 and 6 divide by T (references of the class) and by the number of
   neighbours, i.e. they average (the sum in eq. 6 divided by k).
 """
@@ -54,10 +56,19 @@ def euclid(i, j, ctx_sq):
 
 
 def _mean_diff(A, x, members, ctx):
+    """The mean diff over the places of a list of ref.neighbours."""
     total = 0.0
-    for z in members:
-        total += ref.diff(A, x, z, ctx)
-    return total / len(members)
+    for z, share, _ in members:
+        total += share * ref.diff(A, x, z, ctx)
+    return total / ref.filled(members)
+
+
+def _mean_distance(x, members, ctx_sq):
+    """The mean Euclidean distance over the places of a list."""
+    total = 0.0
+    for z, share, _ in members:
+        total += share * euclid(x, z, ctx_sq)
+    return total / ref.filled(members)
 
 
 def _result(W, classes, n_classes, a):
@@ -70,7 +81,7 @@ def _result(W, classes, n_classes, a):
 
 def cdrelief(X, y, discrete=None, *, k_nearest=5, n_iterations=None,
              random_state=0, diff="linear", t_eq=0.04, t_diff=0.10,
-             distance_weights=None, n_classes=None):
+             distance_weights=None, n_classes=None, ties="share"):
     """Eq. 4: w_c = sum_{x in X_c} ( sum_{z in KNN(x, l != c)} |x - z|
     - sum_{z in KNN(x, c)} |x - z| ), here as means over T_c and over the
     neighbours; KNN(x, l != c) = the k nearest among ALL other classes."""
@@ -85,8 +96,8 @@ def cdrelief(X, y, discrete=None, *, k_nearest=5, n_iterations=None,
         for x in refs[c]:
             same = [i for i in range(n) if ctx_sq.group[i] == c]
             other = [i for i in range(n) if ctx_sq.group[i] != c]
-            hits = ref.nearest(x, same, k_nearest, ctx_sq)
-            misses = ref.nearest(x, other, k_nearest, ctx_sq)
+            hits = ref.neighbours(x, same, k_nearest, ctx_sq, ties)
+            misses = ref.neighbours(x, other, k_nearest, ctx_sq, ties)
             for A in range(a):
                 term = _mean_diff(A, x, misses, ctx_up)
                 if hits:
@@ -109,7 +120,7 @@ def instance_weight(d1, d2, threshold):
 def iwcdrelief(X, y, discrete=None, *, k_nearest=5, threshold=0.5,
                update="as_printed", n_iterations=None, random_state=0,
                diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None,
-               n_classes=None):
+               n_classes=None, ties="share"):
     """Section 3.2, Step 1-5 with eq. 5 and 6, for any number of classes:
 
     for every class c, for each of its T references x:
@@ -133,16 +144,16 @@ def iwcdrelief(X, y, discrete=None, *, k_nearest=5, threshold=0.5,
         T = len(refs[c])
         for x in refs[c]:                                        # Step 3
             same = [i for i in range(n) if ctx_sq.group[i] == c]
-            hits = ref.nearest(x, same, k_nearest, ctx_sq)
+            hits = ref.neighbours(x, same, k_nearest, ctx_sq, ties)
             if not hits:
                 continue
-            d1 = sum(euclid(x, z, ctx_sq) for z in hits) / len(hits)
+            d1 = _mean_distance(x, hits, ctx_sq)
             for l in classes:
                 if l == c:
                     continue
                 members = [i for i in range(n) if ctx_sq.group[i] == l]
-                misses = ref.nearest(x, members, k_nearest, ctx_sq)
-                d2 = sum(euclid(x, z, ctx_sq) for z in misses) / len(misses)
+                misses = ref.neighbours(x, members, k_nearest, ctx_sq, ties)
+                d2 = _mean_distance(x, misses, ctx_sq)
                 iw = instance_weight(d1, d2, threshold)          # Step 3.2
                 if d2 - d1 > 0:                                  # Step 3.3
                     target = c if update == "as_printed" else l
@@ -185,15 +196,28 @@ def cdw_distance(query, prototype, weights):
     return math.sqrt(total)
 
 
-def cdw_knn_predict(train_X, train_y, class_weights, query, k):
-    """Majority vote of the k prototypes nearest by eq. 1 (ties of distance
-    to the lower index); returns the vote counts per class."""
+def cdw_knn_predict(train_X, train_y, class_weights, query, k,
+                    ties="share"):
+    """Majority vote of the k prototypes nearest by eq. 1, each voting
+    with its share of the k places (the t prototypes at one distance
+    standing at its t places in a random order, as
+    :func:`tests.reference.relief.neighbours` shares them; "lower-index":
+    the k first by (distance, index)); returns the votes per class."""
     keyed = []
     for i in range(len(train_X)):
         c = int(train_y[i])
         keyed.append((cdw_distance(query, train_X[i], class_weights[c]), i))
     keyed.sort()
-    votes = [0] * len(class_weights)
-    for _, i in keyed[:k]:
-        votes[int(train_y[i])] += 1
+    votes = [0.0] * len(class_weights)
+    if ties == "lower-index":
+        for _, i in keyed[:k]:
+            votes[int(train_y[i])] += 1
+        return votes
+    p = 0
+    while p < min(k, len(keyed)):
+        tied = [i for d, i in keyed if d == keyed[p][0]]
+        below_k = min(len(tied), k - p)
+        for i in tied:
+            votes[int(train_y[i])] += below_k / len(tied)
+        p += len(tied)
     return votes

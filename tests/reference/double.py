@@ -9,8 +9,14 @@ choices the paper leaves open are the ones documented in ``core/double.py``:
 * W[A]_t = (sum of the first t ReliefF updates) / t;
 * f(w, t) = w (dReliefF) or (w - 1) c(t) / (c(t) + s) + 1 with
   c(t) = (t / m)^a (pdReliefF, eq. 3.3-3.4), and f = 1 at t = 0;
-* negative estimates clipped to 0 before f when clip_negative.
+* negative estimates clipped to 0 before f when clip_negative;
+* every instance a reference (n_iterations None): in the order of its
+  content, by class and then by each attribute's value in column order
+  (a missing value after the known ones), equal rows in index order;
+* the neighbours' places shared where distances tie, as ReliefF's
+  (:func:`tests.reference.relief.neighbours`).
 """
+import math
 from tests.reference import relief as ref
 
 
@@ -24,10 +30,20 @@ def _f(mode, w, t, m, a, s):
     return (w - 1.0) * c / (c + s) + 1.0
 
 
+def content_order(ctx):
+    """Every instance, by class and then by its values in column order
+    (missing ones last), equal ones by index."""
+    def key(i):
+        values = tuple((math.isnan(v), 0.0 if math.isnan(v) else v)
+                       for v in ctx.X[i])
+        return (ctx.group[i],) + values
+    return sorted(range(ctx.n), key=key)
+
+
 def double_relieff(X, y, discrete=None, *, mode="double", k_nearest=10,
                    n_iterations=None, random_state=0, diff="linear",
                    t_eq=0.04, t_diff=0.10, distance_weights=None,
-                   clip_negative=True, a=2.0, s=0.0633657):
+                   clip_negative=True, a=2.0, s=0.0633657, ties="share"):
     """dReliefF (mode="double") or pdReliefF (mode="progressive")."""
     ctx, _ = ref.prepare(X, y, discrete, diff, t_eq, t_diff,
                          distance_weights, regression=False)
@@ -36,7 +52,8 @@ def double_relieff(X, y, discrete=None, *, mode="double", k_nearest=10,
     classes = sorted(set(ctx.group))
     prior = {c: sum(1 for i in range(n) if ctx.group[i] == c) / n
              for c in classes}
-    refs = ref.references(n, n_iterations, random_state)
+    refs = (content_order(ctx) if n_iterations is None
+            else ref.references(n, n_iterations, random_state))
     m = len(refs)
     total = [0.0] * n_attrs          # sum of the updates so far
     for t, R in enumerate(refs):
@@ -48,17 +65,21 @@ def double_relieff(X, y, discrete=None, *, mode="double", k_nearest=10,
             ctx.weights[A] = fixed[A] * _f(mode, w, t, m, a, s)
         # ReliefF's neighbours and update (Fig. 2) under those weights
         cR = ctx.group[R]
-        hits = ref.nearest(R, [i for i in range(n) if ctx.group[i] == cR],
-                           k_nearest, ctx)
-        misses = {C: ref.nearest(R, [i for i in range(n)
-                                     if ctx.group[i] == C], k_nearest, ctx)
+        hits = ref.neighbours(
+            R, [i for i in range(n) if ctx.group[i] == cR], k_nearest, ctx,
+            ties)
+        misses = {C: ref.neighbours(R, [i for i in range(n)
+                                        if ctx.group[i] == C], k_nearest,
+                                    ctx, ties)
                   for C in classes if C != cR}
         for A in range(n_attrs):
             update = 0.0
             if hits:
-                update -= sum(ref.diff(A, R, H, ctx) for H in hits) / len(hits)
+                update -= (sum(share * ref.diff(A, R, H, ctx)
+                               for H, share, _ in hits) / ref.filled(hits))
             for C, found in misses.items():
-                mean = sum(ref.diff(A, R, M, ctx) for M in found) / len(found)
+                mean = (sum(share * ref.diff(A, R, M, ctx)
+                            for M, share, _ in found) / ref.filled(found))
                 update += prior[C] / (1.0 - prior[cR]) * mean
             total[A] += update
     return [w / m for w in total]

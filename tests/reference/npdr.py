@@ -20,7 +20,7 @@ from scipy.special import stdtr
 from orangecontrib.relief.core.errors import ReliefInputError
 
 from .relief import diff as attribute_diff
-from .relief import distance, prepare
+from .relief import distance, places_of, prepare
 
 
 def knn_surf(n, sd_fraction=0.5):
@@ -32,15 +32,18 @@ def knn_surf(n, sd_fraction=0.5):
 
 def neighbourhood(D, i, method, k, ddof, ties, exclude_twins, surf_limit):
     """The neighbours of reference i, in increasing order
-    (get_Ri_nearest)."""
+    (get_Ri_nearest), each with its weight in the fits: 1, or with the k
+    nearest and ``ties="share"`` its share of the k places
+    (:func:`.relief.places_of`)."""
     n = len(D)
     others = [j for j in range(n) if j != i]
     if method == "relieff":
         if ties == "all":  # slice_min(n = k + 1, with_ties = TRUE), self in
             limit = sorted(D[i][j] for j in others)[k - 1]
-            chosen = [j for j in others if D[i][j] <= limit]
+            chosen = [(j, 1.0) for j in others if D[i][j] <= limit]
         else:
-            chosen = sorted(sorted(others, key=lambda j: (D[i][j], j))[:k])
+            chosen = sorted((j, share) for j, share, _ in places_of(
+                sorted((D[i][j], j) for j in others), k, ties))
     else:
         if method == "multisurf":
             mu = sum(D[i][j] for j in others) / len(others)
@@ -49,14 +52,15 @@ def neighbourhood(D, i, method, k, ddof, ties, exclude_twins, surf_limit):
             limit = mu - sigma / 2
         else:
             limit = surf_limit
-        chosen = [j for j in others if D[i][j] < limit]
+        chosen = [(j, 1.0) for j in others if D[i][j] < limit]
     if exclude_twins:
-        chosen = [j for j in chosen if D[i][j] > 0]
+        chosen = [(j, w) for j, w in chosen if D[i][j] > 0]
     return chosen
 
 
 def pairs(ctx, method, k, ddof, ties, exclude_twins):
-    """The ordered (reference, neighbour) pairs, references in order."""
+    """The ordered (reference, neighbour, weight) pairs, references in
+    order."""
     n = ctx.n
     D = [[distance(i, j, ctx) for j in range(n)] for i in range(n)]
     all_pairs = [D[i][j] for i in range(n) for j in range(i + 1, n)]
@@ -64,39 +68,43 @@ def pairs(ctx, method, k, ddof, ties, exclude_twins):
     if k is None:
         k = knn_surf(n)
     k = min(k, n - 1)
-    return [(i, j) for i in range(n)
-            for j in neighbourhood(D, i, method, k, ddof, ties,
-                                   exclude_twins, surf_limit)]
+    return [(i, j, w) for i in range(n)
+            for j, w in neighbourhood(D, i, method, k, ddof, ties,
+                                      exclude_twins, surf_limit)]
 
 
-def fit_linear(design, outcome):
-    """(coefficients, se of column 1) of least squares."""
-    coefficients = np.linalg.lstsq(design, outcome, rcond=None)[0]
+def fit_linear(design, outcome, weights, df):
+    """(coefficients, se of column 1) of weighted least squares: minimise
+    sum w (y - x b)^2; sigma^2 = sum w r^2 / df."""
+    root = np.sqrt(weights)
+    coefficients = np.linalg.lstsq(design * root[:, None], outcome * root,
+                                   rcond=None)[0]
     residual = outcome - design @ coefficients
-    df = len(outcome) - design.shape[1]
-    sigma2 = residual @ residual / df
-    inverse = np.linalg.inv(design.T @ design)
+    sigma2 = weights @ (residual * residual) / df
+    inverse = np.linalg.inv(design.T @ (design * weights[:, None]))
     return coefficients, math.sqrt(sigma2 * inverse[1, 1])
 
 
-def fit_logistic(design, outcome, iterations=100):
+def fit_logistic(design, outcome, weights, df, iterations=100):
     """(coefficients, se of column 1) of the logistic maximum likelihood,
-    Newton's method from 0 to convergence; NaN where the likelihood has
-    no finite maximum (separated outcomes: the information becomes
-    singular on the way to infinity)."""
+    each pair's log-likelihood times its weight, Newton's method from 0
+    to convergence; NaN where the likelihood has no finite maximum
+    (separated outcomes: the information becomes singular on the way to
+    infinity)."""
     coefficients = np.zeros(design.shape[1])
     for _ in range(iterations):
         mu = 1 / (1 + np.exp(-(design @ coefficients)))
-        information = design.T @ (design * (mu * (1 - mu))[:, None])
+        information = design.T @ (design * (weights * mu * (1 - mu))[:, None])
         try:
-            step = np.linalg.solve(information, design.T @ (outcome - mu))
+            step = np.linalg.solve(information,
+                                   design.T @ (weights * (outcome - mu)))
         except np.linalg.LinAlgError:
             return np.full(design.shape[1], np.nan), float("nan")
         coefficients = coefficients + step
         if np.max(np.abs(step)) < 1e-13 * max(1, np.max(np.abs(coefficients))):
             break
     mu = 1 / (1 + np.exp(-(design @ coefficients)))
-    information = design.T @ (design * (mu * (1 - mu))[:, None])
+    information = design.T @ (design * (weights * mu * (1 - mu))[:, None])
     return coefficients, math.sqrt(np.linalg.inv(information)[1, 1])
 
 
@@ -114,14 +122,18 @@ def refuse_unfittable(outcome, k, regression):
 
 def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
          regression=False, method="multisurf", k=None, ddof=0,
-         ties="lower-index", exclude_twins=False, diff_kind="linear",
+         ties="share", exclude_twins=False, diff_kind="linear",
          t_eq=0.04, t_diff=0.1):
     """Per attribute: (coefficient, se, statistic, p, intercept, covariate
-    coefficients) as lists, and (df, number of pairs)."""
+    coefficients) as lists, and (df, number of pairs); the pairs counted
+    by their weights (the places of the k nearest)."""
     ctx, targets = prepare(X, y, discrete, diff_kind, t_eq, t_diff, None,
                            regression=True)
     kept = [i for i in range(len(y)) if not math.isnan(float(y[i]))]
-    found = pairs(ctx, method, k, ddof, ties, exclude_twins)
+    weighted = pairs(ctx, method, k, ddof, ties, exclude_twins)
+    found = [(i, j) for i, j, _ in weighted]
+    weights = np.array([w for _, _, w in weighted])
+    counted = round(weights.sum())
     if regression:
         span = max(targets) - min(targets)
         outcome = np.array([abs(targets[i] - targets[j]) / span
@@ -142,7 +154,7 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
                 span = column.max() - column.min()
                 covariate_columns.append(
                     [abs(column[i] - column[j]) / span for i, j in found])
-    df = len(found) - 2 - len(covariate_columns)
+    df = counted - 2 - len(covariate_columns)
     refuse_unfittable(outcome, 2 + len(covariate_columns), regression)
     out = []
     for A in range(ctx.a):
@@ -155,11 +167,11 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
                 covariate_columns)))
             continue
         fit = fit_linear if regression else fit_logistic
-        coefficients, se = fit(design, outcome)
+        coefficients, se = fit(design, outcome, weights, df)
         statistic = coefficients[1] / se
         out.append((coefficients[1], se, statistic, stdtr(df, -statistic),
                     coefficients[0], list(coefficients[2:])))
-    return [list(column) for column in zip(*out)], (df, len(found))
+    return [list(column) for column in zip(*out)], (df, counted)
 
 
 def npdr_coefficients(X, y, discrete=None, *, task="classification",
@@ -200,10 +212,10 @@ def npdr_net_design(X, y, discrete=None, regression=False, **options):
     neighbourhoods (options of :func:`npdr`)."""
     ctx, targets = prepare(X, y, discrete, "linear", 0.04, 0.1, None,
                            regression=True)
-    found = pairs(ctx, options.get("method", "multisurf"),
-                  options.get("k"), options.get("ddof", 0),
-                  options.get("ties", "lower-index"),
-                  options.get("exclude_twins", False))
+    found = [(i, j) for i, j, _ in pairs(
+        ctx, options.get("method", "multisurf"), options.get("k"),
+        options.get("ddof", 0), options.get("ties", "lower-index"),
+        options.get("exclude_twins", False))]
     design = np.array([[attribute_diff(A, i, j, ctx) for A in range(ctx.a)]
                        for i, j in found])
     if regression:

@@ -15,10 +15,18 @@ written as the pseudo code of the papers reads:
 The conventions the papers leave open are the package's: rows with a
 missing target are left out; a numeric diff is scaled by the range of the
 column's known values; a group (class) without a known value of a column
-uses the whole column's known values; neighbours are ordered by (distance,
-index) and an instance is never its own neighbour; every instance is a
-reference once unless ``n_iterations`` draws references with
-``numpy.random.default_rng(random_state)``.
+uses the whole column's known values; an instance is never its own
+neighbour; every instance is a reference once unless ``n_iterations``
+draws references with ``numpy.random.default_rng(random_state)``.
+
+Which neighbours take the k places of a list where distances are equal
+(:func:`neighbours`): with ``ties="lower-index"`` the candidates are
+ordered by (distance, index) and the first k taken; with ``ties="share"``
+a list's order among equal distances is a uniformly random one, and a
+neighbour counts by its expected number of places: the candidates at one
+distance, t of them, stand at some t consecutive places p .. p + t - 1,
+each of them at each of those places with probability 1 / t, so each
+takes #{those places below k} / t of the k places.
 
 Everything is plain Python loops over Python floats (IEEE double = float64).
 There is deliberately no numba, no vectorisation and no caching: every
@@ -29,8 +37,10 @@ import math
 
 import numpy as np
 
-__all__ = ["Context", "diff", "distance", "nearest", "relief", "relieff",
-           "rrelieff", "references", "myopic_relieff", "gini_gain_prime"]
+__all__ = ["Context", "diff", "distance", "nearest", "neighbours",
+           "places_of", "filled",
+           "relief", "relieff", "rrelieff", "references", "myopic_relieff",
+           "gini_gain_prime"]
 
 
 def _is_missing(value):
@@ -56,8 +66,9 @@ class Context:
         self.weights = weights
         self.n = len(X)
         self.a = len(discrete)
-        # range of every column over its known values
+        # range of every column over its known values, and its least
         self.range = []
+        self.low = []
         self.has_known = []
         for A in range(self.a):
             known = [self.X[i][A] for i in range(self.n)
@@ -65,8 +76,10 @@ class Context:
             self.has_known.append(len(known) > 0)
             if known:
                 self.range.append(max(known) - min(known))
+                self.low.append(min(known))
             else:
                 self.range.append(0.0)
+                self.low.append(0.0)
 
 
 def prepare(X, y, discrete, diff_kind, t_eq, t_diff, distance_weights,
@@ -136,10 +149,14 @@ def P(v, A, grp, ctx):
 
 
 def numeric_diff(A, v1, v2, ctx):
-    """diff of two known values of numeric column A."""
+    """diff of two known values of numeric column A: |v1 - v2| / range,
+    each value first scaled to [0, 1] by the range, (v - min) / range, as
+    data are scaled once before they are compared (the same real number;
+    the floats of equal distances are then equal, which decides ties)."""
     if ctx.range[A] == 0:
         return g(0.0, ctx)
-    return g(abs(v1 - v2) / ctx.range[A], ctx)
+    low, span = ctx.low[A], ctx.range[A]
+    return g(abs((v1 - low) / span - (v2 - low) / span), ctx)
 
 
 def _mean_numeric_diff(A, values, v, ctx):
@@ -211,6 +228,41 @@ def nearest(R, candidates, k, ctx):
     return [I for _, I in keyed[:k]]
 
 
+def neighbours(R, candidates, k, ctx, ties="share"):
+    """R's neighbours among `candidates` in a list of k places: a list of
+    (I, share, places), `places` the place numbers (0 .. k - 1) I may
+    stand at, `share` its expected number of places; only those with a
+    share.  R itself is never a candidate.
+
+    "lower-index": the candidates by (distance, index), the first k at
+    places 0, 1, ..., each share 1.  "share": the t candidates at one
+    distance stand at the places p .. p + t - 1 that follow the nearer
+    ones, in a random order: each stands at each of them with
+    probability 1 / t, and takes those below k, share #{p' < k} / t."""
+    return places_of(sorted((distance(R, I, ctx), I)
+                            for I in candidates if I != R), k, ties)
+
+
+def places_of(keyed, k, ties):
+    """The list of k places of the candidates `keyed`, (distance, I)
+    sorted: [(I, share, places)] as :func:`neighbours` gives it."""
+    if ties == "lower-index":
+        return [(I, 1.0, [p]) for p, (_, I) in enumerate(keyed[:k])]
+    found, p = [], 0
+    while p < len(keyed) and p < k:
+        tied = [I for d, I in keyed if d == keyed[p][0]]
+        places = [q for q in range(p, p + len(tied)) if q < k]
+        found += [(I, len(places) / len(tied), places) for I in tied]
+        p += len(tied)
+    return found
+
+
+def filled(found):
+    """The places a list of :func:`neighbours` fills: the sum of its
+    shares, counted exactly (every place below k one candidate has)."""
+    return len({p for _, _, places in found for p in places})
+
+
 def references(n, n_iterations, random_state):
     """The reference instances: every instance once, in order (None), or
     n_iterations draws with replacement."""
@@ -223,9 +275,11 @@ def references(n, n_iterations, random_state):
 # -------------------------------------------------------------- Relief ----
 
 def relief(X, y, discrete=None, *, n_iterations=None, random_state=None,
-           diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None):
+           diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None,
+           ties="share"):
     """Relief, Fig. 1 of Prat & Belanche (2006) (Kira & Rendell 1992: two
-    classes, one nearest hit and miss)."""
+    classes, one nearest hit and miss; a tied nearest hit or miss counts
+    by its share of the place, :func:`neighbours`)."""
     ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
                            distance_weights, regression=False)
     n, a = ctx.n, ctx.a
@@ -237,11 +291,11 @@ def relief(X, y, discrete=None, *, n_iterations=None, random_state=None,
     for R in refs:
         same = [i for i in range(n) if ctx.group[i] == ctx.group[R]]
         other = [i for i in range(n) if ctx.group[i] != ctx.group[R]]
-        H = nearest(R, same, 1, ctx)
-        M = nearest(R, other, 1, ctx)
+        H = neighbours(R, same, 1, ctx, ties)
+        M = neighbours(R, other, 1, ctx, ties)
         for A in range(a):
-            d_hit = _diff(A, R, H[0], ctx) if H else 0.0
-            d_miss = _diff(A, R, M[0], ctx)
+            d_hit = sum(share * _diff(A, R, I, ctx) for I, share, _ in H)
+            d_miss = sum(share * _diff(A, R, I, ctx) for I, share, _ in M)
             W[A] = W[A] + (d_miss - d_hit) / m
     return np.array(W, dtype=np.float64)
 
@@ -253,10 +307,10 @@ _diff = diff  # the option argument "diff" shadows the function name
 
 def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
             random_state=None, diff="linear", t_eq=0.04, t_diff=0.10,
-            distance_weights=None):
+            distance_weights=None, ties="share"):
     """ReliefF, Fig. 2 of Prat & Belanche (2006) (Kononenko 1994), averaging
-    over the available neighbours (a class with fewer than k candidates
-    gives all it has)."""
+    over the places of the lists (a class with fewer than k candidates
+    gives all it has), each neighbour by its share (:func:`neighbours`)."""
     ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
                            distance_weights, regression=False)
     n, a = ctx.n, ctx.a
@@ -270,28 +324,28 @@ def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
     W = [0.0] * a
     for R in refs:
         cR = ctx.group[R]
-        hits = nearest(R, [i for i in range(n) if ctx.group[i] == cR],
-                       k_nearest, ctx)
+        hits = neighbours(R, [i for i in range(n) if ctx.group[i] == cR],
+                          k_nearest, ctx, ties)
         misses = {}
         for C in classes:
             if C != cR:
-                misses[C] = nearest(
+                misses[C] = neighbours(
                     R, [i for i in range(n) if ctx.group[i] == C],
-                    k_nearest, ctx)
+                    k_nearest, ctx, ties)
         for A in range(a):
             if hits:
                 s = 0.0
-                for H in hits:
-                    s += _diff(A, R, H, ctx)
-                W[A] = W[A] - (s / len(hits)) / m
+                for H, share, _ in hits:
+                    s += share * _diff(A, R, H, ctx)
+                W[A] = W[A] - (s / filled(hits)) / m
             for C in classes:
                 if C == cR:
                     continue
                 s = 0.0
-                for M in misses[C]:
-                    s += _diff(A, R, M, ctx)
+                for M, share, _ in misses[C]:
+                    s += share * _diff(A, R, M, ctx)
                 W[A] = W[A] + (prior[C] / (1.0 - prior[cR])
-                               * (s / len(misses[C]))) / m
+                               * (s / filled(misses[C]))) / m
     return np.array(W, dtype=np.float64)
 
 
@@ -299,9 +353,11 @@ def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
 
 def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
              random_state=None, weighting="exp_rank", sigma=None,
-             diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None):
+             diff="linear", t_eq=0.04, t_diff=0.10, distance_weights=None,
+             ties="share"):
     """RReliefF, the pseudo code of Fig. 3 of Robnik-Sikonja & Kononenko
-    (2003)."""
+    (2003), the influence of a neighbour its expected influence over the
+    places it may stand at (:func:`neighbours`)."""
     ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
                            distance_weights, regression=True)
     n, a = ctx.n, ctx.a
@@ -315,10 +371,10 @@ def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
     N_dA = [0.0] * a
     N_dCdA = [0.0] * a
     for R in refs:
-        neighbours = nearest(R, list(range(n)), k_nearest, ctx)
-        # influence of the neighbours by rank: d1 = exp(-(rank/sigma)^2)
+        found = neighbours(R, list(range(n)), k_nearest, ctx, ties)
+        # influence of the places by rank: d1 = exp(-(rank/sigma)^2)
         d1 = []
-        for rank in range(1, len(neighbours) + 1):
+        for rank in range(1, filled(found) + 1):
             if weighting == "exp_rank":
                 d1.append(math.exp(-(rank / sigma) ** 2))
             elif weighting == "equal":
@@ -328,8 +384,10 @@ def rrelieff(X, y, discrete=None, *, k_nearest=50, n_iterations=None,
         d1_sum = 0.0
         for v in d1:
             d1_sum += v
-        for j, I in enumerate(neighbours):
-            d = d1[j] / d1_sum
+        for I, share, places in found:
+            # the mean influence of its places, times its share of them
+            expected = share * sum(d1[p] for p in places) / len(places)
+            d = expected / d1_sum
             dC = abs(targets[R] - targets[I]) / y_range
             N_dC = N_dC + dC * d
             for A in range(a):

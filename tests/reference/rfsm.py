@@ -16,8 +16,10 @@ data, with diff / distance / nearest neighbours from
       W = sum dC d diffS_max / N_dC - sum (1 - dC) d diffS_min / (m - N_dC)
 
 Neighbours are found with all attributes ("all") or with the attributes of S
-only ("within").  An attribute without a known value tells no pair apart
-and is left out of every set (the core's choice).
+only ("within"), each pair weighted by its share of its list's places
+(:func:`tests.reference.relief.neighbours`).  An attribute without a
+known value tells no pair apart and is left out of every set (the core's
+choice).
 """
 import copy
 import math
@@ -46,7 +48,7 @@ def _diff_min(S, R, I, ctx):
 def rfsm(X, y, subset, discrete=None, *, task="classification", k_nearest=1,
          n_iterations=None, random_state=0, neighbours="all", priors="eq2",
          weighting="exp_rank", sigma=None, diff="linear", t_eq=0.04,
-         t_diff=0.10):
+         t_diff=0.10, ties="share"):
     regression = task == "regression"
     ctx, targets = ref.prepare(X, y, discrete, diff, t_eq, t_diff, None,
                                regression=regression)
@@ -63,26 +65,27 @@ def rfsm(X, y, subset, discrete=None, *, task="classification", k_nearest=1,
         W = 0.0
         for R in refs:
             cR = ctx.group[R]
-            hits = ref.nearest(R, [i for i in range(n) if ctx.group[i] == cR],
-                               k_nearest, ctx)
+            hits = ref.neighbours(
+                R, [i for i in range(n) if ctx.group[i] == cR], k_nearest,
+                ctx, ties)
             if hits:
                 total = 0.0
-                for H in hits:
-                    total += _diff_min(S, R, H, ctx)
-                W -= total / len(hits) / m
+                for H, share, _ in hits:
+                    total += share * _diff_min(S, R, H, ctx)
+                W -= total / ref.filled(hits) / m
             for C in classes:
                 if C == cR:
                     continue
-                misses = ref.nearest(
+                misses = ref.neighbours(
                     R, [i for i in range(n) if ctx.group[i] == C],
-                    k_nearest, ctx)
+                    k_nearest, ctx, ties)
                 total = 0.0
-                for M in misses:
-                    total += _diff_max(S, R, M, ctx)
+                for M, share, _ in misses:
+                    total += share * _diff_max(S, R, M, ctx)
                 weight = prior[C]
                 if priors == "relieff":
                     weight = prior[C] / (1.0 - prior[cR])
-                W += weight * total / len(misses) / m
+                W += weight * total / ref.filled(misses) / m
         return W
     # regression
     y_range = max(targets) - min(targets)
@@ -90,14 +93,15 @@ def rfsm(X, y, subset, discrete=None, *, task="classification", k_nearest=1,
         sigma = k_nearest / 3.5
     n_dc = n_max = n_min = 0.0
     for R in refs:
-        near = ref.nearest(R, list(range(n)), k_nearest, ctx)
+        near = ref.neighbours(R, list(range(n)), k_nearest, ctx, ties)
+        places = ref.filled(near)
         if weighting == "exp_rank":
-            d1 = [math.exp(-(r / sigma) ** 2) for r in range(1, len(near) + 1)]
+            d1 = [math.exp(-(r / sigma) ** 2) for r in range(1, places + 1)]
         else:
-            d1 = [1.0] * len(near)
+            d1 = [1.0] * places
         d1_sum = sum(d1)
-        for j, I in enumerate(near):
-            d = d1[j] / d1_sum
+        for I, share, at in near:
+            d = share * sum(d1[p] for p in at) / len(at) / d1_sum
             dC = abs(targets[R] - targets[I]) / y_range
             n_dc += dC * d
             n_max += dC * d * _diff_max(S, R, I, ctx)

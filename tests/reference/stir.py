@@ -126,19 +126,20 @@ def r_weights(pairs):
     return [1.0 / counts[i] for i, _ in pairs]
 
 
-def weighted_t(hits, misses, n, df, variance="population"):
+def weighted_t(hits, misses, n, df, variance="population", counts=None):
     """R's statistic of one attribute (R/stir.R, lines 359-376): `hits`
     and `misses` lists of (diff, weight), the means and variances of the
-    weighted diffs divided by `n`.  Returns (score, t, p)."""
+    weighted diffs divided by `n`, the pairs counted as `counts` (hits,
+    misses) says (None: the lists' lengths).  Returns (score, t, p)."""
+    n_hits, n_misses = (len(hits), len(misses)) if counts is None else counts
     stats = []
-    for pairs in (misses, hits):
+    for pairs, count in ((misses, n_misses), (hits, n_hits)):
         mu = sum(w * d for d, w in pairs) / n
         var = sum(w * (d - mu) ** 2 for d, w in pairs) / n
         if variance == "sample":
-            var *= len(pairs) / (len(pairs) - 1)
+            var *= count / (count - 1)
         stats.append((mu, var))
     (mu_m, var_m), (mu_h, var_h) = stats
-    n_misses, n_hits = len(misses), len(hits)
     s_pooled = math.sqrt(((n_misses - 1) * var_m + (n_hits - 1) * var_h)
                          / (n_hits + n_misses - 2))
     t = (mu_m - mu_h) / (s_pooled * math.sqrt(1 / n_misses + 1 / n_hits))
@@ -163,13 +164,16 @@ def stir_statistic(X, hit_pairs, miss_pairs, variance="population"):
     return [list(column) for column in zip(*results)], df
 
 
-def pairs_statistic(hits, misses, n_refs, variance="population"):
+def pairs_statistic(hits, misses, n_refs, variance="population",
+                    counts=None):
     """The statistic of :func:`weighted_t` of pairs given as (reference,
     diffs, weight), diffs one per attribute (other weights than R's,
-    other diffs): lists (score, t, p) and df."""
-    df = len(hits) + len(misses) - 2
+    other diffs), the pairs counted as `counts` (hits, misses) says (None:
+    the lists' lengths): lists (score, t, p) and df."""
+    n_hits, n_misses = (len(hits), len(misses)) if counts is None else counts
+    df = n_hits + n_misses - 2
     results = [weighted_t([(d[A], w) for _, d, w in hits],
                           [(d[A], w) for _, d, w in misses], n_refs, df,
-                          variance)
+                          variance, (n_hits, n_misses))
                for A in range(len(hits[0][1]))]
     return [list(column) for column in zip(*results)], df

@@ -5,16 +5,17 @@ The subset is a table of the rows `rows` (sorted; a row listed twice is
 two instances): instance p of the subset is row ``rows[p]``.  Its diffs
 and distances are those of the whole data (:mod:`.relief`'s context of
 all rows: the ranges and RELIEF-D's probabilities of the whole data);
-neighbours are ordered by (distance, position in the subset), and an
-instance is never its own neighbour, though a copy of it is another
-instance.  Everything else is :mod:`.relief`'s ReliefF and RReliefF on
-the subset, written again over positions.
+neighbours take their places as :func:`.relief.neighbours` gives them
+(ties by the position in the subset with "lower-index"), and an instance
+is never its own neighbour, though a copy of it is another instance.
+Everything else is :mod:`.relief`'s ReliefF and RReliefF on the subset,
+written again over positions.
 """
 import math
 
 import numpy as np
 
-from .relief import diff, distance, prepare, references
+from .relief import diff, distance, filled, places_of, prepare, references
 
 
 def _subset(X, y, discrete, rows, diff_kind, t_eq, t_diff, regression):
@@ -27,17 +28,16 @@ def _subset(X, y, discrete, rows, diff_kind, t_eq, t_diff, regression):
     return ctx, targets, [index[r] for r in sorted(rows) if r in index]
 
 
-def _nearest(p, candidates, k, instances, ctx):
-    """The (up to) k positions of `candidates` nearest to position p, by
-    (distance, position); p itself is not a candidate."""
-    keyed = sorted((distance(instances[p], instances[q], ctx), q)
-                   for q in candidates if q != p)
-    return [q for _, q in keyed[:k]]
+def _nearest(p, candidates, k, instances, ctx, ties):
+    """The list of k places of the positions `candidates` near position
+    p, [(q, share, places)]; p itself is not a candidate."""
+    return places_of(sorted((distance(instances[p], instances[q], ctx), q)
+                            for q in candidates if q != p), k, ties)
 
 
 def subset_relieff(X, y, discrete, rows, *, k_nearest=10, n_iterations=None,
                    random_state=0, diff_kind="linear", t_eq=0.04,
-                   t_diff=0.10):
+                   t_diff=0.10, ties="share"):
     """ReliefF (Fig. 2 of Prat & Belanche 2006) of the subset `rows`."""
     ctx, _, instances = _subset(X, y, discrete, rows, diff_kind, t_eq,
                                 t_diff, regression=False)
@@ -49,26 +49,27 @@ def subset_relieff(X, y, discrete, rows, *, k_nearest=10, n_iterations=None,
     W = [0.0] * a
     for R in refs:
         members = {c: [q for q in range(n) if group[q] == c] for c in classes}
-        near = {c: _nearest(R, members[c], k_nearest, instances, ctx)
+        near = {c: _nearest(R, members[c], k_nearest, instances, ctx, ties)
                 for c in classes}
         for A in range(a):
             for c in classes:
                 if not near[c]:
                     continue
                 s = 0.0
-                for q in near[c]:
-                    s += diff(A, instances[R], instances[q], ctx)
+                for q, share, _ in near[c]:
+                    s += share * diff(A, instances[R], instances[q], ctx)
                 if c == group[R]:
-                    W[A] -= s / len(near[c]) / len(refs)
+                    W[A] -= s / filled(near[c]) / len(refs)
                 else:
                     W[A] += (prior[c] / (1 - prior[group[R]])
-                             * s / len(near[c])) / len(refs)
+                             * s / filled(near[c])) / len(refs)
     return np.array(W)
 
 
 def subset_rrelieff(X, y, discrete, rows, *, k_nearest=50,
                     n_iterations=None, random_state=0, sigma=None,
-                    diff_kind="linear", t_eq=0.04, t_diff=0.10):
+                    diff_kind="linear", t_eq=0.04, t_diff=0.10,
+                    ties="share"):
     """RReliefF (Fig. 3 of Robnik-Sikonja & Kononenko 2003, the exp-rank
     influence) of the subset `rows`; the target's diff is scaled by the
     whole data's range."""
@@ -80,11 +81,11 @@ def subset_rrelieff(X, y, discrete, rows, *, k_nearest=50,
     refs = references(n, n_iterations, random_state)
     n_dc, n_da, n_dcda = 0.0, [0.0] * a, [0.0] * a
     for R in refs:
-        near = _nearest(R, range(n), k_nearest, instances, ctx)
+        near = _nearest(R, range(n), k_nearest, instances, ctx, ties)
         d1 = [math.exp(-(rank / sigma) ** 2)
-              for rank in range(1, len(near) + 1)]
-        for q, influence in zip(near, d1):
-            d = influence / sum(d1)
+              for rank in range(1, filled(near) + 1)]
+        for q, share, places in near:
+            d = share * sum(d1[p] for p in places) / len(places) / sum(d1)
             dc = abs(targets[instances[R]] - targets[instances[q]]) / span
             n_dc += dc * d
             for A in range(a):

@@ -514,6 +514,29 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         self.assertIsNone(self.get_output(widget.Outputs.significant_data))
         self.assertIsNone(self.get_output(widget.Outputs.significance))
 
+    def test_r_compatible_stir(self):
+        """The check box reaches STIR (R's pairs: the p-values of
+        Significance with r_compatible), the report says so, and it is
+        enabled only where STIR is the test."""
+        from orangecontrib.relief import ReliefF, Significance
+        widget = self.widget
+        widget.method = "ReliefF"
+        widget.test_significance = True
+        widget.controls.r_compatible.setChecked(True)
+        zoo = Table("zoo")
+        self.send_and_wait(zoo)
+        expected = Significance(ReliefF(), r_compatible=True).result(zoo)
+        table = self.get_output(widget.Outputs.weights)
+        p = dict(zip(table.get_column("attribute"), table.get_column("p")))
+        for attribute, value in zip(zoo.domain.attributes, expected.p):
+            self.assertAlmostEqual(p[attribute.name], value, delta=1e-12)
+        self.assertTrue(widget.controls.r_compatible.isEnabled())
+        widget.send_report()
+        self.assertIn("as the authors' R package", widget.r_compatible_label())
+        widget.test_index = owrelief.TESTS.index("permutation")
+        widget._update_controls()
+        self.assertFalse(widget.controls.r_compatible.isEnabled())
+
     def test_the_text_under_the_plot_says_where_the_significant_are(self):
         """The dashed line is drawn only between significant and other bars,
         and the text under the plot mentions it only then."""

@@ -12,6 +12,7 @@ from orangecontrib.relief.generators import parity
 from orangecontrib.relief.widgets.owstepbystep import (ALL_CLASSES,
                                                        OWReliefSteps)
 from orangecontrib.relief.widgets.weights import RELEVANT_MARK
+from tests.core.test_ties import BY_HAND, BY_HAND_CLASS
 from tests.orange.test_input_matrix import tables
 
 
@@ -35,6 +36,13 @@ def headers(table):
 def row_names(table):
     return [table.verticalHeaderItem(r).text()
             for r in range(table.rowCount())]
+
+
+def assert_one_hit_and_one_miss(step):
+    """Relief's one place of each: a neighbour, or the tied ones that
+    share it."""
+    np.testing.assert_allclose([step.shares[step.is_hit].sum(),
+                                step.shares[~step.is_hit].sum()], 1.0)
 
 
 def mixed_table(n=45, seed=0):
@@ -112,8 +120,7 @@ class TestOWReliefSteps(base.WidgetTest):
         self.press(self.widget.whole_button, 9)
         self.assert_weights(Relief(n_iterations=9, random_state=3),
                             self.parity)
-        step = self.widget.steps[-1]
-        self.assertEqual((len(step.hits), len(step.misses)), (1, 1))
+        assert_one_hit_and_one_miss(self.widget.steps[-1])
 
     def test_changing_k_recomputes_the_same_references(self):
         self.send_signal(self.widget.Inputs.data, self.mixed)
@@ -148,12 +155,12 @@ class TestOWReliefSteps(base.WidgetTest):
         self.assertEqual(len(subset), 1)  # the reference
         self.press(self.widget.stage_button)  # find hits and misses
         subset = self.get_output(self.widget.Outputs.neighbourhood)
-        self.assertEqual(len(subset), 3)  # the reference, a hit and a miss
+        # the reference, its hit and its miss (or the tied sharing them)
         np.testing.assert_array_equal(
             subset.ids, self.parity.ids[[10, *step.neighbours]])
         classes = subset.get_column(self.parity.domain.class_var)
-        self.assertEqual(classes[1], classes[0])
-        self.assertNotEqual(classes[2], classes[0])
+        np.testing.assert_array_equal(classes[1:] == classes[0], step.is_hit)
+        assert_one_hit_and_one_miss(step)
         # the plot marks the reference where the point is
         x, y = self.widget.scatter.reference_mark.getData()
         self.assertEqual((x[0], y[0]), (spot.pos().x(), spot.pos().y()))
@@ -212,6 +219,24 @@ class TestOWReliefSteps(base.WidgetTest):
             self.assertEqual(float(table.item(a + 2, 1).text()),
                              round(step.diffs[a, 1], 3))
         self.assertIn("Step 2", widget.narration.text())
+
+    def test_the_table_names_the_share_of_tied_neighbours(self):
+        """k = 3: the reference's three hits at distance 1 share the two
+        places after its twin's, 2/3 each, and so do its three misses at
+        distance 2 after its nearest miss."""
+        widget = self.widget
+        nominal = [DiscreteVariable(name, values=("0", "1"))
+                   for name in "abc"]
+        data = Table.from_numpy(
+            Domain(nominal, DiscreteVariable("cls", values=("x", "y"))),
+            BY_HAND, BY_HAND_CLASS)
+        self.send_signal(widget.Inputs.data, data)
+        self.choose_relieff(3)
+        self.press(widget.whole_button)
+        shared = [header for header in headers(widget.table)
+                  if header.endswith("share 2/3")]
+        self.assertEqual(len(shared), 6)
+        self.assertEqual(sum(h.startswith("hit") for h in shared), 3)
 
     def test_run_makes_one_pass_and_stops(self):
         data = self.parity[:16]
@@ -402,15 +427,17 @@ class TestStagesAndReadingAids(base.WidgetTest):
                                   self.parity.domain.attributes])
         self.assertTrue(table.isRowHidden(0) and table.isRowHidden(1))
         widget.stage_button.click()  # the neighbours: values, distances
-        self.assertEqual(len(headers(table)), 3)
+        shown = len(step.neighbours)  # a hit, a miss, or the tied sharing
+        self.assertEqual(len(headers(table)), 1 + shown)
         self.assertFalse(table.isRowHidden(0))
         self.assertTrue(table.isRowHidden(1))  # no multipliers yet
-        self.assertEqual([float(table.item(0, c).text()) for c in (1, 2)],
+        self.assertEqual([float(table.item(0, c).text())
+                          for c in range(1, 1 + shown)],
                          list(np.round(step.distances, 3)))
         self.assertIn("distance", widget.narration.text())
         widget.stage_button.click()  # the diffs, adding up to the distances
         diffs = np.array([[float(table.item(r, c).text())
-                           for c in range(2)] for r in range(2, 14)])
+                           for c in range(shown)] for r in range(2, 14)])
         np.testing.assert_allclose(diffs.sum(axis=0), step.distances)
         widget.stage_button.click()  # the update, beside the bars
         self.assertFalse(table.isRowHidden(1))
@@ -627,8 +654,7 @@ class TestAbsentClassValues(base.WidgetTest):
         widget.show_runners_up = True  # their columns name classes too
         for _ in range(len(two)):
             widget.whole_button.click()
-            step = widget.steps[-1]
-            self.assertEqual((len(step.hits), len(step.misses)), (1, 1))
+            assert_one_hit_and_one_miss(widget.steps[-1])
             pairs = self.named_classes()
             self.assertTrue(pairs)
             self.assertEqual([named for named, _ in pairs],

@@ -93,10 +93,10 @@ class TestStoredSettings(WidgetTest):
             self.assertIn(value, limits)
 
     def test_every_widget(self):
-        """8 widgets, 82 settings, 11 bad values each (902 cases)."""
+        """8 widgets, 83 settings, 11 bad values each (913 cases)."""
         cases = sum(self.check_every_setting(widget_class)
                     for widget_class in WIDGETS)
-        self.assertEqual(cases, 82 * 11)
+        self.assertEqual(cases, 83 * 11)
 
     def test_a_stored_nan_alpha_still_tests_significance(self):
         widget = self.create_widget(OWRelief, stored_settings={

@@ -66,8 +66,6 @@ def load_table(name):
     Raises `CliError` if there is no such file or data set, `name` is a
     folder or an empty file, or it can't be read as a table with columns.
     """
-    from Orange.data import Table
-
     from orangecontrib.relief import datasets
 
     if os.path.isdir(name):
@@ -87,7 +85,7 @@ def load_table(name):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            table = Table(filename)
+            table = read_file(filename)
         except Exception as error:  # Orange's readers raise many kinds
             raise CliError(f"cannot read {name}: {error}") from None
     domain = table.domain
@@ -103,6 +101,47 @@ def load_table(name):
 
 #: the extensions of the tables of text that Orange reads
 TEXT_TABLES = (".tab", ".tsv", ".csv", ".txt", ".basket")
+#: tables of text named as no reader of Orange's is: read as CSV, whose
+#: reader tells tabs from commas and opens them gzipped, bzipped or xz'd
+#: (the ReBATE archive's ``.txt.gz``; Orange reads ``.tsv.gz`` and
+#: ``.csv.gz`` itself)
+PLAIN_TEXT = (".txt", ".txt.gz", ".txt.bz2", ".txt.xz")
+
+
+def read_file(filename):
+    """The Orange table of the file `filename`: by Orange's reader of its
+    extension, or as CSV where it is named as plain text
+    (:data:`PLAIN_TEXT`)."""
+    from Orange.data import Table
+    from Orange.data.io import CSVReader
+
+    if filename.lower().endswith(PLAIN_TEXT):
+        return CSVReader(filename).read()
+    return Table(filename)
+
+
+def archive_class(table):
+    """`table` with its column named as the ReBATE archive's target
+    (``Class``) as the class, categorical where it holds integer codes, as
+    ``orange-relief experiment rebate`` reads the archive's tables;
+    `table` itself if it has a class already or no such column."""
+    import numpy as np
+    from Orange.data import DiscreteVariable, Domain, Table
+
+    from orangecontrib.relief.experiments.rebate import CLASS, task_of
+
+    if table.domain.class_vars or CLASS not in table.domain:
+        return table
+    table = with_class(table, CLASS)
+    domain, y = table.domain, table.Y
+    if not domain.class_var.is_continuous or task_of(y) != "classification":
+        return table
+    codes = np.unique(y[~np.isnan(y)])
+    class_var = DiscreteVariable(CLASS, [f"{code:g}" for code in codes])
+    indices = np.where(np.isnan(y), np.nan, np.searchsorted(codes, y))
+    return Table.from_numpy(Domain(domain.attributes, class_var,
+                                   domain.metas), table.X, indices,
+                            table.metas)
 
 
 def is_binary_text_table(filename):

@@ -89,7 +89,8 @@ def run_curve(args):
     learner = make_learner(args.learner, table.domain.class_var)
     start = time.perf_counter()
     try:
-        scorer = make_scorer(method, k_nearest=args.k_nearest)
+        scorer = make_scorer(method, k_nearest=args.k_nearest,
+                             ties=args.ties)
         curve = selection_curve(table, learner, scorer, score=args.score,
                                 n_folds=args.n_folds,
                                 random_state=args.random_state,

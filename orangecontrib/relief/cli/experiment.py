@@ -151,6 +151,7 @@ def _add_rebate(experiments):
     """``orange-relief experiment rebate DIR`` (Urbanowicz et al. 2018,
     the ReBATE benchmark)."""
     from orangecontrib.relief.experiments import rebate
+    from orangecontrib.relief.variants import TIE_RULES
 
     parser = experiments.add_parser(
         "rebate",
@@ -160,7 +161,7 @@ def _add_rebate(experiments):
                     "EpistasisLab/rebate-benchmark, benchmark-data/"
                     "Simulated_Benchmark_Archive) with each method; write "
                     "the power at every r (the share of replicates whose "
-                    "predictive features all rank within the top r) to "
+                    "key variables all rank within the top r) to "
                     "rebate_power.csv, each replicate's worst rank to "
                     "rebate_replicates.csv, the heat map and the curves to "
                     "rebate_heatmap.png and rebate_power_curves.png, and "
@@ -186,6 +187,21 @@ def _add_rebate(experiments):
                         help="columns with at most this many values are "
                              f"nominal (default: {rebate.DISCRETE_LIMIT}, "
                              "the study's; 0: all numeric)")
+    parser.add_argument("--summary", metavar="FILE",
+                        help="the study's SimulatedDataArchiveSummary.xlsx: "
+                             "the key variables of the configurations it "
+                             "lists (default, and for the others: by the "
+                             "archive's names, M<m>P<k> and the "
+                             "multiplexers' address bits A_<k>)")
+    parser.add_argument("--permute-rows", action="store_true",
+                        help="weigh every table with its rows in a random "
+                             "order (seed --seed and the file's name)")
+    parser.add_argument("--seed", type=non_negative_int, default=0,
+                        help="seed of --permute-rows (default: 0)")
+    parser.add_argument("--ties", choices=TIE_RULES,
+                        help="the rule for ties at the k-th neighbour of the "
+                             "methods with k nearest neighbours: share or "
+                             "lower-index (default: share)")
 
     def settings(args):
         methods = tuple(args.methods or rebate.OURS)
@@ -199,7 +215,8 @@ def _add_rebate(experiments):
             folder=args.folder, methods=methods,
             replicates=(rebate.QUICK_REPLICATES if args.quick
                         else args.replicates),
-            discrete_limit=args.discrete_limit)
+            discrete_limit=args.discrete_limit, summary=args.summary,
+            permute_rows=args.permute_rows, seed=args.seed, ties=args.ties)
     _add_common(parser, rebate, settings, "rebate", jobs=os.cpu_count() or 1)
 
 

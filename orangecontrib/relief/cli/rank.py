@@ -4,15 +4,17 @@ import sys
 import time
 
 from ..core import engines
-from .common import (DEFAULT_DATASET, CliError, ProgressBar, input_error,
-                     level, load_table, non_negative_int, option_names,
-                     positive_int, share, with_class, without_unused_classes)
+from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
+                     input_error, level, load_table, non_negative_int,
+                     option_names, positive_int, share, with_class,
+                     without_unused_classes)
 
 #: the significance options (by destination), and those each test uses:
 #: given with another test or none, an option has no effect
-SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations")
-TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment"),
-                "permutation": SIGNIFICANCE_OPTIONS,
+SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations",
+                        "r_compatible")
+TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment", "r_compatible"),
+                "permutation": ("alpha", "adjustment", "n_permutations"),
                 "regression": ("alpha", "adjustment")}
 #: the significance test of each test's summary line
 TEST_NAMES = {"stir": "STIR", "permutation": "permutation test",
@@ -80,6 +82,13 @@ def add_rank_command(subparsers):
         help="adjustment for testing every attribute: bh (Benjamini-"
              "Hochberg), holm or bonferroni (default bh)")
     parser.add_argument(
+        "--r-compatible", action="store_const", const=True,
+        dest="r_compatible",
+        help="with --significance stir: the pairs as the authors' R package "
+             "(insilico/stir) finds them, to match a published R analysis "
+             "(the misses of all other classes pooled, R's handling of "
+             "identical rows of different classes; doc/significance.md)")
+    parser.add_argument(
         "--permutations", type=positive_int, metavar="B",
         dest="n_permutations",
         help=f"with --significance permutation: permutations of the class "
@@ -101,16 +110,20 @@ def add_rank_command(subparsers):
 def add_table_arguments(parser, method_role):
     """The arguments :func:`scored_table` and the scorer read: FILE,
     --class, --method (`method_role`, in words) and --k."""
-    from orangecontrib.relief.variants import DEFAULT_K, METHODS
+    from orangecontrib.relief.variants import DEFAULT_K, METHODS, TIE_RULES
 
     parser.add_argument(
         "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
-        help="a data file Orange reads, or the name of a shipped data set "
-             f"(default: {DEFAULT_DATASET})")
+        help="a data file Orange reads (.tab, .csv, .tsv, gzipped or not), "
+             "a table of plain text (.txt, .txt.gz: tab- or comma-"
+             "separated, as the ReBATE archive's), or the name of a "
+             f"shipped data set (default: {DEFAULT_DATASET})")
     parser.add_argument(
         "--class", dest="class_name", metavar="COLUMN",
-        help="the column to use as the class (default: the file's class; "
-             "needed for a file without one, e.g. a plain CSV)")
+        help="the column to use as the class (default: the file's class, "
+             "else a column named Class, categorical if it holds integer "
+             "codes, as in the ReBATE archive; needed for other files "
+             "without one, e.g. a plain CSV)")
     parser.add_argument(
         "--method", choices=list(METHODS),
         help=f"{method_role} (default: ReliefF for a discrete class, "
@@ -120,6 +133,13 @@ def add_table_arguments(parser, method_role):
         help=f"nearest neighbours (ReliefF: per class, default "
              f"{DEFAULT_K['ReliefF']}; RReliefF: default "
              f"{DEFAULT_K['RReliefF']})")
+    parser.add_argument(
+        "--ties", choices=TIE_RULES,
+        help="the neighbours tied at the k-th distance: share (default; "
+             "each of the t tied takes r/t of the r places left, so that "
+             "the weights do not depend on the order of the rows) or "
+             "lower-index (the lower row numbers take them, as a stable "
+             "sort by distance does)")
 
 
 def choose_method(requested, class_var):
@@ -151,12 +171,15 @@ def choose_method(requested, class_var):
 
 
 def scored_table(args):
-    """The table of `args.file`, its class as ``--class`` says (unused
-    values of a categorical one dropped), and the variant that scores it
-    (:func:`choose_method` of ``--method``)."""
+    """The table of `args.file`, its class as ``--class`` says (without
+    it, :func:`archive_class`; unused values of a categorical one dropped),
+    and the variant that scores it (:func:`choose_method` of
+    ``--method``)."""
     table = load_table(args.file)
     if args.class_name is not None:
         table = with_class(table, args.class_name)
+    else:
+        table = archive_class(table)
     table = without_unused_classes(table)
     return table, choose_method(args.method, table.domain.class_var)
 
@@ -289,7 +312,8 @@ def run_rank(args):
     resampling = "bootstrap" if args.subsample is None else "subsample"
     try:
         scorer = make_scorer(
-            method, k_nearest=args.k_nearest, n_iterations=args.n_iterations,
+            method, k_nearest=args.k_nearest, ties=args.ties,
+            n_iterations=args.n_iterations,
             random_state=args.random_state, diff=args.diff,
             t_eq=args.t_eq, t_diff=args.t_diff,
             **({"covariates": args.covariates} if npdr and args.covariates

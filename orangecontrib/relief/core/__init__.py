@@ -1,9 +1,11 @@
 """The Relief family in plain numpy and numba, with no Orange or Qt import.
 
 Every variant is three steps: :func:`prepare` the data (:mod:`.prepare`,
-with the tables of :mod:`.tables`), find the near hits and misses, and
-apply an update rule.  Two engines run the steps behind one interface
-(:mod:`.engines`, :mod:`.engines.interface`): the compiled one (numba,
+with the tables of :mod:`.tables`), find the near hits and misses (the
+k-nearest lists of :mod:`.neighbours`, whose tied candidates share the
+places left, :mod:`.formulas.ties`), and apply an update rule.  Two
+engines run the steps behind one interface (:mod:`.engines`,
+:mod:`.engines.interface`): the compiled one (numba,
 :mod:`.engines.compiled`, loaded only when it runs and prepared ahead of
 use, :mod:`.engines.preparation`) and the vectorised one (numpy,
 :mod:`.engines.vectorised`); what both compute is defined once in
@@ -28,6 +30,7 @@ from .double import drelieff, pdrelieff, solve_s
 from .errors import ReliefInputError
 from .estimators import (rank_weights, reference_instances, relief, relieff,
                          rrelieff)
+from .neighbours import NeighbourLists, Neighbours
 from .prepare import PreparedData, prepare
 from .progress import Interrupted
 from .subsets import (RFSM, Consistency, SetMeasure, backward_elimination,
@@ -36,7 +39,8 @@ from .threshold import chebyshev_threshold, select_features
 
 __all__ = ["ReliefInputError", "Interrupted", "relief", "relieff", "rrelieff",
            "reference_instances", "rank_weights", "prepare", "PreparedData",
-           "find_neighbours", "chebyshev_threshold", "select_features",
+           "find_neighbours", "Neighbours", "NeighbourLists",
+           "chebyshev_threshold", "select_features",
            "drelieff", "pdrelieff", "solve_s",
            "RFSM", "rfsm_value", "Consistency", "SetMeasure", "greedy_forward",
            "backward_elimination", "branch_and_bound",

@@ -23,7 +23,12 @@ Conventions (those of the rest of the core):
 * Neighbours are found with the Euclidean distance of the paper, i.e. the
   sum of ``diff="squared"`` diffs (range-normalised numeric differences
   squared, 0/1 for nominal attributes, RELIEF-D for missing values), times
-  ``distance_weights`` when given; ties go to the lower index.  The updates
+  ``distance_weights`` when given.  Where the k-th distance is tied, the
+  tied share the last places (``ties="share"``, each neighbour's terms
+  and distance weighted by its share, :mod:`.formulas.ties`) or the lower
+  indices take them (``"lower-index"``); the pooled misses are merged
+  from the classes' lists by their search distances, their ties shared
+  alike.  The updates
   use the diff chosen by `diff` ("linear" = the paper's |x_j - z_j| on
   range-normalised data).
 * d1 and d2 are *mean* Euclidean distances (the square root of that sum)
@@ -51,7 +56,7 @@ from . import engines
 from .errors import ReliefInputError
 from .sampling import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
-                      THRESHOLD, PositiveInt, check, check_choice,
+                      THRESHOLD, TIES, PositiveInt, check, check_choice,
                       check_distance_weights)
 from .prepare import prepare
 
@@ -162,7 +167,7 @@ class ClassDependentRelief:
     def __init__(self, X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF,
-                 distance_weights=None, n_classes=None,
+                 distance_weights=None, n_classes=None, ties=TIES,
                  progress_callback=None):
         self.k_nearest = check("k_nearest", k_nearest)
         n_iterations = check("n_iterations", n_iterations)
@@ -179,7 +184,7 @@ class ClassDependentRelief:
             random_state)
         self.neighbours = self.kernels.find_neighbours(
             self.squared, self.refs, self.k_nearest, weights,
-            progress_callback)
+            progress_callback, ties=check("ties", ties))
         self.weights = np.ones(n_attrs) if weights is None else weights
         counts = np.bincount(self.squared.groups,
                              minlength=self.squared.n_groups)
@@ -192,14 +197,13 @@ class ClassDependentRelief:
         if k > self.k_nearest:
             raise ReliefInputError(f"k={k} exceeds the k_nearest="
                                    f"{self.k_nearest} of the search.")
-        return np.ascontiguousarray(self.neighbours[:, :, :k])
+        return self.neighbours.truncated(k)
 
     def cdrelief(self, k=None):
         """The matrix of :func:`cdrelief` with k (default: k_nearest)."""
         rows = self.kernels.cdrelief_rule(
-            self.update.exact, self.squared.exact,
-            self.weights.astype(np.float64), self.refs, self.scale,
-            self._neighbours(k), self.squared.n_groups)
+            self.update.exact, self.refs, self.scale, self._neighbours(k),
+            self.squared.n_groups)
         return _full_matrix(rows, self.codes, self.n_classes)
 
     def iwcdrelief(self, threshold=THRESHOLD, update="as_printed", k=None):
@@ -224,7 +228,7 @@ class ClassDependentRelief:
 def cdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
              n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
              t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None, n_classes=None,
-             progress_callback=None):
+             ties=TIES, progress_callback=None):
     """Marchiori's class-dependent Relief (Qiu & He 2019, eq. 4).
 
     Parameters
@@ -249,6 +253,10 @@ def cdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
         Attribute weights in the (squared) neighbour distance.
     n_classes : int or None
         Number of rows of the result (default: largest class code + 1).
+    ties : "share" or "lower-index"
+        The candidates at the k-th distance: "share" (default) gives each
+        of the t tied r / t of the r places left (the expectation over a
+        random tie-break); "lower-index" gives them to the lower indices.
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise to stop.
 
@@ -265,7 +273,7 @@ def cdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
     return ClassDependentRelief(
         X, y, discrete, k_nearest=k_nearest, n_iterations=n_iterations,
         random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
-        distance_weights=distance_weights, n_classes=n_classes,
+        distance_weights=distance_weights, n_classes=n_classes, ties=ties,
         progress_callback=progress_callback).cdrelief()
 
 
@@ -273,7 +281,7 @@ def iwcdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
                threshold=THRESHOLD, update="as_printed", n_iterations=None,
                random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                t_diff=T_DIFF, distance_weights=None, n_classes=None,
-               progress_callback=None):
+               ties=TIES, progress_callback=None):
     """Instance-weighted class-dependent Relief (Qiu & He 2019, eq. 5 and 6).
 
     For each reference x of class c (T per class) with its k hits and, for
@@ -316,7 +324,7 @@ def iwcdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
     return ClassDependentRelief(
         X, y, discrete, k_nearest=k_nearest, n_iterations=n_iterations,
         random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
-        distance_weights=distance_weights, n_classes=n_classes,
+        distance_weights=distance_weights, n_classes=n_classes, ties=ties,
         progress_callback=progress_callback).iwcdrelief(threshold, update)
 
 

@@ -21,6 +21,16 @@ Decisions the paper leaves open (all documented in the public functions):
 * t is the number of references already processed (0 for the first one) and
   ``W[A]_t`` is what the algorithm would return if stopped there: the mean of
   the first t updates.  m is the number of references.
+* With every instance a reference (``n_iterations=None``), the references
+  are taken in the order of their content (:func:`content_order`: by
+  class, then by the values of the attributes in column order), not of
+  the rows: the weights then do not depend on the order of the rows,
+  identical rows being interchangeable.  Sampled references are taken in
+  the order they are drawn.
+* Where the k-th distance is tied, the tied candidates share the last
+  places (``ties="share"``, as in ReliefF), so that each update is the
+  expectation of the update over a random tie-break, given the weights
+  so far.
 * dReliefF has no estimate for its first reference; it uses all-ones weights
   there (plain ReliefF distance), which is also f(w, 0) = 1 of pdReliefF.
 * Negative estimates are clipped to 0 before they enter the distance
@@ -36,8 +46,8 @@ import numpy as np
 from .engines import kernels
 from .errors import ReliefInputError
 from .estimators import prepared
-from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, Interval,
-                      PositiveInt, check, check_distance_weights)
+from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
+                      Interval, PositiveInt, check, check_distance_weights)
 
 #: Defaults of pdReliefF (Prat & Belanche 2006, section 3.1): c(t) = (t/m)^2
 #: and the s that leaves 1/3 of the area below f (eq. 3.5, see solve_s).
@@ -53,7 +63,7 @@ def _check_exponent_s(exponent, s):
 
 
 def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
-                   exponent, s, progress_callback=None):
+                   exponent, s, ties=TIES, progress_callback=None):
     """(p)dReliefF weights of prepared data (``s < 0``: dReliefF).
 
     Parameters
@@ -67,6 +77,9 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
     clip_negative : bool
     exponent, s : float
         a and s of pdReliefF; s < 0 selects dReliefF.
+    ties : "share" or "lower-index"
+        The places of the candidates at the k-th distance
+        (:mod:`.formulas.ties`).
     progress_callback : callable(float) or None
         Called with the fraction of references done; may raise to stop.
     """
@@ -77,25 +90,39 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
     refs = np.ascontiguousarray(refs, dtype=np.int64)
     return kernels(data.engine).double_relieff(
         data, refs, k, fixed, bool(clip_negative), float(exponent), float(s),
-        progress_callback)
+        check("ties", ties), progress_callback)
+
+
+def content_order(data):
+    """Every instance of prepared `data` in the order of its content: by
+    class, then by the (scaled) value of each attribute in column order,
+    a missing value after every known one.  Instances of equal content
+    (identical rows of one class) keep their order, which changes
+    nothing: either's update is the other's."""
+    return np.lexsort(tuple(data.exact.values[::-1]) + (data.groups,))
 
 
 def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
+    """The prepared data and the references: drawn, or every instance in
+    the order of its content (:func:`content_order`)."""
     data, refs, _ = prepared(X, y, discrete, n_iterations, random_state,
                              task="classification", diff=diff, t_eq=t_eq,
                              t_diff=t_diff)
+    if check("n_iterations", n_iterations) is None:
+        refs = content_order(data)
     return data, refs
 
 
 def drelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-             distance_weights=None, clip_negative=True,
+             distance_weights=None, clip_negative=True, ties=TIES,
              progress_callback=None):
     """Double ReliefF (dReliefF): ReliefF that searches neighbours with its
     own current weight estimates as attribute weights (Prat & Belanche 2006,
     section 3, eq. 3.1).
 
-    References R_0, ..., R_(m-1) are processed in order.  For R_t, the
+    References R_0, ..., R_(m-1) are processed in order (every instance:
+    in the order of its content, :func:`content_order`).  For R_t, the
     distance weight of attribute A is the estimate W[A]_t = (sum of the
     first t updates) / t, i.e. the weights the algorithm would return if it
     stopped before R_t.  R_0 has no estimate: it uses all-ones weights (the
@@ -114,6 +141,11 @@ def drelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         Clip negative estimates to 0 inside the distance (default).  The
         paper is silent on negative estimates; unclipped, a negative weight
         makes a difference in that attribute bring instances *closer*.
+    ties : "share" or "lower-index"
+        The candidates at the k-th distance: "share" (default) gives each
+        of the t tied r / t of the r places left, the expectation over a
+        random tie-break; "lower-index" gives them to the lower indices
+        (:mod:`.formulas.ties`).
     progress_callback : callable(float) or None
         Receives the fraction of references done; may raise to stop.
 
@@ -130,14 +162,14 @@ def drelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
                            t_eq, t_diff)
     return double_weights(data, refs, k_nearest, distance_weights,
                           clip_negative=clip_negative,
-                          exponent=DEFAULT_EXPONENT, s=-1.0,
+                          exponent=DEFAULT_EXPONENT, s=-1.0, ties=ties,
                           progress_callback=progress_callback)
 
 
 def pdrelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
               random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
               distance_weights=None, a=DEFAULT_EXPONENT, s=DEFAULT_S,
-              clip_negative=True, progress_callback=None):
+              clip_negative=True, ties=TIES, progress_callback=None):
     """Progressively weighted double ReliefF (pdReliefF), Prat & Belanche
     (2006), section 3.1.
 
@@ -173,7 +205,7 @@ def pdrelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
                            t_eq, t_diff)
     return double_weights(data, refs, k_nearest, distance_weights,
                           clip_negative=clip_negative, exponent=a, s=s,
-                          progress_callback=progress_callback)
+                          ties=ties, progress_callback=progress_callback)
 
 
 # --- eq. 3.5 --------------------------------------------------------------

@@ -15,7 +15,8 @@ from .compact.rules import by_columns, progress_shares
 from .compact.store import is_compact
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                      check, check_choice, check_distance_weights, check_ramp)
+                      TIES, check, check_choice, check_distance_weights,
+                      check_ramp)
 from .prepare import prepare
 from .tables import DIFF_KINDS
 from .targets import TASKS
@@ -53,26 +54,28 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
 
 
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
-                  progress_callback, client=None):
+                  progress_callback, client=None, ties=TIES):
     """The engine's neighbour search with the options checked, on a Dask
-    cluster when given its `client` (the compiled engine's search only).
-    A k above the number of instances means all of them (each engine's
-    lists are at most that long, whatever k)."""
-    k_nearest = check("k_nearest", k_nearest)
+    cluster when given its `client` (the compiled engine's search only):
+    the :class:`.neighbours.NeighbourLists` of `refs` by the tie rule
+    `ties`.  A k above the number of instances means all of them (each
+    engine's lists are at most that long, whatever k)."""
+    k_nearest, ties = check("k_nearest", k_nearest), check("ties", ties)
     if isinstance(data, CompactData):
         weights = check_distance_weights(distance_weights, data.n_attributes)
         return compact_search.find_neighbours(data, refs, k_nearest, weights,
-                                              progress_callback, client)
+                                              progress_callback, client, ties)
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
     on_cluster = {} if client is None else {"client": client}
     return kernels.find_neighbours(data, refs, k_nearest, weights,
-                                   progress_callback, **on_cluster)
+                                   progress_callback, ties=ties, **on_cluster)
 
 
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-            distance_weights=None, progress_callback=None, client=None):
+            distance_weights=None, ties=TIES, progress_callback=None,
+            client=None):
     """ReliefF attribute weights (Kononenko 1994).
 
     Parameters
@@ -97,6 +100,14 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         fractions of the attribute's range.
     distance_weights : array (a,) or None
         Attribute weights in the neighbour distance (eq. 3.1).
+    ties : "share" or "lower-index"
+        The candidates at the k-th distance of a list (the k-th nearest
+        hit or miss tied): "share" (default) gives each of the t tied the
+        r / t of the r places left, the expectation over a random
+        tie-break, so that the weights do not depend on the order of the
+        rows; "lower-index" gives the places to the lower instance
+        indices, as earlier versions did and a stable sort by distance
+        does (:mod:`.formulas.ties`, doc/choices.md).
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise to stop.
     client : distributed.Client or None
@@ -134,7 +145,7 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             return relieff_streaming(
                 X, y, discrete, n_iterations=n_iterations,
                 k_nearest=k_nearest, random_state=random_state, diff=diff,
-                t_eq=t_eq, t_diff=t_diff, client=client,
+                t_eq=t_eq, t_diff=t_diff, ties=ties, client=client,
                 progress_callback=progress_callback)
         except MissingValues:  # RELIEF-D reads every column: in memory
             X = np.load(X, mmap_mode="r") if not hasattr(X, "shape") else X
@@ -142,16 +153,16 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
         X, y, discrete, n_iterations, random_state, task="classification",
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True)
     return relieff_weights(data, refs, kernels, k_nearest, distance_weights,
-                           progress_callback, client)
+                           progress_callback, client, ties)
 
 
 def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
-                    progress_callback=None, client=None):
+                    progress_callback=None, client=None, ties=TIES):
     """ReliefF's weights of prepared data (float64 tables or compact) for
     the references `refs`: the search, then the rule."""
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
-                               distance_weights, search, client)
+                               distance_weights, search, client, ties)
     priors = data.priors  # the rule's own, not the data (a task's)
     return by_columns(data, lambda exact: kernels.relieff_rule(
         exact, refs, neighbours, priors), progress_callback=rule,
@@ -161,7 +172,7 @@ def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
 def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
                     n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                     t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
-                    client=None):
+                    ties=TIES, client=None):
     """ReliefF prepared once for scoring subsets of the columns (TuRF's
     rounds, :mod:`.turf`): ``(score_columns, a)``, where
     ``score_columns(columns, progress_callback=None)`` gives the weights
@@ -179,7 +190,7 @@ def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
         return relieff_weights(
             data.take(columns), next(draws), kernels, k_nearest,
             None if weights is None else weights[columns],
-            progress_callback, client)
+            progress_callback, client, ties)
     return score_columns, data.n_attributes
 
 
@@ -195,13 +206,16 @@ def reference_draws(refs, n, n_iterations, random_state):
 
 def relief(X, y, discrete=None, *, n_iterations=None,
            random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-           distance_weights=None, progress_callback=None, client=None):
+           distance_weights=None, ties=TIES, progress_callback=None,
+           client=None):
     """Kira & Rendell's Relief (1992): one nearest hit, one nearest miss.
 
     ``W[A] += (diff(A, R, M) - diff(A, R, H)) / m`` (Prat & Belanche 2006,
     Fig. 1).  Two classes only; use :func:`relieff` for more.  Use
     ``diff="squared"`` for Kira & Rendell's squared differences and
-    Euclidean neighbours.  Parameters (`client` too) as in
+    Euclidean neighbours.  Where the nearest hit (or miss) is tied, the t
+    tied share its place, 1 / t each (``ties="share"``), or the lowest
+    index takes it (``"lower-index"``).  Parameters (`client` too) as in
     :func:`relieff`.
     """
     data, refs, kernels = prepared(
@@ -212,7 +226,7 @@ def relief(X, y, discrete=None, *, n_iterations=None,
             f"Relief handles two classes and the data has {data.n_groups}; "
             f"use ReliefF for more classes.")
     return relieff_weights(data, refs, kernels, 1, distance_weights,
-                           progress_callback, client)
+                           progress_callback, client, ties)
 
 
 def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
@@ -244,7 +258,7 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
 def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
              random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
              diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
-             progress_callback=None, client=None):
+             ties=TIES, progress_callback=None, client=None):
     """RReliefF attribute weights for a numeric target.
 
     With the k nearest neighbours of each reference, weighted by rank::
@@ -261,6 +275,10 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
         Influence of a neighbour by its rank (see :func:`rank_weights`).
     sigma : float or None
         Width of the exp_rank weighting (default k / 3.5).
+    ties : "share" or "lower-index"
+        As in :func:`relieff`; with "share", a tie set whose places are
+        p .. q gives each member the mean of those places' influences
+        (the places below k), the expectation over a random tie-break.
 
     Other parameters (`client` too) as in :func:`relieff`.
 
@@ -281,7 +299,7 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     weights = rank_weights(k, weighting, sigma, count=data.n_instances)
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
-                               search, client)
+                               search, client, ties)
     target = data.target
     sums = by_columns(data, lambda exact: kernels.rrelieff_sums(
         exact, refs, neighbours, target, weights),

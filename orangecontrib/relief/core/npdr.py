@@ -113,10 +113,14 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
         instances).
     deviation : "population" or "sample"
         MultiSURF's standard deviation (the R package's: "sample").
-    ties : "lower-index" or "all"
-        "relieff"'s ties at the k-th distance: the lower instance index,
-        as in every variant of the add-on, or all of them, as in the R
-        package.
+    ties : "share", "lower-index" or "all"
+        "relieff"'s candidates at the k-th distance: "share" (default)
+        gives each of the t tied r / t of the r places left, the pair's
+        weight in the fits (the expectation of the log-likelihood over a
+        random tie-break), as every k-nearest variant of the add-on does;
+        "lower-index" gives the places to the lower instance indices;
+        "all" counts every one of them as a whole neighbour, as the R
+        package does.
     twins : "include" or "exclude"
         Whether an instance identical to the reference (at distance 0) is
         its neighbour (the add-on, as in MultiSURF) or not (the R package).
@@ -156,8 +160,9 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
         design.logistic, design.intercept,
         attribute_levels(exact, design.logistic
                          and len(design.covariates) == 0),
-        wrap_callback(progress_callback, PAIRS_SHARE, 1.0))
-    return results(fits, design, len(first), adjustment)
+        design.weights, wrap_callback(progress_callback, PAIRS_SHARE, 1.0))
+    return results(fits, design, counted_pairs(first, design.weights),
+                   adjustment)
 
 
 def npdr_coefficients(X, y, discrete=None, *, task="classification",
@@ -218,6 +223,8 @@ Design = namedtuple("Design", [
     "logistic",    # bool: a class
     "intercept",   # the logistic fits' start, logit(mean outcome)
     "units",       # (a,) what b_A and its error are divided by (scale)
+    "weights",     # (pairs,) each pair's weight in the fits, its share of
+                   # its reference's places; None: every pair weighs 1
 ])
 
 
@@ -240,14 +247,14 @@ def npdr_design(X, y, discrete=None, covariates=None,
     neighbourhood = PARAMETERS["npdr_neighbourhood"]("neighbourhood",
                                                      neighbourhood)
     k_nearest = PARAMETERS["npdr_k"]("k_nearest", k_nearest)
-    ties, twins = check("ties", ties), check("twins", twins)
+    ties = PARAMETERS["npdr_ties"]("ties", ties)
+    twins = check("twins", twins)
     raw = check("scale", scale) == "none"
     if raw and diff != "linear":
         raise ReliefInputError(f"scale='none' (the R package's raw "
                                f"differences) needs diff='linear', got "
                                f"diff={diff!r}.")
-    if neighbourhood == "relieff" and ties == "lower-index" \
-            and twins == "exclude":
+    if neighbourhood == "relieff" and ties != "all" and twins == "exclude":
         raise ReliefInputError(
             "twins='exclude' is the R package's rule; with "
             "neighbourhood='relieff' it goes with the package's ties, "
@@ -270,28 +277,38 @@ def npdr_design(X, y, discrete=None, covariates=None,
     expected = authors_k(n) if k_nearest is None else k_nearest
     check_memory("the neighbour pairs", n * expected * BYTES_PER_PAIR)
     units = attribute_units(X, discrete, kept, raw)
-    first, second = find_pairs(data, refs, kernels, neighbourhood,
-                               k_nearest, deviation, ties, twins,
-                               units if raw else None, progress_callback)
+    first, second, weights = find_pairs(
+        data, refs, kernels, neighbourhood, k_nearest, deviation, ties,
+        twins, units if raw else None, progress_callback)
     outcome = pair_outcome(np.asarray(y, dtype=np.float64).ravel()[kept],
                            data.target, first, second, logistic, raw)
     check_pairs(outcome, logistic, 2 + columns.shape[1])
-    mean = outcome.mean()
+    mean = (outcome.mean() if weights is None
+            else np.dot(weights, outcome) / weights.sum())
     return first, second, Design(
         data=data, kernels=kernels, outcome=outcome,
         covariates=covariate_diffs(columns, nominal, first, second, raw),
         logistic=logistic,
         intercept=float(np.log(mean / (1 - mean))) if logistic else 0.0,
-        units=units)
+        units=units, weights=weights)
+
+
+def counted_pairs(first, weights):
+    """The pairs a fit counts (its residual degrees of freedom's): each
+    pair its weight, the places of the lists (a whole number)."""
+    return len(first) if weights is None else int(round(weights.sum()))
 
 
 def find_pairs(data, refs, kernels, neighbourhood, k_nearest, deviation,
                ties, twins, weights, progress_callback):
-    """The ordered (reference, neighbour) pairs of every instance: a
-    SURF-family neighbourhood or the k nearest (ReliefF's top-k lists
-    with the ties to the lower index, or every instance as near as the
-    k-th); the attributes weighted by `weights` in the distance (None:
-    1)."""
+    """The ordered (reference, neighbour) pairs of every instance and
+    their weights in the fits: a SURF-family neighbourhood, or the k
+    nearest (ReliefF's lists, the candidates at the k-th distance sharing
+    its last places or the lower indices taking them, each pair weighted
+    by its share of the places; or with ``ties="all"`` every instance as
+    near as the k-th, each whole); the attributes weighted by `weights`
+    in the distance (None: 1).  The weights are None where every pair
+    weighs 1."""
     exclude_twins = twins == "exclude"
     n = data.n_instances
     if n < 2:
@@ -301,15 +318,18 @@ def find_pairs(data, refs, kernels, neighbourhood, k_nearest, deviation,
         ddof = SIGMAS[check("deviation", deviation)]
         return kernels.neighbour_pairs(data, RULES[neighbourhood], 1, ddof,
                                        exclude_twins, weights,
-                                       progress_callback)
+                                       progress_callback) + (None,)
     k = min(authors_k(n) if k_nearest is None else k_nearest, n - 1)
     if ties == "all":
         return kernels.neighbour_pairs(data, KTH_LIMIT, k, 0, exclude_twins,
-                                       weights, progress_callback)
-    lists = np.sort(neighbours_of(kernels, data, refs, k, weights,
-                                  progress_callback)[:, 0], axis=1)
-    return (np.repeat(refs, k).astype(np.int32),
-            lists.ravel().astype(np.int32))
+                                       weights, progress_callback) + (None,)
+    lists = neighbours_of(kernels, data, refs, k, weights, progress_callback,
+                          ties=ties).whole()
+    order = np.lexsort((lists.index, lists.owner))
+    share = lists.share[order]
+    return (refs[lists.owner[order]].astype(np.int32),
+            lists.index[order].astype(np.int32),
+            None if (share == 1).all() else share)
 
 
 def pair_outcome(values, scaled, first, second, logistic, raw):

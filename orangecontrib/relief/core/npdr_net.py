@@ -11,7 +11,9 @@ the standardised diffs::
 
 (loss: the logistic deviance over 2 for a class, the squared error over
 2 for a number; b~_A = b_A sd_A, sd_A the diffs' standard deviation over
-the P pairs, 1/P), so that the penalty selects the attributes jointly:
+the P pairs, 1/P), so that the penalty selects the attributes jointly
+(pairs of ReliefF's lists that share tied places weigh their share, as
+glmnet's observation weights: P is then the sum of the weights):
 ``l1_ratio`` (glmnet's alpha) 1 is the lasso, between 0 and 1 the
 elastic net.  By default the coefficients are kept >= 0, as the R
 package keeps them (glmnet's ``lower.limits = 0``): a relevant
@@ -33,7 +35,7 @@ import numpy as np
 from .errors import ReliefInputError
 from .formulas.diffs import attribute_diffs
 from .formulas.npdr import logistic_mean
-from .npdr import npdr_design
+from .npdr import counted_pairs, npdr_design
 from .options import (DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF,
                       T_EQ, TIES, TWINS, Interval)
 from .progress import report, wrap_callback
@@ -66,15 +68,17 @@ class PairColumns:
     """The standardised diffs of each attribute over the pairs, computed
     when asked for; the active attributes' kept."""
 
-    def __init__(self, exact, first, second, progress_callback=None):
+    def __init__(self, exact, first, second, weights=None,
+                 progress_callback=None):
         self.exact, self.first, self.second = exact, first, second
         n_attrs = exact.values.shape[0]
         self.mean = np.empty(n_attrs)
         self.sd = np.empty(n_attrs)
         for a in range(n_attrs):
             diffs = self.raw(a)
-            self.mean[a] = diffs.mean()
-            self.sd[a] = np.sqrt(np.mean((diffs - self.mean[a]) ** 2))
+            self.mean[a] = average(diffs, weights)
+            self.sd[a] = np.sqrt(average((diffs - self.mean[a]) ** 2,
+                                         weights))
             report(progress_callback, (a + 1) / n_attrs)
         self.kept = {}
 
@@ -93,18 +97,26 @@ class PairColumns:
         self.kept = {a: self(a) for a in active}
 
 
+def average(values, weights):
+    """The mean of `values` over the pairs, each weighing its weight
+    (`weights`; None: 1)."""
+    if weights is None:
+        return values.mean()
+    return np.dot(weights, values) / weights.sum()
+
+
 def soft_threshold(value, threshold):
     """sign(value) max(|value| - threshold, 0)."""
     return np.sign(value) * max(abs(value) - threshold, 0.0)
 
 
 def coordinate_descent(columns, weight, residual, beta, intercept, lam,
-                       l1_ratio, nonnegative, candidates):
+                       l1_ratio, nonnegative, candidates, n_pairs):
     """Minimise (1/2P) sum w (residual)^2 + the penalty by coordinate
     descent over the intercept and the `candidates` (standardised
-    coefficients `beta`, changed in place, `residual` with them);
-    returns the intercept and whether a sweep settled."""
-    n_pairs = len(residual)
+    coefficients `beta`, changed in place, `residual` with them), P =
+    `n_pairs` (the pairs' weights summed); returns the intercept and
+    whether a sweep settled."""
     total_weight = weight.sum()
     variance = {a: np.dot(weight, columns(a) ** 2) / n_pairs
                 for a in candidates}
@@ -176,13 +188,17 @@ def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
         k_nearest=k_nearest, deviation=deviation, ties=ties, twins=twins,
         diff=diff, t_eq=t_eq, t_diff=t_diff, scale=scale,
         progress_callback=wrap_callback(progress_callback, 0, 0.3))
-    columns = PairColumns(design.data.exact, first, second,
+    weights = design.weights
+    columns = PairColumns(design.data.exact, first, second, weights,
                           wrap_callback(progress_callback, 0.3, 0.5))
     candidates = [a for a in range(len(columns.sd)) if columns.sd[a] > 0]
     outcome = design.outcome
-    mean = outcome.mean()
-    gradients = np.array([np.dot(columns(a), outcome - mean)
-                          for a in candidates]) / len(outcome)
+    mean = average(outcome, weights)
+    centred = (outcome - mean if weights is None
+               else weights * (outcome - mean))
+    n_pairs = len(outcome) if weights is None else weights.sum()
+    gradients = np.array([np.dot(columns(a), centred)
+                          for a in candidates]) / n_pairs
     largest = (gradients.max() if nonnegative
                else np.abs(gradients).max()) if len(candidates) else 0.0
     lambda_max = max(largest, 0.0) / max(l1_ratio, 1e-3)
@@ -194,27 +210,32 @@ def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
     beta = np.zeros(len(columns.sd))
     intercept, converged = fit(columns, outcome, design.logistic, beta,
                                lam, l1_ratio, nonnegative, candidates,
+                               weights,
                                wrap_callback(progress_callback, 0.5, 1.0))
     scaled = np.divide(beta, columns.sd, out=np.zeros_like(beta),
                        where=columns.sd > 0)
     intercept -= np.dot(scaled, columns.mean)
     return NpdrNetResult(
         coefficient=scaled / design.units, intercept=intercept, lam=lam,
-        lambda_max=lambda_max, l1_ratio=l1_ratio, n_pairs=len(first),
+        lambda_max=lambda_max, l1_ratio=l1_ratio,
+        n_pairs=counted_pairs(first, weights),
         converged=converged,
         regression="logistic" if design.logistic else "linear")
 
 
 def fit(columns, outcome, logistic, beta, lam, l1_ratio, nonnegative,
-        candidates, progress_callback=None):
+        candidates, pair_weights=None, progress_callback=None):
     """The penalised fit on the standardised columns: a least-squares
-    one for a number, Newton's quadratic approximations for a class;
-    returns (the intercept, converged), `beta` filled in."""
-    mean = outcome.mean()
+    one for a number, Newton's quadratic approximations for a class, each
+    pair weighing its weight (`pair_weights`; None: 1); returns (the
+    intercept, converged), `beta` filled in."""
+    mean = average(outcome, pair_weights)
+    prior = np.ones(len(outcome)) if pair_weights is None else pair_weights
+    n_pairs = len(outcome) if pair_weights is None else pair_weights.sum()
     if not logistic:
         intercept, settled = coordinate_descent(
-            columns, np.ones(len(outcome)), outcome - mean, beta, mean, lam,
-            l1_ratio, nonnegative, candidates)
+            columns, prior, outcome - mean, beta, mean, lam, l1_ratio,
+            nonnegative, candidates, n_pairs)
         report(progress_callback, 1.0)
         return intercept, settled
     intercept = float(np.log(mean / (1 - mean)))
@@ -224,8 +245,8 @@ def fit(columns, outcome, logistic, beta, lam, l1_ratio, nonnegative,
         weight = mu * (1.0 - mu)
         before = np.append(beta, intercept)
         intercept, settled = coordinate_descent(
-            columns, weight, (outcome - mu) / weight, beta, intercept, lam,
-            l1_ratio, nonnegative, candidates)
+            columns, weight * prior, (outcome - mu) / weight, beta,
+            intercept, lam, l1_ratio, nonnegative, candidates, n_pairs)
         eta = np.full(len(outcome), intercept)
         for a in candidates:
             if beta[a] != 0:

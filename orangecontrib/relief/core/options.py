@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 
 from .errors import ReliefInputError
+from .formulas.ties import SHARE, TIE_RULES
 
 #: the diff of numeric attributes (see :mod:`.formulas.diffs`) and the ramp's
 #: thresholds, as fractions of the attribute's range
@@ -34,6 +35,13 @@ K_RFSM = 1
 #: seed of the reference sampling: equal inputs give equal outputs
 RANDOM_STATE = 0
 
+#: the candidates at the k-th distance of a k-nearest list: "share" (each
+#: of the t takes r / t of the r places left, the expectation over a
+#: random tie-break, so that the weights do not depend on the order of
+#: the rows) or "lower-index" (the lower instance indices take them, as a
+#: stable sort by distance does); :mod:`.formulas.ties`
+TIES = SHARE
+
 #: the standard deviation of MultiSURF's thresholds: the population's
 #: (scikit-rebate, fast-select) or the sample's (STIR, NPDR)
 DEVIATION = "population"
@@ -41,6 +49,13 @@ DEVIATION = "population"
 #: the share of the remaining attributes TuRF drops each round (scikit-rebate's
 #: default; Moore & White 2007 drop a tenth)
 TURF_FRACTION = 0.5
+
+#: TuRF's rounds (:mod:`.turf`): every one of int(1 / fraction), or
+#: scikit-rebate 0.8.4's, which stop after the first round that leaves at
+#: most n_keep attributes, SKREBATE_N_KEEP unless given (its
+#: ``num_scores_to_return``)
+TURF_SCHEDULE = "every round"
+SKREBATE_N_KEEP = 100
 
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
@@ -60,6 +75,11 @@ STIR_BALANCE = 1.5
 #: of references, the population's (Le et al. 2019 and their R package), or
 #: made unbiased, the sample's (the textbook pooled t-test)
 VARIANCE = "population"
+
+#: STIR's pairs: the paper's (False), or as the authors' R package finds
+#: and weighs them (True: pooled misses, its twins, its keep rule;
+#: :mod:`.r_pairs`), for a user who must match a published R analysis
+R_COMPATIBLE = False
 
 #: the fewest instances of every class on which STIR gives a verdict: with
 #: one, every miss pair of the other classes' references is that instance
@@ -87,9 +107,9 @@ N_FOLDS = 10
 
 #: NPDR's neighbourhood (the R package's default), and how much of the
 #: R package's conventions it follows where they differ from the add-on's
-#: (doc/npdr.md): k's ties, identical instances, the diffs' scale
+#: (doc/npdr.md): identical instances, the diffs' scale (and k's ties,
+#: where NPDR also offers the R package's "all", PARAMETERS["npdr_ties"])
 NPDR_NEIGHBOURHOOD = "multisurf"
-TIES = "lower-index"
 TWINS = "include"
 SCALE = "range"
 
@@ -146,6 +166,16 @@ class Optional(Constraint):
             return self.inner(name, value)
         except ReliefInputError:
             self.fail(name, value)
+
+
+class Flag(Constraint):
+    """True or False (a numpy bool too; not 0 or 1)."""
+    requirement = "True or False"
+
+    def __call__(self, name, value):
+        if not isinstance(value, (bool, np.bool_)):
+            self.fail(name, value)
+        return bool(value)
 
 
 class OneOf(Constraint):
@@ -205,12 +235,14 @@ PARAMETERS = {
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
     "variance": OneOf("population", "sample"),
+    "r_compatible": Flag(),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "n_attributes": PositiveInt(),
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
+    "schedule": OneOf("every round", "scikit-rebate"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),
@@ -223,7 +255,8 @@ PARAMETERS = {
     "n_folds": Integer(2),
     "npdr_neighbourhood": OneOf("multisurf", "surf", "relieff"),
     "npdr_k": Optional(PositiveInt(), "the authors' rule"),
-    "ties": OneOf("lower-index", "all"),
+    "ties": OneOf(*TIE_RULES),
+    "npdr_ties": OneOf(*TIE_RULES, "all"),
     "twins": OneOf("include", "exclude"),
     "scale": OneOf("range", "none"),
 }

@@ -15,10 +15,11 @@ from collections import namedtuple
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import N_FOLDS, RANDOM_STATE, TURF_FRACTION, check
+from .options import (N_FOLDS, RANDOM_STATE, TURF_FRACTION, TURF_SCHEDULE,
+                      check)
 from .progress import report, wrap_callback
 from .resampling import draw_folds
-from .turf import rounds_of
+from .turf import round_sizes
 
 #: every count up to this one is on the grid, then a log scale
 EVERY_COUNT = 10
@@ -48,17 +49,13 @@ def count_grid(n_attributes):
                       spaced.astype(np.int64))
 
 
-def turf_sizes(n_attributes, fraction=TURF_FRACTION, n_keep=None):
+def turf_sizes(n_attributes, fraction=TURF_FRACTION, n_keep=None,
+               schedule=TURF_SCHEDULE):
     """The numbers of attributes TuRF scores, round by round, the last
-    the kept ones (Moore & White 2007; see :func:`.turf.turf_rounds`)."""
-    fraction, n_keep = check("fraction", fraction), check("n_keep", n_keep)
-    sizes = [check("n_attributes", n_attributes)]
-    for _ in range(rounds_of(fraction)):
-        size = sizes[-1]
-        keep = int(np.ceil(size * (1 - fraction)))
-        if n_keep is not None and size <= n_keep or keep == size:
-            break
-        sizes.append(keep)
+    the kept ones, smallest first (Moore & White 2007; see
+    :func:`.turf.round_sizes`)."""
+    sizes = round_sizes(check("n_attributes", n_attributes), fraction,
+                        n_keep, schedule)
     return np.array(sizes[::-1])
 
 

@@ -30,16 +30,17 @@ from scipy.special import stdtr
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                      MAX_PERMUTATIONS, N_PERMUTATIONS, RANDOM_STATE,
-                      STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ, VARIANCE,
-                      check)
+                      MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE,
+                      RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
+                      TIES, VARIANCE, check)
+from .r_pairs import r_pair_sums
 from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)
 from .threshold import as_scores, float_array
 from .formulas.diffs import pair_diffs
-from .formulas.relieff import coefficient, found
+from .formulas.relieff import coefficient
 from .formulas.stir import add_stir_sums, stir_sums
 
 StirResult = namedtuple("StirResult", [
@@ -174,14 +175,17 @@ def no_verdict(result, names):
 
 def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
                       n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                      t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
+                      t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
+                      progress_callback=None):
     """STIR's sums (:mod:`.formulas.stir`) over ReliefF's (reference, hit)
     and (reference, miss) pairs, each weighted by the magnitude of its
-    coefficient in ReliefF's update (:func:`.formulas.relieff.coefficient`),
-    the references those of ReliefF with the same `n_iterations` and
-    `random_state` (None: every instance): its k nearest hits and its k
-    nearest misses of each other class, found as ReliefF finds them (exact
-    distances, ties to the lower index).
+    coefficient in ReliefF's update (:func:`.formulas.relieff.coefficient`
+    times its share of its list's places), the references those of
+    ReliefF with the same `n_iterations` and `random_state` (None: every
+    instance): its k nearest hits and its k nearest misses of each other
+    class, found as ReliefF finds them (exact distances, the places of
+    tied candidates by `ties`).  A list counts the pairs of its places:
+    k, or every candidate of a smaller group.
 
     Returns
     -------
@@ -190,28 +194,34 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task="classification",
                                    diff=diff, t_eq=t_eq, t_diff=t_diff)
-    neighbours = neighbours_of(kernels, data, refs, k_nearest, None,
-                               wrap_callback(progress_callback, 0, 0.8))
+    lists = neighbours_of(kernels, data, refs, k_nearest, None,
+                          wrap_callback(progress_callback, 0, 0.8), ties=ties)
     # the rows and places of the SURF family's STIR sums
     sums = np.zeros((6, data.exact.values.shape[0]))
     counts = np.zeros(5)
-    for i, lists in zip(refs, neighbours):
-        own, sizes = data.groups[i], found(lists)
-        members = lists[lists >= 0]
-        groups = data.groups[members]
-        coef = np.array([coefficient(g, own, sizes[g], data.priors)
-                         for g in groups])[None, :]
-        hit = (groups == own)[None, :]
-        add_stir_sums(sums, counts, pair_diffs(data.exact, i, members)[:, None],
-                      coef, hit, ~hit)
+    for start, part in lists:
+        for r, places in enumerate(part.places):
+            i, own = refs[start + r], data.groups[refs[start + r]]
+            entries = slice(part.offsets[r * part.n_groups],
+                            part.offsets[(r + 1) * part.n_groups])
+            members = part.index[entries]
+            groups = data.groups[members]
+            coef = np.array([coefficient(g, own, places[g], data.priors)
+                             for g in groups]) * part.share[entries]
+            hit = (groups == own)[None, :]
+            add_stir_sums(sums, counts,
+                          pair_diffs(data.exact, i, members)[:, None],
+                          coef[None, :], hit, ~hit,
+                          (places[own], places.sum() - places[own]))
     report(progress_callback, 1.0)
     return stir_sums(sums, counts, len(refs))
 
 
 def stir(X, y, discrete=None, *, neighbourhood="multisurf",
          k_nearest=K_RELIEFF, deviation=DEVIATION, variance=VARIANCE,
-         n_iterations=None, random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-         t_diff=T_DIFF, progress_callback=None):
+         r_compatible=R_COMPATIBLE, n_iterations=None,
+         random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+         ties=TIES, progress_callback=None):
     """STIR p-values of every attribute (Le et al. 2019).
 
     Parameters
@@ -225,17 +235,30 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     variance : "population" or "sample"
         The variances of the t-test (:func:`stir_test`): the paper's
         (default) or the sample's.
+    r_compatible : bool
+        False (default): the pairs of the paper's definitions.  True: the
+        pairs as the authors' R package (insilico/stir) finds and weighs
+        them (:mod:`.r_pairs`): the misses of every other class pooled,
+        R's reading of a reference's class where it has an identical twin,
+        R's keep rule of the SURF family's references, and MultiSURF's
+        thresholds with the sample deviation whatever `deviation`, SURF's
+        R's (half a standard deviation nearer); with the default linear
+        diff of numeric attributes, R's t and p of
+        ``stir(find.neighbors(X, y, method = ..., k = ...))`` with its
+        defaults.
     n_iterations, random_state
         The references, as the weights' (None: every instance once).
+    ties : "share" or "lower-index"
+        The places of ReliefF's tied candidates (:func:`relieff_pair_sums`).
 
     Other parameters as in :func:`.surf.multisurf`.
 
     Returns
     -------
     StirResult; its score is the method's weight (of the near sets alone
-    for SURF* and MultiSURF*).  A class of a single instance
-    (:func:`thin_classes`), too few pairs or diffs that do not vary give no
-    verdict (:func:`stir_test`).
+    for SURF* and MultiSURF*; R's ``vecW`` with `r_compatible`).  A class
+    of a single instance (:func:`thin_classes`), too few pairs or diffs
+    that do not vary give no verdict (:func:`stir_test`).
 
     References
     ----------
@@ -245,22 +268,25 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     """
     return stir_and_weights(
         X, y, discrete, neighbourhood=neighbourhood, k_nearest=k_nearest,
-        deviation=deviation, variance=variance, n_iterations=n_iterations,
-        random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+        deviation=deviation, variance=variance, r_compatible=r_compatible,
+        n_iterations=n_iterations, random_state=random_state, diff=diff,
+        t_eq=t_eq, t_diff=t_diff, ties=ties,
         progress_callback=progress_callback)[1]
 
 
 def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
                      k_nearest=K_RELIEFF, deviation=DEVIATION,
-                     variance=VARIANCE, n_iterations=None,
-                     random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                     t_diff=T_DIFF, progress_callback=None):
+                     variance=VARIANCE, r_compatible=R_COMPATIBLE,
+                     n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                     t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
+                     progress_callback=None):
     """(weights, :func:`stir`'s StirResult) from one search of the
     neighbours: a SURF-family `neighbourhood`'s method computes its
     weights and STIR's sums in the same pass, so `weights` are the
     method's own (:func:`.surf.neighbourhood_sums`, the far sets of SURF*
     and MultiSURF* included); None for ReliefF's, whose pairs STIR sums
-    apart from its weights.  Parameters as in :func:`stir`."""
+    apart from its weights, and for R's pairs (`r_compatible`).
+    Parameters as in :func:`stir`."""
     if neighbourhood not in STIR_NEIGHBOURHOODS:
         raise ReliefInputError(
             f"neighbourhood must be one of "
@@ -270,10 +296,18 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
     references = dict(n_iterations=n_iterations, random_state=random_state)
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)
+    if check("r_compatible", r_compatible):
+        k_nearest = check("k_nearest", k_nearest)
+        data, refs, _ = prepared(X, y, discrete, task="classification",
+                                 diff=diff, t_eq=t_eq, t_diff=t_diff,
+                                 **references)
+        sums = r_pair_sums(data, refs, neighbourhood, k_nearest,
+                           progress_callback)
+        return None, stir_test(sums, variance, thin_classes(y))
     if neighbourhood == "relieff":
         weights = None
         sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
-                                 **references, **options)
+                                 ties=ties, **references, **options)
     else:
         weights, sums = neighbourhood_sums(
             X, y, discrete, method=neighbourhood, deviation=deviation,
@@ -418,7 +452,7 @@ def as_targets(targets):
 def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
                       n_iterations=None, random_state=RANDOM_STATE,
                       weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
-                      t_diff=T_DIFF):
+                      t_diff=T_DIFF, ties=TIES):
     """RReliefF of a permuted target without a new search: its neighbours
     depend on the attributes only, so they are found once and
     ``rescore(y_permuted)`` applies the rule to them (for
@@ -429,7 +463,7 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
                                    random_state, task="regression",
                                    diff=diff, t_eq=t_eq, t_diff=t_diff)
     influence = rank_weights(k, weighting, sigma, count=data.n_instances)
-    neighbours = neighbours_of(kernels, data, refs, k, None, None)
+    neighbours = neighbours_of(kernels, data, refs, k, None, None, ties=ties)
     known_values = permutations_of(y, data.kept_rows)
 
     def rescore(target):

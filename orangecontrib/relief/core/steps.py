@@ -11,10 +11,13 @@ Relief's weights are the mean of the references' updates (Kira & Rendell
 
 with the k nearest hits H_j and, for every other class C, the k nearest
 misses M_j(C) of the reference R_r, found with all attributes.  Relief is
-the case of two classes and k = 1.  :class:`ReliefSteps` computes one u_r
-per :meth:`ReliefSteps.step` with the estimators' own preparation,
-neighbour search and update rule (:func:`.estimators.prepared`,
-:func:`.estimators.neighbours_of`, the engine's ``relieff_rule``), so that
+the case of two classes and k = 1.  Where the k-th distance is tied, the
+t tied candidates share the r places left (each takes r / t of a place,
+:mod:`.formulas.ties`): a step lists them all, each with its share.
+:class:`ReliefSteps` computes one u_r per :meth:`ReliefSteps.step` with
+the estimators' own preparation, neighbour search and update rule
+(:func:`.estimators.prepared`, :func:`.estimators.neighbours_of`, the
+engine's ``relieff_rule``), so that
 :meth:`ReliefSteps.weights` of the steps of R_1 .. R_m is what
 :func:`.estimators.relieff` (or :func:`.estimators.relief`) returns for
 those references: to the last bit when the estimator runs the same engine
@@ -34,10 +37,11 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, reference_instances
-from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
-                      check_choice)
+from .neighbours import Neighbours, NeighbourLists
+from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
+                      check, check_choice)
 from .formulas.diffs import distance_row, pair_diffs
-from .formulas.relieff import found, relieff_update
+from .formulas.relieff import relieff_update
 from .variants import RELIEF, RELIEFF, by_name
 
 #: the variants shown step by step: ReliefF's update over its k nearest
@@ -63,17 +67,24 @@ class Step:
         order; each class's nearest first.
     classes : int array (s,)
         The class (0 .. C-1) of each neighbour.
+    shares : float array (s,)
+        The share of its list's places each neighbour takes: 1, or r / t
+        for one of t candidates tied at the k-th distance that share the
+        r places left.
+    tied : int array (s,)
+        The candidates at each neighbour's distance among which its places
+        are shared (1 where it has a place of its own).
     coefficients : float array (s,)
         What the diffs to each neighbour are multiplied by: -1 / k for a
         hit, P(C) / (1 - P(class(R))) / k for a miss of class C (k: the
-        neighbours the class gave).
+        places of the class's list), times its share.
     diffs : float array (a, s)
         diff(A, R, neighbour) of every attribute A and neighbour.
     update : float array (a,)
         u[A] = sum_s coefficients[s] * diffs[A, s], the terms added class
         by class in class order, as the estimators' rule adds them.
-    search : int array (C, k)
-        The neighbour search's list of R, -1 padded (what the rule reads).
+    search : Neighbours
+        The neighbour search's lists of R alone (what the rule reads).
     distances : float array (s,)
         The distance of each neighbour to R: sum_A diff(A, R, neighbour)
         over all attributes, added in attribute order, as the search adds
@@ -91,10 +102,12 @@ class Step:
     reference: int
     neighbours: np.ndarray
     classes: np.ndarray
+    shares: np.ndarray
+    tied: np.ndarray
     coefficients: np.ndarray
     diffs: np.ndarray
     update: np.ndarray
-    search: np.ndarray
+    search: Neighbours
     distances: np.ndarray
     runners_up: np.ndarray
     runner_up_classes: np.ndarray
@@ -145,6 +158,9 @@ class ReliefSteps:
         Near hits and misses per class of ReliefF (Relief: 1).
     diff, t_eq, t_diff
         The diff of numeric attributes, as in :func:`.estimators.relieff`.
+    ties : "share" or "lower-index"
+        The places of the candidates at the k-th distance, as in
+        :func:`.estimators.relieff`.
 
     Raises
     ------
@@ -154,8 +170,10 @@ class ReliefSteps:
     """
 
     def __init__(self, X, y, discrete=None, *, variant="ReliefF",
-                 k_nearest=K_RELIEFF, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
+                 k_nearest=K_RELIEFF, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+                 ties=TIES):
         self.variant = check_choice("variant", variant, VARIANTS)
+        self.ties = check("ties", ties)
         shown = by_name(variant)
         self.k_nearest = (check("k_nearest", k_nearest) if shown.takes_k
                           else 1)
@@ -185,23 +203,26 @@ class ReliefSteps:
                 f"reference must be an instance 0 .. {self.n_instances - 1}, "
                 f"got {reference}.")
         search = neighbours_of(self.kernels, self.data, np.array([reference]),
-                               self.k_nearest, None, None)[0]
+                               self.k_nearest, None, None,
+                               ties=self.ties).whole()
         exact, priors = self.data.exact, self.data.priors
         own = exact.groups[reference]
-        counts = found(search)
-        groups = [own] + [g for g in np.flatnonzero(counts) if g != own]
-        neighbours = np.concatenate([search[g, :counts[g]] for g in groups])
-        classes = np.repeat(groups, counts[groups])
+        places = search.places[0]
+        groups = [own] + [g for g in np.flatnonzero(places) if g != own]
+        entries = search.entries_of(np.array(groups, np.int64))
+        neighbours, shares = search.index[entries], search.share[entries]
+        classes = search.group[entries]
         coefficients = np.where(
             classes == own, -1.0,
-            priors[classes] / (1 - priors[own])) / counts[classes]
+            priors[classes] / (1 - priors[own])) / places[classes] * shares
         update = np.zeros(exact.values.shape[0])
         relieff_update(update, exact, reference, search, priors)
         distance = distance_row(exact, np.ones(exact.values.shape[0]),
                                 reference)[0]
         distance[reference] = np.inf  # never its own neighbour
         runners_up = self._runners_up(distance, groups, neighbours)
-        return Step(reference, neighbours, classes, coefficients,
+        return Step(reference, neighbours, classes, shares,
+                    search.tied[entries].astype(np.int64), coefficients,
                     pair_diffs(exact, reference, neighbours), update, search,
                     distance[neighbours], runners_up,
                     exact.groups[runners_up], distance[runners_up],
@@ -230,8 +251,9 @@ class ReliefSteps:
         if not steps:
             return np.zeros(self.data.exact.values.shape[0])
         refs = np.array([s.reference for s in steps], dtype=np.int64)
-        neighbours = np.stack([s.search for s in steps])
-        return self.kernels.relieff_rule(self.data.exact, refs, neighbours,
+        neighbours = Neighbours.concatenate([s.search for s in steps])
+        return self.kernels.relieff_rule(self.data.exact, refs,
+                                         NeighbourLists.holding(neighbours),
                                          self.data.priors)
 
 

@@ -10,13 +10,17 @@ whose slices are computed one at a time).  Two passes:
    nominal codes) and the class counts;
 2. the exact float64 distances of every row to the m references, the
    attributes added in their order as the in-memory search adds them, and
-   each reference's k nearest of every class kept across chunks (ties to
-   the lower instance index).
+   each reference's list of every class kept across chunks, as the
+   in-memory search lists it (:mod:`.formulas.ties`): its k nearest, by
+   (distance, instance index), and with ``ties="share"`` every candidate
+   as near as the k-th.
 
-The references and their neighbours, m (1 + k C) rows at most, are then
-read and ReliefF's rule applied to them: the weights are those of
-:func:`.estimators.relieff` on the whole data in memory, to the bit.
-Memory: a chunk of rows, plus O(m k C a).  Data with missing values are
+The references and their neighbours, m (1 + k C) rows and the tied
+candidates, are then read and ReliefF's rule applied to them: the
+weights are those of :func:`.estimators.relieff` on the whole data in
+memory, to the bit.  Memory: a chunk of rows, plus O(m k C a) and the
+candidates tied at the references' k-th distances (as many as the rows
+where every row is alike).  Data with missing values are
 refused (Kononenko's RELIEF-D needs every column's values per class; the
 in-memory estimators handle them).
 """
@@ -27,8 +31,10 @@ import numpy as np
 from . import engines
 from .errors import ReliefInputError
 from .sampling import check_client, reference_instances
-from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, check,
-                      check_ramp)
+from .formulas.ties import SHARE
+from .neighbours import Neighbours, NeighbourLists
+from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
+                      check, check_ramp)
 from .targets import as_nominal_mask, as_target, class_groups
 from .values import (as_real, check_codes, check_dtype, check_finite,
                      scale_rows)
@@ -151,25 +157,25 @@ def chunk_limits(source, start, stop, known, nominal):
 
 def chunk_neighbours(source, start, stop, known, index, groups, limits,
                      nominal, references, unique, kind, t_eq, t_diff, k,
-                     n_groups, engine):
-    """Pass 2 on rows start .. stop - 1 of `source`: each reference's k
-    nearest of every group among them, (distances, instance numbers) of
-    shape (references, groups, k); `index` and `groups` are the rows'
-    instance numbers and groups, `references` the scaled references."""
+                     n_groups, engine, ties):
+    """Pass 2 on rows start .. stop - 1 of `source`: each reference's
+    list of every group among them (:func:`merge`), a list of
+    (distances, instance numbers) per reference and group; `index` and
+    `groups` are the rows' instance numbers and groups, `references` the
+    scaled references."""
     rows = scale_rows(read(source, start, stop)[known], *limits, nominal)
     dist = np.empty((len(rows), len(unique)))
     engines.kernels(engine).reference_distances(
         np.ascontiguousarray(rows), references, nominal, kind, t_eq, t_diff,
         dist)
-    best_d = np.full((len(unique), n_groups, k), np.inf)
-    best_i = np.full((len(unique), n_groups, k), -1, np.int64)
+    empty = (np.empty(0), np.empty(0, np.int64))
+    lists = []
     for u, reference in enumerate(unique):
         for g in range(n_groups):
             chosen = (groups == g) & (index != reference)
-            best_d[u, g], best_i[u, g] = merge(
-                best_d[u, g], best_i[u, g], dist[chosen, u], index[chosen],
-                k)
-    return best_d, best_i
+            lists.append(merge(*empty, dist[chosen, u], index[chosen], k,
+                               ties))
+    return lists
 
 
 def on_client(client, X, start, stop):
@@ -203,22 +209,28 @@ def map_chunks(task, X, parts, client, progress_callback, *args):
         report(progress_callback, done / len(parts))
 
 
-def merge(best_d, best_i, dist, index, k):
-    """The k smallest of the lists (best_d, best_i) and the candidates
-    (dist, index) by (distance, index)."""
+def merge(best_d, best_i, dist, index, k, ties):
+    """The list of k places of the list (best_d, best_i) and the candidates
+    (dist, index): by (distance, index), the k nearest and, with
+    ``ties="share"``, every one as near as the k-th
+    (:func:`.formulas.ties.listed`)."""
     if len(dist) > k:  # only those that can enter
         kth = np.partition(dist, k - 1)[k - 1]
         keep = dist <= kth
         dist, index = dist[keep], index[keep]
     d = np.concatenate((best_d, dist))
     i = np.concatenate((best_i, index))
-    order = np.lexsort((np.where(i < 0, np.iinfo(np.int64).max, i), d))[:k]
-    return d[order], i[order]
+    order = np.lexsort((i, d))
+    d, i = d[order], i[order]
+    count = min(k, len(d))
+    if ties == SHARE and count:
+        count = np.searchsorted(d, d[count - 1], side="right")
+    return d[:count], i[:count]
 
 
 def relieff_streaming(X, y, discrete=None, *, n_iterations,
                       k_nearest=K_RELIEFF, random_state=RANDOM_STATE,
-                      diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+                      diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
                       chunk_rows=CHUNK_ROWS, client=None,
                       progress_callback=None):
     """ReliefF weights (Kononenko 1994) of `n_iterations` references drawn
@@ -247,6 +259,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     nominal = as_nominal_mask(discrete, n_attrs)
     diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     k = check("k_nearest", k_nearest)
+    ties = check("ties", ties)
     chunk_rows = check("chunk_rows", chunk_rows)
     known = ~np.isnan(y)
     kept = np.flatnonzero(known)  # instance number -> row of X
@@ -269,8 +282,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
                                        for r in kept[unique]]),
                              low, high, nominal)
     k = min(k, len(kept))
-    best_d = np.full((len(unique), n_groups, k), np.inf)
-    best_i = np.full((len(unique), n_groups, k), -1, np.int64)
+    best = [(np.empty(0), np.empty(0, np.int64))] * (len(unique) * n_groups)
     position = np.cumsum(known) - 1  # row of X -> instance number
 
     def rows_of(start, stop):
@@ -278,38 +290,41 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
         index = position[start:stop][rows]
         return rows, index, groups[index]
 
-    for chunk_d, chunk_i in map_chunks(
+    for chunk in map_chunks(
             chunk_neighbours, X, parts, client,
             wrap_callback(progress_callback, 0.3, 0.95), rows_of,
             (low, high), nominal, scaled_refs, unique, DIFF_KINDS[diff],
-            t_eq, t_diff, k, n_groups, engine):
-        for u in range(len(unique)):
-            for g in range(n_groups):
-                best_d[u, g], best_i[u, g] = merge(
-                    best_d[u, g], best_i[u, g], chunk_d[u, g],
-                    chunk_i[u, g], k)
-    weights = _rule(X, kept, groups, priors, refs, unique, best_i, nominal,
-                    low, high, DIFF_KINDS[diff], t_eq, t_diff)
+            t_eq, t_diff, k, n_groups, engine, ties):
+        best = [merge(*kept_list, *found, k, ties)
+                for kept_list, found in zip(best, chunk)]
+    weights = _rule(X, kept, groups, priors, refs, unique, best, k, ties,
+                    nominal, low, high, DIFF_KINDS[diff], t_eq, t_diff)
     report(progress_callback, 1.0)
     return weights
 
 
-def _rule(X, kept, groups, priors, refs, unique, neighbours, nominal, low,
-          high, kind, t_eq, t_diff):
-    """ReliefF's rule on the references and their neighbours alone, as
-    the in-memory engines apply it (instances renumbered)."""
-    members = np.unique(np.concatenate((unique, neighbours[neighbours >= 0])))
-    local = {instance: number for number, instance in enumerate(members)}
+def _rule(X, kept, groups, priors, refs, unique, lists, k, ties, nominal,
+          low, high, kind, t_eq, t_diff):
+    """ReliefF's rule on the references and their neighbours alone (the
+    `lists` of (distances, instances) of each distinct reference and
+    group, in order), as the in-memory engines apply it (instances
+    renumbered)."""
+    n_groups = len(priors)
+    neighbours = np.concatenate([i for _, i in lists])
+    members = np.unique(np.concatenate((unique, neighbours)))
     values = scale_rows(np.stack([read(X, r, r + 1)[0]
                                   for r in kept[members]]),
                         low, high, nominal)
     exact = exact_tables(values.T, np.full(len(nominal), -1, np.int32),
                          np.zeros((0, len(priors), len(members))), nominal,
                          groups[members], kind, t_eq, t_diff)
-    renumbered = np.vectorize(lambda i: local.get(i, -1), otypes=[np.int64])
-    lists = renumbered(neighbours)
-    row_of = {instance: u for u, instance in enumerate(unique)}
-    local_refs = np.array([local[r] for r in refs], dtype=np.int64)
-    per_reference = lists[[row_of[r] for r in refs]]
+    counts = [len(i) for _, i in lists]
+    found = Neighbours.ranked(
+        k, n_groups, np.concatenate([[0], np.cumsum(counts)]),
+        np.searchsorted(members, neighbours),
+        np.concatenate([d for d, _ in lists]), ties)
+    local_refs = np.searchsorted(members, refs)
+    per_reference = found.take(np.searchsorted(unique, refs))
     kernels = engines.kernels(engines.VECTORISED)
-    return kernels.relieff_rule(exact, local_refs, per_reference, priors)
+    return kernels.relieff_rule(exact, local_refs,
+                                NeighbourLists.holding(per_reference), priors)

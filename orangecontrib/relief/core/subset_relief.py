@@ -4,20 +4,22 @@ instances, from one neighbour search.
 A resample or a fold's training part is a subset of the instances.  With
 the diffs of the whole data (its ranges and RELIEF-D's probabilities of
 missing values, prepared once), the distance of two instances does not
-depend on the subset, and equal distances go to the lower index in both;
-so the k nearest instances of a class among a subset's instances are the
-first k of the whole data's list of that class that belong to the subset.
-The lists of every instance, K long (:func:`list_length`), are found once;
-each subset is then a filter of them (:func:`first_members`) and the
-update rule.  A list that runs short, fewer than k of the subset among
-its K, is searched again, twice as long, for that reference alone.
+depend on the subset; so a subset's list of a class is made of the
+members of the subset in the whole data's list of that class, if that
+list holds every instance as near as the subset's k-th.  The lists of
+every instance, K places long (:func:`list_length`) and every instance
+as near as the K-th, are found once; each subset is then a filter of
+them (:func:`subset_lists`, whose lists place the tied candidates by the
+tie rule) and the update rule.  A list that runs short, fewer than k of
+the subset among it, is searched again, twice as long, for that
+reference alone.
 
 A subset may hold an instance more than once (a bootstrap sample): each
 copy is an instance of the subset, as in a table with the row repeated.
 A copy is a neighbour of the others, at the instance's distance to itself
 (0 unless a value is missing, whose RELIEF-D diff with itself is the
-chance that two unknown values differ), after the instances nearer than
-that and those as near with a lower index.
+chance that two unknown values differ), ordered among the instances as
+near by its index (what matters with ``ties="lower-index"``).
 
 The result is the estimator's on the subset's rows, except that their
 diffs are those of the whole data; ``tests/core/test_subset_relief.py``
@@ -35,8 +37,10 @@ from .errors import ReliefInputError
 from .estimators import (prepared, rank_weights, reference_instances,
                          rrelieff_weights)
 from .formulas.diffs import attribute_diffs
+from .formulas.ties import SHARE
+from .neighbours import Neighbours, NeighbourLists
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, SUBSAMPLE,
-                      T_DIFF, T_EQ, check, check_choice)
+                      T_DIFF, T_EQ, TIES, check, check_choice)
 
 #: the estimators whose neighbours in a subset are a filter of the lists
 RULES = ("relief", "relieff", "rrelieff")
@@ -75,6 +79,9 @@ class SubsetRelief:
     share : float in (0, 1]
         The expected share of the instances in a subset (1 for bootstrap
         samples): how long the lists are (:func:`list_length`).
+    ties : "share" or "lower-index"
+        The places of the candidates at a subset's k-th distance
+        (:mod:`.formulas.ties`).
     progress_callback : callable(float) or None
         Of the search of the lists.
     """
@@ -82,8 +89,10 @@ class SubsetRelief:
     def __init__(self, X, y, discrete=None, *, rule="relieff",
                  k_nearest=None, n_iterations=None, random_state=RANDOM_STATE,
                  weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF, share=SUBSAMPLE, progress_callback=None):
+                 t_diff=T_DIFF, share=SUBSAMPLE, ties=TIES,
+                 progress_callback=None):
         self.rule = check_choice("rule", rule, RULES)
+        self.ties = check("ties", ties)
         self.k = (DEFAULT_K[rule] if k_nearest is None or rule == "relief"
                   else check("k_nearest", k_nearest))
         self.n_iterations = check("n_iterations", n_iterations)
@@ -105,10 +114,12 @@ class SubsetRelief:
         n = self.data.n_instances
         self.position = np.full(len(np.asarray(X)), -1)
         self.position[self.data.kept_rows] = np.arange(n)
+        #: every instance's lists of K places, and every instance as near
+        #: as the K-th (the whole data's :class:`.neighbours.Neighbours`)
         self.lists = kernels.find_neighbours(
             self.data, np.arange(n), list_length(self.k, share), None,
-            progress_callback)
-        self._copy_positions = None
+            progress_callback, ties=SHARE).whole()
+        self._own_distance = None
 
     def __call__(self, rows):
         """The weights of the instances `rows` (indices of the rows of
@@ -129,7 +140,8 @@ class SubsetRelief:
             refs = members[reference_instances(
                 len(members), self.n_iterations, self.random_state)]
         counts = np.bincount(members, minlength=self.data.n_instances)
-        neighbours = self.nearest(refs, counts, min(self.k, len(members)))
+        neighbours = NeighbourLists.holding(
+            self.nearest(refs, counts, min(self.k, len(members))))
         kernels = engines.kernels(self.data.engine)
         exact = self.data.exact
         if self.rule == "rrelieff":
@@ -147,117 +159,111 @@ class SubsetRelief:
         return kernels.relieff_rule(exact, refs, neighbours, priors)
 
     def nearest(self, refs, counts, k):
-        """The (m, groups, k) neighbour lists of the references `refs`
+        """The :class:`.neighbours.Neighbours` of the references `refs`
         within the subset of `counts` (copies of each instance)."""
         unique, inverse = np.unique(refs, return_inverse=True)
-        positions = (self.copy_positions()[unique] if counts.max() > 1
-                     else np.zeros(len(unique), np.int64))
-        found, short = first_members(self.data, self.lists[unique], unique,
-                                     counts, k, positions)
-        width = self.lists.shape[2]
+        own = (self.own_distance()[unique] if counts.max() > 1
+               else np.zeros(len(unique)))
+        found, short = subset_lists(self.data, self.lists, unique, unique,
+                                    counts, k, self.ties, own)
+        width = self.lists.k
         while short.any():
             width = min(2 * width, self.data.n_instances)
             again = np.flatnonzero(short)
             longer = engines.kernels(self.data.engine).find_neighbours(
-                self.data, unique[again], width)
-            found[again], short[again] = first_members(
-                self.data, longer, unique[again], counts, k)
-        return found[inverse]
+                self.data, unique[again], width, ties=SHARE).whole()
+            lists, short[again] = subset_lists(
+                self.data, longer, np.arange(len(again)), unique[again],
+                counts, k, self.ties, own[again])
+            found = replaced(found, again, lists)
+        return found.take(inverse)
 
-    def copy_positions(self):
-        """Where the copies of each instance go in its own group's list
-        (:func:`copy_positions`), found once, at the first subset that
-        repeats an instance."""
-        if self._copy_positions is None:
-            every = np.arange(self.data.n_instances)
-            self._copy_positions = copy_positions(
-                self.data, every, self.lists[every, self.data.groups],
-                np.ones_like(every))
-        return self._copy_positions
+    def own_distance(self):
+        """Every instance's distance to itself (:func:`own_distances`),
+        found once, at the first subset that repeats an instance."""
+        if self._own_distance is None:
+            self._own_distance = own_distances(self.data)
+        return self._own_distance
 
 
-def first_members(data, lists, refs, counts, k, positions=None):
-    """The first k members of a subset in each of the references' lists.
+def subset_lists(data, lists, rows, refs, counts, k, ties, own_distance):
+    """The lists of k places of the distinct references `refs` within a
+    subset, from the whole data's lists (`lists`, a
+    :class:`.neighbours.Neighbours` whose lists hold every instance as
+    near as their last; row ``rows[u]`` the lists of ``refs[u]``).
 
-    Parameters
-    ----------
-    data : PreparedData
-    lists : int array (u, groups, W)
-        The whole data's lists of the references `refs`, nearest first,
-        -1 where a group ran out.
-    refs : int array (u,)
-        Distinct references.
-    counts : int array (n,)
-        How many times the subset holds each instance.
-    k : int
-    positions : int array (u,) or None
-        Where each reference's copies go in its own list
-        (:func:`copy_positions`; None: found here).
+    The subset holds ``counts[j]`` copies of instance j, each a candidate
+    of its own (the reference's other copies at `own_distance`, its
+    distance to itself); the candidates are ordered by (distance,
+    instance) and listed by the tie rule `ties`.  A list of the whole data
+    that does not hold its whole group proves the candidates as near as
+    its last entry only; where fewer than k of them are the subset's, the
+    reference's lists run short.
 
     Returns
     -------
-    (u, groups, k) int array, -1 where the subset's group has fewer than
-    k instances; and a bool (u,): whether a list ran short (fewer than k
-    of the subset among its W, and more instances of the group beyond;
-    copies that go after all W count only once the list has run out, as
-    instances beyond it may come before them).
+    (Neighbours of `refs`, bool array (u,): which ran short)
     """
-    u, n_groups, width = lists.shape
+    n_groups, u = data.n_groups, len(refs)
+    groups = np.arange(n_groups)
+    whole = (np.asarray(rows)[:, None] * n_groups + groups).ravel()
+    entries = lists.entries_of(whole)
+    lengths = np.diff(lists.offsets)[whole]
+    owner = np.repeat(np.arange(u * n_groups), lengths)
+    index, distance = lists.index[entries], lists.distance[entries]
+    copies = counts[index]
     own = data.groups[refs]
-    copies = counts[refs] - 1
-    known = lists >= 0
-    held = np.where(known, counts[np.where(known, lists, 0)], 0)
-    # the reference's copies, inserted in its own group's list
-    at = np.full((u, n_groups), width)
-    at[np.arange(u), own] = (
-        copy_positions(data, refs, lists[np.arange(u), own], copies)
-        if positions is None else positions)
-    extra = np.zeros((u, n_groups), np.int64)
-    extra[np.arange(u), own] = copies
-    columns = np.arange(width + 1)
-    inserted = columns == at[:, :, None]
-    source = np.minimum(columns - (columns > at[:, :, None]), width - 1)
-    entries = np.where(inserted, refs[:, None, None],
-                       np.take_along_axis(lists, source, axis=2))
-    weights = np.where(inserted, extra[:, :, None],
-                       np.take_along_axis(held, source, axis=2))
-    # slot s of a row is taken by the entry whose copies cover it
-    ends = np.cumsum(weights, axis=2).reshape(-1, width + 1)
-    rows = np.arange(len(ends))
-    offset = max(ends[:, -1].max(), k) + 1  # rows apart in one search
-    entry = (np.searchsorted((ends + rows[:, None] * offset).ravel(),
-                             (rows[:, None] * offset + np.arange(k)).ravel(),
-                             side="right").reshape(-1, k)
-             - rows[:, None] * (width + 1))
-    flat = entries.reshape(-1, width + 1)
-    found = np.where(entry <= width,
-                     np.take_along_axis(flat, np.minimum(entry, width),
-                                        axis=1), -1).reshape(u, n_groups, k)
-    full = known[:, :, -1]  # more of the group may lie beyond the list
-    unsure = full & (at == width)  # so the copies' place is unknown
-    counted = np.where(unsure, held.sum(axis=2),
-                       ends[:, -1].reshape(u, n_groups))
-    short = (full & (counted < k)).any(axis=1)
-    return found, short
+    repeated = counts[refs] > 1
+    owner = np.concatenate([owner, (np.arange(u) * n_groups + own)[repeated]])
+    index = np.concatenate([index, refs[repeated]])
+    distance = np.concatenate([distance, own_distance[repeated]])
+    copies = np.concatenate([copies, counts[refs][repeated] - 1])
+    # what each whole list proves: every instance up to its last distance
+    ends = lists.offsets[whole + 1]
+    last = np.where(lengths > 0, lists.distance[np.maximum(ends - 1, 0)],
+                    -np.inf)
+    size = np.bincount(data.groups, minlength=n_groups)
+    others = size[None, :] - (groups[None, :] == own[:, None])
+    full = lengths < others.ravel()
+    known = ~full[owner] | (distance <= last[owner])
+    chosen = (copies > 0) & known
+    owner, index, distance = (np.repeat(a[chosen], copies[chosen])
+                              for a in (owner, index, distance))
+    order = np.lexsort((index, distance, owner))
+    owner, index, distance = owner[order], index[order], distance[order]
+    count = np.bincount(owner, minlength=u * n_groups)
+    place = np.arange(len(owner)) - (np.cumsum(count) - count)[owner]
+    places = np.minimum(count, k)
+    if ties == SHARE:
+        kth = np.full(u * n_groups, -np.inf)
+        at_k = place == places[owner] - 1
+        kth[owner[at_k]] = distance[at_k]
+        keep = distance <= kth[owner]
+    else:
+        keep = place < places[owner]
+    kept = np.bincount(owner[keep], minlength=u * n_groups)
+    short = (full & (count < k)).reshape(u, n_groups).any(axis=1)
+    return (Neighbours.ranked(k, n_groups,
+                              np.concatenate([[0], np.cumsum(kept)]),
+                              index[keep], distance[keep], ties), short)
 
 
-def copy_positions(data, refs, own_lists, copies):
-    """Where the copies of each reference go in its own group's list:
-    after the instances nearer than its distance to itself, and those as
-    near with a lower index (0 where it has no copies)."""
-    positions = np.zeros(len(refs), np.int64)
-    repeated = np.flatnonzero(copies > 0)
-    if not len(repeated):
-        return positions
-    i = refs[repeated]
-    listed = own_lists[repeated]
-    valid = listed >= 0
-    others = np.where(valid, listed, i[:, None])
-    distance, own = np.zeros(listed.shape), np.zeros(len(i))
-    for a in range(data.exact.values.shape[0]):  # in attribute order, as
-        distance += attribute_diffs(data.exact, a, i[:, None], others)
-        own += attribute_diffs(data.exact, a, i, i)  # the engines add
-    before = valid & ((distance < own[:, None])
-                      | ((distance == own[:, None]) & (listed < i[:, None])))
-    positions[repeated] = before.sum(axis=1)
-    return positions
+def replaced(lists, rows, others):
+    """`lists` (a :class:`.neighbours.Neighbours`) with the lists of the
+    references `rows` those of `others` (one per row, in order)."""
+    where = np.full(len(lists), -1)
+    where[rows] = np.arange(len(rows))
+    joined = Neighbours.concatenate([lists, others])
+    return joined.take(np.where(where < 0, np.arange(len(lists)),
+                                len(lists) + where))
+
+
+def own_distances(data):
+    """Every instance's distance to itself, sum_A diff(A, I, I) added in
+    attribute order (0 unless a value is missing, whose RELIEF-D diff with
+    itself is the chance that two unknown values differ)."""
+    every = np.arange(data.n_instances)
+    own = np.zeros(data.n_instances)
+    for a in range(data.exact.values.shape[0]):
+        own += attribute_diffs(data.exact, a, every, every)
+    return own

@@ -4,6 +4,14 @@ Moore & White (2007): in large data most attributes are noise, and noise
 blurs the distances from which Relief picks neighbours; scoring again
 after dropping the worst attributes sharpens the neighbourhoods of the
 rest.  Any scorer can be wrapped.
+
+Two schedules of the rounds (:func:`round_sizes`): "every round" runs
+int(1 / fraction) of them, stopping early only where at most `n_keep`
+attributes remain before a round; "scikit-rebate" is scikit-rebate
+0.8.4's ``TURF``, which stops after the first round that leaves at most
+`n_keep` (by default :data:`.options.SKREBATE_N_KEEP`, its
+``num_scores_to_return``), so that on up to 200 attributes it drops half
+of them once and stops (doc/surf.md).
 """
 from collections import namedtuple
 
@@ -14,8 +22,9 @@ from .columns import is_column_source
 from .compact.store import ColumnStore, is_compact
 from .errors import ReliefInputError
 from .estimators import relieff, relieff_columns
-from .options import (DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                      TURF_FRACTION, check)
+from .options import (DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE,
+                      SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION,
+                      TURF_SCHEDULE, check)
 from .targets import as_nominal_mask
 from .progress import report, wrap_callback
 from .surf import neighbourhood_sums, radius_columns
@@ -36,6 +45,36 @@ def rounds_of(fraction):
     return max(1, int(1 / fraction))
 
 
+def round_sizes(n_attributes, fraction=TURF_FRACTION, n_keep=None,
+                schedule=TURF_SCHEDULE):
+    """The numbers of attributes TuRF scores, round by round, the last one
+    the kept attributes' final scoring.
+
+    A round keeps ceil(r (1 - fraction)) of the r remaining attributes;
+    there are at most :func:`rounds_of` (fraction) rounds, and none that
+    would drop no attribute (nor would a later one).  `schedule` "every
+    round" stops before a round when at most `n_keep` remain (None: never);
+    "scikit-rebate" after the first round that leaves at most `n_keep`
+    (None: :data:`.options.SKREBATE_N_KEEP`), scikit-rebate 0.8.4's
+    ``TURF.fit``.
+    """
+    fraction, n_keep = check("fraction", fraction), check("n_keep", n_keep)
+    every_round = check("schedule", schedule) == "every round"
+    if not every_round and n_keep is None:
+        n_keep = SKREBATE_N_KEEP
+    sizes = [n_attributes]
+    for _ in range(rounds_of(fraction)):
+        size = sizes[-1]
+        keep = int(np.ceil(size * (1 - fraction)))
+        if keep == size or every_round and n_keep is not None \
+                and size <= n_keep:
+            break
+        sizes.append(keep)
+        if not every_round and keep <= n_keep:
+            break
+    return sizes
+
+
 def share(progress_callback, t, n_rounds):
     """The progress of round t of n_rounds + 1 scorings (the last one
     scores the kept attributes)."""
@@ -44,14 +83,15 @@ def share(progress_callback, t, n_rounds):
 
 
 def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
-         n_keep=None, progress_callback=None):
+         n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
     """Scores of TuRF around `score` (Moore & White 2007).
 
     Each round scores the remaining attributes with
     ``score(X[:, remaining], y, discrete[remaining])`` and keeps the best
-    ceil(r (1 - fraction)) of the r remaining (ties to the lower index);
-    there are :func:`rounds_of` (fraction) rounds, fewer if at most
-    `n_keep` attributes remain or a round would drop none.  The kept
+    ceil(r (1 - fraction)) of the r remaining (ties to the lower index;
+    with scikit-rebate's schedule, as it breaks them: numpy's argsort,
+    reversed); the rounds are those of :func:`round_sizes` (`fraction`,
+    `n_keep`, `schedule`).  The kept
     attributes are scored once more; an attribute dropped in round t of T
     gets the lowest final score minus (T - t + 1) / 100 of the final
     scores' range (at least 0.01 each), so that sorting by score puts the
@@ -72,7 +112,10 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     fraction : float in (0, 1)
         The share of the remaining attributes dropped each round.
     n_keep : int or None
-        Stop once this many or fewer remain (None: run every round).
+        Stop once this many or fewer remain (None: run every round; with
+        scikit-rebate's schedule, 100).
+    schedule : "every round" or "scikit-rebate"
+        :func:`round_sizes`.
 
     Returns
     -------
@@ -98,18 +141,20 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
                      progress_callback=progress_callback)
 
     return turf_rounds(score_columns, X.shape[1], fraction=fraction,
-                       n_keep=n_keep, progress_callback=progress_callback)
+                       n_keep=n_keep, schedule=schedule,
+                       progress_callback=progress_callback)
 
 
 def turf_multisurf(X, y, discrete=None, *, task="classification",
-                   fraction=TURF_FRACTION, n_keep=None, deviation=DEVIATION,
+                   fraction=TURF_FRACTION, n_keep=None,
+                   schedule=TURF_SCHEDULE, deviation=DEVIATION,
                    n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                    t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """The scores of :func:`turf` around MultiSURF (the default scorer of
-    the Orange TuRF): `fraction` and `n_keep` are TuRF's, the other
-    parameters MultiSURF's (:func:`.surf.multisurf`).  Narrow, sparse,
-    streamed or wide data are prepared once (:func:`turf_prepared`) and
-    every round scores columns of them: no round prepares them again.
+    the Orange TuRF): `fraction`, `n_keep` and `schedule` are TuRF's, the
+    other parameters MultiSURF's (:func:`.surf.multisurf`).  Narrow,
+    sparse, streamed or wide data are prepared once (:func:`turf_prepared`)
+    and every round scores columns of them: no round prepares them again.
 
     Returns
     -------
@@ -118,18 +163,20 @@ def turf_multisurf(X, y, discrete=None, *, task="classification",
     """
     return turf_prepared(
         "MultiSURF", X, y, discrete, task=task, fraction=fraction,
-        n_keep=n_keep, progress_callback=progress_callback,
+        n_keep=n_keep, schedule=schedule, progress_callback=progress_callback,
         deviation=deviation, n_iterations=n_iterations,
         random_state=random_state, diff=diff, t_eq=t_eq,
         t_diff=t_diff).scores
 
 
 def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
-                 n_keep=None, k_nearest=K_RELIEFF, n_iterations=None,
+                 n_keep=None, schedule=TURF_SCHEDULE, k_nearest=K_RELIEFF,
+                 n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, progress_callback=None):
     """The scores of :func:`turf` around ReliefF, Moore & White's own
-    (2007): `fraction` and `n_keep` are TuRF's, the other parameters
+    (2007): `fraction`, `n_keep` and `schedule` are TuRF's, the other
+    parameters
     ReliefF's (:func:`.estimators.relieff`); narrow, sparse, streamed or
     wide data prepared once (:func:`turf_prepared`).
 
@@ -140,7 +187,8 @@ def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
     """
     return turf_prepared(
         "ReliefF", X, y, discrete, fraction=fraction, n_keep=n_keep,
-        progress_callback=progress_callback, k_nearest=k_nearest,
+        schedule=schedule, progress_callback=progress_callback,
+        k_nearest=k_nearest,
         n_iterations=n_iterations, random_state=random_state, diff=diff,
         t_eq=t_eq, t_diff=t_diff).scores
 
@@ -179,8 +227,8 @@ PREPARED_ONCE = {
 
 
 def turf_prepared(name, X, y, discrete=None, *, task="classification",
-                  fraction=TURF_FRACTION, n_keep=None, progress_callback=None,
-                  **options):
+                  fraction=TURF_FRACTION, n_keep=None, schedule=TURF_SCHEDULE,
+                  progress_callback=None, **options):
     """:func:`turf` around the variant `name` (a key of
     :data:`PREPARED_ONCE`), with its `options`.  Narrow, sparse, streamed
     or wide data (:func:`.compact.store.is_compact`) are prepared once,
@@ -201,21 +249,31 @@ def turf_prepared(name, X, y, discrete=None, *, task="classification",
         return turf(lambda X, y, discrete, progress_callback=None: weights(
             X, y, discrete, task, progress_callback=progress_callback,
             **options), X, y, discrete, fraction=fraction, n_keep=n_keep,
-            progress_callback=progress_callback)
+            schedule=schedule, progress_callback=progress_callback)
     score_columns, n_attributes = columns(X, y, discrete, task, **options)
     return turf_rounds(score_columns, n_attributes, fraction=fraction,
-                       n_keep=n_keep, progress_callback=progress_callback)
+                       n_keep=n_keep, schedule=schedule,
+                       progress_callback=progress_callback)
+
+
+def best_first(weights, schedule):
+    """The order of a round's attributes by `weights`, best first, NaN
+    last and -inf above it; ties to the lower index, or with
+    scikit-rebate's schedule as its ``TURF.fit`` breaks them
+    (``numpy.argsort`` of the weights, reversed)."""
+    if schedule == "scikit-rebate":
+        return np.argsort(np.where(np.isnan(weights), -np.inf, weights))[::-1]
+    return np.lexsort((np.arange(len(weights)), -weights))
 
 
 def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
-                n_keep=None, progress_callback=None):
+                n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
     """The rounds of :func:`turf` over `n_attributes` attributes, each
     round's scores given by ``score_columns(columns, progress_callback)``:
     the scores of the attributes `columns` (indices, in order) scored
     without the others.  For scorers that take something other than
     arrays (an Orange table, for one)."""
-    fraction = check("fraction", fraction)
-    n_keep = check("n_keep", n_keep)
+    sizes = round_sizes(n_attributes, fraction, n_keep, schedule)
     n_rounds = rounds_of(fraction)
 
     def scores_of(columns, t):
@@ -232,14 +290,10 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
 
     remaining = np.arange(n_attributes)
     history, dropped = [], []
-    for t in range(n_rounds):
-        keep = int(np.ceil(len(remaining) * (1 - fraction)))
-        if (n_keep is not None and len(remaining) <= n_keep
-                or keep == len(remaining)):  # so would every later round
-            break
+    for t, keep in enumerate(sizes[1:]):
         weights = scores_of(remaining, t)
         history.append((remaining, weights))
-        order = np.lexsort((remaining, -weights))  # best first, ties by index
+        order = best_first(weights, schedule)
         dropped.append(remaining[np.sort(order[keep:])])
         remaining = remaining[np.sort(order[:keep])]
     final = scores_of(remaining, n_rounds)

@@ -105,6 +105,13 @@ class Variant:
         return "k_nearest" in self.parameters
 
     @property
+    def takes_ties(self):
+        """Whether the places of tied k-th neighbours (``ties``,
+        :mod:`.formulas.ties`) are an option of it: the variants of a k
+        nearest neighbourhood."""
+        return "ties" in self.parameters
+
+    @property
     def default_k(self):
         """Its default k (None if it takes no k)."""
         return self.parameters.get("k_nearest")

@@ -22,13 +22,15 @@ from . import engines
 from .classdep import ClassDependentRelief
 from .errors import ReliefInputError
 from .estimators import relieff
-from .options import K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, check_choice
+from .options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, TIES, check,
+                      check_choice)
 from .targets import as_nominal_mask
 from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
            "fit_class_weights", "iwcdrelief_class_weights", "predict_votes",
-           "predict_votes_each", "accuracy", "accuracies",
+           "predict_votes_each", "class_votes", "winners", "accuracy",
+           "accuracies",
            "stratified_folds", "cross_validated_threshold"]
 
 #: weight learners: IWCDRelief, CDRelief (class-dependent), ReliefF (one
@@ -118,23 +120,30 @@ def _in_data_units(weights, ranges, negative):
     return weights
 
 
-def predict_votes(train_X, train_y, class_weights, discrete, X, k):
+def predict_votes(train_X, train_y, class_weights, discrete, X, k,
+                  ties=TIES):
     """Votes of the k prototypes nearest to each row of X by eq. 1.
 
-    Returns ``(votes, first)``: (m, n_classes) vote counts and the rank
-    (0 = nearest) of each class's nearest voting prototype (k if none).
-    Nominal columns differ by 0 or 1; ties of distance go to the lower
-    training index.  Training rows of unknown class (NaN) are no
+    Returns ``(votes, first)``: (m, n_classes) votes and the place (0 =
+    nearest) where each class's nearest voter's places begin (k if none).
+    Nominal columns differ by 0 or 1.  Each prototype votes with its share
+    of the k places: 1, or where the k-th distance is tied
+    (``ties="share"``) r / t for each of the t tied prototypes that share
+    the r places left, so that the vote does not depend on the order of
+    the training rows; ``"lower-index"`` gives those places to the lower
+    training indices.  Training rows of unknown class (NaN) are no
     prototypes.
     """
     return predict_votes_each(train_X, train_y, [class_weights], discrete,
-                              X, k)[0]
+                              X, k, ties)[0]
 
 
-def predict_votes_each(train_X, train_y, class_weights, discrete, X, k):
+def predict_votes_each(train_X, train_y, class_weights, discrete, X, k,
+                       ties=TIES):
     """:func:`predict_votes` with each of the weight matrices
     `class_weights` (a list of them), the searches made together: a list
     of ``(votes, first)``."""
+    ties = check("ties", ties)
     train_X = np.asarray(train_X, dtype=np.float64)
     train_y = np.asarray(train_y, dtype=np.float64)
     known = ~np.isnan(train_y)
@@ -150,33 +159,55 @@ def predict_votes_each(train_X, train_y, class_weights, discrete, X, k):
     nearest = kernels.nearest_prototypes(
         np.ascontiguousarray(train_X, dtype=float), labels, squared,
         np.ascontiguousarray(discrete, dtype=bool),
-        np.array(X, dtype=float, order="C"), k)  # a copy: never read-only
-    rows = np.arange(m)
-    out = []
-    for index in nearest:
-        votes = np.zeros((m, n_classes))
-        first = np.full((m, n_classes), k)
-        for rank in range(k - 1, -1, -1):
-            votes[rows, labels[index[:, rank]]] += 1
-            first[rows, labels[index[:, rank]]] = rank
-        out.append((votes, first))
-    return out
+        np.array(X, dtype=float, order="C"), k, ties)  # a copy: never read-only
+    return [class_votes(lists, labels, n_classes) for lists in nearest]
 
 
-def accuracy(train_X, train_y, class_weights, discrete, test_X, test_y, k):
+def class_votes(lists, labels, n_classes):
+    """(votes, first) of the prototypes' `lists` (one per query) of
+    classes `labels`: each class's shares of the places and the first
+    place of its nearest voter (k if none).  A list's only tie set whose
+    members share fewer places than they are, the farthest, gives each
+    r / t; the votes are counted in t-ths of a place, so that classes of
+    equal votes have equal numbers."""
+    m, counts = len(lists), lists.counts[:, 0]
+    owner, classes = lists.owner, labels[lists.index]
+    last = lists.offsets[1:] - 1
+    partial = np.where(counts > 0, lists.share[np.maximum(last, 0)] < 1,
+                       False)
+    tied = np.where(partial, lists.tied[np.maximum(last, 0)], 1)
+    # each entry's places in t-ths: t for a place of its own, r if tied
+    whole = lists.share == 1
+    parts = np.where(whole, tied[owner], lists.stop - lists.first)
+    votes = np.zeros((m, n_classes))
+    np.add.at(votes, (owner, classes), parts)
+    first = np.full((m, n_classes), lists.k)
+    np.minimum.at(first, (owner, classes), lists.first)
+    return votes / tied[:, None], first
+
+
+def winners(votes, first):
+    """The class of each row of `votes` with the most votes; of those,
+    the one whose nearest voter is nearest; of those, the lowest."""
+    best = votes == votes.max(axis=1, keepdims=True)
+    return np.argmin(np.where(best, first, np.iinfo(np.int64).max), axis=1)
+
+
+def accuracy(train_X, train_y, class_weights, discrete, test_X, test_y, k,
+             ties=TIES):
     """The share of `test_y` that eq. 1's kNN predicts right (ties of votes
-    to the class whose nearest voter is nearer)."""
+    to the class whose nearest voter is nearer, :func:`winners`)."""
     return accuracies(train_X, train_y, [class_weights], discrete, test_X,
-                      test_y, k)[0]
+                      test_y, k, ties)[0]
 
 
-def accuracies(train_X, train_y, class_weights, discrete, test_X, test_y, k):
+def accuracies(train_X, train_y, class_weights, discrete, test_X, test_y, k,
+               ties=TIES):
     """:func:`accuracy` with each of the weight matrices `class_weights` (a
     list), the searches made together (:func:`predict_votes_each`)."""
-    return [float(np.mean(np.argmax(votes * (k + 1) - first, axis=1)
-                          == test_y))
+    return [float(np.mean(winners(votes, first) == test_y))
             for votes, first in predict_votes_each(
-                train_X, train_y, class_weights, discrete, test_X, k)]
+                train_X, train_y, class_weights, discrete, test_X, k, ties)]
 
 
 def stratified_folds(y, n_folds, seed):

@@ -9,15 +9,24 @@ XOR, multiplexers, missing values, class imbalance, continuous endpoints,
 tab-separated tables whose column ``Class`` is the target.  A folder with
 at least one such table is a configuration (:func:`configurations`),
 wherever it lies below the folder given, so that families other than the
-ones a copy holds are read the same way.  The predictive features are
-told by their names (:data:`PREDICTIVE`): GAMETES' ``M<model>P<locus>``
-and the multiplexers' address and register bits ``A_k``, ``R_k``; the
-others (``N<k>``) are noise.
+ones a copy holds are read the same way.
+
+The key variables of a configuration, those whose ranks the study
+measures, are the ones its summary spreadsheet names
+(``SimulatedDataArchiveSummary.xlsx``, :func:`read_summary`) when it is
+given, and otherwise those the archive's naming rules tell
+(:data:`KEY`): GAMETES' predictive SNPs ``M<model>P<locus>`` and the
+multiplexers' address bits ``A_k``.  A multiplexer's register bits
+``R_k`` (:data:`REGISTER`) are predictive too, but every one of them
+matters only for the addresses that select it; the study's summary leaves
+them out, and counting them would make the power at the top of a
+multiplexer, whose every column is an address or a register bit, 1 for any
+scores.  They are reported apart.  The other columns (``N<k>``) are noise.
 
 The study's measure of a method on a configuration is its power at r:
-the share of the replicates in which every predictive feature ranks
-within the top r of all features (:func:`worst_rank`, ties counted
-against the method).  :func:`run` weighs every replicate with every
+the share of the replicates in which every key variable ranks within the
+top r of all features (:func:`worst_rank`, ties counted against the
+method).  :func:`run` weighs every replicate with every
 method, the files read where they are, in parallel (each worker process
 reads, weighs and returns the worst rank of the predictive features);
 :class:`Results` write the power at every r (a CSV), the study's heat map
@@ -30,11 +39,15 @@ The experiment has the shape of every experiment of the add-on
 
 This module imports neither Orange nor Qt.
 """
+import dataclasses
 import gzip
+import inspect
 import io
 import os
 import re
 import time
+import warnings
+import zlib
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -43,14 +56,20 @@ from . import Progress, check_at_least, fastest_engine, run_in_processes
 from . import peers
 from ..core import double, estimators, surf
 from ..core.npdr import npdr
-from ..core.options import TURF_FRACTION
+from ..core.options import TURF_FRACTION, TURF_SCHEDULE
 from ..core.turf import turf
 
 #: the target column of every table of the archive
 CLASS = "Class"
-#: a predictive feature's name: GAMETES' M<model>P<locus>, a multiplexer's
-#: address bit A_<k> or register bit R_<k>
-PREDICTIVE = re.compile(r"(M\d+P\d+|A_\d+|R_\d+)")
+#: a key variable's name by the archive's naming rules: GAMETES'
+#: predictive SNPs M<model>P<locus>, a multiplexer's address bits A_<k>
+KEY = re.compile(r"M\d+P\d+|A_\d+")
+#: a multiplexer's register bit R_<k>: predictive, not a key variable
+REGISTER = re.compile(r"R_\d+")
+#: the archive's folder in the paths of the study's summary
+ARCHIVE = "Simulated_Benchmark_Archive"
+#: the summary's columns of a configuration's folder and its key variables
+SUMMARY_PATH, SUMMARY_KEYS = "Specific Path", "Key Variables"
 #: the tables' file names
 SUFFIXES = (".txt.gz", ".txt", ".tsv.gz", ".tsv")
 #: a column with at most this many values is nominal (the study's
@@ -60,7 +79,8 @@ DISCRETE_LIMIT = 10
 QUICK_REPLICATES = 3
 
 #: our methods: name -> (the study's algorithm, ReliefF's k); the study's
-#: ReliefF with k = 10 and 100, the SURF family, TuRF around MultiSURF,
+#: ReliefF with k = 10 and 100, the SURF family, TuRF around MultiSURF
+#: (every round, and scikit-rebate's rounds: :data:`.core.turf.SCHEDULES`),
 #: and the add-on's own Relief, (p)dReliefF and NPDR
 OURS = {
     "ReliefF k=10": ("relieff", 10),
@@ -70,6 +90,7 @@ OURS = {
     "MultiSURF": ("multisurf", None),
     "MultiSURF*": ("multisurf*", None),
     "TuRF MultiSURF": ("turf", None),
+    "TuRF MultiSURF, scikit-rebate's rounds": ("turf/scikit-rebate", None),
     "Relief": ("relief", None),
     "DReliefF": ("drelieff", 10),
     "PDReliefF": ("pdrelieff", 10),
@@ -107,11 +128,28 @@ class Settings:
     discrete_limit : int
         Columns with at most this many values are nominal (the study's
         10; 0: every column numeric).
+    summary : str or None
+        The study's summary spreadsheet (:func:`read_summary`): the key
+        variables of the configurations it lists (None, or a configuration
+        it does not list: by the naming rules, :data:`KEY`).
+    permute_rows : bool
+        Weigh every table with its rows in a random order (seeded by
+        `seed` and the file's name) instead of as they are given: a
+        weight that depends on the order of the rows shows it.
+    seed : int
+        The seed of the permutations.
+    ties : str or None
+        The rule for ties at the k-th neighbour, passed as ``ties=`` to the
+        methods with k nearest neighbours (None: their default).
     """
     folder: str
     methods: tuple = tuple(OURS)
     replicates: int = None
     discrete_limit: int = DISCRETE_LIMIT
+    summary: str = None
+    permute_rows: bool = False
+    seed: int = 0
+    ties: str = None
 
     def __post_init__(self):
         unknown = [name for name in self.methods if name not in METHODS]
@@ -120,7 +158,10 @@ class Settings:
                              + ", ".join(METHODS))
         if self.replicates is not None:
             check_at_least(self, 1, "replicates")
-        check_at_least(self, 0, "discrete_limit")
+        check_at_least(self, 0, "discrete_limit", "seed")
+        if self.summary is not None and not os.path.isfile(self.summary):
+            raise ValueError(f"summary {self.summary!r} is not a file; give "
+                             f"the study's SimulatedDataArchiveSummary.xlsx")
         if not os.path.isdir(self.folder):
             raise ValueError(f"folder {self.folder!r} is not a folder; give "
                              f"the folder of the benchmark's archive "
@@ -132,6 +173,8 @@ class Configuration:
     """A folder of replicates of one simulated design."""
     path: str      # the folder, relative to the settings' folder
     files: tuple   # its tables' names, sorted
+    keys: tuple = ()        # the names of its key variables
+    key_source: str = ""    # "summary" or "names": who named them
 
     @property
     def family(self):
@@ -139,16 +182,43 @@ class Configuration:
         return self.path.split(os.sep)[0]
 
     @property
+    def short_family(self):
+        """The family without GAMETES' decoration."""
+        return re.sub(r"^GAMETES_[\d.]+_dev_\w+?_|_Datasets.*$|_Loc_.*$", "",
+                      self.family)
+
+    @property
+    def instances(self):
+        """The number of instances its path names (``s_<n>``), or None."""
+        found = re.search(r"(?:^|[\\/])s_(\d+)(?:[\\/]|$)", self.path)
+        return None if found is None else int(found[1])
+
+    @property
     def label(self):
         """A short name: the family without GAMETES' decoration, then
         the parts of the path the leaf folder does not repeat."""
         parts = self.path.split(os.sep)
-        family = re.sub(r"^GAMETES_[\d.]+_dev_\w+?_|_Datasets.*$|_Loc_.*$",
-                        "", parts[0])
         leaf = parts[-1]
         middle = [part for part in parts[1:-1] if part not in leaf]
-        return " ".join([family] + middle
+        return " ".join([self.short_family] + middle
                         + ([leaf] if len(parts) > 1 else []))
+
+
+def family_groups(configurations):
+    """[(label, configurations)] of the families of `configurations`, in
+    order: a family's configurations together (:attr:`Configuration.
+    short_family`), those of a family with several numbers of instances
+    apart by that number."""
+    sizes = {}
+    for c in configurations:
+        sizes.setdefault(c.short_family, set()).add(c.instances)
+    groups = {}
+    for c in configurations:
+        label = c.short_family
+        if len(sizes[label]) > 1:
+            label += f", {c.instances} instances"
+        groups.setdefault(label, []).append(c)
+    return list(groups.items())
 
 
 def table_header(path):
@@ -191,10 +261,108 @@ def read_table(path):
     return names, np.delete(values, target, axis=1), values[:, target]
 
 
-def predictive(names):
-    """Which features are predictive, by their names (:data:`PREDICTIVE`)."""
-    return np.array([PREDICTIVE.fullmatch(name) is not None
-                     for name in names])
+def named(names, pattern):
+    """Which of `names` `pattern` matches whole (bool array)."""
+    return np.array([pattern.fullmatch(name) is not None for name in names],
+                    dtype=bool)
+
+
+def key_variables(names):
+    """Which features are key variables by the archive's naming rules
+    (:data:`KEY`)."""
+    return named(names, KEY)
+
+
+def register_bits(names):
+    """Which features are a multiplexer's register bits (:data:`REGISTER`)."""
+    return named(names, REGISTER)
+
+
+def path_parts(path):
+    """The folders of `path`, split at either slash (the summary's paths
+    are POSIX, a user's folder may not be)."""
+    return tuple(part for part in re.split(r"[\\/]+", path)
+                 if part not in ("", "."))
+
+
+def read_summary(path):
+    """The key variables the study's summary spreadsheet names:
+    {folders of a configuration below the archive: key variable names}.
+
+    ``SimulatedDataArchiveSummary.xlsx`` of EpistasisLab/rebate-benchmark
+    has a row per configuration, its folder in the column
+    :data:`SUMMARY_PATH` (an absolute path on the authors' machine, which
+    passes through the archive's folder :data:`ARCHIVE`) and its key
+    variables, comma-separated, in :data:`SUMMARY_KEYS`.  Raises
+    ValueError if the file is not such a spreadsheet.
+    """
+    import zipfile
+
+    import openpyxl
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # its unknown extensions
+            workbook = openpyxl.load_workbook(path, read_only=True)
+            rows = [tuple(row) for row in workbook.worksheets[0].iter_rows(
+                values_only=True)]
+        workbook.close()
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as error:
+        raise ValueError(f"summary {path!r} cannot be read as a spreadsheet "
+                         f"({error})") from None
+    header = next((row for row in rows if SUMMARY_PATH in row
+                   and SUMMARY_KEYS in row), None)
+    if header is None:
+        raise ValueError(f"summary {path!r} has no columns {SUMMARY_PATH!r} "
+                         f"and {SUMMARY_KEYS!r}")
+    where, keys = header.index(SUMMARY_PATH), header.index(SUMMARY_KEYS)
+    named_keys = {}
+    for row in rows[rows.index(header) + 1:]:
+        if not row[where] or not row[keys]:
+            continue
+        parts = path_parts(str(row[where]))
+        if ARCHIVE in parts:
+            parts = parts[parts.index(ARCHIVE) + 1:]
+        named_keys[parts] = tuple(name.strip()
+                                  for name in str(row[keys]).split(",")
+                                  if name.strip())
+    return named_keys
+
+
+def summary_keys(summary, folder):
+    """The key variables :func:`read_summary`'s `summary` names for the
+    configuration in `folder` (the entry whose folders end its path, the
+    longest such), or None if it names none."""
+    parts = path_parts(os.path.abspath(folder))
+    for tail in sorted(summary, key=len, reverse=True):
+        if tail and parts[-len(tail):] == tail:
+            return summary[tail]
+    return None
+
+
+def with_keys(configuration, folder, summary):
+    """`configuration` (in the settings' `folder`) with its key variables:
+    those `summary` names for it, or by the naming rules (:data:`KEY`).
+    Raises ValueError if the summary names a column its tables lack, or
+    no column is a key variable."""
+    where = os.path.join(folder, configuration.path)
+    names = table_header(os.path.join(where, configuration.files[0]))
+    keys = None if summary is None else summary_keys(summary, where)
+    if keys is not None:
+        missing = [name for name in keys if name not in names]
+        if missing:
+            raise ValueError(f"{where}: the summary's key variables "
+                             f"{', '.join(missing)} are not columns of its "
+                             f"tables")
+        source = "summary"
+    else:
+        keys = tuple(np.array(names)[key_variables(names)])
+        source = "names"
+    if not keys:
+        raise ValueError(f"{where}: no column is named as a key variable "
+                         f"(M<m>P<k>, A_<k>) and no summary names one")
+    return dataclasses.replace(configuration, keys=tuple(keys),
+                               key_source=source)
 
 
 def task_of(y):
@@ -221,22 +389,41 @@ def worst_rank(scores, relevant):
                    for f in np.flatnonzero(relevant)))
 
 
-def our_scores(name, X, y, discrete, task):
+def with_ties(estimate, ties):
+    """`estimate` (a method with k nearest neighbours) with its rule for
+    ties at the k-th neighbour set to `ties` (None: its default).  Raises
+    ValueError if it has no such rule."""
+    if ties is None:
+        return estimate
+    if "ties" not in inspect.signature(estimate).parameters:
+        raise ValueError(f"ties {ties!r}: {estimate.__name__} takes no rule "
+                         f"for ties at the k-th neighbour")
+
+    def estimate_with_ties(*args, **options):
+        return estimate(*args, ties=ties, **options)
+    return estimate_with_ties
+
+
+def our_scores(name, X, y, discrete, task, ties=None):
     """The scores of our method `name` (higher: more predictive), or None
     where it does not apply to the data (Relief beyond two classes,
-    (p)dReliefF on a numeric target)."""
+    (p)dReliefF on a numeric target); `ties` is the rule for ties at the
+    k-th neighbour of the methods with k nearest neighbours
+    (:func:`with_ties`)."""
     algorithm, k = OURS[name]
     classes = task == "classification"
     if algorithm == "relieff":
         estimate = estimators.relieff if classes else estimators.rrelieff
-        return estimate(X, y, discrete, k_nearest=k)
+        return with_ties(estimate, ties)(X, y, discrete, k_nearest=k)
     if algorithm in surf.NEIGHBOURHOODS:
         return surf.neighbourhood_sums(X, y, discrete, method=algorithm,
                                        task=task).weights
-    if algorithm == "turf":
+    if algorithm.startswith("turf"):
         def score(X, y, discrete, progress_callback=None):
             return surf.multisurf(X, y, discrete, task=task)
-        return turf(score, X, y, discrete, fraction=TURF_FRACTION).scores
+        schedule = algorithm.partition("/")[2] or TURF_SCHEDULE
+        return turf(score, X, y, discrete, fraction=TURF_FRACTION,
+                    schedule=schedule).scores
     if algorithm == "npdr":
         return npdr(X, y, discrete, task=task).statistic
     if not classes:
@@ -244,16 +431,16 @@ def our_scores(name, X, y, discrete, task):
     if algorithm == "relief":
         if len(np.unique(y[~np.isnan(y)])) != 2:
             return None
-        return estimators.relief(X, y, discrete)
+        return with_ties(estimators.relief, ties)(X, y, discrete)
     weigh = double.drelieff if algorithm == "drelieff" else double.pdrelieff
-    return weigh(X, y, discrete, k_nearest=k)
+    return with_ties(weigh, ties)(X, y, discrete, k_nearest=k)
 
 
-def scores_of(name, X, y, discrete, task, discrete_limit):
+def scores_of(name, X, y, discrete, task, discrete_limit, ties=None):
     """The scores of method `name` of :data:`METHODS`, or None where it
-    does not apply."""
+    does not apply (`ties`: of ours, :func:`our_scores`)."""
     if name in OURS:
-        return our_scores(name, X, y, discrete, task)
+        return our_scores(name, X, y, discrete, task, ties)
     peer, algorithm, k = PEER_METHODS[name]
     if not peers.supports(peer, algorithm, task, np.isnan(X).any()):
         return None
@@ -261,24 +448,42 @@ def scores_of(name, X, y, discrete, task, discrete_limit):
                               discrete_limit=discrete_limit)
 
 
+def row_order(settings, file_name, n):
+    """The order in which the rows of the table `file_name` (of `n` rows)
+    are weighed: as given, or with ``settings.permute_rows`` a permutation
+    seeded by the settings' seed and the file's name (the same in every
+    process and run)."""
+    if not settings.permute_rows:
+        return np.arange(n)
+    rng = np.random.default_rng([settings.seed,
+                                 zlib.crc32(file_name.encode("utf-8"))])
+    return rng.permutation(n)
+
+
 def run_replicate(settings, task):
-    """One replicate, every method: {method: (worst rank or None, seconds)};
-    `task` is (configuration path, file name)."""
-    path = os.path.join(settings.folder, *task)
+    """One replicate, every method: {method: (worst rank of the key
+    variables, of the key variables and the register bits (None without
+    register bits), seconds)}, a rank None where the method does not
+    apply; `task` is (configuration path, file name, key variable names).
+    """
+    path = os.path.join(settings.folder, *task[:2])
     names, X, y = read_table(path)
-    relevant = predictive(names)
-    if not relevant.any():
-        raise ValueError(f"{path}: no column is named as a predictive "
-                         f"feature (M<m>P<k>, A_<k>, R_<k>)")
+    order = row_order(settings, task[1], len(y))
+    X, y = X[order], y[order]
+    relevant = np.isin(names, task[2])
+    registers = register_bits(names) & ~relevant
     kind = task_of(y)
     discrete = nominal_columns(X, settings.discrete_limit)
     out = {}
     for name in settings.methods:
         start = time.perf_counter()
         scores = scores_of(name, X, y, discrete, kind,
-                           settings.discrete_limit)
-        out[name] = (None if scores is None else worst_rank(scores, relevant),
-                     time.perf_counter() - start)
+                           settings.discrete_limit, settings.ties)
+        ranks = (None, None) if scores is None else (
+            worst_rank(scores, relevant),
+            worst_rank(scores, relevant | registers)
+            if registers.any() else None)
+        out[name] = ranks + (time.perf_counter() - start,)
     return out
 
 
@@ -291,34 +496,43 @@ class Results:
     """The worst ranks of every replicate, by configuration and method.
 
     ``ranks[path][method]`` is a list, one entry per replicate: the rank
-    of its worst-ranked predictive feature, or None where the method does
-    not apply; ``seconds[method]`` the time each method took in all.
+    of its worst-ranked key variable, or None where the method does not
+    apply; ``with_registers[path][method]`` the same of the key variables
+    and the register bits together, for the configurations with register
+    bits; ``seconds[method]`` the time each method took in all.
     """
     settings: Settings
     configurations: list
     features: dict = field(default_factory=dict)    # path -> number
-    relevant: dict = field(default_factory=dict)    # path -> number
+    relevant: dict = field(default_factory=dict)    # path -> key variables
+    registers: dict = field(default_factory=dict)   # path -> register bits
     ranks: dict = field(default_factory=dict)
+    with_registers: dict = field(default_factory=dict)
     seconds: dict = field(default_factory=dict)
     wall: float = 0.0
 
     FILES = ("rebate_power.csv", "rebate_replicates.csv",
              "rebate_heatmap.png", "rebate_power_curves.png")
 
-    def power(self, path, method):
+    def power(self, path, method, registers=False):
         """The power at r = 1 .. number of features (None where the
-        method does not apply): the share of replicates whose predictive
-        features all rank within the top r."""
-        ranks = self.ranks[path][method]
+        method does not apply): the share of replicates whose key
+        variables (and with `registers` the register bits too) all rank
+        within the top r."""
+        ranks = (self.with_registers if registers else self.ranks)[path][
+            method]
         if any(rank is None for rank in ranks):
             return None
         r = np.arange(1, self.features[path] + 1)
         return (np.array(ranks)[:, None] <= r[None, :]).mean(axis=0)
 
-    def power_at_top(self, path, method):
-        """The power at r = the number of predictive features."""
-        power = self.power(path, method)
-        return None if power is None else power[self.relevant[path] - 1]
+    def power_at_top(self, path, method, registers=False):
+        """The power at r = the number of key variables (with
+        `registers`: and register bits)."""
+        power = self.power(path, method, registers)
+        top = self.relevant[path] + (self.registers[path] if registers
+                                     else 0)
+        return None if power is None else power[top - 1]
 
     def write(self, out):
         """Write the CSVs, the heat map and the curves to the directory
@@ -334,73 +548,137 @@ class Results:
         return paths
 
     def power_rows(self):
-        """One row per configuration, method and r."""
+        """One row per configuration, method, ranked features (the key
+        variables; where there are register bits, also the key variables
+        and the register bits) and r."""
         rows = []
         for configuration in self.configurations:
             path = configuration.path
-            for method in self.settings.methods:
-                power = self.power(path, method)
+            kinds = [False] + [True] * (self.registers[path] > 0)
+            for method, registers in ((m, kind) for m in self.settings.methods
+                                      for kind in kinds):
+                power = self.power(path, method, registers)
                 if power is None:
                     continue
                 for r, value in enumerate(power, start=1):
                     rows.append(dict(
                         configuration=path, family=configuration.family,
                         method=method, features=self.features[path],
-                        predictive=self.relevant[path],
+                        ranked=("key and register" if registers
+                                else "key"),
+                        key_variables=" ".join(configuration.keys),
+                        named_by=configuration.key_source,
+                        predictive=self.relevant[path]
+                        + registers * self.registers[path],
                         replicates=len(self.ranks[path][method]), r=r,
                         power=f"{value:.6g}"))
         return rows
 
     def replicate_rows(self):
         """One row per configuration, replicate and method: the worst
-        rank (empty where the method does not apply)."""
+        rank of the key variables and, where there are register bits, of
+        the key variables and the register bits (empty where the method
+        does not apply)."""
+        def cell(rank):
+            return "" if rank is None else rank
+
         return [dict(configuration=c.path, replicate=name, method=method,
-                     worst_rank="" if rank is None else rank)
+                     worst_rank=cell(rank), worst_rank_with_registers=cell(
+                         self.with_registers[c.path][method][number]))
                 for c in self.configurations
                 for method in self.settings.methods
-                for name, rank in zip(c.files, self.ranks[c.path][method])]
+                for number, (name, rank) in enumerate(
+                    zip(c.files, self.ranks[c.path][method]))]
 
     def summary(self):
         """The power at the top, configurations by methods, their mean,
-        and the time each method took."""
+        and the time each method took; then, for the configurations with
+        register bits, the power at the top of the key variables and the
+        register bits together."""
         methods = self.settings.methods
         width = max(len(c.label) for c in self.configurations)
         cells = [max(len(name), 5) for name in methods]
+
+        def row(label, configuration, registers=False):
+            line = f"{label:<{width}}"
+            for method, w in zip(methods, cells):
+                top = self.power_at_top(configuration.path, method, registers)
+                line += f"  {'n/a' if top is None else f'{top:.2f}':>{w}}"
+            return line
+
         header = f"{'configuration':<{width}}" + "".join(
             f"  {name:>{w}}" for name, w in zip(methods, cells))
-        lines = [header]
-        tops = {method: [] for method in methods}
-        for configuration in self.configurations:
-            line = f"{configuration.label:<{width}}"
-            for method, w in zip(methods, cells):
-                top = self.power_at_top(configuration.path, method)
-                line += f"  {'n/a' if top is None else f'{top:.2f}':>{w}}"
-                if top is not None:
-                    tops[method].append(top)
-            lines.append(line)
+        lines = [header] + [row(c.label, c) for c in self.configurations]
+        means = self.mean_power_at_top()
         lines.append(f"{'mean':<{width}}" + "".join(
-            f"  {np.mean(tops[m]) if tops[m] else np.nan:>{w}.2f}"
-            for m, w in zip(methods, cells)))
+            f"  {means[m]:>{w}.2f}" for m, w in zip(methods, cells)))
         lines.append(f"{'seconds':<{width}}" + "".join(
             f"  {self.seconds[m]:>{w}.0f}" for m, w in zip(methods, cells)))
         n_files = sum(len(c.files) for c in self.configurations)
-        lines.append(f"(power at r = the number of predictive features; "
+        by_summary = sum(c.key_source == "summary"
+                         for c in self.configurations)
+        lines.append(f"(power at r = the number of key variables, named "
+                     f"by the summary for {by_summary} configurations and "
+                     f"by the naming rules for "
+                     f"{len(self.configurations) - by_summary}; "
                      f"{len(self.configurations)} configurations, "
                      f"{n_files} files in {self.wall:.0f} s)")
+        with_registers = [c for c in self.configurations
+                          if self.registers[c.path]]
+        if with_registers:
+            lines += ["", "The key variables and the register bits together "
+                          "(power at r = their number):", header]
+            lines += [row(c.label, c, True) for c in with_registers]
         return "\n".join(lines)
+
+    def family_table(self, names=None):
+        """The mean power at the top of each family (:func:`family_groups`)
+        and of all configurations, by method: the lines of a Markdown
+        table, its columns headed by `names` ({method: heading}; default
+        the methods)."""
+        methods = self.settings.methods
+        names = names or {method: method for method in methods}
+
+        def cells(means):
+            return [("n/a" if np.isnan(means[method])
+                     else f"{means[method]:.2f}") for method in methods]
+
+        lines = ["| family (configurations) | "
+                 + " | ".join(names[method] for method in methods) + " |",
+                 "|---|" + "---:|" * len(methods)]
+        for label, group in family_groups(self.configurations):
+            lines.append(f"| {label} ({len(group)}) | "
+                         + " | ".join(cells(self.mean_power_at_top(group)))
+                         + " |")
+        lines.append("| **mean of all** | " + " | ".join(
+            f"**{cell}**" for cell in cells(self.mean_power_at_top())) + " |")
+        return lines
+
+    def mean_power_at_top(self, configurations=None):
+        """{method: the mean power at the top over `configurations` (all
+        by default) where the method applies, NaN where it applies to
+        none}."""
+        chosen = self.configurations if configurations is None \
+            else configurations
+        means = {}
+        for method in self.settings.methods:
+            tops = [top for c in chosen
+                    if (top := self.power_at_top(c.path, method)) is not None]
+            means[method] = np.mean(tops) if tops else np.nan
+        return means
 
 
 def chosen(settings):
     """The configurations of the settings' folder, with the replicates
-    the settings keep."""
+    the settings keep and their key variables (:func:`with_keys`)."""
     found = configurations(settings.folder)
     if not found:
         raise ValueError(f"folder {settings.folder!r} holds no table of the "
                          f"benchmark (tab-separated, a column {CLASS!r})")
-    if settings.replicates is None:
-        return found
-    return [Configuration(c.path, c.files[:settings.replicates])
-            for c in found]
+    summary = (None if settings.summary is None
+               else read_summary(settings.summary))
+    return [with_keys(Configuration(c.path, c.files[:settings.replicates]),
+                      settings.folder, summary) for c in found]
 
 
 def run(settings, *, jobs=1, progress_callback=None, should_stop=None):
@@ -420,9 +698,9 @@ def run(settings, *, jobs=1, progress_callback=None, should_stop=None):
     """
     start = time.perf_counter()
     found = chosen(settings)
-    tasks = [(c.path, name) for c in found for name in c.files]
+    tasks = [(c.path, name, c.keys) for c in found for name in c.files]
     # the largest files first, so that no worker is left with one at the end
-    sizes = {task: os.path.getsize(os.path.join(settings.folder, *task))
+    sizes = {task: os.path.getsize(os.path.join(settings.folder, *task[:2]))
              for task in tasks}
     tasks.sort(key=lambda task: -sizes[task])
     progress = Progress(len(tasks), progress_callback, should_stop)
@@ -444,18 +722,24 @@ def run(settings, *, jobs=1, progress_callback=None, should_stop=None):
 
 
 def assemble(settings, found, per_file, wall):
-    """The :class:`Results` of every file's {method: (rank, seconds)}."""
+    """The :class:`Results` of every file's {method: (rank, rank with the
+    register bits, seconds)} (:func:`run_replicate`)."""
     results = Results(settings, found, wall=wall,
                       seconds={m: 0.0 for m in settings.methods})
     for c in found:
         names = [name for name in table_header(
             os.path.join(settings.folder, c.path, c.files[0])) if name != CLASS]
         results.features[c.path] = len(names)
-        results.relevant[c.path] = int(predictive(names).sum())
+        results.relevant[c.path] = len(c.keys)
+        results.registers[c.path] = int(
+            (register_bits(names) & ~np.isin(names, c.keys)).sum())
         results.ranks[c.path] = {m: [] for m in settings.methods}
+        results.with_registers[c.path] = {m: [] for m in settings.methods}
         for name in c.files:
-            for method, (rank, seconds) in per_file[(c.path, name)].items():
+            for method, (rank, with_registers, seconds) in per_file[
+                    (c.path, name, c.keys)].items():
                 results.ranks[c.path][method].append(rank)
+                results.with_registers[c.path][method].append(with_registers)
                 results.seconds[method] += seconds
     return results
 

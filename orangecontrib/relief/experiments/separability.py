@@ -33,7 +33,8 @@ import numpy as np
 
 from . import Progress, check_at_least, fastest_engine, run_in_processes
 from ..core import generators
-from ..core.double import DEFAULT_EXPONENT, DEFAULT_S, double_weights
+from ..core.double import (DEFAULT_EXPONENT, DEFAULT_S, content_order,
+                           double_weights)
 from ..core.estimators import prepared
 from ..core.options import DIFF, K_RELIEFF, T_DIFF, T_EQ
 from ..core.variants import DRELIEFF, PDRELIEFF, RELIEFF
@@ -154,15 +155,18 @@ def generate(settings, problem, n_relevant, n_irrelevant, dataset):
 
 def algorithm_weights(X, y, discrete, settings):
     """ReliefF, dReliefF and pdReliefF weights of one data set (prepared
-    once; every instance a reference, in order)."""
+    once; every instance a reference, in order, and for the double
+    variants in the order of its content, as their estimators take
+    them)."""
     data, refs, kernels = prepared(X, y, discrete, None, None,
                                    task="classification", diff=DIFF,
                                    t_eq=T_EQ, t_diff=T_DIFF)
     neighbours = kernels.find_neighbours(data, refs, settings.k_nearest)
     relieff = kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
-    drelieff = double_weights(data, refs, settings.k_nearest, None,
+    ordered = content_order(data)
+    drelieff = double_weights(data, ordered, settings.k_nearest, None,
                               clip_negative=True, exponent=settings.a, s=-1.0)
-    pdrelieff = double_weights(data, refs, settings.k_nearest, None,
+    pdrelieff = double_weights(data, ordered, settings.k_nearest, None,
                                clip_negative=True, exponent=settings.a,
                                s=settings.s)
     return relieff, drelieff, pdrelieff

@@ -24,16 +24,17 @@ from orangecontrib.relief.core import engines, significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, DIFF,
                                                N_PERMUTATIONS, N_RESAMPLES,
-                                               PARAMETERS, RANDOM_STATE,
-                                               T_DIFF, T_EQ, TOP_K)
+                                               PARAMETERS, R_COMPATIBLE,
+                                               RANDOM_STATE,
+                                               T_DIFF, T_EQ, TIES, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import NPDR, task_of
 from orangecontrib.relief.significance import TESTS, Significance
 from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
-    DEFAULT_K, DIFFS, K_OF_TASK, METHODS, default_method, fitting_methods,
-    make_scorer, needs, no_k)
+    DEFAULT_K, DIFFS, K_OF_TASK, METHODS, TAKE_TIES, TIE_RULES,
+    default_method, fitting_methods, make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, class_present, known_choices, known_flags, shut_down_at_once,
     within_ranges, work_progress)
@@ -173,6 +174,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     method = Setting("ReliefF")
     k_relieff = Setting(DEFAULT_K["ReliefF"])
     k_rrelieff = Setting(DEFAULT_K["RReliefF"])
+    ties = Setting(TIES)
     sample_references = Setting(False)
     n_iterations = Setting(100)
     random_seed = Setting(RANDOM_STATE)
@@ -182,6 +184,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     test_significance = Setting(False)
     test_index = Setting(0)
     n_permutations = Setting(N_PERMUTATIONS)
+    r_compatible = Setting(R_COMPATIBLE)
     adjustment_index = Setting(ADJUSTMENTS.index(ADJUSTMENT))
     alpha = Setting(ALPHA)
     selection_index = Setting(0)
@@ -199,7 +202,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
-        known_choices(self, {"method": METHODS, "diff": DIFFS})
+        known_choices(self, {"method": METHODS, "diff": DIFFS,
+                             "ties": TIE_RULES})
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
@@ -249,6 +253,17 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.k_stack.addWidget(page)
         for text in NO_K:
             self.k_stack.addWidget(gui.widgetLabel(None, text))
+        self.ties_combo = gui.comboBox(
+            box, self, "ties", items=TIE_RULES, sendSelectedValue=True,
+            label="Tied k-th neighbours:", orientation=Qt.Horizontal,
+            callback=self.commit.deferred,
+            tooltip="Where the k-th nearest hit or miss is tied (most "
+                    "lists of data with few values, such as SNPs): share "
+                    "- each of the t tied takes an equal part of the "
+                    "places left, so that the weights do not depend on "
+                    "the order of the rows (the default); lower-index - "
+                    "the instances of the lower row numbers take them, "
+                    "as a stable sort by distance does.")
 
         self.covariate_box = gui.vBox(box, "Covariates (NPDR)")
         #: the variables NPDR may take as covariates
@@ -321,6 +336,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                  "with every method, slower. NPDR's "
                                  "regressions: NPDR's own p-values, with "
                                  "its covariates."),
+            gui.checkBox(box, self, "r_compatible",
+                         "STIR as the authors' R package",
+                         callback=self.commit.deferred,
+                         tooltip="STIR's pairs as the authors' R package "
+                                 "(insilico/stir) finds them, to match a "
+                                 "published R analysis: the misses of all "
+                                 "other classes pooled, R's handling of "
+                                 "identical rows of different classes. "
+                                 "Off: the paper's definitions."),
             gui.spin(box, self, "n_permutations", 1, 100000,
                      label="Permutations:", callback=self.commit.deferred,
                      tooltip="How many times the class is shuffled (the "
@@ -419,6 +443,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.k_stack.setCurrentIndex(
             list(K_SETTINGS.values()).index(setting) if setting is not None
             else len(K_SETTINGS) + NO_K.index(no_k(self.method)))
+        self.ties_combo.setEnabled(self.method in TAKE_TIES)
         self.covariate_box.setEnabled(self.method == "NPDR")
         for spin in self.ramp_spins:
             spin.setEnabled(self.diff == "ramp")
@@ -428,11 +453,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         permutations = (self._testing("permutation") or by_significance
                         and TESTS[self.test_index] == "permutation")
         self.controls.n_permutations.setEnabled(permutations)
+        self.controls.r_compatible.setEnabled(
+            (self.test_significance or by_significance)
+            and TESTS[self.test_index] == "stir")
         self.seed_spin.setEnabled(self.sample_references or permutations
                                   or self.stability)
         for control in self.stability_controls:
             control.setEnabled(self.stability)
         self.selection_stack.setCurrentIndex(self.selection_index)
+
+    def r_compatible_label(self):
+        """What the report adds to STIR's name when it takes R's pairs."""
+        return (" as the authors' R package" if self.r_compatible
+                and TESTS[self.test_index] == "stir" else "")
 
     def _testing(self, test):
         return self.test_significance and TESTS[self.test_index] == test
@@ -514,6 +547,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """Return the scorer configured by the controls."""
         return make_scorer(
             self.method, k_nearest=self._k_nearest(),
+            ties=self.ties if self.method in TAKE_TIES else None,
             n_iterations=self.n_iterations if self.sample_references else None,
             random_state=self.random_seed, diff=self.diff, t_eq=self.t_eq,
             t_diff=self.t_diff, **self._covariates())
@@ -536,7 +570,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, n_permutations=self.n_permutations,
-                       random_state=self.random_seed)
+                       random_state=self.random_seed,
+                       r_compatible=self.r_compatible)
         test = TESTS[self.test_index]
         if test == "stir" and METHODS[self.method].stir is None:
             self.Warning.no_stir(self.method)
@@ -573,7 +608,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                          "alpha": self.alpha,
                          "adjustment": ADJUSTMENTS[self.adjustment_index],
                          "n_permutations": self.n_permutations,
-                         "random_state": self.random_seed}}[by]
+                         "random_state": self.random_seed,
+                         "r_compatible": self.r_compatible}}[by]
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
@@ -744,6 +780,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             items.append(("Covariates", ", ".join(covariates)))
         if self._k_nearest() is not None:
             items.append(("Neighbours (k)", self._k_nearest()))
+        if self.method in TAKE_TIES:
+            items.append(("Tied k-th neighbours", self.ties))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))
@@ -754,7 +792,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         items.append(("Numeric difference", diff))
         if self.test_significance:
             items.append(("Significance",
-                          f"{TEST_LABELS[self.test_index]}, "
+                          f"{TEST_LABELS[self.test_index]}"
+                          f"{self.r_compatible_label()}, "
                           f"{ADJUSTMENT_LABELS[self.adjustment_index]}, "
                           f"q \u2264 {self.alpha:g}"))
         preprocessor = self.make_preprocessor(self.make_scorer())

@@ -127,12 +127,28 @@ def _neighbour_column(view, number, rank, header_font, scale):
            f"{step.distances[number]:.3f} (all attributes). Its diffs are "
            f"multiplied by {step.coefficients[number]:+.4f} in the update: "
            f"{why}.")
+    share = _share(step, number)
+    if share:
+        header += f"\nshare {share}"
+        tip += (f" It is one of {step.tied[number]} instances at the same "
+                f"distance, which share the places left among the k: it "
+                f"takes {share} of a place.")
     multiplier = (f"{step.coefficients[number]:+.3f}" if view.stage == UPDATE
                   else "")
     cells = (_values(view.data, j) if view.stage < DIFFS
              else [f"{d:.3f}" for d in step.diffs[:, number]])
     return Column(header, tip,
                   [f"{step.distances[number]:.3f}", multiplier] + cells)
+
+
+def _share(step, number):
+    """"r/t", the share of its list's places neighbour `number` takes when
+    it shares them with others tied at its distance; "" for a place of
+    its own."""
+    tied, share = step.tied[number], step.shares[number]
+    if share == 1:
+        return ""
+    return f"{round(share * tied)}/{tied}"
 
 
 def _runner_up_column(view, i):

@@ -10,13 +10,15 @@ implement the neighbour search and the rules behind one interface
   and caches the machine code (:mod:`.cache`).
 * ``vectorised`` (:mod:`.vectorised`): numpy only, nothing to compile.
 
-Both compute the same float64 formulas (:mod:`..formulas`), with neighbour
-ties going to the lower instance index, and are tested against the same
-slow literal implementations.  They add the same terms in the same order,
-the RELIEF-D expectations of missing values included, so their distances,
-their ties and their weights are identical (the SURF family's compiled
-engine adds its references class by class, so its weights agree to
-rounding, with the same thresholds and neighbourhoods).
+Both compute the same float64 formulas (:mod:`..formulas`), hand the same
+neighbour lists to the rules (:mod:`..neighbours`: by exact distance, then
+instance index, the places of tied candidates by the tie rule), and are
+tested against the same slow literal implementations.  They add the same
+terms in the same order, the RELIEF-D expectations of missing values
+included, so their distances, their ties and their weights are
+identical (the SURF family's compiled engine adds its references class
+by class, so its weights agree to rounding, with the same thresholds and
+neighbourhoods).
 
 Nobody waits for the compiler.  A call whose work, references x instances
 x attributes, is at most :data:`SMALL_WORK` runs on the vectorised engine;

@@ -8,6 +8,8 @@ agreement tests the results).  The estimators reach an engine through
 """
 from typing import Protocol, runtime_checkable
 
+from ..options import TIES
+
 
 @runtime_checkable
 class Engine(Protocol):
@@ -27,11 +29,12 @@ class Engine(Protocol):
         column's tables depend on that column alone."""
 
     def find_neighbours(self, data, refs, k, weights=None,
-                        progress_callback=None, client=None):
+                        progress_callback=None, client=None, ties=TIES):
         """Step 2: the k nearest instances of each group to each reference,
-        (m, groups, k) instance indices, nearest first, ties to the lower
-        index, -1 where a group runs out; on a Dask `client`'s cluster
-        where the engine can."""
+        as :class:`..neighbours.NeighbourLists` (each list nearest first,
+        by exact distance and then index, the places of the candidates at
+        the k-th distance by the tie rule `ties`); on a Dask `client`'s
+        cluster where the engine can."""
 
     def plane_distances(self, planes, digits, rows, out):
         """out[r, j] += the popcount distance, in half units, of instance
@@ -60,28 +63,30 @@ class Engine(Protocol):
         :meth:`level_tables` `tables` (:class:`..tables.LevelTables`)."""
 
     def nearest_prototypes(self, train_X, train_y, squared_weights,
-                           discrete, X, k):
+                           discrete, X, k, ties=TIES):
         """The k training instances nearest to each row of X by Qiu & He's
         (2019) class-dependent distance (their eq. 1), for each set of
         class weights of `squared_weights` (sets x classes x
-        attributes)."""
+        attributes): a list of Neighbours, one per set, the places of the
+        prototypes tied at the k-th distance by the tie rule `ties`."""
 
     def relieff_rule(self, exact, refs, neighbours, priors):
-        """Step 3 of Relief and ReliefF: the weights."""
+        """Step 3 of Relief and ReliefF: the weights (`neighbours` the
+        NeighbourLists of `refs`, as for every rule)."""
 
     def rrelieff_sums(self, exact, refs, neighbours, target, rank_weights):
         """Step 3 of RReliefF: (N_dC, N_dA, N_dCdA)."""
 
-    def cdrelief_rule(self, exact, squared, weights, refs, scale,
-                      neighbours, n_groups):
-        """Step 3 of CDRelief: one weight row per class (eq. 4)."""
+    def cdrelief_rule(self, exact, refs, scale, neighbours, n_groups):
+        """Step 3 of CDRelief: one weight row per class (eq. 4), the
+        misses pooled from the lists by their search distances."""
 
     def iwcdrelief_rule(self, exact, metric, weights, refs, scale,
                         neighbours, pair_coef, thresholds, as_printed):
         """Step 3 of IWCDRelief: one weight row per class (eq. 6) for each
         of the `thresholds` (an array; the rows stacked)."""
 
-    def double_relieff(self, data, refs, k, fixed, clip, exponent, s,
+    def double_relieff(self, data, refs, k, fixed, clip, exponent, s, ties,
                        progress_callback=None):
         """Steps 2 and 3 of (p)dReliefF, one reference at a time."""
 
@@ -100,11 +105,13 @@ class Engine(Protocol):
         arrays, references and then neighbours in increasing order."""
 
     def pair_regressions(self, exact, first, second, outcome, covariates,
-                         logistic, intercept, levels, progress_callback=None):
+                         logistic, intercept, levels, pair_weights=None,
+                         progress_callback=None):
         """NPDR's regression of every attribute over the pairs (first[p],
-        second[p]), the attributes of few `levels` from their pairs
-        grouped by level: coefficients (a, k), [H^-1]_11, the linear
-        fits' squared residuals and whether each fit converged."""
+        second[p]), each weighing ``pair_weights[p]`` in the fit (None:
+        1), the attributes of few `levels` from their pairs grouped by
+        level: coefficients (a, k), [H^-1]_11, the linear fits' weighted
+        squared residuals and whether each fit converged."""
 
     def reference_distances(self, rows, references, nominal, kind, t_eq,
                             t_diff, out):

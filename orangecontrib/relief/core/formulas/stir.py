@@ -42,18 +42,22 @@ StirSums = namedtuple("StirSums", [
 ])
 
 
-def add_stir_sums(sums, constant, diffs, coef, hit, miss):
+def add_stir_sums(sums, constant, diffs, coef, hit, miss, pairs=None):
     """STIR's sums of the (reference, instance) pairs of the (rows x n)
     masks `hit` and `miss`, each weighted by the magnitude of its
     coefficient `coef` (rows x n) in the rule: rows HIT_SUM to
     MISS_SQUARES of `sums` (a is the last axis of `sums`, the first of
-    `diffs`) and places N_HIT to MISS_REFS of `constant`."""
+    `diffs`) and places N_HIT to MISS_REFS of `constant`.  `pairs`, if
+    given, are the (hit, miss) pairs to count, where the masks' entries
+    are not whole pairs (a k-nearest list's tied candidates sharing its
+    last places count as the places they fill)."""
     weight = np.abs(coef)
     for mask, row in ((hit, HIT_SUM), (miss, MISS_SUM)):
         sums[row] += weighted(diffs, weight * mask)
         sums[row + 1] += weighted(diffs ** 2, weight * mask)
-    constant[N_HIT] += hit.sum()
-    constant[N_MISS] += miss.sum()
+    n_hit, n_miss = (hit.sum(), miss.sum()) if pairs is None else pairs
+    constant[N_HIT] += n_hit
+    constant[N_MISS] += n_miss
     constant[HIT_REFS] += hit.any(axis=1).sum()
     constant[MISS_REFS] += miss.any(axis=1).sum()
 

@@ -40,7 +40,8 @@ With the neighbours fixed, W_S is a weighted sum over the P (reference,
 neighbour) pairs of a running max and a running min of the pairs' diff
 vectors.  :class:`RFSM` computes the diff of every attribute on every pair
 once (``diffs``: a float64 array of a x P, P = m x (number of classes) x k
-in classification and m x k in regression; ``RFSM.nbytes`` tells its size),
+in classification and m x k in regression, more where tied candidates
+share a list's last places; ``RFSM.nbytes`` tells its size),
 keeps the running max / min of the current set, and evaluates S + {A} for
 every candidate A in one pass over the pairs: a greedy forward search costs
 about a^2 / 2 x P operations after one neighbour search, not a^2 searches.
@@ -51,7 +52,7 @@ import numpy as np
 
 from ..errors import ReliefInputError
 from ..estimators import prepared, rank_weights
-from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, check,
+from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES, check,
                        check_choice)
 from ..targets import TASKS
 from .measure import SetMeasure
@@ -66,13 +67,14 @@ SCORES = ("gain", "order")
 
 # --- pairs and their coefficients ----------------------------------------
 
-def classification_pairs(data, refs, neighbours, priors="eq2"):
+def classification_pairs(data, refs, lists, priors="eq2"):
     """The (reference, neighbour) pairs and their weights in W_S.
 
-    A hit of reference r (one of `count` found) gets ``coef_min = -1 /
-    (count m)``; a miss of class C gets ``coef_max = P(C) / (count m)``
-    (eq. 2), or ``P(C) / (1 - P(class(R))) / (count m)`` with
-    ``priors="relieff"``.
+    A hit of reference r in a list of `places` places gets ``coef_min =
+    -1 / (places m)``; a miss of class C gets ``coef_max = P(C) / (places
+    m)`` (eq. 2), or ``P(C) / (1 - P(class(R))) / (places m)`` with
+    ``priors="relieff"``; each times the neighbour's share of the places
+    (:class:`...neighbours.Neighbours`, whose lists are `lists`).
 
     Returns
     -------
@@ -80,41 +82,36 @@ def classification_pairs(data, refs, neighbours, priors="eq2"):
         Reference and neighbour of each pair.
     coef_max, coef_min : float64 arrays (P,)
     """
-    m, n_groups, _ = neighbours.shape
-    found = neighbours >= 0
-    counts = found.sum(axis=2)                                 # (m, G)
-    own = data.groups[refs]                                    # (m,)
-    is_hit = np.arange(n_groups)[None, :] == own[:, None]      # (m, G)
-    miss_weight = np.broadcast_to(data.priors[None, :], (m, n_groups))
+    m = len(lists)
+    owner, group = lists.owner, lists.group
+    own = data.groups[refs][owner]
+    is_hit = group == own
+    miss_weight = data.priors[group]
     if priors == "relieff":
-        miss_weight = miss_weight / (1 - data.priors[own])[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        per_neighbour = 1.0 / (counts * m)
-    coef_min = np.where(is_hit, -per_neighbour, 0.0)
-    coef_max = np.where(is_hit, 0.0, miss_weight * per_neighbour)
-    r_index, g_index, s_index = np.nonzero(found)
-    return (refs[r_index].astype(np.int64),
-            neighbours[r_index, g_index, s_index].astype(np.int64),
-            coef_max[r_index, g_index], coef_min[r_index, g_index])
+        miss_weight = miss_weight / (1 - data.priors[own])
+    per_neighbour = 1.0 / (lists.places[owner, group] * m)
+    coef_min = np.where(is_hit, -per_neighbour, 0.0) * lists.share
+    coef_max = np.where(is_hit, 0.0, miss_weight * per_neighbour) * lists.share
+    return (refs[owner].astype(np.int64), lists.index, coef_max, coef_min)
 
 
-def regression_pairs(data, refs, neighbours, weights):
+def regression_pairs(data, refs, lists, weights):
     """Pairs and weights for a numeric target (RReliefF's weighting).
 
-    With d = rank weight / the sum over R's neighbours and dC = |y_R - y_I|:
-    ``coef_max = dC d / N_dC``, ``coef_min = -(1 - dC) d / (m - N_dC)``; a
-    term whose denominator is 0 counts as 0 (as in RReliefF).
+    With d = a neighbour's expected rank weight
+    (:meth:`...neighbours.Neighbours.place_weights`) / the sum of the rank
+    weights of its list's places, and dC = |y_R - y_I|: ``coef_max = dC d
+    / N_dC``, ``coef_min = -(1 - dC) d / (m - N_dC)``; a term whose
+    denominator is 0 counts as 0 (as in RReliefF).
     """
-    m = neighbours.shape[0]
-    found = neighbours[:, 0, :] >= 0                         # (m, k)
-    counts = found.sum(axis=1)
-    rank = np.where(found, weights[None, :found.shape[1]], 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.where(counts[:, None] > 0, rank / rank.sum(axis=1)[:, None], 0)
-    r_index, s_index = np.nonzero(found)
-    first = refs[r_index].astype(np.int64)
-    second = neighbours[r_index, 0, s_index].astype(np.int64)
-    d = d[r_index, s_index]
+    m, owner = len(lists), lists.owner
+    width = min(lists.k, len(weights))
+    places = lists.places[:, 0]
+    norm = np.where(np.arange(width)[None, :] < places[:, None],
+                    weights[None, :width], 0.0).sum(axis=1)
+    d = lists.place_weights(weights) / norm[owner]
+    first = refs[owner].astype(np.int64)
+    second = lists.index
     d_target = np.abs(data.target[first] - data.target[second])
     n_dc = float(np.sum(d_target * d))
     coef_max = d_target * d / n_dc if n_dc > 0 else np.zeros_like(d)
@@ -156,6 +153,11 @@ class RFSM(SetMeasure):
         :func:`rrelieff`); unused in classification.
     diff, t_eq, t_diff
         Diff of numeric attributes (see :mod:`..formulas.diffs`).
+    ties : "share" or "lower-index"
+        The candidates at the k-th distance: "share" (default) gives each
+        of the t tied r / t of the r places left, so that every pair is
+        weighted by its expected share; "lower-index" gives the places to
+        the lower indices (:mod:`..formulas.ties`).
     progress_callback : callable(float) or None
         Receives the fraction of the neighbour search done; may raise.
 
@@ -178,8 +180,9 @@ class RFSM(SetMeasure):
                  k_nearest=K_RFSM, n_iterations=None,
                  random_state=RANDOM_STATE, neighbours="all", priors="eq2",
                  weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF, progress_callback=None):
+                 t_diff=T_DIFF, ties=TIES, progress_callback=None):
         self.task = check_choice("task", task, TASKS)
+        self.ties = check("ties", ties)
         check_choice("neighbours", neighbours, NEIGHBOURS)
         check_choice("priors", priors, PRIORS)
         self.k_nearest = check("k_nearest", k_nearest)
@@ -207,9 +210,9 @@ class RFSM(SetMeasure):
     # --- construction ----------------------------------------------------
 
     def _search(self, weights, progress_callback=None):
-        return self.kernels.find_neighbours(self.data, self.refs,
-                                            self.k_nearest, weights,
-                                            progress_callback)
+        return self.kernels.find_neighbours(
+            self.data, self.refs, self.k_nearest, weights, progress_callback,
+            ties=self.ties).whole()
 
     def _pairs(self, nbrs):
         if self.task == "classification":
@@ -330,7 +333,7 @@ def rfsm_scores(X, y, discrete=None, *, task="classification",
                 score="gain", k_nearest=K_RFSM, n_iterations=None,
                 random_state=RANDOM_STATE, priors="eq2",
                 weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
-                t_diff=T_DIFF, progress_callback=None):
+                t_diff=T_DIFF, ties=TIES, progress_callback=None):
     """One score per attribute from RFSM's greedy forward search run to
     the end (every attribute gets a place).
 
@@ -345,7 +348,7 @@ def rfsm_scores(X, y, discrete=None, *, task="classification",
     measure = RFSM(X, y, discrete, task=task, k_nearest=k_nearest,
                    n_iterations=n_iterations, random_state=random_state,
                    priors=priors, weighting=weighting, sigma=sigma,
-                   diff=diff, t_eq=t_eq, t_diff=t_diff,
+                   diff=diff, t_eq=t_eq, t_diff=t_diff, ties=ties,
                    progress_callback=progress_callback)
     trace = greedy_forward(measure, continue_to_end=True).trace
     n_attributes = measure.n_attributes

@@ -180,11 +180,11 @@ def chunk_diffs(exact, a, numeric, first, second, start, count, diffs):
 
 @numba.njit(cache=True, error_model="numpy")
 def chunk_weights(diffs, covariates, outcome, start, count, coefficients,
-                  logistic, eta, weight, residual):
+                  logistic, pair_weights, eta, weight, residual):
     """Each pair's weight w and residual r of a chunk (the terms of
-    :func:`...vectorised.npdr.chunk_sums`): loops the compiler
-    vectorises, eta's terms added in the order of the vectorised
-    engine's."""
+    :func:`...vectorised.npdr.chunk_sums`), times the pair's weight in
+    the fit (`pair_weights`; empty: 1): loops the compiler vectorises,
+    eta's terms added in the order of the vectorised engine's."""
     for q in range(count):
         eta[q] = coefficients[0] + coefficients[1] * diffs[q]
     for c in range(covariates.shape[0]):
@@ -200,6 +200,10 @@ def chunk_weights(diffs, covariates, outcome, start, count, coefficients,
         for q in range(count):
             weight[q] = 1.0
             residual[q] = outcome[start + q]
+    if len(pair_weights):
+        for q in range(count):
+            weight[q] *= pair_weights[start + q]
+            residual[q] *= pair_weights[start + q]
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -237,7 +241,7 @@ def add_chunk_sums(diffs, covariates, start, count, weight, residual, sums):
 
 @numba.njit(cache=True, error_model="numpy")
 def fit_sums(exact, a, numeric, first, second, outcome, covariates,
-             coefficients, logistic, sums):
+             coefficients, logistic, pair_weights, sums):
     """The sums of attribute a's fit at `coefficients`, a chunk of pairs
     at a time, every pair added in order."""
     sums[:] = 0.0
@@ -249,15 +253,16 @@ def fit_sums(exact, a, numeric, first, second, outcome, covariates,
         count = min(CHUNK, len(first) - start)
         chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
         chunk_weights(diffs, covariates, outcome, start, count, coefficients,
-                      logistic, eta, weight, residual)
+                      logistic, pair_weights, eta, weight, residual)
         add_chunk_sums(diffs, covariates, start, count, weight, residual,
                        sums)
 
 
 @numba.njit(cache=True, error_model="numpy")
 def squared_residuals(exact, a, numeric, first, second, outcome, covariates,
-                      coefficients):
-    """The sum of the squared residuals of attribute a's linear fit."""
+                      coefficients, pair_weights):
+    """The sum of the squared residuals of attribute a's linear fit, each
+    times its pair's weight (`pair_weights`; empty: 1)."""
     total = 0.0
     diffs = np.empty(CHUNK)
     eta = np.empty(CHUNK)
@@ -267,16 +272,19 @@ def squared_residuals(exact, a, numeric, first, second, outcome, covariates,
         count = min(CHUNK, len(first) - start)
         chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
         chunk_weights(diffs, covariates, outcome, start, count, coefficients,
-                      False, eta, weight, residual)
+                      False, pair_weights[:0], eta, weight, residual)
         for q in range(count):
             value = residual[q] - eta[q]
-            total += value * value
+            if len(pair_weights):
+                total += (value * value) * pair_weights[start + q]
+            else:
+                total += value * value
     return total
 
 
 @numba.njit(cache=True, error_model="numpy")
 def fit_grouped(codes, diffs, first, second, outcome, intercept,
-                coefficients):
+                pair_weights, coefficients):
     """The logistic fit of an attribute from its pairs grouped by the
     levels (`codes`) of both instances (the fit of
     :func:`...vectorised.npdr.fit_grouped`): (variance factor,
@@ -286,8 +294,12 @@ def fit_grouped(codes, diffs, first, second, outcome, intercept,
     for p in range(len(first)):
         g = (np.int64(codes[np.uint64(first[p])]) * npdr.MAX_LEVELS
              + codes[np.uint64(second[p])])
-        counts[g] += 1.0
-        misses[g] += outcome[p]
+        if len(pair_weights):
+            counts[g] += pair_weights[p]
+            misses[g] += pair_weights[p] * outcome[p]
+        else:
+            counts[g] += 1.0
+            misses[g] += outcome[p]
     coefficients[0] = intercept
     coefficients[1] = 0.0
     sums, delta, mu = np.zeros(n_sums(2)), np.zeros(2), np.empty(len(diffs))
@@ -308,7 +320,7 @@ def fit_grouped(codes, diffs, first, second, outcome, intercept,
 
 @numba.njit(cache=True)
 def fit(exact, a, numeric, first, second, outcome, covariates, logistic,
-        intercept, coefficients):
+        intercept, pair_weights, coefficients):
     """Attribute a's fit, as :func:`...vectorised.npdr.fit_block` fits
     each of its attributes: (variance factor [H^-1]_11, sum of squared
     residuals, converged), the coefficients into `coefficients`."""
@@ -318,45 +330,47 @@ def fit(exact, a, numeric, first, second, outcome, covariates, logistic,
     coefficients[:] = 0.0
     if not logistic:
         fit_sums(exact, a, numeric, first, second, outcome, covariates,
-                 coefficients, False, sums)
+                 coefficients, False, pair_weights, sums)
         variance = solve(sums, k, coefficients)
         return (variance,
                 squared_residuals(exact, a, numeric, first, second, outcome,
-                                  covariates, coefficients),
+                                  covariates, coefficients, pair_weights),
                 np.isfinite(variance))
     coefficients[0] = intercept
     for _ in range(npdr.MAX_ITERATIONS):
         fit_sums(exact, a, numeric, first, second, outcome, covariates,
-                 coefficients, True, sums)
+                 coefficients, True, pair_weights, sums)
         delta[:] = 0.0
         variance = solve(sums, k, delta)
         status = newton_update(coefficients, delta, variance)
         if status != npdr.STEPPED:
             return variance, 0.0, status == npdr.CONVERGED
     fit_sums(exact, a, numeric, first, second, outcome, covariates,
-             coefficients, True, sums)
+             coefficients, True, pair_weights, sums)
     return solve(sums, k, delta), 0.0, False
 
 
 @numba.njit(parallel=True, cache=True)
 def regressions(exact, numeric, first, second, outcome, covariates,
-                logistic, intercept, codes, level_diffs, level_counts, start,
-                stop, coefficients, variance, residuals, converged):
+                logistic, intercept, codes, level_diffs, level_counts,
+                pair_weights, start, stop, coefficients, variance, residuals,
+                converged):
     """The fits of attributes start .. stop - 1, one per thread: those
     of few levels (level_counts[a] > 0) from their grouped pairs."""
     for a in prange(start, stop):
         if level_counts[a] > 0:
             variance[a], converged[a] = fit_grouped(
                 codes[a], level_diffs[a], first, second, outcome, intercept,
-                coefficients[a])
+                pair_weights, coefficients[a])
         else:
             variance[a], residuals[a], converged[a] = fit(
                 exact, a, numeric, first, second, outcome, covariates,
-                logistic, intercept, coefficients[a])
+                logistic, intercept, pair_weights, coefficients[a])
 
 
 def pair_regressions(exact, first, second, outcome, covariates, logistic,
-                     intercept, levels, progress_callback=None):
+                     intercept, levels, pair_weights=None,
+                     progress_callback=None):
     """NPDR's regression of every attribute (the interface of
     :func:`...vectorised.npdr.pair_regressions`)."""
     exact = for_kernels(exact)
@@ -367,11 +381,13 @@ def pair_regressions(exact, first, second, outcome, covariates, logistic,
         k - 2, len(first))
     coefficients, variance, residuals, converged = npdr.empty_fits(
         n_attrs, k)
+    pair_weights = (np.empty(0) if pair_weights is None
+                    else np.ascontiguousarray(pair_weights, np.float64))
     bounds = step_bounds(n_attrs, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         regressions(exact, numeric, first, second, outcome, covariates,
                     logistic, intercept, levels.codes, levels.diffs,
-                    levels.counts, start, stop, coefficients, variance,
-                    residuals, converged)
+                    levels.counts, pair_weights, start, stop, coefficients,
+                    variance, residuals, converged)
         report(progress_callback, stop / n_attrs)
     return coefficients, variance, residuals, converged

@@ -4,7 +4,8 @@
 * :mod:`.missing` -- Kononenko's RELIEF-D tables, by their definition;
 * :mod:`.diffs` -- a block of references' distances to every instance;
 * :mod:`.neighbours` -- the k nearest of each group by exact float64
-  distance, ties to the lower index; the class-dependent kNN's prototypes;
+  distance, the places of the tied by the tie rule; the class-dependent
+  kNN's prototypes;
 * :mod:`.rules` -- the update rules, reference by reference in the
   compiled rules' order, so that both engines add the same terms in the
   same order;

@@ -2,19 +2,25 @@
 
 A reference's distances to every instance (:class:`.diffs.Rows`) are
 ranked, per group, as a stable sort would rank them (:mod:`.topk`): equal
-distances keep the lower instance index first, the tie-break of the
-compiled search.  A reference is never its own neighbour; a group with
-fewer than k candidates gives all it has, padded with -1.  References are
-taken in blocks, on the engine's threads (:mod:`.threads`), so that
-memory stays O(block x n) per thread.
+distances keep the lower instance index first, the order of the compiled
+search.  A list holds what the tie rule lists (:mod:`...formulas.ties`):
+the k nearest, and with ``ties="share"`` every candidate as near as the
+k-th; :class:`...neighbours.Neighbours` gives the places they take.  A
+reference is never its own neighbour; a group with fewer than k
+candidates gives all it has.  References are taken in parts
+(:class:`...neighbours.NeighbourLists`) and within a part in blocks, on
+the engine's threads (:mod:`.threads`), so that memory stays O(block x
+n) per thread.
 """
 import numpy as np
 
 from ...errors import ReliefInputError
-from ...progress import report, step_bounds
+from ...formulas.ties import SHARE
+from ...neighbours import Neighbours, lists_of
+from ...options import TIES
 from .diffs import TILE, Rows
 from .threads import each, thread_count
-from .topk import smallest
+from .topk import smallest, smallest_tied
 
 #: distances held at once by a thread: a block of references x every
 #: instance
@@ -34,17 +40,41 @@ def search_weights(weights, n_attributes):
     return np.asarray(weights, np.float32).astype(np.float64)
 
 
-def nearest_of_group(dist, members, k, own):
-    """The indices of the (at most) k members nearest by `dist` (chunk x
-    len(members)) for each row, -1 padded; `own` (chunk,) tells for each
-    row whether its reference is one of the members (its own distance is
-    inf, so it ranks last and is left out)."""
-    nearest = members[smallest(dist, min(k, len(members)))]
-    count = np.minimum(k, len(members) - own)
-    nearest[np.arange(nearest.shape[1])[None, :] >= count[:, None]] = -1
-    out = np.full((len(dist), k), -1, np.int64)
-    out[:, :nearest.shape[1]] = nearest
-    return out
+def group_candidates(dist, members, k, ties):
+    """The listed candidates of one group for each row of `dist` (rows x
+    len(members), a reference's own distance inf): (row, instance,
+    distance) by (row, distance, instance), the k nearest of each row
+    and, with ``ties="share"``, every one as near as the k-th; every
+    member but the reference where k reaches the group's size."""
+    rows, size = dist.shape
+    if k >= size:
+        row, column = np.nonzero(np.isfinite(dist))
+        order = np.lexsort((column, dist[row, column], row))
+        row, column = row[order], column[order]
+    elif ties == SHARE:
+        row, column = smallest_tied(dist, k)
+    else:
+        row = np.repeat(np.arange(rows), k)
+        column = smallest(dist, k).ravel()
+    return row, members[column], dist[row, column]
+
+
+def lists_of_rows(dist, members, k, ties):
+    """The :class:`...neighbours.Neighbours` of the references whose
+    distances are the rows of `dist` (rows x n, each reference's own
+    distance inf), one list per group of `members`."""
+    n_groups = len(members)
+    found = [group_candidates(dist[:, members[g]], members[g], k, ties)
+             for g in range(n_groups)]
+    lists = np.concatenate([row * n_groups + g
+                            for g, (row, _, _) in enumerate(found)])
+    instance = np.concatenate([f[1] for f in found])
+    distance = np.concatenate([f[2] for f in found])
+    order = np.lexsort((instance, distance, lists))
+    counts = np.bincount(lists, minlength=len(dist) * n_groups)
+    return Neighbours.ranked(k, n_groups,
+                             np.concatenate([[0], np.cumsum(counts)]),
+                             instance[order], distance[order], ties)
 
 
 def blocks(start, stop, size, work):
@@ -59,11 +89,13 @@ def blocks(start, stop, size, work):
 
 
 def find_neighbours(data, refs, k, weights=None, progress_callback=None,
-                    client=None):
-    """The k nearest instances of each group to each reference; see
-    :func:`..compiled.neighbours.search.find_neighbours` (same arguments,
-    same result).  There is no cluster search here: a Dask `client`'s
-    calls go to the compiled engine (:func:`...estimators.prepared`)."""
+                    client=None, ties=TIES):
+    """The lists of each reference's k nearest instances of each group,
+    by the tie rule `ties`, as :class:`...neighbours.NeighbourLists`;
+    see :func:`..compiled.neighbours.search.find_neighbours` (same
+    arguments, same lists).  There is no cluster search here: a Dask
+    `client`'s calls go to the compiled engine
+    (:func:`...estimators.prepared`)."""
     if client is not None:
         raise ReliefInputError("The vectorised engine searches here; a Dask "
                                "client's search runs on the compiled engine.")
@@ -71,36 +103,37 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     n = exact.values.shape[1]
     k = min(k, n)
     rows = Rows(exact, search_weights(weights, exact.values.shape[0]))
-    unique, inverse = np.unique(refs, return_inverse=True)
     members = [np.flatnonzero(data.groups == g) for g in range(n_groups)]
-    out = np.empty((len(unique), n_groups, k), np.int64)
 
-    def search(block):
-        refs = unique[block]
-        dist = rows.distances(refs, np.empty((len(refs), n)))
-        dist[np.arange(len(refs)), refs] = np.inf
-        for g in range(n_groups):
-            out[block, g] = nearest_of_group(
-                dist[:, members[g]], members[g], k,
-                (data.groups[refs] == g).astype(np.int64))
+    def lists_of_unique(unique):
+        found = {}
 
-    size = max(1, BLOCK_ENTRIES // max(n, 1))
-    bounds = step_bounds(len(unique), progress_callback)
-    for start, stop in zip(bounds[:-1], bounds[1:]):
-        each(search, blocks(start, stop, size, n * exact.values.shape[0]))
-        report(progress_callback, stop / len(unique))
-    return out[inverse]
+        def search(block):
+            refs = unique[block]
+            dist = rows.distances(refs, np.empty((len(refs), n)))
+            dist[np.arange(len(refs)), refs] = np.inf
+            found[block.start] = lists_of_rows(dist, members, k, ties)
+
+        size = max(1, BLOCK_ENTRIES // max(n, 1))
+        each(search, blocks(0, len(unique), size, n * exact.values.shape[0]))
+        return Neighbours.concatenate([found[s] for s in sorted(found)], k,
+                                      n_groups, ties)
+
+    return lists_of(refs, k, n_groups, lists_of_unique, progress_callback, n)
 
 
-def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
+def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k,
+                       ties=TIES):
     """The k training prototypes nearest to each row of X by Qiu & He's
     (2019) eq. 1, for each set of class weights of `squared_weights` (sets
-    x classes x attributes): (sets, m, k); see
+    x classes x attributes): a list of :class:`...neighbours.Neighbours`,
+    one per set, a list of one group per row of X, the places of the
+    prototypes at the k-th distance by the tie rule `ties`; see
     :func:`..compiled.neighbours.prototypes.nearest_prototypes`.
 
     d(y, x)^2 = sum_j w_{c(x), j}^2 (y_j - x_j)^2, the terms added in
     column order, each as (w^2 delta) delta, as the compiled kernel adds
-    them; ties go to the lower training index.  Every set's distances are
+    them; equal distances in training order.  Every set's distances are
     computed together (a query's differences serve them all), the queries
     in tiles (:data:`.diffs.TILE`) on the engine's threads.
     """
@@ -109,7 +142,7 @@ def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
     # weights[j][s, i]: set s's weight of column j for prototype i
     weights = np.ascontiguousarray(
         np.moveaxis(squared_weights[:, train_y], 2, 0))[:, :, None, :]
-    index = np.empty((n_sets, len(X), k), np.int64)
+    found = {}
 
     def search(block):
         rows = X[block]
@@ -122,9 +155,26 @@ def nearest_prototypes(train_X, train_y, squared_weights, discrete, X, k):
             np.multiply(weights[j], delta, out=term)
             term *= delta
             total += term
-        index[:, block] = smallest(total.reshape(-1, n), k).reshape(
-            n_sets, len(rows), k)
+        found[block.start] = [
+            Neighbours.ranked(k, 1, *prototype_lists(dist, k, ties), ties)
+            for dist in total]
 
     size = max(1, TILE // max(n * n_sets, 1))
     each(search, blocks(0, len(X), size, n * n_sets * X.shape[1]))
-    return index
+    return [Neighbours.concatenate([found[b][s] for b in sorted(found)], k, 1,
+                                   ties)
+            for s in range(n_sets)]
+
+
+def prototype_lists(dist, k, ties):
+    """(offsets, index, distance) of the listed prototypes of each row of
+    `dist` (queries x prototypes, k at most the prototypes), by (row,
+    distance, prototype)."""
+    if ties == SHARE:
+        row, column = smallest_tied(dist, k)
+    else:
+        row = np.repeat(np.arange(len(dist)), k)
+        column = smallest(dist, k).ravel()
+    counts = np.bincount(row, minlength=len(dist))
+    return (np.concatenate([[0], np.cumsum(counts)]), column,
+            dist[row, column])

@@ -112,11 +112,13 @@ def linear_predictor(diffs, covariates, coefficients):
     return eta
 
 
-def chunk_sums(diffs, covariates, outcome, coefficients, logistic, sums):
+def chunk_sums(diffs, covariates, outcome, coefficients, logistic,
+               pair_weights, sums):
     """Add a chunk of pairs to the sums of a block of attributes' fits
     (:func:`...formulas.npdr.solve`'s layout): the terms (w x_s) x_t and
     r x_s, x = (1, diff, covariate diffs); diffs (pairs x block),
-    covariates (covariates x pairs), coefficients (block x k)."""
+    covariates (covariates x pairs), coefficients (block x k); w and r
+    times each pair's weight (`pair_weights`, None: 1)."""
     k = coefficients.shape[1]
     columns = [1.0, diffs] + [c[:, None] for c in covariates]
     y = outcome[:, None]
@@ -125,6 +127,9 @@ def chunk_sums(diffs, covariates, outcome, coefficients, logistic, sums):
         weight, residual = mu * (1.0 - mu), y - mu
     else:
         weight, residual = 1.0, y
+    if pair_weights is not None:
+        weight = weight * pair_weights[:, None]
+        residual = residual * pair_weights[:, None]
     q = 0
     for s in range(k):
         weighted = weight * columns[s]
@@ -140,11 +145,16 @@ def full(terms, shape):
     return np.array(np.broadcast_to(terms, shape), dtype=np.float64)
 
 
-def squared_residuals(diffs, covariates, outcome, coefficients, totals):
-    """Add a chunk's squared residuals of the linear fits to `totals`."""
+def squared_residuals(diffs, covariates, outcome, coefficients,
+                      pair_weights, totals):
+    """Add a chunk's squared residuals of the linear fits to `totals`,
+    each times its pair's weight (`pair_weights`, None: 1)."""
     residual = outcome[:, None] - linear_predictor(diffs, covariates,
                                                    coefficients)
-    running_sums(residual * residual, totals)
+    squares = residual * residual
+    if pair_weights is not None:
+        squares = squares * pair_weights[:, None]
+    running_sums(squares, totals)
 
 
 def pair_chunks(exact, attributes, first, second):
@@ -159,18 +169,23 @@ def pair_chunks(exact, attributes, first, second):
 
 
 def block_sums(exact, attributes, first, second, outcome, covariates,
-               coefficients, logistic):
+               coefficients, logistic, pair_weights):
     """The sums of the fits of `attributes` at `coefficients`, every pair
     added in order."""
     sums = np.zeros((len(attributes), n_sums(coefficients.shape[1])))
     for part, diffs in pair_chunks(exact, attributes, first, second):
         chunk_sums(diffs, covariates[:, part], outcome[part], coefficients,
-                   logistic, sums)
+                   logistic, chunk_of(pair_weights, part), sums)
     return sums
 
 
+def chunk_of(pair_weights, part):
+    """The weights of the pairs `part` (None: every pair weighs 1)."""
+    return None if pair_weights is None else pair_weights[part]
+
+
 def fit_block(exact, attributes, first, second, outcome, covariates,
-              logistic, intercept):
+              logistic, intercept, pair_weights):
     """The fits of a block of attributes: (coefficients, variance factor
     [H^-1]_11, sum of squared residuals, converged), the logistic ones by
     Newton's steps to convergence, each attribute's steps its own."""
@@ -182,19 +197,20 @@ def fit_block(exact, attributes, first, second, outcome, covariates,
     delta = np.zeros(k)
     if not logistic:
         sums = block_sums(exact, attributes, first, second, outcome,
-                          covariates, coefficients, False)
+                          covariates, coefficients, False, pair_weights)
         for b in range(count):
             variance[b] = solve(sums[b], k, coefficients[b])
             converged[b] = np.isfinite(variance[b])
         for part, diffs in pair_chunks(exact, attributes, first, second):
             squared_residuals(diffs, covariates[:, part], outcome[part],
-                              coefficients, residuals)
+                              coefficients, chunk_of(pair_weights, part),
+                              residuals)
         return coefficients, variance, residuals, converged
     coefficients[:, 0] = intercept
     running = np.ones(count, bool)
     for _ in range(MAX_ITERATIONS):
         sums = block_sums(exact, attributes, first, second, outcome,
-                          covariates, coefficients, True)
+                          covariates, coefficients, True, pair_weights)
         for b in np.flatnonzero(running):
             delta[:] = 0.0
             variance[b] = solve(sums[b], k, delta)
@@ -204,19 +220,27 @@ def fit_block(exact, attributes, first, second, outcome, covariates,
         if not running.any():
             return coefficients, variance, residuals, converged
     sums = block_sums(exact, attributes, first, second, outcome, covariates,
-                      coefficients, True)
+                      coefficients, True, pair_weights)
     for b in np.flatnonzero(running):
         variance[b] = solve(sums[b], k, delta)
     return coefficients, variance, residuals, converged
 
 
-def fit_grouped(codes, diffs, first, second, outcome, intercept):
+def fit_grouped(codes, diffs, first, second, outcome, intercept,
+                pair_weights):
     """The logistic fit of an attribute from its pairs grouped by the
     levels (`codes`) of both instances, diffs[g] the diff of group g:
-    (coefficients, variance factor, converged)."""
+    (coefficients, variance factor, converged); a group counts its pairs'
+    weights (`pair_weights`, None: 1)."""
     groups = codes[first].astype(np.int64) * MAX_LEVELS + codes[second]
-    counts = np.bincount(groups, minlength=len(diffs)).astype(np.float64)
-    misses = np.bincount(groups, weights=outcome, minlength=len(diffs))
+    if pair_weights is None:
+        counts = np.bincount(groups, minlength=len(diffs)).astype(np.float64)
+        misses = np.bincount(groups, weights=outcome, minlength=len(diffs))
+    else:
+        counts = np.bincount(groups, weights=pair_weights,
+                             minlength=len(diffs))
+        misses = np.bincount(groups, weights=pair_weights * outcome,
+                             minlength=len(diffs))
     coefficients = np.array([intercept, 0.0])
     sums, delta = np.zeros(n_sums(2)), np.zeros(2)
     for _ in range(MAX_ITERATIONS):
@@ -233,7 +257,8 @@ def fit_grouped(codes, diffs, first, second, outcome, intercept):
 
 
 def pair_regressions(exact, first, second, outcome, covariates, logistic,
-                     intercept, levels, progress_callback=None):
+                     intercept, levels, pair_weights=None,
+                     progress_callback=None):
     """NPDR's regression of every attribute (see
     :meth:`..interface.Engine.pair_regressions`): the attributes of few
     levels (`levels`, :func:`...npdr.attribute_levels`) from their
@@ -247,13 +272,13 @@ def pair_regressions(exact, first, second, outcome, covariates, logistic,
         for a in grouped:
             coefficients[a], variance[a], converged[a] = fit_grouped(
                 levels.codes[a], levels.diffs[a], first, second, outcome,
-                intercept)
+                intercept, pair_weights)
         others = np.setdiff1d(np.arange(start, stop), grouped)
         for block in range(0, len(others), BLOCK_ATTRIBUTES):
             attributes = others[block:block + BLOCK_ATTRIBUTES]
             (coefficients[attributes], variance[attributes],
              residuals[attributes], converged[attributes]) = fit_block(
                 exact, attributes, first, second, outcome, covariates,
-                logistic, intercept)
+                logistic, intercept, pair_weights)
         report(progress_callback, stop / n_attrs)
     return coefficients, variance, residuals, converged

@@ -17,8 +17,8 @@ from ...formulas.instance_weight import instance_weights
 from ...formulas.distance_weighting import distance_weights_at
 from ...progress import report, step_bounds
 from ...formulas.diffs import diffs_of_pairs, distance_row
-from ...formulas.relieff import found, relieff_update
-from .neighbours import nearest_of_group, search_weights
+from ...formulas.relieff import relieff_update
+from .neighbours import lists_of_rows, search_weights
 from .sums import in_order
 
 UPDATE_BLOCK = 64  # references per partial sum, as the compiled rules
@@ -36,97 +36,158 @@ def total(partial):
     return in_order(partial, 0)
 
 
-def block_sums(exact, refs, neighbours, coefs, rows=None, n_rows=1):
-    """partial[b, s, c]: the sum over the references r of block b, in
-    order, and their terms t, in order, of coefs[s][r, t] diff(.,
-    I_refs[r], I_neighbours[r, t]) for the terms whose row, rows[r, t],
-    is c (None: every term's row is 0); (blocks, len(coefs), n_rows, a).
+def block_chunks(block, n_blocks, width):
+    """Runs of blocks [first, last) whose terms (each block's count of
+    `block`, the terms' blocks, ascending) times `width` are at most
+    TERM_ENTRIES, as the longest block in a run lays them out (one block
+    at least)."""
+    counts = np.bincount(block, minlength=n_blocks)
+    first = 0
+    while first < n_blocks:
+        last, longest = first + 1, counts[first]
+        while (last < n_blocks and max(longest, counts[last]) * width
+               * (last + 1 - first) <= TERM_ENTRIES):
+            longest = max(longest, counts[last])
+            last += 1
+        yield first, last
+        first = last
 
-    A term whose coefficients are all 0 adds nothing and is left out (its
-    neighbour may be a list's padding, -1).  The others are laid out by
-    block and row, each in order, as the sequences :func:`in_order` adds
-    (every coefficient's at once); blocks are taken a few at a time, so
-    that memory stays bounded."""
-    m, n_terms = neighbours.shape
-    n_attrs = exact.values.shape[0]
-    n_coefs = len(coefs)
+
+def block_sums(exact, refs, owner, neighbour, coefs, rows=None, n_rows=1):
+    """partial[b, s, c]: the sum over the references r of block b, in
+    order, and their terms t, in order, of coefs[s][t] diff(.,
+    I_refs[owner[t]], I_neighbour[t]) for the terms whose row, rows[t], is
+    c (None: every term's row is 0); (blocks, len(coefs), n_rows, a).
+
+    The terms are given in order (`owner` ascending).  A term whose
+    coefficients are all 0 adds nothing and is left out.  The others are
+    laid out by block and row, each in order, as the sequences
+    :func:`in_order` adds (every coefficient's at once); blocks are taken
+    a few at a time, so that memory stays bounded."""
+    m, n_attrs, n_coefs = len(refs), exact.values.shape[0], len(coefs)
     partial = np.zeros((blocks(m), n_coefs, n_rows, n_attrs))
-    live = np.zeros((m, n_terms), bool)
+    live = np.zeros(len(owner), bool)
     for coef in coefs:
         live |= coef != 0
-    if rows is None:
-        rows = np.zeros((m, n_terms), np.int64)
-    step = max(1, TERM_ENTRIES // max(
-        UPDATE_BLOCK * n_terms * n_attrs * n_coefs, 1))
-    for first in range(0, blocks(m), step):
-        start = first * UPDATE_BLOCK
-        reference, term = np.nonzero(live[start:start + step * UPDATE_BLOCK])
-        reference += start
-        if not len(reference):
+    owner, neighbour = owner[live], neighbour[live]
+    coefs = [coef[live] for coef in coefs]
+    rows = np.zeros(len(owner), np.int64) if rows is None else rows[live]
+    block = owner // UPDATE_BLOCK
+    starts = np.searchsorted(block, np.arange(blocks(m) + 1))
+    for first, last in block_chunks(block, blocks(m),
+                                    n_coefs * n_rows * n_attrs):
+        terms = slice(starts[first], starts[last])
+        if terms.start == terms.stop:
             continue
-        sequence = (reference // UPDATE_BLOCK - first) * n_rows + rows[
-            reference, term]
+        sequence = (block[terms] - first) * n_rows + rows[terms]
         # each term's place in its sequence, the terms being in order
         order = np.argsort(sequence, kind="stable")
         place = np.empty(len(sequence), np.int64)
         place[order] = np.arange(len(sequence)) - np.searchsorted(
             sequence[order], sequence[order])
-        diffs = diffs_of_pairs(exact, refs[reference],
-                               neighbours[reference, term])
-        n_blocks = min(step, blocks(m) - first)
+        diffs = diffs_of_pairs(exact, refs[owner[terms]], neighbour[terms])
+        n_blocks = last - first
         laid = np.zeros((place.max() + 1, n_coefs, n_blocks * n_rows,
                          n_attrs))
         for s, coef in enumerate(coefs):
-            laid[place, s, sequence] = coef[reference, term][:, None] * diffs
-        partial[first:first + n_blocks] = np.moveaxis(
+            laid[place, s, sequence] = coef[terms][:, None] * diffs
+        partial[first:last] = np.moveaxis(
             in_order(laid, 0).reshape(n_coefs, n_blocks, n_rows, n_attrs),
             0, 1)
     return partial
 
 
-def relieff_coefficients(own, counts, priors):
+def block_totals(owner, values, m):
+    """(blocks,): the sum of `values` (one per term, `owner` ascending)
+    over each block's references, added in order, as a compiled loop adds
+    them."""
+    block = owner // UPDATE_BLOCK
+    starts = np.searchsorted(block, np.arange(blocks(m)))
+    place = np.arange(len(owner)) - starts[block]
+    laid = np.zeros((blocks(m), max(int(place.max(initial=-1)) + 1, 1)))
+    laid[block, place] = values
+    return in_order(laid, 1)
+
+
+def list_sums(part, values):
+    """(m, G): the sum of `values` (one per entry) over each list of
+    `part`, added in order from 0."""
+    counts = np.diff(part.offsets)
+    lists = np.repeat(np.arange(len(counts)), counts)
+    place = np.arange(part.n_entries) - part.offsets[:-1][lists]
+    laid = np.zeros((len(counts), max(int(counts.max(initial=0)), 1)))
+    laid[lists, place] = values
+    return in_order(laid, 1).reshape(-1, part.n_groups)
+
+
+def parted(neighbours, m, rule, shape):
+    """The blocks' partial sums of a rule over every part of `neighbours`:
+    rule(start, part) gives the partial sums of the part's blocks;
+    (blocks(m), *shape)."""
+    partial = np.zeros((blocks(m),) + shape)
+    for start, part in neighbours:
+        first = start // UPDATE_BLOCK
+        partial[first:first + blocks(len(part))] = rule(start, part)
+    return partial
+
+
+def relieff_coefficients(own, places, priors):
     """coef[r, g]: the factor of reference r's neighbours of group g in
     ReliefF's update (Kononenko 1994; Prat & Belanche 2006, Fig. 2):
     -1 / k for the hits, P(C) / (1 - P(class(R))) / k for the misses of
-    class C, k the group's count (0 where it has none), the compiled
-    rule's arithmetic."""
-    groups = np.arange(counts.shape[1])[None, :]
+    class C, k the places the group's list fills (0 where it has none),
+    the compiled rule's arithmetic."""
+    groups = np.arange(places.shape[1])[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
-        coef = np.where(groups == own[:, None], -1.0 / counts,
+        coef = np.where(groups == own[:, None], -1.0 / places,
                         priors[None, :] / (1 - priors[own])[:, None]
-                        / counts)
-    return np.where(counts > 0, coef, 0.0)
+                        / places)
+    return np.where(places > 0, coef, 0.0)
 
 
 def relieff_rule(exact, refs, neighbours, priors):
-    """ReliefF weights: the mean of the references' updates."""
-    m, n_groups, k = neighbours.shape
-    coef = relieff_coefficients(exact.groups[refs], found(neighbours), priors)
-    coef = np.repeat(coef, k, axis=1) * (neighbours >= 0).reshape(m, -1)
-    partial = block_sums(exact, refs, neighbours.reshape(m, -1), [coef])
-    return total(partial[:, 0, 0]) / m
+    """ReliefF weights: the mean of the references' updates, each
+    neighbour's terms weighted by its share of its list's places."""
+    def rule(start, part):
+        part_refs = refs[start:start + len(part)]
+        coef = relieff_coefficients(exact.groups[part_refs], part.places,
+                                    priors)
+        terms = coef[part.owner, part.group] * part.share
+        return block_sums(exact, part_refs, part.owner, part.index,
+                          [terms])[:, 0, 0]
+
+    m = len(refs)
+    return total(parted(neighbours, m, rule, (exact.values.shape[0],))) / m
 
 
 def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references
-    (Robnik-Sikonja & Kononenko 1997, 2003): with d the rank weight over
-    the sum of the reference's rank weights (added in order) and dC the
-    target's diff, N_dC += dC d, N_dA += d diff, N_dCdA += dC d diff."""
-    m = len(refs)
-    members = neighbours[:, 0, :]
-    known = members >= 0
-    norm = np.cumsum(rank_weights)[np.maximum(known.sum(axis=1), 1) - 1]
-    d = np.where(known, rank_weights[None, :members.shape[1]]
-                 / norm[:, None], 0.0)
-    d_target = np.abs(target[refs][:, None] - target[members])
-    n_dc = np.zeros((blocks(m) * UPDATE_BLOCK, members.shape[1]))
-    n_dc[:m] = d_target * d
-    n_dc = total(in_order(n_dc.reshape(blocks(m), -1), 1))
-    sums = block_sums(exact, refs, members, [d, d_target * d])[:, :, 0]
-    return n_dc, total(sums[:, 0]), total(sums[:, 1])
+    (Robnik-Sikonja & Kononenko 1997, 2003): with d a neighbour's
+    expected rank weight (:meth:`...neighbours.Neighbours.place_weights`)
+    over the sum of the rank weights of its list's places (added in
+    order) and dC the target's diff, N_dC += dC d, N_dA += d diff,
+    N_dCdA += dC d diff."""
+    norms = np.cumsum(rank_weights)
+
+    def rule(start, part):
+        part_refs = refs[start:start + len(part)]
+        owner = part.owner
+        norm = norms[np.maximum(part.places[:, 0], 1) - 1][owner]
+        d = part.place_weights(rank_weights) / norm
+        d_target = np.abs(target[part_refs][owner] - target[part.index])
+        n_dc = block_totals(owner, d_target * d, len(part))
+        sums = block_sums(exact, part_refs, owner, part.index,
+                          [d, d_target * d])[:, :, 0]
+        return np.concatenate([n_dc[:, None, None]
+                               * np.ones((1, 1, sums.shape[2])), sums],
+                              axis=1)
+
+    partial = parted(neighbours, len(refs), rule,
+                     (3, exact.values.shape[0]))
+    return total(partial[:, 0, 0]), total(partial[:, 1]), total(partial[:, 2])
 
 
-def double_relieff(data, refs, k, fixed, clip, exponent, s,
+def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,
                    progress_callback=None):
     """(p)dReliefF weights, the references processed in order; see
     :func:`..double.double_weights`."""
@@ -135,7 +196,7 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s,
     members = [np.flatnonzero(data.groups == g) for g in range(n_groups)]
     partial = np.zeros((blocks(m), n_attrs))
     done = np.zeros(n_attrs)
-    neighbours = np.empty((n_groups, min(k, exact.values.shape[1])), np.int64)
+    k = min(k, exact.values.shape[1])
     weights = np.empty(n_attrs, np.float32)  # as the compiled engine keeps them
     bounds = step_bounds(m, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
@@ -149,79 +210,67 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s,
             dist, diffs = distance_row(exact,
                                        search_weights(weights, n_attrs), i)
             dist[i] = np.inf
-            for g in range(n_groups):
-                neighbours[g] = nearest_of_group(
-                    dist[None, members[g]], members[g], neighbours.shape[1],
-                    np.array([int(data.groups[i] == g)]))[0]
-            relieff_update(partial[block], exact, i, neighbours, data.priors,
-                           diffs)
+            relieff_update(partial[block], exact, i,
+                           lists_of_rows(dist[None, :], members, k, ties),
+                           data.priors, diffs)
         report(progress_callback, stop / m)
     return total(partial) / m
 
 
 def pair_distances(metric, weights, refs, neighbours):
-    """dist[r, ...] = sum_A w_A diff(A, I_refs[r], I_neighbours[r, ...]),
-    added in attribute order as the compiled exact distance adds them;
-    inf where a list pads with -1.  Taken in chunks of references."""
-    m = len(refs)
-    per_reference = max(1, neighbours[:1].size * len(weights))
-    step = max(1, TERM_ENTRIES // per_reference)
-    dist = np.empty(neighbours.shape)
-    index = (slice(None),) + (None,) * (neighbours.ndim - 1)
-    for first in range(0, m, step):
-        part = slice(first, min(first + step, m))
+    """dist[t] = sum_A w_A diff(A, I_refs[t], I_neighbours[t]), added in
+    attribute order as the compiled exact distance adds them; taken in
+    chunks."""
+    step = max(1, TERM_ENTRIES // max(len(weights), 1))
+    dist = np.empty(len(neighbours))
+    for first in range(0, len(neighbours), step):
+        part = slice(first, first + step)
         dist[part] = in_order(weights * diffs_of_pairs(
-            metric, refs[part][index], neighbours[part]), -1)
-    return np.where(neighbours >= 0, dist, np.inf)
+            metric, refs[part], neighbours[part]), -1)
+    return dist
 
 
-def mean_euclidean(metric, weights, refs, neighbours):
-    """mean[r, g]: the mean Euclidean distance sqrt(sum_A w_A diff^2) from
-    I_refs[r] to its neighbours of group g, added one neighbour at a time
+def mean_euclidean(metric, weights, refs, part):
+    """mean[r, g]: the mean Euclidean distance sqrt(sum_A w_A diff^2)
+    from I_refs[r] to its neighbours of group g over the list's places,
+    each neighbour's weighted by its share, added one neighbour at a time
     (NaN for a group without neighbours)."""
-    each = np.sqrt(pair_distances(metric, weights, refs, neighbours))
+    each = np.sqrt(pair_distances(metric, weights, refs[part.owner],
+                                  part.index))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (in_order(np.where(neighbours >= 0, each, 0.0), -1)
-                / found(neighbours))
+        return list_sums(part, part.share * each) / part.places
 
 
-def pooled_misses(squared, weights, refs, neighbours, own):
-    """The k nearest instances of all classes but each reference's `own`,
-    merged from the per-class lists by (exact distance, index), -1
-    padded: (m, k)."""
-    m, n_groups, k = neighbours.shape
-    others = np.arange(n_groups)[None, :] != own[:, None]
-    candidates = neighbours[others].reshape(m, -1)
-    dist = pair_distances(squared, weights, refs, candidates)
-    index = np.where(candidates >= 0, candidates, np.iinfo(np.int64).max)
-    order = np.lexsort((index, dist))[:, :k]
-    return np.take_along_axis(candidates, order, axis=1)
-
-
-def mean_terms(members, coef):
-    """The coefficients of the terms of a mean over each row's `members`
-    (-1 padded): coef[..., r] / their count for each member, 0 for a pad
+def mean_terms(part, coef, places):
+    """The coefficients of the entries of `part` in means over their
+    lists: coef[..., l] / places[l] times each entry's share, l its list
     (`coef` may have leading axes, e.g. one per threshold)."""
-    count = (members >= 0).sum(axis=1, keepdims=True)
+    lists = np.repeat(np.arange(len(places)), np.diff(part.offsets))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(members >= 0, coef[..., None] / count, 0.0)
+        return (coef / places)[..., lists] * part.share
 
 
-def cdrelief_rule(exact, squared, weights, refs, scale, neighbours,
-                  n_groups):
+def cdrelief_rule(exact, refs, scale, neighbours, n_groups):
     """Rows W[c] of Qiu & He's (2019) eq. 4: every reference adds to the
     row of its class scale * (the mean diff of its misses, pooled over
     the other classes, - the mean diff of its hits), the hits first."""
-    m = len(refs)
-    own = exact.groups[refs]
-    hits = neighbours[np.arange(m), own]
-    misses = pooled_misses(squared, weights, refs, neighbours, own)
-    members = np.concatenate([hits, misses], axis=1)
-    coef = np.concatenate([mean_terms(hits, -scale),
-                           mean_terms(misses, scale)], axis=1)
-    rows = np.repeat(own[:, None], members.shape[1], axis=1)
-    return total(block_sums(exact, refs, members, [coef], rows,
-                            n_groups)[:, 0])
+    def rule(start, part):
+        part_refs = refs[start:start + len(part)]
+        m, own = len(part), exact.groups[part_refs]
+        hits = part.of_groups(own)
+        misses = part.pooled(own)
+        part_scale = scale[start:start + m]
+        owner = np.concatenate([hits.owner, misses.owner])
+        order = np.argsort(owner, kind="stable")  # each reference's hits first
+        neighbour = np.concatenate([hits.index, misses.index])[order]
+        coef = np.concatenate([
+            mean_terms(hits, -part_scale, hits.places[:, 0]),
+            mean_terms(misses, part_scale, misses.places[:, 0])])[order]
+        return block_sums(exact, part_refs, owner[order], neighbour, [coef],
+                          own[owner[order]], n_groups)[:, 0]
+
+    return total(parted(neighbours, len(refs), rule,
+                        (n_groups, exact.values.shape[0])))
 
 
 def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
@@ -236,26 +285,40 @@ def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
     the threshold, so every threshold's sums are laid out at once; a term
     that one threshold drops (IW = 0) adds an exact zero to its sums,
     which leaves them what the compiled rule, skipping it, adds up."""
-    m, n_groups, k = neighbours.shape
-    own = exact.groups[refs]
-    counts = found(neighbours)
-    mean = mean_euclidean(metric, weights, refs, neighbours)
-    d1, d2 = mean[np.arange(m), own][:, None], mean
-    groups = np.arange(n_groups)[None, :]
-    updated = ((groups != own[:, None]) & (counts > 0)
-               & (counts[np.arange(m), own] > 0)[:, None])
-    row = np.where(((d2 - d1) > 0) == as_printed, own[:, None], groups)
-    hits = neighbours[np.arange(m), own]
-    members = np.concatenate(
-        [np.concatenate([neighbours[:, g], hits], axis=1)
-         for g in range(n_groups)], axis=1)
-    # every threshold's coefficients, (thresholds, references, groups)
-    weight = instance_weights(d1, d2, np.reshape(thresholds, (-1, 1, 1)))
-    coef = np.where(updated & (weight != 0.0),
-                    scale[:, None] * pair_coef[own], 0.0)
-    terms = np.concatenate(
-        [np.concatenate([mean_terms(neighbours[:, g], coef[..., g]),
-                         mean_terms(hits, -coef[..., g])], axis=-1)
-         for g in range(n_groups)], axis=-1)
-    rows = np.repeat(row, 2 * k, axis=1)
-    return total(block_sums(exact, refs, members, terms, rows, n_groups))
+    n_groups = neighbours.n_groups
+    thresholds = np.reshape(thresholds, (-1, 1, 1))
+
+    def rule(start, part):
+        m = len(part)
+        part_refs = refs[start:start + m]
+        own = exact.groups[part_refs]
+        places = part.places
+        mean = mean_euclidean(metric, weights, part_refs, part)
+        d1, d2 = mean[np.arange(m), own][:, None], mean
+        groups = np.arange(n_groups)[None, :]
+        updated = ((groups != own[:, None]) & (places > 0)
+                   & (places[np.arange(m), own] > 0)[:, None])
+        row = np.where(((d2 - d1) > 0) == as_printed, own[:, None], groups)
+        # every threshold's coefficients, (thresholds, references, groups)
+        weight = instance_weights(d1, d2, thresholds)
+        coef = np.where(updated & (weight != 0.0),
+                        scale[start:start + m, None] * pair_coef[own], 0.0)
+        # for every (reference, group): the group's list, then the hits
+        lists_of = np.arange(m * n_groups)
+        own_list = np.repeat(np.arange(m) * n_groups + own, n_groups)
+        segments = np.stack([lists_of, own_list], axis=1).ravel()
+        sign = np.tile([1.0, -1.0], m * n_groups)
+        entries = part.entries_of(segments)
+        counts = np.diff(part.offsets)[segments]
+        segment = np.repeat(np.arange(len(segments)), counts)
+        source = segments[segment]
+        pair = lists_of[segment // 2]  # the (reference, group) it updates
+        terms = (sign[segment] * coef.reshape(len(coef), -1)[:, pair]
+                 / places.ravel()[source] * part.share[entries])
+        return block_sums(exact, part_refs, pair // n_groups,
+                          part.index[entries], list(terms),
+                          row.ravel()[pair], n_groups)
+
+    partial = parted(neighbours, len(refs), rule,
+                     (len(thresholds), n_groups, exact.values.shape[0]))
+    return total(partial)

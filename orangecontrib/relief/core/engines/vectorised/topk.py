@@ -8,7 +8,9 @@ least the row's k-th smallest value (those minima are k entries of the
 row).  Only the entries at or below the bound are candidates, a few times
 k of them in a row of distinct values; they are sorted by (value, column),
 a stable sort of the values in column order, so that ties go to the lower
-column as in the stable sort of the whole row.
+column as in the stable sort of the whole row.  :func:`smallest_tied`
+keeps, beyond the k, every entry equal to the k-th (a list that shares
+its tied places, :mod:`...formulas.ties`).
 """
 import numpy as np
 
@@ -34,14 +36,34 @@ def bound(dist, k):
 def smallest(dist, k):
     """(rows, k) column indices of each row's k smallest entries of
     `dist`, nearest first, ties to the lower column (k <= columns)."""
-    n_rows, n = dist.shape
+    n_rows = dist.shape[0]
     if k == 0 or n_rows == 0:
         return np.empty((n_rows, k), np.int64)
+    row, column, first = sorted_candidates(dist, k)
+    return column[first[:, None] + np.arange(k)]
+
+
+def smallest_tied(dist, k):
+    """(row, column) of every entry of `dist` at most its row's k-th
+    smallest (1 <= k <= columns), by (row, value, column): each row's k
+    smallest and every entry equal to the k-th."""
+    row, column, first = sorted_candidates(dist, k)
+    values = dist[row, column]
+    keep = values <= values[first + k - 1][row]
+    return row[keep], column[keep]
+
+
+def sorted_candidates(dist, k):
+    """(row, column, first): the entries of `dist` that may be among
+    their row's k smallest, at least k per row, sorted by (row, value,
+    column), and where each row's begin."""
+    n_rows, n = dist.shape
     if n <= CHUNKS_PER_ENTRY * k:
-        return np.argsort(dist, axis=1, kind="stable")[:, :k]
+        column = np.argsort(dist, axis=1, kind="stable").ravel()
+        row = np.repeat(np.arange(n_rows), n)
+        return row, column, np.arange(n_rows) * n
     candidates = np.flatnonzero(dist <= bound(dist, k)[:, None])
     row, column = np.divmod(candidates, n)
     order = np.lexsort((dist.ravel()[candidates], row))  # stable: columns
     counts = np.bincount(row, minlength=n_rows)  # each at least k
-    first = np.cumsum(counts) - counts
-    return column[order[first[:, None] + np.arange(k)]]
+    return row[order], column[order], np.cumsum(counts) - counts

@@ -1,14 +1,25 @@
-"""Exact re-ranking: the float32 lists ranked as float64 arithmetic would.
+"""Exact ranking: the float32 lists ranked as float64 arithmetic would.
 
 The search ranks candidates in float32, which doubles the SIMD width, and
-keeps k + EXTRA of them.  A proven bound on the float32 error
-(:func:`float32_error_bound`) decides: a list whose consecutive distances
-differ by more than twice the bound is in exact order already (almost
-every list of continuous data); the others are ranked again by their
-float64 distance, and the bound tells whether an instance outside the list
-could still belong in it (a near tie), in which case that list is rebuilt
-from exact distances.  The result is that of float64 arithmetic, ties
-going to the lower instance index.
+keeps K > k of them (:data:`.search.EXTRA` more).  A proven bound delta
+on the float32 error (:func:`float32_error_bound`) decides how a list is
+ranked (:func:`rank_list`):
+
+* with delta = 0 (nominal attributes without missing values, integer
+  weights) the float32 distances are exact: the list is read off them;
+* a list whose consecutive distances differ by more than 2 delta up to
+  the (k + 1)-th is in exact order, with no tie among them (almost every
+  list of continuous data): its first k are the list;
+* otherwise the candidates are ranked again by their float64 distance.
+
+A list holds what the tie rule lists (:func:`...formulas.ties.listed`):
+the k nearest and, with ``ties="share"``, every candidate as near as the
+k-th.  An instance outside the K candidates is at least ``cand_dist[K -
+1] - delta`` away; where that could be as near as the list's last entry
+(a tie or a near tie beyond the candidates), the list is not proven, and
+its reference is searched again with more candidates
+(:func:`.search.ranked_lists`).  The result is that of float64
+arithmetic, equal distances in instance order.
 """
 import numba
 import numpy as np
@@ -16,10 +27,11 @@ from numba import prange
 
 from ..diffs import (any_missing, attribute_diff, every_attribute_slotted,
                      linear_diff, slotted_linear_diff)
+from ....formulas.ties import listed
 from ....tables import LINEAR, RAMP, SQUARED
-from .block import BLOCK, ROWS
-from .distances import column_sums, distance_rows
 from .topk import offer
+
+listed = numba.njit(cache=True)(listed)
 
 
 @numba.njit(cache=True)  # compiled once for its several callers
@@ -45,38 +57,6 @@ def exact_distance(exact, weights, i, j):
     return d
 
 
-@numba.njit(cache=True)  # rarely run: compiled once, not inlined
-def float32_row(search, weights32, i, row, out, rows):
-    """row[j] = the float32 search distance of search positions i and j."""
-    n = search.values.shape[1]
-    rows[:] = i
-    sums = np.empty(BLOCK, out.dtype)
-    for j0 in range(0, n, BLOCK):
-        width = min(j0 + BLOCK, n) - j0
-        column_sums(search, weights32, j0, width, sums)
-        distance_rows(search, weights32, rows, j0, width, out, sums, True)
-        row[j0:j0 + width] = out[0, :width]
-
-
-@numba.njit(cache=True)  # rarely run: compiled once, not inlined
-def rescan_exactly(exact, weights, i, g, row, order, dist, index, delta):
-    """Rebuild reference i's list of group g with exact distances.
-
-    ``row[p]`` is the float32 distance to instance ``order[p]`` (the search
-    order).  The true k nearest are at most dist[0, -1] (the exact k-th
-    distance of some k candidates) away, so their float32 distance is at
-    most delta more: only those candidates need their exact distance.
-    """
-    n = exact.values.shape[1]
-    limit = dist[0, dist.shape[1] - 1] + delta
-    dist[:] = np.inf
-    index[:] = n
-    for p in range(n):
-        j = order[p]
-        if row[p] <= limit and j != i and exact.groups[j] == g:
-            offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
-
-
 @numba.njit(inline="always", cache=True)
 def float32_order_is_exact(dist, found, k, delta):
     """True when a float32 top list provably ranks as exact arithmetic.
@@ -96,68 +76,59 @@ def float32_order_is_exact(dist, found, k, delta):
 
 
 @numba.njit(cache=True)
-def rerank_reference(search, exact, weights32, weights, i, candidates,
-                     cand_dist, delta, order, position, out):
-    """Instance i's k nearest of each group by exact distance, from its
-    float32 lists.
+def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared, index,
+              dist):
+    """Instance i's list of one group from its float32 candidates.
 
-    ``candidates[g]`` are i's K nearest instances of group g by float32
-    distance ``cand_dist[g]`` (K > k, the search's EXTRA), `weights` the
-    float64 copy of the search's `weights32`; ``out[g]`` receives the k
-    nearest, -1 where the group ran out.  A list whose float32 order is
-    provably exact (:func:`float32_order_is_exact`, almost every list of
-    continuous data) is kept; the others are ranked again by exact
-    (distance, index) in float64.  The float32 distance of any pair is
-    within `delta` of the exact one, so an instance outside the list is at
-    least ``cand_dist[g, K - 1] - delta`` away: when that is above the
-    exact k-th distance the list is provably right; otherwise (a near tie
-    beyond the K candidates) the group is scanned again
-    (:func:`rescan_exactly`) over i's float32 row of distances.
-    Everything here is in instance numbers, except the float32 row, which
-    is in the search tables' `order` (instance order[p] at position p;
-    `position` is its inverse).
+    ``cand`` are i's K nearest instances of the group by float32
+    distance ``cand_dist`` (instance n: an empty slot), `weights` the
+    float64 copy of the search's float32 weights.  The list (:mod:`the
+    module docstring <.exact_ranking>`) goes to ``index``, ``dist`` (K
+    each: the instances and their exact distances, by (distance,
+    index)); returns its length, or -1 where the candidates do not prove
+    it (an instance beyond them may be as near as its last entry).
     """
     n = exact.values.shape[1]
-    n_groups, k = out.shape
-    last = candidates.shape[1] - 1
-    dist = np.empty((1, k))
-    index = np.empty((1, k), dtype=np.int64)
-    row = np.empty(0, dtype=search.values.dtype)
-    for g in range(n_groups):
-        found = 0
-        while found <= last and candidates[g, found] < n:
-            found += 1
-        if float32_order_is_exact(cand_dist[g], found, k, delta):
-            for s in range(k):
-                out[g, s] = candidates[g, s] if s < found else -1
-            continue
-        dist[:] = np.inf
-        index[:] = n
+    last = len(cand) - 1
+    found = 0
+    while found <= last and cand[found] < n:
+        found += 1
+    if delta == 0:  # exact float32 distances, ordered by (distance, index)
         for s in range(found):
-            j = candidates[g, s]
-            offer(dist, index, 0, exact_distance(exact, weights, i, j), j)
-        if found == last + 1 and cand_dist[g, last] - delta <= dist[0, k - 1]:
-            if len(row) == 0:
-                row = np.empty(n, dtype=search.values.dtype)
-                float32_row(search, weights32, position[i], row,
-                            np.empty((ROWS, BLOCK), dtype=row.dtype),
-                            np.empty(ROWS, dtype=np.int64))
-            rescan_exactly(exact, weights, i, g, row, order, dist, index,
-                           delta)
-        for s in range(k):
-            out[g, s] = index[0, s] if index[0, s] < n else -1
+            index[s], dist[s] = cand[s], cand_dist[s]
+    elif float32_order_is_exact(cand_dist, found, k, delta):
+        count = min(k, found)
+        for s in range(count):
+            index[s] = cand[s]
+            dist[s] = exact_distance(exact, weights, i, cand[s])
+        return count
+    else:
+        rows_dist, rows_index = dist.reshape(1, -1), index.reshape(1, -1)
+        rows_dist[:] = np.inf
+        rows_index[:] = n
+        for s in range(found):
+            offer(rows_dist, rows_index, 0,
+                  exact_distance(exact, weights, i, cand[s]), cand[s])
+    count = listed(dist, found, k, shared)
+    if found == last + 1 and count > 0 \
+            and cand_dist[last] - delta <= dist[count - 1]:
+        return -1
+    return count
 
 
 @numba.njit(parallel=True, cache=True)
-def rerank_exactly(search, exact, weights32, refs, candidates, cand_dist,
-                   delta, order, position, out):
-    """:func:`rerank_reference` for each reference: ``candidates[r]``,
-    ``cand_dist[r]`` are refs[r]'s float32 lists, ``out[r]`` its result."""
+def rank_lists(exact, weights32, refs, candidates, cand_dist, k, delta,
+               shared, index, dist, count):
+    """:func:`rank_list` of every group of each reference:
+    ``candidates[r, g]``, ``cand_dist[r, g]`` are refs[r]'s float32 list
+    of group g, ``index[r, g]``, ``dist[r, g]`` and ``count[r, g]`` its
+    result."""
     weights = weights32.astype(np.float64)
     for r in prange(len(refs)):
-        rerank_reference(search, exact, weights32, weights, refs[r],
-                         candidates[r], cand_dist[r], delta, order, position,
-                         out[r])
+        for g in range(candidates.shape[1]):
+            count[r, g] = rank_list(exact, weights, refs[r], candidates[r, g],
+                                    cand_dist[r, g], k, delta, shared,
+                                    index[r, g], dist[r, g])
 
 
 @numba.njit(cache=True)

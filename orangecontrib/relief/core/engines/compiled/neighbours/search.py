@@ -5,15 +5,20 @@ With at least half of the instances as references, the search of all
 pairs (:mod:`.all_pairs`) computes each pair once; otherwise each reference
 gets its own row of distances (:mod:`.references`).  Either way the float32
 lists hold k + EXTRA candidates, which :mod:`.exact_ranking` ranks as float64
-arithmetic would.
+arithmetic would, a part of the references at a time
+(:class:`....neighbours.NeighbourLists`), searching again the references
+whose lists need more candidates.
 """
 import numpy as np
 
-from ....progress import report, step_bounds
+from ....formulas.ties import SHARE
+from ....neighbours import PART_ENTRIES, Neighbours, lists_of
+from ....options import TIES
+from ....progress import report, step_bounds, wrap_callback
 from ..diffs import for_kernels
 from .block import BLOCK
 from .cluster import all_pairs_on, references_on
-from .exact_ranking import float32_error_bound, rerank_exactly
+from .exact_ranking import float32_error_bound, rank_lists
 from .references import group_size, search_references
 from .all_pairs import pair_lists, tile_rounds
 from .topk import empty_keys, unpack_keys
@@ -42,18 +47,23 @@ def _references(tables, weights, refs, k, n_groups, progress_callback):
     return keys
 
 
-EXTRA = 4  # float32 candidates kept beyond k for the exact re-ranking
+EXTRA = 4  # float32 candidates kept beyond k for the exact ranking
+#: the share of the progress of a search that its float32 search reports
+#: (the exact ranking the rest)
+SEARCH_SHARE = 0.9
 
 
 def find_neighbours(data, refs, k, weights=None, progress_callback=None,
-                    client=None):
+                    client=None, ties=TIES):
     """The k nearest instances of each group to each reference.
 
     The search runs in float32 (:attr:`PreparedData.search`, instances in
     search order) for k + EXTRA candidates, which are then numbered as
-    instances again and ranked by their exact float64 distance
-    (:func:`rerank_exactly`): the result is that of exact arithmetic,
-    ties going to the lower index.
+    instances again and ranked by their exact float64 distance, a part of
+    the references at a time (:func:`ranked_lists`): the lists are those
+    of exact arithmetic, equal distances in instance order, the places of
+    the candidates at the k-th distance by the tie rule `ties`
+    (:mod:`....neighbours`).
 
     Parameters
     ----------
@@ -68,11 +78,13 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     client : distributed.Client or None
         Search as tasks on this Dask cluster (:mod:`.cluster`): the same
         lists.
+    ties : "share" or "lower-index"
+        :mod:`....formulas.ties`.
 
     Returns
     -------
-    int array (m, n_groups, k)
-        Neighbour indices, nearest first, -1 where a group ran out.
+    NeighbourLists
+        Each reference's lists (:mod:`....neighbours`).
     """
     tables, n_groups = data.search, data.n_groups
     n, n_attrs = tables.values.shape[1], tables.values.shape[0]
@@ -80,37 +92,100 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     weights = (np.ones(n_attrs) if weights is None
                else np.asarray(weights, dtype=np.float64))
     weights32 = weights.astype(np.float32)
-    unique, inverse = np.unique(refs, return_inverse=True)
-    position = data.search_position
-    positions = position[unique]
+    unique = np.unique(refs)
+    positions = data.search_position[unique]
     n_candidates = k + EXTRA
+    searching = wrap_callback(progress_callback, 0, SEARCH_SHARE)
     if 2 * len(unique) >= n:
         keys = (_all_pairs(tables, weights32, n_candidates, n_groups,
-                           progress_callback) if client is None
+                           searching) if client is None
                 else all_pairs_on(client, tables, weights32, n_candidates,
-                                  n_groups, progress_callback))
+                                  n_groups, searching))
         keys = keys.reshape(n, n_groups, n_candidates)[positions]
     else:
         keys = (_references(tables, weights32, positions, n_candidates,
-                            n_groups, progress_callback) if client is None
+                            n_groups, searching) if client is None
                 else references_on(client, tables, weights32, positions,
-                                   n_candidates, n_groups, progress_callback))
-    exact = ranked_exactly(data, unique, keys, k, weights32,
-                           float32_error_bound(tables, weights32))
-    return exact[inverse]
+                                   n_candidates, n_groups, searching))
+        keys = keys.reshape(len(unique), n_groups, n_candidates)
+    delta = float32_error_bound(tables, weights32)
+
+    def lists_of_unique(part):
+        rows = np.searchsorted(unique, part)
+        return ranked_lists(data, part, keys[rows], k, weights32, delta,
+                            ties)
+
+    return lists_of(refs, k, n_groups, lists_of_unique,
+                    wrap_callback(progress_callback, SEARCH_SHARE, 1.0), n)
 
 
-def ranked_exactly(data, refs, keys, k, weights32, delta):
-    """The k nearest instances of each group to the instances `refs`, from
-    their float32 search lists `keys` (a row per reference and group, in
-    that order), ranked by exact distance (:func:`rerank_exactly`) under
-    the float32 error bound `delta`."""
-    shape = (len(refs), data.n_groups, keys.shape[-1])
-    index, dist = np.empty(shape, np.int64), np.empty(shape, np.float32)
+def ranked_lists(data, refs, keys, k, weights32, delta, ties):
+    """The :class:`....neighbours.Neighbours` of the distinct instances
+    `refs` from their float32 search lists `keys` (refs x groups x K),
+    ranked by exact distance under the float32 error bound `delta`
+    (:func:`.exact_ranking.rank_list`).
+
+    A list the candidates do not prove (its last entry as near as an
+    instance beyond them may be: a tie set, or a near tie, running past
+    the K candidates) has its reference searched again with twice the
+    candidates (:func:`.references.search_references`), as often as it
+    takes; the references searched again at once hold at most
+    :data:`....neighbours.PART_ENTRIES` candidates.
+    """
+    n_groups, width = data.n_groups, keys.shape[-1]
+    n = data.exact.values.shape[1]
+    exact = for_kernels(data.exact)
+    pieces = []
+    rows, unresolved = np.arange(len(refs)), np.ones((len(refs), n_groups),
+                                                     bool)
+    while len(rows):
+        index, dist, count = _ranked(data, exact, refs[rows], keys, k,
+                                     weights32, delta, ties)
+        done = unresolved[rows] & (count >= 0)
+        r, g, s = np.nonzero(done[:, :, None]
+                             & (np.arange(width) < count[:, :, None]))
+        pieces.append((rows[r] * n_groups + g, index[r, g, s],
+                       dist[r, g, s]))
+        unresolved[rows] &= ~done
+        rows = np.flatnonzero(unresolved.any(axis=1))
+        width = min(2 * width, n + 1)
+        keys = _searched_again(data, refs[rows], width, weights32)
+    lists, index, dist = (np.concatenate(a) for a in zip(*pieces))
+    order = np.argsort(lists, kind="stable")  # a list's entries in order
+    counts = np.bincount(lists, minlength=len(refs) * n_groups)
+    return Neighbours.ranked(k, n_groups,
+                             np.concatenate([[0], np.cumsum(counts)]),
+                             index[order], dist[order], ties)
+
+
+def _ranked(data, exact, refs, keys, k, weights32, delta, ties):
+    """(index, dist, count) of :func:`.exact_ranking.rank_lists` from the
+    search lists `keys` (refs x groups x K)."""
+    shape = keys.shape
+    candidates, cand_dist = (np.empty(shape, np.int64),
+                             np.empty(shape, np.float32))
     unpack_keys(keys.reshape(-1, shape[2]), data.search_order,
-                index.reshape(-1, shape[2]), dist.reshape(-1, shape[2]))
-    exact = np.empty((len(refs), data.n_groups, k), np.int64)
-    rerank_exactly(data.search, for_kernels(data.exact), weights32, refs,
-                   index, dist, delta, data.search_order,
-                   data.search_position, exact)
-    return exact
+                candidates.reshape(-1, shape[2]),
+                cand_dist.reshape(-1, shape[2]))
+    index, dist = np.empty(shape, np.int64), np.empty(shape)
+    count = np.empty(shape[:2], np.int64)
+    rank_lists(exact, weights32, refs, candidates, cand_dist, k, delta,
+               ties == SHARE, index, dist, count)
+    return index, dist, count
+
+
+def _searched_again(data, refs, width, weights32):
+    """The search lists of `width` candidates of the instances `refs`
+    ((refs, groups, width) keys), searched a few at a time, so that at
+    most :data:`....neighbours.PART_ENTRIES` candidates are held but
+    what the references keep."""
+    n_groups, n = data.n_groups, data.exact.values.shape[1]
+    keys = empty_keys((len(refs) * n_groups, width), n)
+    positions = data.search_position[refs]
+    step = max(1, PART_ENTRIES // (n_groups * width))
+    for start in range(0, len(refs), step):
+        stop = min(start + step, len(refs))
+        search_references(data.search, weights32, positions[start:stop],
+                          keys[start * n_groups:stop * n_groups],
+                          group_size(stop - start), n)
+    return keys.reshape(len(refs), n_groups, width)

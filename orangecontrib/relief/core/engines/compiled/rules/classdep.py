@@ -12,78 +12,66 @@ from numba import prange
 from ....formulas.instance_weight import instance_weight
 from ..diffs import for_kernels
 from ..neighbours.exact_ranking import exact_distance
-from ..neighbours.topk import offer
-from .relieff import UPDATE_BLOCK, add_diffs, n_found
-
-
-@numba.njit(cache=True)
-def pooled_misses(tables, weights, i, neighbours, own, dist, index):
-    """The k nearest instances of all classes but `own`, nearest first.
-
-    The pooled top-k is a subset of the union of the per-class top-k lists
-    (each of its members is among the k nearest of its own class), so it is
-    merged from those lists by (distance, index), exactly as one search over
-    the pooled classes would order it.  Returns how many were found; the
-    indices are in ``index[0, :count]``.
-    """
-    n = tables.values.shape[1]
-    k = neighbours.shape[1]
-    for s in range(k):
-        dist[0, s] = np.inf
-        index[0, s] = n
-    for g in range(neighbours.shape[0]):
-        if g == own:
-            continue
-        for s in range(n_found(neighbours, g)):
-            j = neighbours[g, s]
-            offer(dist, index, 0, exact_distance(tables, weights, i, j), j)
-    count = 0
-    while count < k and index[0, count] < n:
-        count += 1
-    return count
+from .relieff import UPDATE_BLOCK, add_diffs, sum_of_blocks
 
 
 @numba.njit(inline="always", cache=True)
-def add_mean_diffs(acc, tables, i, members, count, coef):
-    """acc[A] += coef * mean_{s < count} diff(A, I_i, I_members[s])."""
-    for s in range(count):
-        add_diffs(acc, tables, i, members[s], coef / count)
+def add_mean_diffs(acc, tables, i, index, share, start, stop, places, coef):
+    """acc[A] += coef * the mean of diff(A, I_i, neighbour) over a list of
+    `places` places, entries start .. stop - 1, each weighted by its
+    share."""
+    for e in range(start, stop):
+        add_diffs(acc, tables, i, index[e], coef / places * share[e])
 
 
 @numba.njit(cache=True)
-def cdrelief_update(acc, exact, squared, weights, i, neighbours, scale,
-                    dist, index):
-    """acc[A] += scale * (mean miss diff - mean hit diff) (eq. 4, one x)."""
-    own = exact.groups[i]
-    hits = n_found(neighbours, own)
-    add_mean_diffs(acc, exact, i, neighbours[own], hits, -scale)
-    misses = pooled_misses(squared, weights, i, neighbours, own, dist, index)
-    add_mean_diffs(acc, exact, i, index[0], misses, scale)
+def cdrelief_update(acc, exact, i, hits, misses, scale):
+    """acc[A] += scale * (mean miss diff - mean hit diff) (eq. 4, one x);
+    `hits` and `misses` (the misses pooled over the other classes) are
+    (offsets, index, share, places, r): reference r's list of each."""
+    for lists, coef in ((hits, -scale), (misses, scale)):
+        offsets, index, share, places, r = lists
+        if places[r] > 0:
+            add_mean_diffs(acc, exact, i, index, share, offsets[r],
+                           offsets[r + 1], places[r], coef)
 
 
-def cdrelief_rule(exact, squared, weights, refs, scale, neighbours, n_groups):
-    """Rows W[c] of eq. 4: every reference updates the row of its class.
+def cdrelief_rule(exact, refs, scale, neighbours, n_groups):
+    """Rows W[c] of eq. 4: every reference updates the row of its class,
+    over the parts of `neighbours`: its hits, and its misses pooled over the
+    other classes (:meth:`.....neighbours.Neighbours.pooled`, the places
+    of the pooled list's ties by its tie rule)."""
+    tables = for_kernels(exact)
+    m = len(refs)
+    partial = np.zeros((-(-m // UPDATE_BLOCK), n_groups,
+                        exact.values.shape[0]))
+    for start, part in neighbours:
+        part_refs = refs[start:start + len(part)]
+        own = exact.groups[part_refs]
+        hits, misses = part.of_groups(own), part.pooled(own)
+        cdrelief_blocks(tables, part_refs, scale[start:start + len(part)],
+                        one_list_each(hits), one_list_each(misses),
+                        partial[start // UPDATE_BLOCK:])
+    return sum_of_blocks(partial)
 
-    `exact` holds the update's diffs, `squared` the neighbour search's
-    (float64, like the exact search the neighbours come from)."""
-    return cdrelief_rows(for_kernels(exact), for_kernels(squared), weights,
-                         refs, scale, neighbours, n_groups)
+
+def one_list_each(lists):
+    """(offsets, index, share, places) of lists of one group each, as
+    :func:`cdrelief_update` reads them."""
+    return (lists.offsets, lists.index, lists.share,
+            np.ascontiguousarray(lists.places[:, 0]))
 
 
 @numba.njit(parallel=True, cache=True)
-def cdrelief_rows(exact, squared, weights, refs, scale, neighbours, n_groups):
-    """:func:`cdrelief_rule` of the kernels' exact tables."""
-    m, k = neighbours.shape[0], neighbours.shape[2]
-    n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((n_blocks, n_groups, exact.values.shape[0]))
-    for b in prange(n_blocks):
-        dist = np.empty((1, k))
-        index = np.empty((1, k), np.int64)
+def cdrelief_blocks(exact, refs, scale, hits, misses, partial):
+    """The references' updates (:func:`cdrelief_update`) added into row
+    class(R) of ``partial[b]``, block b of UPDATE_BLOCK references."""
+    m = len(refs)
+    for b in prange(-(-m // UPDATE_BLOCK)):
         for r in range(b * UPDATE_BLOCK, min(m, (b + 1) * UPDATE_BLOCK)):
             i = refs[r]
-            cdrelief_update(partial[b, exact.groups[i]], exact, squared,
-                            weights, i, neighbours[r], scale[r], dist, index)
-    return partial.sum(axis=0)
+            cdrelief_update(partial[b, exact.groups[i]], exact, i,
+                            hits + (r,), misses + (r,), scale[r])
 
 
 @numba.njit(cache=True)
@@ -93,37 +81,38 @@ def euclidean(tables, weights, i, j):
 
 
 @numba.njit(inline="always", cache=True)
-def mean_distance(tables, weights, i, members, count):
+def mean_distance(tables, weights, i, index, share, start, stop, places):
+    """The mean Euclidean distance of I_i to a list's neighbours over its
+    places, each weighted by its share."""
     total = 0.0
-    for s in range(count):
-        total += euclidean(tables, weights, i, members[s])
-    return total / count
+    for e in range(start, stop):
+        total += share[e] * euclidean(tables, weights, i, index[e])
+    return total / places
 
 
 instance_weight = numba.njit(inline="always", cache=True)(instance_weight)
 
 
 @numba.njit(cache=True)
-def iwcdrelief_update(acc, exact, metric, weights, i, neighbours, scale,
-                      pair_coef, threshold, as_printed):
-    """Add reference I_i's eq. 6 updates to the rows of `acc` (classes).
+def iwcdrelief_update(acc, exact, metric, weights, i, offsets, index, share,
+                      places, scale, pair_coef, threshold, as_printed):
+    """Add reference I_i's eq. 6 updates to the rows of `acc` (classes),
+    its list of group g the entries offsets[g] .. offsets[g + 1] - 1.
 
     For each other class l, with its own k misses, d2 and IW: the update
     IW * scale * pair_coef[c, l] * (mean miss diff - mean hit diff) goes to
     row c or row l by the sign of d2 - d1 and the reading of eq. 6.
     """
     own = exact.groups[i]
-    hits = n_found(neighbours, own)
-    if hits == 0:
+    if places[own] == 0:
         return  # no hit: x's place relative to the border is unknown
-    d1 = mean_distance(metric, weights, i, neighbours[own], hits)
-    for other in range(neighbours.shape[0]):
-        if other == own:
+    d1 = mean_distance(metric, weights, i, index, share, offsets[own],
+                       offsets[own + 1], places[own])
+    for other in range(len(places)):
+        if other == own or places[other] == 0:
             continue
-        misses = n_found(neighbours, other)
-        if misses == 0:
-            continue
-        d2 = mean_distance(metric, weights, i, neighbours[other], misses)
+        d2 = mean_distance(metric, weights, i, index, share, offsets[other],
+                           offsets[other + 1], places[other])
         if instance_weight(d1, d2, threshold) == 0.0:
             continue
         if (d2 - d1 > 0) == as_printed:
@@ -131,32 +120,42 @@ def iwcdrelief_update(acc, exact, metric, weights, i, neighbours, scale,
         else:
             row = other
         coef = scale * pair_coef[own, other]
-        add_mean_diffs(acc[row], exact, i, neighbours[other], misses, coef)
-        add_mean_diffs(acc[row], exact, i, neighbours[own], hits, -coef)
+        add_mean_diffs(acc[row], exact, i, index, share, offsets[other],
+                       offsets[other + 1], places[other], coef)
+        add_mean_diffs(acc[row], exact, i, index, share, offsets[own],
+                       offsets[own + 1], places[own], -coef)
 
 
 def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
                     pair_coef, thresholds, as_printed):
     """Rows W[c] of eq. 6 summed over all references (fixed block order),
-    for each of the `thresholds`: (thresholds, groups, attributes)."""
+    over the parts of `neighbours`, for each of the `thresholds`:
+    (thresholds, groups, attributes)."""
     exact, metric = for_kernels(exact), for_kernels(metric)
-    return np.stack([iwcdrelief_rows(exact, metric, weights, refs, scale,
-                                     neighbours, pair_coef, threshold,
-                                     as_printed)
-                     for threshold in thresholds])
+    m, n_groups = len(refs), neighbours.n_groups
+    partial = np.zeros((len(thresholds), -(-m // UPDATE_BLOCK), n_groups,
+                        exact.values.shape[0]))
+    for start, part in neighbours:
+        part_refs = refs[start:start + len(part)]
+        for t, threshold in enumerate(thresholds):
+            iwcdrelief_blocks(exact, metric, weights, part_refs,
+                              scale[start:start + len(part)], part.offsets,
+                              part.index, part.share, part.places, pair_coef,
+                              threshold, as_printed,
+                              partial[t, start // UPDATE_BLOCK:])
+    return np.stack([sum_of_blocks(rows) for rows in partial])
 
 
 @numba.njit(parallel=True, cache=True)
-def iwcdrelief_rows(exact, metric, weights, refs, scale, neighbours,
-                    pair_coef, threshold, as_printed):
-    """:func:`iwcdrelief_rule` of the kernels' exact tables."""
-    m = neighbours.shape[0]
-    n_groups = neighbours.shape[1]
-    n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((n_blocks, n_groups, exact.values.shape[0]))
-    for b in prange(n_blocks):
+def iwcdrelief_blocks(exact, metric, weights, refs, scale, offsets, index,
+                      share, places, pair_coef, threshold, as_printed,
+                      partial):
+    """The references' updates (:func:`iwcdrelief_update`) added into
+    ``partial[b]``, block b of UPDATE_BLOCK references."""
+    m, n_groups = places.shape
+    for b in prange(-(-m // UPDATE_BLOCK)):
         for r in range(b * UPDATE_BLOCK, min(m, (b + 1) * UPDATE_BLOCK)):
             iwcdrelief_update(partial[b], exact, metric, weights, refs[r],
-                              neighbours[r], scale[r], pair_coef, threshold,
-                              as_printed)
-    return partial.sum(axis=0)
+                              offsets[r * n_groups:(r + 1) * n_groups + 1],
+                              index, share, places[r], scale[r], pair_coef,
+                              threshold, as_printed)

@@ -4,7 +4,7 @@ The distance weights change after every reference, so the references are
 processed one at a time, in order, by one sequential kernel: it computes
 the distance weights (eq. 3.1-3.3), finds the reference's neighbours with
 :func:`..neighbours.references.search_rows` and
-:func:`..neighbours.exact_ranking.rerank_reference` (float32 search, exact float64
+:func:`..neighbours.exact_ranking.rank_list` (float32 search, exact float64
 ranking, as ReliefF's) and applies :func:`.relieff.relieff_update`, exactly
 the search and rule of ReliefF.  :mod:`....double` states the choices the
 paper leaves open.
@@ -13,10 +13,11 @@ import numba
 import numpy as np
 
 from ....formulas.distance_weighting import distance_weights_at
+from ....formulas.ties import SHARE, fill_shares
 from ..diffs import for_kernels
 from ..neighbours import EXTRA
 from ..neighbours.block import BLOCK, ROWS
-from ..neighbours.exact_ranking import float32_error_bound, rerank_reference
+from ..neighbours.exact_ranking import float32_error_bound, rank_list
 from ..neighbours.references import search_rows
 from ..neighbours.topk import INF_BITS, candidate_key, unpack_keys
 from ....progress import report, step_bounds
@@ -24,20 +25,69 @@ from .relieff import UPDATE_BLOCK, relieff_update
 
 
 distance_weights_at = numba.njit(cache=True)(distance_weights_at)
+fill_shares = numba.njit(cache=True)(fill_shares)
+
+
+@numba.njit(cache=True)
+def reference_lists(search, exact, order, position, weights, i, k, shared,
+                    offsets, places):
+    """Instance i's lists of every group under the float32 distance
+    `weights`, as ReliefF's search finds them: :func:`search_rows` in
+    float32 for k + EXTRA candidates (in the search tables' `order`:
+    instance order[p] at position p, `position` its inverse), ranked by
+    exact distance (:func:`rank_list`), searched again with twice the
+    candidates while a list is not proven.  List g goes to entries
+    offsets[g] .. offsets[g + 1] - 1 of `index` and `share` (returned
+    anew), its places (min(k, candidates)) to ``places[g]``."""
+    n = search.values.shape[1]
+    n_groups = len(places)
+    delta = float32_error_bound(search, weights)
+    wide = weights.astype(np.float64)
+    out = np.empty((ROWS, BLOCK), dtype=np.float32)
+    rows = np.full(ROWS, position[i], dtype=np.int64)
+    list_rows = np.zeros(ROWS, dtype=np.int64)
+    width = k + EXTRA
+    while True:
+        keys = np.full((n_groups, width), candidate_key(INF_BITS, n),
+                       dtype=np.uint64)
+        search_rows(search, weights, rows, 1, list_rows, n_groups, keys, out)
+        candidates = np.empty(keys.shape, dtype=np.int64)
+        cand_dist = np.empty(keys.shape, dtype=np.float32)
+        unpack_keys(keys, order, candidates, cand_dist)
+        found = np.empty((n_groups, width), dtype=np.int64)
+        dist = np.empty((n_groups, width))
+        proven = True
+        for g in range(n_groups):
+            places[g] = rank_list(exact, wide, i, candidates[g], cand_dist[g],
+                                  k, delta, shared, found[g], dist[g])
+            proven &= places[g] >= 0
+        if proven:
+            break
+        width = min(2 * width, n + 1)
+    offsets[0] = 0
+    for g in range(n_groups):
+        offsets[g + 1] = offsets[g] + places[g]
+    index = np.empty(offsets[n_groups], dtype=np.int64)
+    share = np.empty(offsets[n_groups])
+    for g in range(n_groups):
+        index[offsets[g]:offsets[g + 1]] = found[g, :places[g]]
+        fill_shares(dist[g], places[g], k, shared,
+                    share[offsets[g]:offsets[g + 1]])
+        places[g] = min(k, places[g])
+    return index, share
 
 
 @numba.njit(cache=True)
 def double_relieff_steps(search, exact, order, position, refs, start, stop,
-                         priors, k, fixed, clip, exponent, s, partial, done):
+                         priors, k, fixed, clip, exponent, s, shared, partial,
+                         done):
     """Process references refs[start:stop] of (p)dReliefF, one at a time.
 
     For each reference R_t (t = its position in `refs`): distance weights
-    from the current estimate (:func:`distance_weights_at`), R_t's k nearest
-    hits and misses under them (:func:`search_rows` in float32, in the
-    search tables' `order`: instance order[p] at position p, `position` its
-    inverse; then ranked by exact distance, :func:`rerank_reference`), and
-    ReliefF's update (:func:`relieff_update`) added to
-    ``partial[t // UPDATE_BLOCK]``.
+    from the current estimate (:func:`distance_weights_at`), R_t's lists
+    under them (:func:`reference_lists`, the candidates at the k-th
+    distance sharing its places when `shared`), and ReliefF's update
+    (:func:`relieff_update`) added to ``partial[t // UPDATE_BLOCK]``.
 
     `partial` (n_blocks, a) and `done` (a,), the sum of the completed blocks,
     are the state kept between calls, so a caller can stop after any
@@ -45,17 +95,10 @@ def double_relieff_steps(search, exact, order, position, refs, start, stop,
     ``partial.sum(axis=0) / m``, summed as ReliefF sums (:func:`relieff_rule`).
     ``s < 0`` means dReliefF.
     """
-    n = search.values.shape[1]
     n_groups = priors.shape[0]
     m = refs.shape[0]
-    keys = np.empty((n_groups, k + EXTRA), dtype=np.uint64)
-    empty = candidate_key(INF_BITS, n)
-    candidates = np.empty(keys.shape, dtype=np.int64)
-    cand_dist = np.empty(keys.shape, dtype=np.float32)
-    neighbours = np.empty((n_groups, k), dtype=np.int64)
-    out = np.empty((ROWS, BLOCK), dtype=np.float32)
-    rows = np.empty(ROWS, dtype=np.int64)
-    list_rows = np.zeros(ROWS, dtype=np.int64)
+    offsets = np.empty(n_groups + 1, dtype=np.int64)
+    places = np.empty(n_groups, dtype=np.int64)
     weights = np.empty(partial.shape[1], dtype=np.float32)
     total = np.empty(partial.shape[1])
     for t in range(start, stop):
@@ -65,15 +108,11 @@ def double_relieff_steps(search, exact, order, position, refs, start, stop,
         total[:] = done + partial[block]
         distance_weights_at(weights, total, t, m, fixed, clip, exponent, s)
         i = refs[t]
-        rows[:] = position[i]
-        keys[:] = empty
-        search_rows(search, weights, rows, 1, list_rows, n_groups, keys, out)
-        unpack_keys(keys, order, candidates, cand_dist)
-        rerank_reference(search, exact, weights, weights.astype(np.float64),
-                         i, candidates, cand_dist,
-                         float32_error_bound(search, weights), order,
-                         position, neighbours)
-        relieff_update(partial[block], exact, i, neighbours, priors)
+        index, share = reference_lists(search, exact, order, position,
+                                       weights, i, k, shared, offsets,
+                                       places)
+        relieff_update(partial[block], exact, i, offsets, index, share,
+                       places, priors)
 
 
 @numba.njit(cache=True)
@@ -82,7 +121,7 @@ def finish(partial, m):
     return partial.sum(axis=0) / m
 
 
-def double_relieff(data, refs, k, fixed, clip, exponent, s,
+def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,
                    progress_callback=None):
     """(p)dReliefF weights of prepared data (``s < 0``: dReliefF), the
     references processed in order in the pieces of
@@ -97,6 +136,6 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s,
         double_relieff_steps(data.search, exact, data.search_order,
                              position, refs, int(start), int(stop),
                              data.priors, k, fixed, clip, exponent, s,
-                             partial, done)
+                             ties == SHARE, partial, done)
         report(progress_callback, stop / m)
     return finish(partial, m)

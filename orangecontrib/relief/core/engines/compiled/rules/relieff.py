@@ -1,6 +1,8 @@
 """The rules of Relief, ReliefF (Kononenko 1994) and RReliefF
 (Robnik-Sikonja & Kononenko 1997), compiled; the diff of a pair read from
-the exact tables (:mod:`..diffs`)."""
+the exact tables (:mod:`..diffs`), the neighbours from the parts of
+:class:`.....neighbours.NeighbourLists`, each weighted by its share of
+its list's places."""
 import numba
 import numpy as np
 from numba import prange
@@ -12,15 +14,6 @@ from ..diffs import (any_missing, as_dtype_of, attribute_diff,
 from ....tables import LINEAR, NarrowTables
 
 UPDATE_BLOCK = 64  # references per partial sum
-
-
-@numba.njit(inline="always", cache=True)
-def n_found(neighbours, g):
-    """How many neighbours of group g a reference has (lists pad with -1)."""
-    count = 0
-    while count < neighbours.shape[1] and neighbours[g, count] >= 0:
-        count += 1
-    return count
 
 
 @numba.njit(inline="always", cache=True)
@@ -92,48 +85,64 @@ def add_exact_diffs(acc, tables, i, j, coef):
 
 
 @numba.njit(cache=True)
-def relieff_update(acc, tables, i, neighbours, priors):
+def relieff_update(acc, tables, i, offsets, index, share, places, priors):
     """acc[A] += m times reference I_i's ReliefF update (Fig. 2, lines 8-9)::
 
         - sum_j diff(A, R, H_j) / k
         + sum_{C != class(R)} P(C) / (1 - P(class(R))) sum_j diff(A, R, M_j(C)) / k
 
-    `neighbours` is the reference's (n_groups, k) list; k becomes the
-    number of neighbours a class actually has.  With two classes and k = 1
-    this is Kira & Rendell's Relief (Fig. 1).
+    over its lists, list g the entries ``offsets[g]:offsets[g + 1]`` of
+    `index`, each neighbour's terms times its `share` of the list's
+    ``places[g]`` places (k, or what a class has: k becomes that).  With
+    two classes and k = 1 this is Kira & Rendell's Relief (Fig. 1).
     """
     own = tables.groups[i]
-    for g in range(neighbours.shape[0]):
-        count = n_found(neighbours, g)
-        if count == 0:
+    for g in range(len(places)):
+        if places[g] == 0:
             continue
         if g == own:
-            coef = -1.0 / count
+            coef = -1.0 / places[g]
         else:
-            coef = priors[g] / (1 - priors[own]) / count
-        for s in range(count):
-            add_diffs(acc, tables, i, neighbours[g, s], coef)
+            coef = priors[g] / (1 - priors[own]) / places[g]
+        for e in range(offsets[g], offsets[g + 1]):
+            add_diffs(acc, tables, i, index[e], coef * share[e])
 
 
 def relieff_rule(exact, refs, neighbours, priors):
-    """ReliefF weights (Kononenko 1994): the mean of the references' updates."""
-    return relieff_weights(kernel_tables(exact), refs, neighbours, priors)
+    """ReliefF weights (Kononenko 1994): the mean of the references'
+    updates, over the parts of `neighbours` (:mod:`.....neighbours`)."""
+    tables = kernel_tables(exact)
+    m = len(refs)
+    partial = np.zeros((-(-m // UPDATE_BLOCK), exact.values.shape[0]))
+    for start, part in neighbours:
+        relieff_blocks(tables, refs[start:start + len(part)], part.offsets,
+                       part.index, part.share, part.places, priors,
+                       partial[start // UPDATE_BLOCK:])
+    return mean_of_blocks(partial, m)
 
 
 @numba.njit(parallel=True, cache=True)
-def relieff_weights(exact, refs, neighbours, priors):
-    """:func:`relieff_rule` of the kernels' exact tables."""
-    m = neighbours.shape[0]
-    n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((n_blocks, exact.values.shape[0]))
-    for b in prange(n_blocks):
+def relieff_blocks(exact, refs, offsets, index, share, places, priors,
+                   partial):
+    """The references' updates (:func:`relieff_update`) added into
+    ``partial[b]``, block b of UPDATE_BLOCK references."""
+    m, n_groups = places.shape
+    for b in prange(-(-m // UPDATE_BLOCK)):
         for r in range(b * UPDATE_BLOCK, min(m, (b + 1) * UPDATE_BLOCK)):
-            relieff_update(partial[b], exact, refs[r], neighbours[r], priors)
+            relieff_update(partial[b], exact, refs[r],
+                           offsets[r * n_groups:(r + 1) * n_groups + 1],
+                           index, share, places[r], priors)
+
+
+@numba.njit(cache=True)
+def mean_of_blocks(partial, m):
+    """The sum of the blocks' partial sums, in block order, over m."""
     return partial.sum(axis=0) / m
 
 
 @numba.njit(cache=True)
-def rrelieff_update(sums, tables, i, neighbours, target, rank_weights):
+def rrelieff_update(sums, tables, i, start, stop, index, weight, norm,
+                    target):
     """Add reference I_i's terms to RReliefF's sums (Robnik-Sikonja &
     Kononenko 1997, 2003)::
 
@@ -141,14 +150,14 @@ def rrelieff_update(sums, tables, i, neighbours, target, rank_weights):
         N_dA[A]   += diff(A, R, I_j) d(R, I_j)             (sums[1])
         N_dCdA[A] += diff(tau, R, I_j) diff(A, R, I_j) d(R, I_j)   (sums[2])
 
-    d(R, I_j) = rank_weights[j] / the sum over R's neighbours;
-    diff(tau, ...) = |target difference| (target scaled to [0, 1]).
+    over its neighbours, entries start .. stop - 1: d(R, I_j) =
+    weight[e] (the neighbour's expected rank weight) / `norm` (the sum of
+    the rank weights of the list's places); diff(tau, ...) = |target
+    difference| (target scaled to [0, 1]).
     """
-    count = n_found(neighbours, 0)
-    norm = rank_weights[:count].sum()
-    for s in range(count):
-        j = neighbours[0, s]
-        d = rank_weights[s] / norm
+    for e in range(start, stop):
+        j = index[e]
+        d = weight[e] / norm
         d_target = abs(target[i] - target[j])
         sums[0, 0] += d_target * d
         add_diffs(sums[1], tables, i, j, d)
@@ -156,20 +165,35 @@ def rrelieff_update(sums, tables, i, neighbours, target, rank_weights):
 
 
 def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
-    """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references."""
-    return rrelieff_terms(kernel_tables(exact), refs, neighbours, target,
-                          rank_weights)
+    """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references, over
+    the parts of `neighbours`, each neighbour weighted by its expected
+    rank weight (:meth:`.....neighbours.Neighbours.place_weights`)."""
+    tables = kernel_tables(exact)
+    m = len(refs)
+    partial = np.zeros((-(-m // UPDATE_BLOCK), 3, exact.values.shape[0]))
+    for start, part in neighbours:
+        rrelieff_blocks(tables, refs[start:start + len(part)], part.offsets,
+                        part.index, part.place_weights(rank_weights),
+                        part.places[:, 0], target, rank_weights,
+                        partial[start // UPDATE_BLOCK:])
+    sums = sum_of_blocks(partial)
+    return sums[0, 0], sums[1], sums[2]
 
 
 @numba.njit(parallel=True, cache=True)
-def rrelieff_terms(exact, refs, neighbours, target, rank_weights):
-    """:func:`rrelieff_sums` of the kernels' exact tables."""
-    m = neighbours.shape[0]
-    n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((n_blocks, 3, exact.values.shape[0]))
-    for b in prange(n_blocks):
+def rrelieff_blocks(exact, refs, offsets, index, weight, places, target,
+                    rank_weights, partial):
+    """The references' terms (:func:`rrelieff_update`) added into
+    ``partial[b]``, block b of UPDATE_BLOCK references."""
+    m = len(places)
+    for b in prange(-(-m // UPDATE_BLOCK)):
         for r in range(b * UPDATE_BLOCK, min(m, (b + 1) * UPDATE_BLOCK)):
-            rrelieff_update(partial[b], exact, refs[r], neighbours[r],
-                            target, rank_weights)
-    sums = partial.sum(axis=0)
-    return sums[0, 0], sums[1], sums[2]
+            norm = rank_weights[:places[r]].sum()
+            rrelieff_update(partial[b], exact, refs[r], offsets[r],
+                            offsets[r + 1], index, weight, norm, target)
+
+
+@numba.njit(cache=True)
+def sum_of_blocks(partial):
+    """The sum of the blocks' partial sums, in block order."""
+    return partial.sum(axis=0)
