@@ -175,6 +175,47 @@ def test_sampled_references_and_distance_weights(engine, kind, small_blocks):
                                        **options))
 
 
+def with_twins(X, dense):
+    """X and its float64 copy with rows 1 .. 5 copies of row 0 and rows
+    7 .. 9 of row 6 (their classes differ): lists that tie at the k-th
+    distance."""
+    rows = np.arange(N)
+    rows[1:6], rows[7:10] = 0, 6
+    if isinstance(X, ArrayColumns):
+        return ArrayColumns(X.X[rows], missing_code=X.missing_code), \
+            dense[rows]
+    return X[rows], dense[rows]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("ties", ["share", "lower-index"])
+@each_engine
+def test_tied_neighbours_share_places_as_on_float64(engine, ties, kind,
+                                                    small_blocks):
+    """Relief, ReliefF and RReliefF on compact data whose lists tie at
+    the k-th distance: each tie rule gives the float64 weights to the
+    bit, and with shared places the weights of complete data do not
+    depend on the order of the rows (to 1e-12)."""
+    rng = rng_of("ties", kind)
+    X, dense = with_twins(*KINDS[kind](rng)[:2])
+    discrete = KINDS[kind](rng_of("ties", kind))[2]
+    y, order = rng.integers(0, 2, N), rng.permutation(N)
+    regression = rng.random(N)
+    calls = [(relieff, y, dict(k_nearest=4)), (relieff, y, dict(k_nearest=1)),
+             (rrelieff, regression, dict(k_nearest=4))]
+    with forced(engine):
+        for estimator, target_, options in calls:
+            got = estimator(X, target_, discrete, ties=ties, **options)
+            assert_array_equal(got, estimator(dense, target_, discrete,
+                                              ties=ties, **options))
+            if (ties == "share" and not isinstance(X, ArrayColumns)
+                    and not np.isnan(dense).any()):
+                permuted = estimator(X[order], target_[order], discrete,
+                                     ties=ties, **options)
+                np.testing.assert_allclose(permuted, got, rtol=0,
+                                           atol=1e-12)
+
+
 def test_small_integers_fit_bit_planes():
     """Which columns the popcount distances take: whole numbers of a range
     of at most 2, nominal codes below 4, no missing value, the linear
