@@ -32,7 +32,8 @@ def genotype_class(n, seed=0):
     a tenth flipped)."""
     snps = genotype_columns(n, 0, 2, seed)
     y = (snps.sum(axis=1) > 1).astype(np.float64)
-    flip = np.random.default_rng([seed, -1]).random(n) < 0.1
+    # a stream of its own: no chunk of columns reaches 2 ** 31
+    flip = np.random.default_rng([seed, 2 ** 31]).random(n) < 0.1
     return np.where(flip, 1 - y, y)
 
 
