@@ -12,10 +12,14 @@ import numpy as np
 import scipy.sparse as sp
 from Orange.data import Table
 
+from .readers.sources import core_input
+
 TableArrays = namedtuple("TableArrays", [
-    "X",         # float64 (n, a): attribute values, NaN for missing,
-                 # value codes for discrete attributes (a CSR matrix
-                 # where a sparse table is kept sparse)
+    "X",         # (n, a): attribute values, NaN for missing, value codes
+                 # for discrete attributes: float64, or with `sparse` the
+                 # table's X as the core takes it (readers.sources.
+                 # core_input: a CSR matrix of its dtype where it stores
+                 # no NaN)
     "y",         # float64 (n,): class codes or the numeric target
     "discrete",  # bool (a,): which attributes are discrete (nominal)
     "task",      # "classification" or "regression"
@@ -48,19 +52,21 @@ def without_weights(data):
 def table_arrays(data, what, sparse=False):
     """The :class:`TableArrays` of `data` (rows with an unknown class are
     kept, the core leaves them out).  A sparse table is made dense, or
-    with `sparse` its X kept as a CSR matrix (the core reads it as it is:
-    :mod:`.core.compact`) unless it stores a missing value (NaN), which
-    the core reads only in a dense array."""
+    with `sparse` its X goes to the core through
+    :func:`~orangecontrib.relief.readers.sources.core_input`, the one place
+    that decides what the core gets of it (a CSR matrix, read as it is by
+    :mod:`.core.compact`, unless it stores a missing value)."""
     check_table(data, what)
-    if sp.issparse(data.X) and not (
-            sparse and not np.isnan(data.X.data).any()):
-        data = data.to_dense()
     discrete = np.array([var.is_discrete for var in data.domain.attributes],
                         dtype=bool)
     task = ("classification" if data.domain.class_var.is_discrete
             else "regression")
-    X = (sp.csr_matrix(data.X) if sp.issparse(data.X)
-         else np.asarray(data.X, dtype=np.float64))
+    if not sp.issparse(data.X):
+        X = np.asarray(data.X, dtype=np.float64)
+    elif sparse:
+        X = core_input(data.X)
+    else:
+        X = data.X.toarray().astype(np.float64, copy=False)
     return TableArrays(X,
                        np.asarray(data.Y, dtype=np.float64).ravel(),
                        discrete, task)

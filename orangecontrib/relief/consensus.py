@@ -22,7 +22,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, without_weights
-from .resampled import attribute_scores
+from .resampled import attribute_scores, warnings_summarised
 from .scorers import fits, of_feature
 
 __all__ = ["Consensus", "METHODS", "fractional_ranks"]
@@ -98,8 +98,9 @@ class Consensus(Scorer):
         """(scorers, a) the rank of every attribute by every scorer."""
         check_table(data, "A consensus")
         data = without_weights(data)
-        return np.array([fractional_ranks(attribute_scores(scorer, data))
-                         for scorer in self.scorers])
+        with warnings_summarised(self.name):
+            return np.array([fractional_ranks(attribute_scores(scorer, data))
+                             for scorer in self.scorers])
 
     def __call__(self, data, feature=None):
         mean_rank = self.ranks(data).mean(axis=0)

@@ -24,10 +24,10 @@ from Orange.data import Domain
 from Orange.preprocess.preprocess import Preprocess
 
 from .arrays import check_table
-from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
-                           RANDOM_STATE, Interval, Optional, PositiveInt,
-                           check)
-from .core.threshold import select_features
+from .core.options import (ABSOLUTE, ADJUSTMENT, ALPHA, N_PERMUTATIONS,
+                           R_COMPATIBLE, RANDOM_STATE, Interval, Optional,
+                           PositiveInt, check)
+from .core.threshold import ranking_scores, select_features
 from .resampled import attribute_scores
 from .scorers import ReliefF
 from .significance import TESTS, Significance
@@ -57,6 +57,11 @@ class SelectReliefFeatures(Preprocess):
         `adjustment`, `n_permutations` and `random_state`).
     alpha, adjustment, n_permutations, random_state, r_compatible
         Of the significance test.
+    absolute : bool
+        Rank the attributes, and compare them with `threshold`, by the
+        magnitude of their weights: an attribute of large negative weight
+        is kept too (Relief's own cut then keeps every attribute of a
+        nonzero weight: give a number, a share or a threshold).
 
     The criteria given are combined (e.g. the k best of the significant
     ones); with none, the attributes of positive weight are kept (Relief's
@@ -70,7 +75,7 @@ class SelectReliefFeatures(Preprocess):
     def __init__(self, scorer=None, *, k=None, fraction=None, threshold=None,
                  significance=None, alpha=ALPHA, adjustment=ADJUSTMENT,
                  n_permutations=N_PERMUTATIONS, random_state=RANDOM_STATE,
-                 r_compatible=R_COMPATIBLE):
+                 r_compatible=R_COMPATIBLE, absolute=ABSOLUTE):
         if k is not None and fraction is not None:
             raise ValueError("Give k or fraction, not both: both say how "
                              "many attributes to keep.")
@@ -87,6 +92,7 @@ class SelectReliefFeatures(Preprocess):
         self.threshold = Optional(Interval(-np.inf), "no cut by weight")(
             "threshold", threshold)
         self.significance = significance
+        self.absolute = check("absolute", absolute)
         self.tester = None if significance is None else Significance(
             self.scorer, test=significance, adjustment=adjustment,
             alpha=check("alpha", alpha), n_permutations=n_permutations,
@@ -115,7 +121,7 @@ class SelectReliefFeatures(Preprocess):
         """The indices of the attributes to keep by their `weights` and,
         with a test, which are `significant`, best first."""
         # an attribute the scorer could not score (NaN) comes last
-        weights = np.asarray(weights, dtype=np.float64)
+        weights = ranking_scores(weights, self.absolute)
         weights = np.where(np.isnan(weights), -np.inf, weights)
         count = self.k
         if self.fraction is not None:
@@ -145,4 +151,8 @@ class SelectReliefFeatures(Preprocess):
             parts.append(f"the {self.k} best")
         elif self.fraction is not None:
             parts.append(f"the best {self.fraction:.0%}")
-        return ", ".join(parts) or "positive weight"
+        text = ", ".join(parts) or "positive weight"
+        if self.absolute:
+            text = (text.replace("weight", "|weight|") +
+                    ", ranked by |weight|")
+        return text

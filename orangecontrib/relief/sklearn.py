@@ -34,9 +34,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .core import significance, variants
 from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
-from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                           N_PERMUTATIONS, RANDOM_STATE, T_DIFF, T_EQ, TIES,
-                           Constraint, Interval, OneOf, Optional, check)
+from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, K_RELIEFF,
+                           K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE, T_DIFF,
+                           T_EQ, TIES, Constraint, Interval, OneOf, Optional,
+                           check)
+from .core.threshold import best_first, ranking_scores
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "NPDR"]
@@ -98,6 +100,12 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     random_state : int or None
     diff : "linear", "squared" or "ramp"; t_eq, t_diff : float
         The diff of numeric features (see the core's documentation).
+    absolute : bool
+        Rank the features, and compare them with `threshold`, by the
+        magnitude of their weights (scikit-rebate's ``rank_absolute``): a
+        large negative weight counts as much as a large positive one
+        (without a number or a threshold, every feature of a nonzero
+        weight is kept).
 
     Attributes
     ----------
@@ -127,7 +135,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
                  significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
         self.n_features_to_select = n_features_to_select
         self.threshold = threshold
         self.significance = significance
@@ -139,6 +147,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         self.diff = diff
         self.t_eq = t_eq
         self.t_diff = t_diff
+        self.absolute = absolute
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -190,6 +199,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         for name, constraint in SELECTION.items():
             constraint(name, getattr(self, name))
         check("alpha", self.alpha)
+        check("absolute", self.absolute)
         tested = getattr(self, "_tested", self.significance)
         if self.significance not in (None, tested):
             raise ReliefInputError(
@@ -284,7 +294,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def _get_support_mask(self):
         check_is_fitted(self)
         self._check_selection()
-        weights = self.feature_importances_
+        weights = ranking_scores(self.feature_importances_, self.absolute)
         mask = np.ones(len(weights), bool)
         criteria = False
         if self.threshold is not None:
@@ -296,7 +306,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         count = self.n_features_to_select
         if count is not None:
             count = self._count(count, len(weights))
-            order = np.argsort(-weights, kind="stable")
+            order = best_first(weights)
             best = np.zeros(len(weights), bool)
             best[order[:count]] = True
             mask &= best
@@ -336,13 +346,13 @@ class ReliefF(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.k_nearest = k_nearest
         self.ties = ties
 
@@ -361,13 +371,13 @@ class RReliefF(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.k_nearest = k_nearest
         self.ties = ties
 
@@ -394,13 +404,13 @@ class SURF(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.task = task
 
     def _rescorer(self, X, y, discrete):
@@ -426,13 +436,13 @@ class MultiSURF(SURF):
                  significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
         super().__init__(
             task=task, n_features_to_select=n_features_to_select,
             threshold=threshold, significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.deviation = deviation
 
     def _options(self):
@@ -464,12 +474,13 @@ class NPDR(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF):
+                 t_diff=T_DIFF, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
-            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff)
+            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+            absolute=absolute)
         self.task = task
         self.covariates = covariates
         self.deviation = deviation

@@ -65,3 +65,31 @@ def test_a_figure_that_cannot_be_written(capsys, tmp_path):
     code, _, err = run(capsys, "curve", "--folds", "2", "--figure",
                        str(tmp_path / "no" / "such" / "folder.png"))
     assert code == 2 and "cannot write" in err
+
+
+def test_the_learners_warnings_are_summarised_once(capsys):
+    # Orange's logistic regression against scikit-learn 1.8 warns at every
+    # fit (180 lines for this curve before): each kind once, with a count
+    import warnings
+
+    code, lines, err = run(capsys, "curve", "--learner", "logreg",
+                           "--folds", "5", "--no-figure")
+    assert code == 0 and lines
+    for line in err.splitlines():
+        assert line.startswith("orange-relief curve: warning: "), line
+    assert len(err.splitlines()) == len(set(err.splitlines())) <= 5
+    # the filters are as they were: nothing silenced for the rest
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("after the command", FutureWarning)
+    assert len(caught) == 1
+
+
+def test_the_engine_that_answers_is_named(capsys, monkeypatch):
+    from orangecontrib.relief.core import engines
+
+    monkeypatch.setattr(engines, "decide", lambda work, parts=(): (
+        engines.VECTORISED, engines.PREPARING))
+    code, _, err = run(capsys, "curve", "--folds", "3", "--no-figure")
+    assert code == 0
+    assert err.startswith("Vectorised engine (numpy); the compiled engine ")

@@ -42,6 +42,17 @@ def test_identical_sets_have_stability_one_and_no_variance():
         assert index.low == pytest.approx(1) == index.high
 
 
+def test_the_interval_of_nearly_identical_sets_stops_at_one():
+    """Nine equal sets and one that differs in one attribute: Phi is near
+    1, the normal interval would pass it, the population's cannot."""
+    rows = SETS[[0] * 9 + [1]]
+    index = stability_index(rows)
+    assert 0.5 < index.value < 1
+    assert index.value + 1.96 * np.sqrt(index.variance) > 1
+    assert index.high == 1
+    assert index.low < index.value
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_independent_random_sets_have_stability_about_zero(seed):
     """Sets of 10 of 100 attributes drawn independently: the estimate is

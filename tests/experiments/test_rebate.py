@@ -266,9 +266,10 @@ def test_the_results_write_their_files(results, tmp_path):
         rows = list(csv.DictReader(file))
     multiplexer = [row for row in rows if row["configuration"]
                    == "6_bit_mutliplexer" and row["method"] == "MultiSURF"]
-    assert [(row["ranked"], row["r"]) for row in multiplexer] == [
-        (ranked, str(r)) for ranked in ("key", "key and register")
-        for r in range(1, 7)]
+    assert [(row["ranked"], row["ranking"], row["r"])
+            for row in multiplexer] == [
+        (ranked, ranking, str(r)) for ranked in ("key", "key and register")
+        for ranking in ("signed", "absolute") for r in range(1, 7)]
     assert {row["key_variables"] for row in multiplexer} == {"A_0 A_1"}
     assert multiplexer[-1]["power"] == "1"
     assert not any(row["method"] == "Relief"
@@ -281,7 +282,20 @@ def test_the_results_write_their_files(results, tmp_path):
     summary = results.summary()
     assert "6_bit_mutliplexer" in summary and "n/a" in summary
     assert "7 files" in summary
-    assert summary.split("\n")[-1].startswith("6_bit_mutliplexer")
+    signed, absolute = summary.split("Ranked by the magnitude")
+    assert signed.rstrip().split("\n")[-1].startswith("6_bit_mutliplexer")
+    assert absolute.split("\n")[-1].startswith("mean")
+
+
+def test_power_by_the_magnitude_of_the_scores():
+    """A key variable of a large negative score ranks last by score and
+    first by its magnitude; a tie still counts against the method."""
+    scores = np.array([0.1, -0.9, 0.2, 0.05])
+    relevant = np.array([False, True, False, False])
+    assert rebate.worst_rank(scores, relevant) == 4
+    assert rebate.worst_rank(scores, relevant, absolute=True) == 1
+    assert rebate.worst_rank(np.array([0.9, -0.9]), np.array([False, True]),
+                             absolute=True) == 2
 
 
 def test_a_run_reports_progress_and_stops_when_asked():

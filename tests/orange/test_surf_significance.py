@@ -164,9 +164,9 @@ def test_degenerate_evidence_gets_no_verdict(case, scorer):
 
 
 def test_the_rank_column_says_what_it_holds(heart):
-    assert Significance(ReliefF()).friendly_name == "STIR -log10 q"
+    assert Significance(ReliefF()).friendly_name == "\u2212log\u2081\u2080q"
     tester = Significance(ReliefF(), test="permutation", n_permutations=19)
-    assert tester.friendly_name == "Perm. -log10 q"
+    assert tester.friendly_name == "\u2212log\u2081\u2080q"
     result = Significance(ReliefF()).result(heart)
     assert_allclose(Significance(ReliefF())(heart), -np.log10(result.q))
 

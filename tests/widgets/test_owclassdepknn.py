@@ -101,15 +101,25 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
             self.assertEqual(model.method == "none", plain, name)
             self.assertEqual(info.plain_won.is_shown(), plain)
             self.assertEqual(info.chosen_threshold.is_shown(), not plain)
+            # the choice stands where the threshold's control would, which
+            # would show a value not used
+            self.assertFalse(widget.threshold_spin.box.isVisibleTo(widget))
+            self.assertTrue(widget.chosen_label.isVisibleTo(widget))
             if not plain:
                 self.assertIn(f"{model.threshold:g}",
                               info.chosen_threshold.formatted)
+                self.assertIn(f"{model.threshold:g}, chosen",
+                              widget.chosen_label.text())
+            else:
+                self.assertIn("equal weights", widget.chosen_label.text())
             report = dict(widget.get_learner_parameters())
             self.assertIn("equal weights" if plain else
                           f": {model.threshold:g}",
                           report["Border threshold"])
         widget.controls.choose_threshold.click()  # a threshold by hand
         self.wait_until_finished(widget=widget)
+        self.assertTrue(widget.threshold_spin.box.isVisibleTo(widget))
+        self.assertFalse(widget.chosen_label.isVisibleTo(widget))
         self.assertFalse(info.plain_won.is_shown())
         self.assertFalse(info.chosen_threshold.is_shown())
         self.send_signal(widget.Inputs.data, None, widget=widget)

@@ -2,8 +2,9 @@
 learner's cross-validated score with the attributes ranked in each fold."""
 import time
 
+from ..core import engines
 from .common import (CliError, ProgressBar, input_error,
-                     non_negative_int, option_names, positive_int)
+                     non_negative_int, option_names, positive_int, timed)
 from .rank import add_table_arguments, scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
@@ -81,6 +82,7 @@ def format_curve(curve):
 
 def run_curve(args):
     """Compute the curve of `args.file`, print it and draw it."""
+    from orangecontrib.relief.core.variants import by_name
     from orangecontrib.relief.curve import curve_figure, selection_curve
     from orangecontrib.relief.preprocess import SelectReliefFeatures
     from orangecontrib.relief.variants import make_scorer
@@ -91,10 +93,14 @@ def run_curve(args):
     try:
         scorer = make_scorer(method, k_nearest=args.k_nearest,
                              ties=args.ties)
+        # the method weighs the training part of each fold
+        engine = engines.status(table.X, None, by_name(method).parts,
+                                passes=args.n_folds)
         curve = selection_curve(table, learner, scorer, score=args.score,
                                 n_folds=args.n_folds,
                                 random_state=args.random_state,
-                                progress_callback=ProgressBar("curve"))
+                                progress_callback=ProgressBar(
+                                    "curve", heading=engine))
         kept = SelectReliefFeatures(scorer, k=curve.chosen).selected(table)
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
@@ -107,7 +113,7 @@ def run_curve(args):
           f"{names}")
     print(f"{len(table)} instances, {method}, "
           f"{LEARNERS[args.learner][0]}, {len(curve.folds)}-fold "
-          f"cross-validation, {seconds:.2f} s")
+          f"cross-validation, {timed(seconds, 'the curve')}")
     if not args.no_figure:
         try:
             curve_figure(curve, args.figure,

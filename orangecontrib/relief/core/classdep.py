@@ -53,6 +53,7 @@ neighbor classification. PRIB 2013, LNCS 7986, 69-78.
 import numpy as np
 
 from . import engines
+from .engines import preparation
 from .errors import ReliefInputError
 from .sampling import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
@@ -171,7 +172,8 @@ class ClassDependentRelief:
                  progress_callback=None):
         self.k_nearest = check("k_nearest", k_nearest)
         n_iterations = check("n_iterations", n_iterations)
-        chosen = engines.choose_for(X, n_iterations)
+        chosen = engines.choose_for(X, n_iterations,
+                                    (preparation.CLASS_DEPENDENT,))
         self.kernels = engines.kernels(chosen)
         self.squared, self.update = _prepared(X, y, discrete, diff, t_eq,
                                               t_diff, chosen)

@@ -43,7 +43,7 @@ Decisions the paper leaves open (all documented in the public functions):
 """
 import numpy as np
 
-from .engines import kernels
+from .engines import kernels, preparation
 from .errors import ReliefInputError
 from .estimators import prepared
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
@@ -107,7 +107,7 @@ def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
     the order of its content (:func:`content_order`)."""
     data, refs, _ = prepared(X, y, discrete, n_iterations, random_state,
                              task="classification", diff=diff, t_eq=t_eq,
-                             t_diff=t_diff)
+                             t_diff=t_diff, parts=(preparation.DOUBLE,))
     if check("n_iterations", n_iterations) is None:
         refs = content_order(data)
     return data, refs

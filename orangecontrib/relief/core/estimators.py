@@ -13,6 +13,7 @@ from .compact import search as compact_search
 from .compact.data import CompactData, read
 from .compact.rules import by_columns, progress_shares
 from .compact.store import is_compact
+from .engines import preparation
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TIES, check, check_choice, check_distance_weights,
@@ -27,10 +28,12 @@ WEIGHTINGS = ("exp_rank", "equal")
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
-             t_eq, t_diff, client=None, compact=False):
+             t_eq, t_diff, client=None, compact=False, parts=()):
     """The data prepared for the engine that suits its size (the compiled
     one for a Dask `client`), its references (:func:`reference_instances`)
-    and the engine's kernels (:func:`.engines.kernels`).
+    and the engine's kernels (:func:`.engines.kernels`); `parts` are the
+    parts of the compiled engine's preparation that compile the call's
+    kernels (:data:`.engines.preparation.PARTS`; none: all of them).
 
     With `compact`, a narrow array, a sparse matrix or a column-block
     source stays as it is (:class:`.compact.data.CompactData`, for the
@@ -39,9 +42,12 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     data (TuRF's, whose rounds take columns of it); otherwise such data
     are scaled to float64 tables as a whole (:func:`.prepare.prepare`)."""
     n_iterations = check("n_iterations", n_iterations)
-    chosen = (engines.choose_for(X, n_iterations) if check_client(client) is None
-              else engines.COMPILED)
-    if compact == "always" or compact and is_compact(X):
+    compact = compact == "always" or compact and is_compact(X)
+    if compact:  # kernels of the compact search and rules as well
+        parts = tuple(parts) + (preparation.COMPACT,)
+    chosen = (engines.choose_for(X, n_iterations, parts)
+              if check_client(client) is None else engines.COMPILED)
+    if compact:
         diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
         data = read(X, y, discrete, task=check_choice("task", task, TASKS),
                     kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
@@ -151,7 +157,8 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             X = np.load(X, mmap_mode="r") if not hasattr(X, "shape") else X
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
+        parts=(preparation.RELIEFF,))
     return relieff_weights(data, refs, kernels, k_nearest, distance_weights,
                            progress_callback, client, ties)
 
@@ -181,7 +188,8 @@ def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     the number of attributes.  Parameters as in :func:`relieff`."""
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact="always")
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact="always",
+        parts=(preparation.RELIEFF,))
     weights = check_distance_weights(distance_weights, data.n_attributes)
     draws = reference_draws(refs, data.n_instances, n_iterations,
                             random_state)
@@ -220,7 +228,8 @@ def relief(X, y, discrete=None, *, n_iterations=None,
     """
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
+        parts=(preparation.RELIEFF,))
     if data.n_groups != 2:
         raise ReliefInputError(
             f"Relief handles two classes and the data has {data.n_groups}; "
@@ -295,7 +304,8 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     k = check("k_nearest", k_nearest)
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="regression",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
+        parts=(preparation.RRELIEFF,))
     weights = rank_weights(k, weighting, sigma, count=data.n_instances)
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,

@@ -42,6 +42,7 @@ from scipy.special import stdtr
 
 from .columns import is_column_source
 from .compact.store import dense_values
+from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared
 from .formulas.neighbourhoods import SIGMAS
@@ -269,7 +270,7 @@ def npdr_design(X, y, discrete=None, covariates=None,
     # for a numeric target: one group
     data, refs, kernels = prepared(X, y, discrete, None, None,
                                    task="regression", diff=diff, t_eq=t_eq,
-                                   t_diff=t_diff)
+                                   t_diff=t_diff, parts=(preparation.NPDR,))
     kept = data.kept_rows
     columns, nominal = covariate_columns(covariates, covariate_discrete,
                                          len(np.ravel(y)), kept)

@@ -35,6 +35,13 @@ K_RFSM = 1
 #: seed of the reference sampling: equal inputs give equal outputs
 RANDOM_STATE = 0
 
+#: how a ranking orders the attributes: by their weights (False), or by
+#: the weights' magnitude (True), so that an attribute whose near
+#: instances of the same class differ in it more than those of different
+#: classes (a large negative weight, as the bits of a higher-order XOR
+#: get from MultiSURF; Freda et al. 2024) ranks high too
+ABSOLUTE = False
+
 #: the candidates at the k-th distance of a k-nearest list: "share" (each
 #: of the t takes r / t of the r places left, the expectation over a
 #: random tie-break, so that the weights do not depend on the order of
@@ -56,6 +63,10 @@ TURF_FRACTION = 0.5
 #: ``num_scores_to_return``)
 TURF_SCHEDULE = "every round"
 SKREBATE_N_KEEP = 100
+
+#: VLS builds its subsets so that every pair of attributes shares one
+#: (False: random subsets, as Eppstein & Haake 2008 drew them)
+COVER_PAIRS = True
 
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
@@ -236,12 +247,16 @@ PARAMETERS = {
     "deviation": OneOf("population", "sample"),
     "variance": OneOf("population", "sample"),
     "r_compatible": Flag(),
+    "absolute": Flag(),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "n_attributes": PositiveInt(),
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
+    "subset_size": Integer(2),
+    "n_subsets": Optional(PositiveInt(), "as many as the pair design"),
+    "cover_pairs": Flag(),
     "schedule": OneOf("every round", "scikit-rebate"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),

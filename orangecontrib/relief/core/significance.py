@@ -27,6 +27,7 @@ from collections import namedtuple
 import numpy as np
 from scipy.special import stdtr
 
+from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
@@ -61,6 +62,10 @@ PERMUTATION_BATCH = 16
 CONSTANT_DIFFS = ("its diffs do not vary over the neighbour pairs (pooled "
                   "variance 0), which leaves a t-test nothing to measure "
                   "the difference of the means by")
+
+#: the part of the compiled engine's preparation that compiles STIR's sums
+#: of the pairs of any neighbourhood (:data:`.engines.preparation.PARTS`)
+STIR_PARTS = (preparation.SURF,)
 
 
 def too_few_pairs(n_hit, n_miss):
@@ -191,9 +196,10 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     -------
     StirSums, the argument of :func:`stir_test`
     """
-    data, refs, kernels = prepared(X, y, discrete, n_iterations,
-                                   random_state, task="classification",
-                                   diff=diff, t_eq=t_eq, t_diff=t_diff)
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task="classification",
+        diff=diff, t_eq=t_eq, t_diff=t_diff,
+        parts=(preparation.RELIEFF,) + STIR_PARTS)
     lists = neighbours_of(kernels, data, refs, k_nearest, None,
                           wrap_callback(progress_callback, 0, 0.8), ties=ties)
     # the rows and places of the SURF family's STIR sums
@@ -342,6 +348,19 @@ def stir_caveat(y):
             f"permutation test holds its level.")
 
 
+def pairs_caveat(test):
+    """What a user of a test over neighbour pairs (`test`: "STIR" or
+    "NPDR's regressions") should know when it calls attributes
+    significant: it counts every pair as an independent observation, and
+    they are not (an instance is in many pairs), so its p-values come out
+    too small (doc/significance.md, "How far STIR's p-values hold";
+    doc/npdr.md)."""
+    return (f"{test}: every neighbour pair counts as an independent "
+            f"observation, which it is not (an instance is in many pairs), "
+            f"so the p-values come out too small and a random attribute can "
+            f"pass as significant.")
+
+
 def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
                      random_state=RANDOM_STATE, progress_callback=None):
     """Permutation p-values of the weights ``rescore(y)``.
@@ -461,7 +480,8 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
     k = check("k_nearest", k_nearest)
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task="regression",
-                                   diff=diff, t_eq=t_eq, t_diff=t_diff)
+                                   diff=diff, t_eq=t_eq, t_diff=t_diff,
+                                   parts=(preparation.RRELIEFF,))
     influence = rank_weights(k, weighting, sigma, count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, None, None, ties=ties)
     known_values = permutations_of(y, data.kept_rows)
@@ -497,7 +517,8 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
                    diff=diff, t_eq=t_eq, t_diff=t_diff)
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff)
+                                   t_eq=t_eq, t_diff=t_diff,
+                                   parts=(preparation.SURF,))
     known_values = permutations_of(y, data.kept_rows)
     classes = task == "classification"
 

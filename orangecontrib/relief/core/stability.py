@@ -24,7 +24,7 @@ StabilityIndex = namedtuple("StabilityIndex", [
                  # for sets drawn at random, whatever their sizes
     "variance",  # its estimated variance
     "low",       # the confidence interval of the population's stability,
-    "high",      # value -+ z sqrt(variance)
+    "high",      # value -+ z sqrt(variance), the high end at most 1
     "confidence",
 ])
 
@@ -91,7 +91,8 @@ def stability_index(selected, confidence=CONFIDENCE):
                 / (k/d (1 - k/d))
 
     and the interval is Phi -+ z_{(1 + confidence) / 2} sqrt(var), the
-    asymptotic normal interval of their Corollary 9.
+    asymptotic normal interval of their Corollary 9, its upper end cut
+    at 1, which no stability exceeds.
 
     Parameters
     ----------
@@ -139,8 +140,8 @@ def stability_index(selected, confidence=CONFIDENCE):
            ) / spread
     variance = 4 / M ** 2 * ((phi - phi.mean()) ** 2).sum()
     half = ndtri((1 + confidence) / 2) * np.sqrt(variance)
-    return StabilityIndex(value, variance, value - half, value + half,
-                          confidence)
+    return StabilityIndex(value, variance, value - half,
+                          min(value + half, 1.0), confidence)
 
 
 def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from . import engines
+from .engines import preparation
 from .errors import ReliefInputError
 from .sampling import check_client, reference_instances
 from .formulas.ties import SHARE
@@ -277,7 +278,8 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     refs = reference_instances(len(kept), n_iterations, random_state)
     unique = np.unique(refs)
     engine = (engines.COMPILED if client is not None
-              else engines.choose(len(refs) * n * n_attrs))
+              else engines.choose(len(refs) * n * n_attrs,
+                                  (preparation.STREAMING,)))
     scaled_refs = scale_rows(np.stack([read(X, r, r + 1)[0]
                                        for r in kept[unique]]),
                              low, high, nominal)

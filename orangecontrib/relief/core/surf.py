@@ -14,6 +14,7 @@ import numpy as np
 
 from .compact import hoods as compact_hoods
 from .compact.rules import is_blocked
+from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import prepared, reference_draws, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
@@ -88,7 +89,8 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                                "classes; the target is numeric.")
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff, compact=True)
+                                   t_eq=t_eq, t_diff=t_diff, compact=True,
+                                   parts=(preparation.SURF,))
     return sums_of(data, refs, kernels, kind, task, stir, progress_callback)
 
 
@@ -119,7 +121,7 @@ def radius_columns(X, y, discrete=None, *, method="multisurf",
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
                                    t_eq=t_eq, t_diff=t_diff,
-                                   compact="always")
+                                   compact="always", parts=(preparation.SURF,))
     draws = reference_draws(refs, data.n_instances, n_iterations,
                             random_state)
 

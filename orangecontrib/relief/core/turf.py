@@ -16,19 +16,17 @@ of them once and stops (doc/surf.md).
 from collections import namedtuple
 
 import numpy as np
-import scipy.sparse as sp
 
-from .columns import is_column_source
-from .compact.store import ColumnStore, is_compact
+from .attribute_subsets import columns_scorer
+from .compact.store import is_compact
 from .errors import ReliefInputError
 from .estimators import relieff, relieff_columns
-from .options import (DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE,
+from .options import (ABSOLUTE, DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE,
                       SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION,
                       TURF_SCHEDULE, check)
-from .targets import as_nominal_mask
 from .progress import report, wrap_callback
 from .surf import neighbourhood_sums, radius_columns
-from .threshold import float_array
+from .threshold import float_array, ranking_scores
 
 TurfResult = namedtuple("TurfResult", [
     "scores",   # (a,) the kept attributes' last scores; dropped ones below
@@ -83,7 +81,8 @@ def share(progress_callback, t, n_rounds):
 
 
 def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
-         n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
+         n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
+         progress_callback=None):
     """Scores of TuRF around `score` (Moore & White 2007).
 
     Each round scores the remaining attributes with
@@ -116,6 +115,11 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
         scikit-rebate's schedule, 100).
     schedule : "every round" or "scikit-rebate"
         :func:`round_sizes`.
+    absolute : bool
+        Rank by the magnitude of the scores: each round drops the
+        attributes of the smallest |score|, and the kept attributes'
+        final scores are their magnitudes (so that sorting by score
+        ranks them by it).
 
     Returns
     -------
@@ -126,22 +130,9 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
-    if is_column_source(X):  # columns taken as a source of its own
-        X = ColumnStore(X)
-    elif not sp.issparse(X):
-        X = np.asarray(X)
-    if len(X.shape) != 2:
-        raise ReliefInputError(f"X must be a 2-D array (instances x "
-                               f"attributes), got shape {X.shape}.")
-    discrete = as_nominal_mask(discrete, X.shape[1])
-
-    def score_columns(columns, progress_callback):
-        subset = X.take(columns) if is_column_source(X) else X[:, columns]
-        return score(subset, y, discrete[columns],
-                     progress_callback=progress_callback)
-
-    return turf_rounds(score_columns, X.shape[1], fraction=fraction,
-                       n_keep=n_keep, schedule=schedule,
+    score_columns, n_attributes = columns_scorer(score, X, y, discrete)
+    return turf_rounds(score_columns, n_attributes, fraction=fraction,
+                       n_keep=n_keep, schedule=schedule, absolute=absolute,
                        progress_callback=progress_callback)
 
 
@@ -228,9 +219,10 @@ PREPARED_ONCE = {
 
 def turf_prepared(name, X, y, discrete=None, *, task="classification",
                   fraction=TURF_FRACTION, n_keep=None, schedule=TURF_SCHEDULE,
-                  progress_callback=None, **options):
+                  absolute=ABSOLUTE, progress_callback=None, **options):
     """:func:`turf` around the variant `name` (a key of
-    :data:`PREPARED_ONCE`), with its `options`.  Narrow, sparse, streamed
+    :data:`PREPARED_ONCE`), with its `options` (`fraction`, `n_keep`,
+    `schedule` and `absolute` are :func:`turf`'s).  Narrow, sparse, streamed
     or wide data (:func:`.compact.store.is_compact`) are prepared once,
     every round scoring columns of them; other data (long float64 arrays,
     whose search on tables of their own is the faster) are prepared each
@@ -249,10 +241,11 @@ def turf_prepared(name, X, y, discrete=None, *, task="classification",
         return turf(lambda X, y, discrete, progress_callback=None: weights(
             X, y, discrete, task, progress_callback=progress_callback,
             **options), X, y, discrete, fraction=fraction, n_keep=n_keep,
-            schedule=schedule, progress_callback=progress_callback)
+            schedule=schedule, absolute=absolute,
+            progress_callback=progress_callback)
     score_columns, n_attributes = columns(X, y, discrete, task, **options)
     return turf_rounds(score_columns, n_attributes, fraction=fraction,
-                       n_keep=n_keep, schedule=schedule,
+                       n_keep=n_keep, schedule=schedule, absolute=absolute,
                        progress_callback=progress_callback)
 
 
@@ -267,12 +260,14 @@ def best_first(weights, schedule):
 
 
 def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
-                n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
+                n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
+                progress_callback=None):
     """The rounds of :func:`turf` over `n_attributes` attributes, each
     round's scores given by ``score_columns(columns, progress_callback)``:
     the scores of the attributes `columns` (indices, in order) scored
     without the others.  For scorers that take something other than
     arrays (an Orange table, for one)."""
+    absolute = check("absolute", absolute)
     sizes = round_sizes(n_attributes, fraction, n_keep, schedule)
     n_rounds = rounds_of(fraction)
 
@@ -286,7 +281,7 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
             raise ReliefInputError(
                 f"The scorer gave {scores.size} scores for "
                 f"{len(columns)} attributes.")
-        return scores
+        return ranking_scores(scores, absolute)
 
     remaining = np.arange(n_attributes)
     history, dropped = [], []

@@ -19,6 +19,7 @@ these functions.
 import numpy as np
 
 from . import engines
+from .engines import preparation
 from .classdep import ClassDependentRelief
 from .errors import ReliefInputError
 from .estimators import relieff
@@ -155,7 +156,8 @@ def predict_votes_each(train_X, train_y, class_weights, discrete, X, k,
     m, n_classes = len(X), squared.shape[1]
     k = min(k, len(train_X))
     labels = train_y.astype(np.int64)
-    kernels = engines.kernels(engines.choose(m * np.size(train_X)))
+    kernels = engines.kernels(engines.choose(m * np.size(train_X),
+                                             (preparation.KNN,)))
     nearest = kernels.nearest_prototypes(
         np.ascontiguousarray(train_X, dtype=float), labels, squared,
         np.ascontiguousarray(discrete, dtype=bool),

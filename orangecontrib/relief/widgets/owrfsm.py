@@ -46,11 +46,12 @@ def trace_legend(refused, by_bound):
                f'{"best set of a size" if by_bound else "step taken"}']
     if refused:
         entries.append('<span style="color:#d62728">&#10005;</span> '
-                       'step refused')
-    entries.append('<span style="color:#808080">&#9478;</span> chosen set')
+                       'refused')
+    entries.append('<span style="color:#808080">&#9478;</span> chosen')
     if by_bound:
         entries.append('<span style="color:#808080">&#8943;</span> bound')
-    return "&nbsp;&nbsp;&nbsp;".join(entries)
+    # short and close: the title must fit a projector's narrow window
+    return "&nbsp;&nbsp;".join(entries)
 
 
 def measure_name(measure, class_var):
@@ -288,7 +289,9 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         box = gui.vBox(self.mainArea, "Chosen attributes",
                        sizePolicy=(QSizePolicy.Preferred,
                                    QSizePolicy.Maximum))
-        self.chosen_list = QListWidget()
+        self.chosen_list = QListWidget(
+            toolTip="The attributes the search kept, in the order it added "
+                    "them, each with how much it raised the measure.")
         self.chosen_list.setMaximumHeight(110)
         box.layout().addWidget(self.chosen_list)
         self.summary = gui.widgetLabel(box, "")

@@ -159,7 +159,7 @@ def _runner_up_column(view, i):
     cells = (_values(view.data, j) if view.stage < DIFFS
              else [f"{d:.3f}" for d in step.runner_up_diffs[:, i]])
     return Column(
-        f"nearly\n{view.row_name(j)}",
+        f"not chosen\n{view.row_name(j)}",
         f"The nearest instance of class {klass} that was not chosen, at "
         f"distance {distance:.3f}: it does not count in the update.",
         [f"{distance:.3f}", ""] + cells, runner_up=True)

@@ -50,6 +50,7 @@ values of each pair.
 """
 import numpy as np
 
+from ..engines import preparation
 from ..errors import ReliefInputError
 from ..estimators import prepared, rank_weights
 from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES, check,
@@ -191,7 +192,7 @@ class RFSM(SetMeasure):
         self.monotone = neighbours == "all"
         self.data, refs, self.kernels = prepared(
             X, y, discrete, n_iterations, random_state, task=task, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, parts=(preparation.RFSM,))
         self._rank_weights = (rank_weights(self.k_nearest, weighting, sigma,
                                            count=self.data.n_instances)
                               if task == "regression" else None)
