@@ -23,7 +23,7 @@ from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, without_weights
 from .resampled import attribute_scores, warnings_summarised
-from .scorers import fits, of_feature
+from .scorers import check_scorer, fits, of_feature
 
 __all__ = ["Consensus", "METHODS", "fractional_ranks"]
 
@@ -67,7 +67,10 @@ class Consensus(Scorer):
     supports_sparse_data = True
 
     def __init__(self, scorers, method="mean rank", name=None):
-        scorers = list(scorers)
+        if isinstance(scorers, Scorer) or not np.iterable(scorers):
+            raise ValueError(f"A consensus takes a list of scorers, got "
+                             f"{scorers!r}.")
+        scorers = [check_scorer(scorer, "A consensus") for scorer in scorers]
         if len(scorers) < 2:
             raise ValueError("A consensus needs at least two scorers.")
         if method not in METHODS:

@@ -11,6 +11,8 @@ import numpy as np
 
 from Orange.preprocess.score import Scorer
 
+from .scorers import check_scorer, table_scores
+
 __all__ = ["RankScorer", "ClassDependentRankScorer", "column_name"]
 
 #: the class-dependent scorers: a column per class value (no k in the name)
@@ -45,7 +47,7 @@ class RankScorer(Scorer):
     learner_adequacy_err_msg = ""
 
     def __init__(self, scorer, name=None):
-        self.scorer = scorer
+        self.scorer = check_scorer(scorer, "RankScorer")
         self.name = name or column_name(scorer)
 
     @property
@@ -64,7 +66,9 @@ class RankScorer(Scorer):
         return self.scorer(data, feature)
 
     def score_data(self, data, feature=None):
-        return np.atleast_2d(self.scorer(data, feature))
+        if feature is not None:
+            return np.atleast_2d(self.scorer(data, feature))
+        return table_scores(self.scorer, data)[None]
 
 
 class _ColumnName(str):

@@ -36,8 +36,13 @@ def attribute_scores(scorer, data):
     random forest), whose columns, one per class value where it has
     several, are averaged."""
     if isinstance(scorer, LearnerScorer):
-        return np.atleast_2d(np.asarray(scorer.score_data(data), dtype=float)
-                             ).mean(axis=0)
+        scores = np.atleast_2d(np.asarray(scorer.score_data(data),
+                                          dtype=float)).mean(axis=0)
+        if scores.shape != (len(data.domain.attributes),):
+            raise ValueError(f"{type(scorer).__name__} gave {scores.size} "
+                             f"scores for {len(data.domain.attributes)} "
+                             f"attributes: one per attribute is needed.")
+        return scores
     return table_scores(scorer, data)
 
 

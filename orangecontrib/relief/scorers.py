@@ -50,10 +50,11 @@ from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                            TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
-                           TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS,
+                           TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS, check,
                            check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
+from .core.threshold import float_array
 from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
 from .core.vls import vls, vls_rounds
 
@@ -86,16 +87,40 @@ def fits(scorer, class_var):
             else isinstance(class_var, scorer.class_type))
 
 
+def check_scorer(scorer, what):
+    """`scorer`, if it is an Orange scorer (the add-on's, Orange's own, a
+    learner that scores); ValueError saying what `what` takes otherwise."""
+    if not isinstance(scorer, Scorer):
+        raise ValueError(f"{what} takes an Orange scorer, such as "
+                         f"ReliefF(), got {scorer!r}.")
+    return scorer
+
+
 def table_scores(scorer, data):
     """The scores of every attribute of `data` by any Orange scorer, one per
-    attribute (ValueError otherwise)."""
-    scores = np.asarray(scorer(data), dtype=np.float64)
+    attribute, real numbers (ValueError otherwise)."""
+    scores = float_array(scorer(data))
+    if scores is None:
+        raise ValueError(f"{type(scorer).__name__} gave scores that are "
+                         f"not real numbers: one number per attribute is "
+                         f"needed.")
     if scores.shape not in ((len(data.domain.attributes),),
                             (1, len(data.domain.attributes))):
-        raise ValueError(f"{type(scorer).__name__} gave scores of shape "
-                         f"{scores.shape} for {len(data.domain.attributes)} "
-                         f"attributes: one per attribute is needed.")
+        raise ValueError(f"{type(scorer).__name__} gave {scores.size} "
+                         f"scores, shape {scores.shape}, for "
+                         f"{len(data.domain.attributes)} attributes: one "
+                         f"per attribute is needed.")
     return scores.ravel()
+
+
+def sortable(scores):
+    """`scores` with -inf for NaN (an attribute without a score, such as
+    NPDR's covariates): Orange's scripted contract sorts the scores
+    (``SelectBestFeatures``, Rank), where a NaN would sort anywhere and
+    misplace the others; -inf sorts last (as the significance scores'
+    "no verdict")."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return np.where(np.isnan(scores), -np.inf, scores)
 
 
 def of_feature(data, scores, feature=None):
@@ -152,9 +177,10 @@ class ReliefScorer(Scorer):
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         """Weights of all attributes, or of `feature` (scored in the context
-        of all attributes, as Relief's weights depend on the others)."""
-        return of_feature(data, self.score_table(data, progress_callback),
-                          feature)
+        of all attributes, as Relief's weights depend on the others); -inf
+        for an attribute without a weight (:func:`sortable`)."""
+        return of_feature(data, sortable(self.score_table(
+            data, progress_callback)), feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
@@ -499,8 +525,8 @@ class WrapperScorer(Scorer):
         return fits(self.scorer, class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
-        return of_feature(data, self.result(data, progress_callback).scores,
-                          feature)
+        return of_feature(data, sortable(self.result(
+            data, progress_callback).scores), feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
@@ -559,7 +585,8 @@ class TuRF(WrapperScorer):
 
     def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
                  schedule=TURF_SCHEDULE, absolute=ABSOLUTE):
-        self.scorer = MultiSURF() if scorer is None else scorer
+        self.scorer = MultiSURF() if scorer is None else check_scorer(
+            scorer, "TuRF")
         self.fraction = fraction
         self.n_keep = n_keep
         self.schedule = schedule
@@ -613,7 +640,8 @@ class VLS(WrapperScorer):
     def __init__(self, scorer=None, subset_size=None,
                  cover_pairs=COVER_PAIRS, n_subsets=None,
                  random_state=RANDOM_STATE):
-        self.scorer = ReliefF() if scorer is None else scorer
+        self.scorer = ReliefF() if scorer is None else check_scorer(
+            scorer, "VLS")
         self.subset_size = subset_size
         self.cover_pairs = cover_pairs
         self.n_subsets = n_subsets
@@ -655,7 +683,7 @@ class Absolute(Scorer):
     supports_sparse_data = True
 
     def __init__(self, scorer):
-        self.absolute_of = scorer
+        self.absolute_of = check_scorer(scorer, "Absolute")
 
     @property
     def friendly_name(self):
@@ -690,8 +718,9 @@ class NPDR(ReliefScorer):
     The score is the attribute's coefficient; :meth:`result` gives its
     standard error, statistic, p- and q-values (`adjustment`).
     `covariates` names variables of the table (metas or attributes) whose
-    diffs adjust every fit; a covariate that is an attribute is neither
-    scored (NaN) nor in the distance.  NPDR weighs every instance:
+    diffs adjust every fit, a list of distinct names; a covariate that is
+    an attribute is neither scored (NaN in :meth:`result`, -inf in the
+    plain call: :func:`sortable`) nor in the distance.  NPDR weighs every instance:
     `n_iterations` must be None (`random_state` is unused).  See
     :func:`orangecontrib.relief.core.npdr.npdr`.
     """
@@ -702,7 +731,7 @@ class NPDR(ReliefScorer):
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.covariates = tuple(covariates)
+        self.covariates = check("covariates", covariates)
         self.neighbourhood = neighbourhood
         self.k_nearest = k_nearest
         self.deviation = deviation
@@ -713,6 +742,7 @@ class NPDR(ReliefScorer):
         if self.n_iterations is not None:
             raise ValueError(f"NPDR weighs every instance: n_iterations "
                              f"must be None, got {self.n_iterations!r}.")
+        check("random_state", self.random_state)  # of a permutation test
         return dict(neighbourhood=self.neighbourhood,
                     k_nearest=self.k_nearest, deviation=self.deviation,
                     ties=self.ties, diff=self.diff, t_eq=self.t_eq,
@@ -743,8 +773,8 @@ class NPDR(ReliefScorer):
         columns = list(attributes) + metas
         result = npdr_columns(
             X, arrays.y, discrete, [columns.index(c) for c in covariates],
-            task=arrays.task, adjustment=self.adjustment,
-            **self._options(progress_callback))
+            names=[column.name for column in columns], task=arrays.task,
+            adjustment=self.adjustment, **self._options(progress_callback))
         return result._replace(**{
             field: getattr(result, field)[:len(attributes)]
             for field in PER_ATTRIBUTE})
@@ -753,12 +783,17 @@ class NPDR(ReliefScorer):
         """The table's variable `name` (an attribute or a meta), for a
         covariate."""
         domain = data.domain
+        if name in (var.name for var in domain.class_vars):
+            raise ValueError(f"covariates names {name!r}, the class: a "
+                             f"covariate adjusts the fits of the class "
+                             f"and cannot be it.")
         variable = next((v for v in domain.attributes + domain.metas
                          if v.name == name), None)
         if variable is None:
-            raise ValueError(f"NPDR's covariate {name!r} is neither an "
-                             f"attribute nor a meta of the data.")
+            raise ValueError(f"covariates names {name!r}, which is neither "
+                             f"an attribute nor a meta of the data.")
         if not variable.is_primitive():
-            raise ValueError(f"NPDR's covariate {name!r} must be numeric "
-                             f"or categorical.")
+            raise ValueError(f"covariates names {name!r}, a column of "
+                             f"text: a covariate must be numeric or "
+                             f"categorical.")
         return variable

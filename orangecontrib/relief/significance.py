@@ -21,10 +21,11 @@ from Orange.preprocess.score import Scorer
 
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
-                           RANDOM_STATE, VARIANCE, check, check_choice)
+                           RANDOM_STATE, VARIANCE, check, check_choice,
+                           check_needs)
 from .arrays import check_table, without_weights
-from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, fits,
-                      of_feature, table_scores)
+from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, check_scorer,
+                      fits, of_feature, table_scores)
 
 __all__ = ["Significance", "SignificanceResult", "TESTS",
            "SIGNIFICANCE_COLUMN"]
@@ -84,7 +85,8 @@ class Significance(Scorer):
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
                  random_state=RANDOM_STATE, variance=VARIANCE,
                  r_compatible=R_COMPATIBLE):
-        self.scorer = MultiSURF() if scorer is None else scorer
+        self.scorer = MultiSURF() if scorer is None else check_scorer(
+            scorer, "Significance")
         self.test = check_choice("test", test, TESTS)
         self.adjustment = check("adjustment", adjustment)
         self.alpha = check("alpha", alpha)
@@ -92,6 +94,12 @@ class Significance(Scorer):
         self.random_state = random_state
         self.variance = check("variance", variance)
         self.r_compatible = check("r_compatible", r_compatible)
+        check_needs("n_permutations", n_permutations, N_PERMUTATIONS,
+                    "test='permutation'", test == "permutation")
+        for name, value, default in (("variance", variance, VARIANCE),
+                                     ("r_compatible", r_compatible,
+                                      R_COMPATIBLE)):
+            check_needs(name, value, default, "test='stir'", test == "stir")
         if test == "stir":
             self._check_stir()
         if test == "regression" and not isinstance(self.scorer, NPDR):

@@ -37,7 +37,7 @@ from .core.errors import ReliefInputError
 from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, K_RELIEFF,
                            K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE, T_DIFF,
                            T_EQ, TIES, Constraint, Interval, OneOf, Optional,
-                           check)
+                           check, check_choice, check_needs)
 from .core.threshold import best_first, ranking_scores
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
@@ -159,6 +159,11 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Compute the weights (and p-values) of the features of `X`."""
         self._check_selection()
+        check_choice("task", self.task, self.variant.tasks)
+        check("random_state", self.random_state)
+        check_needs("n_permutations", self.n_permutations, N_PERMUTATIONS,
+                    "significance='permutation'",
+                    self.significance == "permutation")
         # numbers kept in their dtype and sparse matrices sparse: the core
         # reads int8 genotypes, float32 and CSR as they are
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
@@ -200,6 +205,8 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             constraint(name, getattr(self, name))
         check("alpha", self.alpha)
         check("absolute", self.absolute)
+        check_needs("alpha", self.alpha, ALPHA, "significance",
+                    self.significance is not None)
         tested = getattr(self, "_tested", self.significance)
         if self.significance not in (None, tested):
             raise ReliefInputError(
@@ -295,7 +302,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         check_is_fitted(self)
         self._check_selection()
         weights = ranking_scores(self.feature_importances_, self.absolute)
-        mask = np.ones(len(weights), bool)
+        mask = ~np.isnan(weights)  # a feature without a weight is never kept
         criteria = False
         if self.threshold is not None:
             mask &= weights > self.threshold
@@ -459,9 +466,10 @@ class NPDR(ReliefSelector):
     """NPDR (Le, Dawkins & McKinney 2020): every feature's diff over
     MultiSURF's neighbour pairs regressed on whether the pair is a miss
     (`task` "classification") or on the target's diff ("regression");
-    ``feature_importances_`` are the coefficients.  `covariates`: indices
-    of columns of X that are not scored (NaN, never selected) but whose
-    diffs adjust every fit (age, sex, batch).  ``significance=
+    ``feature_importances_`` are the coefficients.  `covariates`: the
+    columns of X that are not scored (NaN, never selected) but whose
+    diffs adjust every fit (age, sex, batch), as indices, a boolean mask,
+    or names of a DataFrame's columns.  ``significance=
     "regression"`` selects by the fits' own p-values.  NPDR weighs every
     instance (no `n_iterations`).
 
@@ -490,9 +498,40 @@ class NPDR(ReliefSelector):
                     t_eq=self.t_eq, t_diff=self.t_diff)
 
     def _result(self, X, y, discrete):
+        names = getattr(self, "feature_names_in_", None)
         return _core_errors(npdr_columns)(
-            X, y, discrete, list(self.covariates), task=self.task,
+            X, y, discrete, self._covariate_columns(X.shape[1]),
+            names=None if names is None else list(names), task=self.task,
             adjustment="bh", **self._options())
+
+    def _covariate_columns(self, n_features):
+        """The column indices of `covariates` (given as indices, a mask or
+        names of ``feature_names_in_``); the core checks them."""
+        chosen, names = self.covariates, getattr(self, "feature_names_in_",
+                                                 None)
+        if isinstance(chosen, str):
+            raise ValueError(f"covariates must be a list of columns, got the "
+                             f"string {chosen!r}; for one column write "
+                             f"[{chosen!r}].")
+        if not np.iterable(chosen):
+            return chosen
+        mask = np.asarray(chosen)
+        if mask.dtype == bool and mask.ndim == 1 and len(mask) == n_features:
+            return list(np.flatnonzero(mask))
+        columns = []
+        for column in chosen:
+            if isinstance(column, str):
+                if names is None:
+                    raise ValueError(
+                        f"covariates names the column {column!r}, but X has "
+                        f"no column names; give column indices, or fit on "
+                        f"a DataFrame.")
+                if column not in names:
+                    raise ValueError(f"covariates names {column!r}, which "
+                                     f"is not a column of X.")
+                column = list(names).index(column)
+            columns.append(column)
+        return columns
 
     def _weights(self, X, y, discrete):
         # the last fit's p-values serve significance="regression"

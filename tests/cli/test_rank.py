@@ -338,15 +338,29 @@ def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):
     assert "permutation test [" in err and "100.0%" in err
 
 
-@pytest.mark.parametrize("argv, warning", [
+@pytest.mark.parametrize("argv, message", [
     (["--permutations", "99", "--fdr", "0.1"],
-     "--fdr, --permutations have no effect without --significance"),
-    (["--adjust", "holm"], "--adjust has no effect without --significance"),
+     "--fdr needs --significance: without it --fdr has no effect"),
+    (["--adjust", "holm"], "--adjust needs --significance"),
     (["--method", "MultiSURF", "--significance", "stir", "--permutations",
-      "99"], "--permutations has no effect with --significance stir"),
+      "99"], "--permutations needs --significance permutation"),
+    (["--subsample", "0.5"], "--subsample needs --stability"),
+    (["--t-eq", "0.1"], "--t-eq needs --diff ramp"),
+    (["--diff", "squared", "--t-diff", "0.5"], "--t-diff needs --diff ramp"),
+    (["--seed", "3"], "--seed needs --iterations, --stability or "
+                      "--significance permutation"),
     (["--significance", "permutation", "--permutations", "19",
-      "--r-compatible"],
-     "--r-compatible has no effect with --significance permutation"),
+      "--r-compatible"], "--r-compatible needs --significance stir"),
+])
+def test_an_option_without_the_one_it_needs_is_refused(capsys, argv,
+                                                       message):
+    code, lines, err = run(capsys, "rank", *argv)
+    assert code == 2 and not lines
+    assert err.startswith("orange-relief rank: error: ")
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, warning", [
     # zoo: 16 attributes; the least p of 9 permutations is 0.1
     (["--significance", "permutation", "--permutations", "9"],
      "with 9 permutations and 16 attributes no Benjamini-Hochberg q can be "
@@ -490,13 +504,10 @@ def test_stability_columns_and_index(capsys):
         f"{expected.index.value:.3f} (95% interval ")
 
 
-def test_stability_of_subsamples_and_a_subsample_without_it(capsys):
+def test_stability_of_subsamples(capsys):
     code, lines, _ = run(capsys, "rank", "--stability", "5", "--subsample",
                          "0.5")
     assert code == 0 and "over 5 subsamples" in lines[-2]
-    code, _, err = run(capsys, "rank", "--subsample", "0.5")
-    assert code == 0
-    assert "--subsample has no effect without --stability" in err
     with pytest.raises(SystemExit):
         main(["rank", "--stability", "5", "--subsample", "1"])
 

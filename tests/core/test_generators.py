@@ -221,6 +221,8 @@ def test_numpy_integers_are_integers(function, kw):
      "correlation must be a number between 0 and 1, got nan"),
     (core.corral, dict(correlation="0.5"), "correlation must be a number"),
     (core.corral, dict(correlation=None), "correlation must be a number"),
+    (core.rdg1, dict(boolean=1), "boolean must be True or False, got 1"),
+    (core.modulo, dict(numeric="yes"), "numeric must be True or False"),
 ])
 def test_bad_sizes_are_named(function, kw, message):
     with pytest.raises(ReliefInputError, match=message):

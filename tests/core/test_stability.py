@@ -82,6 +82,18 @@ def test_an_undefined_index_or_bad_sets_are_refused(sets, message):
         stability_index(sets)
 
 
+@pytest.mark.parametrize("options, message", [
+    (dict(top_k=5), "top_k must be at most the number of attributes \\(4\\), "
+                    "got 5"),
+    (dict(n_resamples=1), "n_resamples must be an integer >= 2, got 1"),
+    (dict(subsample=0.3), "subsample needs resampling='subsample'"),
+    (dict(resampling="subsample", subsample=1.0), "subsample must be")])
+def test_settings_that_cannot_hold_are_named(options, message):
+    with pytest.raises(ReliefInputError, match=message):
+        ranking_stability(lambda rows: np.arange(4.0), np.arange(20) % 2,
+                          **{"n_resamples": 3, **options})
+
+
 def test_ranks_go_to_the_lower_index_on_ties_and_nan_last():
     scores = [[0.5, np.nan, 0.5, 0.9], [0.1, 0.2, 0.3, 0.4]]
     assert_array_equal(ranks(scores), [[2, 4, 3, 1], [4, 3, 2, 1]])

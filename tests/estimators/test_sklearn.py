@@ -125,7 +125,17 @@ def test_bad_parameters_are_named():
             (selectors.MultiSURF(deviation="biased"), "deviation"),
             (selectors.ReliefF(significance="bootstrap"), "significance"),
             (selectors.ReliefF(significance="stir", alpha=3), "alpha"),
-            (selectors.RReliefF(significance="stir"), "STIR")]:
+            (selectors.RReliefF(significance="stir"), "STIR"),
+            (selectors.MultiSURF(task=None), "task must be one of "
+                                             "'classification', "
+                                             "'regression', got None"),
+            (selectors.SURF(task="classify"), "task must be"),
+            (selectors.NPDR(random_state=-1), "random_state must be"),
+            (selectors.ReliefF(alpha=0.01), "alpha needs significance"),
+            (selectors.ReliefF(significance="stir", n_permutations=99),
+             "n_permutations needs significance='permutation'"),
+            (selectors.ReliefF(t_eq=0.2, t_diff=0.3),
+             "t_eq needs diff='ramp'")]:
         with pytest.raises(ValueError, match=message):
             selector.fit(X, y)
 
@@ -218,6 +228,8 @@ def test_too_few_permutations_warn_at_fit():
         warnings.simplefilter("error")
         selectors.MultiSURF(significance="permutation", n_permutations=19,
                             alpha=0.05).fit(X, y)
+    with pytest.raises(ReliefInputError, match="n_permutations needs "
+                                               "significance='permutation'"):
         selectors.MultiSURF(significance="stir", n_permutations=9,
                             alpha=0.05).fit(X, y)
 
@@ -246,7 +258,7 @@ def test_degenerate_evidence_gets_no_verdict(case, selector):
 
 #: parameters changed by set_params between fit and transform: name ->
 #: (the change, an error's pattern, or None: the selection of a selector
-#: fit with the change)
+#: fit with the change; by the test fit ran where they differ)
 AFTER_FIT = {
     "count -1": (dict(n_features_to_select=-1), "n_features_to_select .*-1"),
     "count 2.5": (dict(n_features_to_select=2.5),
@@ -264,7 +276,8 @@ AFTER_FIT = {
     "significance 'bootstrap'": (dict(significance="bootstrap"),
                                  "significance .*'bootstrap'"),
     "alpha 3": (dict(alpha=3), "alpha .*3"),
-    "alpha 0.5": (dict(alpha=0.5), None),
+    "alpha 0.5": (dict(alpha=0.5), {None: "alpha needs significance",
+                                     "stir": None}),
 }
 
 
@@ -275,6 +288,8 @@ def test_parameters_changed_after_fit(case, tested):
     them: checked as fit checks them, never a silent other selection."""
     X, y = interaction(n=60)
     changes, error = AFTER_FIT[case]
+    if isinstance(error, dict):
+        error = error[tested]
     fitted = selectors.ReliefF(significance=tested).fit(X, y)
     fitted.set_params(**changes)
     if error is not None:

@@ -348,6 +348,23 @@ def test_a_folder_without_tables_is_refused(tmp_path):
         rebate.run(rebate.Settings(str(tmp_path), methods=("MultiSURF",)))
 
 
+@pytest.mark.filterwarnings("error::UserWarning")  # numpy's "no data"
+@pytest.mark.parametrize("body, message", [
+    ("", "the table has a header and no rows"),
+    ("0\t1\t0\n1\t0\n", "not a table of numbers"),
+    ("0\tx\t0\n", "not a table of numbers"),
+    ("0\t1\t0\t1\n1\t0\t1\t0\n", "4 values a row for 3 columns"),
+    ("0\t1\t0\n1\t0\t0\n", "MultiSURF: The data has a single class")])
+def test_a_table_that_cannot_be_weighed_is_named(tmp_path, body, message):
+    """A header without rows, ragged or non-numeric rows, a table the
+    method refuses: an error naming the file (and the method)."""
+    folder = tmp_path / "family" / "a_2"
+    folder.mkdir(parents=True)
+    (folder / "data_01.txt").write_text("M0P0\tN0\tClass\n" + body)
+    with pytest.raises(ValueError, match=f"data_01.txt: {message}"):
+        rebate.run(rebate.Settings(str(tmp_path), methods=("MultiSURF",)))
+
+
 def test_a_table_without_predictive_columns_is_refused(tmp_path):
     folder = tmp_path / "family" / "a_2"
     folder.mkdir(parents=True)
@@ -403,7 +420,10 @@ def test_ties_reach_the_methods_with_k_nearest_neighbours(monkeypatch):
     # the SURF family has no k-th neighbour: the rule does not concern it
     assert rebate.our_scores("SURF", X, y, None, "classification",
                              "all") is not None
-    with pytest.raises(ValueError, match="relief takes no rule for ties"):
+    # Relief's nearest hit and miss take the rule too, which checks it
+    assert rebate.our_scores("Relief", X, y, None, "classification",
+                             "lower-index") is not None
+    with pytest.raises(ValueError, match="ties must be one of"):
         rebate.our_scores("Relief", X, y, None, "classification", "all")
 
 

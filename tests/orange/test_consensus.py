@@ -68,7 +68,10 @@ def test_the_class_types_are_those_every_scorer_fits():
 
 @pytest.mark.parametrize("args, message", [
     (([ReliefF()],), "at least two"),
-    (([ReliefF(), InfoGain()], "median"), "method must be")])
+    (([ReliefF(), InfoGain()], "median"), "method must be"),
+    ((None,), "takes a list of scorers, got None"),
+    ((ReliefF(),), "takes a list of scorers"),
+    (("ab",), "takes an Orange scorer, such as ReliefF\\(\\), got 'a'")])
 def test_bad_consensus_is_refused(args, message):
     with pytest.raises(ValueError, match=message):
         Consensus(*args)

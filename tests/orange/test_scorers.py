@@ -50,11 +50,11 @@ def test_scorers_work_as_orange_scorers(heart):
 
 
 def test_limits_through_the_scorers(heart):
-    # the same sums in another order once tied neighbours share places
-    assert_allclose(PDReliefF(s=np.inf)(heart), ReliefF()(heart),
-                    rtol=0, atol=1e-12)
-    assert_allclose(PDReliefF(s=0)(heart), DReliefF()(heart),
-                    rtol=0, atol=1e-12)
+    """s = inf is ReliefF to rounding (the two rules add the same terms
+    in their own code); s = 0 is DReliefF exactly."""
+    assert_allclose(PDReliefF(s=np.inf)(heart), ReliefF()(heart), rtol=0,
+                    atol=1e-15)
+    assert_array_equal(PDReliefF(s=0)(heart), DReliefF()(heart))
 
 
 def test_arrays_are_the_rows_with_a_known_class(heart):

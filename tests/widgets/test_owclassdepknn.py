@@ -20,14 +20,16 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
             OWClassDependentKNN, stored_settings={"auto_apply": False,
                                                   "choose_threshold": False})
         self.init()
+        # the threshold (IWCDRelief's, the first method) before the methods
+        # that take none, with which the learner gets none
         self.parameters = [
             base.ParameterMapping("k", self.widget.k_spin, values=[1, 7]),
-            base.ParameterMapping("method", self.widget.method_combo,
-                                  values=list(METHODS)),
             base.ParameterMapping("threshold", self.widget.threshold_spin,
                                   values=[0.1, 0.9]),
             base.ParameterMapping("update", self.widget.update_combo,
                                   values=list(UPDATES)),
+            base.ParameterMapping("method", self.widget.method_combo,
+                                  values=list(METHODS)),
         ]
 
     def test_iterations(self):

@@ -10,6 +10,7 @@ from orangecontrib.relief import Consensus, MultiSURF, ReliefF, RReliefF
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.widgets.owconsensus import OWConsensus
+from tests.orange.test_input_matrix import Answer
 
 
 class TestOWConsensus(base.WidgetTest):
@@ -93,6 +94,15 @@ class TestOWConsensus(base.WidgetTest):
             self.widget.Outputs.scorer).scorer.scorers), 2)
         self.send_signal(self.widget.Inputs.scorers, None, 0)
         self.assertEqual(len(self.widget.inputs), 2)
+
+    def test_a_scorer_of_the_wrong_length_is_named(self):
+        self.send_scorers(RankScorer(ReliefF()), Answer(
+            lambda n: np.zeros(n - 1)))
+        self.send_signal(self.widget.Inputs.data, self.heart)
+        self.wait_until_finished()
+        self.assertIn("gave 12 scores, shape (12,), for 13 attributes",
+                      str(self.widget.Error.ranking))
+        self.assertIsNone(self.get_output(self.widget.Outputs.ranks))
 
     def test_scorers_of_one_name_get_two_columns(self):
         self.send_scorers(RankScorer(ReliefF()),

@@ -19,7 +19,7 @@ from orangecontrib.relief.datasets import path
 from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.degenerate_evidence import CASES, degenerate_table
-from tests.orange.test_npdr import confounded_table
+from tests.orange.test_npdr import confounded_table, with_ages
 from tests.widgets.widget_helpers import (FakeState, SendAndWaitMixin,
                                           choose)
 
@@ -164,6 +164,23 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         widget._on_option_changed()
         self.assertEqual(owrelief.TESTS[widget.test_index], "stir")
         self.wait_until_finished()
+
+    def test_collinear_covariates_are_named(self):
+        data = with_ages()
+        widget = self.widget
+        self.send_and_wait(data)
+        widget.method = "NPDR"
+        widget.covariates = [data.domain["age"], data.domain["months"]]
+        widget.commit.now()
+        self.wait_until_finished()
+        self.assertIn("covariate 'months' over the neighbour pairs are a "
+                      "linear combination of those of covariate 'age'",
+                      str(widget.Error.relief))
+        self.assertIsNone(self.get_output(widget.Outputs.weights))
+        widget.covariates = [data.domain["age"]]
+        widget.commit.now()
+        self.wait_until_finished()
+        self.assertFalse(widget.Error.relief.is_shown())
 
     def test_covariates_are_kept_per_domain(self):
         data = confounded_table()

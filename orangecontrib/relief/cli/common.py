@@ -50,10 +50,12 @@ def _checked(convert, kind, valid, requirement):
     return parse
 
 
-#: argparse types: an integer >= 1, an integer >= 0, a significance level,
-#: a share strictly between 0 and 1
+#: argparse types: an integer >= 1, an integer >= 2 (folds, resamples to
+#: compare), an integer >= 0, a significance level, a share strictly
+#: between 0 and 1
 positive_int = _checked(int, "a positive integer", lambda v: v >= 1,
                         "at least 1")
+two_or_more = _checked(int, "an integer", lambda v: v >= 2, "at least 2")
 non_negative_int = _checked(int, "a non-negative integer", lambda v: v >= 0,
                             "at least 0")
 level = _checked(float, "a number between 0 and 1", lambda v: 0 < v <= 1,

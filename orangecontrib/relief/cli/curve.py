@@ -4,7 +4,8 @@ import time
 
 from ..core import engines
 from .common import (CliError, ProgressBar, input_error,
-                     non_negative_int, option_names, positive_int, timed)
+                     non_negative_int, option_names, timed,
+                     two_or_more)
 from .rank import add_table_arguments, scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
@@ -39,15 +40,18 @@ def add_curve_command(subparsers):
         help="the score of the test parts: CA or AUC for a categorical "
              "class, R2 for a numeric one (default CA, R2)")
     parser.add_argument(
-        "--folds", type=positive_int, default=N_FOLDS, dest="n_folds",
+        "--folds", type=two_or_more, default=N_FOLDS, dest="n_folds",
         metavar="F", help=f"folds of the cross-validation (default {N_FOLDS})")
     parser.add_argument("--seed", type=non_negative_int, default=0,
                         dest="random_state", metavar="S",
                         help="seed of the folds (default: 0)")
-    parser.add_argument(
-        "--figure", default=DEFAULT_FIGURE, metavar="PNG",
-        help=f"where to draw the curve (default: {DEFAULT_FIGURE})")
-    parser.add_argument("--no-figure", action="store_true",
+    figure = parser.add_mutually_exclusive_group()
+    figure.add_argument(
+        "--figure", metavar="FILE",
+        help=f"where to draw the curve, in the format of its extension "
+             f"(.png, .pdf, .svg; none: .png is added; default: "
+             f"{DEFAULT_FIGURE})")
+    figure.add_argument("--no-figure", action="store_true",
                         help="draw no figure")
     parser.set_defaults(run=run_curve,
                         options=option_names(parser, PARAMETERS))
@@ -89,6 +93,7 @@ def run_curve(args):
 
     table, method = scored_table(args)
     learner = make_learner(args.learner, table.domain.class_var)
+    figure = None if args.no_figure else drawn_figure(args.figure)
     start = time.perf_counter()
     try:
         scorer = make_scorer(method, k_nearest=args.k_nearest,
@@ -114,13 +119,32 @@ def run_curve(args):
     print(f"{len(table)} instances, {method}, "
           f"{LEARNERS[args.learner][0]}, {len(curve.folds)}-fold "
           f"cross-validation, {timed(seconds, 'the curve')}")
-    if not args.no_figure:
+    if figure is not None:
         try:
-            curve_figure(curve, args.figure,
+            curve_figure(curve, figure,
                          f"{table.name or args.file}: {method}, "
                          f"{LEARNERS[args.learner][0]}")
         except OSError as error:
-            raise CliError(f"cannot write {args.figure}: "
+            raise CliError(f"cannot write {figure}: "
                            f"{error.strerror}") from None
-        print(f"figure: {args.figure}")
+        print(f"figure: {figure}")
     return 0
+
+
+def drawn_figure(name):
+    """The file of --figure `name` (None: the default), checked before the
+    curve is computed: its format, and a folder to write it in."""
+    import os
+
+    from orangecontrib.relief.curve import figure_path
+
+    try:
+        path = figure_path(DEFAULT_FIGURE if name is None else name)
+    except ValueError as error:
+        raise CliError(f"--figure: {error}") from None
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path) or not os.path.isdir(folder):
+        raise CliError(f"--figure {name}: "
+                       + ("a folder, not a file" if os.path.isdir(path)
+                          else f"no folder {folder} to write it in"))
+    return path

@@ -6,14 +6,11 @@ from ..core import engines
 from ..core.significance import STIR_PARTS
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
-                     option_names, positive_int, share, timed, with_class,
-                     without_unused_classes)
+                     option_names, positive_int, share, timed, two_or_more,
+                     with_class, without_unused_classes)
 from .wide import run_wide, wrapper_options, wrapper_words
 
-#: the significance options (by destination), and those each test uses:
-#: given with another test or none, an option has no effect
-SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations",
-                        "r_compatible")
+#: the significance options (by destination) each test uses
 TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment", "r_compatible"),
                 "permutation": ("alpha", "adjustment", "n_permutations"),
                 "regression": ("alpha", "adjustment")}
@@ -67,19 +64,21 @@ def add_rank_command(subparsers):
         metavar="M",
         help="number of randomly drawn reference instances "
              "(default: every instance once)")
-    parser.add_argument("--seed", type=non_negative_int, default=0,
+    parser.add_argument("--seed", type=non_negative_int,
                         dest="random_state", metavar="S",
-                        help="seed of the reference sampling (default: 0)")
+                        help="seed of --iterations, --stability and "
+                             "--significance permutation (default: 0)")
     parser.add_argument("--diff", choices=DIFFS, default="linear",
                         help="diff of numeric attributes (default: linear)")
-    parser.add_argument("--t-eq", type=float, default=T_EQ, metavar="T",
+    parser.add_argument("--t-eq", type=float, metavar="T",
                         help="ramp diff: differences up to this fraction of "
                              f"the range count as equal (default: {T_EQ})")
-    parser.add_argument("--t-diff", type=float, default=T_DIFF, metavar="T",
+    parser.add_argument("--t-diff", type=float, metavar="T",
                         help="ramp diff: differences from this fraction of "
                              "the range count as different (default: "
                              f"{T_DIFF})")
     parser.add_argument("--top", type=positive_int, metavar="N",
+                        dest="top_k",
                         help="print only the N best attributes (default: "
                              "all); with --stability, the N best count as "
                              "selected in each resample (there the default "
@@ -119,7 +118,7 @@ def add_rank_command(subparsers):
         help=f"with --significance permutation: permutations of the class "
              f"(default {N_PERMUTATIONS}; seed --seed)")
     parser.add_argument(
-        "--stability", type=positive_int, metavar="B", dest="n_resamples",
+        "--stability", type=two_or_more, metavar="B", dest="n_resamples",
         help="also score B bootstrap samples of the instances (stratified "
              "by class; seed --seed) and print how often each attribute "
              "is among the --top best, its median rank and the interval "
@@ -326,18 +325,38 @@ def warn(message):
     print(f"orange-relief rank: warning: {message}", file=sys.stderr)
 
 
-def ignored_options(args):
-    """A warning naming the significance options given that the chosen
-    test (or none) does not use; None if there are none."""
-    used = TEST_OPTIONS[args.significance]
-    ignored = [args.options[name] for name in SIGNIFICANCE_OPTIONS
-               if getattr(args, name) is not None and name not in used]
-    if not ignored:
-        return None
-    test = ("without --significance" if args.significance is None
-            else f"with --significance {args.significance}")
-    return (f"{', '.join(ignored)} {'has' if len(ignored) == 1 else 'have'} "
-            f"no effect {test}")
+#: options that need another, by destination: what they need, in the
+#: command's words, and whether the arguments give it
+NEEDS = {
+    "alpha": ("--significance", lambda args: args.significance is not None),
+    "adjustment": ("--significance",
+                   lambda args: args.significance is not None),
+    "n_permutations": ("--significance permutation",
+                       lambda args: args.significance == "permutation"),
+    "r_compatible": ("--significance stir",
+                     lambda args: args.significance == "stir"),
+    "subsample": ("--stability", lambda args: args.n_resamples is not None),
+    "t_eq": ("--diff ramp", lambda args: args.diff == "ramp"),
+    "t_diff": ("--diff ramp", lambda args: args.diff == "ramp"),
+    "random_state": ("--iterations, --stability or --significance "
+                     "permutation", lambda args: (
+                         args.n_iterations is not None
+                         or args.n_resamples is not None
+                         or args.significance == "permutation")),
+}
+
+
+def check_needed_options(args):
+    """CliError for an option given without the option it needs (every
+    value typed is used or refused)."""
+    from orangecontrib.relief.core.options import check_needs
+
+    for name, (requirement, met) in NEEDS.items():
+        try:
+            check_needs(args.options[name], getattr(args, name), None,
+                        requirement, met(args))
+        except ValueError as error:
+            raise CliError(str(error)) from None
 
 
 def too_few_permutations(tester, n_attributes):
@@ -362,7 +381,7 @@ def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
     from orangecontrib.relief.core.significance import (pairs_caveat,
                                                         stir_caveat)
-    from orangecontrib.relief.core.options import SUBSAMPLE
+    from orangecontrib.relief.core.options import RANDOM_STATE
     from orangecontrib.relief.scorers import Absolute
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
@@ -383,20 +402,16 @@ def run_rank(args):
                        f"none (use --method NPDR)")
     if npdr and args.significance is None:
         args.significance = "regression"
-    ignored = ignored_options(args)
-    if ignored is not None:
-        warn(ignored)
-    if args.subsample is not None and args.n_resamples is None:
-        warn("--subsample has no effect without --stability")
+    check_needed_options(args)
     resampling = "bootstrap" if args.subsample is None else "subsample"
+    seed = RANDOM_STATE if args.random_state is None else args.random_state
+    given = {name: getattr(args, name) for name in ("n_iterations", "t_eq",
+                                                    "t_diff", "covariates")
+             if getattr(args, name) is not None}
     try:
-        scorer = make_scorer(
-            method, k_nearest=args.k_nearest, ties=args.ties,
-            n_iterations=args.n_iterations,
-            random_state=args.random_state, diff=args.diff,
-            t_eq=args.t_eq, t_diff=args.t_diff,
-            **({"covariates": args.covariates} if npdr and args.covariates
-               else {}))
+        scorer = make_scorer(method, k_nearest=args.k_nearest,
+                             ties=args.ties, random_state=seed,
+                             diff=args.diff, **given)
         scorer = wrapped(scorer, args)
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):
@@ -409,7 +424,7 @@ def run_rank(args):
                      for name in TEST_OPTIONS[args.significance]
                      if getattr(args, name) is not None}
             tester = Significance(scorer, test=args.significance,
-                                  random_state=args.random_state, **given)
+                                  random_state=seed, **given)
         if args.significance == "permutation" and table.domain.attributes:
             too_few = too_few_permutations(tester,
                                            len(table.domain.attributes))
@@ -435,14 +450,14 @@ def run_rank(args):
         stable = None if args.n_resamples is None else ranking_stability(
             table, Absolute(scorer) if args.absolute else scorer,
             n_resamples=args.n_resamples,
-            resampling=resampling, subsample=args.subsample or SUBSAMPLE,
-            top_k=args.top, random_state=args.random_state,
+            resampling=resampling, subsample=args.subsample,
+            top_k=args.top_k, random_state=seed,
             progress_callback=ProgressBar("stability"))
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
     print("\n".join(format_ranking([a.name for a in table.domain.attributes],
-                                   weights, args.top, tested, stable,
+                                   weights, args.top_k, tested, stable,
                                    args.absolute)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))

@@ -10,6 +10,7 @@ from .columns import is_column_source
 from .compact.store import ColumnStore
 from .errors import ReliefInputError
 from .targets import as_nominal_mask
+from .values import as_real, check_dtype
 
 
 def columns_scorer(score, X, y, discrete):
@@ -22,10 +23,15 @@ def columns_scorer(score, X, y, discrete):
 
     Raises ReliefInputError unless X is 2-D, or for a nominal mask of
     another length."""
+    # an array, a sparse matrix or a column-block source as it is (an
+    # int8 genotype stays narrow, sparse stays sparse), anything else (a
+    # list) as numbers or refused
     if is_column_source(X):
         X = ColumnStore(X)
-    elif not sp.issparse(X):
-        X = np.asarray(X)
+    elif sp.issparse(X):
+        check_dtype(X.dtype, "The data")  # its stored values' dtype
+    elif not isinstance(X, np.ndarray):
+        X = as_real(X, "The data")
     if len(X.shape) != 2:
         raise ReliefInputError(f"X must be a 2-D array (instances x "
                                f"attributes), got shape {X.shape}.")

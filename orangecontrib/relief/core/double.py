@@ -89,8 +89,8 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
     fixed = np.ones(n_attrs) if fixed is None else fixed
     refs = np.ascontiguousarray(refs, dtype=np.int64)
     return kernels(data.engine).double_relieff(
-        data, refs, k, fixed, bool(clip_negative), float(exponent), float(s),
-        check("ties", ties), progress_callback)
+        data, refs, k, fixed, check("clip_negative", clip_negative),
+        float(exponent), float(s), check("ties", ties), progress_callback)
 
 
 def content_order(data):

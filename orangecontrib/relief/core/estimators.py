@@ -17,11 +17,11 @@ from .engines import preparation
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TIES, check, check_choice, check_distance_weights,
-                      check_ramp)
+                      check_needs, check_ramp)
 from .prepare import prepare
 from .tables import DIFF_KINDS
 from .targets import TASKS
-from .sampling import check_client, reference_instances
+from .sampling import check_client, check_memory, reference_instances
 from .streaming import MissingValues, relieff_streaming
 
 WEIGHTINGS = ("exp_rank", "equal")
@@ -59,6 +59,12 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     return data, refs, engines.kernels(chosen)
 
 
+#: the least an entry of a neighbour list takes (:class:`.neighbours.
+#: Neighbours`): its index, distance and share (8 bytes each), its tie
+#: set's first place and size (4 each)
+BYTES_PER_NEIGHBOUR = 32
+
+
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
                   progress_callback, client=None, ties=TIES):
     """The engine's neighbour search with the options checked, on a Dask
@@ -66,15 +72,19 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
     the :class:`.neighbours.NeighbourLists` of `refs` by the tie rule
     `ties`.  A k above the number of instances means all of them (each
     engine's lists are at most that long, whatever k)."""
-    k_nearest, ties = check("k_nearest", k_nearest), check("ties", ties)
+    k, ties = check("k_nearest", k_nearest), check("ties", ties)
+    # the lists, a reference's k of every class, are held at once
+    check_memory("n_iterations" if len(refs) > data.n_instances
+                 else "k_nearest", len(refs) * data.n_groups
+                 * min(k, data.n_instances) * BYTES_PER_NEIGHBOUR)
     if isinstance(data, CompactData):
         weights = check_distance_weights(distance_weights, data.n_attributes)
-        return compact_search.find_neighbours(data, refs, k_nearest, weights,
+        return compact_search.find_neighbours(data, refs, k, weights,
                                               progress_callback, client, ties)
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
     on_cluster = {} if client is None else {"client": client}
-    return kernels.find_neighbours(data, refs, k_nearest, weights,
+    return kernels.find_neighbours(data, refs, k, weights,
                                    progress_callback, ties=ties, **on_cluster)
 
 
@@ -248,15 +258,15 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     """
     k_nearest = check("k_nearest", k_nearest)
     check_choice("weighting", weighting, WEIGHTINGS)
+    sigma = check("sigma", sigma)
     count = k_nearest if count is None else min(count, k_nearest)
+    check_needs("sigma", sigma, None, "weighting='exp_rank'",
+                weighting == "exp_rank")
     if weighting == "equal":
         return np.ones(count)
     sigma = k_nearest / 3.5 if sigma is None else sigma
-    if not (isinstance(sigma, (int, float, np.number)) and np.isfinite(sigma)
-            and sigma > 0):
-        raise ReliefInputError(f"sigma must be a positive number or None "
-                               f"(k / 3.5), got {sigma!r}.")
-    influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
+    with np.errstate(over="ignore"):  # a tiny sigma: influences of 0
+        influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
     if influence[0] == 0:
         raise ReliefInputError(
             f"sigma={sigma!r} is too small: even the nearest neighbour's "

@@ -23,7 +23,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .sampling import check_memory
-from .options import MAX_VALUES, Integer, Interval, Seed
+from .options import MAX_VALUES, Integer, Interval, Seed, check
 
 __all__ = ["Problem", "rdg1", "random_rbf", "non_monotonic", "majority",
            "modulo", "corral", "parity", "gametes", "GametesSource",
@@ -177,6 +177,7 @@ def rdg1(n_instances=100, n_relevant=10, n_irrelevant=0, *, boolean=False,
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
     n_classes = _check_classes(n_classes)
+    boolean = check("boolean", boolean)
     min_rule_size = Integer(1)("min_rule_size", min_rule_size)
     max_rule_size = Integer(min_rule_size)("max_rule_size", max_rule_size)
     rng = _rng(seed)
@@ -323,6 +324,7 @@ def modulo(n_instances=100, n_relevant=2, n_irrelevant=0, *, p=3,
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
     p = Integer(2, MAX_VALUES)("p", p)
+    numeric = check("numeric", numeric)
     rng = _rng(seed)
     X = rng.integers(0, p, (n_instances, n_relevant + n_irrelevant))
     y = X[:, :n_relevant].sum(axis=1) % p

@@ -33,7 +33,7 @@ from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE,
                       RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
-                      TIES, VARIANCE, check)
+                      TIES, VARIANCE, check, check_needs)
 from .r_pairs import r_pair_sums
 from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
@@ -42,7 +42,7 @@ from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
 from .threshold import as_scores, float_array
 from .formulas.diffs import pair_diffs
 from .formulas.relieff import coefficient
-from .formulas.stir import add_stir_sums, stir_sums
+from .formulas.stir import COUNT_PLACES, add_stir_sums, stir_sums
 
 StirResult = namedtuple("StirResult", [
     "score",  # (a,) mean_M - mean_H: the weight of the method's near update
@@ -204,7 +204,7 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
                           wrap_callback(progress_callback, 0, 0.8), ties=ties)
     # the rows and places of the SURF family's STIR sums
     sums = np.zeros((6, data.exact.values.shape[0]))
-    counts = np.zeros(5)
+    counts = np.zeros(COUNT_PLACES)
     for start, part in lists:
         for r, places in enumerate(part.places):
             i, own = refs[start + r], data.groups[refs[start + r]]
@@ -299,10 +299,20 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
             f"{', '.join(map(repr, STIR_NEIGHBOURHOODS))}, got "
             f"{neighbourhood!r}.")
     variance = check("variance", variance)
+    check_needs("k_nearest", k_nearest, K_RELIEFF, "neighbourhood='relieff'",
+                neighbourhood == "relieff")
+    check_needs("deviation", deviation, DEVIATION,
+                "neighbourhood='multisurf' or 'multisurf*'",
+                neighbourhood.startswith("multisurf"))
+    r_compatible = check("r_compatible", r_compatible)
+    # R's pairs break ties at the k-th distance as R's stable sort does
+    check_needs("ties", check("ties", ties), TIES,
+                "neighbourhood='relieff' and r_compatible=False",
+                neighbourhood == "relieff" and not r_compatible)
     references = dict(n_iterations=n_iterations, random_state=random_state)
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)
-    if check("r_compatible", r_compatible):
+    if r_compatible:
         k_nearest = check("k_nearest", k_nearest)
         data, refs, _ = prepared(X, y, discrete, task="classification",
                                  diff=diff, t_eq=t_eq, t_diff=t_diff,
@@ -535,10 +545,10 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
             return np.array([neighbourhood_sums(X, target, discrete,
                                                 **options).weights
                              for target in targets])
-        sums, constant = kernels.radius_rule(data, refs, codes, task, local,
-                                             far, ddof, False)
+        sums, scalars = kernels.radius_rule(data, refs, codes, task, local,
+                                            far, ddof, False)
         return np.array([radius_weights(own, c, task, far, len(refs))
-                         for own, c in zip(sums, constant)])
+                         for own, c in zip(sums, scalars)])
 
     def rescore(target):
         return many([target])[0]

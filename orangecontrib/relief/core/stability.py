@@ -15,7 +15,7 @@ from scipy.special import ndtri
 
 from .errors import ReliefInputError
 from .options import (CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
-                      SUBSAMPLE, TOP_K, check)
+                      TOP_K, check)
 from .resampling import draw_resamples, score_resamples
 from .threshold import float_array
 
@@ -155,6 +155,10 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
     """
     ranked = ranks(scores)
     top_k = check("top_k", top_k)
+    if top_k > ranked.shape[1]:
+        raise ReliefInputError(f"top_k must be at most the number of "
+                               f"attributes ({ranked.shape[1]}), got "
+                               f"{top_k}.")
     confidence = check("confidence", confidence)
     selected = ranked <= top_k
     tail = (1 - confidence) / 2
@@ -162,7 +166,7 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
                             method="inverted_cdf")
     try:
         index = stability_index(selected, confidence)
-    except ReliefInputError:  # top_k >= a: every set holds everything
+    except ReliefInputError:  # top_k = a: every set holds everything
         index = None
     return RankingStability(
         as_score_matrix(scores), ranked, selected, top_k,
@@ -171,7 +175,7 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
 
 
 def ranking_stability(score_rows, groups, *, n_resamples=N_RESAMPLES,
-                      resampling=RESAMPLING, subsample=SUBSAMPLE,
+                      resampling=RESAMPLING, subsample=None,
                       top_k=None, confidence=CONFIDENCE,
                       random_state=RANDOM_STATE, client=None,
                       progress_callback=None):

@@ -18,7 +18,7 @@ from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import prepared, reference_draws, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
-from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS, SIMILARITY
+from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import stir_sums
 
 #: method -> (thresholds from the reference's own distances, far scoring)
@@ -26,7 +26,7 @@ NEIGHBOURHOODS = {
     "surf": (False, NO_FAR),
     "surf*": (False, OPPOSITE),
     "multisurf": (True, NO_FAR),
-    "multisurf*": (True, SIMILARITY),
+    "multisurf*": (True, OPPOSITE),
 }
 
 RadiusSums = namedtuple("RadiusSums", [
@@ -53,16 +53,15 @@ def own_labels(data, task):
     return labels[None].astype(np.float64)
 
 
-def radius_weights(sums, constant, task, far, m):
+def radius_weights(sums, scalars, task, far, m):
     """The weights from one labelling's sums of the rule over m
-    references: ReliefF's (MultiSURF*'s constant added) or RReliefF's, far
-    sets subtracted."""
+    references: ReliefF's or RReliefF's (whose N_dC of the near and far
+    sets are `scalars`), far sets subtracted."""
     if task == "classification":
-        return (sums[0] + sums[1]
-                + (constant[0] if far == SIMILARITY else 0.0)) / m
-    weights = rrelieff_weights(constant[0], sums[0], sums[1], m)
+        return (sums[0] + sums[1]) / m
+    weights = rrelieff_weights(scalars[0], sums[0], sums[1], m)
     if far != NO_FAR:
-        weights = weights - rrelieff_weights(constant[1], sums[2], sums[3], m)
+        weights = weights - rrelieff_weights(scalars[1], sums[2], sums[3], m)
     return weights
 
 
@@ -102,10 +101,10 @@ def sums_of(data, refs, kernels, kind, task, stir=False,
     local, far, ddof = kind
     rule = (compact_hoods.radius_rule if is_blocked(data)
             else kernels.radius_rule)
-    sums, constant = rule(data, refs, own_labels(data, task), task, local,
-                          far, ddof, stir, progress_callback)
-    weights = radius_weights(sums[0], constant[0], task, far, len(refs))
-    return RadiusSums(weights, stir_sums(sums[0], constant[0], len(refs))
+    sums, scalars = rule(data, refs, own_labels(data, task), task, local,
+                         far, ddof, stir, progress_callback)
+    weights = radius_weights(sums[0], scalars[0], task, far, len(refs))
+    return RadiusSums(weights, stir_sums(sums[0], scalars[0], len(refs))
                       if stir else None)
 
 
@@ -236,8 +235,11 @@ def multisurfstar(X, y, discrete=None, *, task="classification",
 
     Near as MultiSURF; the instances farther than mu_i + sigma_i / 2 are
     scored by their similarity 1 - diff, hits against and misses for the
-    attribute (the dead band between the two limits is ignored); a numeric
-    target subtracts RReliefF's far update.  Parameters as in
+    attribute (the dead band between the two limits is ignored), without
+    the term of that score that is the same for every attribute
+    (:mod:`.formulas.neighbourhoods`): the far update is subtracted, as
+    SURF*'s, and a constant attribute weighs 0; a numeric target
+    subtracts RReliefF's far update.  Parameters as in
     :func:`multisurf`.
 
     References

@@ -47,8 +47,9 @@ def class_groups(y):
     """Class codes 0 .. c - 1 of the class values `y`, c, and the classes'
     priors."""
     check_codes(y, "Class values")
-    classes, groups, counts = np.unique(
-        y.astype(np.int64), return_inverse=True, return_counts=True)
+    # as floats: a code beyond int64 (1e300) is a class as any other
+    classes, groups, counts = np.unique(y, return_inverse=True,
+                                        return_counts=True)
     if len(classes) < 2:
         raise ReliefInputError(
             "The data has a single class; Relief needs instances of at "

@@ -33,6 +33,7 @@ TurfResult = namedtuple("TurfResult", [
                 # every kept one, those dropped later above those dropped
                 # earlier
     "kept",     # indices of the attributes left after the last round
+                # (without those the last scoring gave no score, NaN)
     "rounds",   # [(attributes scored, their scores)] round by round
 ])
 
@@ -102,8 +103,9 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     significance test's no verdict) below every finite one, so they are
     dropped first; in the final scores they stay as given, and the lowest
     final score and the range above are those of the finite ones (0 and
-    1 if there are none).  A scorer that gives another number of scores
-    than attributes is refused.
+    1 if there are none).  An attribute the final scoring gives NaN is
+    not among the kept: it has no score to be kept for.  A scorer that
+    gives another number of scores than attributes is refused.
 
     Parameters
     ----------
@@ -302,4 +304,4 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
     for t, attributes in enumerate(dropped):
         scores[attributes] = low - step * (len(dropped) - t)
     report(progress_callback, 1.0)
-    return TurfResult(scores, remaining, history)
+    return TurfResult(scores, remaining[~np.isnan(final)], history)

@@ -8,6 +8,7 @@ streamed rows of :mod:`.streaming`; one arithmetic, so that data scaled
 whole, in blocks of columns or in chunks of rows are scaled to the bit.
 """
 import numpy as np
+import scipy.sparse as sp
 
 from .errors import ReliefInputError
 
@@ -32,7 +33,12 @@ def check_dtype(dtype, what):
 def as_real(values, what):
     """`values` as a float64 array (not copied if already one), or
     ReliefInputError naming `what` if they are not real numbers
-    (:func:`check_dtype`; an object array of complex numbers too)."""
+    (:func:`check_dtype`; an object array of complex numbers too).  A
+    sparse matrix's stored values are checked so and it is made dense,
+    for what reads every value at once; ragged rows are named as such."""
+    if sp.issparse(values):
+        check_dtype(values.dtype, what)  # the dtype of its stored values
+        return values.toarray().astype(np.float64, copy=False)
     try:
         array = values if hasattr(values, "dtype") else np.asarray(values)
         check_dtype(array.dtype, what)
@@ -40,6 +46,10 @@ def as_real(values, what):
     except ReliefInputError:
         raise
     except (TypeError, ValueError) as err:
+        if "sequence" in str(err) or "inhomogeneous" in str(err):
+            raise ReliefInputError(f"{what} must be a rectangular array of "
+                                   f"numbers; its rows differ in length.") \
+                from None
         raise ReliefInputError(f"{what} must be numeric: {err}") from None
 
 

@@ -105,6 +105,11 @@ PEER_METHODS = {f"{peer} {name}": (peer, algorithm, k)
                 for name, (algorithm, k) in OURS.items()
                 if algorithm in algorithms}
 METHODS = tuple(OURS) + tuple(PEER_METHODS)
+#: our methods with k nearest neighbours, which take a rule for the ties
+#: at the k-th (``Settings.ties``)
+TAKE_TIES = tuple(name for name, (algorithm, _) in OURS.items()
+                  if algorithm in ("relief", "relieff", "drelieff",
+                                   "pdrelieff"))
 
 
 def peer_methods(installed=None):
@@ -258,7 +263,16 @@ def read_table(path):
     with opener(path, "rt", encoding="utf-8") as file:
         header = file.readline().rstrip("\n").split("\t")
         body = re.sub(r"(?<![^\t\n])NA(?![^\t\n])", "nan", file.read())
-    values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
+    if not body.strip():
+        raise ValueError(f"{path}: the table has a header and no rows")
+    try:
+        values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
+    except ValueError as error:
+        raise ValueError(f"{path}: not a table of numbers ({error})") \
+            from None
+    if values.shape[1] != len(header):
+        raise ValueError(f"{path}: {values.shape[1]} values a row for "
+                         f"{len(header)} columns in the header")
     target = header.index(CLASS)
     names = header[:target] + header[target + 1:]
     return names, np.delete(values, target, axis=1), values[:, target]
@@ -481,8 +495,11 @@ def run_replicate(settings, task):
     out = {}
     for name in settings.methods:
         start = time.perf_counter()
-        scores = scores_of(name, X, y, discrete, kind,
-                           settings.discrete_limit, settings.ties)
+        try:
+            scores = scores_of(name, X, y, discrete, kind,
+                               settings.discrete_limit, settings.ties)
+        except ValueError as error:  # the method refuses the data
+            raise ValueError(f"{path}: {name}: {error}") from None
         ranks = (None,) * 4 if scores is None else tuple(
             worst_rank(scores, keys, absolute)
             if keys is relevant or registers.any() else None

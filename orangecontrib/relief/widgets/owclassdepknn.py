@@ -178,8 +178,9 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
 
     def _threshold(self):
         """The threshold for the learner: None to choose it by
-        cross-validation."""
-        return None if self.choose_threshold else self.threshold
+        cross-validation, or for a method other than IWCDRelief."""
+        iwcd = METHODS[self.method_index] == "IWCDRelief"
+        return None if self.choose_threshold or not iwcd else self.threshold
 
     def create_learner(self):
         return self.LEARNER(

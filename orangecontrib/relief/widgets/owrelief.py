@@ -121,7 +121,7 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
         with work_progress(state, "Weighting attributes ...", data.X,
                            scorer.n_iterations, end=1 / parts,
                            parts=scorer.variant.parts) as progress:
-            weights = np.asarray(scorer(data, progress_callback=progress),
+            weights = np.asarray(scorer.score_table(data, progress),
                                  dtype=float)
     if parts > 1:
         state.set_partial_result(Scores(weights, tested))
@@ -175,6 +175,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     class Warning(OWWidget.Warning):
         missing_class = Msg("{} instance(s) with an unknown class are "
                             "skipped.")
+        stability_k = Msg("No stability: 'Selected: the best' {} is more "
+                          "than the {} attributes.")
         empty_columns = Msg("Attribute(s) without known values get weight "
                             "0: {}")
         no_stir = Msg("STIR cannot test {}: choose the test 'Shuffled "
@@ -660,13 +662,16 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         return None if setting is None else getattr(self, setting)
 
     def make_scorer(self):
-        """Return the scorer configured by the controls."""
+        """Return the scorer configured by the controls (the ramp's
+        thresholds with the ramp only)."""
+        ramp = (dict(t_eq=self.t_eq, t_diff=self.t_diff)
+                if self.diff == "ramp" else {})
         return make_scorer(
             self.method, k_nearest=self._k_nearest(),
             ties=self.ties if self.method in TAKE_TIES else None,
             n_iterations=self.n_iterations if self.sample_references else None,
-            random_state=self.random_seed, diff=self.diff, t_eq=self.t_eq,
-            t_diff=self.t_diff, **self._covariates())
+            random_state=self.random_seed, diff=self.diff,
+            **ramp, **self._covariates())
 
     def _covariates(self):
         """NPDR's option of the chosen covariates (none for the others)."""
@@ -684,11 +689,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_test.clear()
         if not self.test_significance:
             return None
-        options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
-                       alpha=self.alpha, n_permutations=self.n_permutations,
-                       random_state=self.random_seed,
-                       r_compatible=self.r_compatible)
         test = TESTS[self.test_index]
+        options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
+                       alpha=self.alpha, random_state=self.random_seed,
+                       **self._test_options(test))
         if test == "stir" and METHODS[self.method].stir is None:
             self.Warning.no_stir(self.method)
             return None
@@ -712,6 +716,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.Warning.stir_unequal(caveat, shown=caveat is not None)
         return tester
 
+    def _test_options(self, test):
+        """The options of `test` alone: the number of permutations for the
+        test that permutes, R's pairs for STIR."""
+        return {"permutation": {"n_permutations": self.n_permutations},
+                "stir": {"r_compatible": self.r_compatible}}.get(test, {})
+
     def make_preprocessor(self, scorer):
         """The Preprocessor output: selection by `scorer`'s weights as the
         Selection box says."""
@@ -723,9 +733,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                          "significance": TESTS[self.test_index],
                          "alpha": self.alpha,
                          "adjustment": ADJUSTMENTS[self.adjustment_index],
-                         "n_permutations": self.n_permutations,
                          "random_state": self.random_seed,
-                         "r_compatible": self.r_compatible}}[by]
+                         **self._test_options(TESTS[self.test_index])}}[by]
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
@@ -733,8 +742,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
 
     def stability_options(self):
-        """The options of the stability task, or None (not asked)."""
+        """The options of the stability task, or None (not asked, or
+        asking to select more attributes than there are, with a
+        warning)."""
+        self.Warning.stability_k.clear()
         if not self.stability:
+            return None
+        n_attributes = len(self.data.domain.attributes)
+        if self.stability_k > n_attributes:
+            self.Warning.stability_k(self.stability_k, n_attributes)
             return None
         return dict(n_resamples=self.n_resamples, top_k=self.stability_k,
                     random_state=self.random_seed)

@@ -348,6 +348,10 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
 
     def _update_controls(self):
         self.rfsm_box.setVisible(self.measure == "RFSM")
+        # the priors weigh the misses of classes: none for a numeric class
+        self.controls.relieff_priors.setEnabled(
+            self.data is None or self.data.domain.class_var is None
+            or self.data.domain.class_var.is_discrete)
         self.bins_spin.box.setVisible(self.measure == "Liu's consistency")
         self.folds_spin.box.setVisible(self.measure == "Wrapper")
         self.Information.default_learner(
@@ -388,10 +392,13 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
 
     def _options(self):
         if self.measure == "RFSM":
+            # the priors weigh the misses of classes: none for a number
+            classes = self.data.domain.class_var.is_discrete
             return dict(k_nearest=self.k_nearest,
                         neighbours="within" if self.neighbours_within
                         else "all",
-                        priors="relieff" if self.relieff_priors else "eq2")
+                        priors="relieff" if self.relieff_priors and classes
+                        else "eq2")
         if self.measure == "Liu's consistency":
             return dict(n_bins=self.n_bins)
         return dict(folds=self.wrapper_folds)

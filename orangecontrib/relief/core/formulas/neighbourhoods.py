@@ -12,7 +12,23 @@ within a distance threshold of the reference, D(i, j) = sum_A diff(A, i, j):
   and standard deviation of i's distances to the n - 1 others;
 * MultiSURF* (Granizo-Mackenzie & Moore 2013): also
   far_i = {j : D(i, j) > mu_i + sigma_i / 2}, the band between ignored,
-  the far ones scored by their similarity 1 - diff.
+  the far ones scored by their similarity 1 - diff, hits against and
+  misses for the attribute.
+
+MultiSURF*'s similarity update over a far set S is SURF*'s opposite update
+plus a term that is the same for every attribute::
+
+    sum_C w_C mean_{S_C} (1 - diff) - mean_{S_own} (1 - diff)
+        = (any miss in S) - (any hit in S) - u_S(A)
+
+The term is 0 where S holds hits and misses; where it lacks either, it
+would give an attribute that never differs (a constant one) a weight of
++-1/m and move every other weight by as much, whatever the attributes
+say.  It carries no information about any attribute, so it is left out:
+both star forms subtract the far update, and a constant attribute weighs
+0.  (scikit-rebate keeps it; its MultiSURF* weights differ from ours by
+that common shift where a far set lacks hits or misses, and rank the
+attributes alike.)
 
 The functions here are plain Python on scalars and small arrays: the
 compiled engine compiles them (:mod:`..engines.compiled.rules.surf`) and the vectorised
@@ -21,8 +37,10 @@ one calls them as they are, so that both read one definition.
 import math
 from collections import namedtuple
 
-#: how the far instances of a reference are scored
-NO_FAR, OPPOSITE, SIMILARITY = 0, 1, 2
+#: how the far instances of a reference are scored: not at all, or by
+#: the update subtracted (SURF*, and MultiSURF*'s similarity without its
+#: attribute-free term)
+NO_FAR, OPPOSITE = 0, 1
 
 #: the standard deviations MultiSURF may use: the population's (scikit-rebate,
 #: fast-select) or the sample's (STIR, NPDR)
@@ -59,8 +77,7 @@ def class_coefficients(counts, own, priors, coefs):
 
     ReliefF's prior weighting of the misses (Kononenko 1994), renormalised
     over the classes the neighbourhood holds; with two classes w_c = 1, the
-    scikit-rebate and fast-select scores.  Returns (any miss, any hit) as
-    0/1, the constant of MultiSURF*'s similarity scoring.
+    scikit-rebate and fast-select scores.
     """
     present = 0.0
     for c in range(len(counts)):
@@ -73,9 +90,6 @@ def class_coefficients(counts, own, priors, coefs):
             coefs[c] = -1.0 / counts[c]
         else:
             coefs[c] = priors[c] / present / counts[c]
-    any_miss = 1.0 if present > 0 else 0.0
-    any_hit = 1.0 if counts[own] > 0 else 0.0
-    return any_miss, any_hit
 
 
 #: distances the SURF family's rules read instead of computing them (the

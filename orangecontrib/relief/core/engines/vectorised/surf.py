@@ -21,18 +21,17 @@ the same terms in another order).  Nothing of size n x n is kept.
 """
 import numpy as np
 
-from ...formulas.neighbourhoods import (NO_FAR, SIMILARITY, class_coefficients,
+from ...formulas.neighbourhoods import (NO_FAR, class_coefficients,
                                         standard_deviation, thresholds)
-from ...formulas.stir import (HIT_REFS, HIT_SUM, MISS_REFS, MISS_SQUARES,
-                              MISS_SUM, N_HIT, N_MISS)
+from ...formulas.stir import (COUNT_PLACES, HIT_REFS, HIT_SUM, MISS_REFS,
+                              MISS_SQUARES, MISS_SUM, N_HIT, N_MISS)
 from ...progress import report, step_bounds
 from .diffs import TILE, Rows
 from .sums import in_order
 from .threads import each
 
-#: rows of a labelling's sums and places of its constant (the layout of
-#: :func:`classification_sums`)
-SUM_ROWS, CONSTANT_PLACES = MISS_SQUARES + 1, MISS_REFS + 1
+#: rows of a labelling's sums (the layout of :func:`classification_sums`)
+SUM_ROWS = MISS_SQUARES + 1
 
 
 def reference_blocks(refs, height, progress_callback):
@@ -181,9 +180,9 @@ class Labelling:
             :, self.permutation]
 
 
-def class_update(sums, constant, own, near, far_sets, priors, far, stir):
-    """Add a block's terms to one labelling's `sums` (6, a) and `constant`
-    (5,) (the layout of :func:`classification_sums`) from per (reference,
+def class_update(sums, counts, own, near, far_sets, priors, far, stir):
+    """Add a block's terms to one labelling's `sums` (6, a) and `counts`
+    (4,) (the layout of :func:`classification_sums`) from per (reference,
     class) sums over the near and the far sets: `near` and `far_sets`
     (sums of diffs (a, refs, classes), counts (refs, classes) and, for the
     near sets, sums of squared diffs); `own` the references' classes."""
@@ -194,10 +193,7 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
     for r, c in enumerate(own):
         class_coefficients(near_counts[r], c, priors, coefs[r])
         if far != NO_FAR:
-            any_miss, any_hit = class_coefficients(far_counts[r], c, priors,
-                                                   far_coefs[r])
-            if far == SIMILARITY:
-                constant[0] += any_miss - any_hit
+            class_coefficients(far_counts[r], c, priors, far_coefs[r])
     sums[0] += np.einsum("arc,rc->a", near_sums, coefs)
     if far != NO_FAR:
         sums[1] -= np.einsum("arc,rc->a", far_sums, far_coefs)
@@ -207,10 +203,10 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
         for mask, row in ((hit, HIT_SUM), (~hit, MISS_SUM)):
             sums[row] += np.einsum("arc,rc->a", near_sums, weight * mask)
             sums[row + 1] += np.einsum("arc,rc->a", squares, weight * mask)
-        constant[N_HIT] += near_counts[hit].sum()
-        constant[N_MISS] += near_counts[~hit].sum()
-        constant[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
-        constant[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
+        counts[N_HIT] += near_counts[hit].sum()
+        counts[N_MISS] += near_counts[~hit].sum()
+        counts[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
+        counts[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
 
 
 def counted_set_sums(hoods, refs, labellings, sets, n_groups, stir):
@@ -277,16 +273,16 @@ def set_sums(hoods, refs, labellings, sets, n_groups, stir):
 
 
 def classification_block(hoods, refs, labellings, priors, stir):
-    """A block's sums and constants of :func:`classification_sums`."""
+    """A block's sums and counts of :func:`classification_sums`."""
     sets = set_sums(hoods, refs, labellings, hoods.sets(refs), len(priors),
                     stir)
     sums = np.zeros((len(labellings), SUM_ROWS, hoods.n_attrs))
-    constant = np.zeros((len(labellings), CONSTANT_PLACES))
-    for label, (near, far_sets), own_sums, own_constant in zip(
-            labellings, sets, sums, constant):
-        class_update(own_sums, own_constant, label.codes[refs], near,
+    counts = np.zeros((len(labellings), COUNT_PLACES))
+    for label, (near, far_sets), own_sums, own_counts in zip(
+            labellings, sets, sums, counts):
+        class_update(own_sums, own_counts, label.codes[refs], near,
                      far_sets, priors, hoods.far, stir)
-    return sums, constant
+    return sums, counts
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
@@ -295,12 +291,11 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     of `labels` (class codes of the instances; the neighbourhoods found
     once for them all).
 
-    Returns (sums, constant), sums[p] and constant[p] of labels[p]:
+    Returns (sums, counts), sums[p] and counts[p] of labels[p]:
     sums[p, 0] the near updates, sums[p, 1] minus the far updates, with
     `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
     its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
-    constant[p, 0] MultiSURF*'s constant (any miss - any hit over the far
-    sets), constant[p, 1:5] STIR's counts of near pairs and references.
+    counts[p] STIR's counts of near pairs and references.
     The distances are computed or `given`; with `levels` the sets' sums
     are counted (:func:`counted_set_sums`, `exact` unused).
     """
@@ -310,16 +305,16 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
     sums = np.zeros((len(labels), SUM_ROWS, hoods.n_attrs))
-    constant = np.zeros((len(labels), CONSTANT_PLACES))
+    counts = np.zeros((len(labels), COUNT_PLACES))
     for blocks, done in reference_blocks(refs, hoods.height,
                                          progress_callback):
-        for block_sums, block_constant in each(
+        for block_sums, block_counts in each(
                 lambda rows: classification_block(hoods, rows, labellings,
                                                   priors, stir), blocks):
             sums += block_sums
-            constant += block_constant
+            counts += block_counts
         report(progress_callback, done)
-    return sums, constant
+    return sums, counts
 
 
 def regression_block(hoods, refs, targets):
@@ -372,8 +367,8 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
-    :func:`regression_sums`, (P, rows, a) and (P, 3).  The distances
-    are computed, or read from `given`
+    :func:`regression_sums`, (P, rows, a) and (P, places): STIR's counts
+    or RReliefF's N_dC.  The distances are computed, or read from `given`
     (:class:`...formulas.neighbourhoods.GivenDistances`).  The neighbourhoods
     depend on the attributes only, but with missing values a class's
     RELIEF-D diffs depend on the classes of `data`, which `labels` must

@@ -12,6 +12,8 @@ import numpy as np
 from numba import prange
 
 from ....formulas import neighbourhoods
+from ....formulas.stir import (COUNT_PLACES, HIT_REFS, MISS_REFS, N_HIT,
+                               N_MISS)
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
@@ -94,25 +96,23 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 @numba.njit(inline="always", cache=True)
 def class_terms(dist, rows, count, groups, priors, near, far, with_far,
-                counts, coefs, constant, similarity, stir):
+                counts, coefs, stir_counts, stir):
     """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
-    rows[r]'s update over its near (s = 0) or far (s = 1) set; the constants
-    of :func:`...vectorised.surf.classification_sums` added."""
+    rows[r]'s update over its near (s = 0) or far (s = 1) set; with
+    `stir`, STIR's counts of :func:`...vectorised.surf.classification_sums`
+    added to `stir_counts`."""
     for r in range(count):
         i = rows[r]
         own = groups[i]
         member_counts(dist[r], i, groups, near[r], far[r], with_far, counts)
         class_coefficients(counts[0], own, priors, coefs[r, 0])
-        any_miss, any_hit = class_coefficients(counts[1], own, priors,
-                                               coefs[r, 1])
-        if with_far and similarity:
-            constant[0] += any_miss - any_hit
+        class_coefficients(counts[1], own, priors, coefs[r, 1])
         if stir:
             n_miss = counts[0].sum() - counts[0, own]
-            constant[1] += counts[0, own]
-            constant[2] += n_miss
-            constant[3] += counts[0, own] > 0
-            constant[4] += n_miss > 0
+            stir_counts[N_HIT] += counts[0, own]
+            stir_counts[N_MISS] += n_miss
+            stir_counts[HIT_REFS] += counts[0, own] > 0
+            stir_counts[MISS_REFS] += n_miss > 0
 
 
 @numba.njit(inline="always", cache=True)
@@ -249,30 +249,31 @@ def class_run(refs, groups, first, end):
 
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
-                with_far, similarity, ddof, global_mean, stir, start, stop,
-                partial, constant, given, given_row):
+                with_far, ddof, global_mean, stir, start, stop, partial,
+                scalars, given, given_row):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
-    and constant[p] for each labelling labels[p] (:func:`radius_block`),
+    and scalars[p] for each labelling labels[p] (:func:`radius_block`),
     the blocks in parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
         radius_block(values, exact, refs, classes, priors, codes, labels,
-                     local, with_far, similarity, ddof, global_mean, stir, b,
-                     min(stop, (b + 1) * UPDATE_BLOCK), partial, constant,
+                     local, with_far, ddof, global_mean, stir, b,
+                     min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
                      given, given_row)
 
 
 @numba.njit(cache=True)
 def radius_block(values, exact, refs, classes, priors, codes, labels, local,
-                 with_far, similarity, ddof, global_mean, stir, b, end,
-                 partial, constant, given, given_row):
+                 with_far, ddof, global_mean, stir, b, end, partial,
+                 scalars, given, given_row):
     """Add the references of block b, before `end`, to partial[p, b] and
-    constant[p, b] for each labelling labels[p]: the classification rule
-    (`classes`; codes[p], labels[p] as int64) or RReliefF's (labels[p] the
-    scaled target).  The distances, thresholds and neighbourhoods of up to
-    GROUP references of one class are found once for every labelling;
-    the distances are computed, or read from `given` (reference i's row
-    given_row[i]) when it has rows (:class:`GivenDistances`).
+    scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
+    labels[p]: the classification rule (`classes`; codes[p], labels[p] as
+    int64) or RReliefF's (labels[p] the scaled target).  The distances,
+    thresholds and neighbourhoods of up to GROUP references of one class
+    are found once for every labelling; the distances are computed, or
+    read from `given` (reference i's row given_row[i]) when it has rows
+    (:class:`GivenDistances`).
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
     n = values.shape[1]
@@ -302,12 +303,11 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
         for p in range(len(labels)):
             if classes:
                 class_terms(dist, rows, count, codes[p], priors, near, far,
-                            with_far, counts, coefs, constant[p, b],
-                            similarity, stir)
+                            with_far, counts, coefs, scalars[p, b], stir)
                 class_update(partial[p, b], exact, codes[p], dist, rows,
                              count, near, far, with_far, stir, coefs)
             else:
-                regression_update(partial[p, b], constant[p, b], exact, dist,
+                regression_update(partial[p, b], scalars[p, b], exact, dist,
                                   rows, count, labels[p], near, far, with_far,
                                   counts, influence, p == 0)
         first += count
@@ -338,14 +338,14 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((len(labels), n_blocks, 6 if classes else 4,
                         values.shape[0]))
-    constant = np.zeros((len(labels), n_blocks, 5 if classes else 3))
+    scalars = np.zeros((len(labels), n_blocks,
+                        COUNT_PLACES if classes else 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
         radius_sums(values, exact, refs, classes, data.priors, codes, labels,
-                    local, far != neighbourhoods.NO_FAR,
-                    far == neighbourhoods.SIMILARITY, ddof, global_mean, stir,
-                    start, stop, partial, constant, rows, row_of)
+                    local, far != neighbourhoods.NO_FAR, ddof, global_mean,
+                    stir, start, stop, partial, scalars, rows, row_of)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
-            constant.sum(axis=1))
+            scalars.sum(axis=1))
