@@ -28,7 +28,7 @@ from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
 from Orange.data.io import FileFormat
 
 from .core.errors import ReliefInputError
-from .readers.sources import core_input
+from .readers.sources import dense_of
 
 #: the most values a table read here may have (a float64 table of 5 GB)
 MAX_CELLS = 625_000_000
@@ -80,7 +80,7 @@ class PlinkBedReader(FileFormat):
                      class_variable(phenotype.name, phenotype.values))
         table = Table.from_numpy(
             Domain(attributes, class_var, metas),
-            np.asarray(core_input(source), dtype=np.float64),
+            np.asarray(dense_of(source), dtype=np.float64),
             None if phenotype is None else phenotype.y,
             np.array([fids, iids], dtype=object).T)
         table.name = path.stem
@@ -103,7 +103,7 @@ class AnnDataReader(FileFormat):
         domain = Domain([ContinuousVariable(name) for name in names], None,
                         [class_variable(c.name, c.values) for c in columns])
         table = Table.from_numpy(
-            domain, X if sp.issparse(X) else core_input(X), None,
+            domain, X if sp.issparse(X) else dense_of(X), None,
             np.array([c.y for c in columns], dtype=np.float64).T
             if columns else None)
         table.name = path.stem

@@ -37,6 +37,7 @@ and wants one row per score column; :mod:`.rank` adapts these scorers to
 it.
 """
 import numpy as np
+import scipy.sparse as sp
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
 from Orange.data.filter import HasClass
@@ -54,7 +55,7 @@ from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.threshold import float_array
-from .core.turf import turf, turf_rounds
+from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
 from .core.vls import vls, vls_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
@@ -145,7 +146,7 @@ class ReliefScorer(Scorer):
     ``_options`` adds them to these.
     """
     feature_type = Variable
-    #: a sparse table is made dense (Relief's diffs are dense anyway)
+    #: a sparse table stays sparse (:func:`.arrays.table_arrays`)
     supports_sparse_data = True
     preprocessors = [HasClass()]
     #: the variant of :mod:`.core.variants` the scorer computes
@@ -199,7 +200,7 @@ class ReliefScorer(Scorer):
             raise ValueError(f"{name} needs a {kind} target variable.")
         for preprocess in self.preprocessors:
             data = preprocess(data)
-        return table_arrays(data, name)
+        return table_arrays(data, name, sparse=True)
 
     def _options(self, progress_callback):
         return dict(n_iterations=self.n_iterations,
@@ -593,7 +594,18 @@ class TuRF(WrapperScorer):
 
     def result(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
-        `data`: scores, the kept attributes and every round."""
+        `data`: scores, the kept attributes and every round.  Around a
+        variant of :data:`~orangecontrib.relief.core.turf.PREPARED_ONCE`
+        the data are prepared once for every round
+        (:func:`~orangecontrib.relief.core.turf.turf_prepared`)."""
+        if (isinstance(self.scorer, ReliefScorer)
+                and self.scorer.friendly_name in PREPARED_ONCE):
+            arrays = self.scorer.arrays(data)
+            return turf_prepared(
+                self.scorer.friendly_name, arrays.X, arrays.y,
+                arrays.discrete, task=arrays.task,
+                **self._options(progress_callback),
+                **self.scorer._rescorer_options())
         return super().result(data, progress_callback)
 
     def _options(self, progress_callback):
@@ -753,7 +765,9 @@ class NPDR(ReliefScorer):
             data = preprocess(data)
         attributes = data.domain.attributes
         metas = [c for c in covariates if c not in attributes]
-        X = np.column_stack([arrays.X] + [data.get_column(c) for c in metas])
+        X = np.column_stack([arrays.X.toarray() if sp.issparse(arrays.X)
+                             else arrays.X]
+                            + [data.get_column(c) for c in metas])
         discrete = np.concatenate([arrays.discrete,
                                    [c.is_discrete for c in metas]])
         columns = list(attributes) + metas

@@ -152,6 +152,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
         tags.target_tags.required = True
         return tags
 
@@ -163,9 +164,11 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         check_needs("n_permutations", self.n_permutations, N_PERMUTATIONS,
                     "significance='permutation'",
                     self.significance == "permutation")
+        # numbers kept in their dtype and sparse matrices sparse: the core
+        # reads int8 genotypes, float32 and CSR as they are
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
-                             dtype=np.float64, y_numeric=self.task ==
-                             "regression")
+                             accept_sparse=("csr", "csc"), dtype="numeric",
+                             y_numeric=self.task == "regression")
         if X.shape[0] < 2:
             raise ValueError(f"Relief compares instances and needs at least "
                              f"two; got {X.shape[0]} sample.")

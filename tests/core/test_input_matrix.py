@@ -170,8 +170,12 @@ DATA = {
     "ragged rows": Case(changed(lambda X, y, d, rng: (
         [list(row[:1 + i % A]) for i, row in enumerate(X)], y, d)),
         "rectangular array of numbers; its rows differ in length"),
+    # a sparse matrix is read as it is, its stored values checked
     "sparse matrix": Case(changed(lambda X, y, d, rng: (
-        scipy.sparse.csr_matrix(X), y, d)), "is a sparse matrix"),
+        scipy.sparse.csr_matrix(np.where(X < 0.5, 0.0, X)), y, d)),
+        literal=lambda X: X.toarray()),
+    "complex sparse matrix": Case(changed(lambda X, y, d, rng: (
+        scipy.sparse.csr_matrix(X + 1j), y, d)), COMPLEX),
     # nominal columns
     "negative nominal codes": Case(changed(lambda X, y, d, rng: (
         np.where(X < 0.5, -1.0, 1.0), y, np.ones(A, bool))), NOT_CODES),

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse
 from numpy.testing import assert_array_equal
 from sklearn.model_selection import GridSearchCV
 from sklearn.neighbors import KNeighborsClassifier
@@ -316,3 +317,21 @@ def test_dtypes_no_float_holds(case, selector):
     X, y = interaction(n=40)
     with pytest.raises((ValueError, TypeError)):
         selector().fit(DTYPES[case](X), y)
+
+
+def test_narrow_and_sparse_features_kept_as_they_are():
+    """int8 and float32 features and a sparse matrix reach the core as
+    they are, with the importances of the same features in float64, and
+    a sparse matrix's selected columns come out sparse."""
+    X, y = interaction(n=60)
+    genotypes = np.floor(X * 3).astype(np.int8)
+    counts = scipy.sparse.csr_matrix(np.where(X > 0.6, X, 0))
+    for given, dense in ((genotypes, genotypes.astype(float)),
+                         (X.astype(np.float32), X.astype(np.float32)
+                          .astype(float)),
+                         (counts, counts.toarray())):
+        fitted = selectors.ReliefF(n_features_to_select=2).fit(given, y)
+        assert_array_equal(fitted.feature_importances_,
+                           selectors.ReliefF().fit(dense, y)
+                           .feature_importances_)
+    assert scipy.sparse.issparse(fitted.transform(counts))

@@ -3,8 +3,9 @@ function on the table's arrays, works wherever an Orange scorer does, and is
 offered among the variants of the Relief widget and the command line."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
-from Orange.data import Domain, Table
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess import SelectBestFeatures
 
 import orangecontrib.relief as package
@@ -159,3 +160,22 @@ def test_every_scorer_ignores_instance_weights(heart):
         assert_array_equal(scorer(weighted), scorer(heart))
     assert_array_equal(CDRelief().class_weights(weighted),
                        CDRelief().class_weights(heart))
+
+
+def test_a_sparse_table_reaches_the_core_sparse():
+    """A sparse table's values go to the core as a sparse matrix of its
+    stored entries (never made dense), and its scores are those of the
+    dense table; a sparse table that stores a missing value is read
+    dense, as the core needs."""
+    rng = np.random.default_rng(0)
+    X = np.where(rng.random((40, 30)) < 0.2, rng.integers(1, 9, (40, 30)), 0)
+    domain = Domain([ContinuousVariable(f"g{i}") for i in range(30)],
+                    DiscreteVariable("cell", values=["a", "b"]))
+    dense = Table.from_numpy(domain, X.astype(float), np.arange(40) % 2)
+    sparse = dense.to_sparse()
+    arrays = ReliefF().arrays(sparse)
+    assert sp.issparse(arrays.X) and arrays.X.nnz == sparse.X.nnz
+    for scorer in (ReliefF(), scorers.MultiSURF(), scorers.TuRF()):
+        assert_array_equal(scorer(sparse), scorer(dense))
+    sparse.X.data[0] = np.nan
+    assert not sp.issparse(ReliefF().arrays(sparse).X)

@@ -7,7 +7,7 @@ from orangecontrib.relief.core import relieff
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.readers import read_wide
 from orangecontrib.relief.readers.plink import BedSource
-from orangecontrib.relief.readers.sources import blocks_of, core_input
+from orangecontrib.relief.readers.sources import blocks_of, dense_of
 from tests.readers.conftest import genotypes_and_class, write_bed
 
 pytest.importorskip("bed_reader", reason="the genomics extra (bed-reader) "
@@ -47,7 +47,7 @@ def test_weights_are_those_of_the_genotypes_in_memory(study):
 
 def test_the_missing_genotype_becomes_missing(study):
     path, genotypes, _ = study
-    X = core_input(BedSource(path))
+    X = dense_of(BedSource(path))
     assert np.isnan(X[3, 5]) and np.isnan(X).sum() == 1
     assert X[0, 0] == genotypes[0, 0]
 
@@ -197,7 +197,7 @@ def test_a_source_survives_pickling(study):
 
     path, genotypes, _ = study
     source = pickle.loads(pickle.dumps(BedSource(path)))
-    assert np.array_equal(core_input(source)[:, 0], genotypes[:, 0])
+    assert np.array_equal(dense_of(source)[:, 0], genotypes[:, 0])
 
 
 def test_generated_data_written_as_a_bed_read_back(tmp_path):
@@ -213,4 +213,4 @@ def test_generated_data_written_as_a_bed_read_back(tmp_path):
     data = read_wide(path)
     assert data.names == source.names
     assert np.array_equal(data.y, source.y)
-    assert np.array_equal(core_input(data.X), source.columns(0, 70))
+    assert np.array_equal(dense_of(data.X), source.columns(0, 70))

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.readers import extras
 from orangecontrib.relief.readers.sources import (
-    ArraySource, GenotypeArray, blocks_of, columns_of, core_input)
+    ArraySource, GenotypeArray, blocks_of, columns_of, core_input, dense_of)
 
 
 def genotypes(seed=0, shape=(12, 9)):
@@ -19,14 +19,14 @@ def test_genotypes_stay_narrow_and_unchanged():
     G = genotypes()
     source = GenotypeArray(G)
     assert source.dtype == np.int8 and source.values is G
-    whole = core_input(source)
+    whole = dense_of(source)
     assert whole.dtype == np.int8 and np.array_equal(whole, G)
 
 
 def test_a_declared_missing_code_becomes_nan():
     G = genotypes()
     G[2, 4] = -9
-    X = core_input(GenotypeArray(G, missing_code=-9))
+    X = dense_of(GenotypeArray(G, missing_code=-9))
     assert X.dtype == np.float64 and np.isnan(X[2, 4])
     assert np.isnan(X).sum() == 1 and G[2, 4] == -9  # the input unchanged
 
@@ -87,15 +87,22 @@ def test_columns_of_a_source_are_the_subset():
     assert picked.missing_code == -127 and picked.dtype == np.int8
     assert np.array_equal(picked.values, G[:, [0, 3, 13, 19]])
     sparse = sp.csr_matrix(G.astype(np.float32))
-    assert np.array_equal(core_input(columns_of(sparse, [1, 2])),
+    assert np.array_equal(dense_of(columns_of(sparse, [1, 2])),
                           G[:, [1, 2]])
 
 
-def test_sparse_keeps_its_dtype_into_the_core():
-    X = sp.random(10, 6, density=0.3, format="csr", dtype=np.float32,
+def test_the_core_gets_sources_and_sparse_matrices_as_they_are():
+    source = GenotypeArray(genotypes())
+    assert core_input(source) is source
+    X = sp.random(10, 6, density=0.3, format="csc", dtype=np.float32,
                   random_state=0)
+    kept = core_input(X)
+    assert sp.isspmatrix_csr(kept) and kept.dtype == np.float32
+    assert np.array_equal(kept.toarray(), X.toarray())
+    X.data[0] = np.nan  # the core reads a missing value only densely
     dense = core_input(X)
-    assert dense.dtype == np.float32 and np.array_equal(dense, X.toarray())
+    assert isinstance(dense, np.ndarray) and dense.dtype == np.float32
+    assert np.isnan(dense).sum() == 1
 
 
 def test_a_missing_extra_is_one_line_naming_the_extra(monkeypatch):

@@ -38,6 +38,11 @@ def choose_wide_method(requested, data):
     return requested
 
 
+#: the options whose None means "not given" (the core's default), never
+#: a value passed on: the core refuses t_eq=None, say
+UNSET_DEFAULTS = ("k_nearest", "ties", "t_eq", "t_diff")
+
+
 def core_options(method, args):
     """The options of the core's estimator of `method` that ``rank`` sets
     (k only where the variant takes it; CliError where given to one that
@@ -55,7 +60,7 @@ def core_options(method, args):
                  t_eq=args.t_eq, t_diff=args.t_diff)
     return {name: value for name, value in given.items()
             if name in variant.parameters
-            and not (name in ("k_nearest", "ties") and value is None)}
+            and not (name in UNSET_DEFAULTS and value is None)}
 
 
 def wrapper_options(args):

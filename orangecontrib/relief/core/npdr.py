@@ -39,8 +39,11 @@ import numbers
 from collections import namedtuple
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.special import stdtr
 
+from .columns import is_column_source
+from .compact.store import dense_values
 from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared
@@ -51,7 +54,8 @@ from .formulas.npdr import (KTH_LIMIT, MAX_LEVELS, MULTISURF_LIMIT,
 from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
                       PARAMETERS, SCALE, T_DIFF, T_EQ, TIES, TWINS, check,
                       check_choice, check_needs)
-from .prepare import TASKS, as_nominal_mask, as_real, class_groups
+from .targets import TASKS, as_nominal_mask, class_groups
+from .values import as_real
 from .progress import wrap_callback
 from .sampling import check_memory
 from .significance import adjust
@@ -503,7 +507,8 @@ def attribute_units(X, discrete, kept, raw):
     weight of its diff in the distance (the R package's manhattan
     distance of the raw values) and what its coefficient and error are
     divided by."""
-    X = np.asarray(X, dtype=np.float64)[kept]
+    X = (dense_values(X) if sp.issparse(X) or is_column_source(X)
+         else np.asarray(X, dtype=np.float64))[kept]
     units = np.ones(X.shape[1])
     if raw:
         with np.errstate(invalid="ignore"):

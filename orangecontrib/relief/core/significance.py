@@ -34,8 +34,8 @@ from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE,
                       RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
                       TIES, VARIANCE, check, check_needs)
-from .prepare import class_groups, scaled_target
 from .r_pairs import r_pair_sums
+from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)

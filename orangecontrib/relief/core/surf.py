@@ -12,9 +12,11 @@ from collections import namedtuple
 
 import numpy as np
 
+from .compact import hoods as compact_hoods
+from .compact.rules import is_blocked
 from .engines import preparation
 from .errors import ReliefInputError
-from .estimators import prepared, rrelieff_weights
+from .estimators import prepared, reference_draws, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
 from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import stir_sums
@@ -80,20 +82,52 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
     -------
     RadiusSums (its `stir` None without `stir`)
     """
-    local, far, ddof = neighbourhood_kind(method, deviation)
+    kind = neighbourhood_kind(method, deviation)
     if stir and task != "classification":
         raise ReliefInputError("STIR compares hits with misses and needs "
                                "classes; the target is numeric.")
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff,
+                                   t_eq=t_eq, t_diff=t_diff, compact=True,
                                    parts=(preparation.SURF,))
-    sums, scalars = kernels.radius_rule(data, refs, own_labels(data, task),
-                                        task, local, far, ddof, stir,
-                                        progress_callback)
+    return sums_of(data, refs, kernels, kind, task, stir, progress_callback)
+
+
+def sums_of(data, refs, kernels, kind, task, stir=False,
+            progress_callback=None):
+    """The :class:`RadiusSums` of prepared data (float64 tables or
+    compact) for the references `refs` and the neighbourhood `kind`
+    ((local, far, ddof) of :func:`neighbourhood_kind`)."""
+    local, far, ddof = kind
+    rule = (compact_hoods.radius_rule if is_blocked(data)
+            else kernels.radius_rule)
+    sums, scalars = rule(data, refs, own_labels(data, task), task, local,
+                         far, ddof, stir, progress_callback)
     weights = radius_weights(sums[0], scalars[0], task, far, len(refs))
     return RadiusSums(weights, stir_sums(sums[0], scalars[0], len(refs))
                       if stir else None)
+
+
+def radius_columns(X, y, discrete=None, *, method="multisurf",
+                   task="classification", deviation=DEVIATION,
+                   n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                   t_eq=T_EQ, t_diff=T_DIFF):
+    """A SURF-family `method` prepared once for scoring subsets of the
+    columns (TuRF's rounds): ``(score_columns, a)`` as
+    :func:`.estimators.relieff_columns` returns them.  Parameters as in
+    :func:`neighbourhood_sums`."""
+    kind = neighbourhood_kind(method, deviation)
+    data, refs, kernels = prepared(X, y, discrete, n_iterations,
+                                   random_state, task=task, diff=diff,
+                                   t_eq=t_eq, t_diff=t_diff,
+                                   compact="always", parts=(preparation.SURF,))
+    draws = reference_draws(refs, data.n_instances, n_iterations,
+                            random_state)
+
+    def score_columns(columns, progress_callback=None):
+        return sums_of(data.take(columns), next(draws), kernels, kind, task,
+                       progress_callback=progress_callback).weights
+    return score_columns, data.n_attributes
 
 
 def surf(X, y, discrete=None, *, task="classification", n_iterations=None,

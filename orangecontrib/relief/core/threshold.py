@@ -5,7 +5,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .options import ABSOLUTE, Interval, PositiveInt, check
-from .prepare import as_real
+from .values import as_real
 
 
 def float_array(values, ndim=None):

@@ -18,12 +18,14 @@ from collections import namedtuple
 import numpy as np
 
 from .attribute_subsets import columns_scorer
+from .compact.store import is_compact
 from .errors import ReliefInputError
-from .options import (ABSOLUTE, DEVIATION, DIFF, RANDOM_STATE,
+from .estimators import relieff, relieff_columns
+from .options import (ABSOLUTE, DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE,
                       SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION,
                       TURF_SCHEDULE, check)
 from .progress import report, wrap_callback
-from .surf import multisurf
+from .surf import neighbourhood_sums, radius_columns
 from .threshold import float_array, ranking_scores
 
 TurfResult = namedtuple("TurfResult", [
@@ -143,22 +145,110 @@ def turf_multisurf(X, y, discrete=None, *, task="classification",
                    t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """The scores of :func:`turf` around MultiSURF (the default scorer of
     the Orange TuRF): `fraction`, `n_keep` and `schedule` are TuRF's, the
-    other
-    parameters MultiSURF's (:func:`.surf.multisurf`).
+    other parameters MultiSURF's (:func:`.surf.multisurf`).  Narrow,
+    sparse, streamed or wide data are prepared once (:func:`turf_prepared`)
+    and every round scores columns of them: no round prepares them again.
 
     Returns
     -------
     float64 array (a,)
         :attr:`TurfResult.scores`.
     """
-    def score(X, y, discrete, progress_callback=None):
-        return multisurf(X, y, discrete, task=task, deviation=deviation,
-                         n_iterations=n_iterations,
-                         random_state=random_state, diff=diff, t_eq=t_eq,
-                         t_diff=t_diff, progress_callback=progress_callback)
+    return turf_prepared(
+        "MultiSURF", X, y, discrete, task=task, fraction=fraction,
+        n_keep=n_keep, schedule=schedule, progress_callback=progress_callback,
+        deviation=deviation, n_iterations=n_iterations,
+        random_state=random_state, diff=diff, t_eq=t_eq,
+        t_diff=t_diff).scores
 
-    return turf(score, X, y, discrete, fraction=fraction, n_keep=n_keep,
-                schedule=schedule, progress_callback=progress_callback).scores
+
+def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
+                 n_keep=None, schedule=TURF_SCHEDULE, k_nearest=K_RELIEFF,
+                 n_iterations=None,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, progress_callback=None):
+    """The scores of :func:`turf` around ReliefF, Moore & White's own
+    (2007): `fraction`, `n_keep` and `schedule` are TuRF's, the other
+    parameters
+    ReliefF's (:func:`.estimators.relieff`); narrow, sparse, streamed or
+    wide data prepared once (:func:`turf_prepared`).
+
+    Returns
+    -------
+    float64 array (a,)
+        :attr:`TurfResult.scores`.
+    """
+    return turf_prepared(
+        "ReliefF", X, y, discrete, fraction=fraction, n_keep=n_keep,
+        schedule=schedule, progress_callback=progress_callback,
+        k_nearest=k_nearest,
+        n_iterations=n_iterations, random_state=random_state, diff=diff,
+        t_eq=t_eq, t_diff=t_diff).scores
+
+
+def _relieff(X, y, discrete, task, **options):
+    return relieff(X, y, discrete, **options)
+
+
+def _relieff_columns(X, y, discrete, task, **options):
+    return relieff_columns(X, y, discrete, **options)
+
+
+def _radius(method):
+    """The weights and the columns' preparation of a SURF-family
+    `method`, as :data:`PREPARED_ONCE` calls them."""
+    def weights(X, y, discrete, task, **options):
+        return neighbourhood_sums(X, y, discrete, method=method, task=task,
+                                  **options).weights
+
+    def columns(X, y, discrete, task, **options):
+        return radius_columns(X, y, discrete, method=method, task=task,
+                              **options)
+    return weights, columns
+
+
+#: the variants whose rounds score columns of data prepared once: name ->
+#: (weights, columns), ``weights(X, y, discrete, task, **options)`` the
+#: variant's weights and ``columns(X, y, discrete, task, **options)`` its
+#: preparation for scoring columns, (score_columns, a)
+#: (:func:`.estimators.relieff_columns`)
+PREPARED_ONCE = {
+    "ReliefF": (_relieff, _relieff_columns),
+    "SURF": _radius("surf"), "SURF*": _radius("surf*"),
+    "MultiSURF": _radius("multisurf"), "MultiSURF*": _radius("multisurf*"),
+}
+
+
+def turf_prepared(name, X, y, discrete=None, *, task="classification",
+                  fraction=TURF_FRACTION, n_keep=None, schedule=TURF_SCHEDULE,
+                  absolute=ABSOLUTE, progress_callback=None, **options):
+    """:func:`turf` around the variant `name` (a key of
+    :data:`PREPARED_ONCE`), with its `options` (`fraction`, `n_keep`,
+    `schedule` and `absolute` are :func:`turf`'s).  Narrow, sparse, streamed
+    or wide data (:func:`.compact.store.is_compact`) are prepared once,
+    every round scoring columns of them; other data (long float64 arrays,
+    whose search on tables of their own is the faster) are prepared each
+    round, the same weights.
+
+    Returns
+    -------
+    TurfResult
+    """
+    if name not in PREPARED_ONCE:
+        raise ReliefInputError(
+            f"TuRF prepares the data once for "
+            f"{', '.join(PREPARED_ONCE)}, not {name!r}.")
+    weights, columns = PREPARED_ONCE[name]
+    if not is_compact(X):
+        return turf(lambda X, y, discrete, progress_callback=None: weights(
+            X, y, discrete, task, progress_callback=progress_callback,
+            **options), X, y, discrete, fraction=fraction, n_keep=n_keep,
+            schedule=schedule, absolute=absolute,
+            progress_callback=progress_callback)
+    score_columns, n_attributes = columns(X, y, discrete, task, **options)
+    return turf_rounds(score_columns, n_attributes, fraction=fraction,
+                       n_keep=n_keep, schedule=schedule, absolute=absolute,
+                       progress_callback=progress_callback)
 
 
 def best_first(weights, schedule):

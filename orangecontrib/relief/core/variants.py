@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from . import classdep, double, estimators, npdr, surf, turf, vls
 from .engines import preparation
 from .errors import ReliefInputError
-from .prepare import TASKS
+from .targets import TASKS
 from .subsets import rfsm
 
 __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",

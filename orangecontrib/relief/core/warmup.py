@@ -20,9 +20,11 @@ import threading
 import time
 
 import numpy as np
+from scipy import sparse
 
 from . import (classdep, double, estimators, npdr, significance, streaming,
                surf, termination)
+from .columns import ArrayColumns
 from .engines import COMPILED, cache, forced, keeper, preparation
 from .progress import report
 from .subsets import RFSM, backward_elimination, greedy_forward
@@ -142,6 +144,29 @@ def _streaming(X, discrete):
                                 k_nearest=3, chunk_rows=16)
 
 
+def _compact():
+    """The variants that read narrow, sparse and streamed columns as they
+    are (:mod:`.compact`): bit planes, running sums with and without
+    missing values, sparse rows, a source with a missing code."""
+    genotypes = np.floor(DATA["numeric"][0] * 3).astype(np.int8)
+    floats = DATA["missing"][0].astype(np.float32)
+    coded = np.where(np.isnan(DATA["missing"][0]), -1, genotypes)
+    kinds = [(genotypes, None), (genotypes > 0, None),
+             (floats, DATA["missing"][1]),
+             (sparse.csr_matrix(np.where(genotypes > 1, DATA["numeric"][0],
+                                         0)), None),
+             (sparse.csr_matrix(genotypes.astype(np.float32)), None),
+             (ArrayColumns(coded.astype(np.int8), missing_code=-1), None)]
+    for X, discrete in kinds:
+        _relieff(X, discrete)
+        _rrelieff(X, discrete)
+        for method in surf.NEIGHBOURHOODS:
+            surf.neighbourhood_sums(X, THREE, discrete, method=method,
+                                    stir=True)
+            surf.neighbourhood_sums(X, TARGET, discrete, method=method,
+                                    task="regression")
+
+
 #: what each part of the preparation (:data:`.engines.preparation.PARTS`)
 #: compiles
 CALLS = {
@@ -154,6 +179,7 @@ CALLS = {
     "the class-dependent kNN": lambda: _each_kind(_class_dependent_knn),
     "RFSM": lambda: _each_kind(_rfsm),
     "streaming": lambda: _each_kind(_streaming),
+    "narrow, sparse and streamed columns": _compact,
 }
 #: (what it compiles, the call), in the order of a first use
 WORKLOAD = [(name, CALLS[name]) for name, _ in preparation.PARTS]

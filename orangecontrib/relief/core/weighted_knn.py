@@ -25,7 +25,7 @@ from .errors import ReliefInputError
 from .estimators import relieff
 from .options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, TIES,
                       PositiveInt, check, check_choice)
-from .prepare import as_nominal_mask
+from .targets import as_nominal_mask
 from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",

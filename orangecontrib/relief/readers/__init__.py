@@ -20,7 +20,6 @@ import numpy as np
 
 from ..core.errors import ReliefInputError
 from ..core.options import check_choice
-from ..core.progress import wrap_callback
 from ..core.turf import turf_rounds
 from ..core.variants import by_name
 from ..core.vls import vls_rounds
@@ -35,8 +34,6 @@ WIDE_FORMATS = {".bed": "PLINK .bed", ".h5ad": "AnnData .h5ad"}
 #: the selections by subsets of the attributes that wrap a variant: TuRF
 #: (Moore & White 2007) and VLS (Eppstein & Haake 2008)
 WRAPPERS = {"turf": turf_rounds, "vls": vls_rounds}
-#: the share of the progress that reading the data takes
-READING = 0.1
 
 
 @dataclass(frozen=True)
@@ -88,11 +85,10 @@ class WideData:
         variant = by_name(method)
 
         def score(X, progress_callback):
-            reading = wrap_callback(progress_callback, 0, READING)
-            return variant.weights(
-                core_input(X, reading), self.y, None, task=self.task,
-                progress_callback=wrap_callback(progress_callback, READING),
-                **options)
+            return variant.weights(core_input(X), self.y, None,
+                                   task=self.task,
+                                   progress_callback=progress_callback,
+                                   **options)
 
         if wrapper is None:
             return score(self.X, progress_callback)

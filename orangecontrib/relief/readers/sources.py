@@ -18,7 +18,8 @@ A PLINK .bed file (:class:`.plink.BedSource`), a dense .h5ad matrix
 (:class:`GenotypeArray`) are sources; so is the generator of GAMETES-like
 data (:class:`orangecontrib.relief.core.generators.GametesSource`), which
 makes its blocks on demand.  :func:`core_input` is the one place where a
-source, or a sparse matrix, meets the core's estimators.
+source, or a sparse matrix, meets the core's estimators; :func:`dense_of`
+reads one whole where every value is needed at once.
 """
 import numpy as np
 import scipy.sparse as sp
@@ -95,20 +96,35 @@ def with_missing_as_nan(values, missing_code):
     return widened
 
 
-def core_input(X, progress_callback=None):
-    """`X` as the core's estimators take it: a column-block source read
-    whole (its missing code turned to NaN), a scipy sparse matrix made
-    dense (its dtype kept), anything else as it is.
-
-    Every reader of this package and the Orange layer's tables reach the
-    core through here, so that the day the core reads sources and CSR
-    matrices itself, this one function passes them on.
-    """
+def dense_of(X, progress_callback=None):
+    """`X` as one array in memory: a column-block source read whole (its
+    missing code turned to NaN, the share read reported to
+    `progress_callback`), a scipy sparse matrix made dense (its dtype
+    kept), anything else as it is.  For what needs every value at once
+    (an Orange table); the core reads sources and sparse matrices as
+    they are (:func:`core_input`)."""
     if is_column_source(X):
         return with_missing_as_nan(read_whole(X, progress_callback),
                                    getattr(X, "missing_code", None))
     if sp.issparse(X):
         return X.toarray()
+    return X
+
+
+def core_input(X):
+    """`X` as the core's estimators take it: a column-block source as it
+    is (read a block of columns at a time), a scipy sparse matrix as a
+    CSR matrix of its dtype (its stored entries only) unless it stores a
+    missing value (NaN), which the core reads only in a dense array of
+    its dtype; anything else as it is.
+
+    Every reader of this package and the Orange layer's tables reach the
+    core through here, the one place that decides what the core gets.
+    """
+    if sp.issparse(X):
+        if X.data.dtype.kind in "fc" and np.isnan(X.data).any():
+            return X.toarray()
+        return X.tocsr()
     return X
 
 

@@ -59,9 +59,10 @@ RELIEFF, RRELIEFF, SURF = ("ReliefF and Relief", "RReliefF",
 NPDR, DOUBLE, CLASS_DEPENDENT = ("NPDR", "dReliefF and pdReliefF",
                                  "CDRelief and IWCDRelief")
 KNN, RFSM, STREAMING = "the class-dependent kNN", "RFSM", "streaming"
+COMPACT = "narrow, sparse and streamed columns"
 PARTS = ((RELIEFF, 52.0), (RRELIEFF, 8.0), (SURF, 35.0), (NPDR, 22.0),
          (DOUBLE, 8.0), (CLASS_DEPENDENT, 16.0), (KNN, 4.0), (RFSM, 4.0),
-         (STREAMING, 4.0))
+         (STREAMING, 4.0), (COMPACT, 60.0))
 #: the root of the package's import path (the workers import it from
 #: there, whatever the folder they start in)
 ROOT = Path(__file__).resolve().parents[4]

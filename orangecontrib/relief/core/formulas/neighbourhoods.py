@@ -35,6 +35,7 @@ compiled engine compiles them (:mod:`..engines.compiled.rules.surf`) and the vec
 one calls them as they are, so that both read one definition.
 """
 import math
+from collections import namedtuple
 
 #: how the far instances of a reference are scored: not at all, or by
 #: the update subtracted (SURF*, and MultiSURF*'s similarity without its
@@ -76,8 +77,7 @@ def class_coefficients(counts, own, priors, coefs):
 
     ReliefF's prior weighting of the misses (Kononenko 1994), renormalised
     over the classes the neighbourhood holds; with two classes w_c = 1, the
-    scikit-rebate and fast-select scores.  Returns (any miss, any hit) as
-    0/1, the constant of MultiSURF*'s similarity scoring.
+    scikit-rebate and fast-select scores.
     """
     present = 0.0
     for c in range(len(counts)):
@@ -90,3 +90,13 @@ def class_coefficients(counts, own, priors, coefs):
             coefs[c] = -1.0 / counts[c]
         else:
             coefs[c] = priors[c] / present / counts[c]
+
+
+#: distances the SURF family's rules read instead of computing them (the
+#: rules of a block of columns, whose neighbourhoods depend on every
+#: column: :mod:`...compact.hoods`)
+GivenDistances = namedtuple("GivenDistances", [
+    "rows",         # float64 (r, n): D(i, j) of some instances i
+    "row_of",       # int64 (n,): the row of instance i (-1: none)
+    "global_mean",  # SURF's T, the mean distance of all pairs (0 if unused)
+])

@@ -55,7 +55,7 @@ from ..errors import ReliefInputError
 from ..estimators import WEIGHTINGS, prepared, rank_weights
 from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES, check,
                        check_choice, check_needs)
-from ..prepare import TASKS
+from ..targets import TASKS
 from .measure import SetMeasure
 from .searches import greedy_forward
 

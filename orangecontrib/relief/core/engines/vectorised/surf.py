@@ -71,22 +71,37 @@ def limits(dist, local, global_mean, ddof):
 class Neighbourhoods:
     """The near and far sets of references, a block at a time, and each
     attribute's diffs of a block, with the instances in `order` (the
-    columns of every result: column p holds instance order[p])."""
+    columns of every result: column p holds instance order[p]); the
+    distances computed, or read from `given`; with `levels`
+    (:class:`...tables.LevelTables`), the sets' sums of diffs counted
+    from the attributes' levels instead (:func:`counted_set_sums`)."""
 
-    def __init__(self, exact, order, local, far, ddof):
-        self.rows = Rows(exact, order=order)
-        self.n_attrs, self.n = exact.values.shape
+    def __init__(self, exact, order, local, far, ddof, given=None,
+                 levels=None):
+        self.levels = levels
+        if levels is None:
+            self.rows = Rows(exact, order=order)
+            self.n_attrs, self.n = exact.values.shape
+        else:  # counted sums (:func:`counted_set_sums`): no diffs needed
+            self.n, self.n_attrs = levels.codes.shape
+        self.order = order
         self.position = np.empty_like(order)
         self.position[order] = np.arange(len(order))
         self.local, self.far, self.ddof = local, far, ddof
+        self.given = given
         #: references per block: a block's diffs of an attribute in a tile
         self.height = max(1, TILE // max(self.n, 1))
-        self.global_mean = 0.0 if local else self.mean_distance()
+        self.global_mean = (given.global_mean if given is not None
+                            else 0.0 if local else self.mean_distance())
 
     def distances(self, refs):
         """The references' distances to every instance, columns in
-        order, NaN for the reference itself (not its own neighbour)."""
-        dist = self.rows.distances(refs, np.empty((len(refs), self.n)))
+        order, NaN for the reference itself (not its own neighbour);
+        read from the given distances where there are some."""
+        if self.given is None:
+            dist = self.rows.distances(refs, np.empty((len(refs), self.n)))
+        else:
+            dist = self.given.rows[self.given.row_of[refs]][:, self.order]
         dist[np.arange(len(refs)), self.position[refs]] = np.nan
         return dist
 
@@ -194,6 +209,29 @@ def class_update(sums, counts, own, near, far_sets, priors, far, stir):
         counts[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
 
 
+def counted_set_sums(hoods, refs, labellings, sets, n_groups, stir):
+    """:func:`set_sums` of attributes of a few levels each
+    (:class:`...tables.LevelTables`), counted: a reference's sum of diffs
+    over the members of class c of a set is sum_v count(c, v) diff(u, v),
+    count(c, v) the members of class c at level v and u the reference's
+    level (the engine's ``level_sums``).  Every diff is a multiple of a
+    half (bit-plane data, :mod:`...compact.planes`), so these sums, and
+    those of squared diffs, are exact: the floats :func:`set_sums` adds
+    up, whatever its order."""
+    levels = hoods.levels
+    ref_diffs = np.ascontiguousarray(levels.diffs[
+        np.arange(hoods.n_attrs)[None, :], levels.codes[refs]])
+    out = []
+    for label in labellings:
+        groups = label.codes[hoods.order]
+        out.append([levels.sums(members, groups, n_groups,
+                                ref_diffs=ref_diffs,
+                                squares=stir and s == 0)
+                    if members is not None else (None, None, None)
+                    for s, members in enumerate(sets)])
+    return out
+
+
 def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     """For each labelling (:class:`Labelling`) and each set of `sets`
     (refs x n masks, columns of the blocks; None for none): the sums of
@@ -201,6 +239,9 @@ def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     classes), the counts per class and, for the first set with `stir`,
     the sums of the squared diffs (else None).  Each attribute's diffs
     are computed once for them all."""
+    if hoods.levels is not None:
+        return counted_set_sums(hoods, refs, labellings, sets, n_groups,
+                                stir)
     shape = (hoods.n_attrs, len(refs), n_groups)
     out, masks = [], []
     for label in labellings:
@@ -245,7 +286,7 @@ def classification_block(hoods, refs, labellings, priors, stir):
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
-                        progress_callback=None):
+                        progress_callback=None, given=None, levels=None):
     """Sums of the classification rules over the references, for each row
     of `labels` (class codes of the instances; the neighbourhoods found
     once for them all).
@@ -255,13 +296,15 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
     its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
     counts[p] STIR's counts of near pairs and references.
+    The distances are computed or `given`; with `levels` the sets' sums
+    are counted (:func:`counted_set_sums`, `exact` unused).
     """
     codes = labels.astype(np.int64)
     order = np.argsort(codes[0], kind="stable")
-    hoods = Neighbourhoods(exact, order, local, far, ddof)
+    hoods = Neighbourhoods(exact, order, local, far, ddof, given, levels)
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
-    sums = np.zeros((len(labels), SUM_ROWS, exact.values.shape[0]))
+    sums = np.zeros((len(labels), SUM_ROWS, hoods.n_attrs))
     counts = np.zeros((len(labels), COUNT_PLACES))
     for blocks, done in reference_blocks(refs, hoods.height,
                                          progress_callback):
@@ -300,13 +343,13 @@ def regression_block(hoods, refs, targets):
 
 
 def regression_sums(exact, refs, labels, local, far, ddof,
-                    progress_callback=None):
+                    progress_callback=None, given=None):
     """RReliefF's sums over the neighbourhoods, each member with influence
     1 / |S|, for each row of `labels` (scaled targets): rows 0, 1 of
     sums[p] N_dA, N_dCdA of the near sets, rows 2, 3 of the far sets;
     n_dc[p] their N_dC."""
     hoods = Neighbourhoods(exact, np.arange(exact.values.shape[1]), local,
-                           far, ddof)
+                           far, ddof, given)
     sums = np.zeros((len(labels), 4, exact.values.shape[0]))
     n_dc = np.zeros((len(labels), 3))
     for blocks, done in reference_blocks(refs, hoods.height,
@@ -320,17 +363,19 @@ def regression_sums(exact, refs, labels, local, far, ddof,
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None):
+                progress_callback=None, given=None):
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
     :func:`regression_sums`, (P, rows, a) and (P, places): STIR's counts
-    or RReliefF's N_dC.  The neighbourhoods
+    or RReliefF's N_dC.  The distances are computed, or read from `given`
+    (:class:`...formulas.neighbourhoods.GivenDistances`).  The neighbourhoods
     depend on the attributes only, but with missing values a class's
     RELIEF-D diffs depend on the classes of `data`, which `labels` must
     then be."""
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
-                                   local, far, ddof, stir, progress_callback)
+                                   local, far, ddof, stir, progress_callback,
+                                   given)
     return regression_sums(data.exact, refs, labels, local, far, ddof,
-                           progress_callback)
+                           progress_callback, given)

@@ -250,7 +250,7 @@ def class_run(refs, groups, first, end):
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
                 with_far, ddof, global_mean, stir, start, stop, partial,
-                scalars):
+                scalars, given, given_row):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
     and scalars[p] for each labelling labels[p] (:func:`radius_block`),
@@ -258,19 +258,22 @@ def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
         radius_block(values, exact, refs, classes, priors, codes, labels,
                      local, with_far, ddof, global_mean, stir, b,
-                     min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars)
+                     min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
+                     given, given_row)
 
 
 @numba.njit(cache=True)
 def radius_block(values, exact, refs, classes, priors, codes, labels, local,
                  with_far, ddof, global_mean, stir, b, end, partial,
-                 scalars):
+                 scalars, given, given_row):
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
     labels[p]: the classification rule (`classes`; codes[p], labels[p] as
     int64) or RReliefF's (labels[p] the scaled target).  The distances,
     thresholds and neighbourhoods of up to GROUP references of one class
-    are found once for every labelling.
+    are found once for every labelling; the distances are computed, or
+    read from `given` (reference i's row given_row[i]) when it has rows
+    (:class:`GivenDistances`).
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
     n = values.shape[1]
@@ -289,7 +292,11 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
             n_rows = block_rows(first + q, first + count, block)
             for r in range(ROWS):
                 block[r] = refs[block[r]]
-            distance_block(values, exact, block, n_rows, dist[q:])
+            if given.shape[0] == 0:
+                distance_block(values, exact, block, n_rows, dist[q:])
+            else:
+                for r in range(n_rows):
+                    dist[q + r] = given[given_row[block[r]]]
         for r in range(count):
             near[r], far[r] = limits(dist[r], rows[r], local, global_mean,
                                      ddof)
@@ -311,7 +318,7 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None):
+                progress_callback=None, given=None):
     """The sums of the SURF family's rule over the references `refs` for
     each labelling (the interface of
     :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
@@ -321,7 +328,11 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
-    global_mean = 0.0 if local else mean_distance(values, exact)
+    if given is None:
+        global_mean = 0.0 if local else mean_distance(values, exact)
+        rows, row_of = np.empty((0, 0)), np.empty(0, np.int64)
+    else:
+        global_mean, rows, row_of = given.global_mean, given.rows, given.row_of
     classes = task == "classification"
     codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
     n_blocks = -(-m // UPDATE_BLOCK)
@@ -334,7 +345,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
         stop = min(stop, m)
         radius_sums(values, exact, refs, classes, data.priors, codes, labels,
                     local, far != neighbourhoods.NO_FAR, ddof, global_mean,
-                    stir, start, stop, partial, scalars)
+                    stir, start, stop, partial, scalars, rows, row_of)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))
