@@ -240,9 +240,6 @@ FIGURES = {
         (BENCH + "bench_selection.py --curve 2000x50 --stability 1000x50 "
                  "--resamples 30",),
         printed_table),
-    "narrow": Figure(
-        "doc/large-data.md", (BENCH + "bench_narrow.py",),
-        (BENCH + "bench_narrow.py --scale 0.2",), printed_table),
     "wide": Figure(
         "doc/wide-data.md",
         (BENCH + "bench_wide.py --large --plot doc/images/wide-data.png",),
