@@ -66,9 +66,20 @@ class RankScorer(Scorer):
         return self.scorer(data, feature)
 
     def score_data(self, data, feature=None):
+        """The scores as one row; an attribute without a score (-inf in
+        the scripted contract, which sorts) is NaN here, which Rank shows
+        as NA and sorts last."""
         if feature is not None:
-            return np.atleast_2d(self.scorer(data, feature))
-        return table_scores(self.scorer, data)[None]
+            return unscored_as_nan(np.atleast_2d(self.scorer(data, feature)))
+        return unscored_as_nan(table_scores(self.scorer, data)[None])
+
+
+def unscored_as_nan(scores):
+    """`scores` (floats) with -inf, the scripted contract's "no score",
+    as NaN."""
+    scores = np.array(scores, dtype=np.float64)
+    scores[np.isneginf(scores)] = np.nan
+    return scores
 
 
 class _ColumnName(str):

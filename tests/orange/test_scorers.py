@@ -177,5 +177,6 @@ def test_a_sparse_table_reaches_the_core_sparse():
     assert sp.issparse(arrays.X) and arrays.X.nnz == sparse.X.nnz
     for scorer in (ReliefF(), scorers.MultiSURF(), scorers.TuRF()):
         assert_array_equal(scorer(sparse), scorer(dense))
-    sparse.X.data[0] = np.nan
+    with sparse.unlocked():
+        sparse.X.data[0] = np.nan
     assert not sp.issparse(ReliefF().arrays(sparse).X)

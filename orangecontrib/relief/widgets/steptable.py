@@ -190,6 +190,10 @@ def _update_columns(view):
     return columns
 
 
+#: the narrowest a column of the table is made to fit the view (pixels)
+MIN_COLUMN_WIDTH = 24
+
+
 class StepTable(QTableWidget):
     """The columns of a step (:func:`step_columns`) under their headers,
     the rows :data:`ROWS` (hidden while empty) and the attributes."""
@@ -222,10 +226,31 @@ class StepTable(QTableWidget):
                 self.setItem(row, number, self._cell(text, column, row))
         for row in range(len(ROWS)):  # e.g. no distances before neighbours
             self.setRowHidden(row, all(not c.cells[row] for c in columns))
-        self.resizeColumnsToContents()
+        self.fit_columns()
         self.updateGeometries()  # the scroll bar's new range
         self.scrollToItem(self.item(0, len(columns) - 1 if last_first
                                     else 0))
+
+    def fit_columns(self):
+        """Columns as wide as their contents, narrowed alike (their text
+        elided, whole in their tooltips) where together they would not fit
+        the view, so that a step's neighbours are seen side by side."""
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.resizeColumnsToContents()
+        widths = [self.columnWidth(c) for c in range(self.columnCount())]
+        available = self.viewport().width()
+        if not widths or sum(widths) <= available:
+            return
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setMinimumSectionSize(MIN_COLUMN_WIDTH)
+        narrowest = max(available // len(widths), MIN_COLUMN_WIDTH)
+        for column, width in enumerate(widths):
+            self.setColumnWidth(column, min(width, narrowest))
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.fit_columns()
 
     @staticmethod
     def _cell(text, column, row):
