@@ -26,7 +26,8 @@ CLASSIFYING = [(variant, task) for variant, task in VARIANT_TASKS
 
 cases = st.tuples(st.integers(0, 2 ** 32 - 1), st.integers(12, 36),
                   st.integers(2, 5), st.sampled_from(ENGINES))
-EXAMPLES = settings(max_examples=6, deadline=None)
+#: the same examples on every run (a failure is reproduced as it is)
+EXAMPLES = settings(max_examples=6, deadline=None, derandomize=True)
 
 
 def not_weighed(weights, column):
@@ -61,10 +62,12 @@ BY_DEFINITION = {
 #: measure of a numeric target sums rank-weighted pairs of every subset
 #: the greedy search tries (weights near 1); NPDR's coefficient of a
 #: target is a least-squares fit on the pairs' diffs, whose
-#: rounding a rescaled column moves by about 1e-12
+#: rounding a rescaled column moves by 1e-12 to 2e-11; MultiSURF*'s
+#: thresholds, a mean less half a deviation of the distances, by 2e-12
 RESCALING_ATOL = {("RFSM", "regression"): 1e-11,
-                  ("NPDR", "regression"): 1e-11,
-                  ("NPDR", "classification"): 1e-11}
+                  ("NPDR", "regression"): 1e-10,
+                  ("NPDR", "classification"): 1e-11,
+                  ("MultiSURF*", "classification"): 1e-11}
 
 
 def data(seed, n, a, variant, task):
