@@ -331,3 +331,13 @@ def summarised_warnings(command):
         if not text.startswith(CacheWarning.__name__):
             times = f" ({count} times)" if count > 1 else ""
             print(f"{command}: warning: {text}{times}", file=sys.stderr)
+
+
+def write_figure(draw, path):
+    """``draw(path)``, then say where the figure went; a file that cannot
+    be written is one line (CliError), not a traceback."""
+    try:
+        draw(path)
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror}") from None
+    print(f"figure: {path}")

@@ -5,7 +5,7 @@ import time
 from ..core import engines
 from .common import (CliError, ProgressBar, input_error,
                      non_negative_int, option_names, timed,
-                     two_or_more)
+                     two_or_more, write_figure)
 from .rank import add_table_arguments, scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
@@ -120,14 +120,9 @@ def run_curve(args):
           f"{LEARNERS[args.learner][0]}, {len(curve.folds)}-fold "
           f"cross-validation, {timed(seconds, 'the curve')}")
     if figure is not None:
-        try:
-            curve_figure(curve, figure,
-                         f"{table.name or args.file}: {method}, "
-                         f"{LEARNERS[args.learner][0]}")
-        except OSError as error:
-            raise CliError(f"cannot write {figure}: "
-                           f"{error.strerror}") from None
-        print(f"figure: {figure}")
+        write_figure(lambda path: curve_figure(
+            curve, path, f"{table.name or args.file}: {method}, "
+                         f"{LEARNERS[args.learner][0]}"), figure)
     return 0
 
 

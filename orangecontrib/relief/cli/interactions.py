@@ -4,7 +4,7 @@ map."""
 import time
 
 from .common import (CliError, ProgressBar, input_error, option_names,
-                     positive_int)
+                     positive_int, write_figure)
 from .rank import add_file_arguments, add_ties_argument, data_table
 
 DEFAULT_FIGURE = "interactions.png"
@@ -140,11 +140,7 @@ def run_interactions(args):
              f"{args.adjustment}, * q < 0.05")
           + f", {seconds:.2f} s")
     if not args.no_figure:
-        try:
-            heat_map_figure(found, args.figure,
-                            f"{table.name or args.file}: {args.method}")
-        except OSError as error:
-            raise CliError(f"cannot write {args.figure}: "
-                           f"{error.strerror}") from None
-        print(f"figure: {args.figure}")
+        write_figure(lambda path: heat_map_figure(
+            found, path, f"{table.name or args.file}: {args.method}"),
+            args.figure)
     return 0
