@@ -131,43 +131,17 @@ def test_rescaling_a_numeric_attribute(variant, task, case, scale, shift):
           RESCALING_ATOL.get((variant.name, task), 1e-12))
 
 
-#: variants whose weights relabelling the classes still changes, and why,
-#: with a case that shows it (seed, instances, attributes)
-RELABELLING_CHANGES = {
-    "DReliefF": (0, 24, 3),
-    "PDReliefF": (2, 24, 3),
-}
-#: double ReliefF updates its weights instance by instance in the order of
-#: their content, class codes first: other codes, another order
-WHY_RELABELLING_CHANGES = "double ReliefF's order of the instances"
-
-
 @pytest.mark.parametrize("variant, task", [
     pytest.param(variant, task, id=variant_task_id(variant, task))
-    for variant, task in CLASSIFYING
-    if variant.name not in RELABELLING_CHANGES])
+    for variant, task in CLASSIFYING])
 @EXAMPLES
 @given(case=cases)
+# double ReliefF once took its references class code by class code
+@example(case=(0, 24, 3, "compiled"))
+@example(case=(2, 24, 3, "vectorised"))
 def test_relabelling_the_classes(variant, task, case):
     seed, n, a, engine = case
     X, y, discrete, rng = data(seed, n, a, variant, task)
-    codes = rng.choice(10, size=3, replace=False).astype(float)
-    close(weights(variant, task, engine, X, codes[y.astype(int)], discrete),
-          weights(variant, task, engine, X, y, discrete), 1e-12)
-
-
-@pytest.mark.parametrize("variant, task", [
-    pytest.param(variant, task, id=variant_task_id(variant, task),
-                 marks=pytest.mark.xfail(strict=True,
-                                         reason=WHY_RELABELLING_CHANGES))
-    for variant, task in CLASSIFYING
-    if variant.name in RELABELLING_CHANGES])
-@pytest.mark.parametrize("engine", ENGINES)
-def test_relabelling_the_classes_of_double_relieff(variant, task, engine):
-    """A known case where other class codes change the weights (strict:
-    the test fails the day the invariance holds, to be moved above)."""
-    X, y, discrete, rng = data(*RELABELLING_CHANGES[variant.name], variant,
-                               task)
     codes = rng.choice(10, size=3, replace=False).astype(float)
     close(weights(variant, task, engine, X, codes[y.astype(int)], discrete),
           weights(variant, task, engine, X, y, discrete), 1e-12)

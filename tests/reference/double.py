@@ -32,12 +32,18 @@ def _f(mode, w, t, m, a, s):
 
 def content_order(ctx):
     """Every instance, by class and then by its values in column order
-    (missing ones last), equal ones by index."""
-    def key(i):
-        values = tuple((math.isnan(v), 0.0 if math.isnan(v) else v)
-                       for v in ctx.X[i])
-        return (ctx.group[i],) + values
-    return sorted(range(ctx.n), key=key)
+    (missing ones last), equal ones by index; the classes in the order of
+    their sorted lists of contents, whatever their codes."""
+    def content(i):
+        return tuple((math.isnan(v), 0.0 if math.isnan(v) else v)
+                     for v in ctx.X[i])
+
+    def contents(c):
+        return sorted(content(i) for i in range(ctx.n) if ctx.group[i] == c)
+
+    place = {c: p for p, c in enumerate(sorted(set(ctx.group), key=contents))}
+    return sorted(range(ctx.n), key=lambda i: (place[ctx.group[i]],)
+                  + content(i))
 
 
 def double_relieff(X, y, discrete=None, *, mode="double", k_nearest=10,

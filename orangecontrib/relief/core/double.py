@@ -23,10 +23,11 @@ Decisions the paper leaves open (all documented in the public functions):
   the first t updates.  m is the number of references.
 * With every instance a reference (``n_iterations=None``), the references
   are taken in the order of their content (:func:`content_order`: by
-  class, then by the values of the attributes in column order), not of
-  the rows: the weights then do not depend on the order of the rows,
-  identical rows being interchangeable.  Sampled references are taken in
-  the order they are drawn.
+  class, then by the values of the attributes in column order; the
+  classes themselves in the order of their instances' contents), not of
+  the rows: the weights then depend neither on the order of the rows,
+  identical rows being interchangeable, nor on the codes of the classes.
+  Sampled references are taken in the order they are drawn.
 * Where the k-th distance is tied, the tied candidates share the last
   places (``ties="share"``, as in ReliefF), so that each update is the
   expectation of the update over a random tie-break, given the weights
@@ -93,13 +94,35 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
         float(exponent), float(s), check("ties", ties), progress_callback)
 
 
+def content_ranks(values):
+    """The rank of each instance's content among the distinct contents of
+    `values` (attributes by instances): by the value of each attribute in
+    column order, a missing value after every known one; equal contents
+    share a rank."""
+    by_content = np.lexsort(values[::-1])
+    ordered = values[:, by_content]
+    after, before = ordered[:, 1:], ordered[:, :-1]
+    same = (after == before) | (np.isnan(after) & np.isnan(before))
+    ranks = np.empty(values.shape[1], np.int64)
+    ranks[by_content] = np.concatenate([[0], np.cumsum(~same.all(axis=0))])
+    return ranks
+
+
 def content_order(data):
     """Every instance of prepared `data` in the order of its content: by
-    class, then by the (scaled) value of each attribute in column order,
-    a missing value after every known one.  Instances of equal content
-    (identical rows of one class) keep their order, which changes
-    nothing: either's update is the other's."""
-    return np.lexsort(tuple(data.exact.values[::-1]) + (data.groups,))
+    class, then by its content (:func:`content_ranks`).  The classes come
+    in the order of their contents, not of their codes: each class's
+    sorted list of contents, compared as sequences, so that other class
+    codes give the same order.  Instances of equal content (identical
+    rows of one class), and classes of equal lists, keep their order,
+    which changes nothing: either's update is the other's."""
+    ranks = content_ranks(data.exact.values)
+    classes = np.unique(data.groups)
+    lists = [tuple(np.sort(ranks[data.groups == g])) for g in classes]
+    place = np.empty(classes.max() + 1, np.int64)
+    place[classes[sorted(range(len(classes)), key=lists.__getitem__)]] = (
+        np.arange(len(classes)))
+    return np.lexsort((ranks, place[data.groups]))
 
 
 def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
