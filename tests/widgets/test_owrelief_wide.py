@@ -1,12 +1,17 @@
-"""The Relief widget on wide tables: an expression table of thousands of
-genes and a sparse single-cell table are weighed in the worker thread with
-progress, the sparse one as its dense copy, and Rank gets the scores."""
+"""The Relief widget on wide tables: an expression table of 20,000 genes
+and a sparse single-cell table are weighed in the worker thread with
+progress, the sparse one reaching the core sparse and weighing as its
+dense copy, and Rank gets the scores."""
+import threading
+from unittest.mock import patch
+
 import numpy as np
 import scipy.sparse as sp
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.widgets.tests import base
 
 from orangecontrib.relief import ReliefF
+from orangecontrib.relief.widgets import owrelief
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.widgets.widget_helpers import SendAndWaitMixin
 
@@ -32,19 +37,29 @@ class TestWideTables(SendAndWaitMixin, base.WidgetTest):
     def weighed_in_the_worker(self, data):
         """Send `data`; check that the widget weighs it in its worker with
         progress, and return its weights by attribute."""
-        progress = []
+        progress, seen = [], {}
+        compute = owrelief.compute_weights
+
+        def spy(scorer, table, state, tester=None, **options):
+            seen["thread"] = threading.current_thread()
+            seen["sparse"] = sp.issparse(scorer.arrays(table).X)
+            return compute(scorer, table, state, tester, **options)
+
         self.widget.progressBarValueChanged.connect(progress.append)
-        self.send_signal(self.widget.Inputs.data, data)
-        self.assertIsNotNone(self.widget.task)  # not on the GUI thread
-        self.wait_until_finished()
+        with patch.object(owrelief, "compute_weights", spy):
+            self.send_signal(self.widget.Inputs.data, data)
+            self.assertIsNotNone(self.widget.task)
+            self.wait_until_finished()
+        self.assertIsNot(seen["thread"], threading.main_thread())
+        self.assertEqual(seen["sparse"], sp.issparse(data.X))
         self.assertTrue(progress and max(progress) > 0)
         table = self.get_output(self.widget.Outputs.weights)
         self.assertEqual(len(table), len(data.domain.attributes))
         return dict(zip(table.get_column("attribute"),
                         table.get_column("weight")))
 
-    def test_an_expression_table_of_thousands_of_genes(self):
-        X = np.random.default_rng(1).lognormal(size=(200, 5000))
+    def test_an_expression_table_of_20000_genes(self):
+        X = np.random.default_rng(1).lognormal(size=(200, 20000))
         data = wide_table(X)
         weights = self.weighed_in_the_worker(data)
         expected = ReliefF()(data)
@@ -56,7 +71,7 @@ class TestWideTables(SendAndWaitMixin, base.WidgetTest):
         np.testing.assert_array_equal(np.ravel(scores), expected)
 
     def test_a_sparse_single_cell_table_weighs_as_its_dense_copy(self):
-        X = sp.random(300, 2000, density=0.05, format="csr",
+        X = sp.random(300, 20000, density=0.05, format="csr",
                       dtype=np.float32, random_state=2)
         data = wide_table(X)
         self.assertTrue(sp.issparse(data.X))

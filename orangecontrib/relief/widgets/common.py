@@ -8,7 +8,8 @@ import pyqtgraph as pg
 
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QFont, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QComboBox
+from AnyQt.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox, \
+    QStylePainter
 
 from Orange.data import DiscreteVariable
 from Orange.statistics.util import countnans
@@ -242,11 +243,14 @@ class GroupedComboBox(QComboBox):
 
     `groups` is a sequence of ``(heading, [(value, text, tooltip), ...])``
     (a heading None: no heading row); :meth:`bind` makes a choice set a
-    widget's setting.
+    widget's setting.  With ``names=True`` the values are names, and the
+    closed box shows the chosen one, which fits its narrow width, while
+    the list that opens shows the texts.
     """
 
-    def __init__(self, groups, tooltip=""):
+    def __init__(self, groups, tooltip="", names=False):
         super().__init__(toolTip=tooltip)
+        self._names = names
         model = QStandardItemModel(self)
         self._values = []  # the value of each row, None for a heading
         bold = QFont()
@@ -273,6 +277,22 @@ class GroupedComboBox(QComboBox):
 
     #: the characters the closed combo box makes room for
     NARROW = 20
+
+    def shown_text(self):
+        """What the closed box shows: the current value's name
+        (``names=True``) or its text."""
+        if self._names and 0 <= self.currentIndex() < len(self._values):
+            return self.value()
+        return self.currentText()
+
+    def paintEvent(self, _):
+        """Draw the closed box with :meth:`shown_text`."""
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        option.currentText = self.shown_text()
+        painter.drawComplexControl(QStyle.CC_ComboBox, option)
+        painter.drawControl(QStyle.CE_ComboBoxLabel, option)
 
     def values(self):
         """The values, in their order (no headings)."""

@@ -18,11 +18,13 @@ from orangecontrib.relief.scorers import CDRelief, IWCDRelief
 from orangecontrib.relief.widgets.common import (
     known_flags, shut_down_at_once, within_ranges, work_progress)
 
-#: labels of the weighting methods, in the order of `METHODS`
-METHOD_LABELS = ("IWCDRelief (per class, near the class border)",
-                 "CDRelief (per class)",
-                 "ReliefF (one vector for all classes)",
-                 "None (plain kNN)")
+#: labels of the weighting methods, in the order of `METHODS`, and what
+#: each learns (the tooltips of their entries, and the report)
+METHOD_LABELS = ("IWCDRelief", "CDRelief", "ReliefF", "None (plain kNN)")
+METHOD_WORDS = ("IWCDRelief (per class, near the class border)",
+                "CDRelief (per class)",
+                "ReliefF (one vector for all classes)",
+                "None (plain kNN)")
 #: labels of IWCDRelief's readings of eq. 6, in the order of `UPDATES`:
 #: which class's weights a reference nearer its own class updates
 UPDATE_LABELS = {"as_printed": "Its own class's weights",
@@ -102,6 +104,8 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
                     "near the border between the classes only; ReliefF "
                     "learns one vector for all classes; None uses equal "
                     "weights.")
+        for index, words in enumerate(METHOD_WORDS):
+            self.method_combo.setItemData(index, words, Qt.ToolTipRole)
         gui.checkBox(box, self, "choose_threshold",
                      "Choose the threshold by cross-validation",
                      callback=self._on_method_changed,
@@ -258,7 +262,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
 
     def get_learner_parameters(self):
         parameters = [("Neighbours (k)", self.k),
-                      ("Class weights", METHOD_LABELS[self.method_index])]
+                      ("Class weights", METHOD_WORDS[self.method_index])]
         if METHODS[self.method_index] == "IWCDRelief":
             parameters += [
                 ("Border threshold",

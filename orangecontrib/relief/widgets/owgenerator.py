@@ -95,7 +95,8 @@ class OWReliefGenerator(OWWidget):
             tooltip="The artificial problem: the text below says how its "
                     "class depends on its attributes. The same names as in "
                     "the Separability widget and on the command line; "
-                    "hover over a problem for where it comes from.")
+                    "hover over a problem for where it comes from.",
+            names=True)
         self.problem_combo.bind(self, "problem", self._on_problem_changed)
         box.layout().addWidget(self.problem_combo)
         self.description_label = QLabel(wordWrap=True)

@@ -59,9 +59,13 @@ ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 #: the words of the tests (:data:`TESTS`) and of the adjustments
 TEST_LABELS = ("STIR: a fast t-test", "Shuffled class", "NPDR's own p-values")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
-#: the adjustments as the list offers them: what each controls
-ADJUSTMENT_ITEMS = ("Benjamini-Hochberg (false discoveries)",
-                    "Holm (any false one)", "Bonferroni (any false one)")
+#: what each adjustment controls (the tooltips of its entry)
+ADJUSTMENT_TIPS = ("Keeps the share of false discoveries among the "
+                   "significant attributes below the level.",
+                   "Keeps the chance of any false one below the level "
+                   "(stricter).",
+                   "Keeps the chance of any false one below the level "
+                   "(the strictest).")
 #: the words of the differences of two numbers (:data:`DIFFS`) and what
 #: they mean
 DIFF_LABELS = {"linear": "In proportion to the range",
@@ -293,7 +297,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "an attribute gains weight where neighbours of other "
                     "classes differ in it, and loses where neighbours of "
                     "the same class do. Hover over a method for its "
-                    "paper.")
+                    "paper.", names=True)
         self.method_combo.bind(self, "method", self._on_option_changed)
         box.layout().addWidget(self.method_combo)
         self.k_stack = QStackedWidget()
@@ -434,7 +438,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "attributes weighed again (the smallest "
                              "p-value is 1 / (shuffles + 1))."),
             gui.comboBox(box, self, "adjustment_index",
-                         items=ADJUSTMENT_ITEMS,
+                         items=ADJUSTMENT_LABELS,
                          label="Correct for testing many:",
                          orientation=Qt.Vertical,
                          callback=self.commit.deferred,
@@ -450,6 +454,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                            decimals=4, callback=self.commit.deferred,
                            tooltip="An attribute whose adjusted p-value (q) "
                                    "is at most this is significant.")]
+        adjustments = self.significance_controls[-2]
+        for index, tip in enumerate(ADJUSTMENT_TIPS):
+            adjustments.setItemData(index, tip, Qt.ToolTipRole)
 
         box = gui.vBox(page, "Stability")
         box.setToolTip("Weigh the attributes again on resamples of the "

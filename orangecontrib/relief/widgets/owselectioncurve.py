@@ -260,7 +260,8 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
                     "worst half and ranks the rest again, round by round: "
                     "the plot marks the sets of its rounds. VLS ranks "
                     "subsets of a third of the attributes that hold every "
-                    "pair together; an attribute's best weight counts.")
+                    "pair together; an attribute's best weight counts.",
+            names=True)
         self.method_combo.bind(self, "method", self._on_option_changed)
         box.layout().addWidget(self.method_combo)
         self.scorer_label = gui.widgetLabel(box, "")

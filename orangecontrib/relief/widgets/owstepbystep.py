@@ -358,7 +358,7 @@ class OWReliefSteps(OWWidget):
         box = gui.vBox(self.controlArea, "Show")
         self.miss_combo = gui.comboBox(
             box, self, "miss_choice", label="Misses of:",
-            orientation=Qt.Horizontal, items=MISS_CHOICES,
+            orientation=Qt.Vertical, items=MISS_CHOICES,
             callback=self._show, sizePolicy=(QSizePolicy.Ignored,
                                              QSizePolicy.Fixed),
             tooltip="With many classes, the misses of one class at a time: "
