@@ -123,6 +123,23 @@ def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
                           clock=clock).behind("first")
 
 
+@pytest.mark.parametrize("rate, said", [
+    (0.5, "about"), (0.01, "not known yet: the machine is busy and gives "
+                           "it 1% of a processor")])
+def test_a_starved_preparation_gives_no_time_left(folder, rate, said):
+    """At a hundredth of a processor the time left at that rate would be
+    hours, though the priority is about to rise: it is not given."""
+    clock = Clock()
+    run = keeper.Run(folder, None, PARTS, [], {}, "background",
+                     deadline=24.0, clock=clock)
+    for _ in range(20):
+        clock.now += 0.1
+        run.cpu_samples.append((clock.now, rate * clock.now))
+    run.report("first")
+    assert (run.state["left"] is None) == (rate < keeper.STARVED)
+    assert said in preparation.how_far(run.state)
+
+
 def test_one_background_preparation_per_folder(folder, slow, tmp_path):
     pid = start_keeper(folder, slow)
     processes = processes_of(pid)

@@ -59,7 +59,7 @@ class PreparationBar(ProgressBar):
         if state.get("part"):
             text += (f"{state['part']} ({state['index'] + 1}/"
                      f"{state['count']}), {duration(elapsed)} elapsed, "
-                     f"about {duration(state['left'])} left")
+                     f"{preparation.time_left(state)}")
         else:
             text += f"done in {duration(elapsed)}"
         return text.ljust(78) if self.tty else text

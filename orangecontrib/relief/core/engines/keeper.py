@@ -54,6 +54,10 @@ NICE_LEVELS = (19, 10, 0)
 #: the share of the deadline before the first step up, and between two
 #: steps (20 s of 480); the rate of the work is measured over as long
 STEP = 1 / 24
+#: below this share of a processor the wall time left is not estimated:
+#: a rate measured while the machine starves the run says little of what
+#: it will get once its priority rises
+STARVED = 0.05
 #: how long a preparation that hands over has to let the lock go, and a
 #: stopped worker to end, in seconds
 HANDOVER, WORKER_END = 10.0, 5.0
@@ -416,7 +420,9 @@ class Run:
             "count": len(self.parts), "kernel": self.kernel,
             "done": self.done, "spent": self.spent,
             "fraction": self.fraction(current),
-            "elapsed": now - self.start, "left": 0.0 if outcome else wall,
+            "elapsed": now - self.start,
+            "left": (0.0 if outcome else
+                     None if self.rate() < STARVED else wall),
             "rate": self.rate(), "outcome": outcome,
             "nice": None if self.level is None else NICE_LEVELS[self.level]}
         if self.on_status is not None:

@@ -264,6 +264,15 @@ def how_far(state):
     part: the processor time it needs)."""
     if state.get("part"):
         return (f"for {duration(state['elapsed'])}, "
-                f"{100 * state['fraction']:.0f}% done, about "
-                f"{duration(state['left'])} left")
+                f"{100 * state['fraction']:.0f}% done, {time_left(state)}")
     return f"about {duration(budget())} of processor time"
+
+
+def time_left(state):
+    """How long the preparation whose state is `state` expects still to
+    take, in words; while a busy machine starves it (its time left is
+    None), the share of a processor it gets instead."""
+    if state.get("left") is None:
+        return (f"time left not known yet: the machine is busy and gives "
+                f"it {100 * state.get('rate', 0.0):.0f}% of a processor")
+    return f"about {duration(state['left'])} left"
