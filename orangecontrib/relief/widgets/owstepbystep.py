@@ -7,7 +7,7 @@ import numpy as np
 
 from AnyQt.QtCore import QSize, Qt, QTimer
 from AnyQt.QtGui import QColor, QFontMetrics, QKeySequence
-from AnyQt.QtWidgets import (QScrollArea, QShortcut, QSizePolicy,
+from AnyQt.QtWidgets import (QComboBox, QScrollArea, QShortcut, QSizePolicy,
                              QSplitter, QStackedWidget)
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Table
@@ -57,7 +57,7 @@ STAGE_BUTTONS = {"reference": "Choose a reference",
 #: the class whose misses move the weights most, the class of the nearest
 #: miss, all
 MOST_UPDATE, NEAREST_CLASS, ALL_CLASSES = 0, 1, 2
-MISS_CHOICES = ("Most of the update", "Nearest class", "All classes")
+MISS_CHOICES = ("Largest share", "Nearest class", "All classes")
 #: the size of texts and marks with "Presentation size" (times the default)
 PRESENTATION = 1.6
 #: the weight axis held over a run: every weight lies in it
@@ -246,7 +246,7 @@ class OWReliefSteps(OWWidget):
 
     @classmethod
     def migrate_context(cls, context, version):
-        # version 1 had no "Most of the update" before its miss choices
+        # version 1 had no "Largest share" before its miss choices
         if version is not None and version < 2:
             stored = context.values.get("miss_choice")
             if isinstance(stored, tuple) and isinstance(stored[0], int):
@@ -358,8 +358,8 @@ class OWReliefSteps(OWWidget):
         box = gui.vBox(self.controlArea, "Show")
         self.miss_combo = gui.comboBox(
             box, self, "miss_choice", label="Misses of:",
-            orientation=Qt.Vertical, items=MISS_CHOICES,
-            callback=self._show, sizePolicy=(QSizePolicy.Ignored,
+            orientation=Qt.Horizontal, items=MISS_CHOICES,
+            callback=self._show, sizePolicy=(QSizePolicy.Expanding,
                                              QSizePolicy.Fixed),
             tooltip="With many classes, the misses of one class at a time: "
                     "the class whose misses move the weights most (they "
@@ -367,6 +367,10 @@ class OWReliefSteps(OWWidget):
                     "of the nearest miss, or one you choose. The update "
                     "still counts every class's misses (the table's column "
                     "'other misses').")
+        # the rest of the row, whatever its longest class name
+        self.miss_combo.setSizeAdjustPolicy(
+            QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.miss_combo.setMinimumContentsLength(8)
         for setting, label, callback, tip in (
                 ("show_runners_up", "Next nearest, not chosen", self._show,
                  "For each class, the nearest instance that was not chosen, "
