@@ -90,7 +90,7 @@ def run_curve(args):
     start = time.perf_counter()
     try:
         scorer = make_scorer(method, k_nearest=args.k_nearest,
-                             ties=args.ties)
+                             ties=args.ties, convention=args.convention)
         curve = selection_curve(table, learner, scorer, score=args.score,
                                 n_folds=args.n_folds,
                                 random_state=args.random_state,

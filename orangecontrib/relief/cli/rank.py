@@ -110,7 +110,8 @@ def add_rank_command(subparsers):
 def add_table_arguments(parser, method_role):
     """The arguments :func:`scored_table` and the scorer read: FILE,
     --class, --method (`method_role`, in words) and --k."""
-    from orangecontrib.relief.variants import DEFAULT_K, METHODS, TIE_RULES
+    from orangecontrib.relief.variants import (CONVENTIONS, DEFAULT_K,
+                                               METHODS, TIE_RULES)
 
     parser.add_argument(
         "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
@@ -140,6 +141,12 @@ def add_table_arguments(parser, method_role):
              "the weights do not depend on the order of the rows) or "
              "lower-index (the lower row numbers take them, as a stable "
              "sort by distance does)")
+    parser.add_argument(
+        "--convention", choices=CONVENTIONS,
+        help="the SWRF family's far scoring and SWRF's statistics: "
+             "weighted (default; every far neighbour by its weighted "
+             "similarity, T over distinct pairs) or scikit-rebate (its "
+             "0.8 weights)")
 
 
 def choose_method(requested, class_var):
@@ -313,7 +320,7 @@ def run_rank(args):
     try:
         scorer = make_scorer(
             method, k_nearest=args.k_nearest, ties=args.ties,
-            n_iterations=args.n_iterations,
+            convention=args.convention, n_iterations=args.n_iterations,
             random_state=args.random_state, diff=args.diff,
             t_eq=args.t_eq, t_diff=args.t_diff,
             **({"covariates": args.covariates} if npdr and args.covariates

@@ -15,7 +15,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import classdep, double, estimators, npdr, surf, turf
+from . import classdep, double, estimators, npdr, surf, swrf, turf
 from .errors import ReliefInputError
 from .prepare import TASKS
 from .subsets import rfsm
@@ -24,7 +24,8 @@ __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
            "RELIEFF", "RRELIEFF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
            "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
-           "RFSM", "TURF", "NPDR"]
+           "RFSM", "TURF", "NPDR", "SWRF", "SWRFSTAR", "MULTISWRF",
+           "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR"]
 
 #: what a variant weighs for: a categorical class, a numeric one
 CLASSIFICATION, REGRESSION = TASKS
@@ -191,6 +192,47 @@ SURFSTAR = Variant(
             "2010)",
     scorer="SURFstar", selector="SURFstar", reference="surf.surfstar",
     stir="surf*")
+SWRF = Variant(
+    "SWRF", swrf.swrf, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="SURF's neighbours weighted by a sigmoid of their distance "
+            "from the mean distance (Stokes & Visweswaran 2012)",
+    scorer="SWRF", selector="SWRF", reference="swrf.swrf")
+SWRFSTAR = Variant(
+    "SWRF*", swrf.swrfstar, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="SWRF and the far instances, by their weighted similarity "
+            "(Stokes & Visweswaran 2012)",
+    scorer="SWRFstar", selector="SWRFstar", reference="swrf.swrfstar")
+MULTISWRF = Variant(
+    "MultiSWRF", swrf.multiswrf, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="every instance nearer than the reference's mean distance, "
+            "weighted by a sigmoid of how far it is from that mean "
+            "(scikit-rebate 0.8)",
+    scorer="MultiSWRF", selector="MultiSWRF", reference="swrf.multiswrf")
+MULTISWRFSTAR = Variant(
+    "MultiSWRF*", swrf.multiswrfstar, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSWRF and the far instances, by their weighted "
+            "similarity (scikit-rebate 0.8)",
+    scorer="MultiSWRFstar", selector="MultiSWRFstar",
+    reference="swrf.multiswrfstar")
+MULTISWRFDB = Variant(
+    "MultiSWRFDB", swrf.multiswrfdb, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSURF's neighbours weighted by a sigmoid of their "
+            "distance from its limit (scikit-rebate 0.8)",
+    scorer="MultiSWRFDB", selector="MultiSWRFDB",
+    reference="swrf.multiswrfdb")
+MULTISWRFDBSTAR = Variant(
+    "MultiSWRFDB*", swrf.multiswrfdbstar, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSURF*'s neighbours and far instances, weighted by a "
+            "sigmoid of their distance from their limits (scikit-rebate "
+            "0.8)",
+    scorer="MultiSWRFDBstar", selector="MultiSWRFDBstar",
+    reference="swrf.multiswrfdbstar")
 CDRELIEF = Variant(
     "CDRelief", classdep.cdrelief, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
@@ -226,8 +268,9 @@ NPDR = Variant(
 
 #: every variant, in the order the command line and the widgets list them
 VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
-            MULTISURFSTAR, SURF, SURFSTAR, CDRELIEF, IWCDRELIEF, RFSM, TURF,
-            NPDR)
+            MULTISURFSTAR, SURF, SURFSTAR, SWRF, SWRFSTAR, MULTISWRF,
+            MULTISWRFSTAR, MULTISWRFDB, MULTISWRFDBSTAR, CDRELIEF, IWCDRELIEF,
+            RFSM, TURF, NPDR)
 
 _BY_NAME = {variant.name: variant for variant in VARIANTS}
 

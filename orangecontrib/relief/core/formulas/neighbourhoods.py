@@ -12,13 +12,20 @@ within a distance threshold of the reference, D(i, j) = sum_A diff(A, i, j):
   and standard deviation of i's distances to the n - 1 others;
 * MultiSURF* (Granizo-Mackenzie & Moore 2013): also
   far_i = {j : D(i, j) > mu_i + sigma_i / 2}, the band between ignored,
-  the far ones scored by their similarity 1 - diff.
+  the far ones scored by their similarity 1 - diff;
+* the SWRF family (Stokes & Visweswaran 2012, as scikit-rebate 0.8 defines
+  it): the neighbourhoods of SURF (SWRF), of MultiSURF without its dead
+  band (MultiSWRF, limits mu_i) or with it (MultiSWRFDB), each member
+  weighted by :func:`sigmoid_weight` of its distance from its set's limit;
+  the starred ones also score the far set by its weighted similarity.
 
 The functions here are plain Python on scalars and small arrays: the
 compiled engine compiles them (:mod:`..engines.compiled.rules.surf`) and the vectorised
 one calls them as they are, so that both read one definition.
 """
 import math
+
+import numpy as np
 
 #: how the far instances of a reference are scored
 NO_FAR, OPPOSITE, SIMILARITY = 0, 1, 2
@@ -28,15 +35,53 @@ NO_FAR, OPPOSITE, SIMILARITY = 0, 1, 2
 SIGMAS = {"population": 0, "sample": 1}
 
 
-def thresholds(mean, sigma, local, global_mean):
+#: the half-width of MultiSURF's dead band, in standard deviations
+DEAD_BAND = 0.5
+
+
+def thresholds(mean, sigma, local, global_mean, band=DEAD_BAND):
     """(near, far) distance limits of a reference.
 
-    `local` (MultiSURF): mean -+ sigma / 2 of the reference's own
-    distances; else (SURF) both are the mean distance of all pairs.
+    `local` (MultiSURF): mean -+ band sigma of the reference's own
+    distances (band 1/2; 0 for MultiSWRF); else (SURF) both are the mean
+    distance of all pairs.
     """
     if local:
-        return mean - sigma / 2, mean + sigma / 2
+        return mean - band * sigma, mean + band * sigma
     return global_mean, global_mean
+
+
+def global_statistics(total, squares, n, diagonal):
+    """(mean, population standard deviation) of the distances of all pairs
+    from their sums over the n (n - 1) ordered pairs of distinct
+    instances, `total` of D and `squares` of D^2; with `diagonal` the n
+    zero distances of the instances to themselves count too (SWRF's T
+    and sigma as scikit-rebate 0.8 takes them from its n x n matrix)."""
+    count = n * n if diagonal else n * (n - 1)
+    if count == 0:
+        return 0.0, 0.0
+    mean = total / count
+    return mean, math.sqrt(max(squares / count - mean * mean, 0.0))
+
+
+def sigmoid_scale(sigma):
+    """4 / sigma of :func:`sigmoid_weight`, a sigma of 0 read as 1 (as
+    scikit-rebate 0.8 reads it)."""
+    return 4.0 / (sigma if sigma > 0 else 1.0)
+
+
+def sigmoid_weight(distance, limit, scale):
+    """The weight of a neighbour at `distance` from the reference, in the
+    set bounded by `limit` (Stokes & Visweswaran 2012, eq. 1, the sign
+    taken by the set)::
+
+        w = 2 / (1 + exp(-|D - limit| scale)) - 1 = tanh(2 |D - limit| / sigma)
+
+    scale = 4 / sigma (:func:`sigmoid_scale`), the exponent clipped at -50
+    as scikit-rebate 0.8 clips it: 0 on the limit, near 1 a standard
+    deviation away.  Scalars or numpy arrays alike."""
+    return 2.0 / (1.0 + np.exp(np.maximum(-np.abs(distance - limit) * scale,
+                                          -50.0))) - 1.0
 
 
 def standard_deviation(squares_about_mean, n_others, ddof):

@@ -28,6 +28,10 @@ from .diffs import weighted
 HIT_SUM, HIT_SQUARES, MISS_SUM, MISS_SQUARES = 2, 3, 4, 5
 #: places of STIR's counts beside MultiSURF*'s constant (place 0)
 N_HIT, N_MISS, HIT_REFS, MISS_REFS = 1, 2, 3, 4
+#: the place after them of the SWRF family's far constant, sum of c w over
+#: the far sets (:mod:`.neighbourhoods`), and the number of places
+WEIGHTED_SIMILARITY = MISS_REFS + 1
+CONSTANT_PLACES = WEIGHTED_SIMILARITY + 1
 
 StirSums = namedtuple("StirSums", [
     "hit_sum",       # (a,) sum of w d over the hit pairs

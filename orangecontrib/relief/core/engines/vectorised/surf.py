@@ -21,18 +21,19 @@ the same terms in another order).  Nothing of size n x n is kept.
 """
 import numpy as np
 
-from ...formulas.neighbourhoods import (NO_FAR, SIMILARITY, class_coefficients,
-                                        standard_deviation, thresholds)
-from ...formulas.stir import (HIT_REFS, HIT_SUM, MISS_REFS, MISS_SQUARES,
-                              MISS_SUM, N_HIT, N_MISS)
+from ...formulas.neighbourhoods import (
+    DEAD_BAND, NO_FAR, SIMILARITY, class_coefficients, global_statistics,
+    sigmoid_scale, sigmoid_weight, standard_deviation, thresholds)
+from ...formulas.stir import (CONSTANT_PLACES, HIT_REFS, HIT_SUM, MISS_REFS,
+                              MISS_SQUARES, MISS_SUM, N_HIT, N_MISS,
+                              WEIGHTED_SIMILARITY)
 from ...progress import report, step_bounds
 from .diffs import TILE, Rows
 from .sums import in_order
 from .threads import each
 
-#: rows of a labelling's sums and places of its constant (the layout of
-#: :func:`classification_sums`)
-SUM_ROWS, CONSTANT_PLACES = MISS_SQUARES + 1, MISS_REFS + 1
+#: rows of a labelling's sums (the layout of :func:`classification_sums`)
+SUM_ROWS = MISS_SQUARES + 1
 
 
 def reference_blocks(refs, height, progress_callback):
@@ -54,19 +55,22 @@ def row_totals(terms):
     return in_order(np.nan_to_num(terms, nan=0.0), 1)
 
 
-def limits(dist, local, global_mean, ddof):
+def limits(dist, local, global_mean, ddof, band=DEAD_BAND, global_scale=1.0):
     """Each block row's (near, far) limits
-    (:func:`...formulas.neighbourhoods.thresholds`) from its distances in
-    instance order, its mean and spread summed as
+    (:func:`...formulas.neighbourhoods.thresholds`) and sigmoid scale from
+    its distances in instance order, its mean and spread summed as
     :func:`..compiled.rules.surf.limits` sums them."""
     n_others = dist.shape[1] - 1
     mean = row_totals(dist) / n_others
     squares = row_totals((dist - mean[:, None]) ** 2)
     near, far = np.empty(len(dist)), np.empty(len(dist))
+    scale = np.full(len(dist), global_scale)
     for r in range(len(dist)):
         sigma = standard_deviation(squares[r], n_others, ddof)
-        near[r], far[r] = thresholds(mean[r], sigma, local, global_mean)
-    return near, far
+        near[r], far[r] = thresholds(mean[r], sigma, local, global_mean, band)
+        if local:
+            scale[r] = sigmoid_scale(sigma)
+    return near, far, scale
 
 
 class Neighbourhoods:
@@ -74,15 +78,21 @@ class Neighbourhoods:
     attribute's diffs of a block, with the instances in `order` (the
     columns of every result: column p holds instance order[p])."""
 
-    def __init__(self, exact, order, local, far, ddof):
+    def __init__(self, exact, order, local, far, ddof, band=DEAD_BAND,
+                 weighting=None):
         self.rows = Rows(exact, order=order)
         self.n_attrs, self.n = exact.values.shape
         self.position = np.empty_like(order)
         self.position[order] = np.arange(len(order))
         self.local, self.far, self.ddof = local, far, ddof
+        self.band, self.weighting = band, weighting
         #: references per block: a block's diffs of an attribute in a tile
         self.height = max(1, TILE // max(self.n, 1))
-        self.global_mean = 0.0 if local else self.mean_distance()
+        self.global_mean, self.global_scale = 0.0, 1.0
+        if not local:
+            self.global_mean, sigma = global_statistics(
+                *self.pair_sums(), self.n, bool(weighting))
+            self.global_scale = sigmoid_scale(sigma)
 
     def distances(self, refs):
         """The references' distances to every instance, columns in
@@ -91,29 +101,42 @@ class Neighbourhoods:
         dist[np.arange(len(refs)), self.position[refs]] = np.nan
         return dist
 
-    def mean_distance(self):
-        """T of SURF: the mean distance of the n (n - 1) / 2 pairs (each
+    def pair_sums(self):
+        """The sums of D and of D^2 over the n (n - 1) ordered pairs (each
         instance's distances summed in order, then those sums by numpy, as
         the compiled engine sums them)."""
         def totals(refs):
-            return row_totals(self.distances(refs)[:, self.position])
+            dist = self.distances(refs)[:, self.position]
+            return np.stack([row_totals(dist), row_totals(dist * dist)])
         blocks = [np.arange(self.n)[first:first + self.height]
                   for first in range(0, self.n, self.height)]
-        return np.concatenate(each(totals, blocks)).sum() / (
-            self.n * (self.n - 1))
+        total, squares = np.concatenate(each(totals, blocks), axis=1)
+        return total.sum(), squares.sum()
 
     def sets(self, refs):
         """Boolean (refs x n) masks, columns in order, of the instances
         within each reference's near and far thresholds (None far for
-        NO_FAR)."""
+        NO_FAR), each with its members' factors in the rule: their sigmoid
+        weights with a `weighting` (the SWRF family), else None (1)."""
         dist = self.distances(refs)
-        near_limit, far_limit = limits(dist[:, self.position], self.local,
-                                       self.global_mean, self.ddof)
+        near_limit, far_limit, scale = limits(
+            dist[:, self.position], self.local, self.global_mean, self.ddof,
+            self.band, self.global_scale)
         with np.errstate(invalid="ignore"):  # the NaN of the reference
             near = dist < near_limit[:, None]
             distant = (dist > far_limit[:, None] if self.far != NO_FAR
                        else None)
-        return near, distant
+        return [(members, self.factors(dist, members, limit, scale))
+                for members, limit in ((near, near_limit),
+                                       (distant, far_limit))]
+
+    def factors(self, dist, members, limit, scale):
+        """The members' sigmoid weights (0 elsewhere), or None without a
+        weighting or members."""
+        if self.weighting is None or members is None:
+            return None
+        return np.where(members, sigmoid_weight(
+            np.nan_to_num(dist), limit[:, None], scale[:, None]), 0.0)
 
     def attribute_diffs(self, refs):
         """Yield each attribute's diffs of the references, (refs x n),
@@ -172,8 +195,8 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
     class) sums over the near and the far sets: `near` and `far_sets`
     (sums of diffs (a, refs, classes), counts (refs, classes) and, for the
     near sets, sums of squared diffs); `own` the references' classes."""
-    near_sums, near_counts, squares = near
-    far_sums, far_counts, _ = far_sets
+    near_sums, near_counts, squares, _ = near
+    far_sums, far_counts, _, far_weights = far_sets
     coefs = np.empty(near_counts.shape)
     far_coefs = np.zeros(near_counts.shape)
     for r, c in enumerate(own):
@@ -183,6 +206,8 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
                                                    far_coefs[r])
             if far == SIMILARITY:
                 constant[0] += any_miss - any_hit
+    if far != NO_FAR and far_weights is not None:
+        constant[WEIGHTED_SIMILARITY] += (far_coefs * far_weights).sum()
     sums[0] += np.einsum("arc,rc->a", near_sums, coefs)
     if far != NO_FAR:
         sums[1] -= np.einsum("arc,rc->a", far_sums, far_coefs)
@@ -200,31 +225,38 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
 
 def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     """For each labelling (:class:`Labelling`) and each set of `sets`
-    (refs x n masks, columns of the blocks; None for none): the sums of
-    each attribute's diffs over each reference's set per class (a, refs,
-    classes), the counts per class and, for the first set with `stir`,
-    the sums of the squared diffs (else None).  Each attribute's diffs
-    are computed once for them all."""
+    (refs x n masks, columns of the blocks, None for none, each with its
+    members' factors or None, :meth:`Neighbourhoods.sets`): the sums of
+    each attribute's diffs times the factors over each reference's set
+    per class (a, refs, classes), the counts per class, for the first set
+    with `stir` the sums of the squared diffs (else None), and the sums
+    of the factors per class (None without factors).  Each attribute's
+    diffs are computed once for them all."""
     shape = (hoods.n_attrs, len(refs), n_groups)
     out, masks = [], []
     for label in labellings:
         out.append([])
         masks.append([])
-        for s, members in enumerate(sets):
+        for s, (members, factors) in enumerate(sets):
             if members is None:
-                out[-1].append((None, None, None))
+                out[-1].append((None, None, None, None))
                 masks[-1].append(None)
                 continue
             members = label.columns(members).astype(np.float64)
+            counts = run_sums(members, label.runs, n_groups)
+            weight_sums = None
+            if factors is not None:
+                members = label.columns(factors)
+                weight_sums = run_sums(members, label.runs, n_groups)
             masks[-1].append(members)
-            out[-1].append((np.empty(shape), run_sums(members, label.runs,
-                                                      n_groups),
-                            np.empty(shape) if stir and s == 0 else None))
+            out[-1].append((np.empty(shape), counts,
+                            np.empty(shape) if stir and s == 0 else None,
+                            weight_sums))
     terms = np.empty((len(refs), hoods.n))
     for a, diffs in enumerate(hoods.attribute_diffs(refs)):
         for label, own_out, own_masks in zip(labellings, out, masks):
             values = label.columns(diffs)
-            for (sums, _, squared), members in zip(own_out, own_masks):
+            for (sums, _, squared, _), members in zip(own_out, own_masks):
                 if members is None:
                     continue
                 np.multiply(values, members, out=terms)
@@ -249,7 +281,8 @@ def classification_block(hoods, refs, labellings, priors, stir):
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
-                        progress_callback=None):
+                        progress_callback=None, band=DEAD_BAND,
+                        weighting=None):
     """Sums of the classification rules over the references, for each row
     of `labels` (class codes of the instances; the neighbourhoods found
     once for them all).
@@ -259,11 +292,15 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
     its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
     constant[p, 0] MultiSURF*'s constant (any miss - any hit over the far
-    sets), constant[p, 1:5] STIR's counts of near pairs and references.
+    sets), constant[p, 1:5] STIR's counts of near pairs and references,
+    constant[p, 5] the SWRF family's sum of c w over the far sets.  With
+    a `weighting` (None, or whether SWRF's global statistics count the
+    zero diagonal) each neighbour's coefficient is times its sigmoid
+    weight; `band` is the half-width of the local dead band.
     """
     codes = labels.astype(np.int64)
     order = np.argsort(codes[0], kind="stable")
-    hoods = Neighbourhoods(exact, order, local, far, ddof)
+    hoods = Neighbourhoods(exact, order, local, far, ddof, band, weighting)
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
     sums = np.zeros((len(labels), SUM_ROWS, exact.values.shape[0]))
@@ -285,7 +322,7 @@ def regression_block(hoods, refs, targets):
     sums = np.zeros((len(targets), 4, hoods.n_attrs))
     n_dc = np.zeros((len(targets), 3))
     weights = []
-    for s, members in enumerate(hoods.sets(refs)):
+    for s, (members, _) in enumerate(hoods.sets(refs)):
         if members is None:
             continue
         size = members.sum(axis=1, keepdims=True)
@@ -325,7 +362,7 @@ def regression_sums(exact, refs, labels, local, far, ddof,
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None):
+                progress_callback=None, band=DEAD_BAND, weighting=None):
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
@@ -335,6 +372,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     then be."""
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
-                                   local, far, ddof, stir, progress_callback)
+                                   local, far, ddof, stir, progress_callback,
+                                   band, weighting)
     return regression_sums(data.exact, refs, labels, local, far, ddof,
                            progress_callback)

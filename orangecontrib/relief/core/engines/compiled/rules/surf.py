@@ -15,11 +15,12 @@ from ....formulas import neighbourhoods
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
-from ..neighbours.distance_rows import distance_block, mean_distance
+from ..neighbours.distance_rows import distance_block, pair_sums
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
+from ....formulas.stir import CONSTANT_PLACES, WEIGHTED_SIMILARITY
 
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
@@ -28,11 +29,15 @@ GROUP = 16
 thresholds = numba.njit(cache=True)(neighbourhoods.thresholds)
 standard_deviation = numba.njit(cache=True)(neighbourhoods.standard_deviation)
 class_coefficients = numba.njit(cache=True)(neighbourhoods.class_coefficients)
+sigmoid_scale = numba.njit(cache=True)(neighbourhoods.sigmoid_scale)
+sigmoid_weight = numba.njit(cache=True)(neighbourhoods.sigmoid_weight)
 
 
 @numba.njit(inline="always", cache=True)
-def limits(dist, i, local, global_mean, ddof):
-    """(near, far) limits of reference I_i from its distance row."""
+def limits(dist, i, local, global_mean, ddof, band, global_scale):
+    """(near, far) limits of reference I_i from its distance row, and the
+    scale of its neighbours' sigmoid weights (the row's own with `local`,
+    else `global_scale`)."""
     n = dist.shape[0]
     total = 0.0
     for j in range(n):
@@ -44,7 +49,15 @@ def limits(dist, i, local, global_mean, ddof):
         if j != i:
             squares += (dist[j] - mean) ** 2
     sigma = standard_deviation(squares, n - 1, ddof)
-    return thresholds(mean, sigma, local, global_mean)
+    near, far = thresholds(mean, sigma, local, global_mean, band)
+    return near, far, sigmoid_scale(sigma) if local else global_scale
+
+
+@numba.njit(inline="always", cache=True)
+def weight_at(dist, limit, scale, weighted):
+    """The factor of a neighbour at `dist` in a set bounded by `limit`:
+    its sigmoid weight with `weighted` (the SWRF family), else 1."""
+    return sigmoid_weight(dist, limit, scale) if weighted else 1.0
 
 
 @numba.njit(inline="always", cache=True)
@@ -93,8 +106,9 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 
 @numba.njit(inline="always", cache=True)
-def class_terms(dist, rows, count, groups, priors, near, far, with_far,
-                counts, coefs, constant, similarity, stir):
+def class_terms(dist, rows, count, groups, priors, near, far, scale,
+                with_far, counts, coefs, constant, similarity, weighted,
+                stir):
     """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
     rows[r]'s update over its near (s = 0) or far (s = 1) set; the constants
     of :func:`...vectorised.surf.classification_sums` added."""
@@ -107,6 +121,12 @@ def class_terms(dist, rows, count, groups, priors, near, far, with_far,
                                                coefs[r, 1])
         if with_far and similarity:
             constant[0] += any_miss - any_hit
+        if with_far and weighted:
+            for j in range(dist.shape[1]):
+                if j != i and not dist[r, j] < near[r] and dist[r, j] > far[r]:
+                    constant[WEIGHTED_SIMILARITY] += coefs[
+                        r, 1, groups[j]] * sigmoid_weight(dist[r, j], far[r],
+                                                          scale[r])
         if stir:
             n_miss = counts[0].sum() - counts[0, own]
             constant[1] += counts[0, own]
@@ -116,8 +136,8 @@ def class_terms(dist, rows, count, groups, priors, near, far, with_far,
 
 
 @numba.njit(inline="always", cache=True)
-def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
-                 stir, coefs):
+def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
+                 with_far, weighted, stir, coefs):
     """The classification terms of references rows[:count] (rows 0, 1 and,
     with `stir`, 2-5 of :func:`...vectorised.surf.classification_sums`).
 
@@ -128,7 +148,7 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
     instance is a hit of all of them or a miss of all."""
     if not numeric_and_known(exact):
         class_update_any(sums, exact, groups, dist, rows, count, near, far,
-                         with_far, stir, coefs)
+                         scale, with_far, weighted, stir, coefs)
         return
     values = exact.values
     own = groups[rows[0]]
@@ -141,7 +161,8 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
                                 found)
         for q in range(n_near):
             r = found[0, q]
-            refs[q], c[q] = rows[r], coefs[r, 0, g]
+            refs[q], c[q] = rows[r], coefs[r, 0, g] * weight_at(
+                dist[r, j], near[r], scale[r], weighted)
         if stir:
             add_numeric_stir(sums, values, refs, c, 2 if g == own else 4,
                              n_near, j)
@@ -149,13 +170,14 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
             add_numeric(sums[0], values, refs, c, n_near, j)
         for q in range(n_far):
             r = found[1, q]
-            refs[q], c[q] = rows[r], -coefs[r, 1, g]
+            refs[q], c[q] = rows[r], -coefs[r, 1, g] * weight_at(
+                dist[r, j], far[r], scale[r], weighted)
         add_numeric(sums[1], values, refs, c, n_far, j)
 
 
 @numba.njit(cache=True)
 def class_update_any(sums, exact, groups, dist, rows, count, near, far,
-                     with_far, stir, coefs):
+                     scale, with_far, weighted, stir, coefs):
     """:func:`class_update` one reference at a time, for any data.  Not
     inlined, so that numba compiles the diffs of every kind of data once
     (inlined where the rules add terms, they took half of the SURF family's
@@ -171,9 +193,11 @@ def class_update_any(sums, exact, groups, dist, rows, count, near, far,
                     add_stir_terms(sums, exact, i, j, coefs[r, 0, g],
                                    g == groups[i])
                 else:
-                    add_diffs(sums[0], exact, i, j, coefs[r, 0, g])
+                    add_diffs(sums[0], exact, i, j, coefs[r, 0, g] * weight_at(
+                        dist[r, j], near[r], scale[r], weighted))
             elif with_far and dist[r, j] > far[r]:
-                add_diffs(sums[1], exact, i, j, -coefs[r, 1, g])
+                add_diffs(sums[1], exact, i, j, -coefs[r, 1, g] * weight_at(
+                    dist[r, j], far[r], scale[r], weighted))
 
 
 @numba.njit(inline="always", cache=True)
@@ -249,34 +273,38 @@ def class_run(refs, groups, first, end):
 
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
-                with_far, similarity, ddof, global_mean, stir, start, stop,
-                partial, constant):
+                with_far, similarity, ddof, geometry, weighted, stir, start,
+                stop, partial, constant):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
     and constant[p] for each labelling labels[p] (:func:`radius_block`),
     the blocks in parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
         radius_block(values, exact, refs, classes, priors, codes, labels,
-                     local, with_far, similarity, ddof, global_mean, stir, b,
+                     local, with_far, similarity, ddof, geometry, weighted,
+                     stir, b,
                      min(stop, (b + 1) * UPDATE_BLOCK), partial, constant)
 
 
 @numba.njit(cache=True)
 def radius_block(values, exact, refs, classes, priors, codes, labels, local,
-                 with_far, similarity, ddof, global_mean, stir, b, end,
+                 with_far, similarity, ddof, geometry, weighted, stir, b, end,
                  partial, constant):
     """Add the references of block b, before `end`, to partial[p, b] and
     constant[p, b] for each labelling labels[p]: the classification rule
     (`classes`; codes[p], labels[p] as int64) or RReliefF's (labels[p] the
     scaled target).  The distances, thresholds and neighbourhoods of up to
     GROUP references of one class are found once for every labelling.
+    `geometry` holds (band, global mean, global sigmoid scale) of
+    :func:`limits`; `weighted` weights the neighbours (the SWRF family).
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
+    band, global_mean, global_scale = geometry[0], geometry[1], geometry[2]
     n = values.shape[1]
     n_groups = len(priors)
     rows = np.empty(GROUP, np.int64)
     dist = np.empty((GROUP, n))
-    near, far = np.empty(GROUP), np.empty(GROUP)
+    near, far, scale = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
     counts = np.empty((2, n_groups), np.int64)
     coefs = np.empty((GROUP, 2, n_groups))
     influence = np.empty((GROUP, 2))
@@ -290,15 +318,17 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
                 block[r] = refs[block[r]]
             distance_block(values, exact, block, n_rows, dist[q:])
         for r in range(count):
-            near[r], far[r] = limits(dist[r], rows[r], local, global_mean,
-                                     ddof)
+            near[r], far[r], scale[r] = limits(dist[r], rows[r], local,
+                                               global_mean, ddof, band,
+                                               global_scale)
         for p in range(len(labels)):
             if classes:
                 class_terms(dist, rows, count, codes[p], priors, near, far,
-                            with_far, counts, coefs, constant[p, b],
-                            similarity, stir)
+                            scale, with_far, counts, coefs, constant[p, b],
+                            similarity, weighted, stir)
                 class_update(partial[p, b], exact, codes[p], dist, rows,
-                             count, near, far, with_far, stir, coefs)
+                             count, near, far, scale, with_far, weighted,
+                             stir, coefs)
             else:
                 regression_update(partial[p, b], constant[p, b], exact, dist,
                                   rows, count, labels[p], near, far, with_far,
@@ -310,8 +340,22 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
             partial[p, b, 2] = partial[0, b, 2]
 
 
+def global_geometry(values, exact, local, band, weighting):
+    """(band, global mean, global sigmoid scale) of :func:`radius_block`:
+    the mean and deviation of all pairs' distances where the limits are
+    not the references' own (SURF, SWRF; `weighting` None, or whether
+    the zero diagonal counts, :func:`...formulas.neighbourhoods.global_statistics`)."""
+    if local:
+        return np.array([band, 0.0, 1.0])
+    n = values.shape[1]
+    mean, sigma = neighbourhoods.global_statistics(
+        *pair_sums(values, exact), n, bool(weighting))
+    return np.array([band, mean, neighbourhoods.sigmoid_scale(sigma)])
+
+
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None):
+                progress_callback=None, band=neighbourhoods.DEAD_BAND,
+                weighting=None):
     """The sums of the SURF family's rule over the references `refs` for
     each labelling (the interface of
     :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
@@ -321,20 +365,22 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
-    global_mean = 0.0 if local else mean_distance(values, exact)
+    geometry = global_geometry(values, exact, local, band, weighting)
     classes = task == "classification"
     codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((len(labels), n_blocks, 6 if classes else 4,
                         values.shape[0]))
-    constant = np.zeros((len(labels), n_blocks, 5 if classes else 3))
+    constant = np.zeros((len(labels), n_blocks,
+                         CONSTANT_PLACES if classes else 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
         radius_sums(values, exact, refs, classes, data.priors, codes, labels,
                     local, far != neighbourhoods.NO_FAR,
-                    far == neighbourhoods.SIMILARITY, ddof, global_mean, stir,
-                    start, stop, partial, constant)
+                    far == neighbourhoods.SIMILARITY, ddof, geometry,
+                    weighting is not None, stir, start, stop, partial,
+                    constant)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             constant.sum(axis=1))
