@@ -47,10 +47,16 @@ EXTRAS_REQUIRE = {
     # pip's Orange3 brings no Qt binding; the widget tests need one; the
     # peers' own implementations check ours where the definitions agree
     "test": ["pytest", "pytest-qt", "hypothesis", "PyQt5", "ruff",
-             "skrebate", "fast-select", "dask[array]", "distributed"],
+             "skrebate", "fast-select", "dask[array]", "distributed",
+             "bed-reader", "anndata",
+             # the processes a stopped command or preparation leaves
+             "psutil"],
     # ReliefF streamed on a dask.distributed cluster (core.streaming)
     "dask": ["dask[array]", "distributed"],
-    "bench": ["fast-select", "skrebate"],
+    "bench": ["fast-select", "skrebate", "bed-reader"],
+    # wide data from files (orangecontrib.relief.readers): PLINK .bed read
+    # a block of SNPs at a time, AnnData .h5ad in backed mode
+    "genomics": ["bed-reader", "anndata"],
 }
 
 ENTRY_POINTS = {

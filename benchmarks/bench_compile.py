@@ -1,5 +1,6 @@
 """What compiling the compiled engine costs: each kernel's signatures and
-processor time when ``core.warmup.prepare()`` compiles them all.
+processor time when the preparation's workload (``core.warmup.WORKLOAD``)
+compiles them all, in one process.
 
 Usage::
 
@@ -7,18 +8,20 @@ Usage::
     git archive COMMIT orangecontrib | tar -x -C /tmp/old
     python benchmarks/bench_compile.py --source /tmp/old
 
-Each repeat runs :func:`orangecontrib.relief.core.warmup.prepare` in a
-fresh process with an empty numba cache (a temporary ``NUMBA_CACHE_DIR``)
-and measures its processor time (every thread of the process).  numba's
+Each repeat runs every part of the workload in one fresh process (the
+preparation runs each in a worker of its own; here their kernels are
+timed in one place) with an empty numba cache (a temporary
+``NUMBA_CACHE_DIR``) and measures its processor time (every thread of
+the process).  numba's
 event API (``numba.core.event``) times each compilation of a kernel of
 ``core/engines/compiled``; a kernel's own time leaves out the kernels it
 calls that numba compiles separately (it includes what numba inlines and
 numba's own library code, which compile into it).  The table lists each
 kernel's signatures (those the workload compiles), its median own
-processor time over the repeats, and the totals: prepare(), the kernels'
-sum, and the rest (running the workload, writing the cache, Python).
-``--parts`` runs only the named parts of the workload (``warmup.WORKLOAD``;
-the start of a name is enough), without the ready mark.  ``--source``
+processor time over the repeats, and the totals: the workload, the
+kernels' sum, and the rest (running the workload, writing the cache,
+Python).  ``--parts`` runs only the named parts of the workload (the start
+of a name is enough).  ``--source``
 measures the ``orangecontrib`` package of another folder, such as an
 earlier commit's (imported without ``site``'s editable install).
 """
@@ -128,13 +131,10 @@ def child(parts):
     event.register("numba:compile", timer)
     event.register("numba:llvm_lock", LLVMTimer(timer))
     start, wall = time.process_time(), time.perf_counter()
-    if parts:
-        with forced(COMPILED):
-            for name, call in warmup.WORKLOAD:
-                if any(name.startswith(part) for part in parts):
-                    call()
-    else:
-        warmup.prepare()
+    with forced(COMPILED):
+        for name, call in warmup.WORKLOAD:
+            if not parts or any(name.startswith(part) for part in parts):
+                call()
     total, wall = time.process_time() - start, time.perf_counter() - wall
     table = {name: (len(dispatcher.overloads),
                     timer.own.get(dispatcher, 0.0),
@@ -194,9 +194,9 @@ def report(runs):
           f"{sum(counts)} | {spread(kernel_sums)} | {spread(llvm_sums)} |")
     print(f"| the rest (running, caching, Python) | | "
           f"{spread([t - k for t, k in zip(totals, kernel_sums)])} | |")
-    print(f"| **prepare()** | | **{spread(totals)}** | |")
+    print(f"| **the workload** | | **{spread(totals)}** | |")
     walls = [run["wall"] for run in runs]
-    print(f"\nprepare(), processor time of each run: "
+    print(f"\nthe workload, processor time of each run: "
           f"{', '.join(f'{t:.1f}' for t in totals)} s; wall: "
           f"{', '.join(f'{w:.1f}' for w in walls)} s")
 
@@ -225,7 +225,7 @@ def main(argv=None):
     runs = []
     for repeat in range(args.repeats):
         runs.append(measure(args.parts, args.source))
-        print(f"run {repeat + 1}: prepare() {runs[-1]['total']:.1f} s of "
+        print(f"run {repeat + 1}: the workload {runs[-1]['total']:.1f} s of "
               f"processor time ({runs[-1]['package']})", flush=True)
     report(runs)
 

@@ -17,7 +17,10 @@ It needs a screen: run it under a virtual one,
         python benchmarks/canvas_first_contact.py OUT
 
 (``--case relief`` or ``--case separability`` for one of them;
-``--busy`` beside two processes spinning on a core each).
+``--busy`` beside two processes spinning on a core each).  The background
+preparation a case starts ends when the case's cache folder is deleted,
+with the case.  ``first_contact.py`` runs both cases, idle and busy,
+among its own.
 """
 import os
 import subprocess
@@ -27,7 +30,7 @@ import time
 from pathlib import Path
 
 from arguments import Parser
-from first_contact import busy, stop_preparations
+from first_contact import busy
 
 #: seconds after the canvas started at which the first picture is taken
 EARLY = 5.0
@@ -176,7 +179,7 @@ def run_case(case, out, busy_count=0):
         program = folder / "canvas.py"
         program.write_text(CANVAS)
         start = time.perf_counter()
-        try:
+        try:  # the preparation the case starts ends with its folder
             with busy(busy_count):
                 done = subprocess.run(
                     [sys.executable, str(program), str(workflow), title,
@@ -186,8 +189,6 @@ def run_case(case, out, busy_count=0):
         except subprocess.TimeoutExpired:
             return (f"{case}: the canvas neither opened the workflow nor "
                     f"gave a result in {LIMIT + 120:.0f} s")
-        finally:
-            stop_preparations(env["NUMBA_CACHE_DIR"])
         total = time.perf_counter() - start
         return (f"{case}: {done.stdout.strip() or done.stderr[-500:]} "
                 f"(canvas process {total:.1f} s); pictures in {pictures}")

@@ -216,9 +216,9 @@ FIGURES = {
     "first-contact": Figure(
         "README.md",
         (BENCH + "first_contact.py",),
-        (BENCH + "first_contact.py --no-busy --scale 0.5 --cases "
-                 "'ReliefF 5000x100' 'MultiSURF 5000x100' "
-                 "'experiment separability'",),
+        (BENCH + "first_contact.py --no-busy --no-canvas --no-preparation "
+                 "--scale 0.5 --cases 'ReliefF 5000x100' "
+                 "'MultiSURF 5000x100' 'experiment separability'",),
         printed_table),
     "experiments": Figure(
         "README.md", (BENCH + "bench_experiments.py",),
@@ -239,6 +239,12 @@ FIGURES = {
         "doc/selection.md", (BENCH + "bench_selection.py",),
         (BENCH + "bench_selection.py --curve 2000x50 --stability 1000x50 "
                  "--resamples 30",),
+        printed_table),
+    "wide": Figure(
+        "doc/wide-data.md",
+        (BENCH + "bench_wide.py --large --plot doc/images/wide-data.png",),
+        (BENCH + "bench_wide.py --instances 500 --peer-timeout 240 "
+                 "--plot doc/images/wide-data.png",),
         printed_table),
     "streaming": Figure(
         "doc/large-data.md",

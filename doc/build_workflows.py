@@ -7,12 +7,29 @@ registry (Orange's widgets and this add-on's, found through their entry
 points), so every node, channel and setting is one the canvas knows.  The
 canvas lists them under Help > Example Workflows (entry point
 ``orange.widgets.tutorials``).
-"""
-import os
-from pathlib import Path
 
-TUTORIALS = (Path(__file__).resolve().parent.parent
-             / "orangecontrib" / "relief" / "tutorials")
+Every node stores its widget's complete settings: the workflow is opened
+in Orange's own workflow (:mod:`orangecontrib.relief.tutorials.loading`)
+with the widgets' defaults of a fresh installation (no settings of the
+builder's earlier work), its data flow through it, and each widget's
+settings, its contexts for its data included, are packed as the canvas
+packs them on saving; the settings a tutorial chooses are set on top.  A
+workflow opened later therefore shows what its notes describe, whatever
+the person did before.
+
+Every workflow fits the canvas's first window (852 x 534 on a 1280 x 800
+screen): the builder says which nodes or notes lie beyond it
+(:func:`~orangecontrib.relief.tutorials.canvas.beyond_first_view`).
+"""
+import copy
+import io
+import logging
+import os
+import tempfile
+
+from orangecontrib.relief.tutorials.canvas import (TUTORIALS,
+                                                   beyond_first_view)
+
 
 FILE = "Orange.widgets.data.owfile.OWFile"
 RANK = "Orange.widgets.data.owrank.OWRank"
@@ -30,6 +47,9 @@ CURVE = "orangecontrib.relief.widgets.owselectioncurve.OWSelectionCurve"
 CONSENSUS = "orangecontrib.relief.widgets.owconsensus.OWConsensus"
 RANDOMIZE = "Orange.widgets.data.owrandomize.OWRandomize"
 LOGISTIC = "Orange.widgets.model.owlogisticregression.OWLogisticRegression"
+#: the seconds a workflow's widgets get to finish their work while the
+#: builder packs their settings
+SETTLE = 600
 
 
 def registry():
@@ -44,22 +64,30 @@ def registry():
 
 
 def file_settings(name):
-    """Settings of a File widget that opens Orange's sample data set."""
+    """Settings of a File widget that opens the add-on's data set `name`
+    (in orangecontrib/relief/datasets), stored relative to the workflow's
+    folder: the canvas resolves such a path against the folder it opened
+    the workflow from (its "basedir"), in a clone and in an installation
+    alike."""
     from Orange.widgets.data.owfile import OWFile
     from orangewidget.utils.filedialogs import RecentPath
 
-    return {"recent_paths": [RecentPath("", "sample-datasets", name)],
-            "source": 0, "__version__": OWFile.settings_version}
+    relative = f"../datasets/{name}"
+    return {"recent_paths": [RecentPath(relative, "basedir", relative)],
+            "source": OWFile.LOCAL_FILE, "__version__": OWFile.settings_version}
 
 
 class Builder:
-    """A scheme with helpers to add nodes, links and notes."""
+    """A scheme with helpers to add nodes, links and notes; it remembers
+    the settings each node chooses, which stay on top of the complete
+    settings the builder packs (:func:`complete_settings`)."""
 
     def __init__(self, reg, title, description):
         from orangecanvas.scheme import Scheme
 
         self.reg = reg
         self.scheme = Scheme(title=title, description=description)
+        self.chosen = {}
 
     def node(self, qualified_name, position, title=None, settings=None):
         from orangecanvas.scheme import SchemeNode
@@ -68,6 +96,9 @@ class Builder:
         node = SchemeNode(description, title=title or description.name,
                           position=position, properties=settings or {})
         self.scheme.add_node(node)
+        # a copy: a widget changes its settings' lists in place (the File
+        # widget resolves its paths)
+        self.chosen[node.title] = copy.deepcopy(settings or {})
         return node
 
     def link(self, source, output, sink, input_):
@@ -87,18 +118,51 @@ class Builder:
         self.scheme.add_annotation(SchemeTextAnnotation(rect, text))
 
     def write(self, filename):
+        """Write the workflow with every widget's complete settings as
+        TUTORIALS / `filename`; return its path."""
         from orangecanvas.scheme.readwrite import scheme_to_ows_stream
 
+        draft = io.BytesIO()
+        scheme_to_ows_stream(self.scheme, draft, pretty=True,
+                             pickle_fallback=True)
         path = TUTORIALS / filename
-        with open(path, "wb") as stream:
-            scheme_to_ows_stream(self.scheme, stream, pretty=True,
-                                 pickle_fallback=True)
+        path.write_bytes(complete_settings(draft.getvalue(), self.reg,
+                                           self.chosen))
+        outside = beyond_first_view(path, self.reg)
+        if outside:
+            print(f"{filename}: beyond the first window: {outside}")
         return path
+
+
+def complete_settings(content, reg, chosen):
+    """The workflow `content` (bytes) with every node's complete settings:
+    opened in Orange's own workflow, its data passed along its links and
+    its widgets' work done, each widget's settings packed as the canvas
+    packs them, then `chosen[title]` set on top."""
+    from orangecanvas.scheme.readwrite import scheme_to_ows_stream
+
+    from orangecontrib.relief.tutorials.canvas import (close_workflow,
+                                                       open_workflow, settle)
+
+    scheme = open_workflow(content, reg)
+    settle(scheme, SETTLE)
+    scheme.sync_node_properties()
+    for node in scheme.nodes:
+        node.properties.update(chosen[node.title])
+    result = io.BytesIO()
+    # contexts are no literals: pickled, as the canvas saves them, without
+    # its log of each attempt; written as they are now (the scheme's own
+    # save_to would pack the widgets' settings again)
+    logging.getLogger("orangecanvas.scheme.readwrite").setLevel(
+        logging.CRITICAL)
+    scheme_to_ows_stream(scheme, result, pretty=True, pickle_fallback=True)
+    close_workflow(scheme)
+    return result.getvalue()
 
 
 def learners(builder, x, y):
     tree = builder.node(TREE, (x, y), "Tree")
-    knn = builder.node(KNN, (x, y + 110), "kNN (k = 21)",
+    knn = builder.node(KNN, (x, y + 100), "kNN (k = 21)",
                        {"n_neighbors": 21})
     return tree, knn
 
@@ -126,30 +190,26 @@ def rfsm_parity(reg):
                 "with a greedy forward search keeps exactly three bits, one "
                 "of each pair; Test & Score compares a tree and kNN (k = 21, "
                 "as in the RFSM paper, and k = 5) on the selected attributes "
-                "with the same learners on all.")
-    data = b.node(GENERATOR, (60, 200), "Parity3+3",
+                "with the same learners on all. RFSM Selection finds the "
+                "neighbours with all attributes and evaluates sets of "
+                "attributes with them: check 'Find neighbours within the "
+                "set only' to see the search stop after one bit.")
+    data = b.node(GENERATOR, (50, 160), "Parity3+3",
                   {"problem": "Parity3+3", "n_instances": 64,
                    "random_seed": 0})
-    rfsm, tree, knn = rfsm_with_learners(b, data, (240, 120), 300)
-    knn5 = b.node(KNN, (240, 520), "kNN (k = 5)", {"n_neighbors": 5})
-    selected = test_and_score(b, (460, 120), "Test & Score (RFSM)")
-    everything = test_and_score(b, (460, 330), "Test & Score (all)")
+    rfsm, tree, knn = rfsm_with_learners(b, data, (200, 50), 150)
+    knn5 = b.node(KNN, (200, 350), "kNN (k = 5)", {"n_neighbors": 5})
+    selected = test_and_score(b, (430, 50), "Test & Score (RFSM)")
+    everything = test_and_score(b, (430, 200), "Test & Score (all)")
     b.link(rfsm, "Reduced Data", selected, "Data")
     b.link(data, "Data", everything, "Data")
     b.link_all((tree, knn, knn5), "Learner", (selected, everything),
                "Learner")
-    b.note((20, 20, 400, 70),
-           "RFSM Selection finds the neighbours with all attributes and "
-           "evaluates sets of attributes with them. Check 'Find neighbours "
-           "within the set only' to see the search stop after one bit.")
-    b.note((620, 120, 330, 210),
-           "Why kNN (k = 21) scores 0.000 on the three selected bits: the 64 "
-           "instances hold each of the 8 patterns 8 times; an instance's "
-           "nearest are the 7 others with its pattern (its class) and then "
-           "24 at distance one, which differ in one bit of the parity and "
-           "so all have the other class. 21 neighbours are 7 of its class "
-           "and 14 of the other: every vote is wrong. With k = 5 every vote "
-           "is right (1.000). The paper's k = 21 suits larger data.")
+    b.note((262, 318, 263, 155),
+           "kNN (k = 21) scores 0.000 on the three bits RFSM keeps: each "
+           "pattern comes 8 times, so of 21 neighbours 7 share the class "
+           "and 14, one bit off, have the other. With k = 5 every vote is "
+           "right (1.000).")
     return b.write("rfsm-parity.ows")
 
 
@@ -160,19 +220,33 @@ def rfsm_zoo(reg):
                 "them. Change the measure in RFSM Selection to Liu's "
                 "consistency or to the wrapper (which uses the learner "
                 "connected to it) to compare.")
-    data = b.node(FILE, (60, 200), "File (zoo)", file_settings("zoo.tab"))
-    rfsm, tree, knn = rfsm_with_learners(b, data, (240, 200), 330)
+    data = b.node(FILE, (60, 150), "File (zoo)", file_settings("zoo.tab"))
+    rfsm, tree, knn = rfsm_with_learners(b, data, (220, 60), 200)
     # not stratified: zoo has a class of 4 animals, fewer than 10 folds
-    score = test_and_score(b, (460, 200), "Test & Score", stratified=False)
+    score = test_and_score(b, (430, 150), "Test & Score", stratified=False)
     b.link(rfsm, "Reduced Data", score, "Data")
     b.link(tree, "Learner", rfsm, "Learner")
     b.link_all((tree, knn), "Learner", (score,), "Learner")
-    b.note((200, 40, 330, 80),
-           "The search trace in RFSM Selection shows the measure after "
-           "each added attribute; the search stops when it does not grow. "
-           "Test & Score does not stratify its 10 folds: one zoo class has "
-           "only 4 animals.")
+    b.note((10, 360, 510, 110),
+           "RFSM Selection's plot shows the measure after each attribute "
+           "the search adds; the search stops when it does not grow. Test & "
+           "Score does not stratify its 10 folds: one zoo class has only 4 "
+           "animals.")
     return b.write("rfsm-zoo.ows")
+
+
+#: Rank's own methods beside the add-on's columns (one at least: with none
+#: Rank takes its defaults); their columns come before those of its Scorer
+#: inputs, which come in the order of their links
+RANK_METHODS = {"Information Gain"}
+#: no method of Rank's own for a categorical class, where Rank has room
+#: for the add-on's columns only: a method of Rank's for a numeric class,
+#: which Rank neither offers nor shows for these data
+NONE_OF_RANKS = {"Univariate Regression"}
+#: the column of Rank's first Scorer input (Relief's weights, the
+#: consensus) after Rank's own method
+RELIEF_COLUMN = len(RANK_METHODS)
+DESCENDING = 1  # Qt.DescendingOrder
 
 
 def relief_rank(reg):
@@ -181,24 +255,19 @@ def relief_rank(reg):
                 "disease data with ReliefF and sends its scorer to Rank, "
                 "which shows the weights next to its own scores and can "
                 "select the best attributes.")
-    data = b.node(FILE, (60, 150), "File (heart disease)",
+    data = b.node(FILE, (90, 150), "File (heart disease)",
                   file_settings("heart_disease.tab"))
-    relief = b.node(RELIEF, (240, 60), "Relief")
-    rank = b.node(RANK, (420, 150), "Rank")
+    relief = b.node(RELIEF, (250, 60), "Relief")
+    rank = b.node(RANK, (430, 150), "Rank",
+                  {"selected_methods": RANK_METHODS, "__version__": 4})
     b.link(data, "Data", relief, "Data")
     b.link(relief, "Scorer", rank, "Scorer")
     b.link(data, "Data", rank, "Data")
+    b.note((20, 270, 490, 80),
+           "Rank shows Relief's weights as the column ReliefF\u2081\u2080 "
+           "(ReliefF with k = 10) beside Information Gain, which scores "
+           "each attribute alone.")
     return b.write("relief-rank.ows")
-
-
-#: Rank's own methods in the significance workflow (one at least: with
-#: none Rank takes its defaults), whose columns come before those of its
-#: Scorer inputs, which come in the order of their links (Relief's
-#: weights, then the significance): the significance column, counted from
-#: 0 among the scores, is found by its place, whatever its name
-RANK_METHODS = {"Information Gain"}
-SIGNIFICANCE_COLUMN = len(RANK_METHODS) + 1
-DESCENDING = 1  # Qt.DescendingOrder
 
 
 def relief_significance(reg):
@@ -207,37 +276,31 @@ def relief_significance(reg):
                 "disease data with ReliefF and tests which weights are "
                 "significant (STIR, Benjamini-Hochberg, q <= 0.05). Rank "
                 "shows the weights beside the significance and sorts by "
-                "the significance; the Data Table gets the data with only "
+                "the significance (-log10 q); the Data Table gets the data with only "
                 "the significant attributes.")
-    data = b.node(FILE, (60, 200), "File (heart disease)",
+    data = b.node(FILE, (90, 150), "File (heart disease)",
                   file_settings("heart_disease.tab"))
-    relief = b.node(RELIEF, (280, 200), "Relief (significance)",
+    relief = b.node(RELIEF, (250, 150), "Relief (significance)",
                     {"method": "ReliefF", "test_significance": True,
-                     "__version__": 1})
-    rank = b.node(RANK, (540, 50), "Rank (by significance)",
-                  {"selected_methods": RANK_METHODS,
-                   "sorting": (SIGNIFICANCE_COLUMN, DESCENDING),
-                   "__version__": 4})
-    table = b.node(TABLE, (540, 340), "Data Table (significant only)")
+                     "test_index": 0, "__version__": 1})
+    # the weights, then the significance: Rank's columns 0 and 1
+    rank = b.node(RANK, (430, 50), "Rank (by significance)",
+                  {"selected_methods": NONE_OF_RANKS,
+                   "sorting": (1, DESCENDING), "__version__": 4})
+    table = b.node(TABLE, (430, 250), "Data Table (significant)")
     b.link(data, "Data", relief, "Data")
     b.link(data, "Data", rank, "Data")
     b.link(relief, "Scorer", rank, "Scorer")
     b.link(relief, "Significance Scorer", rank, "Scorer")
     b.link(relief, "Significant Data", table, "Data")
-    b.note((20, 320, 360, 170),
-           "In Relief, 'Test which attributes are significant' is checked: "
-           "every weight gets a p-value, adjusted for testing 13 attributes "
-           "at once (q). The significant ones come first in its plot, "
+    b.note((10, 240, 260, 235),
+           "Relief tests every weight: a p-value, adjusted for testing 13 "
+           "attributes at once (q). Its plot shows the significant first, "
            "above a dashed line; pale bars are not significant.")
-    b.note((680, 10, 330, 150),
-           "Rank: Information Gain, the ReliefF weights and the "
-           "significance ('STIR -log10 q': 1.3 is q = 0.05, higher is "
-           "more significant), sorted by the significance. Choose 'Best "
-           "ranked' to send the top attributes on.")
-    b.note((680, 320, 330, 110),
-           "The Data Table gets Relief's 'Significant Data': the data with "
-           "only the significant attributes (the class and metas kept), "
-           "ready for a learner.")
+    b.note((290, 330, 230, 145),
+           "Rank sorts by \u2212log\u2081\u2080q: 1.3 is q = 0.05, "
+           "higher is more significant. The Data Table gets the data with "
+           "only the significant attributes.")
     return b.write("relief-significance.ows")
 
 
@@ -247,21 +310,21 @@ def generator_relief(reg):
                 "problems, whose relevant attributes are known. The Relief "
                 "widget stars them, so one sees whether Relief found them; "
                 "the Data Table shows the generated data.")
-    data = b.node(GENERATOR, (60, 180), "Relief Data Generator",
+    data = b.node(GENERATOR, (100, 150), "Relief Data Generator",
                   {"problem": "MajorityN", "n_instances": 300,
                    "random_seed": 0})
-    relief = b.node(RELIEF, (280, 100), "Relief",
+    relief = b.node(RELIEF, (250, 60), "Relief",
                     {"method": "MultiSURF", "test_significance": True,
-                     "__version__": 1})
-    table = b.node(TABLE, (280, 280), "Data Table")
+                     "test_index": 0, "__version__": 1})
+    table = b.node(TABLE, (250, 250), "Data Table")
     b.link(data, "Data", relief, "Data")
     b.link(data, "Data", table, "Data")
-    b.note((430, 40, 330, 150),
+    b.note((335, 20, 190, 330),
            "MajorityN: the class is the majority of the relevant bits. In "
            "Relief, the relevant attributes carry a star and a red outline; "
-           "with 'Test which attributes are significant' checked (STIR), "
-           "the significant ones come first, above a dashed line. Try other "
-           "problems and more irrelevant attributes in the generator.")
+           "the significant ones (STIR's test) come first, above a dashed "
+           "line. Try other problems and more irrelevant attributes in the "
+           "generator.")
     return b.write("generator-relief.ows")
 
 
@@ -271,17 +334,17 @@ def separability_results(reg):
                 "experiment on its artificial problems: how well ReliefF, "
                 "dReliefF and pdReliefF separate relevant from irrelevant "
                 "attributes as irrelevant ones are added. Press Run.")
-    separability = b.node(SEPARABILITY, (80, 150), "Separability",
+    separability = b.node(SEPARABILITY, (80, 170), "Separability",
                           {"problems": ["MajorityN", "NonMonotonic"],
                            "max_relevant": 3, "n_datasets": 3,
                            "__version__": 1})
-    table = b.node(TABLE, (320, 150), "Data Table (results)")
+    table = b.node(TABLE, (300, 170), "Data Table (results)")
     b.link(separability, "Results", table, "Data")
     b.note((20, 20, 420, 90),
-           "A small design that runs in seconds; raise the relevant "
-           "attributes and the data sets per cell for the paper's curves. "
-           "Above zero, relevant attributes outweigh irrelevant ones; the "
-           "results table has one row per problem and design cell.")
+           "Open Separability and press Run: a small design that runs in "
+           "seconds; raise the relevant attributes and the data sets per "
+           "combination for the paper's curves. Above zero, relevant "
+           "attributes outweigh irrelevant ones.")
     return b.write("separability.ows")
 
 
@@ -291,74 +354,69 @@ def classdep_knn(reg):
                 "class (IWCDRelief) and classifies with weighted distances. "
                 "Test & Score compares it with Orange's kNN by "
                 "cross-validation; Rank shows the weights of each class.")
-    data = b.node(FILE, (60, 180), "File (heart disease)",
+    data = b.node(FILE, (90, 170), "File (heart disease)",
                   file_settings("heart_disease.tab"))
-    classdep = b.node(CLASSDEP, (260, 80), "Class-Dependent kNN")
-    knn = b.node(KNN, (260, 280), "kNN")
-    score = b.node(TEST, (480, 180), "Test & Score",
+    classdep = b.node(CLASSDEP, (250, 80), "Class-Dependent kNN")
+    knn = b.node(KNN, (250, 260), "kNN")
+    score = b.node(TEST, (440, 260), "Test & Score",
                    {"resampling": 0, "n_folds": 3, "__version__": 4})
-    rank = b.node(RANK, (480, 20), "Rank (weights per class)")
+    rank = b.node(RANK, (440, 80), "Rank (per class)",
+                  {"selected_methods": NONE_OF_RANKS, "__version__": 4})
     b.link(data, "Data", classdep, "Data")
     b.link(data, "Data", score, "Data")
     b.link_all((classdep, knn), "Learner", (score,), "Learner")
     b.link(classdep, "Scorer", rank, "Scorer")
     b.link(data, "Data", rank, "Data")
-    b.note((620, 120, 320, 130),
-           "By default the threshold of IWCDRelief is chosen by a "
-           "cross-validation on the training data, where equal weights "
-           "compete: the learner is not worse than a plain kNN where the "
-           "learnt weights do not help. Rank: a column per class.")
+    b.note((10, 340, 510, 130),
+           "A cross-validation on the training data chooses IWCDRelief's "
+           "border threshold, with equal weights competing: the learner is "
+           "not worse than a plain kNN where the learnt weights do not "
+           "help. Rank shows a column of weights per class.")
     return b.write("classdep-knn.ows")
 
 
 def relief_step_by_step(reg):
     b = Builder(reg, "Relief, step by step, on Parity3+3",
-                "A lesson: the class of Parity3+3 is x1 xor x2 xor x3. "
-                "Alone, no bit says anything about the class, so Information "
-                "Gain scores the relevant bits 0; Relief finds them because "
-                "the nearest neighbours, found with all attributes, see the "
-                "bits together. Step through Relief to watch it happen, then "
+                "A lesson: the class of Parity3+3 is x1 xor x2 xor x3; "
+                "x1_copy, x2_copy and x3_copy repeat the three bits and "
+                "irr1 ... irr6 are random (64 instances: every combination "
+                "equally often). Alone, no bit says anything about the "
+                "class, so Information Gain scores the relevant bits 0; "
+                "Relief finds them because the nearest neighbours, found "
+                "with all attributes, see the bits together. Step through "
+                "Relief to watch it happen: the near hit has the "
+                "reference's x1, x2 and x3 and differs in random bits "
+                "only, the near miss differs in one of the three bits. Then "
                 "compare the two rankings in Rank.")
-    data = b.node(GENERATOR, (60, 230), "Parity3+3",
+    data = b.node(GENERATOR, (60, 170), "Parity3+3",
                   {"problem": "Parity3+3", "n_instances": 64,
                    "random_seed": 0})
-    steps = b.node(STEPS, (320, 110), "Relief, step by step",
-                   {"variant_index": 0, "k_nearest": 5, "speed_index": 1,
-                    "__version__": 1})
-    relief = b.node(RELIEF, (320, 350), "ReliefF",
+    steps = b.node(STEPS, (230, 60), "Relief, step by step",
+                   {"variant_index": 0, "k_nearest": 5, "speed_index": 2,
+                    "__version__": 2})
+    relief = b.node(RELIEF, (230, 280), "ReliefF",
                     {"method": "ReliefF", "k_relieff": 5, "__version__": 1})
-    rank = b.node(RANK, (600, 400), "Rank (Information Gain and ReliefF)",
+    rank = b.node(RANK, (430, 280), "Rank",
                   {"selected_methods": {"Information Gain"},
                    "__version__": 4})
     b.link_all((data,), "Data", (steps, relief, rank), "Data")
     b.link(relief, "Scorer", rank, "Scorer")
-    b.note((20, 300, 220, 150),
-           "Parity3+3: the class is x1 xor x2 xor x3. x1_copy, x2_copy and "
-           "x3_copy repeat the three bits; irr1 ... irr6 are random. 64 "
-           "instances: every combination equally often.")
-    b.note((440, 0, 500, 230),
-           "1. Open 'Relief, step by step'. With x1 and x2 on the axes both "
-           "classes sit in every corner: no single bit tells the class.\n"
-           "2. Press 'Choose a reference' and follow the button through the "
-           "stages of a step. The near hit (solid line) has the reference's "
-           "x1, x2 and x3 and differs in random bits only; the near miss "
-           "(dashed) differs in one of the three bits (and its copy), and "
-           "in most steps in a random bit too. The table shows distances "
-           "and diffs, the bars the weights after each update.\n"
-           "3. Run one pass: the relevant bits gain in every step and end "
-           "on top; the random bits gain now and then but lose more often. "
-           "Try ReliefF with k = 5.")
-    b.note((700, 360, 300, 120),
-           "4. Open Rank: Information Gain scores x1, x2, x3 (and copies) 0 "
-           "and puts random bits above them; the ReliefF column ranks the "
-           "six relevant bits first.")
+    b.note((325, 10, 200, 230),
+           "1. Open 'Relief, step by step' and follow its first button "
+           "through the stages of a step: a reference, its nearest hit and "
+           "miss, their differences, the update.\n"
+           "2. Run a pass: x1, x2, x3 and their copies end on top.")
+    b.note((10, 360, 510, 110),
+           "3. Open Rank: Information Gain scores x1, x2, x3 and their "
+           "copies 0, each alone saying nothing; the ReliefF column ranks "
+           "these six first. Parity3+3: the class is x1 xor x2 xor x3, "
+           "irr1 ... irr6 are random.")
     return b.write("relief-step-by-step.ows")
 
 
 #: the attributes the selection keeps in the workflow of selection inside
 #: cross-validation (Relief's Preprocessor and Rank's best ranked)
 KEPT = 5
-RELIEF_COLUMN = len(RANK_METHODS)  # Rank's first column after its own
 
 
 def relief_preprocess(reg):
@@ -370,41 +428,33 @@ def relief_preprocess(reg):
                 "accuracy. Selecting the five on all the data first (Rank) "
                 "lets the test folds choose the attributes, and the same "
                 "kNN seems to learn.")
-    data = b.node(GENERATOR, (40, 250), "Generator",
+    data = b.node(GENERATOR, (50, 190), "Generator",
                   {"problem": "MajorityN", "n_instances": 100,
                    "n_relevant": 5, "n_irrelevant": 495, "random_seed": 0})
-    noise = b.node(RANDOMIZE, (220, 250), "Randomize",
+    noise = b.node(RANDOMIZE, (165, 190), "Randomize",
                    {"shuffle_class": True, "shuffle_attrs": False,
                     "shuffle_metas": False, "scope_prop": 100,
                     "random_seed": True})
-    relief = b.node(RELIEF, (420, 110), "Relief (best 5)",
+    relief = b.node(RELIEF, (290, 70), "Relief (best 5)",
                     {"method": "ReliefF", "selection_index": 0,
                      "select_k": KEPT, "__version__": 1})
-    knn = b.node(KNN, (600, 250), "kNN")
-    rank = b.node(RANK, (420, 390), "Rank (best 5)",
+    knn = b.node(KNN, (290, 190), "kNN")
+    rank = b.node(RANK, (290, 300), "Rank (best 5)",
                   {"selected_methods": RANK_METHODS,
                    "sorting": (RELIEF_COLUMN, DESCENDING), "__version__": 4})
-    inside = test_and_score(b, (780, 110), "Test & Score (inside)")
-    first = test_and_score(b, (780, 390), "Test & Score (first)")
+    inside = test_and_score(b, (432, 130), "Test & Score (inside)")
+    first = test_and_score(b, (432, 250), "Test & Score (first)")
     b.link(data, "Data", noise, "Data")
     b.link_all((noise,), "Data", (relief, rank, inside), "Data")
     b.link(relief, "Preprocessor", inside, "Preprocessor")
     b.link(relief, "Scorer", rank, "Scorer")
     b.link(rank, "Reduced Data", first, "Data")
     b.link_all((knn,), "Learner", (inside, first), "Learner")
-    b.note((20, 70, 330, 110),
-           "MajorityN with 5 relevant and 495 irrelevant bits, its class "
-           "then shuffled at random by Randomize: every attribute is noise. "
-           "Chance is about 0.5.")
-    b.note((900, 40, 300, 170),
-           "Relief's Preprocessor goes into Test & Score: in each of the 10 "
-           "folds ReliefF weighs the training part and keeps its best 5; "
-           "the test part only meets the model. Accuracy about 0.5, as it "
-           "must be on noise.")
-    b.note((900, 320, 300, 170),
-           "Rank keeps the 5 best by ReliefF on all 100 instances, test "
-           "folds included, and Test & Score then cross-validates kNN on "
-           "those 5: its accuracy is well above 0.5, and false.")
+    b.note((10, 365, 515, 110),
+           "The class is shuffled: all is noise. Inside: Relief's "
+           "Preprocessor keeps the best 5 of each training fold: accuracy "
+           "about 0.5, as it must be. First: Rank keeps the best 5 of all "
+           "the data: accuracy well above 0.5, and false.")
     return b.write("relief-preprocess.ows")
 
 
@@ -415,27 +465,24 @@ def selection_curve(reg):
                 "each training fold, and chooses the fewest within one "
                 "standard error of the best. Its Preprocessor keeps that "
                 "many inside Test & Score, for an honest estimate; the Data "
-                "Table shows the data with the chosen attributes.")
-    data = b.node(FILE, (40, 300), "File (ionosphere)",
+                "Table shows the data with the chosen attributes. Choose "
+                "TuRF in Selection Curve to see the sets of its rounds.")
+    data = b.node(FILE, (80, 150), "File (ionosphere)",
                   file_settings("ionosphere.tab"))
-    knn = b.node(KNN, (40, 480), "kNN")
-    curve = b.node(CURVE, (300, 190), "Selection Curve")
-    table = b.node(TABLE, (560, 120), "Data Table")
-    score = test_and_score(b, (560, 420), "Test & Score")
+    knn = b.node(KNN, (130, 300), "kNN")
+    curve = b.node(CURVE, (250, 150), "Selection Curve")
+    table = b.node(TABLE, (440, 60), "Data Table")
+    score = test_and_score(b, (440, 250), "Test & Score")
     b.link(data, "Data", curve, "Data")
     b.link(knn, "Learner", curve, "Learner")
     b.link(curve, "Selected Data", table, "Data")
     b.link(data, "Data", score, "Data")
     b.link(curve, "Preprocessor", score, "Preprocessor")
     b.link(knn, "Learner", score, "Learner")
-    b.note((20, 40, 330, 120),
-           "The curve: the mean accuracy over 10 folds, a band of one "
-           "standard error, the best count (hollow circle) and the chosen "
-           "one (filled). Click the plot to keep another number.")
-    b.note((700, 300, 330, 150),
-           "Test & Score gets the Preprocessor: ReliefF ranks each training "
-           "fold and kNN learns on its best attributes, as many as chosen. "
-           "Choose TuRF in Selection Curve to see the sets of its rounds.")
+    b.note((160, 362, 365, 113),
+           "The curve: mean accuracy over 10 folds, a band of one standard "
+           "error; hollow: the best count, filled: the chosen. Click to "
+           "keep another. Test & Score keeps as many in its folds.")
     return b.write("selection-curve.ows")
 
 
@@ -447,19 +494,19 @@ def relief_stability(reg):
                 "under the plot, how much the best five of the samples "
                 "agree (the stability index). The Data Table shows the "
                 "Weights output with these columns.")
-    data = b.node(FILE, (60, 160), "File (heart disease)",
+    data = b.node(FILE, (90, 100), "File (heart disease)",
                   file_settings("heart_disease.tab"))
-    relief = b.node(RELIEF, (280, 160), "Relief (stability)",
+    relief = b.node(RELIEF, (250, 100), "Relief (stability)",
                     {"method": "ReliefF", "stability": True,
                      "n_resamples": 100, "stability_k": 5,
                      "__version__": 1})
-    table = b.node(TABLE, (500, 160), "Data Table (weights)")
+    table = b.node(TABLE, (430, 100), "Data Table (weights)")
     b.link(data, "Data", relief, "Data")
     b.link(relief, "Weights", table, "Data")
-    b.note((150, 270, 420, 130),
-           "Chest pain is among the best five in every sample; the fifth "
-           "place goes to different attributes in different samples. An "
-           "index near 1 says the samples agree; near 0, that the best "
+    b.note((60, 200, 420, 130),
+           "Chest pain is among the best five in every resample; the fifth "
+           "place goes to different attributes in different resamples. An "
+           "index near 1 says the resamples agree; near 0, that the best "
            "five are as good as drawn at random.")
     return b.write("relief-stability.ows")
 
@@ -470,41 +517,49 @@ def consensus_rank(reg):
                 "Gain rank the heart disease attributes on scales that do "
                 "not compare. Consensus Ranking averages their ranks and "
                 "gives Rank one consensus column.")
-    data = b.node(FILE, (60, 290), "File (heart disease)",
+    data = b.node(FILE, (90, 170), "File (heart disease)",
                   file_settings("heart_disease.tab"))
-    relieff = b.node(RELIEF, (260, 40), "ReliefF",
+    relieff = b.node(RELIEF, (220, 40), "ReliefF",
                      {"method": "ReliefF", "__version__": 1})
-    multisurf = b.node(RELIEF, (260, 160), "MultiSURF",
+    multisurf = b.node(RELIEF, (220, 150), "MultiSURF",
                        {"method": "MultiSURF", "__version__": 1})
-    logistic = b.node(LOGISTIC, (260, 420), "Logistic Regression")
-    consensus = b.node(CONSENSUS, (480, 290), "Consensus Ranking")
-    rank = b.node(RANK, (720, 440), "Rank (consensus)",
-                  {"selected_methods": RANK_METHODS, "__version__": 4})
+    logistic = b.node(LOGISTIC, (220, 270), "Logistic Regression")
+    consensus = b.node(CONSENSUS, (380, 150), "Consensus Ranking")
+    rank = b.node(RANK, (460, 270), "Rank",
+                  {"selected_methods": RANK_METHODS,
+                   "sorting": (RELIEF_COLUMN, DESCENDING), "__version__": 4})
     b.link_all((data,), "Data", (relieff, multisurf, consensus, rank),
                "Data")
     b.link(relieff, "Scorer", consensus, "Scorer")
     b.link(multisurf, "Scorer", consensus, "Scorer")
     b.link(logistic, "Learner", consensus, "Scorer")
     b.link(consensus, "Scorer", rank, "Scorer")
-    b.note((620, 60, 330, 130),
+    b.note((10, 350, 510, 120),
            "Consensus Ranking also ranks by Information Gain (checked in "
            "it); its table lists every scorer's rank of every attribute. "
-           "Rank shows the consensus as one column (minus the mean rank: "
-           "-1 would be first for every scorer).")
+           "Rank sorts by its column Outranks, the consensus: how many "
+           "attributes the scorers rank below each, on average (12 would be "
+           "first for every scorer).")
     return b.write("consensus-rank.ows")
 
 
 def main():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from orangewidget.settings import set_widget_settings_dir_components
     from AnyQt.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])  # noqa: F841
-    reg = registry()
-    for build in (rfsm_parity, rfsm_zoo, relief_rank, relief_step_by_step,
-                  relief_significance, generator_relief, separability_results,
-                  classdep_knn, relief_preprocess, selection_curve,
-                  relief_stability, consensus_rank):
-        print(build(reg))
+    with tempfile.TemporaryDirectory() as fresh:
+        # the widgets' defaults of a fresh installation, not the builder's
+        # (set before the registry imports the widgets, which read them)
+        set_widget_settings_dir_components(fresh, "")
+        reg = registry()
+        for build in (rfsm_parity, rfsm_zoo, relief_rank,
+                      relief_step_by_step, relief_significance,
+                      generator_relief, separability_results, classdep_knn,
+                      relief_preprocess, selection_curve, relief_stability,
+                      consensus_rank):
+            print(build(reg), flush=True)
 
 
 if __name__ == "__main__":

@@ -51,21 +51,3 @@ def save_screenshot(app, widget, filename, ready=None, timeout=TIMEOUT):
     target = IMAGES / filename
     widget.grab().save(str(target))
     return target
-
-
-def screenshot_on_data(widget_class, dataset, filename, size, ready,
-                       timeout=TIMEOUT):
-    """Show a new `widget_class` with the shipped data set `dataset` at
-    `size`, wait until `ready(widget)` and save it as IMAGES / `filename`.
-
-    Returns the path of the picture.
-    """
-    from Orange.data import Table
-
-    from orangecontrib.relief.datasets import path
-
-    app = application()
-    widget = widget_class()
-    show_with_data(widget, Table(path(dataset)), size)
-    return save_screenshot(app, widget, filename, lambda: ready(widget),
-                           timeout)

@@ -2,7 +2,7 @@
 iris, zoo and Parity3+3, at its default size (1024 x 640, the update of a
 step) and maximised on a projector (1920 x 1080, presentation size, a
 step's hits and misses with the runners-up).  Parity3+3 at the default
-size is the help page's picture, step-by-step.png.
+size is step-by-step.png.
 
 Usage: ``QT_QPA_PLATFORM=offscreen python doc/screenshot_steps.py``
 """

@@ -2,12 +2,17 @@
 call of the tests starts the compiled engine's background preparation, and
 the command line shows no progress bar, whose lines depend on the
 machine's speed (a test that wants either asks for it); every wait guards
-against a hang only (tests/waiting.py)."""
+against a hang only (tests/waiting.py); the fixtures of a stand-in
+preparation (tests/stand_in_preparation.py)."""
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["ORANGE_RELIEF_BACKGROUND"] = "0"
 os.environ["ORANGE_RELIEF_PROGRESS"] = "0"
+
+# the stand-in preparation's fixtures, for the engines' and the command's
+# tests of the preparation
+from tests.stand_in_preparation import fake, folder, slow  # noqa: E402,F401
 
 
 def pytest_configure(config):

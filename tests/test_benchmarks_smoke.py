@@ -128,6 +128,17 @@ def test_ties_benchmark_times_both_engines(capsys):
                f"{engine}: this build" in out
 
 
+def test_interactions_benchmark_times_the_map_beside_the_weights(capsys):
+    """bench_interactions.py times the map and the weights of ReliefF
+    and MultiSURF and prints their ratio."""
+    _load("bench_interactions").main(["--sizes", "200x6", "--top", "4",
+                                      "--repeats", "1"])
+    out = capsys.readouterr().out
+    for method in ("relieff", "multisurf"):
+        assert f"SNPs 200 x 6, {method}, K = 4: weights " in out
+    assert out.count("ratio ") == 2
+
+
 def test_search_benchmark_against_a_baseline_copy(capsys):
     """bench_search.py times this build against a copy of a core (here
     the same one): the same float32 lists, the same exact ones."""
@@ -224,6 +235,8 @@ REFUSED = {
 OPTIONS = {
     "bench_cluster": {"--sizes": "sizes", "--workers": "positive_int",
                       "--m": "positive_int", "--repeats": "positive_int"},
+    "bench_interactions": {"--sizes": "sizes", "--top": "positive_int",
+                           "--repeats": "positive_int"},
     "bench_permutations": {"--sizes": "sizes",
                            "--permutations": "positive_int",
                            "--repeats": "positive_int"},
@@ -234,6 +247,7 @@ OPTIONS = {
                      "--max-peer-memory": "positive_number",
                      "--slow-cutoff": "positive_number",
                      "--timeout": "positive_number"},
+    "bench_engines": {"--size": "size"},
     "bench_rfsm": {"--sizes": "size", "--k": "positive_int"},
     "bench_search": {"--size": "size", "--m": "positive_ints",
                      "--repeats": "positive_int"},
@@ -241,14 +255,41 @@ OPTIONS = {
     "bench_streaming": {"--k": "positive_int", "--m": "positive_int",
                         "--chunk-rows": "positive_int"},
     "first_contact": {"--scale": "positive_number"},
+    "bench_wide": {"--instances": "positive_int", "--timeout": "positive_number",
+                   "--peer-timeout": "positive_number",
+                   "--memory-limit": "positive_number"},
     "floor": {"--n": "positive_int", "--a": "positive_int",
               "--repeats": "positive_int", "--seed": "non_negative_int"},
     "make_large": {"--rows": "positive_int", "--cols": "positive_int"},
 }
 #: script -> [(option, value)] refused besides those of its options' types
-OTHER_BAD_VALUES = {"first_contact": [("--cases", "no such case")]}
+OTHER_BAD_VALUES = {"first_contact": [("--cases", "no such case")],
+                    "bench_wide": [("--snps", "2"), ("--snps", "1000,x"),
+                                   ("--methods", "Relief"),
+                                   ("--peers", "orange")]}
 #: script -> the positional arguments it requires
 POSITIONALS = {"bench_streaming": ["data.npy"], "make_large": ["out.npy"]}
+
+
+def test_bench_wide_runs_ours_from_a_bed(tmp_path, capsys):
+    """bench_wide.py: the .bed written once, a row per method with the
+    predictive SNPs' ranks, the figure drawn."""
+    pytest.importorskip("bed_reader", reason="the genomics extra "
+                                             "(bed-reader) is not installed")
+    bench = _load("bench_wide")
+    argv = ["--snps", "12", "--instances", "60", "--peers", "none",
+            "--methods", "ReliefF,VLS", "--no-prepare",
+            "--workdir", str(tmp_path),
+            "--plot", str(tmp_path / "wide.png"), "--json",
+            str(tmp_path / "wide.json")]
+    assert bench.main(argv) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| 12 |")]
+    assert [row.split("|")[2].strip() for row in rows] == ["ReliefF", "VLS"]
+    assert (tmp_path / "gametes_60x12_seed0.bed").exists()
+    assert (tmp_path / "wide.png").read_bytes()[:4] == b"\x89PNG"
+    assert bench.ranks([0.1, 0.3, 0.3, 0.0], ["M0P0", "M0P1", "M1P0",
+                                               "N0"]) == [3, 2, 2]
 
 
 @functools.cache

@@ -1,30 +1,41 @@
-"""The example workflows: every .ows in orangecontrib/relief/tutorials
-parses, names widgets that import, and links channels the widgets have."""
+"""The example workflows, as a person meets them: every .ows in
+orangecontrib/relief/tutorials opens through Orange's own loading code
+(the canvas's workflow, its base directory the tutorials' folder), its File
+widgets read the add-on's data sets, every node stores its widget's
+complete settings, the workflow fits the canvas's first window, and the
+outputs are those its notes promise."""
 import ast
 import base64
 import importlib
 import io
 import pickle
-from pathlib import Path
+import unittest
 
 import numpy as np
 
 import pytest
+from AnyQt.QtCore import Qt
 from orangecanvas.registry import (CategoryDescription, WidgetDescription,
                                    WidgetRegistry)
 from orangecanvas.scheme import Scheme
-from AnyQt.QtCore import Qt
 from orangecanvas.scheme.readwrite import parse_ows_stream, scheme_load
 from Orange.data import Table
-from Orange.widgets.data.owrank import OWRank
-from Orange.widgets.tests.base import WidgetTest
+from Orange.evaluation import CA
+from Orange.widgets.settings import ContextSetting
+from orangewidget.tests.base import GuiTest
 
-from orangecontrib.relief import tutorials
 from orangecontrib.relief.datasets import path
-from orangecontrib.relief.widgets.owrelief import OWRelief
+from orangecontrib.relief.significance import SIGNIFICANCE_COLUMN
+from orangecontrib.relief.tutorials.canvas import (TUTORIALS,
+                                                   beyond_first_view,
+                                                   close_workflow,
+                                                   open_workflow, settle,
+                                                   widget_of)
+from tests.waiting import HANG_GUARD_S
 
-ROOT = Path(__file__).resolve().parent.parent
-WORKFLOWS = sorted(Path(tutorials.__file__).parent.glob("*.ows"))
+WORKFLOWS = sorted(TUTORIALS.glob("*.ows"))
+#: Orange's own settings of a widget that a workflow need not hold
+ORANGES_OWN = {"savedWidgetGeometry", "controlAreaVisible"}
 
 
 def widget_class(qualified_name):
@@ -46,8 +57,27 @@ def registry_of(qualified_names):
     return reg
 
 
+def description_of(workflow):
+    return parse_ows_stream(io.BytesIO((TUTORIALS / workflow).read_bytes()))
+
+
+def registry_for(workflow):
+    return registry_of(node.qualified_name
+                       for node in description_of(workflow).nodes)
+
+
+def stored_settings(node):
+    """The settings a parsed node stores."""
+    data = node.data
+    if data is None:
+        return {}
+    if data.format == "literal":
+        return ast.literal_eval(data.data)
+    return pickle.loads(base64.b64decode(data.data))  # noqa: S301 (ours)
+
+
 def test_workflows_are_shipped():
-    names = {path.name for path in WORKFLOWS}
+    names = {workflow.name for workflow in WORKFLOWS}
     # one for each widget of the add-on
     assert {"rfsm-parity.ows", "rfsm-zoo.ows", "relief-rank.ows",
             "relief-step-by-step.ows", "relief-significance.ows",
@@ -57,13 +87,11 @@ def test_workflows_are_shipped():
             "consensus-rank.ows"} <= names
 
 
-@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
-def test_workflow_loads_with_its_widgets(path):
-    content = path.read_bytes()
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_workflow_loads_with_its_widgets(workflow):
+    content = workflow.read_bytes()
     description = parse_ows_stream(io.BytesIO(content))
     qualified = [node.qualified_name for node in description.nodes]
-    for name in qualified:
-        widget_class(name)  # every widget exists
     scheme = Scheme()
     errors = []
     scheme_load(scheme, io.BytesIO(content), registry=registry_of(qualified),
@@ -74,210 +102,290 @@ def test_workflow_loads_with_its_widgets(path):
     assert scheme.title and scheme.description
 
 
-def test_rfsm_workflows_have_the_papers_learners():
-    for name in ("rfsm-parity.ows", "rfsm-zoo.ows"):
-        description = parse_ows_stream(
-            io.BytesIO((Path(tutorials.__file__).parent / name).read_bytes()))
-        names = {node.qualified_name for node in description.nodes}
-        assert "orangecontrib.relief.widgets.owrfsm.OWRFSM" in names
-        assert "Orange.widgets.evaluate.owtestandscore.OWTestAndScore" in names
-        knn = next(node for node in description.nodes
-                   if node.qualified_name.endswith("OWKNNLearner"))
-        assert knn.data.format == "literal"
-        assert ast.literal_eval(knn.data.data)["n_neighbors"] == 21
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_every_node_stores_all_its_settings(workflow):
+    """A node that stores only some settings opens with the others of
+    the person's last work (Orange keeps every widget's last settings as
+    its defaults): a tutorial's Relief would open with a test its notes
+    never mention."""
+    for node in description_of(workflow.name).nodes:
+        settings = stored_settings(node)
+        provider = widget_class(node.qualified_name).settingsHandler.provider
+        wanted = {name for name, setting in provider.settings.items()
+                  if not isinstance(setting, ContextSetting)} - ORANGES_OWN
+        assert wanted <= set(settings), (node.title,
+                                         wanted - set(settings))
 
 
-def test_entry_point_and_package_data():
-    setup = (ROOT / "setup.py").read_text(encoding="utf-8")
-    assert '"orange.widgets.tutorials"' in setup
-    assert "orangecontrib.relief.tutorials" in setup
-    assert '"*.ows"' in setup
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_the_files_are_the_add_ons_data_sets(workflow):
+    """A File node names its data set relative to the workflow's folder,
+    where the canvas resolves it: the add-on's own data sets, which every
+    installation has (Orange's sample data sets vary by version)."""
+    for node in description_of(workflow.name).nodes:
+        if node.qualified_name.endswith("OWFile"):
+            recent = stored_settings(node)["recent_paths"][0]
+            assert recent.prefix == "basedir"
+            assert (TUTORIALS / recent.relpath).resolve().parent == \
+                TUTORIALS.parent / "datasets"
+            assert (TUTORIALS / recent.relpath).exists()
 
 
-def node_settings(workflow, qualified_name):
-    """The stored settings of `workflow`'s node of that widget."""
-    description = parse_ows_stream(io.BytesIO(
-        (Path(tutorials.__file__).parent / workflow).read_bytes()))
-    node = next(n for n in description.nodes
-                if n.qualified_name == qualified_name)
-    data = node.data
-    if data is None:  # a node of default settings
-        return {}
-    if data.format == "literal":
-        return ast.literal_eval(data.data)
-    return pickle.loads(base64.b64decode(data.data))  # noqa: S301 (ours)
+class TestTheFirstWindow(GuiTest):
+    @pytest.mark.filterwarnings("ignore")
+    def test_every_workflow_fits_the_canvas_first_window(self):
+        for workflow in WORKFLOWS:
+            self.assertEqual(
+                beyond_first_view(workflow, registry_for(workflow.name)), [],
+                workflow.name)
 
 
-class TestSignificanceWorkflow(WidgetTest):
-    """The significance workflow does what its notes say: Rank sorts by
-    Relief's significance column, whatever its name, and the Data Table
-    gets only the significant attributes."""
+class OpenedWorkflow(GuiTest):
+    """A tutorial opened as the canvas opens it (``WORKFLOW``), its data
+    read and its widgets' work done."""
+    WORKFLOW = None
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        if cls.WORKFLOW is None:
+            raise unittest.SkipTest("the class of the tutorials' tests")
+        cls.scheme = open_workflow(cls.WORKFLOW, registry_for(cls.WORKFLOW))
+        cls.settle()
+
+    @classmethod
+    def settle(cls):
+        """Let the signals pass and every widget finish its work."""
+        assert settle(cls.scheme, HANG_GUARD_S)
+
+    @classmethod
+    def tearDownClass(cls):
+        close_workflow(cls.scheme)
+        super().tearDownClass()
+
+    def widget(self, title):
+        return widget_of(self.scheme, title)
+
+    def sent(self, title, channel):
+        """What the node titled `title` sends on its output `channel`."""
+        link = next(link for link in self.scheme.links
+                    if link.source_node.title == title
+                    and link.source_channel.name == channel)
+        contents = self.scheme.signal_manager.link_contents(link)
+        return next(iter(contents.values()), None)
+
+    def accuracy(self, title):
+        """{learner's name: accuracy} of the Test & Score node `title`."""
+        score = self.widget(title)
+        return {slot.learner.name: CA(slot.results.value)[0]
+                for slot in score.learners.values()}
+
+    def rank_columns(self, title):
+        """{column: {attribute name: score}} of the Rank node `title`,
+        and its attributes from the top."""
+        rank = self.widget(title)
+        model = rank.ranksModel
+        headers = [model.headerData(c, Qt.Horizontal)
+                   for c in range(model.columnCount())]
+        rows = [[model.data(model.index(r, c), Qt.EditRole)
+                 for c in range(model.columnCount())]
+                for r in range(model.rowCount())]
+        names = [row[0].name for row in rows]
+        return ({header: {name: row[c] for name, row in zip(names, rows)}
+                 for c, header in enumerate(headers) if c >= 2}, names)
+
+
+class TestReliefRank(OpenedWorkflow):
+    WORKFLOW = "relief-rank.ows"
+
+    def test_rank_shows_relieffs_weights_beside_information_gain(self):
+        columns, _ = self.rank_columns("Rank")
+        self.assertIn("Info. gain", columns)
+        relief = self.widget("Relief")
+        data = Table(path("heart_disease"))
+        weights = dict(zip([a.name for a in data.domain.attributes],
+                           relief.scores.weights))
+        self.assertEqual(columns["ReliefF\u2081\u2080"], weights)
+
+
+class TestSignificance(OpenedWorkflow):
     WORKFLOW = "relief-significance.ows"
 
-    def test_rank_sorts_by_the_significance(self):
-        relief = self.create_widget(OWRelief, stored_settings=node_settings(
-            self.WORKFLOW, "orangecontrib.relief.widgets.owrelief.OWRelief"))
-        data = Table(path("heart_disease"))
-        self.send_signal(relief.Inputs.data, data, widget=relief)
-        self.wait_until_finished(widget=relief)
-        scorer = self.get_output(relief.Outputs.scorer, widget=relief)
-        significance = self.get_output(relief.Outputs.significance,
-                                       widget=relief)
-        self.assertIsNotNone(significance)
-        significant = self.get_output(relief.Outputs.significant_data,
-                                      widget=relief)
+    def test_rank_sorts_by_the_significance_the_table_gets_the_rest(self):
+        relief = self.widget("Relief (significance)")
         tested = relief.scores.tested
-        self.assertEqual(
-            [a.name for a in significant.domain.attributes],
-            [a.name for a, s in zip(data.domain.attributes,
-                                    tested.significant) if s])
-        self.assertTrue(0 < len(significant.domain.attributes)
-                        < len(data.domain.attributes))
-        rank = self.create_widget(OWRank, stored_settings=node_settings(
-            self.WORKFLOW, "Orange.widgets.data.owrank.OWRank"))
-        self.send_signal(rank.Inputs.data, data, widget=rank)
-        # in the order of the workflow's links: the weights, then the test
-        self.send_signal(rank.Inputs.scorer, scorer, 0, widget=rank)
-        self.send_signal(rank.Inputs.scorer, significance, 1, widget=rank)
-        self.wait_until_finished(widget=rank)
+        self.assertEqual(tested.test, "stir")
+        data = Table(path("heart_disease"))
+        significant = [a.name for a, s in zip(data.domain.attributes,
+                                              tested.significant) if s]
+        self.assertTrue(0 < len(significant) < len(data.domain.attributes))
+        table = self.sent("Relief (significance)", "Significant Data")
+        self.assertEqual([a.name for a in table.domain.attributes],
+                         significant)
+        columns, order = self.rank_columns("Rank (by significance)")
+        rank = self.widget("Rank (by significance)")
         header = rank.ranksView.horizontalHeader()
-        column = header.sortIndicatorSection()
-        self.assertEqual(rank.ranksModel.headerData(column, Qt.Horizontal),
-                         significance.name)
+        self.assertEqual(rank.ranksModel.headerData(
+            header.sortIndicatorSection(), Qt.Horizontal),
+            SIGNIFICANCE_COLUMN)
         self.assertEqual(header.sortIndicatorOrder(), Qt.DescendingOrder)
-        scores = self.get_output(rank.Outputs.scores, widget=rank)
-        ranked = [rank.ranksModel.data(rank.ranksModel.index(row, 0))
-                  for row in range(rank.ranksModel.rowCount())]
-        order = np.argsort(-significance_column(significance, data),
-                           kind="stable")
-        top = [data.domain.attributes[i].name for i in order]
-        self.assertEqual(set(ranked[:len(significant.domain.attributes)]),
-                         set(top[:len(significant.domain.attributes)]))
-        self.assertIsNotNone(scores)
+        self.assertEqual(set(order[:len(significant)]), set(significant))
+        scores = columns[SIGNIFICANCE_COLUMN]
+        self.assertTrue(all(scores[name] > -np.log10(0.05)
+                            for name in significant))
 
 
-def significance_column(scorer, data):
-    """The significance column of `scorer` on `data` (-log10 q)."""
-    return np.asarray(scorer.score_data(data))[0]
+class TestStability(OpenedWorkflow):
+    WORKFLOW = "relief-stability.ows"
+
+    def test_chest_pain_is_always_among_the_best_five(self):
+        weights = self.sent("Relief (stability)", "Weights")
+        frequency = dict(zip(weights.get_column("attribute"),
+                             weights.get_column("selected")))
+        self.assertEqual(frequency["chest pain"], 1)
+        stable = self.widget("Relief (stability)").scores.stable
+        self.assertEqual(len(stable.resamples), 100)
+        self.assertEqual(stable.top_k, 5)
+        self.assertLess(stable.index.value, 1)
 
 
-RELIEF = "orangecontrib.relief.widgets.owrelief.OWRelief"
+class TestSelectionInsideCrossValidation(OpenedWorkflow):
+    WORKFLOW = "relief-preprocess.ows"
 
-
-class TestSelectionWorkflows(WidgetTest):
-    """The workflows of selection do what their notes say."""
-
-    def widget_of(self, workflow, qualified_name, kind=None):
-        """A widget of `workflow`'s node of that widget, with its
-        settings (`kind`: the class, imported here where given)."""
-        return self.create_widget(
-            kind or widget_class(qualified_name),
-            stored_settings=node_settings(workflow, qualified_name))
-
-    def output(self, widget, name):
-        self.wait_until_finished(widget=widget)
-        return self.get_output(getattr(widget.Outputs, name), widget=widget)
-
-    def accuracy(self, data, preprocessor=None):
-        """Test & Score's accuracy of kNN on `data`, as the workflow's
-        Test & Score nodes are set (10-fold)."""
-        from Orange.evaluation import CA
-        from Orange.modelling import KNNLearner
-        from Orange.widgets.evaluate.owtestandscore import OWTestAndScore
-
-        score = self.create_widget(OWTestAndScore, stored_settings=node_settings(
-            "relief-preprocess.ows",
-            "Orange.widgets.evaluate.owtestandscore.OWTestAndScore"))
-        self.send_signal(score.Inputs.train_data, data, widget=score)
-        self.send_signal(score.Inputs.learner, KNNLearner(), 0, widget=score)
-        self.send_signal(score.Inputs.preprocessor, preprocessor,
-                         widget=score)
-        return CA(self.output(score, "evaluations_results"))[0]
-
-    def test_selection_inside_cross_validation_stays_at_chance(self):
-        from Orange.widgets.data.owrandomize import OWRandomize
-
-        workflow = "relief-preprocess.ows"
-        generator = self.widget_of(
-            workflow,
-            "orangecontrib.relief.widgets.owgenerator.OWReliefGenerator")
-        randomize = self.widget_of(
-            workflow, "Orange.widgets.data.owrandomize.OWRandomize",
-            OWRandomize)
-        self.send_signal(randomize.Inputs.data,
-                         self.output(generator, "data"), widget=randomize)
-        noise = self.output(randomize, "data")
+    def test_inside_stays_at_chance_first_seems_to_learn(self):
+        noise = self.sent("Randomize", "Data")
         self.assertEqual(len(noise.domain.attributes), 500)
-        relief = self.widget_of(workflow, RELIEF)
-        self.send_signal(relief.Inputs.data, noise, widget=relief)
-        preprocessor = self.output(relief, "preprocessor")
+        preprocessor = self.sent("Relief (best 5)", "Preprocessor")
         self.assertEqual(preprocessor.k, 5)
-        rank = self.widget_of(workflow, "Orange.widgets.data.owrank.OWRank",
-                              OWRank)
-        self.send_signal(rank.Inputs.data, noise, widget=rank)
-        self.send_signal(rank.Inputs.scorer,
-                         self.output(relief, "scorer"), 0, widget=rank)
-        chosen_first = self.output(rank, "reduced_data")
+        chosen_first = self.sent("Rank (best 5)", "Reduced Data")
         self.assertEqual(
             {a.name for a in chosen_first.domain.attributes},
             {a.name for a in preprocessor(noise).domain.attributes})
-        inside = self.accuracy(noise, preprocessor)
-        first = self.accuracy(chosen_first)
+        inside, = self.accuracy("Test & Score (inside)").values()
+        first, = self.accuracy("Test & Score (first)").values()
         shown = (f"accuracy {inside:.2f} with the Preprocessor, {first:.2f} "
                  f"with the attributes chosen first")
         self.assertLess(abs(inside - 0.5), 0.1, shown)
         self.assertGreater(first, inside + 0.15, shown)
 
-    def test_the_selection_curve_chooses_and_its_preprocessor_keeps(self):
-        from orangecontrib.relief.widgets.owselectioncurve import (
-            OWSelectionCurve)
 
-        curve = self.widget_of("selection-curve.ows",
-                               "orangecontrib.relief.widgets."
-                               "owselectioncurve.OWSelectionCurve",
-                               OWSelectionCurve)
-        data = Table(path("ionosphere"))
-        self.send_signal(curve.Inputs.data, data, widget=curve)
-        selected = self.output(curve, "selected_data")
-        chosen = curve.result[0].chosen
-        self.assertEqual(len(selected.domain.attributes), chosen)
-        self.assertLess(chosen, 10)
-        self.assertGreater(self.accuracy(data, self.output(
-            curve, "preprocessor")), 0.85)
+class TestSelectionCurve(OpenedWorkflow):
+    WORKFLOW = "selection-curve.ows"
 
-    def test_the_stability_workflow_adds_its_columns(self):
-        relief = self.widget_of("relief-stability.ows", RELIEF)
-        self.send_signal(relief.Inputs.data, Table(path("heart_disease")),
-                         widget=relief)
-        weights = self.output(relief, "weights")
-        frequency = dict(zip(weights.get_column("attribute"),
-                             weights.get_column("selected")))
-        self.assertEqual(frequency["chest pain"], 1)
-        self.assertLess(relief.scores.stable.index.value, 1)
+    def test_the_curve_chooses_few_and_its_preprocessor_keeps_them(self):
+        curve = self.widget("Selection Curve").result[0]
+        self.assertLess(curve.chosen, 10)
+        selected = self.sent("Selection Curve", "Selected Data")
+        self.assertEqual(len(selected.domain.attributes), curve.chosen)
+        # Test & Score, the attributes chosen inside its folds, estimates
+        # what the curve found for that many
+        accuracy, = self.accuracy("Test & Score").values()
+        estimate = curve.mean[list(curve.counts).index(curve.chosen)]
+        self.assertLess(abs(accuracy - estimate), 0.05,
+                        (accuracy, estimate))
 
-    def test_the_consensus_reaches_rank_as_one_column(self):
-        from orangecontrib.relief.rank import RankScorer
-        from orangecontrib.relief.widgets.owconsensus import OWConsensus
 
-        data = Table(path("heart_disease"))
-        consensus = self.widget_of(
-            "consensus-rank.ows",
-            "orangecontrib.relief.widgets.owconsensus.OWConsensus",
-            OWConsensus)
-        for index, method in enumerate(("ReliefF", "MultiSURF")):
-            relief = self.create_widget(OWRelief, stored_settings={
-                "method": method})
-            self.send_signal(relief.Inputs.data, data, widget=relief)
-            self.send_signal(consensus.Inputs.scorers,
-                             self.output(relief, "scorer"), index,
-                             widget=consensus)
-        self.send_signal(consensus.Inputs.data, data, widget=consensus)
-        scorer = self.output(consensus, "scorer")
-        self.assertIsInstance(scorer, RankScorer)
-        self.assertEqual(len(scorer.scorer.scorers), 3)  # and Information Gain
-        rank = self.create_widget(OWRank, stored_settings=node_settings(
-            "consensus-rank.ows", "Orange.widgets.data.owrank.OWRank"))
-        self.send_signal(rank.Inputs.data, data, widget=rank)
-        self.send_signal(rank.Inputs.scorer, scorer, 0, widget=rank)
-        scores = self.output(rank, "scores")
-        self.assertIn("Consensus", [v.name for v in scores.domain.attributes])
+class TestConsensus(OpenedWorkflow):
+    WORKFLOW = "consensus-rank.ows"
+
+    def test_rank_gets_one_positive_consensus_column(self):
+        consensus = self.widget("Consensus Ranking")
+        self.assertEqual(len(consensus.names), 4)  # and Information Gain
+        columns, order = self.rank_columns("Rank")
+        counts = columns["Outranks"]
+        self.assertTrue(all(0 <= count <= 12 for count in counts.values()))
+        # sorted by the consensus, the best first
+        self.assertEqual(order[0], max(counts, key=counts.get))
+        # the consensus widget's table has the same best
+        self.assertEqual(consensus.model.item(0, 0).text(), order[0])
+
+
+class TestGeneratedData(OpenedWorkflow):
+    WORKFLOW = "generator-relief.ows"
+
+    def test_relief_stars_the_relevant_bits_and_finds_them(self):
+        relief = self.widget("Relief")
+        self.assertEqual(relief.method, "MultiSURF")
+        ticks = [label for _, label in
+                 relief.plot.getAxis("left")._tickLevels[0]]
+        starred = [label for label in ticks if label.startswith("\u2605")]
+        self.assertEqual(len(starred), 5)
+        # the relevant bits are significant and on top
+        self.assertTrue(all(label.startswith("\u2605")
+                            for label in ticks[:5]))
+        self.assertEqual(int(relief.scores.tested.significant.sum()), 5)
+
+
+class TestSeparability(OpenedWorkflow):
+    WORKFLOW = "separability.ows"
+
+    def test_run_gives_the_results_table(self):
+        widget = self.widget("Separability")
+        widget.run_button.click()
+        self.settle()
+        results = self.sent("Separability", "Results")
+        self.assertEqual(set(results.domain["problem"].values),
+                         {"MajorityN", "NonMonotonic"})
+        self.assertEqual(len(widget.plot_separability.curves), 3)
+
+
+class TestClassDependentKNN(OpenedWorkflow):
+    WORKFLOW = "classdep-knn.ows"
+
+    def test_test_and_score_compares_and_rank_has_a_column_per_class(self):
+        accuracy = self.accuracy("Test & Score")
+        self.assertEqual(len(accuracy), 2)
+        # not worse than a plain kNN
+        self.assertGreaterEqual(accuracy["Class-Dependent kNN"],
+                                accuracy["kNN"])
+        columns, _ = self.rank_columns("Rank (per class)")
+        self.assertEqual(
+            [c for c in columns if c.startswith("IWCDRelief for class")],
+            [f"IWCDRelief for class {value}" for value in
+             Table(path("heart_disease")).domain.class_var.values])
+
+
+class TestRFSMOnParity(OpenedWorkflow):
+    WORKFLOW = "rfsm-parity.ows"
+
+    def test_rfsm_keeps_three_bits_and_knn_of_21_votes_wrong(self):
+        reduced = self.sent("RFSM Selection", "Reduced Data")
+        names = sorted(a.name for a in reduced.domain.attributes)
+        self.assertEqual([name.removesuffix("_copy") for name in names],
+                         ["x1", "x2", "x3"])
+        accuracy = self.accuracy("Test & Score (RFSM)")
+        self.assertEqual(accuracy["kNN (k = 21)"], 0)
+        self.assertEqual(accuracy["kNN (k = 5)"], 1)
+
+
+class TestRFSMOnZoo(OpenedWorkflow):
+    WORKFLOW = "rfsm-zoo.ows"
+
+    def test_the_search_keeps_few_and_stops_where_the_measure_stops(self):
+        rfsm = self.widget("RFSM Selection")
+        reduced = self.sent("RFSM Selection", "Reduced Data")
+        self.assertEqual({a.name for a in reduced.domain.attributes},
+                         {rfsm.data.domain.attributes[i].name
+                          for i in rfsm.result.selected})
+        self.assertLess(len(rfsm.result.selected), 10)
+        self.assertIn("sets evaluated", rfsm.summary.text())
+        # both learners scored on what it kept, not stratified (a class
+        # of 4 animals)
+        score = self.widget("Test & Score")
+        self.assertFalse(score.cv_stratified)
+        self.assertEqual(len(self.accuracy("Test & Score")), 2)
+
+
+class TestStepByStep(OpenedWorkflow):
+    WORKFLOW = "relief-step-by-step.ows"
+
+    def test_information_gain_misses_the_bits_relieff_finds(self):
+        steps = self.widget("Relief, step by step")
+        self.assertIsNotNone(steps.stepper)
+        columns, _ = self.rank_columns("Rank")
+        relevant = {"x1", "x2", "x3", "x1_copy", "x2_copy", "x3_copy"}
+        gain = columns["Info. gain"]
+        self.assertTrue(all(gain[name] < 0.01 for name in relevant))
+        relieff = columns["ReliefF\u2085"]
+        best = sorted(relieff, key=relieff.get, reverse=True)[:6]
+        self.assertEqual(set(best), relevant)

@@ -56,6 +56,14 @@ MATRICES = {
     ("tests.core.test_extreme_inputs",
      "test_a_huge_k_is_every_instance"): "taking k",
     ("tests.orange.test_input_matrix", "test_scorers"): "every",
+    ("tests.core.test_compact",
+     "test_compact_input_gives_the_float64_weights"): "every",
+    ("tests.core.test_invariances",
+     "test_a_constant_attribute_weighs_zero"): "every",
+    ("tests.core.test_invariances",
+     "test_rescaling_a_numeric_attribute"): "every",
+    ("tests.core.test_invariances", "test_float32_and_float64_input"):
+        "every",
 }
 
 

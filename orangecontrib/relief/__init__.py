@@ -17,6 +17,7 @@ from .core.variants import VARIANTS
 #: (:mod:`.core.variants`) and the rest of the Orange layer
 _EXPORTS = {"ReliefScorer": "scorers",
             **{variant.scorer: "scorers" for variant in VARIANTS},
+            "Absolute": "scorers",
             "Significance": "significance",
             "RankScorer": "rank",
             "ClassDependentRankScorer": "rank",

@@ -12,9 +12,14 @@ import numpy as np
 import scipy.sparse as sp
 from Orange.data import Table
 
+from .readers.sources import core_input
+
 TableArrays = namedtuple("TableArrays", [
-    "X",         # float64 (n, a): attribute values, NaN for missing,
-                 # value codes for discrete attributes
+    "X",         # (n, a): attribute values, NaN for missing, value codes
+                 # for discrete attributes: float64, or with `sparse` the
+                 # table's X as the core takes it (readers.sources.
+                 # core_input: a CSR matrix of its dtype where it stores
+                 # no NaN)
     "y",         # float64 (n,): class codes or the numeric target
     "discrete",  # bool (a,): which attributes are discrete (nominal)
     "task",      # "classification" or "regression"
@@ -44,16 +49,24 @@ def without_weights(data):
     return unweighted
 
 
-def table_arrays(data, what):
-    """The :class:`TableArrays` of `data` (a sparse table is made dense;
-    rows with an unknown class are kept, the core leaves them out)."""
+def table_arrays(data, what, sparse=False):
+    """The :class:`TableArrays` of `data` (rows with an unknown class are
+    kept, the core leaves them out).  A sparse table is made dense, or
+    with `sparse` its X goes to the core through
+    :func:`~orangecontrib.relief.readers.sources.core_input`, the one place
+    that decides what the core gets of it (a CSR matrix, read as it is by
+    :mod:`.core.compact`, unless it stores a missing value)."""
     check_table(data, what)
-    if sp.issparse(data.X):
-        data = data.to_dense()
     discrete = np.array([var.is_discrete for var in data.domain.attributes],
                         dtype=bool)
     task = ("classification" if data.domain.class_var.is_discrete
             else "regression")
-    return TableArrays(np.asarray(data.X, dtype=np.float64),
+    if not sp.issparse(data.X):
+        X = np.asarray(data.X, dtype=np.float64)
+    elif sparse:
+        X = core_input(data.X)
+    else:
+        X = data.X.toarray().astype(np.float64, copy=False)
+    return TableArrays(X,
                        np.asarray(data.Y, dtype=np.float64).ravel(),
                        discrete, task)

@@ -22,8 +22,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, without_weights
-from .resampled import attribute_scores
-from .scorers import fits, of_feature
+from .resampled import attribute_scores, warnings_summarised
+from .scorers import check_scorer, fits, of_feature
 
 __all__ = ["Consensus", "METHODS", "fractional_ranks"]
 
@@ -67,7 +67,10 @@ class Consensus(Scorer):
     supports_sparse_data = True
 
     def __init__(self, scorers, method="mean rank", name=None):
-        scorers = list(scorers)
+        if isinstance(scorers, Scorer) or not np.iterable(scorers):
+            raise ValueError(f"A consensus takes a list of scorers, got "
+                             f"{scorers!r}.")
+        scorers = [check_scorer(scorer, "A consensus") for scorer in scorers]
         if len(scorers) < 2:
             raise ValueError("A consensus needs at least two scorers.")
         if method not in METHODS:
@@ -98,8 +101,9 @@ class Consensus(Scorer):
         """(scorers, a) the rank of every attribute by every scorer."""
         check_table(data, "A consensus")
         data = without_weights(data)
-        return np.array([fractional_ranks(attribute_scores(scorer, data))
-                         for scorer in self.scorers])
+        with warnings_summarised(self.name):
+            return np.array([fractional_ranks(attribute_scores(scorer, data))
+                             for scorer in self.scorers])
 
     def __call__(self, data, feature=None):
         mean_rank = self.ranks(data).mean(axis=0)

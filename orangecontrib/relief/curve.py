@@ -25,16 +25,17 @@ from collections import namedtuple
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from Orange.base import Learner
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.statistics.util import countnans
 
 from .arrays import check_table, without_weights
 from .core import selection_curve as core
-from .core.options import N_FOLDS, RANDOM_STATE
+from .core.options import N_FOLDS, RANDOM_STATE, check
 from .core.progress import report
 from .learners import PreprocessedOnce, concrete_learner, single_threaded
 from .resampled import attribute_scores, check_fit, strata, subset_scorer
-from .scorers import ReliefF, RReliefF, TuRF
+from .scorers import ReliefF, RReliefF, TuRF, check_scorer
 
 __all__ = ["selection_curve", "Curve", "SCORES", "default_score"]
 
@@ -177,10 +178,15 @@ def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
     Curve
     """
     check_table(data, "The selection curve")
+    n_folds = check("n_folds", n_folds)
+    if not isinstance(learner, Learner):
+        raise ValueError(f"learner must be an Orange learner, such as "
+                         f"KNNLearner(), got {learner!r}.")
     data = without_weights(data)
     class_var = data.domain.class_var
     if scorer is None:
         scorer = ReliefF() if class_var.is_discrete else RReliefF()
+    check_scorer(scorer, "The selection curve")
     score = default_score(class_var) if score is None else score
     if score not in SCORES:
         raise ValueError(f"score must be one of {', '.join(SCORES)}, got "
@@ -214,14 +220,36 @@ def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
 LOG_SCALE_FROM = 20
 
 
+def figure_path(filename):
+    """The file a figure named `filename` is written to: `filename`, in
+    the format of its extension (.png, .pdf, .svg, ...), or with .png
+    added if it has none; ValueError for an extension matplotlib cannot
+    write."""
+    import os
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    extension = os.path.splitext(filename)[1].lstrip(".").lower()
+    if not extension:
+        return filename + ".png"
+    formats = FigureCanvasAgg.get_supported_filetypes()
+    if extension not in formats:
+        raise ValueError(f"cannot draw a figure as {extension!r} "
+                         f"({filename}); name a file of one of "
+                         f"{', '.join(sorted(formats))}.")
+    return filename
+
+
 def curve_figure(curve, filename, title=None, dpi=110):
-    """Draw `curve` into the PNG file `filename`: the mean score against
-    the number of attributes in a band of one standard error, the best
-    mean less its standard error (the line the chosen count reaches), the
-    best and the chosen count, and TuRF's sizes where it ranked."""
+    """Draw `curve` into the file :func:`figure_path` (`filename`) and
+    return its path: the mean score against the number of attributes in
+    a band of one standard error, the best mean less its standard error
+    (the line the chosen count reaches), the best and the chosen count,
+    and TuRF's sizes where it ranked."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    filename = figure_path(filename)
     figure = Figure(figsize=(6.4, 4.0))
     FigureCanvasAgg(figure)
     ax = figure.subplots()

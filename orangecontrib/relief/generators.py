@@ -22,8 +22,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from .core import generators as core
 
 __all__ = ["to_table", "rdg1", "random_rbf", "non_monotonic", "majority",
-           "modulo", "xor", "corral", "parity", "GENERATORS", "Generator",
-           "relevant_mask"]
+           "modulo", "xor", "corral", "parity", "gametes", "GENERATORS",
+           "Generator", "PROBLEM_GROUPS", "relevant_mask"]
 
 
 def _variable(name, values, relevant, role):
@@ -141,13 +141,26 @@ def parity(n_instances=64, *, n_bits=3, n_irrelevant=6, seed=None):
                                 n_irrelevant=n_irrelevant, seed=seed), seed)
 
 
+def gametes(n_instances=1600, n_snps=100, *, maf=(0.05, 0.5),
+            predictive_maf=0.2, heritability=0.2, main_effect=0.02,
+            seed=None):
+    """GAMETES-like SNP data: a purely epistatic pair (M0P0, M0P1) and a
+    main effect (M1P0) among `n_snps` SNPs, genotypes 0, 1, 2 as numeric
+    attributes, a class control/case; see
+    :class:`orangecontrib.relief.core.generators.GametesSource`."""
+    return to_table(core.gametes(
+        n_instances, n_snps, maf=maf, predictive_maf=predictive_maf,
+        heritability=heritability, main_effect=main_effect, seed=seed), seed)
+
+
 @dataclass(frozen=True)
 class Generator:
     """A problem as the Data Generator widget offers it.
 
     `function` is called with ``seed`` and the keyword arguments named in
     `parameters` (plus the fixed `options`); `description` says in plain
-    words how the class depends on the attributes, `source` where the
+    words how the class depends on the attributes, `short` the same in a
+    few words (beside the name in the widgets' lists), `source` where the
     problem comes from (the papers, for a tooltip).
     """
     function: object
@@ -155,6 +168,7 @@ class Generator:
     parameters: tuple
     options: tuple = ()
     source: str = ""
+    short: str = ""
 
     def __call__(self, seed=None, **kwargs):
         chosen = {name: kwargs[name] for name in self.parameters
@@ -181,19 +195,22 @@ GENERATORS = {
         "a < v or a >= v.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
          "max_rule_size"), (("boolean", False),),
-        f"Weka's RDG1; RDG1NamedContinuous in {_prat('1')}."),
+        f"Weka's RDG1; RDG1NamedContinuous in {_prat('1')}.",
+        "random rules on numbers"),
     "RDG1-boolean": Generator(
         rdg1, _RDG1 + " Attributes are random booleans; tests are a = value.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
          "max_rule_size"), (("boolean", True),),
-        f"Weka's RDG1; RDG1NamedCategorical in {_prat('6')}."),
+        f"Weka's RDG1; RDG1NamedCategorical in {_prat('6')}.",
+        "random rules on yes/no values"),
     "RandomRBF": Generator(
         random_rbf, "Random cluster centres, each with a class, a weight and "
         "a spread (Weka's RandomRBF); an instance lies at a random, normally "
         "distributed distance from a centre picked by weight and has its "
         "class. Irrelevant attributes come from other random centres.",
         ("n_instances", "n_relevant", "n_irrelevant", "n_classes",
-         "n_centroids"), (), f"Weka's RandomRBF; {_prat('2')}."),
+         "n_centroids"), (), f"Weka's RandomRBF; {_prat('2')}.",
+        "clusters, a class each"),
     "NonMonotonic": Generator(
         non_monotonic, "A hidden random number r_i gives the class, its "
         "integer part (0 .. N for N relevant attributes). Every relevant "
@@ -202,31 +219,44 @@ GENERATORS = {
         "grow with the class in one way. Irrelevant attributes are uniform "
         "in [0, 1).",
         ("n_instances", "n_relevant", "n_irrelevant"), (),
-        _prat("3, eq. 4.4") + "."),
+        _prat("3, eq. 4.4") + ".", "values not in step with the class"),
     "MajorityN": Generator(
         majority, "Random bits; the class is 1 when most of the relevant "
         "bits are 1.",
-        ("n_instances", "n_relevant", "n_irrelevant"), (), _prat("4") + "."),
+        ("n_instances", "n_relevant", "n_irrelevant"), (), _prat("4") + ".",
+        "class 1 when most bits are 1"),
     "ModuloP": Generator(
         modulo, "Attributes with values 0 .. p-1; the class is the sum of "
         "the relevant ones modulo p (the remainder after dividing by p).",
         ("n_instances", "n_relevant", "n_irrelevant", "p"), (),
-        _prat("5, eq. 4.5") + "."),
+        _prat("5, eq. 4.5") + ".", "sum of the values modulo p"),
     "XOR": Generator(
         xor, "Random bits; the class is their exclusive or (XOR): 1 when an "
         "odd number of the relevant bits are 1. No relevant bit alone says "
         "anything about the class; together they decide it.",
         ("n_instances", "n_relevant", "n_irrelevant"), (),
-        f"ModuloP with p = 2 ({_prat('5')})."),
+        f"ModuloP with p = 2 ({_prat('5')}).",
+        "class 1 when an odd number of bits are 1"),
     "CorrAL": Generator(
         corral, "Class (A0 and A1) or (B0 and B1), a random bit "
         "'Irrelevant' and a bit 'Correlated' that equals the class in 75 % "
         "of the instances but is not needed. 32 instances give the classic "
         "truth table.",
         ("n_instances",), (),
-        "John, Kohavi & Pfleger (1994); Arauzo-Azofra, Benitez & Castro."),
+        "John, Kohavi & Pfleger (1994); Arauzo-Azofra, Benitez & Castro.",
+        "two ANDs and a misleading bit"),
     "Parity3+3": Generator(
         parity, "Class x1 xor x2 xor x3; the three relevant bits are "
         "duplicated (redundant copies) and six random bits added.",
-        ("n_instances",), (), "Arauzo-Azofra, Benitez & Castro."),
+        ("n_instances",), (), "Arauzo-Azofra, Benitez & Castro.",
+        "XOR of three bits, each copied"),
 }
+
+#: the problems as the widgets list them, grouped by how the class depends
+#: on the relevant attributes: (heading, [name, ...])
+PROBLEM_GROUPS = (
+    ("Attributes that matter only together", ["XOR", "Parity3+3",
+                                              "ModuloP", "CorrAL"]),
+    ("Attributes that matter one by one", ["MajorityN", "NonMonotonic",
+                                           "RandomRBF"]),
+    ("Classes from random rules", ["RDG1-numeric", "RDG1-boolean"]))

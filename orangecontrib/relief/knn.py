@@ -36,9 +36,10 @@ from Orange.preprocess.transformation import (Indicator, Indicator1,
 from .arrays import table_arrays, without_weights
 from .core import ReliefInputError
 from .core.classdep import UPDATES
-from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
-                           PositiveInt, check_choice)
-from .core.weighted_knn import (METHODS, cross_validated_threshold,
+from .core.options import (K_CLASS_DEPENDENT, PARAMETERS, RANDOM_STATE,
+                           THRESHOLD, Optional, PositiveInt, check,
+                           check_choice, check_needs)
+from .core.weighted_knn import (METHODS, NEGATIVE, cross_validated_threshold,
                                  fit_class_weights, predict_votes, winners)
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
@@ -188,7 +189,14 @@ class ClassDependentKNNLearner(Learner):
         super().__init__(preprocessors=preprocessors)
         check_choice("method", method, METHODS)
         check_choice("update", update, UPDATES)
+        check_choice("negative", negative, NEGATIVE)
         PositiveInt()("k", k)
+        Optional(PARAMETERS["threshold"], "chosen by cross-validation")(
+            "threshold", threshold)
+        check_needs("threshold", threshold, None, "method='IWCDRelief'",
+                    method == "IWCDRelief")
+        check("n_iterations", n_iterations)
+        check("random_state", random_state)
         self.k = k
         self.method = method
         self.threshold = threshold

@@ -24,12 +24,12 @@ from Orange.data import Domain
 from Orange.preprocess.preprocess import Preprocess
 
 from .arrays import check_table
-from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
-                           RANDOM_STATE, Interval, Optional, PositiveInt,
-                           check)
-from .core.threshold import select_features
+from .core.options import (ABSOLUTE, ADJUSTMENT, ALPHA, N_PERMUTATIONS,
+                           R_COMPATIBLE, RANDOM_STATE, Interval, Optional,
+                           PositiveInt, check, check_needs)
+from .core.threshold import ranking_scores, select_features
 from .resampled import attribute_scores
-from .scorers import ReliefF
+from .scorers import ReliefF, check_scorer
 from .significance import TESTS, Significance
 
 __all__ = ["SelectReliefFeatures", "CRITERIA"]
@@ -57,12 +57,18 @@ class SelectReliefFeatures(Preprocess):
         `adjustment`, `n_permutations` and `random_state`).
     alpha, adjustment, n_permutations, random_state, r_compatible
         Of the significance test.
+    absolute : bool
+        Rank the attributes, and compare them with `threshold`, by the
+        magnitude of their weights: an attribute of large negative weight
+        is kept too (Relief's own cut then keeps every attribute of a
+        nonzero weight: give a number, a share or a threshold).
 
     The criteria given are combined (e.g. the k best of the significant
     ones); with none, the attributes of positive weight are kept (Relief's
     own cut: near instances of different classes differ in them more than
     near instances of the same class).  If no attribute passes, the best
-    one is kept, so that every learner can be fitted.  `k` and `fraction`
+    one is kept, so that every learner can be fitted; an attribute without
+    a weight (NaN, such as NPDR's covariates) is never kept.  `k` and `fraction`
     exclude each other.  The kept attributes keep their order in the
     domain; the class and the metas are kept.
     """
@@ -70,7 +76,7 @@ class SelectReliefFeatures(Preprocess):
     def __init__(self, scorer=None, *, k=None, fraction=None, threshold=None,
                  significance=None, alpha=ALPHA, adjustment=ADJUSTMENT,
                  n_permutations=N_PERMUTATIONS, random_state=RANDOM_STATE,
-                 r_compatible=R_COMPATIBLE):
+                 r_compatible=R_COMPATIBLE, absolute=ABSOLUTE):
         if k is not None and fraction is not None:
             raise ValueError("Give k or fraction, not both: both say how "
                              "many attributes to keep.")
@@ -78,7 +84,8 @@ class SelectReliefFeatures(Preprocess):
             raise ValueError(f"significance must be None or one of "
                              f"{', '.join(map(repr, TESTS))}, got "
                              f"{significance!r}.")
-        self.scorer = ReliefF() if scorer is None else scorer
+        self.scorer = ReliefF() if scorer is None else check_scorer(
+            scorer, "SelectReliefFeatures")
         self.k = Optional(PositiveInt(), "no cut by number")("k", k)
         self.fraction = Optional(Interval(0, 1), "no cut by share")(
             "fraction", fraction)
@@ -86,7 +93,14 @@ class SelectReliefFeatures(Preprocess):
             raise ValueError("fraction must be above 0, got 0.")
         self.threshold = Optional(Interval(-np.inf), "no cut by weight")(
             "threshold", threshold)
+        for name, value, default in (
+                ("alpha", alpha, ALPHA), ("adjustment", adjustment, ADJUSTMENT),
+                ("n_permutations", n_permutations, N_PERMUTATIONS),
+                ("r_compatible", r_compatible, R_COMPATIBLE)):
+            check_needs(name, value, default, "significance",
+                        significance is not None)
         self.significance = significance
+        self.absolute = check("absolute", absolute)
         self.tester = None if significance is None else Significance(
             self.scorer, test=significance, adjustment=adjustment,
             alpha=check("alpha", alpha), n_permutations=n_permutations,
@@ -113,10 +127,18 @@ class SelectReliefFeatures(Preprocess):
 
     def choose(self, weights, significant=None):
         """The indices of the attributes to keep by their `weights` and,
-        with a test, which are `significant`, best first."""
-        # an attribute the scorer could not score (NaN) comes last
+        with a test, which are `significant`, best first.  An attribute
+        the scorer gave no weight (NaN, or -inf in Orange's scripted
+        contract: NPDR's covariates, a column without a fit) is never
+        kept."""
         weights = np.asarray(weights, dtype=np.float64)
-        weights = np.where(np.isnan(weights), -np.inf, weights)
+        scored = ~(np.isnan(weights) | (weights == -np.inf))
+        if not scored.any():
+            raise ValueError("The scorer gave no attribute a weight (every "
+                             "score is NaN or -inf): there is nothing to "
+                             "select by.")
+        weights = np.where(scored, ranking_scores(weights, self.absolute),
+                           -np.inf)
         count = self.k
         if self.fraction is not None:
             count = max(1, int(round(self.fraction * len(weights))))
@@ -124,6 +146,7 @@ class SelectReliefFeatures(Preprocess):
         if (count is None and threshold is None and significant is None):
             threshold = 0.0  # Relief's own cut
         order = select_features(weights, threshold)
+        order = order[scored[order]]
         if significant is not None:
             order = order[np.asarray(significant, bool)[order]]
         if count is not None:
@@ -145,4 +168,8 @@ class SelectReliefFeatures(Preprocess):
             parts.append(f"the {self.k} best")
         elif self.fraction is not None:
             parts.append(f"the best {self.fraction:.0%}")
-        return ", ".join(parts) or "positive weight"
+        text = ", ".join(parts) or "positive weight"
+        if self.absolute:
+            text = (text.replace("weight", "|weight|") +
+                    ", ranked by |weight|")
+        return text

@@ -11,6 +11,8 @@ import numpy as np
 
 from Orange.preprocess.score import Scorer
 
+from .scorers import check_scorer, table_scores
+
 __all__ = ["RankScorer", "ClassDependentRankScorer", "column_name"]
 
 #: the class-dependent scorers: a column per class value (no k in the name)
@@ -23,9 +25,15 @@ def column_name(scorer):
     """The name of `scorer`'s column in Orange's Rank widget: its name with
     its k as a subscript where it has one ("ReliefF\u2081\u2080" for k = 10),
     so that it differs from Orange's own "ReliefF" column and fits Rank's
-    narrow columns."""
+    narrow columns (a variant's `column` where it declares one,
+    "MSWRFDB*" for MultiSWRFDB*); a scorer ranked by magnitude
+    (:class:`.scorers.Absolute`) between bars, "|ReliefF\u2081\u2080|"."""
+    inner = getattr(scorer, "absolute_of", None)
+    if inner is not None:
+        return f"|{column_name(inner)}|"
     k = getattr(scorer, "k_nearest", None)
-    name = scorer.friendly_name
+    variant = getattr(scorer, "variant", None)
+    name = getattr(variant, "column", "") or scorer.friendly_name
     if k is None or name in CLASS_DEPENDENT:
         return name
     return name + str(k).translate(SUBSCRIPTS)
@@ -41,7 +49,7 @@ class RankScorer(Scorer):
     learner_adequacy_err_msg = ""
 
     def __init__(self, scorer, name=None):
-        self.scorer = scorer
+        self.scorer = check_scorer(scorer, "RankScorer")
         self.name = name or column_name(scorer)
 
     @property
@@ -60,7 +68,20 @@ class RankScorer(Scorer):
         return self.scorer(data, feature)
 
     def score_data(self, data, feature=None):
-        return np.atleast_2d(self.scorer(data, feature))
+        """The scores as one row; an attribute without a score (-inf in
+        the scripted contract, which sorts) is NaN here, which Rank shows
+        as NA and sorts last."""
+        if feature is not None:
+            return unscored_as_nan(np.atleast_2d(self.scorer(data, feature)))
+        return unscored_as_nan(table_scores(self.scorer, data)[None])
+
+
+def unscored_as_nan(scores):
+    """`scores` (floats) with -inf, the scripted contract's "no score",
+    as NaN."""
+    scores = np.array(scores, dtype=np.float64)
+    scores[np.isneginf(scores)] = np.nan
+    return scores
 
 
 class _ColumnName(str):

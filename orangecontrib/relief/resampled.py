@@ -9,6 +9,11 @@ RReliefF score a subset from one neighbour search of the whole table, with
 its diffs (:class:`~orangecontrib.relief.core.subset_relief.SubsetRelief`);
 any other scorer scores a table of the subset's rows.
 """
+import threading
+import warnings
+from collections import Counter
+from contextlib import contextmanager
+
 import numpy as np
 
 from Orange.preprocess.score import LearnerScorer
@@ -17,7 +22,8 @@ from .arrays import check_table, without_weights
 from .core.subset_relief import SubsetRelief
 from .scorers import Relief, ReliefF, RReliefF, fits, table_scores
 
-__all__ = ["attribute_scores", "subset_scorer", "strata", "SHARED_SEARCH"]
+__all__ = ["attribute_scores", "subset_scorer", "strata", "SHARED_SEARCH",
+           "warnings_summarised"]
 
 #: the scorers whose subsets share one neighbour search (exactly these
 #: classes: the double and class-dependent variants search otherwise)
@@ -30,9 +36,36 @@ def attribute_scores(scorer, data):
     random forest), whose columns, one per class value where it has
     several, are averaged."""
     if isinstance(scorer, LearnerScorer):
-        return np.atleast_2d(np.asarray(scorer.score_data(data), dtype=float)
-                             ).mean(axis=0)
+        scores = np.atleast_2d(np.asarray(scorer.score_data(data),
+                                          dtype=float)).mean(axis=0)
+        if scores.shape != (len(data.domain.attributes),):
+            raise ValueError(f"{type(scorer).__name__} gave {scores.size} "
+                             f"scores for {len(data.domain.attributes)} "
+                             f"attributes: one per attribute is needed.")
+        return scores
     return table_scores(scorer, data)
+
+
+@contextmanager
+def warnings_summarised(what):
+    """Run the block with its warnings (a learner of scikit-learn warns of
+    its own deprecations at every fit) caught and given at its end as one
+    warning that names `what`, each kind once with how often it came.  In
+    the main thread only: catching warnings is not thread-safe, so a
+    widget's worker thread leaves them as they are."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    with warnings.catch_warnings(record=True) as caught:  # filters kept
+        yield
+    if caught:
+        kinds = Counter(f"{w.category.__name__}: "
+                        f"{str(w.message).strip().splitlines()[0]}"
+                        for w in caught)
+        warnings.warn(f"{what}: its scorers warned {len(caught)} times: "
+                      + "; ".join(f"{kind} ({count}x)"
+                                  for kind, count in kinds.items()),
+                      UserWarning, stacklevel=3)
 
 
 def strata(data):

@@ -20,6 +20,11 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
   (2018), Granizo-Mackenzie & Moore (2013): neighbourhoods within a
   distance, for a categorical or a numeric class;
 * :class:`TuRF` -- Moore & White (2007) around any of them;
+* :class:`VLS` -- Eppstein & Haake (2008) around any of them: subsets of
+  the attributes, every pair of attributes together in one;
+* :class:`Absolute` -- any scorer's scores by their magnitude, for
+  ranking by |weight| (Freda et al. 2024) in Rank and
+  ``SelectBestFeatures``;
 * :class:`NPDR` -- Le, Dawkins & McKinney (2020): each attribute's diff
   over the neighbour pairs as a regression, with covariates; its
   coefficient as the score, p and q by :meth:`NPDR.result` (and by
@@ -32,6 +37,7 @@ and wants one row per score column; :mod:`.rank` adapts these scorers to
 it.
 """
 import numpy as np
+import scipy.sparse as sp
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Variable
 from Orange.data.filter import HasClass
@@ -40,21 +46,26 @@ from Orange.preprocess.score import Scorer
 from .arrays import check_table, table_arrays, without_weights
 from .core import double, significance, variants
 from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
-from .core.options import (ADJUSTMENT, DEVIATION, DIFF, K_CLASS_DEPENDENT, K_RELIEFF,
+from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
+                           K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, SWRF_CONVENTION,
                            T_DIFF, T_EQ,
                            TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
-                           TURF_FRACTION, TURF_SCHEDULE, check_choice)
+                           TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS, check,
+                           check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
-from .core.turf import turf, turf_rounds
+from .core.threshold import float_array
+from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
+from .core.vls import vls, vls_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
            "MultiSURF", "MultiSURFstar", "WeightedNeighbourhoodScorer",
            "SWRF", "SWRFstar", "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB",
-           "MultiSWRFDBstar", "TuRF", "NPDR"]
+           "MultiSWRFDBstar", "WrapperScorer", "TuRF", "VLS", "NPDR",
+           "Absolute"]
 
 
 #: the class variable of data of each task
@@ -79,16 +90,40 @@ def fits(scorer, class_var):
             else isinstance(class_var, scorer.class_type))
 
 
+def check_scorer(scorer, what):
+    """`scorer`, if it is an Orange scorer (the add-on's, Orange's own, a
+    learner that scores); ValueError saying what `what` takes otherwise."""
+    if not isinstance(scorer, Scorer):
+        raise ValueError(f"{what} takes an Orange scorer, such as "
+                         f"ReliefF(), got {scorer!r}.")
+    return scorer
+
+
 def table_scores(scorer, data):
     """The scores of every attribute of `data` by any Orange scorer, one per
-    attribute (ValueError otherwise)."""
-    scores = np.asarray(scorer(data), dtype=np.float64)
+    attribute, real numbers (ValueError otherwise)."""
+    scores = float_array(scorer(data))
+    if scores is None:
+        raise ValueError(f"{type(scorer).__name__} gave scores that are "
+                         f"not real numbers: one number per attribute is "
+                         f"needed.")
     if scores.shape not in ((len(data.domain.attributes),),
                             (1, len(data.domain.attributes))):
-        raise ValueError(f"{type(scorer).__name__} gave scores of shape "
-                         f"{scores.shape} for {len(data.domain.attributes)} "
-                         f"attributes: one per attribute is needed.")
+        raise ValueError(f"{type(scorer).__name__} gave {scores.size} "
+                         f"scores, shape {scores.shape}, for "
+                         f"{len(data.domain.attributes)} attributes: one "
+                         f"per attribute is needed.")
     return scores.ravel()
+
+
+def sortable(scores):
+    """`scores` with -inf for NaN (an attribute without a score, such as
+    NPDR's covariates): Orange's scripted contract sorts the scores
+    (``SelectBestFeatures``, Rank), where a NaN would sort anywhere and
+    misplace the others; -inf sorts last (as the significance scores'
+    "no verdict")."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return np.where(np.isnan(scores), -np.inf, scores)
 
 
 def of_feature(data, scores, feature=None):
@@ -114,7 +149,7 @@ class ReliefScorer(Scorer):
     ``_options`` adds them to these.
     """
     feature_type = Variable
-    #: a sparse table is made dense (Relief's diffs are dense anyway)
+    #: a sparse table stays sparse (:func:`.arrays.table_arrays`)
     supports_sparse_data = True
     preprocessors = [HasClass()]
     #: the variant of :mod:`.core.variants` the scorer computes
@@ -145,9 +180,10 @@ class ReliefScorer(Scorer):
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         """Weights of all attributes, or of `feature` (scored in the context
-        of all attributes, as Relief's weights depend on the others)."""
-        return of_feature(data, self.score_table(data, progress_callback),
-                          feature)
+        of all attributes, as Relief's weights depend on the others); -inf
+        for an attribute without a weight (:func:`sortable`)."""
+        return of_feature(data, sortable(self.score_table(
+            data, progress_callback)), feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
@@ -167,7 +203,7 @@ class ReliefScorer(Scorer):
             raise ValueError(f"{name} needs a {kind} target variable.")
         for preprocess in self.preprocessors:
             data = preprocess(data)
-        return table_arrays(data, name)
+        return table_arrays(data, name, sparse=True)
 
     def _options(self, progress_callback):
         return dict(n_iterations=self.n_iterations,
@@ -532,34 +568,15 @@ class MultiSWRFDBstar(WeightedNeighbourhoodScorer):
     variant = variants.MULTISWRFDBSTAR
 
 
-class TuRF(Scorer):
-    """TuRF (Moore & White 2007) around another scorer: score, drop the
-    worst `fraction` of the attributes, score the rest again,
-    :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction) times or
-    until `n_keep` remain; `schedule` "scikit-rebate" stops as
-    scikit-rebate 0.8.4 does, after the first round that leaves at most
-    `n_keep` (100 unless given; see
-    :func:`orangecontrib.relief.core.turf.round_sizes`).  Dropped
-    attributes score below the kept ones,
-    those that lasted longer higher (see
-    :func:`orangecontrib.relief.core.turf.turf`).  A scorer of this module
-    is run on the core's arrays; any other Orange scorer (Orange's own,
+class WrapperScorer(Scorer):
+    """Common ground of TuRF and VLS: another scorer, run on subsets of
+    the attributes.  A scorer of this module is run on the core's arrays
+    (:meth:`run_on_arrays`); any other Orange scorer (Orange's own,
     :class:`~orangecontrib.relief.significance.Significance`, another
-    TuRF) on the table of the remaining attributes.
-    """
+    wrapper) on the table of the subset's attributes
+    (:meth:`run_on_columns`)."""
     feature_type = Variable
     supports_sparse_data = True
-    #: the variant of :mod:`.core.variants` of its default: TuRF around
-    #: MultiSURF
-    variant = variants.TURF
-    friendly_name = variants.TURF.name
-
-    def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
-                 schedule=TURF_SCHEDULE):
-        self.scorer = MultiSURF() if scorer is None else scorer
-        self.fraction = fraction
-        self.n_keep = n_keep
-        self.schedule = schedule
 
     @property
     def class_type(self):
@@ -570,18 +587,15 @@ class TuRF(Scorer):
         return fits(self.scorer, class_var)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
-        return of_feature(data, self.result(data, progress_callback).scores,
-                          feature)
+        return of_feature(data, sortable(self.result(
+            data, progress_callback).scores), feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)
 
     def result(self, data, progress_callback=None):
-        """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
-        `data`: scores, the kept attributes and every round."""
-        options = dict(fraction=self.fraction, n_keep=self.n_keep,
-                       schedule=self.schedule,
-                       progress_callback=progress_callback)
+        """The wrapper's result on `data` (its scores and how it came to
+        them)."""
         if isinstance(self.scorer, ReliefScorer):
             arrays = self.scorer.arrays(data)
 
@@ -589,7 +603,7 @@ class TuRF(Scorer):
                 return self.scorer._weights(
                     arrays._replace(X=X, discrete=discrete), progress_callback)
 
-            return turf(score, arrays.X, arrays.y, arrays.discrete, **options)
+            return self.run_on_arrays(score, arrays, progress_callback)
         check_table(data, self.friendly_name)
         data = without_weights(data)  # Orange's scorers would read them
         domain = data.domain
@@ -599,7 +613,163 @@ class TuRF(Scorer):
                           domain.class_vars, domain.metas)
             return table_scores(self.scorer, data.transform(kept))
 
-        return turf_rounds(score_columns, len(domain.attributes), **options)
+        return self.run_on_columns(score_columns, len(domain.attributes),
+                                   progress_callback)
+
+    def run_on_arrays(self, score, arrays, progress_callback):
+        """The core's wrapper around ``score(X, y, discrete, ...)`` on the
+        columns of `arrays`."""
+        raise NotImplementedError
+
+    def run_on_columns(self, score_columns, n_attributes, progress_callback):
+        """The core's wrapper around ``score_columns(columns, ...)``."""
+        raise NotImplementedError
+
+
+class TuRF(WrapperScorer):
+    """TuRF (Moore & White 2007) around another scorer: score, drop the
+    worst `fraction` of the attributes, score the rest again,
+    :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction) times or
+    until `n_keep` remain; `schedule` "scikit-rebate" stops as
+    scikit-rebate 0.8.4 does, after the first round that leaves at most
+    `n_keep` (100 unless given; see
+    :func:`orangecontrib.relief.core.turf.round_sizes`); with `absolute`
+    each round keeps the attributes of the largest |score|, and the kept
+    attributes' scores are their magnitudes.  Dropped attributes score
+    below the kept ones, those that lasted longer higher (see
+    :func:`orangecontrib.relief.core.turf.turf`).  Any scorer can be
+    wrapped (:class:`WrapperScorer`).
+    """
+    #: the variant of :mod:`.core.variants` of its default: TuRF around
+    #: MultiSURF
+    variant = variants.TURF
+    friendly_name = variants.TURF.name
+
+    def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
+                 schedule=TURF_SCHEDULE, absolute=ABSOLUTE):
+        self.scorer = MultiSURF() if scorer is None else check_scorer(
+            scorer, "TuRF")
+        self.fraction = fraction
+        self.n_keep = n_keep
+        self.schedule = schedule
+        self.absolute = absolute
+
+    def result(self, data, progress_callback=None):
+        """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
+        `data`: scores, the kept attributes and every round.  Around a
+        variant of :data:`~orangecontrib.relief.core.turf.PREPARED_ONCE`
+        the data are prepared once for every round
+        (:func:`~orangecontrib.relief.core.turf.turf_prepared`)."""
+        if (isinstance(self.scorer, ReliefScorer)
+                and self.scorer.friendly_name in PREPARED_ONCE):
+            arrays = self.scorer.arrays(data)
+            return turf_prepared(
+                self.scorer.friendly_name, arrays.X, arrays.y,
+                arrays.discrete, task=arrays.task,
+                **self._options(progress_callback),
+                **self.scorer._rescorer_options())
+        return super().result(data, progress_callback)
+
+    def _options(self, progress_callback):
+        return dict(fraction=self.fraction, n_keep=self.n_keep,
+                    schedule=self.schedule, absolute=self.absolute,
+                    progress_callback=progress_callback)
+
+    def run_on_arrays(self, score, arrays, progress_callback):
+        return turf(score, arrays.X, arrays.y, arrays.discrete,
+                    **self._options(progress_callback))
+
+    def run_on_columns(self, score_columns, n_attributes, progress_callback):
+        return turf_rounds(score_columns, n_attributes,
+                           **self._options(progress_callback))
+
+
+class VLS(WrapperScorer):
+    """VLSRelief (Eppstein & Haake 2008) around another scorer (ReliefF
+    by default): the attributes are scored in subsets of `subset_size`
+    (default a third of them), each attribute's score its largest weight.
+    With `cover_pairs` every pair of attributes shares a subset, so that
+    two attributes that matter only together are scored together; without,
+    `n_subsets` random subsets.  See
+    :func:`orangecontrib.relief.core.vls.vls`; any scorer can be wrapped
+    (:class:`WrapperScorer`).
+    """
+    #: the variant of :mod:`.core.variants` of its default: VLS around
+    #: ReliefF
+    variant = variants.VLS
+    friendly_name = variants.VLS.name
+
+    def __init__(self, scorer=None, subset_size=None,
+                 cover_pairs=COVER_PAIRS, n_subsets=None,
+                 random_state=RANDOM_STATE):
+        self.scorer = ReliefF() if scorer is None else check_scorer(
+            scorer, "VLS")
+        self.subset_size = subset_size
+        self.cover_pairs = cover_pairs
+        self.n_subsets = n_subsets
+        self.random_state = random_state
+
+    def result(self, data, progress_callback=None):
+        """The :class:`~orangecontrib.relief.core.vls.VlsResult` on
+        `data`: scores, the subsets and each attribute's best subset."""
+        return super().result(data, progress_callback)
+
+    def _options(self, progress_callback):
+        return dict(subset_size=self.subset_size,
+                    cover_pairs=self.cover_pairs, n_subsets=self.n_subsets,
+                    random_state=self.random_state,
+                    progress_callback=progress_callback)
+
+    def run_on_arrays(self, score, arrays, progress_callback):
+        return vls(score, arrays.X, arrays.y, arrays.discrete,
+                   **self._options(progress_callback))
+
+    def run_on_columns(self, score_columns, n_attributes, progress_callback):
+        return vls_rounds(score_columns, n_attributes,
+                          **self._options(progress_callback))
+
+
+class Absolute(Scorer):
+    """Any Orange scorer's scores by their magnitude, |score|.
+
+    Orange's Rank widget and ``SelectBestFeatures`` rank by the score,
+    higher first; wrapped, a scorer's attributes rank by the magnitude of
+    their weights, so that a large negative Relief weight (near instances
+    of the same class differ in the attribute more than near instances
+    of different classes, as MultiSURF weighs the bits of a higher-order
+    XOR; Freda et al. 2024) ranks as high as a large positive one::
+
+        SelectBestFeatures(method=Absolute(MultiSURF()), k=5)
+    """
+    feature_type = Variable
+    supports_sparse_data = True
+
+    def __init__(self, scorer):
+        self.absolute_of = check_scorer(scorer, "Absolute")
+
+    @property
+    def friendly_name(self):
+        inner = self.absolute_of
+        return f"|{getattr(inner, 'friendly_name', type(inner).__name__)}|"
+
+    @property
+    def class_type(self):
+        return self.absolute_of.class_type
+
+    def fits(self, class_var):
+        """Whether the wrapped scorer can weigh data with `class_var`."""
+        return fits(self.absolute_of, class_var)
+
+    def __call__(self, data, feature=None, *, progress_callback=None):
+        scorer = self.absolute_of
+        if isinstance(scorer, (ReliefScorer, WrapperScorer)):
+            scores = scorer(data, progress_callback=progress_callback)
+        else:
+            scores = table_scores(scorer, data)
+        return of_feature(data, np.abs(scores), feature)
+
+    def score_data(self, data, feature=None):
+        return self(data, feature)
 
 
 class NPDR(ReliefScorer):
@@ -610,8 +780,9 @@ class NPDR(ReliefScorer):
     The score is the attribute's coefficient; :meth:`result` gives its
     standard error, statistic, p- and q-values (`adjustment`).
     `covariates` names variables of the table (metas or attributes) whose
-    diffs adjust every fit; a covariate that is an attribute is neither
-    scored (NaN) nor in the distance.  NPDR weighs every instance:
+    diffs adjust every fit, a list of distinct names; a covariate that is
+    an attribute is neither scored (NaN in :meth:`result`, -inf in the
+    plain call: :func:`sortable`) nor in the distance.  NPDR weighs every instance:
     `n_iterations` must be None (`random_state` is unused).  See
     :func:`orangecontrib.relief.core.npdr.npdr`.
     """
@@ -622,7 +793,7 @@ class NPDR(ReliefScorer):
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.covariates = tuple(covariates)
+        self.covariates = check("covariates", covariates)
         self.neighbourhood = neighbourhood
         self.k_nearest = k_nearest
         self.deviation = deviation
@@ -633,6 +804,7 @@ class NPDR(ReliefScorer):
         if self.n_iterations is not None:
             raise ValueError(f"NPDR weighs every instance: n_iterations "
                              f"must be None, got {self.n_iterations!r}.")
+        check("random_state", self.random_state)  # of a permutation test
         return dict(neighbourhood=self.neighbourhood,
                     k_nearest=self.k_nearest, deviation=self.deviation,
                     ties=self.ties, diff=self.diff, t_eq=self.t_eq,
@@ -655,14 +827,16 @@ class NPDR(ReliefScorer):
             data = preprocess(data)
         attributes = data.domain.attributes
         metas = [c for c in covariates if c not in attributes]
-        X = np.column_stack([arrays.X] + [data.get_column(c) for c in metas])
+        X = np.column_stack([arrays.X.toarray() if sp.issparse(arrays.X)
+                             else arrays.X]
+                            + [data.get_column(c) for c in metas])
         discrete = np.concatenate([arrays.discrete,
                                    [c.is_discrete for c in metas]])
         columns = list(attributes) + metas
         result = npdr_columns(
             X, arrays.y, discrete, [columns.index(c) for c in covariates],
-            task=arrays.task, adjustment=self.adjustment,
-            **self._options(progress_callback))
+            names=[column.name for column in columns], task=arrays.task,
+            adjustment=self.adjustment, **self._options(progress_callback))
         return result._replace(**{
             field: getattr(result, field)[:len(attributes)]
             for field in PER_ATTRIBUTE})
@@ -671,12 +845,17 @@ class NPDR(ReliefScorer):
         """The table's variable `name` (an attribute or a meta), for a
         covariate."""
         domain = data.domain
+        if name in (var.name for var in domain.class_vars):
+            raise ValueError(f"covariates names {name!r}, the class: a "
+                             f"covariate adjusts the fits of the class "
+                             f"and cannot be it.")
         variable = next((v for v in domain.attributes + domain.metas
                          if v.name == name), None)
         if variable is None:
-            raise ValueError(f"NPDR's covariate {name!r} is neither an "
-                             f"attribute nor a meta of the data.")
+            raise ValueError(f"covariates names {name!r}, which is neither "
+                             f"an attribute nor a meta of the data.")
         if not variable.is_primitive():
-            raise ValueError(f"NPDR's covariate {name!r} must be numeric "
-                             f"or categorical.")
+            raise ValueError(f"covariates names {name!r}, a column of "
+                             f"text: a covariate must be numeric or "
+                             f"categorical.")
         return variable

@@ -18,6 +18,8 @@ Example::
     result = select(data, "RFSM")
     reduced = reduce_data(data, result.selected)
 """
+import numbers
+
 import numpy as np
 
 from Orange.data import Domain
@@ -174,7 +176,15 @@ def select(data, measure="RFSM", search="greedy forward", *, learner=None,
 def reduce_data(data, selected):
     """`data` with only the attributes `selected` (indices; kept in domain
     order), the class and the metas."""
+    n_attributes = len(data.domain.attributes)
+    chosen = set()
+    for i in selected:
+        if (not isinstance(i, numbers.Integral) or isinstance(i, bool)
+                or not 0 <= i < n_attributes):
+            raise ValueError(f"selected must be attribute indices in "
+                             f"0..{n_attributes - 1}, got {i!r}.")
+        chosen.add(int(i))
     attributes = [var for i, var in enumerate(data.domain.attributes)
-                  if i in set(selected)]
+                  if i in chosen]
     domain = Domain(attributes, data.domain.class_vars, data.domain.metas)
     return data.transform(domain)

@@ -21,12 +21,14 @@ from Orange.preprocess.score import Scorer
 
 from .core import significance
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
-                           RANDOM_STATE, VARIANCE, check, check_choice)
+                           RANDOM_STATE, VARIANCE, check, check_choice,
+                           check_needs)
 from .arrays import check_table, without_weights
-from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, fits,
-                      of_feature, table_scores)
+from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, check_scorer,
+                      fits, of_feature, table_scores)
 
-__all__ = ["Significance", "SignificanceResult", "TESTS"]
+__all__ = ["Significance", "SignificanceResult", "TESTS",
+           "SIGNIFICANCE_COLUMN"]
 
 #: how an attribute is tested
 TESTS = ("stir", "permutation", "regression")
@@ -42,10 +44,11 @@ SignificanceResult = namedtuple("SignificanceResult", [
     "note",         # which attributes STIR gave no verdict and why, or None
 ])
 
-#: the Rank widget's column of each test (its columns are narrow): what it
-#: holds, -log10 of the adjusted p-value
-COLUMNS = {"stir": "STIR -log10 q", "permutation": "Perm. -log10 q",
-           "regression": "NPDR -log10 q"}
+#: the name of the Rank widget's column of every test: what it holds,
+#: -log10 of the adjusted p-value, short enough for Rank's narrow columns
+#: (whose tooltip is the name again); higher is more significant, as
+#: Rank's descending sort wants
+SIGNIFICANCE_COLUMN = "\u2212log\u2081\u2080q"
 
 
 class Significance(Scorer):
@@ -82,7 +85,8 @@ class Significance(Scorer):
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
                  random_state=RANDOM_STATE, variance=VARIANCE,
                  r_compatible=R_COMPATIBLE):
-        self.scorer = MultiSURF() if scorer is None else scorer
+        self.scorer = MultiSURF() if scorer is None else check_scorer(
+            scorer, "Significance")
         self.test = check_choice("test", test, TESTS)
         self.adjustment = check("adjustment", adjustment)
         self.alpha = check("alpha", alpha)
@@ -90,13 +94,19 @@ class Significance(Scorer):
         self.random_state = random_state
         self.variance = check("variance", variance)
         self.r_compatible = check("r_compatible", r_compatible)
+        check_needs("n_permutations", n_permutations, N_PERMUTATIONS,
+                    "test='permutation'", test == "permutation")
+        for name, value, default in (("variance", variance, VARIANCE),
+                                     ("r_compatible", r_compatible,
+                                      R_COMPATIBLE)):
+            check_needs(name, value, default, "test='stir'", test == "stir")
         if test == "stir":
             self._check_stir()
         if test == "regression" and not isinstance(self.scorer, NPDR):
             raise ValueError(
                 f"test='regression' takes the p-values of NPDR's own fits; "
                 f"use test='permutation' with {self.scorer.friendly_name}.")
-        self.friendly_name = COLUMNS[test]
+        self.friendly_name = SIGNIFICANCE_COLUMN
 
     def _check_stir(self):
         if type(self.scorer) is ReliefF or getattr(self.scorer, "method",
@@ -120,14 +130,18 @@ class Significance(Scorer):
 
     def __call__(self, data, feature=None, *, progress_callback=None):
         """-log10 of every attribute's adjusted p-value (or `feature`'s);
-        -inf where there is none (STIR's no verdict), so that it sorts
-        last (Rank, ``SelectBestFeatures``: a NaN would sort anywhere)."""
-        q = self.result(data, progress_callback).q
+        -inf where a weighed attribute has none (STIR's no verdict), so
+        that it sorts last (Rank, ``SelectBestFeatures``: a NaN would sort
+        anywhere); NaN where an attribute is not weighed (NPDR's
+        covariates), as the scorer's own weight."""
+        result = self.result(data, progress_callback)
+        q = result.q
         with np.errstate(invalid="ignore"):
             # 0.0 - ...: -log10(1) is 0, not -0
             scores = 0.0 - np.log10(np.maximum(q, np.finfo(float).tiny))
-        return of_feature(data, np.where(np.isnan(q), -np.inf, scores),
-                          feature)
+        scores = np.where(np.isnan(q), -np.inf, scores)
+        scores[np.isnan(result.weights)] = np.nan
+        return of_feature(data, scores, feature)
 
     def score_data(self, data, feature=None):
         return self(data, feature)

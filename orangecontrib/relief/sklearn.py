@@ -34,10 +34,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .core import significance, variants
 from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
-from .core.options import (ALPHA, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                           N_PERMUTATIONS, RANDOM_STATE, SWRF_CONVENTION,
-                           T_DIFF, T_EQ, TIES,
-                           Constraint, Interval, OneOf, Optional, check)
+from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, K_RELIEFF,
+                           K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE,
+                           SWRF_CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
+                           Interval, OneOf, Optional, check, check_choice,
+                           check_needs)
+from .core.threshold import best_first, ranking_scores
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "SWRF", "SWRFstar",
@@ -101,6 +103,12 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     random_state : int or None
     diff : "linear", "squared" or "ramp"; t_eq, t_diff : float
         The diff of numeric features (see the core's documentation).
+    absolute : bool
+        Rank the features, and compare them with `threshold`, by the
+        magnitude of their weights (scikit-rebate's ``rank_absolute``): a
+        large negative weight counts as much as a large positive one
+        (without a number or a threshold, every feature of a nonzero
+        weight is kept).
 
     Attributes
     ----------
@@ -130,7 +138,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
                  significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
         self.n_features_to_select = n_features_to_select
         self.threshold = threshold
         self.significance = significance
@@ -142,19 +150,28 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         self.diff = diff
         self.t_eq = t_eq
         self.t_diff = t_diff
+        self.absolute = absolute
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
         tags.target_tags.required = True
         return tags
 
     def fit(self, X, y):
         """Compute the weights (and p-values) of the features of `X`."""
         self._check_selection()
+        check_choice("task", self.task, self.variant.tasks)
+        check("random_state", self.random_state)
+        check_needs("n_permutations", self.n_permutations, N_PERMUTATIONS,
+                    "significance='permutation'",
+                    self.significance == "permutation")
+        # numbers kept in their dtype and sparse matrices sparse: the core
+        # reads int8 genotypes, float32 and CSR as they are
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
-                             dtype=np.float64, y_numeric=self.task ==
-                             "regression")
+                             accept_sparse=("csr", "csc"), dtype="numeric",
+                             y_numeric=self.task == "regression")
         if X.shape[0] < 2:
             raise ValueError(f"Relief compares instances and needs at least "
                              f"two; got {X.shape[0]} sample.")
@@ -190,6 +207,9 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         for name, constraint in SELECTION.items():
             constraint(name, getattr(self, name))
         check("alpha", self.alpha)
+        check("absolute", self.absolute)
+        check_needs("alpha", self.alpha, ALPHA, "significance",
+                    self.significance is not None)
         tested = getattr(self, "_tested", self.significance)
         if self.significance not in (None, tested):
             raise ReliefInputError(
@@ -284,8 +304,8 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def _get_support_mask(self):
         check_is_fitted(self)
         self._check_selection()
-        weights = self.feature_importances_
-        mask = np.ones(len(weights), bool)
+        weights = ranking_scores(self.feature_importances_, self.absolute)
+        mask = ~np.isnan(weights)  # a feature without a weight is never kept
         criteria = False
         if self.threshold is not None:
             mask &= weights > self.threshold
@@ -296,7 +316,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         count = self.n_features_to_select
         if count is not None:
             count = self._count(count, len(weights))
-            order = np.argsort(-weights, kind="stable")
+            order = best_first(weights)
             best = np.zeros(len(weights), bool)
             best[order[:count]] = True
             mask &= best
@@ -336,13 +356,13 @@ class ReliefF(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.k_nearest = k_nearest
         self.ties = ties
 
@@ -361,13 +381,13 @@ class RReliefF(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.k_nearest = k_nearest
         self.ties = ties
 
@@ -394,13 +414,13 @@ class SURF(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.task = task
 
     def _rescorer(self, X, y, discrete):
@@ -426,13 +446,13 @@ class MultiSURF(SURF):
                  significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
         super().__init__(
             task=task, n_features_to_select=n_features_to_select,
             threshold=threshold, significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.deviation = deviation
 
     def _options(self):
@@ -457,13 +477,13 @@ class SWRF(ReliefSelector):
                  significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                 t_eq=T_EQ, t_diff=T_DIFF):
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
             n_iterations=n_iterations, random_state=random_state, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.convention = convention
         self.deviation = deviation
 
@@ -503,9 +523,10 @@ class NPDR(ReliefSelector):
     """NPDR (Le, Dawkins & McKinney 2020): every feature's diff over
     MultiSURF's neighbour pairs regressed on whether the pair is a miss
     (`task` "classification") or on the target's diff ("regression");
-    ``feature_importances_`` are the coefficients.  `covariates`: indices
-    of columns of X that are not scored (NaN, never selected) but whose
-    diffs adjust every fit (age, sex, batch).  ``significance=
+    ``feature_importances_`` are the coefficients.  `covariates`: the
+    columns of X that are not scored (NaN, never selected) but whose
+    diffs adjust every fit (age, sex, batch), as indices, a boolean mask,
+    or names of a DataFrame's columns.  ``significance=
     "regression"`` selects by the fits' own p-values.  NPDR weighs every
     instance (no `n_iterations`).
 
@@ -518,12 +539,13 @@ class NPDR(ReliefSelector):
                  threshold=None, significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF):
+                 t_diff=T_DIFF, absolute=ABSOLUTE):
         super().__init__(
             n_features_to_select=n_features_to_select, threshold=threshold,
             significance=significance, alpha=alpha,
             n_permutations=n_permutations, nominal_features=nominal_features,
-            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff)
+            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+            absolute=absolute)
         self.task = task
         self.covariates = covariates
         self.deviation = deviation
@@ -533,9 +555,40 @@ class NPDR(ReliefSelector):
                     t_eq=self.t_eq, t_diff=self.t_diff)
 
     def _result(self, X, y, discrete):
+        names = getattr(self, "feature_names_in_", None)
         return _core_errors(npdr_columns)(
-            X, y, discrete, list(self.covariates), task=self.task,
+            X, y, discrete, self._covariate_columns(X.shape[1]),
+            names=None if names is None else list(names), task=self.task,
             adjustment="bh", **self._options())
+
+    def _covariate_columns(self, n_features):
+        """The column indices of `covariates` (given as indices, a mask or
+        names of ``feature_names_in_``); the core checks them."""
+        chosen, names = self.covariates, getattr(self, "feature_names_in_",
+                                                 None)
+        if isinstance(chosen, str):
+            raise ValueError(f"covariates must be a list of columns, got the "
+                             f"string {chosen!r}; for one column write "
+                             f"[{chosen!r}].")
+        if not np.iterable(chosen):
+            return chosen
+        mask = np.asarray(chosen)
+        if mask.dtype == bool and mask.ndim == 1 and len(mask) == n_features:
+            return list(np.flatnonzero(mask))
+        columns = []
+        for column in chosen:
+            if isinstance(column, str):
+                if names is None:
+                    raise ValueError(
+                        f"covariates names the column {column!r}, but X has "
+                        f"no column names; give column indices, or fit on "
+                        f"a DataFrame.")
+                if column not in names:
+                    raise ValueError(f"covariates names {column!r}, which "
+                                     f"is not a column of X.")
+                column = list(names).index(column)
+            columns.append(column)
+        return columns
 
     def _weights(self, X, y, discrete):
         # the last fit's p-values serve significance="regression"

@@ -21,11 +21,11 @@ import numpy as np
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 
 from .core import stability
-from .core.options import (CONFIDENCE, N_RESAMPLES, RANDOM_STATE,
-                           RESAMPLING, SUBSAMPLE, check)
+from .core.options import CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING
 from .core.progress import wrap_callback
+from .core.resampling import resample_share
 from .resampled import strata, subset_scorer
-from .scorers import ReliefF
+from .scorers import ReliefF, check_scorer
 
 __all__ = ["ranking_stability", "stability_table", "STABILITY_COLUMNS"]
 
@@ -34,7 +34,7 @@ STABILITY_COLUMNS = ("selected", "median rank", "rank from", "rank to")
 
 
 def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
-                      resampling=RESAMPLING, subsample=SUBSAMPLE,
+                      resampling=RESAMPLING, subsample=None,
                       top_k=None, confidence=CONFIDENCE,
                       random_state=RANDOM_STATE, client=None,
                       progress_callback=None):
@@ -53,7 +53,7 @@ def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
     resampling : "bootstrap" or "subsample"
         Bootstrap samples (as many instances of each class, drawn with
         replacement), or subsamples of the share `subsample` of each
-        class, without replacement.
+        class (None: half), without replacement.
     top_k : int or None
         The attributes counted as selected in each resample (None: the 10
         best, at most half of the attributes).
@@ -71,9 +71,9 @@ def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
     -------
     :data:`~orangecontrib.relief.core.stability.RankingStability`
     """
-    scorer = ReliefF() if scorer is None else scorer
-    share = 1.0 if check("resampling", resampling) == "bootstrap" \
-        else check("subsample", subsample)
+    scorer = ReliefF() if scorer is None else check_scorer(
+        scorer, "The ranking's stability")
+    share = resample_share(resampling, subsample)
     score_rows = subset_scorer(scorer, data, share,
                                wrap_callback(progress_callback, 0, 0.2))
     return stability.ranking_stability(

@@ -9,12 +9,13 @@ from Orange.data import ContinuousVariable, DiscreteVariable
 
 from . import scorers
 from .core.options import PARAMETERS
-from .core.variants import (CLASSIFICATION, REGRESSION, RELIEFF, RRELIEFF,
-                            VARIANTS, WITHIN_DISTANCE, by_name, offered)
+from .core.variants import (CLASSIFICATION, K_NEAREST, REGRESSION, RELIEFF,
+                            RRELIEFF, VARIANTS, WITHIN_DISTANCE, by_name,
+                            offered)
 
 __all__ = ["SCORERS", "METHODS", "DIFFS", "TIE_RULES", "DEFAULT_K",
            "K_OF_TASK", "TAKE_TIES", "TAKE_CONVENTION", "CONVENTIONS",
-           "fitting_methods", "default_method",
+           "METHOD_GROUPS", "fitting_methods", "default_method",
            "make_scorer", "needs", "no_k"]
 
 #: name -> the Orange scorer class of every registered variant
@@ -44,6 +45,14 @@ CONVENTIONS = PARAMETERS["convention"].allowed
 #: widget sets the k of the variants of a task with one control
 K_OF_TASK = {variant.tasks[0]: variant.name for variant in (RELIEFF,
                                                             RRELIEFF)}
+#: the offered variants as the Relief widget lists them, grouped by how
+#: they find a reference's neighbours: (heading, [name, ...])
+METHOD_GROUPS = tuple(
+    (heading, [name for name, variant in METHODS.items()
+               if variant.neighbourhood == neighbourhood])
+    for neighbourhood, heading in (
+        (K_NEAREST, "Nearest neighbours (choose k)"),
+        (WITHIN_DISTANCE, "Neighbours within a radius (no k)")))
 
 
 def fitting_methods(class_var):
@@ -77,8 +86,9 @@ def no_k(method):
     """What variant `method`, which takes no k, has for neighbours, in a
     sentence."""
     if by_name(method).neighbourhood == WITHIN_DISTANCE:
-        return "Its neighbours are the instances within a distance."
-    return "It uses one nearest hit and one nearest miss."
+        return "Its neighbours are the instances within a radius of it."
+    return ("It uses the nearest neighbour of the same class and the "
+            "nearest of the other.")
 
 
 def make_scorer(method, *, k_nearest=None, ties=None, convention=None,

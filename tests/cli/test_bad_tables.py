@@ -99,12 +99,17 @@ FLAGS = [
     ["--class", "no such column"], ["--class", "name"],
     ["--stability", "0"], ["--stability", "many"],
     ["--stability", "3", "--subsample", "1.5"],
+    ["--stability", "1"], ["--stability", "3", "--top", "17"],
+    ["--method", "NPDR", "--covariates", "hair,hair"],
+    ["--method", "NPDR", "--covariates", "type"],
+    ["--t-eq", "0.1"], ["--subsample", "0.5"], ["--seed", "2"],
 ]
 
 
 @pytest.mark.parametrize("flags", FLAGS, ids=" ".join)
 def test_flags(flags, capsys):
-    """32 bad flag values: 32 one-line errors naming the flag."""
+    """Bad flag values, flags without the flag they need: one-line errors
+    naming the flag."""
     try:
         code = main(["rank", "zoo", *flags])
     except SystemExit as exit_info:  # argparse's own checks

@@ -89,6 +89,21 @@ def test_progress_bar_takes_the_fraction_done(terminal):
     assert "100.0%" in text and "#" * bar.width in text
 
 
+def test_progress_bar_says_no_time_left_before_it_can_tell():
+    # the first pieces of a run (an experiment's first tasks) are slower
+    # or quicker than the rest: extrapolated from them the time left is
+    # wild, so a bar says it only once a twentieth is done
+    stream, clock = io.StringIO(), Clock()
+    bar = ProgressBar("work", stream=stream, clock=clock, enabled=True)
+    clock.now = 90.0
+    bar(0.005)
+    clock.now = 120.0
+    bar(0.3)
+    first, second = stream.getvalue().splitlines()
+    assert first.endswith("90.0 s elapsed, time left not known yet")
+    assert second.endswith("280.0 s left")
+
+
 @pytest.mark.parametrize("terminal", [False, True])
 def test_progress_bar_is_quiet_for_quick_work_or_when_switched_off(
         terminal, monkeypatch):

@@ -11,8 +11,12 @@ from orangecontrib.relief.datasets import path
 
 
 def run(capsys, *argv):
-    """Run the CLI; return (exit code, stdout lines, stderr)."""
-    code = main(list(argv))
+    """Run the CLI; return (exit code, stdout lines, stderr), argparse's
+    refusals too."""
+    try:
+        code = main(list(argv))
+    except SystemExit as end:
+        code = end.code
     out, err = capsys.readouterr()
     return code, out.splitlines(), err
 
@@ -52,7 +56,8 @@ def test_no_figure_and_another_learner(capsys, tmp_path, monkeypatch):
     (["cpu", "--learner", "logreg"], "--learner logreg (logistic "
      "regression) needs a categorical class"),
     (["--score", "R2"], "R2 scores a numeric class"),
-    (["--folds", "1"], "--folds must be an integer >= 2"),
+    (["--folds", "1"], "argument --folds: must be at least 2, not 1"),
+    (["--folds", "0"], "argument --folds: must be at least 2, not 0"),
     (["--method", "RReliefF"], "RReliefF does not fit")])
 def test_bad_choices_are_one_line_errors(capsys, argv, message):
     code, lines, err = run(capsys, "curve", "--no-figure", *argv)
@@ -61,7 +66,56 @@ def test_bad_choices_are_one_line_errors(capsys, argv, message):
     assert message in err and err.count("\n") == 1
 
 
-def test_a_figure_that_cannot_be_written(capsys, tmp_path):
-    code, _, err = run(capsys, "curve", "--folds", "2", "--figure",
-                       str(tmp_path / "no" / "such" / "folder.png"))
-    assert code == 2 and "cannot write" in err
+@pytest.mark.parametrize("name, message", [
+    ("no/such/folder.png", "no folder"),
+    ("folder.png", "a folder, not a file"),
+    ("curve.xyz", "cannot draw a figure as 'xyz'")])
+def test_a_figure_that_cannot_be_written(capsys, tmp_path, name, message):
+    """Refused before the curve is computed."""
+    (tmp_path / "folder.png").mkdir()
+    code, lines, err = run(capsys, "curve", "--folds", "2", "--figure",
+                           str(tmp_path / name))
+    assert code == 2 and not lines and message in err
+
+
+def test_a_figure_is_written_where_it_says(capsys, tmp_path):
+    """In the format of its extension; without one, as a PNG whose name
+    the command gives."""
+    for name, written, magic in (("curve", "curve.png", b"\x89PNG"),
+                                 ("curve.pdf", "curve.pdf", b"%PDF")):
+        code, lines, _ = run(capsys, "curve", "--folds", "2", "--figure",
+                             str(tmp_path / name))
+        assert code == 0 and lines[-1] == f"figure: {tmp_path / written}"
+        assert (tmp_path / written).read_bytes()[:4] == magic
+    with pytest.raises(SystemExit) as end:
+        main(["curve", "--figure", "a.png", "--no-figure"])
+    assert end.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
+
+
+def test_the_learners_warnings_are_summarised_once(capsys):
+    # Orange's logistic regression against scikit-learn 1.8 warns at every
+    # fit (180 lines for this curve before): each kind once, with a count
+    import warnings
+
+    code, lines, err = run(capsys, "curve", "--learner", "logreg",
+                           "--folds", "5", "--no-figure")
+    assert code == 0 and lines
+    for line in err.splitlines():
+        assert line.startswith("orange-relief curve: warning: "), line
+    assert len(err.splitlines()) == len(set(err.splitlines())) <= 5
+    # the filters are as they were: nothing silenced for the rest
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.warn("after the command", FutureWarning)
+    assert len(caught) == 1
+
+
+def test_the_engine_that_answers_is_named(capsys, monkeypatch):
+    from orangecontrib.relief.core import engines
+
+    monkeypatch.setattr(engines, "decide", lambda work, parts=(): (
+        engines.VECTORISED, engines.PREPARING))
+    code, _, err = run(capsys, "curve", "--folds", "3", "--no-figure")
+    assert code == 0
+    assert err.startswith("Vectorised engine (numpy); the compiled engine ")

@@ -186,6 +186,11 @@ def test_rebate(tmp_path, capsys, monkeypatch):
     (["--method", "MultiSURF", "--out", "/dev/null/x"], "--out"),
     (["--summary", "/no/such.xlsx"], "--summary '/no/such.xlsx' is not a "
                                      "file"),
+    # every value typed is used or refused
+    (["--seed", "2"], "--seed needs --permute-rows"),
+    (["--method", "MultiSURF", "--method", "skrebate ReliefF k=10",
+      "--ties", "lower-index"],
+     "--ties needs a method with k nearest neighbours (ReliefF k=10, "),
 ])
 def test_rebate_refuses_bad_knobs_before_the_run(argv, message, capsys,
                                                  monkeypatch):

@@ -3,6 +3,7 @@ with a clear message, or a sensible result; never a crash or a hang, and
 the input arrays are never modified."""
 import copy
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -278,6 +279,21 @@ def test_integer_inputs_and_list_mask(func):
                         atol=0)
 
 
+@pytest.mark.parametrize("func", [relieff, rrelieff])
+def test_neighbour_lists_beyond_memory(func, monkeypatch):
+    """Ten million references of 20 instances: their lists of neighbours
+    (6.4 GB: ReliefF's 10 of each of two classes, RReliefF's 20, 32 bytes
+    an entry) are refused before the search where the machine (made to
+    have 1 GiB here) cannot hold them."""
+    import os
+    pages = {"SC_PHYS_PAGES": 2 ** 18, "SC_PAGE_SIZE": 2 ** 12}
+    monkeypatch.setattr(os, "sysconf", pages.__getitem__)
+    X, y = data_for(func, n=20)
+    raises(func, X, y, n_iterations=10 ** 7,
+           match="n_iterations asks for at least 6 GiB of memory and this "
+                 "machine has 1 GiB")
+
+
 @pytest.mark.parametrize("func", ALL)
 def test_many_sampled_iterations_without_seed(func):
     X, y = data_for(func)
@@ -340,6 +356,9 @@ def test_class_values_beyond_exact_floats(func):
     raises(func, X, codes + 2 ** 53, match="beyond 2[*][*]53")
     assert_allclose(result(func, X, codes * 2 ** 60 + 2 ** 60), func(X, y),
                     atol=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no cast of 1e300 to an integer
+        assert_allclose(result(func, X, y * 1e300), func(X, y), atol=0)
 
 
 def test_a_target_whose_range_is_beyond_the_largest_float():
@@ -353,7 +372,7 @@ def test_a_target_whose_range_is_beyond_the_largest_float():
 def test_ragged_rows(func):
     X, y = data_for(func, n=2)
     raises(func, [list(X[0]), list(X[1][:-1])], y,
-           match="The data must be numeric")
+           match="rectangular array of numbers; its rows differ")
 
 
 @pytest.mark.parametrize("k, sigma, message", [

@@ -1,15 +1,15 @@
-"""Which engine runs a call, the interface both implement, and the
-preparation of the compiled one in the background."""
+"""Which engine runs a call, and the interface both implement (the
+preparation of the compiled one: tests/core/test_preparation.py)."""
 import inspect
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from orangecontrib.relief.core import engines
-from orangecontrib.relief.core.engines import cache, interface, preparation
+from orangecontrib.relief.core.engines import (cache, interface, keeper,
+                                               preparation)
+from orangecontrib.relief.core.errors import ReliefInputError
 
 SMALL, LARGE = np.zeros((100, 5)), np.zeros((5000, 50))
 
@@ -24,7 +24,7 @@ def auto(monkeypatch, tmp_path):
     monkeypatch.setattr(preparation, "_started", False)
     started = []
     monkeypatch.setattr(preparation, "spawn",
-                        lambda command, log: started.append(command))
+                        lambda folder, first=(): started.append(first))
     return started
 
 
@@ -35,16 +35,24 @@ def test_the_choice_follows_the_work_and_the_preparation(auto):
     # references are drawn with replacement: more of them than instances
     assert engines.work_of(np.zeros((300, 13)), 10 ** 6) > engines.SMALL_WORK
     assert auto == []
-    # large work is answered at once, and the preparation starts, once
-    assert engines.waits_for_preparation(LARGE)
+    # large work is answered at once, and the preparation starts, once,
+    # the call's part first
+    parts = (preparation.SURF,)
+    assert engines.waits_for_preparation(LARGE, parts=parts)
+    assert engines.choose_for(LARGE, parts=parts) == engines.VECTORISED
     assert engines.choose_for(LARGE) == engines.VECTORISED
-    assert engines.choose_for(LARGE) == engines.VECTORISED
-    assert auto == [[sys.executable, "-m", preparation.WARMUP_MODULE,
-                     "--background"]]
+    assert auto == [parts]
     assert "being prepared in the background" in engines.status(LARGE)
     assert engines.status(SMALL) is None
+    # its part prepared: a call of that part goes to the compiled engine,
+    # the others wait for theirs
+    keeper.write_state(cache.kernel_folder(), {"done": list(parts)})
+    assert engines.choose_for(LARGE, parts=parts) == engines.COMPILED
+    assert engines.choose_for(LARGE, parts=(preparation.NPDR,)) == \
+        engines.VECTORISED
+    assert engines.choose_for(LARGE) == engines.VECTORISED
     # prepared: large work goes to the compiled engine
-    preparation.mark_ready("test")
+    keeper.mark_ready(cache.kernel_folder(), "test")
     assert preparation.is_ready()
     assert engines.choose_for(LARGE) == engines.COMPILED
     assert not engines.waits_for_preparation(LARGE)
@@ -69,39 +77,27 @@ def test_the_background_preparation_can_be_switched_off(auto, monkeypatch,
     assert "orange-relief prepare" in engines.status(LARGE)
 
 
-def test_no_background_start_while_another_preparation_runs(auto):
-    with preparation.preparation_lock(wait=False) as held:
-        assert held
-        assert preparation.is_running()
-        assert not preparation.start_in_background()
-    assert auto == []
-    assert not preparation.is_running()
+@pytest.mark.parametrize("value", ["vectorized", "COMPILED", "fast"])
+def test_an_unknown_engine_setting_is_refused_by_name(auto, monkeypatch,
+                                                      value):
+    monkeypatch.setenv(engines.VARIABLE, value)
+    for call in (lambda: engines.choose_for(LARGE),
+                 lambda: engines.choose_for(SMALL),
+                 lambda: engines.status(LARGE)):
+        with pytest.raises(ReliefInputError, match=f"{value!r}.*vectorised"):
+            call()
+    monkeypatch.setenv(engines.VARIABLE, "")  # empty: the default
+    assert engines.choose_for(SMALL) == engines.VECTORISED
 
 
-def test_one_preparation_at_a_time(auto):
-    with preparation.preparation_lock(wait=False) as first:
-        code = ("from orangecontrib.relief.core.engines import preparation\n"
-                "with preparation.preparation_lock(wait=False) as held:\n"
-                "    print(held)")
-        other = subprocess.run([sys.executable, "-c", code],
-                               capture_output=True, text=True, check=True)
-    assert first and other.stdout.strip() == "False"
-
-
-@pytest.mark.skipif(not os.path.exists(preparation.AUTOGROUP),
-                    reason="Linux's session scheduling groups only")
-def test_the_background_preparation_yields_the_processor():
-    # started as spawn() starts it, in a session of its own: the session's
-    # scheduling group, not only the process, must have the lowest
-    # priority, or it takes a whole core from the computation beside it
-    code = ("import os\n"
-            "from orangecontrib.relief.core.engines import preparation\n"
-            "preparation.lower_priority()\n"
-            "print(os.sched_getscheduler(0) == os.SCHED_IDLE)\n"
-            "print(open(preparation.AUTOGROUP).read().split()[-1])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True,
-                         text=True, check=True, start_new_session=True)
-    assert out.stdout.split() == ["True", "19"]
+def test_the_experiments_keep_a_forced_engine(auto, monkeypatch):
+    monkeypatch.setenv(engines.VARIABLE, engines.VECTORISED)
+    with engines.preferring_compiled():
+        assert engines.setting() == engines.VECTORISED
+    monkeypatch.delenv(engines.VARIABLE)
+    with engines.preferring_compiled():
+        assert engines.setting() == engines.PREFER_COMPILED
+    assert engines.setting() == engines.AUTO
 
 
 def test_the_kernel_folder_is_keyed_on_every_source_of_the_core(tmp_path):

@@ -221,6 +221,8 @@ def test_numpy_integers_are_integers(function, kw):
      "correlation must be a number between 0 and 1, got nan"),
     (core.corral, dict(correlation="0.5"), "correlation must be a number"),
     (core.corral, dict(correlation=None), "correlation must be a number"),
+    (core.rdg1, dict(boolean=1), "boolean must be True or False, got 1"),
+    (core.modulo, dict(numeric="yes"), "numeric must be True or False"),
 ])
 def test_bad_sizes_are_named(function, kw, message):
     with pytest.raises(ReliefInputError, match=message):
@@ -250,3 +252,64 @@ def test_unbounded_sizes(function, name):
     with pytest.raises(ReliefInputError,
                        match=f"^{named} must be|x attributes asks for"):
         function(**{name: 10 ** 12})
+
+
+# --- GAMETES-like SNP data --------------------------------------------------
+
+def test_gametes_genotypes_are_int8_balanced_and_seeded():
+    problem = core.gametes(200, 50, seed=3)
+    assert problem.X.dtype == np.int8 and problem.X.shape == (200, 50)
+    assert set(np.unique(problem.X)) <= {0, 1, 2}
+    assert problem.y.sum() == 100
+    assert problem.names[:4] == ["M0P0", "M0P1", "M1P0", "N0"]
+    assert problem.relevant.tolist() == [True] * 3 + [False] * 47
+    again = core.gametes(200, 50, seed=3)
+    assert np.array_equal(again.X, problem.X)
+    assert np.array_equal(again.y, problem.y)
+    assert not np.array_equal(core.gametes(200, 50, seed=4).X, problem.X)
+
+
+def test_gametes_blocks_do_not_depend_on_their_width():
+    source = core.GametesSource(30, 2 * core.TILE + 50, seed=0)
+    whole = source.columns(0, source.n_snps)
+    for size in (1, 7, core.TILE, core.TILE + 3, 10 * core.TILE):
+        blocks = list(source.column_blocks(size))
+        assert np.array_equal(np.hstack([b for _, b in blocks]), whole)
+
+
+@pytest.mark.parametrize("maf", [0.2, 0.35, 0.45, 0.5])
+def test_the_pair_is_purely_epistatic_with_the_heritabilities_asked(maf):
+    table = core.penetrance_table(maf, 0.05, 0.01)
+    p = core.hwe_frequencies(maf)
+    K = 0.5
+    # P(case | g1) and P(case | g2) are K whatever the genotype
+    assert np.allclose(np.einsum("abc,b,c->a", table, p, p), K)
+    assert np.allclose(np.einsum("abc,a,c->b", table, p, p), K)
+    pair = np.einsum("abc,c->ab", table, p)
+    main = np.einsum("abc,a,b->c", table, p, p)
+    pair_var = np.einsum("ab,a,b->", (pair - K) ** 2, p, p)
+    assert pair_var / (K * (1 - K)) == pytest.approx(0.05)
+    assert p @ (main - K) ** 2 / (K * (1 - K)) == pytest.approx(0.01)
+
+
+def test_the_data_follow_the_penetrances():
+    problem = core.gametes(20000, 4, seed=0, heritability=0.2, main_effect=0.02)
+    g1, g2, g3 = problem.X[:, :3].T.astype(int)
+    table = problem.info["penetrance"]
+    # the population's rate of cases is K = 1/2, the sample's too, so
+    # P(case | g) in the sample is the penetrance
+    for cell in [(0, 0, 0), (1, 1, 0), (0, 1, 1)]:
+        chosen = (g1 == cell[0]) & (g2 == cell[1]) & (g3 == cell[2])
+        assert problem.y[chosen].mean() == pytest.approx(table[cell],
+                                                         abs=0.05)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(heritability=0.9), "too strong for a minor allele frequency"),
+    (dict(maf=(0.3, 0.1)), "low <= high"),
+    (dict(predictive_maf=0.6), "predictive_maf must be a number between"),
+    (dict(n_snps=2), "n_snps must be an integer >= 3"),
+])
+def test_gametes_bad_parameters(options, message):
+    with pytest.raises(ReliefInputError, match=message):
+        core.gametes(**{"n_instances": 10, "n_snps": 10, **options})

@@ -90,6 +90,27 @@ def test_numeric_tables_follow_the_definition(missing_diff_tables, kind,
                 atol=1e-12)
 
 
+@TABLE_BUILDERS
+@pytest.mark.parametrize("kind", ["linear", "squared", "ramp"])
+def test_tables_do_not_depend_on_the_order_of_the_rows(missing_diff_tables,
+                                                       kind):
+    """Equal values of different groups, and rows given in another order,
+    give the same tables to the bit: a near tie between two distances
+    must not be decided by the order in which the rows came."""
+    rng = rng_of("tables in any order", kind)
+    n, n_groups = 60, 3
+    X = np.round(rng.random((n, 4)) * 4) / 4  # many equal values
+    X[rng.random(X.shape) < 0.2] = np.nan
+    groups = rng.integers(0, n_groups, n)
+    order = rng.permutation(n)
+    given, permuted = (
+        missing_diff_tables(X[rows], np.zeros(4, bool), groups[rows],
+                            n_groups, DIFF_KINDS[kind], 0.1, 0.6)[1]
+        for rows in (np.arange(n), order))
+    assert given.shape == (4, n_groups, n)
+    np.testing.assert_array_equal(permuted, given[..., order])
+
+
 def test_values_closer_than_the_sort_keys_tell_apart_come_out_sorted():
     """The sort keys give up the lowest bits of a value to the row number;
     values that differ only there must still come out in order."""

@@ -13,7 +13,7 @@ from scipy.optimize import minimize
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.formulas import npdr as formulas
-from orangecontrib.relief.core.npdr import npdr
+from orangecontrib.relief.core.npdr import npdr, npdr_columns
 from orangecontrib.relief.core.npdr_net import npdr_net
 from orangecontrib.relief.core.significance import adjust
 from tests.core.engines import each_engine, on_each_engine
@@ -249,6 +249,32 @@ def test_authors_k_is_knnsurf():
     (lambda X, y: npdr(X, y, covariates=np.where(y > 0, np.nan, 1.0)),
      "missing"),
     (lambda X, y: npdr(X, y, covariates=np.ones((3, 1))), "one row per"),
+    # covariates, each named (by its column or its name) where it is bad
+    (lambda X, y: npdr(X, y, covariates=np.ones(len(y)),
+                       names=list("abcde") + ["age"]),
+     "^The covariate 'age' is constant"),
+    (lambda X, y: npdr(X, y, covariates=X[:, 3]),
+     "covariate column 0 holds the values of attribute 3"),
+    (lambda X, y: npdr(X, y, covariates=np.column_stack(
+        [X[:, 0] ** 2, 3 * X[:, 0] ** 2 - 1]), names=list("abcde") + [
+        "age", "age in months"]),
+     "covariate 'age in months' over the neighbour pairs are a linear "
+     "combination of those of covariate 'age'"),
+    (lambda X, y: npdr(X, y, covariates=np.zeros(len(y)) + 1j),
+     "complex numbers"),
+    (lambda X, y: npdr(X, y, covariates=np.array(["a"] * len(y))),
+     "covariates must be numeric"),
+    (lambda X, y: npdr(X, y, covariate_discrete=[True]),
+     "covariate_discrete .* needs covariates"),
+    (lambda X, y: npdr(X, y, covariates=X[:, 0] ** 2, names=["a"]),
+     "names must name the 5 attributes and the 1 covariates"),
+    (lambda X, y: npdr_columns(X, y, None, [0.5]),
+     r"column index in 0..4, got 0.5"),
+    (lambda X, y: npdr_columns(X, y, None, ["age"]), "got 'age'"),
+    (lambda X, y: npdr_columns(X, y, None, "0"), "list of column indices"),
+    (lambda X, y: npdr_columns(X, y, None, [True]), "got True"),
+    (lambda X, y: npdr_columns(X, y, None, [4, 4], names=list("abcde")),
+     "covariates gives 'e' twice"),
     (lambda X, y: npdr(X, y, scale="none", diff="ramp"), "needs diff"),
     (lambda X, y: npdr(X, y, neighbourhood="relieff", twins="exclude"),
      "ties='all'"),
@@ -259,6 +285,8 @@ def test_authors_k_is_knnsurf():
     (lambda X, y: npdr(X[:2], y[:2]), "too few"),
     (lambda X, y: npdr_net(X, y, lam=0), "lam must"),
     (lambda X, y: npdr_net(X, y, l1_ratio=1.5), "l1_ratio must"),
+    (lambda X, y: npdr_net(X, y, nonnegative="yes"),
+     "nonnegative must be True or False"),
 ])
 def test_bad_input_is_refused_with_a_message(call, message):
     X, y, _, _ = random_data(5)

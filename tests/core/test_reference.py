@@ -385,8 +385,8 @@ def make_case(variant, scenario, seed):
     elif variant == "rrelieff":
         kwargs["k_nearest"] = int(rng.integers(1, n + 4))
         kwargs["weighting"] = ["exp_rank", "equal"][int(rng.integers(0, 2))]
-        if rng.random() < 0.3:
-            kwargs["sigma"] = float(rng.uniform(0.5, 10))
+        if rng.random() < 0.3 and kwargs["weighting"] == "exp_rank":
+            kwargs["sigma"] = float(rng.uniform(0.5, 10))  # only it reads it
     disc = None if (not discrete.any() and rng.random() < 0.5) else discrete
     return X, y, disc, kwargs
 

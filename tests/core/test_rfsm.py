@@ -217,7 +217,8 @@ def data_and_nested_sets(draw):
     big = draw(st.lists(st.integers(0, a - 1), unique=True, max_size=a))
     small = [A for A in big if draw(st.booleans())]
     k = draw(st.integers(1, 3))
-    priors = draw(st.sampled_from(["eq2", "relieff"]))
+    priors = draw(st.sampled_from(["eq2", "relieff"])) \
+        if task == "classification" else "eq2"
     return X, y, discrete, task, small, big, k, priors
 
 
@@ -263,6 +264,23 @@ def test_parity_needs_neighbours_from_all_attributes():
 
 # --------------------------------------------------------------------------
 # input errors
+
+@pytest.mark.parametrize("task, options, message", [
+    ("classification", dict(weighting="equal"),
+     "weighting needs task='regression'"),
+    ("classification", dict(sigma=2.0), "sigma needs task='regression'"),
+    ("classification", dict(sigma="wide"), "sigma must be a number"),
+    ("regression", dict(priors="relieff"),
+     "priors needs task='classification'"),
+    ("regression", dict(weighting="equal", sigma=2.0),
+     "sigma needs weighting='exp_rank'")])
+def test_options_of_the_other_task_are_refused(task, options, message):
+    """The rank weighting is the numeric target's, the priors weigh the
+    misses of classes: given to the other task, refused by name."""
+    X, y, discrete = mixed_data(41, task=task)
+    with pytest.raises(ReliefInputError, match=message):
+        RFSM(X, y, discrete, task=task, **options)
+
 
 def test_bad_input():
     X, y, discrete = mixed_data(40)

@@ -11,7 +11,7 @@ from numpy.testing import assert_allclose
 
 from orangecontrib.relief.core import (RFSM, Consistency, ReliefInputError,
                                        generators)
-from orangecontrib.relief.core.subsets import (SetMeasure,
+from orangecontrib.relief.core.subsets import (SEARCHES, SetMeasure,
                                                backward_elimination,
                                                branch_and_bound,
                                                greedy_forward)
@@ -194,6 +194,25 @@ def test_equal_frequency_discretisation():
     measure = Consistency(X, y, task="regression")
     assert measure.evaluate([0]) == 1.0
     assert measure.evaluate([]) == 0.25
+
+
+@pytest.mark.parametrize("search, options, message", [
+    ("greedy forward", dict(tol=float("nan")), "tol must be a number >= 0"),
+    ("greedy forward", dict(tol=-0.1), "tol must be"),
+    ("greedy forward", dict(max_features=0), "max_features must be a "
+                                             "positive integer or None"),
+    ("greedy forward", dict(continue_to_end="yes"),
+     "continue_to_end must be True or False"),
+    ("backward elimination", dict(min_features=-1),
+     "min_features must be an integer >= 0"),
+    ("branch and bound", dict(max_evaluations=0),
+     "max_evaluations must be a positive integer"),
+    ("branch and bound", dict(tol="0.1"), "tol must be")])
+def test_bad_search_options_are_named(search, options, message):
+    X = np.random.default_rng(3).random((20, 3))
+    measure = RFSM(X, (np.arange(20) % 2).astype(float))
+    with pytest.raises(ReliefInputError, match=message):
+        SEARCHES[search](measure, **options)
 
 
 def test_consistency_input_errors():

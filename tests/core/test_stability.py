@@ -42,6 +42,17 @@ def test_identical_sets_have_stability_one_and_no_variance():
         assert index.low == pytest.approx(1) == index.high
 
 
+def test_the_interval_of_nearly_identical_sets_stops_at_one():
+    """Nine equal sets and one that differs in one attribute: Phi is near
+    1, the normal interval would pass it, the population's cannot."""
+    rows = SETS[[0] * 9 + [1]]
+    index = stability_index(rows)
+    assert 0.5 < index.value < 1
+    assert index.value + 1.96 * np.sqrt(index.variance) > 1
+    assert index.high == 1
+    assert index.low < index.value
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_independent_random_sets_have_stability_about_zero(seed):
     """Sets of 10 of 100 attributes drawn independently: the estimate is
@@ -69,6 +80,18 @@ def test_sets_of_different_sizes_drawn_at_random_are_about_zero_too():
 def test_an_undefined_index_or_bad_sets_are_refused(sets, message):
     with pytest.raises(ReliefInputError, match=message):
         stability_index(sets)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(top_k=5), "top_k must be at most the number of attributes \\(4\\), "
+                    "got 5"),
+    (dict(n_resamples=1), "n_resamples must be an integer >= 2, got 1"),
+    (dict(subsample=0.3), "subsample needs resampling='subsample'"),
+    (dict(resampling="subsample", subsample=1.0), "subsample must be")])
+def test_settings_that_cannot_hold_are_named(options, message):
+    with pytest.raises(ReliefInputError, match=message):
+        ranking_stability(lambda rows: np.arange(4.0), np.arange(20) % 2,
+                          **{"n_resamples": 3, **options})
 
 
 def test_ranks_go_to_the_lower_index_on_ties_and_nan_last():

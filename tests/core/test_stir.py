@@ -11,6 +11,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.errors import ReliefInputError
 from tests.core.engines import each_engine
 from tests.degenerate_evidence import CASES, degenerate
 from tests.reference import stir as port
@@ -30,6 +31,22 @@ R_SETTINGS = {
 }
 
 
+def neighbourhood_options(neighbourhood, k, deviation="sample"):
+    """The options of `neighbourhood`: ReliefF's k, MultiSURF's deviation
+    (each refused where the neighbourhood does not read it)."""
+    if neighbourhood == "relieff":
+        return dict(k_nearest=k)
+    if neighbourhood.startswith("multisurf"):
+        return dict(deviation=deviation)
+    return {}
+
+
+def r_ties(neighbourhood):
+    """R's rule for ties at the k-th neighbour, where the neighbourhood has
+    one: its stable sort gives the tied places to the lower indices."""
+    return {"ties": "lower-index"} if neighbourhood == "relieff" else {}
+
+
 def random_data(seed, n=30, a=5):
     rng = np.random.default_rng(seed)
     return rng.random((n, a)), rng.permutation(np.arange(n) % 2).astype(float)
@@ -46,6 +63,20 @@ def tied_data(seed, n=30, a=5):
     y = np.arange(n) % 2  # twins 2, 3 and 5, 6 of other classes
     X[10] = X[8]  # twins of one class
     return X, y.astype(float)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(k_nearest=3), "k_nearest needs neighbourhood='relieff'"),
+    (dict(neighbourhood="surf", deviation="sample"),
+     "deviation needs neighbourhood='multisurf'"),
+    (dict(ties="lower-index"), "ties needs neighbourhood='relieff'"),
+    # R's pairs break ties as R's stable sort does, whatever the rule
+    (dict(neighbourhood="relieff", r_compatible=True, ties="lower-index"),
+     "ties needs neighbourhood='relieff' and r_compatible=False")])
+def test_options_of_another_neighbourhood_are_refused(options, message):
+    X, y = random_data(5)
+    with pytest.raises(ReliefInputError, match=message):
+        significance.stir(X, y, **options)
 
 
 @each_engine
@@ -67,8 +98,9 @@ def test_stir_is_the_authors_statistic(engine, neighbourhood, data,
                                    keep_rule=False) != (hits, misses)
     with forced(engine):
         result = significance.stir(
-            X, y, neighbourhood=neighbourhood, k_nearest=settings.get("k", 1),
-            deviation="sample", variance=variance)
+            X, y, neighbourhood=neighbourhood, variance=variance,
+            **neighbourhood_options(neighbourhood, settings.get("k")),
+            **r_ties(neighbourhood))
     assert result.df == df and result.note is None
     assert_allclose(result.t, t, rtol=0, atol=1e-9)
     assert_allclose(result.p, p, rtol=0, atol=1e-9)
@@ -165,7 +197,8 @@ def test_gametes_interaction_is_significant_as_in_r(neighbourhood):
     nothing)."""
     names, X, y = gametes()
     result = significance.stir(X, y, neighbourhood=neighbourhood,
-                               k_nearest=10, deviation="sample")
+                               **neighbourhood_options(neighbourhood, 10),
+                               **r_ties(neighbourhood))
     assert_allclose(result.t, R_GAMETES[neighbourhood], rtol=0, atol=1e-9)
     held = significance.significant(significance.adjust(result.p, "holm"),
                                     0.05)
@@ -194,8 +227,9 @@ def test_the_score_is_the_method_weight():
 def test_degenerate_evidence_gets_no_verdict(engine, case, neighbourhood):
     X, y, without = degenerate(case)
     with forced(engine):
-        result = significance.stir(X, y, neighbourhood=neighbourhood,
-                                   k_nearest=2)
+        result = significance.stir(
+            X, y, neighbourhood=neighbourhood,
+            **neighbourhood_options(neighbourhood, 2, "population"))
     assert_array_equal(np.flatnonzero(np.isnan(result.p)), without)
     assert_array_equal(np.isnan(result.t), np.isnan(result.p))
     assert not significance.significant(
@@ -259,8 +293,8 @@ def test_r_compatible_stir_is_r(name, method, k):
     X, y = r_table(name)
     expected = {column: np.array([float(row[column]) for row in rows])
                 for column in ("t", "p", "score")}
-    options = dict(neighbourhood=method, k_nearest=max(k, 1),
-                   deviation="sample")
+    options = dict(neighbourhood=method,
+                   **neighbourhood_options(method, max(k, 1)))
     result = significance.stir(X, y, r_compatible=True, **options)
     assert result.df == int(rows[0]["n_hits"]) + int(rows[0]["n_misses"]) - 2
     assert_allclose(result.t, expected["t"], rtol=0, atol=1e-9)
@@ -278,7 +312,8 @@ def test_r_compatible_pairs_of_each_engine_and_star(engine, neighbourhood):
     X, y = r_table("twins.tsv")
     with forced(engine):
         got = significance.stir(X, y, neighbourhood=neighbourhood,
-                                k_nearest=3, r_compatible=True)
+                                r_compatible=True,
+                                **neighbourhood_options(neighbourhood, 3))
     expected = R_OUTPUTS["twins.tsv", neighbourhood.rstrip("*"),
                          3 if neighbourhood == "relieff" else 0]
     assert_allclose(got.t, [float(row["t"]) for row in expected], atol=1e-9)
@@ -286,14 +321,16 @@ def test_r_compatible_pairs_of_each_engine_and_star(engine, neighbourhood):
 
 def test_r_compatible_is_the_papers_where_r_agrees_with_it():
     """Two classes, no twins of different classes, every MultiSURF
-    reference with a hit and two misses: R's pairs are the paper's."""
+    reference with a hit and two misses: R's pairs are the paper's (the
+    k nearest with R's ties, to the lower index as its stable sort)."""
     names, X, y = gametes()
     for neighbourhood in ("relieff", "multisurf"):
-        options = dict(neighbourhood=neighbourhood, k_nearest=10,
-                       deviation="sample")
+        options = dict(neighbourhood=neighbourhood,
+                       **neighbourhood_options(neighbourhood, 10))
+        paper = dict(options, **r_ties(neighbourhood))
         assert_allclose(significance.stir(X, y, r_compatible=True,
                                           **options).t,
-                        significance.stir(X, y, **options).t, atol=1e-9)
+                        significance.stir(X, y, **paper).t, atol=1e-9)
 
 
 def test_r_compatible_must_be_a_bool():
@@ -310,8 +347,8 @@ def test_r_compatible_stir_is_r_on_the_small_table(method, k):
     n_hits, n_misses, t, p = R_SMALL[method, k]
     y = np.arange(len(SMALL)) % 2
     result = significance.stir(np.array(SMALL, float), y.astype(float),
-                               neighbourhood=method, k_nearest=max(k, 1),
-                               r_compatible=True)
+                               neighbourhood=method, r_compatible=True,
+                               **neighbourhood_options(method, max(k, 1)))
     assert result.df == n_hits + n_misses - 2
     assert_allclose(result.t, t, rtol=0, atol=1e-12)
     assert_allclose(result.p, p, rtol=0, atol=1e-12)

@@ -137,6 +137,22 @@ def test_bad_shape():
         turf(multisurf, X[:, 0], y)
 
 
+def test_an_attribute_without_a_final_score_is_not_kept():
+    """No round drops anything (n_keep above the attributes): the final
+    scoring's NaN is the attribute's score, and it is not among the
+    kept."""
+    X, y, discrete = data(n=30, noise=2)
+
+    def score(X, y, discrete, progress_callback=None):
+        scores = np.arange(X.shape[1], dtype=float)
+        scores[1] = np.nan
+        return scores
+
+    result = turf(score, X, y, discrete, n_keep=10)
+    assert np.isnan(result.scores[1])
+    assert 1 not in result.kept and len(result.kept) == X.shape[1] - 1
+
+
 def test_n_keep_above_the_attributes_scores_once():
     X, y, discrete = data(n=60, noise=2)
     result = turf(multisurf, X, y, discrete, n_keep=4)

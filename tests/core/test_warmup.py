@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from scipy import sparse
 
 from orangecontrib.relief.core import (RFSM, backward_elimination, classdep,
                                        double, estimators, greedy_forward,
@@ -74,7 +75,10 @@ def inputs(folder, n=300, a=12):
             "read-only mixed": (frozen, nominal),
             "missing": (missing, nominal),
             "Fortran missing": (np.asfortranarray(missing.astype(np.float32)),
-                                nominal)}
+                                nominal),
+            "int8": (np.floor(numeric * 3).astype(np.int8), None),
+            "sparse": (sparse.csr_matrix(np.where(numeric > 0.7, numeric, 0)),
+                       None)}
     targets = {"classes": np.arange(n) % 3,
                "float classes": (np.arange(n) % 2).astype(np.float32),
                "bool classes": np.arange(n) % 2 == 0,
@@ -114,8 +118,8 @@ def _others(X, discrete, t, folder):
     significance.rrelieff_rescorer(X, t["target"], discrete)(t["target"])
     significance.permutation_pvalues(estimators.relieff, X, t["classes"],
                                      discrete, n_permutations=3)
-    if np.isnan(X).any():
-        return  # the learner imputes before it weighs
+    if sparse.issparse(X) or np.isnan(X).any():
+        return  # the learner imputes before it weighs (dense data)
     weights = fit_class_weights(X, t["classes"], discrete, 3, k=5)
     predict_votes(X, t["classes"], weights, discrete, X[:7], 5)
 
@@ -129,8 +133,8 @@ def _rfsm(X, discrete, t, folder):
 
 
 def _streaming(X, discrete, t, folder):
-    if np.isnan(X).any():
-        return  # streaming refuses missing values
+    if sparse.issparse(X) or np.isnan(X).any():
+        return  # streaming refuses missing values (and reads dense rows)
     streaming.relieff_streaming(X, t["classes"], discrete, n_iterations=40,
                                 k_nearest=5, chunk_rows=64)
     streaming.relieff_streaming(folder / "X.npy", t["float classes"],

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse
 from numpy.testing import assert_array_equal
 from sklearn.model_selection import GridSearchCV
 from sklearn.neighbors import KNeighborsClassifier
@@ -125,7 +126,17 @@ def test_bad_parameters_are_named():
             (selectors.MultiSURF(deviation="biased"), "deviation"),
             (selectors.ReliefF(significance="bootstrap"), "significance"),
             (selectors.ReliefF(significance="stir", alpha=3), "alpha"),
-            (selectors.RReliefF(significance="stir"), "STIR")]:
+            (selectors.RReliefF(significance="stir"), "STIR"),
+            (selectors.MultiSURF(task=None), "task must be one of "
+                                             "'classification', "
+                                             "'regression', got None"),
+            (selectors.SURF(task="classify"), "task must be"),
+            (selectors.NPDR(random_state=-1), "random_state must be"),
+            (selectors.ReliefF(alpha=0.01), "alpha needs significance"),
+            (selectors.ReliefF(significance="stir", n_permutations=99),
+             "n_permutations needs significance='permutation'"),
+            (selectors.ReliefF(t_eq=0.2, t_diff=0.3),
+             "t_eq needs diff='ramp'")]:
         with pytest.raises(ValueError, match=message):
             selector.fit(X, y)
 
@@ -218,6 +229,8 @@ def test_too_few_permutations_warn_at_fit():
         warnings.simplefilter("error")
         selectors.MultiSURF(significance="permutation", n_permutations=19,
                             alpha=0.05).fit(X, y)
+    with pytest.raises(ReliefInputError, match="n_permutations needs "
+                                               "significance='permutation'"):
         selectors.MultiSURF(significance="stir", n_permutations=9,
                             alpha=0.05).fit(X, y)
 
@@ -246,7 +259,7 @@ def test_degenerate_evidence_gets_no_verdict(case, selector):
 
 #: parameters changed by set_params between fit and transform: name ->
 #: (the change, an error's pattern, or None: the selection of a selector
-#: fit with the change)
+#: fit with the change; by the test fit ran where they differ)
 AFTER_FIT = {
     "count -1": (dict(n_features_to_select=-1), "n_features_to_select .*-1"),
     "count 2.5": (dict(n_features_to_select=2.5),
@@ -264,7 +277,8 @@ AFTER_FIT = {
     "significance 'bootstrap'": (dict(significance="bootstrap"),
                                  "significance .*'bootstrap'"),
     "alpha 3": (dict(alpha=3), "alpha .*3"),
-    "alpha 0.5": (dict(alpha=0.5), None),
+    "alpha 0.5": (dict(alpha=0.5), {None: "alpha needs significance",
+                                     "stir": None}),
 }
 
 
@@ -275,6 +289,8 @@ def test_parameters_changed_after_fit(case, tested):
     them: checked as fit checks them, never a silent other selection."""
     X, y = interaction(n=60)
     changes, error = AFTER_FIT[case]
+    if isinstance(error, dict):
+        error = error[tested]
     fitted = selectors.ReliefF(significance=tested).fit(X, y)
     fitted.set_params(**changes)
     if error is not None:
@@ -302,3 +318,21 @@ def test_dtypes_no_float_holds(case, selector):
     X, y = interaction(n=40)
     with pytest.raises((ValueError, TypeError)):
         selector().fit(DTYPES[case](X), y)
+
+
+def test_narrow_and_sparse_features_kept_as_they_are():
+    """int8 and float32 features and a sparse matrix reach the core as
+    they are, with the importances of the same features in float64, and
+    a sparse matrix's selected columns come out sparse."""
+    X, y = interaction(n=60)
+    genotypes = np.floor(X * 3).astype(np.int8)
+    counts = scipy.sparse.csr_matrix(np.where(X > 0.6, X, 0))
+    for given, dense in ((genotypes, genotypes.astype(float)),
+                         (X.astype(np.float32), X.astype(np.float32)
+                          .astype(float)),
+                         (counts, counts.toarray())):
+        fitted = selectors.ReliefF(n_features_to_select=2).fit(given, y)
+        assert_array_equal(fitted.feature_importances_,
+                           selectors.ReliefF().fit(dense, y)
+                           .feature_importances_)
+    assert scipy.sparse.issparse(fitted.transform(counts))

@@ -266,9 +266,10 @@ def test_the_results_write_their_files(results, tmp_path):
         rows = list(csv.DictReader(file))
     multiplexer = [row for row in rows if row["configuration"]
                    == "6_bit_mutliplexer" and row["method"] == "MultiSURF"]
-    assert [(row["ranked"], row["r"]) for row in multiplexer] == [
-        (ranked, str(r)) for ranked in ("key", "key and register")
-        for r in range(1, 7)]
+    assert [(row["ranked"], row["ranking"], row["r"])
+            for row in multiplexer] == [
+        (ranked, ranking, str(r)) for ranked in ("key", "key and register")
+        for ranking in ("signed", "absolute") for r in range(1, 7)]
     assert {row["key_variables"] for row in multiplexer} == {"A_0 A_1"}
     assert multiplexer[-1]["power"] == "1"
     assert not any(row["method"] == "Relief"
@@ -281,7 +282,20 @@ def test_the_results_write_their_files(results, tmp_path):
     summary = results.summary()
     assert "6_bit_mutliplexer" in summary and "n/a" in summary
     assert "7 files" in summary
-    assert summary.split("\n")[-1].startswith("6_bit_mutliplexer")
+    signed, absolute = summary.split("Ranked by the magnitude")
+    assert signed.rstrip().split("\n")[-1].startswith("6_bit_mutliplexer")
+    assert absolute.split("\n")[-1].startswith("mean")
+
+
+def test_power_by_the_magnitude_of_the_scores():
+    """A key variable of a large negative score ranks last by score and
+    first by its magnitude; a tie still counts against the method."""
+    scores = np.array([0.1, -0.9, 0.2, 0.05])
+    relevant = np.array([False, True, False, False])
+    assert rebate.worst_rank(scores, relevant) == 4
+    assert rebate.worst_rank(scores, relevant, absolute=True) == 1
+    assert rebate.worst_rank(np.array([0.9, -0.9]), np.array([False, True]),
+                             absolute=True) == 2
 
 
 def test_a_run_reports_progress_and_stops_when_asked():
@@ -331,6 +345,23 @@ def test_bad_settings_are_refused(options, message):
 def test_a_folder_without_tables_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text("nothing here\n")
     with pytest.raises(ValueError, match="holds no table"):
+        rebate.run(rebate.Settings(str(tmp_path), methods=("MultiSURF",)))
+
+
+@pytest.mark.filterwarnings("error::UserWarning")  # numpy's "no data"
+@pytest.mark.parametrize("body, message", [
+    ("", "the table has a header and no rows"),
+    ("0\t1\t0\n1\t0\n", "not a table of numbers"),
+    ("0\tx\t0\n", "not a table of numbers"),
+    ("0\t1\t0\t1\n1\t0\t1\t0\n", "4 values a row for 3 columns"),
+    ("0\t1\t0\n1\t0\t0\n", "MultiSURF: The data has a single class")])
+def test_a_table_that_cannot_be_weighed_is_named(tmp_path, body, message):
+    """A header without rows, ragged or non-numeric rows, a table the
+    method refuses: an error naming the file (and the method)."""
+    folder = tmp_path / "family" / "a_2"
+    folder.mkdir(parents=True)
+    (folder / "data_01.txt").write_text("M0P0\tN0\tClass\n" + body)
+    with pytest.raises(ValueError, match=f"data_01.txt: {message}"):
         rebate.run(rebate.Settings(str(tmp_path), methods=("MultiSURF",)))
 
 
@@ -389,7 +420,10 @@ def test_ties_reach_the_methods_with_k_nearest_neighbours(monkeypatch):
     # the SURF family has no k-th neighbour: the rule does not concern it
     assert rebate.our_scores("SURF", X, y, None, "classification",
                              "all") is not None
-    with pytest.raises(ValueError, match="relief takes no rule for ties"):
+    # Relief's nearest hit and miss take the rule too, which checks it
+    assert rebate.our_scores("Relief", X, y, None, "classification",
+                             "lower-index") is not None
+    with pytest.raises(ValueError, match="ties must be one of"):
         rebate.our_scores("Relief", X, y, None, "classification", "all")
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 from Orange.classification import LogisticRegressionLearner
-from Orange.data import ContinuousVariable, DiscreteVariable
+from Orange.data import ContinuousVariable, DiscreteVariable, Variable
 from Orange.preprocess.score import ANOVA, InfoGain, Scorer
 
 from orangecontrib.relief import Consensus, MultiSURF, ReliefF, RReliefF
@@ -68,7 +68,32 @@ def test_the_class_types_are_those_every_scorer_fits():
 
 @pytest.mark.parametrize("args, message", [
     (([ReliefF()],), "at least two"),
-    (([ReliefF(), InfoGain()], "median"), "method must be")])
+    (([ReliefF(), InfoGain()], "median"), "method must be"),
+    ((None,), "takes a list of scorers, got None"),
+    ((ReliefF(),), "takes a list of scorers"),
+    (("ab",), "takes an Orange scorer, such as ReliefF\\(\\), got 'a'")])
 def test_bad_consensus_is_refused(args, message):
     with pytest.raises(ValueError, match=message):
         Consensus(*args)
+
+
+class Noisy(Scorer):
+    """A scorer that warns at every call, as a learner of scikit-learn
+    does of its own deprecations."""
+    feature_type = Variable
+    class_type = DiscreteVariable
+
+    def score_data(self, data, feature=None):
+        import warnings
+
+        for _ in range(3):
+            warnings.warn("a deprecation of the learner", FutureWarning)
+        return np.arange(len(data.domain.attributes), dtype=float)
+
+
+def test_the_scorers_warnings_are_summarised_once(heart):
+    with pytest.warns(UserWarning) as caught:
+        Consensus([ReliefF(), Noisy(), Noisy()])(heart)
+    summary, = [str(w.message) for w in caught]
+    assert summary.startswith("Consensus: its scorers warned 6 times")
+    assert "FutureWarning: a deprecation of the learner (6x)" in summary

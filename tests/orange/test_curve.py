@@ -111,9 +111,23 @@ def test_a_numeric_class_is_scored_by_r2():
         selection_curve(data, LinearRegressionLearner(), score="CA")
 
 
+@pytest.mark.parametrize("options, message", [
+    (dict(score="F1"), "score must be"),
+    (dict(n_folds=0), "n_folds must be an integer >= 2, got 0"),
+    (dict(n_folds=1), "n_folds must be an integer >= 2, got 1"),
+    (dict(n_folds=2.5), "n_folds must be"),
+    (dict(learner="knn"), "learner must be an Orange learner, such as "
+                          "KNNLearner\\(\\), got 'knn'"),
+    (dict(learner=KNNLearner), "learner must be an Orange learner"),
+    (dict(scorer="ReliefF"), "takes an Orange scorer")])
+def test_bad_options_are_named(heart, options, message):
+    arguments = dict(learner=KNNLearner())
+    arguments.update(options)
+    with pytest.raises(ValueError, match=message):
+        selection_curve(heart, arguments.pop("learner"), **arguments)
+
+
 def test_bad_arguments_are_refused(heart):
-    with pytest.raises(ValueError, match="score must be"):
-        selection_curve(heart, KNNLearner(), score="F1")
     no_class = heart.transform(heart.domain.select_columns(
         heart.domain.attributes))
     with pytest.raises(ValueError, match="target variable"):

@@ -40,3 +40,17 @@ def test_registry_generates_every_problem(name):
     assert generator.description
     again = generator(seed=0, **kwargs)
     assert_array_equal(table.X, again.X)
+
+
+def test_gametes_table_is_the_core_problem():
+    from orangecontrib.relief.core.generators import gametes
+
+    table = generators.gametes(60, 12, seed=5)
+    problem = gametes(60, 12, seed=5)
+    assert_array_equal(table.X, problem.X)
+    assert_array_equal(table.Y, problem.y)
+    assert [v.name for v in table.domain.attributes[:3]] == [
+        "M0P0", "M0P1", "M1P0"]
+    assert generators.relevant_mask(table.domain).tolist() == (
+        [True] * 3 + [False] * 9)
+    assert table.domain.class_var.values == ("control", "case")

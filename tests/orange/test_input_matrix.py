@@ -10,11 +10,18 @@ table draws its values from a seed of its own name.
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
-from Orange.modelling import TreeLearner
+from Orange.data import (ContinuousVariable, DiscreteVariable, Domain, Table,
+                         Variable)
+from Orange.modelling import KNNLearner, TreeLearner
+from Orange.preprocess.fss import SelectBestFeatures
+from Orange.preprocess.score import Scorer
 
-from orangecontrib.relief import (CDRelief, ClassDependentKNNLearner,
-                                  IWCDRelief, generators)
+from orangecontrib.relief import (NPDR, CDRelief, ClassDependentKNNLearner,
+                                  Consensus, IWCDRelief, RankScorer, ReliefF,
+                                  SelectReliefFeatures, Significance, TuRF,
+                                  generators)
+from orangecontrib.relief.curve import selection_curve
+from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.selection import MEASURES, SEARCHES, select
 from orangecontrib.relief.variants import SCORERS
@@ -172,3 +179,67 @@ def test_generators(generator, options):
         assert len(str(error)) > 20, error
     else:
         assert len(data) > 0 and data.domain.class_var is not None
+
+
+class Answer(Scorer):
+    """A scorer that answers ``answer(number of attributes)``."""
+    feature_type = Variable
+    class_type = Variable
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def __call__(self, data, feature=None):
+        return self.answer(len(data.domain.attributes))
+
+
+#: the entry points that take a scorer: name -> call(scorer, data)
+TAKE_A_SCORER = {
+    "SelectReliefFeatures": lambda scorer, data: SelectReliefFeatures(
+        scorer, k=2)(data),
+    "selection curve": lambda scorer, data: selection_curve(
+        data, KNNLearner(), scorer, n_folds=2),
+    "stability": lambda scorer, data: ranking_stability(data, scorer,
+                                                        n_resamples=2),
+    "Consensus": lambda scorer, data: Consensus([ReliefF(), scorer])(data),
+    "TuRF": lambda scorer, data: TuRF(scorer)(data),
+    "Significance": lambda scorer, data: Significance(
+        scorer, test="permutation", n_permutations=3)(data),
+    "Rank": lambda scorer, data: RankScorer(scorer).score_data(data),
+}
+#: what is not a scorer, or answers what no scorer may: the error it gets
+NOT_SCORERS = {
+    "a name": ("ReliefF", "takes an Orange scorer, such as ReliefF()"),
+    "a class": (ReliefF, "takes an Orange scorer"),
+    "one score short": (Answer(lambda a: np.zeros(a - 1)),
+                        "(3 scores|shape \\(3,\\)|scores? for 4 attributes)"),
+    "complex scores": (Answer(lambda a: np.zeros(a) + 1j),
+                       "not real numbers"),
+    "words": (Answer(lambda a: np.array(["high"] * a)), "not real numbers"),
+}
+
+
+@pytest.mark.parametrize("entry", TAKE_A_SCORER)
+@pytest.mark.parametrize("case", NOT_SCORERS)
+def test_what_is_no_scorer_is_named(entry, case):
+    """Every entry point that takes a scorer refuses what is not one, and
+    scores that are not one real number per attribute, in words."""
+    scorer, message = NOT_SCORERS[case]
+    with pytest.raises(ValueError, match=message):
+        TAKE_A_SCORER[entry](scorer, tables()["ordinary"])
+
+
+def test_attributes_without_a_weight_sort_last():
+    """NPDR gives its covariates no weight: Orange's scripted contract
+    gets -inf (a NaN would sort anywhere and misplace the others), so that
+    SelectBestFeatures keeps the best by the weights, in order."""
+    data = tables()["ordinary"]
+    weights = NPDR(covariates=["a1"]).result(data).coefficient
+    assert np.isnan(weights[1])
+    scores = NPDR(covariates=["a1"])(data)
+    assert scores[1] == -np.inf
+    np.testing.assert_array_equal(np.delete(scores, 1), np.delete(weights, 1))
+    best = np.argsort(-np.nan_to_num(weights, nan=-np.inf))[:2]
+    kept = SelectBestFeatures(method=NPDR(covariates=["a1"]), k=2)(data)
+    assert [var.name for var in kept.domain.attributes] == [
+        ATTRIBUTES[i].name for i in best]

@@ -105,11 +105,20 @@ def test_learner_handles_missing_nominal_unused_classes_and_one_class(
     assert np.isfinite(model(heart, model.Probs)).all()
 
 
-def test_learner_rejects_bad_options():
-    with pytest.raises(ValueError):
-        ClassDependentKNNLearner(method="RelieF")
-    with pytest.raises(ValueError):
-        ClassDependentKNNLearner(update="printed")
+@pytest.mark.parametrize("options, message", [
+    (dict(method="RelieF"), "method must be"),
+    (dict(update="printed"), "update must be"),
+    (dict(random_state=-1), "random_state must be None, a non-negative "
+                            "integer or a numpy Generator, got -1"),
+    (dict(n_iterations=0), "n_iterations must be"),
+    (dict(threshold=1.5), "threshold must be"),
+    (dict(threshold=float("nan")), "threshold must be"),
+    (dict(negative="abs"), "negative must be"),
+    (dict(method="CDRelief", threshold=0.3),
+     "threshold needs method='IWCDRelief'")])
+def test_learner_rejects_bad_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        ClassDependentKNNLearner(**options)
 
 
 def test_learner_refuses_no_neighbours():

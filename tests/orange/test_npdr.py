@@ -3,11 +3,12 @@ attributes or the metas), its own significance test, the command line
 and the scikit-learn selector, each on the confounder of
 tests/core/test_npdr.py."""
 import numpy as np
+import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
-from orangecontrib.relief import NPDR, MultiSURF
+from orangecontrib.relief import NPDR, MultiSURF, SelectReliefFeatures
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core.npdr import npdr
 from orangecontrib.relief.significance import Significance
@@ -66,13 +67,48 @@ def test_the_significance_path_gives_npdrs_own_p_values():
     (lambda: Significance(MultiSURF(), test="regression"), "NPDR's own fits"),
     (lambda: Significance(NPDR(), test="stir"), "STIR tests"),
     (lambda: NPDR(covariates=["age"])(confounded_table()),
-     "'age' is neither an attribute nor a meta"),
+     "covariates names 'age', which is neither an attribute nor a "
+     "meta"),
     (lambda: NPDR(n_iterations=10)(confounded_table()),
      "NPDR weighs every instance"),
+    # covariates are names, each given once, of columns that can adjust
+    (lambda: NPDR(covariates="sex"), "got the string 'sex'; for one column "
+                                     r"write \['sex'\]"),
+    (lambda: NPDR(covariates=["sex", "sex"]), "names 'sex' twice"),
+    (lambda: NPDR(covariates=["sex", ""]), "'' is not a name"),
+    (lambda: NPDR(covariates=[2]), "2 is not a name"),
+    (lambda: NPDR(covariates=["y"])(confounded_table()),
+     "covariates names 'y', the class"),
+    (lambda: NPDR(covariates=["age", "months"])(with_ages()),
+     "covariate 'months' over the neighbour pairs are a linear combination "
+     "of those of covariate 'age'"),
+    (lambda: NPDR(covariates=["sex", "same"])(with_ages()),
+     "The covariate 'same' is constant"),
 ])
 def test_misuse_is_named(make, message):
     with pytest.raises(ValueError, match=message):
         make()
+
+
+def with_ages():
+    """The confounded table with the metas `age`, `months` (its multiple)
+    and `same` (constant)."""
+    table = confounded_table()
+    age = np.random.default_rng(1).random(len(table))
+    metas = [ContinuousVariable(name) for name in ("age", "months", "same")]
+    domain = Domain(table.domain.attributes, table.domain.class_var,
+                    table.domain.metas + tuple(metas))
+    return Table.from_numpy(domain, table.X, table.Y, np.column_stack(
+        [table.metas, age, 12 * age, np.ones(len(table))]))
+
+
+def test_a_covariate_is_never_selected():
+    """NPDR gives an attribute that is a covariate no weight (NaN): the
+    selection keeps it out however many attributes it is asked for."""
+    table = confounded_table(sex_as_attribute=True)
+    kept = SelectReliefFeatures(NPDR(covariates=["sex"]), k=100)(table)
+    assert [var.name for var in kept.domain.attributes] == [
+        f"x{a}" for a in range(N_ATTRIBUTES)]
 
 
 def test_the_command_line_takes_covariates(capsys, tmp_path):
@@ -89,6 +125,13 @@ def test_the_command_line_takes_covariates(capsys, tmp_path):
     assert main(["rank", str(file), "--method", "ReliefF", "--covariates",
                  "sex"]) == 2
     assert "--covariates adjusts NPDR's fits" in capsys.readouterr().err
+    for names, message in (("sex,sex", "--covariates names 'sex' twice"),
+                           ("sex,", "--covariates must be a list of "
+                                    "distinct column names; '' is not"),
+                           ("y", "--covariates names 'y', the class")):
+        assert main(["rank", str(file), "--method", "NPDR", "--covariates",
+                     names]) == 2
+        assert message in capsys.readouterr().err
 
 
 def test_the_selector_takes_covariate_columns():
@@ -101,5 +144,26 @@ def test_the_selector_takes_covariate_columns():
     assert alone.get_support()[0] and not adjusted.get_support()[0]
     assert np.isnan(adjusted.feature_importances_[N_ATTRIBUTES])
     assert not adjusted.get_support()[N_ATTRIBUTES]
-    with pytest.raises(ValueError, match="column index"):
-        NPDRSelector(covariates=[9]).fit(X, y)
+    every = NPDRSelector(covariates=[N_ATTRIBUTES],
+                         n_features_to_select=N_ATTRIBUTES + 1).fit(with_sex, y)
+    assert not every.get_support()[N_ATTRIBUTES]
+    frame = pd.DataFrame(with_sex, columns=[f"x{a}" for a in range(
+        N_ATTRIBUTES)] + ["sex"])
+    by_name = NPDRSelector(covariates=["sex"], nominal_features=[
+        N_ATTRIBUTES]).fit(frame, y)
+    assert_array_equal(by_name.feature_importances_,
+                       adjusted.feature_importances_)
+    by_mask = NPDRSelector(covariates=np.arange(N_ATTRIBUTES + 1) ==
+                           N_ATTRIBUTES, nominal_features=[N_ATTRIBUTES])
+    assert_array_equal(by_mask.fit(with_sex, y).feature_importances_,
+                       adjusted.feature_importances_)
+    for covariates, message in (
+            ([9], r"column index in 0..6, got 9"),
+            ([0.5], r"column index in 0..6, got 0.5"),
+            (["sex"], "X has no column names"),
+            ("sex", "got the string 'sex'"),
+            ([6, 6], "covariates gives column 6 twice")):
+        with pytest.raises(ValueError, match=message):
+            NPDRSelector(covariates=covariates).fit(with_sex, y)
+    with pytest.raises(ValueError, match="'age', which is not a column"):
+        NPDRSelector(covariates=["age"]).fit(frame, y)

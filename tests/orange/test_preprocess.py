@@ -2,6 +2,7 @@
 inside cross-validation it does not leak (random data stay at chance)."""
 import numpy as np
 import pytest
+from numpy.testing import assert_array_equal
 from Orange.classification import KNNLearner
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.evaluation import CA, CrossValidation
@@ -59,10 +60,31 @@ def test_any_orange_scorer_selects(heart):
     (dict(fraction=0), "fraction must be"), (dict(fraction=1.5), "fraction"),
     (dict(threshold=np.nan), "threshold must be"),
     (dict(significance="t-test"), "significance must be"),
-    (dict(significance="stir", alpha=2), "alpha must be")])
+    (dict(significance="stir", alpha=2), "alpha must be"),
+    (dict(k=3, alpha=0.1), "alpha needs significance"),
+    (dict(adjustment="holm"), "adjustment needs significance"),
+    (dict(n_permutations=99), "n_permutations needs significance"),
+    (dict(significance="stir", n_permutations=99),
+     "n_permutations needs test='permutation'"),
+    (dict(k=3, r_compatible=True), "r_compatible needs significance"),
+    (dict(significance="permutation", r_compatible=True),
+     "r_compatible needs test='stir'"),
+    (dict(scorer="ReliefF"), "takes an Orange scorer")])
 def test_bad_criteria_are_refused(options, message):
     with pytest.raises(ValueError, match=message):
         SelectReliefFeatures(**options)
+
+
+def test_attributes_without_a_weight_are_never_kept(heart):
+    """NaN (or -inf, Orange's scripted contract) weighs nothing: however
+    many are asked for, those are not kept; with none weighed at all there
+    is nothing to select by."""
+    selector = SelectReliefFeatures(k=100)
+    weights = np.arange(5.0)
+    weights[[1, 3]] = np.nan, -np.inf
+    assert_array_equal(selector.choose(weights), [4, 2, 0])
+    with pytest.raises(ValueError, match="no attribute a weight"):
+        selector.choose([np.nan, -np.inf])
 
 
 def noise(seed, n=100, n_attributes=500):

@@ -3,8 +3,9 @@ function on the table's arrays, works wherever an Orange scorer does, and is
 offered among the variants of the Relief widget and the command line."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
-from Orange.data import Domain, Table
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess import SelectBestFeatures
 
 import orangecontrib.relief as package
@@ -49,7 +50,10 @@ def test_scorers_work_as_orange_scorers(heart):
 
 
 def test_limits_through_the_scorers(heart):
-    assert_array_equal(PDReliefF(s=np.inf)(heart), ReliefF()(heart))
+    """s = inf is ReliefF to rounding (the two rules add the same terms
+    in their own code); s = 0 is DReliefF exactly."""
+    assert_allclose(PDReliefF(s=np.inf)(heart), ReliefF()(heart), rtol=0,
+                    atol=1e-15)
     assert_array_equal(PDReliefF(s=0)(heart), DReliefF()(heart))
 
 
@@ -74,10 +78,13 @@ def test_every_scorer_is_in_the_scorers_module_and_exported():
         "ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
         "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
         "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar", "MultiSURF",
-        "MultiSURFstar", "TuRF", "NPDR"}
+        "MultiSURFstar", "WeightedNeighbourhoodScorer", "SWRF", "SWRFstar",
+        "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
+        "WrapperScorer", "TuRF", "VLS", "NPDR", "Absolute"}
     # the package exports every scorer but the base classes of families
-    exported = set(scorers.__all__) - {"ClassDependentScorer",
-                                       "NeighbourhoodScorer"}
+    exported = set(scorers.__all__) - {
+        "ClassDependentScorer", "NeighbourhoodScorer",
+        "WeightedNeighbourhoodScorer", "WrapperScorer"}
     assert exported <= set(package.__all__)
     for name in exported:
         assert getattr(package, name) is getattr(scorers, name)
@@ -141,17 +148,38 @@ def test_class_dependent_scorer_errors(three_classes):
 def test_every_scorer_ignores_instance_weights(heart):
     from Orange.preprocess.score import InfoGain
 
-    from orangecontrib.relief import (MultiSURF, RFSMScorer, Significance,
-                                      TuRF)
+    from orangecontrib.relief import (VLS, MultiSURF, RFSMScorer,
+                                      Significance, TuRF)
     weighted = heart.copy()
     with weighted.unlocked(weighted.W):
         weighted.W = np.random.default_rng(0).random(len(heart))
     # Orange's InfoGain reads the weights: wrapped, it must not see them
     assert not np.allclose(InfoGain()(weighted), InfoGain()(heart))
     for scorer in (ReliefF(), MultiSURF(), RFSMScorer(), TuRF(ReliefF()),
-                   TuRF(InfoGain()), Significance(ReliefF(), test="stir"),
+                   TuRF(InfoGain()), VLS(), VLS(InfoGain()),
+                   Significance(ReliefF(), test="stir"),
                    Significance(InfoGain(), test="permutation",
                                 n_permutations=5)):
         assert_array_equal(scorer(weighted), scorer(heart))
     assert_array_equal(CDRelief().class_weights(weighted),
                        CDRelief().class_weights(heart))
+
+
+def test_a_sparse_table_reaches_the_core_sparse():
+    """A sparse table's values go to the core as a sparse matrix of its
+    stored entries (never made dense), and its scores are those of the
+    dense table; a sparse table that stores a missing value is read
+    dense, as the core needs."""
+    rng = np.random.default_rng(0)
+    X = np.where(rng.random((40, 30)) < 0.2, rng.integers(1, 9, (40, 30)), 0)
+    domain = Domain([ContinuousVariable(f"g{i}") for i in range(30)],
+                    DiscreteVariable("cell", values=["a", "b"]))
+    dense = Table.from_numpy(domain, X.astype(float), np.arange(40) % 2)
+    sparse = dense.to_sparse()
+    arrays = ReliefF().arrays(sparse)
+    assert sp.issparse(arrays.X) and arrays.X.nnz == sparse.X.nnz
+    for scorer in (ReliefF(), scorers.MultiSURF(), scorers.TuRF()):
+        assert_array_equal(scorer(sparse), scorer(dense))
+    with sparse.unlocked():
+        sparse.X.data[0] = np.nan
+    assert not sp.issparse(ReliefF().arrays(sparse).X)

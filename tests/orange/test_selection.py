@@ -54,6 +54,9 @@ def test_select_and_reduce(zoo):
         select(zoo, "RFSM", "simulated annealing")
     with pytest.raises(ValueError):
         make_measure("Wrapper", zoo)
+    for bad in ([16], [-1], [0.5], ["hair"]):
+        with pytest.raises(ValueError, match="attribute indices in 0[.][.]"):
+            reduce_data(zoo, bad)
 
 
 def test_rfsm_scorer_gains_and_order(zoo):

@@ -54,18 +54,20 @@ def test_significance_by_stir(heart):
         k_nearest=4).p)
 
 
-@pytest.mark.parametrize("scorer, neighbourhood", [
-    (MultiSURF(n_iterations=40, random_state=3), "multisurf"),
-    (ReliefF(n_iterations=40, random_state=3, k_nearest=5), "relieff")])
-def test_stir_tests_the_scorers_references(heart, scorer, neighbourhood):
+@pytest.mark.parametrize("scorer, neighbourhood, options", [
+    (MultiSURF(n_iterations=40, random_state=3), "multisurf", {}),
+    (ReliefF(n_iterations=40, random_state=3, k_nearest=5), "relieff",
+     dict(k_nearest=5))])
+def test_stir_tests_the_scorers_references(heart, scorer, neighbourhood,
+                                           options):
     arrays = table_arrays(heart, "MultiSURF")
     p = Significance(scorer).result(heart).p
     assert_array_equal(p, significance.stir(
         arrays.X, arrays.y, arrays.discrete, neighbourhood=neighbourhood,
-        k_nearest=5, n_iterations=40, random_state=3).p)
+        n_iterations=40, random_state=3, **options).p)
     assert not np.array_equal(p, significance.stir(
         arrays.X, arrays.y, arrays.discrete, neighbourhood=neighbourhood,
-        k_nearest=5).p)
+        **options).p)
 
 
 @pytest.mark.parametrize("method, options", [
@@ -143,6 +145,13 @@ def test_significance_refuses_what_it_cannot_test(cpu):
             Significance(test=test).result(no_class)
     with pytest.raises(ValueError, match="test"):
         Significance(test="bootstrap")
+    with pytest.raises(ValueError, match="n_permutations needs "
+                                         "test='permutation'"):
+        Significance(test="stir", n_permutations=99)
+    for option in (dict(variance="sample"), dict(r_compatible=True)):
+        with pytest.raises(ValueError, match=f"{next(iter(option))} needs "
+                                             f"test='stir'"):
+            Significance(test="permutation", **option)
     with pytest.raises(ValueError, match="adjustment"):
         Significance(adjustment="fdr")
 
@@ -164,9 +173,9 @@ def test_degenerate_evidence_gets_no_verdict(case, scorer):
 
 
 def test_the_rank_column_says_what_it_holds(heart):
-    assert Significance(ReliefF()).friendly_name == "STIR -log10 q"
+    assert Significance(ReliefF()).friendly_name == "\u2212log\u2081\u2080q"
     tester = Significance(ReliefF(), test="permutation", n_permutations=19)
-    assert tester.friendly_name == "Perm. -log10 q"
+    assert tester.friendly_name == "\u2212log\u2081\u2080q"
     result = Significance(ReliefF()).result(heart)
     assert_allclose(Significance(ReliefF())(heart), -np.log10(result.q))
 
@@ -193,9 +202,10 @@ def test_r_compatible_reaches_the_core(scorer, neighbourhood):
     assert not tester.scores_too
     weights, result = tester.scores_and_result(zoo)
     assert weights is None
+    k = {"k_nearest": 5} if neighbourhood == "relieff" else {}
     expected = significance.stir(arrays.X, arrays.y, arrays.discrete,
-                                 neighbourhood=neighbourhood, k_nearest=5,
-                                 r_compatible=True)
+                                 neighbourhood=neighbourhood,
+                                 r_compatible=True, **k)
     assert_array_equal(result.p, expected.p)
     assert not np.allclose(result.p, Significance(scorer).result(zoo).p)
     with pytest.raises(ValueError, match="r_compatible must be True or "

@@ -57,13 +57,15 @@ def _by_class(i, members, ctx, prior):
 
 
 def _class_update(i, members, ctx, prior, similarity):
-    """u_S(A) of the reference i (or s_S with 1 - diff)."""
+    """u_S(A) of the reference i, or with `similarity` s_S(A), the same
+    over 1 - diff less s_S of an attribute that never differs (so that a
+    constant attribute weighs 0)."""
     update = [0.0] * ctx.a
     for A in range(ctx.a):
         for js, factor in _by_class(i, members, ctx, prior).values():
             values = [attribute_diff(A, i, j, ctx) for j in js]
             if similarity:
-                values = [1.0 - v for v in values]
+                values = [(1.0 - v) - 1.0 for v in values]
             update[A] += factor * sum(values) / len(values)
     return update
 

@@ -16,11 +16,13 @@ the attribute A is
     sum over the classes c of S: f_c (1 / |S_c|) sum_{j in S_c} w_ij diff(A, i, j)
 
 (f = -1 for the reference's class, P(c) over the priors of the miss
-classes present for another, as :mod:`.surf`); the far set adds the same
-with w_ij (1 - diff) ("weighted"), or, by scikit-rebate's convention,
-1 - w_ij diff for a numeric attribute and w_ij (1 - diff) for a nominal
-one, with T and sigma over the n x n matrix with its zero diagonal.  The
-total is divided by the number of references.  Plain Python floats, the
+classes present for another, as :mod:`.surf`); the far set subtracts the
+same ("weighted": its weighted similarity w_ij (1 - diff) without the
+term w_ij, the same for every attribute), or, by scikit-rebate's
+convention, adds 1 - w_ij diff for a numeric attribute and
+w_ij (1 - diff) for a nominal one, with T and sigma over the n x n
+matrix with its zero diagonal.  The total is divided by the number of
+references.  Plain Python floats, the
 diff and distance of :mod:`.relief`.
 """
 import math
@@ -90,11 +92,12 @@ def swrf_family(X, y, discrete=None, *, method="swrf", convention="weighted",
                         d = attribute_diff(A, i, j, ctx)
                         if not far:
                             total += w * d
-                        elif (convention == "scikit-rebate"
-                              and not ctx.discrete[A]):
-                            total += 1.0 - w * d
-                        else:
+                        elif convention != "scikit-rebate":
+                            total -= w * d
+                        elif ctx.discrete[A]:
                             total += w * (1.0 - d)
+                        else:
+                            total += 1.0 - w * d
                     W[A] += factor * total / len(js) / len(refs)
     return np.array(W)
 

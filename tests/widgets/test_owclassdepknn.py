@@ -20,14 +20,16 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
             OWClassDependentKNN, stored_settings={"auto_apply": False,
                                                   "choose_threshold": False})
         self.init()
+        # the threshold (IWCDRelief's, the first method) before the methods
+        # that take none, with which the learner gets none
         self.parameters = [
             base.ParameterMapping("k", self.widget.k_spin, values=[1, 7]),
-            base.ParameterMapping("method", self.widget.method_combo,
-                                  values=list(METHODS)),
             base.ParameterMapping("threshold", self.widget.threshold_spin,
                                   values=[0.1, 0.9]),
             base.ParameterMapping("update", self.widget.update_combo,
                                   values=list(UPDATES)),
+            base.ParameterMapping("method", self.widget.method_combo,
+                                  values=list(METHODS)),
         ]
 
     def test_iterations(self):
@@ -101,15 +103,25 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
             self.assertEqual(model.method == "none", plain, name)
             self.assertEqual(info.plain_won.is_shown(), plain)
             self.assertEqual(info.chosen_threshold.is_shown(), not plain)
+            # the choice stands where the threshold's control would, which
+            # would show a value not used
+            self.assertFalse(widget.threshold_spin.box.isVisibleTo(widget))
+            self.assertTrue(widget.chosen_label.isVisibleTo(widget))
             if not plain:
                 self.assertIn(f"{model.threshold:g}",
                               info.chosen_threshold.formatted)
+                self.assertIn(f"{model.threshold:g}, chosen",
+                              widget.chosen_label.text())
+            else:
+                self.assertIn("equal weights", widget.chosen_label.text())
             report = dict(widget.get_learner_parameters())
             self.assertIn("equal weights" if plain else
                           f": {model.threshold:g}",
                           report["Border threshold"])
         widget.controls.choose_threshold.click()  # a threshold by hand
         self.wait_until_finished(widget=widget)
+        self.assertTrue(widget.threshold_spin.box.isVisibleTo(widget))
+        self.assertFalse(widget.chosen_label.isVisibleTo(widget))
         self.assertFalse(info.plain_won.is_shown())
         self.assertFalse(info.chosen_threshold.is_shown())
         self.send_signal(widget.Inputs.data, None, widget=widget)

@@ -2,10 +2,10 @@
 from numpy.testing import assert_array_equal
 from Orange.data import Table
 from Orange.widgets.tests import base
-from orangewidget.tests.utils import simulate
 
 from orangecontrib.relief import generators
 from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator
+from tests.widgets.widget_helpers import choose
 
 
 class TestOWReliefGenerator(base.WidgetTest):
@@ -25,7 +25,7 @@ class TestOWReliefGenerator(base.WidgetTest):
     def test_every_problem_and_its_controls(self):
         widget = self.widget
         for name, generator in generators.GENERATORS.items():
-            simulate.combobox_activate_item(widget.problem_combo, name)
+            choose(widget.problem_combo, name)
             data = self.get_output(widget.Outputs.data)
             self.assertIsInstance(data, Table)
             self.assertEqual(widget.description_label.text(),
@@ -37,22 +37,25 @@ class TestOWReliefGenerator(base.WidgetTest):
 
     def test_xor_by_name_and_the_papers_in_tooltips(self):
         widget = self.widget
-        simulate.combobox_activate_item(widget.problem_combo, "XOR")
+        choose(widget.problem_combo, "XOR")
         widget.controls.n_relevant.setValue(3)
         data = self.get_output(widget.Outputs.data)
         self.assertEqual(data.name, "XOR")
         assert_array_equal(data.Y, data.X[:, :3].sum(axis=1) % 2)
         self.assertFalse(widget.spins["p"].box.isEnabled())
-        model = widget.problem_combo.model()
-        for row, generator in enumerate(generators.GENERATORS.values()):
-            self.assertEqual(model.item(row).toolTip(), generator.source)
+        for name, generator in generators.GENERATORS.items():
+            item = widget.problem_combo.item_of(name)
+            self.assertEqual(item.toolTip(), generator.source)
             self.assertTrue(generator.source)
+            # a few plain words beside the name
+            self.assertEqual(item.text().strip(),
+                             f"{name}: {generator.short}")
             # the papers' equations are in the tooltips, not the texts
             self.assertNotIn("eq.", generator.description)
 
     def test_parameters_and_seed(self):
         widget = self.widget
-        simulate.combobox_activate_item(widget.problem_combo, "ModuloP")
+        choose(widget.problem_combo, "ModuloP")
         widget.controls.p.setValue(4)
         widget.controls.n_relevant.setValue(2)
         widget.controls.n_irrelevant.setValue(1)
@@ -71,6 +74,6 @@ class TestOWReliefGenerator(base.WidgetTest):
         restored = self.create_widget(OWReliefGenerator,
                                       stored_settings=settings)
         self.assertEqual(restored.problem, "RandomRBF")
-        self.assertEqual(restored.controls.problem.currentText(), "RandomRBF")
+        self.assertEqual(restored.problem_combo.value(), "RandomRBF")
         self.assertEqual(restored.n_centroids, 12)
         restored.send_report()

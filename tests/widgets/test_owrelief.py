@@ -5,21 +5,23 @@ from unittest.mock import patch
 import numpy as np
 import pyqtgraph as pg
 from AnyQt.QtCore import QItemSelectionModel
+from AnyQt.QtWidgets import QLabel
 from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
-from orangewidget.tests.utils import simulate
 
 from orangecontrib.relief import (DReliefF, NPDR, PDReliefF, Relief, ReliefF,
                                   RReliefF)
+from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants import offered
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.degenerate_evidence import CASES, degenerate_table
-from tests.orange.test_npdr import confounded_table
-from tests.widgets.widget_helpers import FakeState, SendAndWaitMixin
+from tests.orange.test_npdr import confounded_table, with_ages
+from tests.widgets.widget_helpers import (FakeState, SendAndWaitMixin,
+                                          choose)
 
 
 def weights_by_name(table):
@@ -81,8 +83,9 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
     def test_regression_uses_rrelieff(self):
         self.send_and_wait(self.cpu)
         self.assertEqual(self.widget.method, "RReliefF")
-        model = self.widget.method_combo.model()
-        enabled = [model.item(row).isEnabled() for row in range(3)]
+        combo = self.widget.method_combo
+        enabled = [combo.item_of(name).isEnabled()
+                   for name in ("Relief", "ReliefF", "RReliefF")]
         self.assertEqual(enabled, [False, False, True])
         self.assert_weights(expected_by_name(RReliefF(k_nearest=50), self.cpu),
                             self.get_output(self.widget.Outputs.weights))
@@ -131,6 +134,54 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
                                 significant.domain.attributes])
         widget.send_report()
 
+    def test_npdr_leaves_its_covariates_out_of_the_plot_and_says_so(self):
+        data = confounded_table(sex_as_attribute=True)
+        widget = self.widget
+        widget.test_significance = True  # the default test: STIR
+        self.send_and_wait(data)
+        widget.method = "NPDR"
+        widget.covariates = [data.domain["sex"]]
+        widget._on_option_changed()
+        self.wait_until_finished()
+        # NPDR's own p-values, not a warning to choose another test
+        self.assertEqual(owrelief.TESTS[widget.test_index], "regression")
+        self.assertFalse(widget.Warning.no_stir.is_shown())
+        self.assertIsNotNone(widget.scores.tested)
+        ticks = [label for _, label in
+                 widget.plot.getAxis("left")._tickLevels[0]]
+        self.assertNotIn("sex", ticks)
+        low, high = widget.plot.getViewBox().viewRange()[0]
+        self.assertTrue(np.isfinite([low, high]).all())
+        self.assertLess(low, np.nanmin(widget.scores.weights) + 1e-9)
+        self.assertIn("Covariates, not weighed", widget.plot_info.text())
+        self.assertIn("sex", widget.plot_info.text())
+        significance = self.get_output(widget.Outputs.significance)
+        column = significance.score_data(data)[0]
+        self.assertTrue(np.isnan(column[-1]))  # NA in Rank, not -inf
+        self.assertFalse(np.isinf(column).any())
+        # another method gets STIR back
+        widget.method = "MultiSURF"
+        widget._on_option_changed()
+        self.assertEqual(owrelief.TESTS[widget.test_index], "stir")
+        self.wait_until_finished()
+
+    def test_collinear_covariates_are_named(self):
+        data = with_ages()
+        widget = self.widget
+        self.send_and_wait(data)
+        widget.method = "NPDR"
+        widget.covariates = [data.domain["age"], data.domain["months"]]
+        widget.commit.now()
+        self.wait_until_finished()
+        self.assertIn("covariate 'months' over the neighbour pairs are a "
+                      "linear combination of those of covariate 'age'",
+                      str(widget.Error.relief))
+        self.assertIsNone(self.get_output(widget.Outputs.weights))
+        widget.covariates = [data.domain["age"]]
+        widget.commit.now()
+        self.wait_until_finished()
+        self.assertFalse(widget.Error.relief.is_shown())
+
     def test_covariates_are_kept_per_domain(self):
         data = confounded_table()
         widget = self.widget
@@ -154,7 +205,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
 
     def test_relief_on_two_classes(self):
         self.send_and_wait(Table(path("voting")))
-        simulate.combobox_activate_item(self.widget.controls.method, "Relief")
+        choose(self.widget.method_combo, "Relief")
         self.wait_until_finished()
         self.assertEqual(self.widget.k_stack.currentIndex(), 2)
         self.assert_weights(expected_by_name(Relief(), Table(path("voting"))),
@@ -165,7 +216,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         widget = self.widget
         self.send_and_wait(voting)
         for name, scorer in (("DReliefF", DReliefF), ("PDReliefF", PDReliefF)):
-            simulate.combobox_activate_item(widget.controls.method, name)
+            choose(widget.method_combo, name)
             self.wait_until_finished()
             self.assertEqual(widget.k_stack.currentIndex(), 0)  # ReliefF's k
             self.assert_weights(
@@ -177,20 +228,50 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assertEqual(
             self.get_output(widget.Outputs.scorer).scorer.k_nearest, 4)
 
+    def test_the_tie_rule_sits_under_k_and_reaches_the_scorer(self):
+        """The tie rule shows under the k (or Relief's sentence) of the
+        methods of a k-th neighbour, nowhere for the others, and its choice
+        gives the script's weights with that rule (zoo's binary attributes
+        tie the k-th distance in most lists)."""
+        widget, combo = self.widget, self.widget.ties_combo
+        self.send_and_wait(self.zoo)
+        self.assertIs(combo.parent(), widget.k_stack.currentWidget())
+        self.assertFalse(combo.isHidden())
+        choose(combo, "lower-index")
+        self.wait_until_finished()
+        lower = expected_by_name(ReliefF(ties="lower-index"), self.zoo)
+        self.assertNotEqual(lower, expected_by_name(ReliefF(), self.zoo))
+        self.assert_weights(lower, self.get_output(widget.Outputs.weights))
+        with patch.object(widget, "report_items") as report:
+            widget.send_report()
+        self.assertIn(("Ties", "Tied: earlier rows first"),
+                      report.call_args_list[0][0][1])
+        for method, shown in (("MultiSURF", False), ("NPDR", False),
+                              ("ReliefF", True)):
+            choose(widget.method_combo, method)
+            self.assertEqual(combo.isHidden(), not shown, method)
+        self.send_and_wait(Table(path("voting")))
+        choose(widget.method_combo, "Relief")
+        self.wait_until_finished()
+        self.assertIs(combo.parent(), widget.k_stack.currentWidget())
+        self.assert_weights(
+            expected_by_name(Relief(ties="lower-index"), Table(path("voting"))),
+            self.get_output(widget.Outputs.weights))
+
     def test_relief_is_not_offered_for_many_classes(self):
         self.widget.method = "Relief"
         self.send_and_wait(self.zoo)
         self.assertEqual(self.widget.method, "ReliefF")
         self.assertFalse(self.widget.Error.relief.is_shown())
-        item = self.widget.method_combo.model().item(0)
-        self.assertEqual(item.text(), "Relief")
+        item = self.widget.method_combo.item_of("Relief")
+        self.assertTrue(item.text().strip().startswith("Relief:"))
         self.assertFalse(item.isEnabled())
         self.assertIn("a categorical class with 2 values", item.toolTip())
         self.assertIsNotNone(self.get_output(self.widget.Outputs.weights))
 
     def test_ramp_thresholds_enabled_only_for_ramp(self):
         self.assertFalse(any(s.isEnabled() for s in self.widget.ramp_spins))
-        simulate.combobox_activate_item(self.widget.controls.diff, "ramp")
+        choose(self.widget.diff_combo, "ramp")
         self.assertTrue(all(s.isEnabled() for s in self.widget.ramp_spins))
 
     def test_string_metas(self):
@@ -317,7 +398,7 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         for name in ("method", "k_rrelieff", "sample_references",
                      "n_iterations", "random_seed", "diff"):
             self.assertEqual(getattr(restored, name), getattr(widget, name))
-        self.assertEqual(restored.controls.method.currentText(), "Relief")
+        self.assertEqual(restored.method_combo.value(), "Relief")
 
     def test_report(self):
         self.widget.send_report()
@@ -348,8 +429,8 @@ class TestPreparingTheCore(base.WidgetTest):
 
     def test_message_while_the_compiled_engine_is_prepared(self):
         widget = self.create_widget(OWRelief)
-        with patch.object(owrelief.engines, "waits_for_preparation",
-                          return_value=True):
+        preparing = (engines.VECTORISED, engines.PREPARING)
+        with patch.object(engines, "decide", return_value=preparing):
             self.send_signal(widget.Inputs.data, Table(path("heart_disease")),
                              widget=widget)
             self.assertTrue(widget.Information.preparing.is_shown())
@@ -434,7 +515,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
             return compute(*args, **kwargs)
 
         with patch.object(owrelief, "compute_weights", blocking):
-            self.widget.controls.diff.activated.emit(1)  # squared: recompute
+            choose(self.widget.diff_combo, "squared")  # recompute
             self.widget.diff = "squared"
             self.widget.commit.now()
             title = plot.getPlotItem().titleLabel
@@ -457,18 +538,26 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
                       self.widget.plot_info.text())
 
     def test_the_method_list_is_the_registrys_offered_variants(self):
-        model = self.widget.method_combo.model()
-        self.assertEqual([model.item(row).text()
-                          for row in range(model.rowCount())],
+        combo = self.widget.method_combo
+        self.assertEqual(combo.values(),
                          [variant.name for variant in offered()])
+        model = combo.model()
+        headings = [model.item(row).text() for row in range(model.rowCount())
+                    if not model.item(row).isSelectable()]
+        self.assertEqual(headings, [heading for heading, _ in
+                                    owrelief.METHOD_GROUPS])
+        for variant in offered():  # plain words shown, the paper on hover
+            item = combo.item_of(variant.name)
+            self.assertIn(variant.short, item.text())
+            self.assertRegex(item.toolTip(), r"\(.+ (19|20)\d\d\)")
 
     def test_surf_family_in_the_method_list(self):
         self.send_and_wait(self.heart)
-        simulate.combobox_activate_item(self.widget.controls.method,
-                                        "MultiSURF")
+        choose(self.widget.method_combo, "MultiSURF")
         self.wait_until_finished()
-        self.assertIn("within a distance",
-                      self.widget.k_stack.currentWidget().text())
+        self.assertIn("within a radius",
+                      self.widget.k_stack.currentWidget().findChild(
+                          QLabel).text())
         from orangecontrib.relief import MultiSURF
         self.assert_weights(MultiSURF(), self.heart)
 
@@ -502,7 +591,7 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
                           if s])
         self.assertEqual(reduced.domain.class_var, self.heart.domain.class_var)
         scorer = self.get_output(widget.Outputs.significance)
-        self.assertIn("STIR", scorer.name)
+        self.assertEqual(scorer.name, "\u2212log\u2081\u2080q")
         self.assertIn(f"{int(expected.significant.sum())} significant",
                       widget.plot_info.text())
         lines = [item for item in widget.plot.getPlotItem().items
@@ -671,8 +760,7 @@ class TestClassValuesPresent(base.WidgetTest):
         self.send_signal(widget.Inputs.data, two, widget=widget)
         self.wait_until_finished(widget=widget)
         self.assertEqual(widget.method, "Relief")
-        row = list(owrelief.METHODS).index("Relief")
-        self.assertTrue(widget.method_combo.model().item(row).isEnabled())
+        self.assertTrue(widget.method_combo.item_of("Relief").isEnabled())
         weights = self.get_output(widget.Outputs.weights, widget=widget)
         self.assertEqual(
             dict(zip(weights.get_column("attribute"),
@@ -681,4 +769,4 @@ class TestClassValuesPresent(base.WidgetTest):
              in zip(two.domain.attributes, Relief()(two))})
         self.send_signal(widget.Inputs.data, Table("iris"), widget=widget)
         self.assertEqual(widget.method, "ReliefF")
-        self.assertFalse(widget.method_combo.model().item(row).isEnabled())
+        self.assertFalse(widget.method_combo.item_of("Relief").isEnabled())

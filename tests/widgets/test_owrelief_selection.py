@@ -87,6 +87,24 @@ class TestReliefSelection(SendAndWaitMixin, base.WidgetTest):
                       self.widget.plot_info.text())
         self.widget.send_report()
 
+    def test_stability_of_more_selected_than_attributes_is_named(self):
+        """Heart disease has 13 attributes: the best 20 cannot be
+        selected; the weights come, the stability does not, and a warning
+        names the setting."""
+        self.widget.stability = True
+        self.widget.n_resamples = 3
+        self.widget.stability_k = 20
+        self.send_and_wait(self.heart)
+        self.assertIn("'Selected: the best' 20 is more than the 13",
+                      str(self.widget.Warning.stability_k))
+        table = self.get_output(self.widget.Outputs.weights)
+        self.assertEqual(len(table), 13)
+        self.assertNotIn(STABILITY_COLUMNS[0], table.domain)
+        self.widget.stability_k = 4
+        self.widget.commit.now()
+        self.wait_until_finished()
+        self.assertFalse(self.widget.Warning.stability_k.is_shown())
+
     def test_the_significance_selection_tests_the_training_data_alone(self):
         self.choose("significance")
         data = self.heart[::2]

@@ -10,8 +10,8 @@ from orangecontrib.relief import MultiSURF, ReliefF, RReliefF
 from orangecontrib.relief.curve import selection_curve
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.rank import RankScorer
-from orangecontrib.relief.widgets.owselectioncurve import (TURF,
-                                                           OWSelectionCurve)
+from orangecontrib.relief.widgets.owselectioncurve import (
+    TURF, VLS_RELIEFF, OWSelectionCurve, method_fits)
 from tests.widgets.widget_helpers import SendAndWaitMixin
 
 
@@ -107,6 +107,16 @@ class TestOWSelectionCurve(SendAndWaitMixin, base.WidgetTest):
         curve, _ = self.widget.result
         self.assertIsNotNone(curve.turf_counts)
         self.assertIn("TuRF", self.widget.plot.getPlotItem().titleLabel.text)
+
+    def test_vls_ranks_as_its_scorer(self):
+        self.widget.n_folds = 3
+        self.widget.method = VLS_RELIEFF
+        self.send_and_wait(self.heart)
+        curve, scores = self.widget.result
+        self.assertIsNone(curve.turf_counts)
+        self.assertEqual(len(scores), len(self.heart.domain.attributes))
+        self.assertFalse(method_fits(VLS_RELIEFF,
+                                     Table(path("cpu")).domain.class_var))
 
     def test_a_numeric_class_takes_rrelieff_and_r2(self):
         self.widget.n_folds = 3

@@ -47,7 +47,14 @@ class TestOWSeparability(base.WidgetTest):
         self.assertIn("NonMonotonic",
                       widget.plot_separability.getPlotItem().titleLabel.text)
         self.assertEqual(widget.run_button.text(), "Run")
-        widget.send_report()
+        widget.report_html = ""
+        widget.send_report()  # every problem's curves, not the shown only
+        for problem in ("MajorityN", "NonMonotonic"):
+            self.assertIn(f"Accumulated separability, {problem}",
+                          widget.report_html)
+        self.assertEqual(widget.shown_problem, 1)
+        self.assertIn("NonMonotonic",
+                      widget.plot_separability.getPlotItem().titleLabel.text)
 
     def test_says_when_the_vectorised_engine_stands_in(self):
         widget = self.widget

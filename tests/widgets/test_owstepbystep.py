@@ -10,6 +10,8 @@ from orangewidget.tests.utils import simulate
 from orangecontrib.relief import Relief, ReliefF
 from orangecontrib.relief.generators import parity
 from orangecontrib.relief.widgets.owstepbystep import (ALL_CLASSES,
+                                                       NEAREST_CLASS,
+                                                       SPEEDS,
                                                        OWReliefSteps)
 from orangecontrib.relief.widgets.weights import RELEVANT_MARK
 from tests.core.test_ties import BY_HAND, BY_HAND_CLASS
@@ -241,8 +243,7 @@ class TestOWReliefSteps(base.WidgetTest):
     def test_run_makes_one_pass_and_stops(self):
         data = self.parity[:16]
         self.send_signal(self.widget.Inputs.data, data)
-        self.widget.controls.speed_index.setCurrentIndex(2)
-        self.widget.speed_index = 2
+        self.widget.controls.speed_index.setValue(len(SPEEDS) - 1)
         self.press(self.widget.run_button)
         self.assertTrue(self.widget.timer.isActive())
         self.assertFalse(self.widget.whole_button.isEnabled())
@@ -360,7 +361,8 @@ class TestOWReliefSteps(base.WidgetTest):
             "variant_index": 7, "k_nearest": -2, "speed_index": "fast"})
         self.assertEqual(widget.variant_index, 1)
         self.assertEqual(widget.k_nearest, 1)
-        self.assertEqual(widget.speed_index, 1)  # the default
+        self.assertEqual(widget.speed_index,
+                         OWReliefSteps.speed_index.default)
 
     def test_report_mid_lesson(self):
         self.send_signal(self.widget.Inputs.data, self.parity)
@@ -462,7 +464,7 @@ class TestStagesAndReadingAids(base.WidgetTest):
         step, table = widget.steps[-1], widget.table
         columns = headers(table)
         nearly = [c for c, text in enumerate(columns)
-                  if text.startswith("nearly")]
+                  if text.startswith("not chosen")]
         # one per class shown: the hits' and the nearest class's misses'
         self.assertEqual(len(nearly), 2)
         for column in nearly:
@@ -471,8 +473,8 @@ class TestStagesAndReadingAids(base.WidgetTest):
             self.assertEqual(float(table.item(0, column).text()),
                              round(step.runner_up_distances[i], 3))
         self.assertEqual(len(widget.scatter.runner_marks.points()), 2)
-        legend = [label.text for _, label in widget.scatter.legend.items]
-        self.assertIn("nearly chosen", legend)
+        self.assertIn("next nearest, not chosen",
+                      widget.legend_strip.text())
 
     def test_one_miss_class_at_a_time(self):
         """Iris with k = 3: three hits and three misses of each other
@@ -481,7 +483,8 @@ class TestStagesAndReadingAids(base.WidgetTest):
         widget = self.widget
         self.send_signal(widget.Inputs.data, self.iris)
         self.assertTrue(widget.miss_combo.isEnabled())
-        self.assertEqual(widget.miss_combo.count(), 2 + 3)
+        self.assertEqual(widget.miss_combo.count(), 3 + 3)
+        self.choose_misses(NEAREST_CLASS)
         widget.whole_button.click()
         step, table = widget.steps[-1], widget.table
         misses = ~step.is_hit
@@ -636,7 +639,7 @@ class TestAbsentClassValues(base.WidgetTest):
         pairs = []
         for c in range(table.columnCount()):
             header = table.horizontalHeaderItem(c)
-            if header.text().startswith(("hit", "miss", "nearly")):
+            if header.text().startswith(("hit", "miss", "not chosen")):
                 row = int(header.text().split("row ")[1].split()[0]) - 1
                 named = header.toolTip().split("class ")[1].split(",")[0]
                 pairs.append((named.split(" that")[0],
@@ -650,7 +653,7 @@ class TestAbsentClassValues(base.WidgetTest):
         self.send_signal(widget.Inputs.data, declared)
         self.assertTrue(widget.variant_buttons.buttons[0].isEnabled())
         self.assertEqual(widget.variant_index, 0)  # Relief, kept
-        self.assertEqual(widget.miss_combo.count(), 2 + 2)
+        self.assertEqual(widget.miss_combo.count(), 3 + 2)
         widget.show_runners_up = True  # their columns name classes too
         for _ in range(len(two)):
             widget.whole_button.click()
@@ -679,7 +682,7 @@ class TestAbsentClassValues(base.WidgetTest):
         self.send_signal(widget.Inputs.data, declared)
         self.assertEqual(widget.variant_index, 1)  # ReliefF: three present
         self.assertFalse(widget.variant_buttons.buttons[0].isEnabled())
-        self.assertEqual(widget.miss_combo.count(), 2 + 3)
+        self.assertEqual(widget.miss_combo.count(), 3 + 3)
         widget.controls.miss_choice.setCurrentIndex(ALL_CLASSES)
         widget.controls.miss_choice.activated.emit(ALL_CLASSES)
         for reference in (0, 60, 120):  # one of each class
@@ -695,7 +698,7 @@ class TestAbsentClassValues(base.WidgetTest):
         choice out of range brought back with it gives the nearest class
         or the nearest valid choice."""
         widget, iris = self.widget, Table("iris")
-        for stored, expected in ((float("nan"), 0), ("all", 0), (99, 4),
+        for stored, expected in ((float("nan"), 0), ("all", 0), (99, 5),
                                  (-3, 0)):
             self.send_signal(widget.Inputs.data, iris)
             widget.miss_choice = stored

@@ -54,3 +54,60 @@ class TestRankWithTheAddonsScorers(base.WidgetTest):
                          expected)
         matrix = scorer.scorer.class_weights(data)
         np.testing.assert_allclose(scores.X[:, -2:], matrix.T)
+
+
+class TestRankColumnsAStudentCanRead(base.WidgetTest):
+    """The add-on's columns in Rank: their names fit Rank's default column
+    width (in the canvas's bold header font), higher is better in every
+    one (Rank sorts descending), and a covariate NPDR does not weigh is
+    not available (NaN) in both of its columns, not minus infinity."""
+
+    def test_names_fit_rank_s_columns(self):
+        """No wider than Rank's own default columns' names, which the
+        canvas shows whole (a sorted column's arrow elides any)."""
+        from AnyQt.QtGui import QFontMetrics
+        from Orange.widgets.data.owrank import SCORES
+
+        from orangecontrib.relief.significance import SIGNIFICANCE_COLUMN
+        from orangecontrib.relief.variants import METHODS, make_scorer
+        from orangecontrib.relief.widgets.owconsensus import CONSENSUS
+
+        rank = self.create_widget(OWRank)
+        font = rank.ranksView.horizontalHeader().font()
+        font.setBold(True)
+        width = QFontMetrics(font).horizontalAdvance
+        room = max(width(score.shortname) for score in SCORES
+                   if score.is_default)
+        names = [RankScorer(make_scorer(name)).name for name in METHODS]
+        names += [SIGNIFICANCE_COLUMN, CONSENSUS,
+                  RankScorer(RFSMScorer()).name]
+        for name in names:
+            self.assertLessEqual(width(name), room, name)
+
+    def test_higher_is_better_and_covariates_are_not_available(self):
+        from orangecontrib.relief import NPDR, Significance
+
+        data = Table(path("heart_disease"))
+        rank = self.create_widget(OWRank)
+        npdr = NPDR(covariates=["age"])
+        significance = Significance(npdr, test="regression")
+        self.send_signal(rank.Inputs.data, data, widget=rank)
+        self.send_signal(rank.Inputs.scorer, RankScorer(npdr), 0, widget=rank)
+        self.send_signal(rank.Inputs.scorer, RankScorer(significance), 1,
+                         widget=rank)
+        self.wait_until_finished(rank)
+        model = rank.ranksModel
+        rows = {model.data(model.index(row, 0)):
+                [model.data(model.index(row, column), Qt.EditRole)
+                 for column in (model.columnCount() - 2,
+                                model.columnCount() - 1)]
+                for row in range(model.rowCount())}
+        # shown NA, sorted last: not weighed, not tested
+        self.assertTrue(np.isnan(rows["age"]).all())
+        self.assertTrue(np.isfinite([v for name, values in rows.items()
+                                     if name != "age" for v in values]).all())
+        # the most significant has the highest -log10 q
+        result = significance.result(data)
+        most = data.domain.attributes[np.nanargmin(result.q)].name
+        self.assertEqual(max((name for name in rows if name != "age"),
+                             key=lambda name: rows[name][1]), most)

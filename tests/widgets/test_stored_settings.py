@@ -93,10 +93,10 @@ class TestStoredSettings(WidgetTest):
             self.assertIn(value, limits)
 
     def test_every_widget(self):
-        """8 widgets, 83 settings, 11 bad values each (913 cases)."""
+        """8 widgets, 84 settings, 11 bad values each (924 cases)."""
         cases = sum(self.check_every_setting(widget_class)
                     for widget_class in WIDGETS)
-        self.assertEqual(cases, 83 * 11)
+        self.assertEqual(cases, 84 * 11)
 
     def test_a_stored_nan_alpha_still_tests_significance(self):
         widget = self.create_widget(OWRelief, stored_settings={
@@ -182,6 +182,5 @@ class TestStoredSettings(WidgetTest):
 
     def test_consensus_with_unknown_scorers(self):
         widget = self.create_widget(OWConsensus, stored_settings={
-            "orange_scorers": ["ANOVA", "Gone"], "method_index": 7})
+            "orange_scorers": ["ANOVA", "Gone"]})
         self.assertEqual(widget.orange_scorers, ["ANOVA"])
-        self.assertEqual(widget.method_index, 1)

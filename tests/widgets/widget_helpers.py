@@ -39,3 +39,13 @@ class SendAndWaitMixin:
         widget = widget or self.widget
         self.send_signal(widget.Inputs.data, data, widget=widget)
         self.wait_until_finished(widget=widget)
+
+
+def choose(combo, value):
+    """Choose `value` in a ``GroupedComboBox`` as a user does (its row
+    made current, then ``activated``)."""
+    row = combo.values().index(value)
+    index = [i for i in range(combo.count())
+             if combo.model().item(i).isSelectable()][row]
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)

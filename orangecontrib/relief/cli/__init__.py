@@ -2,8 +2,9 @@
 
 Every argument parser of the add-on lives in this package: :mod:`.rank`
 (``orange-relief rank``), :mod:`.curve` (``orange-relief curve``),
-:mod:`.experiment` (``orange-relief
-experiment <name>``) and :mod:`.prepare` (``orange-relief prepare``);
+:mod:`.interactions` (``orange-relief interactions``), :mod:`.experiment`
+(``orange-relief experiment <name>``) and :mod:`.prepare`
+(``orange-relief prepare``);
 :mod:`.common` holds what they share.  Each command
 adds one sub-parser and sets its ``run(args) -> exit code``; a command
 signals a user error (bad file, unsuitable data) by raising
@@ -11,15 +12,20 @@ signals a user error (bad file, unsuitable data) by raising
 before exiting with status 2.  Output that cannot be written ends the
 command as it ends other Unix tools: quietly when the reader has gone
 (``orange-relief rank | head -3``), with one line of error otherwise (a
-full disk), and exit status 1.
+full disk), and exit status 1.  Ctrl-C and SIGTERM end a command with
+one line and the status a shell gives a process ended by the signal (130
+and 143), its worker processes ended and its locks released on the way
+(:mod:`..core.termination`).
 """
 import argparse
 import os
 import sys
 
-from .common import CliError
+from ..core.termination import Stopped, installed
+from .common import CliError, end_progress_line, summarised_warnings
 from .curve import add_curve_command
 from .experiment import add_experiment_command
+from .interactions import add_interactions_command
 from .prepare import add_prepare_command
 from .rank import add_rank_command
 
@@ -27,8 +33,8 @@ EXIT_USAGE = 2
 EXIT_FAILURE = 1
 
 #: functions that register a sub-command
-COMMANDS = (add_rank_command, add_curve_command, add_experiment_command,
-            add_prepare_command)
+COMMANDS = (add_rank_command, add_curve_command, add_interactions_command,
+            add_experiment_command, add_prepare_command)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -45,6 +51,7 @@ def build_parser():
     parser = OneLineParser(
         prog="orange-relief",
         description="Relief family feature weighting for Orange data.")
+    parser.add_argument("--version", action="version", version=version())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND",
                                        required=True,
                                        parser_class=OneLineParser)
@@ -53,10 +60,40 @@ def build_parser():
     return parser
 
 
+def version():
+    """The line of ``orange-relief --version``: the add-on's version and
+    those of what computes (Orange, numba, numpy, Python)."""
+    from importlib import metadata
+
+    def of(distribution):
+        try:
+            return metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    return (f"orange-relief {of('Orange3-Relief')} (Orange {of('Orange3')}, "
+            f"numba {of('numba')}, numpy {of('numpy')}, Python "
+            f"{sys.version.split()[0]})")
+
+
 def main(argv=None):
     """Run the command line `argv` (default: sys.argv[1:]); return the exit
     code."""
-    args = build_parser().parse_args(argv)
+    with installed():
+        name = "orange-relief"
+        try:
+            args = build_parser().parse_args(argv)
+            name = f"orange-relief {args.command}"
+            with summarised_warnings(name):
+                return run(args)
+        except Stopped as stop:
+            end_progress_line()
+            print(f"{name}: {stop}", file=sys.stderr)
+            return stop.status
+
+
+def run(args):
+    """Run the command of the parsed `args`; return the exit code."""
     try:
         code = args.run(args)
         sys.stdout.flush()  # fail here, not in Python's flush at exit

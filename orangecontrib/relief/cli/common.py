@@ -6,8 +6,11 @@ import re
 import sys
 import time
 import warnings
+from contextlib import contextmanager
 
 DEFAULT_DATASET = "heart_disease"
+#: when the command line started (its module is among the first imported)
+STARTED = time.perf_counter()
 
 
 class CliError(Exception):
@@ -47,16 +50,25 @@ def _checked(convert, kind, valid, requirement):
     return parse
 
 
-#: argparse types: an integer >= 1, an integer >= 0, a significance level,
-#: a share strictly between 0 and 1
+#: argparse types: an integer >= 1, an integer >= 2 (folds, resamples to
+#: compare), an integer >= 0, a significance level, a share strictly
+#: between 0 and 1
 positive_int = _checked(int, "a positive integer", lambda v: v >= 1,
                         "at least 1")
+two_or_more = _checked(int, "an integer", lambda v: v >= 2, "at least 2")
 non_negative_int = _checked(int, "a non-negative integer", lambda v: v >= 0,
                             "at least 0")
 level = _checked(float, "a number between 0 and 1", lambda v: 0 < v <= 1,
                  "a number above 0 and at most 1")
 share = _checked(float, "a number between 0 and 1", lambda v: 0 < v < 1,
                  "a number strictly between 0 and 1")
+
+
+def timed(seconds, what):
+    """What the summary line says of the time: `what` took `seconds`,
+    and the whole command so far (imports and reading the data too)."""
+    return (f"{what} in {seconds:.2f} s, "
+            f"{time.perf_counter() - STARTED:.2f} s in all")
 
 
 def load_table(name):
@@ -197,6 +209,8 @@ def without_unused_classes(table):
 PROGRESS = "ORANGE_RELIEF_PROGRESS"
 #: the fractions a log gets a line at, between its first and its last
 MILESTONES = (0.25, 0.5, 0.75)
+#: the share of the work done from which a bar says the time left
+ESTIMATED_FROM = 0.05
 
 
 def progress_allowed():
@@ -259,13 +273,71 @@ class ProgressBar:
         return due
 
     def line(self, fraction, elapsed):
-        """The bar's text at `fraction` done after `elapsed` seconds."""
-        left = elapsed / fraction - elapsed if fraction > 0 else 0
+        """The bar's text at `fraction` done after `elapsed` seconds; the
+        time left, extrapolated from them, once :data:`ESTIMATED_FROM` of
+        the work is done (before, the first pieces, slower or quicker
+        than the rest, would make it wild)."""
         filled = int(self.width * fraction)
-        return (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}] "
-                f"{100 * fraction:5.1f}%  {elapsed:6.1f} s elapsed, "
-                f"{left:6.1f} s left")
+        text = (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}] "
+                f"{100 * fraction:5.1f}%  {elapsed:6.1f} s elapsed")
+        if fraction < ESTIMATED_FROM:
+            return text + ", time left not known yet"
+        return text + f", {elapsed / fraction - elapsed:6.1f} s left"
 
     def write(self, text):
         self.stream.write(text)
         self.stream.flush()
+        _open_lines[id(self.stream)] = (self.stream,
+                                         not text.endswith("\n"))
+
+
+#: {id: (stream, whether a bar's line on it is not ended)}
+_open_lines = {}
+
+
+def end_progress_line():
+    """End the line a progress bar left unfinished on a terminal (the
+    command is stopped before the bar's end), so that the next message
+    starts on a line of its own."""
+    for stream, open_line in _open_lines.values():
+        if open_line:
+            stream.write("\n")
+            stream.flush()
+    _open_lines.clear()
+
+
+@contextmanager
+def summarised_warnings(command):
+    """Run the block with the warnings Python would show caught, not shown
+    as they come (a learner of scikit-learn fitted on every fold warns as
+    often) but summarised at its end (not after a stop), a line each: its
+    first line, and how many times it came.  The add-on's own warnings on its
+    engines (a damaged cache) are shown at once, once.  Python's warning
+    filters are restored afterwards."""
+    from ..core.engines.preparation import CacheWarning
+
+    counts = {}
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = f"{category.__name__}: {str(message).strip().splitlines()[0]}"
+        counts[text] = counts.get(text, 0) + 1
+        if issubclass(category, CacheWarning) and counts[text] == 1:
+            print(f"{command}: warning: {message}", file=sys.stderr)
+
+    with warnings.catch_warnings():  # Python's filters kept: what they
+        warnings.showwarning = show    # would show is summarised
+        yield
+    for text, count in counts.items():
+        if not text.startswith(CacheWarning.__name__):
+            times = f" ({count} times)" if count > 1 else ""
+            print(f"{command}: warning: {text}{times}", file=sys.stderr)
+
+
+def write_figure(draw, path):
+    """``draw(path)``, then say where the figure went; a file that cannot
+    be written is one line (CliError), not a traceback."""
+    try:
+        draw(path)
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror}") from None
+    print(f"figure: {path}")

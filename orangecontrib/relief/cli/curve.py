@@ -2,8 +2,10 @@
 learner's cross-validated score with the attributes ranked in each fold."""
 import time
 
+from ..core import engines
 from .common import (CliError, ProgressBar, input_error,
-                     non_negative_int, option_names, positive_int)
+                     non_negative_int, option_names, timed,
+                     two_or_more, write_figure)
 from .rank import add_table_arguments, scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
@@ -38,15 +40,18 @@ def add_curve_command(subparsers):
         help="the score of the test parts: CA or AUC for a categorical "
              "class, R2 for a numeric one (default CA, R2)")
     parser.add_argument(
-        "--folds", type=positive_int, default=N_FOLDS, dest="n_folds",
+        "--folds", type=two_or_more, default=N_FOLDS, dest="n_folds",
         metavar="F", help=f"folds of the cross-validation (default {N_FOLDS})")
     parser.add_argument("--seed", type=non_negative_int, default=0,
                         dest="random_state", metavar="S",
                         help="seed of the folds (default: 0)")
-    parser.add_argument(
-        "--figure", default=DEFAULT_FIGURE, metavar="PNG",
-        help=f"where to draw the curve (default: {DEFAULT_FIGURE})")
-    parser.add_argument("--no-figure", action="store_true",
+    figure = parser.add_mutually_exclusive_group()
+    figure.add_argument(
+        "--figure", metavar="FILE",
+        help=f"where to draw the curve, in the format of its extension "
+             f"(.png, .pdf, .svg; none: .png is added; default: "
+             f"{DEFAULT_FIGURE})")
+    figure.add_argument("--no-figure", action="store_true",
                         help="draw no figure")
     parser.set_defaults(run=run_curve,
                         options=option_names(parser, PARAMETERS))
@@ -81,20 +86,26 @@ def format_curve(curve):
 
 def run_curve(args):
     """Compute the curve of `args.file`, print it and draw it."""
+    from orangecontrib.relief.core.variants import by_name
     from orangecontrib.relief.curve import curve_figure, selection_curve
     from orangecontrib.relief.preprocess import SelectReliefFeatures
     from orangecontrib.relief.variants import make_scorer
 
     table, method = scored_table(args)
     learner = make_learner(args.learner, table.domain.class_var)
+    figure = None if args.no_figure else drawn_figure(args.figure)
     start = time.perf_counter()
     try:
         scorer = make_scorer(method, k_nearest=args.k_nearest,
                              ties=args.ties, convention=args.convention)
+        # the method weighs the training part of each fold
+        engine = engines.status(table.X, None, by_name(method).parts,
+                                passes=args.n_folds)
         curve = selection_curve(table, learner, scorer, score=args.score,
                                 n_folds=args.n_folds,
                                 random_state=args.random_state,
-                                progress_callback=ProgressBar("curve"))
+                                progress_callback=ProgressBar(
+                                    "curve", heading=engine))
         kept = SelectReliefFeatures(scorer, k=curve.chosen).selected(table)
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
@@ -107,14 +118,28 @@ def run_curve(args):
           f"{names}")
     print(f"{len(table)} instances, {method}, "
           f"{LEARNERS[args.learner][0]}, {len(curve.folds)}-fold "
-          f"cross-validation, {seconds:.2f} s")
-    if not args.no_figure:
-        try:
-            curve_figure(curve, args.figure,
-                         f"{table.name or args.file}: {method}, "
-                         f"{LEARNERS[args.learner][0]}")
-        except OSError as error:
-            raise CliError(f"cannot write {args.figure}: "
-                           f"{error.strerror}") from None
-        print(f"figure: {args.figure}")
+          f"cross-validation, {timed(seconds, 'the curve')}")
+    if figure is not None:
+        write_figure(lambda path: curve_figure(
+            curve, path, f"{table.name or args.file}: {method}, "
+                         f"{LEARNERS[args.learner][0]}"), figure)
     return 0
+
+
+def drawn_figure(name):
+    """The file of --figure `name` (None: the default), checked before the
+    curve is computed: its format, and a folder to write it in."""
+    import os
+
+    from orangecontrib.relief.curve import figure_path
+
+    try:
+        path = figure_path(DEFAULT_FIGURE if name is None else name)
+    except ValueError as error:
+        raise CliError(f"--figure: {error}") from None
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path) or not os.path.isdir(folder):
+        raise CliError(f"--figure {name}: "
+                       + ("a folder, not a file" if os.path.isdir(path)
+                          else f"no folder {folder} to write it in"))
+    return path

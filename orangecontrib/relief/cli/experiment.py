@@ -150,6 +150,7 @@ def _add_rfsm(experiments):
 def _add_rebate(experiments):
     """``orange-relief experiment rebate DIR`` (Urbanowicz et al. 2018,
     the ReBATE benchmark)."""
+    from orangecontrib.relief.core.options import check_needs
     from orangecontrib.relief.experiments import rebate
     from orangecontrib.relief.variants import TIE_RULES
 
@@ -196,7 +197,7 @@ def _add_rebate(experiments):
     parser.add_argument("--permute-rows", action="store_true",
                         help="weigh every table with its rows in a random "
                              "order (seed --seed and the file's name)")
-    parser.add_argument("--seed", type=non_negative_int, default=0,
+    parser.add_argument("--seed", type=non_negative_int,
                         help="seed of --permute-rows (default: 0)")
     parser.add_argument("--ties", choices=TIE_RULES,
                         help="the rule for ties at the k-th neighbour of the "
@@ -211,12 +212,18 @@ def _add_rebate(experiments):
                              and name not in methods)
         if args.quick and args.replicates is not None:
             raise ValueError("give --quick or --replicates, not both")
+        check_needs("--seed", args.seed, None, "--permute-rows",
+                    args.permute_rows)
+        check_needs("--ties", args.ties, None, "a method with k nearest "
+                    "neighbours (" + ", ".join(rebate.TAKE_TIES) + ")",
+                    any(name in rebate.TAKE_TIES for name in methods))
         return rebate.Settings(
             folder=args.folder, methods=methods,
             replicates=(rebate.QUICK_REPLICATES if args.quick
                         else args.replicates),
             discrete_limit=args.discrete_limit, summary=args.summary,
-            permute_rows=args.permute_rows, seed=args.seed, ties=args.ties)
+            permute_rows=args.permute_rows,
+            seed=0 if args.seed is None else args.seed, ties=args.ties)
     _add_common(parser, rebate, settings, "rebate", jobs=os.cpu_count() or 1)
 
 

@@ -1,24 +1,24 @@
 """``orange-relief rank``: the attributes of a data set by Relief weight."""
-import math
 import sys
 import time
 
 from ..core import engines
+from ..core.significance import STIR_PARTS
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
-                     option_names, positive_int, share, with_class,
-                     without_unused_classes)
+                     option_names, positive_int, share, timed, two_or_more,
+                     with_class, without_unused_classes)
+from .wide import run_wide, wrapper_options, wrapper_words
 
-#: the significance options (by destination), and those each test uses:
-#: given with another test or none, an option has no effect
-SIGNIFICANCE_OPTIONS = ("alpha", "adjustment", "n_permutations",
-                        "r_compatible")
+#: the significance options (by destination) each test uses
 TEST_OPTIONS = {None: (), "stir": ("alpha", "adjustment", "r_compatible"),
                 "permutation": ("alpha", "adjustment", "n_permutations"),
                 "regression": ("alpha", "adjustment")}
 #: the significance test of each test's summary line
 TEST_NAMES = {"stir": "STIR", "permutation": "permutation test",
               "regression": "NPDR's regressions"}
+#: the tests over neighbour pairs, whose p-values come out too small
+PAIR_TESTS = ("stir", "regression")
 
 #: what an adjustment makes of the p-values
 ADJUSTED = {"bh": "Benjamini-Hochberg q", "holm": "Holm's adjusted p",
@@ -40,6 +40,21 @@ def add_rank_command(subparsers):
                     "weights and print them best first.")
     add_table_arguments(parser, "the Relief variant")
     parser.add_argument(
+        "--pheno", metavar="FILE",
+        help="a PLINK .bed file's phenotypes: a text file of FID, IID and "
+             "phenotype columns (a first line FID IID NAME... names them; "
+             "--class picks one; default: the first, or the .fam's)")
+    parser.add_argument(
+        "--wrapper", choices=("turf", "vls"),
+        help="score subsets of the attributes with the method: turf drops "
+             "the worst half and scores again (Moore & White 2007); vls "
+             "scores subsets that hold every pair of attributes together, "
+             "each attribute's best weight (Eppstein & Haake 2008)")
+    parser.add_argument(
+        "--subset-size", type=positive_int, metavar="N",
+        help="with --wrapper vls: attributes per subset, at least 2 "
+             "(default: a third of them)")
+    parser.add_argument(
         "--covariates", type=lambda text: tuple(text.split(",")),
         metavar="NAMES",
         help="NPDR: comma-separated columns (attributes or metas) whose "
@@ -49,23 +64,32 @@ def add_rank_command(subparsers):
         metavar="M",
         help="number of randomly drawn reference instances "
              "(default: every instance once)")
-    parser.add_argument("--seed", type=non_negative_int, default=0,
+    parser.add_argument("--seed", type=non_negative_int,
                         dest="random_state", metavar="S",
-                        help="seed of the reference sampling (default: 0)")
+                        help="seed of --iterations, --stability and "
+                             "--significance permutation (default: 0)")
     parser.add_argument("--diff", choices=DIFFS, default="linear",
                         help="diff of numeric attributes (default: linear)")
-    parser.add_argument("--t-eq", type=float, default=T_EQ, metavar="T",
+    parser.add_argument("--t-eq", type=float, metavar="T",
                         help="ramp diff: differences up to this fraction of "
                              f"the range count as equal (default: {T_EQ})")
-    parser.add_argument("--t-diff", type=float, default=T_DIFF, metavar="T",
+    parser.add_argument("--t-diff", type=float, metavar="T",
                         help="ramp diff: differences from this fraction of "
                              "the range count as different (default: "
                              f"{T_DIFF})")
     parser.add_argument("--top", type=positive_int, metavar="N",
-                        help="print only the N best attributes; with "
-                             "--stability, the N best count as selected in "
-                             "each resample (default: 10, at most half of "
-                             "the attributes)")
+                        dest="top_k",
+                        help="print only the N best attributes (default: "
+                             "all); with --stability, the N best count as "
+                             "selected in each resample (there the default "
+                             "is 10, at most half of the attributes)")
+    parser.add_argument(
+        "--absolute", action="store_true",
+        help="rank by the magnitude of the weights: an attribute of large "
+             "negative weight (near instances of one class differ in it "
+             "more than those of different classes, as the bits of a "
+             "higher-order XOR) ranks high too; with --stability, the "
+             "resamples are ranked so too")
     parser.add_argument(
         "--significance", choices=TESTS,
         help="also test every attribute: stir (ReliefF and the SURF "
@@ -94,7 +118,7 @@ def add_rank_command(subparsers):
         help=f"with --significance permutation: permutations of the class "
              f"(default {N_PERMUTATIONS}; seed --seed)")
     parser.add_argument(
-        "--stability", type=positive_int, metavar="B", dest="n_resamples",
+        "--stability", type=two_or_more, metavar="B", dest="n_resamples",
         help="also score B bootstrap samples of the instances (stratified "
              "by class; seed --seed) and print how often each attribute "
              "is among the --top best, its median rank and the interval "
@@ -109,22 +133,11 @@ def add_rank_command(subparsers):
 
 def add_table_arguments(parser, method_role):
     """The arguments :func:`scored_table` and the scorer read: FILE,
-    --class, --method (`method_role`, in words) and --k."""
-    from orangecontrib.relief.variants import (CONVENTIONS, DEFAULT_K,
-                                               METHODS, TIE_RULES)
+    --class, --method (`method_role`, in words), --k, --ties and
+    --convention."""
+    from orangecontrib.relief.variants import DEFAULT_K, METHODS
 
-    parser.add_argument(
-        "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
-        help="a data file Orange reads (.tab, .csv, .tsv, gzipped or not), "
-             "a table of plain text (.txt, .txt.gz: tab- or comma-"
-             "separated, as the ReBATE archive's), or the name of a "
-             f"shipped data set (default: {DEFAULT_DATASET})")
-    parser.add_argument(
-        "--class", dest="class_name", metavar="COLUMN",
-        help="the column to use as the class (default: the file's class, "
-             "else a column named Class, categorical if it holds integer "
-             "codes, as in the ReBATE archive; needed for other files "
-             "without one, e.g. a plain CSV)")
+    add_file_arguments(parser)
     parser.add_argument(
         "--method", choices=list(METHODS),
         help=f"{method_role} (default: ReliefF for a discrete class, "
@@ -134,6 +147,31 @@ def add_table_arguments(parser, method_role):
         help=f"nearest neighbours (ReliefF: per class, default "
              f"{DEFAULT_K['ReliefF']}; RReliefF: default "
              f"{DEFAULT_K['RReliefF']})")
+    add_ties_argument(parser)
+    add_convention_argument(parser)
+
+
+def add_file_arguments(parser):
+    """FILE and --class, as :func:`data_table` reads them."""
+    parser.add_argument(
+        "file", nargs="?", default=DEFAULT_DATASET, metavar="FILE",
+        help="a data file Orange reads (.tab, .csv, .tsv, gzipped or not), "
+             "a table of plain text (.txt, .txt.gz: tab- or comma-"
+             "separated, as the ReBATE archive's), a PLINK .bed or an "
+             "AnnData .h5ad file, or the name of a shipped data set "
+             f"(default: {DEFAULT_DATASET})")
+    parser.add_argument(
+        "--class", dest="class_name", metavar="COLUMN",
+        help="the column to use as the class (default: the file's class, "
+             "else a column named Class, categorical if it holds integer "
+             "codes, as in the ReBATE archive; needed for other files "
+             "without one, e.g. a plain CSV)")
+
+
+def add_ties_argument(parser):
+    """--ties: the rule of the neighbours tied at the k-th distance."""
+    from orangecontrib.relief.variants import TIE_RULES
+
     parser.add_argument(
         "--ties", choices=TIE_RULES,
         help="the neighbours tied at the k-th distance: share (default; "
@@ -141,12 +179,29 @@ def add_table_arguments(parser, method_role):
              "the weights do not depend on the order of the rows) or "
              "lower-index (the lower row numbers take them, as a stable "
              "sort by distance does)")
+
+
+def add_convention_argument(parser):
+    """--convention: how the SWRF family scores its far sets."""
+    from orangecontrib.relief.variants import CONVENTIONS
+
     parser.add_argument(
         "--convention", choices=CONVENTIONS,
         help="the SWRF family's far scoring and SWRF's statistics: "
              "weighted (default; every far neighbour by its weighted "
              "similarity, T over distinct pairs) or scikit-rebate (its "
              "0.8 weights)")
+
+
+def wrapped(scorer, args):
+    """`scorer` inside the Orange scorer of ``--wrapper`` (itself
+    without one)."""
+    from orangecontrib.relief.scorers import VLS, TuRF
+
+    if args.wrapper is None:
+        return scorer
+    return {"turf": TuRF, "vls": VLS}[args.wrapper](
+        scorer, **wrapper_options(args))
 
 
 def choose_method(requested, class_var):
@@ -178,28 +233,36 @@ def choose_method(requested, class_var):
 
 
 def scored_table(args):
+    """The table of :func:`data_table` and the variant that scores it
+    (:func:`choose_method` of ``--method``)."""
+    table = data_table(args)
+    return table, choose_method(args.method, table.domain.class_var)
+
+
+def data_table(args):
     """The table of `args.file`, its class as ``--class`` says (without
-    it, :func:`archive_class`; unused values of a categorical one dropped),
-    and the variant that scores it (:func:`choose_method` of
-    ``--method``)."""
+    it, :func:`archive_class`; unused values of a categorical one
+    dropped)."""
     table = load_table(args.file)
     if args.class_name is not None:
         table = with_class(table, args.class_name)
     else:
         table = archive_class(table)
-    table = without_unused_classes(table)
-    return table, choose_method(args.method, table.domain.class_var)
+    return without_unused_classes(table)
 
 
-def format_ranking(attributes, weights, top=None, tested=None,
-                   stable=None):
-    """Return the lines of a table (rank, attribute, weight), best first;
+def format_ranking(names, weights, top=None, tested=None, stable=None,
+                   absolute=False):
+    """Return the lines of a table (rank, attribute, weight) of the
+    attributes `names`, best first (with `absolute`, by the magnitude of
+    the weights);
     with `tested` (a SignificanceResult) also p, q and a mark of the
     significant attributes; with `stable` (a RankingStability) how often
     each was selected, its median rank and its rank interval."""
-    order = sorted(range(len(weights)),  # no weight (NaN) last
-                   key=lambda i: (math.isnan(weights[i]), -weights[i]))[:top]
-    names = [attributes[i].name for i in order]
+    from orangecontrib.relief.core.threshold import best_first
+
+    order = best_first(weights, absolute)[:top]  # no weight (NaN) last
+    names = [names[i] for i in order]
     width = max([len("attribute")] + [len(name) for name in names])
     header = f"{'rank':>4}  {'attribute':<{width}}  {'weight':>10}"
     if tested is not None:
@@ -214,13 +277,25 @@ def format_ranking(attributes, weights, top=None, tested=None,
             # as wide as " *" where more columns follow
             mark = (" *" if tested.significant[i]
                     else "" if stable is None else "  ")
-            line += f"  {tested.p[i]:>9.2e}  {tested.q[i]:>9.2e}{mark}"
+            line += (f"  {probability(tested.p[i]):>9}  "
+                     f"{probability(tested.q[i]):>9}{mark}")
         if stable is not None:
             ranks = f"{stable.rank_low[i]}-{stable.rank_high[i]}"
             line += (f"  {stable.frequency[i]:>8.0%}  "
                      f"{stable.median_rank[i]:>6g}  {ranks:>7}")
         lines.append(line)
     return lines
+
+
+#: the smallest p-value printed as a number: a double holds nothing much
+#: smaller, and a p-value that small underflowed (it may be 0)
+SMALLEST_P = 1e-300
+
+
+def probability(p):
+    """A p- or q-value as the table prints it: "< 1e-300" where it
+    underflowed, not "0.00e+00"."""
+    return f"< {SMALLEST_P:.0e}" if p < SMALLEST_P else f"{p:.2e}"
 
 
 def stir_fits(scorer, table):
@@ -264,18 +339,38 @@ def warn(message):
     print(f"orange-relief rank: warning: {message}", file=sys.stderr)
 
 
-def ignored_options(args):
-    """A warning naming the significance options given that the chosen
-    test (or none) does not use; None if there are none."""
-    used = TEST_OPTIONS[args.significance]
-    ignored = [args.options[name] for name in SIGNIFICANCE_OPTIONS
-               if getattr(args, name) is not None and name not in used]
-    if not ignored:
-        return None
-    test = ("without --significance" if args.significance is None
-            else f"with --significance {args.significance}")
-    return (f"{', '.join(ignored)} {'has' if len(ignored) == 1 else 'have'} "
-            f"no effect {test}")
+#: options that need another, by destination: what they need, in the
+#: command's words, and whether the arguments give it
+NEEDS = {
+    "alpha": ("--significance", lambda args: args.significance is not None),
+    "adjustment": ("--significance",
+                   lambda args: args.significance is not None),
+    "n_permutations": ("--significance permutation",
+                       lambda args: args.significance == "permutation"),
+    "r_compatible": ("--significance stir",
+                     lambda args: args.significance == "stir"),
+    "subsample": ("--stability", lambda args: args.n_resamples is not None),
+    "t_eq": ("--diff ramp", lambda args: args.diff == "ramp"),
+    "t_diff": ("--diff ramp", lambda args: args.diff == "ramp"),
+    "random_state": ("--iterations, --stability or --significance "
+                     "permutation", lambda args: (
+                         args.n_iterations is not None
+                         or args.n_resamples is not None
+                         or args.significance == "permutation")),
+}
+
+
+def check_needed_options(args):
+    """CliError for an option given without the option it needs (every
+    value typed is used or refused)."""
+    from orangecontrib.relief.core.options import check_needs
+
+    for name, (requirement, met) in NEEDS.items():
+        try:
+            check_needs(args.options[name], getattr(args, name), None,
+                        requirement, met(args))
+        except ValueError as error:
+            raise CliError(str(error)) from None
 
 
 def too_few_permutations(tester, n_attributes):
@@ -298,12 +393,22 @@ def too_few_permutations(tester, n_attributes):
 
 def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
-    from orangecontrib.relief.core.significance import stir_caveat
-    from orangecontrib.relief.core.options import SUBSAMPLE
+    from orangecontrib.relief.core.significance import (pairs_caveat,
+                                                        stir_caveat)
+    from orangecontrib.relief.core.options import RANDOM_STATE
+    from orangecontrib.relief.scorers import Absolute
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
+    from orangecontrib.relief.readers import is_wide_file
     from orangecontrib.relief.variants import make_scorer
 
+    if args.subset_size is not None and args.wrapper != "vls":
+        warn("--subset-size has no effect without --wrapper vls")
+    if is_wide_file(args.file):
+        return run_wide(args)
+    if args.pheno is not None:
+        raise CliError("--pheno gives the phenotypes of a PLINK .bed file; "
+                       "name the class of a table with --class")
     table, method = scored_table(args)
     npdr = method == "NPDR"
     if args.covariates is not None and not npdr:
@@ -311,20 +416,17 @@ def run_rank(args):
                        f"none (use --method NPDR)")
     if npdr and args.significance is None:
         args.significance = "regression"
-    ignored = ignored_options(args)
-    if ignored is not None:
-        warn(ignored)
-    if args.subsample is not None and args.n_resamples is None:
-        warn("--subsample has no effect without --stability")
+    check_needed_options(args)
     resampling = "bootstrap" if args.subsample is None else "subsample"
+    seed = RANDOM_STATE if args.random_state is None else args.random_state
+    given = {name: getattr(args, name) for name in ("n_iterations", "t_eq",
+                                                    "t_diff", "covariates")
+             if getattr(args, name) is not None}
     try:
-        scorer = make_scorer(
-            method, k_nearest=args.k_nearest, ties=args.ties,
-            convention=args.convention, n_iterations=args.n_iterations,
-            random_state=args.random_state, diff=args.diff,
-            t_eq=args.t_eq, t_diff=args.t_diff,
-            **({"covariates": args.covariates} if npdr and args.covariates
-               else {}))
+        scorer = make_scorer(method, k_nearest=args.k_nearest,
+                             ties=args.ties, convention=args.convention,
+                             random_state=seed, diff=args.diff, **given)
+        scorer = wrapped(scorer, args)
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):
             raise CliError(f"--significance stir tests the neighbour pairs "
@@ -336,18 +438,19 @@ def run_rank(args):
                      for name in TEST_OPTIONS[args.significance]
                      if getattr(args, name) is not None}
             tester = Significance(scorer, test=args.significance,
-                                  random_state=args.random_state, **given)
+                                  random_state=seed, **given)
         if args.significance == "permutation" and table.domain.attributes:
             too_few = too_few_permutations(tester,
                                            len(table.domain.attributes))
             if too_few is not None:
                 warn(too_few)
+        imbalanced = None
         if args.significance == "stir":
-            caveat = stir_caveat(table.Y)
-            if caveat is not None:
-                warn(f"{caveat} Use --significance permutation for these "
-                     f"data.")
-        engine = engines.status(table.X, args.n_iterations)
+            imbalanced = stir_caveat(table.Y)
+            if imbalanced is not None:
+                warn(f"{imbalanced} Use --significance permutation for "
+                     f"these data.")
+        engine = engine_line(table, method, args)
         start = time.perf_counter()
         weights = tested = None
         if tester is not None:  # NPDR's and the SURF family's weigh too
@@ -359,21 +462,47 @@ def run_rank(args):
                              else ProgressBar("weighting", heading=None
                                               if tester else engine))
         stable = None if args.n_resamples is None else ranking_stability(
-            table, scorer, n_resamples=args.n_resamples,
-            resampling=resampling, subsample=args.subsample or SUBSAMPLE,
-            top_k=args.top, random_state=args.random_state,
+            table, Absolute(scorer) if args.absolute else scorer,
+            n_resamples=args.n_resamples,
+            resampling=resampling, subsample=args.subsample,
+            top_k=args.top_k, random_state=seed,
             progress_callback=ProgressBar("stability"))
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
-    print("\n".join(format_ranking(table.domain.attributes, weights,
-                                   args.top, tested, stable)))
+    print("\n".join(format_ranking([a.name for a in table.domain.attributes],
+                                   weights, args.top_k, tested, stable,
+                                   args.absolute)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))
         if tested.note is not None:
             warn(tested.note)
+        if (tested.test in PAIR_TESTS and tested.significant.any()
+                and not imbalanced):
+            warn(f"{pairs_caveat(TEST_NAMES[tested.test])} The "
+                 f"permutation test holds its level: --significance "
+                 f"permutation.")
     if stable is not None:
         print(stability_summary(stable, resampling))
+    computed = ", ".join(["weights"] + ["test"] * (tested is not None)
+                         + ["stability"] * (stable is not None))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
-          f"attributes, method {method}, {seconds:.2f} s")
+          f"attributes, method {method}{wrapper_words(args)}"
+          f"{', ranked by |weight|' if args.absolute else ''}, "
+          f"{timed(seconds, computed)}")
     return 0
+
+
+def engine_line(table, method, args):
+    """The line on the engine that answers (None where there is nothing
+    to say: small data, a forced engine), with its estimated time where
+    the vectorised one answers a long run: the weights, a resample of
+    --stability each."""
+    from orangecontrib.relief.core.variants import K_NEAREST, by_name
+
+    variant = by_name(method)
+    parts = variant.parts
+    if args.significance == "stir" and variant.neighbourhood == K_NEAREST:
+        parts = parts + STIR_PARTS  # STIR's sums of its pairs
+    return engines.status(table.X, args.n_iterations, parts,
+                          passes=1 + (args.n_resamples or 0))

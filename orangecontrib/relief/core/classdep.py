@@ -53,11 +53,12 @@ neighbor classification. PRIB 2013, LNCS 7986, 69-78.
 import numpy as np
 
 from . import engines
+from .engines import preparation
 from .errors import ReliefInputError
 from .sampling import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
                       THRESHOLD, TIES, PositiveInt, check, check_choice,
-                      check_distance_weights)
+                      check_distance_weights, check_ramp)
 from .prepare import prepare
 
 __all__ = ["cdrelief", "iwcdrelief", "ClassDependentRelief",
@@ -110,9 +111,10 @@ def _check_update(update):
 
 def _prepared(X, y, discrete, diff, t_eq, t_diff, chosen):
     """The squared-diff data (search, d1, d2) and the update data, for the
-    engine `chosen`."""
+    engine `chosen` (the squared diff reads no thresholds)."""
+    diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     squared = prepare(X, y, discrete, task="classification", diff="squared",
-                      t_eq=t_eq, t_diff=t_diff, engine=chosen)
+                      engine=chosen)
     update = squared if diff == "squared" else prepare(
         X, y, discrete, task="classification", diff=diff, t_eq=t_eq,
         t_diff=t_diff, engine=chosen)
@@ -120,8 +122,15 @@ def _prepared(X, y, discrete, diff, t_eq, t_diff, chosen):
 
 
 def _class_codes(y, kept_rows):
-    return np.unique(np.asarray(y, dtype=np.float64).ravel()[kept_rows]
-                     ).astype(np.int64)
+    """The class codes present, int64; ReliefInputError for a code beyond
+    the rows a weight matrix may have (one per code 0 .. max)."""
+    codes = np.unique(np.asarray(y, dtype=np.float64).ravel()[kept_rows])
+    if len(codes) and codes.max() >= MAX_CLASSES:
+        raise ReliefInputError(
+            f"The class-dependent weights have a row per class code 0, 1, "
+            f"..., {codes.max():.15g}: more than {MAX_CLASSES:,}; recode "
+            f"the classes as 0, 1, 2, ...")
+    return codes.astype(np.int64)
 
 
 def _matrix_rows(codes, n_classes):
@@ -134,11 +143,6 @@ def _matrix_rows(codes, n_classes):
             raise ReliefInputError(f"n_classes={n_classes} but the data has "
                                    f"class code {size - 1}.")
         return n_classes
-    if size > MAX_CLASSES:
-        raise ReliefInputError(
-            f"The class-dependent weights have a row per class code 0, 1, "
-            f"..., {size - 1}: more than {MAX_CLASSES:,}; recode the classes "
-            f"as 0, 1, 2, ...")
     return size
 
 
@@ -171,7 +175,8 @@ class ClassDependentRelief:
                  progress_callback=None):
         self.k_nearest = check("k_nearest", k_nearest)
         n_iterations = check("n_iterations", n_iterations)
-        chosen = engines.choose_for(X, n_iterations)
+        chosen = engines.choose_for(X, n_iterations,
+                                    (preparation.CLASS_DEPENDENT,))
         self.kernels = engines.kernels(chosen)
         self.squared, self.update = _prepared(X, y, discrete, diff, t_eq,
                                               t_diff, chosen)

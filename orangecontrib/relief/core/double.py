@@ -43,7 +43,7 @@ Decisions the paper leaves open (all documented in the public functions):
 """
 import numpy as np
 
-from .engines import kernels
+from .engines import kernels, preparation
 from .errors import ReliefInputError
 from .estimators import prepared
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
@@ -89,8 +89,8 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
     fixed = np.ones(n_attrs) if fixed is None else fixed
     refs = np.ascontiguousarray(refs, dtype=np.int64)
     return kernels(data.engine).double_relieff(
-        data, refs, k, fixed, bool(clip_negative), float(exponent), float(s),
-        check("ties", ties), progress_callback)
+        data, refs, k, fixed, check("clip_negative", clip_negative),
+        float(exponent), float(s), check("ties", ties), progress_callback)
 
 
 def content_order(data):
@@ -107,7 +107,7 @@ def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
     the order of its content (:func:`content_order`)."""
     data, refs, _ = prepared(X, y, discrete, n_iterations, random_state,
                              task="classification", diff=diff, t_eq=t_eq,
-                             t_diff=t_diff)
+                             t_diff=t_diff, parts=(preparation.DOUBLE,))
     if check("n_iterations", n_iterations) is None:
         refs = content_order(data)
     return data, refs

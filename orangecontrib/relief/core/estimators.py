@@ -9,28 +9,60 @@ from pathlib import Path
 import numpy as np
 
 from . import engines
+from .compact import search as compact_search
+from .compact.data import CompactData, read
+from .compact.rules import by_columns, progress_shares
+from .compact.store import is_compact
+from .engines import preparation
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                      TIES, check, check_choice, check_distance_weights)
+                      TIES, check, check_choice, check_distance_weights,
+                      check_needs, check_ramp)
 from .prepare import prepare
-from .sampling import check_client, reference_instances
+from .tables import DIFF_KINDS
+from .targets import TASKS
+from .sampling import check_client, check_memory, reference_instances
 from .streaming import MissingValues, relieff_streaming
 
 WEIGHTINGS = ("exp_rank", "equal")
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
-             t_eq, t_diff, client=None):
+             t_eq, t_diff, client=None, compact=False, parts=()):
     """The data prepared for the engine that suits its size (the compiled
     one for a Dask `client`), its references (:func:`reference_instances`)
-    and the engine's kernels (:func:`.engines.kernels`)."""
+    and the engine's kernels (:func:`.engines.kernels`); `parts` are the
+    parts of the compiled engine's preparation that compile the call's
+    kernels (:data:`.engines.preparation.PARTS`; none: all of them).
+
+    With `compact`, a narrow array, a sparse matrix or a column-block
+    source stays as it is (:class:`.compact.data.CompactData`, for the
+    variants whose search and rule read it: :func:`neighbours_of` and
+    :func:`.compact.rules.by_columns`), and with ``compact="always"`` any
+    data (TuRF's, whose rounds take columns of it); otherwise such data
+    are scaled to float64 tables as a whole (:func:`.prepare.prepare`)."""
     n_iterations = check("n_iterations", n_iterations)
-    chosen = (engines.choose_for(X, n_iterations) if check_client(client) is None
-              else engines.COMPILED)
-    data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
-                   t_diff=t_diff, engine=chosen)
+    compact = compact == "always" or compact and is_compact(X)
+    if compact:  # kernels of the compact search and rules as well
+        parts = tuple(parts) + (preparation.COMPACT,)
+    chosen = (engines.choose_for(X, n_iterations, parts)
+              if check_client(client) is None else engines.COMPILED)
+    if compact:
+        diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
+        data = read(X, y, discrete, task=check_choice("task", task, TASKS),
+                    kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
+                    engine=chosen)
+    else:
+        data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
+                       t_diff=t_diff, engine=chosen)
     refs = reference_instances(data.n_instances, n_iterations, random_state)
     return data, refs, engines.kernels(chosen)
+
+
+#: the least an entry of a neighbour list takes (:class:`.neighbours.
+#: Neighbours`): its index, distance and share (8 bytes each), its tie
+#: set's first place and size (4 each)
+BYTES_PER_NEIGHBOUR = 32
 
 
 def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
@@ -40,12 +72,20 @@ def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
     the :class:`.neighbours.NeighbourLists` of `refs` by the tie rule
     `ties`.  A k above the number of instances means all of them (each
     engine's lists are at most that long, whatever k)."""
+    k, ties = check("k_nearest", k_nearest), check("ties", ties)
+    # the lists, a reference's k of every class, are held at once
+    check_memory("n_iterations" if len(refs) > data.n_instances
+                 else "k_nearest", len(refs) * data.n_groups
+                 * min(k, data.n_instances) * BYTES_PER_NEIGHBOUR)
+    if isinstance(data, CompactData):
+        weights = check_distance_weights(distance_weights, data.n_attributes)
+        return compact_search.find_neighbours(data, refs, k, weights,
+                                              progress_callback, client, ties)
     weights = check_distance_weights(distance_weights,
                                      data.exact.values.shape[0])
     on_cluster = {} if client is None else {"client": client}
-    return kernels.find_neighbours(data, refs, check("k_nearest", k_nearest),
-                                   weights, progress_callback,
-                                   ties=check("ties", ties), **on_cluster)
+    return kernels.find_neighbours(data, refs, k, weights,
+                                   progress_callback, ties=ties, **on_cluster)
 
 
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
@@ -127,11 +167,59 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             X = np.load(X, mmap_mode="r") if not hasattr(X, "shape") else X
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
+        parts=(preparation.RELIEFF,))
+    return relieff_weights(data, refs, kernels, k_nearest, distance_weights,
+                           progress_callback, client, ties)
+
+
+def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
+                    progress_callback=None, client=None, ties=TIES):
+    """ReliefF's weights of prepared data (float64 tables or compact) for
+    the references `refs`: the search, then the rule."""
+    search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
-                               distance_weights, progress_callback, client,
-                               ties)
-    return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
+                               distance_weights, search, client, ties)
+    priors = data.priors  # the rule's own, not the data (a task's)
+    return by_columns(data, lambda exact: kernels.relieff_rule(
+        exact, refs, neighbours, priors), progress_callback=rule,
+        client=client, narrow=True)
+
+
+def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
+                    n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                    t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
+                    ties=TIES, client=None):
+    """ReliefF prepared once for scoring subsets of the columns (TuRF's
+    rounds, :mod:`.turf`): ``(score_columns, a)``, where
+    ``score_columns(columns, progress_callback=None)`` gives the weights
+    of the columns `columns` (indices, increasing) scored without the
+    others, as :func:`relieff` of ``X[:, columns]`` gives them, and a is
+    the number of attributes.  Parameters as in :func:`relieff`."""
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task="classification",
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact="always",
+        parts=(preparation.RELIEFF,))
+    weights = check_distance_weights(distance_weights, data.n_attributes)
+    draws = reference_draws(refs, data.n_instances, n_iterations,
+                            random_state)
+
+    def score_columns(columns, progress_callback=None):
+        return relieff_weights(
+            data.take(columns), next(draws), kernels, k_nearest,
+            None if weights is None else weights[columns],
+            progress_callback, client, ties)
+    return score_columns, data.n_attributes
+
+
+def reference_draws(refs, n, n_iterations, random_state):
+    """The references of successive scorings of one preparation: `refs`
+    (drawn by the preparation), then drawn again for each scoring, as
+    scoring from scratch draws them: the same with a seed, the next draws
+    of a numpy Generator."""
+    yield refs
+    while True:
+        yield reference_instances(n, n_iterations, random_state)
 
 
 def relief(X, y, discrete=None, *, n_iterations=None,
@@ -150,14 +238,14 @@ def relief(X, y, discrete=None, *, n_iterations=None,
     """
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
+        parts=(preparation.RELIEFF,))
     if data.n_groups != 2:
         raise ReliefInputError(
             f"Relief handles two classes and the data has {data.n_groups}; "
             f"use ReliefF for more classes.")
-    neighbours = neighbours_of(kernels, data, refs, 1, distance_weights,
-                               progress_callback, client, ties)
-    return kernels.relieff_rule(data.exact, refs, neighbours, data.priors)
+    return relieff_weights(data, refs, kernels, 1, distance_weights,
+                           progress_callback, client, ties)
 
 
 def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
@@ -170,15 +258,15 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     """
     k_nearest = check("k_nearest", k_nearest)
     check_choice("weighting", weighting, WEIGHTINGS)
+    sigma = check("sigma", sigma)
     count = k_nearest if count is None else min(count, k_nearest)
+    check_needs("sigma", sigma, None, "weighting='exp_rank'",
+                weighting == "exp_rank")
     if weighting == "equal":
         return np.ones(count)
     sigma = k_nearest / 3.5 if sigma is None else sigma
-    if not (isinstance(sigma, (int, float, np.number)) and np.isfinite(sigma)
-            and sigma > 0):
-        raise ReliefInputError(f"sigma must be a positive number or None "
-                               f"(k / 3.5), got {sigma!r}.")
-    influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
+    with np.errstate(over="ignore"):  # a tiny sigma: influences of 0
+        influence = np.exp(-(np.arange(1, count + 1) / sigma) ** 2)
     if influence[0] == 0:
         raise ReliefInputError(
             f"sigma={sigma!r} is too small: even the nearest neighbour's "
@@ -226,12 +314,17 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     k = check("k_nearest", k_nearest)
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="regression",
-        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client)
+        diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
+        parts=(preparation.RRELIEFF,))
     weights = rank_weights(k, weighting, sigma, count=data.n_instances)
+    search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
-                               progress_callback, client, ties)
-    sums = kernels.rrelieff_sums(data.exact, refs, neighbours, data.target,
-                                 weights)
+                               search, client, ties)
+    target = data.target
+    sums = by_columns(data, lambda exact: kernels.rrelieff_sums(
+        exact, refs, neighbours, target, weights),
+        attributes=(False, True, True), progress_callback=rule,
+        client=client, narrow=True)
     return rrelieff_weights(*sums, len(refs))
 
 

@@ -3,7 +3,10 @@
 Prat & Belanche (2006), section 4.4: RDG1 with numeric and with boolean
 attributes, RandomRBF, NonMonotonic (eq. 4.4), MajorityN and ModuloP (eq.
 4.5); Arauzo-Azofra, Benitez & Castro (2004), section 5: CorrAL and
-Parity3+3.  Each function returns a :class:`Problem`: the data as numbers
+Parity3+3; GAMETES-like SNP data (Urbanowicz et al. 2012: an epistatic
+pair and a main effect among random SNPs, int8 genotypes, also as a
+column-block source made on demand for data larger than memory).  Each
+function returns a :class:`Problem`: the data as numbers
 (nominal attributes and the class as value codes 0, 1, ...), which
 attributes are relevant, and the hidden parts of the generating process
 (rules, centroids, ...) in ``info``, so that tests and users can check the
@@ -18,11 +21,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import ReliefInputError
 from .sampling import check_memory
-from .options import MAX_VALUES, Integer, Interval, Seed
+from .options import MAX_VALUES, Integer, Interval, Seed, check
 
 __all__ = ["Problem", "rdg1", "random_rbf", "non_monotonic", "majority",
-           "modulo", "corral", "parity", "PROBLEMS", "BOOLEAN"]
+           "modulo", "corral", "parity", "gametes", "GametesSource",
+           "PROBLEMS", "BOOLEAN"]
 
 BOOLEAN = ("false", "true")
 
@@ -34,7 +39,7 @@ class Problem:
     Attributes
     ----------
     name : str
-    X : float array (n, a)
+    X : float array (n, a), int8 for genotypes
         Attribute values; nominal attributes hold codes 0 .. len(values) - 1.
     y : float array (n,)
         Class codes 0 .. len(class_values) - 1.
@@ -172,6 +177,7 @@ def rdg1(n_instances=100, n_relevant=10, n_irrelevant=0, *, boolean=False,
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
     n_classes = _check_classes(n_classes)
+    boolean = check("boolean", boolean)
     min_rule_size = Integer(1)("min_rule_size", min_rule_size)
     max_rule_size = Integer(min_rule_size)("max_rule_size", max_rule_size)
     rng = _rng(seed)
@@ -318,6 +324,7 @@ def modulo(n_instances=100, n_relevant=2, n_irrelevant=0, *, p=3,
     n_instances, n_relevant, n_irrelevant = _check_counts(
         n_instances, n_relevant, n_irrelevant)
     p = Integer(2, MAX_VALUES)("p", p)
+    numeric = check("numeric", numeric)
     rng = _rng(seed)
     X = rng.integers(0, p, (n_instances, n_relevant + n_irrelevant))
     y = X[:, :n_relevant].sum(axis=1) % p
@@ -402,3 +409,198 @@ PROBLEMS = {
     "ModuloP": (modulo, {}, False),
     "RDG1-boolean": (rdg1, dict(boolean=True), False),
 }
+
+
+# --- GAMETES-like SNP data --------------------------------------------------
+
+#: GAMETES' names: the two loci of the epistatic model (model 0) and the
+#: locus of the main effect (model 1); N<j> for the noise SNPs
+PAIR_NAMES = ("M0P0", "M0P1")
+MAIN_NAME = "M1P0"
+#: noise SNPs drawn together from one seed of their own (so that a block
+#: of columns is the same whatever the blocks asked for)
+TILE = 1024
+#: the penetrance of the genotypes at the mean of the model's terms
+BASE_PENETRANCE = 0.5
+
+
+def hwe_frequencies(maf):
+    """P(genotype 0, 1, 2) of a SNP whose minor allele has frequency
+    `maf`, in Hardy-Weinberg equilibrium (the genotype counts the minor
+    alleles)."""
+    return np.array([(1 - maf) ** 2, 2 * maf * (1 - maf), maf ** 2])
+
+
+def effect_coding(maf):
+    """The coding w of a SNP's genotypes 0, 1, 2 in a penetrance model:
+    two values, one on each side of the split of the genotypes into two
+    sets whose frequencies (:func:`hwe_frequencies`) are nearest to a
+    half, of mean 0 (so that w adds no marginal effect where it is
+    multiplied by another SNP's w) and largest magnitude 1: the zero-mean
+    coding of the largest variance within [-1, 1]."""
+    p = hwe_frequencies(maf)
+    alone = int(np.argmin(np.abs(p - 0.5)))  # the genotype set apart
+    m = p[alone]
+    w = np.full(3, -m)
+    w[alone] = 1 - m
+    return w / max(m, 1 - m)
+
+
+def penetrance_table(maf, heritability, main_effect):
+    """P(case | g1, g2, g3) of the 27 genotypes of the epistatic pair
+    (g1, g2) and the main-effect SNP g3, all of minor allele frequency
+    `maf`: K + d w1 w2 + e w3 with w the :func:`effect_coding` (mean 0,
+    so the pair has no marginal effect: pure epistasis, as in GAMETES'
+    models) and K = 1/2.  d and e make the pair's and the main effect's
+    shares of the penetrance's variance, over K (1 - K), equal
+    `heritability` and `main_effect` (the heritabilities of GAMETES,
+    Urbanowicz et al. 2012).  Shape (3, 3, 3).
+
+    Raises ReliefInputError if a penetrance would leave [0, 1]."""
+    w = effect_coding(maf)
+    variance = hwe_frequencies(maf) @ w ** 2
+    scale = BASE_PENETRANCE * (1 - BASE_PENETRANCE)
+    d = np.sqrt(heritability * scale) / variance
+    e = np.sqrt(main_effect * scale / variance)
+    table = (BASE_PENETRANCE + d * w[:, None, None] * w[None, :, None]
+             + e * w[None, None, :])
+    if table.min() < 0 or table.max() > 1:
+        raise ReliefInputError(
+            f"heritability {heritability} and main_effect {main_effect} are "
+            f"too strong for a minor allele frequency of {maf}: some "
+            f"genotypes would have a penetrance outside [0, 1]; use smaller "
+            f"effects or a frequency nearer 0.5.")
+    return table
+
+
+class GametesSource:
+    """GAMETES-like SNP data as a column-block source (see
+    :mod:`orangecontrib.relief.readers.sources`), its blocks made on
+    demand: int8 genotypes, n instances x `n_snps` SNPs, the class in
+    :attr:`y` (half cases, half controls).
+
+    Columns 0 and 1 are a purely epistatic pair, column 2 a main effect
+    (both of minor allele frequency `predictive_maf`, penetrances of
+    :func:`penetrance_table`); the other SNPs are noise, each of a minor
+    allele frequency drawn uniformly from `maf`.  The instances'
+    predictive genotypes are drawn given their class, P(g | case)
+    proportional to P(g) f(g) (as GAMETES draws balanced data), in a
+    random order.  Every number comes from `seed`; a noise column is the
+    same whichever blocks are asked for.
+
+    References
+    ----------
+    Urbanowicz, R. J., Kiralis, J., Sinnott-Armstrong, N. A., Heberling,
+    T., Fisher, J. M., Moore, J. H. (2012). GAMETES: a fast, direct
+    algorithm for generating pure, strict, epistatic models with random
+    architectures. BioData Mining 5:16.
+    """
+    dtype = np.dtype(np.int8)
+    missing_code = None
+
+    def __init__(self, n_instances=1600, n_snps=100, *, maf=(0.05, 0.5),
+                 predictive_maf=0.2, heritability=0.2, main_effect=0.02,
+                 seed=None):
+        self.n_instances = Integer(2)("n_instances", n_instances)
+        self.n_snps = Integer(3)("n_snps", n_snps)
+        low, high = (Interval(0.01, 0.5)("maf", m) for m in maf)
+        if low > high:
+            raise ReliefInputError(f"maf must be (low, high) with low <= "
+                                   f"high, got {maf!r}.")
+        self.maf = (low, high)
+        self.predictive_maf = Interval(0.01, 0.5)("predictive_maf",
+                                                  predictive_maf)
+        self.heritability = Interval(0, 1)("heritability", heritability)
+        self.main_effect = Interval(0, 1)("main_effect", main_effect)
+        entropy = Seed()("seed", seed)
+        if not isinstance(entropy, int):  # None, a Generator: one draw
+            entropy = int(np.random.default_rng(entropy).integers(2 ** 63))
+        self.entropy = entropy
+        self.shape = (self.n_instances, self.n_snps)
+        self.y, self.predictive = self._predictive()
+
+    @property
+    def names(self):
+        return ([*PAIR_NAMES, MAIN_NAME]
+                + [f"N{j}" for j in range(self.n_snps - 3)])
+
+    def _rng(self, *key):
+        return np.random.default_rng(np.random.SeedSequence(
+            self.entropy, spawn_key=key))
+
+    def _predictive(self):
+        """The class (float64 codes, 0 control, 1 case) and the three
+        predictive SNPs (int8, n x 3)."""
+        rng = self._rng(0)
+        table = penetrance_table(self.predictive_maf, self.heritability,
+                                 self.main_effect).ravel()
+        p = hwe_frequencies(self.predictive_maf)
+        prior = (p[:, None, None] * p[None, :, None]
+                 * p[None, None, :]).ravel()
+        cases = self.n_instances // 2
+        codes = np.concatenate((
+            rng.choice(27, cases, p=prior * table / (prior * table).sum()),
+            rng.choice(27, self.n_instances - cases,
+                       p=prior * (1 - table) / (prior * (1 - table)).sum())))
+        y = np.r_[np.ones(cases), np.zeros(self.n_instances - cases)]
+        order = rng.permutation(self.n_instances)
+        genotypes = np.stack(np.unravel_index(codes, (3, 3, 3)), axis=1)
+        return y[order], genotypes[order].astype(np.int8)
+
+    def _tile(self, t):
+        """Noise SNPs t TILE .. (t + 1) TILE - 1 (of the noise's own
+        numbering), int8."""
+        rng = self._rng(1, t)
+        width = min(TILE, self.n_snps - 3 - t * TILE)
+        mafs = rng.uniform(*self.maf, width)
+        return rng.binomial(2, mafs, (self.n_instances, width)).astype(
+            np.int8)
+
+    def column_blocks(self, size=TILE):
+        """``(start, genotypes)`` of columns start .. start + size - 1,
+        int8 (n, width), in order."""
+        for start in range(0, self.n_snps, size):
+            stop = min(start + size, self.n_snps)
+            yield start, self.columns(start, stop)
+
+    def columns(self, start, stop):
+        """Genotypes of columns start .. stop - 1 (int8, Fortran order)."""
+        block = np.empty((self.n_instances, stop - start), np.int8,
+                         order="F")
+        predictive = slice(start, min(stop, 3))
+        block[:, :max(0, min(stop, 3) - start)] = self.predictive[:, predictive]
+        noise_start, noise_stop = max(start, 3) - 3, stop - 3
+        for t in range(noise_start // TILE, -(-noise_stop // TILE)):
+            low, high = max(noise_start, t * TILE), min(noise_stop,
+                                                        (t + 1) * TILE)
+            if low < high:
+                block[:, low + 3 - start:high + 3 - start] = self._tile(t)[
+                    :, low - t * TILE:high - t * TILE]
+        return block
+
+
+def gametes(n_instances=1600, n_snps=100, *, maf=(0.05, 0.5),
+            predictive_maf=0.2, heritability=0.2, main_effect=0.02,
+            seed=None):
+    """GAMETES-like SNP data in memory: a 2-way epistatic pair (M0P0,
+    M0P1) and a main effect (M1P0) among `n_snps` SNPs, int8 genotypes;
+    see :class:`GametesSource` for the model and the parameters.  The
+    noise SNPs are N0, N1, ...; the relevant attributes come first, as
+    in the other problems."""
+    source = GametesSource(n_instances, n_snps, maf=maf,
+                           predictive_maf=predictive_maf,
+                           heritability=heritability,
+                           main_effect=main_effect, seed=seed)
+    _check_size(n_instances, n_snps)
+    X = source.columns(0, n_snps)
+    roles = ["relevant"] * 3 + ["irrelevant"] * (n_snps - 3)
+    return Problem(
+        name="GAMETES", X=X, y=source.y, names=source.names,
+        relevant=np.array([r == "relevant" for r in roles]), roles=roles,
+        values=[None] * n_snps, class_values=("control", "case"),
+        info=dict(predictive_maf=source.predictive_maf,
+                  heritability=source.heritability,
+                  main_effect=source.main_effect, maf=source.maf,
+                  penetrance=penetrance_table(source.predictive_maf,
+                                              source.heritability,
+                                              source.main_effect)))

@@ -34,21 +34,28 @@ projected distance regression (NPDR) for detecting network interactions
 with adjustments for multiple tests and confounding. Bioinformatics
 36(9):2770-2777.
 """
+import math
+import numbers
 from collections import namedtuple
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.special import stdtr
 
+from .columns import is_column_source
+from .compact.store import dense_values
+from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared
 from .formulas.neighbourhoods import SIGMAS
 from .formulas.diffs import transform
 from .formulas.npdr import (KTH_LIMIT, MAX_LEVELS, MULTISURF_LIMIT,
-                            SURF_LIMIT, authors_k)
+                            SINGULAR, SURF_LIMIT, authors_k)
 from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
                       PARAMETERS, SCALE, T_DIFF, T_EQ, TIES, TWINS, check,
-                      check_choice)
-from .prepare import TASKS, as_nominal_mask, class_groups
+                      check_choice, check_needs)
+from .targets import TASKS, as_nominal_mask, class_groups
+from .values import as_real
 from .progress import wrap_callback
 from .sampling import check_memory
 from .significance import adjust
@@ -80,7 +87,7 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
          task="classification", neighbourhood=NPDR_NEIGHBOURHOOD,
          k_nearest=None, deviation=DEVIATION, ties=TIES, twins=TWINS,
          diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, scale=SCALE,
-         adjustment=ADJUSTMENT, progress_callback=None):
+         adjustment=ADJUSTMENT, names=None, progress_callback=None):
     """NPDR's regression of every attribute over the neighbour pairs.
 
     Parameters
@@ -97,8 +104,11 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
         Values of the covariates (not scored, not in the distance): their
         diffs over the same pairs are further regressors.  Nominal ones
         (`covariate_discrete`) differ by 0 or 1, numeric ones by their
-        difference over their range; none may be missing or constant.
+        difference over their range.  None may be missing, constant, the
+        same as an attribute, or differ alike in every pair or as a
+        combination of the others' diffs (collinear: no fit at all).
     covariate_discrete : bool array (c,) or None
+        Which covariates are nominal (needs `covariates`).
     task : "classification" or "regression"
     neighbourhood : "multisurf", "surf" or "relieff"
         Each reference's neighbours: MultiSURF's (nearer than its mean
@@ -131,6 +141,9 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
         diff.
     adjustment : "bh", "holm" or "bonferroni"
         Of `q` (the R package's default is Bonferroni).
+    names : sequence of str or None
+        The names of the attributes and then of the covariates, for the
+        messages (None: they are named by their columns).
     progress_callback : callable(float) or None
 
     Returns
@@ -144,13 +157,13 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
     Le, Dawkins & McKinney (2020), Bioinformatics 36(9):2770-2777,
     eq. 4-7.
     """
+    check("adjustment", adjustment)
     first, second, design = npdr_design(
         X, y, discrete, covariates, covariate_discrete, task=task,
         neighbourhood=neighbourhood, k_nearest=k_nearest,
         deviation=deviation, ties=ties, twins=twins, diff=diff, t_eq=t_eq,
-        t_diff=t_diff, scale=scale,
+        t_diff=t_diff, scale=scale, names=names,
         progress_callback=wrap_callback(progress_callback, 0, PAIRS_SHARE))
-    check("adjustment", adjustment)
     exact = design.data.exact
     fits = design.kernels.pair_regressions(
         exact, first, second, design.outcome, design.covariates,
@@ -174,26 +187,49 @@ def npdr_coefficients(X, y, discrete=None, *, task="classification",
                 progress_callback=progress_callback).coefficient
 
 
-def npdr_columns(X, y, discrete=None, covariate_columns=(), **options):
+def npdr_columns(X, y, discrete=None, covariate_columns=(), *, names=None,
+                 **options):
     """:func:`npdr` of the columns of `X` but `covariate_columns` (their
-    indices), which are its covariates: every field of the result one per
-    column of `X`, NaN (not converged) at the covariates'; `options` are
-    :func:`npdr`'s."""
-    X = np.asarray(X, dtype=np.float64)
+    indices, each once), which are its covariates: every field of the
+    result one per column of `X`, NaN (not converged) at the covariates';
+    `names` name the columns in messages (None: by their index);
+    `options` are :func:`npdr`'s."""
+    X = as_real(X, "The data")
     n_columns = X.shape[1] if X.ndim == 2 else 0
     nominal = as_nominal_mask(discrete, n_columns)
     covariate = np.zeros(n_columns, bool)
-    for c in covariate_columns:
-        if not 0 <= c < n_columns:
-            raise ReliefInputError(f"A covariate must be a column index in "
-                                   f"0..{n_columns - 1}, got {c}.")
-        covariate[c] = True
+    covariate[covariate_indices(covariate_columns, n_columns, names)] = True
     scored = ~covariate
+    order = np.concatenate([np.flatnonzero(scored), np.flatnonzero(covariate)])
     result = npdr(X[:, scored], y, nominal[scored],
                   X[:, covariate] if covariate.any() else None,
-                  nominal[covariate], **options)
+                  nominal[covariate] if covariate.any() else None,
+                  names=None if names is None else [names[c] for c in order],
+                  **options)
     return result._replace(**{field: spread(getattr(result, field), scored)
                               for field in PER_ATTRIBUTE})
+
+
+def covariate_indices(columns, n_columns, names):
+    """The column indices `columns` of the covariates, as a list:
+    ReliefInputError naming the entry for one that is not an integer
+    index in 0..n_columns - 1, or a column (by its name in `names`, if
+    given) given twice."""
+    if isinstance(columns, (str, bytes)) or not np.iterable(columns):
+        raise ReliefInputError(f"covariates must be a list of column "
+                               f"indices, got {columns!r}.")
+    indices = []
+    for c in columns:
+        if (not isinstance(c, numbers.Integral) or isinstance(c, bool)
+                or not 0 <= c < n_columns):
+            raise ReliefInputError(f"A covariate must be a column index in "
+                                   f"0..{n_columns - 1}, got {c!r}.")
+        if c in indices:
+            name = f"column {c}" if names is None else repr(names[c])
+            raise ReliefInputError(f"covariates gives {name} twice; give "
+                                   f"each column once.")
+        indices.append(int(c))
+    return indices
 
 
 #: the fields of :data:`NpdrResult` with a value per attribute
@@ -229,7 +265,7 @@ def npdr_design(X, y, discrete=None, covariates=None,
                 covariate_discrete=None, *, task="classification",
                 neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,
                 deviation=DEVIATION, ties=TIES, twins=TWINS, diff=DIFF,
-                t_eq=T_EQ, t_diff=T_DIFF, scale=SCALE,
+                t_eq=T_EQ, t_diff=T_DIFF, scale=SCALE, names=None,
                 progress_callback=None):
     """NPDR's neighbour pairs and what its regressions read of them
     (parameters as in :func:`npdr`).
@@ -246,6 +282,12 @@ def npdr_design(X, y, discrete=None, covariates=None,
     k_nearest = PARAMETERS["npdr_k"]("k_nearest", k_nearest)
     ties = PARAMETERS["npdr_ties"]("ties", ties)
     twins = check("twins", twins)
+    relieff = neighbourhood == "relieff"
+    check_needs("k_nearest", k_nearest, None, "neighbourhood='relieff'",
+                relieff)
+    check_needs("ties", ties, TIES, "neighbourhood='relieff'", relieff)
+    check_needs("deviation", check("deviation", deviation), DEVIATION,
+                "neighbourhood='multisurf'", neighbourhood == "multisurf")
     raw = check("scale", scale) == "none"
     if raw and diff != "linear":
         raise ReliefInputError(f"scale='none' (the R package's raw "
@@ -258,7 +300,7 @@ def npdr_design(X, y, discrete=None, covariates=None,
             "ties='all'.")
     logistic = check_choice("task", task, TASKS) == "classification"
     if logistic:
-        known = np.asarray(y, dtype=np.float64).ravel()
+        known = as_real(y, "The target").ravel()
         known = known[~np.isnan(known)]
         if len(known):  # none: the error of prepared below
             class_groups(known)  # a single class: an error
@@ -266,10 +308,13 @@ def npdr_design(X, y, discrete=None, covariates=None,
     # for a numeric target: one group
     data, refs, kernels = prepared(X, y, discrete, None, None,
                                    task="regression", diff=diff, t_eq=t_eq,
-                                   t_diff=t_diff)
+                                   t_diff=t_diff, parts=(preparation.NPDR,))
     kept = data.kept_rows
+    attributes, labels = column_labels(names, data.exact.values.shape[0],
+                                       covariates)
     columns, nominal = covariate_columns(covariates, covariate_discrete,
-                                         len(np.ravel(y)), kept)
+                                         len(np.ravel(y)), kept, labels)
+    check_not_attributes(X, kept, columns, attributes, labels)
     n = data.n_instances
     expected = authors_k(n) if k_nearest is None else k_nearest
     check_memory("the neighbour pairs", n * expected * BYTES_PER_PAIR)
@@ -280,11 +325,12 @@ def npdr_design(X, y, discrete=None, covariates=None,
     outcome = pair_outcome(np.asarray(y, dtype=np.float64).ravel()[kept],
                            data.target, first, second, logistic, raw)
     check_pairs(outcome, logistic, 2 + columns.shape[1])
+    diffs = covariate_diffs(columns, nominal, first, second, raw)
+    check_independent(diffs, labels)
     mean = (outcome.mean() if weights is None
             else np.dot(weights, outcome) / weights.sum())
     return first, second, Design(
-        data=data, kernels=kernels, outcome=outcome,
-        covariates=covariate_diffs(columns, nominal, first, second, raw),
+        data=data, kernels=kernels, outcome=outcome, covariates=diffs,
         logistic=logistic,
         intercept=float(np.log(mean / (1 - mean))) if logistic else 0.0,
         units=units, weights=weights)
@@ -355,16 +401,33 @@ def check_pairs(outcome, logistic, k):
             f"classes.")
 
 
-def covariate_columns(covariates, covariate_discrete, n_rows, kept):
+def column_labels(names, n_attributes, covariates):
+    """How the messages name the attributes and the covariates: by their
+    `names` (the attributes' then the covariates'), or their columns."""
+    n_covariates = (0 if covariates is None
+                    else int(np.prod(np.shape(covariates)[1:])))
+    if names is None:
+        return ([f"attribute {a}" for a in range(n_attributes)],
+                [f"covariate column {c}" for c in range(n_covariates)])
+    names = [repr(str(name)) for name in names]
+    if len(names) != n_attributes + n_covariates:
+        raise ReliefInputError(
+            f"names must name the {n_attributes} attributes and the "
+            f"{n_covariates} covariates, got {len(names)} names.")
+    return ([f"attribute {name}" for name in names[:n_attributes]],
+            [f"covariate {name}" for name in names[n_attributes:]])
+
+
+def covariate_columns(covariates, covariate_discrete, n_rows, kept, labels):
     """The covariates of the kept rows, (kept, c) float64, and which are
-    nominal; ReliefInputError for a missing, infinite or constant one."""
+    nominal; ReliefInputError, naming it by its `labels` entry, for a
+    covariate that is not a real number, missing, infinite or constant."""
     if covariates is None:
+        if covariate_discrete is not None:
+            raise ReliefInputError("covariate_discrete says which covariates "
+                                   "are nominal; it needs covariates.")
         return np.empty((len(kept), 0)), np.zeros(0, bool)
-    try:
-        columns = np.array(covariates, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ReliefInputError(f"The covariates must be numbers: "
-                               f"{err}") from None
+    columns = as_real(covariates, "The array of covariates")
     if columns.ndim == 1:
         columns = columns[:, None]
     if columns.ndim != 2 or len(columns) != n_rows:
@@ -373,15 +436,56 @@ def covariate_columns(covariates, covariate_discrete, n_rows, kept):
             f"an array of shape {columns.shape}.")
     nominal = as_nominal_mask(covariate_discrete, columns.shape[1])
     columns = columns[kept]
-    for c, column in enumerate(columns.T):
+    for label, column in zip(labels, columns.T):
         if not np.isfinite(column).all():
             raise ReliefInputError(
-                f"Covariate {c} has missing or infinite values; NPDR needs "
-                f"every covariate known where the target is.")
+                f"The {label} has missing or infinite values; "
+                f"NPDR needs every covariate known where the target is.")
         if column.min() == column.max():
-            raise ReliefInputError(f"Covariate {c} is constant: it cannot "
+            raise ReliefInputError(f"The {label} is constant: it cannot "
                                    f"adjust for anything.")
     return columns, nominal
+
+
+def check_not_attributes(X, kept, columns, attributes, labels):
+    """ReliefInputError for a covariate whose values are an attribute's
+    (the kept rows of `X`): an attribute that is also a covariate has no
+    fit beside it."""
+    if not columns.shape[1]:
+        return
+    values = np.asarray(X, dtype=np.float64)[kept]
+    for label, column in zip(labels, columns.T):
+        same = np.flatnonzero((values == column[:, None]).all(axis=0))
+        if len(same):
+            raise ReliefInputError(
+                f"The {label} holds the values of "
+                f"{attributes[same[0]]}: an attribute that is also a "
+                f"covariate cannot be fitted beside it; leave it out of "
+                f"the attributes or of the covariates.")
+
+
+def check_independent(diffs, labels):
+    """ReliefInputError unless the covariates' diffs over the pairs (c,
+    pairs) and the intercept are linearly independent, by the fits' own
+    test (Cholesky's pivots, :data:`.formulas.npdr.SINGULAR`): otherwise
+    no attribute's regression can be fitted."""
+    design = np.vstack([np.ones(diffs.shape[1]), diffs])
+    gram = design @ design.T
+    lower = np.zeros_like(gram)
+    for s in range(len(gram)):
+        pivot = gram[s, s] - lower[s, :s] @ lower[s, :s]
+        if not pivot > SINGULAR * gram[s, s]:
+            label, before = labels[s - 1], labels[:s - 1]
+            how = (f"are a linear combination of those of "
+                   f"{', '.join(before)} and a constant" if before
+                   else "are the same in every pair")
+            raise ReliefInputError(
+                f"The diffs of the {label} over the neighbour "
+                f"pairs {how}: with it no attribute's regression can be "
+                f"fitted; leave it out.")
+        lower[s, s] = math.sqrt(pivot)
+        lower[s + 1:, s] = (gram[s + 1:, s]
+                            - lower[s + 1:, :s] @ lower[s, :s]) / lower[s, s]
 
 
 def covariate_diffs(columns, nominal, first, second, raw):
@@ -403,7 +507,8 @@ def attribute_units(X, discrete, kept, raw):
     weight of its diff in the distance (the R package's manhattan
     distance of the raw values) and what its coefficient and error are
     divided by."""
-    X = np.asarray(X, dtype=np.float64)[kept]
+    X = (dense_values(X) if sp.issparse(X) or is_column_source(X)
+         else np.asarray(X, dtype=np.float64))[kept]
     units = np.ones(X.shape[1])
     if raw:
         with np.errstate(invalid="ignore"):

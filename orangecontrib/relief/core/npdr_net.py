@@ -37,7 +37,7 @@ from .formulas.diffs import attribute_diffs
 from .formulas.npdr import logistic_mean
 from .npdr import counted_pairs, npdr_design
 from .options import (DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF,
-                      T_EQ, TIES, TWINS, Interval)
+                      T_EQ, TIES, TWINS, Interval, check)
 from .progress import report, wrap_callback
 
 NpdrNetResult = namedtuple("NpdrNetResult", [
@@ -181,6 +181,7 @@ def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
     Statistical Software 33(1).  Le, Dawkins & McKinney (2020).
     """
     l1_ratio = L1_RATIO("l1_ratio", l1_ratio)
+    nonnegative = check("nonnegative", nonnegative)
     if lam is not None:
         lam = LAM("lam", lam)
     first, second, design = npdr_design(

@@ -8,7 +8,10 @@ scikit-learn's declared parameter constraints)::
     k = check("k_nearest", k_nearest)
 
 A message names the parameter, says what it must be and shows the value:
-``"k_nearest must be a positive integer, got 0."``.
+``"k_nearest must be a positive integer, got 0."``.  A setting that only
+another makes count, given a value of its own without that one, is
+refused by :func:`check_needs`, which names the other:
+``"t_eq needs diff='ramp': without it t_eq has no effect."``.
 """
 import numbers
 
@@ -34,6 +37,13 @@ K_RFSM = 1
 
 #: seed of the reference sampling: equal inputs give equal outputs
 RANDOM_STATE = 0
+
+#: how a ranking orders the attributes: by their weights (False), or by
+#: the weights' magnitude (True), so that an attribute whose near
+#: instances of the same class differ in it more than those of different
+#: classes (a large negative weight, as the bits of a higher-order XOR
+#: get from MultiSURF; Freda et al. 2024) ranks high too
+ABSOLUTE = False
 
 #: the candidates at the k-th distance of a k-nearest list: "share" (each
 #: of the t takes r / t of the r places left, the expectation over a
@@ -61,6 +71,10 @@ TURF_FRACTION = 0.5
 #: ``num_scores_to_return``)
 TURF_SCHEDULE = "every round"
 SKREBATE_N_KEEP = 100
+
+#: VLS builds its subsets so that every pair of attributes shares one
+#: (False: random subsets, as Eppstein & Haake 2008 drew them)
+COVER_PAIRS = True
 
 #: significance: permutations of the class, the adjustment of the p-values
 #: for testing every attribute (Benjamini-Hochberg's false discovery rate)
@@ -173,16 +187,6 @@ class Optional(Constraint):
             self.fail(name, value)
 
 
-class Flag(Constraint):
-    """True or False (a numpy bool too; not 0 or 1)."""
-    requirement = "True or False"
-
-    def __call__(self, name, value):
-        if not isinstance(value, (bool, np.bool_)):
-            self.fail(name, value)
-        return bool(value)
-
-
 class OneOf(Constraint):
     """One of the given strings."""
 
@@ -231,6 +235,43 @@ class Seed(Constraint):
         self.fail(name, value)
 
 
+class Flag(Constraint):
+    """True or False (numpy's bools too; not 0, 1 or a string, which would
+    pass as one without saying so)."""
+    requirement = "True or False"
+
+    def __call__(self, name, value):
+        if not isinstance(value, (bool, np.bool_)):
+            self.fail(name, value)
+        return bool(value)
+
+
+class Names(Constraint):
+    """Distinct names of columns: a list or tuple of non-empty strings (a
+    plain string is refused: it would be read as its letters)."""
+    requirement = "a list of distinct column names"
+
+    def __call__(self, name, value):
+        if isinstance(value, str):
+            raise ReliefInputError(
+                f"{name} must be {self.requirement}, got the string "
+                f"{value!r}; for one column write [{value!r}].")
+        try:
+            names = tuple(value)
+        except TypeError:
+            self.fail(name, value)
+        seen = set()
+        for item in names:
+            if not isinstance(item, str) or not item.strip():
+                raise ReliefInputError(f"{name} must be {self.requirement}; "
+                                       f"{item!r} is not a name.")
+            if item in seen:
+                raise ReliefInputError(f"{name} names {item!r} twice; give "
+                                       f"each column once.")
+            seen.add(item)
+        return names
+
+
 PARAMETERS = {
     "k_nearest": PositiveInt(),
     "n_bins": PositiveInt(),
@@ -242,20 +283,25 @@ PARAMETERS = {
     "convention": OneOf("weighted", "scikit-rebate"),
     "variance": OneOf("population", "sample"),
     "r_compatible": Flag(),
+    "absolute": Flag(),
     "fraction": Interval(0, 1, open=True),
     "n_permutations": PositiveInt(MAX_PERMUTATIONS),
     "n_attributes": PositiveInt(),
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
+    "subset_size": Integer(2),
+    "n_subsets": Optional(PositiveInt(), "as many as the pair design"),
+    "cover_pairs": Flag(),
     "schedule": OneOf("every round", "scikit-rebate"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),
     "alpha": Interval(0, 1),
-    "n_resamples": PositiveInt(),
+    "n_resamples": Integer(2),  # a stability compares two at least
     "resampling": OneOf("bootstrap", "subsample"),
-    "subsample": Interval(0, 1, open=True),
+    "subsample": Optional(Interval(0, 1, open=True),
+                          f"{SUBSAMPLE} with resampling='subsample'"),
     "top_k": PositiveInt(),
     "confidence": Interval(0, 1, open=True),
     "n_folds": Integer(2),
@@ -265,12 +311,33 @@ PARAMETERS = {
     "npdr_ties": OneOf(*TIE_RULES, "all"),
     "twins": OneOf("include", "exclude"),
     "scale": OneOf("range", "none"),
+    "covariates": Names(),
+    "sigma": Optional(Interval(0, open=True), "k / 3.5"),
+    "clip_negative": Flag(),
+    "nonnegative": Flag(),
+    "boolean": Flag(),
+    "numeric": Flag(),
+    "continue_to_end": Flag(),
+    "tol": Interval(0),
+    "max_features": Optional(PositiveInt(), "every attribute"),
+    "min_features": Integer(0),
+    "max_evaluations": PositiveInt(),
 }
 
 
 def check(name, value):
     """`value` checked against the declared constraint of `name`."""
     return PARAMETERS[name](name, value)
+
+
+def check_needs(name, value, default, requirement, met):
+    """ReliefInputError for `name` given a value other than its `default`
+    where the setting it needs does not hold (`met` false): the message
+    says which (`requirement`, such as ``"diff='ramp'"``)."""
+    given = value is not None if default is None else value != default
+    if given and not met:
+        raise ReliefInputError(f"{name} needs {requirement}: without it "
+                               f"{name} has no effect.")
 
 
 def check_choice(name, value, allowed):
@@ -280,12 +347,17 @@ def check_choice(name, value, allowed):
 
 
 def check_ramp(diff, t_eq, t_diff):
-    """The diff's name and its thresholds, with 0 <= t_eq <= t_diff."""
+    """The diff's name and its thresholds, with 0 <= t_eq <= t_diff;
+    thresholds other than the defaults need the ramp, the only diff that
+    reads them."""
     diff = check("diff", diff)
     t_eq, t_diff = check("t_eq", t_eq), check("t_diff", t_diff)
     if t_eq > t_diff:
         raise ReliefInputError(f"t_eq must be at most t_diff, got "
                                f"t_eq={t_eq!r} and t_diff={t_diff!r}.")
+    for name, value, default in (("t_eq", t_eq, T_EQ),
+                                 ("t_diff", t_diff, T_DIFF)):
+        check_needs(name, value, default, "diff='ramp'", diff == "ramp")
     return diff, t_eq, t_diff
 
 

@@ -18,13 +18,17 @@ the modules imported when it runs.
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from .engines import COMPILED, kernels
 from .errors import ReliefInputError
 from .options import DIFF, T_DIFF, T_EQ, check_choice, check_ramp
 from .tables import DIFF_KINDS, ExactTables, SearchTables, exact_tables
-
-TASKS = ("classification", "regression")
+from .compact.data import read
+from .columns import is_column_source
+from .compact.store import dense_values, is_compact
+from .targets import TASKS, as_nominal_mask, as_target, target_groups
+from .values import as_real, check_finite, scale_columns
 
 
 @dataclass(frozen=True)
@@ -78,38 +82,9 @@ class PreparedData:
         return position
 
 
-def check_dtype(dtype, what):
-    """ReliefInputError if values of `dtype` are not real numbers that
-    float64 holds: complex numbers (whose imaginary part a conversion would
-    drop), structured records and raw bytes (whose fields it would read as
-    one number) are refused; `what` names the values in the message."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "c":
-        raise ReliefInputError(
-            f"{what} holds complex numbers; Relief scores real values: "
-            f"pass the real part, the modulus or both as columns.")
-    if dtype.names is not None or dtype.kind == "V":
-        raise ReliefInputError(
-            f"{what} has a structured dtype {dtype}; pass a plain 2-D array "
-            f"of numbers (e.g. numpy.lib.recfunctions."
-            f"structured_to_unstructured).")
-
-
-def as_real(values, what):
-    """`values` as a float64 array (not copied if already one), or
-    ReliefInputError naming `what` if they are not real numbers
-    (:func:`check_dtype`; an object array of complex numbers too)."""
-    try:
-        array = values if hasattr(values, "dtype") else np.asarray(values)
-        check_dtype(array.dtype, what)
-        return np.asarray(array, dtype=np.float64)
-    except ReliefInputError:
-        raise
-    except (TypeError, ValueError) as err:
-        raise ReliefInputError(f"{what} must be numeric: {err}") from None
-
-
 def _as_matrix(X):
+    if sp.issparse(X) or is_column_source(X):
+        X = dense_values(X)
     X = as_real(X, "The data")
     if X.ndim != 2:
         raise ReliefInputError(f"X must be 2-D (instances x attributes), "
@@ -120,42 +95,6 @@ def _as_matrix(X):
     return X
 
 
-def check_finite(X):
-    """ReliefInputError if `X` holds an infinite value (NaN is missing)."""
-    if np.isinf(X).any():
-        raise ReliefInputError("The data contains infinite values; "
-                               "replace them or mark them as missing (NaN).")
-
-
-def _as_target(y, n):
-    given = np.asarray(y)
-    if sum(size > 1 for size in given.shape) > 1:
-        raise ReliefInputError(f"The target must be one value per instance "
-                               f"(1-D), got shape {given.shape}.")
-    y = np.array(as_real(given, "The target"), dtype=np.float64).ravel()
-    if (given.dtype.kind in "iu" and np.any(np.abs(y) >= 2.0 ** 53)
-            and len(np.unique(given)) != len(np.unique(y))):
-        raise ReliefInputError(
-            "The target holds integers beyond 2**53 that are equal as "
-            "floating-point numbers; recode them (for classes: 0, 1, 2, ...).")
-    if len(y) != n:
-        raise ReliefInputError(
-            f"X has {n} rows but the target has {len(y)} values.")
-    if np.isinf(y).any():
-        raise ReliefInputError("The target contains infinite values.")
-    return y
-
-
-def as_nominal_mask(discrete, n_attrs):
-    if discrete is None:
-        return np.zeros(n_attrs, dtype=bool)
-    mask = np.array(discrete, dtype=bool).ravel()
-    if len(mask) != n_attrs:
-        raise ReliefInputError(f"`discrete` has {len(mask)} entries for "
-                               f"{n_attrs} attributes.")
-    return mask
-
-
 def known_target_rows(X, y, discrete):
     """The checked input of every estimator and set measure.
 
@@ -164,7 +103,7 @@ def known_target_rows(X, y, discrete):
     and the indices of those rows.
     """
     X = _as_matrix(X)
-    y = _as_target(y, len(X))
+    y = as_target(y, len(X))
     nominal = as_nominal_mask(discrete, X.shape[1])
     kept_rows = np.flatnonzero(~np.isnan(y))
     if len(kept_rows) < len(y):
@@ -173,76 +112,6 @@ def known_target_rows(X, y, discrete):
         raise ReliefInputError("There are no instances with a known target "
                                "to score the attributes on.")
     return X, y, nominal, kept_rows
-
-
-def _check_codes(values, what):
-    known = values[~np.isnan(values)]
-    if (known < 0).any() or (known != np.round(known)).any():
-        raise ReliefInputError(
-            f"{what} must hold non-negative integer codes (0, 1, 2, ...).")
-
-
-def _scale_columns(X, nominal):
-    """Numeric columns scaled to [0, 1] by their range (constant -> 0)."""
-    _check_codes(X[:, nominal], "Discrete attributes")
-    low = np.fmin.reduce(X, axis=0)  # fmin skips NaN; NaN: all missing
-    high = np.fmax.reduce(X, axis=0)
-    return scale_rows(X, low, high, nominal)
-
-
-def scale_rows(X, low, high, nominal):
-    """Rows `X` scaled as :func:`_scale_columns` scales a whole data set
-    whose columns' known values lie in [low, high]: the same arithmetic,
-    so a data set scaled in pieces (:mod:`.streaming`) is scaled to the bit.
-
-    A range beyond the largest float (values near +-1.7e308) is taken in
-    halves, (x / 2 - low / 2) / (high / 2 - low / 2), the same ratio
-    without overflow."""
-    low = np.array(low, dtype=np.float64)
-    with np.errstate(over="ignore"):
-        span = high - low
-    huge = np.isinf(span) & ~nominal
-    low[nominal | np.isnan(low)] = 0
-    span[nominal | ~(span > 0) | huge] = 1  # constant, all-missing: diff 0
-    with np.errstate(over="ignore", invalid="ignore"):
-        # in C order whatever X's: the compiled kernels are compiled for
-        # one layout of the tables (a Fortran-ordered X, or the columns
-        # X[:, chosen] of TuRF, would compile them all again)
-        scaled = np.subtract(X, low, order="C")
-    scaled /= span  # in place: a second fresh array made this 7x slower
-    for a in np.flatnonzero(huge):
-        scaled[:, a] = ((X[:, a] / 2 - low[a] / 2)
-                        / (high[a] / 2 - low[a] / 2))
-    return scaled
-
-
-def class_groups(y):
-    """Class codes 0 .. c - 1 of the class values `y`, c, and the classes'
-    priors."""
-    _check_codes(y, "Class values")
-    classes, groups, counts = np.unique(
-        y.astype(np.int64), return_inverse=True, return_counts=True)
-    if len(classes) < 2:
-        raise ReliefInputError(
-            "The data has a single class; Relief needs instances of at "
-            "least two classes to tell relevant attributes from others.")
-    return groups.astype(np.int64), len(classes), counts / len(y)
-
-
-def scaled_target(y):
-    """A numeric target scaled to [0, 1] (a range beyond the largest float
-    in halves, as :func:`scale_rows`)."""
-    low, high = y.min(), y.max()
-    if high == low:
-        raise ReliefInputError("The target is constant; RReliefF needs a "
-                               "target that varies.")
-    with np.errstate(over="ignore"):
-        span = high - low
-    if np.isinf(span):
-        return (y / 2 - low / 2) / (high / 2 - low / 2)
-    return (y - low) / span
-
-
 
 
 def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
@@ -277,14 +146,29 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
     diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     kind = DIFF_KINDS[diff]
     check_choice("task", task, TASKS)
+    if is_compact(X):
+        return whole(read(X, y, discrete, task=task, kind=kind, t_eq=t_eq,
+                          t_diff=t_diff, engine=engine))
     X, y, nominal, kept_rows = known_target_rows(X, y, discrete)
-    if task == "classification":
-        groups, n_groups, priors = class_groups(y)
-        target = y
-    else:
-        groups, n_groups, priors = np.zeros(len(y), np.int64), 1, np.ones(1)
-        target = scaled_target(y)
-    scaled = _scale_columns(X, nominal)
+    groups, n_groups, priors, target = target_groups(y, task)
+    return assembled(scale_columns(X, nominal), nominal, groups, n_groups,
+                     priors, target, kept_rows, kind, t_eq, t_diff, engine)
+
+
+def whole(data):
+    """The :class:`PreparedData` of :class:`.compact.data.CompactData`:
+    every column scaled to float64 at once, for the variants that read
+    every attribute of a pair together (the same tables as the data
+    given in float64)."""
+    return assembled(data.scaled_columns(), data.nominal, data.groups,
+                     data.n_groups, data.priors, data.target, data.kept_rows,
+                     data.kind, data.t_eq, data.t_diff, data.engine)
+
+
+def assembled(scaled, nominal, groups, n_groups, priors, target, kept_rows,
+              kind, t_eq, t_diff, engine):
+    """The :class:`PreparedData` of the scaled data (float64 (n, a), C
+    order) and the target's groups: the engine's tables built."""
     order = np.argsort(groups, kind="stable")
     slot, relief_d, search = kernels(engine).tables(
         scaled, nominal, groups, n_groups, kind, t_eq, t_diff, order)

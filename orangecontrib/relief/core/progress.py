@@ -44,3 +44,15 @@ def step_bounds(total, progress_callback, steps=STEPS):
         return np.zeros(1, np.int64)
     pieces = 1 if progress_callback is None else min(steps, total)
     return np.linspace(0, total, pieces + 1).astype(np.int64)
+
+
+def duration(seconds):
+    """`seconds` in words a person reads at a glance: "40 s", "3 min",
+    "1 h 20 min"."""
+    seconds = max(0.0, float(seconds))
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60} min"

@@ -37,7 +37,7 @@ import numpy as np
 from .engines.vectorised.surf import Neighbourhoods, limits, reference_blocks
 from .formulas.diffs import pair_diffs
 from .formulas.neighbourhoods import NO_FAR, SIGMAS
-from .formulas.stir import add_stir_sums, stir_sums
+from .formulas.stir import COUNT_PLACES, add_stir_sums, stir_sums
 from .progress import report
 
 #: the standard deviation of R's MultiSURF thresholds: R's sd(), the sample's
@@ -138,7 +138,7 @@ def r_pair_sums(data, refs, neighbourhood, k_nearest,
     radius = None if local or neighbourhood == "relieff" else surf_radius(
         hoods)
     sums = np.zeros((6, exact.values.shape[0]))
-    counts = np.zeros(5)
+    counts = np.zeros(COUNT_PLACES)
     for blocks, done in reference_blocks(refs, hoods.height,
                                          progress_callback):
         for block in blocks:

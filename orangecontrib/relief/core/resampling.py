@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .options import (N_FOLDS, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
-                      SUBSAMPLE, check)
+                      SUBSAMPLE, check, check_needs)
 from .progress import report
 from .sampling import check_client
 from .threshold import as_scores
@@ -32,8 +32,21 @@ def strata_of(groups):
     return [np.flatnonzero(groups == g) for g in np.unique(groups[groups >= 0])]
 
 
+def resample_share(resampling, subsample):
+    """The share of each stratum a resample draws: 1 (with replacement)
+    for a bootstrap sample, `subsample` (None: :data:`.options.SUBSAMPLE`)
+    for a subsample; a `subsample` with a bootstrap is refused."""
+    bootstrap = check("resampling", resampling) == "bootstrap"
+    subsample = check("subsample", subsample)
+    check_needs("subsample", subsample, None, "resampling='subsample'",
+                not bootstrap)
+    if bootstrap:
+        return 1.0
+    return SUBSAMPLE if subsample is None else subsample
+
+
 def draw_resamples(groups, n_resamples=N_RESAMPLES, *,
-                   resampling=RESAMPLING, subsample=SUBSAMPLE,
+                   resampling=RESAMPLING, subsample=None,
                    random_state=RANDOM_STATE):
     """The instances of `n_resamples` resamples, drawn stratum by stratum.
 
@@ -48,6 +61,9 @@ def draw_resamples(groups, n_resamples=N_RESAMPLES, *,
         has, with replacement (Efron 1979); a subsample draws the share
         `subsample` of each stratum (at least one instance) without
         replacement.
+    subsample : float in (0, 1) or None
+        The share of a subsample (None: :data:`.options.SUBSAMPLE`); only
+        with ``resampling="subsample"``.
     random_state : int, numpy Generator or None
         The seed of ``numpy.random.default_rng``: equal seeds, equal
         resamples.
@@ -59,17 +75,16 @@ def draw_resamples(groups, n_resamples=N_RESAMPLES, *,
         twice).
     """
     n_resamples = check("n_resamples", n_resamples)
-    resampling = check("resampling", resampling)
-    subsample = check("subsample", subsample)
+    share = resample_share(resampling, subsample)
     rng = np.random.default_rng(check("random_state", random_state))
     strata = strata_of(groups)
     if not strata:
         raise ReliefInputError("There are no instances to resample.")
     resamples = []
     for _ in range(n_resamples):
-        parts = [rng.choice(members, len(members)) if resampling == "bootstrap"
+        parts = [rng.choice(members, len(members)) if share == 1
                  else rng.choice(members,
-                                 max(1, round(subsample * len(members))),
+                                 max(1, round(share * len(members))),
                                  replace=False)
                  for members in strata]
         resamples.append(np.sort(np.concatenate(parts)).astype(np.int64))

@@ -27,22 +27,22 @@ from collections import namedtuple
 import numpy as np
 from scipy.special import stdtr
 
+from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
 from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE,
                       RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
-                      TIES,
-                      VARIANCE, check)
-from .prepare import class_groups, scaled_target
+                      TIES, VARIANCE, check, check_needs)
 from .r_pairs import r_pair_sums
+from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
                    radius_weights)
 from .threshold import as_scores, float_array
 from .formulas.diffs import pair_diffs
 from .formulas.relieff import coefficient
-from .formulas.stir import add_stir_sums, stir_sums
+from .formulas.stir import COUNT_PLACES, add_stir_sums, stir_sums
 
 StirResult = namedtuple("StirResult", [
     "score",  # (a,) mean_M - mean_H: the weight of the method's near update
@@ -62,6 +62,10 @@ PERMUTATION_BATCH = 16
 CONSTANT_DIFFS = ("its diffs do not vary over the neighbour pairs (pooled "
                   "variance 0), which leaves a t-test nothing to measure "
                   "the difference of the means by")
+
+#: the part of the compiled engine's preparation that compiles STIR's sums
+#: of the pairs of any neighbourhood (:data:`.engines.preparation.PARTS`)
+STIR_PARTS = (preparation.SURF,)
 
 
 def too_few_pairs(n_hit, n_miss):
@@ -192,14 +196,15 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     -------
     StirSums, the argument of :func:`stir_test`
     """
-    data, refs, kernels = prepared(X, y, discrete, n_iterations,
-                                   random_state, task="classification",
-                                   diff=diff, t_eq=t_eq, t_diff=t_diff)
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task="classification",
+        diff=diff, t_eq=t_eq, t_diff=t_diff,
+        parts=(preparation.RELIEFF,) + STIR_PARTS)
     lists = neighbours_of(kernels, data, refs, k_nearest, None,
                           wrap_callback(progress_callback, 0, 0.8), ties=ties)
     # the rows and places of the SURF family's STIR sums
     sums = np.zeros((6, data.exact.values.shape[0]))
-    counts = np.zeros(5)
+    counts = np.zeros(COUNT_PLACES)
     for start, part in lists:
         for r, places in enumerate(part.places):
             i, own = refs[start + r], data.groups[refs[start + r]]
@@ -294,10 +299,20 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
             f"{', '.join(map(repr, STIR_NEIGHBOURHOODS))}, got "
             f"{neighbourhood!r}.")
     variance = check("variance", variance)
+    check_needs("k_nearest", k_nearest, K_RELIEFF, "neighbourhood='relieff'",
+                neighbourhood == "relieff")
+    check_needs("deviation", deviation, DEVIATION,
+                "neighbourhood='multisurf' or 'multisurf*'",
+                neighbourhood.startswith("multisurf"))
+    r_compatible = check("r_compatible", r_compatible)
+    # R's pairs break ties at the k-th distance as R's stable sort does
+    check_needs("ties", check("ties", ties), TIES,
+                "neighbourhood='relieff' and r_compatible=False",
+                neighbourhood == "relieff" and not r_compatible)
     references = dict(n_iterations=n_iterations, random_state=random_state)
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)
-    if check("r_compatible", r_compatible):
+    if r_compatible:
         k_nearest = check("k_nearest", k_nearest)
         data, refs, _ = prepared(X, y, discrete, task="classification",
                                  diff=diff, t_eq=t_eq, t_diff=t_diff,
@@ -341,6 +356,19 @@ def stir_caveat(y):
             f"classes of unequal sizes STIR's p-values come out too small "
             f"and random attributes can pass as significant; the "
             f"permutation test holds its level.")
+
+
+def pairs_caveat(test):
+    """What a user of a test over neighbour pairs (`test`: "STIR" or
+    "NPDR's regressions") should know when it calls attributes
+    significant: it counts every pair as an independent observation, and
+    they are not (an instance is in many pairs), so its p-values come out
+    too small (doc/significance.md, "How far STIR's p-values hold";
+    doc/npdr.md)."""
+    return (f"{test}: every neighbour pair counts as an independent "
+            f"observation, which it is not (an instance is in many pairs), "
+            f"so the p-values come out too small and a random attribute can "
+            f"pass as significant.")
 
 
 def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
@@ -462,7 +490,8 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
     k = check("k_nearest", k_nearest)
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task="regression",
-                                   diff=diff, t_eq=t_eq, t_diff=t_diff)
+                                   diff=diff, t_eq=t_eq, t_diff=t_diff,
+                                   parts=(preparation.RRELIEFF,))
     influence = rank_weights(k, weighting, sigma, count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, None, None, ties=ties)
     known_values = permutations_of(y, data.kept_rows)
@@ -498,7 +527,8 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
                    diff=diff, t_eq=t_eq, t_diff=t_diff)
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff)
+                                   t_eq=t_eq, t_diff=t_diff,
+                                   parts=(preparation.SURF,))
     known_values = permutations_of(y, data.kept_rows)
     classes = task == "classification"
 
@@ -515,10 +545,10 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
             return np.array([neighbourhood_sums(X, target, discrete,
                                                 **options).weights
                              for target in targets])
-        sums, constant = kernels.radius_rule(data, refs, codes, task, local,
-                                             far, ddof, False)
+        sums, scalars = kernels.radius_rule(data, refs, codes, task, local,
+                                            far, ddof, False)
         return np.array([radius_weights(own, c, task, far, len(refs))
-                         for own, c in zip(sums, constant)])
+                         for own, c in zip(sums, scalars)])
 
     def rescore(target):
         return many([target])[0]

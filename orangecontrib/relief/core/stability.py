@@ -15,7 +15,7 @@ from scipy.special import ndtri
 
 from .errors import ReliefInputError
 from .options import (CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
-                      SUBSAMPLE, TOP_K, check)
+                      TOP_K, check)
 from .resampling import draw_resamples, score_resamples
 from .threshold import float_array
 
@@ -24,7 +24,7 @@ StabilityIndex = namedtuple("StabilityIndex", [
                  # for sets drawn at random, whatever their sizes
     "variance",  # its estimated variance
     "low",       # the confidence interval of the population's stability,
-    "high",      # value -+ z sqrt(variance)
+    "high",      # value -+ z sqrt(variance), the high end at most 1
     "confidence",
 ])
 
@@ -91,7 +91,8 @@ def stability_index(selected, confidence=CONFIDENCE):
                 / (k/d (1 - k/d))
 
     and the interval is Phi -+ z_{(1 + confidence) / 2} sqrt(var), the
-    asymptotic normal interval of their Corollary 9.
+    asymptotic normal interval of their Corollary 9, its upper end cut
+    at 1, which no stability exceeds.
 
     Parameters
     ----------
@@ -139,8 +140,8 @@ def stability_index(selected, confidence=CONFIDENCE):
            ) / spread
     variance = 4 / M ** 2 * ((phi - phi.mean()) ** 2).sum()
     half = ndtri((1 + confidence) / 2) * np.sqrt(variance)
-    return StabilityIndex(value, variance, value - half, value + half,
-                          confidence)
+    return StabilityIndex(value, variance, value - half,
+                          min(value + half, 1.0), confidence)
 
 
 def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
@@ -154,6 +155,10 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
     """
     ranked = ranks(scores)
     top_k = check("top_k", top_k)
+    if top_k > ranked.shape[1]:
+        raise ReliefInputError(f"top_k must be at most the number of "
+                               f"attributes ({ranked.shape[1]}), got "
+                               f"{top_k}.")
     confidence = check("confidence", confidence)
     selected = ranked <= top_k
     tail = (1 - confidence) / 2
@@ -161,7 +166,7 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
                             method="inverted_cdf")
     try:
         index = stability_index(selected, confidence)
-    except ReliefInputError:  # top_k >= a: every set holds everything
+    except ReliefInputError:  # top_k = a: every set holds everything
         index = None
     return RankingStability(
         as_score_matrix(scores), ranked, selected, top_k,
@@ -170,7 +175,7 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
 
 
 def ranking_stability(score_rows, groups, *, n_resamples=N_RESAMPLES,
-                      resampling=RESAMPLING, subsample=SUBSAMPLE,
+                      resampling=RESAMPLING, subsample=None,
                       top_k=None, confidence=CONFIDENCE,
                       random_state=RANDOM_STATE, client=None,
                       progress_callback=None):

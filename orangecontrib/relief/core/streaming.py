@@ -29,14 +29,16 @@ from pathlib import Path
 import numpy as np
 
 from . import engines
+from .engines import preparation
 from .errors import ReliefInputError
 from .sampling import check_client, reference_instances
 from .formulas.ties import SHARE
 from .neighbours import Neighbours, NeighbourLists
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
                       check, check_ramp)
-from .prepare import (_as_target, _check_codes, as_nominal_mask, as_real,
-                      check_dtype, check_finite, class_groups, scale_rows)
+from .targets import as_nominal_mask, as_target, class_groups
+from .values import (as_real, check_codes, check_dtype, check_finite,
+                     scale_rows)
 from .progress import report, wrap_callback
 from .tables import DIFF_KINDS, exact_tables
 
@@ -148,7 +150,7 @@ def chunk_limits(source, start, stop, known, nominal):
         raise MissingValues(
             "The streamed data has missing values; RELIEF-D needs every "
             "column in memory: use relieff() on the data in memory.")
-    _check_codes(rows[:, nominal], "Discrete attributes")
+    check_codes(rows[:, nominal], "Discrete attributes")
     if len(rows) == 0:
         return np.full(len(nominal), np.inf), np.full(len(nominal), -np.inf)
     return rows.min(axis=0), rows.max(axis=0)
@@ -254,7 +256,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     n, n_attrs = X.shape
     if n_attrs == 0:
         raise ReliefInputError("The data has no attributes to score.")
-    y = _as_target(y, n)
+    y = as_target(y, n)
     nominal = as_nominal_mask(discrete, n_attrs)
     diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     k = check("k_nearest", k_nearest)
@@ -276,7 +278,8 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
     refs = reference_instances(len(kept), n_iterations, random_state)
     unique = np.unique(refs)
     engine = (engines.COMPILED if client is not None
-              else engines.choose(len(refs) * n * n_attrs))
+              else engines.choose(len(refs) * n * n_attrs,
+                                  (preparation.STREAMING,)))
     scaled_refs = scale_rows(np.stack([read(X, r, r + 1)[0]
                                        for r in kept[unique]]),
                              low, high, nominal)

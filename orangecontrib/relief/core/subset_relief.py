@@ -112,7 +112,8 @@ class SubsetRelief:
         if rule == "rrelieff":
             rank_weights(self.k, weighting, sigma)  # checks them now
         n = self.data.n_instances
-        self.position = np.full(len(np.asarray(X)), -1)
+        self.position = np.full(np.shape(X)[0] if hasattr(X, "shape")
+                                else len(X), -1)
         self.position[self.data.kept_rows] = np.arange(n)
         #: every instance's lists of K places, and every instance as near
         #: as the K-th (the whole data's :class:`.neighbours.Neighbours`)

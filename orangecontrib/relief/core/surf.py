@@ -12,10 +12,13 @@ from collections import namedtuple
 
 import numpy as np
 
+from .compact import hoods as compact_hoods
+from .compact.rules import is_blocked
+from .engines import preparation
 from .errors import ReliefInputError
-from .estimators import prepared, rrelieff_weights
+from .estimators import prepared, reference_draws, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
-from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS, SIMILARITY
+from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import stir_sums
 
 #: method -> (thresholds from the reference's own distances, far scoring)
@@ -23,7 +26,7 @@ NEIGHBOURHOODS = {
     "surf": (False, NO_FAR),
     "surf*": (False, OPPOSITE),
     "multisurf": (True, NO_FAR),
-    "multisurf*": (True, SIMILARITY),
+    "multisurf*": (True, OPPOSITE),
 }
 
 RadiusSums = namedtuple("RadiusSums", [
@@ -50,16 +53,15 @@ def own_labels(data, task):
     return labels[None].astype(np.float64)
 
 
-def radius_weights(sums, constant, task, far, m):
+def radius_weights(sums, scalars, task, far, m):
     """The weights from one labelling's sums of the rule over m
-    references: ReliefF's (MultiSURF*'s constant added) or RReliefF's, far
-    sets subtracted."""
+    references: ReliefF's or RReliefF's (whose N_dC of the near and far
+    sets are `scalars`), far sets subtracted."""
     if task == "classification":
-        return (sums[0] + sums[1]
-                + (constant[0] if far == SIMILARITY else 0.0)) / m
-    weights = rrelieff_weights(constant[0], sums[0], sums[1], m)
+        return (sums[0] + sums[1]) / m
+    weights = rrelieff_weights(scalars[0], sums[0], sums[1], m)
     if far != NO_FAR:
-        weights = weights - rrelieff_weights(constant[1], sums[2], sums[3], m)
+        weights = weights - rrelieff_weights(scalars[1], sums[2], sums[3], m)
     return weights
 
 
@@ -80,19 +82,64 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
     -------
     RadiusSums (its `stir` None without `stir`)
     """
-    local, far, ddof = neighbourhood_kind(method, deviation)
+    kind = neighbourhood_kind(method, deviation)
     if stir and task != "classification":
         raise ReliefInputError("STIR compares hits with misses and needs "
                                "classes; the target is numeric.")
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff)
-    sums, constant = kernels.radius_rule(data, refs, own_labels(data, task),
-                                         task, local, far, ddof, stir,
-                                         progress_callback)
-    weights = radius_weights(sums[0], constant[0], task, far, len(refs))
-    return RadiusSums(weights, stir_sums(sums[0], constant[0], len(refs))
+                                   t_eq=t_eq, t_diff=t_diff, compact=True,
+                                   parts=(preparation.SURF,))
+    return sums_of(data, refs, kernels, kind, task, stir, progress_callback)
+
+
+def sums_of(data, refs, kernels, kind, task, stir=False,
+            progress_callback=None):
+    """The :class:`RadiusSums` of prepared data (float64 tables or
+    compact) for the references `refs` and the neighbourhood `kind`
+    ((local, far, ddof) of :func:`neighbourhood_kind`)."""
+    sums, scalars = rule_sums(data, refs, kernels, kind, task, stir,
+                              progress_callback)
+    weights = radius_weights(sums, scalars, task, kind[1], len(refs))
+    return RadiusSums(weights, stir_sums(sums, scalars, len(refs))
                       if stir else None)
+
+
+def rule_sums(data, refs, kernels, kind, task, stir=False,
+              progress_callback=None, band=DEAD_BAND, weighting=None):
+    """The engine's sums and scalars of the rule for the data's own
+    labels (``radius_rule`` of :class:`.engines.interface.Engine`, on
+    float64 tables or compact data), `kind` as :func:`sums_of` takes it,
+    `band` and `weighting` as the engines take them (the SWRF family)."""
+    local, far, ddof = kind
+    rule = (compact_hoods.radius_rule if is_blocked(data)
+            else kernels.radius_rule)
+    sums, scalars = rule(data, refs, own_labels(data, task), task, local,
+                         far, ddof, stir, progress_callback, band=band,
+                         weighting=weighting)
+    return sums[0], scalars[0]
+
+
+def radius_columns(X, y, discrete=None, *, method="multisurf",
+                   task="classification", deviation=DEVIATION,
+                   n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                   t_eq=T_EQ, t_diff=T_DIFF):
+    """A SURF-family `method` prepared once for scoring subsets of the
+    columns (TuRF's rounds): ``(score_columns, a)`` as
+    :func:`.estimators.relieff_columns` returns them.  Parameters as in
+    :func:`neighbourhood_sums`."""
+    kind = neighbourhood_kind(method, deviation)
+    data, refs, kernels = prepared(X, y, discrete, n_iterations,
+                                   random_state, task=task, diff=diff,
+                                   t_eq=t_eq, t_diff=t_diff,
+                                   compact="always", parts=(preparation.SURF,))
+    draws = reference_draws(refs, data.n_instances, n_iterations,
+                            random_state)
+
+    def score_columns(columns, progress_callback=None):
+        return sums_of(data.take(columns), next(draws), kernels, kind, task,
+                       progress_callback=progress_callback).weights
+    return score_columns, data.n_attributes
 
 
 def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
@@ -200,8 +247,11 @@ def multisurfstar(X, y, discrete=None, *, task="classification",
 
     Near as MultiSURF; the instances farther than mu_i + sigma_i / 2 are
     scored by their similarity 1 - diff, hits against and misses for the
-    attribute (the dead band between the two limits is ignored); a numeric
-    target subtracts RReliefF's far update.  Parameters as in
+    attribute (the dead band between the two limits is ignored), without
+    the term of that score that is the same for every attribute
+    (:mod:`.formulas.neighbourhoods`): the far update is subtracted, as
+    SURF*'s, and a constant attribute weighs 0; a numeric target
+    subtracts RReliefF's far update.  Parameters as in
     :func:`multisurf`.
 
     References

@@ -24,25 +24,31 @@ The near update is ReliefF's over the near set
 (:func:`.formulas.neighbourhoods.class_coefficients`: each class's diffs
 over its number of members), each diff times its neighbour's weight w;
 the far set of the starred methods is scored by its weighted similarity,
-hits against and misses for the attribute, as MultiSURF*'s.  The weights
-are divided by the number of references.
+hits against and misses for the attribute, as MultiSURF*'s: its update
+(each diff times its neighbour's weight) subtracted, without the term
+sum c w that is the same for every attribute
+(:mod:`.formulas.neighbourhoods`), so that a constant attribute weighs 0.
+The weights are divided by the number of references.
 
-Two settings of scikit-rebate 0.8 have no reason in the method, and the
-`convention` option chooses: ``"weighted"`` (the default) scores every
-far neighbour by w (1 - diff) and takes SWRF's T and sigma over the
-n (n - 1) / 2 pairs of distinct instances (SURF's T here);
+Where scikit-rebate 0.8 departs from that, the `convention` option
+chooses: ``"weighted"`` (the default) as above, SWRF's T and sigma over
+the n (n - 1) / 2 pairs of distinct instances (SURF's T here);
 ``"scikit-rebate"`` scores a far neighbour's numeric attribute by
 1 - w diff (its count less the weighted diffs) and a nominal one by
-w (1 - diff), and takes T and sigma over the n x n distance matrix with
-its zero diagonal.  ``doc/swrf.md`` says more.
+w (1 - diff), the terms that do not depend on the attribute kept, and
+takes T and sigma over the n x n distance matrix with its zero
+diagonal.  ``doc/swrf.md`` says more.
 """
 import numpy as np
 
+from .compact.rules import is_blocked
+from .engines import preparation
 from .estimators import prepared
-from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, SIGMAS, SIMILARITY
-from .formulas.stir import WEIGHTED_SIMILARITY
+from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
+from .formulas.stir import FAR_PRESENCE, FAR_WEIGHT
 from .options import (DEVIATION, DIFF, RANDOM_STATE, SWRF_CONVENTION, T_DIFF,
                       T_EQ, check)
+from .surf import rule_sums
 
 __all__ = ["swrf", "swrfstar", "multiswrf", "multiswrfstar", "multiswrfdb",
            "multiswrfdbstar", "swrf_weights", "METHODS"]
@@ -51,23 +57,20 @@ __all__ = ["swrf", "swrfstar", "multiswrf", "multiswrfstar", "multiswrfdb",
 #: dead band in standard deviations, far scoring)
 METHODS = {
     "swrf": (False, 0.0, NO_FAR),
-    "swrf*": (False, 0.0, SIMILARITY),
+    "swrf*": (False, 0.0, OPPOSITE),
     "multiswrf": (True, 0.0, NO_FAR),
-    "multiswrf*": (True, 0.0, SIMILARITY),
+    "multiswrf*": (True, 0.0, OPPOSITE),
     "multiswrfdb": (True, DEAD_BAND, NO_FAR),
-    "multiswrfdb*": (True, DEAD_BAND, SIMILARITY),
+    "multiswrfdb*": (True, DEAD_BAND, OPPOSITE),
 }
 
 
-def far_constant(constant, nominal, convention):
-    """Per attribute, the part of the far sets' weighted similarity that
-    does not depend on the diffs, summed over the references: sum c w
-    (the weights times the rule's coefficients), or by scikit-rebate's
-    convention for numeric attributes sum c (any miss - any hit)."""
-    weighted = np.full(len(nominal), constant[WEIGHTED_SIMILARITY])
-    if convention == "weighted":
-        return weighted
-    return np.where(nominal, weighted, constant[0])
+def far_constant(scalars, nominal):
+    """Per attribute, the part of scikit-rebate's far score that does not
+    depend on the diffs, summed over the references: sum c w (the
+    weights times the rule's coefficients) for a nominal attribute, sum
+    c (any miss - any hit) for a numeric one."""
+    return np.where(nominal, scalars[FAR_WEIGHT], scalars[FAR_PRESENCE])
 
 
 def swrf_weights(X, y, discrete=None, *, method, convention=SWRF_CONVENTION,
@@ -81,16 +84,16 @@ def swrf_weights(X, y, discrete=None, *, method, convention=SWRF_CONVENTION,
     ddof = SIGMAS[check("deviation", deviation)]
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task="classification",
-                                   diff=diff, t_eq=t_eq, t_diff=t_diff)
-    labels = data.groups[None].astype(np.float64)
-    sums, constant = kernels.radius_rule(
-        data, refs, labels, "classification", local, far, ddof, False,
-        progress_callback, band=band,
-        weighting=convention == "scikit-rebate")
-    weights = sums[0][0] + sums[0][1]
-    if far != NO_FAR:
-        weights = weights + far_constant(constant[0], data.exact.nominal,
-                                         convention)
+                                   diff=diff, t_eq=t_eq, t_diff=t_diff,
+                                   compact=True, parts=(preparation.SURF,))
+    scikit_rebate = convention == "scikit-rebate"
+    sums, scalars = rule_sums(data, refs, kernels, (local, far, ddof),
+                              "classification", False, progress_callback,
+                              band=band, weighting=scikit_rebate)
+    weights = sums[0] + sums[1]
+    if far != NO_FAR and scikit_rebate:
+        nominal = data.nominal if is_blocked(data) else data.exact.nominal
+        weights = weights + far_constant(scalars, nominal)
     return weights / len(refs)
 
 

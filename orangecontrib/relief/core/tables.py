@@ -61,3 +61,30 @@ def exact_tables(values, slot, relief_d, nominal, groups, kind, t_eq,
                        nominal=nominal, any_nominal=bool(nominal.any()),
                        groups=groups, kind=kind, t_eq=np.float64(t_eq),
                        t_diff=np.float64(t_diff))
+
+
+LevelTables = namedtuple("LevelTables", [
+    "codes",      # (n, a) uint8: each instance's level of each attribute
+                  # (a numeric value less the column's least, a nominal
+                  # code), instances in their order
+    "diffs",      # (a, L, L) float64: the diff of levels u and v
+    "sums",       # sums(members, groups, n_groups, ref_diffs, squares)
+                  # -> (sums (a, refs, groups), counts (refs, groups),
+                  # squares or None): each row's sum of diffs (and of
+                  # squared diffs) over its members (refs x n bool, the
+                  # instances in the order the sums were prepared for) of
+                  # each group, ref_diffs (refs, a, L) the diff of the
+                  # row's reference's level to each level
+])
+
+
+NarrowTables = namedtuple("NarrowTables", [
+    "values",     # (a, n) a block of small integers as given (int8, uint8,
+                  # bool, ...; an instance's values together), columns
+                  # that fit bit planes (:mod:`.compact.planes`)
+    "unit",       # (a,) float64: 1 / range of a numeric column (1 or 1/2,
+                  # 1 for a constant one), so |x_i - x_j| * unit is the
+                  # float64 path's diff to the bit
+    "nominal",    # (a,) bool
+    "groups",     # (n,) int64 class (group) of each instance
+])

@@ -4,8 +4,8 @@ import numbers
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import Interval, PositiveInt, check
-from .prepare import as_real
+from .options import ABSOLUTE, Interval, PositiveInt, check
+from .values import as_real
 
 
 def float_array(values, ndim=None):
@@ -41,19 +41,35 @@ def chebyshev_threshold(alpha, m):
     return 1 / np.sqrt(alpha * m)
 
 
-def select_features(weights, threshold=None, top_k=None):
+def ranking_scores(weights, absolute=ABSOLUTE):
+    """What a ranking sorts by, one per attribute, higher first: the
+    `weights`, or with `absolute` their magnitude (NaN stays NaN)."""
+    weights = as_scores(weights, "weights")
+    return np.abs(weights) if check("absolute", absolute) else weights
+
+
+def best_first(weights, absolute=ABSOLUTE):
+    """The attributes' indices by :func:`ranking_scores`, best first;
+    equal scores keep the lower index first, NaN (no score) last."""
+    scores = ranking_scores(weights, absolute)
+    return np.argsort(-scores, kind="stable")  # NaN sorts last
+
+
+def select_features(weights, threshold=None, top_k=None, absolute=ABSOLUTE):
     """Indices of the chosen attributes, best first.
 
     With `threshold`, the attributes whose weight exceeds it; with `top_k`,
     the k best (both: the k best of those over the threshold).  Equal
-    weights keep the lower index first.
+    weights keep the lower index first.  With `absolute` the attributes
+    are ranked, and compared with `threshold`, by the magnitude of their
+    weights (:func:`ranking_scores`).
     """
-    weights = as_scores(weights, "weights")
+    scores = ranking_scores(weights, absolute)
     if threshold is not None:
         threshold = Interval(-np.inf)("threshold", threshold)
-    order = np.argsort(-weights, kind="stable")
+    order = best_first(scores)
     if threshold is not None:
-        order = order[weights[order] > threshold]
+        order = order[scores[order] > threshold]
     if top_k is not None:
         if (not isinstance(top_k, numbers.Integral)
                 or isinstance(top_k, bool) or top_k < 0):

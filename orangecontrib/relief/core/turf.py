@@ -17,19 +17,23 @@ from collections import namedtuple
 
 import numpy as np
 
+from .attribute_subsets import columns_scorer
+from .compact.store import is_compact
 from .errors import ReliefInputError
-from .options import (DEVIATION, DIFF, RANDOM_STATE, SKREBATE_N_KEEP,
-                      T_DIFF, T_EQ, TURF_FRACTION, TURF_SCHEDULE, check)
-from .prepare import as_nominal_mask
+from .estimators import relieff, relieff_columns
+from .options import (ABSOLUTE, DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE,
+                      SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION,
+                      TURF_SCHEDULE, check)
 from .progress import report, wrap_callback
-from .surf import multisurf
-from .threshold import float_array
+from .surf import neighbourhood_sums, radius_columns
+from .threshold import float_array, ranking_scores
 
 TurfResult = namedtuple("TurfResult", [
     "scores",   # (a,) the kept attributes' last scores; dropped ones below
                 # every kept one, those dropped later above those dropped
                 # earlier
     "kept",     # indices of the attributes left after the last round
+                # (without those the last scoring gave no score, NaN)
     "rounds",   # [(attributes scored, their scores)] round by round
 ])
 
@@ -78,7 +82,8 @@ def share(progress_callback, t, n_rounds):
 
 
 def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
-         n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
+         n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
+         progress_callback=None):
     """Scores of TuRF around `score` (Moore & White 2007).
 
     Each round scores the remaining attributes with
@@ -98,8 +103,9 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     significance test's no verdict) below every finite one, so they are
     dropped first; in the final scores they stay as given, and the lowest
     final score and the range above are those of the finite ones (0 and
-    1 if there are none).  A scorer that gives another number of scores
-    than attributes is refused.
+    1 if there are none).  An attribute the final scoring gives NaN is
+    not among the kept: it has no score to be kept for.  A scorer that
+    gives another number of scores than attributes is refused.
 
     Parameters
     ----------
@@ -111,6 +117,11 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
         scikit-rebate's schedule, 100).
     schedule : "every round" or "scikit-rebate"
         :func:`round_sizes`.
+    absolute : bool
+        Rank by the magnitude of the scores: each round drops the
+        attributes of the smallest |score|, and the kept attributes'
+        final scores are their magnitudes (so that sorting by score
+        ranks them by it).
 
     Returns
     -------
@@ -121,18 +132,9 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     Moore, J. H., White, B. C. (2007). Tuning ReliefF for genome-wide
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ReliefInputError(f"X must be a 2-D array (instances x "
-                               f"attributes), got shape {X.shape}.")
-    discrete = as_nominal_mask(discrete, X.shape[1])
-
-    def score_columns(columns, progress_callback):
-        return score(X[:, columns], y, discrete[columns],
-                     progress_callback=progress_callback)
-
-    return turf_rounds(score_columns, X.shape[1], fraction=fraction,
-                       n_keep=n_keep, schedule=schedule,
+    score_columns, n_attributes = columns_scorer(score, X, y, discrete)
+    return turf_rounds(score_columns, n_attributes, fraction=fraction,
+                       n_keep=n_keep, schedule=schedule, absolute=absolute,
                        progress_callback=progress_callback)
 
 
@@ -143,22 +145,110 @@ def turf_multisurf(X, y, discrete=None, *, task="classification",
                    t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """The scores of :func:`turf` around MultiSURF (the default scorer of
     the Orange TuRF): `fraction`, `n_keep` and `schedule` are TuRF's, the
-    other
-    parameters MultiSURF's (:func:`.surf.multisurf`).
+    other parameters MultiSURF's (:func:`.surf.multisurf`).  Narrow,
+    sparse, streamed or wide data are prepared once (:func:`turf_prepared`)
+    and every round scores columns of them: no round prepares them again.
 
     Returns
     -------
     float64 array (a,)
         :attr:`TurfResult.scores`.
     """
-    def score(X, y, discrete, progress_callback=None):
-        return multisurf(X, y, discrete, task=task, deviation=deviation,
-                         n_iterations=n_iterations,
-                         random_state=random_state, diff=diff, t_eq=t_eq,
-                         t_diff=t_diff, progress_callback=progress_callback)
+    return turf_prepared(
+        "MultiSURF", X, y, discrete, task=task, fraction=fraction,
+        n_keep=n_keep, schedule=schedule, progress_callback=progress_callback,
+        deviation=deviation, n_iterations=n_iterations,
+        random_state=random_state, diff=diff, t_eq=t_eq,
+        t_diff=t_diff).scores
 
-    return turf(score, X, y, discrete, fraction=fraction, n_keep=n_keep,
-                schedule=schedule, progress_callback=progress_callback).scores
+
+def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
+                 n_keep=None, schedule=TURF_SCHEDULE, k_nearest=K_RELIEFF,
+                 n_iterations=None,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, progress_callback=None):
+    """The scores of :func:`turf` around ReliefF, Moore & White's own
+    (2007): `fraction`, `n_keep` and `schedule` are TuRF's, the other
+    parameters
+    ReliefF's (:func:`.estimators.relieff`); narrow, sparse, streamed or
+    wide data prepared once (:func:`turf_prepared`).
+
+    Returns
+    -------
+    float64 array (a,)
+        :attr:`TurfResult.scores`.
+    """
+    return turf_prepared(
+        "ReliefF", X, y, discrete, fraction=fraction, n_keep=n_keep,
+        schedule=schedule, progress_callback=progress_callback,
+        k_nearest=k_nearest,
+        n_iterations=n_iterations, random_state=random_state, diff=diff,
+        t_eq=t_eq, t_diff=t_diff).scores
+
+
+def _relieff(X, y, discrete, task, **options):
+    return relieff(X, y, discrete, **options)
+
+
+def _relieff_columns(X, y, discrete, task, **options):
+    return relieff_columns(X, y, discrete, **options)
+
+
+def _radius(method):
+    """The weights and the columns' preparation of a SURF-family
+    `method`, as :data:`PREPARED_ONCE` calls them."""
+    def weights(X, y, discrete, task, **options):
+        return neighbourhood_sums(X, y, discrete, method=method, task=task,
+                                  **options).weights
+
+    def columns(X, y, discrete, task, **options):
+        return radius_columns(X, y, discrete, method=method, task=task,
+                              **options)
+    return weights, columns
+
+
+#: the variants whose rounds score columns of data prepared once: name ->
+#: (weights, columns), ``weights(X, y, discrete, task, **options)`` the
+#: variant's weights and ``columns(X, y, discrete, task, **options)`` its
+#: preparation for scoring columns, (score_columns, a)
+#: (:func:`.estimators.relieff_columns`)
+PREPARED_ONCE = {
+    "ReliefF": (_relieff, _relieff_columns),
+    "SURF": _radius("surf"), "SURF*": _radius("surf*"),
+    "MultiSURF": _radius("multisurf"), "MultiSURF*": _radius("multisurf*"),
+}
+
+
+def turf_prepared(name, X, y, discrete=None, *, task="classification",
+                  fraction=TURF_FRACTION, n_keep=None, schedule=TURF_SCHEDULE,
+                  absolute=ABSOLUTE, progress_callback=None, **options):
+    """:func:`turf` around the variant `name` (a key of
+    :data:`PREPARED_ONCE`), with its `options` (`fraction`, `n_keep`,
+    `schedule` and `absolute` are :func:`turf`'s).  Narrow, sparse, streamed
+    or wide data (:func:`.compact.store.is_compact`) are prepared once,
+    every round scoring columns of them; other data (long float64 arrays,
+    whose search on tables of their own is the faster) are prepared each
+    round, the same weights.
+
+    Returns
+    -------
+    TurfResult
+    """
+    if name not in PREPARED_ONCE:
+        raise ReliefInputError(
+            f"TuRF prepares the data once for "
+            f"{', '.join(PREPARED_ONCE)}, not {name!r}.")
+    weights, columns = PREPARED_ONCE[name]
+    if not is_compact(X):
+        return turf(lambda X, y, discrete, progress_callback=None: weights(
+            X, y, discrete, task, progress_callback=progress_callback,
+            **options), X, y, discrete, fraction=fraction, n_keep=n_keep,
+            schedule=schedule, absolute=absolute,
+            progress_callback=progress_callback)
+    score_columns, n_attributes = columns(X, y, discrete, task, **options)
+    return turf_rounds(score_columns, n_attributes, fraction=fraction,
+                       n_keep=n_keep, schedule=schedule, absolute=absolute,
+                       progress_callback=progress_callback)
 
 
 def best_first(weights, schedule):
@@ -172,12 +262,14 @@ def best_first(weights, schedule):
 
 
 def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
-                n_keep=None, schedule=TURF_SCHEDULE, progress_callback=None):
+                n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
+                progress_callback=None):
     """The rounds of :func:`turf` over `n_attributes` attributes, each
     round's scores given by ``score_columns(columns, progress_callback)``:
     the scores of the attributes `columns` (indices, in order) scored
     without the others.  For scorers that take something other than
     arrays (an Orange table, for one)."""
+    absolute = check("absolute", absolute)
     sizes = round_sizes(n_attributes, fraction, n_keep, schedule)
     n_rounds = rounds_of(fraction)
 
@@ -191,7 +283,7 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
             raise ReliefInputError(
                 f"The scorer gave {scores.size} scores for "
                 f"{len(columns)} attributes.")
-        return scores
+        return ranking_scores(scores, absolute)
 
     remaining = np.arange(n_attributes)
     history, dropped = [], []
@@ -212,4 +304,4 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
     for t, attributes in enumerate(dropped):
         scores[attributes] = low - step * (len(dropped) - t)
     report(progress_callback, 1.0)
-    return TurfResult(scores, remaining, history)
+    return TurfResult(scores, remaining[~np.isnan(final)], history)

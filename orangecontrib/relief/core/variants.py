@@ -15,16 +15,17 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import classdep, double, estimators, npdr, surf, swrf, turf
+from . import classdep, double, estimators, npdr, surf, swrf, turf, vls
+from .engines import preparation
 from .errors import ReliefInputError
-from .prepare import TASKS
+from .targets import TASKS
 from .subsets import rfsm
 
 __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
            "RELIEFF", "RRELIEFF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
            "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
-           "RFSM", "TURF", "NPDR", "SWRF", "SWRFSTAR", "MULTISWRF",
+           "RFSM", "TURF", "VLS", "NPDR", "SWRF", "SWRFSTAR", "MULTISWRF",
            "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR"]
 
 #: what a variant weighs for: a categorical class, a numeric one
@@ -77,7 +78,18 @@ class Variant:
     offered : bool
         Whether ``orange-relief rank`` and the Relief widget offer it (the
         class-dependent variants and RFSM have widgets of their own, TuRF
-        wraps another scorer).
+        and VLS wrap another scorer).
+    short : str
+        A few plain words that tell it from its neighbours in the Relief
+        widget's list ("numeric class"), for a reader who has not read
+        the papers (`summary` names the paper).
+    parts : tuple of str
+        The parts of the compiled engine's preparation that compile its
+        kernels (:data:`.engines.preparation.PARTS`): once they are
+        prepared, it may run on the compiled engine.
+    column : str
+        A shorter name for its column in Orange's Rank widget, where its
+        name is wider than Rank's columns ("" : its name).
     """
     name: str
     estimator: Callable
@@ -91,6 +103,9 @@ class Variant:
     per_class: bool = False
     stir: Optional[str] = None
     offered: bool = True
+    short: str = ""
+    parts: tuple = ()
+    column: str = ""
 
     @property
     def parameters(self):
@@ -143,119 +158,154 @@ RELIEF = Variant(
     "Relief", estimators.relief, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="one nearest hit and miss, two classes (Kira & Rendell 1992)",
-    scorer="Relief", reference="relief.relief", n_classes=2)
+    scorer="Relief", reference="relief.relief", n_classes=2,
+    short="two classes, one neighbour of each",
+    parts=(preparation.RELIEFF,))
 RELIEFF = Variant(
     "ReliefF", estimators.relieff, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="k nearest hits and misses of each class (Kononenko 1994)",
     scorer="ReliefF", selector="ReliefF", reference="relief.relieff",
-    stir="relieff")
+    stir="relieff", short="categorical class",
+    parts=(preparation.RELIEFF,))
 RRELIEFF = Variant(
     "RReliefF", estimators.rrelieff, tasks=(REGRESSION,),
     neighbourhood=K_NEAREST,
     summary="a numeric class, k nearest neighbours (Robnik-Sikonja & "
             "Kononenko 1997)",
-    scorer="RReliefF", selector="RReliefF", reference="relief.rrelieff")
+    scorer="RReliefF", selector="RReliefF", reference="relief.rrelieff",
+    short="numeric class",
+    parts=(preparation.RRELIEFF,))
 DRELIEFF = Variant(
     "DReliefF", double.drelieff, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="ReliefF that weights its own distance (Prat & Belanche 2006)",
-    scorer="DReliefF", reference="double.drelieff")
+    scorer="DReliefF", reference="double.drelieff",
+    short="learns its own distance",
+    parts=(preparation.DOUBLE,))
 PDRELIEFF = Variant(
     "PDReliefF", double.pdrelieff, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="ReliefF that weights its own distance more and more (Prat & "
             "Belanche 2006)",
-    scorer="PDReliefF", reference="double.pdrelieff")
+    scorer="PDReliefF", reference="double.pdrelieff",
+    short="learns its distance as it goes",
+    parts=(preparation.DOUBLE,))
 MULTISURF = Variant(
     "MultiSURF", surf.multisurf, tasks=TASKS, neighbourhood=WITHIN_DISTANCE,
     summary="every instance nearer than the reference's mean distance "
             "less half a standard deviation, good for attributes that "
             "matter only together (Urbanowicz et al. 2018)",
     scorer="MultiSURF", selector="MultiSURF", reference="surf.multisurf",
-    stir="multisurf")
+    stir="multisurf", short="a radius per instance",
+    parts=(preparation.SURF,))
 MULTISURFSTAR = Variant(
     "MultiSURF*", surf.multisurfstar, tasks=TASKS,
     neighbourhood=WITHIN_DISTANCE,
     summary="MultiSURF and the far instances, by their similarity "
             "(Granizo-Mackenzie & Moore 2013)",
     scorer="MultiSURFstar", selector="MultiSURFstar",
-    reference="surf.multisurfstar", stir="multisurf*")
+    reference="surf.multisurfstar", stir="multisurf*",
+    short="MultiSURF, far instances too",
+    parts=(preparation.SURF,))
 SURF = Variant(
     "SURF", surf.surf, tasks=TASKS, neighbourhood=WITHIN_DISTANCE,
     summary="every instance nearer than the mean distance (Greene et al. "
             "2009)",
-    scorer="SURF", selector="SURF", reference="surf.surf", stir="surf")
+    scorer="SURF", selector="SURF", reference="surf.surf", stir="surf",
+    short="one radius for all",
+    parts=(preparation.SURF,))
 SURFSTAR = Variant(
     "SURF*", surf.surfstar, tasks=TASKS, neighbourhood=WITHIN_DISTANCE,
     summary="SURF less the update of the far instances (Greene et al. "
             "2010)",
     scorer="SURFstar", selector="SURFstar", reference="surf.surfstar",
-    stir="surf*")
+    stir="surf*", short="SURF, far instances too",
+    parts=(preparation.SURF,))
 SWRF = Variant(
     "SWRF", swrf.swrf, tasks=(CLASSIFICATION,),
     neighbourhood=WITHIN_DISTANCE,
     summary="SURF's neighbours weighted by a sigmoid of their distance "
             "from the mean distance (Stokes & Visweswaran 2012)",
-    scorer="SWRF", selector="SWRF", reference="swrf.swrf")
+    scorer="SWRF", selector="SWRF", reference="swrf.swrf",
+    short="SURF, weighted by distance", parts=(preparation.SURF,))
 SWRFSTAR = Variant(
     "SWRF*", swrf.swrfstar, tasks=(CLASSIFICATION,),
     neighbourhood=WITHIN_DISTANCE,
     summary="SWRF and the far instances, by their weighted similarity "
             "(Stokes & Visweswaran 2012)",
-    scorer="SWRFstar", selector="SWRFstar", reference="swrf.swrfstar")
+    scorer="SWRFstar", selector="SWRFstar", reference="swrf.swrfstar",
+    short="SWRF, far instances too", parts=(preparation.SURF,))
 MULTISWRF = Variant(
     "MultiSWRF", swrf.multiswrf, tasks=(CLASSIFICATION,),
     neighbourhood=WITHIN_DISTANCE,
     summary="every instance nearer than the reference's mean distance, "
             "weighted by a sigmoid of how far it is from that mean "
-            "(scikit-rebate 0.8)",
-    scorer="MultiSWRF", selector="MultiSWRF", reference="swrf.multiswrf")
+            "(scikit-rebate 0.8 after Stokes & Visweswaran 2012)",
+    scorer="MultiSWRF", selector="MultiSWRF", reference="swrf.multiswrf",
+    short="a radius per instance, weighted", parts=(preparation.SURF,))
 MULTISWRFSTAR = Variant(
     "MultiSWRF*", swrf.multiswrfstar, tasks=(CLASSIFICATION,),
     neighbourhood=WITHIN_DISTANCE,
     summary="MultiSWRF and the far instances, by their weighted "
-            "similarity (scikit-rebate 0.8)",
+            "similarity (scikit-rebate 0.8 after Stokes & Visweswaran "
+            "2012)",
     scorer="MultiSWRFstar", selector="MultiSWRFstar",
-    reference="swrf.multiswrfstar")
+    reference="swrf.multiswrfstar",
+    short="MultiSWRF, far instances too", parts=(preparation.SURF,),
+    column="MSWRF*")
 MULTISWRFDB = Variant(
     "MultiSWRFDB", swrf.multiswrfdb, tasks=(CLASSIFICATION,),
     neighbourhood=WITHIN_DISTANCE,
     summary="MultiSURF's neighbours weighted by a sigmoid of their "
-            "distance from its limit (scikit-rebate 0.8)",
+            "distance from its limit (scikit-rebate 0.8 after Stokes & "
+            "Visweswaran 2012)",
     scorer="MultiSWRFDB", selector="MultiSWRFDB",
-    reference="swrf.multiswrfdb")
+    reference="swrf.multiswrfdb",
+    short="MultiSURF, weighted by distance", parts=(preparation.SURF,),
+    column="MSWRFDB")
 MULTISWRFDBSTAR = Variant(
     "MultiSWRFDB*", swrf.multiswrfdbstar, tasks=(CLASSIFICATION,),
     neighbourhood=WITHIN_DISTANCE,
     summary="MultiSURF*'s neighbours and far instances, weighted by a "
             "sigmoid of their distance from their limits (scikit-rebate "
-            "0.8)",
+            "0.8 after Stokes & Visweswaran 2012)",
     scorer="MultiSWRFDBstar", selector="MultiSWRFDBstar",
-    reference="swrf.multiswrfdbstar")
+    reference="swrf.multiswrfdbstar",
+    short="MultiSWRFDB, far instances too", parts=(preparation.SURF,),
+    column="MSWRFDB*")
 CDRELIEF = Variant(
     "CDRelief", classdep.cdrelief, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="a weight vector per class (Marchiori 2013)",
     scorer="CDRelief", reference="classdep.cdrelief_weights",
-    per_class=True, offered=False)
+    per_class=True, offered=False, parts=(preparation.CLASS_DEPENDENT,))
 IWCDRELIEF = Variant(
     "IWCDRelief", classdep.iwcdrelief, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
     summary="a weight vector per class, from the instances near the class "
             "border (Qiu & He 2019)",
     scorer="IWCDRelief", reference="classdep.iwcdrelief_weights",
-    per_class=True, offered=False)
+    per_class=True, offered=False, parts=(preparation.CLASS_DEPENDENT,))
 RFSM = Variant(
     "RFSM", rfsm.rfsm_scores, tasks=TASKS, neighbourhood=K_NEAREST,
     summary="what each attribute adds to the Relief feature set measure "
             "in a greedy search (Arauzo-Azofra et al. 2004)",
-    scorer="RFSMScorer", reference="rfsm.rfsm_scores", offered=False)
+    scorer="RFSMScorer", reference="rfsm.rfsm_scores", offered=False,
+    parts=(preparation.RFSM,))
 TURF = Variant(
     "TuRF", turf.turf_multisurf, tasks=TASKS, neighbourhood=WITHIN_DISTANCE,
     summary="MultiSURF by rounds, dropping the worst attributes between "
             "them (Moore & White 2007)",
-    scorer="TuRF", reference="surf.turf_multisurf", offered=False)
+    scorer="TuRF", reference="surf.turf_multisurf", offered=False,
+    parts=(preparation.SURF,))
+VLS = Variant(
+    "VLS", vls.vls_relieff, tasks=(CLASSIFICATION,), neighbourhood=K_NEAREST,
+    summary="ReliefF on subsets of the attributes, every pair of them "
+            "together in one, each attribute's best weight (Eppstein & "
+            "Haake 2008)",
+    scorer="VLS", reference="vls.vls_relieff", offered=False,
+    parts=(preparation.RELIEFF,))
 
 NPDR = Variant(
     "NPDR", npdr.npdr_coefficients, tasks=TASKS,
@@ -264,13 +314,15 @@ NPDR = Variant(
             "regressed on whether the pair is a miss (or on the target's "
             "diff), with p-values and covariates (Le, Dawkins & McKinney "
             "2020)",
-    scorer="NPDR", selector="NPDR", reference="npdr.npdr_coefficients")
+    scorer="NPDR", selector="NPDR", reference="npdr.npdr_coefficients",
+    short="regression: p-values, covariates",
+    parts=(preparation.NPDR,))
 
 #: every variant, in the order the command line and the widgets list them
 VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
             MULTISURFSTAR, SURF, SURFSTAR, SWRF, SWRFSTAR, MULTISWRF,
             MULTISWRFSTAR, MULTISWRFDB, MULTISWRFDBSTAR, CDRELIEF, IWCDRELIEF,
-            RFSM, TURF, NPDR)
+            RFSM, TURF, VLS, NPDR)
 
 _BY_NAME = {variant.name: variant for variant in VARIANTS}
 

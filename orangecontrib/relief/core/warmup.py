@@ -6,19 +6,26 @@ kernel with every kind of argument a call of the add-on gives it:
 numeric, nominal and mixed columns, missing values, every reference and
 sampled ones, classes and a numeric target, every variant, STIR and NPDR.  A
 test checks that after :func:`prepare` a wide range of calls compiles
-nothing more.  ``python -m orangecontrib.relief.core.warmup --background``
-is the background preparation; ``orange-relief prepare`` calls
-:func:`prepare` with a progress bar.
+nothing more.  ``python -m orangecontrib.relief.core.warmup --part NAME``
+runs a part of it in a worker process (:mod:`.engines.keeper`), for
+the background preparation and for :func:`prepare`, which ``orange-relief
+prepare`` calls with a progress bar.
 """
 import argparse
+import json
+import os
+import signal
 import sys
+import threading
 import time
 
 import numpy as np
+from scipy import sparse
 
 from . import (classdep, double, estimators, npdr, significance, streaming,
-               surf)
-from .engines import COMPILED, forced, preparation
+               surf, termination)
+from .columns import ArrayColumns
+from .engines import COMPILED, cache, forced, keeper, preparation
 from .progress import report
 from .subsets import RFSM, backward_elimination, greedy_forward
 from .weighted_knn import fit_class_weights, predict_votes
@@ -137,62 +144,217 @@ def _streaming(X, discrete):
                                 k_nearest=3, chunk_rows=16)
 
 
+def _compact():
+    """The variants that read narrow, sparse and streamed columns as they
+    are (:mod:`.compact`): bit planes, running sums with and without
+    missing values, sparse rows, a source with a missing code."""
+    genotypes = np.floor(DATA["numeric"][0] * 3).astype(np.int8)
+    floats = DATA["missing"][0].astype(np.float32)
+    coded = np.where(np.isnan(DATA["missing"][0]), -1, genotypes)
+    kinds = [(genotypes, None), (genotypes > 0, None),
+             (floats, DATA["missing"][1]),
+             (sparse.csr_matrix(np.where(genotypes > 1, DATA["numeric"][0],
+                                         0)), None),
+             (sparse.csr_matrix(genotypes.astype(np.float32)), None),
+             (ArrayColumns(coded.astype(np.int8), missing_code=-1), None)]
+    for X, discrete in kinds:
+        _relieff(X, discrete)
+        _rrelieff(X, discrete)
+        for method in surf.NEIGHBOURHOODS:
+            surf.neighbourhood_sums(X, THREE, discrete, method=method,
+                                    stir=True)
+            surf.neighbourhood_sums(X, TARGET, discrete, method=method,
+                                    task="regression")
+
+
+#: what each part of the preparation (:data:`.engines.preparation.PARTS`)
+#: compiles
+CALLS = {
+    "ReliefF and Relief": lambda: _each_kind(_relieff),
+    "RReliefF": lambda: _each_kind(_rrelieff),
+    "the SURF family and STIR": lambda: _each_kind(_surf),
+    "NPDR": lambda: _each_kind(_npdr),
+    "dReliefF and pdReliefF": lambda: _each_kind(_double),
+    "CDRelief and IWCDRelief": lambda: _each_kind(_class_dependent),
+    "the class-dependent kNN": lambda: _each_kind(_class_dependent_knn),
+    "RFSM": lambda: _each_kind(_rfsm),
+    "streaming": lambda: _each_kind(_streaming),
+    "narrow, sparse and streamed columns": _compact,
+}
 #: (what it compiles, the call), in the order of a first use
-WORKLOAD = [
-    ("ReliefF and Relief", lambda: _each_kind(_relieff)),
-    ("RReliefF", lambda: _each_kind(_rrelieff)),
-    ("the SURF family and STIR", lambda: _each_kind(_surf)),
-    ("NPDR", lambda: _each_kind(_npdr)),
-    ("dReliefF and pdReliefF", lambda: _each_kind(_double)),
-    ("CDRelief and IWCDRelief", lambda: _each_kind(_class_dependent)),
-    ("the class-dependent kNN", lambda: _each_kind(_class_dependent_knn)),
-    ("RFSM", lambda: _each_kind(_rfsm)),
-    ("streaming", lambda: _each_kind(_streaming)),
-]
+WORKLOAD = [(name, CALLS[name]) for name, _ in preparation.PARTS]
 
 
-def prepare(progress_callback=None, wait=True, describe=None):
+def prepare(progress_callback=None, on_status=None, describe=None):
     """Compile every kernel of the compiled engine (:data:`WORKLOAD`) into
     the kernel folder and mark it ready; nothing to do where it is ready.
+    A background preparation that runs hands the work over, which goes on
+    from the part it was in; a foreground one (another ``orange-relief
+    prepare``) is followed to its end.
 
-    `progress_callback(fraction)` follows the workload, `describe(text)`
-    receives each part's name.  With `wait` false, return at once if
-    another process prepares (holds the lock).
+    `progress_callback(fraction)` follows the parts' budgets;
+    `on_status(state)` receives the state of the preparation as it changes
+    (:class:`.engines.keeper.Run`: the part, the fraction done, the
+    seconds elapsed and left); `describe(text)` a line on whose work it
+    takes over or follows.
 
     Returns
     -------
     bool
         Whether the kernels are ready.
+
+    Raises
+    ------
+    CacheError
+        Where the kernel folder cannot be written.
     """
-    with preparation.preparation_lock(wait) as held:
-        if not held:
-            return preparation.is_ready()
+    def status(state):
+        report(progress_callback, state.get("fraction", 0.0))
+        if on_status is not None and "fraction" in state:
+            on_status(state)
+
+    def say(text):
+        if describe is not None:
+            describe(text)
+
+    if preparation.is_ready():
+        report(progress_callback, 1.0)
+        return True
+    folder = cache.ensure_kernel_folder()
+    if folder is None:
+        raise CacheError(cache.kernel_folder(), "it cannot be made or written")
+    state = keeper.read_state(folder)
+    if keeper.is_held(folder) and state.get("role") == "background":
+        say(f"The compiled engine was being prepared in the background "
+            f"({preparation.how_far(state)}); this command takes the work "
+            f"over.")
+    lock = keeper.take_over(folder)
+    if lock is None:
+        say("Another `orange-relief prepare` prepares it; its progress:")
+    while lock is None:
+        status(keeper.read_state(folder))
+        time.sleep(1.0)
         if preparation.is_ready():
             report(progress_callback, 1.0)
             return True
-        start = time.process_time()
-        with forced(COMPILED):
-            for done, (name, call) in enumerate(WORKLOAD):
-                if describe is not None:
-                    describe(name)
-                call()
-                report(progress_callback, (done + 1) / len(WORKLOAD))
-        preparation.mark_ready(f"prepared in {time.process_time() - start:.1f}"
-                               f" s of processor time")
-        return True
+        lock = keeper.take_over(folder)
+    try:
+        if preparation.is_ready():
+            report(progress_callback, 1.0)
+            return True
+        keeper.Run(folder, lock, preparation.PARTS,
+                   preparation.worker_command(),
+                   preparation.worker_environment(), "foreground",
+                   on_status=status).run()
+    except keeper.Outcome as outcome:
+        if outcome.kind == "unwritable":
+            raise CacheError(folder, outcome.detail) from None
+        return False
+    finally:
+        lock.release()
+    return preparation.is_ready()
+
+
+class CacheError(OSError):
+    """The compiled engine's cache cannot be written: its folder, and
+    why."""
+
+    def __init__(self, folder, reason):
+        super().__init__(f"cannot write the compiled engine's cache in "
+                         f"{folder} ({reason})")
+        self.folder, self.reason = folder, reason
+
+
+def work(name, nice=None):
+    """Prepare the part `name` of :data:`WORKLOAD` in this worker process
+    (:class:`.engines.keeper.Worker`): its kernels compiled into the
+    kernel folder, its reports written to stdout a line of JSON each (the
+    kernel it compiles, its processor seconds every second, an error
+    where the cache cannot be written); exit status 0 when done,
+    :data:`.engines.keeper.UNWRITABLE` when the cache could not be
+    written.
+
+    The worker ends when its parent (which writes nothing to its stdin)
+    is gone, and when the kernel folder is deleted; SIGTERM ends it after
+    the file it writes, and Ctrl-C is its parent's to handle.
+    """
+    from numba.core import event
+
+    if nice is not None:
+        keeper.set_nice(nice)
+    termination.install()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    folder = cache.kernel_folder()
+    reports = Reports()
+    watch(folder, reports)
+
+    class Compiling(event.Listener):
+        def on_start(self, ev):
+            reports.send(kernel=ev.data["dispatcher"].py_func.__name__)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Compiling())
+    with forced(COMPILED):
+        CALLS[name]()
+    if cache.write_failures:
+        reports.send(error=cache.write_failures[0])
+        return keeper.UNWRITABLE
+    reports.send()
+    return 0
+
+
+class Reports:
+    """A worker's reports: lines of JSON on stdout, each with the
+    processor seconds so far."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+
+    def send(self, **fields):
+        line = json.dumps(dict(fields, cpu=time.process_time()))
+        with self.lock:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+
+
+def watch(folder, reports, every=1.0):
+    """Threads of a worker: its processor time reported every second; the
+    worker ended at once when its parent is gone (its stdin ends) or the
+    kernel folder is deleted (its lock file is unlinked), so that nothing
+    is left compiling into a folder nobody will read."""
+    lock = open(folder / keeper.LOCK, "rb")
+
+    def parent():  # the descriptor, not sys.stdin, whose buffer's lock
+        while os.read(sys.stdin.fileno(), 4096):  # Python takes at exit
+            pass
+        os._exit(1)
+
+    def beat():
+        while True:
+            if os.fstat(lock.fileno()).st_nlink == 0:
+                os._exit(1)
+            reports.send()
+            time.sleep(every)
+
+    for target in (parent, beat):
+        threading.Thread(target=target, daemon=True).start()
 
 
 def main(argv=None):
-    """``python -m orangecontrib.relief.core.warmup [--background]``."""
+    """``python -m orangecontrib.relief.core.warmup --part NAME [--nice
+    N]``: a worker of the preparation (:func:`work`)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--background", action="store_true",
-                        help="at the lowest priority, and only if no other "
-                             "preparation runs")
+    parser.add_argument("--part", choices=list(CALLS), required=True,
+                        help="the part of the preparation to compile")
+    parser.add_argument("--nice", type=int,
+                        help="the worker's nice value (POSIX)")
     args = parser.parse_args(argv)
-    if args.background:
-        preparation.lower_priority()
-    ready = prepare(wait=not args.background)
-    return 0 if ready else 1
+    try:
+        return work(args.part, args.nice)
+    except termination.Stopped as stop:
+        return stop.status
 
 
 if __name__ == "__main__":

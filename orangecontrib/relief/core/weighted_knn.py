@@ -19,12 +19,13 @@ these functions.
 import numpy as np
 
 from . import engines
+from .engines import preparation
 from .classdep import ClassDependentRelief
 from .errors import ReliefInputError
 from .estimators import relieff
-from .options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, TIES, check,
-                      check_choice)
-from .prepare import as_nominal_mask
+from .options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, TIES,
+                      PositiveInt, check, check_choice)
+from .targets import as_nominal_mask
 from .variants import CDRELIEF, IWCDRELIEF, RELIEFF
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
@@ -146,6 +147,13 @@ def predict_votes_each(train_X, train_y, class_weights, discrete, X, k,
     ties = check("ties", ties)
     train_X = np.asarray(train_X, dtype=np.float64)
     train_y = np.asarray(train_y, dtype=np.float64)
+    k = PositiveInt()("k", k)
+    for weights in class_weights:
+        if np.ndim(weights) != 2 or np.shape(weights)[1] != train_X.shape[1]:
+            raise ReliefInputError(
+                f"class_weights must be a row of weights per class, one "
+                f"per attribute ({train_X.shape[1]}), got shape "
+                f"{np.shape(weights)}.")
     known = ~np.isnan(train_y)
     if not known.any():
         raise ReliefInputError("No training instance has a known class to "
@@ -155,7 +163,8 @@ def predict_votes_each(train_X, train_y, class_weights, discrete, X, k,
     m, n_classes = len(X), squared.shape[1]
     k = min(k, len(train_X))
     labels = train_y.astype(np.int64)
-    kernels = engines.kernels(engines.choose(m * np.size(train_X)))
+    kernels = engines.kernels(engines.choose(m * np.size(train_X),
+                                             (preparation.KNN,)))
     nearest = kernels.nearest_prototypes(
         np.ascontiguousarray(train_X, dtype=float), labels, squared,
         np.ascontiguousarray(discrete, dtype=bool),

@@ -12,9 +12,10 @@ import csv
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
+from functools import partial
 from multiprocessing import get_context
 
-from ..core import engines
+from ..core import engines, termination
 from ..core.progress import Interrupted, report
 
 
@@ -101,9 +102,11 @@ def single_compiled_thread():
 
 def single_thread_worker():
     """Initializer of a worker process of :func:`run_in_processes`: the
-    fastest engine on one thread (there is a process per core)."""
+    fastest engine on one thread (there is a process per core), unless
+    the engine is forced."""
     os.environ["NUMBA_NUM_THREADS"] = "1"
-    os.environ[engines.VARIABLE] = engines.PREFER_COMPILED
+    if engines.setting() not in engines.ENGINES:  # a forced engine is kept
+        os.environ[engines.VARIABLE] = engines.PREFER_COMPILED
 
 
 def run_in_processes(worker, argument, tasks, jobs, on_done, *,
@@ -114,10 +117,14 @@ def run_in_processes(worker, argument, tasks, jobs, on_done, *,
     `worker` and `argument` must pickle (a module-level function, plain
     values).  `poll()`, if given, runs after every finished batch and at
     least every half second; it may raise to stop the run.  On any
-    exception the tasks not started yet are cancelled.
+    exception (Ctrl-C, SIGTERM, a stop asked for) the tasks not started
+    yet are cancelled and the worker processes ended at once: none is
+    left behind.  The workers leave Ctrl-C to this process and end with
+    it, however it ends (:func:`.termination.worker_start`).
     """
     with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                             initializer=initializer) as pool:
+                             initializer=partial(_start_worker,
+                                                 initializer)) as pool:
         pending = {pool.submit(worker, argument, task): task for task in tasks}
         try:
             while pending:
@@ -130,9 +137,25 @@ def run_in_processes(worker, argument, tasks, jobs, on_done, *,
                 if poll is not None:
                     poll()
         except BaseException:
-            for future in pending:
-                future.cancel()
+            end_workers(pool)
             raise
+
+
+def _start_worker(initializer):
+    termination.worker_start()
+    initializer()
+
+
+def end_workers(pool):
+    """End the workers of the process `pool` now and cancel its tasks not
+    started yet, rather than let the pool wait for the running ones."""
+    # the executor lists its processes only in this attribute
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join()
 
 
 def write_csv(path, rows):

@@ -17,10 +17,10 @@ import numpy as np
 #: peer -> the module that must be importable
 MODULES = {"skrebate": "skrebate", "fast-select": "fast_select"}
 #: what each peer computes: ReliefF, the SURF family and (scikit-rebate)
-#: TuRF around MultiSURF
+#: TuRF around MultiSURF or ReliefF and VLS around ReliefF
 ALGORITHMS = {
     "skrebate": ("relieff", "surf", "surf*", "multisurf", "multisurf*",
-                 "turf"),
+                 "turf", "turf-relieff", "vls-relieff"),
     "fast-select": ("relieff", "surf", "surf*", "multisurf", "multisurf*"),
 }
 #: the tasks each peer handles ("regression": a numeric target)
@@ -64,10 +64,12 @@ def label_type(y, task):
 
 
 def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
-    """scikit-rebate's weights: ReliefF with `k`, a SURF-family member
-    or TuRF (its default, half the attributes each round) around
-    MultiSURF; a column with at most `discrete_limit` values is
-    nominal."""
+    """scikit-rebate's weights: ReliefF with `k`, a SURF-family member,
+    TuRF (its default, half the attributes each round) around MultiSURF
+    or ReliefF, or VLS around ReliefF (as many subsets of as many
+    attributes as ours by default, :func:`.core.vls.vls_subsets`; its
+    own random subsets, every attribute in one); a column with at most
+    `discrete_limit` values is nominal."""
     import skrebate
 
     options = dict(n_features_to_select=X.shape[1], n_jobs=1,
@@ -76,10 +78,21 @@ def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
     if algorithm == "relieff":
         def make():
             return skrebate.ReliefF(n_neighbors=k, **options)
-    elif algorithm == "turf":
+    elif algorithm in ("turf", "turf-relieff"):
         def make():
-            return skrebate.TURF(skrebate.MultiSURF(**options),
-                                 num_scores_to_return=X.shape[1])
+            inner = (skrebate.MultiSURF(**options) if algorithm == "turf"
+                     else skrebate.ReliefF(n_neighbors=k, **options))
+            return skrebate.TURF(inner, num_scores_to_return=X.shape[1])
+    elif algorithm == "vls-relieff":
+        from ..core.vls import default_subset_size, vls_subsets
+
+        size = default_subset_size(X.shape[1])
+        n_subsets = len(vls_subsets(X.shape[1], subset_size=size))
+
+        def make():
+            return skrebate.VLS(skrebate.ReliefF(n_neighbors=k, **options),
+                                num_feature_subset=n_subsets,
+                                size_feature_subset=size, random_state=0)
     else:
         cls = {"multisurf": skrebate.MultiSURF,
                "multisurf*": skrebate.MultiSURFstar, "surf": skrebate.SURF,

@@ -26,7 +26,9 @@ scores.  They are reported apart.  The other columns (``N<k>``) are noise.
 The study's measure of a method on a configuration is its power at r:
 the share of the replicates in which every key variable ranks within the
 top r of all features (:func:`worst_rank`, ties counted against the
-method).  :func:`run` weighs every replicate with every
+method), ranked by score and, as UrbsLab's re-benchmark does, by its
+magnitude, where a large negative weight counts too (Freda et al. 2024
+find higher-order XOR only so).  :func:`run` weighs every replicate with every
 method, the files read where they are, in parallel (each worker process
 reads, weighs and returns the worst rank of the predictive features);
 :class:`Results` write the power at every r (a CSV), the study's heat map
@@ -57,6 +59,7 @@ from . import peers
 from ..core import double, estimators, surf
 from ..core.npdr import npdr
 from ..core.options import TURF_FRACTION, TURF_SCHEDULE
+from ..core.threshold import ranking_scores
 from ..core.turf import turf
 
 #: the target column of every table of the archive
@@ -102,6 +105,11 @@ PEER_METHODS = {f"{peer} {name}": (peer, algorithm, k)
                 for name, (algorithm, k) in OURS.items()
                 if algorithm in algorithms}
 METHODS = tuple(OURS) + tuple(PEER_METHODS)
+#: our methods with k nearest neighbours, which take a rule for the ties
+#: at the k-th (``Settings.ties``)
+TAKE_TIES = tuple(name for name, (algorithm, _) in OURS.items()
+                  if algorithm in ("relief", "relieff", "drelieff",
+                                   "pdrelieff"))
 
 
 def peer_methods(installed=None):
@@ -255,7 +263,16 @@ def read_table(path):
     with opener(path, "rt", encoding="utf-8") as file:
         header = file.readline().rstrip("\n").split("\t")
         body = re.sub(r"(?<![^\t\n])NA(?![^\t\n])", "nan", file.read())
-    values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
+    if not body.strip():
+        raise ValueError(f"{path}: the table has a header and no rows")
+    try:
+        values = np.loadtxt(io.StringIO(body), delimiter="\t", ndmin=2)
+    except ValueError as error:
+        raise ValueError(f"{path}: not a table of numbers ({error})") \
+            from None
+    if values.shape[1] != len(header):
+        raise ValueError(f"{path}: {values.shape[1]} values a row for "
+                         f"{len(header)} columns in the header")
     target = header.index(CLASS)
     names = header[:target] + header[target + 1:]
     return names, np.delete(values, target, axis=1), values[:, target]
@@ -379,12 +396,12 @@ def nominal_columns(X, limit):
                      for column in X.T], dtype=bool)
 
 
-def worst_rank(scores, relevant):
+def worst_rank(scores, relevant, absolute=False):
     """The rank of the worst-ranked predictive feature by `scores` (best
-    first), a tie counted against the method: a feature ranks below
-    every feature scored as high as it (NaN scores lowest)."""
-    scores = np.nan_to_num(np.asarray(scores, dtype=np.float64),
-                           nan=-np.inf)
+    first; with `absolute` by their magnitude), a tie counted against the
+    method: a feature ranks below every feature scored as high as it (NaN
+    scores lowest)."""
+    scores = np.nan_to_num(ranking_scores(scores, absolute), nan=-np.inf)
     return int(max((scores >= scores[f]).sum()
                    for f in np.flatnonzero(relevant)))
 
@@ -463,8 +480,9 @@ def row_order(settings, file_name, n):
 def run_replicate(settings, task):
     """One replicate, every method: {method: (worst rank of the key
     variables, of the key variables and the register bits (None without
-    register bits), seconds)}, a rank None where the method does not
-    apply; `task` is (configuration path, file name, key variable names).
+    register bits), the same two ranked by the magnitude of the scores,
+    seconds)}, a rank None where the method does not apply; `task` is
+    (configuration path, file name, key variable names).
     """
     path = os.path.join(settings.folder, *task[:2])
     names, X, y = read_table(path)
@@ -477,12 +495,16 @@ def run_replicate(settings, task):
     out = {}
     for name in settings.methods:
         start = time.perf_counter()
-        scores = scores_of(name, X, y, discrete, kind,
-                           settings.discrete_limit, settings.ties)
-        ranks = (None, None) if scores is None else (
-            worst_rank(scores, relevant),
-            worst_rank(scores, relevant | registers)
-            if registers.any() else None)
+        try:
+            scores = scores_of(name, X, y, discrete, kind,
+                               settings.discrete_limit, settings.ties)
+        except ValueError as error:  # the method refuses the data
+            raise ValueError(f"{path}: {name}: {error}") from None
+        ranks = (None,) * 4 if scores is None else tuple(
+            worst_rank(scores, keys, absolute)
+            if keys is relevant or registers.any() else None
+            for absolute in (False, True)
+            for keys in (relevant, relevant | registers))
         out[name] = ranks + (time.perf_counter() - start,)
     return out
 
@@ -499,7 +521,10 @@ class Results:
     of its worst-ranked key variable, or None where the method does not
     apply; ``with_registers[path][method]`` the same of the key variables
     and the register bits together, for the configurations with register
-    bits; ``seconds[method]`` the time each method took in all.
+    bits; ``absolute`` and ``absolute_with_registers`` the same two ranked
+    by the magnitude of the scores (UrbsLab's re-benchmark scores every
+    method both ways; Freda et al. 2024); ``seconds[method]`` the time
+    each method took in all.
     """
     settings: Settings
     configurations: list
@@ -508,28 +533,41 @@ class Results:
     registers: dict = field(default_factory=dict)   # path -> register bits
     ranks: dict = field(default_factory=dict)
     with_registers: dict = field(default_factory=dict)
+    absolute: dict = field(default_factory=dict)
+    absolute_with_registers: dict = field(default_factory=dict)
     seconds: dict = field(default_factory=dict)
     wall: float = 0.0
 
     FILES = ("rebate_power.csv", "rebate_replicates.csv",
              "rebate_heatmap.png", "rebate_power_curves.png")
 
-    def power(self, path, method, registers=False):
+    def ranks_of(self, registers=False, absolute=False):
+        """The worst ranks of the key variables (with `registers`: and of
+        the register bits), ranked by score or (`absolute`) by its
+        magnitude: {path: {method: [rank per replicate]}}."""
+        return {(False, False): self.ranks,
+                (True, False): self.with_registers,
+                (False, True): self.absolute,
+                (True, True): self.absolute_with_registers}[
+                    registers, absolute]
+
+    def power(self, path, method, registers=False, absolute=False):
         """The power at r = 1 .. number of features (None where the
         method does not apply): the share of replicates whose key
         variables (and with `registers` the register bits too) all rank
-        within the top r."""
-        ranks = (self.with_registers if registers else self.ranks)[path][
-            method]
+        within the top r (with `absolute`: by the magnitude of the
+        scores)."""
+        ranks = self.ranks_of(registers, absolute)[path][method]
         if any(rank is None for rank in ranks):
             return None
         r = np.arange(1, self.features[path] + 1)
         return (np.array(ranks)[:, None] <= r[None, :]).mean(axis=0)
 
-    def power_at_top(self, path, method, registers=False):
+    def power_at_top(self, path, method, registers=False, absolute=False):
         """The power at r = the number of key variables (with
-        `registers`: and register bits)."""
-        power = self.power(path, method, registers)
+        `registers`: and register bits; `absolute`: ranked by the
+        magnitude of the scores)."""
+        power = self.power(path, method, registers, absolute)
         top = self.relevant[path] + (self.registers[path] if registers
                                      else 0)
         return None if power is None else power[top - 1]
@@ -550,14 +588,16 @@ class Results:
     def power_rows(self):
         """One row per configuration, method, ranked features (the key
         variables; where there are register bits, also the key variables
-        and the register bits) and r."""
+        and the register bits), ranking (by score, "signed", or by its
+        magnitude, "absolute") and r."""
         rows = []
         for configuration in self.configurations:
             path = configuration.path
             kinds = [False] + [True] * (self.registers[path] > 0)
-            for method, registers in ((m, kind) for m in self.settings.methods
-                                      for kind in kinds):
-                power = self.power(path, method, registers)
+            for method, registers, absolute in (
+                    (m, kind, by) for m in self.settings.methods
+                    for kind in kinds for by in (False, True)):
+                power = self.power(path, method, registers, absolute)
                 if power is None:
                     continue
                 for r, value in enumerate(power, start=1):
@@ -566,6 +606,7 @@ class Results:
                         method=method, features=self.features[path],
                         ranked=("key and register" if registers
                                 else "key"),
+                        ranking="absolute" if absolute else "signed",
                         key_variables=" ".join(configuration.keys),
                         named_by=configuration.key_source,
                         predictive=self.relevant[path]
@@ -584,7 +625,12 @@ class Results:
 
         return [dict(configuration=c.path, replicate=name, method=method,
                      worst_rank=cell(rank), worst_rank_with_registers=cell(
-                         self.with_registers[c.path][method][number]))
+                         self.with_registers[c.path][method][number]),
+                     worst_rank_absolute=cell(
+                         self.absolute[c.path][method][number]),
+                     worst_rank_absolute_with_registers=cell(
+                         self.absolute_with_registers[c.path][method][
+                             number]))
                 for c in self.configurations
                 for method in self.settings.methods
                 for number, (name, rank) in enumerate(
@@ -599,10 +645,11 @@ class Results:
         width = max(len(c.label) for c in self.configurations)
         cells = [max(len(name), 5) for name in methods]
 
-        def row(label, configuration, registers=False):
+        def row(label, configuration, registers=False, absolute=False):
             line = f"{label:<{width}}"
             for method, w in zip(methods, cells):
-                top = self.power_at_top(configuration.path, method, registers)
+                top = self.power_at_top(configuration.path, method,
+                                        registers, absolute)
                 line += f"  {'n/a' if top is None else f'{top:.2f}':>{w}}"
             return line
 
@@ -629,6 +676,12 @@ class Results:
             lines += ["", "The key variables and the register bits together "
                           "(power at r = their number):", header]
             lines += [row(c.label, c, True) for c in with_registers]
+        lines += ["", "Ranked by the magnitude of the scores, |score| "
+                      "(power at r = the number of key variables):", header]
+        lines += [row(c.label, c, absolute=True) for c in self.configurations]
+        means = self.mean_power_at_top(absolute=True)
+        lines.append(f"{'mean':<{width}}" + "".join(
+            f"  {means[m]:>{w}.2f}" for m, w in zip(methods, cells)))
         return "\n".join(lines)
 
     def family_table(self, names=None):
@@ -654,16 +707,18 @@ class Results:
             f"**{cell}**" for cell in cells(self.mean_power_at_top())) + " |")
         return lines
 
-    def mean_power_at_top(self, configurations=None):
+    def mean_power_at_top(self, configurations=None, absolute=False):
         """{method: the mean power at the top over `configurations` (all
         by default) where the method applies, NaN where it applies to
-        none}."""
+        none}; with `absolute`, ranked by the magnitude of the scores."""
         chosen = self.configurations if configurations is None \
             else configurations
         means = {}
         for method in self.settings.methods:
             tops = [top for c in chosen
-                    if (top := self.power_at_top(c.path, method)) is not None]
+                    if (top := self.power_at_top(c.path, method,
+                                                 absolute=absolute))
+                    is not None]
             means[method] = np.mean(tops) if tops else np.nan
         return means
 
@@ -733,13 +788,15 @@ def assemble(settings, found, per_file, wall):
         results.relevant[c.path] = len(c.keys)
         results.registers[c.path] = int(
             (register_bits(names) & ~np.isin(names, c.keys)).sum())
-        results.ranks[c.path] = {m: [] for m in settings.methods}
-        results.with_registers[c.path] = {m: [] for m in settings.methods}
+        stores = (results.ranks, results.with_registers, results.absolute,
+                  results.absolute_with_registers)
+        for store in stores:
+            store[c.path] = {m: [] for m in settings.methods}
         for name in c.files:
-            for method, (rank, with_registers, seconds) in per_file[
+            for method, (*ranks, seconds) in per_file[
                     (c.path, name, c.keys)].items():
-                results.ranks[c.path][method].append(rank)
-                results.with_registers[c.path][method].append(with_registers)
+                for store, rank in zip(stores, ranks):
+                    store[c.path][method].append(rank)
                 results.seconds[method] += seconds
     return results
 

@@ -1,6 +1,10 @@
 """The "Relief" widget category of Orange3-Relief."""
 import sysconfig
 
+# the File widget reads PLINK .bed and AnnData .h5ad files through the
+# add-on's readers, registered with Orange when imported
+from orangecontrib.relief import fileformats  # noqa: F401
+
 NAME = "Relief"
 DESCRIPTION = "Relief family feature weighting (Relief, ReliefF, RReliefF)."
 ICON = "icons/category.svg"

@@ -7,13 +7,15 @@ import numpy as np
 import pyqtgraph as pg
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtGui import QFont
+from AnyQt.QtGui import QFont, QStandardItem, QStandardItemModel
+from AnyQt.QtWidgets import QComboBox
 
 from Orange.data import DiscreteVariable
 from Orange.statistics.util import countnans
 from Orange.widgets.utils.concurrent import TaskState
 
 from orangecontrib.relief.core import engines
+from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.progress import Interrupted, wrap_callback
 
 #: the text of a widget's error for data without a (single) class variable
@@ -115,17 +117,34 @@ def task_progress(state, start=0.0, end=1.0):
 
 @contextmanager
 def work_progress(state, status, X=None, n_references=None, start=0.0,
-                  end=1.0):
+                  end=1.0, parts=()):
     """The ``progress_callback`` of a task's work on data `X`, shown with
     `status` in [start, end] of the progress bar (:func:`task_progress`).
 
     Where the vectorised engine answers because the compiled one is being
-    prepared (:func:`~orangecontrib.relief.core.engines.status`), the
-    status says so.
+    prepared (:func:`~orangecontrib.relief.core.engines.status`; `parts`
+    are those of the preparation that the work needs), the status says
+    so.
     """
-    waits = X is not None and engines.waits_for_preparation(X, n_references)
+    waits = X is not None and engines.waits_for_preparation(X, n_references,
+                                                            parts)
     state.set_status(engine_status(status, waits))
     yield task_progress(state, start, end)
+
+
+def preparing_line(X, n_references=None, parts=()):
+    """The information line of work on data `X` that the vectorised engine
+    answers while the compiled one is prepared: how far the preparation
+    is, and for a long run how long each engine takes
+    (:func:`~orangecontrib.relief.core.engines.status`); None where the
+    work does not wait for it, or the engine setting is refused (the
+    work's error says so)."""
+    try:
+        if engines.waits_for_preparation(X, n_references, parts):
+            return engines.status(X, n_references, parts)
+    except ReliefInputError:
+        pass
+    return None
 
 
 def engine_status(status, waits):
@@ -217,70 +236,66 @@ class PlainPlot(pg.PlotWidget):
                 axis.setLabel(axis.labelText)
 
 
-class StaticSample(pg.ItemSample):
-    """A legend's sample that a click does not hide."""
+class GroupedComboBox(QComboBox):
+    """A combo box of values in groups: each group's heading (bold, not
+    selectable) above its values, each shown as its text, with a tooltip.
 
-    def mouseClickEvent(self, event):
-        event.ignore()
+    `groups` is a sequence of ``(heading, [(value, text, tooltip), ...])``
+    (a heading None: no heading row); :meth:`bind` makes a choice set a
+    widget's setting.
+    """
 
+    def __init__(self, groups, tooltip=""):
+        super().__init__(toolTip=tooltip)
+        model = QStandardItemModel(self)
+        self._values = []  # the value of each row, None for a heading
+        bold = QFont()
+        bold.setBold(True)
+        for heading, entries in groups:
+            if heading is not None:
+                item = QStandardItem(heading)
+                item.setFlags(Qt.NoItemFlags)
+                item.setFont(bold)
+                model.appendRow(item)
+                self._values.append(None)
+            for value, text, tip in entries:
+                item = QStandardItem("   " * (heading is not None) + text)
+                item.setToolTip(tip)
+                model.appendRow(item)
+                self._values.append(value)
+        self.setModel(model)
+        # as wide as a short entry, so that the control area stays narrow;
+        # the list that opens is as wide as its longest entry
+        self.setSizeAdjustPolicy(
+            QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(self.NARROW)
+        self.view().setMinimumWidth(self.view().sizeHintForColumn(0) + 30)
 
-class FittingLegend(pg.LegendItem):
-    """A legend in the top right corner of a plot's view box that stays
-    inside it: it takes as many columns as the view box's width holds (one
-    at least), and smaller text if even then it is too tall; its frame is
-    the size of its grid of entries.
+    #: the characters the closed combo box makes room for
+    NARROW = 20
 
-    `changed` is called when its size changes (a plot may then make room
-    for it)."""
-    #: the smallest text it shrinks to, in points
-    SMALLEST = 6.0
+    def values(self):
+        """The values, in their order (no headings)."""
+        return [value for value in self._values if value is not None]
 
-    def __init__(self, view_box, text_size=9.0, changed=None):
-        super().__init__(offset=(-5, 5), sampleType=StaticSample,
-                         brush=pg.mkBrush(255, 255, 255, 230),
-                         pen=pg.mkPen("#c0c0c0"), labelTextColor="#202020",
-                         labelTextSize=f"{text_size:g}pt")
-        self.text_size = text_size
-        self.changed = changed
-        self.setParentItem(view_box)
-        view_box.sigResized.connect(self.fit)
+    def value(self):
+        """The value of the current row."""
+        return self._values[self.currentIndex()]
 
-    def set_text_size(self, points):
-        """Entries written at `points` pt (or smaller, to fit)."""
-        self.text_size = points
-        self.fit()
+    def select(self, value):
+        """Make `value`'s row the current one."""
+        self.setCurrentIndex(self._values.index(value))
 
-    def fit(self):
-        """The most columns whose width fits the view box, at the largest
-        text size up to `text_size` whose height fits it."""
-        box = self.parentItem().boundingRect()
-        size = self.text_size
-        while True:
-            self._write_at(size)
-            columns = max(1, len(self.items))
-            while (columns > 1
-                   and self._grid_size(columns).width() > box.width() - 10):
-                columns -= 1
-            height = self._grid_size(columns).height()
-            if height <= box.height() - 10 or size <= self.SMALLEST:
-                break
-            size = max(self.SMALLEST, size * 0.85)
-        self.updateSize()
+    def item_of(self, value):
+        """The model's item of `value` (to enable it, or give it a tip)."""
+        return self.model().item(self._values.index(value))
 
-    def _write_at(self, points):
-        self.opts["labelTextSize"] = f"{points:g}pt"
-        for _, label in self.items:
-            label.setText(label.text, size=self.opts["labelTextSize"])
+    def bind(self, widget, setting, callback):
+        """Show `widget`'s `setting` and set it on a choice, then call
+        `callback`."""
+        self.select(getattr(widget, setting))
 
-    def _grid_size(self, columns):
-        """The size of the entries laid out in `columns` columns."""
-        self.columnCount = 0  # lay them out again, even in as many columns
-        self.setColumnCount(columns)
-        return self.layout.effectiveSizeHint(Qt.PreferredSize)
-
-    def updateSize(self):
-        hint = self.layout.effectiveSizeHint(Qt.PreferredSize)
-        if (hint.width(), hint.height()) != (self.width(), self.height()):
-            self.setGeometry(0, 0, hint.width(), hint.height())
-            if self.changed is not None:
-                self.changed()
+        def chosen(_):
+            setattr(widget, setting, self.value())
+            callback()
+        self.activated.connect(chosen)

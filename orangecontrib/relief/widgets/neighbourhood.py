@@ -11,8 +11,7 @@ from AnyQt.QtWidgets import QGraphicsPathItem
 
 from Orange.widgets.visualize.owscatterplotgraph import AxisItem
 
-from orangecontrib.relief.widgets.common import (FittingLegend, PlainPlot,
-                                                 scaled_font)
+from orangecontrib.relief.widgets.common import PlainPlot
 
 #: a nominal attribute's points spread this far around its value
 JITTER = 0.3
@@ -85,12 +84,36 @@ def reach_path(centre, radius, axes):
     return path
 
 
+def legend_html(class_names, class_colours, runners_up, reaches,
+                points=10.0):
+    """What the plot's marks mean, as one strip of rich text at `points`
+    pt: each class's colour (`class_colours`, QColors), the reference, the
+    hits and misses, the runners-up and the shaded distances where they
+    are shown."""
+    entries = [f'<span style="color:{colour.name()}">\u25cf</span>&nbsp;'
+               f'{escape(name)}'
+               for name, colour in zip(class_names, class_colours)]
+    if class_names:
+        entries += ["\u2605&nbsp;reference",
+                    "\u25cb\u2014&nbsp;hit (same class)",
+                    "\u25a1- -&nbsp;miss (other class)"]
+    if class_names and runners_up:
+        entries.append('<span style="color:#808080">\u25c7</span>&nbsp;'
+                       'next nearest, not chosen')
+    if class_names and reaches:
+        entries.append('<span style="color:#a0a0a0">\u25a0</span>&nbsp;'
+                       'within their distance on these two attributes')
+    return (f'<span style="font-size:{points:g}pt">'
+            + " &nbsp;&nbsp; ".join(entries) + "</span>")
+
+
 class NeighbourhoodPlot(PlainPlot):
     """The instances on two attributes coloured by class; a step's reference
     (a star) joined to its hits by solid lines and to its misses by dashed
     ones, the runners-up in grey diamonds, and the hits' and the misses'
     distances projected on the plotted pair as shaded areas.  Clicking an
-    instance emits its index; hovering one shows ``describe(index)``."""
+    instance emits its index; hovering one shows ``describe(index)``.  Its
+    legend is a strip outside the plot (:func:`legend_html`)."""
     instance_clicked = Signal(int)
 
     def __init__(self, parent=None, describe=str):
@@ -111,14 +134,6 @@ class NeighbourhoodPlot(PlainPlot):
         self.runner_marks = pg.ScatterPlotItem(symbol="d", brush=None)
         self.reference_mark = pg.ScatterPlotItem(symbol="star")
         self.reaches = [QGraphicsPathItem(), QGraphicsPathItem()]
-        # what the legend shows, at a size that fits it
-        self.reach_sample = pg.PlotDataItem()
-        self.reference_sample = pg.ScatterPlotItem(
-            symbol="star", size=18, brush=pg.mkBrush("#d0d0d0"),
-            pen=pg.mkPen("#000000"))
-        self.runner_sample = pg.ScatterPlotItem(
-            symbol="d", size=14, brush=None,
-            pen=pg.mkPen("#808080", width=1.5))
         for reach in self.reaches:
             reach.setZValue(-10)
             self.addItem(reach)
@@ -126,7 +141,6 @@ class NeighbourhoodPlot(PlainPlot):
                      self.runner_lines, self.points, self.runner_marks,
                      self.neighbour_marks, self.reference_mark):
             self.addItem(item)
-        self.legend = FittingLegend(self.getViewBox(), changed=self._fit)
         self.extent = None  # the plotted points' (x, y) ranges
         self.scale = 1.0
         self.set_scale(1.0)
@@ -156,60 +170,23 @@ class NeighbourhoodPlot(PlainPlot):
             pen.setCosmetic(True)
             reach.setPen(pen)
             reach.setBrush(brush)
-        self.reach_sample.setPen(self.reaches[0].pen())
-        self.reach_sample.setFillLevel(0)
-        self.reach_sample.setFillBrush(REACH_BRUSH)
-        self.legend.set_text_size(scaled_font(0.8 * scale).pointSizeF())
 
-    def set_instances(self, x, y, colours, class_names, class_colours,
-                      names):
+    def set_instances(self, x, y, colours, names):
         """Show instances at (`x`, `y`) (NaN: not shown) with `colours`;
-        the legend lists the classes; `names` are the axis labels."""
+        `names` are the axis labels."""
         shown = np.flatnonzero(~(np.isnan(x) | np.isnan(y)))
         self.points.setData(
             x=x[shown], y=y[shown], data=shown,
             brush=[pg.mkBrush(colours[i]) for i in shown])
         self.clear_step()
-        self.legend.clear()
-        for name, colour in zip(class_names, class_colours):
-            self.legend.addItem(pg.ScatterPlotItem(
-                brush=pg.mkBrush(colour), pen=pg.mkPen("#ffffff"), size=10),
-                escape(name))
-        if class_names:
-            self.legend.addItem(self.reference_sample, "reference")
-            self.legend.addItem(self.hit_lines, "hit (same class)")
-            self.legend.addItem(self.miss_lines, "miss (other class)")
         for axis, name in zip(("bottom", "left"), names):
             self.getAxis(axis).setLabel(name)
         self.extent = ((fitted_range(x[shown]), fitted_range(y[shown]))
                        if len(shown) else None)
-        self.legend.fit()
-        self._fit()
-
-    def show_entries(self, runners_up, reaches):
-        """List the runners-up and the projected distances in the legend,
-        or not."""
-        listed = {sample.item for sample, _ in self.legend.items}
-        for item, text, shown in (
-                (self.runner_sample, "nearly chosen", runners_up),
-                (self.reach_sample, "distance, projected", reaches)):
-            if shown and item not in listed:
-                self.legend.addItem(item, text)
-            elif item in listed and not shown:
-                self.legend.removeItem(item)
-        self.legend.fit()
-
-    def _fit(self):
-        """Show every point, with room above them for the legend."""
-        if self.extent is None:
-            return
-        (left, right), (low, high) = self.extent
-        view_height = self.getViewBox().height()
-        share = min(0.6, (self.legend.height() + 10) / view_height
-                    if view_height > 0 else 0.3)
-        self.setXRange(left, right, padding=0)
-        self.setYRange(low, high + (high - low) * share / (1 - share),
-                       padding=0)
+        if self.extent is not None:  # every point in view
+            (left, right), (low, high) = self.extent
+            self.setXRange(left, right, padding=0)
+            self.setYRange(low, high, padding=0)
 
     def set_ticks(self, axis, values, time=False):
         """Label `axis` with nominal `values` at their codes (None: the

@@ -19,7 +19,7 @@ from orangecontrib.relief.widgets.common import (
     known_flags, shut_down_at_once, within_ranges, work_progress)
 
 #: labels of the weighting methods, in the order of `METHODS`
-METHOD_LABELS = ("IWCDRelief (per class, near the border)",
+METHOD_LABELS = ("IWCDRelief (per class, near the class border)",
                  "CDRelief (per class)",
                  "ReliefF (one vector for all classes)",
                  "None (plain kNN)")
@@ -109,6 +109,8 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
                              "0.9) by a 5-fold cross-validation on the "
                              "training data; equal weights compete too and "
                              "win when the learnt ones do not help.")
+        #: what the cross-validation chose, in place of the threshold
+        self.chosen_label = gui.widgetLabel(box, "")
         self.threshold_spin = gui.doubleSpin(
             box, self, "threshold", 0, 1, 0.05, decimals=2,
             label="Border threshold:", alignment=Qt.AlignRight,
@@ -134,7 +136,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         self.sample_check, self.iterations_spin = gui.spin(
             box, self, "n_iterations", 1, 100000,
             checked="sample_references",
-            label="Sampled references per class:", alignment=Qt.AlignRight,
+            label="A random sample per class:", alignment=Qt.AlignRight,
             controlWidth=80, callback=self.settings_changed,
             checkCallback=self.settings_changed,
             tooltip="How many reference instances of each class the "
@@ -150,18 +152,36 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
         self.settings_changed()
 
     def _update_controls(self):
+        """Enable the controls of the chosen weighting; where the
+        cross-validation chooses the threshold, say what it chose in place
+        of the threshold's control."""
         iwcd = METHODS[self.method_index] == "IWCDRelief"
         self.controls.choose_threshold.setEnabled(iwcd)
         self.threshold_spin.setEnabled(iwcd and not self.choose_threshold)
         self.update_combo.setEnabled(iwcd)
+        choosing = iwcd and self.choose_threshold
+        self.threshold_spin.box.setVisible(not choosing)
+        self.chosen_label.setVisible(choosing)
+        self.chosen_label.setText(self._chosen_text())
+
+    def _chosen_text(self):
+        """What the cross-validation chose, in words."""
+        model, learner = self.model, self.fitted_learner
+        if model is not None and model.method == "none":
+            return "Chosen: equal weights (plain kNN)."
+        if (model is None or learner is None or learner.threshold is not None
+                or model.threshold is None):  # None: a method without one
+            return "Border threshold: chosen when learning."
+        return f"Border threshold: {model.threshold:g}, chosen."
 
     def _iterations(self):
         return self.n_iterations if self.sample_references else None
 
     def _threshold(self):
         """The threshold for the learner: None to choose it by
-        cross-validation."""
-        return None if self.choose_threshold else self.threshold
+        cross-validation, or for a method other than IWCDRelief."""
+        iwcd = METHODS[self.method_index] == "IWCDRelief"
+        return None if self.choose_threshold or not iwcd else self.threshold
 
     def create_learner(self):
         return self.LEARNER(
@@ -215,6 +235,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
 
     def _show_choice(self, model):
         """Say what the cross-validation of `model` chose (None: clear)."""
+        self._update_controls()
         learner = self.fitted_learner
         chose = (model is not None and learner.threshold is None
                  and learner.method == "IWCDRelief")

@@ -15,21 +15,40 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin, TaskState
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, MultiInput, Msg, Output, OWWidget
 
-from orangecontrib.relief.consensus import METHODS, Consensus
+from orangecontrib.relief.consensus import Consensus
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import fits
 from orangecontrib.relief.widgets.common import (NO_CLASS, known_flags,
-                                                 shut_down_at_once,
-                                                 within_ranges)
+                                                 shut_down_at_once)
 
-#: Orange's own univariate scorers the widget offers beside its inputs
+#: Orange's own univariate scorers the widget offers beside its inputs,
+#: and what each measures, in plain words
 ORANGE_SCORERS = {"Information Gain": score.InfoGain,
                   "Gain Ratio": score.GainRatio,
                   "Gini Decrease": score.Gini,
                   "ANOVA": score.ANOVA,
                   "\u03c7\u00b2": score.Chi2,
                   "Univariate Regression": score.UnivariateLinearRegression}
-METHOD_LABELS = ("Mean rank", "Borda count")
+ORANGE_TIPS = {
+    "Information Gain": "How much the attribute alone tells about the "
+                        "class: the drop in the class's entropy "
+                        "(uncertainty) once the attribute is known.",
+    "Gain Ratio": "Information gain divided by the attribute's own "
+                  "entropy, so that attributes of many values are not "
+                  "favoured.",
+    "Gini Decrease": "How much the attribute alone lowers the Gini "
+                     "impurity of the class (the chance that two instances "
+                     "drawn at random differ in class).",
+    "ANOVA": "How far apart the classes' means of a numeric attribute are, "
+             "against the spread within the classes (the F statistic).",
+    "\u03c7\u00b2": "How far the counts of the attribute's values in each "
+                   "class are from independence (chi-square).",
+    "Univariate Regression": "For a numeric class: how well a straight "
+                             "line of the attribute alone predicts it (the "
+                             "F statistic)."}
+#: the name of the consensus, as Rank's column and the first of the
+#: table: what its numbers say (short enough for Rank's narrow columns)
+CONSENSUS = "Outranks"
 #: the widest a column of ranks gets (a longer name is elided; its tooltip
 #: is whole)
 RANK_COLUMN_WIDTH = 120
@@ -48,19 +67,19 @@ def compute_ranks(consensus, data, state: TaskState):
     return consensus.ranks(data)
 
 
-def ranks_table(attributes, names, ranks, method_index):
-    """A table of the attributes, the best consensus first: the mean rank
-    or the Borda count (as `method_index` chooses), the rank by each
-    scorer and the attribute's name (a meta)."""
+def ranks_table(attributes, names, ranks):
+    """A table of the attributes, the best consensus first: the consensus
+    (Borda's count: how many attributes the scorers put below it, on
+    average), the mean rank, the rank by each scorer and the attribute's
+    name (a meta)."""
     mean = ranks.mean(axis=0)
     order = np.argsort(mean, kind="stable")
-    values = mean if METHODS[method_index] == "mean rank" \
-        else len(mean) - mean
-    columns = [ContinuousVariable(METHOD_LABELS[method_index].lower())] + [
+    columns = [ContinuousVariable(CONSENSUS.lower()),
+               ContinuousVariable("mean rank")] + [
         ContinuousVariable(f"rank by {name}") for name in names]
     table = Table.from_numpy(
         Domain(columns, metas=[StringVariable("attribute")]),
-        np.column_stack([values, ranks.T])[order],
+        np.column_stack([len(mean) - mean, mean, ranks.T])[order],
         metas=np.array([[attributes[i].name] for i in order], dtype=object))
     table.name = "Consensus ranks"
     return table
@@ -68,11 +87,12 @@ def ranks_table(attributes, names, ranks, method_index):
 
 class OWConsensus(OWWidget, ConcurrentWidgetMixin):
     name = "Consensus Ranking"
-    description = ("One ranking from several scorers: the mean of their "
-                   "ranks, or Borda's count, as a scorer for Rank.")
+    description = ("One ranking from several scorers: how many attributes "
+                   "they rank below each, on average, as a scorer for "
+                   "Rank.")
     icon = "icons/Consensus.svg"
     priority = 17
-    settings_version = 1
+    settings_version = 2
     keywords = ("consensus, rank aggregation, borda, mean rank, ensemble "
                 "feature selection, scorer")
 
@@ -94,7 +114,6 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
                       "Orange's.")
         misfit = Msg("Left out, as they cannot score this class: {}.")
 
-    method_index = Setting(0)
     orange_scorers = Setting(["Information Gain"])
 
     want_main_area = True
@@ -103,7 +122,6 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
         known_flags(self)
-        within_ranges(self, {"method_index": (0, len(METHODS) - 1)})
         if not isinstance(self.orange_scorers, list):
             self.orange_scorers = []
         self.orange_scorers = [name for name in self.orange_scorers
@@ -125,24 +143,24 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
         box = gui.vBox(self.controlArea, "Orange's scorers")
         box.setToolTip("Orange's own scorers to rank with, beside the "
                        "scorers on the input (those that cannot score the "
-                       "data's class are left out).")
+                       "data's class are left out). Each looks at one "
+                       "attribute at a time.")
         self.orange_boxes = {}
         for name in ORANGE_SCORERS:
-            check = QCheckBox(name, checked=name in self.orange_scorers)
+            check = QCheckBox(name, checked=name in self.orange_scorers,
+                              toolTip=ORANGE_TIPS[name])
             check.toggled.connect(self._on_orange_changed)
             box.layout().addWidget(check)
             self.orange_boxes[name] = check
-        box = gui.vBox(self.controlArea, "Combine")
-        gui.radioButtons(
-            box, self, "method_index", METHOD_LABELS,
-            callback=self.commit,
-            tooltips=["Sort by the mean of each attribute's ranks (1 for "
-                      "the best); Rank's column holds minus the mean rank, "
-                      "so that the best is on top.",
-                      "Borda's count: how many attributes each scorer "
-                      "puts below the attribute, averaged (the same order "
-                      "as the mean rank, counted from the bottom)."])
         gui.rubber(self.controlArea)
+
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        # version 1 chose between the mean rank and Borda's count for
+        # Rank's column (the same order); the table now shows both and
+        # Rank gets the count, which is positive, higher the better
+        if version is not None and version < 2:
+            settings.pop("method_index", None)
 
     def _on_orange_changed(self):
         self.orange_scorers = [name for name, check in
@@ -208,15 +226,14 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
         if len(scorers) < 2:
             self.Outputs.scorer.send(None)
             return
-        consensus = Consensus(scorers.values(), METHODS[self.method_index])
+        consensus = Consensus(scorers.values(), "borda", name=CONSENSUS)
         self.names = list(scorers)
         self.Outputs.scorer.send(RankScorer(consensus))
         if self.data is not None:
             self.start(compute_ranks, consensus, self.data)
 
     def on_done(self, ranks):
-        table = ranks_table(self.data.domain.attributes, self.names, ranks,
-                            self.method_index)
+        table = ranks_table(self.data.domain.attributes, self.names, ranks)
         self.Outputs.ranks.send(table)
         self._show(table)
 
@@ -231,8 +248,18 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
     def _show(self, table):
         """The ranks in the view, the best consensus first."""
         self.model.clear()
-        self.model.setHorizontalHeaderLabels(
-            ["Attribute", METHOD_LABELS[self.method_index]] + self.names)
+        n_attributes = len(table)
+        headers = [("Attribute", "The attribute."),
+                   (CONSENSUS, f"How many attributes the scorers rank below "
+                               f"it, on average ({n_attributes - 1} for one "
+                               f"first by every scorer; Borda's count). "
+                               f"Rank's column."),
+                   ("Mean rank", "The mean of its ranks (1 for the best).")]
+        headers += [(name, f"Its rank by {name} (1 for the best).")
+                    for name in self.names]
+        self.model.setHorizontalHeaderLabels([text for text, _ in headers])
+        for column, (_, tip) in enumerate(headers):
+            self.model.horizontalHeaderItem(column).setToolTip(tip)
         for name, row in zip(table.metas[:, 0], table.X):
             items = [QStandardItem(name)]
             for value in row:
@@ -244,19 +271,18 @@ class OWConsensus(OWWidget, ConcurrentWidgetMixin):
         for column in range(1, self.model.columnCount()):  # long names
             self.view.setColumnWidth(column, min(
                 self.view.columnWidth(column), RANK_COLUMN_WIDTH))
-            self.model.horizontalHeaderItem(column).setToolTip(
-                self.model.horizontalHeaderItem(column).text())
         self.info_label.setText(
             f"The rank of each attribute by {len(self.names)} scorers (1: "
-            f"the best) and their consensus; the Scorer output gives Rank "
-            f"the consensus as one column.")
+            f"the best). {CONSENSUS}: how many attributes they rank below "
+            f"it, on average ({n_attributes - 1} at most), their consensus; "
+            f"the Scorer output gives Rank this column.")
 
     # --- widget life ------------------------------------------------------
 
     def send_report(self):
         self.report_items("Settings", [
             ("Scorers", ", ".join(self.scorers())),
-            ("Combined by", METHOD_LABELS[self.method_index])])
+            ("Combined by", "the mean of the ranks (Borda's count)")])
         if self.model.rowCount():
             self.report_table("Ranks", self.view)
 

@@ -8,8 +8,10 @@ from Orange.widgets.settings import Setting
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output, OWWidget
 
-from orangecontrib.relief.generators import GENERATORS, relevant_mask
-from orangecontrib.relief.widgets.common import (known_choices, known_flags,
+from orangecontrib.relief.generators import (GENERATORS, PROBLEM_GROUPS,
+                                            relevant_mask)
+from orangecontrib.relief.widgets.common import (GroupedComboBox,
+                                                 known_choices, known_flags,
                                                  within_ranges)
 
 #: problem names of earlier versions
@@ -86,15 +88,16 @@ class OWReliefGenerator(OWWidget):
                          for name, (_, low, high) in PARAMETERS.items()})
         self.data = None
         box = gui.vBox(self.controlArea, "Problem")
-        self.problem_combo = gui.comboBox(
-            box, self, "problem", items=list(GENERATORS),
-            sendSelectedValue=True, callback=self._on_problem_changed,
+        self.problem_combo = GroupedComboBox(
+            [(heading, [(name, f"{name}: {GENERATORS[name].short}",
+                         GENERATORS[name].source) for name in names])
+             for heading, names in PROBLEM_GROUPS],
             tooltip="The artificial problem: the text below says how its "
                     "class depends on its attributes. The same names as in "
-                    "the Separability widget and on the command line.")
-        model = self.problem_combo.model()
-        for row, generator in enumerate(GENERATORS.values()):
-            model.item(row).setToolTip(generator.source)
+                    "the Separability widget and on the command line; "
+                    "hover over a problem for where it comes from.")
+        self.problem_combo.bind(self, "problem", self._on_problem_changed)
+        box.layout().addWidget(self.problem_combo)
         self.description_label = QLabel(wordWrap=True)
         self.description_label.setFixedWidth(DESCRIPTION_WIDTH)
         box.layout().addWidget(self.description_label)

@@ -6,7 +6,7 @@ from collections import namedtuple
 import numpy as np
 
 from AnyQt.QtCore import Qt
-from AnyQt.QtWidgets import QListView, QStackedWidget
+from AnyQt.QtWidgets import QListView, QSizePolicy, QStackedWidget
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.preprocess.preprocess import Preprocess
@@ -20,7 +20,7 @@ from Orange.widgets.utils.itemmodels import DomainModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import engines, significance
+from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, DIFF,
                                                N_PERMUTATIONS, N_RESAMPLES,
@@ -30,14 +30,16 @@ from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import NPDR, task_of
-from orangecontrib.relief.significance import TESTS, Significance
+from orangecontrib.relief.significance import (SIGNIFICANCE_COLUMN, TESTS,
+                                               Significance)
 from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
-    DEFAULT_K, DIFFS, K_OF_TASK, METHODS, TAKE_TIES, TIE_RULES,
-    default_method, fitting_methods, make_scorer, needs, no_k)
+    DEFAULT_K, DIFFS, K_OF_TASK, METHOD_GROUPS, METHODS, TAKE_TIES,
+    TIE_RULES, default_method, fitting_methods, make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, class_present, known_choices, known_flags, shut_down_at_once,
-    within_ranges, work_progress)
+    NO_CLASS, GroupedComboBox, class_present, known_choices, known_flags,
+    preparing_line,
+    shut_down_at_once, within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
@@ -54,8 +56,32 @@ K_SETTINGS = {K_OF_TASK["classification"]: "k_relieff",
 NO_K = list(dict.fromkeys(no_k(name) for name in METHODS
                           if name not in DEFAULT_K))
 ADJUSTMENTS = PARAMETERS["adjustment"].allowed
-TEST_LABELS = ("STIR (fast)", "Permutations", "NPDR's regressions")
+#: the words of the tests (:data:`TESTS`) and of the adjustments
+TEST_LABELS = ("STIR: a fast t-test", "Shuffled class", "NPDR's own p-values")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
+#: the adjustments as the list offers them: what each controls
+ADJUSTMENT_ITEMS = ("Benjamini-Hochberg (false discoveries)",
+                    "Holm (any false one)", "Bonferroni (any false one)")
+#: the words of the differences of two numbers (:data:`DIFFS`) and what
+#: they mean
+DIFF_LABELS = {"linear": "In proportion to the range",
+               "squared": "Squared",
+               "ramp": "Ramp between two thresholds"}
+DIFF_TIPS = {"linear": "|a \u2212 b| divided by the attribute's range.",
+             "squared": "(|a \u2212 b| / range)\u00b2: small differences "
+                        "count less.",
+             "ramp": "0 below one share of the range, 1 above another, in "
+                     "proportion between them."}
+#: the words of the tie rules (:data:`TIE_RULES`) and what they do
+TIE_LABELS = {"share": "Tied neighbours share places",
+              "lower-index": "Tied: earlier rows first"}
+TIE_TIPS = {"share": "The instances tied at the k-th distance take an "
+                     "equal part of the places left each, so that the "
+                     "weights do not depend on the order of the rows (the "
+                     "default).",
+            "lower-index": "Of the instances tied at the k-th distance, "
+                           "those of the lower row numbers take the places "
+                           "left, as a stable sort by distance does."}
 #: how the Preprocessor output selects, and the words of its choices
 SELECTIONS = ("k", "fraction", "threshold", "significance")
 SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
@@ -87,14 +113,15 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     tested = stable = None
     if together:
         with work_progress(state, "Weighting and testing attributes ...",
-                           data.X, scorer.n_iterations,
-                           end=1 / parts) as progress:
+                           data.X, scorer.n_iterations, end=1 / parts,
+                           parts=scorer.variant.parts) as progress:
             weights, tested = tester.scores_and_result(data, progress)
         weights = np.asarray(weights, dtype=float)
     else:
         with work_progress(state, "Weighting attributes ...", data.X,
-                           scorer.n_iterations, end=1 / parts) as progress:
-            weights = np.asarray(scorer(data, progress_callback=progress),
+                           scorer.n_iterations, end=1 / parts,
+                           parts=scorer.variant.parts) as progress:
+            weights = np.asarray(scorer.score_table(data, progress),
                                  dtype=float)
     if parts > 1:
         state.set_partial_result(Scores(weights, tested))
@@ -148,19 +175,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     class Warning(OWWidget.Warning):
         missing_class = Msg("{} instance(s) with an unknown class are "
                             "skipped.")
+        stability_k = Msg("No stability: 'Selected: the best' {} is more "
+                          "than the {} attributes.")
         empty_columns = Msg("Attribute(s) without known values get weight "
                             "0: {}")
-        no_stir = Msg("STIR tests the neighbour pairs of ReliefF and the "
-                      "SURF family on a categorical class; choose the test "
-                      "'Permutations' to test {}.")
-        no_regression = Msg("The test 'NPDR's regressions' is NPDR's own; "
-                            "choose NPDR, or the test 'Permutations' for "
-                            "{}.")
-        stir_unequal = Msg("{} Choose the test 'Permutations' for these "
+        no_stir = Msg("STIR cannot test {}: choose the test 'Shuffled "
+                      "class'.")
+        no_regression = Msg("NPDR's own p-values are NPDR's: choose NPDR, "
+                            "or the test 'Shuffled class' for {}.")
+        stir_unequal = Msg("{} Choose the test 'Shuffled class' for these "
                            "data.")
         no_test = Msg("No significance test: {}")
         few_permutations = Msg(
-            "With {} permutations and {}, no attribute can reach "
+            "With {} shuffles and {}, no attribute can reach "
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
             "{:.3g}); {}.")
         no_verdict = Msg("{}")
@@ -225,6 +252,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         #: (the variant chosen, the default that replaced it) while data
         #: that the choice does not fit are shown
         self._displaced = (None, None)
+        #: whether NPDR's own p-values replaced the STIR chosen
+        self._stir_displaced = False
         self._build_controls()
         self.plot = WeightsPlot(self)
         self.mainArea.layout().addWidget(self.plot)
@@ -235,37 +264,76 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     # --- GUI --------------------------------------------------------------
 
     def _build_controls(self):
-        box = gui.vBox(self.controlArea, "Method")
-        self.method_combo = gui.comboBox(
-            box, self, "method", items=list(METHODS), sendSelectedValue=True,
-            callback=self._on_option_changed,
-            tooltip="\n".join(f"{name}: {variant.summary}."
-                              for name, variant in METHODS.items()))
+        """Three tabs, each short enough for the window's opening size:
+        how the weights are computed, how they are tested, what the
+        outputs and the plot keep."""
+        tabs = gui.tabWidget(self.controlArea)
+        self._build_method(gui.createTabPage(tabs, "Weights"))
+        self._build_tests(gui.createTabPage(tabs, "Tests"))
+        page = gui.createTabPage(tabs, "Output")
+        self._build_selection(gui.vBox(page, "Preprocessor output"))
+        box = gui.vBox(page, "Plot")
+        gui.spin(box, self, "n_bars", 1, MAX_BARS, label="Bars shown:",
+                 callback=self._show_scores,
+                 tooltip="How many of the best attributes the plot shows.")
+        gui.rubber(page)
+        gui.auto_apply(self.buttonsArea, self, "auto_apply")
+
+    def _build_method(self, page):
+        """The method, its neighbours and covariates, the references and
+        the difference of numbers."""
+        box = gui.vBox(page, "Method")
+        self.method_combo = GroupedComboBox(
+            [(heading, [(name, f"{name}: {METHODS[name].short}",
+                         f"{name}: {METHODS[name].summary}.")
+                        for name in names])
+             for heading, names in METHOD_GROUPS],
+            tooltip="How the attributes are weighed. Every method compares "
+                    "each reference instance with its nearest neighbours: "
+                    "an attribute gains weight where neighbours of other "
+                    "classes differ in it, and loses where neighbours of "
+                    "the same class do. Hover over a method for its "
+                    "paper.")
+        self.method_combo.bind(self, "method", self._on_option_changed)
+        box.layout().addWidget(self.method_combo)
         self.k_stack = QStackedWidget()
+        # its sentences wrap to the width the other controls take
+        self.k_stack.setSizePolicy(QSizePolicy.Ignored,
+                                   QSizePolicy.Preferred)
         box.layout().addWidget(self.k_stack)
         for setting in K_SETTINGS.values():
-            page = gui.hBox(None)
-            gui.spin(page, self, setting, 1, 10000, label="Neighbours (k):",
+            page_k = gui.vBox(None)  # its row on top, as the others' texts
+            row = gui.hBox(page_k)
+            gui.spin(row, self, setting, 1, 10000, label="Neighbours (k):",
                      callback=self.commit.deferred,
                      tooltip="How many nearest neighbours each reference "
-                             "instance compares with (per class for "
-                             "ReliefF).")
-            self.k_stack.addWidget(page)
+                             "instance compares with (of each class, for a "
+                             "categorical class).")
+            gui.rubber(page_k)
+            self.k_stack.addWidget(page_k)
         for text in NO_K:
-            self.k_stack.addWidget(gui.widgetLabel(None, text))
-        self.ties_combo = gui.comboBox(
-            box, self, "ties", items=TIE_RULES, sendSelectedValue=True,
-            label="Tied k-th neighbours:", orientation=Qt.Horizontal,
-            callback=self.commit.deferred,
-            tooltip="Where the k-th nearest hit or miss is tied (most "
-                    "lists of data with few values, such as SNPs): share "
-                    "- each of the t tied takes an equal part of the "
-                    "places left, so that the weights do not depend on "
-                    "the order of the rows (the default); lower-index - "
-                    "the instances of the lower row numbers take them, "
-                    "as a stable sort by distance does.")
+            page_text = gui.vBox(None)
+            label = gui.widgetLabel(page_text, text)
+            label.setWordWrap(True)
+            gui.rubber(page_text)
+            self.k_stack.addWidget(page_text)
+        # the tie rule of the methods of a k-th neighbour: one control,
+        # moved under the k (or Relief's sentence) of the page shown
+        self.ties_combo = GroupedComboBox(
+            [(None, [(rule, TIE_LABELS[rule], TIE_TIPS[rule])
+                     for rule in TIE_RULES])],
+            tooltip="Several instances may lie as far from the reference "
+                    "as its k-th nearest neighbour (often, where "
+                    "attributes have few values, as SNPs do), and not all "
+                    "fit among the k. Hover over a choice for what it "
+                    "does.")
+        self.ties_combo.bind(self, "ties", self.commit.deferred)
 
-        self.covariate_box = gui.vBox(box, "Covariates (NPDR)")
+        # NPDR takes no k: its page of the stack holds its covariates
+        self.covariate_box = gui.vBox(None)
+        gui.widgetLabel(self.covariate_box, "Covariates, taken out:") \
+            .setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+        self.k_stack.addWidget(self.covariate_box)
         #: the variables NPDR may take as covariates
         self.covariate_model = DomainModel(
             order=(DomainModel.ATTRIBUTES, DomainModel.METAS),
@@ -275,67 +343,82 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             model=self.covariate_model,
             selectionMode=QListView.MultiSelection,
             callback=self.commit.deferred,
-            tooltip="NPDR: attributes or metas whose differences over the "
-                    "neighbour pairs adjust every attribute's regression "
-                    "(age, sex, batch). A chosen attribute is not scored.")
-        self.covariate_list.setMaximumHeight(90)
+            tooltip="NPDR only: variables whose effect is taken out of "
+                    "every attribute's weight (age, sex, a batch), so that "
+                    "an attribute that only follows them loses its weight. "
+                    "A chosen attribute is not weighed itself.")
+        # the list takes the page's height under its label (at least four
+        # rows), not the height of a long list
+        self.covariate_list.setSizePolicy(QSizePolicy.Expanding,
+                                          QSizePolicy.Ignored)
+        self.covariate_list.setMinimumHeight(70)
 
-        box = gui.vBox(self.controlArea, "References")
+        box = gui.vBox(page, "Reference instances")
+        box.setToolTip("A method looks at one instance at a time, the "
+                       "reference, and at its neighbours; the weights are "
+                       "the mean of what every reference adds.")
         gui.spin(box, self, "n_iterations", 1, 1000000,
-                 checked="sample_references", label="Sampled references:",
+                 checked="sample_references", label="A random sample of",
                  callback=self.commit.deferred,
                  checkCallback=self._on_option_changed,
-                 tooltip="Checked: weigh with this many reference "
-                         "instances drawn at random (faster, approximate). "
-                         "Unchecked: every instance once (exact, "
-                         "deterministic).")
+                 tooltip="How many instances are drawn at random as "
+                         "references.")
         self.controls.sample_references.setToolTip(
-            "Checked: weigh with the number of randomly drawn reference "
-            "instances beside. Unchecked: every instance once.")
+            "Checked: only this many instances, drawn at random, are "
+            "references (faster, approximate). Unchecked: every instance "
+            "once (exact, the same every time).")
         self.seed_spin = gui.spin(
             box, self, "random_seed", 0, 2 ** 31 - 1, label="Random seed:",
             callback=self.commit.deferred,
-            tooltip="The seed of the random references and of the "
-                    "permutations: the same seed gives the same result.")
+            tooltip="The seed of the random sample, of the shuffled classes "
+                    "and of the resamples: the same seed gives the same "
+                    "result.")
         gui.widgetLabel(box, "Unchecked: every instance once.")
 
-        box = gui.vBox(self.controlArea, "Numeric difference")
-        gui.comboBox(box, self, "diff", items=DIFFS, sendSelectedValue=True,
-                     callback=self._on_option_changed,
-                     tooltip="How two numbers differ, as a share of the "
-                             "attribute's range: linear (|a - b|), squared "
-                             "or ramp (no difference below one threshold, "
-                             "full above another).")
+        box = gui.vBox(page, "Difference of two numbers")
+        self.diff_combo = GroupedComboBox(
+            [(None, [(diff, DIFF_LABELS[diff], DIFF_TIPS[diff])
+                     for diff in DIFFS])],
+            tooltip="How much two values of a numeric attribute differ, "
+                    "from 0 (equal) to 1 (the attribute's whole range "
+                    "apart).")
+        self.diff_combo.bind(self, "diff", self._on_option_changed)
+        box.layout().addWidget(self.diff_combo)
         self.ramp_spins = [
             gui.doubleSpin(box, self, setting, 0, 1, 0.01, label=label,
                            decimals=3, callback=self.commit.deferred,
                            tooltip=tooltip)
             for setting, label, tooltip in (
-                ("t_eq", "Same below:",
-                 "Ramp: differences below this share of the range count as "
-                 "none (t_eq of Robnik-Sikonja & Kononenko)."),
+                ("t_eq", "Equal below:",
+                 "Ramp: two values closer than this share of the range "
+                 "count as equal (t_eq of Robnik-Sikonja & Kononenko)."),
                 ("t_diff", "Fully different above:",
-                 "Ramp: differences above this share of the range count as "
-                 "complete (t_diff)."))]
+                 "Ramp: two values farther apart than this share of the "
+                 "range count as completely different (t_diff)."))]
 
-        box = gui.vBox(self.controlArea, "Significance")
+    def _build_tests(self, page):
+        """The significance test and the stability of the ranking."""
+        box = gui.vBox(page, "Significance")
         gui.checkBox(box, self, "test_significance",
                      "Test which attributes are significant",
                      callback=self._on_option_changed,
                      tooltip="Compute a p-value for every attribute, adjust "
-                             "them for testing many at once and mark the "
-                             "significant attributes.")
+                             "them for testing many attributes at once and "
+                             "mark the significant ones: those whose weight "
+                             "is unlikely to come from chance alone.")
+        self.test_combo = gui.comboBox(
+            box, self, "test_index", items=TEST_LABELS,
+            label="Test:", orientation=Qt.Horizontal,
+            callback=self._on_option_changed,
+            tooltip="STIR (Le et al. 2019): a t-test of the differences to "
+                    "neighbours of other classes against those to "
+                    "neighbours of the same class; fast, for a categorical "
+                    "class with ReliefF and the SURF family. Shuffled "
+                    "class: weigh again with the class shuffled, many "
+                    "times; any method, slower. NPDR's own p-values: of "
+                    "its regressions, with its covariates.")
         self.significance_controls = [
-            gui.comboBox(box, self, "test_index", items=TEST_LABELS,
-                         label="Test:", orientation=Qt.Horizontal,
-                         callback=self._on_option_changed,
-                         tooltip="STIR (Le et al. 2019): the diffs of "
-                                 "neighbours of other classes against those "
-                                 "of the same class, a t-test. Permutations: "
-                                 "score again with the class shuffled; works "
-                                 "with every method, slower. NPDR's "
-                                 "regressions: NPDR's own p-values, with "
-                                 "its covariates."),
+            self.test_combo,
             gui.checkBox(box, self, "r_compatible",
                          "STIR as the authors' R package",
                          callback=self.commit.deferred,
@@ -346,28 +429,29 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                  "identical rows of different classes. "
                                  "Off: the paper's definitions."),
             gui.spin(box, self, "n_permutations", 1, 100000,
-                     label="Permutations:", callback=self.commit.deferred,
-                     tooltip="How many times the class is shuffled (the "
-                             "smallest p-value is 1 / (permutations + 1))."),
+                     label="Shuffles:", callback=self.commit.deferred,
+                     tooltip="How many times the class is shuffled and the "
+                             "attributes weighed again (the smallest "
+                             "p-value is 1 / (shuffles + 1))."),
             gui.comboBox(box, self, "adjustment_index",
-                         items=ADJUSTMENT_LABELS, label="Adjust:",
-                         orientation=Qt.Horizontal,
+                         items=ADJUSTMENT_ITEMS,
+                         label="Correct for testing many:",
+                         orientation=Qt.Vertical,
                          callback=self.commit.deferred,
-                         tooltip="The adjustment of the p-values for "
-                                 "testing many attributes at once: "
-                                 "Benjamini-Hochberg controls the share of "
-                                 "false discoveries among the significant "
-                                 "attributes (the false discovery rate); "
-                                 "Holm and Bonferroni the chance of any "
-                                 "false one."),
+                         tooltip="Testing many attributes at once, some "
+                                 "look significant by chance; the p-values "
+                                 "are adjusted (q). Benjamini-Hochberg "
+                                 "keeps the share of false discoveries "
+                                 "among the significant attributes below "
+                                 "the level; Holm and Bonferroni the chance "
+                                 "of any false one (stricter)."),
             gui.doubleSpin(box, self, "alpha", 0.0001, 0.5, 0.01,
-                           label="Significant at q \u2264", decimals=4,
-                           callback=self.commit.deferred,
+                           label="Significant if adjusted p \u2264",
+                           decimals=4, callback=self.commit.deferred,
                            tooltip="An attribute whose adjusted p-value (q) "
                                    "is at most this is significant.")]
 
-        self._build_selection(gui.vBox(self.controlArea, "Selection"))
-        box = gui.vBox(self.controlArea, "Stability")
+        box = gui.vBox(page, "Stability")
         box.setToolTip("Weigh the attributes again on resamples of the "
                        "instances (drawn with replacement, class by class) "
                        "and show how often each is among the best, the "
@@ -375,27 +459,22 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                        "agree.")
         _, samples = gui.spin(
             box, self, "n_resamples", 2, 10000, checked="stability",
-            label="Bootstrap samples:", callback=self.commit.deferred,
+            label="Resamples:", callback=self.commit.deferred,
             checkCallback=self._on_option_changed,
-            tooltip="How many bootstrap samples are weighed (seeded by the "
-                    "random seed above).")
+            tooltip="How many resamples (bootstrap samples: as many "
+                    "instances drawn with replacement) are weighed, with "
+                    "the random seed of the Weights tab.")
         self.controls.stability.setToolTip(
-            "Checked: weigh the attributes again on bootstrap samples.")
+            "Checked: weigh the attributes again on resamples of the data "
+            "and show how stable their ranking is.")
         self.stability_controls = [samples, gui.spin(
-            box, self, "stability_k", 1, 10000, label="Selected: the best",
+            box, self, "stability_k", 1, 10000, label="Count the best:",
             callback=self.commit.deferred,
-            tooltip="In each sample the attributes with this many best "
+            tooltip="In each resample the attributes with this many best "
                     "weights count as selected: the plot says how often "
                     "each was, and the stability index how much these sets "
                     "agree (1: always the same, 0: as by chance).")]
-
-        box = gui.vBox(self.controlArea, "Plot")
-        gui.spin(box, self, "n_bars", 1, MAX_BARS, label="Bars shown:",
-                 callback=self._show_scores,
-                 tooltip="How many of the best attributes the plot shows.")
-
-        gui.rubber(self.controlArea)
-        gui.auto_apply(self.buttonsArea, self, "auto_apply")
+        gui.rubber(page)
 
     def _build_selection(self, box):
         """The controls of the Preprocessor output's selection: what it
@@ -405,8 +484,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                        "weighs and selects on the training data of each "
                        "fold only, so that the test data do not choose the "
                        "attributes.")
-        row = gui.hBox(box)
-        gui.comboBox(row, self, "selection_index", label="Keep:",
+        gui.comboBox(box, self, "selection_index", label="Keep:",
                      orientation=Qt.Horizontal, items=SELECTION_LABELS,
                      callback=self._on_option_changed,
                      tooltip="What the Preprocessor output keeps: the "
@@ -414,7 +492,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                              "a share of them), those of a weight above a "
                              "threshold, or the significant ones.")
         self.selection_stack = QStackedWidget()
-        row.layout().addWidget(self.selection_stack)
+        box.layout().addWidget(self.selection_stack)
         for setting, low, high, tooltip in (
                 ("select_k", 1, 10000, "How many of the best to keep."),
                 ("select_percent", 1, 100,
@@ -427,26 +505,34 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             callback=self.commit.deferred,
             tooltip="Keep the attributes whose weight is above this."))
         self.selection_stack.addWidget(gui.widgetLabel(
-            None, "by the test above"))
+            None, "by the Tests tab's test"))
 
     def _update_controls(self):
         """Enable the controls that apply to the current options."""
         fitting = (fitting_methods(class_present(self.data))
                    if self.data is not None else list(METHODS))
-        model = self.method_combo.model()
-        for row, name in enumerate(METHODS):
-            model.item(row).setEnabled(name in fitting)
-            model.item(row).setToolTip(
-                "" if name in fitting else f"Does not fit the class of the "
-                f"data: {name} needs {needs(name)}.")
+        for name in METHODS:
+            item = self.method_combo.item_of(name)
+            item.setEnabled(name in fitting)
+            item.setToolTip(
+                f"{name}: {METHODS[name].summary}." if name in fitting
+                else f"Does not fit the class of the data: {name} needs "
+                     f"{needs(name)}.")
+        self.method_combo.select(self.method)
+        self.diff_combo.select(self.diff)
         setting = self._k_setting()
-        self.k_stack.setCurrentIndex(
-            list(K_SETTINGS.values()).index(setting) if setting is not None
-            else len(K_SETTINGS) + NO_K.index(no_k(self.method)))
-        self.ties_combo.setEnabled(self.method in TAKE_TIES)
-        self.covariate_box.setEnabled(self.method == "NPDR")
-        for spin in self.ramp_spins:
+        if self.method == "NPDR":
+            self.k_stack.setCurrentWidget(self.covariate_box)
+        else:
+            self.k_stack.setCurrentIndex(
+                list(K_SETTINGS.values()).index(setting) if setting
+                is not None else len(K_SETTINGS) + NO_K.index(
+                    no_k(self.method)))
+        self._place_ties()
+        for spin in self.ramp_spins:  # shown for the ramp only
             spin.setEnabled(self.diff == "ramp")
+            spin.box.setVisible(self.diff == "ramp")
+        self._update_tests()
         by_significance = SELECTIONS[self.selection_index] == "significance"
         for control in self.significance_controls:
             control.setEnabled(self.test_significance or by_significance)
@@ -461,6 +547,38 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         for control in self.stability_controls:
             control.setEnabled(self.stability)
         self.selection_stack.setCurrentIndex(self.selection_index)
+
+    def _place_ties(self):
+        """Show the tie rule under the k (or Relief's sentence) of the
+        methods of a k-th neighbour, and nowhere for the others."""
+        takes_ties = self.method in TAKE_TIES
+        page = self.k_stack.currentWidget()
+        if takes_ties and self.ties_combo.parent() is not page:
+            page.layout().insertWidget(1, self.ties_combo)
+        self.ties_combo.setVisible(takes_ties)
+
+    def _update_tests(self):
+        """Offer the tests that can test the method: STIR for the
+        methods whose neighbour pairs it knows, NPDR's own p-values for
+        NPDR, shuffled classes for all.  NPDR takes its own p-values
+        where STIR was chosen, and gives STIR back when another method is
+        chosen (unless another test was chosen meanwhile)."""
+        npdr = self.method == "NPDR"
+        stir, own = TESTS.index("stir"), TESTS.index("regression")
+        if npdr and self.test_index == stir:
+            self.test_index, self._stir_displaced = own, True
+        elif not npdr and self._stir_displaced and self.test_index == own:
+            self.test_index, self._stir_displaced = stir, False
+        elif not npdr:
+            self._stir_displaced = False
+        model = self.test_combo.model()
+        fits = {"stir": METHODS[self.method].stir is not None,
+                "permutation": True, "regression": npdr}
+        for row, test in enumerate(TESTS):
+            model.item(row).setEnabled(fits[test])
+            model.item(row).setToolTip(
+                "" if fits[test] else
+                f"{TEST_LABELS[row]} cannot test {self.method}.")
 
     def r_compatible_label(self):
         """What the report adds to STIR's name when it takes R's pairs."""
@@ -544,13 +662,16 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         return None if setting is None else getattr(self, setting)
 
     def make_scorer(self):
-        """Return the scorer configured by the controls."""
+        """Return the scorer configured by the controls (the ramp's
+        thresholds with the ramp only)."""
+        ramp = (dict(t_eq=self.t_eq, t_diff=self.t_diff)
+                if self.diff == "ramp" else {})
         return make_scorer(
             self.method, k_nearest=self._k_nearest(),
             ties=self.ties if self.method in TAKE_TIES else None,
             n_iterations=self.n_iterations if self.sample_references else None,
-            random_state=self.random_seed, diff=self.diff, t_eq=self.t_eq,
-            t_diff=self.t_diff, **self._covariates())
+            random_state=self.random_seed, diff=self.diff,
+            **ramp, **self._covariates())
 
     def _covariates(self):
         """NPDR's option of the chosen covariates (none for the others)."""
@@ -568,11 +689,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_test.clear()
         if not self.test_significance:
             return None
-        options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
-                       alpha=self.alpha, n_permutations=self.n_permutations,
-                       random_state=self.random_seed,
-                       r_compatible=self.r_compatible)
         test = TESTS[self.test_index]
+        options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
+                       alpha=self.alpha, random_state=self.random_seed,
+                       **self._test_options(test))
         if test == "stir" and METHODS[self.method].stir is None:
             self.Warning.no_stir(self.method)
             return None
@@ -596,6 +716,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             self.Warning.stir_unequal(caveat, shown=caveat is not None)
         return tester
 
+    def _test_options(self, test):
+        """The options of `test` alone: the number of permutations for the
+        test that permutes, R's pairs for STIR."""
+        return {"permutation": {"n_permutations": self.n_permutations},
+                "stir": {"r_compatible": self.r_compatible}}.get(test, {})
+
     def make_preprocessor(self, scorer):
         """The Preprocessor output: selection by `scorer`'s weights as the
         Selection box says."""
@@ -607,9 +733,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                          "significance": TESTS[self.test_index],
                          "alpha": self.alpha,
                          "adjustment": ADJUSTMENTS[self.adjustment_index],
-                         "n_permutations": self.n_permutations,
                          "random_state": self.random_seed,
-                         "r_compatible": self.r_compatible}}[by]
+                         **self._test_options(TESTS[self.test_index])}}[by]
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
@@ -617,8 +742,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             return None
 
     def stability_options(self):
-        """The options of the stability task, or None (not asked)."""
+        """The options of the stability task, or None (not asked, or
+        asking to select more attributes than there are, with a
+        warning)."""
+        self.Warning.stability_k.clear()
         if not self.stability:
+            return None
+        n_attributes = len(self.data.domain.attributes)
+        if self.stability_k > n_attributes:
+            self.Warning.stability_k(self.stability_k, n_attributes)
             return None
         return dict(n_resamples=self.n_resamples, top_k=self.stability_k,
                     random_state=self.random_seed)
@@ -638,7 +770,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.few_permutations(
             self.n_permutations, ADJUSTMENT_LABELS[self.adjustment_index],
             self.alpha, smallest,
-            "no number of permutations can" if needed is None else
+            "no number of shuffles can" if needed is None else
             f"at least {needed} can")
 
     @gui.deferred
@@ -655,9 +787,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             None if tester is None else RankScorer(tester))
         self.Information.preparing.clear()
         if self._can_score():
-            if engines.waits_for_preparation(self.data.X,
-                                             scorer.n_iterations):
-                self.Information.preparing(engines.preparation_status())
+            line = preparing_line(self.data.X, scorer.n_iterations,
+                                  scorer.variant.parts)
+            if line is not None:
+                self.Information.preparing(line)
             if self.scores is not None:
                 self.plot.mark_outdated()
             else:
@@ -709,7 +842,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             order = np.argsort(-weights, kind="stable")
         else:  # significant first, then by weight
             order = np.lexsort((-weights, ~tested.significant))
-        order = order[:self.n_bars]
+        # NPDR's covariates are not weighed (NaN): no bar, a note
+        order = order[~np.isnan(weights[order])][:self.n_bars]
         relevant = [is_relevant(attributes[i]) for i in order]
         tooltips = []
         for i in order:
@@ -745,19 +879,28 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             stability_text(stable)))))
 
     def _plot_text(self, shown, tested, relevant, dashed_line):
-        n_attributes = len(self.scores.weights)
+        weights = self.scores.weights
+        unweighed = [attr.name for attr, weight
+                     in zip(self.data.domain.attributes, weights)
+                     if np.isnan(weight)]
+        n_attributes = len(weights) - len(unweighed)
         parts = [f"The {shown} best of {n_attributes} attributes."
                  if n_attributes > shown else ""]
+        if unweighed:
+            parts.append(f"Covariates, not weighed (NA in Rank): "
+                         f"{', '.join(unweighed)}.")
         if tested is not None:
             n_significant = int(tested.significant.sum())
-            at = f"at q \u2264 {tested.alpha:g}"
+            at = f"(adjusted p-value q \u2264 {tested.alpha:g}"
             if not n_significant:
-                parts.append(f"No attribute is significant {at} (all bars "
+                parts.append(f"No attribute is significant {at}; all bars "
                              f"pale).")
             else:
                 where = ("dark bars, above the dashed line" if dashed_line
                          else "dark bars")
-                parts.append(f"{n_significant} significant {at} ({where}).")
+                parts.append(f"{n_significant} significant {at}; {where}).")
+            parts.append(f"In Rank: {SIGNIFICANCE_COLUMN} (1.3 is q = 0.05,"
+                         f" 2 is q = 0.01; higher, more significant).")
         if relevant:
             parts.append(f"{RELEVANT_MARK.strip()} and a red outline: "
                          "relevant by construction of the generated data.")
@@ -781,7 +924,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         if self._k_nearest() is not None:
             items.append(("Neighbours (k)", self._k_nearest()))
         if self.method in TAKE_TIES:
-            items.append(("Tied k-th neighbours", self.ties))
+            items.append(("Ties", TIE_LABELS[self.ties]))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))

@@ -46,11 +46,12 @@ def trace_legend(refused, by_bound):
                f'{"best set of a size" if by_bound else "step taken"}']
     if refused:
         entries.append('<span style="color:#d62728">&#10005;</span> '
-                       'step refused')
-    entries.append('<span style="color:#808080">&#9478;</span> chosen set')
+                       'refused')
+    entries.append('<span style="color:#808080">&#9478;</span> chosen')
     if by_bound:
         entries.append('<span style="color:#808080">&#8943;</span> bound')
-    return "&nbsp;&nbsp;&nbsp;".join(entries)
+    # short and close: the title must fit a projector's narrow window
+    return "&nbsp;&nbsp;".join(entries)
 
 
 def measure_name(measure, class_var):
@@ -288,7 +289,9 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
         box = gui.vBox(self.mainArea, "Chosen attributes",
                        sizePolicy=(QSizePolicy.Preferred,
                                    QSizePolicy.Maximum))
-        self.chosen_list = QListWidget()
+        self.chosen_list = QListWidget(
+            toolTip="The attributes the search kept, in the order it added "
+                    "them, each with how much it raised the measure.")
         self.chosen_list.setMaximumHeight(110)
         box.layout().addWidget(self.chosen_list)
         self.summary = gui.widgetLabel(box, "")
@@ -345,6 +348,10 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
 
     def _update_controls(self):
         self.rfsm_box.setVisible(self.measure == "RFSM")
+        # the priors weigh the misses of classes: none for a numeric class
+        self.controls.relieff_priors.setEnabled(
+            self.data is None or self.data.domain.class_var is None
+            or self.data.domain.class_var.is_discrete)
         self.bins_spin.box.setVisible(self.measure == "Liu's consistency")
         self.folds_spin.box.setVisible(self.measure == "Wrapper")
         self.Information.default_learner(
@@ -385,10 +392,13 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
 
     def _options(self):
         if self.measure == "RFSM":
+            # the priors weigh the misses of classes: none for a number
+            classes = self.data.domain.class_var.is_discrete
             return dict(k_nearest=self.k_nearest,
                         neighbours="within" if self.neighbours_within
                         else "all",
-                        priors="relieff" if self.relieff_priors else "eq2")
+                        priors="relieff" if self.relieff_priors and classes
+                        else "eq2")
         if self.measure == "Liu's consistency":
             return dict(n_bins=self.n_bins)
         return dict(folds=self.wrapper_folds)

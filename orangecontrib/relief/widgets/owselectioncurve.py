@@ -22,17 +22,25 @@ from orangecontrib.relief.curve import (LOG_SCALE_FROM, SCORES,
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.resampled import attribute_scores
-from orangecontrib.relief.scorers import MultiSURF, TuRF, fits
-from orangecontrib.relief.variants import (METHODS, default_method,
-                                           fitting_methods, make_scorer)
+from orangecontrib.relief.scorers import VLS, MultiSURF, ReliefF, TuRF, fits
+from orangecontrib.relief.core.variants import TURF as TURF_VARIANT
+from orangecontrib.relief.core.variants import VLS as VLS_VARIANT
+from orangecontrib.relief.variants import (METHOD_GROUPS, METHODS,
+                                           default_method, fitting_methods,
+                                           make_scorer)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, PlainPlot, known_choices, known_flags, shut_down_at_once,
-    task_progress, within_ranges)
+    NO_CLASS, GroupedComboBox, PlainPlot, known_choices, known_flags,
+    shut_down_at_once, task_progress, within_ranges)
 
-#: the methods of the combo: the variants and TuRF around MultiSURF
+#: the methods of the combo: the variants, TuRF around MultiSURF and VLS
+#: around ReliefF (name -> the wrapper and the scorer it wraps)
 TURF = "TuRF (MultiSURF)"
-METHOD_NAMES = list(METHODS) + [TURF]
-KEEP_LABELS = ("Fewest within one std. error", "This many:")
+VLS_RELIEFF = "VLS (ReliefF)"
+WRAPPED = {TURF: (TuRF, MultiSURF), VLS_RELIEFF: (VLS, ReliefF)}
+METHOD_NAMES = list(METHODS) + list(WRAPPED)
+KEEP_LABELS = ("Fewest as good as the best", "This many:")
+#: the words of the scores (:data:`SCORES`)
+SCORE_LABELS = {"CA": "Accuracy", "AUC": "Area under ROC", "R2": "R\u00b2"}
 MEAN_PEN = pg.mkPen("#1f77b4", width=2)
 BAND_BRUSH = pg.mkBrush(31, 119, 180, 50)
 MARK_PEN = pg.mkPen("#d62728", width=2)
@@ -41,12 +49,15 @@ TURF_PEN = pg.mkPen("#2ca02c", width=1.5)
 
 def make_method(name):
     """The scorer of the combo's method `name` (defaults of the variant)."""
-    return TuRF(MultiSURF()) if name == TURF else make_scorer(name)
+    if name in WRAPPED:
+        wrapper, scorer = WRAPPED[name]
+        return wrapper(scorer())
+    return make_scorer(name)
 
 
 def method_fits(name, class_var):
     """Whether the combo's method `name` can rank data with `class_var`."""
-    return (fits(MultiSURF, class_var) if name == TURF
+    return (fits(WRAPPED[name][1], class_var) if name in WRAPPED
             else name in fitting_methods(class_var))
 
 
@@ -233,14 +244,25 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
 
     def _build_controls(self):
         box = gui.vBox(self.controlArea, "Ranking")
-        self.method_combo = gui.comboBox(
-            box, self, "method", items=METHOD_NAMES, sendSelectedValue=True,
-            callback=self._on_option_changed,
+        self.method_combo = GroupedComboBox(
+            [(heading, [(name, f"{name}: {METHODS[name].short}",
+                         f"{name}: {METHODS[name].summary}.")
+                        for name in names])
+             for heading, names in METHOD_GROUPS]
+            + [("Rounds", [(TURF, f"{TURF}: drops the worst, again and "
+                                  f"again", f"TuRF: {TURF_VARIANT.summary}."),
+                           (VLS_RELIEFF, f"{VLS_RELIEFF}: subsets that hold "
+                                         f"every pair",
+                            f"VLS: {VLS_VARIANT.summary}.")])],
             tooltip="The method that ranks the attributes on the training "
                     "part of each fold (its default settings; connect the "
                     "Relief widget's Scorer for others). TuRF drops the "
                     "worst half and ranks the rest again, round by round: "
-                    "the plot marks the sets of its rounds.")
+                    "the plot marks the sets of its rounds. VLS ranks "
+                    "subsets of a third of the attributes that hold every "
+                    "pair together; an attribute's best weight counts.")
+        self.method_combo.bind(self, "method", self._on_option_changed)
+        box.layout().addWidget(self.method_combo)
         self.scorer_label = gui.widgetLabel(box, "")
 
         box = gui.vBox(self.controlArea, "Cross-validation")
@@ -248,20 +270,34 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
                  callback=self._on_option_changed,
                  tooltip="Folds of the stratified cross-validation; each "
                          "ranks the attributes on its training part only.")
-        self.score_combo = gui.comboBox(
-            box, self, "score", items=list(SCORES), sendSelectedValue=True,
-            label="Score:", orientation=Qt.Horizontal,
-            callback=self._on_option_changed,
-            tooltip="CA: classification accuracy; AUC: area under the ROC "
-                    "curve; R2: coefficient of determination (a numeric "
-                    "class).")
+        row = gui.hBox(box)
+        gui.widgetLabel(row, "Score:")
+        self.score_combo = GroupedComboBox(
+            [(None, [(name, SCORE_LABELS[name], f"{name}: {words}.")
+                     for name, (_, _, words) in SCORES.items()])],
+            tooltip="How the learner's predictions on the test part of each "
+                    "fold are scored: accuracy (the share classified "
+                    "right), the area under the ROC curve (how well the "
+                    "predicted probabilities order the classes, 0.5 by "
+                    "chance) or, for a numeric class, R\u00b2 (the share "
+                    "of the class's variance explained).")
+        self.score_combo.bind(self, "score", self._on_option_changed)
+        row.layout().addWidget(self.score_combo)
 
         box = gui.vBox(self.controlArea, "Keep")
         buttons = gui.radioButtons(box, self, "keep_index",
                                    callback=self._on_keep_changed)
-        gui.appendRadioButton(buttons, KEEP_LABELS[0])
+        gui.appendRadioButton(
+            buttons, KEEP_LABELS[0],
+            tooltip="The fewest attributes whose mean score is within one "
+                    "standard error of the best score: the smallest set "
+                    "the folds cannot tell from the best (the hollow "
+                    "circle is the best, the filled one the chosen).")
         row = gui.hBox(box)
-        gui.appendRadioButton(buttons, KEEP_LABELS[1], insertInto=row)
+        gui.appendRadioButton(
+            buttons, KEEP_LABELS[1], insertInto=row,
+            tooltip="Exactly the number beside, or the number clicked in "
+                    "the plot.")
         gui.spin(row, self, "n_keep", 1, 100000,
                  callback=self._on_count_changed,
                  tooltip="Keep this many of the best attributes (a click "
@@ -279,14 +315,14 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
 
     def _update_controls(self):
         class_var = None if self.data is None else self.data.domain.class_var
-        model = self.method_combo.model()
-        for row, name in enumerate(METHOD_NAMES):
-            model.item(row).setEnabled(class_var is None
-                                       or method_fits(name, class_var))
-        model = self.score_combo.model()
-        for row, (_, kind, _) in enumerate(SCORES.values()):
-            model.item(row).setEnabled(class_var is None
-                                       or isinstance(class_var, kind))
+        for name in METHOD_NAMES:
+            self.method_combo.item_of(name).setEnabled(
+                class_var is None or method_fits(name, class_var))
+        for name, (_, kind, _) in SCORES.items():
+            self.score_combo.item_of(name).setEnabled(
+                class_var is None or isinstance(class_var, kind))
+        self.method_combo.select(self.method)
+        self.score_combo.select(self.score)
         scorer = self._input_scorer()
         misfit = (scorer is not None and class_var is not None
                   and not fits(scorer, class_var))

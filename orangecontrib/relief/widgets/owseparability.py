@@ -16,6 +16,7 @@ from Orange.widgets.widget import Msg, Output, OWWidget
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.experiments import separability as sep
+from orangecontrib.relief.generators import GENERATORS
 from orangecontrib.relief.widgets.common import (
     PlainPlot, engine_status, known_flags, shut_down_at_once, within_ranges)
 
@@ -108,8 +109,9 @@ class CurvesPlot(PlainPlot):
         self.clear()
         self.curves = []
         self._show_axes(True)
-        self.getPlotItem().setTitle(
-            f"{title}&nbsp;&nbsp;&nbsp;&nbsp;{legend_html()}")
+        # the problem above the legend: on one line they would not fit
+        # the window the canvas opens on a projector
+        self.getPlotItem().setTitle(f"{title}<br/>{legend_html()}")
         self.addItem(pg.InfiniteLine(0, angle=0, pen=pg.mkPen("#999999")))
         for name in sep.ALGORITHMS:
             curve = self.plot(x, per_algorithm[name][which], pen=PENS[name],
@@ -197,9 +199,11 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
         self.problem_list = QListWidget()
         self.problem_list.setMaximumHeight(130)
         for name in sep.PROBLEMS:
-            item = QListWidgetItem(name)
-            item.setToolTip(f"{name}: called {sep.PAPER_NAMES[name]} in "
-                            f"Prat & Belanche's Fig. 7 and 8")
+            generator = GENERATORS[name]
+            item = QListWidgetItem(f"{name}: {generator.short}")
+            item.setToolTip(f"{generator.description} (Called "
+                            f"{sep.PAPER_NAMES[name]} in Prat & Belanche's "
+                            f"Fig. 7 and 8.)")
             item.setData(Qt.UserRole, name)
             item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
             item.setCheckState(Qt.Checked if name in self.problems
@@ -207,7 +211,8 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
             self.problem_list.addItem(item)
         self.problem_list.setToolTip(
             "The artificial problems to run (the same names as in the "
-            "Relief Data Generator and on the command line).")
+            "Relief Data Generator and on the command line); hover over "
+            "one for how its class depends on its attributes.")
         self.problem_list.itemChanged.connect(self._on_problems_changed)
         box.layout().addWidget(self.problem_list)
 
@@ -340,10 +345,15 @@ class OWSeparability(OWWidget, ConcurrentWidgetMixin):
                 ("Data sets per combination", design.n_datasets),
                 ("Instances", design.n_instances),
                 ("Neighbours (k)", design.k_nearest)])
-        if self.results is not None:
-            self.report_plot("Separability", self.plot_separability.plotItem)
-            self.report_plot("Accumulated separability",
+        shown = self.shown_problem
+        for self.shown_problem, problem in enumerate(self.curve_data):
+            self._show_curves()
+            self.report_plot(f"Separability, {problem}",
+                             self.plot_separability.plotItem)
+            self.report_plot(f"Accumulated separability, {problem}",
                              self.plot_accumulated.plotItem)
+        self.shown_problem = shown
+        self._show_curves()
 
     def onDeleteWidget(self):
         shut_down_at_once(self)

@@ -6,9 +6,9 @@ from html import escape
 import numpy as np
 
 from AnyQt.QtCore import QSize, Qt, QTimer
-from AnyQt.QtGui import QColor
-from AnyQt.QtWidgets import (QScrollArea, QSizePolicy, QSplitter,
-                             QStackedWidget)
+from AnyQt.QtGui import QColor, QFontMetrics, QKeySequence
+from AnyQt.QtWidgets import (QScrollArea, QShortcut, QSizePolicy,
+                             QSplitter, QStackedWidget)
 
 from Orange.data import ContinuousVariable, DiscreteVariable, Table
 from Orange.widgets import gui
@@ -26,15 +26,23 @@ from orangecontrib.relief.core.variants import RELIEF, RELIEFF
 from orangecontrib.relief.widgets.common import (NO_CLASS, known_flags,
                                                  scaled_font, within_ranges)
 from orangecontrib.relief.widgets.neighbourhood import (
-    JITTER, NeighbourhoodPlot, plot_coordinates, reach_path)
+    JITTER, NeighbourhoodPlot, legend_html, plot_coordinates, reach_path)
 from orangecontrib.relief.widgets.steptable import (StepTable, StepView,
                                                     step_columns)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
-#: (label, milliseconds between two steps) of the Run button's speeds
-SPEEDS = (("2 s a step", 2000), ("0.5 s a step", 500),
-          ("0.1 s a step", 100))
+#: (label, milliseconds between two steps) of the speed slider's places
+SPEEDS = (("2 s a step", 2000), ("1 s a step", 1000), ("0.5 s a step", 500),
+          ("0.25 s a step", 250), ("0.1 s a step", 100),
+          ("as fast as it draws", 20))
+#: the places of the three speeds of settings version 1
+SPEEDS_OF_VERSION_1 = (0, 2, 4)
+#: the keys of the buttons (the first of each is named in its tooltip)
+KEYS = {"next": ("Right", "N"), "whole": ("Shift+Right", "W"),
+        "back": ("Left", "B"), "run": ("R",)}
+#: the largest k the k slider offers
+MAX_K = 20
 #: what the narration calls the stages
 STAGE_TITLES = {"reference": "the reference",
                 "neighbours": "hits and misses",
@@ -45,9 +53,11 @@ STAGE_BUTTONS = {"reference": "Choose a reference",
                  "neighbours": "Find hits and misses",
                  "diffs": "Show the diffs",
                  "update": "Update the weights"}
-#: the choices of which misses the views show, before the class values
-NEAREST_CLASS, ALL_CLASSES = 0, 1
-MISS_CHOICES = ("Nearest class", "All classes")
+#: the choices of which misses the views show, before the class values:
+#: the class whose misses move the weights most, the class of the nearest
+#: miss, all
+MOST_UPDATE, NEAREST_CLASS, ALL_CLASSES = 0, 1, 2
+MISS_CHOICES = ("Most of the update", "Nearest class", "All classes")
 #: the size of texts and marks with "Presentation size" (times the default)
 PRESENTATION = 1.6
 #: the weight axis held over a run: every weight lies in it
@@ -56,6 +66,12 @@ FIXED_RANGE = (-1.0, 1.0)
 DEFAULT_SIZE = QSize(1024, 640)
 #: the most bars the narrow weights panel shows (the best weights)
 MAX_BARS = 20
+#: the table's rows (below its header) the lower part makes room for
+TABLE_ROWS = 4
+#: the least height of the plots when the table takes its room
+MIN_PLOTS = 200
+#: the size of the legend's text, times the main area's
+LEGEND_SCALE = 0.85
 #: the most attributes a point's tooltip lists
 MAX_TIP_VALUES = 15
 
@@ -87,8 +103,23 @@ EXPLANATION = (
     "alone stay within the distance of the farthest hit (solid) and the "
     "farthest miss (dashed) shown: a projection. Every neighbour lies "
     "inside, but not every point inside is near.</p>"
+    "<p><b>A pass.</b> With the references in order, after every instance "
+    "has been the reference once the weights are final: those of the "
+    "Relief widget with every instance a reference. Moving <i>k</i> takes "
+    "the same references again and shows how the weights moved.</p>"
+    "<p><b>Keys</b> (with the window active): \u2192 or N the next stage, "
+    "Shift+\u2192 or W a whole step, \u2190 or B back, R run and "
+    "stop.</p>"
     "<p>Relief: Kira &amp; Rendell (1992); ReliefF: Kononenko (1994); the "
     "update as Prat &amp; Belanche (2006), Fig. 1 and 2, write it.</p>")
+
+
+def opening_size(screen):
+    """The size the widget opens at on a screen of `screen` (a QRect of
+    its available area): :data:`DEFAULT_SIZE`, or at most nearly all of
+    the screen."""
+    return QSize(min(DEFAULT_SIZE.width(), int(screen.width() * 0.94)),
+                 min(DEFAULT_SIZE.height(), int(screen.height() * 0.88)))
 
 
 def shown_neighbours(step, choice):
@@ -99,12 +130,27 @@ def shown_neighbours(step, choice):
     misses = ~step.is_hit
     if choice == ALL_CLASSES or not misses.any():
         return np.ones(len(step.neighbours), bool)
-    if choice == NEAREST_CLASS:
+    if choice == MOST_UPDATE:
+        klass = moving_class(step)
+    elif choice == NEAREST_CLASS:
         nearest = np.flatnonzero(misses)[np.argmin(step.distances[misses])]
         klass = step.classes[nearest]
     else:
         klass = choice - ALL_CLASSES - 1
     return step.is_hit | (step.classes == klass)
+
+
+def moving_class(step):
+    """The class whose misses move `step`'s weights most: the largest sum
+    of their diffs times their multipliers, over the attributes (a miss's
+    diffs add up to its distance).  With many classes the nearest miss may
+    belong to a small class, whose multiplier is small."""
+    misses = np.flatnonzero(~step.is_hit)
+    moves = step.coefficients[misses] * step.distances[misses]
+    classes = step.classes[misses]
+    totals = {klass: moves[classes == klass].sum()
+              for klass in np.unique(classes)}
+    return max(totals, key=totals.get)
 
 
 class OWReliefSteps(OWWidget):
@@ -114,7 +160,7 @@ class OWReliefSteps(OWWidget):
                    "move the attribute weights.")
     icon = "icons/StepByStep.svg"
     priority = 60
-    settings_version = 1
+    settings_version = 2
     keywords = "relief, relieff, step, teaching, neighbours, hit, miss"
 
     class Inputs:
@@ -141,16 +187,17 @@ class OWReliefSteps(OWWidget):
     settingsHandler = DomainContextHandler()
     attr_x = ContextSetting(None)
     attr_y = ContextSetting(None)
-    miss_choice = ContextSetting(NEAREST_CLASS)
+    miss_choice = ContextSetting(MOST_UPDATE)
     variant_index = Setting(0)
     k_nearest = Setting(3)
     sampled = Setting(0)
     random_seed = Setting(0)
-    speed_index = Setting(1)
+    speed_index = Setting(SPEEDS_OF_VERSION_1[1])
     show_runners_up = Setting(False)
     show_reach = Setting(True)
     fixed_axis = Setting(True)
     presentation = Setting(False)
+    show_table = Setting(True)
 
     graph_name = "scatter.plotItem"
 
@@ -158,7 +205,7 @@ class OWReliefSteps(OWWidget):
         super().__init__()
         known_flags(self)
         within_ranges(self, {"variant_index": (0, len(VARIANTS) - 1),
-                             "k_nearest": (1, 100), "sampled": (0, 1),
+                             "k_nearest": (1, MAX_K), "sampled": (0, 1),
                              "random_seed": (0, 2 ** 31 - 1),
                              "speed_index": (0, len(SPEEDS) - 1)})
         self.data = None      # the instances with a known class
@@ -175,13 +222,51 @@ class OWReliefSteps(OWWidget):
         self.jitter = None    # (n, 2) spread of nominal coordinates
         self.timer = QTimer(self, timeout=self._run_step)
         self.run_until = 0
+        #: (the previous k, the weights with it) while the bars show how a
+        #: new k moved them
+        self.k_before = None
+        self._opened = False
         self._build_controls()
         self._build_main_area()
         self._apply_scale()
+        self._on_pages_toggled()
         self._update_controls()
 
     def sizeHint(self):
         return DEFAULT_SIZE
+
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        # version 1 had three speeds, now places on a slider among more
+        if version is not None and version < 2 and isinstance(
+                settings.get("speed_index"), int) and \
+                0 <= settings["speed_index"] < len(SPEEDS_OF_VERSION_1):
+            settings["speed_index"] = SPEEDS_OF_VERSION_1[
+                settings["speed_index"]]
+
+    @classmethod
+    def migrate_context(cls, context, version):
+        # version 1 had no "Most of the update" before its miss choices
+        if version is not None and version < 2:
+            stored = context.values.get("miss_choice")
+            if isinstance(stored, tuple) and isinstance(stored[0], int):
+                context.values["miss_choice"] = (stored[0] + 1, stored[1])
+
+    def showEvent(self, event):
+        """Open, the first time, at the size the layout is made for, or at
+        most nearly the screen: Qt would open a new window at two thirds
+        of the screen (853 x 533 on a laptop's 1280 x 800, 682 x 512 on
+        a projector's 1024 x 768), where the plots and the table are too
+        small to teach with.  A size the person gave it stays, and so
+        does one given before it is shown."""
+        if not self._opened:
+            self._opened = True
+            if self.savedWidgetGeometry is None \
+                    and not self.testAttribute(Qt.WA_Resized):
+                self.resize(opening_size(self.screen().availableGeometry()))
+            # the heights once the splitter has its size
+            QTimer.singleShot(0, self._share_height)
+        super().showEvent(event)
 
     @property
     def steps(self):
@@ -201,11 +286,15 @@ class OWReliefSteps(OWWidget):
                       "k nearest misses of every other class, each class "
                       "weighted by its share of the data."],
             callback=self._on_variant_chosen)
-        self.k_spin = gui.spin(
-            box, self, "k_nearest", 1, 100, label="Neighbours (k):",
-            controlWidth=55, callback=self._on_method_changed,
+        self.k_slider = gui.hSlider(
+            box, self, "k_nearest", minValue=1, maxValue=MAX_K,
+            label="k:", createLabel=True, width=120,
+            callback=self._on_k_changed,
             tooltip="ReliefF's k: how many nearest hits, and how many "
-                    "nearest misses of each other class, a step takes.")
+                    "nearest misses of each other class, a step takes. "
+                    "Moving it takes the same references again with the "
+                    "new k: the bars show how the weights moved (dashed: "
+                    "with the previous k).")
 
         box = gui.radioButtons(
             self.controlArea, self, "sampled", box="Next reference",
@@ -229,27 +318,42 @@ class OWReliefSteps(OWWidget):
             autoDefault=False,
             tooltip="Show the next stage of the step: choose a reference, "
                     "find its hits and misses, show the diffs, update the "
-                    "weights. Clicking a point chooses it as the reference.")
+                    "weights. Clicking a point chooses it as the reference. "
+                    "Key: \u2192 (right arrow) or N.")
         row = gui.hBox(box)
         self.whole_button = gui.button(
             row, self, "Whole step", callback=self.whole_step,
             autoDefault=False,
             tooltip="The rest of this step at once, or the whole next step: "
-                    "a reference, its neighbours and the update.")
+                    "a reference, its neighbours and the update. Key: "
+                    "Shift+\u2192 or W.")
         self.back_button = gui.button(
             row, self, "Step back", callback=self.step_back,
-            autoDefault=False, tooltip="Undo the last stage.")
+            autoDefault=False,
+            tooltip="Undo the last stage. Key: \u2190 (left arrow) or B.")
         row = gui.hBox(box)
         self.run_button = gui.button(
             row, self, "Run", callback=self.toggle_run, autoDefault=False,
             tooltip="Whole steps on their own until every instance had a "
-                    "turn (one pass); press again to stop.")
-        gui.comboBox(row, self, "speed_index", items=[s for s, _ in SPEEDS],
-                     callback=self._on_speed_changed,
-                     tooltip="Time between two steps while running.")
+                    "turn (one pass); press again to stop. Key: R.")
         self.reset_button = gui.button(
-            box, self, "Reset", callback=self.reset, autoDefault=False,
+            row, self, "Reset", callback=self.reset, autoDefault=False,
             tooltip="Forget the steps: every weight back to 0.")
+        self.speed_slider = gui.hSlider(
+            box, self, "speed_index", minValue=0, maxValue=len(SPEEDS) - 1,
+            label="Speed:", callback=self._on_speed_changed, width=90,
+            createLabel=False,
+            tooltip="How fast Run takes its steps, from 2 s a step to as "
+                    "fast as the plots can be drawn.")
+        self.speed_label = gui.widgetLabel(box, "")
+        # a key presses its button, which does nothing while disabled
+        buttons = {"next": self.stage_button, "whole": self.whole_button,
+                   "back": self.back_button, "run": self.run_button}
+        for action, keys in KEYS.items():
+            for key in keys:
+                QShortcut(QKeySequence(key), self,
+                          activated=buttons[action].click,
+                          context=Qt.WindowShortcut)
 
         box = gui.vBox(self.controlArea, "Show")
         self.miss_combo = gui.comboBox(
@@ -258,11 +362,13 @@ class OWReliefSteps(OWWidget):
             callback=self._show, sizePolicy=(QSizePolicy.Ignored,
                                              QSizePolicy.Fixed),
             tooltip="With many classes, the misses of one class at a time: "
-                    "the class of the nearest miss, or one you choose. The "
-                    "update still counts every class's misses (the table's "
-                    "column 'other misses').")
+                    "the class whose misses move the weights most (they "
+                    "count by their class's share of the data), the class "
+                    "of the nearest miss, or one you choose. The update "
+                    "still counts every class's misses (the table's column "
+                    "'other misses').")
         for setting, label, callback, tip in (
-                ("show_runners_up", "Nearly chosen", self._show,
+                ("show_runners_up", "Next nearest, not chosen", self._show,
                  "For each class, the nearest instance that was not chosen, "
                  "with its distance: who was nearly a neighbour (grey "
                  "diamonds in the plot, grey columns in the table)."),
@@ -283,7 +389,7 @@ class OWReliefSteps(OWWidget):
         gui.rubber(self.controlArea)
 
     def _build_main_area(self):
-        row = gui.hBox(self.mainArea)
+        row = top = gui.hBox(self.mainArea)
         self.var_model = DomainModel(
             DomainModel.ATTRIBUTES,
             valid_types=(ContinuousVariable, DiscreteVariable))
@@ -293,9 +399,18 @@ class OWReliefSteps(OWWidget):
                          orientation=Qt.Horizontal, callback=self._plot,
                          tooltip="The attribute the plot shows on this "
                                  "axis; the neighbours are found with all.",
-                         sizePolicy=(QSizePolicy.MinimumExpanding,
-                                     QSizePolicy.Fixed))
-        splitter = QSplitter(Qt.Vertical)
+                         sizePolicy=(QSizePolicy.Ignored,
+                                     QSizePolicy.Fixed),
+                         minimumContentsLength=8)
+        #: the plot's legend, a strip above it: inside the plot it covered
+        #: the points of data of many classes
+        self.legend_strip = gui.widgetLabel(self.mainArea, "")
+        self.legend_strip.setWordWrap(True)
+        self.legend_strip.setTextFormat(Qt.RichText)
+        self.legend_strip.setToolTip(
+            "What the plot's marks mean: the classes' colours, the "
+            "reference, its hits (same class) and misses (other classes).")
+        self.splitter = splitter = QSplitter(Qt.Vertical)
         plots = QSplitter(Qt.Horizontal)
         self.scatter = NeighbourhoodPlot(self, describe=self._describe)
         self.scatter.instance_clicked.connect(self.choose_reference)
@@ -307,18 +422,26 @@ class OWReliefSteps(OWWidget):
         plots.addWidget(self.bars)
         plots.setSizes([600, 400])
         lower = gui.vBox(None)
-        row = gui.hBox(lower)
-        self.narration = gui.widgetLabel(row, "")
+        # the narration as wide as the main area: at presentation size its
+        # lines would take the table's rows
+        self.narration = gui.widgetLabel(lower, "")
         self.narration.setWordWrap(True)
         self.narration.setTextFormat(Qt.RichText)
         self.narration.setSizePolicy(QSizePolicy.Expanding,
                                      QSizePolicy.Preferred)
+        self.table_button = gui.button(
+            top, self, "Table", toggleButton=True, autoDefault=False,
+            value="show_table", callback=self._on_pages_toggled,
+            tooltip="Show the table of the step (values, diffs, "
+                    "multipliers, the update), or hide it and give its room "
+                    "to the plots.")
         self.how_button = gui.button(
-            row, self, "How it works", toggleButton=True, autoDefault=False,
-            callback=self._on_how_toggled,
+            top, self, "How it works", toggleButton=True, autoDefault=False,
+            callback=self._on_pages_toggled,
             tooltip="What a step does, why the misses of each class count "
                     "as they do, and what the plot shows.")
-        self.how_button.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
+        for button in (self.table_button, self.how_button):
+            button.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Fixed)
         self.pages = QStackedWidget()
         self.table = StepTable()
         self.pages.addWidget(self.table)
@@ -354,14 +477,45 @@ class OWReliefSteps(OWWidget):
         self.table.verticalHeader().setDefaultSectionSize(
             self.table.fontMetrics().height() + 6)
 
-    def _on_how_toggled(self):
-        """Show the explanation instead of the table, or back."""
-        self.pages.setCurrentIndex(int(self.how_button.isChecked()))
+    def _on_pages_toggled(self):
+        """Show the explanation instead of the table, the table, or
+        neither (the plots get the room)."""
+        how = self.how_button.isChecked()
+        self.pages.setCurrentIndex(int(how))
+        self.pages.setVisible(how or bool(self.show_table))
+        self._share_height()
+
+    def _share_height(self):
+        """The splitter's heights: with the table (or the explanation)
+        shown, room for :data:`TABLE_ROWS` of its rows at the text's size
+        (a projector's large text must keep the diffs in view), the rest
+        to the plots; without it, all but the narration to the plots."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        narration = self.narration.heightForWidth(
+            max(self.narration.width(), 1)) + 12
+        if self.pages.isVisible():
+            table = self.table
+            # a header of up to three lines (a neighbour, its row, its
+            # class), the rows, a scroll bar below
+            rows = (3 * table.fontMetrics().height() + 10
+                    + TABLE_ROWS * table.verticalHeader().defaultSectionSize()
+                    + table.horizontalScrollBar().sizeHint().height()
+                    + 2 * table.frameWidth() + 4)
+            lower = min(narration + rows, total - MIN_PLOTS)
+        else:
+            lower = narration
+        self.splitter.setSizes([total - lower, lower])
+        if self.stepper is not None:  # as many bars as now fit
+            self._show_weights()
 
     def _on_scale_changed(self):
         self._apply_scale()
         self._plot()
         self._show()
+        # once the texts have their new size
+        QTimer.singleShot(0, self._share_height)
 
     def _update_controls(self):
         """Enable the controls that apply now; the stage button names the
@@ -370,7 +524,8 @@ class OWReliefSteps(OWWidget):
         relief = self.variant_buttons.buttons[0]
         relief.setEnabled(two_classes)
         relieff = VARIANTS[self.variant_index] == RELIEFF.name
-        self.k_spin.setEnabled(relieff)
+        self.k_slider.setEnabled(relieff)
+        self.speed_label.setText(SPEEDS[self.speed_index][0])
         self.miss_combo.setEnabled(relieff and not two_classes)
         self.seed_spin.setEnabled(bool(self.sampled))
         running = self.timer.isActive()
@@ -425,7 +580,7 @@ class OWReliefSteps(OWWidget):
         present (named in `class_names`)."""
         self.miss_combo.clear()
         self.miss_combo.addItems(list(MISS_CHOICES) + list(class_names))
-        self.miss_choice = NEAREST_CLASS
+        self.miss_choice = MOST_UPDATE
 
     def _check_class(self, data):
         class_var = data.domain.class_var
@@ -467,9 +622,45 @@ class OWReliefSteps(OWWidget):
 
     def _on_method_changed(self):
         """The same references again with the new method."""
+        self.k_before = None
         if self.data is not None:
             self._make_stepper()
         self._show()
+
+    def _on_k_changed(self):
+        """The same references again with the new k; the bars show how the
+        weights moved (with the previous k dashed)."""
+        before = (self.stepper.k_nearest,
+                  self.stepper.weights(self.lesson.applied)) \
+            if self.stepper is not None and self.lesson.applied else None
+        self._on_method_changed()
+        if before is not None and self.stepper is not None \
+                and before[0] != self.stepper.k_nearest:
+            self.k_before = before + (self._lesson_state(),)
+            self._show()
+
+    def _lesson_state(self):
+        """What identifies the lesson's place: the steps and the stage."""
+        return [s.reference for s in self.steps], self.lesson.stage
+
+    def _k_effect(self):
+        """(the previous k, the weights with it) while the bars show how a
+        new k moved the weights (until the lesson moves on), else None."""
+        if self.k_before is None or self.k_before[2] != self._lesson_state():
+            return None
+        return self.k_before[:2]
+
+    def pass_complete(self):
+        """Whether the steps so far are whole passes in order: every
+        instance the reference once (or as often as every other), the
+        last step shown to its update.  The weights are then the Relief
+        widget's with every instance a reference."""
+        applied = self.lesson.applied
+        n = self.stepper.n_instances if self.stepper is not None else 0
+        return (n > 0 and not self.sampled and self.lesson.complete
+                and len(applied) > 0 and len(applied) % n == 0
+                and all(step.reference == t % n
+                        for t, step in enumerate(applied)))
 
     # --- steps ------------------------------------------------------------
 
@@ -536,6 +727,7 @@ class OWReliefSteps(OWWidget):
             self.stop()
 
     def _on_speed_changed(self):
+        self.speed_label.setText(SPEEDS[self.speed_index][0])
         if self.timer.isActive():
             self.timer.setInterval(SPEEDS[self.speed_index][1])
 
@@ -582,7 +774,8 @@ class OWReliefSteps(OWWidget):
         return [self._class_name(code) for code in self.class_codes]
 
     def _describe(self, instance):
-        """A point's tooltip: its row, class and values."""
+        """A point's tooltip: its row, class and values (at presentation
+        size in large type, for a projector)."""
         domain = self.data.domain
         lines = [f"{self._row_name(instance)}, class "
                  f"{self._class_name(self._class_of(instance))}"]
@@ -593,7 +786,11 @@ class OWReliefSteps(OWWidget):
         if len(attributes) > MAX_TIP_VALUES:
             lines.append(f"... and {len(attributes) - MAX_TIP_VALUES} more "
                          f"attributes")
-        return "\n".join(lines)
+        if not self.presentation:
+            return "\n".join(lines)
+        size = scaled_font(self.text_scale).pointSizeF()
+        return (f'<span style="font-size:{size:g}pt">'
+                + "<br/>".join(escape(line) for line in lines) + "</span>")
 
     # --- views and outputs --------------------------------------------------
 
@@ -601,8 +798,9 @@ class OWReliefSteps(OWWidget):
         """Show the instances on the chosen attributes."""
         self.Information.not_plotted.clear()
         if self.data is None or self.attr_x is None:
-            self.scatter.set_instances(np.zeros(0), np.zeros(0), [], [], [],
+            self.scatter.set_instances(np.zeros(0), np.zeros(0), [],
                                        ("", ""))
+            self._show_entries()
             for axis in ("bottom", "left"):
                 self.scatter.set_ticks(axis, None)
             return
@@ -612,8 +810,6 @@ class OWReliefSteps(OWWidget):
         x, y = self._coordinates()
         self.scatter.set_instances(
             x, y, [colours[c] for c in codes],
-            [f"class {name}" for name in self._class_names()],
-            [colours[c] for c in self.class_codes],
             (self.attr_x.name, self.attr_y.name))
         self._show_entries()
         for axis, var in (("bottom", self.attr_x), ("left", self.attr_y)):
@@ -634,9 +830,16 @@ class OWReliefSteps(OWWidget):
         self._send()
 
     def _show_entries(self):
-        if self.data is not None:
-            self.scatter.show_entries(bool(self.show_runners_up),
-                                      bool(self.show_reach))
+        """The legend strip: the classes' colours and the marks shown."""
+        if self.data is None:
+            self.legend_strip.setText("")
+            return
+        class_var = self.data.domain.class_var
+        self.legend_strip.setText(legend_html(
+            self._class_names(),
+            [QColor(*class_var.colors[c]) for c in self.class_codes],
+            bool(self.show_runners_up), bool(self.show_reach),
+            scaled_font(LEGEND_SCALE * self.text_scale).pointSizeF()))
 
     def _on_reach_changed(self):
         self._show_entries()
@@ -711,6 +914,11 @@ class OWReliefSteps(OWWidget):
             return ("No steps yet: press <i>Choose a reference</i> (or "
                     "click a point) and follow the button through the "
                     "stages of a step.")
+        effect = self._k_effect()
+        if effect is not None:
+            return self._k_narration(*effect)
+        if self.pass_complete():
+            return self._end_narration()
         step = self.steps[-1]
         stage = self.stage
         head = (f"<b>Step {len(self.steps)}, {STAGE_TITLES[stage]}</b> "
@@ -728,6 +936,8 @@ class OWReliefSteps(OWWidget):
             if hidden and len(misses):
                 klass = step.classes[~step.is_hit & shown][0]
                 of_class = f" of class {escape(self._class_names()[klass])}"
+                if self.miss_choice == MOST_UPDATE:
+                    of_class += ", whose misses move the weights most,"
             text = (f"{self._count(len(hits), 'hit')} (circled) at "
                     f"distance {self._span(hits)}, "
                     f"{self._count(len(misses), 'miss', 'misses')}{of_class}"
@@ -753,6 +963,41 @@ class OWReliefSteps(OWWidget):
                        " (beside the bars). The weights: the mean of "
                        f"{self._count(len(self.lesson.applied), 'update')}.")
 
+    def _k_narration(self, k, weights):
+        """What a new k did to the weights of the same references."""
+        moved = self.stepper.weights(self.lesson.applied) - weights
+        return (f"<b>k = {self.stepper.k_nearest} instead of {k}</b>: the "
+                f"same {self._count(len(self.lesson.applied), 'reference')},"
+                f" their neighbours found again. "
+                f"{self._moves(moved, 'The weights moved most')} (dashed: "
+                f"with k = {k}; beside the bars: the change).")
+
+    def _end_narration(self):
+        """The end of a pass: the weights are final, the Relief widget's."""
+        n = self.stepper.n_instances
+        passes = len(self.lesson.applied) // n
+        variant = VARIANTS[self.variant_index]
+        method = (f"ReliefF, k = {self.stepper.k_nearest}"
+                  if variant == RELIEFF.name else "Relief")
+        weights = self.stepper.weights(self.lesson.applied)
+        best = np.argsort(-weights, kind="stable")[:3]
+        names = ", ".join(escape(self.data.domain.attributes[a].name)
+                          for a in best)
+        return (f"<b>End of {'the pass' if passes == 1 else 'pass '}"
+                f"{'' if passes == 1 else passes}</b>: each of the {n} "
+                f"instances has been the reference "
+                f"{'once' if passes == 1 else f'{passes} times'}. These are "
+                f"the final weights, the Relief widget's ({method}, every "
+                f"instance a reference); the best: {names}.")
+
+    def _moves(self, moves, words):
+        """`words` and the three largest `moves` of the weights."""
+        order = np.argsort(-np.abs(moves), kind="stable")[:3]
+        listed = ", ".join(
+            f"{escape(self.data.domain.attributes[a].name)} {moves[a]:+.3f}"
+            for a in order if moves[a])
+        return f"{words}: {listed}." if listed else "No weight moved."
+
     @staticmethod
     def _count(n, word, plural=None):
         return f"{n} {word if n == 1 else plural or word + 's'}"
@@ -765,44 +1010,65 @@ class OWReliefSteps(OWWidget):
         return f"{low:.3f}" if low == high else f"{low:.3f} to {high:.3f}"
 
     def _show_weights(self):
+        """The bars of the weights so far.  At a step's update the dashed
+        outlines are the weights before it and the numbers beside the
+        update; after a new k, the weights with the previous k and the
+        change; at the end of a pass the final weights alone."""
         applied = self.lesson.applied
         if not applied:
             self.bars.show_message("No updates yet.")
             return
         attributes = self.data.domain.attributes
         weights = self.stepper.weights(applied)
-        at_update = self.stage == "update"
-        previous = self.stepper.weights(applied[:-1]) if at_update else None
+        effect, end = self._k_effect(), self.pass_complete()
+        if effect is not None:
+            previous, marks = effect[1], (f"dashed: with k = {effect[0]}",
+                                          "right: the change")
+        elif self.stage == "update" and not end:
+            previous = self.stepper.weights(applied[:-1])
+            marks = ("dashed: before this update", "right: the update")
+        else:
+            previous, marks = None, ()
         shown = np.arange(len(attributes))  # in the order of the data
         best = ""
-        if len(attributes) > MAX_BARS:  # more would not be readable
-            shown = np.argsort(-weights, kind="stable")[:MAX_BARS]
-            best = f"best {MAX_BARS} of {len(attributes)}, "
+        room = self._bars_room()
+        if len(attributes) > room:  # more would not be readable
+            shown = np.argsort(-weights, kind="stable")[:room]
+            best = f"best {room} of {len(attributes)}, "
+        moves = None if previous is None else weights - previous
         self.bars.set_weights(
             [attributes[i].name for i in shown], weights[shown],
             [f"{attributes[i].name}\nweight {weights[i]:.4f}"
-             + (f"\nthis step's update {self.steps[-1].update[i]:+.4f}"
-                if at_update else "")
+             + ("" if moves is None else f"\nmoved by {moves[i]:+.4f}")
              for i in shown],
             [is_relevant(attributes[i]) for i in shown],
             previous=None if previous is None else previous[shown],
-            numbers=self.steps[-1].update[shown] if at_update else None,
+            numbers=None if moves is None else moves[shown],
             x_range=FIXED_RANGE if self.fixed_axis else None,
-            legend=self._bars_legend([attributes[i] for i in shown],
-                                     at_update))
+            legend=self._bars_legend([attributes[i] for i in shown], marks,
+                                     end))
         self.bars.getAxis("bottom").setLabel(
             f"weight, {best}{self._count(len(applied), 'update')}")
 
+    def _bars_room(self):
+        """How many bars the weights' panel shows: at most
+        :data:`MAX_BARS`, and no more than its height holds at the text's
+        size (a projector's large text in a low panel)."""
+        line = scaled_font(self.text_scale)
+        height = self.bars.getViewBox().height()
+        if not self.bars.isVisible() or height <= 0:  # not laid out yet
+            return MAX_BARS
+        fits = int(height // (1.15 * QFontMetrics(line).height()))
+        return max(3, min(MAX_BARS, fits))
+
     @staticmethod
-    def _bars_legend(attributes, at_update):
+    def _bars_legend(attributes, marks, end):
         """What the bars' marks mean: the relevant attributes' star, the
-        previous weights' outlines and the update's numbers."""
-        entries = []
+        `marks` of the outlines and the numbers, or the end of a pass."""
+        entries = ["<b>the final weights</b>"] if end else []
         if any(is_relevant(attr) for attr in attributes):
             entries.append(f"{RELEVANT_MARK.strip()} relevant (generated)")
-        if at_update:
-            entries += ["dashed: before this update",
-                        "right: the update"]
+        entries += marks
         return "<br/>".join(entries)  # one a line: the panel is narrow
 
     def _send(self):

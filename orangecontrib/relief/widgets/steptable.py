@@ -159,7 +159,7 @@ def _runner_up_column(view, i):
     cells = (_values(view.data, j) if view.stage < DIFFS
              else [f"{d:.3f}" for d in step.runner_up_diffs[:, i]])
     return Column(
-        f"nearly\n{view.row_name(j)}",
+        f"not chosen\n{view.row_name(j)}",
         f"The nearest instance of class {klass} that was not chosen, at "
         f"distance {distance:.3f}: it does not count in the update.",
         [f"{distance:.3f}", ""] + cells, runner_up=True)
@@ -188,6 +188,10 @@ def _update_columns(view):
         "weight", f"The mean of the {view.n_applied} steps' updates.",
         ["", ""] + [f"{v:.3f}" for v in view.weights]))
     return columns
+
+
+#: the narrowest a column of the table is made to fit the view (pixels)
+MIN_COLUMN_WIDTH = 24
 
 
 class StepTable(QTableWidget):
@@ -222,10 +226,31 @@ class StepTable(QTableWidget):
                 self.setItem(row, number, self._cell(text, column, row))
         for row in range(len(ROWS)):  # e.g. no distances before neighbours
             self.setRowHidden(row, all(not c.cells[row] for c in columns))
-        self.resizeColumnsToContents()
+        self.fit_columns()
         self.updateGeometries()  # the scroll bar's new range
         self.scrollToItem(self.item(0, len(columns) - 1 if last_first
                                     else 0))
+
+    def fit_columns(self):
+        """Columns as wide as their contents, narrowed alike (their text
+        elided, whole in their tooltips) where together they would not fit
+        the view, so that a step's neighbours are seen side by side."""
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.resizeColumnsToContents()
+        widths = [self.columnWidth(c) for c in range(self.columnCount())]
+        available = self.viewport().width()
+        if not widths or sum(widths) <= available:
+            return
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setMinimumSectionSize(MIN_COLUMN_WIDTH)
+        narrowest = max(available // len(widths), MIN_COLUMN_WIDTH)
+        for column, width in enumerate(widths):
+            self.setColumnWidth(column, min(width, narrowest))
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.fit_columns()
 
     @staticmethod
     def _cell(text, column, row):

@@ -6,8 +6,9 @@ implement the neighbour search and the rules behind one interface
 
 * ``compiled`` (:mod:`.compiled`): numba kernels, the fastest from a few
   thousand instances on (a float32 search of each pair once, in tiles,
-  re-ranked exactly).  Numba compiles the kernels once per installation
-  and caches the machine code (:mod:`.cache`).
+  re-ranked exactly).  Numba compiles the kernels once for each cache
+  folder and version of the sources and caches the machine code
+  (:mod:`.cache`).
 * ``vectorised`` (:mod:`.vectorised`): numpy only, nothing to compile.
 
 Both compute the same float64 formulas (:mod:`..formulas`), hand the same
@@ -22,14 +23,18 @@ neighbourhoods).
 
 Nobody waits for the compiler.  A call whose work, references x instances
 x attributes, is at most :data:`SMALL_WORK` runs on the vectorised engine;
-a larger one runs on the compiled engine once its kernels are prepared
-(:mod:`.preparation`), and until then on the vectorised engine, while a
-background process of low priority prepares them.  The environment
+a larger one runs on the compiled engine once the parts of the
+preparation that compile its kernels are prepared (:mod:`.preparation`),
+and until then on the vectorised engine, while a background process of
+low priority prepares them, the call's parts first; where the vectorised
+engine would take much longer than compiling the call's kernels and
+running them (:mod:`.costs`), the call compiles them itself.  The environment
 variable ``ORANGE_RELIEF_ENGINE`` (``auto``, ``compiled`` or
 ``vectorised``) overrides the choice; ``compiled`` compiles in the
 calling process if it must.  Its fourth value, ``prefer-compiled``, is
 that of many small problems (the experiments): the compiled engine
 whatever the work once it is prepared, the vectorised one until then.
+Any other value is refused, naming it (:func:`setting`).
 """
 import os
 from contextlib import contextmanager
@@ -37,10 +42,12 @@ from contextlib import contextmanager
 import numpy as np
 
 from ..errors import ReliefInputError
-from . import preparation, vectorised
+from ..progress import duration
+from . import costs, preparation, vectorised
 
 COMPILED, VECTORISED = "compiled", "vectorised"
 ENGINES = (COMPILED, VECTORISED)
+AUTO = "auto"
 #: the largest work (references x instances x attributes) that the
 #: vectorised engine takes when the compiled one is prepared: 1000 x 1000
 #: x 50, about a third of a second of numpy, less than loading the
@@ -49,6 +56,20 @@ SMALL_WORK = 5e7
 VARIABLE = "ORANGE_RELIEF_ENGINE"
 #: the setting of many small problems: the compiled engine when prepared
 PREFER_COMPILED = "prefer-compiled"
+#: the values of :data:`VARIABLE`
+SETTINGS = (AUTO, COMPILED, VECTORISED, PREFER_COMPILED)
+
+
+def setting():
+    """The value of :data:`VARIABLE` (``auto`` where it is unset or
+    empty); any other value than :data:`SETTINGS` is refused by name,
+    rather than taken for ``auto``."""
+    value = os.environ.get(VARIABLE, "").strip() or AUTO
+    if value not in SETTINGS:
+        raise ReliefInputError(
+            f"{VARIABLE}={value!r} is not a setting of the engine; use "
+            f"{', '.join(SETTINGS[:-1])} or {SETTINGS[-1]}.")
+    return value
 
 
 def check_engine(engine):
@@ -60,26 +81,48 @@ def check_engine(engine):
     return engine
 
 
-def choose(work):
-    """The engine of a call whose work (references x instances x
-    attributes) is `work`: see the module docstring.  Choosing the
-    vectorised engine for large work because the compiled one is not
-    prepared starts its preparation in the background."""
-    setting = os.environ.get(VARIABLE, "auto")
-    if setting in ENGINES:
-        return setting
-    if work <= SMALL_WORK and setting != PREFER_COMPILED:
-        return VECTORISED
-    if preparation.is_ready():
-        return COMPILED
-    preparation.start_in_background()
-    return VECTORISED
+#: why an engine answers a call (:func:`decide`): an engine forced, small
+#: work, the compiled engine prepared (or the part of it the call needs),
+#: its kernels compiled first (quicker than the vectorised engine), or the
+#: vectorised engine while the compiled one is prepared
+FORCED, SMALL, PREPARED, COMPILE_FIRST, PREPARING = (
+    "forced", "small", "prepared", "compile first", "preparing")
 
 
-def choose_for(X, n_references=None):
+def decide(work, parts=()):
+    """(engine, why) of a call whose work (references x instances x
+    attributes) is `work` and whose kernels the parts `parts` of the
+    preparation compile (:data:`.preparation.PARTS`; none: all of them):
+    see the module docstring; `why` is one of
+    :data:`FORCED`, :data:`SMALL`, :data:`PREPARED`, :data:`COMPILE_FIRST`
+    and :data:`PREPARING`.  Nothing is started here."""
+    chosen = setting()
+    if chosen in ENGINES:
+        return chosen, FORCED
+    if work <= SMALL_WORK and chosen != PREFER_COMPILED:
+        return VECTORISED, SMALL
+    if preparation.is_ready() or preparation.parts_ready(parts):
+        return COMPILED, PREPARED
+    if chosen == AUTO and costs.compiling_pays(work, parts):
+        return COMPILED, COMPILE_FIRST
+    return VECTORISED, PREPARING
+
+
+def choose(work, parts=()):
+    """The engine of a call (:func:`decide`).  Where the vectorised engine
+    answers large work because the compiled one is not prepared, the
+    preparation starts in the background, the call's parts first."""
+    engine, why = decide(work, parts)
+    if why == PREPARING:
+        preparation.start_in_background(parts)
+    return engine
+
+
+def choose_for(X, n_references=None, parts=()):
     """The engine of a call on data `X` (instances x attributes) with
-    `n_references` references (None: every instance)."""
-    return choose(work_of(X, n_references))
+    `n_references` references (None: every instance), whose kernels the
+    parts `parts` of the preparation compile."""
+    return choose(work_of(X, n_references), parts)
 
 
 def work_of(X, n_references=None):
@@ -97,33 +140,50 @@ def work_of(X, n_references=None):
     return m * n * a
 
 
-def waits_for_preparation(X, n_references=None):
+def waits_for_preparation(X, n_references=None, parts=()):
     """Whether a call on data `X` would run the compiled engine but is
     answered by the vectorised one because the compiled kernels are not
     prepared yet (what a person is told: :func:`status`)."""
-    return (os.environ.get(VARIABLE, "auto") not in ENGINES
-            and work_of(X, n_references) > SMALL_WORK
-            and not preparation.is_ready())
+    return decide(work_of(X, n_references), parts)[1] == PREPARING
 
 
-def status(X, n_references=None):
-    """One line on the engine that answers a call on `X`, for a person
-    waiting for it, or None when there is nothing to say (small data, or
-    an engine forced).  Where the call waits for the preparation, it
-    starts it, as the call will."""
-    if (os.environ.get(VARIABLE, "auto") in ENGINES
-            or work_of(X, n_references) <= SMALL_WORK):
+def status(X, n_references=None, parts=(), passes=1):
+    """One line on the engine that answers `passes` calls on `X`, for a
+    person waiting for it, or None when there is nothing to say (small
+    data, or an engine forced).  Where the vectorised engine answers
+    while the compiled one is prepared, the line says how long each
+    would take, and it starts the preparation, as the call will."""
+    work = work_of(X, n_references)
+    engine, why = decide(work, parts)
+    if why in (FORCED, SMALL):
         return None
-    if preparation.is_ready():
+    if why == PREPARED:
         return "Compiled engine (numba), prepared."
-    return preparation_status()
+    vectorised, compiled = costs.run_seconds(work, parts, passes)
+    if why == COMPILE_FIRST:
+        return (f"Compiled engine (numba): its kernels for this are "
+                f"compiled first, about "
+                f"{duration(costs.compile_seconds(parts))}"
+                f", then about {duration(compiled)} of work (the vectorised "
+                f"engine would take about {duration(vectorised)}).")
+    line = preparation_status(parts)
+    if vectorised >= LONG_RUN:
+        line += (f" This takes about {duration(vectorised)} on the "
+                 f"vectorised engine, about {duration(compiled)} on the "
+                 f"compiled one once prepared.")
+    return line
 
 
-def preparation_status():
+#: a run of the vectorised engine this long (seconds, estimated) is told
+#: how long it would take on the compiled one
+LONG_RUN = 60.0
+
+
+def preparation_status(parts=()):
     """The line of a call that the vectorised engine answers while the
     compiled one is prepared; it starts the preparation, as the call
-    will."""
-    preparation.start_in_background()
+    will (the call's `parts` first)."""
+    preparation.start_in_background(parts)
     return preparation.status_line()
 
 
@@ -136,8 +196,10 @@ def forced(engine):
 def preferring_compiled():
     """Run the block with every call on the compiled engine once it is
     prepared, on the vectorised one until then (:data:`PREFER_COMPILED`;
-    restored afterwards, inherited by processes started meanwhile)."""
-    return _setting(PREFER_COMPILED)
+    restored afterwards, inherited by processes started meanwhile), unless
+    :data:`VARIABLE` forces an engine, which is kept."""
+    chosen = setting()
+    return _setting(chosen if chosen in ENGINES else PREFER_COMPILED)
 
 
 @contextmanager

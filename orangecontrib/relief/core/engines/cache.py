@@ -18,7 +18,8 @@ not been used for :data:`UNUSED_DAYS` days are removed when a new one is
 made.
 
 This module imports no compiler; :mod:`.compiled.locator` points numba at
-:func:`kernel_folder`.
+:func:`kernel_folder` (and makes a cache that cannot be read or written
+no obstacle to a computation).
 """
 import hashlib
 import os
@@ -36,6 +37,9 @@ CORE = Path(__file__).resolve().parent.parent
 UNUSED_DAYS = 30
 #: the file whose modification time says when a folder was last used
 USED = "last-used"
+#: why the kernel cache could not be written in this process, each time
+#: (:mod:`.compiled.locator`; a preparation's worker reports the first)
+write_failures = []
 
 
 def user_cache_base():

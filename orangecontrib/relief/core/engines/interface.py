@@ -22,6 +22,12 @@ class Engine(Protocol):
         tables of the instances in `order` (None where the engine has
         none)."""
 
+    def missing_diff_tables(self, scaled, nominal, groups, n_groups, kind,
+                            t_eq, t_diff):
+        """Kononenko's RELIEF-D tables of the scaled data: (slot,
+        relief_d) as the exact tables hold them (:mod:`..tables`); a
+        column's tables depend on that column alone."""
+
     def find_neighbours(self, data, refs, k, weights=None,
                         progress_callback=None, client=None, ties=TIES):
         """Step 2: the k nearest instances of each group to each reference,
@@ -29,6 +35,32 @@ class Engine(Protocol):
         by exact distance and then index, the places of the candidates at
         the k-th distance by the tie rule `ties`); on a Dask `client`'s
         cluster where the engine can."""
+
+    def plane_distances(self, planes, digits, rows, out):
+        """out[r, j] += the popcount distance, in half units, of instance
+        rows[r] and every instance j of a block's bit planes
+        (:mod:`..compact.planes`)."""
+
+    def add_distances(self, exact, weights, rows, out):
+        """out[r, j] += sum_A w_A diff(A, I_rows[r], I_j) over the
+        attributes of a block's exact tables, continuing the running sums
+        of `out` in attribute order."""
+
+    def sparse_distances(self, matrix, implicit, nominal, kind, t_eq,
+                         t_diff, weights, rows, out):
+        """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of a CSR matrix
+        of scaled values, an entry it does not store being its column's
+        `implicit` value, added in attribute order."""
+
+    def level_tables(self, codes, n_levels):
+        """What ``level_sums`` reads of the levels `codes` (n, a) of
+        attributes of n_levels values (:class:`..tables.LevelTables`)."""
+
+    def level_sums(self, members, groups, n_groups, tables, ref_diffs,
+                   squares):
+        """The sums of diffs (and squared diffs) of each row of `members`
+        over its members of each group, counted from the
+        :meth:`level_tables` `tables` (:class:`..tables.LevelTables`)."""
 
     def nearest_prototypes(self, train_X, train_y, squared_weights,
                            discrete, X, k, ties=TIES):
@@ -59,13 +91,17 @@ class Engine(Protocol):
         """Steps 2 and 3 of (p)dReliefF, one reference at a time."""
 
     def radius_rule(self, data, refs, labels, task, local, far, ddof, stir,
-                    progress_callback=None, band=0.5, weighting=None):
+                    progress_callback=None, given=None, band=0.5,
+                    weighting=None):
         """Steps 2 and 3 of the SURF family, for each labelling of the
-        instances: the rule's sums and constants (and STIR's sums); local
-        limits `band` standard deviations about the mean; with a
-        `weighting` (classification; whether SWRF's global statistics
-        count the zero diagonal) each neighbour weighted by its sigmoid
-        weight (the SWRF family)."""
+        instances: the rule's sums and scalars (STIR's counts, the SWRF
+        family's far terms or RReliefF's N_dC); the distances computed,
+        or read from `given`
+        (:class:`..formulas.neighbourhoods.GivenDistances`); local limits
+        `band` standard deviations about the mean; with a `weighting`
+        (classification; whether SWRF's global statistics count the zero
+        diagonal) each neighbour weighted by its sigmoid weight (the SWRF
+        family)."""
 
     def neighbour_pairs(self, data, rule, k, ddof, exclude_twins,
                         weights=None, progress_callback=None):

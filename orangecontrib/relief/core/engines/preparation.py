@@ -1,65 +1,148 @@
 """Preparing the compiled engine ahead of use, so that nobody waits for it.
 
-Numba compiles each kernel the first time it runs, minutes for all of
-them on a busy machine.  Rather than make a person wait, a call that
-would run the compiled engine before its kernels are prepared runs the
-vectorised engine (:func:`..engines.choose`) and starts the preparation
-in a background process (:func:`start_in_background`), which runs every
-kernel once on small data of every kind (:mod:`..warmup`) and then marks
-the kernel folder (:mod:`.cache`) ready; later calls, in this process
-too, take the compiled engine.  ``orange-relief prepare`` does the same
-in the foreground, with a progress bar, for a lab image or a classroom's
-machines before the lecture.
+Numba compiles each kernel the first time it runs: about three minutes
+of processor time for all of them, once for each kernel folder (a cache
+folder and a version of the sources, :mod:`.cache`).  Rather than make a
+person wait, a call that would run the compiled engine before its
+kernels are prepared runs the vectorised engine (:func:`..engines.choose`)
+and starts the preparation in the background (:func:`start_in_background`),
+which runs every kernel once on small data of every kind (:mod:`..warmup`,
+part by part in worker processes, :mod:`.keeper`) and then marks the
+kernel folder ready, with a manifest of what it wrote; later calls, in
+this process too, take the compiled engine.  ``orange-relief prepare``
+does the same in the foreground, with a progress bar, taking the work
+over from a background preparation that runs.
 
 The background preparation
 
-* runs one at a time per kernel folder (a lock in the folder);
-* killed halfway, leaves what it compiled in numba's cache, and the next
-  run, started by the next call that needs it, finishes the rest;
-* runs at the lowest priority (SCHED_IDLE in a session whose scheduling
-  group has nice 19 on Linux, nice 19 elsewhere on POSIX,
-  IDLE_PRIORITY_CLASS on Windows), so a running computation keeps the
-  processors;
+* runs one at a time per kernel folder on the machine (the process that
+  prepares holds the folder's lock), never one per command;
+* starts at the lowest priority (nice 19, its session's scheduling group
+  too on Linux; the idle class on Windows), so that a running computation
+  keeps the processors, and raises its priority a step at a time when it
+  falls behind its deadline of :data:`.keeper.DEADLINE` (a machine that
+  is always busy would otherwise never give it a second);
+* ends when its kernel folder is deleted, and when it is done;
+* stopped or killed halfway, leaves what it compiled in the cache (whole
+  files only), and the next run, started by the next call that needs it,
+  goes on from the part it was in;
 * is switched off by ``ORANGE_RELIEF_BACKGROUND=0`` (the project's tests
   do so), and is never started by a forced engine.
 
+A prepared folder is checked before its first use in a process
+(:func:`is_ready`): a cache file that is not as the preparation wrote it
+(truncated, garbled, missing) unmarks the folder, with one warning, and
+the vectorised engine answers while it is prepared again.
+
 This module imports no compiler.
 """
+import json
 import os
 import subprocess
 import sys
-from contextlib import contextmanager
+import warnings
+from pathlib import Path
 
-from . import cache
+from ..progress import duration
+from . import cache, keeper
 
 #: the environment variable that switches the background preparation off
 BACKGROUND = "ORANGE_RELIEF_BACKGROUND"
-#: the mark of a prepared kernel folder
-READY = "ready"
-#: the file that one preparation at a time holds locked
-LOCK = "lock"
-#: the background preparation's output, in the kernel folder
-LOG = "preparation.log"
-#: what the preparation runs: ``python -m`` of this module
+#: what prepares a part: ``python -m`` of this module ``--part NAME``
 WARMUP_MODULE = "orangecontrib.relief.core.warmup"
+#: the parts of the preparation (:data:`..warmup.WORKLOAD`), in the order
+#: of a first use, with the processor seconds each takes in a worker of its
+#: own, imports included (measured on a core of a 2-core AMD EPYC; other
+#: machines scale them by the speed the first parts show)
+RELIEFF, RRELIEFF, SURF = ("ReliefF and Relief", "RReliefF",
+                           "the SURF family and STIR")
+NPDR, DOUBLE, CLASS_DEPENDENT = ("NPDR", "dReliefF and pdReliefF",
+                                 "CDRelief and IWCDRelief")
+KNN, RFSM, STREAMING = "the class-dependent kNN", "RFSM", "streaming"
+COMPACT = "narrow, sparse and streamed columns"
+PARTS = ((RELIEFF, 52.0), (RRELIEFF, 8.0), (SURF, 35.0), (NPDR, 22.0),
+         (DOUBLE, 8.0), (CLASS_DEPENDENT, 16.0), (KNN, 4.0), (RFSM, 4.0),
+         (STREAMING, 4.0), (COMPACT, 60.0))
+#: the root of the package's import path (the workers import it from
+#: there, whatever the folder they start in)
+ROOT = Path(__file__).resolve().parents[4]
 
 #: whether this process started a background preparation
 _started = False
+#: {kernel folder: whether its ready mark was found true} in this process
+_checked = {}
+
+
+class CacheWarning(RuntimeWarning):
+    """The compiled engine's cache is damaged or cannot be written; the
+    computation goes on (on the vectorised engine, or compiling in the
+    process)."""
+
+
+def budget():
+    """The processor seconds of every part of :data:`PARTS`."""
+    return sum(seconds for _, seconds in PARTS)
 
 
 def is_ready():
     """Whether the compiled engine's kernels are prepared and cached for
-    the current sources."""
-    return (cache.kernel_folder() / READY).exists()
+    the current sources, and every cache file is as the preparation wrote
+    it (checked once per process; a damaged folder is unmarked, with a
+    :class:`CacheWarning`, and prepared again)."""
+    folder = cache.kernel_folder()
+    if not (folder / keeper.READY).exists():
+        _checked.pop(folder, None)
+        return False
+    if folder not in _checked:
+        _checked[folder] = intact(folder)
+    return _checked[folder]
 
 
-def mark_ready(summary):
-    """Mark the kernel folder prepared, `summary` (a line of text) its
-    content; written whole or not at all."""
-    folder = cache.ensure_kernel_folder()
-    temporary = folder / f"{READY}.{os.getpid()}"
-    temporary.write_text(summary + "\n", encoding="utf-8")
-    os.replace(temporary, folder / READY)
+def done_parts():
+    """The parts of :data:`PARTS` prepared in the kernel folder so far."""
+    return keeper.read_state(cache.kernel_folder()).get("done", [])
+
+
+def parts_ready(parts):
+    """Whether the parts `parts` of :data:`PARTS` (none: none) are
+    prepared, though the whole preparation may not be: a call whose
+    kernels they compile may take the compiled engine."""
+    return bool(parts) and set(parts) <= set(done_parts())
+
+
+def intact(folder):
+    """Whether the prepared `folder` is as its preparation wrote it; if
+    not, its ready mark and the files that differ are removed and a
+    warning says so."""
+    damaged = keeper.damaged_files(folder)
+    if not damaged:
+        return True
+    for name, _ in damaged:
+        try:
+            (folder / name).unlink()
+        except OSError:
+            pass
+    unmark(folder)
+    name, problem = damaged[0]
+    more = f" and {len(damaged) - 1} more" if len(damaged) > 1 else ""
+    warnings.warn(f"The compiled engine's cache in {folder} is damaged "
+                  f"({name}: {problem}{more}); the vectorised engine "
+                  f"answers while the compiled one is prepared again.",
+                  CacheWarning, stacklevel=2)
+    return False
+
+
+def unmark(folder):
+    """Take the ready mark off `folder`, and the record of its prepared
+    parts where no preparation runs: it will be prepared again, every
+    part checked (those whose kernels are cached are quick)."""
+    names = [keeper.READY] + ([] if keeper.is_held(folder) else [keeper.STATE])
+    for name in names:
+        try:
+            (folder / name).unlink()
+        except OSError:
+            pass
+    _checked.pop(folder, None)
 
 
 def background_allowed():
@@ -68,137 +151,119 @@ def background_allowed():
         "0", "false", "no", "off")
 
 
-@contextmanager
-def preparation_lock(wait):
-    """Hold the kernel folder's lock for the block, which receives True;
-    False where another process holds it and `wait` is false, or where the
-    folder cannot be written."""
-    folder = cache.ensure_kernel_folder()
-    if folder is None:
-        yield False
-        return
-    with open(folder / LOCK, "a+b") as handle:
-        try:
-            _lock(handle, wait)
-        except OSError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            _unlock(handle)
-
-
-if sys.platform == "win32":
-    import msvcrt
-
-    def _lock(handle, wait):
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(),
-                       msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)
-
-    def _unlock(handle):
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
-else:
-    import fcntl
-
-    def _lock(handle, wait):
-        fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-
-    def _unlock(handle):
-        fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def is_running():
     """Whether a preparation holds the kernel folder's lock now."""
-    with preparation_lock(wait=False) as held:
-        return not held and cache.ensure_kernel_folder() is not None
+    folder = cache.kernel_folder()
+    return folder.is_dir() and keeper.is_held(folder)
 
 
-def start_in_background():
+def start_in_background(first=()):
     """Start the background preparation unless the environment forbids
     it, this process started one already, the kernels are ready or
-    another process prepares them; True if it started one."""
+    another process prepares them; True if it started one.  The parts
+    `first` (names of :data:`PARTS`) are prepared first."""
     global _started
     if _started or not background_allowed() or is_ready():
         return False
     _started = True  # one attempt per process, whatever happens
     folder = cache.ensure_kernel_folder()
-    if folder is None or is_running():
+    if folder is None or keeper.is_held(folder):
         return False
-    return spawn([sys.executable, "-m", WARMUP_MODULE, "--background"],
-                 folder / LOG)
+    return spawn(folder, first)
 
 
-def spawn(command, log):
-    """Start `command` detached, its output appended to `log`, with the
-    background preparation off in it (it starts no other); True if it
-    started."""
-    environment = dict(os.environ, **{BACKGROUND: "0"})
+def worker_command():
+    """The command that prepares a part, but for the part's name."""
+    return [sys.executable, "-m", WARMUP_MODULE, "--part"]
+
+
+def worker_environment():
+    """The environment of a worker: this one, the package importable
+    whatever the folder, no background preparation started from it and
+    no forced engine."""
+    env = dict(os.environ, **{BACKGROUND: "0"})
+    env.pop("ORANGE_RELIEF_ENGINE", None)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return env
+
+
+def spawn(folder, first=()):
+    """Start the background preparation of `folder` (:func:`.keeper.main`),
+    the parts `first` first: a process that detaches itself at once, so
+    that this one has no child left to wait for; True if it started."""
+    parts = sorted(PARTS, key=lambda part: part[0] not in first)
+    settings = json.dumps({"folder": str(folder), "parts": parts,
+                           "worker": worker_command(),
+                           "deadline": keeper.DEADLINE})
     options = {}
     if sys.platform == "win32":
-        options["creationflags"] = (subprocess.IDLE_PRIORITY_CLASS
+        options["creationflags"] = (subprocess.DETACHED_PROCESS
+                                    | subprocess.CREATE_NEW_PROCESS_GROUP
                                     | subprocess.CREATE_NO_WINDOW)
-    else:
-        options["start_new_session"] = True
     try:
-        with open(log, "ab") as output:
-            subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output,
-                             stderr=subprocess.STDOUT, env=environment,
-                             **options)
+        process = subprocess.Popen(
+            [sys.executable, "-I", "-S", keeper.__file__, settings],
+            env=worker_environment(), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            close_fds=True, **options)
     except OSError:
         return False
+    if sys.platform != "win32":
+        process.wait()  # it forks and returns at once
+    else:
+        _detached.append(process)  # no fork: never waited for
     return True
 
 
-#: Linux's scheduling group of a session (sched(7), "The autogroup
-#: feature"), whose nice value weighs the session against the others
-AUTOGROUP = "/proc/self/autogroup"
-
-
-def lower_priority():
-    """Give this process the lowest scheduling priority the platform
-    offers (Windows: set when the process is started).
-
-    On Linux the processor is shared fairly between sessions before it is
-    shared between the processes of a session (the autogroups), so a
-    background process in a session of its own (:func:`spawn`) would
-    take a whole core from a computation beside it, whatever its own
-    priority: the session's group gets the lowest priority too.
-    """
-    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
-        try:
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        except OSError:
-            _nice()
-    else:
-        _nice()
-    if os.path.exists(AUTOGROUP) and os.getsid(0) == os.getpid():
-        try:
-            with open(AUTOGROUP, "w", encoding="ascii") as group:
-                group.write("19")
-        except OSError:
-            pass
-
-
-def _nice():
-    if hasattr(os, "nice"):
-        try:
-            os.nice(19)
-        except OSError:
-            pass
+#: the background preparations started here on Windows
+_detached = []
 
 
 def status_line():
     """What a person is told while the vectorised engine answers a call
-    that the compiled one will answer once it is prepared."""
+    that the compiled one will answer once it is prepared: why, how far
+    the preparation is, and how to have it now."""
+    folder = cache.kernel_folder()
+    now = "`orange-relief prepare` prepares it now, with a progress bar"
+    if cache.ensure_kernel_folder() is None:
+        return (f"Vectorised engine (numpy); the compiled engine cannot be "
+                f"prepared: its cache folder {folder} cannot be written "
+                f"(set NUMBA_CACHE_DIR to a folder that can be).")
     if is_running() or _started:
-        return ("Vectorised engine (numpy); the compiled engine is being "
-                "prepared in the background, once per installation, and "
-                "answers as soon as it is ready.")
+        return f"Vectorised engine (numpy); {progress_of(folder)}; {now}."
+    failed = keeper.read_state(folder).get("outcome") or ""
+    if failed.startswith(("failed", "unwritable")):
+        return (f"Vectorised engine (numpy); the compiled engine's "
+                f"preparation did not end ({failed}); {now}.")
     if not background_allowed():
-        return ("Vectorised engine (numpy); the compiled engine is not "
-                "prepared: `orange-relief prepare` prepares it.")
+        return (f"Vectorised engine (numpy); the compiled engine is not "
+                f"prepared ({BACKGROUND}=0): {now}.")
     return ("Vectorised engine (numpy); the compiled engine will be "
             "prepared in the background.")
+
+
+def last_outcome():
+    """How the last preparation of the kernel folder ended, in words."""
+    return (keeper.read_state(cache.kernel_folder()).get("outcome")
+            or "it was stopped")
+
+
+def progress_of(folder):
+    """How far the running preparation of `folder` is, in words."""
+    state = keeper.read_state(folder)
+    who = ("by `orange-relief prepare`" if state.get("role") == "foreground"
+           else "in the background")
+    return (f"the compiled engine is being prepared {who}, once for this "
+            f"cache folder and version ({how_far(state)})")
+
+
+def how_far(state):
+    """How long the preparation whose state is `state` has run, how far it
+    is and how long it expects still to take, in words (before its first
+    part: the processor time it needs)."""
+    if state.get("part"):
+        return (f"for {duration(state['elapsed'])}, "
+                f"{100 * state['fraction']:.0f}% done, about "
+                f"{duration(state['left'])} left")
+    return f"about {duration(budget())} of processor time"

@@ -12,23 +12,45 @@ within a distance threshold of the reference, D(i, j) = sum_A diff(A, i, j):
   and standard deviation of i's distances to the n - 1 others;
 * MultiSURF* (Granizo-Mackenzie & Moore 2013): also
   far_i = {j : D(i, j) > mu_i + sigma_i / 2}, the band between ignored,
-  the far ones scored by their similarity 1 - diff;
+  the far ones scored by their similarity 1 - diff, hits against and
+  misses for the attribute;
 * the SWRF family (Stokes & Visweswaran 2012, as scikit-rebate 0.8 defines
   it): the neighbourhoods of SURF (SWRF), of MultiSURF without its dead
   band (MultiSWRF, limits mu_i) or with it (MultiSWRFDB), each member
   weighted by :func:`sigmoid_weight` of its distance from its set's limit;
   the starred ones also score the far set by its weighted similarity.
 
+MultiSURF*'s similarity update over a far set S is SURF*'s opposite update
+plus a term that is the same for every attribute::
+
+    sum_C w_C mean_{S_C} (1 - diff) - mean_{S_own} (1 - diff)
+        = (any miss in S) - (any hit in S) - u_S(A)
+
+The term is 0 where S holds hits and misses; where it lacks either, it
+would give an attribute that never differs (a constant one) a weight of
++-1/m and move every other weight by as much, whatever the attributes
+say.  It carries no information about any attribute, so it is left out:
+both star forms subtract the far update, and a constant attribute weighs
+0.  (scikit-rebate keeps it; its MultiSURF* weights differ from ours by
+that common shift where a far set lacks hits or misses, and rank the
+attributes alike.)  The SWRF family's weighted similarity leaves out its
+attribute-free term alike, sum_C w_C mean_{S_C} w, unless it follows
+scikit-rebate's convention (:mod:`..swrf`), whose terms
+:func:`far_presence` and the rules' sums of c w give.
+
 The functions here are plain Python on scalars and small arrays: the
 compiled engine compiles them (:mod:`..engines.compiled.rules.surf`) and the vectorised
 one calls them as they are, so that both read one definition.
 """
 import math
+from collections import namedtuple
 
 import numpy as np
 
-#: how the far instances of a reference are scored
-NO_FAR, OPPOSITE, SIMILARITY = 0, 1, 2
+#: how the far instances of a reference are scored: not at all, or by
+#: the update subtracted (SURF*, and MultiSURF*'s similarity without its
+#: attribute-free term)
+NO_FAR, OPPOSITE = 0, 1
 
 #: the standard deviations MultiSURF may use: the population's (scikit-rebate,
 #: fast-select) or the sample's (STIR, NPDR)
@@ -103,8 +125,7 @@ def class_coefficients(counts, own, priors, coefs):
 
     ReliefF's prior weighting of the misses (Kononenko 1994), renormalised
     over the classes the neighbourhood holds; with two classes w_c = 1, the
-    scikit-rebate and fast-select scores.  Returns (any miss, any hit) as
-    0/1, the constant of MultiSURF*'s similarity scoring.
+    scikit-rebate and fast-select scores.
     """
     present = 0.0
     for c in range(len(counts)):
@@ -117,6 +138,26 @@ def class_coefficients(counts, own, priors, coefs):
             coefs[c] = -1.0 / counts[c]
         else:
             coefs[c] = priors[c] / present / counts[c]
-    any_miss = 1.0 if present > 0 else 0.0
-    any_hit = 1.0 if counts[own] > 0 else 0.0
-    return any_miss, any_hit
+
+
+def far_presence(counts, own):
+    """(any miss) - (any hit) of a set with the class `counts`: the sum of
+    its members' coefficients (:func:`class_coefficients`), the part of
+    scikit-rebate's far score 1 - w diff of a numeric attribute that does
+    not depend on the attribute (the SWRF family)."""
+    miss = 0.0
+    for c in range(len(counts)):
+        if c != own and counts[c] > 0:
+            miss = 1.0
+    return miss - (1.0 if counts[own] > 0 else 0.0)
+
+
+#: distances the SURF family's rules read instead of computing them (the
+#: rules of a block of columns, whose neighbourhoods depend on every
+#: column: :mod:`...compact.hoods`)
+GivenDistances = namedtuple("GivenDistances", [
+    "rows",         # float64 (r, n): D(i, j) of some instances i
+    "row_of",       # int64 (n,): the row of instance i (-1: none)
+    "global_mean",  # SURF's T, the mean distance of all pairs (0 if unused)
+    "global_scale",  # SWRF's sigmoid scale of their deviation (1 if unused)
+])

@@ -26,12 +26,16 @@ from .diffs import weighted
 
 #: rows of STIR's sums beside a rule's update and far update (rows 0, 1)
 HIT_SUM, HIT_SQUARES, MISS_SUM, MISS_SQUARES = 2, 3, 4, 5
-#: places of STIR's counts beside MultiSURF*'s constant (place 0)
-N_HIT, N_MISS, HIT_REFS, MISS_REFS = 1, 2, 3, 4
-#: the place after them of the SWRF family's far constant, sum of c w over
-#: the far sets (:mod:`.neighbourhoods`), and the number of places
-WEIGHTED_SIMILARITY = MISS_REFS + 1
-CONSTANT_PLACES = WEIGHTED_SIMILARITY + 1
+#: places of STIR's counts
+N_HIT, N_MISS, HIT_REFS, MISS_REFS = 0, 1, 2, 3
+#: how many
+COUNT_PLACES = MISS_REFS + 1
+#: places after them of the SWRF family's far-set terms that do not depend
+#: on the attribute, summed over the references: sum c (any miss - any
+#: hit, :func:`.neighbourhoods.far_presence`) and sum c w over the
+#: members; and the number of places of a classification rule's scalars
+FAR_PRESENCE, FAR_WEIGHT = COUNT_PLACES, COUNT_PLACES + 1
+CLASS_SCALARS = FAR_WEIGHT + 1
 
 StirSums = namedtuple("StirSums", [
     "hit_sum",       # (a,) sum of w d over the hit pairs
@@ -46,12 +50,12 @@ StirSums = namedtuple("StirSums", [
 ])
 
 
-def add_stir_sums(sums, constant, diffs, coef, hit, miss, pairs=None):
+def add_stir_sums(sums, counts, diffs, coef, hit, miss, pairs=None):
     """STIR's sums of the (reference, instance) pairs of the (rows x n)
     masks `hit` and `miss`, each weighted by the magnitude of its
     coefficient `coef` (rows x n) in the rule: rows HIT_SUM to
     MISS_SQUARES of `sums` (a is the last axis of `sums`, the first of
-    `diffs`) and places N_HIT to MISS_REFS of `constant`.  `pairs`, if
+    `diffs`) and places N_HIT to MISS_REFS of `counts`.  `pairs`, if
     given, are the (hit, miss) pairs to count, where the masks' entries
     are not whole pairs (a k-nearest list's tied candidates sharing its
     last places count as the places they fill)."""
@@ -60,15 +64,15 @@ def add_stir_sums(sums, constant, diffs, coef, hit, miss, pairs=None):
         sums[row] += weighted(diffs, weight * mask)
         sums[row + 1] += weighted(diffs ** 2, weight * mask)
     n_hit, n_miss = (hit.sum(), miss.sum()) if pairs is None else pairs
-    constant[N_HIT] += n_hit
-    constant[N_MISS] += n_miss
-    constant[HIT_REFS] += hit.any(axis=1).sum()
-    constant[MISS_REFS] += miss.any(axis=1).sum()
+    counts[N_HIT] += n_hit
+    counts[N_MISS] += n_miss
+    counts[HIT_REFS] += hit.any(axis=1).sum()
+    counts[MISS_REFS] += miss.any(axis=1).sum()
 
 
-def stir_sums(sums, constant, n_refs):
+def stir_sums(sums, counts, n_refs):
     """The :data:`StirSums` of the rows of :func:`add_stir_sums` over
     `n_refs` references."""
-    return StirSums(sums[HIT_SUM], sums[HIT_SQUARES], constant[N_HIT],
-                    constant[HIT_REFS], sums[MISS_SUM], sums[MISS_SQUARES],
-                    constant[N_MISS], constant[MISS_REFS], n_refs)
+    return StirSums(sums[HIT_SUM], sums[HIT_SQUARES], counts[N_HIT],
+                    counts[HIT_REFS], sums[MISS_SUM], sums[MISS_SQUARES],
+                    counts[N_MISS], counts[MISS_REFS], n_refs)

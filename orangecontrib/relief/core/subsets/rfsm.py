@@ -50,11 +50,12 @@ values of each pair.
 """
 import numpy as np
 
+from ..engines import preparation
 from ..errors import ReliefInputError
-from ..estimators import prepared, rank_weights
+from ..estimators import WEIGHTINGS, prepared, rank_weights
 from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES, check,
-                       check_choice)
-from ..prepare import TASKS
+                       check_choice, check_needs)
+from ..targets import TASKS
 from .measure import SetMeasure
 from .searches import greedy_forward
 
@@ -185,13 +186,22 @@ class RFSM(SetMeasure):
         self.ties = check("ties", ties)
         check_choice("neighbours", neighbours, NEIGHBOURS)
         check_choice("priors", priors, PRIORS)
+        check_choice("weighting", weighting, WEIGHTINGS)
+        regression = self.task == "regression"
+        # the rank weighting is the numeric target's, the priors the classes'
+        check_needs("sigma", check("sigma", sigma), None, "task='regression'",
+                    regression)
+        check_needs("weighting", weighting, "exp_rank", "task='regression'",
+                    regression)
+        check_needs("priors", priors, "eq2", "task='classification'",
+                    not regression)
         self.k_nearest = check("k_nearest", k_nearest)
         self.neighbours = neighbours
         self.priors = priors
         self.monotone = neighbours == "all"
         self.data, refs, self.kernels = prepared(
             X, y, discrete, n_iterations, random_state, task=task, diff=diff,
-            t_eq=t_eq, t_diff=t_diff)
+            t_eq=t_eq, t_diff=t_diff, parts=(preparation.RFSM,))
         self._rank_weights = (rank_weights(self.k_nearest, weighting, sigma,
                                            count=self.data.n_instances)
                               if task == "regression" else None)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..options import check
 from ..progress import report
 
 __all__ = ["SearchStep", "SearchResult", "greedy_forward",
@@ -108,6 +109,8 @@ def greedy_forward(measure, *, tol=0.0, max_features=None,
     SearchResult
         With `trace[t]` the set of size t along the path.
     """
+    tol, max_features = check("tol", tol), check("max_features", max_features)
+    continue_to_end = check("continue_to_end", continue_to_end)
     n = measure.n_attributes
     limit = n if max_features is None else min(n, max_features)
     subset, remaining = [], list(range(n))
@@ -155,6 +158,7 @@ def backward_elimination(measure, *, tol=0.0, min_features=0,
     SearchResult
         `selected` in column order; the trace runs from the full set down.
     """
+    tol, min_features = check("tol", tol), check("min_features", min_features)
     n = measure.n_attributes
     subset = list(range(n))
     value = float(measure.evaluate(subset))
@@ -195,6 +199,8 @@ def branch_and_bound(measure, *, tol=0.0, max_evaluations=20000,
     SearchResult
         The trace holds the best set of each size, largest first.
     """
+    tol = check("tol", tol)
+    max_evaluations = check("max_evaluations", max_evaluations)
     n = measure.n_attributes
     full = frozenset(range(n))
     bound = float(measure.evaluate(sorted(full))) - tol

@@ -19,17 +19,22 @@ modules, in the order a call uses them:
 from . import locator  # noqa: F401  (before any kernel is declared)
 from .neighbours import find_neighbours
 from .neighbours.prototypes import nearest_prototypes
+from .neighbours.wide import (add_distances, level_sums, level_tables,
+                              plane_distances, sparse_distances)
 from .npdr import neighbour_pairs, pair_regressions
 from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
 from .rules import relieff_rule, rrelieff_sums
 from .rules.classdep import cdrelief_rule, iwcdrelief_rule
 from .rules.double import double_relieff
 from .rules.surf import radius_rule
+from .missing import missing_diff_tables
 from .search_tables import tables
 from .streamed import reference_distances
 
-__all__ = ["tables", "find_neighbours", "nearest_prototypes",
+__all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototypes",
            "relieff_rule", "rrelieff_sums", "cdrelief_rule",
            "iwcdrelief_rule", "double_relieff", "radius_rule",
            "neighbour_pairs", "pair_regressions", "reference_distances",
-           "pair_diffs", "set_value", "forward_kernel", "backward_kernel"]
+           "pair_diffs", "set_value", "forward_kernel", "backward_kernel",
+           "plane_distances", "add_distances", "sparse_distances",
+           "level_tables", "level_sums"]

@@ -16,7 +16,7 @@ through :func:`for_kernels`.
 import numba
 import numpy as np
 
-from ...tables import LINEAR, RAMP, SQUARED
+from ...tables import LINEAR, RAMP, SQUARED, NarrowTables
 
 
 def for_kernels(exact):
@@ -32,6 +32,13 @@ def for_kernels(exact):
     both are C-contiguous, and each kernel compiles once.
     """
     return exact._replace(relief_d=exact.relief_d.T)
+
+
+def kernel_tables(tables):
+    """The tables as the rules' kernels take them: exact tables through
+    :func:`for_kernels`, narrow ones (:class:`...tables.NarrowTables`) as
+    they are."""
+    return tables if isinstance(tables, NarrowTables) else for_kernels(tables)
 
 
 @numba.njit(inline="always", cache=True)

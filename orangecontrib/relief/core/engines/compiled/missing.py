@@ -119,9 +119,12 @@ def _linear_expectations(s, sample, h, size, total, per, out):
     count, below = 0.0, 0.0
     for q in range(len(s)):
         p = s[q]
-        left = p * count - below
-        right = (total - below) - p * (size - count)
-        out[q] = (left + right) * per
+        if q > 0 and p == s[q - 1]:  # equal values, in whatever order the
+            out[q] = out[q - 1]      # rows came: the same expectation
+        else:
+            left = p * count - below
+            right = (total - below) - p * (size - count)
+            out[q] = (left + right) * per
         member = 1.0 * (sample[q] == h)
         count += member
         below += member * p
@@ -238,14 +241,20 @@ def _sorted_known(column, keys, n_known, index_bits):
 def _sums_by_sample(table, sample, n_samples):
     """sums[g, h]: the sum of table[g, q] over the q of sample h.
 
-    Four partial sums, taken by turns, so that consecutive values of one
-    sample do not wait for each other's addition."""
+    Four partial sums, which a sample's values take by turns (so that
+    consecutive values do not wait for each other's addition); the turns
+    count within the sample, so equal values of different samples may
+    come in any order."""
     sums = np.empty((table.shape[0], n_samples))
     part = np.empty((4, n_samples))
+    turn = np.empty(n_samples, np.int64)
     for g in range(table.shape[0]):
         part[:] = 0.0
+        turn[:] = 0
         for q in range(table.shape[1]):
-            part[q & 3, sample[q]] += table[g, q]
+            h = sample[q]
+            part[turn[h] & 3, h] += table[g, q]
+            turn[h] += 1
         for h in range(n_samples):
             sums[g, h] = (part[0, h] + part[1, h]) + (part[2, h] + part[3, h])
     return sums

@@ -91,10 +91,13 @@ class Rows:
                              self.order[None, start:stop]]
         return out
 
-    def distances(self, rows, out):
+    def distances(self, rows, out, running=False):
         """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) for every instance
         j, the terms added in attribute order (eq. 2.1, 3.1), as the
-        compiled engine's exact distance adds them; returns `out`."""
+        compiled engine's exact distance adds them; returns `out`.  With
+        `running`, the terms are added to the sums `out` holds (those of
+        the attributes before these, :mod:`...compact`), which continues
+        the sum in attribute order."""
         rows = np.asarray(rows)
         term, buffer = np.empty(TILE), np.empty(TILE)
         for first, last, start, stop in self.tiles(len(rows)):
@@ -102,7 +105,10 @@ class Rows:
             whole = stop - start == self.n  # rows of `out`: contiguous
             total = (out[first:last] if whole
                      else buffer[:shape[0] * shape[1]].reshape(shape))
-            total[:] = 0.0
+            if not running:
+                total[:] = 0.0
+            elif not whole:
+                total[:] = out[first:last, start:stop]
             diff = term[:total.size].reshape(shape)
             for a, w in self.terms:
                 self.diffs(a, rows[first:last], start, stop, diff)

@@ -68,8 +68,9 @@ def expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff):
     size, sums = cnt[:, -1:], csum[:, -1:]
     with np.errstate(divide="ignore"):
         per = np.where(size > 0, 1 / size, np.nan)
-    if kind == LINEAR:  # values equal to p add 0 on either side
-        count, below = cnt[:, :-1], csum[:, :-1]
+    if kind == LINEAR:  # values equal to p add 0 on either side; equal
+        start = np.searchsorted(s, s, "left")  # values share one expectation
+        count, below = cnt[:, start], csum[:, start]
         left = s * count - below
         right = (sums - below) - s * (size - count)
         return (left + right) * per, size[:, 0]
@@ -96,9 +97,11 @@ def expected_numeric_diffs(s, sample, n_groups, kind, t_eq, t_diff):
 
 def sums_by_group(table, sample, n_groups):
     """sums[g, h]: the sum of table[g, q] over the q of group h, as the
-    compiled engine adds them: four running sums, q taking them by turns,
-    then (0 + 1) + (2 + 3)."""
-    turn = np.arange(len(sample)) % 4
+    compiled engine adds them: four running sums, each group's values
+    taking them by turns, then (0 + 1) + (2 + 3)."""
+    turn = np.empty(len(sample), np.int64)
+    for h in range(n_groups):
+        turn[sample == h] = np.arange((sample == h).sum()) % 4
     parts = np.zeros((4, len(table), n_groups))
     for r in range(4):
         for h in range(n_groups):

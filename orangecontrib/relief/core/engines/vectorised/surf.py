@@ -22,11 +22,11 @@ the same terms in another order).  Nothing of size n x n is kept.
 import numpy as np
 
 from ...formulas.neighbourhoods import (
-    DEAD_BAND, NO_FAR, SIMILARITY, class_coefficients, global_statistics,
+    DEAD_BAND, NO_FAR, class_coefficients, far_presence, global_statistics,
     sigmoid_scale, sigmoid_weight, standard_deviation, thresholds)
-from ...formulas.stir import (CONSTANT_PLACES, HIT_REFS, HIT_SUM, MISS_REFS,
-                              MISS_SQUARES, MISS_SUM, N_HIT, N_MISS,
-                              WEIGHTED_SIMILARITY)
+from ...formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
+                              HIT_REFS, HIT_SUM, MISS_REFS, MISS_SQUARES,
+                              MISS_SUM, N_HIT, N_MISS)
 from ...progress import report, step_bounds
 from .diffs import TILE, Rows
 from .sums import in_order
@@ -57,8 +57,10 @@ def row_totals(terms):
 
 def limits(dist, local, global_mean, ddof, band=DEAD_BAND, global_scale=1.0):
     """Each block row's (near, far) limits
-    (:func:`...formulas.neighbourhoods.thresholds`) and sigmoid scale from
-    its distances in instance order, its mean and spread summed as
+    (:func:`...formulas.neighbourhoods.thresholds`, `band` deviations
+    about its mean with `local`) and the scale of its members' sigmoid
+    weights (the row's own with `local`, else `global_scale`) from its
+    distances in instance order, its mean and spread summed as
     :func:`..compiled.rules.surf.limits` sums them."""
     n_others = dist.shape[1] - 1
     mean = row_totals(dist) / n_others
@@ -76,28 +78,47 @@ def limits(dist, local, global_mean, ddof, band=DEAD_BAND, global_scale=1.0):
 class Neighbourhoods:
     """The near and far sets of references, a block at a time, and each
     attribute's diffs of a block, with the instances in `order` (the
-    columns of every result: column p holds instance order[p])."""
+    columns of every result: column p holds instance order[p]); the
+    distances computed, or read from `given`; with `levels`
+    (:class:`...tables.LevelTables`), the sets' sums of diffs counted
+    from the attributes' levels instead (:func:`counted_set_sums`); local
+    limits `band` deviations about the mean; with a `weighting` (the SWRF
+    family: whether its global statistics count the zero diagonal) the
+    members weighted by their sigmoid weights."""
 
-    def __init__(self, exact, order, local, far, ddof, band=DEAD_BAND,
-                 weighting=None):
-        self.rows = Rows(exact, order=order)
-        self.n_attrs, self.n = exact.values.shape
+    def __init__(self, exact, order, local, far, ddof, given=None,
+                 levels=None, band=DEAD_BAND, weighting=None):
+        self.levels = levels
+        if levels is None:
+            self.rows = Rows(exact, order=order)
+            self.n_attrs, self.n = exact.values.shape
+        else:  # counted sums (:func:`counted_set_sums`): no diffs needed
+            self.n, self.n_attrs = levels.codes.shape
+        self.order = order
         self.position = np.empty_like(order)
         self.position[order] = np.arange(len(order))
         self.local, self.far, self.ddof = local, far, ddof
         self.band, self.weighting = band, weighting
+        self.given = given
         #: references per block: a block's diffs of an attribute in a tile
         self.height = max(1, TILE // max(self.n, 1))
         self.global_mean, self.global_scale = 0.0, 1.0
-        if not local:
+        if given is not None:
+            self.global_mean = given.global_mean
+            self.global_scale = given.global_scale
+        elif not local:
             self.global_mean, sigma = global_statistics(
                 *self.pair_sums(), self.n, bool(weighting))
             self.global_scale = sigmoid_scale(sigma)
 
     def distances(self, refs):
         """The references' distances to every instance, columns in
-        order, NaN for the reference itself (not its own neighbour)."""
-        dist = self.rows.distances(refs, np.empty((len(refs), self.n)))
+        order, NaN for the reference itself (not its own neighbour);
+        read from the given distances where there are some."""
+        if self.given is None:
+            dist = self.rows.distances(refs, np.empty((len(refs), self.n)))
+        else:
+            dist = self.given.rows[self.given.row_of[refs]][:, self.order]
         dist[np.arange(len(refs)), self.position[refs]] = np.nan
         return dist
 
@@ -189,12 +210,14 @@ class Labelling:
             :, self.permutation]
 
 
-def class_update(sums, constant, own, near, far_sets, priors, far, stir):
-    """Add a block's terms to one labelling's `sums` (6, a) and `constant`
-    (5,) (the layout of :func:`classification_sums`) from per (reference,
-    class) sums over the near and the far sets: `near` and `far_sets`
-    (sums of diffs (a, refs, classes), counts (refs, classes) and, for the
-    near sets, sums of squared diffs); `own` the references' classes."""
+def class_update(sums, counts, own, near, far_sets, priors, far, stir):
+    """Add a block's terms to one labelling's `sums` (6, a) and `counts`
+    (:data:`...formulas.stir.CLASS_SCALARS`) (the layout of
+    :func:`classification_sums`) from per (reference, class) sums over
+    the near and the far sets: `near` and `far_sets` (sums of diffs (a,
+    refs, classes), counts (refs, classes), for the near sets sums of
+    squared diffs, and the sums of the members' sigmoid weights where
+    they are weighted); `own` the references' classes."""
     near_sums, near_counts, squares, _ = near
     far_sums, far_counts, _, far_weights = far_sets
     coefs = np.empty(near_counts.shape)
@@ -202,12 +225,11 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
     for r, c in enumerate(own):
         class_coefficients(near_counts[r], c, priors, coefs[r])
         if far != NO_FAR:
-            any_miss, any_hit = class_coefficients(far_counts[r], c, priors,
-                                                   far_coefs[r])
-            if far == SIMILARITY:
-                constant[0] += any_miss - any_hit
-    if far != NO_FAR and far_weights is not None:
-        constant[WEIGHTED_SIMILARITY] += (far_coefs * far_weights).sum()
+            class_coefficients(far_counts[r], c, priors, far_coefs[r])
+        if far_weights is not None:
+            counts[FAR_PRESENCE] += far_presence(far_counts[r], c)
+    if far_weights is not None:
+        counts[FAR_WEIGHT] += (far_coefs * far_weights).sum()
     sums[0] += np.einsum("arc,rc->a", near_sums, coefs)
     if far != NO_FAR:
         sums[1] -= np.einsum("arc,rc->a", far_sums, far_coefs)
@@ -217,10 +239,33 @@ def class_update(sums, constant, own, near, far_sets, priors, far, stir):
         for mask, row in ((hit, HIT_SUM), (~hit, MISS_SUM)):
             sums[row] += np.einsum("arc,rc->a", near_sums, weight * mask)
             sums[row + 1] += np.einsum("arc,rc->a", squares, weight * mask)
-        constant[N_HIT] += near_counts[hit].sum()
-        constant[N_MISS] += near_counts[~hit].sum()
-        constant[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
-        constant[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
+        counts[N_HIT] += near_counts[hit].sum()
+        counts[N_MISS] += near_counts[~hit].sum()
+        counts[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
+        counts[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
+
+
+def counted_set_sums(hoods, refs, labellings, sets, n_groups, stir):
+    """:func:`set_sums` of attributes of a few levels each
+    (:class:`...tables.LevelTables`), counted: a reference's sum of diffs
+    over the members of class c of a set is sum_v count(c, v) diff(u, v),
+    count(c, v) the members of class c at level v and u the reference's
+    level (the engine's ``level_sums``).  Every diff is a multiple of a
+    half (bit-plane data, :mod:`...compact.planes`), so these sums, and
+    those of squared diffs, are exact: the floats :func:`set_sums` adds
+    up, whatever its order."""
+    levels = hoods.levels
+    ref_diffs = np.ascontiguousarray(levels.diffs[
+        np.arange(hoods.n_attrs)[None, :], levels.codes[refs]])
+    out = []
+    for label in labellings:
+        groups = label.codes[hoods.order]
+        out.append([(*levels.sums(members, groups, n_groups,
+                                  ref_diffs=ref_diffs,
+                                  squares=stir and s == 0), None)
+                    if members is not None else (None, None, None, None)
+                    for s, (members, _) in enumerate(sets)])
+    return out
 
 
 def set_sums(hoods, refs, labellings, sets, n_groups, stir):
@@ -232,6 +277,9 @@ def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     with `stir` the sums of the squared diffs (else None), and the sums
     of the factors per class (None without factors).  Each attribute's
     diffs are computed once for them all."""
+    if hoods.levels is not None:
+        return counted_set_sums(hoods, refs, labellings, sets, n_groups,
+                                stir)
     shape = (hoods.n_attrs, len(refs), n_groups)
     out, masks = [], []
     for label in labellings:
@@ -268,52 +316,55 @@ def set_sums(hoods, refs, labellings, sets, n_groups, stir):
 
 
 def classification_block(hoods, refs, labellings, priors, stir):
-    """A block's sums and constants of :func:`classification_sums`."""
+    """A block's sums and counts of :func:`classification_sums`."""
     sets = set_sums(hoods, refs, labellings, hoods.sets(refs), len(priors),
                     stir)
     sums = np.zeros((len(labellings), SUM_ROWS, hoods.n_attrs))
-    constant = np.zeros((len(labellings), CONSTANT_PLACES))
-    for label, (near, far_sets), own_sums, own_constant in zip(
-            labellings, sets, sums, constant):
-        class_update(own_sums, own_constant, label.codes[refs], near,
+    counts = np.zeros((len(labellings), CLASS_SCALARS))
+    for label, (near, far_sets), own_sums, own_counts in zip(
+            labellings, sets, sums, counts):
+        class_update(own_sums, own_counts, label.codes[refs], near,
                      far_sets, priors, hoods.far, stir)
-    return sums, constant
+    return sums, counts
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
-                        progress_callback=None, band=DEAD_BAND,
-                        weighting=None):
+                        progress_callback=None, given=None, levels=None,
+                        band=DEAD_BAND, weighting=None):
     """Sums of the classification rules over the references, for each row
     of `labels` (class codes of the instances; the neighbourhoods found
     once for them all).
 
-    Returns (sums, constant), sums[p] and constant[p] of labels[p]:
+    Returns (sums, counts), sums[p] and counts[p] of labels[p]:
     sums[p, 0] the near updates, sums[p, 1] minus the far updates, with
     `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
     its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
-    constant[p, 0] MultiSURF*'s constant (any miss - any hit over the far
-    sets), constant[p, 1:5] STIR's counts of near pairs and references,
-    constant[p, 5] the SWRF family's sum of c w over the far sets.  With
-    a `weighting` (None, or whether SWRF's global statistics count the
-    zero diagonal) each neighbour's coefficient is times its sigmoid
-    weight; `band` is the half-width of the local dead band.
+    counts[p] STIR's counts of near pairs and references, and the SWRF
+    family's far terms (:data:`...formulas.stir.FAR_PRESENCE`,
+    :data:`...formulas.stir.FAR_WEIGHT`).
+    The distances are computed or `given`; with `levels` the sets' sums
+    are counted (:func:`counted_set_sums`, `exact` unused); `band` is the
+    half-width of the local dead band; with a `weighting` (None, or
+    whether SWRF's global statistics count the zero diagonal) each
+    member's coefficient is times its sigmoid weight.
     """
     codes = labels.astype(np.int64)
     order = np.argsort(codes[0], kind="stable")
-    hoods = Neighbourhoods(exact, order, local, far, ddof, band, weighting)
+    hoods = Neighbourhoods(exact, order, local, far, ddof, given, levels,
+                           band, weighting)
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
-    sums = np.zeros((len(labels), SUM_ROWS, exact.values.shape[0]))
-    constant = np.zeros((len(labels), CONSTANT_PLACES))
+    sums = np.zeros((len(labels), SUM_ROWS, hoods.n_attrs))
+    counts = np.zeros((len(labels), CLASS_SCALARS))
     for blocks, done in reference_blocks(refs, hoods.height,
                                          progress_callback):
-        for block_sums, block_constant in each(
+        for block_sums, block_counts in each(
                 lambda rows: classification_block(hoods, rows, labellings,
                                                   priors, stir), blocks):
             sums += block_sums
-            constant += block_constant
+            counts += block_counts
         report(progress_callback, done)
-    return sums, constant
+    return sums, counts
 
 
 def regression_block(hoods, refs, targets):
@@ -342,13 +393,13 @@ def regression_block(hoods, refs, targets):
 
 
 def regression_sums(exact, refs, labels, local, far, ddof,
-                    progress_callback=None):
+                    progress_callback=None, given=None):
     """RReliefF's sums over the neighbourhoods, each member with influence
     1 / |S|, for each row of `labels` (scaled targets): rows 0, 1 of
     sums[p] N_dA, N_dCdA of the near sets, rows 2, 3 of the far sets;
     n_dc[p] their N_dC."""
     hoods = Neighbourhoods(exact, np.arange(exact.values.shape[1]), local,
-                           far, ddof)
+                           far, ddof, given)
     sums = np.zeros((len(labels), 4, exact.values.shape[0]))
     n_dc = np.zeros((len(labels), 3))
     for blocks, done in reference_blocks(refs, hoods.height,
@@ -362,17 +413,23 @@ def regression_sums(exact, refs, labels, local, far, ddof,
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None, band=DEAD_BAND, weighting=None):
+                progress_callback=None, given=None, band=DEAD_BAND,
+                weighting=None):
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
-    :func:`regression_sums`, (P, rows, a) and (P, 3).  The neighbourhoods
+    :func:`regression_sums`, (P, rows, a) and (P, places): STIR's counts
+    or RReliefF's N_dC.  The distances are computed, or read from `given`
+    (:class:`...formulas.neighbourhoods.GivenDistances`); local limits
+    `band` deviations about the mean, and with a `weighting`
+    (classification) the members weighted as the SWRF family weighs them
+    (:func:`classification_sums`).  The neighbourhoods
     depend on the attributes only, but with missing values a class's
     RELIEF-D diffs depend on the classes of `data`, which `labels` must
     then be."""
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
                                    local, far, ddof, stir, progress_callback,
-                                   band, weighting)
+                                   given, None, band, weighting)
     return regression_sums(data.exact, refs, labels, local, far, ddof,
-                           progress_callback)
+                           progress_callback, given)

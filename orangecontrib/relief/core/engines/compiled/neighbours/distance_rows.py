@@ -122,15 +122,10 @@ def row_sums(values, exact):
     return totals, squares
 
 
-def mean_distance(values, exact):
-    """T of SURF: the mean distance of the n (n - 1) / 2 pairs."""
-    n = values.shape[1]
-    return row_sums(values, exact)[0].sum() / (n * (n - 1))
-
-
 def pair_sums(values, exact):
     """The sums of D and of D^2 over the n (n - 1) ordered pairs of
     distinct instances (each instance's added in order, then those by
-    numpy, as :func:`mean_distance` adds them)."""
+    numpy): SURF's T and SWRF's deviation
+    (:func:`....formulas.neighbourhoods.global_statistics`)."""
     totals, squares = row_sums(values, exact)
     return totals.sum(), squares.sum()

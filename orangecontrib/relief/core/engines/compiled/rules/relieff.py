@@ -6,11 +6,12 @@ its list's places."""
 import numba
 import numpy as np
 from numba import prange
+from numba.extending import overload
 
-from ..diffs import (any_missing, attribute_diff, every_attribute_slotted,
-                     for_kernels, known_diff, linear_diff, numeric_and_known,
-                     slotted_linear_diff)
-from ....tables import LINEAR
+from ..diffs import (any_missing, as_dtype_of, attribute_diff,
+                     every_attribute_slotted, kernel_tables, known_diff,
+                     linear_diff, numeric_and_known, slotted_linear_diff)
+from ....tables import LINEAR, NarrowTables
 
 UPDATE_BLOCK = 64  # references per partial sum
 
@@ -40,9 +41,36 @@ def add_known_diffs(acc, tables, i, j, coef):
             acc[a] += coef * known_diff(tables, a, values[a, i], values[a, j])
 
 
-@numba.njit(inline="always", cache=True)
 def add_diffs(acc, tables, i, j, coef):
-    """acc[A] += coef * diff(A, I_i, I_j) for every attribute A."""
+    """acc[A] += coef * diff(A, I_i, I_j) for every attribute A, of the
+    exact tables (:func:`add_exact_diffs`) or of small integers as given
+    (:class:`....tables.NarrowTables`, :func:`add_narrow_diffs`): numba
+    compiles the one of the tables' type."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(add_diffs)
+def add_diffs_of(acc, tables, i, j, coef):
+    """The implementation of :func:`add_diffs` for the type of `tables`."""
+    if getattr(tables, "instance_class", None) is NarrowTables:
+        return add_narrow_diffs
+    return add_exact_diffs
+
+
+def add_narrow_diffs(acc, tables, i, j, coef):
+    """:func:`add_diffs` of narrow tables: the diff of two small integers
+    x_i, x_j is |x_i - x_j| / range, exact where the range is 1 or 2, so
+    |x_i - x_j| * unit is the float64 path's |s_i - s_j| to the bit (and
+    a nominal one's x_i != x_j its 0 or 1)."""
+    values, unit, nominal = tables.values, tables.unit, tables.nominal
+    for a in range(acc.shape[0]):
+        xi, xj = np.float64(values[a, i]), np.float64(values[a, j])
+        d = abs(xi - xj) * unit[a]
+        acc[a] += coef * (as_dtype_of(xi, xi != xj) if nominal[a] else d)
+
+
+def add_exact_diffs(acc, tables, i, j, coef):
+    """:func:`add_diffs` of the exact tables."""
     if numeric_and_known(tables):  # without the nominal select
         add_numeric_diffs(acc, tables.values, i, j, coef)
     elif not any_missing(tables):
@@ -83,7 +111,7 @@ def relieff_update(acc, tables, i, offsets, index, share, places, priors):
 def relieff_rule(exact, refs, neighbours, priors):
     """ReliefF weights (Kononenko 1994): the mean of the references'
     updates, over the parts of `neighbours` (:mod:`.....neighbours`)."""
-    tables = for_kernels(exact)
+    tables = kernel_tables(exact)
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), exact.values.shape[0]))
     for start, part in neighbours:
@@ -140,7 +168,7 @@ def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references, over
     the parts of `neighbours`, each neighbour weighted by its expected
     rank weight (:meth:`.....neighbours.Neighbours.place_weights`)."""
-    tables = for_kernels(exact)
+    tables = kernel_tables(exact)
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), 3, exact.values.shape[0]))
     for start, part in neighbours:

@@ -12,6 +12,8 @@ import numpy as np
 from numba import prange
 
 from ....formulas import neighbourhoods
+from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
+                               HIT_REFS, MISS_REFS, N_HIT, N_MISS)
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
@@ -20,7 +22,6 @@ from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
-from ....formulas.stir import CONSTANT_PLACES, WEIGHTED_SIMILARITY
 
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
@@ -29,15 +30,16 @@ GROUP = 16
 thresholds = numba.njit(cache=True)(neighbourhoods.thresholds)
 standard_deviation = numba.njit(cache=True)(neighbourhoods.standard_deviation)
 class_coefficients = numba.njit(cache=True)(neighbourhoods.class_coefficients)
+far_presence = numba.njit(cache=True)(neighbourhoods.far_presence)
 sigmoid_scale = numba.njit(cache=True)(neighbourhoods.sigmoid_scale)
 sigmoid_weight = numba.njit(cache=True)(neighbourhoods.sigmoid_weight)
 
 
 @numba.njit(inline="always", cache=True)
 def limits(dist, i, local, global_mean, ddof, band, global_scale):
-    """(near, far) limits of reference I_i from its distance row, and the
-    scale of its neighbours' sigmoid weights (the row's own with `local`,
-    else `global_scale`)."""
+    """(near, far) limits of reference I_i from its distance row, `band`
+    deviations about its mean with `local`, and the scale of its members'
+    sigmoid weights (the row's own with `local`, else `global_scale`)."""
     n = dist.shape[0]
     total = 0.0
     for j in range(n):
@@ -55,8 +57,8 @@ def limits(dist, i, local, global_mean, ddof, band, global_scale):
 
 @numba.njit(inline="always", cache=True)
 def weight_at(dist, limit, scale, weighted):
-    """The factor of a neighbour at `dist` in a set bounded by `limit`:
-    its sigmoid weight with `weighted` (the SWRF family), else 1."""
+    """The factor of a member at `dist` of a set bounded by `limit`: its
+    sigmoid weight with `weighted` (the SWRF family), else 1."""
     return sigmoid_weight(dist, limit, scale) if weighted else 1.0
 
 
@@ -107,32 +109,31 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 @numba.njit(inline="always", cache=True)
 def class_terms(dist, rows, count, groups, priors, near, far, scale,
-                with_far, counts, coefs, constant, similarity, weighted,
-                stir):
+                with_far, counts, coefs, scalars, weighted, stir):
     """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
-    rows[r]'s update over its near (s = 0) or far (s = 1) set; the constants
-    of :func:`...vectorised.surf.classification_sums` added."""
+    rows[r]'s update over its near (s = 0) or far (s = 1) set; with
+    `stir`, STIR's counts of :func:`...vectorised.surf.classification_sums`
+    added to `scalars`, with `weighted` and `with_far` the SWRF family's
+    far terms."""
     for r in range(count):
         i = rows[r]
         own = groups[i]
         member_counts(dist[r], i, groups, near[r], far[r], with_far, counts)
         class_coefficients(counts[0], own, priors, coefs[r, 0])
-        any_miss, any_hit = class_coefficients(counts[1], own, priors,
-                                               coefs[r, 1])
-        if with_far and similarity:
-            constant[0] += any_miss - any_hit
+        class_coefficients(counts[1], own, priors, coefs[r, 1])
         if with_far and weighted:
+            scalars[FAR_PRESENCE] += far_presence(counts[1], own)
             for j in range(dist.shape[1]):
-                if j != i and not dist[r, j] < near[r] and dist[r, j] > far[r]:
-                    constant[WEIGHTED_SIMILARITY] += coefs[
-                        r, 1, groups[j]] * sigmoid_weight(dist[r, j], far[r],
-                                                          scale[r])
+                if (j != i and not dist[r, j] < near[r]
+                        and dist[r, j] > far[r]):
+                    scalars[FAR_WEIGHT] += coefs[r, 1, groups[j]] * (
+                        sigmoid_weight(dist[r, j], far[r], scale[r]))
         if stir:
             n_miss = counts[0].sum() - counts[0, own]
-            constant[1] += counts[0, own]
-            constant[2] += n_miss
-            constant[3] += counts[0, own] > 0
-            constant[4] += n_miss > 0
+            scalars[N_HIT] += counts[0, own]
+            scalars[N_MISS] += n_miss
+            scalars[HIT_REFS] += counts[0, own] > 0
+            scalars[MISS_REFS] += n_miss > 0
 
 
 @numba.njit(inline="always", cache=True)
@@ -145,7 +146,8 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
     whose neighbourhood holds it, so that its values are read from memory
     once for them all (and on numeric data the sums once for four).  With
     `stir` the references are of one class (:func:`class_run`): an
-    instance is a hit of all of them or a miss of all."""
+    instance is a hit of all of them or a miss of all.  With `weighted`
+    each term is times the member's sigmoid weight (:func:`weight_at`)."""
     if not numeric_and_known(exact):
         class_update_any(sums, exact, groups, dist, rows, count, near, far,
                          scale, with_far, weighted, stir, coefs)
@@ -273,30 +275,33 @@ def class_run(refs, groups, first, end):
 
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
-                with_far, similarity, ddof, geometry, weighted, stir, start,
-                stop, partial, constant):
+                with_far, ddof, geometry, weighted, stir, start, stop,
+                partial, scalars, given, given_row):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
-    and constant[p] for each labelling labels[p] (:func:`radius_block`),
+    and scalars[p] for each labelling labels[p] (:func:`radius_block`),
     the blocks in parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
         radius_block(values, exact, refs, classes, priors, codes, labels,
-                     local, with_far, similarity, ddof, geometry, weighted,
-                     stir, b,
-                     min(stop, (b + 1) * UPDATE_BLOCK), partial, constant)
+                     local, with_far, ddof, geometry, weighted, stir, b,
+                     min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
+                     given, given_row)
 
 
 @numba.njit(cache=True)
 def radius_block(values, exact, refs, classes, priors, codes, labels, local,
-                 with_far, similarity, ddof, geometry, weighted, stir, b, end,
-                 partial, constant):
+                 with_far, ddof, geometry, weighted, stir, b, end, partial,
+                 scalars, given, given_row):
     """Add the references of block b, before `end`, to partial[p, b] and
-    constant[p, b] for each labelling labels[p]: the classification rule
-    (`classes`; codes[p], labels[p] as int64) or RReliefF's (labels[p] the
-    scaled target).  The distances, thresholds and neighbourhoods of up to
-    GROUP references of one class are found once for every labelling.
-    `geometry` holds (band, global mean, global sigmoid scale) of
-    :func:`limits`; `weighted` weights the neighbours (the SWRF family).
+    scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
+    labels[p]: the classification rule (`classes`; codes[p], labels[p] as
+    int64) or RReliefF's (labels[p] the scaled target).  The distances,
+    thresholds and neighbourhoods of up to GROUP references of one class
+    are found once for every labelling; the distances are computed, or
+    read from `given` (reference i's row given_row[i]) when it has rows
+    (:class:`GivenDistances`).  `geometry` holds the (band, global mean,
+    global sigmoid scale) of :func:`limits`; `weighted` weights the
+    members (the SWRF family).
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
     band, global_mean, global_scale = geometry[0], geometry[1], geometry[2]
@@ -316,7 +321,11 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
             n_rows = block_rows(first + q, first + count, block)
             for r in range(ROWS):
                 block[r] = refs[block[r]]
-            distance_block(values, exact, block, n_rows, dist[q:])
+            if given.shape[0] == 0:
+                distance_block(values, exact, block, n_rows, dist[q:])
+            else:
+                for r in range(n_rows):
+                    dist[q + r] = given[given_row[block[r]]]
         for r in range(count):
             near[r], far[r], scale[r] = limits(dist[r], rows[r], local,
                                                global_mean, ddof, band,
@@ -324,13 +333,13 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
         for p in range(len(labels)):
             if classes:
                 class_terms(dist, rows, count, codes[p], priors, near, far,
-                            scale, with_far, counts, coefs, constant[p, b],
-                            similarity, weighted, stir)
+                            scale, with_far, counts, coefs, scalars[p, b],
+                            weighted, stir)
                 class_update(partial[p, b], exact, codes[p], dist, rows,
                              count, near, far, scale, with_far, weighted,
                              stir, coefs)
             else:
-                regression_update(partial[p, b], constant[p, b], exact, dist,
+                regression_update(partial[p, b], scalars[p, b], exact, dist,
                                   rows, count, labels[p], near, far, with_far,
                                   counts, influence, p == 0)
         first += count
@@ -340,22 +349,23 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
             partial[p, b, 2] = partial[0, b, 2]
 
 
-def global_geometry(values, exact, local, band, weighting):
+def global_geometry(values, exact, local, band, weighting, given):
     """(band, global mean, global sigmoid scale) of :func:`radius_block`:
-    the mean and deviation of all pairs' distances where the limits are
-    not the references' own (SURF, SWRF; `weighting` None, or whether
-    the zero diagonal counts, :func:`...formulas.neighbourhoods.global_statistics`)."""
+    SURF's T (and SWRF's deviation, `weighting` whether it counts the
+    zero diagonal, :func:`...formulas.neighbourhoods.global_statistics`)
+    where the limits are not the references' own, computed or `given`."""
+    if given is not None:
+        return np.array([band, given.global_mean, given.global_scale])
     if local:
         return np.array([band, 0.0, 1.0])
-    n = values.shape[1]
     mean, sigma = neighbourhoods.global_statistics(
-        *pair_sums(values, exact), n, bool(weighting))
+        *pair_sums(values, exact), values.shape[1], bool(weighting))
     return np.array([band, mean, neighbourhoods.sigmoid_scale(sigma)])
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None, band=neighbourhoods.DEAD_BAND,
-                weighting=None):
+                progress_callback=None, given=None,
+                band=neighbourhoods.DEAD_BAND, weighting=None):
     """The sums of the SURF family's rule over the references `refs` for
     each labelling (the interface of
     :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
@@ -365,22 +375,25 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
-    geometry = global_geometry(values, exact, local, band, weighting)
+    geometry = global_geometry(values, exact, local, band, weighting, given)
+    if given is None:
+        rows, row_of = np.empty((0, 0)), np.empty(0, np.int64)
+    else:
+        rows, row_of = given.rows, given.row_of
     classes = task == "classification"
     codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((len(labels), n_blocks, 6 if classes else 4,
                         values.shape[0]))
-    constant = np.zeros((len(labels), n_blocks,
-                         CONSTANT_PLACES if classes else 3))
+    scalars = np.zeros((len(labels), n_blocks,
+                        CLASS_SCALARS if classes else 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
         radius_sums(values, exact, refs, classes, data.priors, codes, labels,
-                    local, far != neighbourhoods.NO_FAR,
-                    far == neighbourhoods.SIMILARITY, ddof, geometry,
+                    local, far != neighbourhoods.NO_FAR, ddof, geometry,
                     weighting is not None, stir, start, stop, partial,
-                    constant)
+                    scalars, rows, row_of)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
-            constant.sum(axis=1))
+            scalars.sum(axis=1))

@@ -1,0 +1,130 @@
+"""Exact distances of compact data: D(i, j) = sum_A w_A diff(A, I_i, I_j)
+(Prat & Belanche 2006, eq. 2.1, 3.1), the float64 distance of the float64
+path to the bit, computed a block of columns at a time.
+
+Three producers, chosen by the data:
+
+* bit planes (:mod:`.planes`): small integers without missing values
+  and no distance weights; the distance in half units is a whole number,
+  summed by popcount over each block's planes, block after block;
+  halved, it is the float64 path's sum to the bit (every partial sum of
+  halves is exact);
+* a sparse matrix: each pair's two rows merged over the columns either
+  stores, the terms added in attribute order (a column neither stores
+  adds an exact 0; the numpy engine makes blocks of columns dense);
+* anything else: each block's exact tables (:mod:`.data`), their terms
+  added to running sums attribute after attribute, which is the float64
+  path's order.
+
+Each returns the distances of some reference rows to every instance,
+(rows x n) float64, which the common top-k and the rules read
+(:mod:`.search`, :mod:`.rules`).  Memory: those distances and a block.
+"""
+import numpy as np
+import scipy.sparse as sp
+
+from .. import engines
+from ..progress import report
+from ..values import scale_factors
+from . import planes
+from .planes import block_planes, fits_planes
+
+#: a unit of the planes' distances (half a diff), exact in float64
+HALF = 0.5
+#: stored entries of a sparse matrix scaled at a time
+ENTRIES = 2 ** 20
+
+
+def distances(data, rows, weights=None, progress_callback=None,
+              client=None, scaled=None):
+    """D(I_rows[r], I_j) for every instance j, float64 (len(rows), n), as
+    the float64 path computes it (:mod:`..engines`); `weights` the
+    distance's attribute weights as the search applies them (None: 1);
+    `scaled` sparse data's :func:`scaled_matrix`, if the caller made it
+    already.  On a Dask `client`'s cluster the blocks are tasks
+    (:mod:`.cluster`), the same distances to the bit."""
+    rows = np.asarray(rows, np.int64)
+    if client is not None:
+        from .cluster import distances_on
+        return distances_on(client, data, rows, weights, progress_callback)
+    if fits_planes(data.stats, data.nominal, data.kind, weights):
+        counts = np.zeros((len(rows), data.n_instances), np.int64)
+        for start, block in data.raw_blocks(planes.PLANE_COLUMNS):
+            add_plane_counts(data.block(start, block), rows, counts)
+            report(progress_callback,
+                   (start + block.shape[1]) / data.n_attributes)
+        return counts * HALF
+    if data.store.is_sparse:
+        return sparse_distances(scaled_matrix(data) if scaled is None
+                                else scaled, data, rows, weights)
+    out = np.zeros((len(rows), data.n_instances))
+    for start, block in data.raw_blocks():
+        add_block_distances(data.block(start, block), rows,
+                            None if weights is None
+                            else weights[start:start + block.shape[1]], out)
+        report(progress_callback,
+               (start + block.shape[1]) / data.n_attributes)
+    return out
+
+
+def add_plane_counts(part, rows, counts):
+    """counts += the popcount distances (half units) of the rows to every
+    instance over the columns of `part` (:meth:`.data.CompactData.block`,
+    columns that fit planes); returns `counts`."""
+    stats = part.stats
+    planes, digits = block_planes(part.store.X, stats.low, stats.high,
+                                  part.nominal)
+    engines.kernels(part.engine).plane_distances(planes, digits, rows,
+                                                 counts)
+    return counts
+
+
+def add_block_distances(part, rows, weights, out):
+    """out += the terms of the columns of `part` (a block), added to the
+    running sums in attribute order; returns `out`."""
+    exact = part.exact_block(0, part.store.X)
+    engines.kernels(part.engine).add_distances(exact, weights, rows, out)
+    return out
+
+
+def scaled_matrix(data):
+    """The sparse data's instances and columns as CSR (sorted indices)
+    of float64 scaled values, as :func:`..values.scale_rows` scales them,
+    and the scaled value of an entry it does not store, per column."""
+    store, stats = data.store, data.stats
+    matrix = store.X
+    if store.rows is not None:
+        matrix = matrix[store.rows]
+    if store.columns is not None:
+        matrix = matrix[:, store.columns]
+    matrix = sp.csr_matrix(matrix)  # sharing the given entries: no sort
+    if not matrix.has_sorted_indices:  # in place, which would change them
+        matrix = matrix.sorted_indices()
+    low, span, huge = scale_factors(stats.low, stats.high, data.nominal)
+    values = np.empty(matrix.nnz)
+    for first in range(0, matrix.nnz, ENTRIES):  # no temporary of all
+        part = slice(first, first + ENTRIES)
+        column = matrix.indices[part]
+        np.subtract(matrix.data[part], low[column], out=values[part])
+        values[part] /= span[column]
+    implicit = (0.0 - low) / span
+    for a in np.flatnonzero(huge):
+        half = stats.high[a] / 2 - low[a] / 2
+        inside = matrix.indices == a
+        values[inside] = (matrix.data[inside] / 2 - low[a] / 2) / half
+        implicit[a] = (0.0 / 2 - low[a] / 2) / half
+    return sp.csr_matrix((values, matrix.indices, matrix.indptr),
+                         shape=matrix.shape), implicit
+
+
+def sparse_distances(scaled, data, rows, weights):
+    """:func:`distances` of sparse data (no value is missing in a sparse
+    matrix: :func:`.store.check_sparse`) from their :func:`scaled_matrix`
+    `scaled`."""
+    matrix, implicit = scaled
+    out = np.empty((len(rows), data.n_instances))
+    engines.kernels(data.engine).sparse_distances(
+        matrix, implicit, data.nominal, data.kind, data.t_eq, data.t_diff,
+        np.ones(data.n_attributes) if weights is None else weights, rows,
+        out)
+    return out

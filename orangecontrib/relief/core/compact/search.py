@@ -1,0 +1,67 @@
+"""Step 2 on compact data: the k nearest instances of each group.
+
+The distances of a chunk of references to every instance are exact
+(:mod:`.distances`), so their lists are those of the float64 path
+(:func:`..engines.vectorised.neighbours.lists_of_rows`): ranked by
+(distance, index), the candidates at the k-th distance sharing the last
+places by the tie rule (:mod:`..neighbours`).  On bit planes every
+distance is a whole number of halves, so ties are exact ties, as on the
+float64 path.  The references are taken in chunks whose distances fit
+:data:`DISTANCE_BYTES` (each chunk a pass over the columns); the lists of
+every reference are held at once, as one part of
+:class:`..neighbours.NeighbourLists`, since the rules read them once per
+block of columns.
+"""
+import numpy as np
+
+from ..engines.vectorised.neighbours import lists_of_rows, search_weights
+from ..neighbours import Neighbours, NeighbourLists
+from ..options import TIES
+from ..progress import wrap_callback
+from .distances import distances, scaled_matrix
+
+#: the distances held at once (references x instances float64)
+DISTANCE_BYTES = 2 ** 28
+#: the same of sparse data, whose distances are rows of their own (no
+#: pass over the columns to save), where memory counts in stored entries
+SPARSE_DISTANCE_BYTES = 2 ** 25
+
+
+def chunks(count, n, limit=DISTANCE_BYTES):
+    """Slices of `count` references whose distances to n instances fit
+    `limit` bytes."""
+    size = max(1, limit // (8 * max(n, 1)))
+    return [slice(first, min(first + size, count))
+            for first in range(0, count, size)]
+
+
+def find_neighbours(data, refs, k, weights=None, progress_callback=None,
+                    client=None, ties=TIES):
+    """The :class:`..neighbours.NeighbourLists` of each reference's k
+    nearest instances of each group by the tie rule `ties`: the lists of
+    :func:`..engines.compiled.neighbours.search.find_neighbours` on the
+    data in float64, field for field.  `weights` are the distance's
+    attribute weights (None: 1), rounded to float32 as the search rounds
+    them.  On a Dask `client`'s cluster the distances are tasks
+    (:mod:`.cluster`), the same to the bit."""
+    n = data.n_instances
+    k = min(k, n)
+    if weights is not None:
+        weights = search_weights(weights, data.n_attributes)
+    unique, inverse = np.unique(refs, return_inverse=True)
+    members = [np.flatnonzero(data.groups == g) for g in range(data.n_groups)]
+    sparse = data.store.is_sparse and client is None
+    scaled = scaled_matrix(data) if sparse else None
+    parts = chunks(len(unique), n, SPARSE_DISTANCE_BYTES if sparse
+                   else DISTANCE_BYTES)
+    found = []
+    for p, part in enumerate(parts):
+        rows = unique[part]
+        dist = distances(data, rows, weights, wrap_callback(
+            progress_callback, p / len(parts), (p + 1) / len(parts)),
+            client, scaled)
+        dist[np.arange(len(rows)), rows] = np.inf
+        found.append(lists_of_rows(dist, members, k, ties))
+        del dist
+    lists = Neighbours.concatenate(found, k, data.n_groups, ties)
+    return NeighbourLists.holding(lists.take(inverse.ravel()))

@@ -1,0 +1,250 @@
+"""Exact distances of wide data, a block of columns at a time, compiled
+(:mod:`....compact` reads the blocks and adds them up; the numpy twins are
+in :mod:`...vectorised.wide`).
+
+* :func:`plane_distances` -- the popcount distance of bit planes in half
+  units (:mod:`....compact.planes`): a popcount of the xor of two rows'
+  words, which LLVM compiles to the processor's vector popcount where it
+  has one (AVX-512 VPOPCNTDQ), else to scalar POPCNT;
+* :func:`add_distances` -- a block's float64 diffs added to running
+  sums in attribute order;
+* :func:`sparse_distances` -- the same of two rows of a CSR matrix,
+  merged over the columns that either stores.
+"""
+from collections import namedtuple
+
+import numba
+import numpy as np
+from numba import prange
+from numba.core import types
+from numba.extending import intrinsic
+
+from ..diffs import attribute_diff, for_kernels, known_diff, numeric_and_known
+
+#: what :func:`..diffs.known_diff` reads of the tables, for a sparse
+#: matrix's diffs
+DiffKind = namedtuple("DiffKind", ["nominal", "kind", "t_eq", "t_diff"])
+
+
+@intrinsic
+def popcount(typingctx, word):
+    """The number of bits set in a uint64 (LLVM's ctpop)."""
+    if word != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@numba.njit(inline="always", cache=True)
+def plane_count(planes, digits, i, j):
+    """D(i, j) in half units (:mod:`....compact.planes`)."""
+    count = np.uint64(0)
+    for w in range(planes.shape[1]):
+        count += popcount(planes[i, w] ^ planes[j, w])
+    mismatches = np.uint64(0)
+    for w in range(digits.shape[2]):
+        mismatches += popcount((digits[i, 0, w] ^ digits[j, 0, w])
+                               | (digits[i, 1, w] ^ digits[j, 1, w]))
+    return np.int64(count + mismatches + mismatches)
+
+
+#: instances per side of a tile of the symmetric search
+TILE = 32
+
+
+@numba.njit(parallel=True, cache=True)
+def plane_pairs(planes, digits, tile_i, tile_j, out):
+    """out[i, j] and out[j, i] += D(i, j) for every pair i < j of the
+    tile pairs (tile_i[t], tile_j[t]), tile_i <= tile_j: each pair once,
+    the tiles in parallel (they write disjoint entries)."""
+    n = planes.shape[0]
+    for t in prange(len(tile_i)):
+        for i in range(tile_i[t] * TILE, min(n, (tile_i[t] + 1) * TILE)):
+            first = (i + 1 if tile_i[t] == tile_j[t]
+                     else tile_j[t] * TILE)
+            for j in range(first, min(n, (tile_j[t] + 1) * TILE)):
+                d = plane_count(planes, digits, i, j)
+                out[i, j] += d
+                out[j, i] += d
+
+
+@numba.njit(parallel=True, cache=True)
+def plane_rows(planes, digits, rows, out):
+    """out[r, j] += D(rows[r], j) for every instance j."""
+    for r in prange(len(rows)):
+        i = rows[r]
+        for j in range(planes.shape[0]):
+            out[r, j] += plane_count(planes, digits, i, j)
+
+
+def plane_distances(planes, digits, rows, out):
+    """out[r, j] += D(rows[r], j), the distance in half units of the
+    planes (n, W) and the nominal digit planes (n, 2, W') for every
+    instance j; every instance a reference (rows 0 .. n - 1), each pair
+    is counted once."""
+    n = planes.shape[0]
+    if len(rows) == n and (rows == np.arange(n)).all():
+        tiles = -(-n // TILE)
+        tile_i, tile_j = np.triu_indices(tiles)
+        plane_pairs(planes, digits, tile_i.astype(np.int64),
+                    tile_j.astype(np.int64), out)
+    else:
+        plane_rows(planes, digits, rows, out)
+
+
+@numba.njit(parallel=True, cache=True)
+def add_distances_kernel(exact, values, weights, rows, out):
+    """out[r, j] += w_A diff(A, I_rows[r], I_j) for each attribute A of
+    the block, in order (one row of sums per reference; `values` the
+    block's values in C order, an attribute's instances together)."""
+    n_attrs, n = values.shape
+    simple = numeric_and_known(exact)
+    for r in prange(len(rows)):
+        i = rows[r]
+        for a in range(n_attrs):
+            w = weights[a]
+            if w == 0:
+                continue
+            x = values[a, i]
+            if simple:
+                for j in range(n):
+                    out[r, j] += w * abs(x - values[a, j])
+            elif exact.relief_d.shape[2] == 0:
+                for j in range(n):
+                    out[r, j] += w * known_diff(exact, a, x, values[a, j])
+            else:
+                for j in range(n):
+                    out[r, j] += w * attribute_diff(exact, a, i, j)
+
+
+def add_distances(exact, weights, rows, out):
+    """out[r, j] += sum_A w_A diff(A, I_rows[r], I_j) over the attributes
+    of the exact tables `exact` (a block of columns), added to the running
+    sums `out` in attribute order, as the exact distance adds them."""
+    n_attrs = exact.values.shape[0]
+    weights = (np.ones(n_attrs) if weights is None
+               else np.ascontiguousarray(weights, dtype=np.float64))
+    add_distances_kernel(for_kernels(exact),
+                         np.ascontiguousarray(exact.values), weights,
+                         np.asarray(rows, np.int64), out)
+
+
+@numba.njit(inline="always", cache=True)
+def merged_distance(indptr, indices, data, implicit, tables, weights, i, j):
+    """sum_A w_A diff(A, I_i, I_j) of two rows of a CSR matrix, added in
+    attribute order over the columns either row stores (a column neither
+    stores adds diff(z, z) = 0: nothing).
+
+    The merge has no branch but its loop's: each step takes the lower of
+    the two rows' next columns (both where they are equal), its values
+    selected, the positions moved by the comparisons' outcomes; the loads
+    read a position clamped to the matrix, so that the selects need no
+    jump (a merge's comparisons are as unpredictable as the data)."""
+    p, p_end = indptr[i], indptr[i + 1]
+    q, q_end = indptr[j], indptr[j + 1]
+    n_attrs, top = len(implicit), max(len(indices) - 1, 0)
+    d = 0.0
+    while p < p_end or q < q_end:
+        ci = indices[min(p, top)] if p < p_end else n_attrs
+        cj = indices[min(q, top)] if q < q_end else n_attrs
+        a = min(ci, cj)
+        x = data[min(p, top)] if ci == a else implicit[a]
+        y = data[min(q, top)] if cj == a else implicit[a]
+        d += weights[a] * known_diff(tables, a, x, y)
+        p += ci == a
+        q += cj == a
+    return d
+
+
+@numba.njit(parallel=True, cache=True)
+def sparse_kernel(indptr, indices, data, implicit, tables, weights, rows,
+                  out):
+    """out[r, j] = the merged distance of rows[r] and every instance j."""
+    n = len(indptr) - 1
+    for r in prange(len(rows)):
+        for j in range(n):
+            out[r, j] = merged_distance(indptr, indices, data, implicit,
+                                        tables, weights, rows[r], j)
+
+
+def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
+                     rows, out):
+    """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR `matrix`
+    of scaled values (n, a; sorted indices, no value missing), an entry
+    it does not store being its column's `implicit` value, the attributes
+    added in their order (see :func:`...vectorised.wide.sparse_distances`,
+    the same floats)."""
+    tables = DiffKind(nominal, kind, np.float64(t_eq), np.float64(t_diff))
+    sparse_kernel(matrix.indptr, matrix.indices,
+                  np.ascontiguousarray(matrix.data, dtype=np.float64),
+                  implicit, tables, np.ascontiguousarray(weights, np.float64),
+                  np.asarray(rows, np.int64), out)
+
+
+def bit_words(bits):
+    """Bool (rows, n) as uint64 words (rows, ceil(n / 64)), bit b of word
+    q instance 64 q + b."""
+    rows, n = bits.shape
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    out = np.zeros((rows, -(-n // 64) * 8), np.uint8)
+    out[:, :packed.shape[1]] = packed
+    return out.view(np.uint64)
+
+
+def level_tables(codes, n_levels):
+    """What :func:`level_sums` reads of the levels `codes` (n, a) of
+    n_levels: for each attribute and level above 0, the instances at
+    that level as bits, (a, levels - 1, W) uint64."""
+    return np.ascontiguousarray(np.stack(
+        [bit_words(codes.T == v) for v in range(1, n_levels)], axis=1))
+
+
+@numba.njit(parallel=True, cache=True)
+def sum_levels(member_bits, level_bits, ref_diffs, sums, squares, counts):
+    """sums[a, r, c] = sum_v count(r, c, a, v) ref_diffs[r, a, v], and
+    squares[a, r, c] the same of the squared diffs (where `squares` has
+    rows), count(r, c, a, v) = popcount(member_bits[r, c] & level_bits[a,
+    v - 1]) for the levels above 0 and the rest of the members at level
+    0; counts[r, c] the members.  The counts are whole numbers and the
+    diffs halves: every product and sum is exact."""
+    n_refs, n_groups, n_words = member_bits.shape
+    n_attrs, above = level_bits.shape[0], level_bits.shape[1]
+    for r in prange(n_refs):
+        for c in range(n_groups):
+            total = np.uint64(0)
+            for w in range(n_words):
+                total += popcount(member_bits[r, c, w])
+            counts[r, c] = np.float64(total)
+            for a in range(n_attrs):
+                rest = np.float64(total)
+                s = q = 0.0
+                for v in range(above):
+                    count = np.uint64(0)
+                    for w in range(n_words):
+                        count += popcount(member_bits[r, c, w]
+                                          & level_bits[a, v, w])
+                    d = ref_diffs[r, a, v + 1]
+                    s += np.float64(count) * d
+                    q += np.float64(count) * (d * d)
+                    rest -= np.float64(count)
+                d = ref_diffs[r, a, 0]
+                sums[a, r, c] = s + rest * d
+                if squares.shape[0]:
+                    squares[a, r, c] = q + rest * (d * d)
+
+
+def level_sums(members, groups, n_groups, tables, ref_diffs, squares):
+    """The sums of :class:`....tables.LevelTables` (its ``sums``) by
+    popcount over bit sets of the instances (:func:`sum_levels`)."""
+    member_bits = np.ascontiguousarray(np.stack(
+        [bit_words(members & (groups == c)[None, :])
+         for c in range(n_groups)], axis=1))
+    n_refs, n_attrs = len(members), tables.shape[0]
+    sums = np.empty((n_attrs, n_refs, n_groups))
+    squared = np.empty((n_attrs, n_refs, n_groups) if squares
+                       else (0, 0, 0))
+    counts = np.empty((n_refs, n_groups))
+    sum_levels(member_bits, tables, ref_diffs, sums, squared, counts)
+    return sums, counts, squared if squares else None

@@ -1,0 +1,77 @@
+"""Roughly how long a call takes on each engine, and its kernels to
+compile: what a person is told before a long run on the vectorised
+engine, and when compiling first is quicker than not.
+
+A call's work is references x instances x attributes
+(:func:`..engines.work_of`); its processor time on an engine is the work
+times the engine's rate for the part of the preparation that compiles
+the call's kernels (:data:`RATES`, measured by
+``benchmarks/bench_engines.py``).  Both engines share a call's work among
+the processors; on a busy machine they get what the others leave
+(:func:`available_cores`).  Estimates are good to a factor of two or
+so: they say "about 6 min" against "about 40 s", not to the second.
+
+This module imports no compiler.
+"""
+import os
+
+from . import preparation
+
+#: processor nanoseconds per unit of work (reference x instance x
+#: attribute) of the vectorised and the compiled engine, for the calls of
+#: each part of the preparation (4000 x 50 numeric data, every instance a
+#: reference; measured on a 2-core AMD EPYC by benchmarks/bench_engines.py;
+#: dReliefF and CDRelief taken as ReliefF)
+RATES = {preparation.RELIEFF: (1.7, 0.22),
+         preparation.RRELIEFF: (1.3, 0.3),
+         preparation.SURF: (3.5, 0.6),
+         preparation.NPDR: (40.0, 11.0),
+         preparation.DOUBLE: (1.7, 0.22),
+         preparation.CLASS_DEPENDENT: (1.7, 0.22)}
+#: the rates of a call of another part (or of no known part)
+DEFAULT_RATES = RATES[preparation.RELIEFF]
+#: compiling first must be this many times quicker than the vectorised
+#: engine for a call to compile its kernels rather than wait
+COMPILE_GAIN = 1.5
+
+
+def available_cores():
+    """The processors a computation can count on now: those this process
+    may use, less the load of the others (at least one)."""
+    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+             else os.cpu_count() or 1)
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = 0.0
+    return max(1.0, cores - load) if load < cores else cores / (1 + load)
+
+
+def run_seconds(work, parts, passes=1):
+    """(vectorised, compiled) wall seconds of `passes` calls of `work`
+    whose kernels the parts `parts` compile (the first of them sets the
+    rates)."""
+    vectorised, compiled = (RATES.get(parts[0], DEFAULT_RATES) if parts
+                            else DEFAULT_RATES)
+    cores = available_cores()
+    return tuple(work * passes * rate * 1e-9 / cores
+                 for rate in (vectorised, compiled))
+
+
+def compile_seconds(parts):
+    """Wall seconds to compile the kernels of the parts `parts` not
+    prepared yet, here (a single thread compiles): their budgets, on the
+    processor they get."""
+    budgets, done = dict(preparation.PARTS), preparation.done_parts()
+    return (sum(budgets[part] for part in parts if part not in done)
+            / min(1.0, available_cores()))
+
+
+def compiling_pays(work, parts, passes=1):
+    """Whether compiling the kernels of the parts `parts` and running the
+    compiled engine beats the vectorised engine by :data:`COMPILE_GAIN`
+    on `passes` calls of `work` (never for calls of unknown parts)."""
+    if not parts:
+        return False
+    vectorised, compiled = run_seconds(work, parts, passes)
+    return vectorised > COMPILE_GAIN * (compile_seconds(parts) + compiled)

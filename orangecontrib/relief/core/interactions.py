@@ -1,0 +1,369 @@
+"""The Relief interaction map: which attributes act together, from the
+neighbour pairs the weights use.
+
+A Relief method's weight of an attribute is a sum over its (reference,
+neighbour) pairs, each with a multiplier u_p as a miss and v_p as a hit
+(:mod:`.neighbour_pairs`)::
+
+    W[A] = sum_p (u_p - v_p) d_p(A)         d_p(A) = diff(A, reference, neighbour)
+
+Over the same pairs with the same multipliers, a pair of attributes (A, B)
+has the co-difference
+
+    I(A, B) = sum_p (u_p - v_p) d_p(A) d_p(B) = w+ E+[d(A) d(B)] - w- E-[d(A) d(B)]
+
+(E+ and E- the means over the misses and the hits weighted by u and v,
+w+ and w- their totals, 1 for ReliefF): how much more often A and B
+differ together between near instances of different classes than between
+near instances of the same class.  Its diagonal I(A, A) is the weight
+W[A] where the diffs are 0 or 1 (nominal attributes).  Were A and B to
+act each on its own, their diffs would be about independent among the
+misses and among the hits, and I(A, B) near the product of the marginals
+w+ E+[d(A)] E+[d(B)] - w- E-[d(A)] E-[d(B)].  The map is what remains:
+
+    Delta(A, B) = w+ Cov+(d(A), d(B)) - w- Cov-(d(A), d(B))
+
+On a pure XOR of A and B a miss differs in exactly one of them and a hit
+in both or neither, so Cov+ is -E+[d(A)] E+[d(B)] (about -1/4) and Cov-
+is positive: Delta(A, B) is strongly negative, the largest entry in
+magnitude.  A pair of attributes with main effects alone has a small
+Delta, not 0: neighbours found at a small distance differ in few
+attributes, so that any two diffs are negatively dependent, the more so
+among the misses, where the relevant attributes differ more often
+(``doc/interactions.md`` derives it and checks it on data with known
+answers).
+
+Delta is a sum of the references' shares: z_i, the centred products
+(d(A) - E+[d(A)]) (d(B) - E+[d(B)]) of reference i's misses weighted by
+u, less those of its hits (centred by E-) weighted by v.  Each entry is
+tested as the weights of Relief are averages of the references'
+updates: the one-sample t of the z_i over the m references (m - 1
+degrees of freedom; a STIR-like t, Le et al. 2019, that keeps the pairs
+of a reference together), two-sided, the p-values adjusted for the
+K (K - 1) / 2 pairs.  The references overlap (an instance is the
+neighbour of many), so the t is optimistic: read small p-values as a
+ranking and confirm a finding on new data.  The test compares hits with
+misses and needs a class.
+
+This module imports neither Orange nor Qt.
+
+References
+----------
+Le, T. T., Urbanowicz, R. J., Moore, J. H., McKinney, B. A. (2019).
+STatistical Inference Relief (STIR) feature selection. Bioinformatics
+35(8):1358-1365.
+"""
+from collections import namedtuple
+
+import numpy as np
+from scipy.cluster.hierarchy import leaves_list, linkage
+from scipy.spatial.distance import squareform
+from scipy.special import stdtr
+
+from .errors import ReliefInputError
+from .neighbour_pairs import method_pairs
+from .options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF, T_DIFF, T_EQ,
+                      TIES, OneOf, Optional, PositiveInt, check)
+from .progress import report, wrap_callback
+from .significance import adjust
+from .threshold import best_first
+
+#: the default number of attributes in the map (the best by weight)
+TOP_K = 30
+#: the entries' test: the t of the references' shares, or None (none)
+TEST = Optional(OneOf("t"), "no test")
+#: pairs whose diffs are held at once (times the attributes, float64)
+CHUNK_PAIRS = 2 ** 15
+#: the share of the run spent finding the pairs (for progress)
+SEARCH_SHARE = 0.6
+
+InteractionMap = namedtuple("InteractionMap", [
+    "attributes",      # (K,) the mapped attributes' indices, best first
+    "weights",         # (a,) the method's weights of every attribute
+    "interaction",     # (K, K) Delta, symmetric; its diagonal W+ Var+ - ..
+    "co_difference",   # (K, K) I (its diagonal the weights for 0/1 diffs)
+    "marginal",        # (K, K) the product of the marginals, I - Delta
+    "statistic",       # (K, K) the t of Delta, NaN off a test
+    "p",               # (K, K) two-sided p-values (NaN: no test)
+    "q",               # (K, K) p adjusted over the K (K - 1) / 2 pairs
+    "df",              # degrees of freedom of the t, references - 1
+    "n_pairs",         # the number of neighbour pairs
+    "notes",           # tuple of str: what was left out or untested, why
+])
+
+
+def interaction_map(X, y, discrete=None, *, method="relieff",
+                    task="classification", top_k=None, attributes=None,
+                    absolute=ABSOLUTE, test="t", adjustment=ADJUSTMENT,
+                    k_nearest=None, deviation=DEVIATION, weighting="exp_rank",
+                    sigma=None, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+                    ties=TIES, names=None, progress_callback=None):
+    """The interaction map of the best `top_k` attributes (or of
+    `attributes`) over `method`'s neighbour pairs.
+
+    Parameters
+    ----------
+    X, y, discrete
+        As every estimator's: attributes (NaN missing, nominal ones as
+        codes), the class codes or (``task="regression"``) a number, the
+        nominal columns.
+    method : "relief", "relieff", "surf", "surf*", "multisurf" or
+        "multisurf*"
+        Whose neighbour pairs and multipliers (:mod:`.neighbour_pairs`;
+        every instance a reference, the SURF family's near sets).
+    top_k : int or None
+        Map the best `top_k` attributes by the method's weights (with
+        `absolute` by their magnitude); None: the best :data:`TOP_K`, or
+        every attribute where there are fewer.  Attributes that never
+        differ over the pairs (constant ones) are left out first.
+    attributes : sequence of int or None
+        Map these attributes instead (in this order).
+    test : "t" or None
+        The STIR-like t of every entry (classification only), or none.
+    adjustment : "bh", "holm" or "bonferroni"
+    k_nearest, deviation, weighting, sigma, diff, t_eq, t_diff, ties
+        The method's options (:func:`.neighbour_pairs.method_pairs`).
+    names : sequence of str or None
+        The attributes' names, for the notes (default "attribute i").
+    progress_callback : callable(float) or None
+
+    Returns
+    -------
+    InteractionMap
+
+    Raises
+    ------
+    ReliefInputError
+        Fewer than two attributes to map, `top_k` above the attributes, a
+        test on a numeric target, bad options.
+    """
+    test = TEST("test", test)
+    absolute = check("absolute", absolute)
+    adjustment = check("adjustment", adjustment)
+    n_attributes = np.shape(X)[1] if np.ndim(X) == 2 else 0
+    if n_attributes < 2:
+        raise ReliefInputError(
+            f"The interaction map needs at least two attributes (it maps "
+            f"pairs), got {n_attributes}.")
+    top_k = Optional(PositiveInt(), f"the best {TOP_K}")("top_k", top_k)
+    if top_k is not None and top_k > n_attributes:
+        raise ReliefInputError(
+            f"top_k={top_k} is more than the {n_attributes} attributes; "
+            f"give at most {n_attributes}.")
+    top_k = min(TOP_K, n_attributes) if top_k is None else top_k
+    if test is not None and task == "regression":
+        raise ReliefInputError(
+            "The interaction test compares the pairs of hits with those of "
+            "misses and needs a class; the target is numeric (test=None "
+            "maps it untested).")
+    names = ([f"attribute {i}" for i in range(n_attributes)]
+             if names is None else list(names))
+    pairs = method_pairs(X, y, discrete, method=method, task=task,
+                         k_nearest=k_nearest, deviation=deviation,
+                         weighting=weighting, sigma=sigma, diff=diff,
+                         t_eq=t_eq, t_diff=t_diff, ties=ties,
+                         progress_callback=wrap_callback(
+                             progress_callback, 0, SEARCH_SHARE))
+    weights, differs = pair_weights(pairs)
+    notes = []
+    if attributes is None:
+        silent = np.flatnonzero(~differs)
+        if len(silent):
+            notes.append(f"left out, never differing over the neighbour "
+                         f"pairs (constant): {listed(names, silent)}")
+        order = [a for a in best_first(weights, absolute) if differs[a]]
+        chosen = np.array(order[:top_k], np.int64)
+    else:
+        chosen = np.unique(np.asarray(attributes, np.int64),
+                           return_index=True)
+        chosen = np.asarray(attributes, np.int64)[np.sort(chosen[1])]
+        if len(chosen) < 2 or chosen.min() < 0 \
+                or chosen.max() >= n_attributes:
+            raise ReliefInputError(
+                f"attributes must name at least two distinct columns in "
+                f"0..{n_attributes - 1}, got {list(attributes)!r}.")
+    if len(chosen) < 2:
+        raise ReliefInputError(
+            "The interaction map needs at least two attributes that "
+            "differ over the neighbour pairs.")
+    terms = map_terms(pairs, chosen, test, wrap_callback(
+        progress_callback, SEARCH_SHARE, 1))
+    result = map_of(terms, test, adjustment)
+    notes.extend(untested_notes(result, chosen, names, test))
+    report(progress_callback, 1.0)
+    return InteractionMap(chosen, weights, *result, len(pairs.first),
+                          tuple(notes))
+
+
+def listed(names, indices, most=5):
+    """The names of `indices`, at most `most` of them and how many more."""
+    shown = ", ".join(names[i] for i in indices[:most])
+    more = len(indices) - most
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def chunks(n_pairs):
+    """Slices of the pairs, :data:`CHUNK_PAIRS` at a time."""
+    return [slice(start, start + CHUNK_PAIRS)
+            for start in range(0, n_pairs, CHUNK_PAIRS)] or [slice(0, 0)]
+
+
+def pair_weights(pairs):
+    """The method's weights of every attribute from the pairs, sum_p
+    (u_p - v_p) d_p(A), and whether each attribute differs on any pair."""
+    n_attributes = pairs.data.exact.values.shape[0]
+    every = np.arange(n_attributes, dtype=np.int64)
+    weights = np.zeros(n_attributes)
+    differs = np.zeros(n_attributes, bool)
+    net = pairs.miss - pairs.hit
+    for part in chunks(len(pairs.first)):
+        diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first[part],
+                                         pairs.second[part], every)
+        weights += diffs @ net[part]
+        differs |= (diffs > 0).any(axis=1)
+    return weights, differs
+
+
+def group_means(pairs, attributes):
+    """(total, mean): the misses' and the hits' total multipliers w+ and
+    w-, and the means of the chosen attributes' diffs over each, weighted
+    by u and v, (2, K)."""
+    total = np.array([pairs.miss.sum(), pairs.hit.sum()])
+    sums = np.zeros((2, len(attributes)))
+    for part in chunks(len(pairs.first)):
+        diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first[part],
+                                         pairs.second[part], attributes)
+        sums += np.stack([diffs @ pairs.miss[part], diffs @ pairs.hit[part]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return total, np.where(total[:, None] > 0, sums / total[:, None], 0)
+
+
+def reference_chunks(first, n_pairs):
+    """Slices of the pairs (sorted by reference) that hold whole
+    references, about :data:`CHUNK_PAIRS` pairs each."""
+    starts = np.flatnonzero(np.r_[True, first[1:] != first[:-1]])
+    bounds = [0]
+    for start in starts[1:]:
+        if start - bounds[-1] >= CHUNK_PAIRS:
+            bounds.append(int(start))
+    bounds.append(n_pairs)
+    return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
+def reference_terms(first, centred):
+    """Each reference's sum of the outer products of its pairs' rows of
+    `centred` with themselves, (references, K, K): the rows padded per
+    reference so that one batched product computes them."""
+    starts = np.flatnonzero(np.r_[True, first[1:] != first[:-1]])
+    sizes = np.diff(np.r_[starts, len(first)])
+    slots = np.arange(sizes.max())
+    rows = starts[:, None] + slots[None, :]
+    rows = np.where(slots[None, :] < sizes[:, None], rows, len(first))
+    padded = np.concatenate([centred, np.zeros((1,) + centred.shape[1:])])
+    miss, hit = padded[..., 0][rows], padded[..., 1][rows]
+    return (np.matmul(miss.transpose(0, 2, 1), miss)
+            - np.matmul(hit.transpose(0, 2, 1), hit))
+
+
+def map_terms(pairs, attributes, test, progress_callback):
+    """(total, mean, sum of z, sum of z^2, references): each reference
+    i's share z_i of Delta, its pairs' centred products weighted by u
+    (misses) less those weighted by v (hits), summed over i (Delta) and,
+    for the test, squared and summed."""
+    total, mean = group_means(pairs, attributes)
+    k = len(attributes)
+    delta, squares = np.zeros((k, k)), np.zeros((k, k))
+    parts = reference_chunks(pairs.first, len(pairs.first))
+    for done, part in enumerate(parts, start=1):
+        diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first[part],
+                                         pairs.second[part], attributes).T
+        centred = np.stack(
+            [(diffs - mean[0]) * np.sqrt(pairs.miss[part])[:, None],
+             (diffs - mean[1]) * np.sqrt(pairs.hit[part])[:, None]], axis=-1)
+        if test is None:
+            delta += (centred[..., 0].T @ centred[..., 0]
+                      - centred[..., 1].T @ centred[..., 1])
+        else:
+            z = reference_terms(pairs.first[part], centred)
+            delta += z.sum(axis=0)
+            squares += (z ** 2).sum(axis=0)
+        report(progress_callback, done / len(parts))
+    references = len(np.unique(pairs.first))
+    return total, mean, delta, squares, references
+
+
+def map_of(terms, test, adjustment):
+    """(interaction, co_difference, marginal, statistic, p, q, df) of the
+    terms of :func:`map_terms` (the module's docstring): the t of each
+    entry is that of the mean of the references' shares z_i."""
+    total, mean, interaction, squares, m = terms
+    k = len(interaction)
+    marginal = (total[0] * np.outer(mean[0], mean[0])
+                - total[1] * np.outer(mean[1], mean[1]))
+    co_difference = interaction + marginal
+    nan = np.full((k, k), np.nan)
+    if test is None or m < 2:
+        return interaction, co_difference, marginal, nan, nan, nan, np.nan
+    average = interaction / m
+    with np.errstate(divide="ignore", invalid="ignore"):
+        deviation = np.sqrt(np.maximum(squares - m * average ** 2, 0)
+                            / (m - 1))
+        statistic = average / (deviation / np.sqrt(m))
+    spread = deviation > 1e-12 * np.maximum(np.abs(average), 1e-300)
+    statistic = np.where(spread & np.isfinite(statistic), statistic, np.nan)
+    df = m - 1
+    p = 2 * stdtr(df, -np.abs(statistic))
+    upper = np.triu_indices(k, 1)
+    q = np.full((k, k), np.nan)
+    tested = ~np.isnan(p[upper])
+    adjusted = np.full(len(upper[0]), np.nan)
+    if tested.any():
+        adjusted[tested] = adjust(p[upper][tested], adjustment)
+    q[upper] = adjusted
+    q.T[upper] = adjusted
+    return interaction, co_difference, marginal, statistic, p, q, df
+
+
+def untested_notes(result, chosen, names, test):
+    """A note naming the pairs of the map without a test (they never
+    differ together, or one of them never differs, over the pairs)."""
+    if test is None:
+        return []
+    p = result[4]
+    upper = np.triu_indices(len(chosen), 1)
+    missing = np.isnan(p[upper])
+    if not missing.any():
+        return []
+    pairs = [f"{names[chosen[a]]} x {names[chosen[b]]}"
+             for a, b in zip(upper[0][missing], upper[1][missing])]
+    shown = "; ".join(pairs[:5]) + (f" and {len(pairs) - 5} more"
+                                    if len(pairs) > 5 else "")
+    return [f"no test where the diffs' products do not vary over the hits "
+            f"and the misses (a pair that never differs): {shown}"]
+
+
+def strongest_pairs(result, absolute=True):
+    """The (first, second) positions in the map of its pairs, strongest
+    first: by |Delta| (or by Delta), ties to the earlier pair."""
+    k = len(result.attributes)
+    upper = np.triu_indices(k, 1)
+    order = best_first(result.interaction[upper], absolute)
+    return [(int(upper[0][i]), int(upper[1][i])) for i in order]
+
+
+def clustered_order(matrix):
+    """An order of the map's attributes that puts those of strong
+    interactions with each other next to one another: average linkage on
+    the distance 1 - |M| / max |M| (the diagonal left out), as a heat map
+    shows them."""
+    strength = np.abs(np.nan_to_num(np.asarray(matrix, np.float64)))
+    k = len(strength)
+    if k < 3:
+        return np.arange(k)
+    np.fill_diagonal(strength, 0)
+    top = strength.max()
+    distance = 1 - (strength / top if top > 0 else strength)
+    np.fill_diagonal(distance, 0)
+    distance = (distance + distance.T) / 2
+    return leaves_list(linkage(squareform(distance, checks=False),
+                               "average"))
