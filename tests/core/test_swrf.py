@@ -134,9 +134,11 @@ def gametes(step):
 @pytest.mark.parametrize("method", METHODS)
 def test_scikit_rebate_on_gametes(method):
     """Every fourth of the 1600 rows (scikit-rebate's Python loops take
-    half a minute a method on all of them)."""
+    half a minute a method on all of them), as float64 and as int8 (read
+    a block of columns at a time, :mod:`orangecontrib.relief.core.compact`)."""
     X, y = gametes(4)
     theirs = scikit_rebate(method, X, y)
-    ours = swrf.swrf_weights(X, y, np.ones(X.shape[1], bool), method=method,
-                             convention="scikit-rebate")
-    assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+    for data in (X, X.astype(np.int8)):  # the genotypes as given, or narrow
+        ours = swrf.swrf_weights(data, y, np.ones(X.shape[1], bool),
+                                 method=method, convention="scikit-rebate")
+        assert_allclose(ours, theirs, rtol=0, atol=1e-12)
