@@ -8,10 +8,15 @@ import numpy as np
 
 ALL_METHODS = ("ours", "orange", "fast-select", "skrebate")
 DEFAULT_OURS = "orangecontrib.relief.core"
+#: the SWRF family (ours with scikit-rebate's convention, a categorical
+#: class; scikit-rebate the only peer that has it)
+SWRF = ("swrf", "swrf*", "multiswrf", "multiswrf*", "multiswrfdb",
+        "multiswrfdb*")
 #: what a run weighs: ReliefF (RReliefF for a numeric target) or a member
 #: of the SURF family ("multisurf+stir": ours also sums what STIR tests)
+#: or of the SWRF family
 ALGORITHMS = ("relieff", "multisurf", "multisurf*", "surf", "surf*",
-              "multisurf+stir")
+              "multisurf+stir", *SWRF)
 
 
 def surf_method(opts):
@@ -86,10 +91,20 @@ class Ours(Method):
             return False, f"not importable ({exc})"
         return True, ""
 
+    def supports(self, spec):
+        if surf_method(self.opts)[0] in SWRF and spec.kind == "regression":
+            return False, "the SWRF family weighs a categorical class"
+        return super().supports(spec)
+
     def run(self, d):
         core = self.core()
         spec = d["spec"]
         method, stir = surf_method(self.opts)
+        if method in SWRF:
+            swrf = importlib.import_module(core.__name__ + ".swrf")
+            return swrf.swrf_weights(d["X"], d["y"], d["discrete"],
+                                     method=method,
+                                     convention="scikit-rebate")
         if method is not None:
             surf = importlib.import_module(core.__name__ + ".surf")
             task = "regression" if spec.kind == "regression" else "classification"
@@ -187,6 +202,11 @@ class FastSelect(Method):
     missing = False
     requires = "fast_select"
 
+    def supports(self, spec):
+        if surf_method(self.opts)[0] in SWRF:
+            return False, "no SWRF family"
+        return super().supports(spec)
+
     def memory_estimate(self, spec):
         return 4 * spec.n * spec.a * 2
 
@@ -223,6 +243,10 @@ class Skrebate(Method):
         if note := self.all_pairs_only(spec):
             return note
         method, _ = surf_method(self.opts)
+        if (method in SWRF and spec.kind == "binary" and not spec.missing
+                and spec.mix == "continuous"):
+            return "exact", ("ours with convention='scikit-rebate': its "
+                             "definition")
         if method in ("surf", "surf*"):
             return "rank", ("skrebate's SURF threshold averages the n x n matrix "
                             "with its zero diagonal: (n-1)/n of the pair mean")

@@ -25,13 +25,15 @@ def column_name(scorer):
     """The name of `scorer`'s column in Orange's Rank widget: its name with
     its k as a subscript where it has one ("ReliefF\u2081\u2080" for k = 10),
     so that it differs from Orange's own "ReliefF" column and fits Rank's
-    narrow columns; a scorer ranked by magnitude (:class:`.scorers.
-    Absolute`) between bars, "|ReliefF\u2081\u2080|"."""
+    narrow columns (a variant's `column` where it declares one,
+    "MSWRFDB*" for MultiSWRFDB*); a scorer ranked by magnitude
+    (:class:`.scorers.Absolute`) between bars, "|ReliefF\u2081\u2080|"."""
     inner = getattr(scorer, "absolute_of", None)
     if inner is not None:
         return f"|{column_name(inner)}|"
     k = getattr(scorer, "k_nearest", None)
-    name = scorer.friendly_name
+    variant = getattr(scorer, "variant", None)
+    name = getattr(variant, "column", "") or scorer.friendly_name
     if k is None or name in CLASS_DEPENDENT:
         return name
     return name + str(k).translate(SUBSCRIPTS)

@@ -48,7 +48,8 @@ from .core import double, significance, variants
 from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
 from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_CLASS_DEPENDENT, K_RELIEFF,
-                           K_RFSM, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
+                           K_RFSM, K_RRELIEFF, RANDOM_STATE, SWRF_CONVENTION,
+                           T_DIFF, T_EQ,
                            TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
                            TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS, check,
                            check_choice)
@@ -61,8 +62,10 @@ from .core.vls import vls, vls_rounds
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
-           "MultiSURF", "MultiSURFstar", "WrapperScorer", "TuRF", "VLS",
-           "NPDR", "Absolute"]
+           "MultiSURF", "MultiSURFstar", "WeightedNeighbourhoodScorer",
+           "SWRF", "SWRFstar", "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB",
+           "MultiSWRFDBstar", "WrapperScorer", "TuRF", "VLS", "NPDR",
+           "Absolute"]
 
 
 #: the class variable of data of each task
@@ -504,6 +507,65 @@ class MultiSURFstar(MultiSURF):
     scored by their similarity.  See
     :func:`orangecontrib.relief.core.surf.multisurfstar`."""
     variant = variants.MULTISURFSTAR
+
+
+class WeightedNeighbourhoodScorer(ReliefScorer):
+    """Common ground of the SWRF family (a categorical class): the SURF
+    family's neighbourhoods, each neighbour weighted by a sigmoid of its
+    distance from its set's limit; `convention` ("weighted" or
+    "scikit-rebate") scores the far sets and takes SWRF's statistics
+    (:mod:`orangecontrib.relief.core.swrf`); `deviation` ("population"
+    or "sample") the deviation of a reference's own distances.
+    """
+
+    def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
+                 convention=SWRF_CONVENTION, deviation=DEVIATION, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF):
+        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self.convention = convention
+        self.deviation = deviation
+
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    convention=self.convention, deviation=self.deviation)
+
+
+class SWRF(WeightedNeighbourhoodScorer):
+    """SWRF (Stokes & Visweswaran 2012): SURF's neighbours weighted by
+    tanh(2 |D - T| / sigma).  See
+    :func:`orangecontrib.relief.core.swrf.swrf`."""
+    variant = variants.SWRF
+
+
+class SWRFstar(WeightedNeighbourhoodScorer):
+    """SWRF*: SWRF and the far instances, by their weighted similarity.
+    See :func:`orangecontrib.relief.core.swrf.swrfstar`."""
+    variant = variants.SWRFSTAR
+
+
+class MultiSWRF(WeightedNeighbourhoodScorer):
+    """MultiSWRF: the instances nearer than each reference's mean distance,
+    weighted by their distance from it.  See
+    :func:`orangecontrib.relief.core.swrf.multiswrf`."""
+    variant = variants.MULTISWRF
+
+
+class MultiSWRFstar(WeightedNeighbourhoodScorer):
+    """MultiSWRF*: MultiSWRF and the far instances.  See
+    :func:`orangecontrib.relief.core.swrf.multiswrfstar`."""
+    variant = variants.MULTISWRFSTAR
+
+
+class MultiSWRFDB(WeightedNeighbourhoodScorer):
+    """MultiSWRFDB: MultiSURF's neighbours weighted by their distance from
+    its limit.  See :func:`orangecontrib.relief.core.swrf.multiswrfdb`."""
+    variant = variants.MULTISWRFDB
+
+
+class MultiSWRFDBstar(WeightedNeighbourhoodScorer):
+    """MultiSWRFDB*: MultiSURF*'s neighbourhoods, weighted.  See
+    :func:`orangecontrib.relief.core.swrf.multiswrfdbstar`."""
+    variant = variants.MULTISWRFDBSTAR
 
 
 class WrapperScorer(Scorer):

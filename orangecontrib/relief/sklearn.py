@@ -35,13 +35,16 @@ from .core import significance, variants
 from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
 from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, K_RELIEFF,
-                           K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE, T_DIFF,
-                           T_EQ, TIES, Constraint, Interval, OneOf, Optional,
-                           check, check_choice, check_needs)
+                           K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE,
+                           SWRF_CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
+                           Interval, OneOf, Optional, check, check_choice,
+                           check_needs)
 from .core.threshold import best_first, ranking_scores
 
 __all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
-           "SURFstar", "MultiSURF", "MultiSURFstar", "NPDR"]
+           "SURFstar", "MultiSURF", "MultiSURFstar", "SWRF", "SWRFstar",
+           "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
+           "NPDR"]
 
 
 class _Count(Constraint):
@@ -460,6 +463,60 @@ class MultiSURFstar(MultiSURF):
     """MultiSURF* (Granizo-Mackenzie & Moore 2013): MultiSURF and the far
     instances scored by their similarity."""
     variant = variants.MULTISURFSTAR
+
+
+class SWRF(ReliefSelector):
+    """SWRF (Stokes & Visweswaran 2012): SURF's neighbours weighted by a
+    sigmoid of their distance from the mean distance; `convention`
+    ("weighted" or "scikit-rebate") and `deviation` as
+    :func:`orangecontrib.relief.core.swrf.multiswrf` takes them."""
+    variant = variants.SWRF
+
+    def __init__(self, *, convention=SWRF_CONVENTION, deviation=DEVIATION,
+                 n_features_to_select=None, threshold=None,
+                 significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF, absolute=ABSOLUTE):
+        super().__init__(
+            n_features_to_select=n_features_to_select, threshold=threshold,
+            significance=significance, alpha=alpha,
+            n_permutations=n_permutations, nominal_features=nominal_features,
+            n_iterations=n_iterations, random_state=random_state, diff=diff,
+            t_eq=t_eq, t_diff=t_diff, absolute=absolute)
+        self.convention = convention
+        self.deviation = deviation
+
+    def _options(self):
+        return dict(super()._options(), convention=self.convention,
+                    deviation=self.deviation)
+
+
+class SWRFstar(SWRF):
+    """SWRF* : SWRF and the far instances, by their weighted similarity."""
+    variant = variants.SWRFSTAR
+
+
+class MultiSWRF(SWRF):
+    """MultiSWRF: the instances nearer than each reference's mean
+    distance, weighted by their distance from it."""
+    variant = variants.MULTISWRF
+
+
+class MultiSWRFstar(SWRF):
+    """MultiSWRF*: MultiSWRF and the far instances."""
+    variant = variants.MULTISWRFSTAR
+
+
+class MultiSWRFDB(SWRF):
+    """MultiSWRFDB: MultiSURF's neighbours weighted by their distance from
+    its limit."""
+    variant = variants.MULTISWRFDB
+
+
+class MultiSWRFDBstar(SWRF):
+    """MultiSWRFDB*: MultiSURF*'s neighbourhoods, weighted."""
+    variant = variants.MULTISWRFDBSTAR
 
 
 class NPDR(ReliefSelector):

@@ -14,8 +14,9 @@ from .core.variants import (CLASSIFICATION, K_NEAREST, REGRESSION, RELIEFF,
                             offered)
 
 __all__ = ["SCORERS", "METHODS", "DIFFS", "TIE_RULES", "DEFAULT_K",
-           "K_OF_TASK", "TAKE_TIES", "METHOD_GROUPS", "fitting_methods",
-           "default_method", "make_scorer", "needs", "no_k"]
+           "K_OF_TASK", "TAKE_TIES", "TAKE_CONVENTION", "CONVENTIONS",
+           "METHOD_GROUPS", "fitting_methods", "default_method",
+           "make_scorer", "needs", "no_k"]
 
 #: name -> the Orange scorer class of every registered variant
 SCORERS = {variant.name: getattr(scorers, variant.scorer)
@@ -34,6 +35,12 @@ DEFAULT_K = {name: variant.default_k for name, variant in METHODS.items()
 #: the lower index, ``ties``): those of a k-nearest neighbourhood
 TAKE_TIES = tuple(name for name, variant in METHODS.items()
                   if variant.takes_ties)
+#: the offered variants that take a `convention` (the SWRF family's far
+#: scoring and global statistics: the add-on's or scikit-rebate's)
+TAKE_CONVENTION = tuple(name for name, variant in METHODS.items()
+                        if "convention" in variant.parameters)
+#: the conventions they take
+CONVENTIONS = PARAMETERS["convention"].allowed
 #: the variant whose k a variant that takes k shares, by its task: the
 #: widget sets the k of the variants of a task with one control
 K_OF_TASK = {variant.tasks[0]: variant.name for variant in (RELIEFF,
@@ -84,13 +91,16 @@ def no_k(method):
             "nearest of the other.")
 
 
-def make_scorer(method, *, k_nearest=None, ties=None, **options):
+def make_scorer(method, *, k_nearest=None, ties=None, convention=None,
+                **options):
     """The scorer of variant `method` (a key of :data:`METHODS`).
 
     `k_nearest` None keeps the variant's default and must be None for the
     variants without k (Relief, the SURF family); `ties` None keeps the
     default tie rule and must be None for the variants whose neighbours
-    lie within a distance (:data:`TAKE_TIES` take it); the other `options`
+    lie within a distance (:data:`TAKE_TIES` take it); `convention` None
+    keeps the SWRF family's default and must be None for the others
+    (:data:`TAKE_CONVENTION` take it); the other `options`
     (n_iterations, random_state, diff, t_eq, t_diff) go to the scorer's
     constructor.
 
@@ -114,5 +124,10 @@ def make_scorer(method, *, k_nearest=None, ties=None, **options):
                              f"{no_k(method).lower()} ties applies to "
                              f"{', '.join(TAKE_TIES)}.")
         options["ties"] = ties
+    if convention is not None:
+        if method not in TAKE_CONVENTION:
+            raise ValueError(f"{method} takes no convention: it applies to "
+                             f"{', '.join(TAKE_CONVENTION)}.")
+        options["convention"] = convention
     return SCORERS[method](**options)
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from Orange.data import Table
 
-from orangecontrib.relief import PDReliefF, Relief, ReliefF
+from orangecontrib.relief import PDReliefF, Relief, ReliefF, SWRFstar
 from orangecontrib.relief.cli import main, rank
 from orangecontrib.relief.cli.common import ProgressBar
 from orangecontrib.relief.datasets import path
@@ -316,6 +316,8 @@ def test_permutations_and_adjustments_from_the_command_line(capsys):
      "use --significance permutation"),
     (["--significance", "stir", "--fdr", "2"], "--fdr: must be a number"),
     (["--method", "SURF", "--k", "3"], "SURF takes no k"),
+    (["--method", "SURF", "--convention", "scikit-rebate"],
+     "SURF takes no --convention"),
 ])
 def test_significance_usage_errors_are_one_line(capsys, argv, message):
     try:
@@ -325,6 +327,23 @@ def test_significance_usage_errors_are_one_line(capsys, argv, message):
     _, err = capsys.readouterr()
     assert code == 2
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_convention_reaches_the_swrf_family(capsys):
+    """`--convention` changes SWRF* (its far sets and statistics), as the
+    scorer's option does."""
+    weights = {}
+    for convention in ("weighted", "scikit-rebate"):
+        code, lines, _ = run(capsys, "rank", "--method", "SWRF*",
+                             "--convention", convention)
+        assert code == 0
+        weights[convention] = ranking(lines)
+    table = Table(path("heart_disease"))
+    ours = SWRFstar(convention="scikit-rebate")(table)
+    for attribute, weight in zip(table.domain.attributes, ours):
+        assert weights["scikit-rebate"][attribute.name] == pytest.approx(
+            weight, abs=1e-6)
+    assert weights["weighted"] != weights["scikit-rebate"]
 
 
 def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):

@@ -5,6 +5,7 @@ import pytest
 
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core import relieff
+from orangecontrib.relief.core.swrf import swrfstar
 from orangecontrib.relief.readers import extras
 from tests.readers.conftest import genotypes_and_class, write_bed
 
@@ -46,6 +47,23 @@ def test_a_bed_ranked_with_its_phenotype_file(capsys, bed, monkeypatch):
     assert set(list(ranked(lines))[:2]) == {"sid1", "sid2"}
     assert lines[-1].startswith("80 instances, 30 attributes, method "
                                 "ReliefF, ")
+
+
+def test_the_convention_reaches_a_bed_s_swrf(capsys, bed):
+    """--convention on a .bed file: SWRF* with scikit-rebate's far scores,
+    as the core gives them, and other weights by default."""
+    path, genotypes, y = bed
+    weights = {}
+    for convention in ("weighted", "scikit-rebate"):
+        code, lines, _ = run(capsys, "rank", path, "--method", "SWRF*",
+                             "--convention", convention)
+        assert code == 0
+        weights[convention] = ranked(lines)
+    expected = swrfstar(genotypes.astype(float), y,
+                        convention="scikit-rebate")
+    assert weights["scikit-rebate"] == pytest.approx(
+        {f"sid{j + 1}": w for j, w in enumerate(expected)}, abs=1e-6)
+    assert weights["weighted"] != weights["scikit-rebate"]
 
 
 def test_the_wrappers_name_themselves(capsys, bed):

@@ -346,6 +346,12 @@ PARAMETERS = {
                                "clip_negative must be True or False, got 1"),
     "clip_negative a word": Options(lambda: dict(clip_negative="no"),
                                     "clip_negative must be True or False"),
+    "convention scikit-rebate": Options(
+        lambda: dict(convention="scikit-rebate")),
+    "convention unknown": Options(
+        lambda: dict(convention="skrebate"),
+        "convention must be one of 'weighted', 'scikit-rebate', got "
+        "'skrebate'"),
 }
 
 

@@ -24,6 +24,7 @@ from tests.degenerate_evidence import CASES, degenerate
     selectors.ReliefF(), selectors.RReliefF(), selectors.SURF(),
     selectors.SURFstar(), selectors.MultiSURF(), selectors.MultiSURFstar(),
     selectors.MultiSURF(task="regression"),
+    selectors.SWRF(), selectors.MultiSWRFDBstar(convention="scikit-rebate"),
     selectors.ReliefF(significance="stir", n_features_to_select=2),
     selectors.MultiSURF(significance="permutation", n_permutations=5,
                         threshold=0.0)])

@@ -78,10 +78,13 @@ def test_every_scorer_is_in_the_scorers_module_and_exported():
         "ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
         "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
         "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar", "MultiSURF",
-        "MultiSURFstar", "WrapperScorer", "TuRF", "VLS", "NPDR", "Absolute"}
+        "MultiSURFstar", "WeightedNeighbourhoodScorer", "SWRF", "SWRFstar",
+        "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
+        "WrapperScorer", "TuRF", "VLS", "NPDR", "Absolute"}
     # the package exports every scorer but the base classes of families
-    exported = set(scorers.__all__) - {"ClassDependentScorer",
-                                       "NeighbourhoodScorer", "WrapperScorer"}
+    exported = set(scorers.__all__) - {
+        "ClassDependentScorer", "NeighbourhoodScorer",
+        "WeightedNeighbourhoodScorer", "WrapperScorer"}
     assert exported <= set(package.__all__)
     for name in exported:
         assert getattr(package, name) is getattr(scorers, name)

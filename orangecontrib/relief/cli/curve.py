@@ -97,7 +97,7 @@ def run_curve(args):
     start = time.perf_counter()
     try:
         scorer = make_scorer(method, k_nearest=args.k_nearest,
-                             ties=args.ties)
+                             ties=args.ties, convention=args.convention)
         # the method weighs the training part of each fold
         engine = engines.status(table.X, None, by_name(method).parts,
                                 passes=args.n_folds)

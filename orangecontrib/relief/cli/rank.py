@@ -133,7 +133,8 @@ def add_rank_command(subparsers):
 
 def add_table_arguments(parser, method_role):
     """The arguments :func:`scored_table` and the scorer read: FILE,
-    --class, --method (`method_role`, in words), --k and --ties."""
+    --class, --method (`method_role`, in words), --k, --ties and
+    --convention."""
     from orangecontrib.relief.variants import DEFAULT_K, METHODS
 
     add_file_arguments(parser)
@@ -147,6 +148,7 @@ def add_table_arguments(parser, method_role):
              f"{DEFAULT_K['ReliefF']}; RReliefF: default "
              f"{DEFAULT_K['RReliefF']})")
     add_ties_argument(parser)
+    add_convention_argument(parser)
 
 
 def add_file_arguments(parser):
@@ -177,6 +179,18 @@ def add_ties_argument(parser):
              "the weights do not depend on the order of the rows) or "
              "lower-index (the lower row numbers take them, as a stable "
              "sort by distance does)")
+
+
+def add_convention_argument(parser):
+    """--convention: how the SWRF family scores its far sets."""
+    from orangecontrib.relief.variants import CONVENTIONS
+
+    parser.add_argument(
+        "--convention", choices=CONVENTIONS,
+        help="the SWRF family's far scoring and SWRF's statistics: "
+             "weighted (default; every far neighbour by its weighted "
+             "similarity, T over distinct pairs) or scikit-rebate (its "
+             "0.8 weights)")
 
 
 def wrapped(scorer, args):
@@ -410,8 +424,8 @@ def run_rank(args):
              if getattr(args, name) is not None}
     try:
         scorer = make_scorer(method, k_nearest=args.k_nearest,
-                             ties=args.ties, random_state=seed,
-                             diff=args.diff, **given)
+                             ties=args.ties, convention=args.convention,
+                             random_state=seed, diff=args.diff, **given)
         scorer = wrapped(scorer, args)
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):

@@ -40,7 +40,7 @@ def choose_wide_method(requested, data):
 
 #: the options whose None means "not given" (the core's default), never
 #: a value passed on: the core refuses t_eq=None, say
-UNSET_DEFAULTS = ("k_nearest", "ties", "t_eq", "t_diff")
+UNSET_DEFAULTS = ("k_nearest", "ties", "convention", "t_eq", "t_diff")
 
 
 def core_options(method, args):
@@ -55,7 +55,7 @@ def core_options(method, args):
         raise CliError(f"{method} takes no k: {no_k(method).lower()} "
                        f"--k applies to {', '.join(DEFAULT_K)}")
     given = dict(k_nearest=args.k_nearest, ties=args.ties,
-                 n_iterations=args.n_iterations,
+                 convention=args.convention, n_iterations=args.n_iterations,
                  random_state=args.random_state, diff=args.diff,
                  t_eq=args.t_eq, t_diff=args.t_diff)
     return {name: value for name, value in given.items()

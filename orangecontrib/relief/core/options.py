@@ -56,6 +56,11 @@ TIES = SHARE
 #: (scikit-rebate, fast-select) or the sample's (STIR, NPDR)
 DEVIATION = "population"
 
+#: the SWRF family's far scoring and SWRF's global statistics: every far
+#: neighbour by its weighted similarity, T over distinct pairs ("weighted"),
+#: or scikit-rebate 0.8's asymmetries (:mod:`.swrf`)
+SWRF_CONVENTION = "weighted"
+
 #: the share of the remaining attributes TuRF drops each round (scikit-rebate's
 #: default; Moore & White 2007 drop a tenth)
 TURF_FRACTION = 0.5
@@ -275,6 +280,7 @@ PARAMETERS = {
     "random_state": Seed(),
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
+    "convention": OneOf("weighted", "scikit-rebate"),
     "variance": OneOf("population", "sample"),
     "r_compatible": Flag(),
     "absolute": Flag(),

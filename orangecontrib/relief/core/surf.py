@@ -18,7 +18,7 @@ from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import prepared, reference_draws, rrelieff_weights
 from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
-from .formulas.neighbourhoods import NO_FAR, OPPOSITE, SIGMAS
+from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import stir_sums
 
 #: method -> (thresholds from the reference's own distances, far scoring)
@@ -98,14 +98,26 @@ def sums_of(data, refs, kernels, kind, task, stir=False,
     """The :class:`RadiusSums` of prepared data (float64 tables or
     compact) for the references `refs` and the neighbourhood `kind`
     ((local, far, ddof) of :func:`neighbourhood_kind`)."""
+    sums, scalars = rule_sums(data, refs, kernels, kind, task, stir,
+                              progress_callback)
+    weights = radius_weights(sums, scalars, task, kind[1], len(refs))
+    return RadiusSums(weights, stir_sums(sums, scalars, len(refs))
+                      if stir else None)
+
+
+def rule_sums(data, refs, kernels, kind, task, stir=False,
+              progress_callback=None, band=DEAD_BAND, weighting=None):
+    """The engine's sums and scalars of the rule for the data's own
+    labels (``radius_rule`` of :class:`.engines.interface.Engine`, on
+    float64 tables or compact data), `kind` as :func:`sums_of` takes it,
+    `band` and `weighting` as the engines take them (the SWRF family)."""
     local, far, ddof = kind
     rule = (compact_hoods.radius_rule if is_blocked(data)
             else kernels.radius_rule)
     sums, scalars = rule(data, refs, own_labels(data, task), task, local,
-                         far, ddof, stir, progress_callback)
-    weights = radius_weights(sums[0], scalars[0], task, far, len(refs))
-    return RadiusSums(weights, stir_sums(sums[0], scalars[0], len(refs))
-                      if stir else None)
+                         far, ddof, stir, progress_callback, band=band,
+                         weighting=weighting)
+    return sums[0], scalars[0]
 
 
 def radius_columns(X, y, discrete=None, *, method="multisurf",

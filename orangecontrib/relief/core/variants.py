@@ -15,7 +15,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import classdep, double, estimators, npdr, surf, turf, vls
+from . import classdep, double, estimators, npdr, surf, swrf, turf, vls
 from .engines import preparation
 from .errors import ReliefInputError
 from .targets import TASKS
@@ -25,7 +25,8 @@ __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
            "RELIEFF", "RRELIEFF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
            "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
-           "RFSM", "TURF", "VLS", "NPDR"]
+           "RFSM", "TURF", "VLS", "NPDR", "SWRF", "SWRFSTAR", "MULTISWRF",
+           "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR"]
 
 #: what a variant weighs for: a categorical class, a numeric one
 CLASSIFICATION, REGRESSION = TASKS
@@ -86,6 +87,9 @@ class Variant:
         The parts of the compiled engine's preparation that compile its
         kernels (:data:`.engines.preparation.PARTS`): once they are
         prepared, it may run on the compiled engine.
+    column : str
+        A shorter name for its column in Orange's Rank widget, where its
+        name is wider than Rank's columns ("" : its name).
     """
     name: str
     estimator: Callable
@@ -101,6 +105,7 @@ class Variant:
     offered: bool = True
     short: str = ""
     parts: tuple = ()
+    column: str = ""
 
     @property
     def parameters(self):
@@ -217,6 +222,58 @@ SURFSTAR = Variant(
     scorer="SURFstar", selector="SURFstar", reference="surf.surfstar",
     stir="surf*", short="SURF, far instances too",
     parts=(preparation.SURF,))
+SWRF = Variant(
+    "SWRF", swrf.swrf, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="SURF's neighbours weighted by a sigmoid of their distance "
+            "from the mean distance (Stokes & Visweswaran 2012)",
+    scorer="SWRF", selector="SWRF", reference="swrf.swrf",
+    short="SURF, weighted by distance", parts=(preparation.SURF,))
+SWRFSTAR = Variant(
+    "SWRF*", swrf.swrfstar, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="SWRF and the far instances, by their weighted similarity "
+            "(Stokes & Visweswaran 2012)",
+    scorer="SWRFstar", selector="SWRFstar", reference="swrf.swrfstar",
+    short="SWRF, far instances too", parts=(preparation.SURF,))
+MULTISWRF = Variant(
+    "MultiSWRF", swrf.multiswrf, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="every instance nearer than the reference's mean distance, "
+            "weighted by a sigmoid of how far it is from that mean "
+            "(scikit-rebate 0.8 after Stokes & Visweswaran 2012)",
+    scorer="MultiSWRF", selector="MultiSWRF", reference="swrf.multiswrf",
+    short="a radius per instance, weighted", parts=(preparation.SURF,))
+MULTISWRFSTAR = Variant(
+    "MultiSWRF*", swrf.multiswrfstar, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSWRF and the far instances, by their weighted "
+            "similarity (scikit-rebate 0.8 after Stokes & Visweswaran "
+            "2012)",
+    scorer="MultiSWRFstar", selector="MultiSWRFstar",
+    reference="swrf.multiswrfstar",
+    short="MultiSWRF, far instances too", parts=(preparation.SURF,),
+    column="MSWRF*")
+MULTISWRFDB = Variant(
+    "MultiSWRFDB", swrf.multiswrfdb, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSURF's neighbours weighted by a sigmoid of their "
+            "distance from its limit (scikit-rebate 0.8 after Stokes & "
+            "Visweswaran 2012)",
+    scorer="MultiSWRFDB", selector="MultiSWRFDB",
+    reference="swrf.multiswrfdb",
+    short="MultiSURF, weighted by distance", parts=(preparation.SURF,),
+    column="MSWRFDB")
+MULTISWRFDBSTAR = Variant(
+    "MultiSWRFDB*", swrf.multiswrfdbstar, tasks=(CLASSIFICATION,),
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSURF*'s neighbours and far instances, weighted by a "
+            "sigmoid of their distance from their limits (scikit-rebate "
+            "0.8 after Stokes & Visweswaran 2012)",
+    scorer="MultiSWRFDBstar", selector="MultiSWRFDBstar",
+    reference="swrf.multiswrfdbstar",
+    short="MultiSWRFDB, far instances too", parts=(preparation.SURF,),
+    column="MSWRFDB*")
 CDRELIEF = Variant(
     "CDRelief", classdep.cdrelief, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
@@ -263,8 +320,9 @@ NPDR = Variant(
 
 #: every variant, in the order the command line and the widgets list them
 VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
-            MULTISURFSTAR, SURF, SURFSTAR, CDRELIEF, IWCDRELIEF, RFSM, TURF,
-            VLS, NPDR)
+            MULTISURFSTAR, SURF, SURFSTAR, SWRF, SWRFSTAR, MULTISWRF,
+            MULTISWRFSTAR, MULTISWRFDB, MULTISWRFDBSTAR, CDRELIEF, IWCDRELIEF,
+            RFSM, TURF, VLS, NPDR)
 
 _BY_NAME = {variant.name: variant for variant in VARIANTS}
 

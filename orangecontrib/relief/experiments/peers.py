@@ -16,11 +16,19 @@ import numpy as np
 
 #: peer -> the module that must be importable
 MODULES = {"skrebate": "skrebate", "fast-select": "fast_select"}
+#: scikit-rebate's class of each member of the SURF and SWRF families
+SKREBATE_CLASSES = {"multisurf": "MultiSURF", "multisurf*": "MultiSURFstar",
+                    "surf": "SURF", "surf*": "SURFstar", "swrf": "SWRF",
+                    "swrf*": "SWRFstar", "multiswrf": "MultiSWRF",
+                    "multiswrf*": "MultiSWRFstar",
+                    "multiswrfdb": "MultiSWRFDB",
+                    "multiswrfdb*": "MultiSWRFDBstar"}
 #: what each peer computes: ReliefF, the SURF family and (scikit-rebate)
-#: TuRF around MultiSURF or ReliefF and VLS around ReliefF
+#: the SWRF family, TuRF around MultiSURF or ReliefF and VLS around
+#: ReliefF
 ALGORITHMS = {
-    "skrebate": ("relieff", "surf", "surf*", "multisurf", "multisurf*",
-                 "turf", "turf-relieff", "vls-relieff"),
+    "skrebate": ("relieff", *SKREBATE_CLASSES, "turf", "turf-relieff",
+                 "vls-relieff"),
     "fast-select": ("relieff", "surf", "surf*", "multisurf", "multisurf*"),
 }
 #: the tasks each peer handles ("regression": a numeric target)
@@ -64,8 +72,8 @@ def label_type(y, task):
 
 
 def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
-    """scikit-rebate's weights: ReliefF with `k`, a SURF-family member,
-    TuRF (its default, half the attributes each round) around MultiSURF
+    """scikit-rebate's weights: ReliefF with `k`, a SURF- or SWRF-family
+    member, TuRF (its default, half the attributes each round) around MultiSURF
     or ReliefF, or VLS around ReliefF (as many subsets of as many
     attributes as ours by default, :func:`.core.vls.vls_subsets`; its
     own random subsets, every attribute in one); a column with at most
@@ -94,9 +102,7 @@ def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
                                 num_feature_subset=n_subsets,
                                 size_feature_subset=size, random_state=0)
     else:
-        cls = {"multisurf": skrebate.MultiSURF,
-               "multisurf*": skrebate.MultiSURFstar, "surf": skrebate.SURF,
-               "surf*": skrebate.SURFstar}[algorithm]
+        cls = getattr(skrebate, SKREBATE_CLASSES[algorithm])
 
         def make():
             return cls(**options)

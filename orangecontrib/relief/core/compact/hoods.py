@@ -27,7 +27,8 @@ import numpy as np
 
 from .. import engines
 from ..engines.vectorised.surf import classification_sums, row_totals
-from ..formulas.neighbourhoods import GivenDistances
+from ..formulas.neighbourhoods import (DEAD_BAND, GivenDistances,
+                                       global_statistics, sigmoid_scale)
 from ..prepare import PreparedData
 from ..progress import report
 from ..tables import LevelTables
@@ -37,26 +38,32 @@ from .planes import block_levels, fits_planes
 from .rules import by_columns, progress_shares
 
 
-def mean_of_pairs(dist):
-    """SURF's T from every instance's distances to all (rows in instance
-    order): each row's sum but its own entry, added in instance order,
-    then numpy's sum over the rows, as both engines sum them."""
+def statistics_of_pairs(dist, diagonal):
+    """SURF's T and SWRF's sigmoid scale from every instance's distances
+    to all (rows in instance order): each row's sums of D and D^2 but its
+    own entry, added in instance order, then numpy's sums over the rows,
+    as both engines sum them (`diagonal`:
+    :func:`..formulas.neighbourhoods.global_statistics`)."""
     n = len(dist)
     own = dist.copy()
     own[np.arange(n), np.arange(n)] = np.nan
-    return row_totals(own).sum() / (n * (n - 1))
+    mean, sigma = global_statistics(row_totals(own).sum(),
+                                    row_totals(own * own).sum(), n, diagonal)
+    return mean, sigmoid_scale(sigma)
 
 
-def given_distances(data, refs, local, progress_callback):
+def given_distances(data, refs, local, weighting, progress_callback):
     """The distances the rules read: of the references (MultiSURF), or of
     every instance with their pairs' mean (SURF, whose threshold is that
-    mean)."""
+    mean) and SWRF's scale (`weighting` as the engines' radius_rule
+    takes it)."""
     n = data.n_instances
     rows = np.unique(refs) if local else np.arange(n)
     dist = distances(data, rows, None, progress_callback)
     row_of = np.full(n, -1, np.int64)
     row_of[rows] = np.arange(len(rows))
-    return GivenDistances(dist, row_of, 0.0 if local else mean_of_pairs(dist))
+    return GivenDistances(dist, row_of, *(
+        (0.0, 1.0) if local else statistics_of_pairs(dist, bool(weighting))))
 
 
 def block_data(data, exact):
@@ -70,21 +77,24 @@ def block_data(data, exact):
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None):
+                progress_callback=None, band=DEAD_BAND, weighting=None):
     """The engine's ``radius_rule`` (:class:`..engines.interface.Engine`)
     of compact data: its sums joined over the blocks of columns, its
     constants (which do not depend on the columns) from the first; the
-    classes' sums of bit-plane data counted (:func:`counted_rule`)."""
+    classes' sums of bit-plane data counted (:func:`counted_rule`) where
+    the members are not weighted (the SWRF family's weights are no
+    counts)."""
     kernels = engines.kernels(data.engine)
     search, rule = progress_shares(data, progress_callback)
-    given = given_distances(data, refs, local, search)
-    if task == "classification" and fits_planes(data.stats, data.nominal,
-                                                data.kind, None):
+    given = given_distances(data, refs, local, weighting, search)
+    if (task == "classification" and weighting is None
+            and fits_planes(data.stats, data.nominal, data.kind, None)):
         return counted_rule(data, refs, labels, local, far, ddof, stir,
                             given, rule)
     return by_columns(data, lambda exact: kernels.radius_rule(
         block_data(data, exact), refs, labels, task, local, far, ddof, stir,
-        None, given), attributes=(True, False), progress_callback=rule)
+        None, given, band, weighting), attributes=(True, False),
+        progress_callback=rule)
 
 
 def counted_rule(data, refs, labels, local, far, ddof, stir, given,

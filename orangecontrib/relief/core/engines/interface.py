@@ -91,11 +91,17 @@ class Engine(Protocol):
         """Steps 2 and 3 of (p)dReliefF, one reference at a time."""
 
     def radius_rule(self, data, refs, labels, task, local, far, ddof, stir,
-                    progress_callback=None, given=None):
+                    progress_callback=None, given=None, band=0.5,
+                    weighting=None):
         """Steps 2 and 3 of the SURF family, for each labelling of the
-        instances: the rule's sums and constants (and STIR's sums); the
-        distances computed, or read from `given`
-        (:class:`..formulas.neighbourhoods.GivenDistances`)."""
+        instances: the rule's sums and scalars (STIR's counts, the SWRF
+        family's far terms or RReliefF's N_dC); the distances computed,
+        or read from `given`
+        (:class:`..formulas.neighbourhoods.GivenDistances`); local limits
+        `band` standard deviations about the mean; with a `weighting`
+        (classification; whether SWRF's global statistics count the zero
+        diagonal) each neighbour weighted by its sigmoid weight (the SWRF
+        family)."""
 
     def neighbour_pairs(self, data, rule, k, ddof, exclude_twins,
                         weights=None, progress_callback=None):

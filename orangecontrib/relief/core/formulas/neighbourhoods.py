@@ -13,7 +13,12 @@ within a distance threshold of the reference, D(i, j) = sum_A diff(A, i, j):
 * MultiSURF* (Granizo-Mackenzie & Moore 2013): also
   far_i = {j : D(i, j) > mu_i + sigma_i / 2}, the band between ignored,
   the far ones scored by their similarity 1 - diff, hits against and
-  misses for the attribute.
+  misses for the attribute;
+* the SWRF family (Stokes & Visweswaran 2012, as scikit-rebate 0.8 defines
+  it): the neighbourhoods of SURF (SWRF), of MultiSURF without its dead
+  band (MultiSWRF, limits mu_i) or with it (MultiSWRFDB), each member
+  weighted by :func:`sigmoid_weight` of its distance from its set's limit;
+  the starred ones also score the far set by its weighted similarity.
 
 MultiSURF*'s similarity update over a far set S is SURF*'s opposite update
 plus a term that is the same for every attribute::
@@ -28,7 +33,10 @@ say.  It carries no information about any attribute, so it is left out:
 both star forms subtract the far update, and a constant attribute weighs
 0.  (scikit-rebate keeps it; its MultiSURF* weights differ from ours by
 that common shift where a far set lacks hits or misses, and rank the
-attributes alike.)
+attributes alike.)  The SWRF family's weighted similarity leaves out its
+attribute-free term alike, sum_C w_C mean_{S_C} w, unless it follows
+scikit-rebate's convention (:mod:`..swrf`), whose terms
+:func:`far_presence` and the rules' sums of c w give.
 
 The functions here are plain Python on scalars and small arrays: the
 compiled engine compiles them (:mod:`..engines.compiled.rules.surf`) and the vectorised
@@ -36,6 +44,8 @@ one calls them as they are, so that both read one definition.
 """
 import math
 from collections import namedtuple
+
+import numpy as np
 
 #: how the far instances of a reference are scored: not at all, or by
 #: the update subtracted (SURF*, and MultiSURF*'s similarity without its
@@ -47,15 +57,53 @@ NO_FAR, OPPOSITE = 0, 1
 SIGMAS = {"population": 0, "sample": 1}
 
 
-def thresholds(mean, sigma, local, global_mean):
+#: the half-width of MultiSURF's dead band, in standard deviations
+DEAD_BAND = 0.5
+
+
+def thresholds(mean, sigma, local, global_mean, band=DEAD_BAND):
     """(near, far) distance limits of a reference.
 
-    `local` (MultiSURF): mean -+ sigma / 2 of the reference's own
-    distances; else (SURF) both are the mean distance of all pairs.
+    `local` (MultiSURF): mean -+ band sigma of the reference's own
+    distances (band 1/2; 0 for MultiSWRF); else (SURF) both are the mean
+    distance of all pairs.
     """
     if local:
-        return mean - sigma / 2, mean + sigma / 2
+        return mean - band * sigma, mean + band * sigma
     return global_mean, global_mean
+
+
+def global_statistics(total, squares, n, diagonal):
+    """(mean, population standard deviation) of the distances of all pairs
+    from their sums over the n (n - 1) ordered pairs of distinct
+    instances, `total` of D and `squares` of D^2; with `diagonal` the n
+    zero distances of the instances to themselves count too (SWRF's T
+    and sigma as scikit-rebate 0.8 takes them from its n x n matrix)."""
+    count = n * n if diagonal else n * (n - 1)
+    if count == 0:
+        return 0.0, 0.0
+    mean = total / count
+    return mean, math.sqrt(max(squares / count - mean * mean, 0.0))
+
+
+def sigmoid_scale(sigma):
+    """4 / sigma of :func:`sigmoid_weight`, a sigma of 0 read as 1 (as
+    scikit-rebate 0.8 reads it)."""
+    return 4.0 / (sigma if sigma > 0 else 1.0)
+
+
+def sigmoid_weight(distance, limit, scale):
+    """The weight of a neighbour at `distance` from the reference, in the
+    set bounded by `limit` (Stokes & Visweswaran 2012, eq. 1, the sign
+    taken by the set)::
+
+        w = 2 / (1 + exp(-|D - limit| scale)) - 1 = tanh(2 |D - limit| / sigma)
+
+    scale = 4 / sigma (:func:`sigmoid_scale`), the exponent clipped at -50
+    as scikit-rebate 0.8 clips it: 0 on the limit, near 1 a standard
+    deviation away.  Scalars or numpy arrays alike."""
+    return 2.0 / (1.0 + np.exp(np.maximum(-np.abs(distance - limit) * scale,
+                                          -50.0))) - 1.0
 
 
 def standard_deviation(squares_about_mean, n_others, ddof):
@@ -92,6 +140,18 @@ def class_coefficients(counts, own, priors, coefs):
             coefs[c] = priors[c] / present / counts[c]
 
 
+def far_presence(counts, own):
+    """(any miss) - (any hit) of a set with the class `counts`: the sum of
+    its members' coefficients (:func:`class_coefficients`), the part of
+    scikit-rebate's far score 1 - w diff of a numeric attribute that does
+    not depend on the attribute (the SWRF family)."""
+    miss = 0.0
+    for c in range(len(counts)):
+        if c != own and counts[c] > 0:
+            miss = 1.0
+    return miss - (1.0 if counts[own] > 0 else 0.0)
+
+
 #: distances the SURF family's rules read instead of computing them (the
 #: rules of a block of columns, whose neighbourhoods depend on every
 #: column: :mod:`...compact.hoods`)
@@ -99,4 +159,5 @@ GivenDistances = namedtuple("GivenDistances", [
     "rows",         # float64 (r, n): D(i, j) of some instances i
     "row_of",       # int64 (n,): the row of instance i (-1: none)
     "global_mean",  # SURF's T, the mean distance of all pairs (0 if unused)
+    "global_scale",  # SWRF's sigmoid scale of their deviation (1 if unused)
 ])

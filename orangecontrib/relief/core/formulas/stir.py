@@ -30,6 +30,12 @@ HIT_SUM, HIT_SQUARES, MISS_SUM, MISS_SQUARES = 2, 3, 4, 5
 N_HIT, N_MISS, HIT_REFS, MISS_REFS = 0, 1, 2, 3
 #: how many
 COUNT_PLACES = MISS_REFS + 1
+#: places after them of the SWRF family's far-set terms that do not depend
+#: on the attribute, summed over the references: sum c (any miss - any
+#: hit, :func:`.neighbourhoods.far_presence`) and sum c w over the
+#: members; and the number of places of a classification rule's scalars
+FAR_PRESENCE, FAR_WEIGHT = COUNT_PLACES, COUNT_PLACES + 1
+CLASS_SCALARS = FAR_WEIGHT + 1
 
 StirSums = namedtuple("StirSums", [
     "hit_sum",       # (a,) sum of w d over the hit pairs

@@ -17,6 +17,7 @@ import numpy as np
 from numba import prange
 
 from ...formulas import npdr
+from ...formulas.neighbourhoods import DEAD_BAND
 from ...progress import report, step_bounds
 from .diffs import attribute_diff, for_kernels, numeric_and_known
 from .neighbours.block import ROWS, block_rows
@@ -85,7 +86,7 @@ def reference_limit(dist, i, rule, k, ddof, global_mean):
         others[i:] = dist[i + 1:]
         return kth_smallest(others, k)
     return limits(dist, i, rule == npdr.MULTISURF_LIMIT, global_mean,
-                  ddof)[0]
+                  ddof, DEAD_BAND, 1.0)[0]
 
 
 @numba.njit(parallel=True, cache=True)

@@ -21,10 +21,12 @@ the same terms in another order).  Nothing of size n x n is kept.
 """
 import numpy as np
 
-from ...formulas.neighbourhoods import (NO_FAR, class_coefficients,
-                                        standard_deviation, thresholds)
-from ...formulas.stir import (COUNT_PLACES, HIT_REFS, HIT_SUM, MISS_REFS,
-                              MISS_SQUARES, MISS_SUM, N_HIT, N_MISS)
+from ...formulas.neighbourhoods import (
+    DEAD_BAND, NO_FAR, class_coefficients, far_presence, global_statistics,
+    sigmoid_scale, sigmoid_weight, standard_deviation, thresholds)
+from ...formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
+                              HIT_REFS, HIT_SUM, MISS_REFS, MISS_SQUARES,
+                              MISS_SUM, N_HIT, N_MISS)
 from ...progress import report, step_bounds
 from .diffs import TILE, Rows
 from .sums import in_order
@@ -53,19 +55,24 @@ def row_totals(terms):
     return in_order(np.nan_to_num(terms, nan=0.0), 1)
 
 
-def limits(dist, local, global_mean, ddof):
+def limits(dist, local, global_mean, ddof, band=DEAD_BAND, global_scale=1.0):
     """Each block row's (near, far) limits
-    (:func:`...formulas.neighbourhoods.thresholds`) from its distances in
-    instance order, its mean and spread summed as
+    (:func:`...formulas.neighbourhoods.thresholds`, `band` deviations
+    about its mean with `local`) and the scale of its members' sigmoid
+    weights (the row's own with `local`, else `global_scale`) from its
+    distances in instance order, its mean and spread summed as
     :func:`..compiled.rules.surf.limits` sums them."""
     n_others = dist.shape[1] - 1
     mean = row_totals(dist) / n_others
     squares = row_totals((dist - mean[:, None]) ** 2)
     near, far = np.empty(len(dist)), np.empty(len(dist))
+    scale = np.full(len(dist), global_scale)
     for r in range(len(dist)):
         sigma = standard_deviation(squares[r], n_others, ddof)
-        near[r], far[r] = thresholds(mean[r], sigma, local, global_mean)
-    return near, far
+        near[r], far[r] = thresholds(mean[r], sigma, local, global_mean, band)
+        if local:
+            scale[r] = sigmoid_scale(sigma)
+    return near, far, scale
 
 
 class Neighbourhoods:
@@ -74,10 +81,13 @@ class Neighbourhoods:
     columns of every result: column p holds instance order[p]); the
     distances computed, or read from `given`; with `levels`
     (:class:`...tables.LevelTables`), the sets' sums of diffs counted
-    from the attributes' levels instead (:func:`counted_set_sums`)."""
+    from the attributes' levels instead (:func:`counted_set_sums`); local
+    limits `band` deviations about the mean; with a `weighting` (the SWRF
+    family: whether its global statistics count the zero diagonal) the
+    members weighted by their sigmoid weights."""
 
     def __init__(self, exact, order, local, far, ddof, given=None,
-                 levels=None):
+                 levels=None, band=DEAD_BAND, weighting=None):
         self.levels = levels
         if levels is None:
             self.rows = Rows(exact, order=order)
@@ -88,11 +98,18 @@ class Neighbourhoods:
         self.position = np.empty_like(order)
         self.position[order] = np.arange(len(order))
         self.local, self.far, self.ddof = local, far, ddof
+        self.band, self.weighting = band, weighting
         self.given = given
         #: references per block: a block's diffs of an attribute in a tile
         self.height = max(1, TILE // max(self.n, 1))
-        self.global_mean = (given.global_mean if given is not None
-                            else 0.0 if local else self.mean_distance())
+        self.global_mean, self.global_scale = 0.0, 1.0
+        if given is not None:
+            self.global_mean = given.global_mean
+            self.global_scale = given.global_scale
+        elif not local:
+            self.global_mean, sigma = global_statistics(
+                *self.pair_sums(), self.n, bool(weighting))
+            self.global_scale = sigmoid_scale(sigma)
 
     def distances(self, refs):
         """The references' distances to every instance, columns in
@@ -105,29 +122,42 @@ class Neighbourhoods:
         dist[np.arange(len(refs)), self.position[refs]] = np.nan
         return dist
 
-    def mean_distance(self):
-        """T of SURF: the mean distance of the n (n - 1) / 2 pairs (each
+    def pair_sums(self):
+        """The sums of D and of D^2 over the n (n - 1) ordered pairs (each
         instance's distances summed in order, then those sums by numpy, as
         the compiled engine sums them)."""
         def totals(refs):
-            return row_totals(self.distances(refs)[:, self.position])
+            dist = self.distances(refs)[:, self.position]
+            return np.stack([row_totals(dist), row_totals(dist * dist)])
         blocks = [np.arange(self.n)[first:first + self.height]
                   for first in range(0, self.n, self.height)]
-        return np.concatenate(each(totals, blocks)).sum() / (
-            self.n * (self.n - 1))
+        total, squares = np.concatenate(each(totals, blocks), axis=1)
+        return total.sum(), squares.sum()
 
     def sets(self, refs):
         """Boolean (refs x n) masks, columns in order, of the instances
         within each reference's near and far thresholds (None far for
-        NO_FAR)."""
+        NO_FAR), each with its members' factors in the rule: their sigmoid
+        weights with a `weighting` (the SWRF family), else None (1)."""
         dist = self.distances(refs)
-        near_limit, far_limit = limits(dist[:, self.position], self.local,
-                                       self.global_mean, self.ddof)
+        near_limit, far_limit, scale = limits(
+            dist[:, self.position], self.local, self.global_mean, self.ddof,
+            self.band, self.global_scale)
         with np.errstate(invalid="ignore"):  # the NaN of the reference
             near = dist < near_limit[:, None]
             distant = (dist > far_limit[:, None] if self.far != NO_FAR
                        else None)
-        return near, distant
+        return [(members, self.factors(dist, members, limit, scale))
+                for members, limit in ((near, near_limit),
+                                       (distant, far_limit))]
+
+    def factors(self, dist, members, limit, scale):
+        """The members' sigmoid weights (0 elsewhere), or None without a
+        weighting or members."""
+        if self.weighting is None or members is None:
+            return None
+        return np.where(members, sigmoid_weight(
+            np.nan_to_num(dist), limit[:, None], scale[:, None]), 0.0)
 
     def attribute_diffs(self, refs):
         """Yield each attribute's diffs of the references, (refs x n),
@@ -182,18 +212,24 @@ class Labelling:
 
 def class_update(sums, counts, own, near, far_sets, priors, far, stir):
     """Add a block's terms to one labelling's `sums` (6, a) and `counts`
-    (4,) (the layout of :func:`classification_sums`) from per (reference,
-    class) sums over the near and the far sets: `near` and `far_sets`
-    (sums of diffs (a, refs, classes), counts (refs, classes) and, for the
-    near sets, sums of squared diffs); `own` the references' classes."""
-    near_sums, near_counts, squares = near
-    far_sums, far_counts, _ = far_sets
+    (:data:`...formulas.stir.CLASS_SCALARS`) (the layout of
+    :func:`classification_sums`) from per (reference, class) sums over
+    the near and the far sets: `near` and `far_sets` (sums of diffs (a,
+    refs, classes), counts (refs, classes), for the near sets sums of
+    squared diffs, and the sums of the members' sigmoid weights where
+    they are weighted); `own` the references' classes."""
+    near_sums, near_counts, squares, _ = near
+    far_sums, far_counts, _, far_weights = far_sets
     coefs = np.empty(near_counts.shape)
     far_coefs = np.zeros(near_counts.shape)
     for r, c in enumerate(own):
         class_coefficients(near_counts[r], c, priors, coefs[r])
         if far != NO_FAR:
             class_coefficients(far_counts[r], c, priors, far_coefs[r])
+        if far_weights is not None:
+            counts[FAR_PRESENCE] += far_presence(far_counts[r], c)
+    if far_weights is not None:
+        counts[FAR_WEIGHT] += (far_coefs * far_weights).sum()
     sums[0] += np.einsum("arc,rc->a", near_sums, coefs)
     if far != NO_FAR:
         sums[1] -= np.einsum("arc,rc->a", far_sums, far_coefs)
@@ -224,21 +260,23 @@ def counted_set_sums(hoods, refs, labellings, sets, n_groups, stir):
     out = []
     for label in labellings:
         groups = label.codes[hoods.order]
-        out.append([levels.sums(members, groups, n_groups,
-                                ref_diffs=ref_diffs,
-                                squares=stir and s == 0)
-                    if members is not None else (None, None, None)
-                    for s, members in enumerate(sets)])
+        out.append([(*levels.sums(members, groups, n_groups,
+                                  ref_diffs=ref_diffs,
+                                  squares=stir and s == 0), None)
+                    if members is not None else (None, None, None, None)
+                    for s, (members, _) in enumerate(sets)])
     return out
 
 
 def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     """For each labelling (:class:`Labelling`) and each set of `sets`
-    (refs x n masks, columns of the blocks; None for none): the sums of
-    each attribute's diffs over each reference's set per class (a, refs,
-    classes), the counts per class and, for the first set with `stir`,
-    the sums of the squared diffs (else None).  Each attribute's diffs
-    are computed once for them all."""
+    (refs x n masks, columns of the blocks, None for none, each with its
+    members' factors or None, :meth:`Neighbourhoods.sets`): the sums of
+    each attribute's diffs times the factors over each reference's set
+    per class (a, refs, classes), the counts per class, for the first set
+    with `stir` the sums of the squared diffs (else None), and the sums
+    of the factors per class (None without factors).  Each attribute's
+    diffs are computed once for them all."""
     if hoods.levels is not None:
         return counted_set_sums(hoods, refs, labellings, sets, n_groups,
                                 stir)
@@ -247,21 +285,26 @@ def set_sums(hoods, refs, labellings, sets, n_groups, stir):
     for label in labellings:
         out.append([])
         masks.append([])
-        for s, members in enumerate(sets):
+        for s, (members, factors) in enumerate(sets):
             if members is None:
-                out[-1].append((None, None, None))
+                out[-1].append((None, None, None, None))
                 masks[-1].append(None)
                 continue
             members = label.columns(members).astype(np.float64)
+            counts = run_sums(members, label.runs, n_groups)
+            weight_sums = None
+            if factors is not None:
+                members = label.columns(factors)
+                weight_sums = run_sums(members, label.runs, n_groups)
             masks[-1].append(members)
-            out[-1].append((np.empty(shape), run_sums(members, label.runs,
-                                                      n_groups),
-                            np.empty(shape) if stir and s == 0 else None))
+            out[-1].append((np.empty(shape), counts,
+                            np.empty(shape) if stir and s == 0 else None,
+                            weight_sums))
     terms = np.empty((len(refs), hoods.n))
     for a, diffs in enumerate(hoods.attribute_diffs(refs)):
         for label, own_out, own_masks in zip(labellings, out, masks):
             values = label.columns(diffs)
-            for (sums, _, squared), members in zip(own_out, own_masks):
+            for (sums, _, squared, _), members in zip(own_out, own_masks):
                 if members is None:
                     continue
                 np.multiply(values, members, out=terms)
@@ -277,7 +320,7 @@ def classification_block(hoods, refs, labellings, priors, stir):
     sets = set_sums(hoods, refs, labellings, hoods.sets(refs), len(priors),
                     stir)
     sums = np.zeros((len(labellings), SUM_ROWS, hoods.n_attrs))
-    counts = np.zeros((len(labellings), COUNT_PLACES))
+    counts = np.zeros((len(labellings), CLASS_SCALARS))
     for label, (near, far_sets), own_sums, own_counts in zip(
             labellings, sets, sums, counts):
         class_update(own_sums, own_counts, label.codes[refs], near,
@@ -286,7 +329,8 @@ def classification_block(hoods, refs, labellings, priors, stir):
 
 
 def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
-                        progress_callback=None, given=None, levels=None):
+                        progress_callback=None, given=None, levels=None,
+                        band=DEAD_BAND, weighting=None):
     """Sums of the classification rules over the references, for each row
     of `labels` (class codes of the instances; the neighbourhoods found
     once for them all).
@@ -295,17 +339,23 @@ def classification_sums(exact, refs, labels, priors, local, far, ddof, stir,
     sums[p, 0] the near updates, sums[p, 1] minus the far updates, with
     `stir` sums[p, 2:6] STIR's sums of the near pairs, each weighted by
     its coefficient in the near update (:func:`...formulas.stir.add_stir_sums`);
-    counts[p] STIR's counts of near pairs and references.
+    counts[p] STIR's counts of near pairs and references, and the SWRF
+    family's far terms (:data:`...formulas.stir.FAR_PRESENCE`,
+    :data:`...formulas.stir.FAR_WEIGHT`).
     The distances are computed or `given`; with `levels` the sets' sums
-    are counted (:func:`counted_set_sums`, `exact` unused).
+    are counted (:func:`counted_set_sums`, `exact` unused); `band` is the
+    half-width of the local dead band; with a `weighting` (None, or
+    whether SWRF's global statistics count the zero diagonal) each
+    member's coefficient is times its sigmoid weight.
     """
     codes = labels.astype(np.int64)
     order = np.argsort(codes[0], kind="stable")
-    hoods = Neighbourhoods(exact, order, local, far, ddof, given, levels)
+    hoods = Neighbourhoods(exact, order, local, far, ddof, given, levels,
+                           band, weighting)
     labellings = [Labelling(own, hoods.position, len(priors))
                   for own in codes]
     sums = np.zeros((len(labels), SUM_ROWS, hoods.n_attrs))
-    counts = np.zeros((len(labels), COUNT_PLACES))
+    counts = np.zeros((len(labels), CLASS_SCALARS))
     for blocks, done in reference_blocks(refs, hoods.height,
                                          progress_callback):
         for block_sums, block_counts in each(
@@ -323,7 +373,7 @@ def regression_block(hoods, refs, targets):
     sums = np.zeros((len(targets), 4, hoods.n_attrs))
     n_dc = np.zeros((len(targets), 3))
     weights = []
-    for s, members in enumerate(hoods.sets(refs)):
+    for s, (members, _) in enumerate(hoods.sets(refs)):
         if members is None:
             continue
         size = members.sum(axis=1, keepdims=True)
@@ -363,19 +413,23 @@ def regression_sums(exact, refs, labels, local, far, ddof,
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None, given=None):
+                progress_callback=None, given=None, band=DEAD_BAND,
+                weighting=None):
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
     :func:`regression_sums`, (P, rows, a) and (P, places): STIR's counts
     or RReliefF's N_dC.  The distances are computed, or read from `given`
-    (:class:`...formulas.neighbourhoods.GivenDistances`).  The neighbourhoods
+    (:class:`...formulas.neighbourhoods.GivenDistances`); local limits
+    `band` deviations about the mean, and with a `weighting`
+    (classification) the members weighted as the SWRF family weighs them
+    (:func:`classification_sums`).  The neighbourhoods
     depend on the attributes only, but with missing values a class's
     RELIEF-D diffs depend on the classes of `data`, which `labels` must
     then be."""
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
                                    local, far, ddof, stir, progress_callback,
-                                   given)
+                                   given, None, band, weighting)
     return regression_sums(data.exact, refs, labels, local, far, ddof,
                            progress_callback, given)

@@ -100,25 +100,32 @@ def distance_block(values, exact, rows, count, dist):
 
 @numba.njit(parallel=True, cache=True)
 def row_sums(values, exact):
-    """Each instance's summed distance to the n - 1 others."""
+    """Each instance's summed distance, and summed squared distance, to
+    the n - 1 others."""
     n = values.shape[1]
     n_blocks = -(-n // ROWS)
     totals = np.zeros(n)
+    squares = np.zeros(n)
     for b in prange(n_blocks):
         rows = np.empty(ROWS, np.int64)
         dist = np.empty((ROWS, n))
         count = block_rows(b * ROWS, n, rows)
         distance_block(values, exact, rows, count, dist)
         for r in range(count):
-            total = 0.0
+            total = square = 0.0
             for j in range(n):
                 if j != rows[r]:
                     total += dist[r, j]
+                    square += dist[r, j] * dist[r, j]
             totals[rows[r]] = total
-    return totals
+            squares[rows[r]] = square
+    return totals, squares
 
 
-def mean_distance(values, exact):
-    """T of SURF: the mean distance of the n (n - 1) / 2 pairs."""
-    n = values.shape[1]
-    return row_sums(values, exact).sum() / (n * (n - 1))
+def pair_sums(values, exact):
+    """The sums of D and of D^2 over the n (n - 1) ordered pairs of
+    distinct instances (each instance's added in order, then those by
+    numpy): SURF's T and SWRF's deviation
+    (:func:`....formulas.neighbourhoods.global_statistics`)."""
+    totals, squares = row_sums(values, exact)
+    return totals.sum(), squares.sum()

@@ -12,12 +12,12 @@ import numpy as np
 from numba import prange
 
 from ....formulas import neighbourhoods
-from ....formulas.stir import (COUNT_PLACES, HIT_REFS, MISS_REFS, N_HIT,
-                               N_MISS)
+from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
+                               HIT_REFS, MISS_REFS, N_HIT, N_MISS)
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
-from ..neighbours.distance_rows import distance_block, mean_distance
+from ..neighbours.distance_rows import distance_block, pair_sums
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_terms
@@ -30,11 +30,16 @@ GROUP = 16
 thresholds = numba.njit(cache=True)(neighbourhoods.thresholds)
 standard_deviation = numba.njit(cache=True)(neighbourhoods.standard_deviation)
 class_coefficients = numba.njit(cache=True)(neighbourhoods.class_coefficients)
+far_presence = numba.njit(cache=True)(neighbourhoods.far_presence)
+sigmoid_scale = numba.njit(cache=True)(neighbourhoods.sigmoid_scale)
+sigmoid_weight = numba.njit(cache=True)(neighbourhoods.sigmoid_weight)
 
 
 @numba.njit(inline="always", cache=True)
-def limits(dist, i, local, global_mean, ddof):
-    """(near, far) limits of reference I_i from its distance row."""
+def limits(dist, i, local, global_mean, ddof, band, global_scale):
+    """(near, far) limits of reference I_i from its distance row, `band`
+    deviations about its mean with `local`, and the scale of its members'
+    sigmoid weights (the row's own with `local`, else `global_scale`)."""
     n = dist.shape[0]
     total = 0.0
     for j in range(n):
@@ -46,7 +51,15 @@ def limits(dist, i, local, global_mean, ddof):
         if j != i:
             squares += (dist[j] - mean) ** 2
     sigma = standard_deviation(squares, n - 1, ddof)
-    return thresholds(mean, sigma, local, global_mean)
+    near, far = thresholds(mean, sigma, local, global_mean, band)
+    return near, far, sigmoid_scale(sigma) if local else global_scale
+
+
+@numba.njit(inline="always", cache=True)
+def weight_at(dist, limit, scale, weighted):
+    """The factor of a member at `dist` of a set bounded by `limit`: its
+    sigmoid weight with `weighted` (the SWRF family), else 1."""
+    return sigmoid_weight(dist, limit, scale) if weighted else 1.0
 
 
 @numba.njit(inline="always", cache=True)
@@ -95,29 +108,37 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 
 @numba.njit(inline="always", cache=True)
-def class_terms(dist, rows, count, groups, priors, near, far, with_far,
-                counts, coefs, stir_counts, stir):
+def class_terms(dist, rows, count, groups, priors, near, far, scale,
+                with_far, counts, coefs, scalars, weighted, stir):
     """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
     rows[r]'s update over its near (s = 0) or far (s = 1) set; with
     `stir`, STIR's counts of :func:`...vectorised.surf.classification_sums`
-    added to `stir_counts`."""
+    added to `scalars`, with `weighted` and `with_far` the SWRF family's
+    far terms."""
     for r in range(count):
         i = rows[r]
         own = groups[i]
         member_counts(dist[r], i, groups, near[r], far[r], with_far, counts)
         class_coefficients(counts[0], own, priors, coefs[r, 0])
         class_coefficients(counts[1], own, priors, coefs[r, 1])
+        if with_far and weighted:
+            scalars[FAR_PRESENCE] += far_presence(counts[1], own)
+            for j in range(dist.shape[1]):
+                if (j != i and not dist[r, j] < near[r]
+                        and dist[r, j] > far[r]):
+                    scalars[FAR_WEIGHT] += coefs[r, 1, groups[j]] * (
+                        sigmoid_weight(dist[r, j], far[r], scale[r]))
         if stir:
             n_miss = counts[0].sum() - counts[0, own]
-            stir_counts[N_HIT] += counts[0, own]
-            stir_counts[N_MISS] += n_miss
-            stir_counts[HIT_REFS] += counts[0, own] > 0
-            stir_counts[MISS_REFS] += n_miss > 0
+            scalars[N_HIT] += counts[0, own]
+            scalars[N_MISS] += n_miss
+            scalars[HIT_REFS] += counts[0, own] > 0
+            scalars[MISS_REFS] += n_miss > 0
 
 
 @numba.njit(inline="always", cache=True)
-def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
-                 stir, coefs):
+def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
+                 with_far, weighted, stir, coefs):
     """The classification terms of references rows[:count] (rows 0, 1 and,
     with `stir`, 2-5 of :func:`...vectorised.surf.classification_sums`).
 
@@ -125,10 +146,11 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
     whose neighbourhood holds it, so that its values are read from memory
     once for them all (and on numeric data the sums once for four).  With
     `stir` the references are of one class (:func:`class_run`): an
-    instance is a hit of all of them or a miss of all."""
+    instance is a hit of all of them or a miss of all.  With `weighted`
+    each term is times the member's sigmoid weight (:func:`weight_at`)."""
     if not numeric_and_known(exact):
         class_update_any(sums, exact, groups, dist, rows, count, near, far,
-                         with_far, stir, coefs)
+                         scale, with_far, weighted, stir, coefs)
         return
     values = exact.values
     own = groups[rows[0]]
@@ -141,7 +163,8 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
                                 found)
         for q in range(n_near):
             r = found[0, q]
-            refs[q], c[q] = rows[r], coefs[r, 0, g]
+            refs[q], c[q] = rows[r], coefs[r, 0, g] * weight_at(
+                dist[r, j], near[r], scale[r], weighted)
         if stir:
             add_numeric_stir(sums, values, refs, c, 2 if g == own else 4,
                              n_near, j)
@@ -149,13 +172,14 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, with_far,
             add_numeric(sums[0], values, refs, c, n_near, j)
         for q in range(n_far):
             r = found[1, q]
-            refs[q], c[q] = rows[r], -coefs[r, 1, g]
+            refs[q], c[q] = rows[r], -coefs[r, 1, g] * weight_at(
+                dist[r, j], far[r], scale[r], weighted)
         add_numeric(sums[1], values, refs, c, n_far, j)
 
 
 @numba.njit(cache=True)
 def class_update_any(sums, exact, groups, dist, rows, count, near, far,
-                     with_far, stir, coefs):
+                     scale, with_far, weighted, stir, coefs):
     """:func:`class_update` one reference at a time, for any data.  Not
     inlined, so that numba compiles the diffs of every kind of data once
     (inlined where the rules add terms, they took half of the SURF family's
@@ -171,9 +195,11 @@ def class_update_any(sums, exact, groups, dist, rows, count, near, far,
                     add_stir_terms(sums, exact, i, j, coefs[r, 0, g],
                                    g == groups[i])
                 else:
-                    add_diffs(sums[0], exact, i, j, coefs[r, 0, g])
+                    add_diffs(sums[0], exact, i, j, coefs[r, 0, g] * weight_at(
+                        dist[r, j], near[r], scale[r], weighted))
             elif with_far and dist[r, j] > far[r]:
-                add_diffs(sums[1], exact, i, j, -coefs[r, 1, g])
+                add_diffs(sums[1], exact, i, j, -coefs[r, 1, g] * weight_at(
+                    dist[r, j], far[r], scale[r], weighted))
 
 
 @numba.njit(inline="always", cache=True)
@@ -249,22 +275,22 @@ def class_run(refs, groups, first, end):
 
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
-                with_far, ddof, global_mean, stir, start, stop, partial,
-                scalars, given, given_row):
+                with_far, ddof, geometry, weighted, stir, start, stop,
+                partial, scalars, given, given_row):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
     and scalars[p] for each labelling labels[p] (:func:`radius_block`),
     the blocks in parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
         radius_block(values, exact, refs, classes, priors, codes, labels,
-                     local, with_far, ddof, global_mean, stir, b,
+                     local, with_far, ddof, geometry, weighted, stir, b,
                      min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
                      given, given_row)
 
 
 @numba.njit(cache=True)
 def radius_block(values, exact, refs, classes, priors, codes, labels, local,
-                 with_far, ddof, global_mean, stir, b, end, partial,
+                 with_far, ddof, geometry, weighted, stir, b, end, partial,
                  scalars, given, given_row):
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
@@ -273,14 +299,17 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
     thresholds and neighbourhoods of up to GROUP references of one class
     are found once for every labelling; the distances are computed, or
     read from `given` (reference i's row given_row[i]) when it has rows
-    (:class:`GivenDistances`).
+    (:class:`GivenDistances`).  `geometry` holds the (band, global mean,
+    global sigmoid scale) of :func:`limits`; `weighted` weights the
+    members (the SWRF family).
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
+    band, global_mean, global_scale = geometry[0], geometry[1], geometry[2]
     n = values.shape[1]
     n_groups = len(priors)
     rows = np.empty(GROUP, np.int64)
     dist = np.empty((GROUP, n))
-    near, far = np.empty(GROUP), np.empty(GROUP)
+    near, far, scale = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
     counts = np.empty((2, n_groups), np.int64)
     coefs = np.empty((GROUP, 2, n_groups))
     influence = np.empty((GROUP, 2))
@@ -298,14 +327,17 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
                 for r in range(n_rows):
                     dist[q + r] = given[given_row[block[r]]]
         for r in range(count):
-            near[r], far[r] = limits(dist[r], rows[r], local, global_mean,
-                                     ddof)
+            near[r], far[r], scale[r] = limits(dist[r], rows[r], local,
+                                               global_mean, ddof, band,
+                                               global_scale)
         for p in range(len(labels)):
             if classes:
                 class_terms(dist, rows, count, codes[p], priors, near, far,
-                            with_far, counts, coefs, scalars[p, b], stir)
+                            scale, with_far, counts, coefs, scalars[p, b],
+                            weighted, stir)
                 class_update(partial[p, b], exact, codes[p], dist, rows,
-                             count, near, far, with_far, stir, coefs)
+                             count, near, far, scale, with_far, weighted,
+                             stir, coefs)
             else:
                 regression_update(partial[p, b], scalars[p, b], exact, dist,
                                   rows, count, labels[p], near, far, with_far,
@@ -317,8 +349,23 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
             partial[p, b, 2] = partial[0, b, 2]
 
 
+def global_geometry(values, exact, local, band, weighting, given):
+    """(band, global mean, global sigmoid scale) of :func:`radius_block`:
+    SURF's T (and SWRF's deviation, `weighting` whether it counts the
+    zero diagonal, :func:`...formulas.neighbourhoods.global_statistics`)
+    where the limits are not the references' own, computed or `given`."""
+    if given is not None:
+        return np.array([band, given.global_mean, given.global_scale])
+    if local:
+        return np.array([band, 0.0, 1.0])
+    mean, sigma = neighbourhoods.global_statistics(
+        *pair_sums(values, exact), values.shape[1], bool(weighting))
+    return np.array([band, mean, neighbourhoods.sigmoid_scale(sigma)])
+
+
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None, given=None):
+                progress_callback=None, given=None,
+                band=neighbourhoods.DEAD_BAND, weighting=None):
     """The sums of the SURF family's rule over the references `refs` for
     each labelling (the interface of
     :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
@@ -328,24 +375,25 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
+    geometry = global_geometry(values, exact, local, band, weighting, given)
     if given is None:
-        global_mean = 0.0 if local else mean_distance(values, exact)
         rows, row_of = np.empty((0, 0)), np.empty(0, np.int64)
     else:
-        global_mean, rows, row_of = given.global_mean, given.rows, given.row_of
+        rows, row_of = given.rows, given.row_of
     classes = task == "classification"
     codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((len(labels), n_blocks, 6 if classes else 4,
                         values.shape[0]))
     scalars = np.zeros((len(labels), n_blocks,
-                        COUNT_PLACES if classes else 3))
+                        CLASS_SCALARS if classes else 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
         radius_sums(values, exact, refs, classes, data.priors, codes, labels,
-                    local, far != neighbourhoods.NO_FAR, ddof, global_mean,
-                    stir, start, stop, partial, scalars, rows, row_of)
+                    local, far != neighbourhoods.NO_FAR, ddof, geometry,
+                    weighting is not None, stir, start, stop, partial,
+                    scalars, rows, row_of)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))

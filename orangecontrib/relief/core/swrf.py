@@ -1,0 +1,182 @@
+"""The SWRF family: SURF's and MultiSURF's neighbourhoods, each neighbour
+weighted by a sigmoid of its distance from its set's limit.
+
+Stokes & Visweswaran (2012) weight every instance by how far its distance
+to the reference lies from the mean distance T, so that an instance near
+the threshold counts little and a clearly near (or far) one fully.
+scikit-rebate 0.8 (UrbsLab, ``skrebate/baseswrf.py``) made six methods of
+it, which the add-on computes on the SURF family's neighbour machinery
+(:func:`.surf.neighbourhood_sums`' kernels, the weights of
+:func:`.formulas.neighbourhoods.sigmoid_weight`):
+
+============  ==========================  ================================
+method        near set, far set           centre and sigma of the weights
+============  ==========================  ================================
+SWRF          D < T                       T, sigma of all pairs
+SWRF*         D < T, D > T                T, sigma of all pairs
+MultiSWRF     D < mu_i                    mu_i, sigma_i (i's own distances)
+MultiSWRF*    D < mu_i, D > mu_i          mu_i, sigma_i
+MultiSWRFDB   D < mu_i - sigma_i / 2      its limit, sigma_i
+MultiSWRFDB*  and D > mu_i + sigma_i / 2  each set's limit, sigma_i
+============  ==========================  ================================
+
+The near update is ReliefF's over the near set
+(:func:`.formulas.neighbourhoods.class_coefficients`: each class's diffs
+over its number of members), each diff times its neighbour's weight w;
+the far set of the starred methods is scored by its weighted similarity,
+hits against and misses for the attribute, as MultiSURF*'s: its update
+(each diff times its neighbour's weight) subtracted, without the term
+sum c w that is the same for every attribute
+(:mod:`.formulas.neighbourhoods`), so that a constant attribute weighs 0.
+The weights are divided by the number of references.
+
+Where scikit-rebate 0.8 departs from that, the `convention` option
+chooses: ``"weighted"`` (the default) as above, SWRF's T and sigma over
+the n (n - 1) / 2 pairs of distinct instances (SURF's T here);
+``"scikit-rebate"`` scores a far neighbour's numeric attribute by
+1 - w diff (its count less the weighted diffs) and a nominal one by
+w (1 - diff), the terms that do not depend on the attribute kept, and
+takes T and sigma over the n x n distance matrix with its zero
+diagonal.  ``doc/swrf.md`` says more.
+"""
+import numpy as np
+
+from .compact.rules import is_blocked
+from .engines import preparation
+from .estimators import prepared
+from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
+from .formulas.stir import FAR_PRESENCE, FAR_WEIGHT
+from .options import (DEVIATION, DIFF, RANDOM_STATE, SWRF_CONVENTION, T_DIFF,
+                      T_EQ, check)
+from .surf import rule_sums
+
+__all__ = ["swrf", "swrfstar", "multiswrf", "multiswrfstar", "multiswrfdb",
+           "multiswrfdbstar", "swrf_weights", "METHODS"]
+
+#: method -> (limits from the reference's own distances, half-width of the
+#: dead band in standard deviations, far scoring)
+METHODS = {
+    "swrf": (False, 0.0, NO_FAR),
+    "swrf*": (False, 0.0, OPPOSITE),
+    "multiswrf": (True, 0.0, NO_FAR),
+    "multiswrf*": (True, 0.0, OPPOSITE),
+    "multiswrfdb": (True, DEAD_BAND, NO_FAR),
+    "multiswrfdb*": (True, DEAD_BAND, OPPOSITE),
+}
+
+
+def far_constant(scalars, nominal):
+    """Per attribute, the part of scikit-rebate's far score that does not
+    depend on the diffs, summed over the references: sum c w (the
+    weights times the rule's coefficients) for a nominal attribute, sum
+    c (any miss - any hit) for a numeric one."""
+    return np.where(nominal, scalars[FAR_WEIGHT], scalars[FAR_PRESENCE])
+
+
+def swrf_weights(X, y, discrete=None, *, method, convention=SWRF_CONVENTION,
+                 deviation=DEVIATION, n_iterations=None,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, progress_callback=None):
+    """The weights of the SWRF-family `method` (a key of :data:`METHODS`);
+    the parameters as in :func:`multiswrf`."""
+    local, band, far = METHODS[method]
+    convention = check("convention", convention)
+    ddof = SIGMAS[check("deviation", deviation)]
+    data, refs, kernels = prepared(X, y, discrete, n_iterations,
+                                   random_state, task="classification",
+                                   diff=diff, t_eq=t_eq, t_diff=t_diff,
+                                   compact=True, parts=(preparation.SURF,))
+    scikit_rebate = convention == "scikit-rebate"
+    sums, scalars = rule_sums(data, refs, kernels, (local, far, ddof),
+                              "classification", False, progress_callback,
+                              band=band, weighting=scikit_rebate)
+    weights = sums[0] + sums[1]
+    if far != NO_FAR and scikit_rebate:
+        nominal = data.nominal if is_blocked(data) else data.exact.nominal
+        weights = weights + far_constant(scalars, nominal)
+    return weights / len(refs)
+
+
+def _estimator(method, name, summary):
+    """The public estimator of `method`, called `name`, documented by
+    `summary` (the six share their parameters and their computation)."""
+    def estimator(X, y, discrete=None, *, convention=SWRF_CONVENTION,
+                  deviation=DEVIATION, n_iterations=None,
+                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                  t_diff=T_DIFF, progress_callback=None):
+        return swrf_weights(X, y, discrete, method=method,
+                            convention=convention, deviation=deviation,
+                            n_iterations=n_iterations,
+                            random_state=random_state, diff=diff, t_eq=t_eq,
+                            t_diff=t_diff,
+                            progress_callback=progress_callback)
+    estimator.__name__ = estimator.__qualname__ = name
+    estimator.__doc__ = f"""{summary}
+
+    Parameters
+    ----------
+    X : array (n, a)
+        Attribute values; NaN marks a missing value (RELIEF-D diffs);
+        nominal columns hold value codes 0..V-1.
+    y : array (n,)
+        Class codes; rows with a missing class are left out.
+    discrete : bool array (a,) or None
+        Which columns are nominal (None: all numeric).
+    convention : "weighted" or "scikit-rebate"
+        How the far sets are scored and SWRF's T and sigma taken
+        (module docstring of :mod:`orangecontrib.relief.core.swrf`).
+    deviation : "population" or "sample"
+        The standard deviation of a reference's own distances (the
+        population's, as scikit-rebate; SWRF's global one is always the
+        population's).
+    n_iterations : int or None
+        None: every instance is a reference once.  An int: that many
+        references drawn with `random_state`.
+    random_state : int, numpy Generator or None
+    diff : "linear", "squared" or "ramp"
+        Transform of numeric diffs (ramp thresholds t_eq, t_diff).
+    progress_callback : callable(float) or None
+        Receives the fraction done; may raise to stop.
+
+    Returns
+    -------
+    float64 array (a,)
+
+    References
+    ----------
+    Stokes, M. E., Visweswaran, S. (2012). Application of a spatially-
+    weighted Relief algorithm for ranking genetic predictors of disease.
+    BioData Mining 5:20.  The multi-threshold and dead-band forms as
+    scikit-rebate 0.8 (UrbsLab, 2026) defines them.
+    """
+    return estimator
+
+
+swrf = _estimator(
+    "swrf", "swrf",
+    "SWRF attribute weights (Stokes & Visweswaran 2012): SURF's near set "
+    "(D < T,\n    the mean distance), each neighbour weighted by "
+    "tanh(2 |D - T| / sigma).")
+swrfstar = _estimator(
+    "swrf*", "swrfstar",
+    "SWRF* attribute weights: SWRF and the far set (D > T), scored by its "
+    "weighted\n    similarity.")
+multiswrf = _estimator(
+    "multiswrf", "multiswrf",
+    "MultiSWRF attribute weights: each reference's own mean mu_i and "
+    "deviation\n    sigma_i, near set D < mu_i, weights "
+    "tanh(2 |D - mu_i| / sigma_i).")
+multiswrfstar = _estimator(
+    "multiswrf*", "multiswrfstar",
+    "MultiSWRF* attribute weights: MultiSWRF and the far set (D > mu_i), "
+    "scored\n    by its weighted similarity.")
+multiswrfdb = _estimator(
+    "multiswrfdb", "multiswrfdb",
+    "MultiSWRFDB attribute weights: MultiSURF's near set "
+    "(D < mu_i - sigma_i / 2),\n    each neighbour weighted by its "
+    "distance from that limit.")
+multiswrfdbstar = _estimator(
+    "multiswrfdb*", "multiswrfdbstar",
+    "MultiSWRFDB* attribute weights: MultiSWRFDB and MultiSURF*'s far set\n"
+    "    (D > mu_i + sigma_i / 2), scored by its weighted similarity, the "
+    "dead band\n    between ignored.")

@@ -1,0 +1,144 @@
+"""The SWRF family (core.swrf) against the slow literal reference
+(tests.reference.swrf) on each engine, against scikit-rebate 0.8.4 with its
+convention (small data and the shipped GAMETES file), its sigmoid and its
+checks.
+"""
+import gzip
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from orangecontrib.relief.core import swrf
+from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.formulas.neighbourhoods import (
+    sigmoid_scale, sigmoid_weight)
+from tests.core.engines import each_engine
+from tests.core.test_surf import random_data
+from tests.reference import swrf as ref
+
+METHODS = list(swrf.METHODS)
+CONVENTIONS = ["weighted", "scikit-rebate"]
+#: scikit-rebate's class of each method
+PEERS = {"swrf": "SWRF", "swrf*": "SWRFstar", "multiswrf": "MultiSWRF",
+         "multiswrf*": "MultiSWRFstar", "multiswrfdb": "MultiSWRFDB",
+         "multiswrfdb*": "MultiSWRFDBstar"}
+GAMETES = (Path(__file__).parent.parent / "data"
+           / "gametes_2way_a20_s1600_her0.4_maf0.2_EDM-1_01.txt.gz")
+
+#: (classes, share of missing values, dyadic grid: distances on the
+#: limits exactly)
+CASES = [(2, 0.1, False), (3, 0.1, True), (2, 0.0, True), (3, 0.0, False)]
+
+
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("convention", CONVENTIONS)
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_literal_reference(engine, method, convention, case):
+    n_classes, missing, grid = CASES[case]
+    X, y, discrete = random_data(case, n=20, n_classes=n_classes,
+                                 missing=missing, grid=grid)
+    expected = ref.swrf_family(X, y, discrete, method=method,
+                               convention=convention)
+    with forced(engine):
+        ours = swrf.swrf_weights(X, y, discrete, method=method,
+                                 convention=convention)
+    assert_allclose(ours, expected, rtol=0, atol=1e-12)
+
+
+@each_engine
+@pytest.mark.parametrize("method", ["multiswrf", "multiswrfdb*"])
+def test_sample_deviation_and_sampled_references(engine, method):
+    X, y, discrete = random_data(7, n=20)
+    options = dict(method=method, deviation="sample", n_iterations=9,
+                   random_state=3)
+    with forced(engine):
+        ours = swrf.swrf_weights(X, y, discrete, **options)
+    assert_allclose(ours, ref.swrf_family(X, y, discrete, **options),
+                    rtol=0, atol=1e-12)
+
+
+def test_the_conventions_differ_where_documented():
+    """Multi* near sets do not depend on the convention; a far set of
+    numeric attributes does, and SWRF's global statistics do."""
+    X, y, discrete = random_data(1, n=20)
+    weights = {convention: {m: swrf.swrf_weights(X, y, discrete, method=m,
+                                                 convention=convention)
+                            for m in METHODS}
+               for convention in CONVENTIONS}
+    same, other = weights["weighted"], weights["scikit-rebate"]
+    for method in ("multiswrf", "multiswrfdb"):
+        assert_allclose(same[method], other[method], rtol=0, atol=0)
+    for method in ("swrf", "swrf*", "multiswrf*", "multiswrfdb*"):
+        assert np.abs(same[method] - other[method]).max() > 1e-6
+
+
+def test_the_sigmoid_is_the_papers():
+    """2 / (1 + exp(-4 |d - c| / sigma)) - 1 = tanh(2 |d - c| / sigma): 0 on
+    the limit, symmetric about it, near 1 a deviation away; a sigma of 0
+    read as 1."""
+    d = np.linspace(0, 3, 31)
+    for sigma in (0.3, 1.0, 2.5):
+        assert_allclose(sigmoid_weight(d, 1.2, sigmoid_scale(sigma)),
+                        np.tanh(2 * np.abs(d - 1.2) / sigma), atol=1e-15)
+    assert sigmoid_weight(1.2, 1.2, 4.0) == 0.0
+    assert sigmoid_scale(0.0) == 4.0
+    assert sigmoid_weight(1e6, 0.0, 4.0) == 1.0  # the clipped exponent
+    assert math.isclose(sigmoid_weight(1.0, 0.0, sigmoid_scale(1.0)),
+                        math.tanh(2.0))
+
+
+def test_bad_convention():
+    X, y, _ = random_data(0, n=10)
+    with pytest.raises(ReliefInputError, match="convention must be one of"):
+        swrf.swrf(X, y, convention="skrebate")
+
+
+def scikit_rebate(method, X, y):
+    skrebate = pytest.importorskip("skrebate")
+    return getattr(skrebate, PEERS[method])(
+        n_features_to_select=2, n_jobs=1).fit(X, y).feature_importances_
+
+
+def small_tables():
+    """Continuous attributes (more than scikit-rebate's 10 levels), and
+    SNP codes 0/1/2 (nominal for it and for us), two classes each."""
+    rng = np.random.default_rng(5)
+    X = rng.random((50, 5))
+    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)).astype(float)
+    snps = rng.integers(0, 3, (50, 6)).astype(float)
+    y_snps = ((snps[:, 0] + snps[:, 1]) % 2).astype(float)
+    return [(X, y, None), (snps, y_snps, np.ones(6, bool))]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_scikit_rebate_on_small_tables(method):
+    for X, y, discrete in small_tables():
+        theirs = scikit_rebate(method, X, y)
+        ours = swrf.swrf_weights(X, y, discrete, method=method,
+                                 convention="scikit-rebate")
+        assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+def gametes(step):
+    """Every `step`-th row of the GAMETES file (its classes in blocks)."""
+    with gzip.open(GAMETES, "rt") as f:
+        table = np.loadtxt(f, skiprows=1)[::step]
+    return table[:, :-1], table[:, -1]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_scikit_rebate_on_gametes(method):
+    """Every fourth of the 1600 rows (scikit-rebate's Python loops take
+    half a minute a method on all of them), as float64 and as int8 (read
+    a block of columns at a time, :mod:`orangecontrib.relief.core.compact`)."""
+    X, y = gametes(4)
+    theirs = scikit_rebate(method, X, y)
+    for data in (X, X.astype(np.int8)):  # the genotypes as given, or narrow
+        ours = swrf.swrf_weights(data, y, np.ones(X.shape[1], bool),
+                                 method=method, convention="scikit-rebate")
+        assert_allclose(ours, theirs, rtol=0, atol=1e-12)
