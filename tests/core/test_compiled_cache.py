@@ -25,7 +25,8 @@ from orangecontrib.relief.core.engines.compiled.rules import surf
 from orangecontrib.relief.core.formulas import neighbourhoods
 dist = np.array([0.0, 1.0, 2.0, 4.0, 8.0])
 mean, sigma = 15.0 / 4, float(np.std([1.0, 2.0, 4.0, 8.0]))
-print(json.dumps({"compiled": list(surf.limits(dist, 0, True, 0.0, 0)),
+print(json.dumps({"compiled": list(surf.limits(
+                      dist, 0, True, 0.0, 0, neighbourhoods.DEAD_BAND, 1.0)[:2]),
                   "formula": list(neighbourhoods.thresholds(
                       mean, sigma, True, 0.0)),
                   "module": surf.__file__}))
@@ -67,9 +68,10 @@ def test_an_edited_formula_is_compiled_again(tmp_path):
 
     formula = core / "formulas" / "neighbourhoods.py"
     text = formula.read_text()
-    assert "return mean - sigma / 2, mean + sigma / 2" in text
-    formula.write_text(text.replace("return mean - sigma / 2, mean + sigma / 2",
-                                    "return mean - sigma, mean + sigma"))
+    given = "return mean - band * sigma, mean + band * sigma"
+    assert given in text
+    formula.write_text(text.replace(
+        given, "return mean - 2 * band * sigma, mean + 2 * band * sigma"))
     after = run(core, cache)
     assert after["formula"] != before["formula"]
     assert after["compiled"] == after["formula"]

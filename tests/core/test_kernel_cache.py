@@ -33,7 +33,7 @@ with warnings.catch_warnings(record=True) as caught:
     from orangecontrib.relief.core.engines import cache
     from orangecontrib.relief.core.engines.compiled.rules import surf
     dist = np.array([0.0, 1.0, 2.0, 4.0, 8.0])
-    limits = list(surf.limits(dist, 0, True, 0.0, 0))
+    limits = list(surf.limits(dist, 0, True, 0.0, 0, 0.5, 1.0)[:2])
 print(json.dumps({"limits": limits, "failures": cache.write_failures,
                   "warnings": [f"{w.category.__name__}: {w.message}"
                                for w in caught]}))

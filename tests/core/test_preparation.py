@@ -230,7 +230,10 @@ def test_the_call_that_starts_it_is_told_what_is_true(folder, fake,
         "folder and version (" in running
     if state.get("part"):  # between two parts: the budget, not the parts
         assert "(for " in running
-        assert "% done, about " in running and " left)" in running
+        assert "% done, " in running
+        # the stand-in worker sleeps: at its rate the time left is unknown
+        assert ("about " in running and " left)" in running
+                or "time left not known yet" in running)
     wait_for(lambda: preparation.is_ready())
     assert engines.status(np.zeros((5000, 50))) == (
         "Compiled engine (numba), prepared.")
