@@ -21,7 +21,9 @@ Cases (all by default but ``snp``, which takes minutes):
   ReliefF, MultiSURF and TuRF around ReliefF, every instance a reference.
 
 ``--scale`` multiplies every case's number of attributes (0.1 for a quick
-run).  Peak memory is the process's peak resident size less its size
+run).  The compiled engine is prepared first (``orange-relief prepare``;
+``--no-prepare``: the cases take whichever engine is ready, as a first
+call does).  Peak memory is the process's peak resident size less its size
 before the data were made (the data included).  The machine's load at
 the start is printed; run it alone on the machine.
 """
@@ -217,6 +219,9 @@ def build_parser():
     parser.add_argument("cases", nargs="*", metavar="CASE",
                         help=f"of {', '.join(CASES)} (default: all but snp)")
     parser.add_argument("--scale", type=positive_number, default=1.0)
+    parser.add_argument("--no-prepare", action="store_true",
+                        help="do not prepare the compiled engine first "
+                             "(the cases take whichever engine is ready)")
     return parser
 
 
@@ -227,6 +232,9 @@ def main(argv=None):
     if unknown:
         parser.error(f"unknown case(s) {', '.join(unknown)}; "
                      f"expected {', '.join(CASES)}")
+    if not args.no_prepare:  # the compiled engine ready, as installed
+        from orangecontrib.relief.core import warmup
+        warmup.prepare()
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     print("| case | measured | goal | met |")
     print("| --- | --- | --- | --- |")
