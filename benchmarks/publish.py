@@ -137,9 +137,14 @@ def missing_table(outputs):
 
 def printed_table(outputs):
     """The markdown table the benchmark printed (first_contact.py,
-    bench_experiments.py), copied."""
-    header, *rows = [cells(line) for line in outputs[0].splitlines()
-                     if line.startswith("|") and "---" not in line]
+    bench_experiments.py), copied; the rows of several commands' tables
+    under the first one's header."""
+    header, rows = None, []
+    for output in outputs:
+        first, *more = [cells(line) for line in output.splitlines()
+                        if line.startswith("|") and "---" not in line]
+        header = header or first
+        rows += more
     return table(header, rows)
 
 
@@ -245,6 +250,11 @@ FIGURES = {
         (BENCH + "bench_wide.py --large --plot doc/images/wide-data.png",),
         (BENCH + "bench_wide.py --instances 500 --peer-timeout 240 "
                  "--plot doc/images/wide-data.png",),
+        printed_table),
+    "narrow": Figure(
+        "doc/large-data.md", (BENCH + "bench_narrow.py",),
+        (BENCH + "bench_narrow.py int8",
+         BENCH + "bench_narrow.py --no-prepare sparse expression"),
         printed_table),
     "streaming": Figure(
         "doc/large-data.md",

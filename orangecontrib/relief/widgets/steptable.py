@@ -133,12 +133,21 @@ def _neighbour_column(view, number, rank, header_font, scale):
         tip += (f" It is one of {step.tied[number]} instances at the same "
                 f"distance, which share the places left among the k: it "
                 f"takes {share} of a place.")
-    multiplier = (f"{step.coefficients[number]:+.3f}" if view.stage == UPDATE
-                  else "")
+    multiplier = (number_text(step.coefficients[number], signed=True)
+                  if view.stage == UPDATE else "")
     cells = (_values(view.data, j) if view.stage < DIFFS
-             else [f"{d:.3f}" for d in step.diffs[:, number]])
+             else [number_text(d) for d in step.diffs[:, number]])
     return Column(header, tip,
-                  [f"{step.distances[number]:.3f}", multiplier] + cells)
+                  [number_text(step.distances[number]), multiplier] + cells)
+
+
+def number_text(value, signed=False):
+    """`value` to three decimals without trailing zeros ("1" for 1.000,
+    "0.5", "+0.022" with `signed`), so that a narrow column shows it
+    whole."""
+    text = f"{value:+.3f}" if signed else f"{value:.3f}"
+    text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "+0") else text
 
 
 def _share(step, number):
@@ -157,12 +166,12 @@ def _runner_up_column(view, i):
     j, distance = step.runners_up[i], step.runner_up_distances[i]
     klass = view.class_names[step.runner_up_classes[i]]
     cells = (_values(view.data, j) if view.stage < DIFFS
-             else [f"{d:.3f}" for d in step.runner_up_diffs[:, i]])
+             else [number_text(d) for d in step.runner_up_diffs[:, i]])
     return Column(
         f"not chosen\n{view.row_name(j)}",
         f"The nearest instance of class {klass} that was not chosen, at "
         f"distance {distance:.3f}: it does not count in the update.",
-        [f"{distance:.3f}", ""] + cells, runner_up=True)
+        [number_text(distance), ""] + cells, runner_up=True)
 
 
 def _update_columns(view):
@@ -175,18 +184,18 @@ def _update_columns(view):
         columns.append(Column(
             "other\nmisses", "The part of the update from the misses of the "
             "classes not shown (their diffs times their multipliers, added).",
-            ["", ""] + [f"{v:+.3f}" for v in other]))
+            ["", ""] + [number_text(v, signed=True) for v in other]))
     columns.append(Column(
         "update", "This step's move of each weight: the diffs times their "
         "multipliers, added (a hit's diff lowers the weight, a miss's "
         "raises it).",
-        ["", ""] + [f"{v:+.3f}" for v in step.update],
+        ["", ""] + [number_text(v, signed=True) for v in step.update],
         bold=[False, False] + [bool(v) for v in step.update],
         backgrounds=[None, None] + [UP if v > 0 else DOWN if v < 0 else None
                                     for v in step.update]))
     columns.append(Column(
         "weight", f"The mean of the {view.n_applied} steps' updates.",
-        ["", ""] + [f"{v:.3f}" for v in view.weights]))
+        ["", ""] + [number_text(v) for v in view.weights]))
     return columns
 
 
