@@ -13,6 +13,22 @@ MIN_INSTANCES = 2
 MIN_ATTRIBUTES = 1
 
 
+def add_prepare_option(parser):
+    """``--no-prepare``: the benchmark does not prepare the compiled engine
+    before it measures (see :func:`prepare_unless`)."""
+    parser.add_argument("--no-prepare", action="store_true",
+                        help="do not prepare the compiled engine first "
+                             "(the runs take whichever engine is ready)")
+
+
+def prepare_unless(args):
+    """Prepare the compiled engine, as ``orange-relief prepare`` does after
+    an installation, unless ``--no-prepare`` was given."""
+    if not args.no_prepare:
+        from orangecontrib.relief.core import warmup
+        warmup.prepare()
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2."""
 

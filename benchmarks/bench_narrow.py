@@ -33,7 +33,8 @@ import time
 
 import numpy as np
 
-from arguments import Parser, positive_number
+from arguments import (Parser, add_prepare_option, positive_number,
+                       prepare_unless)
 
 CASES = ("int8", "identity", "sparse", "expression", "snp")
 DEFAULT = CASES[:-1]
@@ -219,9 +220,7 @@ def build_parser():
     parser.add_argument("cases", nargs="*", metavar="CASE",
                         help=f"of {', '.join(CASES)} (default: all but snp)")
     parser.add_argument("--scale", type=positive_number, default=1.0)
-    parser.add_argument("--no-prepare", action="store_true",
-                        help="do not prepare the compiled engine first "
-                             "(the cases take whichever engine is ready)")
+    add_prepare_option(parser)
     return parser
 
 
@@ -232,9 +231,7 @@ def main(argv=None):
     if unknown:
         parser.error(f"unknown case(s) {', '.join(unknown)}; "
                      f"expected {', '.join(CASES)}")
-    if not args.no_prepare:  # the compiled engine ready, as installed
-        from orangecontrib.relief.core import warmup
-        warmup.prepare()
+    prepare_unless(args)
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     print("| case | measured | goal | met |")
     print("| --- | --- | --- | --- |")

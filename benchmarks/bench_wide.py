@@ -50,8 +50,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from arguments import (Parser, checked, comma_separated,  # noqa: E402
-                       positive_int, positive_number)
+from arguments import (Parser, add_prepare_option, checked,  # noqa: E402
+                       comma_separated, positive_int, positive_number,
+                       prepare_unless)
 from harness import _PeakMeter  # noqa: E402
 
 #: N of a run, and those of --large
@@ -112,9 +113,7 @@ def build_parser():
                         help="write every run's result")
     parser.add_argument("--quick", action="store_true",
                         help="no peers' TuRF and VLS (the slowest)")
-    parser.add_argument("--no-prepare", action="store_true",
-                        help="do not compile the compiled engine first "
-                             "(the runs take whichever engine is ready)")
+    add_prepare_option(parser)
     return parser
 
 
@@ -327,10 +326,7 @@ def plot(results, path):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     snps = args.snps or list(SNPS) + (list(LARGE) if args.large else [])
-    from orangecontrib.relief.core import warmup
-
-    if not args.no_prepare:  # the compiled engine ready, as installed
-        warmup.prepare()
+    prepare_unless(args)
     peers = available_peers(args.peers)
     folder = args.workdir or tempfile.mkdtemp(prefix="bench_wide_")
     Path(folder).mkdir(parents=True, exist_ok=True)

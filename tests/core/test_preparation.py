@@ -100,17 +100,24 @@ class Clock:
         return self.now
 
 
+def served_at(folder, clock, rate, samples):
+    """A background run (deadline 24 s) whose workers got `rate` of a
+    processor over `samples` tenths of a second of `clock`."""
+    run = keeper.Run(folder, None, PARTS, [], {}, "background",
+                     deadline=24.0, clock=clock)
+    for _ in range(samples):
+        clock.now += 0.1
+        run.cpu_samples.append((clock.now, rate * clock.now))
+    return run
+
+
 @pytest.mark.parametrize("rate, behind", [(1.0, False), (0.5, False),
                                           (0.05, True), (0.0, True)])
 def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
     # 4 processor seconds of budgets, a deadline of 24 s (windows of 1 s):
     # a worker served at half a core keeps up, one at a twentieth does not
     clock = Clock()
-    run = keeper.Run(folder, None, PARTS, [], {}, "background",
-                     deadline=24.0, clock=clock)
-    for _ in range(10):
-        clock.now += 0.1
-        run.cpu_samples.append((clock.now, rate * clock.now))
+    run = served_at(folder, clock, rate, 10)
     assert not run.behind("first")  # not before a window has passed
     clock.now += 1.0
     run.cpu_samples.append((clock.now, rate * clock.now))
@@ -129,12 +136,7 @@ def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
 def test_a_starved_preparation_gives_no_time_left(folder, rate, said):
     """At a hundredth of a processor the time left at that rate would be
     hours, though the priority is about to rise: it is not given."""
-    clock = Clock()
-    run = keeper.Run(folder, None, PARTS, [], {}, "background",
-                     deadline=24.0, clock=clock)
-    for _ in range(20):
-        clock.now += 0.1
-        run.cpu_samples.append((clock.now, rate * clock.now))
+    run = served_at(folder, Clock(), rate, 20)
     run.report("first")
     assert (run.state["left"] is None) == (rate < keeper.STARVED)
     assert said in preparation.how_far(run.state)

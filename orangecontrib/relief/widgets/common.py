@@ -193,6 +193,12 @@ def _orphan(state):
     state.watcher.done.connect(ended)
 
 
+def item_tips(combo, tips):
+    """Give the entries of `combo`, in order, the tooltips `tips`."""
+    for index, tip in enumerate(tips):
+        combo.setItemData(index, tip, Qt.ToolTipRole)
+
+
 def scaled_font(scale=1.0):
     """The default font, `scale` times its size."""
     font = QFont()

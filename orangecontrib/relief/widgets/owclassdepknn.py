@@ -16,7 +16,7 @@ from orangecontrib.relief.knn import ClassDependentKNNLearner, METHODS
 from orangecontrib.relief.rank import ClassDependentRankScorer
 from orangecontrib.relief.scorers import CDRelief, IWCDRelief
 from orangecontrib.relief.widgets.common import (
-    known_flags, shut_down_at_once, within_ranges, work_progress)
+    item_tips, known_flags, shut_down_at_once, within_ranges, work_progress)
 
 #: labels of the weighting methods, in the order of `METHODS`, and what
 #: each learns (the tooltips of their entries, and the report)
@@ -104,8 +104,7 @@ class OWClassDependentKNN(OWBaseLearner, ConcurrentWidgetMixin):
                     "near the border between the classes only; ReliefF "
                     "learns one vector for all classes; None uses equal "
                     "weights.")
-        for index, words in enumerate(METHOD_WORDS):
-            self.method_combo.setItemData(index, words, Qt.ToolTipRole)
+        item_tips(self.method_combo, METHOD_WORDS)
         gui.checkBox(box, self, "choose_threshold",
                      "Choose the threshold by cross-validation",
                      callback=self._on_method_changed,

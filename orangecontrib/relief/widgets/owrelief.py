@@ -37,8 +37,8 @@ from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_OF_TASK, METHOD_GROUPS, METHODS, TAKE_TIES,
     TIE_RULES, default_method, fitting_methods, make_scorer, needs, no_k)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, GroupedComboBox, class_present, known_choices, known_flags,
-    preparing_line,
+    NO_CLASS, GroupedComboBox, class_present, item_tips, known_choices,
+    known_flags, preparing_line,
     shut_down_at_once, within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
@@ -437,7 +437,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                      tooltip="How many times the class is shuffled and the "
                              "attributes weighed again (the smallest "
                              "p-value is 1 / (shuffles + 1))."),
-            gui.comboBox(box, self, "adjustment_index",
+            adjustments := gui.comboBox(
+                         box, self, "adjustment_index",
                          items=ADJUSTMENT_LABELS,
                          label="Correct for testing many:",
                          orientation=Qt.Vertical,
@@ -454,9 +455,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                            decimals=4, callback=self.commit.deferred,
                            tooltip="An attribute whose adjusted p-value (q) "
                                    "is at most this is significant.")]
-        adjustments = self.significance_controls[-2]
-        for index, tip in enumerate(ADJUSTMENT_TIPS):
-            adjustments.setItemData(index, tip, Qt.ToolTipRole)
+        item_tips(adjustments, ADJUSTMENT_TIPS)
 
         box = gui.vBox(page, "Stability")
         box.setToolTip("Weigh the attributes again on resamples of the "

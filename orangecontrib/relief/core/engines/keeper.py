@@ -409,7 +409,7 @@ class Run:
     # reporting ----------------------------------------------------------------
 
     def report(self, current, outcome=None, force=False):
-        now = self.clock()
+        now, rate = self.clock(), self.rate()
         cpu, wall = self.left(current)
         index = ([name for name, _ in self.parts].index(current)
                  if current else len(self.parts))
@@ -421,9 +421,8 @@ class Run:
             "done": self.done, "spent": self.spent,
             "fraction": self.fraction(current),
             "elapsed": now - self.start,
-            "left": (0.0 if outcome else
-                     None if self.rate() < STARVED else wall),
-            "rate": self.rate(), "outcome": outcome,
+            "left": 0.0 if outcome else None if rate < STARVED else wall,
+            "rate": rate, "outcome": outcome,
             "nice": None if self.level is None else NICE_LEVELS[self.level]}
         if self.on_status is not None:
             self.on_status(self.state)
