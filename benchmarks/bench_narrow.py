@@ -72,12 +72,14 @@ def warm_up():
 
 
 def measured(make, run):
-    """(result, seconds, peak bytes) of ``run(*make())``, the peak counted
-    from before `make`."""
+    """(result, seconds, peak bytes) of ``run(*make())``: the peak over
+    the run, counted from before `make`, so that it holds the input and
+    whatever the run adds, but not what making the input needed for a
+    while (a generator's temporaries)."""
     warm_up()
     base = resident()
-    reset_peak()
     data = make()
+    reset_peak()
     start = time.perf_counter()
     result = run(*data)
     seconds = time.perf_counter() - start

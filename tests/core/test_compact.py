@@ -17,6 +17,8 @@ from orangecontrib.relief.core.compact import store as compact_store
 from orangecontrib.relief.core.compact.data import read
 from orangecontrib.relief.core.compact.planes import fits_planes
 from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.engines.compiled.neighbours import (
+    wide as compiled_wide)
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import relieff, rrelieff
 from orangecontrib.relief.core.surf import multisurf
@@ -103,6 +105,7 @@ def small_blocks(monkeypatch):
     """Blocks of 64 columns: every call joins several."""
     monkeypatch.setattr(compact_store, "BLOCK_COLUMNS", 64)
     monkeypatch.setattr(compact_planes, "PLANE_COLUMNS", 64)
+    monkeypatch.setattr(compiled_wide, "SWEEP_COLUMNS", 64)
 
 
 def target(rng, task):

@@ -12,6 +12,7 @@ takes seconds; tests/core/test_kernel_cache.py runs numba's own cache.
 import gc
 import json
 import os
+import pickle
 import shutil
 import signal
 import subprocess
@@ -284,6 +285,30 @@ def test_a_damaged_prepared_folder_is_detected_and_prepared_again(
     assert keeper.read_state(folder) == {}
     damaged = {"truncated": data, "garbled": index, "missing": data}
     assert not damaged.get(damage, folder / keeper.READY).exists()
+
+
+def numba_index(versions):
+    """An index file's bytes as numba writes them."""
+    return pickle.dumps("0.68.1") + pickle.dumps((1.0, versions))
+
+
+def test_an_index_that_numba_grew_is_not_damage(folder):
+    """A call on argument types the preparation did not compile adds a
+    version to the kernel's index: the next process keeps the folder."""
+    index = folder / "rules" / "rule-1.py311.nbi"
+    index.parent.mkdir()
+    index.write_bytes(numba_index({"int64": "rule-1.py311.1.nbc"}))
+    keeper.mark_ready(folder, "test")
+    index.write_bytes(numba_index({"int64": "rule-1.py311.1.nbc",
+                                   "int8": "rule-1.py311.2.nbc"}))
+    preparation._checked.clear()  # a new process
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert preparation.is_ready()
+    index.write_bytes(index.read_bytes()[:-9])  # cut short: damage
+    preparation._checked.clear()
+    with pytest.warns(preparation.CacheWarning, match="rule-1.py311.nbi"):
+        assert not preparation.is_ready()
 
 
 def test_stale_temporary_files_are_removed(folder):

@@ -9,9 +9,10 @@ Three producers, chosen by the data:
   summed by popcount over each block's planes, block after block;
   halved, it is the float64 path's sum to the bit (every partial sum of
   halves is exact);
-* a sparse matrix: each pair's two rows merged over the columns either
-  stores, the terms added in attribute order (a column neither stores
-  adds an exact 0; the numpy engine makes blocks of columns dense);
+* a sparse matrix: the terms of the columns either instance stores,
+  added in attribute order (a column neither stores adds an exact 0;
+  the compiled engine sweeps a block of columns over the instances that
+  store them, the numpy engine makes blocks of columns dense);
 * anything else: each block's exact tables (:mod:`.data`), their terms
   added to running sums attribute after attribute, which is the float64
   path's order.

@@ -8,8 +8,9 @@ in :mod:`...vectorised.wide`).
   has one (AVX-512 VPOPCNTDQ), else to scalar POPCNT;
 * :func:`add_distances` -- a block's float64 diffs added to running
   sums in attribute order;
-* :func:`sparse_distances` -- the same of two rows of a CSR matrix,
-  merged over the columns that either stores.
+* :func:`sparse_distances` -- the same of the rows of a CSR matrix,
+  swept a block of columns at a time over the instances that store a
+  value in each column.
 """
 from collections import namedtuple
 
@@ -131,42 +132,85 @@ def add_distances(exact, weights, rows, out):
                          np.asarray(rows, np.int64), out)
 
 
-@numba.njit(inline="always", cache=True)
-def merged_distance(indptr, indices, data, implicit, tables, weights, i, j):
-    """sum_A w_A diff(A, I_i, I_j) of two rows of a CSR matrix, added in
-    attribute order over the columns either row stores (a column neither
-    stores adds diff(z, z) = 0: nothing).
+#: the columns of a CSR matrix swept at a time (a block's columns are
+#: gathered once for every reference)
+SWEEP_COLUMNS = 512
 
-    The merge has no branch but its loop's: each step takes the lower of
-    the two rows' next columns (both where they are equal), its values
-    selected, the positions moved by the comparisons' outcomes; the loads
-    read a position clamped to the matrix, so that the selects need no
-    jump (a merge's comparisons are as unpredictable as the data)."""
-    p, p_end = indptr[i], indptr[i + 1]
-    q, q_end = indptr[j], indptr[j + 1]
-    n_attrs, top = len(implicit), max(len(indices) - 1, 0)
-    d = 0.0
-    while p < p_end or q < q_end:
-        ci = indices[min(p, top)] if p < p_end else n_attrs
-        cj = indices[min(q, top)] if q < q_end else n_attrs
-        a = min(ci, cj)
-        x = data[min(p, top)] if ci == a else implicit[a]
-        y = data[min(q, top)] if cj == a else implicit[a]
-        d += weights[a] * known_diff(tables, a, x, y)
-        p += ci == a
-        q += cj == a
-    return d
+
+@numba.njit(cache=True)
+def column_block(indptr, indices, data, cursor, start, stop, implicit,
+                 tables, weights):
+    """The columns [start, stop) of a CSR matrix by column: (cptr, crows,
+    cvals, cterms), column b's instances crows[cptr[b]:cptr[b + 1]] in
+    increasing order, their values cvals and w_A diff(implicit, value)
+    (the term of a reference that stores no value there) cterms.  Each
+    row's `cursor` (its first entry at or after `start`) is moved past
+    `stop`."""
+    n, width = len(indptr) - 1, stop - start
+    counts = np.zeros(width + 1, np.int64)
+    for i in range(n):
+        p = cursor[i]
+        while p < indptr[i + 1] and indices[p] < stop:
+            counts[indices[p] - start + 1] += 1
+            p += 1
+    cptr = np.cumsum(counts)
+    fill = cptr[:-1].copy()
+    crows = np.empty(cptr[-1], np.int64)
+    cvals, cterms = np.empty(cptr[-1]), np.empty(cptr[-1])
+    for i in range(n):
+        p = cursor[i]
+        while p < indptr[i + 1] and indices[p] < stop:
+            a = indices[p]
+            t = fill[a - start]
+            crows[t], cvals[t] = i, data[p]
+            cterms[t] = weights[a] * known_diff(tables, a, implicit[a],
+                                                data[p])
+            fill[a - start] += 1
+            p += 1
+        cursor[i] = p
+    return cptr, crows, cvals, cterms
 
 
 @numba.njit(parallel=True, cache=True)
-def sparse_kernel(indptr, indices, data, implicit, tables, weights, rows,
-                  out):
-    """out[r, j] = the merged distance of rows[r] and every instance j."""
-    n = len(indptr) - 1
+def sweep_block(indptr, indices, data, first, block, implicit, tables,
+                weights, start, rows, out):
+    """out[r, j] += w_A diff(A, I_rows[r], I_j) for the attributes A of a
+    :func:`column_block` `block` starting at `start`, in attribute order,
+    where either instance stores a value (a column neither stores adds
+    diff(z, z) = 0: nothing); `first` each row's first entry at or after
+    `start`.
+
+    A column the reference stores adds its term against the implicit
+    value to every instance, and the stored instances' terms to their
+    sums as they were (each sum gets one term per attribute, as a merge
+    of the two rows gives it); a column it does not store adds the
+    precomputed terms of the instances that store it."""
+    cptr, crows, cvals, cterms = block
+    n, width = out.shape[1], len(cptr) - 1
+    longest = 0
+    for b in range(width):
+        longest = max(longest, cptr[b + 1] - cptr[b])
     for r in prange(len(rows)):
-        for j in range(n):
-            out[r, j] = merged_distance(indptr, indices, data, implicit,
-                                        tables, weights, rows[r], j)
+        i = rows[r]
+        p = first[i]
+        saved = np.empty(longest)
+        for b in range(width):
+            a = start + b
+            lo, hi = cptr[b], cptr[b + 1]
+            if p < indptr[i + 1] and indices[p] == a:
+                x, w = data[p], weights[a]
+                p += 1
+                for t in range(lo, hi):
+                    saved[t - lo] = out[r, crows[t]]
+                c = w * known_diff(tables, a, x, implicit[a])
+                for j in range(n):
+                    out[r, j] += c
+                for t in range(lo, hi):
+                    out[r, crows[t]] = saved[t - lo] + w * known_diff(
+                        tables, a, x, cvals[t])
+            else:
+                for t in range(lo, hi):
+                    out[r, crows[t]] += cterms[t]
 
 
 def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
@@ -175,12 +219,22 @@ def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
     of scaled values (n, a; sorted indices, no value missing), an entry
     it does not store being its column's `implicit` value, the attributes
     added in their order (see :func:`...vectorised.wide.sparse_distances`,
-    the same floats)."""
+    the same floats), a block of :data:`SWEEP_COLUMNS` columns at a
+    time."""
     tables = DiffKind(nominal, kind, np.float64(t_eq), np.float64(t_diff))
-    sparse_kernel(matrix.indptr, matrix.indices,
-                  np.ascontiguousarray(matrix.data, dtype=np.float64),
-                  implicit, tables, np.ascontiguousarray(weights, np.float64),
-                  np.asarray(rows, np.int64), out)
+    indptr, indices = matrix.indptr, matrix.indices
+    data = np.ascontiguousarray(matrix.data, dtype=np.float64)
+    weights = np.ascontiguousarray(weights, np.float64)
+    rows = np.asarray(rows, np.int64)
+    out[:] = 0.0
+    cursor = indptr[:-1].astype(np.int64)
+    for start in range(0, matrix.shape[1], SWEEP_COLUMNS):
+        stop = min(start + SWEEP_COLUMNS, matrix.shape[1])
+        first = cursor.copy()
+        block = column_block(indptr, indices, data, cursor, start, stop,
+                             implicit, tables, weights)
+        sweep_block(indptr, indices, data, first, block, implicit, tables,
+                    weights, start, rows, out)
 
 
 def bit_words(bits):
