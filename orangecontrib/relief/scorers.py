@@ -271,10 +271,10 @@ class ReliefF(ReliefScorer):
 
 
 class MuRelief(ReliefF):
-    """mu-Relief (Aggarwal et al.; scikit-rebate 0.8): ReliefF's update over
-    the k hits and the k misses of each class whose distances lie
-    farthest from their class's mean distance; `convention` ("weighted",
-    the add-on's, or "scikit-rebate") and `ties` as
+    """mu-Relief (Aggarwal et al. 2023; scikit-rebate 0.8): ReliefF's
+    update over the k hits and the k misses of each class whose distances
+    lie farthest from their class's mean distance; `convention`
+    ("weighted", the add-on's, or "scikit-rebate") and `ties` as
     :func:`orangecontrib.relief.core.murelief.murelief` takes them.
     """
     variant = variants.MURELIEF

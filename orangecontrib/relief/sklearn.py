@@ -372,7 +372,7 @@ class ReliefF(ReliefSelector):
 
 
 class MuRelief(ReliefF):
-    """mu-Relief (Aggarwal et al.; scikit-rebate 0.8): ReliefF over the k
+    """mu-Relief (Aggarwal et al. 2023; scikit-rebate 0.8): ReliefF over the k
     hits and misses of each class whose distances lie farthest from their
     class's mean distance; `convention` ("weighted", the add-on's, or
     "scikit-rebate") and `ties` as

@@ -353,8 +353,8 @@ def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
 def murelief(X, y, discrete=None, *, k_nearest=10, convention="weighted",
              n_iterations=None, random_state=None, diff="linear", t_eq=0.04,
              t_diff=0.10, ties="share"):
-    """mu-Relief (Aggarwal et al., "Mean based relief"): for each reference
-    R and class C, mu = the mean of D(R, I) over the instances I of C other
+    """mu-Relief (Aggarwal et al. 2023, "Mean based relief"): for each
+    reference R and class C, mu = the mean of D(R, I) over the instances I of C other
     than R; R's neighbours of C are the k whose |D(R, I) - mu| is the
     largest; then ReliefF's update over them (Fig. 2 of Prat & Belanche).
 

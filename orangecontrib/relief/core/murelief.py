@@ -1,10 +1,11 @@
 """mu-Relief: ReliefF's update over the instances whose distances lie
 farthest from their class's mean distance.
 
-Aggarwal et al. ("Mean based relief: an improved feature selection
-method based on ReliefF") replace ReliefF's k nearest hits and misses of
-a reference R by the k instances of each class c whose distance D(R, j)
-lies farthest from mu_c(R), R's mean distance to the other instances of
+Aggarwal et al. (2023, "Mean based relief: an improved feature
+selection method based on ReliefF", Applied Intelligence 53:23004)
+replace ReliefF's k nearest hits and misses of a reference R by the k
+instances of each class c whose distance D(R, j) lies farthest from
+mu_c(R), R's mean distance to the other instances of
 c (:mod:`.formulas.mean_farthest`); scikit-rebate 0.8 (UrbsLab,
 ``skrebate/murelief.py``) implements it.  The update is ReliefF's
 (Kononenko 1994): the mean diff over the hits subtracted, the mean over
@@ -80,7 +81,7 @@ def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
              convention=SWRF_CONVENTION, n_iterations=None,
              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
              ties=TIES, progress_callback=None):
-    """mu-Relief attribute weights (Aggarwal et al.; scikit-rebate 0.8).
+    """mu-Relief attribute weights (Aggarwal et al. 2023; scikit-rebate 0.8).
 
     Parameters
     ----------
@@ -118,8 +119,9 @@ def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
 
     References
     ----------
-    Aggarwal, N., Shukla, U., Saxena, G. J. et al. Mean based relief: an
-    improved feature selection method based on ReliefF.  As scikit-rebate
+    Aggarwal, N., Shukla, U., Saxena, G. J. et al. (2023). Mean based
+    relief: an improved feature selection method based on ReliefF.
+    Applied Intelligence 53:23004-23028.  As scikit-rebate
     0.8 (UrbsLab, ``skrebate/murelief.py``) implements it; ReliefF's update
     after Kononenko (1994).
     """

@@ -1,11 +1,12 @@
 """mu-Relief's neighbourhood: the instances farthest from their class's
 mean distance, the definition both engines share.
 
-mu-Relief (Aggarwal et al., "Mean based relief: an improved feature
-selection method based on ReliefF"; as scikit-rebate 0.8, UrbsLab,
-``skrebate/murelief.py``, implements it) keeps ReliefF's update and
-changes whom it reads.  For a reference R and each class c, let mu_c(R)
-be the mean distance from R to the instances of c other than R::
+mu-Relief (Aggarwal et al. 2023, "Mean based relief: an improved
+feature selection method based on ReliefF", Applied Intelligence 53; as
+scikit-rebate 0.8, UrbsLab, ``skrebate/murelief.py``, implements it)
+keeps ReliefF's update and changes whom it reads.  For a reference R and
+each class c, let mu_c(R) be the mean distance from R to the instances of
+c other than R::
 
     mu_c(R) = (1 / |c - {R}|) sum_{j in c, j != R} D(R, j)
 
