@@ -182,7 +182,7 @@ MURELIEF = Variant(
     neighbourhood=K_NEAREST,
     summary="ReliefF over the k hits and misses of each class whose "
             "distances lie farthest from their class's mean distance "
-            "(Aggarwal et al. 2023; scikit-rebate 0.8)",
+            "(scikit-rebate 0.8 after Aggarwal et al. 2023)",
     scorer="MuRelief", selector="MuRelief", reference="relief.murelief",
     short="farthest from the class mean",
     parts=(preparation.RELIEFF,))
