@@ -73,8 +73,8 @@ def label_type(y, task):
 
 def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
     """scikit-rebate's weights: ReliefF or mu-Relief with `k`, a SURF- or
-    SWRF-family member, TuRF (its default, half the attributes each round) around MultiSURF
-    or ReliefF, or VLS around ReliefF (as many subsets of as many
+    SWRF-family member, TuRF (its default, half the attributes each round)
+    around MultiSURF or ReliefF, or VLS around ReliefF (as many subsets of as many
     attributes as ours by default, :func:`.core.vls.vls_subsets`; its
     own random subsets, every attribute in one); a column with at most
     `discrete_limit` values is nominal."""
