@@ -42,8 +42,8 @@ def test_literal_reference(engine, k, ties, case):
 @pytest.mark.parametrize("case", [0, 3])
 def test_literal_reference_of_scikit_rebates_convention(engine, k, case):
     """On data without tied deviations (the order of equal ones is
-    numpy's sort's): the reference its own hit where its class has k
-    others or fewer (k = 10 of 20 instances in 2 or 3 classes)."""
+    numpy's sort's): the reference its own hit where its class has fewer
+    than k others (k = 10, 20 instances in 2 or 3 classes)."""
     n_classes, missing, _ = CASES[case]
     X, y, discrete = random_data(case, n=20, n_classes=n_classes,
                                  missing=missing)

@@ -68,7 +68,8 @@ def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
     members, groups = group_members(data), data.groups
 
     def rank(dist, rows):
-        deviation = class_mean_deviations(dist, rows, groups, members)
+        deviation = (None if scikit_rebate is not None else
+                     class_mean_deviations(dist, rows, groups, members))
         dist[np.arange(len(rows)), rows] = 0.0
         return farthest_lists(deviation, dist, rows, members, groups, k,
                               ties, scikit_rebate)

@@ -47,8 +47,8 @@ def class_mean_deviations(dist, refs, groups, members):
 def farthest_lists(deviation, dist, refs, members, groups, k, ties,
                    scikit_rebate):
     """The :class:`...neighbours.Neighbours` of the references `refs`
-    from their deviations (rows x n): per class, the k largest, the
-    entries' `distance` their distances `dist`.
+    from their deviations (rows x n; unused with `scikit_rebate`): per
+    class, the k largest, the entries' `distance` their distances `dist`.
 
     By the tie rule `ties` the candidates tied at the k-th deviation
     share the last places, as in a k-nearest list (ranked by -deviation,
@@ -122,7 +122,8 @@ def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
         def search(block):
             part = unique[block]
             dist = rows.distances(part, np.empty((len(part), n)))
-            deviation = class_mean_deviations(dist, part, groups, members)
+            deviation = (None if scikit_rebate is not None else
+                         class_mean_deviations(dist, part, groups, members))
             dist[np.arange(len(part)), part] = 0.0
             found[block.start] = farthest_lists(
                 deviation, dist, part, members, groups, k, ties,
