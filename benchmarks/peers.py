@@ -12,11 +12,16 @@ DEFAULT_OURS = "orangecontrib.relief.core"
 #: class; scikit-rebate the only peer that has it)
 SWRF = ("swrf", "swrf*", "multiswrf", "multiswrf*", "multiswrfdb",
         "multiswrfdb*")
+#: mu-Relief (ours with scikit-rebate's convention and the run's k, a
+#: categorical class; scikit-rebate the only peer that has it)
+MURELIEF = "murelief"
+#: the methods of a categorical class that only scikit-rebate has
+SKREBATE_ONLY = (*SWRF, MURELIEF)
 #: what a run weighs: ReliefF (RReliefF for a numeric target) or a member
 #: of the SURF family ("multisurf+stir": ours also sums what STIR tests)
-#: or of the SWRF family
+#: or of the SWRF family, or mu-Relief
 ALGORITHMS = ("relieff", "multisurf", "multisurf*", "surf", "surf*",
-              "multisurf+stir", *SWRF)
+              "multisurf+stir", *SKREBATE_ONLY)
 
 
 def surf_method(opts):
@@ -92,14 +97,20 @@ class Ours(Method):
         return True, ""
 
     def supports(self, spec):
-        if surf_method(self.opts)[0] in SWRF and spec.kind == "regression":
-            return False, "the SWRF family weighs a categorical class"
+        if (surf_method(self.opts)[0] in SKREBATE_ONLY
+                and spec.kind == "regression"):
+            return False, "it weighs a categorical class"
         return super().supports(spec)
 
     def run(self, d):
         core = self.core()
         spec = d["spec"]
         method, stir = surf_method(self.opts)
+        if method == MURELIEF:
+            murelief = importlib.import_module(core.__name__ + ".murelief")
+            return murelief.murelief(d["X"], d["y"], d["discrete"],
+                                     k_nearest=spec.k,
+                                     convention="scikit-rebate")
         if method in SWRF:
             swrf = importlib.import_module(core.__name__ + ".swrf")
             return swrf.swrf_weights(d["X"], d["y"], d["discrete"],
@@ -203,8 +214,8 @@ class FastSelect(Method):
     requires = "fast_select"
 
     def supports(self, spec):
-        if surf_method(self.opts)[0] in SWRF:
-            return False, "no SWRF family"
+        if surf_method(self.opts)[0] in SKREBATE_ONLY:
+            return False, "no SWRF family, no mu-Relief"
         return super().supports(spec)
 
     def memory_estimate(self, spec):
@@ -243,8 +254,8 @@ class Skrebate(Method):
         if note := self.all_pairs_only(spec):
             return note
         method, _ = surf_method(self.opts)
-        if (method in SWRF and spec.kind == "binary" and not spec.missing
-                and spec.mix == "continuous"):
+        if (method in SKREBATE_ONLY and spec.kind == "binary"
+                and not spec.missing and spec.mix == "continuous"):
             return "exact", ("ours with convention='scikit-rebate': its "
                              "definition")
         if method in ("surf", "surf*"):

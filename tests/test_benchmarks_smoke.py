@@ -106,6 +106,20 @@ def test_sampled_references_orange_takes_ours(bench, capsys):
         bench.main(["--preset", "sampled", "--algorithm", "multisurf"])
 
 
+def test_murelief_beside_scikit_rebate(bench, capsys):
+    """--algorithm murelief: ours with scikit-rebate's convention and the
+    run's k, its weights scikit-rebate's; no other peer has it."""
+    pytest.importorskip("skrebate")
+    out = bench.main(["--sizes", "120x6", "--algorithm", "murelief", "--k",
+                      "100", "--methods", "ours,skrebate,orange",
+                      "--repeats", "1", "--no-isolate"])
+    ours, theirs, orange = out["results"]
+    assert ours["status"] == theirs["status"] == "ok"
+    assert theirs["agreement_kind"] == "exact"
+    assert theirs["agreement_value"] < 1e-12
+    assert orange["status"] != "ok"
+
+
 def test_cluster_benchmark_on_a_local_cluster(capsys):
     """bench_cluster.py runs every mode here and on a cluster, equal."""
     pytest.importorskip("distributed")

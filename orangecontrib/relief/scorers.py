@@ -59,7 +59,8 @@ from .core.threshold import float_array
 from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
 from .core.vls import vls, vls_rounds
 
-__all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
+__all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "MuRelief",
+           "DReliefF",
            "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
            "MultiSURF", "MultiSURFstar", "WeightedNeighbourhoodScorer",
@@ -267,6 +268,27 @@ class ReliefF(ReliefScorer):
     def _options(self, progress_callback):
         return dict(super()._options(progress_callback),
                     k_nearest=self.k_nearest, ties=self.ties)
+
+
+class MuRelief(ReliefF):
+    """mu-Relief (Aggarwal et al. 2023; scikit-rebate 0.8): ReliefF's
+    update over the k hits and the k misses of each class whose distances
+    lie farthest from their class's mean distance; `convention`
+    ("weighted", the add-on's, or "scikit-rebate") and `ties` as
+    :func:`orangecontrib.relief.core.murelief.murelief` takes them.
+    """
+    variant = variants.MURELIEF
+
+    def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
+                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                 t_diff=T_DIFF, ties=TIES, convention=SWRF_CONVENTION):
+        super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
+                         t_diff, ties)
+        self.convention = convention
+
+    def _options(self, progress_callback):
+        return dict(super()._options(progress_callback),
+                    convention=self.convention)
 
 
 class RReliefF(ReliefScorer):

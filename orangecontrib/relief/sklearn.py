@@ -41,7 +41,7 @@ from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, K_RELIEFF,
                            check_needs)
 from .core.threshold import best_first, ranking_scores
 
-__all__ = ["ReliefSelector", "ReliefF", "RReliefF", "SURF",
+__all__ = ["ReliefSelector", "ReliefF", "MuRelief", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "SWRF", "SWRFstar",
            "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
            "NPDR"]
@@ -369,6 +369,32 @@ class ReliefF(ReliefSelector):
     def _options(self):
         return dict(super()._options(), k_nearest=self.k_nearest,
                     ties=self.ties)
+
+
+class MuRelief(ReliefF):
+    """mu-Relief (Aggarwal et al. 2023; scikit-rebate 0.8): ReliefF over the k
+    hits and misses of each class whose distances lie farthest from their
+    class's mean distance; `convention` ("weighted", the add-on's, or
+    "scikit-rebate") and `ties` as
+    :func:`orangecontrib.relief.core.murelief.murelief` takes them."""
+    variant = variants.MURELIEF
+
+    def __init__(self, *, k_nearest=K_RELIEFF, convention=SWRF_CONVENTION,
+                 n_features_to_select=None, threshold=None,
+                 significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF, ties=TIES, absolute=ABSOLUTE):
+        super().__init__(
+            k_nearest=k_nearest, n_features_to_select=n_features_to_select,
+            threshold=threshold, significance=significance, alpha=alpha,
+            n_permutations=n_permutations, nominal_features=nominal_features,
+            n_iterations=n_iterations, random_state=random_state, diff=diff,
+            t_eq=t_eq, t_diff=t_diff, ties=ties, absolute=absolute)
+        self.convention = convention
+
+    def _options(self):
+        return dict(super()._options(), convention=self.convention)
 
 
 class RReliefF(ReliefSelector):

@@ -36,7 +36,8 @@ DEFAULT_K = {name: variant.default_k for name, variant in METHODS.items()
 TAKE_TIES = tuple(name for name, variant in METHODS.items()
                   if variant.takes_ties)
 #: the offered variants that take a `convention` (the SWRF family's far
-#: scoring and global statistics: the add-on's or scikit-rebate's)
+#: scoring and global statistics, mu-Relief's selection: the add-on's or
+#: scikit-rebate's)
 TAKE_CONVENTION = tuple(name for name, variant in METHODS.items()
                         if "convention" in variant.parameters)
 #: the conventions they take
@@ -99,7 +100,8 @@ def make_scorer(method, *, k_nearest=None, ties=None, convention=None,
     variants without k (Relief, the SURF family); `ties` None keeps the
     default tie rule and must be None for the variants whose neighbours
     lie within a distance (:data:`TAKE_TIES` take it); `convention` None
-    keeps the SWRF family's default and must be None for the others
+    keeps the default of the SWRF family and mu-Relief and must be None
+    for the others
     (:data:`TAKE_CONVENTION` take it); the other `options`
     (n_iterations, random_state, diff, t_eq, t_diff) go to the scorer's
     constructor.

@@ -71,7 +71,7 @@ def test_the_readme_synopsis_is_the_parser():
     assert "--version" in options(parser)
     text = " ".join(README.read_text(encoding="utf-8").split())
     listed = text.split("`METHOD` is one of", 1)[1].split("(", 1)[0]
-    assert sorted(re.findall(r"[\w]+\\?\*?", listed.replace(" and ", " "))
+    assert sorted(re.findall(r"[\w-]+\\?\*?", listed.replace(" and ", " "))
                   ) == sorted(m.replace("*", "\\*") for m in METHODS)
 
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from Orange.data import Table
 
-from orangecontrib.relief import PDReliefF, Relief, ReliefF, SWRFstar
+from orangecontrib.relief import (MuRelief, PDReliefF, Relief, ReliefF,
+                                  SWRFstar)
 from orangecontrib.relief.cli import main, rank
 from orangecontrib.relief.cli.common import ProgressBar
 from orangecontrib.relief.datasets import path
@@ -329,17 +330,23 @@ def test_significance_usage_errors_are_one_line(capsys, argv, message):
     assert message in err and len(err.strip().splitlines()) == 1
 
 
-def test_the_convention_reaches_the_swrf_family(capsys):
-    """`--convention` changes SWRF* (its far sets and statistics), as the
-    scorer's option does."""
+@pytest.mark.parametrize("method, scorer, k", [("SWRF*", SWRFstar, None),
+                                               ("mu-Relief", MuRelief, 150)])
+def test_the_convention_reaches_its_variants(capsys, method, scorer, k):
+    """`--convention` changes SWRF* (its far sets and statistics) and
+    mu-Relief (its selection: at k = 150 the reference is its own hit in
+    scikit-rebate's where its class has 138 instances), as the scorer's
+    option does."""
     weights = {}
+    given = [] if k is None else ["--k", str(k)]
     for convention in ("weighted", "scikit-rebate"):
-        code, lines, _ = run(capsys, "rank", "--method", "SWRF*",
-                             "--convention", convention)
+        code, lines, _ = run(capsys, "rank", "--method", method,
+                             "--convention", convention, *given)
         assert code == 0
         weights[convention] = ranking(lines)
     table = Table(path("heart_disease"))
-    ours = SWRFstar(convention="scikit-rebate")(table)
+    ours = scorer(convention="scikit-rebate",
+                  **({} if k is None else {"k_nearest": k}))(table)
     for attribute, weight in zip(table.domain.attributes, ours):
         assert weights["scikit-rebate"][attribute.name] == pytest.approx(
             weight, abs=1e-6)

@@ -20,7 +20,8 @@ from scipy import sparse
 
 from orangecontrib.relief.core import (RFSM, backward_elimination, classdep,
                                        double, estimators, greedy_forward,
-                                       significance, streaming, surf, turf)
+                                       murelief, significance, streaming,
+                                       surf, turf)
 from orangecontrib.relief.core.weighted_knn import (fit_class_weights,
                                                     predict_votes)
 
@@ -96,6 +97,9 @@ def _relieff(X, discrete, t, folder):
     estimators.relief(X, t["float classes"], discrete)
     estimators.rrelieff(X, t["target"], discrete, k_nearest=5)
     estimators.rrelieff(X, t["target"], discrete, n_iterations=40)
+    murelief.murelief(X, t["classes"], discrete, k_nearest=5)
+    murelief.murelief(X, t["bool classes"], discrete, n_iterations=40,
+                      convention="scikit-rebate")
 
 
 def _surf(X, discrete, t, folder):
@@ -142,7 +146,7 @@ def _streaming(X, discrete, t, folder):
 
 
 #: the public calls, each made on every kind of data of :func:`inputs`
-CALLS = {"ReliefF, Relief and RReliefF": _relieff,
+CALLS = {"ReliefF, Relief, RReliefF and mu-Relief": _relieff,
          "the SURF family, STIR and TuRF": _surf,
          "dReliefF, CDRelief, permutations, the kNN": _others,
          "RFSM": _rfsm,

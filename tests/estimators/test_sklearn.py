@@ -25,6 +25,7 @@ from tests.degenerate_evidence import CASES, degenerate
     selectors.SURFstar(), selectors.MultiSURF(), selectors.MultiSURFstar(),
     selectors.MultiSURF(task="regression"),
     selectors.SWRF(), selectors.MultiSWRFDBstar(convention="scikit-rebate"),
+    selectors.MuRelief(), selectors.MuRelief(convention="scikit-rebate"),
     selectors.ReliefF(significance="stir", n_features_to_select=2),
     selectors.MultiSURF(significance="permutation", n_permutations=5,
                         threshold=0.0)])

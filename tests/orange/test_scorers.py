@@ -75,7 +75,8 @@ def test_arrays_are_the_rows_with_a_known_class(heart):
 
 def test_every_scorer_is_in_the_scorers_module_and_exported():
     assert set(scorers.__all__) == {
-        "ReliefScorer", "Relief", "ReliefF", "RReliefF", "DReliefF",
+        "ReliefScorer", "Relief", "ReliefF", "RReliefF", "MuRelief",
+        "DReliefF",
         "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
         "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar", "MultiSURF",
         "MultiSURFstar", "WeightedNeighbourhoodScorer", "SWRF", "SWRFstar",

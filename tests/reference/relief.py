@@ -39,7 +39,8 @@ import numpy as np
 
 __all__ = ["Context", "diff", "distance", "nearest", "neighbours",
            "places_of", "filled",
-           "relief", "relieff", "rrelieff", "references", "myopic_relieff",
+           "relief", "relieff", "murelief", "rrelieff", "references",
+           "myopic_relieff",
            "gini_gain_prime"]
 
 
@@ -346,6 +347,62 @@ def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
                     s += share * _diff(A, R, M, ctx)
                 W[A] = W[A] + (prior[C] / (1.0 - prior[cR])
                                * (s / filled(misses[C]))) / m
+    return np.array(W, dtype=np.float64)
+
+
+def murelief(X, y, discrete=None, *, k_nearest=10, convention="weighted",
+             n_iterations=None, random_state=None, diff="linear", t_eq=0.04,
+             t_diff=0.10, ties="share"):
+    """mu-Relief (Aggarwal et al. 2023, "Mean based relief"): for each
+    reference R and class C, mu = the mean of D(R, I) over the instances I of C other
+    than R; R's neighbours of C are the k whose |D(R, I) - mu| is the
+    largest; then ReliefF's update over them (Fig. 2 of Prat & Belanche).
+
+    ``convention="scikit-rebate"`` as scikit-rebate 0.8 selects: R itself
+    stands among its class's candidates with deviation 0 (the last of
+    them where no other deviation is 0), the first k taken, and the
+    misses of every other class weigh alike."""
+    ctx, _ = prepare(X, y, discrete, diff, t_eq, t_diff, None,
+                     regression=False)
+    n, a = ctx.n, ctx.a
+    classes = sorted(set(ctx.group))
+    scikit_rebate = convention == "scikit-rebate"
+    prior = {}
+    for c in classes:
+        count = sum(1 for i in range(n) if ctx.group[i] == c)
+        prior[c] = 1.0 / len(classes) if scikit_rebate else count / n
+    refs = references(n, n_iterations, random_state)
+    m = len(refs)
+    W = [0.0] * a
+    for R in refs:
+        cR = ctx.group[R]
+        lists = {}
+        for C in classes:
+            others = [I for I in range(n) if ctx.group[I] == C and I != R]
+            total = 0.0
+            for I in others:
+                total += distance(R, I, ctx)
+            mean = total / len(others) if others else 0.0
+            keyed = sorted((-abs(distance(R, I, ctx) - mean), I)
+                           for I in others)
+            if scikit_rebate:
+                if C == cR:
+                    keyed.append((-0.0, R))
+                lists[C] = places_of(keyed, k_nearest, "lower-index")
+            else:
+                lists[C] = places_of(keyed, k_nearest, ties)
+        for A in range(a):
+            for C in classes:
+                if not lists[C]:
+                    continue
+                s = 0.0
+                for I, share, _ in lists[C]:
+                    s += share * _diff(A, R, I, ctx)
+                s = s / filled(lists[C])
+                if C == cR:
+                    W[A] = W[A] - s / m
+                else:
+                    W[A] = W[A] + prior[C] / (1.0 - prior[cR]) * s / m
     return np.array(W, dtype=np.float64)
 
 

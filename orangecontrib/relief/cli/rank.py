@@ -182,15 +182,17 @@ def add_ties_argument(parser):
 
 
 def add_convention_argument(parser):
-    """--convention: how the SWRF family scores its far sets."""
+    """--convention: the add-on's or scikit-rebate's conventions of the
+    variants that take one (the SWRF family, mu-Relief)."""
     from orangecontrib.relief.variants import CONVENTIONS
 
     parser.add_argument(
         "--convention", choices=CONVENTIONS,
-        help="the SWRF family's far scoring and SWRF's statistics: "
-             "weighted (default; every far neighbour by its weighted "
-             "similarity, T over distinct pairs) or scikit-rebate (its "
-             "0.8 weights)")
+        help="the SWRF family's far scoring and statistics, mu-Relief's "
+             "selection: weighted (default; the add-on's: every far "
+             "neighbour by its weighted similarity, T over distinct "
+             "pairs, tied places shared) or scikit-rebate (its 0.8 "
+             "weights)")
 
 
 def wrapped(scorer, args):

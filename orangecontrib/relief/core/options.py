@@ -58,7 +58,10 @@ DEVIATION = "population"
 
 #: the SWRF family's far scoring and SWRF's global statistics: every far
 #: neighbour by its weighted similarity, T over distinct pairs ("weighted"),
-#: or scikit-rebate 0.8's asymmetries (:mod:`.swrf`)
+#: or scikit-rebate 0.8's asymmetries (:mod:`.swrf`); mu-Relief's selection
+#: by the same option: the add-on's (tied places shared, the reference
+#: never its own neighbour, ReliefF's priors) or scikit-rebate 0.8's
+#: (:mod:`.murelief`)
 SWRF_CONVENTION = "weighted"
 
 #: the share of the remaining attributes TuRF drops each round (scikit-rebate's

@@ -15,7 +15,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import classdep, double, estimators, npdr, surf, swrf, turf, vls
+from . import (classdep, double, estimators, murelief, npdr, surf, swrf,
+               turf, vls)
 from .engines import preparation
 from .errors import ReliefInputError
 from .targets import TASKS
@@ -23,7 +24,7 @@ from .subsets import rfsm
 
 __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
-           "RELIEFF", "RRELIEFF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
+           "RELIEFF", "RRELIEFF", "MURELIEF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
            "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
            "RFSM", "TURF", "VLS", "NPDR", "SWRF", "SWRFSTAR", "MULTISWRF",
            "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR"]
@@ -176,6 +177,15 @@ RRELIEFF = Variant(
     scorer="RReliefF", selector="RReliefF", reference="relief.rrelieff",
     short="numeric class",
     parts=(preparation.RRELIEFF,))
+MURELIEF = Variant(
+    "mu-Relief", murelief.murelief, tasks=(CLASSIFICATION,),
+    neighbourhood=K_NEAREST,
+    summary="ReliefF over the k hits and misses of each class whose "
+            "distances lie farthest from their class's mean distance "
+            "(scikit-rebate 0.8 after Aggarwal et al. 2023)",
+    scorer="MuRelief", selector="MuRelief", reference="relief.murelief",
+    short="farthest from the class mean",
+    parts=(preparation.RELIEFF,))
 DRELIEFF = Variant(
     "DReliefF", double.drelieff, tasks=(CLASSIFICATION,),
     neighbourhood=K_NEAREST,
@@ -319,7 +329,7 @@ NPDR = Variant(
     parts=(preparation.NPDR,))
 
 #: every variant, in the order the command line and the widgets list them
-VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
+VARIANTS = (RELIEF, RELIEFF, RRELIEFF, MURELIEF, DRELIEFF, PDRELIEFF, MULTISURF,
             MULTISURFSTAR, SURF, SURFSTAR, SWRF, SWRFSTAR, MULTISWRF,
             MULTISWRFSTAR, MULTISWRFDB, MULTISWRFDBSTAR, CDRELIEF, IWCDRELIEF,
             RFSM, TURF, VLS, NPDR)

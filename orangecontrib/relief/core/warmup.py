@@ -22,8 +22,8 @@ import time
 import numpy as np
 from scipy import sparse
 
-from . import (classdep, double, estimators, npdr, significance, streaming,
-               surf, termination)
+from . import (classdep, double, estimators, murelief, npdr, significance,
+               streaming, surf, termination)
 from .columns import ArrayColumns
 from .engines import COMPILED, cache, forced, keeper, preparation
 from .progress import report
@@ -65,6 +65,7 @@ def _relieff(X, discrete):
     estimators.relief(X, TWO, discrete)
     estimators.relieff(X, THREE, discrete, k_nearest=3,
                        distance_weights=np.linspace(0, 1, X.shape[1]))
+    murelief.murelief(X, THREE, discrete, k_nearest=3)
 
 
 def _rrelieff(X, discrete):

@@ -27,8 +27,8 @@ SKREBATE_CLASSES = {"multisurf": "MultiSURF", "multisurf*": "MultiSURFstar",
 #: the SWRF family, TuRF around MultiSURF or ReliefF and VLS around
 #: ReliefF
 ALGORITHMS = {
-    "skrebate": ("relieff", *SKREBATE_CLASSES, "turf", "turf-relieff",
-                 "vls-relieff"),
+    "skrebate": ("relieff", "murelief", *SKREBATE_CLASSES, "turf",
+                 "turf-relieff", "vls-relieff"),
     "fast-select": ("relieff", "surf", "surf*", "multisurf", "multisurf*"),
 }
 #: the tasks each peer handles ("regression": a numeric target)
@@ -72,9 +72,9 @@ def label_type(y, task):
 
 
 def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
-    """scikit-rebate's weights: ReliefF with `k`, a SURF- or SWRF-family
-    member, TuRF (its default, half the attributes each round) around MultiSURF
-    or ReliefF, or VLS around ReliefF (as many subsets of as many
+    """scikit-rebate's weights: ReliefF or mu-Relief with `k`, a SURF- or
+    SWRF-family member, TuRF (its default, half the attributes each round)
+    around MultiSURF or ReliefF, or VLS around ReliefF (as many subsets of as many
     attributes as ours by default, :func:`.core.vls.vls_subsets`; its
     own random subsets, every attribute in one); a column with at most
     `discrete_limit` values is nominal."""
@@ -83,9 +83,11 @@ def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
     options = dict(n_features_to_select=X.shape[1], n_jobs=1,
                    categorical_threshold=discrete_limit,
                    label_type=label_type(y, task))
-    if algorithm == "relieff":
+    if algorithm in ("relieff", "murelief"):
+        cls = skrebate.ReliefF if algorithm == "relieff" else skrebate.MuRelief
+
         def make():
-            return skrebate.ReliefF(n_neighbors=k, **options)
+            return cls(n_neighbors=k, **options)
     elif algorithm in ("turf", "turf-relieff"):
         def make():
             inner = (skrebate.MultiSURF(**options) if algorithm == "turf"

@@ -14,6 +14,8 @@ block of columns.
 """
 import numpy as np
 
+from ..engines.vectorised.farthest import (class_mean_deviations,
+                                           farthest_lists)
 from ..engines.vectorised.neighbours import lists_of_rows, search_weights
 from ..neighbours import Neighbours, NeighbourLists
 from ..options import TIES
@@ -44,12 +46,51 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     attribute weights (None: 1), rounded to float32 as the search rounds
     them.  On a Dask `client`'s cluster the distances are tasks
     (:mod:`.cluster`), the same to the bit."""
-    n = data.n_instances
-    k = min(k, n)
+    k = min(k, data.n_instances)
     if weights is not None:
         weights = search_weights(weights, data.n_attributes)
+    members = group_members(data)
+
+    def rank(dist, rows):
+        dist[np.arange(len(rows)), rows] = np.inf
+        return lists_of_rows(dist, members, k, ties)
+
+    return chunked_lists(data, refs, k, ties, rank, weights,
+                         progress_callback, client)
+
+
+def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
+                             progress_callback=None):
+    """mu-Relief's lists (:mod:`..engines.vectorised.farthest`) of
+    compact data: those of the data in float64, field for field (its
+    distances are exact, and so their class means and deviations)."""
+    k = min(k, data.n_instances)
+    members, groups = group_members(data), data.groups
+
+    def rank(dist, rows):
+        deviation = (None if scikit_rebate is not None else
+                     class_mean_deviations(dist, rows, groups, members))
+        dist[np.arange(len(rows)), rows] = 0.0
+        return farthest_lists(deviation, dist, rows, members, groups, k,
+                              ties, scikit_rebate)
+
+    return chunked_lists(data, refs, k, ties, rank, None, progress_callback,
+                         None)
+
+
+def group_members(data):
+    """The instances of each group, in order."""
+    return [np.flatnonzero(data.groups == g) for g in range(data.n_groups)]
+
+
+def chunked_lists(data, refs, k, ties, rank, weights, progress_callback,
+                  client):
+    """The lists of `refs` as one part of
+    :class:`..neighbours.NeighbourLists`: ``rank(dist, rows)`` of the
+    distances of each chunk of the distinct references `rows` to every
+    instance (rows x n, theirs to write over)."""
+    n = data.n_instances
     unique, inverse = np.unique(refs, return_inverse=True)
-    members = [np.flatnonzero(data.groups == g) for g in range(data.n_groups)]
     sparse = data.store.is_sparse and client is None
     scaled = scaled_matrix(data) if sparse else None
     parts = chunks(len(unique), n, SPARSE_DISTANCE_BYTES if sparse
@@ -60,8 +101,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
         dist = distances(data, rows, weights, wrap_callback(
             progress_callback, p / len(parts), (p + 1) / len(parts)),
             client, scaled)
-        dist[np.arange(len(rows)), rows] = np.inf
-        found.append(lists_of_rows(dist, members, k, ties))
+        found.append(rank(dist, rows))
         del dist
     lists = Neighbours.concatenate(found, k, data.n_groups, ties)
     return NeighbourLists.holding(lists.take(inverse.ravel()))

@@ -36,6 +36,16 @@ class Engine(Protocol):
         the k-th distance by the tie rule `ties`); on a Dask `client`'s
         cluster where the engine can."""
 
+    def mean_farthest_neighbours(self, data, refs, k, ties=TIES,
+                                 scikit_rebate=None,
+                                 progress_callback=None):
+        """Step 2 of mu-Relief: each reference's k instances of each
+        group whose distances lie farthest from the group's mean distance
+        (:mod:`..formulas.mean_farthest`), as NeighbourLists; the tied at
+        the k-th deviation by the tie rule `ties`; with `scikit_rebate` (the
+        divisor of the distances in scikit-rebate's form, None for the
+        add-on's selection) scikit-rebate 0.8's deviations and order."""
+
     def plane_distances(self, planes, digits, rows, out):
         """out[r, j] += the popcount distance, in half units, of instance
         rows[r] and every instance j of a block's bit planes

@@ -18,6 +18,7 @@ modules, in the order a call uses them:
 """
 from . import locator  # noqa: F401  (before any kernel is declared)
 from .neighbours import find_neighbours
+from .neighbours.farthest import mean_farthest_neighbours
 from .neighbours.prototypes import nearest_prototypes
 from .neighbours.wide import (add_distances, level_sums, level_tables,
                               plane_distances, sparse_distances)
@@ -32,6 +33,7 @@ from .search_tables import tables
 from .streamed import reference_distances
 
 __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototypes",
+           "mean_farthest_neighbours",
            "relieff_rule", "rrelieff_sums", "cdrelief_rule",
            "iwcdrelief_rule", "double_relieff", "radius_rule",
            "neighbour_pairs", "pair_regressions", "reference_distances",

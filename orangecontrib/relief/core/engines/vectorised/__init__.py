@@ -6,6 +6,8 @@
 * :mod:`.neighbours` -- the k nearest of each group by exact float64
   distance, the places of the tied by the tie rule; the class-dependent
   kNN's prototypes;
+* :mod:`.farthest` -- mu-Relief's instances farthest from their class's
+  mean distance;
 * :mod:`.rules` -- the update rules, reference by reference in the
   compiled rules' order, so that both engines add the same terms in the
   same order;
@@ -15,6 +17,7 @@
 * :mod:`.rfsm` -- RFSM's pair diffs and set values.
 """
 from .diffs import reference_distances
+from .farthest import mean_farthest_neighbours
 from .missing import missing_diff_tables, tables
 from .neighbours import find_neighbours, nearest_prototypes
 from .npdr import neighbour_pairs, pair_regressions
@@ -26,6 +29,7 @@ from .wide import (add_distances, level_sums, level_tables,
                    plane_distances, sparse_distances)
 
 __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototypes",
+           "mean_farthest_neighbours",
            "relieff_rule", "rrelieff_sums", "cdrelief_rule",
            "iwcdrelief_rule", "double_relieff", "radius_rule",
            "neighbour_pairs", "pair_regressions", "reference_distances",

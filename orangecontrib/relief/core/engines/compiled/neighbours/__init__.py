@@ -20,7 +20,9 @@ The modules, in the order the search uses them:
 * :mod:`.references` -- a subset of references: one row of distances each;
 * :mod:`.exact_ranking` -- float32 lists ranked as float64 arithmetic would,
   each listing what the tie rule lists, or asking for more candidates;
-* :mod:`.search` -- :func:`find_neighbours`, which runs them.
+* :mod:`.search` -- :func:`find_neighbours`, which runs them;
+* :mod:`.farthest` -- mu-Relief's neighbourhood, the instances farthest
+  from their class's mean distance.
 
 The search tables hold the instances sorted by class (PreparedData.
 search_order); the lists are returned in instance numbers, and the order
