@@ -65,6 +65,10 @@ def result_done(widget):
     return widget.result is not None and done(widget)
 
 
+def map_done(widget):
+    return widget.found is not None and done(widget)
+
+
 class Shot:
     """What a scenario does in the canvas: open a node's widget, add nodes,
     wait, picture a window (yield what it returns to wait)."""
@@ -260,6 +264,9 @@ SCENARIOS = {
     "separability.ows": separability,
     "rfsm-parity.ows": simple(("RFSM Selection", "rfsm", result_done)),
     "rfsm-zoo.ows": many_classes,
+    "interactions-xor.ows": simple(("Rank", "rank", rank_done),
+                                   ("Interactions", "interactions",
+                                    map_done)),
 }
 
 

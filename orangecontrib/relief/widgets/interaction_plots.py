@@ -103,6 +103,10 @@ class HeatMap(PlainPlot):
         ticks = [list(zip(np.arange(len(names)) + 0.5, labels)), []]
         for side in ("left", "bottom"):
             self.getAxis(side).setTicks(ticks)
+            self.getAxis(side).setStyle(tickLength=0)
+        # the names beside the cells without an axis line (Orange's
+        # rotated names below are drawn with the axis's pen)
+        self.getAxis("left").setPen(pg.mkPen(None))
         width = text_width(labels, font) + 12
         self.getAxis("left").setWidth(width)
         self.getAxis("bottom").setHeight(width)
@@ -198,18 +202,17 @@ def jittered(values, variable, seed=0):
 class PairPlot(PlainPlot):
     """Two attributes against each other, the instances coloured by class:
     a scatter plot, a discrete attribute's values spread by a jitter and
-    named on its axis; the title says what the colours are
-    (:func:`class_legend`)."""
+    named on its axis (:func:`class_legend` says what the colours are)."""
 
     def __init__(self, parent=None):
         super().__init__(parent, grid_y=True)
         self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
         self.show_message("Click a cell of the map.")
 
-    def set_pair(self, data, first, second, title=""):
+    def set_pair(self, data, first, second):
         """Plot attribute `second` of `data` against `first` (variables),
         the instances without a value of either or without a class left
-        out; `title` above the plot."""
+        out."""
         self.clear()
         for side in ("left", "bottom"):
             self.getPlotItem().showAxis(side, True)
@@ -228,18 +231,11 @@ class PairPlot(PlainPlot):
             axis.setLabel(variable.name)
             axis.setTicks([list(enumerate(variable.values)), []]
                           if variable.is_discrete else None)
-        self.setTitle(f"{title}<br>{class_legend(class_var, classes)}",
-                      color="#404040", size="9pt")
-        item = self.getPlotItem()
-        height = item.titleLabel.item.boundingRect().height()
-        item.titleLabel.setMaximumHeight(height)
-        item.layout.setRowFixedHeight(0, height)
         self.getPlotItem().enableAutoRange()
 
     def show_message(self, text):
         """No points and no axes, only `text` in the middle."""
         self.clear()
-        self.setTitle(None)
         for side in ("left", "bottom"):
             self.getPlotItem().showAxis(side, False)
         self.message.setText(text)
@@ -263,10 +259,13 @@ def class_colours(class_var, classes):
     return [tuple(colour[:3]) for colour in colours]
 
 
-def class_legend(class_var, classes):
-    """A line of HTML that names the colour of each class value (a
-    categorical class) or of the ends of the class's range (a numeric
-    one) in `classes`."""
+def class_legend(data):
+    """A line of HTML that names the colour of each class value of `data`
+    (a categorical class) or of the ends of the class's range (a numeric
+    one)."""
+    class_var = data.domain.class_var
+    classes = data.get_column(class_var)
+    classes = classes[~np.isnan(classes)]
     if class_var.is_discrete:
         shown = zip(class_colours(class_var, range(len(class_var.values))),
                     class_var.values)

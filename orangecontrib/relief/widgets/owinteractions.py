@@ -28,8 +28,11 @@ from orangecontrib.relief.variants import (DEFAULT_K, METHOD_GROUPS, METHODS,
                                            needs)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, GroupedComboBox, class_present, item_tips, known_choices,
-    known_flags, shut_down_at_once, within_ranges, work_progress)
-from orangecontrib.relief.widgets.interaction_plots import HeatMap, PairPlot
+    known_flags, scaled_font, shut_down_at_once, within_ranges,
+    work_progress)
+from orangecontrib.relief.widgets.interaction_plots import (HeatMap,
+                                                            PairPlot,
+                                                            class_legend)
 
 try:  # the Network output, where the Network add-on is installed
     from orangecontrib.network import Network
@@ -178,14 +181,22 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         self.heat_map = HeatMap()
         self.heat_map.cell_clicked.connect(self._on_cell_clicked)
         self.pair_plot = PairPlot()
-        self.heat_map.setMinimumSize(300, 300)
-        self.pair_plot.setMinimumSize(200, 200)
+        self.heat_map.setMinimumSize(280, 280)
+        self.pair_plot.setMinimumSize(180, 180)
         splitter.addWidget(self.heat_map)
-        splitter.addWidget(self.pair_plot)
-        splitter.setSizes([560, 400])
+        pair_box = gui.vBox(None, spacing=0)
+        #: what the pair plot shows, and its colours
+        self.pair_caption = gui.widgetLabel(pair_box, "")
+        self.pair_caption.setWordWrap(True)
+        self.pair_caption.setTextFormat(Qt.RichText)
+        pair_box.layout().addWidget(self.pair_plot)
+        splitter.addWidget(pair_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
         self.mainArea.layout().addWidget(splitter)
         self.legend = gui.widgetLabel(self.mainArea, "")
         self.legend.setWordWrap(True)
+        self.legend.setFont(scaled_font(0.85))
         self._update_controls()
 
     # --- GUI --------------------------------------------------------------
@@ -432,18 +443,15 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         text = ("Blue: near instances of different classes differ in the two "
                 "attributes together less often than near instances of the "
                 "same class, beyond what each does alone (an XOR pair is "
-                "deep blue); red: more often. Attributes ordered so that "
-                "those that interact stand together; the diagonal is "
-                "blank. ")
+                "deep blue); red: more often. Attributes that interact "
+                "stand together. ")
         if np.isnan(result.df):
             text += "No test (a numeric class). "
         else:
-            text += (f"\u25cf: q \u2264 {self.alpha:g}, the t of the pair's "
-                     f"interaction over the instances whose neighbours make "
-                     f"it, adjusted by "
-                     f"{ADJUSTMENT_LABELS[self.adjustment_index]} for the "
-                     f"{k * (k - 1) // 2} pairs ({n_marked} marked; an "
-                     f"optimistic test: read it as a ranking). ")
+            text += (f"\u25cf: q \u2264 {self.alpha:g}, a t test of the pair "
+                     f"adjusted by {ADJUSTMENT_LABELS[self.adjustment_index]} "
+                     f"for the {k * (k - 1) // 2} pairs ({n_marked} marked; "
+                     f"optimistic: read it as a ranking). ")
         return text + "Click a cell to plot the pair."
 
     def _stored_pair(self):
@@ -483,12 +491,15 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         self.selected_pair = (a.name, b.name)
         self.heat_map.choose(*self._cell_of(self.selected_pair))
         result = self.found.map
-        title = (f"{html.escape(a.name)} \u00d7 {html.escape(b.name)}<br>\u0394 = "
-                 f"{result.interaction[first, second]:.3g}")
+        caption = (f"<b>{html.escape(a.name)} \u00d7 "
+                   f"{html.escape(b.name)}</b>: \u0394 = "
+                   f"{result.interaction[first, second]:.3g}")
         if not np.isnan(result.df):
-            title += (f", t = {result.statistic[first, second]:.3g}, "
-                      f"q = {result.q[first, second]:.2g}")
-        self.pair_plot.set_pair(self.data, a, b, title)
+            caption += (f", t = {result.statistic[first, second]:.3g}, "
+                        f"q = {result.q[first, second]:.2g}")
+        self.pair_caption.setText(
+            f"{caption}<br>{class_legend(self.data)}")
+        self.pair_plot.set_pair(self.data, a, b)
         self.Outputs.selected_data.send(pair_data(self.data, a, b))
 
     def _clear_results(self):
@@ -496,6 +507,7 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         self.heat_map.show_message("No data." if self.data is None
                                    else "No map.")
         self.pair_plot.show_message("Click a cell of the map.")
+        self.pair_caption.setText("")
         self.legend.setText("")
         self.Outputs.pairs.send(None)
         self.Outputs.selected_data.send(None)
@@ -527,6 +539,7 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
             if self.selected_pair:
                 self.report_plot(" \u00d7 ".join(self.selected_pair),
                                  self.pair_plot.plotItem)
+                self.report_caption(self.pair_caption.text())
 
     def sizeHint(self):
         return super().sizeHint().expandedTo(QSize(1080, 620))
