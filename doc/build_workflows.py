@@ -559,7 +559,10 @@ def interactions_xor(reg):
                 "last; ReliefF, whose nearest neighbours are found with all "
                 "the attributes, ranks them first. Interactions shows why: "
                 "the pair a0 x a1 is the strongest of its map, and its plot "
-                "shows the four corners of the XOR.")
+                "shows the four corners of the XOR. With a large k (the "
+                "slider beside ReliefF's k) ReliefF becomes as myopic as "
+                "Information Gain on these few instances (McKinney et al. "
+                "2013).")
     data = b.node(GENERATOR, (60, 170), "XOR", XOR_LESSON)
     relief = b.node(RELIEF, (230, 60), "ReliefF",
                     {"method": "ReliefF", "__version__": 1})
@@ -576,11 +579,13 @@ def interactions_xor(reg):
            "1. Open Rank, sorted by Information Gain: a0 and a1 come last, "
            "each alone saying nothing. The ReliefF column gives them the "
            "two largest weights.")
-    b.note((10, 360, 515, 110),
+    b.note((10, 340, 515, 130),
            "2. Open Interactions: the deep blue cell is a0 x a1, the pair "
-           "that acts together (a dot: significant). Its plot shows a0 "
-           "against a1, coloured by class: the classes sit in opposite "
-           "corners. Click another cell: noise bits mix the classes.")
+           "that acts together. Its plot of a0 against a1 has the classes "
+           "in opposite corners; other cells mix them.\n"
+           "3. In ReliefF, drag the k slider to its right end: every "
+           "instance is a neighbour, and Rank shows a0 and a1 last, as "
+           "Information Gain does.")
     return b.write("interactions-xor.ows")
 
 

@@ -411,3 +411,19 @@ class TestXORLesson(OpenedWorkflow):
         self.assertEqual({a.name for a in pair.domain.attributes},
                          {"a0", "a1"})
         self.assertEqual(len(pair), 60)
+
+    def test_a_large_k_makes_relieff_myopic(self):
+        relief = self.widget("ReliefF")
+        self.assertEqual(relief.k_relieff, 10)
+        slider = relief.k_sliders["k_relieff"]
+        self.assertEqual(slider.maximum(), 59)
+        slider.setValue(59)  # as a drag ends at the slider's right end
+        try:
+            self.settle()
+            columns, _ = self.rank_columns("Rank")
+            relieff = columns["ReliefF\u2085\u2089"]
+            self.assertEqual(set(sorted(relieff, key=relieff.get)[:2]),
+                             {"a0", "a1"})
+        finally:
+            slider.setValue(10)
+            self.settle()

@@ -17,8 +17,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core.interactions import TOP_K, clustered_order
-from orangecontrib.relief.core.options import ADJUSTMENT, ALPHA, PARAMETERS, \
-    TIES
+from orangecontrib.relief.core.options import ADJUSTMENT, ALPHA, TIES
 from orangecontrib.relief.interactions import (MAP_METHODS, interactions,
                                                pairs_table)
 from orangecontrib.relief.scorers import task_of
@@ -27,12 +26,15 @@ from orangecontrib.relief.variants import (DEFAULT_K, METHOD_GROUPS, METHODS,
                                            default_method, fitting_methods,
                                            needs)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, GroupedComboBox, class_present, item_tips, known_choices,
-    known_flags, scaled_font, shut_down_at_once, within_ranges,
-    work_progress)
+    NO_CLASS, GroupedComboBox, class_present, fitting_choice, item_tips,
+    known_choices, known_flags, method_combo, scaled_font,
+    show_fitting_methods, shut_down_at_once, within_ranges, work_progress)
 from orangecontrib.relief.widgets.interaction_plots import (HeatMap,
                                                             PairPlot,
                                                             class_legend)
+from orangecontrib.relief.widgets.owrelief import (ADJUSTMENT_LABELS,
+                                                   ADJUSTMENTS, TIE_LABELS,
+                                                   TIE_TIPS)
 
 try:  # the Network output, where the Network add-on is installed
     from orangecontrib.network import Network
@@ -48,29 +50,21 @@ MAP_GROUPS = tuple((heading, [name for name in names if name in MAP_METHODS])
                    for heading, names in METHOD_GROUPS)
 #: the setting of the k of the methods that take one
 K_SETTINGS = {"ReliefF": "k_relieff", "RReliefF": "k_rrelieff"}
-ADJUSTMENTS = PARAMETERS["adjustment"].allowed
-ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
 ADJUSTMENT_TIPS = ("Keeps the share of false discoveries among the marked "
                    "pairs below the level.",
                    "Keeps the chance of any false one below the level "
                    "(stricter).",
                    "Keeps the chance of any false one below the level "
                    "(the strictest).")
-TIE_LABELS = {"share": "Tied neighbours share places",
-              "lower-index": "Tied: earlier rows first"}
-TIE_TIPS = {"share": "The instances tied at the k-th distance take an "
-                     "equal part of the places left each, so that the map "
-                     "does not depend on the order of the rows (the "
-                     "default).",
-            "lower-index": "Of the instances tied at the k-th distance, "
-                           "those of the lower row numbers take the places "
-                           "left, as a stable sort by distance does."}
 
 
 def compute_map(data, options, state):
     """The :class:`~orangecontrib.relief.interactions.TableInteractions` of
     `data` with `options` (runs in a worker thread; the core reports its
-    progress, and stops there once the widget cancelled the task)."""
+    progress, and stops there once the widget cancelled the task).
+    `options["variant"]`, the registry's name of the method, says which
+    parts of the compiled engine it waits for."""
+    options = dict(options)
     parts = METHODS[options.pop("variant")].parts
     with work_progress(state, "Finding neighbours and mapping pairs ...",
                        data.X, parts=parts) as progress:
@@ -203,14 +197,11 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
 
     def _build_controls(self):
         box = gui.vBox(self.controlArea, "Neighbour pairs")
-        self.method_combo = GroupedComboBox(
-            [(heading, [(name, f"{name}: {METHODS[name].short}",
-                         f"{name}: {METHODS[name].summary}.")
-                        for name in names])
-             for heading, names in MAP_GROUPS if names],
-            tooltip="Whose neighbour pairs the map reads: the pairs of "
-                    "near instances that the method's weights are made "
-                    "of. Hover over a method for its paper.", names=True)
+        self.method_combo = method_combo(
+            MAP_GROUPS,
+            tooltip="Whose neighbour pairs the map reads: the pairs of near "
+                    "instances that the method's weights are made of. "
+                    "Hover over a method for its paper.")
         self.method_combo.bind(self, "method", self._on_option_changed)
         box.layout().addWidget(self.method_combo)
         self.k_spins = {
@@ -267,16 +258,7 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         """Enable the methods that fit the data, show k and the tie rule
         of the methods that take them, the test's controls for a
         categorical class."""
-        fitting = (fitting_methods(class_present(self.data))
-                   if self.data is not None else list(MAP_METHODS))
-        for name in MAP_METHODS:
-            item = self.method_combo.item_of(name)
-            item.setEnabled(name in fitting)
-            item.setToolTip(
-                f"{name}: {METHODS[name].summary}." if name in fitting
-                else f"Does not fit the class of the data: {name} needs "
-                     f"{needs(name)}.")
-        self.method_combo.select(self.method)
+        show_fitting_methods(self.method_combo, self.data, self.method)
         for method, spin in self.k_spins.items():
             spin.box.setVisible(method == self.method)
         self.ties_combo.setVisible(self.method in TAKE_TIES)
@@ -325,18 +307,13 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
 
     def _choose_method(self, class_var):
         """Keep the chosen method if it fits `class_var`, else take the
-        default and say so; a method so replaced comes back with data it
-        fits, unless another was chosen meanwhile."""
+        default and say so (:func:`.common.fitting_choice`)."""
         fitting = fitting_methods(class_var)
-        displaced, replacement = self._displaced
-        if self.method == replacement and displaced in fitting:
-            self.method = displaced
-            self._displaced = (None, None)
-        elif self.method not in fitting:
+        if self.method not in fitting:
             self.Warning.method_replaced(self.method, needs(self.method),
                                          default_method(class_var))
-            self._displaced = (self.method, default_method(class_var))
-            self.method = self._displaced[1]
+        self.method, self._displaced = fitting_choice(
+            self.method, self._displaced, fitting, default_method(class_var))
 
     def _can_map(self):
         return self.data is not None and not self.Error.active
