@@ -563,23 +563,23 @@ def interactions_xor(reg):
                 "slider beside ReliefF's k) ReliefF becomes as myopic as "
                 "Information Gain on these few instances (McKinney et al. "
                 "2013).")
-    data = b.node(GENERATOR, (60, 170), "XOR", XOR_LESSON)
-    relief = b.node(RELIEF, (230, 60), "ReliefF",
+    data = b.node(GENERATOR, (60, 180), "XOR", XOR_LESSON)
+    relief = b.node(RELIEF, (230, 50), "ReliefF",
                     {"method": "ReliefF", "__version__": 1})
-    rank = b.node(RANK, (430, 60), "Rank",
+    rank = b.node(RANK, (430, 100), "Rank",
                   {"selected_methods": RANK_METHODS,
                    "sorting": (0, DESCENDING), "__version__": 4})
-    interactions = b.node(INTERACTIONS, (230, 280), "Interactions",
-                          {"__version__": 1})
-    table = b.node(TABLE, (430, 280), "Data Table (the pair)")
+    # all eight attributes mapped
+    interactions = b.node(INTERACTIONS, (230, 285), "Interactions",
+                          {"top_k": 8, "__version__": 1})
+    table = b.node(TABLE, (430, 285), "Data Table (the pair)")
     b.link_all((data,), "Data", (relief, rank, interactions), "Data")
     b.link(relief, "Scorer", rank, "Scorer")
     b.link(interactions, "Selected Pair", table, "Data")
-    b.note((300, 130, 225, 120),
-           "1. Open Rank, sorted by Information Gain: a0 and a1 come last, "
-           "each alone saying nothing. The ReliefF column gives them the "
-           "two largest weights.")
-    b.note((10, 340, 515, 130),
+    b.note((300, 160, 225, 100),
+           "1. Open Rank, sorted by Information Gain: a0 and a1 come last. "
+           "ReliefF gives them the two largest weights.")
+    b.note((10, 340, 515, 135),
            "2. Open Interactions: the deep blue cell is a0 x a1, the pair "
            "that acts together. Its plot of a0 against a1 has the classes "
            "in opposite corners; other cells mix them.\n"
