@@ -16,7 +16,8 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core.interactions import TOP_K, clustered_order
+from orangecontrib.relief.core.interactions import (TOP_K, clustered_order,
+                                                    strongest_pairs)
 from orangecontrib.relief.core.options import ADJUSTMENT, ALPHA, TIES
 from orangecontrib.relief.interactions import (MAP_METHODS, interactions,
                                                pairs_table)
@@ -308,12 +309,12 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
     def _choose_method(self, class_var):
         """Keep the chosen method if it fits `class_var`, else take the
         default and say so (:func:`.common.fitting_choice`)."""
-        fitting = fitting_methods(class_var)
-        if self.method not in fitting:
-            self.Warning.method_replaced(self.method, needs(self.method),
-                                         default_method(class_var))
+        chosen = self.method
         self.method, self._displaced = fitting_choice(
-            self.method, self._displaced, fitting, default_method(class_var))
+            chosen, self._displaced, fitting_methods(class_var),
+            default_method(class_var))
+        if self._displaced == (chosen, self.method):  # not given back
+            self.Warning.method_replaced(chosen, needs(chosen), self.method)
 
     def _can_map(self):
         return self.data is not None and not self.Error.active
@@ -360,11 +361,10 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         notes = result.map.notes
         self.Information.notes("; ".join(notes), shown=bool(notes))
         self.Outputs.pairs.send(pairs_table(result))
-        if Network is not None:
-            self.Outputs.network.send(interaction_network(result, self.alpha))
-        self._show_map()
+        self._show_map()  # and the network of its marked pairs
         pair = self._stored_pair()
-        self._choose_pair(*(pair if pair is not None else self._strongest()))
+        self._choose_pair(*(pair if pair is not None
+                            else strongest_pairs(result.map)[0]))
 
     def on_exception(self, ex):
         if not isinstance(ex, ValueError):  # ReliefInputError and the like
@@ -374,7 +374,8 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
 
     def _show_map(self):
         """Draw the map in its clustered order, the pairs of q at most
-        alpha marked, and say what the colours and the marks mean."""
+        alpha marked, say what the colours and the marks mean, and send
+        the network of the marked pairs."""
         if self.found is None:
             return
         result, order = self.found.map, self.order
@@ -439,13 +440,6 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
                 or not set(self.selected_pair) <= set(names):
             return None
         return tuple(names.index(name) for name in self.selected_pair)
-
-    def _strongest(self):
-        """The positions in the map of its strongest pair (by |interaction|)."""
-        result = self.found.map
-        first, second = np.triu_indices(len(self.found.variables), 1)
-        best = np.argmax(np.abs(result.interaction[first, second]))
-        return int(first[best]), int(second[best])
 
     def _cell_of(self, names):
         """The (row, column) in the clustered order of the pair `names`:
