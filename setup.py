@@ -57,6 +57,8 @@ EXTRAS_REQUIRE = {
     # wide data from files (orangecontrib.relief.readers): PLINK .bed read
     # a block of SNPs at a time, AnnData .h5ad in backed mode
     "genomics": ["bed-reader", "anndata"],
+    # the Interactions widget's Network output (for Network Explorer)
+    "network": ["orange3-network"],
 }
 
 ENTRY_POINTS = {

@@ -45,6 +45,7 @@ TABLE = "Orange.widgets.data.owtable.OWTable"
 STEPS = "orangecontrib.relief.widgets.owstepbystep.OWReliefSteps"
 CURVE = "orangecontrib.relief.widgets.owselectioncurve.OWSelectionCurve"
 CONSENSUS = "orangecontrib.relief.widgets.owconsensus.OWConsensus"
+INTERACTIONS = "orangecontrib.relief.widgets.owinteractions.OWInteractions"
 RANDOMIZE = "Orange.widgets.data.owrandomize.OWRandomize"
 LOGISTIC = "Orange.widgets.model.owlogisticregression.OWLogisticRegression"
 #: the seconds a workflow's widgets get to finish their work while the
@@ -543,6 +544,51 @@ def consensus_rank(reg):
     return b.write("consensus-rank.ows")
 
 
+#: the XOR lesson's data: the class is a0 xor a1, a2 .. a7 random bits, few
+#: instances (a seed whose Information Gain ranks a0 and a1 last, apart
+#: from the random bits, and ReliefF first)
+XOR_LESSON = {"problem": "XOR", "n_instances": 60, "n_relevant": 2,
+              "n_irrelevant": 6, "random_seed": 25}
+
+
+def interactions_xor(reg):
+    b = Builder(reg, "XOR: attributes that matter only together",
+                "A lesson: the class is a0 xor a1, and a2 ... a7 are random "
+                "bits (60 instances). Alone, neither a0 nor a1 says "
+                "anything about the class, so Information Gain ranks them "
+                "last; ReliefF, whose nearest neighbours are found with all "
+                "the attributes, ranks them first. Interactions shows why: "
+                "the pair a0 x a1 is the strongest of its map, and its plot "
+                "shows the four corners of the XOR. With a large k (the "
+                "slider beside ReliefF's k) ReliefF becomes as myopic as "
+                "Information Gain on these few instances (McKinney et al. "
+                "2013).")
+    data = b.node(GENERATOR, (60, 180), "XOR", XOR_LESSON)
+    relief = b.node(RELIEF, (230, 50), "ReliefF",
+                    {"method": "ReliefF", "__version__": 1})
+    rank = b.node(RANK, (430, 100), "Rank",
+                  {"selected_methods": RANK_METHODS,
+                   "sorting": (0, DESCENDING), "__version__": 4})
+    # all eight attributes mapped
+    interactions = b.node(INTERACTIONS, (230, 285), "Interactions",
+                          {"top_k": 8, "__version__": 1})
+    table = b.node(TABLE, (430, 285), "Data Table (the pair)")
+    b.link_all((data,), "Data", (relief, rank, interactions), "Data")
+    b.link(relief, "Scorer", rank, "Scorer")
+    b.link(interactions, "Selected Pair", table, "Data")
+    b.note((300, 160, 225, 100),
+           "1. Open Rank, sorted by Information Gain: a0 and a1 come last. "
+           "ReliefF gives them the two largest weights.")
+    b.note((10, 340, 515, 135),
+           "2. Open Interactions: the deep blue cell is a0 x a1, the pair "
+           "that acts together. Its plot of a0 against a1 has the classes "
+           "in opposite corners; other cells mix them.\n"
+           "3. In ReliefF, drag the k slider to its right end: every "
+           "instance is a neighbour, and Rank shows a0 and a1 last, as "
+           "Information Gain does.")
+    return b.write("interactions-xor.ows")
+
+
 def main():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from orangewidget.settings import set_widget_settings_dir_components
@@ -558,7 +604,7 @@ def main():
                       relief_step_by_step, relief_significance,
                       generator_relief, separability_results, classdep_knn,
                       relief_preprocess, selection_curve, relief_stability,
-                      consensus_rank):
+                      consensus_rank, interactions_xor):
             print(build(reg), flush=True)
 
 

@@ -65,6 +65,10 @@ def result_done(widget):
     return widget.result is not None and done(widget)
 
 
+def map_done(widget):
+    return widget.found is not None and done(widget)
+
+
 class Shot:
     """What a scenario does in the canvas: open a node's widget, add nodes,
     wait, picture a window (yield what it returns to wait)."""
@@ -235,6 +239,17 @@ def popups(shot):
         lambda w: w.method_combo.showPopup())
 
 
+def xor_lesson(shot):
+    """Rank and Interactions as the lesson opens; then ReliefF's k slider
+    dragged to its end, and Rank again."""
+    yield from shot.window_of("Rank", "rank", rank_done)
+    yield from shot.window_of("Interactions", "interactions", map_done)
+    slider = shot.widget("ReliefF").k_sliders["k_relieff"]
+    yield from shot.window_of("ReliefF", "relief-k", relief_done,
+                              lambda w: slider.setValue(slider.maximum()))
+    yield from shot.window_of("Rank", "rank-k", rank_done)
+
+
 #: the scenario of each tutorial: what it opens and pictures
 SCENARIOS = {
     "relief-rank.ows": simple(("Relief", "relief", relief_done),
@@ -260,6 +275,7 @@ SCENARIOS = {
     "separability.ows": separability,
     "rfsm-parity.ows": simple(("RFSM Selection", "rfsm", result_done)),
     "rfsm-zoo.ows": many_classes,
+    "interactions-xor.ows": xor_lesson,
 }
 
 

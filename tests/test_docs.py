@@ -198,7 +198,8 @@ WIDGET_PAGES = {"relief": "relief", "relief data generator": "generator",
                 "class-dependent knn": "classdep-knn",
                 "relief, step by step": "step-by-step",
                 "selection curve": "selection-curve",
-                "consensus ranking": "consensus"}
+                "consensus ranking": "consensus",
+                "interactions": "interactions"}
 
 
 def test_help_pages_build_and_link_the_widgets(tmp_path):

@@ -25,6 +25,7 @@ from Orange.widgets.settings import ContextSetting
 from orangewidget.tests.base import GuiTest
 
 from orangecontrib.relief.datasets import path
+from orangecontrib.relief.interactions import pairs_table
 from orangecontrib.relief.significance import SIGNIFICANCE_COLUMN
 from orangecontrib.relief.tutorials.canvas import (TUTORIALS,
                                                    beyond_first_view,
@@ -84,7 +85,7 @@ def test_workflows_are_shipped():
             "generator-relief.ows", "separability.ows",
             "classdep-knn.ows", "relief-preprocess.ows",
             "selection-curve.ows", "relief-stability.ows",
-            "consensus-rank.ows"} <= names
+            "consensus-rank.ows", "interactions-xor.ows"} <= names
 
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
@@ -389,3 +390,40 @@ class TestStepByStep(OpenedWorkflow):
         relieff = columns["ReliefF\u2085"]
         best = sorted(relieff, key=relieff.get, reverse=True)[:6]
         self.assertEqual(set(best), relevant)
+
+
+class TestXORLesson(OpenedWorkflow):
+    WORKFLOW = "interactions-xor.ows"
+
+    def test_gain_ranks_the_bits_last_relieff_first_the_map_pairs_them(self):
+        columns, order = self.rank_columns("Rank")
+        # sorted by Information Gain, the XOR bits last
+        self.assertEqual(set(order[-2:]), {"a0", "a1"})
+        relieff = columns["ReliefF\u2081\u2080"]
+        self.assertEqual(set(sorted(relieff, key=relieff.get,
+                                    reverse=True)[:2]), {"a0", "a1"})
+        strongest = pairs_table(self.widget("Interactions").found)[0]
+        self.assertEqual({str(strongest["attribute 1"]),
+                          str(strongest["attribute 2"])}, {"a0", "a1"})
+        self.assertLess(strongest["interaction"], 0)  # the deep blue cell
+        self.assertLess(strongest["q"], 0.05)
+        pair = self.sent("Interactions", "Selected Pair")
+        self.assertEqual({a.name for a in pair.domain.attributes},
+                         {"a0", "a1"})
+        self.assertEqual(len(pair), 60)
+
+    def test_a_large_k_makes_relieff_myopic(self):
+        relief = self.widget("ReliefF")
+        self.assertEqual(relief.k_relieff, 10)
+        slider = relief.k_sliders["k_relieff"]
+        self.assertEqual(slider.maximum(), 59)
+        slider.setValue(59)  # as a drag ends at the slider's right end
+        try:
+            self.settle()
+            columns, _ = self.rank_columns("Rank")
+            relieff = columns["ReliefF\u2085\u2089"]
+            self.assertEqual(set(sorted(relieff, key=relieff.get)[:2]),
+                             {"a0", "a1"})
+        finally:
+            slider.setValue(10)
+            self.settle()

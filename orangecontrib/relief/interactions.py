@@ -21,6 +21,14 @@ TableInteractions = namedtuple("TableInteractions", [
     "variables",   # the mapped attributes (Orange variables), best first
 ])
 
+#: the registry's variants (:mod:`.variants`) whose neighbour pairs the map
+#: reads, with the core's name of their pairs (RReliefF's are ReliefF's k
+#: nearest of a numeric class; the starred SURFs' near pairs are their
+#: plain versions')
+MAP_METHODS = {"Relief": "relief", "ReliefF": "relieff", "RReliefF": "relieff",
+               "SURF": "surf", "SURF*": "surf*", "MultiSURF": "multisurf",
+               "MultiSURF*": "multisurf*"}
+
 #: the numeric columns of :func:`pairs_table`, by the map's field
 PAIR_COLUMNS = (("interaction", "interaction"),
                 ("co-difference", "co_difference"),

@@ -6,7 +6,7 @@ from orangecanvas.registry import WidgetRegistry
 from orangewidget.workflow.discovery import WidgetDiscovery
 
 #: the widgets in the order of the category (by priority)
-WIDGETS = ["Relief", "Selection Curve", "Consensus Ranking",
+WIDGETS = ["Relief", "Interactions", "Selection Curve", "Consensus Ranking",
            "Relief Data Generator", "Separability", "RFSM Selection",
            "Class-Dependent kNN", "Relief, step by step"]
 
@@ -55,7 +55,7 @@ def test_the_icons_are_symbolic_for_the_dark_theme():
 def test_widgets_are_ordered_by_priority_and_versioned():
     widgets = sorted(_registry().widgets("Relief"), key=lambda w: w.priority)
     assert [w.name for w in widgets] == WIDGETS
-    assert [w.priority for w in widgets] == [10, 15, 17, 20, 30, 40, 50, 60]
+    assert [w.priority for w in widgets] == [10, 12, 15, 17, 20, 30, 40, 50, 60]
     for widget in widgets:
         module, _, name = widget.qualified_name.rpartition(".")
         widget_class = getattr(importlib.import_module(module), name)

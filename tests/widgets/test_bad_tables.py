@@ -15,6 +15,7 @@ from Orange.widgets.tests import base
 from orangecontrib.relief import SURF, MultiSURF
 from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
 from orangecontrib.relief.widgets.owconsensus import OWConsensus
+from orangecontrib.relief.widgets.owinteractions import OWInteractions
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from orangecontrib.relief.widgets.owrfsm import OWRFSM
 from orangecontrib.relief.widgets.owselectioncurve import OWSelectionCurve
@@ -130,3 +131,8 @@ class TestBadTables(base.WidgetTest):
             OWConsensus, lambda w: self.output(w, w.Outputs.ranks),
             [("scorers", SURF(), 0), ("scorers", MultiSURF(), 1)]),
             (22, 9, 13))
+
+    def test_interactions(self):
+        self.assertEqual(self.feed_every_table(
+            OWInteractions, lambda w: self.output(w, w.Outputs.pairs)),
+            (22, 11, 11))

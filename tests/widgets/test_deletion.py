@@ -11,7 +11,8 @@ from orangecontrib.relief import ReliefF
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.widgets import (owclassdepknn, owconsensus,
-                                          owrelief, owrfsm, owselectioncurve,
+                                          owinteractions, owrelief, owrfsm,
+                                          owselectioncurve,
                                           owseparability)
 
 #: how long a blocked task waits before it gives up (a test that deleted
@@ -61,6 +62,12 @@ class TestDeletionDuringWork(base.WidgetTest):
         data = Table(path("zoo"))
         self.delete_while_blocked(
             owrfsm, "run_selection", owrfsm.OWRFSM,
+            lambda w: self.send_signal(w.Inputs.data, data, widget=w))
+
+    def test_interactions(self):
+        data = Table(path("heart_disease"))
+        self.delete_while_blocked(
+            owinteractions, "compute_map", owinteractions.OWInteractions,
             lambda w: self.send_signal(w.Inputs.data, data, widget=w))
 
     def test_separability(self):

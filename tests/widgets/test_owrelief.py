@@ -400,6 +400,29 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
             self.assertEqual(getattr(restored, name), getattr(widget, name))
         self.assertEqual(restored.method_combo.value(), "Relief")
 
+    def test_the_k_slider_sets_the_k_of_the_spin_box(self):
+        widget = self.widget
+        self.send_and_wait(self.heart)
+        slider = widget.k_sliders["k_relieff"]
+        self.assertEqual(slider.maximum(), len(self.heart) - 1)
+        self.assertFalse(slider.hasTracking())  # k changes where a drag ends
+        slider.setValue(25)
+        self.wait_until_finished()
+        self.assertEqual(widget.k_relieff, 25)
+        self.assertEqual(widget.controls.k_relieff.value(), 25)
+        self.assert_weights(expected_by_name(ReliefF(k_nearest=25),
+                                             self.heart),
+                            self.get_output(widget.Outputs.weights))
+        # the spin box moves the slider, and data with fewer instances
+        # shorten the slider, not k
+        widget.controls.k_relieff.setValue(12)
+        self.assertEqual(slider.value(), 12)
+        self.send_and_wait(self.heart[:8])
+        self.assertEqual(slider.maximum(), 7)
+        self.assertEqual(widget.k_relieff, 12)
+        self.send_and_wait(self.heart)
+        self.assertEqual(slider.value(), 12)
+
     def test_report(self):
         self.widget.send_report()
         self.send_and_wait(self.heart)

@@ -16,6 +16,7 @@ from orangecontrib.relief.core.options import TOP_K
 from orangecontrib.relief.widgets.owclassdepknn import OWClassDependentKNN
 from orangecontrib.relief.widgets.owconsensus import OWConsensus
 from orangecontrib.relief.widgets.owgenerator import OWReliefGenerator
+from orangecontrib.relief.widgets.owinteractions import OWInteractions
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from orangecontrib.relief.widgets.owrfsm import OWRFSM
 from orangecontrib.relief.widgets.owselectioncurve import (TURF,
@@ -23,8 +24,9 @@ from orangecontrib.relief.widgets.owselectioncurve import (TURF,
 from orangecontrib.relief.widgets.owseparability import OWSeparability
 from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
 
-WIDGETS = (OWClassDependentKNN, OWConsensus, OWReliefGenerator, OWRelief,
-           OWRFSM, OWSelectionCurve, OWSeparability, OWReliefSteps)
+WIDGETS = (OWClassDependentKNN, OWConsensus, OWReliefGenerator,
+           OWInteractions, OWRelief, OWRFSM, OWSelectionCurve, OWSeparability,
+           OWReliefSteps)
 #: Orange's own settings of every widget, which the add-on does not check
 ORANGES_OWN = ("savedWidgetGeometry", "learner_name")
 #: stored values that are not numbers: every setting takes its default
@@ -93,10 +95,10 @@ class TestStoredSettings(WidgetTest):
             self.assertIn(value, limits)
 
     def test_every_widget(self):
-        """8 widgets, 84 settings, 11 bad values each (924 cases)."""
+        """9 widgets, 95 settings, 11 bad values each (1045 cases)."""
         cases = sum(self.check_every_setting(widget_class)
                     for widget_class in WIDGETS)
-        self.assertEqual(cases, 84 * 11)
+        self.assertEqual(cases, 95 * 11)
 
     def test_a_stored_nan_alpha_still_tests_significance(self):
         widget = self.create_widget(OWRelief, stored_settings={

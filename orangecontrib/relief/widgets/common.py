@@ -18,6 +18,7 @@ from Orange.widgets.utils.concurrent import TaskState
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.progress import Interrupted, wrap_callback
+from orangecontrib.relief.variants import METHODS, fitting_methods, needs
 
 #: the text of a widget's error for data without a (single) class variable
 NO_CLASS = "Data has no (single) class variable."
@@ -47,6 +48,23 @@ def class_present(data):
         return class_var
     return DiscreteVariable(class_var.name,
                             values=[class_var.values[c] for c in codes])
+
+
+def fitting_choice(chosen, displaced, fitting, default):
+    """The method to use on data that the methods `fitting` fit, and what
+    it displaced: (method, displaced).
+
+    The `chosen` method is kept if it fits, else the `default` takes its
+    place and `displaced` becomes (chosen, default); a method so replaced
+    comes back with data it fits, unless another was chosen meanwhile
+    (`displaced` is then (None, None)).
+    """
+    earlier, replacement = displaced
+    if chosen == replacement and earlier in fitting:
+        return earlier, (None, None)
+    if chosen not in fitting:
+        return default, (chosen, default)
+    return chosen, displaced
 
 
 def known_choices(widget, choices):
@@ -325,3 +343,32 @@ class GroupedComboBox(QComboBox):
             setattr(widget, setting, self.value())
             callback()
         self.activated.connect(chosen)
+
+
+def method_combo(groups, tooltip):
+    """A :class:`GroupedComboBox` of the registry's methods, `groups` of
+    ``(heading, [name, ...])``: each with its few words, its paper on
+    hover, the closed box showing its name."""
+    return GroupedComboBox(
+        [(heading, [(name, f"{name}: {METHODS[name].short}",
+                     f"{name}: {METHODS[name].summary}.")
+                    for name in names])
+         for heading, names in groups if names],
+        tooltip=tooltip, names=True)
+
+
+def show_fitting_methods(combo, data, chosen):
+    """Enable the methods of `combo` (:func:`method_combo`) that fit the
+    class of `data` (all without data), say on the others' entries what
+    they need, and show `chosen`."""
+    names = combo.values()
+    fitting = (fitting_methods(class_present(data)) if data is not None
+               else names)
+    for name in names:
+        item = combo.item_of(name)
+        item.setEnabled(name in fitting)
+        item.setToolTip(
+            f"{name}: {METHODS[name].summary}." if name in fitting
+            else f"Does not fit the class of the data: {name} needs "
+                 f"{needs(name)}.")
+    combo.select(chosen)

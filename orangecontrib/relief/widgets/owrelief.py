@@ -35,11 +35,11 @@ from orangecontrib.relief.significance import (SIGNIFICANCE_COLUMN, TESTS,
 from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
     DEFAULT_K, DIFFS, K_OF_TASK, METHOD_GROUPS, METHODS, TAKE_TIES,
-    TIE_RULES, default_method, fitting_methods, make_scorer, needs, no_k)
+    TIE_RULES, default_method, fitting_methods, make_scorer, no_k)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, GroupedComboBox, class_present, item_tips, known_choices,
-    known_flags, preparing_line,
-    shut_down_at_once, within_ranges, work_progress)
+    NO_CLASS, GroupedComboBox, class_present, fitting_choice, item_tips,
+    known_choices, known_flags, method_combo, preparing_line,
+    show_fitting_methods, shut_down_at_once, within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
@@ -52,6 +52,9 @@ MAX_BARS = 50
 #: the order of the pages of the k control
 K_SETTINGS = {K_OF_TASK["classification"]: "k_relieff",
               K_OF_TASK["regression"]: "k_rrelieff"}
+#: the largest k of the k sliders without data (with data: the instances
+#: less one, beyond which no k changes the weights)
+SLIDER_K = 100
 #: what the k control says for the variants without k, a page each
 NO_K = list(dict.fromkeys(no_k(name) for name in METHODS
                           if name not in DEFAULT_K))
@@ -287,17 +290,14 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """The method, its neighbours and covariates, the references and
         the difference of numbers."""
         box = gui.vBox(page, "Method")
-        self.method_combo = GroupedComboBox(
-            [(heading, [(name, f"{name}: {METHODS[name].short}",
-                         f"{name}: {METHODS[name].summary}.")
-                        for name in names])
-             for heading, names in METHOD_GROUPS],
+        self.method_combo = method_combo(
+            METHOD_GROUPS,
             tooltip="How the attributes are weighed. Every method compares "
                     "each reference instance with its nearest neighbours: "
                     "an attribute gains weight where neighbours of other "
                     "classes differ in it, and loses where neighbours of "
                     "the same class do. Hover over a method for its "
-                    "paper.", names=True)
+                    "paper.")
         self.method_combo.bind(self, "method", self._on_option_changed)
         box.layout().addWidget(self.method_combo)
         self.k_stack = QStackedWidget()
@@ -305,6 +305,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.k_stack.setSizePolicy(QSizePolicy.Ignored,
                                    QSizePolicy.Preferred)
         box.layout().addWidget(self.k_stack)
+        #: the setting of each k slider (a spin box beside it)
+        self.k_sliders = {}
         for setting in K_SETTINGS.values():
             page_k = gui.vBox(None)  # its row on top, as the others' texts
             row = gui.hBox(page_k)
@@ -313,6 +315,17 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                      tooltip="How many nearest neighbours each reference "
                              "instance compares with (of each class, for a "
                              "categorical class).")
+            # the same k, to drag through its range and watch the weights
+            self.k_sliders[setting] = slider = gui.hSlider(
+                row, self, setting, minValue=1, maxValue=SLIDER_K,
+                createLabel=False, callback=self.commit.deferred,
+                tooltip="Drag to change k and watch the weights follow. On "
+                        "small data a large k makes Relief myopic: with "
+                        "neighbours from all over the data, attributes "
+                        "that matter only together (an XOR) lose their "
+                        "weight (McKinney et al. 2013, ReliefSeq). The "
+                        "slider reaches as far as the data have instances.")
+            slider.setTracking(False)  # k changes where the drag ends
             gui.rubber(page_k)
             self.k_stack.addWidget(page_k)
         for text in NO_K:
@@ -515,16 +528,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def _update_controls(self):
         """Enable the controls that apply to the current options."""
-        fitting = (fitting_methods(class_present(self.data))
-                   if self.data is not None else list(METHODS))
-        for name in METHODS:
-            item = self.method_combo.item_of(name)
-            item.setEnabled(name in fitting)
-            item.setToolTip(
-                f"{name}: {METHODS[name].summary}." if name in fitting
-                else f"Does not fit the class of the data: {name} needs "
-                     f"{needs(name)}.")
-        self.method_combo.select(self.method)
+        show_fitting_methods(self.method_combo, self.data, self.method)
         self.diff_combo.select(self.diff)
         setting = self._k_setting()
         if self.method == "NPDR":
@@ -613,9 +617,23 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.openContext(data)
         if data is not None:
             self._check_data(data)
+        self._set_slider_range()
         self._update_controls()
         self._clear_results()
         self.commit.now()
+
+    def _set_slider_range(self):
+        """The k sliders reach k = instances - 1 of the data (beyond it
+        each instance's neighbours are all the others); a stored k beyond
+        stays k (the slider shows its end)."""
+        top = SLIDER_K if self.data is None else \
+            min(10000, max(2, len(self.data) - 1))
+        for setting, slider in self.k_sliders.items():
+            # a maximum below the value moves the slider, not the setting
+            slider.blockSignals(True)
+            slider.setMaximum(top)
+            slider.setValue(getattr(self, setting))
+            slider.blockSignals(False)
 
     def _check_data(self, data):
         """Show messages about `data`; choose a variant fitting its class."""
@@ -634,16 +652,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def _choose_method(self, class_var):
         """Keep the chosen variant if it fits `class_var`, else take the
-        default; a variant so replaced comes back with data it fits, unless
-        another was chosen meanwhile."""
-        fitting = fitting_methods(class_var)
-        displaced, replacement = self._displaced
-        if self.method == replacement and displaced in fitting:
-            self.method = displaced
-            self._displaced = (None, None)
-        elif self.method not in fitting:
-            self._displaced = (self.method, default_method(class_var))
-            self.method = self._displaced[1]
+        default (:func:`.common.fitting_choice`)."""
+        self.method, self._displaced = fitting_choice(
+            self.method, self._displaced, fitting_methods(class_var),
+            default_method(class_var))
 
     def _can_score(self):
         return self.data is not None and not self.Error.no_class.is_shown()
