@@ -48,7 +48,7 @@ from .core import double, significance, variants
 from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
 from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_CLASS_DEPENDENT, K_RELIEFF,
-                           K_RFSM, K_RRELIEFF, RANDOM_STATE, SWRF_CONVENTION,
+                           K_RFSM, K_RRELIEFF, RANDOM_STATE, CONVENTION,
                            T_DIFF, T_EQ,
                            TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
                            TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS, check,
@@ -274,14 +274,14 @@ class MuRelief(ReliefF):
     """mu-Relief (Aggarwal et al. 2023; scikit-rebate 0.8): ReliefF's
     update over the k hits and the k misses of each class whose distances
     lie farthest from their class's mean distance; `convention`
-    ("weighted", the add-on's, or "scikit-rebate") and `ties` as
+    ("add-on", the add-on's, or "scikit-rebate") and `ties` as
     :func:`orangecontrib.relief.core.murelief.murelief` takes them.
     """
     variant = variants.MURELIEF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF, ties=TIES, convention=SWRF_CONVENTION):
+                 t_diff=T_DIFF, ties=TIES, convention=CONVENTION):
         super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
                          t_diff, ties)
         self.convention = convention
@@ -534,14 +534,14 @@ class MultiSURFstar(MultiSURF):
 class WeightedNeighbourhoodScorer(ReliefScorer):
     """Common ground of the SWRF family (a categorical class): the SURF
     family's neighbourhoods, each neighbour weighted by a sigmoid of its
-    distance from its set's limit; `convention` ("weighted" or
+    distance from its set's limit; `convention` ("add-on" or
     "scikit-rebate") scores the far sets and takes SWRF's statistics
     (:mod:`orangecontrib.relief.core.swrf`); `deviation` ("population"
     or "sample") the deviation of a reference's own distances.
     """
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
-                 convention=SWRF_CONVENTION, deviation=DEVIATION, diff=DIFF,
+                 convention=CONVENTION, deviation=DEVIATION, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF):
         super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
         self.convention = convention

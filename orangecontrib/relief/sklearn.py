@@ -36,7 +36,7 @@ from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
 from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, K_RELIEFF,
                            K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE,
-                           SWRF_CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
+                           CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
                            Interval, OneOf, Optional, check, check_choice,
                            check_needs)
 from .core.threshold import best_first, ranking_scores
@@ -374,12 +374,12 @@ class ReliefF(ReliefSelector):
 class MuRelief(ReliefF):
     """mu-Relief (Aggarwal et al. 2023; scikit-rebate 0.8): ReliefF over the k
     hits and misses of each class whose distances lie farthest from their
-    class's mean distance; `convention` ("weighted", the add-on's, or
+    class's mean distance; `convention` ("add-on", the add-on's, or
     "scikit-rebate") and `ties` as
     :func:`orangecontrib.relief.core.murelief.murelief` takes them."""
     variant = variants.MURELIEF
 
-    def __init__(self, *, k_nearest=K_RELIEFF, convention=SWRF_CONVENTION,
+    def __init__(self, *, k_nearest=K_RELIEFF, convention=CONVENTION,
                  n_features_to_select=None, threshold=None,
                  significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,
@@ -494,11 +494,11 @@ class MultiSURFstar(MultiSURF):
 class SWRF(ReliefSelector):
     """SWRF (Stokes & Visweswaran 2012): SURF's neighbours weighted by a
     sigmoid of their distance from the mean distance; `convention`
-    ("weighted" or "scikit-rebate") and `deviation` as
+    ("add-on" or "scikit-rebate") and `deviation` as
     :func:`orangecontrib.relief.core.swrf.multiswrf` takes them."""
     variant = variants.SWRF
 
-    def __init__(self, *, convention=SWRF_CONVENTION, deviation=DEVIATION,
+    def __init__(self, *, convention=CONVENTION, deviation=DEVIATION,
                  n_features_to_select=None, threshold=None,
                  significance=None, alpha=ALPHA,
                  n_permutations=N_PERMUTATIONS, nominal_features=None,

@@ -339,7 +339,7 @@ def test_the_convention_reaches_its_variants(capsys, method, scorer, k):
     option does."""
     weights = {}
     given = [] if k is None else ["--k", str(k)]
-    for convention in ("weighted", "scikit-rebate"):
+    for convention in ("add-on", "scikit-rebate"):
         code, lines, _ = run(capsys, "rank", "--method", method,
                              "--convention", convention, *given)
         assert code == 0
@@ -350,7 +350,7 @@ def test_the_convention_reaches_its_variants(capsys, method, scorer, k):
     for attribute, weight in zip(table.domain.attributes, ours):
         assert weights["scikit-rebate"][attribute.name] == pytest.approx(
             weight, abs=1e-6)
-    assert weights["weighted"] != weights["scikit-rebate"]
+    assert weights["add-on"] != weights["scikit-rebate"]
 
 
 def test_the_permutation_test_shows_a_progress_bar(capsys, monkeypatch):

@@ -54,7 +54,7 @@ def test_the_convention_reaches_a_bed_s_swrf(capsys, bed):
     as the core gives them, and other weights by default."""
     path, genotypes, y = bed
     weights = {}
-    for convention in ("weighted", "scikit-rebate"):
+    for convention in ("add-on", "scikit-rebate"):
         code, lines, _ = run(capsys, "rank", path, "--method", "SWRF*",
                              "--convention", convention)
         assert code == 0
@@ -63,7 +63,7 @@ def test_the_convention_reaches_a_bed_s_swrf(capsys, bed):
                         convention="scikit-rebate")
     assert weights["scikit-rebate"] == pytest.approx(
         {f"sid{j + 1}": w for j, w in enumerate(expected)}, abs=1e-6)
-    assert weights["weighted"] != weights["scikit-rebate"]
+    assert weights["add-on"] != weights["scikit-rebate"]
 
 
 def test_the_wrappers_name_themselves(capsys, bed):

@@ -350,7 +350,7 @@ PARAMETERS = {
         lambda: dict(convention="scikit-rebate")),
     "convention unknown": Options(
         lambda: dict(convention="skrebate"),
-        "convention must be one of 'weighted', 'scikit-rebate', got "
+        "convention must be one of 'add-on', 'scikit-rebate', got "
         "'skrebate'"),
 }
 

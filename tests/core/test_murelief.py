@@ -17,7 +17,7 @@ from tests.core.test_surf import random_data
 from tests.core.test_swrf import gametes, small_tables
 from tests.reference import relief as ref
 
-CONVENTIONS = ["weighted", "scikit-rebate"]
+CONVENTIONS = ["add-on", "scikit-rebate"]
 #: (classes, share of missing values, dyadic grid: distances, and so
 #: deviations, tie exactly)
 CASES = [(2, 0.1, False), (3, 0.1, True), (2, 0.0, True), (3, 0.0, False)]

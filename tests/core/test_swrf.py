@@ -21,7 +21,7 @@ from tests.core.test_surf import random_data
 from tests.reference import swrf as ref
 
 METHODS = list(swrf.METHODS)
-CONVENTIONS = ["weighted", "scikit-rebate"]
+CONVENTIONS = ["add-on", "scikit-rebate"]
 #: scikit-rebate's class of each method
 PEERS = {"swrf": "SWRF", "swrf*": "SWRFstar", "multiswrf": "MultiSWRF",
          "multiswrf*": "MultiSWRFstar", "multiswrfdb": "MultiSWRFDB",
@@ -70,7 +70,7 @@ def test_the_conventions_differ_where_documented():
                                                  convention=convention)
                             for m in METHODS}
                for convention in CONVENTIONS}
-    same, other = weights["weighted"], weights["scikit-rebate"]
+    same, other = weights["add-on"], weights["scikit-rebate"]
     for method in ("multiswrf", "multiswrfdb"):
         assert_allclose(same[method], other[method], rtol=0, atol=0)
     for method in ("swrf", "swrf*", "multiswrf*", "multiswrfdb*"):

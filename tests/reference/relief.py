@@ -350,7 +350,7 @@ def relieff(X, y, discrete=None, *, k_nearest=10, n_iterations=None,
     return np.array(W, dtype=np.float64)
 
 
-def murelief(X, y, discrete=None, *, k_nearest=10, convention="weighted",
+def murelief(X, y, discrete=None, *, k_nearest=10, convention="add-on",
              n_iterations=None, random_state=None, diff="linear", t_eq=0.04,
              t_diff=0.10, ties="share"):
     """mu-Relief (Aggarwal et al. 2023, "Mean based relief"): for each

@@ -17,7 +17,7 @@ the attribute A is
 
 (f = -1 for the reference's class, P(c) over the priors of the miss
 classes present for another, as :mod:`.surf`); the far set subtracts the
-same ("weighted": its weighted similarity w_ij (1 - diff) without the
+same ("add-on": its weighted similarity w_ij (1 - diff) without the
 term w_ij, the same for every attribute), or, by scikit-rebate's
 convention, adds 1 - w_ij diff for a numeric attribute and
 w_ij (1 - diff) for a nominal one, with T and sigma over the n x n
@@ -61,7 +61,7 @@ def _sets(D, i, method, T, sigma, ddof):
     return sets, sigma
 
 
-def swrf_family(X, y, discrete=None, *, method="swrf", convention="weighted",
+def swrf_family(X, y, discrete=None, *, method="swrf", convention="add-on",
                 deviation="population", n_iterations=None, random_state=0,
                 diff="linear", t_eq=0.04, t_diff=0.10):
     ctx, _ = prepare(X, y, discrete, diff, t_eq, t_diff, None,

@@ -189,7 +189,7 @@ def add_convention_argument(parser):
     parser.add_argument(
         "--convention", choices=CONVENTIONS,
         help="the SWRF family's far scoring and statistics, mu-Relief's "
-             "selection: weighted (default; the add-on's: every far "
+             "selection: add-on (default; the add-on's: every far "
              "neighbour by its weighted similarity, T over distinct "
              "pairs, tied places shared) or scikit-rebate (its 0.8 "
              "weights)")

@@ -14,8 +14,8 @@ the misses of each other class added, weighted by the class's prior.
 Where scikit-rebate 0.8.4 departs from that, the `convention` option
 chooses (``doc/murelief.md``):
 
-* ``"weighted"`` (the add-on's own, the default; the name the SWRF family
-  gives it): the reference is never its own neighbour; the instances tied
+* ``"add-on"`` (the add-on's own, the default, as for the SWRF family):
+  the reference is never its own neighbour; the instances tied
   at the k-th deviation share the places left (``ties``, as every
   k-nearest list of the add-on), so that the weights do not depend on the
   order of the rows; the misses weighted by the classes' priors.
@@ -33,7 +33,7 @@ from .compact import search as compact_search
 from .compact.rules import by_columns, is_blocked, progress_shares
 from .engines import preparation
 from .estimators import BYTES_PER_NEIGHBOUR, prepared
-from .options import (DIFF, K_RELIEFF, RANDOM_STATE, SWRF_CONVENTION, T_DIFF,
+from .options import (DIFF, K_RELIEFF, RANDOM_STATE, CONVENTION, T_DIFF,
                       T_EQ, TIES, check, check_needs)
 from .sampling import check_memory
 
@@ -78,7 +78,7 @@ def equal_priors(priors):
 
 
 def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
-             convention=SWRF_CONVENTION, n_iterations=None,
+             convention=CONVENTION, n_iterations=None,
              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
              ties=TIES, progress_callback=None):
     """mu-Relief attribute weights (Aggarwal et al. 2023; scikit-rebate 0.8).
@@ -95,7 +95,7 @@ def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     k_nearest : int
         Hits, and misses of each other class, per reference: the k whose
         distances lie farthest from their class's mean distance.
-    convention : "weighted" or "scikit-rebate"
+    convention : "add-on" or "scikit-rebate"
         The add-on's selection (the default) or scikit-rebate 0.8's (the
         module docstring of :mod:`orangecontrib.relief.core.murelief`).
     n_iterations : int or None
@@ -127,7 +127,7 @@ def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     """
     k, ties = check("k_nearest", k_nearest), check("ties", ties)
     scikit_rebate = check("convention", convention) == SCIKIT_REBATE
-    check_needs("ties", ties, TIES, "convention='weighted'",
+    check_needs("ties", ties, TIES, "convention='add-on'",
                 not scikit_rebate)
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="classification",

@@ -56,13 +56,12 @@ TIES = SHARE
 #: (scikit-rebate, fast-select) or the sample's (STIR, NPDR)
 DEVIATION = "population"
 
-#: the SWRF family's far scoring and SWRF's global statistics: every far
-#: neighbour by its weighted similarity, T over distinct pairs ("weighted"),
-#: or scikit-rebate 0.8's asymmetries (:mod:`.swrf`); mu-Relief's selection
-#: by the same option: the add-on's (tied places shared, the reference
-#: never its own neighbour, ReliefF's priors) or scikit-rebate 0.8's
-#: (:mod:`.murelief`)
-SWRF_CONVENTION = "weighted"
+#: the conventions of the variants scikit-rebate 0.8 added: the add-on's
+#: ("add-on": the SWRF family's every far neighbour by its weighted
+#: similarity and T over distinct pairs, :mod:`.swrf`; mu-Relief's tied
+#: places shared, the reference never its own neighbour and ReliefF's
+#: priors, :mod:`.murelief`) or scikit-rebate 0.8's ("scikit-rebate")
+CONVENTION = "add-on"
 
 #: the share of the remaining attributes TuRF drops each round (scikit-rebate's
 #: default; Moore & White 2007 drop a tenth)
@@ -283,7 +282,7 @@ PARAMETERS = {
     "random_state": Seed(),
     "diff": OneOf("linear", "squared", "ramp"),
     "deviation": OneOf("population", "sample"),
-    "convention": OneOf("weighted", "scikit-rebate"),
+    "convention": OneOf("add-on", "scikit-rebate"),
     "variance": OneOf("population", "sample"),
     "r_compatible": Flag(),
     "absolute": Flag(),

@@ -31,7 +31,7 @@ sum c w that is the same for every attribute
 The weights are divided by the number of references.
 
 Where scikit-rebate 0.8 departs from that, the `convention` option
-chooses: ``"weighted"`` (the default) as above, SWRF's T and sigma over
+chooses: ``"add-on"`` (the default) as above, SWRF's T and sigma over
 the n (n - 1) / 2 pairs of distinct instances (SURF's T here);
 ``"scikit-rebate"`` scores a far neighbour's numeric attribute by
 1 - w diff (its count less the weighted diffs) and a nominal one by
@@ -46,7 +46,7 @@ from .engines import preparation
 from .estimators import prepared
 from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import FAR_PRESENCE, FAR_WEIGHT
-from .options import (DEVIATION, DIFF, RANDOM_STATE, SWRF_CONVENTION, T_DIFF,
+from .options import (DEVIATION, DIFF, RANDOM_STATE, CONVENTION, T_DIFF,
                       T_EQ, check)
 from .surf import rule_sums
 
@@ -73,7 +73,7 @@ def far_constant(scalars, nominal):
     return np.where(nominal, scalars[FAR_WEIGHT], scalars[FAR_PRESENCE])
 
 
-def swrf_weights(X, y, discrete=None, *, method, convention=SWRF_CONVENTION,
+def swrf_weights(X, y, discrete=None, *, method, convention=CONVENTION,
                  deviation=DEVIATION, n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, progress_callback=None):
@@ -100,7 +100,7 @@ def swrf_weights(X, y, discrete=None, *, method, convention=SWRF_CONVENTION,
 def _estimator(method, name, summary):
     """The public estimator of `method`, called `name`, documented by
     `summary` (the six share their parameters and their computation)."""
-    def estimator(X, y, discrete=None, *, convention=SWRF_CONVENTION,
+    def estimator(X, y, discrete=None, *, convention=CONVENTION,
                   deviation=DEVIATION, n_iterations=None,
                   random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                   t_diff=T_DIFF, progress_callback=None):
@@ -122,7 +122,7 @@ def _estimator(method, name, summary):
         Class codes; rows with a missing class are left out.
     discrete : bool array (a,) or None
         Which columns are nominal (None: all numeric).
-    convention : "weighted" or "scikit-rebate"
+    convention : "add-on" or "scikit-rebate"
         How the far sets are scored and SWRF's T and sigma taken
         (module docstring of :mod:`orangecontrib.relief.core.swrf`).
     deviation : "population" or "sample"

@@ -26,7 +26,7 @@ from .distances import distances, scaled_matrix
 DISTANCE_BYTES = 2 ** 28
 #: the same of sparse data, whose distances are rows of their own (no
 #: pass over the columns to save), where memory counts in stored entries
-SPARSE_DISTANCE_BYTES = 2 ** 25
+SPARSE_DISTANCE_BYTES = 2 ** 23
 
 
 def chunks(count, n, limit=DISTANCE_BYTES):

@@ -344,15 +344,19 @@ def rfsm_scores(X, y, discrete=None, *, task="classification",
                 random_state=RANDOM_STATE, priors="eq2",
                 weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
                 t_diff=T_DIFF, ties=TIES, progress_callback=None):
-    """One score per attribute from RFSM's greedy forward search run to
-    the end (every attribute gets a place).
+    """One score per attribute from RFSM's greedy forward search.
 
     ``score="gain"`` gives each attribute the increase of W_S it brought
-    when it was added (0 for a decrease: attributes added after the
-    search's stopping point brought nothing); ``score="order"`` gives
-    a - position (a for the first added), so that sorting by the score
-    reproduces the order.  The other parameters are those of
-    :class:`RFSM`; the progress is that of its neighbour search.
+    when it was added.  The search stops where no attribute raises W_S:
+    W_S is a sum over pairs of a running max and minus a running min
+    with non-negative factors, each of which gains less from an
+    attribute the larger the set (submodular), so no attribute added
+    later could raise it either, and the rest score 0.
+    ``score="order"`` runs the search to the end (every attribute gets a
+    place) and gives a - position (a for the first added), so that
+    sorting by the score reproduces the order.  The other parameters
+    are those of :class:`RFSM`; the progress is that of its neighbour
+    search.
     """
     check_choice("score", score, SCORES)
     measure = RFSM(X, y, discrete, task=task, k_nearest=k_nearest,
@@ -360,7 +364,8 @@ def rfsm_scores(X, y, discrete=None, *, task="classification",
                    priors=priors, weighting=weighting, sigma=sigma,
                    diff=diff, t_eq=t_eq, t_diff=t_diff, ties=ties,
                    progress_callback=progress_callback)
-    trace = greedy_forward(measure, continue_to_end=True).trace
+    trace = greedy_forward(measure,
+                           continue_to_end=score == "order").trace
     n_attributes = measure.n_attributes
     scores = np.zeros(n_attributes)
     for position, step in enumerate(trace[1:]):
