@@ -15,7 +15,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import classdep, double, estimators, npdr, surf, swrf, turf, vls
+from . import (classdep, double, estimators, iterative, npdr, surf, swrf,
+               turf, vls)
 from .engines import preparation
 from .errors import ReliefInputError
 from .targets import TASKS
@@ -26,7 +27,7 @@ __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "RELIEFF", "RRELIEFF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
            "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
            "RFSM", "TURF", "VLS", "NPDR", "SWRF", "SWRFSTAR", "MULTISWRF",
-           "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR"]
+           "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR", "ITER"]
 
 #: what a variant weighs for: a categorical class, a numeric one
 CLASSIFICATION, REGRESSION = TASKS
@@ -299,6 +300,13 @@ TURF = Variant(
             "them (Moore & White 2007)",
     scorer="TuRF", reference="surf.turf_multisurf", offered=False,
     parts=(preparation.SURF,))
+ITER = Variant(
+    "Iter", iterative.iter_multisurf, tasks=TASKS,
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSURF by rounds, each weighting the distance by the "
+            "scores before (scikit-rebate 0.8's Iter)",
+    scorer="Iter", reference="iterative.iter_multisurf", offered=False,
+    parts=(preparation.SURF,))
 VLS = Variant(
     "VLS", vls.vls_relieff, tasks=(CLASSIFICATION,), neighbourhood=K_NEAREST,
     summary="ReliefF on subsets of the attributes, every pair of them "
@@ -322,7 +330,7 @@ NPDR = Variant(
 VARIANTS = (RELIEF, RELIEFF, RRELIEFF, DRELIEFF, PDRELIEFF, MULTISURF,
             MULTISURFSTAR, SURF, SURFSTAR, SWRF, SWRFSTAR, MULTISWRF,
             MULTISWRFSTAR, MULTISWRFDB, MULTISWRFDBSTAR, CDRELIEF, IWCDRELIEF,
-            RFSM, TURF, VLS, NPDR)
+            RFSM, TURF, ITER, VLS, NPDR)
 
 _BY_NAME = {variant.name: variant for variant in VARIANTS}
 
