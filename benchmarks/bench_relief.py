@@ -70,9 +70,11 @@ def build_parser():
     p.add_argument("--k", type=positive_int, default=10,
                    help="nearest neighbours (default 10)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="relieff",
-                   help="relieff (RReliefF for --kind regression) or a member of "
-                        "the SURF family; multisurf+stir: ours also sums what "
-                        "STIR tests (the peers run multisurf)")
+                   help="relieff (RReliefF for --kind regression), a member of "
+                        "the SURF or SWRF family, or Iter around ReliefF or "
+                        "MultiSURF (iter-relieff, iter-multisurf: ours with "
+                        "scikit-rebate's stopping rule); multisurf+stir: ours "
+                        "also sums what STIR tests (the peers run multisurf)")
     p.add_argument("--references", type=positive_int, default=None, metavar="M",
                    help="ReliefF with M references drawn with the seed (ours "
                         "and Orange take the same; fast-select and skrebate "

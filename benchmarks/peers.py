@@ -12,11 +12,14 @@ DEFAULT_OURS = "orangecontrib.relief.core"
 #: class; scikit-rebate the only peer that has it)
 SWRF = ("swrf", "swrf*", "multiswrf", "multiswrf*", "multiswrfdb",
         "multiswrfdb*")
+#: Iter around ReliefF or MultiSURF (ours with scikit-rebate's stopping
+#: rule, a categorical class; scikit-rebate the only peer that has it)
+ITER = ("iter-relieff", "iter-multisurf")
 #: what a run weighs: ReliefF (RReliefF for a numeric target) or a member
 #: of the SURF family ("multisurf+stir": ours also sums what STIR tests)
-#: or of the SWRF family
+#: or of the SWRF family, or Iter
 ALGORITHMS = ("relieff", "multisurf", "multisurf*", "surf", "surf*",
-              "multisurf+stir", *SWRF)
+              "multisurf+stir", *SWRF, *ITER)
 
 
 def surf_method(opts):
@@ -92,14 +95,24 @@ class Ours(Method):
         return True, ""
 
     def supports(self, spec):
-        if surf_method(self.opts)[0] in SWRF and spec.kind == "regression":
-            return False, "the SWRF family weighs a categorical class"
+        method = surf_method(self.opts)[0]
+        if method in SWRF + ITER and spec.kind == "regression":
+            return False, f"{method} weighs a categorical class here"
         return super().supports(spec)
 
     def run(self, d):
         core = self.core()
         spec = d["spec"]
         method, stir = surf_method(self.opts)
+        if method in ITER:
+            iterative = importlib.import_module(core.__name__ + ".iterative")
+            variants = importlib.import_module(core.__name__ + ".variants")
+            wrapped, options = (("ReliefF", {"k_nearest": spec.k})
+                                if method == "iter-relieff"
+                                else ("MultiSURF", {}))
+            return iterative.iterated(
+                variants.by_name(wrapped), d["X"], d["y"], d["discrete"],
+                convergence="scikit-rebate", **options).scores
         if method in SWRF:
             swrf = importlib.import_module(core.__name__ + ".swrf")
             return swrf.swrf_weights(d["X"], d["y"], d["discrete"],
@@ -203,8 +216,9 @@ class FastSelect(Method):
     requires = "fast_select"
 
     def supports(self, spec):
-        if surf_method(self.opts)[0] in SWRF:
-            return False, "no SWRF family"
+        method = surf_method(self.opts)[0]
+        if method in SWRF + ITER:
+            return False, "no SWRF family" if method in SWRF else "no Iter"
         return super().supports(spec)
 
     def memory_estimate(self, spec):
@@ -247,6 +261,10 @@ class Skrebate(Method):
                 and spec.mix == "continuous"):
             return "exact", ("ours with convention='scikit-rebate': its "
                              "definition")
+        if (method in ITER and spec.kind == "binary" and not spec.missing
+                and spec.mix == "continuous"):
+            return "exact", ("ours with convergence='scikit-rebate': its "
+                             "rounds")
         if method in ("surf", "surf*"):
             return "rank", ("skrebate's SURF threshold averages the n x n matrix "
                             "with its zero diagonal: (n-1)/n of the pair mean")

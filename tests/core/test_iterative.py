@@ -55,7 +55,7 @@ def test_rounds_by_hand():
     table = np.array([[0.4, -0.2, 0.1], [0.0, 0.3, -0.1],
                       [0.2, 0.2, 0.2], [0.1, 0.0, 0.0]])
     score, seen = fixed_scorer(table)
-    result = iterate(score, 3, max_rounds=4, beta=0.25)
+    result = iterate(score, max_rounds=4, beta=0.25)
     assert seen[0] is None
     assert_allclose(seen[1], [1.0, 0.0, 0.25], rtol=0, atol=1e-15)
     scores_2 = table[1] + seen[1]  # [1.0, 0.3, 0.15]
@@ -83,9 +83,9 @@ def test_no_change_stops_the_rounds():
     def scorer(*second):
         table = np.array([[0.5, 0.25], second, second])
         return fixed_scorer(table - [[0, 0], [1, 0.5], [1, 0.5]])[0]
-    result = iterate(scorer(0.5, 0.375), 2, tol=0.25)
+    result = iterate(scorer(0.5, 0.375), tol=0.25)
     assert result.stopped == CONVERGED and len(result.rounds) == 2
-    result = iterate(scorer(0.5, 0.5), 2, tol=0.25, max_rounds=2)
+    result = iterate(scorer(0.5, 0.5), tol=0.25, max_rounds=2)
     assert result.stopped == LAST_ROUND and len(result.rounds) == 2
 
 
@@ -93,11 +93,11 @@ def test_no_positive_weight_stops_with_the_last_scores():
     """Scores all <= 0 would weight every distance by 0 (scikit-rebate's
     Hamming distance 0 / 0): the rounds stop with those scores."""
     score, seen = fixed_scorer(np.array([[-0.1, 0.0, -0.3]] * 3))
-    result = iterate(score, 3)
+    result = iterate(score)
     assert result.stopped == NO_WEIGHT and len(seen) == 1
     assert_allclose(result.scores, [-0.1, 0.0, -0.3])
     score, seen = fixed_scorer(np.array([[-0.1, 0.0, -0.3]] * 3))
-    assert iterate(score, 3, absolute=True).stopped != NO_WEIGHT
+    assert iterate(score, absolute=True).stopped != NO_WEIGHT
 
 
 def test_a_single_round_is_the_variant():
@@ -288,6 +288,8 @@ def test_a_variant_without_distance_weights_is_refused(name):
 
 
 def test_a_scorer_of_the_wrong_length_is_refused():
+    def score(weights, progress_callback):
+        return np.ones(3 if weights is None else 2)
     with pytest.raises(ReliefInputError, match=r"one score per attribute "
-                                               r"\(3\)"):
-        iterate(lambda weights, progress_callback: np.zeros(2), 3)
+                                               r"from each round \(3\)"):
+        iterate(score)

@@ -91,24 +91,26 @@ def converged(previous, scores, tol):
     return not (np.abs(scores - previous) >= tol).any()
 
 
-def checked_scores(scores, n_attributes):
-    """The scores of a round as float64, one per attribute, or
-    ReliefInputError."""
+def checked_scores(scores, first=None):
+    """The scores of a round as float64, one per attribute (as many as
+    the `first` round's), or ReliefInputError."""
     values = float_array(scores)
-    if values is None or values.shape != (n_attributes,):
+    if values is None or values.ndim != 1 or (
+            first is not None and values.shape != first.shape):
         raise ReliefInputError(
-            f"Iter needs one score per attribute ({n_attributes}) from "
-            f"each round, got {np.shape(scores)}.")
+            "Iter needs one score per attribute from each round"
+            + ("" if first is None else f" ({len(first)})")
+            + f", got {np.shape(values)}.")
     return values
 
 
-def iterate(score, n_attributes, *, max_rounds=ITER_ROUNDS, tol=ITER_TOL,
-            beta=ITER_BETA, absolute=ABSOLUTE, convergence=ITER_CONVERGENCE,
+def iterate(score, *, max_rounds=ITER_ROUNDS, tol=ITER_TOL, beta=ITER_BETA,
+            absolute=ABSOLUTE, convergence=ITER_CONVERGENCE,
             progress_callback=None):
     """The rounds of Iter (the module docstring) around
     ``score(distance_weights, progress_callback)``, the wrapped variant's
-    scores of the `n_attributes` attributes with the distance weighted so
-    (None: unweighted).
+    scores of every attribute with the distance weighted so (None:
+    unweighted).
 
     Parameters
     ----------
@@ -135,10 +137,9 @@ def iterate(score, n_attributes, *, max_rounds=ITER_ROUNDS, tol=ITER_TOL,
     as_scikit_rebate = (check("convergence", convergence) == "scikit-rebate"
                         and not absolute)
 
-    def round_scores(weights, t):
+    def round_scores(weights, t, first=None):
         return checked_scores(score(weights, wrap_callback(
-            progress_callback, t / max_rounds, (t + 1) / max_rounds)),
-            n_attributes)
+            progress_callback, t / max_rounds, (t + 1) / max_rounds)), first)
 
     scores = round_scores(None, 0)
     rounds, weights, stopped = [(None, scores)], None, LAST_ROUND
@@ -150,7 +151,7 @@ def iterate(score, n_attributes, *, max_rounds=ITER_ROUNDS, tol=ITER_TOL,
             stopped = NO_WEIGHT
             break
         previous = target if as_scikit_rebate else scores
-        scores = round_scores(weights, t)
+        scores = round_scores(weights, t, rounds[0][1])
         rounds.append((weights, scores))
         if converged(previous, scores, tol):
             stopped = CONVERGED
@@ -182,7 +183,7 @@ def iterated(variant, X, y, discrete=None, *, task=None,
                                distance_weights=weights,
                                progress_callback=progress_callback,
                                **options)
-    return iterate(score, np.shape(X)[1], max_rounds=max_rounds, tol=tol,
+    return iterate(score, max_rounds=max_rounds, tol=tol,
                    beta=beta, absolute=absolute, convergence=convergence,
                    progress_callback=progress_callback)
 
@@ -208,6 +209,6 @@ def iter_multisurf(X, y, discrete=None, *, task="classification",
                          random_state=random_state, diff=diff, t_eq=t_eq,
                          t_diff=t_diff, distance_weights=weights,
                          progress_callback=progress_callback)
-    return iterate(score, np.shape(X)[1], max_rounds=max_rounds, tol=tol,
+    return iterate(score, max_rounds=max_rounds, tol=tol,
                    beta=beta, absolute=absolute, convergence=convergence,
                    progress_callback=progress_callback).scores
