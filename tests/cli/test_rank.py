@@ -621,7 +621,6 @@ def test_iter_wraps_the_method(capsys, more):
 @pytest.mark.parametrize("more, message", [
     (["--rounds", "3"], "warning: --rounds has no effect without --wrapper "
                         "iter"),
-    (["--wrapper", "iter", "--rounds", "0"], "--rounds: must be at least 1"),
     (["--wrapper", "iter", "--method", "MultiSWRF"],
      "error: Iter weights the distance of the scorer it wraps, one of "
      "Relief, ReliefF"),
@@ -630,3 +629,10 @@ def test_iter_options_refused_or_warned_in_a_line(capsys, more, message):
     code, lines, err = run(capsys, "rank", "heart_disease", *more)
     assert err.count("\n") == 1 and message in err
     assert code == (0 if "warning" in message else 2)
+
+
+def test_no_rounds_is_refused(capsys):
+    with pytest.raises(SystemExit) as refused:  # argparse's own exit
+        run(capsys, "rank", "--wrapper", "iter", "--rounds", "0")
+    assert refused.value.code == 2
+    assert "--rounds: must be at least 1" in capsys.readouterr().err
