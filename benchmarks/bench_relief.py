@@ -71,9 +71,11 @@ def build_parser():
                    help="nearest neighbours (default 10)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="relieff",
                    help="relieff (RReliefF for --kind regression), a member of "
-                        "the SURF or SWRF family, or murelief (mu-Relief, with "
-                        "--k); multisurf+stir: ours also sums what "
-                        "STIR tests (the peers run multisurf)")
+                        "the SURF or SWRF family, murelief (mu-Relief, with "
+                        "--k), or Iter around ReliefF or MultiSURF "
+                        "(iter-relieff, iter-multisurf: ours with "
+                        "scikit-rebate's stopping rule); multisurf+stir: ours "
+                        "also sums what STIR tests (the peers run multisurf)")
     p.add_argument("--references", type=positive_int, default=None, metavar="M",
                    help="ReliefF with M references drawn with the seed (ours "
                         "and Orange take the same; fast-select and skrebate "

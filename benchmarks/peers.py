@@ -15,11 +15,14 @@ SWRF = ("swrf", "swrf*", "multiswrf", "multiswrf*", "multiswrfdb",
 #: mu-Relief (ours with scikit-rebate's convention and the run's k, a
 #: categorical class; scikit-rebate the only peer that has it)
 MURELIEF = "murelief"
+#: Iter around ReliefF or MultiSURF (ours with scikit-rebate's stopping
+#: rule, a categorical class; scikit-rebate the only peer that has it)
+ITER = ("iter-relieff", "iter-multisurf")
 #: the methods of a categorical class that only scikit-rebate has
-SKREBATE_ONLY = (*SWRF, MURELIEF)
+SKREBATE_ONLY = (*SWRF, MURELIEF, *ITER)
 #: what a run weighs: ReliefF (RReliefF for a numeric target) or a member
 #: of the SURF family ("multisurf+stir": ours also sums what STIR tests)
-#: or of the SWRF family, or mu-Relief
+#: or of the SWRF family, mu-Relief, or Iter
 ALGORITHMS = ("relieff", "multisurf", "multisurf*", "surf", "surf*",
               "multisurf+stir", *SKREBATE_ONLY)
 
@@ -111,6 +114,15 @@ class Ours(Method):
             return murelief.murelief(d["X"], d["y"], d["discrete"],
                                      k_nearest=spec.k,
                                      convention="scikit-rebate")
+        if method in ITER:
+            iterative = importlib.import_module(core.__name__ + ".iterative")
+            variants = importlib.import_module(core.__name__ + ".variants")
+            wrapped, options = (("ReliefF", {"k_nearest": spec.k})
+                                if method == "iter-relieff"
+                                else ("MultiSURF", {}))
+            return iterative.iterated(
+                variants.by_name(wrapped), d["X"], d["y"], d["discrete"],
+                convergence="scikit-rebate", **options).scores
         if method in SWRF:
             swrf = importlib.import_module(core.__name__ + ".swrf")
             return swrf.swrf_weights(d["X"], d["y"], d["discrete"],
@@ -214,8 +226,9 @@ class FastSelect(Method):
     requires = "fast_select"
 
     def supports(self, spec):
-        if surf_method(self.opts)[0] in SKREBATE_ONLY:
-            return False, "no SWRF family, no mu-Relief"
+        method = surf_method(self.opts)[0]
+        if method in SKREBATE_ONLY:
+            return False, f"it has no {method}"
         return super().supports(spec)
 
     def memory_estimate(self, spec):
@@ -256,8 +269,10 @@ class Skrebate(Method):
         method, _ = surf_method(self.opts)
         if (method in SKREBATE_ONLY and spec.kind == "binary"
                 and not spec.missing and spec.mix == "continuous"):
-            return "exact", ("ours with convention='scikit-rebate': its "
-                             "definition")
+            return "exact", (
+                "ours with convergence='scikit-rebate': its rounds"
+                if method in ITER else
+                "ours with convention='scikit-rebate': its definition")
         if method in ("surf", "surf*"):
             return "rank", ("skrebate's SURF threshold averages the n x n matrix "
                             "with its zero diagonal: (n-1)/n of the pair mean")

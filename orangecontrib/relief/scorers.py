@@ -20,6 +20,9 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
   (2018), Granizo-Mackenzie & Moore (2013): neighbourhoods within a
   distance, for a categorical or a numeric class;
 * :class:`TuRF` -- Moore & White (2007) around any of them;
+* :class:`Iter` -- scikit-rebate 0.8's rounds around any of them that
+  weights its distance, each round's distance weighted by the scores
+  before;
 * :class:`VLS` -- Eppstein & Haake (2008) around any of them: subsets of
   the attributes, every pair of attributes together in one;
 * :class:`Absolute` -- any scorer's scores by their magnitude, for
@@ -51,11 +54,13 @@ from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, CONVENTION,
                            T_DIFF, T_EQ,
                            TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
-                           TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS, check,
-                           check_choice)
+                           TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS,
+                           ITER_BETA, ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL,
+                           check, check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.threshold import float_array
+from .core.iterative import iterated
 from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
 from .core.vls import vls, vls_rounds
 
@@ -65,7 +70,7 @@ __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "MuRelief",
            "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
            "MultiSURF", "MultiSURFstar", "WeightedNeighbourhoodScorer",
            "SWRF", "SWRFstar", "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB",
-           "MultiSWRFDBstar", "WrapperScorer", "TuRF", "VLS", "NPDR",
+           "MultiSWRFDBstar", "WrapperScorer", "TuRF", "Iter", "VLS", "NPDR",
            "Absolute"]
 
 
@@ -591,9 +596,10 @@ class MultiSWRFDBstar(WeightedNeighbourhoodScorer):
 
 
 class WrapperScorer(Scorer):
-    """Common ground of TuRF and VLS: another scorer, run on subsets of
-    the attributes.  A scorer of this module is run on the core's arrays
-    (:meth:`run_on_arrays`); any other Orange scorer (Orange's own,
+    """Common ground of TuRF, VLS and Iter: another scorer, run several
+    times.  TuRF and VLS run it on subsets of the attributes: a scorer of
+    this module on the core's arrays (:meth:`run_on_arrays`); any other
+    Orange scorer (Orange's own,
     :class:`~orangecontrib.relief.significance.Significance`, another
     wrapper) on the table of the subset's attributes
     (:meth:`run_on_columns`)."""
@@ -704,6 +710,63 @@ class TuRF(WrapperScorer):
     def run_on_columns(self, score_columns, n_attributes, progress_callback):
         return turf_rounds(score_columns, n_attributes,
                            **self._options(progress_callback))
+
+
+def distance_weighing(scorer):
+    """`scorer`, if it is a scorer of this module whose variant takes
+    distance weights (Iter sets them); ValueError naming those that do
+    otherwise."""
+    if not (isinstance(scorer, ReliefScorer)
+            and "distance_weights" in scorer.variant.parameters):
+        weighing = [variant.name for variant in variants.VARIANTS
+                    if "distance_weights" in variant.parameters]
+        raise ValueError(
+            f"Iter weights the distance of the scorer it wraps, one of "
+            f"{', '.join(weighing)}; got {scorer!r}.")
+    return scorer
+
+
+class Iter(WrapperScorer):
+    """Iter (scikit-rebate 0.8) around another scorer of this module
+    (MultiSURF by default): the scorer's weights, again with its distance
+    weighted by them (the negative ones 0, the others divided by the
+    largest; with `absolute`, their magnitudes), the weights of later
+    rounds mixed with the last by the Widrow-Hoff rule at the rate
+    `beta`, at most `max_rounds` rounds, until no weight moves by `tol`
+    (`convergence`: "scores", or as scikit-rebate 0.8.4 measures the
+    change).  The scores are the last round's.  The wrapped scorer must
+    weight its distance: Relief, ReliefF, RReliefF, the double and the
+    class-dependent variants and the SURF family do.  See
+    :mod:`orangecontrib.relief.core.iterative`.
+    """
+    #: the variant of :mod:`.core.variants` of its default: Iter around
+    #: MultiSURF
+    variant = variants.ITER
+    friendly_name = variants.ITER.name
+
+    def __init__(self, scorer=None, max_rounds=ITER_ROUNDS, tol=ITER_TOL,
+                 beta=ITER_BETA, absolute=ABSOLUTE,
+                 convergence=ITER_CONVERGENCE):
+        self.scorer = MultiSURF() if scorer is None else distance_weighing(
+            check_scorer(scorer, "Iter"))
+        self.max_rounds = max_rounds
+        self.tol = tol
+        self.beta = beta
+        self.absolute = absolute
+        self.convergence = convergence
+
+    def result(self, data, progress_callback=None):
+        """The :class:`~orangecontrib.relief.core.iterative.IterResult` on
+        `data`: the scores, every round's distance weights and scores, and
+        why the rounds stopped."""
+        arrays = self.scorer.arrays(data)
+        return iterated(self.scorer.variant, arrays.X, arrays.y,
+                        arrays.discrete, task=arrays.task,
+                        max_rounds=self.max_rounds, tol=self.tol,
+                        beta=self.beta, absolute=self.absolute,
+                        convergence=self.convergence,
+                        progress_callback=progress_callback,
+                        **self.scorer._rescorer_options())
 
 
 class VLS(WrapperScorer):

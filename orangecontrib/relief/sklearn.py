@@ -32,9 +32,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .core import significance, variants
+from .core.iterative import iterated
 from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
-from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, K_RELIEFF,
+from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, ITER_BETA,
+                           ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL, K_RELIEFF,
                            K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE,
                            CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
                            Interval, OneOf, Optional, check, check_choice,
@@ -44,7 +46,7 @@ from .core.threshold import best_first, ranking_scores
 __all__ = ["ReliefSelector", "ReliefF", "MuRelief", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "SWRF", "SWRFstar",
            "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
-           "NPDR"]
+           "NPDR", "Iter"]
 
 
 class _Count(Constraint):
@@ -625,3 +627,87 @@ class NPDR(ReliefSelector):
         if self.significance == "regression":
             return self._fitted.p
         return super()._pvalues(X, y, discrete)
+
+
+class Iter(ReliefSelector):
+    """Iter (scikit-rebate 0.8's) around another selector's variant: its
+    weights, again with the distance weighted by them, the weights of
+    later rounds mixed with the last by the Widrow-Hoff rule at the rate
+    `beta`, at most `max_rounds` rounds, until no weight moves by `tol`
+    (`convergence`: "scores", or as scikit-rebate 0.8.4 measures the
+    change); ``feature_importances_`` are the last round's weights.
+    `estimator` (MultiSURF by default) gives the variant, its task and
+    its options, and must weight its distance (ReliefF, RReliefF, the
+    SURF family); Iter's own parameters select the features, and with
+    `absolute` the distance weights are the weights' magnitudes
+    (scikit-rebate's ``rank_absolute``).  Significance: the permutation
+    test (each permutation runs every round).
+
+    See :mod:`orangecontrib.relief.core.iterative`.
+    """
+
+    def __init__(self, estimator=None, *, max_rounds=ITER_ROUNDS,
+                 tol=ITER_TOL, beta=ITER_BETA, convergence=ITER_CONVERGENCE,
+                 n_features_to_select=None, threshold=None,
+                 significance=None, alpha=ALPHA,
+                 n_permutations=N_PERMUTATIONS, nominal_features=None,
+                 absolute=ABSOLUTE):
+        self.estimator = estimator
+        self.max_rounds = max_rounds
+        self.tol = tol
+        self.beta = beta
+        self.convergence = convergence
+        self.n_features_to_select = n_features_to_select
+        self.threshold = threshold
+        self.significance = significance
+        self.alpha = alpha
+        self.n_permutations = n_permutations
+        self.nominal_features = nominal_features
+        self.absolute = absolute
+
+    def _wrapped(self):
+        """The selector whose variant Iter runs (ValueError unless it
+        weights its distance)."""
+        inner = MultiSURF() if self.estimator is None else self.estimator
+        if not (isinstance(inner, ReliefSelector)
+                and not isinstance(inner, Iter)
+                and "distance_weights" in inner.variant.parameters):
+            weighing = [variant.selector for variant in variants.VARIANTS
+                        if variant.selector is not None
+                        and "distance_weights" in variant.parameters]
+            raise ValueError(f"Iter weights the distance of the selector "
+                             f"it wraps, one of {', '.join(weighing)}; got "
+                             f"{inner!r}.")
+        return inner
+
+    @property
+    def variant(self):
+        return self._wrapped().variant
+
+    @property
+    def task(self):
+        return self._wrapped().task
+
+    @property
+    def random_state(self):
+        return self._wrapped().random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.single_output = self.task == "regression"
+        return tags
+
+    def _options(self):
+        return self._wrapped()._options()
+
+    def _weights(self, X, y, discrete):
+        return _core_errors(iterated)(
+            self.variant, X, y, discrete, task=self.task,
+            max_rounds=self.max_rounds, tol=self.tol, beta=self.beta,
+            absolute=self.absolute, convergence=self.convergence,
+            **self._options()).scores
+
+    def _stir(self, X, y, discrete):
+        raise ValueError("STIR tests the neighbour pairs of one plain "
+                         "distance, and Iter's last round weights it; use "
+                         "significance='permutation' with Iter.")

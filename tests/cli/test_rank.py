@@ -607,3 +607,39 @@ def test_the_curve_reads_the_archives_tables(capsys):
                            "--no-figure")
     assert code == 0, err
     assert "ReliefF, kNN, 2-fold cross-validation" in lines[-1]
+
+
+@pytest.mark.parametrize("more", [[], ["--absolute"]])
+def test_iter_wraps_the_method(capsys, more):
+    from orangecontrib.relief import Iter
+
+    code, lines, err = run(capsys, "rank", "heart_disease", "--wrapper",
+                           "iter", "--rounds", "3", "--method", "ReliefF",
+                           *more)
+    assert code == 0 and err == ""
+    assert "method ReliefF in Iter" in lines[-1]
+    data = Table(path("heart_disease"))
+    expected = Iter(ReliefF(), max_rounds=3, absolute=bool(more))(data)
+    assert ranking(lines) == pytest.approx(
+        {a.name: w for a, w in zip(data.domain.attributes, expected)},
+        abs=1e-6)
+
+
+@pytest.mark.parametrize("more, message", [
+    (["--rounds", "3"], "warning: --rounds has no effect without --wrapper "
+                        "iter"),
+    (["--wrapper", "iter", "--method", "MultiSWRF"],
+     "error: Iter weights the distance of the scorer it wraps, one of "
+     "Relief, ReliefF"),
+])
+def test_iter_options_refused_or_warned_in_a_line(capsys, more, message):
+    code, lines, err = run(capsys, "rank", "heart_disease", *more)
+    assert err.count("\n") == 1 and message in err
+    assert code == (0 if "warning" in message else 2)
+
+
+def test_no_rounds_is_refused(capsys):
+    with pytest.raises(SystemExit) as refused:  # argparse's own exit
+        run(capsys, "rank", "--wrapper", "iter", "--rounds", "0")
+    assert refused.value.code == 2
+    assert "--rounds: must be at least 1" in capsys.readouterr().err

@@ -67,7 +67,8 @@ def test_the_convention_reaches_a_bed_s_swrf(capsys, bed):
 
 
 def test_the_wrappers_name_themselves(capsys, bed):
-    for wrapper, words in (("turf", "in TuRF"), ("vls", "in VLS")):
+    for wrapper, words in (("turf", "in TuRF"), ("vls", "in VLS"),
+                           ("iter", "in Iter")):
         code, lines, _ = run(capsys, "rank", bed[0], "--wrapper", wrapper,
                              "--subset-size", 10, "--top", 2)
         assert code == 0 and len(lines) == 4
@@ -108,6 +109,9 @@ BAD = {
                                 "phenotype file"),
     "a subset of one": ([], ["--wrapper", "vls", "--subset-size", "1"],
                         "--subset-size must be an integer >= 2, got 1"),
+    "iter around a method without distance weights": (
+        [], ["--wrapper", "iter", "--method", "MultiSWRF"],
+        "MultiSWRF takes no distance weights"),
 }
 
 

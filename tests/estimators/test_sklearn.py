@@ -28,7 +28,8 @@ from tests.degenerate_evidence import CASES, degenerate
     selectors.MuRelief(), selectors.MuRelief(convention="scikit-rebate"),
     selectors.ReliefF(significance="stir", n_features_to_select=2),
     selectors.MultiSURF(significance="permutation", n_permutations=5,
-                        threshold=0.0)])
+                        threshold=0.0),
+    selectors.Iter(selectors.ReliefF(k_nearest=3), max_rounds=3)])
 def test_scikit_learn_checks(estimator, check):
     check(estimator)
 
@@ -337,3 +338,40 @@ def test_narrow_and_sparse_features_kept_as_they_are():
                            selectors.ReliefF().fit(dense, y)
                            .feature_importances_)
     assert scipy.sparse.issparse(fitted.transform(counts))
+
+
+def test_iter_is_the_cores_rounds_of_the_wrapped_variant():
+    from orangecontrib.relief.core.iterative import iterated
+    from orangecontrib.relief.core.variants import by_name
+
+    X, y = interaction()
+    cases = [(selectors.Iter(selectors.ReliefF(k_nearest=5), absolute=True,
+                             n_features_to_select=2),
+              iterated(by_name("ReliefF"), X, y.astype(float), k_nearest=5,
+                       absolute=True)),
+             (selectors.Iter(max_rounds=3, tol=0.0),
+              iterated(by_name("MultiSURF"), X, y.astype(float),
+                       max_rounds=3, tol=0.0))]
+    for selector, expected in cases:
+        selector.fit(X, y)
+        assert_array_equal(selector.feature_importances_, expected.scores)
+    assert list(np.flatnonzero(cases[0][0].get_support())) == [0, 1]
+    target = X[:, 0] + 0.1 * X[:, 5]
+    regression = selectors.Iter(selectors.RReliefF(), max_rounds=2)
+    assert_array_equal(regression.fit(X, target).feature_importances_,
+                       iterated(by_name("RReliefF"), X, target,
+                                task="regression", max_rounds=2).scores)
+
+
+@pytest.mark.parametrize("selector, message", [
+    (selectors.Iter(selectors.SWRF()), "Iter weights the distance of the "
+                                       "selector it wraps, one of ReliefF"),
+    (selectors.Iter(selectors.Iter()), "Iter weights the distance"),
+    (selectors.Iter(beta=1.5), "beta must be a number between 0 and 1"),
+    (selectors.Iter(significance="stir"), "use significance='permutation' "
+                                          "with Iter"),
+])
+def test_iter_refuses_in_words(selector, message):
+    X, y = interaction(n=40)
+    with pytest.raises(ValueError, match=message):
+        selector.fit(X, y)

@@ -94,14 +94,15 @@ def _rrelieff(sets, refs, ctx, targets):
 def surf_family(X, y, discrete=None, *, method="multisurf",
                 task="classification", deviation="population",
                 n_iterations=None, random_state=0, diff="linear", t_eq=0.04,
-                t_diff=0.10):
+                t_diff=0.10, distance_weights=None):
     """The weights of `method` ("surf", "surf*", "multisurf",
     "multisurf*") by the definitions of the module docstring, over the
     references of :func:`.relief.references` (the thresholds from all
-    instances)."""
+    instances), the distance sum_A w_A diff(A, i, j) with the attribute
+    weights `distance_weights` (None: all 1)."""
     regression = task == "regression"
-    ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff, None,
-                           regression=regression)
+    ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff,
+                           distance_weights, regression=regression)
     ddof = 1 if deviation == "sample" else 0
     sets = neighbourhoods(_distances(ctx), method, ddof)
     refs = references(ctx.n, n_iterations, random_state)

@@ -27,7 +27,8 @@ ADJUSTED = {"bh": "Benjamini-Hochberg q", "holm": "Holm's adjusted p",
 
 def add_rank_command(subparsers):
     """Register ``orange-relief rank``."""
-    from orangecontrib.relief.core.options import (ALPHA, N_PERMUTATIONS,
+    from orangecontrib.relief.core.options import (ALPHA, ITER_ROUNDS,
+                                                   N_PERMUTATIONS,
                                                    PARAMETERS, T_DIFF, T_EQ)
     from orangecontrib.relief.significance import TESTS
     from orangecontrib.relief.variants import DIFFS
@@ -45,15 +46,23 @@ def add_rank_command(subparsers):
              "phenotype columns (a first line FID IID NAME... names them; "
              "--class picks one; default: the first, or the .fam's)")
     parser.add_argument(
-        "--wrapper", choices=("turf", "vls"),
-        help="score subsets of the attributes with the method: turf drops "
-             "the worst half and scores again (Moore & White 2007); vls "
+        "--wrapper", choices=("turf", "vls", "iter"),
+        help="run the method several times: turf drops the worst half of "
+             "the attributes and scores again (Moore & White 2007); vls "
              "scores subsets that hold every pair of attributes together, "
-             "each attribute's best weight (Eppstein & Haake 2008)")
+             "each attribute's best weight (Eppstein & Haake 2008); iter "
+             "scores again with the distance weighted by the weights "
+             "before, until they settle (scikit-rebate 0.8's Iter; a "
+             "method that weights its distance: Relief, ReliefF, "
+             "RReliefF, the SURF family)")
     parser.add_argument(
         "--subset-size", type=positive_int, metavar="N",
         help="with --wrapper vls: attributes per subset, at least 2 "
              "(default: a third of them)")
+    parser.add_argument(
+        "--rounds", type=positive_int, metavar="N", dest="max_rounds",
+        help=f"with --wrapper iter: at most N rounds (default "
+             f"{ITER_ROUNDS})")
     parser.add_argument(
         "--covariates", type=lambda text: tuple(text.split(",")),
         metavar="NAMES",
@@ -198,11 +207,11 @@ def add_convention_argument(parser):
 def wrapped(scorer, args):
     """`scorer` inside the Orange scorer of ``--wrapper`` (itself
     without one)."""
-    from orangecontrib.relief.scorers import VLS, TuRF
+    from orangecontrib.relief.scorers import VLS, Iter, TuRF
 
     if args.wrapper is None:
         return scorer
-    return {"turf": TuRF, "vls": VLS}[args.wrapper](
+    return {"turf": TuRF, "vls": VLS, "iter": Iter}[args.wrapper](
         scorer, **wrapper_options(args))
 
 
@@ -406,6 +415,8 @@ def run_rank(args):
 
     if args.subset_size is not None and args.wrapper != "vls":
         warn("--subset-size has no effect without --wrapper vls")
+    if args.max_rounds is not None and args.wrapper != "iter":
+        warn("--rounds has no effect without --wrapper iter")
     if is_wide_file(args.file):
         return run_wide(args)
     if args.pheno is not None:

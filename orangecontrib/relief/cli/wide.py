@@ -64,16 +64,24 @@ def core_options(method, args):
 
 
 def wrapper_options(args):
-    """The options of ``--wrapper``: VLS's subset size and seed."""
-    if args.wrapper != "vls":
-        return {}
-    return dict(subset_size=args.subset_size, random_state=args.random_state)
+    """The options of ``--wrapper``: VLS's subset size and seed, Iter's
+    rounds and whether its distance weights are the weights' magnitudes
+    (``--absolute``)."""
+    if args.wrapper == "vls":
+        return dict(subset_size=args.subset_size,
+                    random_state=args.random_state)
+    if args.wrapper == "iter":
+        return dict(absolute=args.absolute,
+                    **({} if args.max_rounds is None
+                       else {"max_rounds": args.max_rounds}))
+    return {}
 
 
 def wrapper_words(args):
-    """" in TuRF" or " in VLS" for the summary line ("" without
+    """" in TuRF", " in VLS" or " in Iter" for the summary line ("" without
     ``--wrapper``)."""
-    return {None: "", "turf": " in TuRF", "vls": " in VLS"}[args.wrapper]
+    return {None: "", "turf": " in TuRF", "vls": " in VLS",
+            "iter": " in Iter"}[args.wrapper]
 
 
 def describe(path, data):

@@ -74,6 +74,17 @@ TURF_FRACTION = 0.5
 TURF_SCHEDULE = "every round"
 SKREBATE_N_KEEP = 100
 
+#: Iter (:mod:`.iterative`): at most ITER_ROUNDS fits of the wrapped
+#: variant, stopping once no score moves by ITER_TOL or more, the distance
+#: weights mixed by the Widrow-Hoff rule at the rate ITER_BETA (scikit-rebate
+#: 0.8's max_iter, convergence_threshold and beta); the change measured
+#: between the scores of two rounds ("scores") or as scikit-rebate 0.8.4
+#: measures it
+ITER_ROUNDS = 10
+ITER_TOL = 1e-4
+ITER_BETA = 0.1
+ITER_CONVERGENCE = "scores"
+
 #: VLS builds its subsets so that every pair of attributes shares one
 #: (False: random subsets, as Eppstein & Haake 2008 drew them)
 COVER_PAIRS = True
@@ -296,6 +307,9 @@ PARAMETERS = {
     "n_subsets": Optional(PositiveInt(), "as many as the pair design"),
     "cover_pairs": Flag(),
     "schedule": OneOf("every round", "scikit-rebate"),
+    "max_rounds": PositiveInt(),
+    "beta": Interval(0, 1),
+    "convergence": OneOf("scores", "scikit-rebate"),
     "t_eq": Interval(0),
     "t_diff": Interval(0),
     "threshold": Interval(0, 1),

@@ -17,7 +17,8 @@ from .compact.rules import is_blocked
 from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import prepared, reference_draws, rrelieff_weights
-from .options import DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check
+from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check,
+                      check_distance_weights)
 from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import stir_sums
 
@@ -68,7 +69,8 @@ def radius_weights(sums, scalars, task, far, m):
 def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                        task="classification", deviation=DEVIATION,
                        n_iterations=None, random_state=RANDOM_STATE,
-                       diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, stir=False,
+                       diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+                       distance_weights=None, stir=False,
                        progress_callback=None):
     """The weights of a SURF-family `method` and, with `stir`, the sums
     STIR tests (Le et al. 2019) over the near hit and near miss pairs, each
@@ -76,7 +78,9 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
     (:mod:`.formulas.stir`; classification only).
 
     Parameters as in :func:`multisurf`; `method` one of
-    :data:`NEIGHBOURHOODS`.
+    :data:`NEIGHBOURHOODS`.  Weighted distances are found as those of
+    compact data (:mod:`.compact.hoods`), whatever the input: the rules
+    read them given.
 
     Returns
     -------
@@ -86,37 +90,50 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
     if stir and task != "classification":
         raise ReliefInputError("STIR compares hits with misses and needs "
                                "classes; the target is numeric.")
-    data, refs, kernels = prepared(X, y, discrete, n_iterations,
-                                   random_state, task=task, diff=diff,
-                                   t_eq=t_eq, t_diff=t_diff, compact=True,
-                                   parts=(preparation.SURF,))
-    return sums_of(data, refs, kernels, kind, task, stir, progress_callback)
+    data, refs, kernels = prepared(
+        X, y, discrete, n_iterations, random_state, task=task, diff=diff,
+        t_eq=t_eq, t_diff=t_diff,
+        compact=True if distance_weights is None else "always",
+        parts=(preparation.SURF,))
+    weights = distance_weights if distance_weights is None else (
+        check_distance_weights(distance_weights, data.n_attributes))
+    return sums_of(data, refs, kernels, kind, task, stir, progress_callback,
+                   weights)
 
 
 def sums_of(data, refs, kernels, kind, task, stir=False,
-            progress_callback=None):
+            progress_callback=None, distance_weights=None):
     """The :class:`RadiusSums` of prepared data (float64 tables or
     compact) for the references `refs` and the neighbourhood `kind`
-    ((local, far, ddof) of :func:`neighbourhood_kind`)."""
+    ((local, far, ddof) of :func:`neighbourhood_kind`), the distance's
+    attribute weights `distance_weights` (None: 1; compact data only)."""
     sums, scalars = rule_sums(data, refs, kernels, kind, task, stir,
-                              progress_callback)
+                              progress_callback,
+                              distance_weights=distance_weights)
     weights = radius_weights(sums, scalars, task, kind[1], len(refs))
     return RadiusSums(weights, stir_sums(sums, scalars, len(refs))
                       if stir else None)
 
 
 def rule_sums(data, refs, kernels, kind, task, stir=False,
-              progress_callback=None, band=DEAD_BAND, weighting=None):
+              progress_callback=None, band=DEAD_BAND, weighting=None,
+              distance_weights=None):
     """The engine's sums and scalars of the rule for the data's own
     labels (``radius_rule`` of :class:`.engines.interface.Engine`, on
     float64 tables or compact data), `kind` as :func:`sums_of` takes it,
-    `band` and `weighting` as the engines take them (the SWRF family)."""
+    `band` and `weighting` as the engines take them (the SWRF family),
+    the distance weighted by `distance_weights` (compact data only)."""
     local, far, ddof = kind
-    rule = (compact_hoods.radius_rule if is_blocked(data)
-            else kernels.radius_rule)
-    sums, scalars = rule(data, refs, own_labels(data, task), task, local,
-                         far, ddof, stir, progress_callback, band=band,
-                         weighting=weighting)
+    labels = own_labels(data, task)
+    if is_blocked(data):
+        sums, scalars = compact_hoods.radius_rule(
+            data, refs, labels, task, local, far, ddof, stir,
+            progress_callback, band=band, weighting=weighting,
+            distance_weights=distance_weights)
+    else:
+        sums, scalars = kernels.radius_rule(
+            data, refs, labels, task, local, far, ddof, stir,
+            progress_callback, band=band, weighting=weighting)
     return sums[0], scalars[0]
 
 
@@ -144,7 +161,7 @@ def radius_columns(X, y, discrete=None, *, method="multisurf",
 
 def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
          random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-         progress_callback=None):
+         distance_weights=None, progress_callback=None):
     """SURF attribute weights (Greene, Penrod, Kiralis & Moore 2009).
 
     Every instance closer to the reference than T, the mean distance of
@@ -162,12 +179,14 @@ def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
                               n_iterations=n_iterations,
                               random_state=random_state, diff=diff,
                               t_eq=t_eq, t_diff=t_diff,
+                              distance_weights=distance_weights,
                               progress_callback=progress_callback).weights
 
 
 def surfstar(X, y, discrete=None, *, task="classification",
              n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-             t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
+             t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
+             progress_callback=None):
     """SURF* attribute weights (Greene, Himmelstein, Kiralis & Moore 2010):
     SURF's update over the near instances minus the same update over the
     far ones (farther than T).  Parameters as in :func:`multisurf`.
@@ -183,13 +202,14 @@ def surfstar(X, y, discrete=None, *, task="classification",
                               n_iterations=n_iterations,
                               random_state=random_state, diff=diff,
                               t_eq=t_eq, t_diff=t_diff,
+                              distance_weights=distance_weights,
                               progress_callback=progress_callback).weights
 
 
 def multisurf(X, y, discrete=None, *, task="classification",
               deviation=DEVIATION, n_iterations=None,
               random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-              progress_callback=None):
+              distance_weights=None, progress_callback=None):
     """MultiSURF attribute weights (Urbanowicz, Olson, Schmitt, Meeker &
     Moore 2018).
 
@@ -219,6 +239,10 @@ def multisurf(X, y, discrete=None, *, task="classification",
     random_state : int, numpy Generator or None
     diff : "linear", "squared" or "ramp"
         Transform of numeric diffs (ramp thresholds t_eq, t_diff).
+    distance_weights : array (a,) or None
+        Attribute weights in the distance, D(i, j) = sum_A w_A diff(A, i,
+        j) (Prat & Belanche 2006, eq. 3.1; Iter's rounds, :mod:`.iterative`);
+        None: all 1.
     progress_callback : callable(float) or None
         Receives the fraction done; may raise to stop.
 
@@ -236,13 +260,15 @@ def multisurf(X, y, discrete=None, *, task="classification",
                               deviation=deviation, n_iterations=n_iterations,
                               random_state=random_state, diff=diff,
                               t_eq=t_eq, t_diff=t_diff,
+                              distance_weights=distance_weights,
                               progress_callback=progress_callback).weights
 
 
 def multisurfstar(X, y, discrete=None, *, task="classification",
                   deviation=DEVIATION, n_iterations=None,
                   random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                  t_diff=T_DIFF, progress_callback=None):
+                  t_diff=T_DIFF, distance_weights=None,
+                  progress_callback=None):
     """MultiSURF* attribute weights (Granizo-Mackenzie & Moore 2013).
 
     Near as MultiSURF; the instances farther than mu_i + sigma_i / 2 are
@@ -264,4 +290,5 @@ def multisurfstar(X, y, discrete=None, *, task="classification",
                               deviation=deviation, n_iterations=n_iterations,
                               random_state=random_state, diff=diff,
                               t_eq=t_eq, t_diff=t_diff,
+                              distance_weights=distance_weights,
                               progress_callback=progress_callback).weights

@@ -15,8 +15,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import (classdep, double, estimators, murelief, npdr, surf, swrf,
-               turf, vls)
+from . import (classdep, double, estimators, iterative, murelief, npdr,
+               surf, swrf, turf, vls)
 from .engines import preparation
 from .errors import ReliefInputError
 from .targets import TASKS
@@ -24,10 +24,10 @@ from .subsets import rfsm
 
 __all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
-           "RELIEFF", "RRELIEFF", "MURELIEF", "DRELIEFF", "PDRELIEFF", "MULTISURF",
-           "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
+           "RELIEFF", "RRELIEFF", "MURELIEF", "DRELIEFF", "PDRELIEFF",
+           "MULTISURF", "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
            "RFSM", "TURF", "VLS", "NPDR", "SWRF", "SWRFSTAR", "MULTISWRF",
-           "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR"]
+           "MULTISWRFSTAR", "MULTISWRFDB", "MULTISWRFDBSTAR", "ITER"]
 
 #: what a variant weighs for: a categorical class, a numeric one
 CLASSIFICATION, REGRESSION = TASKS
@@ -309,6 +309,13 @@ TURF = Variant(
             "them (Moore & White 2007)",
     scorer="TuRF", reference="surf.turf_multisurf", offered=False,
     parts=(preparation.SURF,))
+ITER = Variant(
+    "Iter", iterative.iter_multisurf, tasks=TASKS,
+    neighbourhood=WITHIN_DISTANCE,
+    summary="MultiSURF by rounds, each weighting the distance by the "
+            "scores before (scikit-rebate 0.8's Iter)",
+    scorer="Iter", reference="iterative.iter_multisurf", offered=False,
+    parts=(preparation.SURF,))
 VLS = Variant(
     "VLS", vls.vls_relieff, tasks=(CLASSIFICATION,), neighbourhood=K_NEAREST,
     summary="ReliefF on subsets of the attributes, every pair of them "
@@ -329,10 +336,10 @@ NPDR = Variant(
     parts=(preparation.NPDR,))
 
 #: every variant, in the order the command line and the widgets list them
-VARIANTS = (RELIEF, RELIEFF, RRELIEFF, MURELIEF, DRELIEFF, PDRELIEFF, MULTISURF,
-            MULTISURFSTAR, SURF, SURFSTAR, SWRF, SWRFSTAR, MULTISWRF,
+VARIANTS = (RELIEF, RELIEFF, RRELIEFF, MURELIEF, DRELIEFF, PDRELIEFF,
+            MULTISURF, MULTISURFSTAR, SURF, SURFSTAR, SWRF, SWRFSTAR, MULTISWRF,
             MULTISWRFSTAR, MULTISWRFDB, MULTISWRFDBSTAR, CDRELIEF, IWCDRELIEF,
-            RFSM, TURF, VLS, NPDR)
+            RFSM, TURF, ITER, VLS, NPDR)
 
 _BY_NAME = {variant.name: variant for variant in VARIANTS}
 

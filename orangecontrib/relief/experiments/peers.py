@@ -24,11 +24,12 @@ SKREBATE_CLASSES = {"multisurf": "MultiSURF", "multisurf*": "MultiSURFstar",
                     "multiswrfdb": "MultiSWRFDB",
                     "multiswrfdb*": "MultiSWRFDBstar"}
 #: what each peer computes: ReliefF, the SURF family and (scikit-rebate)
-#: the SWRF family, TuRF around MultiSURF or ReliefF and VLS around
-#: ReliefF
+#: the SWRF family, TuRF around MultiSURF or ReliefF, VLS around ReliefF
+#: and Iter around ReliefF or MultiSURF
 ALGORITHMS = {
     "skrebate": ("relieff", "murelief", *SKREBATE_CLASSES, "turf",
-                 "turf-relieff", "vls-relieff"),
+                 "turf-relieff", "vls-relieff", "iter-relieff",
+                 "iter-multisurf"),
     "fast-select": ("relieff", "surf", "surf*", "multisurf", "multisurf*"),
 }
 #: the tasks each peer handles ("regression": a numeric target)
@@ -74,9 +75,10 @@ def label_type(y, task):
 def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
     """scikit-rebate's weights: ReliefF or mu-Relief with `k`, a SURF- or
     SWRF-family member, TuRF (its default, half the attributes each round)
-    around MultiSURF or ReliefF, or VLS around ReliefF (as many subsets of as many
+    around MultiSURF or ReliefF, VLS around ReliefF (as many subsets of as many
     attributes as ours by default, :func:`.core.vls.vls_subsets`; its
-    own random subsets, every attribute in one); a column with at most
+    own random subsets, every attribute in one), or Iter (its defaults)
+    around ReliefF or MultiSURF; a column with at most
     `discrete_limit` values is nominal."""
     import skrebate
 
@@ -93,6 +95,12 @@ def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
             inner = (skrebate.MultiSURF(**options) if algorithm == "turf"
                      else skrebate.ReliefF(n_neighbors=k, **options))
             return skrebate.TURF(inner, num_scores_to_return=X.shape[1])
+    elif algorithm in ("iter-relieff", "iter-multisurf"):
+        def make():
+            inner = (skrebate.MultiSURF(**options)
+                     if algorithm == "iter-multisurf"
+                     else skrebate.ReliefF(n_neighbors=k, **options))
+            return skrebate.Iter(inner)
     elif algorithm == "vls-relieff":
         from ..core.vls import default_subset_size, vls_subsets
 

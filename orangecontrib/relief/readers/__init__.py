@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import ReliefInputError
+from ..core.iterative import iterated
 from ..core.options import check_choice
 from ..core.turf import turf_rounds
 from ..core.variants import by_name
@@ -80,7 +81,10 @@ class WideData:
         (`wrapper_options` are the wrapper's: fraction and n_keep of
         TuRF, subset_size, cover_pairs, n_subsets and random_state of
         VLS), each subset read from the file on its own: the memory of a
-        subset, not of the data.
+        subset, not of the data.  With "iter" it scores all of them in
+        rounds, each weighting the distance by the scores before
+        (:func:`..core.iterative.iterated`, whose options
+        `wrapper_options` are).
         """
         variant = by_name(method)
 
@@ -92,7 +96,12 @@ class WideData:
 
         if wrapper is None:
             return score(self.X, progress_callback)
-        rounds = WRAPPERS[check_choice("wrapper", wrapper, tuple(WRAPPERS))]
+        if check_choice("wrapper", wrapper, (*WRAPPERS, "iter")) == "iter":
+            return iterated(variant, core_input(self.X), self.y, None,
+                            task=self.task,
+                            progress_callback=progress_callback,
+                            **(wrapper_options or {}), **options).scores
+        rounds = WRAPPERS[wrapper]
         return rounds(
             lambda columns, progress: score(columns_of(self.X, columns),
                                             progress),

@@ -52,14 +52,15 @@ def statistics_of_pairs(dist, diagonal):
     return mean, sigmoid_scale(sigma)
 
 
-def given_distances(data, refs, local, weighting, progress_callback):
+def given_distances(data, refs, local, weighting, progress_callback,
+                    distance_weights=None):
     """The distances the rules read: of the references (MultiSURF), or of
     every instance with their pairs' mean (SURF, whose threshold is that
     mean) and SWRF's scale (`weighting` as the engines' radius_rule
-    takes it)."""
+    takes it); the attributes weighted by `distance_weights` (None: 1)."""
     n = data.n_instances
     rows = np.unique(refs) if local else np.arange(n)
-    dist = distances(data, rows, None, progress_callback)
+    dist = distances(data, rows, distance_weights, progress_callback)
     row_of = np.full(n, -1, np.int64)
     row_of[rows] = np.arange(len(rows))
     return GivenDistances(dist, row_of, *(
@@ -77,16 +78,19 @@ def block_data(data, exact):
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
-                progress_callback=None, band=DEAD_BAND, weighting=None):
+                progress_callback=None, band=DEAD_BAND, weighting=None,
+                distance_weights=None):
     """The engine's ``radius_rule`` (:class:`..engines.interface.Engine`)
     of compact data: its sums joined over the blocks of columns, its
     constants (which do not depend on the columns) from the first; the
     classes' sums of bit-plane data counted (:func:`counted_rule`) where
     the members are not weighted (the SWRF family's weights are no
-    counts)."""
+    counts); the distance's attributes weighted by `distance_weights`
+    (None: 1)."""
     kernels = engines.kernels(data.engine)
     search, rule = progress_shares(data, progress_callback)
-    given = given_distances(data, refs, local, weighting, search)
+    given = given_distances(data, refs, local, weighting, search,
+                            distance_weights)
     if (task == "classification" and weighting is None
             and fits_planes(data.stats, data.nominal, data.kind, None)):
         return counted_rule(data, refs, labels, local, far, ddof, stir,
