@@ -7,9 +7,9 @@ read where the call runs), and each block is sent to the cluster once:
 * bit planes: a task per block counts its popcount distances, a whole
   number per pair; the counts are added here as the tasks end, exact in
   any order (:func:`.distances.add_plane_counts`);
-* a sparse matrix: its scaled values go to every worker once and a task
-  per chunk of references merges their rows with every instance's
-  (:func:`.distances.sparse_distances`);
+* a sparse matrix: the matrix and its scaling go to every worker once
+  and a task per chunk of references finds their distances to every
+  instance (:func:`.distances.sparse_distances`);
 * anything else: a task per chunk of references and block adds the
   block's terms to the chunk's running sums, after the task of the
   block before (:func:`.distances.add_block_distances`), so that every
@@ -28,7 +28,7 @@ import numpy as np
 from ..engines.compiled.neighbours.cluster import cluster_threads
 from ..progress import report
 from .distances import (HALF, add_block_distances, add_plane_counts,
-                        scaled_matrix, sparse_distances)
+                        sparse_distances, sparse_scale)
 from . import planes
 from .planes import fits_planes
 
@@ -75,11 +75,11 @@ def distances_on(client, data, rows, weights, progress_callback):
         return counts * HALF
     header = data.without_values()
     if data.store.is_sparse:
-        [scaled] = client.scatter([scaled_matrix(data)], broadcast=True,
+        [scale] = client.scatter([sparse_scale(data)], broadcast=True,
                                   hash=False)
         chunks = np.array_split(rows, min(len(rows), cluster_threads(client)))
         return np.concatenate(list(bounded(
-            client, ((sparse_distances, scaled, header, chunk, weights)
+            client, ((sparse_distances, scale, header, chunk, weights)
                      for chunk in chunks), progress_callback, len(chunks))))
     return running_sums_on(client, data, rows, weights, progress_callback)
 

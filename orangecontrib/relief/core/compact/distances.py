@@ -21,6 +21,8 @@ Each returns the distances of some reference rows to every instance,
 (rows x n) float64, which the common top-k and the rules read
 (:mod:`.search`, :mod:`.rules`).  Memory: those distances and a block.
 """
+from collections import namedtuple
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -37,11 +39,11 @@ ENTRIES = 2 ** 20
 
 
 def distances(data, rows, weights=None, progress_callback=None,
-              client=None, scaled=None):
+              client=None, scale=None):
     """D(I_rows[r], I_j) for every instance j, float64 (len(rows), n), as
     the float64 path computes it (:mod:`..engines`); `weights` the
     distance's attribute weights as the search applies them (None: 1);
-    `scaled` sparse data's :func:`scaled_matrix`, if the caller made it
+    `scale` sparse data's :func:`sparse_scale`, if the caller made it
     already.  On a Dask `client`'s cluster the blocks are tasks
     (:mod:`.cluster`), the same distances to the bit."""
     rows = np.asarray(rows, np.int64)
@@ -56,8 +58,8 @@ def distances(data, rows, weights=None, progress_callback=None,
                    (start + block.shape[1]) / data.n_attributes)
         return counts * HALF
     if data.store.is_sparse:
-        return sparse_distances(scaled_matrix(data) if scaled is None
-                                else scaled, data, rows, weights)
+        return sparse_distances(sparse_scale(data) if scale is None
+                                else scale, data, rows, weights)
     out = np.zeros((len(rows), data.n_instances))
     for start, block in data.raw_blocks():
         add_block_distances(data.block(start, block), rows,
@@ -88,10 +90,17 @@ def add_block_distances(part, rows, weights, out):
     return out
 
 
-def scaled_matrix(data):
-    """The sparse data's instances and columns as CSR (sorted indices)
-    of float64 scaled values, as :func:`..values.scale_rows` scales them,
-    and the scaled value of an entry it does not store, per column."""
+#: a sparse matrix (CSR, sorted indices, the stored values as given) and
+#: how each column is scaled as :func:`..values.scale_rows` scales it:
+#: (x - low) / span, or where the range is beyond the largest float
+#: (x / 2 - low / 2) / half (half 0 elsewhere)
+SparseScale = namedtuple("SparseScale", ["matrix", "low", "span", "half"])
+
+
+def sparse_scale(data):
+    """The :class:`SparseScale` of sparse data's instances and columns:
+    the engines scale each value as they read it, so that no scaled copy
+    of the stored values is held."""
     store, stats = data.store, data.stats
     matrix = store.X
     if store.rows is not None:
@@ -102,30 +111,17 @@ def scaled_matrix(data):
     if not matrix.has_sorted_indices:  # in place, which would change them
         matrix = matrix.sorted_indices()
     low, span, huge = scale_factors(stats.low, stats.high, data.nominal)
-    values = np.empty(matrix.nnz)
-    for first in range(0, matrix.nnz, ENTRIES):  # no temporary of all
-        part = slice(first, first + ENTRIES)
-        column = matrix.indices[part]
-        np.subtract(matrix.data[part], low[column], out=values[part])
-        values[part] /= span[column]
-    implicit = (0.0 - low) / span
-    for a in np.flatnonzero(huge):
-        half = stats.high[a] / 2 - low[a] / 2
-        inside = matrix.indices == a
-        values[inside] = (matrix.data[inside] / 2 - low[a] / 2) / half
-        implicit[a] = (0.0 / 2 - low[a] / 2) / half
-    return sp.csr_matrix((values, matrix.indices, matrix.indptr),
-                         shape=matrix.shape), implicit
+    half = np.where(huge, stats.high / 2 - low / 2, 0.0)
+    return SparseScale(matrix, low, span, half)
 
 
-def sparse_distances(scaled, data, rows, weights):
+def sparse_distances(scale, data, rows, weights):
     """:func:`distances` of sparse data (no value is missing in a sparse
-    matrix: :func:`.store.check_sparse`) from their :func:`scaled_matrix`
-    `scaled`."""
-    matrix, implicit = scaled
+    matrix: :func:`.store.check_sparse`) from their :func:`sparse_scale`
+    `scale`."""
     out = np.empty((len(rows), data.n_instances))
     engines.kernels(data.engine).sparse_distances(
-        matrix, implicit, data.nominal, data.kind, data.t_eq, data.t_diff,
+        scale, data.nominal, data.kind, data.t_eq, data.t_diff,
         np.ones(data.n_attributes) if weights is None else weights, rows,
         out)
     return out

@@ -20,7 +20,7 @@ from ..engines.vectorised.neighbours import lists_of_rows, search_weights
 from ..neighbours import Neighbours, NeighbourLists
 from ..options import TIES
 from ..progress import wrap_callback
-from .distances import distances, scaled_matrix
+from .distances import distances, sparse_scale
 
 #: the distances held at once (references x instances float64)
 DISTANCE_BYTES = 2 ** 28
@@ -92,7 +92,7 @@ def chunked_lists(data, refs, k, ties, rank, weights, progress_callback,
     n = data.n_instances
     unique, inverse = np.unique(refs, return_inverse=True)
     sparse = data.store.is_sparse and client is None
-    scaled = scaled_matrix(data) if sparse else None
+    scale = sparse_scale(data) if sparse else None
     parts = chunks(len(unique), n, SPARSE_DISTANCE_BYTES if sparse
                    else DISTANCE_BYTES)
     found = []
@@ -100,7 +100,7 @@ def chunked_lists(data, refs, k, ties, rank, weights, progress_callback,
         rows = unique[part]
         dist = distances(data, rows, weights, wrap_callback(
             progress_callback, p / len(parts), (p + 1) / len(parts)),
-            client, scaled)
+            client, scale)
         found.append(rank(dist, rows))
         del dist
     lists = Neighbours.concatenate(found, k, data.n_groups, ties)

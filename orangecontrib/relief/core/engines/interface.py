@@ -56,11 +56,12 @@ class Engine(Protocol):
         attributes of a block's exact tables, continuing the running sums
         of `out` in attribute order."""
 
-    def sparse_distances(self, matrix, implicit, nominal, kind, t_eq,
-                         t_diff, weights, rows, out):
-        """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of a CSR matrix
-        of scaled values, an entry it does not store being its column's
-        `implicit` value, added in attribute order."""
+    def sparse_distances(self, scale, nominal, kind, t_eq, t_diff,
+                         weights, rows, out):
+        """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR matrix
+        of `scale` (:class:`..compact.distances.SparseScale`), each value
+        scaled as it is read (an entry it does not store being 0), added
+        in attribute order."""
 
     def level_tables(self, codes, n_levels):
         """What ``level_sums`` reads of the levels `codes` (n, a) of

@@ -6,8 +6,8 @@
 * :func:`add_distances` -- a block's float64 diffs added to running
   sums, attribute by attribute, which continues the sum in attribute
   order that both engines' exact distance adds;
-* :func:`sparse_distances` -- the same sums of a CSR matrix of scaled
-  values, its columns made dense a block at a time.
+* :func:`sparse_distances` -- the same sums of a CSR matrix, its
+  columns made dense and scaled a block at a time.
 """
 import numpy as np
 
@@ -68,30 +68,33 @@ def add_distances(exact, weights, rows, out):
                for first in range(0, len(rows), height)])
 
 
-def dense_columns(matrix, implicit, start, stop):
-    """Columns start .. stop - 1 of the CSR `matrix` as a dense float64
-    array, an entry it does not store taking the column's `implicit`
-    value."""
-    part = matrix[:, start:stop]
-    dense = np.repeat(implicit[None, start:stop], matrix.shape[0], axis=0)
-    dense[np.repeat(np.arange(part.shape[0]), np.diff(part.indptr)),
-          part.indices] = part.data
-    return dense
+def scaled_columns(scale, start, stop):
+    """Columns start .. stop - 1 of the CSR matrix of `scale`
+    (:class:`....compact.distances.SparseScale`) as a dense float64
+    array, scaled as :func:`....values.scale_rows` scales them (an entry
+    it does not store being 0)."""
+    columns = slice(start, stop)
+    dense = scale.matrix[:, columns].toarray().astype(np.float64)
+    low, span, half = (scale.low[columns], scale.span[columns],
+                       scale.half[columns])
+    out = (dense - low) / span
+    huge = half != 0
+    out[:, huge] = (dense[:, huge] / 2 - low[huge] / 2) / half[huge]
+    return out
 
 
-def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
-                     rows, out):
-    """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR `matrix`
-    of scaled values (n, a; no value missing), an entry it does not store
-    being the column's `implicit` value, the attributes added in their
-    order: the exact distance of the matrix made dense, a block of
-    columns at a time."""
-    n, n_attrs = matrix.shape
+def sparse_distances(scale, nominal, kind, t_eq, t_diff, weights, rows,
+                     out):
+    """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR matrix of
+    `scale` (sorted indices, no value missing; its values scaled as they
+    are read), the attributes added in their order: the exact distance
+    of the matrix made dense, a block of columns at a time."""
+    n, n_attrs = scale.matrix.shape
     out[:] = 0.0
     groups = np.zeros(n, np.int64)
     for start in range(0, n_attrs, SPARSE_COLUMNS):
         stop = min(start + SPARSE_COLUMNS, n_attrs)
-        values = dense_columns(matrix, implicit, start, stop)
+        values = scaled_columns(scale, start, stop)
         block = exact_tables(values.T, np.full(stop - start, -1, np.int32),
                              np.zeros((0, 1, n)), nominal[start:stop],
                              groups, kind, t_eq, t_diff)

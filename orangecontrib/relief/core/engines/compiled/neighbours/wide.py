@@ -137,15 +137,26 @@ def add_distances(exact, weights, rows, out):
 SWEEP_COLUMNS = 512
 
 
+@numba.njit(inline="always", cache=True)
+def scaled_value(value, a, low, span, half):
+    """A value of column `a` scaled as :func:`....values.scale_rows`
+    scales it ((x - low) / span, or in halves where `half` is not 0)."""
+    x = np.float64(value)
+    if half[a] != 0:
+        return (x / 2 - low[a] / 2) / half[a]
+    return (x - low[a]) / span[a]
+
+
 @numba.njit(cache=True)
 def column_block(indptr, indices, data, cursor, start, stop, implicit,
-                 tables, weights):
+                 scale, tables, weights):
     """The columns [start, stop) of a CSR matrix by column: (cptr, crows,
     cvals, cterms), column b's instances crows[cptr[b]:cptr[b + 1]] in
-    increasing order, their values cvals and w_A diff(implicit, value)
-    (the term of a reference that stores no value there) cterms.  Each
-    row's `cursor` (its first entry at or after `start`) is moved past
-    `stop`."""
+    increasing order, their scaled values cvals and w_A diff(implicit,
+    value) (the term of a reference that stores no value there) cterms.
+    Each row's `cursor` (its first entry at or after `start`) is moved
+    past `stop`."""
+    low, span, half = scale
     n, width = len(indptr) - 1, stop - start
     counts = np.zeros(width + 1, np.int64)
     for i in range(n):
@@ -162,9 +173,10 @@ def column_block(indptr, indices, data, cursor, start, stop, implicit,
         while p < indptr[i + 1] and indices[p] < stop:
             a = indices[p]
             t = fill[a - start]
-            crows[t], cvals[t] = i, data[p]
+            crows[t] = i
+            cvals[t] = scaled_value(data[p], a, low, span, half)
             cterms[t] = weights[a] * known_diff(tables, a, implicit[a],
-                                                data[p])
+                                                cvals[t])
             fill[a - start] += 1
             p += 1
         cursor[i] = p
@@ -172,8 +184,8 @@ def column_block(indptr, indices, data, cursor, start, stop, implicit,
 
 
 @numba.njit(parallel=True, cache=True)
-def sweep_block(indptr, indices, data, first, block, implicit, tables,
-                weights, start, rows, out):
+def sweep_block(indptr, indices, data, first, block, implicit, scale,
+                tables, weights, start, rows, out):
     """out[r, j] += w_A diff(A, I_rows[r], I_j) for the attributes A of a
     :func:`column_block` `block` starting at `start`, in attribute order,
     where either instance stores a value (a column neither stores adds
@@ -186,6 +198,7 @@ def sweep_block(indptr, indices, data, first, block, implicit, tables,
     of the two rows gives it); a column it does not store adds the
     precomputed terms of the instances that store it."""
     cptr, crows, cvals, cterms = block
+    low, span, half = scale
     n, width = out.shape[1], len(cptr) - 1
     longest = 0
     for b in range(width):
@@ -198,7 +211,7 @@ def sweep_block(indptr, indices, data, first, block, implicit, tables,
             a = start + b
             lo, hi = cptr[b], cptr[b + 1]
             if p < indptr[i + 1] and indices[p] == a:
-                x, w = data[p], weights[a]
+                x, w = scaled_value(data[p], a, low, span, half), weights[a]
                 p += 1
                 for t in range(lo, hi):
                     saved[t - lo] = out[r, crows[t]]
@@ -213,17 +226,21 @@ def sweep_block(indptr, indices, data, first, block, implicit, tables,
                     out[r, crows[t]] += cterms[t]
 
 
-def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
-                     rows, out):
-    """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR `matrix`
-    of scaled values (n, a; sorted indices, no value missing), an entry
-    it does not store being its column's `implicit` value, the attributes
-    added in their order (see :func:`...vectorised.wide.sparse_distances`,
-    the same floats), a block of :data:`SWEEP_COLUMNS` columns at a
-    time."""
+def sparse_distances(scale, nominal, kind, t_eq, t_diff, weights, rows,
+                     out):
+    """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR matrix of
+    `scale` (:class:`....compact.distances.SparseScale`: sorted indices,
+    no value missing), its values scaled as they are read, an entry it
+    does not store being its column's scaled 0, the attributes added in
+    their order (see :func:`...vectorised.wide.sparse_distances`, the
+    same floats), a block of :data:`SWEEP_COLUMNS` columns at a time."""
+    matrix = scale.matrix
+    factors = (np.asarray(scale.low, np.float64),
+               np.asarray(scale.span, np.float64),
+               np.asarray(scale.half, np.float64))
+    implicit = implicit_values(factors)
     tables = DiffKind(nominal, kind, np.float64(t_eq), np.float64(t_diff))
     indptr, indices = matrix.indptr, matrix.indices
-    data = np.ascontiguousarray(matrix.data, dtype=np.float64)
     weights = np.ascontiguousarray(weights, np.float64)
     rows = np.asarray(rows, np.int64)
     out[:] = 0.0
@@ -231,10 +248,21 @@ def sparse_distances(matrix, implicit, nominal, kind, t_eq, t_diff, weights,
     for start in range(0, matrix.shape[1], SWEEP_COLUMNS):
         stop = min(start + SWEEP_COLUMNS, matrix.shape[1])
         first = cursor.copy()
-        block = column_block(indptr, indices, data, cursor, start, stop,
-                             implicit, tables, weights)
-        sweep_block(indptr, indices, data, first, block, implicit, tables,
-                    weights, start, rows, out)
+        block = column_block(indptr, indices, matrix.data, cursor, start,
+                             stop, implicit, factors, tables, weights)
+        sweep_block(indptr, indices, matrix.data, first, block, implicit,
+                    factors, tables, weights, start, rows, out)
+
+
+@numba.njit(cache=True)
+def implicit_values(scale):
+    """Each column's scaled 0, the value of an entry a sparse matrix does
+    not store."""
+    low, span, half = scale
+    out = np.empty(len(low))
+    for a in range(len(low)):
+        out[a] = scaled_value(0.0, a, low, span, half)
+    return out
 
 
 def bit_words(bits):
