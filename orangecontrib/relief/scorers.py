@@ -65,9 +65,8 @@ from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
 from .core.vls import vls, vls_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "MuRelief",
-           "DReliefF",
-           "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
-           "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
+           "DReliefF", "PDReliefF", "ClassDependentScorer", "CDRelief",
+           "IWCDRelief", "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
            "MultiSURF", "MultiSURFstar", "WeightedNeighbourhoodScorer",
            "SWRF", "SWRFstar", "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB",
            "MultiSWRFDBstar", "WrapperScorer", "TuRF", "Iter", "VLS", "NPDR",

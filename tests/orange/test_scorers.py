@@ -76,12 +76,12 @@ def test_arrays_are_the_rows_with_a_known_class(heart):
 def test_every_scorer_is_in_the_scorers_module_and_exported():
     assert set(scorers.__all__) == {
         "ReliefScorer", "Relief", "ReliefF", "RReliefF", "MuRelief",
-        "DReliefF",
-        "PDReliefF", "ClassDependentScorer", "CDRelief", "IWCDRelief",
-        "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar", "MultiSURF",
-        "MultiSURFstar", "WeightedNeighbourhoodScorer", "SWRF", "SWRFstar",
-        "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
-        "WrapperScorer", "TuRF", "VLS", "NPDR", "Absolute"}
+        "DReliefF", "PDReliefF", "ClassDependentScorer", "CDRelief",
+        "IWCDRelief", "RFSMScorer", "NeighbourhoodScorer", "SURF", "SURFstar",
+        "MultiSURF", "MultiSURFstar", "WeightedNeighbourhoodScorer", "SWRF",
+        "SWRFstar", "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB",
+        "MultiSWRFDBstar", "WrapperScorer", "TuRF", "Iter", "VLS", "NPDR",
+        "Absolute"}
     # the package exports every scorer but the base classes of families
     exported = set(scorers.__all__) - {
         "ClassDependentScorer", "NeighbourhoodScorer",
