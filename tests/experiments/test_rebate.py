@@ -238,7 +238,8 @@ def test_a_replicate_is_the_methods_on_the_table():
     assert discrete.all()  # SNPs: three values
     weights = surf.multisurf(X, y, discrete)
     got = rebate.run_replicate(FEW, (c.path, c.files[0], ("M0P0", "M0P1")))
-    assert got["MultiSURF"][:2] == (rebate.worst_rank(
+    (draw,), _ = got["MultiSURF"]
+    assert draw[:2] == (rebate.worst_rank(
         weights, rebate.key_variables(names)), None)
 
 
@@ -277,8 +278,9 @@ def test_the_results_write_their_files(results, tmp_path):
                    for row in rows)
     with open(paths[1], encoding="utf-8") as file:
         assert len(list(csv.DictReader(file))) == 7 * len(FEW.methods)
-    for path in paths[2:]:
-        assert os.path.getsize(path) > 5000
+    for path in paths:
+        if path.endswith(".png"):
+            assert os.path.getsize(path) > 5000
     summary = results.summary()
     assert "6_bit_mutliplexer" in summary and "n/a" in summary
     assert "7 files" in summary
@@ -401,7 +403,7 @@ def test_a_replicate_is_weighed_with_its_rows_permuted():
                                 rebate.nominal_columns(X, 10))
     got = rebate.run_replicate(settings, (c.path, c.files[0],
                                           ("M0P0", "M0P1")))
-    assert got["Relief"][0] == rebate.worst_rank(
+    assert got["Relief"][0][0].worst == rebate.worst_rank(
         weights, rebate.key_variables(names))
 
 
