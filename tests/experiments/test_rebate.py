@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from orangecontrib.relief.core import estimators, surf
+from orangecontrib.relief.core import estimators, surf, swrf
+from orangecontrib.relief.core.murelief import murelief
 from orangecontrib.relief.core.npdr import npdr
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.turf import turf
@@ -286,7 +287,9 @@ def test_the_results_write_their_files(results, tmp_path):
     assert "7 files" in summary
     signed, absolute = summary.split("Ranked by the magnitude")
     assert signed.rstrip().split("\n")[-1].startswith("6_bit_mutliplexer")
-    assert absolute.split("\n")[-1].startswith("mean")
+    absolute, ranks = absolute.split("The mean rank of the key variables")
+    assert absolute.rstrip().split("\n")[-1].startswith("mean")
+    assert ranks.rstrip().split("\n")[-1].startswith("| core2wayEpistasis")
 
 
 def test_power_by_the_magnitude_of_the_scores():
@@ -492,3 +495,25 @@ def test_the_table_of_the_order_of_the_rows(monkeypatch):
         "| 2wayEpi_contEndpoint (1)", "| core2wayEpistasis (1)",
         "| **mean of all**"]
     assert lines[-1].startswith("(ties: the add-on default; replicates: 1")
+
+
+@pytest.mark.parametrize("name, weigh", [
+    ("mu-Relief k=10", lambda X, y, d: murelief(X, y, d, k_nearest=10)),
+    ("mu-Relief k=100", lambda X, y, d: murelief(X, y, d, k_nearest=100)),
+    ("SWRF", swrf.swrf), ("SWRF*", swrf.swrfstar),
+    ("MultiSWRF", swrf.multiswrf), ("MultiSWRF*", swrf.multiswrfstar),
+    ("MultiSWRFDB", swrf.multiswrfdb),
+    ("MultiSWRFDB*", swrf.multiswrfdbstar),
+])
+def test_mu_relief_and_the_swrf_family_are_the_cores(name, weigh):
+    """scikit-rebate 0.8's methods of UrbsLab's re-benchmark weigh as the
+    core does, classes only."""
+    c = rebate.configurations(FOLDER)[-1]
+    _, X, y = rebate.read_table(os.path.join(FOLDER, c.path, c.files[0]))
+    discrete = rebate.nominal_columns(X, 10)
+    assert_array_equal(rebate.our_scores(name, X, y, discrete,
+                                         "classification"),
+                       weigh(X, y, discrete))
+    assert rebate.our_scores(name, X, X[:, 0] + 0.5, discrete,
+                             "regression") is None
+    assert name in rebate.URBSLAB and name not in rebate.DEFAULT_METHODS

@@ -178,9 +178,17 @@ def _add_rebate(experiments):
     parser.add_argument(
         "--method", action="append", dest="methods", metavar="METHOD",
         choices=rebate.METHODS,
-        help="a method to run (repeat for several; default: all of ours: "
-             + ", ".join(rebate.OURS) + "); a peer's as '<peer> <method>', "
-             "e.g. 'skrebate MultiSURF'")
+        help="a method to run (repeat for several; default: "
+             + ", ".join(rebate.DEFAULT_METHODS) + "; also "
+             + ", ".join(name for name in rebate.OURS
+                         if name not in rebate.DEFAULT_METHODS)
+             + "); a peer's as '<peer> <method>', e.g. 'skrebate "
+             "MultiSURF'")
+    parser.add_argument("--urbslab", action="store_true",
+                        help="the methods of UrbsLab's re-benchmark the "
+                             "add-on has, in their order, the controls "
+                             "first: " + ", ".join(rebate.URBSLAB)
+                             + " (with --method: besides those)")
     parser.add_argument("--controls", action="store_true",
                         help="also run the controls of UrbsLab's "
                              "re-benchmark: " + ", ".join(rebate.CONTROLS)
@@ -225,7 +233,9 @@ def _add_rebate(experiments):
                              "lower-index (default: share)")
 
     def settings(args):
-        methods = tuple(args.methods or rebate.OURS)
+        methods = tuple(args.methods or ()) + (
+            rebate.URBSLAB if args.urbslab else ())
+        methods = tuple(dict.fromkeys(methods or rebate.DEFAULT_METHODS))
         if args.controls:
             methods += tuple(name for name in rebate.CONTROLS
                              if name not in methods)

@@ -66,7 +66,8 @@ import numpy as np
 
 from . import Progress, check_at_least, fastest_engine, run_in_processes
 from . import peers, rebate_statistics
-from ..core import double, estimators, surf
+from ..core import double, estimators, surf, swrf
+from ..core.murelief import murelief
 from ..core.npdr import npdr
 from ..core.options import TURF_FRACTION, TURF_SCHEDULE
 from ..core.threshold import ranking_scores
@@ -94,7 +95,8 @@ QUICK_REPLICATES = 3
 #: our methods: name -> (the study's algorithm, ReliefF's k); the study's
 #: ReliefF with k = 10 and 100, the SURF family, TuRF around MultiSURF
 #: (every round, and scikit-rebate's rounds: :data:`.core.turf.SCHEDULES`),
-#: and the add-on's own Relief, (p)dReliefF and NPDR
+#: the add-on's own Relief, (p)dReliefF and NPDR, and scikit-rebate 0.8's
+#: mu-Relief and SWRF family (the add-on's conventions, :mod:`.core.swrf`)
 OURS = {
     "ReliefF k=10": ("relieff", 10),
     "ReliefF k=100": ("relieff", 100),
@@ -108,7 +110,23 @@ OURS = {
     "DReliefF": ("drelieff", 10),
     "PDReliefF": ("pdrelieff", 10),
     "NPDR": ("npdr", None),
+    "mu-Relief k=10": ("murelief", 10),
+    "mu-Relief k=100": ("murelief", 100),
+    "SWRF": ("swrf", None),
+    "SWRF*": ("swrf*", None),
+    "MultiSWRF": ("multiswrf", None),
+    "MultiSWRF*": ("multiswrf*", None),
+    "MultiSWRFDB": ("multiswrfdb", None),
+    "MultiSWRFDB*": ("multiswrfdb*", None),
 }
+#: the methods a run takes by default: the study's and the add-on's
+#: earlier ones (the table of doc/rebate.md)
+DEFAULT_METHODS = tuple(name for name, (algorithm, _) in OURS.items()
+                        if algorithm != "murelief"
+                        and algorithm not in swrf.METHODS)
+#: our methods that weigh classes only (None on a numeric target)
+CLASSES_ONLY = ("relief", "drelieff", "pdrelieff", "murelief",
+                *swrf.METHODS)
 #: the peers' methods (:mod:`.peers`): "<peer> <method of OURS>"
 PEER_METHODS = {f"{peer} {name}": (peer, algorithm, k)
                 for peer, algorithms in peers.ALGORITHMS.items()
@@ -129,11 +147,17 @@ MI_SEED = 42
 #: information (UrbsLab's rule)
 MI_CLASSES = 10
 METHODS = tuple(OURS) + tuple(CONTROLS) + tuple(PEER_METHODS)
+#: UrbsLab's re-benchmark's methods that the add-on has, in the order of
+#: their heat maps (``job_process_heatmap_unified.py``), the controls first
+URBSLAB = CONTROLS + (
+    "ReliefF k=10", "ReliefF k=100", "mu-Relief k=10", "mu-Relief k=100",
+    "SURF", "MultiSURF", "SWRF", "MultiSWRF", "MultiSWRFDB", "SURF*",
+    "MultiSURF*", "SWRF*", "MultiSWRF*", "MultiSWRFDB*")
 #: our methods with k nearest neighbours, which take a rule for the ties
 #: at the k-th (``Settings.ties``)
 TAKE_TIES = tuple(name for name, (algorithm, _) in OURS.items()
                   if algorithm in ("relief", "relieff", "drelieff",
-                                   "pdrelieff"))
+                                   "pdrelieff", "murelief"))
 
 
 def peer_methods(installed=None):
@@ -153,8 +177,8 @@ class Settings:
         A folder laid out as the benchmark's archive (its configurations
         anywhere below it).
     methods : tuple of str
-        Keys of :data:`METHODS` (default: every method of ours): ours,
-        the controls (:data:`CONTROLS`) and the peers'.
+        Keys of :data:`METHODS`: ours, the controls (:data:`CONTROLS`)
+        and the peers' (default: :data:`DEFAULT_METHODS`).
     replicates : int or None
         The first replicates of each configuration (by file name; None:
         all).
@@ -184,7 +208,7 @@ class Settings:
         control (UrbsLab's 40).
     """
     folder: str
-    methods: tuple = tuple(OURS)
+    methods: tuple = DEFAULT_METHODS
     replicates: int = None
     discrete_limit: int = DISCRETE_LIMIT
     summary: str = None
@@ -518,7 +542,7 @@ def with_ties(estimate, ties):
 def our_scores(name, X, y, discrete, task, ties=None):
     """The scores of our method `name` (higher: more predictive), or None
     where it does not apply to the data (Relief beyond two classes,
-    (p)dReliefF on a numeric target); `ties` is the rule for ties at the
+    :data:`CLASSES_ONLY` on a numeric target); `ties` is the rule for ties at the
     k-th neighbour of the methods with k nearest neighbours
     (:func:`with_ties`)."""
     algorithm, k = OURS[name]
@@ -539,6 +563,10 @@ def our_scores(name, X, y, discrete, task, ties=None):
         return npdr(X, y, discrete, task=task).statistic
     if not classes:
         return None
+    if algorithm == "murelief":
+        return with_ties(murelief, ties)(X, y, discrete, k_nearest=k)
+    if algorithm in swrf.METHODS:
+        return swrf.swrf_weights(X, y, discrete, method=algorithm)
     if algorithm == "relief":
         if len(np.unique(y[~np.isnan(y)])) != 2:
             return None
@@ -556,7 +584,8 @@ def scores_of(name, X, y, discrete, task, discrete_limit, ties=None):
     if name == MUTUAL_INFORMATION:
         return mutual_information(X, y)
     peer, algorithm, k = PEER_METHODS[name]
-    if not peers.supports(peer, algorithm, task, np.isnan(X).any()):
+    if (not peers.supports(peer, algorithm, task, np.isnan(X).any())
+            or algorithm in CLASSES_ONLY and task != "classification"):
         return None
     return peers.peer_weights(peer, algorithm, X, y, k=k or 10, task=task,
                               discrete_limit=discrete_limit)
