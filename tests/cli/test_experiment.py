@@ -266,3 +266,19 @@ def test_rebate_peers_join_the_methods_they_have(monkeypatch):
     assert settings.methods == ("MultiSURF", "TuRF MultiSURF",
                                 "fast-select MultiSURF")
     assert settings.replicates == rebate.QUICK_REPLICATES
+
+
+@pytest.mark.parametrize("argv, methods", [
+    ([], rebate.DEFAULT_METHODS),
+    (["--urbslab"], rebate.URBSLAB),
+    (["--method", "NPDR", "--urbslab"], ("NPDR",) + rebate.URBSLAB),
+    (["--method", "MultiSURF", "--controls"],
+     ("MultiSURF",) + rebate.CONTROLS),
+    (["--urbslab", "--controls"], rebate.URBSLAB),
+])
+def test_rebate_methods_of_the_re_benchmark(argv, methods):
+    from orangecontrib.relief.cli import build_parser
+
+    args = build_parser().parse_args(["experiment", "rebate", REBATE,
+                                      *argv])
+    assert args.settings(args).methods == methods
