@@ -738,7 +738,7 @@ class Results:
         within the top r (with `absolute`: by the magnitude of the
         scores)."""
         ranks = self.ranks_of(registers, absolute)[path][method]
-        if not ranks or any(rank is None for rank in ranks):
+        if any(rank is None for rank in ranks):
             return None
         r = np.arange(1, self.features[path] + 1)
         return (np.array(ranks)[:, None] <= r[None, :]).mean(axis=0)
