@@ -1024,8 +1024,9 @@ def plot_rank_heatmap(results, path, dpi=110):
     """The ranks' heat map in the layout of :func:`plot_heatmap`: families
     (rows) by methods (columns), the number the mean rank of the key
     variables (:func:`.rebate_statistics.mean_ranks`), the colour 1 -
-    (mean rank - 1) / (features - 1): 1 at the top of the ranking, 0 at
-    its bottom, bright where good as in the power's map."""
+    (mean rank - 1) / (features - 1), features the mean number of the
+    family's configurations: 1 at the top of the ranking, 0 at its
+    bottom, bright where good as in the power's map."""
     groups = results.groups()
     means = np.array([[rebate_statistics.mean_ranks(
         results, group, method, absolute)[0]
