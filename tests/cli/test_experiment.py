@@ -188,6 +188,8 @@ def test_rebate(tmp_path, capsys, monkeypatch):
                                      "file"),
     # every value typed is used or refused
     (["--seed", "2"], "--seed needs --permute-rows"),
+    (["--shuffles", "3"], "--shuffles needs the shuffle control "
+                          "(--controls)"),
     (["--method", "MultiSURF", "--method", "skrebate ReliefF k=10",
       "--ties", "lower-index"],
      "--ties needs a method with k nearest neighbours (ReliefF k=10, "),
@@ -198,6 +200,25 @@ def test_rebate_refuses_bad_knobs_before_the_run(argv, message, capsys,
                         lambda *args, **kwargs: pytest.fail("ran"))
     assert main(["experiment", "rebate", REBATE, *argv]) == 2
     assert message in one_line_error(capsys)
+
+
+def test_rebate_with_the_controls_and_the_absolute_ranking(tmp_path,
+                                                          capsys):
+    assert main(["experiment", "rebate", REBATE, "--method", "MultiSURF",
+                 "--controls", "--shuffles", "2", "--absolute",
+                 "--replicates", "1", "--jobs", "1", "--quiet",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "| MultiSURF | Random shuffle | Mutual information | " \
+           "|MultiSURF| |" in out
+    with open(tmp_path / "rebate_mannwhitney.csv", encoding="utf-8") as file:
+        assert {row["method_1"] for row in csv.DictReader(file)} == {
+            "MultiSURF", "Random shuffle", "Mutual information"}
+    with pytest.raises(SystemExit) as exit_info:
+        main(["experiment", "rebate", REBATE, "--controls", "--shuffles",
+              "0"])
+    assert exit_info.value.code == 2
+    assert "--shuffles: must be at least 1" in capsys.readouterr().err
 
 
 def test_rebate_needs_a_folder_of_the_archive(tmp_path, capsys):
@@ -245,3 +266,19 @@ def test_rebate_peers_join_the_methods_they_have(monkeypatch):
     assert settings.methods == ("MultiSURF", "TuRF MultiSURF",
                                 "fast-select MultiSURF")
     assert settings.replicates == rebate.QUICK_REPLICATES
+
+
+@pytest.mark.parametrize("argv, methods", [
+    ([], rebate.DEFAULT_METHODS),
+    (["--urbslab"], rebate.URBSLAB),
+    (["--method", "NPDR", "--urbslab"], ("NPDR",) + rebate.URBSLAB),
+    (["--method", "MultiSURF", "--controls"],
+     ("MultiSURF",) + rebate.CONTROLS),
+    (["--urbslab", "--controls"], rebate.URBSLAB),
+])
+def test_rebate_methods_of_the_re_benchmark(argv, methods):
+    from orangecontrib.relief.cli import build_parser
+
+    args = build_parser().parse_args(["experiment", "rebate", REBATE,
+                                      *argv])
+    assert args.settings(args).methods == methods

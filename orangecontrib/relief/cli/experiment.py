@@ -165,16 +165,44 @@ def _add_rebate(experiments):
                     "key variables all rank within the top r) to "
                     "rebate_power.csv, each replicate's worst rank to "
                     "rebate_replicates.csv, the heat map and the curves to "
-                    "rebate_heatmap.png and rebate_power_curves.png, and "
-                    "print the power at the top.")
+                    "rebate_heatmap.png and rebate_power_curves.png, the "
+                    "mean and median rank of the key variables and the "
+                    "time per data set by family to rebate_ranks.csv, the "
+                    "Mann-Whitney comparisons of the methods' ranks "
+                    "(Benjamini-Hochberg adjusted within a family) to "
+                    "rebate_mannwhitney.csv and the ranks' heat map to "
+                    "rebate_rank_heatmap.png, and print the power at the "
+                    "top and the mean ranks.")
     parser.add_argument("folder", metavar="DIR",
                         help="the archive's folder (or any folder below it)")
     parser.add_argument(
         "--method", action="append", dest="methods", metavar="METHOD",
         choices=rebate.METHODS,
-        help="a method to run (repeat for several; default: all of ours: "
-             + ", ".join(rebate.OURS) + "); a peer's as '<peer> <method>', "
-             "e.g. 'skrebate MultiSURF'")
+        help="a method to run (repeat for several; default: "
+             + ", ".join(rebate.DEFAULT_METHODS) + "; also "
+             + ", ".join(name for name in rebate.OURS
+                         if name not in rebate.DEFAULT_METHODS)
+             + "); a peer's as '<peer> <method>', e.g. 'skrebate "
+             "MultiSURF'")
+    parser.add_argument("--urbslab", action="store_true",
+                        help="the methods of UrbsLab's re-benchmark the "
+                             "add-on has, in their order, the controls "
+                             "first: " + ", ".join(rebate.URBSLAB)
+                             + " (with --method: besides those)")
+    parser.add_argument("--controls", action="store_true",
+                        help="also run the controls of UrbsLab's "
+                             "re-benchmark: " + ", ".join(rebate.CONTROLS)
+                             + " (the features in random orders, "
+                             f"{rebate.SHUFFLES} a replicate, and "
+                             "scikit-learn's mutual information)")
+    parser.add_argument("--shuffles", type=positive_int,
+                        help="random orders per replicate of the shuffle "
+                             f"control (default: {rebate.SHUFFLES})")
+    parser.add_argument("--absolute", action="store_true",
+                        help="also show every method ranked by the "
+                             "magnitude of its scores as a column of its "
+                             "own (|METHOD|) in the heat maps, the ranks "
+                             "and the Mann-Whitney comparisons")
     parser.add_argument("--peers", action="store_true",
                         help="also run the installed peers (scikit-rebate, "
                              "fast-select) on the methods they have")
@@ -205,7 +233,12 @@ def _add_rebate(experiments):
                              "lower-index (default: share)")
 
     def settings(args):
-        methods = tuple(args.methods or rebate.OURS)
+        methods = tuple(args.methods or ()) + (
+            rebate.URBSLAB if args.urbslab else ())
+        methods = tuple(dict.fromkeys(methods or rebate.DEFAULT_METHODS))
+        if args.controls:
+            methods += tuple(name for name in rebate.CONTROLS
+                             if name not in methods)
         if args.peers:
             methods += tuple(name for name in rebate.peer_methods()
                              if name.split(" ", 1)[1] in methods
@@ -217,13 +250,17 @@ def _add_rebate(experiments):
         check_needs("--ties", args.ties, None, "a method with k nearest "
                     "neighbours (" + ", ".join(rebate.TAKE_TIES) + ")",
                     any(name in rebate.TAKE_TIES for name in methods))
+        check_needs("--shuffles", args.shuffles, None, "the shuffle control "
+                    "(--controls)", rebate.SHUFFLE in methods)
         return rebate.Settings(
             folder=args.folder, methods=methods,
             replicates=(rebate.QUICK_REPLICATES if args.quick
                         else args.replicates),
             discrete_limit=args.discrete_limit, summary=args.summary,
             permute_rows=args.permute_rows,
-            seed=0 if args.seed is None else args.seed, ties=args.ties)
+            seed=0 if args.seed is None else args.seed, ties=args.ties,
+            absolute=args.absolute,
+            shuffles=args.shuffles or rebate.SHUFFLES)
     _add_common(parser, rebate, settings, "rebate", jobs=os.cpu_count() or 1)
 
 

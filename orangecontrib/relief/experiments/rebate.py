@@ -36,6 +36,14 @@ reads, weighs and returns the worst rank of the predictive features);
 predictive features) and power-against-r curves, and summarise
 themselves in a table.
 
+UrbsLab's re-benchmark of scikit-rebate 0.8 (2025-26, the ``analysis``
+folder of UrbsLab/scikit-rebate) adds two controls run as methods
+(:data:`CONTROLS`: the features in random orders, :func:`shuffle_scores`,
+and scikit-learn's mutual information, :func:`mutual_information`), the
+rank of every key variable (:func:`feature_ranks`) and, from them, the
+mean and median ranks by family and the Mann-Whitney comparisons of the
+methods (:mod:`.rebate_statistics`), with a heat map of the mean ranks.
+
 The experiment has the shape of every experiment of the add-on
 (:mod:`.`): :class:`Settings` -> :func:`run` -> :class:`Results`.
 
@@ -43,6 +51,7 @@ This module imports neither Orange nor Qt.
 """
 import dataclasses
 import gzip
+import hashlib
 import inspect
 import io
 import os
@@ -50,13 +59,15 @@ import re
 import time
 import warnings
 import zlib
+from collections import namedtuple
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from . import Progress, check_at_least, fastest_engine, run_in_processes
-from . import peers
-from ..core import double, estimators, surf
+from . import peers, rebate_statistics
+from ..core import double, estimators, surf, swrf
+from ..core.murelief import murelief
 from ..core.npdr import npdr
 from ..core.options import TURF_FRACTION, TURF_SCHEDULE
 from ..core.threshold import ranking_scores
@@ -84,7 +95,8 @@ QUICK_REPLICATES = 3
 #: our methods: name -> (the study's algorithm, ReliefF's k); the study's
 #: ReliefF with k = 10 and 100, the SURF family, TuRF around MultiSURF
 #: (every round, and scikit-rebate's rounds: :data:`.core.turf.SCHEDULES`),
-#: and the add-on's own Relief, (p)dReliefF and NPDR
+#: the add-on's own Relief, (p)dReliefF and NPDR, and scikit-rebate 0.8's
+#: mu-Relief and SWRF family (the add-on's conventions, :mod:`.core.swrf`)
 OURS = {
     "ReliefF k=10": ("relieff", 10),
     "ReliefF k=100": ("relieff", 100),
@@ -98,18 +110,54 @@ OURS = {
     "DReliefF": ("drelieff", 10),
     "PDReliefF": ("pdrelieff", 10),
     "NPDR": ("npdr", None),
+    "mu-Relief k=10": ("murelief", 10),
+    "mu-Relief k=100": ("murelief", 100),
+    "SWRF": ("swrf", None),
+    "SWRF*": ("swrf*", None),
+    "MultiSWRF": ("multiswrf", None),
+    "MultiSWRF*": ("multiswrf*", None),
+    "MultiSWRFDB": ("multiswrfdb", None),
+    "MultiSWRFDB*": ("multiswrfdb*", None),
 }
+#: the methods a run takes by default: the study's and the add-on's
+#: earlier ones (the table of doc/rebate.md)
+DEFAULT_METHODS = tuple(name for name, (algorithm, _) in OURS.items()
+                        if algorithm != "murelief"
+                        and algorithm not in swrf.METHODS)
+#: our methods that weigh classes only (None on a numeric target)
+CLASSES_ONLY = ("relief", "drelieff", "pdrelieff", "murelief",
+                *swrf.METHODS)
 #: the peers' methods (:mod:`.peers`): "<peer> <method of OURS>"
 PEER_METHODS = {f"{peer} {name}": (peer, algorithm, k)
                 for peer, algorithms in peers.ALGORITHMS.items()
                 for name, (algorithm, k) in OURS.items()
                 if algorithm in algorithms}
-METHODS = tuple(OURS) + tuple(PEER_METHODS)
+#: the controls of UrbsLab's re-benchmark of scikit-rebate 0.8
+#: (``analysis/job_rebate_analysis.py`` of UrbsLab/scikit-rebate): the
+#: features in a random order (:func:`shuffle_scores`) and a univariate
+#: filter, mutual information (:func:`mutual_information`)
+SHUFFLE, MUTUAL_INFORMATION = "Random shuffle", "Mutual information"
+CONTROLS = (SHUFFLE, MUTUAL_INFORMATION)
+#: random orders of the features per replicate of the shuffle control
+#: (UrbsLab's 40)
+SHUFFLES = 40
+#: the seed of scikit-learn's mutual information (UrbsLab's)
+MI_SEED = 42
+#: a target with at most this many values is a class for the mutual
+#: information (UrbsLab's rule)
+MI_CLASSES = 10
+METHODS = tuple(OURS) + tuple(CONTROLS) + tuple(PEER_METHODS)
+#: UrbsLab's re-benchmark's methods that the add-on has, in the order of
+#: their heat maps (``job_process_heatmap_unified.py``), the controls first
+URBSLAB = CONTROLS + (
+    "ReliefF k=10", "ReliefF k=100", "mu-Relief k=10", "mu-Relief k=100",
+    "SURF", "MultiSURF", "SWRF", "MultiSWRF", "MultiSWRFDB", "SURF*",
+    "MultiSURF*", "SWRF*", "MultiSWRF*", "MultiSWRFDB*")
 #: our methods with k nearest neighbours, which take a rule for the ties
 #: at the k-th (``Settings.ties``)
 TAKE_TIES = tuple(name for name, (algorithm, _) in OURS.items()
                   if algorithm in ("relief", "relieff", "drelieff",
-                                   "pdrelieff"))
+                                   "pdrelieff", "murelief"))
 
 
 def peer_methods(installed=None):
@@ -129,7 +177,8 @@ class Settings:
         A folder laid out as the benchmark's archive (its configurations
         anywhere below it).
     methods : tuple of str
-        Keys of :data:`METHODS` (default: every method of ours).
+        Keys of :data:`METHODS`: ours, the controls (:data:`CONTROLS`)
+        and the peers' (default: :data:`DEFAULT_METHODS`).
     replicates : int or None
         The first replicates of each configuration (by file name; None:
         all).
@@ -149,15 +198,25 @@ class Settings:
     ties : str or None
         The rule for ties at the k-th neighbour, passed as ``ties=`` to the
         methods with k nearest neighbours (None: their default).
+    absolute : bool
+        Also show every method ranked by the magnitude of its scores as a
+        column of its own (``|method|``) in the heat maps, the ranks and
+        the Mann-Whitney comparisons; the power both ways is written
+        always.
+    shuffles : int
+        Random orders of the features per replicate of the shuffle
+        control (UrbsLab's 40).
     """
     folder: str
-    methods: tuple = tuple(OURS)
+    methods: tuple = DEFAULT_METHODS
     replicates: int = None
     discrete_limit: int = DISCRETE_LIMIT
     summary: str = None
     permute_rows: bool = False
     seed: int = 0
     ties: str = None
+    absolute: bool = False
+    shuffles: int = SHUFFLES
 
     def __post_init__(self):
         unknown = [name for name in self.methods if name not in METHODS]
@@ -167,6 +226,7 @@ class Settings:
         if self.replicates is not None:
             check_at_least(self, 1, "replicates")
         check_at_least(self, 0, "discrete_limit", "seed")
+        check_at_least(self, 1, "shuffles")
         if self.summary is not None and not os.path.isfile(self.summary):
             raise ValueError(f"summary {self.summary!r} is not a file; give "
                              f"the study's SimulatedDataArchiveSummary.xlsx")
@@ -396,14 +456,72 @@ def nominal_columns(X, limit):
                      for column in X.T], dtype=bool)
 
 
-def worst_rank(scores, relevant, absolute=False):
-    """The rank of the worst-ranked predictive feature by `scores` (best
-    first; with `absolute` by their magnitude), a tie counted against the
-    method: a feature ranks below every feature scored as high as it (NaN
-    scores lowest)."""
+def feature_ranks(scores, absolute=False):
+    """The rank of every feature by `scores` (1 the best; with `absolute`
+    by their magnitude), a tie counted against the method: a feature's
+    rank is the number of features scored at least as high as it (NaN
+    scores lowest).  UrbsLab rank by the place in a sort of the scores,
+    which breaks ties by the sort's order; on scores without ties the two
+    agree."""
     scores = np.nan_to_num(ranking_scores(scores, absolute), nan=-np.inf)
-    return int(max((scores >= scores[f]).sum()
-                   for f in np.flatnonzero(relevant)))
+    return len(scores) - np.searchsorted(np.sort(scores), scores,
+                                         side="left")
+
+
+def worst_rank(scores, relevant, absolute=False):
+    """The rank of the worst-ranked predictive feature by `scores`
+    (:func:`feature_ranks`)."""
+    return int(feature_ranks(scores, absolute)[relevant].max())
+
+
+def file_stem(file_name):
+    """The name of a table without its suffix (:data:`SUFFIXES`)."""
+    return next((file_name[:-len(suffix)] for suffix in SUFFIXES
+                 if file_name.endswith(suffix)), file_name)
+
+
+def shuffle_scores(names, file_name, shuffles=SHUFFLES):
+    """The random-shuffle control of UrbsLab's re-benchmark: `shuffles`
+    random orders of the features, as scores (the first of an order
+    scored highest, every score positive, so the magnitude ranks them
+    the same).
+
+    As ``process_random_shuffle`` of UrbsLab/scikit-rebate's analysis:
+    order i permutes the sorted names with numpy's ``default_rng(seed +
+    i)``, where seed is the SHA-256 of the last two characters of the
+    file's stem (its replicate number), modulo 2**32, so that every run
+    draws the same orders; a feature's rank is its place in the order.
+    """
+    stem = file_stem(file_name)
+    seed = int(hashlib.sha256(stem[-2:].encode("utf-8")).hexdigest(),
+               16) % 2 ** 32
+    sorted_names = sorted(names)
+    where = {name: i for i, name in enumerate(names)}
+    draws = []
+    for i in range(shuffles):
+        order = np.random.default_rng(seed + i).permutation(sorted_names)
+        scores = np.empty(len(names))
+        scores[[where[name] for name in order]] = np.arange(len(names), 0,
+                                                            -1)
+        draws.append(scores)
+    return draws
+
+
+def mutual_information(X, y):
+    """The mutual-information control of UrbsLab's re-benchmark:
+    scikit-learn's ``mutual_info_classif`` (a target of at most
+    :data:`MI_CLASSES` values) or ``mutual_info_regression``, every
+    feature taken as continuous (its default for a dense matrix), seeded
+    with :data:`MI_SEED`; None on missing values, which it does not
+    take."""
+    from sklearn.feature_selection import (mutual_info_classif,
+                                           mutual_info_regression)
+
+    if np.isnan(X).any():
+        return None
+    estimate = (mutual_info_classif if len(np.unique(y)) <= MI_CLASSES
+                else mutual_info_regression)
+    return estimate(X, y, random_state=MI_SEED)
 
 
 def with_ties(estimate, ties):
@@ -424,7 +542,7 @@ def with_ties(estimate, ties):
 def our_scores(name, X, y, discrete, task, ties=None):
     """The scores of our method `name` (higher: more predictive), or None
     where it does not apply to the data (Relief beyond two classes,
-    (p)dReliefF on a numeric target); `ties` is the rule for ties at the
+    :data:`CLASSES_ONLY` on a numeric target); `ties` is the rule for ties at the
     k-th neighbour of the methods with k nearest neighbours
     (:func:`with_ties`)."""
     algorithm, k = OURS[name]
@@ -445,6 +563,10 @@ def our_scores(name, X, y, discrete, task, ties=None):
         return npdr(X, y, discrete, task=task).statistic
     if not classes:
         return None
+    if algorithm == "murelief":
+        return with_ties(murelief, ties)(X, y, discrete, k_nearest=k)
+    if algorithm in swrf.METHODS:
+        return swrf.swrf_weights(X, y, discrete, method=algorithm)
     if algorithm == "relief":
         if len(np.unique(y[~np.isnan(y)])) != 2:
             return None
@@ -454,12 +576,16 @@ def our_scores(name, X, y, discrete, task, ties=None):
 
 
 def scores_of(name, X, y, discrete, task, discrete_limit, ties=None):
-    """The scores of method `name` of :data:`METHODS`, or None where it
-    does not apply (`ties`: of ours, :func:`our_scores`)."""
+    """The scores of method `name` of :data:`METHODS` other than the
+    shuffle control, or None where it does not apply (`ties`: of ours,
+    :func:`our_scores`)."""
     if name in OURS:
         return our_scores(name, X, y, discrete, task, ties)
+    if name == MUTUAL_INFORMATION:
+        return mutual_information(X, y)
     peer, algorithm, k = PEER_METHODS[name]
-    if not peers.supports(peer, algorithm, task, np.isnan(X).any()):
+    if (not peers.supports(peer, algorithm, task, np.isnan(X).any())
+            or algorithm in CLASSES_ONLY and task != "classification"):
         return None
     return peers.peer_weights(peer, algorithm, X, y, k=k or 10, task=task,
                               discrete_limit=discrete_limit)
@@ -477,12 +603,46 @@ def row_order(settings, file_name, n):
     return rng.permutation(n)
 
 
+#: a method's ranks on a replicate (or, of the shuffle control, on one of
+#: its orders): the worst rank of the key variables and of the key
+#: variables and the register bits (None without register bits), the
+#: same two ranked by the magnitude of the scores, and every key
+#: variable's rank, by score and by its magnitude
+Draw = namedtuple("Draw", "worst worst_with_registers absolute "
+                          "absolute_with_registers keys keys_absolute")
+
+
+def draw_of(scores, relevant, registers):
+    """The :class:`Draw` of `scores` (`relevant`: the key variables,
+    `registers`: the register bits, bool arrays)."""
+    ranked = []
+    for absolute in (False, True):
+        ranks = feature_ranks(scores, absolute)
+        ranked.append((int(ranks[relevant].max()),
+                       int(ranks[relevant | registers].max())
+                       if registers.any() else None,
+                       tuple(int(rank) for rank in ranks[relevant])))
+    (worst, with_registers, keys), (absolute, absolute_registers,
+                                    keys_absolute) = ranked
+    return Draw(worst, with_registers, absolute, absolute_registers, keys,
+                keys_absolute)
+
+
+def method_draws(settings, name, names, file_name, X, y, discrete, kind):
+    """The scores of method `name` on a replicate as a list (several
+    orders of the shuffle control, else one), or None where it does not
+    apply."""
+    if name == SHUFFLE:
+        return shuffle_scores(names, file_name, settings.shuffles)
+    scores = scores_of(name, X, y, discrete, kind, settings.discrete_limit,
+                       settings.ties)
+    return None if scores is None else [scores]
+
+
 def run_replicate(settings, task):
-    """One replicate, every method: {method: (worst rank of the key
-    variables, of the key variables and the register bits (None without
-    register bits), the same two ranked by the magnitude of the scores,
-    seconds)}, a rank None where the method does not apply; `task` is
-    (configuration path, file name, key variable names).
+    """One replicate, every method: {method: ([:class:`Draw`] or None
+    where the method does not apply, seconds)}; `task` is (configuration
+    path, file name, key variable names).
     """
     path = os.path.join(settings.folder, *task[:2])
     names, X, y = read_table(path)
@@ -496,16 +656,13 @@ def run_replicate(settings, task):
     for name in settings.methods:
         start = time.perf_counter()
         try:
-            scores = scores_of(name, X, y, discrete, kind,
-                               settings.discrete_limit, settings.ties)
+            draws = method_draws(settings, name, names, task[1], X, y,
+                                 discrete, kind)
         except ValueError as error:  # the method refuses the data
             raise ValueError(f"{path}: {name}: {error}") from None
-        ranks = (None,) * 4 if scores is None else tuple(
-            worst_rank(scores, keys, absolute)
-            if keys is relevant or registers.any() else None
-            for absolute in (False, True)
-            for keys in (relevant, relevant | registers))
-        out[name] = ranks + (time.perf_counter() - start,)
+        out[name] = (None if draws is None else
+                     [draw_of(scores, relevant, registers)
+                      for scores in draws], time.perf_counter() - start)
     return out
 
 
@@ -517,14 +674,18 @@ def _run_replicate_in_worker(fields, task):
 class Results:
     """The worst ranks of every replicate, by configuration and method.
 
-    ``ranks[path][method]`` is a list, one entry per replicate: the rank
-    of its worst-ranked key variable, or None where the method does not
-    apply; ``with_registers[path][method]`` the same of the key variables
-    and the register bits together, for the configurations with register
+    ``ranks[path][method]`` is a list, one entry per replicate (of the
+    shuffle control, per order of each replicate, :data:`SHUFFLES` a
+    replicate, as UrbsLab count them): the rank of its worst-ranked key
+    variable, or None where the method does not apply;
+    ``with_registers[path][method]`` the same of the key variables and
+    the register bits together, for the configurations with register
     bits; ``absolute`` and ``absolute_with_registers`` the same two ranked
     by the magnitude of the scores (UrbsLab's re-benchmark scores every
-    method both ways; Freda et al. 2024); ``seconds[method]`` the time
-    each method took in all.
+    method both ways; Freda et al. 2024); ``keys`` and ``keys_absolute``
+    the ranks of every key variable, a tuple per entry (None where the
+    method does not apply); ``times[path][method]`` the seconds the method
+    took on each replicate, ``seconds[method]`` in all.
     """
     settings: Settings
     configurations: list
@@ -535,11 +696,30 @@ class Results:
     with_registers: dict = field(default_factory=dict)
     absolute: dict = field(default_factory=dict)
     absolute_with_registers: dict = field(default_factory=dict)
+    keys: dict = field(default_factory=dict)
+    keys_absolute: dict = field(default_factory=dict)
+    times: dict = field(default_factory=dict)
     seconds: dict = field(default_factory=dict)
     wall: float = 0.0
 
     FILES = ("rebate_power.csv", "rebate_replicates.csv",
-             "rebate_heatmap.png", "rebate_power_curves.png")
+             "rebate_heatmap.png", "rebate_power_curves.png",
+             "rebate_ranks.csv", "rebate_mannwhitney.csv",
+             "rebate_rank_heatmap.png")
+
+    def groups(self):
+        """The families of the configurations (:func:`family_groups`)."""
+        return family_groups(self.configurations)
+
+    def columns(self):
+        """The columns of the heat maps and the comparisons: (method,
+        ranked by the magnitude of its scores), every method by score
+        and, with the settings' `absolute`, by magnitude too (not the
+        controls, whose scores are never negative)."""
+        methods = self.settings.methods
+        return [(m, False) for m in methods] + [
+            (m, True) for m in methods
+            if self.settings.absolute and m not in CONTROLS]
 
     def ranks_of(self, registers=False, absolute=False):
         """The worst ranks of the key variables (with `registers`: and of
@@ -583,6 +763,9 @@ class Results:
         write_csv(paths[1], self.replicate_rows())
         plot_heatmap(self, paths[2])
         plot_curves(self, paths[3])
+        write_csv(paths[4], rebate_statistics.rank_rows(self))
+        write_csv(paths[5], rebate_statistics.mann_whitney_rows(self))
+        plot_rank_heatmap(self, paths[6])
         return paths
 
     def power_rows(self):
@@ -616,25 +799,39 @@ class Results:
         return rows
 
     def replicate_rows(self):
-        """One row per configuration, replicate and method: the worst
-        rank of the key variables and, where there are register bits, of
-        the key variables and the register bits (empty where the method
+        """One row per configuration, replicate, method and draw (the
+        shuffle control's orders; 0 for the others): the worst rank of the
+        key variables and, where there are register bits, of the key
+        variables and the register bits, both by score and by its
+        magnitude, and the key variables' ranks (empty where the method
         does not apply)."""
         def cell(rank):
             return "" if rank is None else rank
 
-        return [dict(configuration=c.path, replicate=name, method=method,
-                     worst_rank=cell(rank), worst_rank_with_registers=cell(
-                         self.with_registers[c.path][method][number]),
-                     worst_rank_absolute=cell(
-                         self.absolute[c.path][method][number]),
-                     worst_rank_absolute_with_registers=cell(
-                         self.absolute_with_registers[c.path][method][
-                             number]))
-                for c in self.configurations
-                for method in self.settings.methods
-                for number, (name, rank) in enumerate(
-                    zip(c.files, self.ranks[c.path][method]))]
+        def ranks(values):
+            return "" if values is None else " ".join(map(str, values))
+
+        rows = []
+        for c in self.configurations:
+            for method in self.settings.methods:
+                entries = self.ranks[c.path][method]
+                draws = len(entries) // len(c.files)
+                for i, rank in enumerate(entries):
+                    rows.append(dict(
+                        configuration=c.path, replicate=c.files[i // draws],
+                        method=method, draw=i % draws,
+                        worst_rank=cell(rank),
+                        worst_rank_with_registers=cell(
+                            self.with_registers[c.path][method][i]),
+                        worst_rank_absolute=cell(
+                            self.absolute[c.path][method][i]),
+                        worst_rank_absolute_with_registers=cell(
+                            self.absolute_with_registers[c.path][method][i]),
+                        key_ranks=ranks(self.keys[c.path][method][i]),
+                        key_ranks_absolute=ranks(
+                            self.keys_absolute[c.path][method][i]),
+                        seconds=f"{self.times[c.path][method][i // draws]:.4g}"))
+        return rows
 
     def summary(self):
         """The power at the top, configurations by methods, their mean,
@@ -682,6 +879,8 @@ class Results:
         means = self.mean_power_at_top(absolute=True)
         lines.append(f"{'mean':<{width}}" + "".join(
             f"  {means[m]:>{w}.2f}" for m, w in zip(methods, cells)))
+        lines += ["", "The mean rank of the key variables (1 the best), "
+                      "by family:"] + rebate_statistics.rank_table(self)
         return "\n".join(lines)
 
     def family_table(self, names=None):
@@ -789,14 +988,17 @@ def assemble(settings, found, per_file, wall):
         results.registers[c.path] = int(
             (register_bits(names) & ~np.isin(names, c.keys)).sum())
         stores = (results.ranks, results.with_registers, results.absolute,
-                  results.absolute_with_registers)
-        for store in stores:
+                  results.absolute_with_registers, results.keys,
+                  results.keys_absolute)
+        for store in stores + (results.times,):
             store[c.path] = {m: [] for m in settings.methods}
         for name in c.files:
-            for method, (*ranks, seconds) in per_file[
+            for method, (draws, seconds) in per_file[
                     (c.path, name, c.keys)].items():
-                for store, rank in zip(stores, ranks):
-                    store[c.path][method].append(rank)
+                for draw in draws or [Draw(*(None,) * len(Draw._fields))]:
+                    for store, rank in zip(stores, draw):
+                        store[c.path][method].append(rank)
+                results.times[c.path][method].append(seconds)
                 results.seconds[method] += seconds
     return results
 
@@ -804,36 +1006,68 @@ def assemble(settings, found, per_file, wall):
 # --- the figures ------------------------------------------------------------
 
 def plot_heatmap(results, path, dpi=110):
-    """The study's heat map: configurations (rows) by methods (columns),
-    the colour and the number the power at r = the number of predictive
-    features (grey where a method does not apply)."""
+    """The study's heat map: configurations (rows) by methods (columns,
+    :meth:`Results.columns`), the colour and the number the power at r =
+    the number of predictive features (grey where a method does not
+    apply)."""
+    columns = results.columns()
+    power = np.array([[np.nan if (top := results.power_at_top(
+        c.path, m, absolute=absolute)) is None else top
+        for m, absolute in columns] for c in results.configurations])
+    draw_heatmap(power, [c.label for c in results.configurations], columns,
+                 "power at r = number of predictive features",
+                 [[f"{value:.2f}"[1:] if value < 1 else "1" for value in row]
+                  for row in power], path, dpi)
+
+
+def plot_rank_heatmap(results, path, dpi=110):
+    """The ranks' heat map in the layout of :func:`plot_heatmap`: families
+    (rows) by methods (columns), the number the mean rank of the key
+    variables (:func:`.rebate_statistics.mean_ranks`), the colour 1 -
+    (mean rank - 1) / (features - 1), features the mean number of the
+    family's configurations: 1 at the top of the ranking, 0 at its
+    bottom, bright where good as in the power's map."""
+    groups = results.groups()
+    means = np.array([[rebate_statistics.mean_ranks(
+        results, group, method, absolute)[0]
+        for method, absolute in results.columns()] for _, group in groups])
+    features = np.array([[np.mean([results.features[c.path] for c in group])]
+                         for _, group in groups])
+    draw_heatmap(1 - (means - 1) / np.maximum(features - 1, 1),
+                 [label for label, _ in groups], results.columns(),
+                 "mean rank of the key variables (colour: 1 the top, "
+                 "0 the bottom)",
+                 [[f"{value:.3g}" for value in row] for row in means],
+                 path, dpi)
+
+
+def draw_heatmap(values, rows, columns, legend, texts, path, dpi):
+    """A heat map of `values` (rows by columns, 0 to 1; grey where NaN)
+    with their `texts`, its rows labelled `rows` and its columns by
+    `columns` (:meth:`Results.columns`), its colour bar `legend`, saved
+    to `path`."""
+    columns = [rebate_statistics.column_label(*column) for column in columns]
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    methods = results.settings.methods
-    rows = results.configurations
-    power = np.array([[np.nan if (top := results.power_at_top(c.path, m))
-                       is None else top for m in methods] for c in rows])
-    longest = max(len(c.label) for c in rows)
-    figure = Figure(figsize=(1.6 + 0.045 * longest + 0.62 * len(methods),
+    longest = max(len(label) for label in rows)
+    figure = Figure(figsize=(1.6 + 0.045 * longest + 0.62 * len(columns),
                              1.6 + 0.24 * len(rows)))
     FigureCanvasAgg(figure)
     axes = figure.add_subplot(1, 1, 1)
     axes.set_facecolor("#dddddd")
-    image = axes.imshow(np.ma.masked_invalid(power), cmap="viridis",
+    image = axes.imshow(np.ma.masked_invalid(values), cmap="viridis",
                         vmin=0, vmax=1, aspect="auto")
-    for (i, j), value in np.ndenumerate(power):
+    for (i, j), value in np.ndenumerate(values):
         if np.isfinite(value):
-            axes.text(j, i, f"{value:.2f}"[1:] if value < 1 else "1",
-                      ha="center", va="center", fontsize=6,
-                      color="white" if value < 0.6 else "black")
-    axes.set_xticks(range(len(methods)))
-    axes.set_xticklabels(methods, rotation=60, ha="right", fontsize=7)
+            axes.text(j, i, texts[i][j], ha="center", va="center",
+                      fontsize=6, color="white" if value < 0.6 else "black")
+    axes.set_xticks(range(len(columns)))
+    axes.set_xticklabels(columns, rotation=60, ha="right", fontsize=7)
     axes.set_yticks(range(len(rows)))
-    axes.set_yticklabels([c.label for c in rows], fontsize=6)
+    axes.set_yticklabels(rows, fontsize=6)
     colorbar = figure.colorbar(image, ax=axes, fraction=0.03, pad=0.02)
-    colorbar.set_label("power at r = number of predictive features",
-                       fontsize=7)
+    colorbar.set_label(legend, fontsize=7)
     figure.tight_layout()
     figure.savefig(path, dpi=dpi, bbox_inches="tight")
 
