@@ -30,6 +30,7 @@ are 0 or 1.  :func:`method_pairs` finds them:
 lists.
 """
 from collections import namedtuple
+from dataclasses import replace
 
 import numpy as np
 
@@ -136,6 +137,28 @@ def pairs_of_lists(data, refs, lists, rank_weights, kernels):
     return NeighbourPairs(np.asarray(first, np.int64),
                           np.asarray(second, np.int64), miss, -hit, data,
                           kernels)
+
+
+def fixed_by_attributes(method, pairs):
+    """Whether `method`'s `pairs` (of `pairs.data`) stay the same pairs,
+    with the same diffs, when the labels are permuted: a SURF-family near
+    set is every instance within a radius of the reference, which the
+    attributes alone fix.  ReliefF's (and Relief's) k nearest are found
+    per class, or for a number ranked by distance and weighed by rank;
+    the diffs of a missing value are class-conditional (RELIEF-D, a
+    table per class): those pairs are found again."""
+    return (method in NEAR_SET_METHODS
+            and pairs.data.exact.relief_d.shape[0] == 0)
+
+
+def relabelled(pairs, order, task):
+    """The near-set `pairs` (:func:`fixed_by_attributes`) with the
+    multipliers of another labelling: instance i with the class (or
+    target) of instance ``order[i]``."""
+    data = replace(pairs.data, groups=pairs.data.groups[order],
+                   target=pairs.data.target[order])
+    miss, hit = near_set_multipliers(data, pairs.first, pairs.second, task)
+    return pairs._replace(miss=miss, hit=hit, data=data)
 
 
 def near_set_multipliers(data, first, second, task):
