@@ -104,9 +104,10 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
                     task="classification", top_k=None, attributes=None,
                     absolute=ABSOLUTE, test="t", adjustment=ADJUSTMENT,
                     n_permutations=N_PERMUTATIONS,
-                    random_state=RANDOM_STATE, k_nearest=None, deviation=DEVIATION, weighting="exp_rank",
-                    sigma=None, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-                    ties=TIES, names=None, progress_callback=None):
+                    random_state=RANDOM_STATE, k_nearest=None,
+                    deviation=DEVIATION, weighting="exp_rank", sigma=None,
+                    diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
+                    names=None, progress_callback=None):
     """The interaction map of the best `top_k` attributes (or of
     `attributes`) over `method`'s neighbour pairs.
 
