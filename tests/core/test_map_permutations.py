@@ -153,7 +153,7 @@ def test_the_permuted_maps_are_the_maps():
     got = interaction_map(X, y, discrete, method="multisurf",
                           attributes=range(4), test=None)
     diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first,
-                                     pairs.second, np.arange(4)).T
+                                     pairs.second, np.arange(4))
     assert_allclose(co_difference_map(diffs, pairs.miss, pairs.hit),
                     got.interaction, rtol=1e-10, atol=1e-15)
 

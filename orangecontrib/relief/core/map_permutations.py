@@ -60,15 +60,15 @@ DIGITS = 10
 
 def co_difference_map(diffs, miss, hit):
     """Delta = w+ Cov+ - w- Cov- (:mod:`.interactions`) of the pairs'
-    `diffs` (pairs by attributes) with multipliers `miss` (u) and `hit`
+    `diffs` (attributes by pairs) with multipliers `miss` (u) and `hit`
     (v)."""
-    totals = miss.sum(), hit.sum()
-    means = [diffs.T @ weight / total if total > 0
-             else np.zeros(diffs.shape[1])
-             for weight, total in zip((miss, hit), totals)]
-    co_difference = diffs.T @ (diffs * (miss - hit)[:, None])
-    return (co_difference - totals[0] * np.outer(means[0], means[0])
-            + totals[1] * np.outer(means[1], means[1]))
+    weights = np.stack([miss, hit], axis=1)
+    totals = weights.sum(axis=0)
+    sums = diffs @ weights  # one pass over the diffs for both means
+    means = np.where(totals > 0, sums / np.where(totals > 0, totals, 1), 0)
+    co_difference = (diffs * (miss - hit)) @ diffs.T
+    return (co_difference - totals[0] * np.outer(means[:, 0], means[:, 0])
+            + totals[1] * np.outer(means[:, 1], means[:, 1]))
 
 
 def content_order(data):
@@ -130,9 +130,9 @@ def permutation_map_test(pairs, X, y, discrete, attributes, search,
 
 
 def diffs_of(pairs, attributes):
-    """The diffs of `attributes` over `pairs`, (pairs, K)."""
-    return pairs.kernels.pair_diffs(pairs.data.exact, pairs.first,
-                                    pairs.second, attributes).T
+    """The diffs of `attributes` over `pairs`, (K, pairs), in rows."""
+    return np.ascontiguousarray(pairs.kernels.pair_diffs(
+        pairs.data.exact, pairs.first, pairs.second, attributes))
 
 
 def rounded(values, scale):
