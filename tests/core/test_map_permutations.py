@@ -181,3 +181,12 @@ def test_bad_options(options, message):
         y = np.random.default_rng(0).random(40)
     with pytest.raises(ReliefInputError, match=message):
         interaction_map(X, y, discrete, **{"test": "permutation", **options})
+
+
+def test_progress_runs_through_the_permutations():
+    X, y, discrete = tied(3, n=40, a=4)
+    seen = []
+    interaction_map(X, y, discrete, attributes=range(4), test="permutation",
+                    n_permutations=50, progress_callback=seen.append)
+    assert seen[-1] == 1.0 and np.all(np.diff(seen) >= 0)
+    assert len([value for value in seen if 0.1 < value < 1]) >= 5
