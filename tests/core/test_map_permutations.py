@@ -12,7 +12,8 @@ from orangecontrib.relief.core.interactions import (interaction_map,
                                                     strongest_pairs)
 from orangecontrib.relief.core.map_permutations import co_difference_map
 from orangecontrib.relief.core.neighbour_pairs import (fixed_by_attributes,
-                                                       method_pairs)
+                                                       method_pairs,
+                                                       relabelled)
 from tests.core.engines import each_engine
 from tests.core.test_interactions import mixed, tied, xor
 from tests.reference import interactions as ref
@@ -134,16 +135,45 @@ def test_missing_values_search_again():
     X, y, discrete = mixed(4, n=50)
     X[::7, 0] = np.nan
     pairs = method_pairs(X, y, discrete, method="multisurf")
-    assert not fixed_by_attributes("multisurf", pairs)
+    assert not fixed_by_attributes("multisurf", pairs, "classification")
     assert fixed_by_attributes(
         "multisurf", method_pairs(X[:, 1:], y, discrete[1:],
-                                  method="multisurf"))
+                                  method="multisurf"), "classification")
     order = np.random.default_rng(1).permutation(50)
     options = dict(method="multisurf", attributes=range(4),
                    test="permutation", n_permutations=40)
     one = interaction_map(X, y, discrete, **options)
     other = interaction_map(X[order], y[order], discrete, **options)
     assert_array_equal(one.p, other.p)
+
+
+@pytest.mark.parametrize("method, task, fixed", [
+    ("relieff", "classification", False), ("relief", "classification", False),
+    ("relieff", "regression", True), ("multisurf", "classification", True),
+    ("surf*", "regression", True)])
+def test_which_pairs_are_kept_and_their_multipliers(method, task, fixed):
+    """The pairs kept over the permutations, relabelled as they are, have
+    the method's multipliers; those of the others are found again."""
+    X, y, discrete = mixed(6, n=40)
+    if task == "regression":
+        y = np.random.default_rng(2).random(40)
+    pairs = method_pairs(X, y, discrete, method=method, task=task)
+    assert fixed_by_attributes(method, pairs, task) is fixed
+    if not fixed:
+        return
+    order = np.random.default_rng(3).permutation(40)
+    found = method_pairs(X, y[order], discrete, method=method, task=task)
+    for got, expected in ((relabelled(pairs, np.arange(40), task), pairs),
+                          (relabelled(pairs, order, task), found)):
+        assert_allclose(by_pair(got), by_pair(expected), rtol=1e-12,
+                        atol=1e-18)
+
+
+def by_pair(pairs):
+    """(first, second, miss, hit) rows of `pairs`, sorted by the pair."""
+    rows = np.column_stack([pairs.first, pairs.second, pairs.miss,
+                            pairs.hit])
+    return rows[np.lexsort((pairs.second, pairs.first))]
 
 
 def test_the_permuted_maps_are_the_maps():

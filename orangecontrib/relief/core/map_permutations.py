@@ -21,14 +21,15 @@ map's distribution under no association:
   only, so they are found once and only their multipliers (hit or miss,
   the class sizes in each near set) follow the labels
   (:func:`.neighbour_pairs.relabelled`);
+* RReliefF's k nearest are ranked by distance alone: its pairs and their
+  rank weights are kept, and only the |y_R - y_I| of its multipliers
+  follow the target;
 * ReliefF's (and Relief's) pairs are the k nearest *of each class*: which
   instances they are depends on the labels, and keeping the observed
   pairs while relabelling them would test another statistic (pairs
   chosen as the nearest of the observed classes), so the search is done
-  again for every permutation; likewise for RReliefF (the multipliers
-  weigh the ranks of the lists, :func:`.neighbour_pairs.method_pairs`) and
-  for data with missing values and a class (the diffs of a missing value
-  are class-conditional).
+  again for every permutation; likewise for data with missing values and
+  a class (the diffs of a missing value are class-conditional).
 
 The attributes mapped are those chosen on the observed labels; the test
 is of each entry of those fixed pairs of attributes.
@@ -95,7 +96,7 @@ def permutation_map_test(pairs, X, y, discrete, attributes, search,
     order = content_order(data)
     y = np.array(y, dtype=np.float64)
     rows = data.kept_rows
-    fixed = fixed_by_attributes(method, pairs)
+    fixed = fixed_by_attributes(method, pairs, task)
     if fixed:
         check_memory("the permutation test's diffs",
                      len(pairs.first) * len(attributes) * 8)
