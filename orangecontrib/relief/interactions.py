@@ -14,7 +14,8 @@ from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 from .arrays import table_arrays
 from .core.interactions import (clustered_order, interaction_map,
                                 strongest_pairs)
-from .core.options import ABSOLUTE, ADJUSTMENT, TIES
+from .core.options import (ABSOLUTE, ADJUSTMENT, N_PERMUTATIONS,
+                           RANDOM_STATE, TIES)
 
 TableInteractions = namedtuple("TableInteractions", [
     "map",         # the core's InteractionMap
@@ -38,14 +39,17 @@ PAIR_COLUMNS = (("interaction", "interaction"),
 
 def interactions(data, *, method="relieff", top_k=None, attributes=None,
                  absolute=ABSOLUTE, test="t", adjustment=ADJUSTMENT,
+                 n_permutations=N_PERMUTATIONS, random_state=RANDOM_STATE,
                  k_nearest=None, ties=TIES, progress_callback=None):
     """The interaction map of `data` (an Orange table with a class): of its
     best `top_k` attributes by `method`'s weights (default the best 30),
     or of `attributes` (variables or their names).
 
     `method`: "relief", "relieff", "surf", "surf*", "multisurf" or
-    "multisurf*"; `test` "t" (a categorical class) or None; the other
-    options as :func:`.core.interactions.interaction_map`'s.
+    "multisurf*"; `test` "t" (a categorical class), "permutation"
+    (`n_permutations` of the class or target, seeded by `random_state`)
+    or None; the other options as
+    :func:`.core.interactions.interaction_map`'s.
 
     Returns
     -------
@@ -66,6 +70,7 @@ def interactions(data, *, method="relieff", top_k=None, attributes=None,
         arrays.X, arrays.y, arrays.discrete, method=method,
         task=arrays.task, top_k=top_k, attributes=attributes,
         absolute=absolute, test=test, adjustment=adjustment,
+        n_permutations=n_permutations, random_state=random_state,
         k_nearest=k_nearest, ties=ties,
         names=[var.name for var in domain.attributes],
         progress_callback=progress_callback)

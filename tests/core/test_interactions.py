@@ -187,7 +187,7 @@ def test_engines_agree():
     (dict(top_k=9), "top_k=9 is more than the 8 attributes"),
     (dict(task="regression"), "needs a class; the target is numeric"),
     (dict(attributes=[0]), "at least two distinct columns"),
-    (dict(test="permutation"), "test must be one of .t. or None"),
+    (dict(test="z"), "test must be one of .t., .permutation. or None"),
     (dict(method="rrelieff"), "method must be one of"),
 ])
 def test_bad_input(options, message):

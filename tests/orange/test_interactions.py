@@ -33,6 +33,17 @@ def test_the_table_is_mapped_as_its_arrays():
         data.domain.attributes[i].name for i in expected.attributes]
 
 
+def test_the_permutation_test_reaches_the_core():
+    data = xor_table(n=120, noise=3)
+    options = dict(top_k=4, test="permutation", n_permutations=30,
+                   random_state=4)
+    found = interactions(data, **options)
+    expected = interaction_map(data.X, data.Y, np.ones(5, bool), **options)
+    assert_array_equal(found.map.p, expected.p)
+    assert found.map.test == "permutation" and found.map.n_permutations == 30
+    assert np.isnan(pairs_table(found).get_column("t")).all()
+
+
 def test_the_pairs_table_puts_the_xor_pair_first():
     found = interactions(xor_table(), top_k=6)
     table = pairs_table(found)
@@ -84,11 +95,43 @@ def test_a_numeric_class_is_mapped_untested(capsys, tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+def test_the_command_tests_by_permutations(capsys, tmp_path):
+    """p and q without a t; the same seed, the same p-values; too few
+    permutations for any q below 0.05 say so."""
+    data = tmp_path / "xor.tab"
+    xor_table(n=150, noise=3).save(str(data))
+    argv = ["interactions", str(data), "--top", "4", "--pairs", "2",
+            "--no-figure", "--test", "permutation", "--permutations", "99",
+            "--seed", "2"]
+    code, lines, _ = run(capsys, *argv)
+    assert code == 0 and lines[0].split()[-3:] == ["co-diff.", "p", "q"]
+    assert lines[1].split()[1:3] in (["b0", "b1"], ["b1", "b0"])
+    assert lines[1].endswith("*")
+    assert "99 label permutations (seed 2), q by bh" in lines[-1]
+    assert run(capsys, *argv)[1][:3] == lines[:3]
+    code, lines, _ = run(capsys, *argv[:-4], "--permutations", "5",
+                         "--adjust", "holm")
+    assert code == 0
+    assert "note: with 5 permutations and 6 pairs no q can be below 0.05" \
+        in "\n".join(lines)
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--top", "99"], "--top=99 is more than the 13 attributes"),
     (["cpu", "--test", "t"], "needs a class; the target is numeric"),
+    (["--permutations", "50"], "--permutations needs --test permutation"),
+    (["--seed", "1"], "--seed needs --test permutation"),
     (["--top", "1"], "at least two attributes")])
 def test_bad_input_is_one_line(capsys, argv, message):
     code, lines, err = run(capsys, "interactions", "--no-figure", *argv)
     assert code == 2 and not lines
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_no_permutations_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["interactions", "heart_disease", "--test", "permutation",
+              "--permutations", "0"])
+    assert exit_.value.code == 2
+    assert "--permutations: must be at least 1, not 0" in \
+        capsys.readouterr().err

@@ -19,6 +19,8 @@ E+ / E- the means over the pairs weighted by u / v and w+ / w- the totals:
 """
 import math
 
+import numpy
+
 from .relief import diff, neighbours, prepare
 from .surf import _by_class, _distances, neighbourhoods
 
@@ -101,3 +103,34 @@ def interaction_map(X, y, discrete=None, *, method="relieff", k_nearest=10,
             sd = math.sqrt(sum((x - mean) ** 2 for x in z) / (m - 1))
             t[a][b] = mean / (sd / math.sqrt(m)) if sd > 0 else math.nan
     return co, delta, t, weights
+
+
+def permutation_p(X, y, discrete=None, *, n_permutations, seed, **options):
+    """Two-sided label-permutation p-values of Delta (lists of lists).
+
+    The rows are put in the order of their values, then of their class;
+    each permutation, drawn in turn by
+    ``numpy.random.default_rng(seed).permutation(n)``, gives the row at
+    place j of that order the class of the row at place perm[j]; an
+    entry's p is (1 + #{|Delta_b| >= |Delta|}) / (1 + B), values within
+    1e-9 of the map's largest entry counted as equal.
+    """
+    n = len(y)
+    order = sorted(range(n), key=lambda i: (tuple(X[i]), y[i]))
+    observed = interaction_map(X, y, discrete, **options)[1]
+    K = len(observed)
+    slack = 1e-9 * max(abs(x) for row in observed for x in row)
+    counts = [[0] * K for _ in range(K)]
+    rng = numpy.random.default_rng(seed)
+    for _ in range(n_permutations):
+        perm = rng.permutation(n)
+        labels = [0.0] * n
+        for j in range(n):
+            labels[order[j]] = y[order[perm[j]]]
+        delta = interaction_map(X, numpy.array(labels), discrete,
+                                **options)[1]
+        for a in range(K):
+            for b in range(K):
+                if abs(delta[a][b]) >= abs(observed[a][b]) - slack:
+                    counts[a][b] += 1
+    return [[(1 + c) / (1 + n_permutations) for c in row] for row in counts]

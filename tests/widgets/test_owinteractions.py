@@ -196,6 +196,36 @@ class TestOWInteractions(SendAndWaitMixin, base.WidgetTest):
         self.assertTrue(widget.Warning.method_replaced.is_shown())
         self.assertEqual(widget.method, "ReliefF")
 
+    def test_the_permutation_test(self):
+        """The map's p-values are the script's permutation p-values, for a
+        categorical class and a numeric one (which the t cannot test);
+        the cells, the caption, the legend and the report say so."""
+        widget = self.widget
+        choose(widget.test_combo, "permutation")
+        widget.n_permutations, widget.top_k = 40, 4
+        for data, options in ((self.xor, dict(method="relieff", k_nearest=10,
+                                              ties="share")),
+                              (self.cpu, dict(method="relieff",
+                                              k_nearest=50, ties="share"))):
+            with self.subTest(data=data.name):
+                self.send_and_wait(data)
+                expected = interactions(data, top_k=4, test="permutation",
+                                        n_permutations=40, **options)
+                np.testing.assert_array_equal(widget.found.map.p,
+                                              expected.map.p)
+                self.assertFalse(widget.Information.untested.is_shown())
+                self.assertTrue(widget.test_controls[0].isEnabled())
+                self.assertIn("40 permutations of the class",
+                              widget.legend.text())
+                self.assertIn(", p = ", widget.pair_caption.text())
+                self.assertNotIn("t = ", widget.pair_caption.text())
+                self.assertNotIn("t = ", widget._tooltips()[0][1])
+        self.assertFalse(widget.permutations_spin.box.isHidden())
+        widget.send_report()
+        choose(widget.test_combo, "t")
+        self.assertTrue(widget.permutations_spin.box.isHidden())
+        self.assertTrue(widget.Information.untested.is_shown())
+
     def test_the_methods_are_the_registrys_whose_pairs_the_map_reads(self):
         self.assertLessEqual(set(MAP_METHODS.values()), set(PAIR_METHODS))
         self.assertEqual(self.widget.method_combo.values(),
@@ -261,11 +291,12 @@ class TestOWInteractions(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(self.xor)
         names = self.shown_names()
         self.click(4, 5)  # row 4, column 5
+        widget.test, widget.n_permutations = "permutation", 30
         settings = widget.settingsHandler.pack_data(widget)
         restored = self.create_widget(OWInteractions,
                                       stored_settings=settings)
         for name in ("method", "top_k", "absolute", "alpha",
-                     "adjustment_index"):
+                     "adjustment_index", "test", "n_permutations"):
             self.assertEqual(getattr(restored, name), getattr(widget, name))
         self.assertEqual(restored.method_combo.value(), "MultiSURF")
         self.send_and_wait(self.xor, widget=restored)
@@ -275,8 +306,11 @@ class TestOWInteractions(SendAndWaitMixin, base.WidgetTest):
                          [names[5], names[4]])
         # a stored pair that is no pair of names is dropped
         odd = self.create_widget(OWInteractions,
-                                 stored_settings={"selected_pair": [3]})
+                                 stored_settings={"selected_pair": [3],
+                                                  "test": "z",
+                                                  "n_permutations": -5})
         self.assertEqual(odd.selected_pair, ())
+        self.assertEqual((odd.test, odd.n_permutations), ("t", 1))
 
     def test_report(self):
         self.widget.send_report()

@@ -3,8 +3,9 @@ strongest pairs of a Relief interaction map with their test, and its heat
 map."""
 import time
 
-from .common import (CliError, ProgressBar, input_error, option_names,
-                     positive_int, write_figure)
+from .common import (CliError, ProgressBar, input_error,
+                     non_negative_int, option_names, positive_int,
+                     write_figure)
 from .rank import add_file_arguments, add_ties_argument, data_table
 
 DEFAULT_FIGURE = "interactions.png"
@@ -16,7 +17,9 @@ def add_interactions_command(subparsers):
     """Register ``orange-relief interactions``."""
     from orangecontrib.relief.core.interactions import TOP_K
     from orangecontrib.relief.core.neighbour_pairs import METHODS
-    from orangecontrib.relief.core.options import ADJUSTMENT, PARAMETERS
+    from orangecontrib.relief.core.options import (ADJUSTMENT,
+                                                   N_PERMUTATIONS, PARAMETERS,
+                                                   RANDOM_STATE)
 
     parser = subparsers.add_parser(
         "interactions", help="which attributes act together: the strongest "
@@ -27,8 +30,8 @@ def add_interactions_command(subparsers):
                     "together between near instances of different classes "
                     "than between near instances of the same class, beyond "
                     "what each does alone (an XOR pair is strongly "
-                    "negative); print the strongest pairs with a t test and "
-                    "draw the map.")
+                    "negative); print the strongest pairs with a t test or "
+                    "a label-permutation test and draw the map.")
     add_file_arguments(parser)
     parser.add_argument(
         "--top", type=positive_int, dest="top_k", metavar="K",
@@ -50,10 +53,22 @@ def add_interactions_command(subparsers):
         help="choose the best attributes by the magnitude of their weights "
              "(the bits of a higher-order XOR can weigh negative)")
     parser.add_argument(
-        "--test", choices=["t", "none"],
+        "--test", choices=["t", "permutation", "none"],
         help="the test of every pair: t (a t of the references' shares, "
-             "the default for a categorical class) or none (the default, "
-             "and the only choice, for a numeric one)")
+             "quick but optimistic; the default for a categorical class), "
+             "permutation (the map computed again for --permutations "
+             "permutations of the class or target; holds its level, for "
+             "a numeric target too) or none (the default for a numeric "
+             "target)")
+    parser.add_argument(
+        "--permutations", type=positive_int, metavar="B",
+        dest="n_permutations",
+        help=f"with --test permutation: how many (default "
+             f"{N_PERMUTATIONS}; the smallest p-value is 1 / (B + 1))")
+    parser.add_argument(
+        "--seed", type=non_negative_int, dest="random_state", metavar="S",
+        help=f"with --test permutation: the seed of the permutations "
+             f"(default {RANDOM_STATE})")
     parser.add_argument(
         "--adjust", dest="adjustment",
         choices=PARAMETERS["adjustment"].allowed,
@@ -75,7 +90,8 @@ def add_interactions_command(subparsers):
 def format_pairs(found, count):
     """The lines of a table of the `count` strongest pairs of `found` (a
     :class:`...interactions.TableInteractions`): the two attributes, the
-    interaction, the co-difference and, where tested, t, p and q."""
+    interaction, the co-difference and, where tested, t (of the t test),
+    p and q."""
     from orangecontrib.relief.core.interactions import strongest_pairs
 
     result = found.map
@@ -84,30 +100,64 @@ def format_pairs(found, count):
              for a, b in order]
     width = max([len("attribute 1")] + [len(n) for pair in names
                                          for n in pair])
-    tested = result.df == result.df  # not NaN
     header = (f"{'rank':>4}  {'attribute 1':<{width}}  "
               f"{'attribute 2':<{width}}  {'interaction':>11}  "
               f"{'co-diff.':>9}")
-    if tested:
-        header += f"  {'t':>7}  {'p':>9}  {'q':>9}"
+    if result.test == "t":
+        header += f"  {'t':>7}"
+    if result.test is not None:
+        header += f"  {'p':>9}  {'q':>9}"
     lines = [header]
     for rank, ((a, b), (first, second)) in enumerate(zip(order, names),
                                                       start=1):
         line = (f"{rank:>4}  {first:<{width}}  {second:<{width}}  "
                 f"{result.interaction[a, b]:>11.6f}  "
                 f"{result.co_difference[a, b]:>9.6f}")
-        if tested:
-            line += (f"  {result.statistic[a, b]:>7.2f}  "
-                     f"{result.p[a, b]:>9.2e}  {result.q[a, b]:>9.2e}"
+        if result.test == "t":
+            line += f"  {result.statistic[a, b]:>7.2f}"
+        if result.test is not None:
+            line += (f"  {result.p[a, b]:>9.2e}  {result.q[a, b]:>9.2e}"
                      + (" *" if result.q[a, b] < 0.05 else ""))
         lines.append(line)
     return lines
 
 
+def test_summary(result, adjustment, seed):
+    """What the summary line says of the map's test."""
+    if result.test is None:
+        return ""
+    test = (f"t with {result.df} degrees of freedom" if result.test == "t"
+            else f"{result.n_permutations} label permutations (seed {seed})")
+    return f", {test}, q by {adjustment}, * q < 0.05"
+
+
+def too_few_permutations(found, adjustment):
+    """Why no pair of the map `found` can have q < 0.05 with its
+    permutations, whatever the data, or None."""
+    from orangecontrib.relief.core.significance import permutation_shortfall
+
+    result = found.map
+    k = len(found.variables)
+    if result.test != "permutation":
+        return None
+    shortfall = permutation_shortfall(k * (k - 1) // 2,
+                                      result.n_permutations, 0.05,
+                                      adjustment)
+    if shortfall is None:
+        return None
+    smallest, needed = shortfall
+    return (f"with {result.n_permutations} permutations and "
+            f"{k * (k - 1) // 2} pairs no q can be below 0.05 (the smallest "
+            f"is {smallest:.3g})"
+            + ("" if needed is None
+               else f"; use --permutations {needed} or more"))
+
+
 def run_interactions(args):
     """Map the attributes of `args.file`, print the strongest pairs and draw
     the heat map."""
-    from orangecontrib.relief.core.options import TIES
+    from orangecontrib.relief.core.options import (N_PERMUTATIONS,
+                                                   RANDOM_STATE, TIES)
     from orangecontrib.relief.interactions import (heat_map_figure,
                                                    interactions)
 
@@ -118,13 +168,21 @@ def run_interactions(args):
                        "with --class")
     numeric = class_var.is_continuous
     test = args.test or ("none" if numeric else "t")
+    for name in ("n_permutations", "random_state"):
+        if getattr(args, name) is not None and test != "permutation":
+            raise CliError(f"{args.options[name]} needs --test permutation: "
+                           f"without it {args.options[name]} has no effect.")
+    permutations = dict(
+        n_permutations=args.n_permutations or N_PERMUTATIONS,
+        random_state=(RANDOM_STATE if args.random_state is None
+                      else args.random_state))
     start = time.perf_counter()
     try:
         found = interactions(
             table, method=args.method, top_k=args.top_k,
-            absolute=args.absolute, test=None if test == "none" else "t",
+            absolute=args.absolute, test=None if test == "none" else test,
             adjustment=args.adjustment, k_nearest=args.k_nearest,
-            ties=args.ties or TIES,
+            ties=args.ties or TIES, **permutations,
             progress_callback=ProgressBar("interactions"))
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
@@ -132,12 +190,14 @@ def run_interactions(args):
     print("\n".join(format_pairs(found, args.pairs)))
     for note in found.map.notes:
         print(f"note: {note}")
+    warning = too_few_permutations(found, args.adjustment)
+    if warning:
+        print(f"note: {warning}")
     print(f"{len(table)} instances, {args.method}, "
           f"{len(found.variables)} of {len(table.domain.attributes)} "
           f"attributes mapped, {found.map.n_pairs} neighbour pairs"
-          + ("" if test == "none" else
-             f", t with {found.map.df} degrees of freedom, q by "
-             f"{args.adjustment}, * q < 0.05")
+          + test_summary(found.map, args.adjustment,
+                         permutations["random_state"])
           + f", {seconds:.2f} s")
     if not args.no_figure:
         write_figure(lambda path: heat_map_figure(

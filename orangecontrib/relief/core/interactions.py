@@ -42,8 +42,10 @@ degrees of freedom; a STIR-like t, Le et al. 2019, that keeps the pairs
 of a reference together), two-sided, the p-values adjusted for the
 K (K - 1) / 2 pairs.  The references overlap (an instance is the
 neighbour of many), so the t is optimistic: read small p-values as a
-ranking and confirm a finding on new data.  The test compares hits with
-misses and needs a class.
+ranking and confirm a finding on new data.  The t compares hits with
+misses and needs a class.  The label-permutation test
+(:mod:`.map_permutations`) holds its level and takes a numeric target as
+well, at the cost of computing the map again for every permutation.
 
 This module imports neither Orange nor Qt.
 
@@ -61,21 +63,25 @@ from scipy.spatial.distance import squareform
 from scipy.special import stdtr
 
 from .errors import ReliefInputError
+from .map_permutations import permutation_map_test
 from .neighbour_pairs import method_pairs
-from .options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF, T_DIFF, T_EQ,
-                      TIES, OneOf, Optional, PositiveInt, check)
+from .options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF, N_PERMUTATIONS,
+                      RANDOM_STATE, T_DIFF, T_EQ, TIES, OneOf, Optional,
+                      PositiveInt, check)
 from .progress import report, wrap_callback
 from .significance import adjust
 from .threshold import best_first
 
 #: the default number of attributes in the map (the best by weight)
 TOP_K = 30
-#: the entries' test: the t of the references' shares, or None (none)
-TEST = Optional(OneOf("t"), "no test")
+#: the entries' test: the t of the references' shares, label
+#: permutations, or None (none)
+TEST = Optional(OneOf("t", "permutation"), "no test")
 #: pairs whose diffs are held at once (times the attributes, float64)
 CHUNK_PAIRS = 2 ** 15
-#: the share of the run spent finding the pairs (for progress)
-SEARCH_SHARE = 0.6
+#: the shares of the run spent finding the pairs and mapping them (for
+#: progress), by test; the permutations take the rest
+SHARES = {"t": (0.6, 1.0), None: (0.6, 1.0), "permutation": (0.05, 0.1)}
 
 InteractionMap = namedtuple("InteractionMap", [
     "attributes",      # (K,) the mapped attributes' indices, best first
@@ -83,21 +89,25 @@ InteractionMap = namedtuple("InteractionMap", [
     "interaction",     # (K, K) Delta, symmetric; its diagonal W+ Var+ - ..
     "co_difference",   # (K, K) I (its diagonal the weights for 0/1 diffs)
     "marginal",        # (K, K) the product of the marginals, I - Delta
-    "statistic",       # (K, K) the t of Delta, NaN off a test
+    "statistic",       # (K, K) the t of Delta, NaN off the t
     "p",               # (K, K) two-sided p-values (NaN: no test)
     "q",               # (K, K) p adjusted over the K (K - 1) / 2 pairs
     "df",              # degrees of freedom of the t, references - 1
     "n_pairs",         # the number of neighbour pairs
     "notes",           # tuple of str: what was left out or untested, why
+    "test",            # "t", "permutation" or None
+    "n_permutations",  # the permutations of the test (0 without them)
 ])
 
 
 def interaction_map(X, y, discrete=None, *, method="relieff",
                     task="classification", top_k=None, attributes=None,
                     absolute=ABSOLUTE, test="t", adjustment=ADJUSTMENT,
-                    k_nearest=None, deviation=DEVIATION, weighting="exp_rank",
-                    sigma=None, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
-                    ties=TIES, names=None, progress_callback=None):
+                    n_permutations=N_PERMUTATIONS,
+                    random_state=RANDOM_STATE, k_nearest=None,
+                    deviation=DEVIATION, weighting="exp_rank", sigma=None,
+                    diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
+                    names=None, progress_callback=None):
     """The interaction map of the best `top_k` attributes (or of
     `attributes`) over `method`'s neighbour pairs.
 
@@ -118,9 +128,13 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
         differ over the pairs (constant ones) are left out first.
     attributes : sequence of int or None
         Map these attributes instead (in this order).
-    test : "t" or None
-        The STIR-like t of every entry (classification only), or none.
+    test : "t", "permutation" or None
+        The STIR-like t of every entry (classification only), the
+        label-permutation test (:mod:`.map_permutations`), or none.
     adjustment : "bh", "holm" or "bonferroni"
+    n_permutations, random_state
+        Of the permutation test: how many, and the seed (equal seeds,
+        equal p-values, whatever the order of the rows).
     k_nearest, deviation, weighting, sigma, diff, t_eq, t_diff, ties
         The method's options (:func:`.neighbour_pairs.method_pairs`).
     names : sequence of str or None
@@ -135,9 +149,12 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
     ------
     ReliefInputError
         Fewer than two attributes to map, `top_k` above the attributes, a
-        test on a numeric target, bad options.
+        t on a numeric target, bad options.
     """
     test = TEST("test", test)
+    if test == "permutation":
+        n_permutations = check("n_permutations", n_permutations)
+        random_state = check("random_state", random_state)
     absolute = check("absolute", absolute)
     adjustment = check("adjustment", adjustment)
     n_attributes = np.shape(X)[1] if np.ndim(X) == 2 else 0
@@ -151,19 +168,20 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
             f"top_k={top_k} is more than the {n_attributes} attributes; "
             f"give at most {n_attributes}.")
     top_k = min(TOP_K, n_attributes) if top_k is None else top_k
-    if test is not None and task == "regression":
+    if test == "t" and task == "regression":
         raise ReliefInputError(
-            "The interaction test compares the pairs of hits with those of "
-            "misses and needs a class; the target is numeric (test=None "
-            "maps it untested).")
+            "The interaction map's t compares the pairs of hits with those "
+            "of misses and needs a class; the target is numeric "
+            "(test=\"permutation\" tests it, test=None maps it untested).")
     names = ([f"attribute {i}" for i in range(n_attributes)]
              if names is None else list(names))
-    pairs = method_pairs(X, y, discrete, method=method, task=task,
-                         k_nearest=k_nearest, deviation=deviation,
-                         weighting=weighting, sigma=sigma, diff=diff,
-                         t_eq=t_eq, t_diff=t_diff, ties=ties,
+    search = dict(method=method, task=task, k_nearest=k_nearest,
+                  deviation=deviation, weighting=weighting, sigma=sigma,
+                  diff=diff, t_eq=t_eq, t_diff=t_diff, ties=ties)
+    searched, mapped = SHARES[test]
+    pairs = method_pairs(X, y, discrete, **search,
                          progress_callback=wrap_callback(
-                             progress_callback, 0, SEARCH_SHARE))
+                             progress_callback, 0, searched))
     weights, differs = pair_weights(pairs)
     notes = []
     if attributes is None:
@@ -186,13 +204,21 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
         raise ReliefInputError(
             "The interaction map needs at least two attributes that "
             "differ over the neighbour pairs.")
-    terms = map_terms(pairs, chosen, test, wrap_callback(
-        progress_callback, SEARCH_SHARE, 1))
-    result = map_of(terms, test, adjustment)
+    t = "t" if test == "t" else None
+    terms = map_terms(pairs, chosen, t, wrap_callback(
+        progress_callback, searched, mapped))
+    result = map_of(terms, t, adjustment)
+    if test == "permutation":
+        p, tested = permutation_map_test(
+            pairs, X, y, discrete, chosen, search, n_permutations,
+            random_state, wrap_callback(progress_callback, mapped, 1))
+        p = np.where(tested, p, np.nan)
+        result = result[:4] + (p, adjusted(p, adjustment), np.nan)
     notes.extend(untested_notes(result, chosen, names, test))
     report(progress_callback, 1.0)
     return InteractionMap(chosen, weights, *result, len(pairs.first),
-                          tuple(notes))
+                          tuple(notes), test,
+                          n_permutations if test == "permutation" else 0)
 
 
 def listed(names, indices, most=5):
@@ -313,15 +339,23 @@ def map_of(terms, test, adjustment):
     statistic = np.where(spread & np.isfinite(statistic), statistic, np.nan)
     df = m - 1
     p = 2 * stdtr(df, -np.abs(statistic))
+    return (interaction, co_difference, marginal, statistic, p,
+            adjusted(p, adjustment), df)
+
+
+def adjusted(p, adjustment):
+    """The (K, K) p-values `p` adjusted over the K (K - 1) / 2 pairs of
+    the map (its upper triangle), NaN ones left out; the diagonal NaN."""
+    k = len(p)
     upper = np.triu_indices(k, 1)
     q = np.full((k, k), np.nan)
     tested = ~np.isnan(p[upper])
-    adjusted = np.full(len(upper[0]), np.nan)
+    values = np.full(len(upper[0]), np.nan)
     if tested.any():
-        adjusted[tested] = adjust(p[upper][tested], adjustment)
-    q[upper] = adjusted
-    q.T[upper] = adjusted
-    return interaction, co_difference, marginal, statistic, p, q, df
+        values[tested] = adjust(p[upper][tested], adjustment)
+    q[upper] = values
+    q.T[upper] = values
+    return q
 
 
 def untested_notes(result, chosen, names, test):

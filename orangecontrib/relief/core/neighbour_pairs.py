@@ -30,6 +30,7 @@ are 0 or 1.  :func:`method_pairs` finds them:
 lists.
 """
 from collections import namedtuple
+from dataclasses import replace
 
 import numpy as np
 
@@ -41,7 +42,8 @@ from .options import (DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF, T_DIFF, T_EQ,
                       TIES, check, check_choice)
 from .prepare import TASKS
 from .sampling import check_memory
-from .subsets.rfsm import classification_pairs, regression_pairs
+from .subsets.rfsm import (classification_pairs, regression_coefficients,
+                           regression_ranks)
 
 #: the methods whose pairs :func:`method_pairs` finds, by neighbourhood
 K_NEAREST_METHODS = ("relief", "relieff")
@@ -58,7 +60,8 @@ NeighbourPairs = namedtuple("NeighbourPairs", [
     "hit",     # float64 (P,) v_p, as a hit (W = sum (u - v) diff)
     "data",    # the PreparedData whose exact tables give the diffs
     "kernels",  # the engine that found them (its pair_diffs)
-])
+    "rank",    # float64 (P,) RReliefF's rank weight d of each pair, or None
+], defaults=(None,))
 
 
 def method_pairs(X, y, discrete=None, *, method="relieff",
@@ -130,12 +133,46 @@ def pairs_of_lists(data, refs, lists, rank_weights, kernels):
     if rank_weights is None:
         first, second, miss, hit = classification_pairs(data, refs, lists,
                                                         priors="relieff")
+        return NeighbourPairs(np.asarray(first, np.int64),
+                              np.asarray(second, np.int64), miss, -hit,
+                              data, kernels)
+    first, second, rank = regression_ranks(refs, lists, rank_weights)
+    first, second = np.asarray(first, np.int64), np.asarray(second, np.int64)
+    miss, hit = regression_coefficients(data.target, first, second, rank,
+                                        len(lists))
+    return NeighbourPairs(first, second, miss, -hit, data, kernels, rank)
+
+
+def fixed_by_attributes(method, pairs, task):
+    """Whether `method`'s `pairs` (of `pairs.data`) stay the same pairs,
+    with the same diffs, when the labels are permuted.  A SURF-family
+    near set is every instance within a radius of the reference, which
+    the attributes alone fix; RReliefF's k nearest are ranked by distance
+    alone (its rank weights kept in `pairs.rank`).  ReliefF's (and
+    Relief's) k nearest are found per class, and the diffs of a missing
+    value are class-conditional (RELIEF-D, a table per class): those
+    pairs are found again."""
+    if task == "regression":
+        return method in NEAR_SET_METHODS or pairs.rank is not None
+    return (method in NEAR_SET_METHODS
+            and pairs.data.exact.relief_d.shape[0] == 0)
+
+
+def relabelled(pairs, order, task):
+    """The `pairs` that :func:`fixed_by_attributes` fixes, with the
+    multipliers of another labelling: instance i with the class (or
+    target) of instance ``order[i]``."""
+    data = replace(pairs.data, groups=pairs.data.groups[order],
+                   target=pairs.data.target[order])
+    if pairs.rank is None:
+        miss, hit = near_set_multipliers(data, pairs.first, pairs.second,
+                                         task)
     else:
-        first, second, miss, hit = regression_pairs(data, refs, lists,
-                                                    rank_weights)
-    return NeighbourPairs(np.asarray(first, np.int64),
-                          np.asarray(second, np.int64), miss, -hit, data,
-                          kernels)
+        miss, hit = regression_coefficients(data.target, pairs.first,
+                                            pairs.second, pairs.rank,
+                                            data.n_instances)
+        hit = -hit
+    return pairs._replace(miss=miss, hit=hit, data=data)
 
 
 def near_set_multipliers(data, first, second, task):

@@ -18,7 +18,9 @@ from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core.interactions import (TOP_K, clustered_order,
                                                     strongest_pairs)
-from orangecontrib.relief.core.options import ADJUSTMENT, ALPHA, TIES
+from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
+                                               MAX_PERMUTATIONS,
+                                               N_PERMUTATIONS, TIES)
 from orangecontrib.relief.interactions import (MAP_METHODS, interactions,
                                                pairs_table)
 from orangecontrib.relief.scorers import task_of
@@ -51,6 +53,20 @@ MAP_GROUPS = tuple((heading, [name for name in names if name in MAP_METHODS])
                    for heading, names in METHOD_GROUPS)
 #: the setting of the k of the methods that take one
 K_SETTINGS = {"ReliefF": "k_relieff", "RReliefF": "k_rrelieff"}
+#: the tests of the pairs, their labels and tooltips
+TESTS = ("t", "permutation")
+TEST_LABELS = {"t": "t test (quick)", "permutation": "Label permutations"}
+TEST_TIPS = {
+    "t": "A t of the pair's interaction over the instances whose "
+         "neighbours make it: quick, but optimistic (an instance is the "
+         "neighbour of many), so read it as a ranking; a categorical "
+         "class only.",
+    "permutation": "The map computed again for many random permutations "
+                   "of the class (or of a numeric target): a pair is "
+                   "marked when its interaction is beyond nearly all the "
+                   "permuted ones. Holds its level, takes a while; "
+                   "ReliefF searches the neighbours again for every "
+                   "permutation."}
 ADJUSTMENT_TIPS = ("Keeps the share of false discoveries among the marked "
                    "pairs below the level.",
                    "Keeps the chance of any false one below the level "
@@ -88,7 +104,7 @@ def interaction_network(found, alpha):
     size = len(found.variables)
     first, second = np.triu_indices(size, 1)
     strength = np.abs(result.interaction[first, second])
-    if np.isnan(result.df):
+    if result.test is None:
         keep = np.argsort(-strength, kind="stable")[:size]
     else:
         keep = np.flatnonzero(result.q[first, second] <= alpha)
@@ -136,9 +152,10 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
     class Information(OWWidget.Information):
         top_k = Msg("The data have {1} attributes, fewer than the {0} "
                     "asked for: all are mapped.")
-        untested = Msg("A numeric class: the pairs are not tested (the test "
+        untested = Msg("A numeric class: the pairs are not tested (the t "
                        "compares near instances of the same class with "
-                       "those of other classes).")
+                       "those of other classes); the permutation test "
+                       "tests them.")
         notes = Msg("{}")
 
     method = Setting("ReliefF")
@@ -147,6 +164,8 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
     ties = Setting(TIES)
     top_k = Setting(TOP_K)
     absolute = Setting(False)
+    test = Setting("t")
+    n_permutations = Setting(N_PERMUTATIONS)
     adjustment_index = Setting(ADJUSTMENTS.index(ADJUSTMENT))
     alpha = Setting(ALPHA)
     #: the names of the pair shown, kept with the workflow
@@ -158,11 +177,13 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
     def __init__(self):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
-        known_choices(self, {"method": MAP_METHODS, "ties": TIE_RULES})
+        known_choices(self, {"method": MAP_METHODS, "ties": TIE_RULES,
+                             "test": TESTS})
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000),
                              "k_rrelieff": (1, 10000),
                              "top_k": (2, MAX_TOP_K),
+                             "n_permutations": (1, MAX_PERMUTATIONS),
                              "adjustment_index": (0, len(ADJUSTMENTS) - 1),
                              "alpha": (0.0001, 0.5)})
         self.selected_pair = named_pair(self.selected_pair)
@@ -235,9 +256,23 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
                              "XOR of three or more can weigh negative.")
 
         box = gui.vBox(self.controlArea, "Test of every pair")
-        box.setToolTip("A t test of each pair's interaction over the "
+        box.setToolTip("A test of each pair's interaction: a t over the "
                        "instances whose neighbours make it (a categorical "
-                       "class only).")
+                       "class only), or permutations of the class.")
+        self.test_combo = GroupedComboBox(
+            [(None, [(test, TEST_LABELS[test], TEST_TIPS[test])
+                     for test in TESTS])],
+            tooltip="How each pair is tested. Hover over a choice for what "
+                    "it does.")
+        self.test_combo.bind(self, "test", self._on_option_changed)
+        box.layout().addWidget(self.test_combo)
+        self.permutations_spin = gui.spin(
+            box, self, "n_permutations", 1, MAX_PERMUTATIONS, step=100,
+            label="Permutations:", callback=self.commit.deferred,
+            tooltip="How many permutations of the class: the smallest "
+                    "p-value is 1 / (permutations + 1), and the map is "
+                    "computed again for each (seeded: the same data give "
+                    "the same p-values).")
         self.test_controls = [
             adjustments := gui.comboBox(
                 box, self, "adjustment_index", items=ADJUSTMENT_LABELS,
@@ -263,14 +298,19 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         for method, spin in self.k_spins.items():
             spin.box.setVisible(method == self.method)
         self.ties_combo.setVisible(self.method in TAKE_TIES)
-        tested = self._tested()
+        tested = self._test() is not None
         for control in self.test_controls:
             control.setEnabled(tested)
+        self.permutations_spin.box.setVisible(self.test == "permutation")
+        if self.data is not None and not self.Error.active:
+            self.Information.untested(shown=not tested)
 
-    def _tested(self):
-        """Whether the map is tested: a categorical class (or no data)."""
-        return self.data is None or task_of(
-            self.data.domain.class_var) != "regression"
+    def _test(self):
+        """The test of the map: the one chosen, but no t of a numeric
+        class."""
+        numeric = self.data is not None and task_of(
+            self.data.domain.class_var) == "regression"
+        return None if numeric and self.test == "t" else self.test
 
     def _on_option_changed(self):
         self._update_controls()
@@ -304,7 +344,6 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         self._choose_method(class_present(data))
         n_missing = int(np.sum(np.isnan(data.get_column(class_var))))
         self.Warning.missing_class(n_missing, shown=n_missing > 0)
-        self.Information.untested(shown=not self._tested())
 
     def _choose_method(self, class_var):
         """Keep the chosen method if it fits `class_var`, else take the
@@ -331,8 +370,10 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         options = dict(variant=self.method, method=MAP_METHODS[self.method],
                        top_k=min(self.top_k, n_attributes),
                        absolute=self.absolute,
-                       test="t" if self._tested() else None,
+                       test=self._test(),
                        adjustment=ADJUSTMENTS[self.adjustment_index])
+        if options["test"] == "permutation":
+            options["n_permutations"] = self.n_permutations
         if self.method in K_SETTINGS:
             options["k_nearest"] = getattr(self, K_SETTINGS[self.method])
         if self.method in TAKE_TIES:
@@ -406,10 +447,8 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
                         f"interaction \u0394 = {result.interaction[a, b]:.4g}"
                         f"\nco-difference I = "
                         f"{result.co_difference[a, b]:.4g}")
-                if not np.isnan(result.df):
-                    text += (f"\nt = {result.statistic[a, b]:.3g}, "
-                             f"p = {result.p[a, b]:.3g}, "
-                             f"q = {result.q[a, b]:.3g}")
+                if result.test is not None:
+                    text += "\n" + tested_numbers(result, a, b)
                 row.append(text)
             tips.append(row)
         return tips
@@ -423,13 +462,16 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
                 "same class, beyond what each does alone (an XOR pair is "
                 "deep blue); red: more often. Attributes that interact "
                 "stand together. ")
-        if np.isnan(result.df):
+        if result.test is None:
             text += "No test (a numeric class). "
         else:
-            text += (f"\u25cf: q \u2264 {self.alpha:g}, a t test of the pair "
-                     f"adjusted by {ADJUSTMENT_LABELS[self.adjustment_index]} "
-                     f"for the {k * (k - 1) // 2} pairs ({n_marked} marked; "
-                     f"optimistic: read it as a ranking). ")
+            test = ("a t test of the pair" if result.test == "t" else
+                    f"{result.n_permutations} permutations of the class")
+            text += (f"\u25cf: q \u2264 {self.alpha:g}, {test} adjusted by "
+                     f"{ADJUSTMENT_LABELS[self.adjustment_index]} for the "
+                     f"{k * (k - 1) // 2} pairs ({n_marked} marked"
+                     + ("; optimistic: read it as a ranking). "
+                        if result.test == "t" else "). "))
         return text + "Click a cell to plot the pair."
 
     def _stored_pair(self):
@@ -465,9 +507,8 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         caption = (f"<b>{html.escape(a.name)} \u00d7 "
                    f"{html.escape(b.name)}</b>: \u0394 = "
                    f"{result.interaction[first, second]:.3g}")
-        if not np.isnan(result.df):
-            caption += (f", t = {result.statistic[first, second]:.3g}, "
-                        f"q = {result.q[first, second]:.2g}")
+        if result.test is not None:
+            caption += ", " + tested_numbers(result, first, second)
         self.pair_caption.setText(
             f"{caption}<br>{class_legend(self.data)}")
         self.pair_plot.set_pair(self.data, a, b)
@@ -498,7 +539,10 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
                       f"the best {self.top_k} by "
                       + ("the magnitude of their " if self.absolute else "")
                       + "weight"))
-        if self._tested():
+        test = self._test()
+        if test is not None:
+            items.append(("Test", TEST_LABELS[test] + (
+                f", {self.n_permutations}" if test == "permutation" else "")))
             items.append(("Marked", f"q \u2264 {self.alpha:g} "
                                     f"({ADJUSTMENT_LABELS[self.adjustment_index]})"))
         self.report_items("Settings", items)
@@ -518,6 +562,15 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
     def onDeleteWidget(self):
         shut_down_at_once(self)
         super().onDeleteWidget()
+
+
+def tested_numbers(result, first, second):
+    """The test's numbers of the pair (`first`, `second`) of the map
+    `result`: t (of the t test), p and q."""
+    t = (f"t = {result.statistic[first, second]:.3g}, "
+         if result.test == "t" else "")
+    return (f"{t}p = {result.p[first, second]:.3g}, "
+            f"q = {result.q[first, second]:.3g}")
 
 
 def named_pair(value):

@@ -105,20 +105,33 @@ def regression_pairs(data, refs, lists, weights):
     / N_dC``, ``coef_min = -(1 - dC) d / (m - N_dC)``; a term whose
     denominator is 0 counts as 0 (as in RReliefF).
     """
-    m, owner = len(lists), lists.owner
+    first, second, d = regression_ranks(refs, lists, weights)
+    return (first, second) + regression_coefficients(
+        data.target, first, second, d, len(lists))
+
+
+def regression_ranks(refs, lists, weights):
+    """(first, second, d) of :func:`regression_pairs`: the pairs of the
+    lists and their rank weights, which do not depend on the target."""
+    owner = lists.owner
     width = min(lists.k, len(weights))
     places = lists.places[:, 0]
     norm = np.where(np.arange(width)[None, :] < places[:, None],
                     weights[None, :width], 0.0).sum(axis=1)
     d = lists.place_weights(weights) / norm[owner]
-    first = refs[owner].astype(np.int64)
-    second = lists.index
-    d_target = np.abs(data.target[first] - data.target[second])
+    return refs[owner].astype(np.int64), lists.index, d
+
+
+def regression_coefficients(target, first, second, d, m):
+    """(coef_max, coef_min) of :func:`regression_pairs`: of the pairs
+    (first, second) of `m` references, `d` their rank weights, for the
+    scaled `target`."""
+    d_target = np.abs(target[first] - target[second])
     n_dc = float(np.sum(d_target * d))
     coef_max = d_target * d / n_dc if n_dc > 0 else np.zeros_like(d)
     coef_min = (-(1 - d_target) * d / (m - n_dc) if m > n_dc
                 else np.zeros_like(d))
-    return first, second, coef_max, coef_min
+    return coef_max, coef_min
 
 
 # --- the measure ---------------------------------------------------------
