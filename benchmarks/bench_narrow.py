@@ -35,6 +35,7 @@ import numpy as np
 
 from arguments import (Parser, add_prepare_option, positive_number,
                        prepare_unless)
+from children import exit_with_parent
 
 CASES = ("int8", "identity", "sparse", "expression", "snp")
 DEFAULT = CASES[:-1]
@@ -203,6 +204,7 @@ def case_snp(scale):
 
 
 def run_case(name, scale, queue):
+    exit_with_parent()
     queue.put(globals()[f"case_{name}"](scale))
 
 

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from children import exit_with_parent
 from peers import METHODS, agreement
 
 GB = 1024 ** 3
@@ -184,6 +185,7 @@ def measure(method_name, spec, opts):
 
 
 def _child(conn, method_name, spec_dict, opts):
+    exit_with_parent()
     try:
         res = measure(method_name, Spec(**spec_dict), opts)
     except BaseException as exc:  # report, never hang the parent
