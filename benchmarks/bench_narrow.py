@@ -64,12 +64,13 @@ def warm_up():
     """Load (or compile) the kernels a case uses, on tiny data."""
     from orangecontrib.relief.core import relieff
     from orangecontrib.relief.core.surf import multisurf
-    from wide_data import genotypes
+    from wide_data import genotypes, sparse_counts
 
     X, y = genotypes(60, 300)
     relieff(X, y)
     multisurf(X, y)
     relieff(X.astype(np.float32), y)
+    relieff(*sparse_counts(60, 300, 0.05))
 
 
 def measured(make, run):
