@@ -61,16 +61,20 @@ def reset_peak():
 
 
 def warm_up():
-    """Load (or compile) the kernels a case uses, on tiny data."""
-    from orangecontrib.relief.core import relieff
+    """Load (or compile) the kernels a case uses, on tiny data: on the
+    engine that the case's large data take (small data would otherwise
+    take the vectorised engine, and the case's own call would load the
+    compiled one, a hundred megabytes of code counted as its memory)."""
+    from orangecontrib.relief.core import engines, relieff
     from orangecontrib.relief.core.surf import multisurf
     from wide_data import genotypes, sparse_counts
 
     X, y = genotypes(60, 300)
-    relieff(X, y)
-    multisurf(X, y)
-    relieff(X.astype(np.float32), y)
-    relieff(*sparse_counts(60, 300, 0.05))
+    with engines.preferring_compiled():
+        relieff(X, y)
+        multisurf(X, y)
+        relieff(X.astype(np.float32), y)
+        relieff(*sparse_counts(60, 300, 0.05))
 
 
 def measured(make, run):
