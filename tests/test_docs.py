@@ -22,7 +22,7 @@ EXAMPLES = [block for block in BLOCKS if block.language in (PYTHON, SHELL)]
 SHOWN_OUTPUTS = [block for block in BLOCKS if block.output_of]
 LOCAL_LINK = re.compile(r"\]\((?!https?:)([^)#]+)(#[^)]*)?\)")
 #: at most this many examples may be kept from running (each says why)
-MOST_SKIPPED = 5
+MOST_SKIPPED = 6
 _NUMBER = r"\b\d+(?:[.,]\d+)*(?:\s*-\s*\d+(?:[.,]\d+)*)?\s*"
 #: a time, a memory size or a speed-up stated in prose: only the tables
 #: that benchmarks/publish.py writes may state them

@@ -18,9 +18,10 @@ def covered(module, test):
         if mark.name != "parametrize":
             continue
         for values in mark.args[1]:
+            values = getattr(values, "values", values)  # a pytest.param's
             values = values if isinstance(values, tuple) else (values,)
             if values and values[0] in VARIANTS:
-                found.add(values if len(values) > 1 else values[0])
+                found.add(values[:2] if len(values) > 1 else values[0])
     return found
 
 

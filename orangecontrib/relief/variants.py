@@ -5,22 +5,48 @@ Both build their scorers here, from the registry's variants and their
 scorer classes of :mod:`.scorers`, so that ``orange-relief rank`` and the
 Relief widget cannot drift from each other or from the scripting API.
 """
-from Orange.data import ContinuousVariable, DiscreteVariable
+from typing import Dict, Protocol, Type, runtime_checkable
+
+import numpy as np
+from Orange.data import ContinuousVariable, DiscreteVariable, Table
 
 from . import scorers
 from .core.options import PARAMETERS
 from .core.variants import (CLASSIFICATION, K_NEAREST, REGRESSION, RELIEFF,
-                            RRELIEFF, VARIANTS, WITHIN_DISTANCE, by_name,
-                            offered)
+                            RRELIEFF, VARIANTS, WITHIN_DISTANCE, Variant,
+                            by_name, offered)
 
-__all__ = ["SCORERS", "METHODS", "DIFFS", "TIE_RULES", "DEFAULT_K",
+__all__ = ["VariantScorer", "SCORERS", "METHODS", "DIFFS", "TIE_RULES", "DEFAULT_K",
            "K_OF_TASK", "TAKE_TIES", "TAKE_CONVENTION", "CONVENTIONS",
            "METHOD_GROUPS", "fitting_methods", "default_method",
            "make_scorer", "needs", "no_k"]
 
+
+
+@runtime_checkable
+class VariantScorer(Protocol):
+    """What :data:`SCORERS` holds for a variant: its Orange scorer class
+    (:mod:`.scorers`).  ``SCORERS[name](**options)`` makes a scorer with
+    the variant's options (those of :attr:`Variant.parameters`, by name;
+    :func:`make_scorer` checks them); the scorer weighs a table with a
+    class that it :meth:`fits`, one weight per attribute in domain order
+    (-inf where an attribute has none)."""
+    #: the registry's entry it computes
+    variant: Variant
+    #: the entry's name, as Orange's Rank widget shows it
+    friendly_name: str
+
+    def fits(self, class_var) -> bool:
+        """Whether it weighs data whose class is `class_var`."""
+
+    def __call__(self, data: Table, feature=None, *,
+                 progress_callback=None) -> np.ndarray:
+        """The weights of `data`'s attributes (or of `feature`)."""
+
+
 #: name -> the Orange scorer class of every registered variant
-SCORERS = {variant.name: getattr(scorers, variant.scorer)
-           for variant in VARIANTS}
+SCORERS: Dict[str, Type[VariantScorer]] = {
+    variant.name: getattr(scorers, variant.scorer) for variant in VARIANTS}
 #: name -> variant of those the CLI and the Relief widget offer, in order
 METHODS = {variant.name: variant for variant in offered()}
 DIFFS = PARAMETERS["diff"].allowed

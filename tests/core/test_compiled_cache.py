@@ -5,7 +5,9 @@ code: ``limits`` of the SURF family's compiled rules calls the thresholds
 of ``formulas/neighbourhoods.py``.  Numba alone stamps the cache with the
 kernel's own file, so an edit of the formula kept the old machine code.
 Here a copy of the core is edited between two fresh processes sharing one
-cache, and the compiled result must follow the edit.
+cache, and the compiled result must follow the edit.  The cache's key is
+made of the files the kernels import (``core/engines/cache.py``), so an
+edit of a numpy-only module keeps the compiled kernels.
 """
 import json
 import os
@@ -15,7 +17,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import orangecontrib.relief as package
+from orangecontrib.relief.core.engines import cache as kernel_cache
 
 #: the kernel's result on a small distance row, as JSON
 PROGRAM = """
@@ -29,7 +34,8 @@ print(json.dumps({"compiled": list(surf.limits(
                       dist, 0, True, 0.0, 0, neighbourhoods.DEAD_BAND, 1.0)[:2]),
                   "formula": list(neighbourhoods.thresholds(
                       mean, sigma, True, 0.0)),
-                  "module": surf.__file__}))
+                  "module": surf.__file__,
+                  "loaded": sum(surf.limits.stats.cache_hits.values())}))
 """
 
 
@@ -75,3 +81,61 @@ def test_an_edited_formula_is_compiled_again(tmp_path):
     after = run(core, cache)
     assert after["formula"] != before["formula"]
     assert after["compiled"] == after["formula"]
+
+
+def test_an_edit_outside_the_kernels_keeps_them(tmp_path):
+    core = copy_of_the_core(tmp_path / "copy")
+    cache = tmp_path / "cache"
+    assert run(core, cache)["loaded"] == 0
+    stability = core / "stability.py"
+    stability.write_text(stability.read_text() + "\nEDITED = True\n")
+    after = run(core, cache)
+    assert Path(after["module"]).is_relative_to(core)
+    assert after["loaded"] > 0
+
+
+def digest(core):
+    """The kernel folder's digest of the sources under `core` now (not
+    the one cached for its path)."""
+    return kernel_cache.source_digest.__wrapped__(core)
+
+
+def edited(core, relative, text="\nEDITED = True\n"):
+    """The digest of `core` after `text` is appended to its file
+    `relative`."""
+    path = core / relative
+    path.write_text(path.read_text() + text)
+    return digest(core)
+
+
+@pytest.mark.parametrize("relative", [
+    "stability.py", "estimators.py", "variants.py", "warmup.py",
+    "engines/vectorised/rules.py", "engines/interface.py"])
+def test_a_module_no_kernel_imports_is_no_key(tmp_path, relative):
+    core = copy_of_the_core(tmp_path / "copy")
+    assert edited(core, relative) == digest(copy_of_the_core(
+        tmp_path / "original"))
+
+
+@pytest.mark.parametrize("relative", [
+    "formulas/neighbourhoods.py", "formulas/ties.py", "tables.py",
+    "engines/compiled/rules/surf.py", "engines/compiled/diffs.py",
+    "engines/vectorised/farthest.py"])
+def test_a_source_a_kernel_imports_is_in_the_key(tmp_path, relative):
+    core = copy_of_the_core(tmp_path / "copy")
+    before = digest(core)
+    assert edited(core, relative) != before
+
+
+def test_the_key_follows_the_imports(tmp_path):
+    """A module is in the key because a kernel's module imports it
+    (directly or through another), not because a list names it."""
+    core = copy_of_the_core(tmp_path / "copy")
+    sources = kernel_cache.kernel_sources(core)
+    assert core / "stability.py" not in sources
+    assert core / "formulas" / "stir.py" in sources  # through rules/surf.py
+    edited(core, "engines/compiled/streamed.py",
+           "\n\ndef _uses():\n    from ...stability import ranks\n")
+    assert core / "stability.py" in kernel_cache.kernel_sources(core)
+    before = digest(core)
+    assert edited(core, "stability.py") != before

@@ -100,18 +100,6 @@ def test_the_experiments_keep_a_forced_engine(auto, monkeypatch):
     assert engines.setting() == engines.AUTO
 
 
-def test_the_kernel_folder_is_keyed_on_every_source_of_the_core(tmp_path):
-    core = tmp_path / "core"
-    (core / "formulas").mkdir(parents=True)
-    formula = core / "formulas" / "neighbourhoods.py"
-    formula.write_text("def thresholds(mean, sigma):\n    return mean\n")
-    before = cache.source_digest(core)
-    formula.write_text("def thresholds(mean, sigma):\n    return sigma\n")
-    cache.source_digest.cache_clear()
-    assert cache.source_digest(core) != before
-    cache.source_digest.cache_clear()
-
-
 def test_unused_kernel_folders_of_other_sources_are_removed(tmp_path):
     old, recent = tmp_path / "old", tmp_path / "recent"
     for folder, age in ((old, 40), (recent, 1)):

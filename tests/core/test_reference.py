@@ -1,9 +1,11 @@
 """The core against the slow literal reference (tests.reference.relief).
 
 Part 1 checks the reference itself on tiny examples computed by hand from
-the formulas of the papers. Part 2 compares
-orangecontrib.relief.core.{relief, relieff, rrelieff}, on each engine, with
-the reference on many small random data sets (agreement to 1e-6 absolute).
+the formulas of the papers. Part 2 compares every registered variant
+(orangecontrib.relief.core.variants, on each task it handles), on each
+engine, with its literal reference (tests/reference) on many small random
+data sets (agreement to 1e-6 absolute): a new variant gets these cases by
+its registry entry alone.
 
 Most numeric values are drawn on the dyadic grid {0, 1/16, ..., 1} with 0
 and 1 present among the known values of every column, so that the range is
@@ -20,9 +22,11 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief import core
+from orangecontrib.relief.core.errors import ReliefInputError
 from tests.core.engines import on_each_engine
 from tests.reference import relief as ref
+from tests.variants import (VARIANTS, literal_weights, seed_of, taken,
+                            variant_task_id)
 
 GRID = 16
 # dyadic ramp thresholds with t_diff - t_eq a power of two, so that the ramp
@@ -260,19 +264,16 @@ def _pow2_missing(rng, X, groups, kept, columns, frac):
             X[missing, A] = np.nan
 
 
-def make_case(variant, scenario, seed):
-    """Returns X, y, discrete, kwargs for the core and the reference."""
-    rng = np.random.default_rng([{"relief": 1, "relieff": 2,
-                                  "rrelieff": 3}[variant],
+def make_case(variant, task, scenario, seed):
+    """Returns X, y, discrete, options for `variant` on `task` (the options
+    it takes, drawn alike for every variant)."""
+    rng = np.random.default_rng([seed_of(variant.name, task),
                                  SCENARIOS.index(scenario), seed])
     n = int(rng.integers(5, 41))
     a = int(rng.integers(1, 7))
     grid = scenario not in ("generic", "missing_generic")
-    regression = variant == "rrelieff"
-    if variant == "relief":
-        n_classes = 2
-    else:
-        n_classes = int(rng.integers(2, 6))
+    regression = task == "regression"
+    n_classes = variant.n_classes or int(rng.integers(2, 6))
     n_classes = min(n_classes, n // 2)
 
     # -- attribute types
@@ -359,7 +360,7 @@ def make_case(variant, scenario, seed):
         X, discrete = X[:, order], discrete[order]
         a = X.shape[1]
 
-    # -- options
+    # -- options: every variant's draws, each variant given those it takes
     kwargs = {}
     diff = ["linear", "squared", "ramp"][int(rng.integers(0, 3))]
     kwargs["diff"] = diff
@@ -377,58 +378,120 @@ def make_case(variant, scenario, seed):
     if rng.random() < 0.4:
         kwargs["n_iterations"] = int(rng.integers(1, 2 * n + 1))
         kwargs["random_state"] = int(rng.integers(0, 2 ** 31))
-    if variant == "relieff":
-        if scenario == "small_classes":
-            kwargs["k_nearest"] = int(rng.integers(3, 12))
-        else:
-            kwargs["k_nearest"] = int(rng.integers(1, 13))
-    elif variant == "rrelieff":
+    if regression:
         kwargs["k_nearest"] = int(rng.integers(1, n + 4))
         kwargs["weighting"] = ["exp_rank", "equal"][int(rng.integers(0, 2))]
         if rng.random() < 0.3 and kwargs["weighting"] == "exp_rank":
             kwargs["sigma"] = float(rng.uniform(0.5, 10))  # only it reads it
+    elif scenario == "small_classes":
+        kwargs["k_nearest"] = int(rng.integers(3, 12))
+    else:
+        kwargs["k_nearest"] = int(rng.integers(1, 13))
     disc = None if (not discrete.any() and rng.random() < 0.5) else discrete
-    return X, y, disc, kwargs
+    return X, y, disc, taken(variant, **kwargs)
 
 
 SCENARIOS = ["grid", "generic", "mixed", "missing", "missing_generic",
              "small_classes", "degenerate", "duplicates"]
-SEEDS = {"relief": 6, "relieff": 7, "rrelieff": 8}
-CASES = [(variant, scenario, seed)
-         for variant in ("relief", "relieff", "rrelieff")
-         for scenario in SCENARIOS
-         if not (variant == "rrelieff" and scenario == "small_classes")
-         for seed in range(SEEDS[variant])]
+#: at least this many cases of each variant (a seeded bug in one variant's
+#: rule fails as many tests): each of its scenarios drawn as many times as
+#: it takes (a numeric target has no "small_classes")
+LEAST_CASES = 20
 
 
-@pytest.mark.parametrize("variant,scenario,seed", CASES)
-def test_core_matches_reference(variant, scenario, seed):
-    X, y, discrete, kwargs = make_case(variant, scenario, seed)
+def scenarios_of(variant):
+    """The (task, scenario) pairs of `variant`."""
+    return [(task, scenario) for task in variant.tasks
+            for scenario in SCENARIOS
+            if not (task == "regression" and scenario == "small_classes")]
+
+
+CASES = [(variant, task, scenario, seed)
+         for variant in VARIANTS
+         for task, scenario in scenarios_of(variant)
+         for seed in range(-(-LEAST_CASES
+                             // len(scenarios_of(variant))))]
+
+
+def case_id(case):
+    variant, task, scenario, seed = case
+    return f"{variant_task_id(variant, task)}-{scenario}-{seed}"
+
+
+#: the cases where the core and the literal reference are known to differ,
+#: and how (each must still fail: fixed, it is taken off this list)
+DIFFER = {
+    "DReliefF-generic-0":
+        "the ramp's diffs of 1 make equal distances under the learned "
+        "attribute weights; the engines share the k-th place among other "
+        "candidates than the reference does (ties='lower-index' agrees)",
+    **dict.fromkeys(
+        ["NPDR classification-mixed-0",
+         "NPDR classification-missing_generic-1"],
+        "a class separated by an attribute's diffs: its logistic fit does "
+        "not converge; the engines give the last iterate (flagged as not "
+        "converged), the reference NaN"),
+}
+
+
+def param(case):
+    """The case as the test's parameters, expected to fail where
+    :data:`DIFFER` lists it."""
+    reason = DIFFER.get(case_id(case))
+    marks = () if reason is None else pytest.mark.xfail(strict=True,
+                                                        reason=reason)
+    return pytest.param(*case, id=case_id(case), marks=marks)
+
+
+@pytest.mark.parametrize("variant, task, scenario, seed",
+                         [param(case) for case in CASES])
+def test_core_matches_reference(variant, task, scenario, seed):
+    case = variant, task, scenario, seed
+    X, y, discrete, kwargs = make_case(*case)
     X0, y0 = X.copy(), y.copy()
-    expected = getattr(ref, variant)(X, y, discrete, **kwargs)
-    results = on_each_engine(
-        lambda: getattr(core, variant)(X, y, discrete, **kwargs))
+    try:
+        expected = literal_weights(variant, X, y, discrete, task=task,
+                                   **kwargs)
+    except ReliefInputError as refusal:  # no weights by definition
+        expected = refusal
+    results = on_each_engine(lambda: outcome(variant, task, X, y, discrete,
+                                             kwargs))
     for engine, got in results.items():
         np.testing.assert_array_equal(X, X0)   # inputs untouched
         np.testing.assert_array_equal(y, y0)
+        where = f"{case_id(case)} {engine}"
+        if isinstance(expected, ReliefInputError):  # the reason in its words
+            assert isinstance(got, ReliefInputError), f"{where}: weights"
+            assert str(expected) in str(got), where
+            continue
+        assert not isinstance(got, ReliefInputError), f"{where}: {got}"
         assert got.dtype == np.float64
         assert got.shape == expected.shape
-        assert_allclose(got, expected, atol=1e-6, rtol=0,
-                        err_msg=f"{variant} {scenario} seed={seed} {engine}")
+        assert_allclose(got, expected, atol=1e-6, rtol=0, equal_nan=True,
+                        err_msg=where)
+
+
+def outcome(variant, task, X, y, discrete, options):
+    """The variant's weights, or the ReliefInputError it raises."""
+    try:
+        return variant.weights(X, y, discrete, task=task, **options)
+    except ReliefInputError as error:
+        return error
 
 
 def test_generated_cases_cover_every_scenario():
     """The generated cases really contain what they claim to."""
     seen = set()
-    for variant, scenario, seed in CASES:
-        X, y, discrete, kw = make_case(variant, scenario, seed)
+    for case in CASES:
+        variant, task, scenario, seed = case
+        X, y, discrete, kw = make_case(*case)
         kept = ~np.isnan(y)
         assert 3 <= kept.sum() and X.shape[0] <= 45 and 1 <= X.shape[1] <= 9
-        if variant != "rrelieff":
+        if task == "classification":
             classes = set(y[kept])
             seen.add(("classes", len(classes)))
-            if variant == "relief":
-                assert len(classes) == 2
+            if variant.n_classes:
+                assert len(classes) == variant.n_classes
             k = kw.get("k_nearest", 1)
             sizes = [np.sum(y[kept] == c) for c in classes]
             if min(sizes) - 1 < k:

@@ -9,7 +9,7 @@ import orangecontrib.relief as package
 from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.cli import build_parser
 from orangecontrib.relief.core.variants import VARIANTS, offered
-from orangecontrib.relief.variants import METHODS, SCORERS
+from orangecontrib.relief.variants import METHODS, SCORERS, VariantScorer
 from tests.variants import each_variant
 
 #: a class variable of each task (two classes: Relief's)
@@ -23,6 +23,7 @@ def test_every_variant_has_its_scorer(variant):
     assert getattr(package, variant.scorer) is scorer
     assert variant.scorer in package.__all__
     assert scorer.variant is variant and scorer.friendly_name == variant.name
+    assert isinstance(scorer(), VariantScorer)
     for task, class_var in CLASSES.items():
         assert scorer().fits(class_var) == (task in variant.tasks)
 

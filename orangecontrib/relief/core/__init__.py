@@ -10,10 +10,13 @@ engines run the steps behind one interface (:mod:`.engines`,
 use, :mod:`.engines.preparation`) and the vectorised one (numpy,
 :mod:`.engines.vectorised`); what both compute is defined once in
 :mod:`.formulas`.  The estimators put the steps together:
-:mod:`.estimators` (Relief, ReliefF, RReliefF), :mod:`.double` (dReliefF,
-pdReliefF), :mod:`.classdep` (CDRelief, IWCDRelief), :mod:`.surf` (the
-SURF family, over the distance-threshold neighbourhoods of
-:mod:`.formulas.neighbourhoods`), :mod:`.turf`; :mod:`.significance`
+:mod:`.estimators` (Relief, ReliefF, RReliefF), :mod:`.murelief`
+(mu-Relief), :mod:`.double` (dReliefF, pdReliefF), :mod:`.classdep`
+(CDRelief, IWCDRelief), :mod:`.surf` (the SURF family, over the
+distance-threshold neighbourhoods of :mod:`.formulas.neighbourhoods`),
+:mod:`.swrf` (the SWRF family), :mod:`.turf`, :mod:`.iterative` (Iter),
+:mod:`.vls`, :mod:`.npdr` (:mod:`.variants` names each variant's
+estimator); :mod:`.significance`
 tests the weights (STIR, permutations, adjustments); :mod:`.streaming`
 reads data larger than memory a chunk at a time; :mod:`.subsets` measures
 and searches attribute sets (RFSM, Liu's consistency).  Selection:

@@ -14,11 +14,12 @@ from .compact.data import CompactData, read
 from .compact.rules import by_columns, progress_shares
 from .compact.store import is_compact
 from .engines import preparation
+from .engines.interface import Engine
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
                       TIES, check, check_choice, check_distance_weights,
                       check_needs, check_ramp)
-from .prepare import prepare
+from .prepare import PreparedData, prepare
 from .tables import DIFF_KINDS
 from .targets import TASKS
 from .sampling import check_client, check_memory, reference_instances
@@ -28,7 +29,8 @@ WEIGHTINGS = ("exp_rank", "equal")
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
-             t_eq, t_diff, client=None, compact=False, parts=()):
+             t_eq, t_diff, client=None, compact=False,
+             parts=()) -> "tuple[PreparedData | CompactData, np.ndarray, Engine]":
     """The data prepared for the engine that suits its size (the compiled
     one for a Dask `client`), its references (:func:`reference_instances`)
     and the engine's kernels (:func:`.engines.kernels`); `parts` are the
@@ -65,7 +67,7 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
 BYTES_PER_NEIGHBOUR = 32
 
 
-def neighbours_of(kernels, data, refs, k_nearest, distance_weights,
+def neighbours_of(kernels: Engine, data, refs, k_nearest, distance_weights,
                   progress_callback, client=None, ties=TIES):
     """The engine's neighbour search with the options checked, on a Dask
     cluster when given its `client` (the compiled engine's search only):

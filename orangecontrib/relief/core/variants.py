@@ -13,7 +13,9 @@ matrices read it, so a new variant is an entry here, a constant added to
 """
 import inspect
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional, Protocol
+
+import numpy as np
 
 from . import (classdep, double, estimators, iterative, murelief, npdr,
                surf, swrf, turf, vls)
@@ -22,7 +24,7 @@ from .errors import ReliefInputError
 from .targets import TASKS
 from .subsets import rfsm
 
-__all__ = ["Variant", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
+__all__ = ["Variant", "Estimator", "VARIANTS", "by_name", "offered", "CLASSIFICATION",
            "REGRESSION", "TASKS", "K_NEAREST", "WITHIN_DISTANCE", "RELIEF",
            "RELIEFF", "RRELIEFF", "MURELIEF", "DRELIEFF", "PDRELIEFF",
            "MULTISURF", "MULTISURFSTAR", "SURF", "SURFSTAR", "CDRELIEF", "IWCDRELIEF",
@@ -38,6 +40,25 @@ K_NEAREST, WITHIN_DISTANCE = "k nearest", "within a distance"
 NOT_OPTIONS = ("task", "progress_callback", "client", "n_classes")
 
 
+class Estimator(Protocol):
+    """What a variant's core function is (:attr:`Variant.estimator`).
+
+    ``estimator(X, y, discrete, **options)``: `X` the data (instances x
+    attributes: an array, a sparse matrix or columns of :mod:`.columns`),
+    `y` the class or target (NaN where unknown), `discrete` which columns
+    are nominal (None: none); the options are keyword-only, each with its
+    default of :mod:`.options` (:attr:`Variant.parameters` reads them off
+    the signature), with ``task=`` where the variant handles both tasks
+    and ``progress_callback(fraction)``.  It returns one float64 weight
+    per attribute, or with :attr:`Variant.per_class` one row per class;
+    bad input raises :class:`.errors.ReliefInputError`.
+    """
+
+    def __call__(self, X, y, discrete=None, *, progress_callback=None,
+                 **options) -> np.ndarray:
+        ...
+
+
 @dataclass(frozen=True)
 class Variant:
     """One Relief variant.
@@ -46,10 +67,10 @@ class Variant:
     ----------
     name : str
         What the command line, the widgets and Rank call it ("ReliefF").
-    estimator : callable
+    estimator : Estimator
         The core function: ``estimator(X, y, discrete, **options)`` (with
         ``task=`` where it takes one) returns one weight per attribute, or
-        with `per_class` one row of weights per class.
+        with `per_class` one row of weights per class (:class:`Estimator`).
     tasks : tuple of str
         :data:`CLASSIFICATION` (a categorical class), :data:`REGRESSION`
         (a numeric one) or both.
@@ -93,7 +114,7 @@ class Variant:
         name is wider than Rank's columns ("" : its name).
     """
     name: str
-    estimator: Callable
+    estimator: Estimator
     tasks: tuple
     neighbourhood: str
     summary: str

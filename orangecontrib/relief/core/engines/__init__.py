@@ -44,6 +44,7 @@ import numpy as np
 from ..errors import ReliefInputError
 from ..progress import duration
 from . import costs, preparation, vectorised
+from .interface import Engine
 
 COMPILED, VECTORISED = "compiled", "vectorised"
 ENGINES = (COMPILED, VECTORISED)
@@ -215,9 +216,10 @@ def _setting(value):
             os.environ[VARIABLE] = previous
 
 
-def kernels(engine):
+def kernels(engine: str) -> Engine:
     """The module that implements `engine`'s interface
-    (:class:`.interface.Engine`).
+    (:class:`.interface.Engine`: the estimators call its functions and
+    nothing else of it).
 
     The compiled engine is imported here, on its first use, and not at the
     top of the module: importing it imports numba and declares every

@@ -1,10 +1,12 @@
 """The interface both engines implement, declared once.
 
 :mod:`.compiled` and :mod:`.vectorised` are modules with these functions,
-of these parameters, computing the same results (``tests/core/
-test_engine_interface.py`` checks the names and the parameters, the
-agreement tests the results).  The estimators reach an engine through
-:func:`..engines.kernels` and call nothing else of it.
+of these parameters, computing the same results
+(``tests/core/test_engine.py`` checks that each module is an
+:class:`Engine`, with these names and parameters;
+``tests/core/test_engine_agreement.py`` checks the results).  The
+estimators reach an engine through :func:`..engines.kernels`, which
+returns it as an :class:`Engine`, and call nothing else of it.
 """
 from typing import Protocol, runtime_checkable
 
