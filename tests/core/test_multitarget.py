@@ -1,0 +1,162 @@
+"""Multi-target RReliefF and multi-label ReliefF: Clus's expected
+importances, the literal references, each target's ranking against
+RReliefF of that target, and bad input."""
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.io import arff
+
+from orangecontrib.relief.core import rrelieff
+from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.multitarget import (relieff_multilabel,
+                                                   rrelieff_multitarget)
+from tests.reference import multitarget as reference
+
+CLUS = Path(__file__).parents[1] / "data" / "clus"
+
+
+def clus_arff(name, n_targets):
+    """X, Y, the nominal mask and each attribute's number of values of a
+    Clus ARFF file whose last n_targets columns are the targets."""
+    data, meta = arff.loadarff(CLUS / name)
+    columns, nominal, n_values = [], [], []
+    for name in meta.names():
+        kind, values = meta[name]
+        if kind == "nominal":
+            codes = [values.index(v.decode()) if v.decode() != "?"
+                     else np.nan for v in data[name]]
+            columns.append(np.array(codes, float))
+            n_values.append(len(values))
+        else:
+            columns.append(np.asarray(data[name], float))
+            n_values.append(0)
+        nominal.append(kind == "nominal")
+    table = np.column_stack(columns)
+    return (table[:, :-n_targets], table[:, -n_targets:],
+            np.array(nominal[:-n_targets]), np.array(n_values[:-n_targets]))
+
+
+def clus_importances(name):
+    """{ranking name: importances} of a Clus .fimpTruth file."""
+    lines = (CLUS / name).read_text().splitlines()
+    names = re.findall(r"\[([^\]]*)\]", lines[3])[1].split(", ")
+    rows = [line.split("\t")[3].strip("[]").split(", ")
+            for line in lines[5:] if line.strip()]
+    values = np.array(rows, float)
+    return {ranking: values[:, c] for c, ranking in enumerate(names)}
+
+
+@pytest.mark.parametrize("k", [1, 5, 10])
+def test_clus_multi_target_importances(k):
+    """Clus's unit test testMTR-RealWorld (collembola, 393 instances, 47
+    attributes with 3618 missing values, three targets), every instance
+    a reference, sigma 0.4: the overall and the per-target rankings."""
+    X, Y, nominal, n_values = clus_arff("testMTR-RealWorld.arff", 3)
+    truth = clus_importances("testMTR-RealWorld.fimpTruth")
+    weights = rrelieff_multitarget(
+        X, Y, nominal, k_nearest=k, weighting="clus", sigma=0.4,
+        missing="clus", n_values=n_values, ties="lower-index")
+    rankings = [weights.overall, *weights.per_target]
+    for name, ranking in zip(["overall", "class_spec", "class_ind",
+                              "class_fols"], rankings):
+        np.testing.assert_allclose(ranking, truth[f"{name}Iter393Neigh{k}"],
+                                   rtol=0, atol=1e-10, err_msg=name)
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_clus_multi_label_hamming_importances(k):
+    """Clus's unit test testMLCHammingLoss (13 instances, four labels),
+    every instance a reference, sigma 0.5: the Hamming-loss ranking and
+    each label's ReliefF."""
+    X, Y, nominal, _ = clus_arff("testMLC.arff", 4)
+    truth = clus_importances("testMLCHammingLoss.fimpTruth")
+    weights = relieff_multilabel(X, Y, nominal, k_nearest=k,
+                                 weighting="clus", sigma=0.5,
+                                 missing="clus", ties="lower-index")
+    np.testing.assert_allclose(weights.overall,
+                               truth[f"overallIter13Neigh{k}"], atol=1e-10)
+    for s, ranking in enumerate(weights.per_target):
+        np.testing.assert_allclose(ranking, truth[f"tar{s + 1}Iter13Neigh{k}"],
+                                   atol=1e-10, err_msg=f"label {s + 1}")
+
+
+def small_data(seed, n=24, a=4, t=3, missing=True):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, a))
+    X[:, 0] = rng.integers(0, 3, n)
+    if missing:
+        X[rng.random((n, a)) < 0.1] = np.nan
+    return X, rng.random((n, t)), np.arange(a) == 0
+
+
+@pytest.mark.parametrize("options", [
+    dict(k_nearest=5), dict(k_nearest=3, weighting="equal"),
+    dict(k_nearest=4, weighting="clus", sigma=0.4),
+    dict(k_nearest=6, n_iterations=10, random_state=3, ties="lower-index")])
+def test_multi_target_against_reference(options):
+    X, Y, nominal = small_data(1)
+    Y[2, 1] = np.nan  # a row left out
+    ours = rrelieff_multitarget(X, Y, nominal, **options)
+    overall, per_target = reference.rrelieff_multitarget(X, Y, nominal,
+                                                         **options)
+    np.testing.assert_allclose(ours.overall, overall, atol=1e-12)
+    np.testing.assert_allclose(ours.per_target, per_target, atol=1e-12)
+
+
+@pytest.mark.parametrize("distance", ["hamming", "accuracy", "f1",
+                                      "subset"])
+def test_multi_label_against_reference(distance):
+    X, _, nominal = small_data(2)
+    Y = (np.random.default_rng(5).random((len(X), 4)) < 0.4) * 1.0
+    ours = relieff_multilabel(X, Y, nominal, k_nearest=4, distance=distance)
+    overall, per_label = reference.relieff_multilabel(
+        X, Y, nominal, k_nearest=4, distance=distance)
+    np.testing.assert_allclose(ours.overall, overall, atol=1e-12)
+    np.testing.assert_allclose(ours.per_target, per_label, atol=1e-12)
+
+
+def test_each_target_is_rrelieff_of_that_target():
+    """The per-target rankings come from the overall search: RReliefF of
+    each target alone finds the same neighbours, so the same weights to
+    the bit."""
+    X, Y, nominal = small_data(3, n=40)
+    weights = rrelieff_multitarget(X, Y, nominal, k_nearest=7)
+    for s in range(Y.shape[1]):
+        assert np.array_equal(weights.per_target[s],
+                              rrelieff(X, Y[:, s], nominal, k_nearest=7))
+
+
+def test_row_order_does_not_matter():
+    X, Y, nominal = small_data(4, n=30)
+    order = np.random.default_rng(0).permutation(len(X))
+    first = rrelieff_multitarget(X, Y, nominal, k_nearest=5)
+    again = rrelieff_multitarget(X[order], Y[order], nominal, k_nearest=5)
+    np.testing.assert_allclose(first.overall, again.overall, atol=1e-12)
+
+
+@pytest.mark.parametrize("call, Y, message", [
+    (rrelieff_multitarget, np.c_[np.arange(6.0), np.ones(6)],
+     "Target b has a single value"),
+    (rrelieff_multitarget, np.arange(6.0), "need a 2-D target"),
+    (rrelieff_multitarget, np.c_[np.arange(6.0), [0, 1, 2, 3, np.inf, 5]],
+     "infinite"),
+    (relieff_multilabel, np.c_[[0, 1, 0, 1, 0, 1], [0, 1, 2, 0, 1, 0]],
+     "Label b holds 2; a label is 0 or 1"),
+    (relieff_multilabel, np.c_[[0, 1, 0, 1, 0, 1], np.zeros(6)],
+     "Target b has a single value"),
+])
+def test_bad_targets(call, Y, message):
+    X = np.random.default_rng(0).random((6, 3))
+    with pytest.raises(ReliefInputError, match=message) as error:
+        call(X, Y, target_names=["a", "b"])
+    assert "\n" not in str(error.value)
+
+
+def test_bad_options():
+    X, Y, _ = small_data(0, missing=False)
+    with pytest.raises(ReliefInputError, match="missing"):
+        rrelieff_multitarget(X, Y, missing="weka")
+    with pytest.raises(ReliefInputError, match="distance"):
+        relieff_multilabel(X, (Y > 0.5) * 1.0, distance="jaccard")
