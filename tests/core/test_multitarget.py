@@ -139,7 +139,7 @@ def test_row_order_does_not_matter():
 @pytest.mark.parametrize("call, Y, message", [
     (rrelieff_multitarget, np.c_[np.arange(6.0), np.ones(6)],
      "Target b has a single value"),
-    (rrelieff_multitarget, np.arange(6.0), "need a 2-D target"),
+    (rrelieff_multitarget, np.arange(6.0), "needs a 2-D target"),
     (rrelieff_multitarget, np.c_[np.arange(6.0), [0, 1, 2, 3, np.inf, 5]],
      "infinite"),
     (relieff_multilabel, np.c_[[0, 1, 0, 1, 0, 1], [0, 1, 2, 0, 1, 0]],

@@ -82,7 +82,7 @@ def as_targets(Y, what):
     given = np.asarray(Y)
     if given.ndim != 2 or given.shape[1] < 2:
         raise ReliefInputError(
-            f"{what} need a 2-D target, one column per target and at least "
+            f"{what} needs a 2-D target, one column per target and at least "
             f"two, got shape {given.shape}.")
     Y = np.array(as_real(given, "The targets"), dtype=np.float64)
     if np.isinf(Y).any():
