@@ -13,7 +13,8 @@ use, :mod:`.engines.preparation`) and the vectorised one (numpy,
 :mod:`.estimators` (Relief, ReliefF, RReliefF), :mod:`.double` (dReliefF,
 pdReliefF), :mod:`.classdep` (CDRelief, IWCDRelief), :mod:`.surf` (the
 SURF family, over the distance-threshold neighbourhoods of
-:mod:`.formulas.neighbourhoods`), :mod:`.turf`; :mod:`.significance`
+:mod:`.formulas.neighbourhoods`), :mod:`.turf`, :mod:`.multitarget`
+(several numeric targets or 0/1 labels); :mod:`.significance`
 tests the weights (STIR, permutations, adjustments); :mod:`.streaming`
 reads data larger than memory a chunk at a time; :mod:`.subsets` measures
 and searches attribute sets (RFSM, Liu's consistency).  Selection:
@@ -30,6 +31,8 @@ from .double import drelieff, pdrelieff, solve_s
 from .errors import ReliefInputError
 from .estimators import (rank_weights, reference_instances, relief, relieff,
                          rrelieff)
+from .multitarget import (TargetWeights, relieff_multilabel,
+                          rrelieff_multitarget)
 from .neighbours import NeighbourLists, Neighbours
 from .prepare import PreparedData, prepare
 from .progress import Interrupted
@@ -44,7 +47,8 @@ __all__ = ["ReliefInputError", "Interrupted", "relief", "relieff", "rrelieff",
            "drelieff", "pdrelieff", "solve_s",
            "RFSM", "rfsm_value", "Consistency", "SetMeasure", "greedy_forward",
            "backward_elimination", "branch_and_bound",
-           "cdrelief", "iwcdrelief", "ClassDependentRelief"]
+           "cdrelief", "iwcdrelief", "ClassDependentRelief",
+           "rrelieff_multitarget", "relieff_multilabel", "TargetWeights"]
 
 
 def __getattr__(name):
