@@ -9,9 +9,11 @@ import pytest
 from scipy.io import arff
 
 from orangecontrib.relief.core import rrelieff
+from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.multitarget import (relieff_multilabel,
                                                    rrelieff_multitarget)
+from tests.core.engines import each_engine, on_each_engine
 from tests.reference import multitarget as reference
 
 CLUS = Path(__file__).parents[1] / "data" / "clus"
@@ -91,14 +93,16 @@ def small_data(seed, n=24, a=4, t=3, missing=True):
     return X, rng.random((n, t)), np.arange(a) == 0
 
 
+@each_engine
 @pytest.mark.parametrize("options", [
     dict(k_nearest=5), dict(k_nearest=3, weighting="equal"),
     dict(k_nearest=4, weighting="clus", sigma=0.4),
     dict(k_nearest=6, n_iterations=10, random_state=3, ties="lower-index")])
-def test_multi_target_against_reference(options):
+def test_multi_target_against_reference(options, engine):
     X, Y, nominal = small_data(1)
     Y[2, 1] = np.nan  # a row left out
-    ours = rrelieff_multitarget(X, Y, nominal, **options)
+    with forced(engine):
+        ours = rrelieff_multitarget(X, Y, nominal, **options)
     overall, per_target = reference.rrelieff_multitarget(X, Y, nominal,
                                                          **options)
     np.testing.assert_allclose(ours.overall, overall, atol=1e-12)
@@ -119,13 +123,44 @@ def test_multi_label_against_reference(distance):
 
 def test_each_target_is_rrelieff_of_that_target():
     """The per-target rankings come from the overall search: RReliefF of
-    each target alone finds the same neighbours, so the same weights to
-    the bit."""
+    each target alone finds the same neighbours, so the same weights (to
+    rounding: the sums are added in another order)."""
     X, Y, nominal = small_data(3, n=40)
     weights = rrelieff_multitarget(X, Y, nominal, k_nearest=7)
     for s in range(Y.shape[1]):
-        assert np.array_equal(weights.per_target[s],
-                              rrelieff(X, Y[:, s], nominal, k_nearest=7))
+        np.testing.assert_allclose(
+            weights.per_target[s], rrelieff(X, Y[:, s], nominal, k_nearest=7),
+            rtol=1e-12, atol=1e-15)
+
+
+def test_both_engines_give_the_same_weights():
+    """The engines' searches give equal lists, and the rule is one: the
+    same weights to the bit, with tied distances (a nominal attribute
+    alone) and missing values."""
+    X, Y, nominal = small_data(6, n=50)
+    X[:, 1:3] = np.round(X[:, 1:3], 1)
+    labels = (Y > 0.5) * 1.0
+    results = on_each_engine(lambda: (
+        rrelieff_multitarget(X, Y, nominal, k_nearest=6),
+        relieff_multilabel(X, labels, nominal, k_nearest=4,
+                           weighting="exp_rank")))
+    compiled, vectorised = results.values()
+    for ours, theirs in zip(compiled, vectorised):
+        assert np.array_equal(ours.overall, theirs.overall)
+        assert np.array_equal(ours.per_target, theirs.per_target)
+
+
+def test_progress_does_not_change_the_weights():
+    """Lists computed in smaller parts (as with a progress callback) give
+    the same sums: they are added block by block."""
+    X, Y, nominal = small_data(7, n=300)
+    seen = []
+    quiet = rrelieff_multitarget(X, Y, nominal, k_nearest=5)
+    told = rrelieff_multitarget(X, Y, nominal, k_nearest=5,
+                                progress_callback=seen.append)
+    assert seen and seen[-1] == 1
+    assert np.array_equal(quiet.overall, told.overall)
+    assert np.array_equal(quiet.per_target, told.per_target)
 
 
 def test_row_order_does_not_matter():

@@ -19,8 +19,8 @@ label (its hits and misses, each class's prior), as Clus computes it.
 The steps are those of every variant: the data prepared once (one group:
 the search is RReliefF's, the k nearest of every instance), the engine's
 neighbour lists, and a rule over them: numpy over the lists' entries
-(:func:`.engines.vectorised.rules.block_sums`, every target's sums in
-one pass over each block of pairs' diffs).
+(:func:`pair_sums`: each pair's diffs computed once, every target's
+sums a product of them and the targets' coefficients).
 
 Two options follow Clus (``ClusReliefFeatureRanking``, the only other
 implementation): ``weighting="clus"``, neighbour r's influence
@@ -36,10 +36,11 @@ import numpy as np
 
 from . import engines
 from .engines import preparation
-from .engines.vectorised.rules import (block_sums, block_totals, parted,
-                                       relieff_coefficients, total)
+from .engines.vectorised.rules import (UPDATE_BLOCK, block_totals, blocks,
+                                       parted, relieff_coefficients, total)
 from .errors import ReliefInputError
 from .estimators import neighbours_of, rank_weights, rrelieff_weights
+from .formulas.diffs import diffs_of_pairs
 from .formulas.target_sets import (LABEL_DISTANCES, clus_missing_table,
                                    label_set_diffs, target_diffs)
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF,
@@ -183,12 +184,40 @@ def with_clus_missing(data, n_values):
         slot=slot, relief_d=np.repeat(table, data.n_groups, axis=1)))
 
 
+#: pairs x attributes whose diffs :func:`pair_sums` holds at once
+PAIR_ENTRIES = 2 ** 21
+
+
+def pair_sums(exact, refs, owner, neighbour, coefs):
+    """sums[b, s, A]: the sum over the pairs (refs[owner[e]],
+    neighbour[e]) of block b (:data:`.engines.vectorised.rules.
+    UPDATE_BLOCK` references, `owner` ascending) of coefs[e, s] diff(A,
+    .), as (blocks, s, a).  Each block's pairs are taken in runs of at
+    most :data:`PAIR_ENTRIES` diffs, each run's sums a product of the
+    coefficients and the diffs (numpy's own loops, one thread: the same
+    sums whatever the machine), added run after run: so the sums of a
+    block do not depend on how the references are split into parts."""
+    n_attrs = exact.values.shape[0]
+    n_blocks = blocks(len(refs))
+    sums = np.zeros((n_blocks, coefs.shape[1], n_attrs))
+    run = max(1, PAIR_ENTRIES // n_attrs)
+    bounds = np.searchsorted(owner // UPDATE_BLOCK, np.arange(n_blocks + 1))
+    for b in range(n_blocks):
+        for first in range(bounds[b], bounds[b + 1], run):
+            pairs = slice(first, min(first + run, bounds[b + 1]))
+            diffs = diffs_of_pairs(exact, refs[owner[pairs]],
+                                   neighbour[pairs])
+            sums[b] += np.einsum("es,ea->sa", coefs[pairs], diffs)
+    return sums
+
+
 def target_sums(exact, refs, neighbours, weights, pair_diffs):
     """RReliefF's sums for several target diffs over one set of neighbour
     lists: (N_dC (c,), N_dA (a,), N_dCdA (c, a)), where pair_diffs(i, j)
     gives the c target diffs of the pairs (E, c) and d, a neighbour's
     expected rank weight over its list's (as
-    :func:`.engines.vectorised.rules.rrelieff_sums`), weighs each term."""
+    :func:`.engines.vectorised.rules.rrelieff_sums`), weighs each term:
+    the attributes' diffs of each pair computed once for every target."""
     norms = np.cumsum(weights)
 
     def rule(start, part):
@@ -196,13 +225,13 @@ def target_sums(exact, refs, neighbours, weights, pair_diffs):
         owner = part.owner
         norm = norms[np.maximum(part.places[:, 0], 1) - 1][owner]
         d = part.place_weights(weights) / norm
-        d_target = pair_diffs(part_refs[owner], part.index)
-        coefs = [d] + [d_target[:, c] * d for c in range(d_target.shape[1])]
-        n_dc = np.stack([block_totals(owner, coef, len(part))
-                         for coef in coefs[1:]], axis=1)
-        sums = block_sums(exact, part_refs, owner, part.index, coefs)
+        d_target = pair_diffs(part_refs[owner], part.index) * d[:, None]
+        n_dc = np.stack([block_totals(owner, column, len(part))
+                         for column in d_target.T], axis=1)
+        sums = pair_sums(exact, part_refs, owner, part.index,
+                         np.column_stack([d, d_target]))
         return np.concatenate([n_dc[:, :, None] * np.ones(sums.shape[-1]),
-                               sums[:, :, 0]], axis=1)
+                               sums], axis=1)
 
     n_columns = pair_diffs(refs[:1], refs[:1]).shape[1]
     partial = parted(neighbours, len(refs), rule,
@@ -354,8 +383,8 @@ def label_relieff(prepare_groups, label, refs, kernels, k, weights,
         norm = norms[np.maximum(places, 1) - 1] / np.maximum(places, 1)
         terms = (coef / norm)[part.owner, part.group] * part.place_weights(
             weights)
-        return block_sums(data.exact, part_refs, part.owner, part.index,
-                          [terms])[:, 0, 0]
+        return pair_sums(data.exact, part_refs, part.owner, part.index,
+                         terms[:, None])[:, 0]
 
     return total(parted(neighbours, len(refs), rule,
                         (data.exact.values.shape[0],))) / len(refs)
