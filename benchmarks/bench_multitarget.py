@@ -21,7 +21,12 @@ import numpy as np
 
 from orangecontrib.relief.core import engines, estimators, multitarget
 
-from arguments import Parser, positive_int, sizes
+from arguments import Parser, checked, comma_separated, positive_int, sizes
+
+#: argparse types: two or more targets, an engine's name
+several = checked(int, lambda v: v >= 2, "a whole number >= 2")
+engine_name = checked(str, lambda v: v in engines.ENGINES,
+                      " or ".join(engines.ENGINES))
 
 
 def data(n, a, t, seed=0):
@@ -36,11 +41,11 @@ def data(n, a, t, seed=0):
 def build_parser():
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=sizes, default="2000x50,5000x20")
-    parser.add_argument("--targets", type=positive_int, default=3)
+    parser.add_argument("--targets", type=several, default=3)
     parser.add_argument("--k", type=positive_int, default=10)
     parser.add_argument("--repeats", type=positive_int, default=3)
-    parser.add_argument("--engines", default=",".join(engines.ENGINES),
-                        type=lambda text: text.split(","))
+    parser.add_argument("--engines", default=list(engines.ENGINES),
+                        type=comma_separated(engine_name))
     return parser
 
 
@@ -52,10 +57,6 @@ def timed(call):
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    if args.targets < 2:
-        build_parser().error("--targets: several targets are at least 2")
-    for engine in args.engines:
-        engines.check_engine(engine)
     print(f"RReliefF of 1 target against multi-target RReliefF of "
           f"{args.targets}, k = {args.k}, every instance a reference")
     for n, a in args.sizes:
