@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.io import arff
 
-from orangecontrib.relief.core import rrelieff
+from orangecontrib.relief.core import multitarget, rrelieff
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.multitarget import (relieff_multilabel,
@@ -50,37 +50,93 @@ def clus_importances(name):
     return {ranking: values[:, c] for c, ranking in enumerate(names)}
 
 
+#: java.util.Random's linear congruential generator (its documentation)
+JAVA_MULTIPLIER, JAVA_MASK = 0x5DEECE66D, (1 << 48) - 1
+
+
+def java_permutation(n, seed):
+    """Clus's order of the references: its Fisher-Yates shuffle of 0 .. n
+    - 1, from the last place down, by java.util.Random(seed).nextInt, as
+    Java's documentation defines the generator."""
+    state = (seed ^ JAVA_MULTIPLIER) & JAVA_MASK
+
+    def next_int(bound):
+        nonlocal state
+        while True:
+            state = (state * JAVA_MULTIPLIER + 0xB) & JAVA_MASK
+            bits = state >> 17  # next(31)
+            if bound & (bound - 1) == 0:
+                return (bound * bits) >> 31
+            value = bits % bound
+            if bits - value + bound - 1 < 2 ** 31:  # no int overflow
+                return value
+
+    order = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = next_int(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return np.array(order)
+
+
+@pytest.fixture
+def clus_references(monkeypatch):
+    """References drawn as Clus draws them, with its seed `seed`: the
+    first m of its order (every instance, m = n, in any order)."""
+    def use(seed):
+        monkeypatch.setattr(
+            multitarget, "reference_instances",
+            lambda n, m, random_state: java_permutation(n, seed)[:m])
+    return use
+
+
+@pytest.mark.parametrize("m", [79, 197, 393])
 @pytest.mark.parametrize("k", [1, 5, 10])
-def test_clus_multi_target_importances(k):
+def test_clus_multi_target_importances(k, m, clus_references):
     """Clus's unit test testMTR-RealWorld (collembola, 393 instances, 47
-    attributes with 3618 missing values, three targets), every instance
-    a reference, sigma 0.4: the overall and the per-target rankings."""
+    attributes with 3618 missing values, three targets), sigma 0.4, the
+    references in Clus's order (seed 0): the overall and the per-target
+    rankings, every column of its expected importances."""
     X, Y, nominal, n_values = clus_arff("testMTR-RealWorld.arff", 3)
     truth = clus_importances("testMTR-RealWorld.fimpTruth")
+    clus_references(0)
     weights = rrelieff_multitarget(
-        X, Y, nominal, k_nearest=k, weighting="clus", sigma=0.4,
-        missing="clus", n_values=n_values, ties="lower-index")
+        X, Y, nominal, k_nearest=k, n_iterations=m, weighting="clus",
+        sigma=0.4, missing="clus", n_values=n_values, ties="lower-index")
     rankings = [weights.overall, *weights.per_target]
     for name, ranking in zip(["overall", "class_spec", "class_ind",
                               "class_fols"], rankings):
-        np.testing.assert_allclose(ranking, truth[f"{name}Iter393Neigh{k}"],
+        np.testing.assert_allclose(ranking, truth[f"{name}Iter{m}Neigh{k}"],
                                    rtol=0, atol=1e-10, err_msg=name)
 
 
+def test_clus_every_instance_in_any_order():
+    """Every instance a reference (n_iterations None): Clus's 393
+    columns, whatever order Clus drew them in."""
+    X, Y, nominal, n_values = clus_arff("testMTR-RealWorld.arff", 3)
+    truth = clus_importances("testMTR-RealWorld.fimpTruth")
+    weights = rrelieff_multitarget(
+        X, Y, nominal, k_nearest=5, weighting="clus", sigma=0.4,
+        missing="clus", n_values=n_values, ties="lower-index")
+    np.testing.assert_allclose(weights.overall, truth["overallIter393Neigh5"],
+                               rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("m", [5, 13])
 @pytest.mark.parametrize("k", [1, 3])
-def test_clus_multi_label_hamming_importances(k):
+def test_clus_multi_label_hamming_importances(k, m, clus_references):
     """Clus's unit test testMLCHammingLoss (13 instances, four labels),
-    every instance a reference, sigma 0.5: the Hamming-loss ranking and
-    each label's ReliefF."""
+    sigma 0.5, the references in Clus's order (seed 1234): the
+    Hamming-loss ranking and each label's ReliefF."""
     X, Y, nominal, _ = clus_arff("testMLC.arff", 4)
     truth = clus_importances("testMLCHammingLoss.fimpTruth")
-    weights = relieff_multilabel(X, Y, nominal, k_nearest=k,
+    clus_references(1234)
+    weights = relieff_multilabel(X, Y, nominal, k_nearest=k, n_iterations=m,
                                  weighting="clus", sigma=0.5,
                                  missing="clus", ties="lower-index")
     np.testing.assert_allclose(weights.overall,
-                               truth[f"overallIter13Neigh{k}"], atol=1e-10)
+                               truth[f"overallIter{m}Neigh{k}"], atol=1e-10)
     for s, ranking in enumerate(weights.per_target):
-        np.testing.assert_allclose(ranking, truth[f"tar{s + 1}Iter13Neigh{k}"],
+        np.testing.assert_allclose(ranking, truth[f"tar{s + 1}Iter{m}Neigh{k}"],
                                    atol=1e-10, err_msg=f"label {s + 1}")
 
 
