@@ -142,6 +142,15 @@ def test_ties_benchmark_times_both_engines(capsys):
                f"{engine}: this build" in out
 
 
+def test_multitarget_benchmark_times_one_target_and_three(capsys):
+    """bench_multitarget.py: a line per engine, RReliefF of one target
+    beside multi-target RReliefF of three, with their ratio."""
+    _load("bench_multitarget").main(["--sizes", "200x5", "--repeats", "1",
+                                     "--engines", "vectorised"])
+    out = capsys.readouterr().out
+    assert "200 x 5, vectorised: one target" in out and "ratio" in out
+
+
 def test_interactions_benchmark_times_the_map_beside_the_weights(capsys):
     """bench_interactions.py times the map and the weights of ReliefF
     and MultiSURF and prints their ratio."""
@@ -266,6 +275,8 @@ OPTIONS = {
     "bench_search": {"--size": "size", "--m": "positive_ints",
                      "--repeats": "positive_int"},
     "bench_ties": {"--sizes": "sizes", "--repeats": "positive_int"},
+    "bench_multitarget": {"--sizes": "sizes", "--k": "positive_int",
+                          "--repeats": "positive_int"},
     "bench_streaming": {"--k": "positive_int", "--m": "positive_int",
                         "--chunk-rows": "positive_int"},
     "first_contact": {"--scale": "positive_number"},
@@ -278,6 +289,8 @@ OPTIONS = {
 }
 #: script -> [(option, value)] refused besides those of its options' types
 OTHER_BAD_VALUES = {"first_contact": [("--cases", "no such case")],
+                    "bench_multitarget": [("--targets", "1"),
+                                          ("--engines", "numba")],
                     "bench_wide": [("--snps", "2"), ("--snps", "1000,x"),
                                    ("--methods", "Relief"),
                                    ("--peers", "orange")]}

@@ -31,7 +31,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .core import significance, variants
+from .core import multitarget, significance, variants
 from .core.iterative import iterated
 from .core.npdr import npdr_columns
 from .core.errors import ReliefInputError
@@ -46,7 +46,7 @@ from .core.threshold import best_first, ranking_scores
 __all__ = ["ReliefSelector", "ReliefF", "MuRelief", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "SWRF", "SWRFstar",
            "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
-           "NPDR", "Iter"]
+           "NPDR", "Iter", "MultiTargetRReliefF", "MultiLabelReliefF"]
 
 
 class _Count(Constraint):
@@ -711,3 +711,90 @@ class Iter(ReliefSelector):
         raise ValueError("STIR tests the neighbour pairs of one plain "
                          "distance, and Iter's last round weights it; use "
                          "significance='permutation' with Iter.")
+
+
+class TargetSelector(ReliefSelector):
+    """Common ground of the selectors of several targets (a 2-D `y`, a
+    column per target): ``feature_importances_`` is the overall ranking,
+    ``target_importances_`` (n_targets, n_features) each target's, from
+    the same neighbour search (:mod:`.core.multitarget`).  Selection as
+    the other selectors', by the overall ranking; no significance
+    test."""
+    #: the core function of the selector
+    estimator = None
+
+    def __init__(self, *, k_nearest=K_RRELIEFF, n_features_to_select=None,
+                 threshold=None, nominal_features=None, n_iterations=None,
+                 random_state=RANDOM_STATE, weighting="exp_rank",
+                 sigma=None, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
+                 missing="relief-d", absolute=ABSOLUTE):
+        super().__init__(
+            n_features_to_select=n_features_to_select, threshold=threshold,
+            nominal_features=nominal_features, n_iterations=n_iterations,
+            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+            absolute=absolute)
+        self.k_nearest = k_nearest
+        self.weighting = weighting
+        self.sigma = sigma
+        self.ties = ties
+        self.missing = missing
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        tags.target_tags.single_output = False
+        return tags
+
+    def fit(self, X, y):
+        """Compute the overall and each target's weights of the features
+        of `X` for the targets `y` (n_samples, n_targets)."""
+        self._check_selection()
+        check("random_state", self.random_state)
+        X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
+                             accept_sparse=("csr", "csc"), dtype="numeric",
+                             multi_output=True, y_numeric=True)
+        if X.shape[0] < 2:
+            raise ValueError(f"Relief compares instances and needs at least "
+                             f"two; got {X.shape[0]} sample.")
+        weights = _core_errors(type(self).estimator)(
+            X, y, self._nominal_mask(X.shape[1]), **self._options())
+        self.feature_importances_ = weights.overall
+        self.target_importances_ = weights.per_target
+        self._tested = None
+        return self
+
+    def _options(self):
+        return dict(super()._options(), k_nearest=self.k_nearest,
+                    weighting=self.weighting, sigma=self.sigma,
+                    ties=self.ties, missing=self.missing)
+
+
+class MultiTargetRReliefF(TargetSelector):
+    """Multi-target RReliefF (Petkovic, Kocev & Dzeroski 2020) of numeric
+    targets, a column each."""
+    task = "regression"
+    estimator = staticmethod(multitarget.rrelieff_multitarget)
+
+
+class MultiLabelReliefF(TargetSelector):
+    """Multi-label ReliefF (Reyes, Morell & Ventura 2015) of 0/1 labels, a
+    column each; `distance` the label-set distance of the overall ranking
+    ("hamming", "accuracy", "f1" or "subset")."""
+    estimator = staticmethod(multitarget.relieff_multilabel)
+
+    def __init__(self, *, k_nearest=K_RELIEFF, distance="hamming",
+                 n_features_to_select=None, threshold=None,
+                 nominal_features=None, n_iterations=None,
+                 random_state=RANDOM_STATE, weighting="equal", sigma=None,
+                 diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
+                 missing="relief-d", absolute=ABSOLUTE):
+        super().__init__(
+            k_nearest=k_nearest, n_features_to_select=n_features_to_select,
+            threshold=threshold, nominal_features=nominal_features,
+            n_iterations=n_iterations, random_state=random_state,
+            weighting=weighting, sigma=sigma, diff=diff, t_eq=t_eq,
+            t_diff=t_diff, ties=ties, missing=missing, absolute=absolute)
+        self.distance = distance
+
+    def _options(self):
+        return dict(super()._options(), distance=self.distance)

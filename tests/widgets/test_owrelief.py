@@ -291,6 +291,19 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(None)
         self.assertFalse(self.widget.Error.no_class.is_shown())
 
+    def test_several_targets_name_the_method_that_fits(self):
+        attributes = self.heart.domain.attributes
+        numeric = [var for var in attributes if var.is_continuous][:2]
+        several = self.heart.transform(Domain(
+            [var for var in attributes if var not in numeric], numeric))
+        self.send_and_wait(several)
+        self.assertTrue(self.widget.Error.no_class.is_shown())
+        shown = str(self.widget.Information.several_targets)
+        self.assertIn("Multi-target RReliefF weighs by all 2", shown)
+        self.assertIn(f"--class {numeric[0].name},{numeric[1].name}", shown)
+        self.send_and_wait(self.heart)
+        self.assertFalse(self.widget.Information.several_targets.is_shown())
+
     def test_empty_table(self):
         self.send_and_wait(self.heart[:0])
         self.assertTrue(self.widget.Error.relief.is_shown())

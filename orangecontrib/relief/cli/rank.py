@@ -8,6 +8,7 @@ from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
                      option_names, positive_int, share, timed, two_or_more,
                      with_class, without_unused_classes)
+from .targets import run_targets, several_classes
 from .wide import run_wide, wrapper_options, wrapper_words
 
 #: the significance options (by destination) each test uses
@@ -174,7 +175,10 @@ def add_file_arguments(parser):
         help="the column to use as the class (default: the file's class, "
              "else a column named Class, categorical if it holds integer "
              "codes, as in the ReBATE archive; needed for other files "
-             "without one, e.g. a plain CSV)")
+             "without one, e.g. a plain CSV); several, comma-separated, "
+             "rank by all of them: multi-target RReliefF where every one "
+             "is numeric, multi-label ReliefF where every one is binary "
+             "(rank only)")
 
 
 def add_ties_argument(parser):
@@ -419,6 +423,8 @@ def run_rank(args):
         warn("--rounds has no effect without --wrapper iter")
     if is_wide_file(args.file):
         return run_wide(args)
+    if several_classes(args.class_name) is not None:
+        return run_targets(args, several_classes(args.class_name))
     if args.pheno is not None:
         raise CliError("--pheno gives the phenotypes of a PLINK .bed file; "
                        "name the class of a table with --class")

@@ -16,7 +16,8 @@ use, :mod:`.engines.preparation`) and the vectorised one (numpy,
 distance-threshold neighbourhoods of :mod:`.formulas.neighbourhoods`),
 :mod:`.swrf` (the SWRF family), :mod:`.turf`, :mod:`.iterative` (Iter),
 :mod:`.vls`, :mod:`.npdr` (:mod:`.variants` names each variant's
-estimator); :mod:`.significance`
+estimator), :mod:`.multitarget` (several numeric targets or 0/1
+labels); :mod:`.significance`
 tests the weights (STIR, permutations, adjustments); :mod:`.streaming`
 reads data larger than memory a chunk at a time; :mod:`.subsets` measures
 and searches attribute sets (RFSM, Liu's consistency).  Selection:
@@ -33,6 +34,8 @@ from .double import drelieff, pdrelieff, solve_s
 from .errors import ReliefInputError
 from .estimators import (rank_weights, reference_instances, relief, relieff,
                          rrelieff)
+from .multitarget import (TargetWeights, relieff_multilabel,
+                          rrelieff_multitarget)
 from .neighbours import NeighbourLists, Neighbours
 from .prepare import PreparedData, prepare
 from .progress import Interrupted
@@ -47,7 +50,8 @@ __all__ = ["ReliefInputError", "Interrupted", "relief", "relieff", "rrelieff",
            "drelieff", "pdrelieff", "solve_s",
            "RFSM", "rfsm_value", "Consistency", "SetMeasure", "greedy_forward",
            "backward_elimination", "branch_and_bound",
-           "cdrelief", "iwcdrelief", "ClassDependentRelief"]
+           "cdrelief", "iwcdrelief", "ClassDependentRelief",
+           "rrelieff_multitarget", "relieff_multilabel", "TargetWeights"]
 
 
 def __getattr__(name):

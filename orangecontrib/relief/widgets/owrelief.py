@@ -152,6 +152,22 @@ def significant_data(data, tested):
     return data.transform(domain)
 
 
+
+def several_targets(class_vars):
+    """What the widget says of data with several class variables: which
+    of the add-on's methods weigh by all of them, and where."""
+    from orangecontrib.relief.multitarget import target_scorer
+
+    names = ",".join(var.name for var in class_vars)
+    try:
+        method = target_scorer(class_vars).friendly_name
+    except ValueError as error:
+        return f"The methods here weigh by one class. {error}"
+    return (f"The methods here weigh by one class; {method} weighs by all "
+            f"{len(class_vars)} at once: in a script "
+            f"(orangecontrib.relief.multitarget) or with orange-relief "
+            f"rank FILE --class {names}.")
+
 class OWRelief(OWWidget, ConcurrentWidgetMixin):
     name = "Relief"
     description = ("Weight attributes by how well they tell near instances "
@@ -201,6 +217,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     class Information(OWWidget.Information):
         preparing = Msg("{}")
+        several_targets = Msg("{}")
 
     settingsHandler = DomainContextHandler()
     #: NPDR's covariates, kept per domain
@@ -610,6 +627,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.cancel()
         self.Error.clear()
         self.Warning.clear()
+        self.Information.several_targets.clear()
         self.closeContext()
         self.data = data
         self.covariates = []
@@ -640,6 +658,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         class_var = data.domain.class_var
         if class_var is None:
             self.Error.no_class()
+            self.Information.several_targets(
+                several_targets(data.domain.class_vars),
+                shown=len(data.domain.class_vars) > 1)
             return
         self._choose_method(class_present(data))
         n_missing = int(np.sum(np.isnan(data.get_column(class_var))))

@@ -1,0 +1,122 @@
+"""The entry points of several targets: the Orange scorers and their
+table of rankings, ``orange-relief rank --class a,b,c`` and the
+scikit-learn selectors of a 2-D y, each the core's weights."""
+import numpy as np
+import pytest
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+from sklearn.base import clone
+
+from orangecontrib.relief import sklearn as selectors
+from orangecontrib.relief.cli import main
+from orangecontrib.relief.core.multitarget import (relieff_multilabel,
+                                                   rrelieff_multitarget)
+from orangecontrib.relief.multitarget import (MultiLabelReliefF,
+                                              MultiTargetRReliefF,
+                                              target_scorer)
+
+
+def arrays(seed=0, n=60):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 4))
+    X[:, 3] = rng.integers(0, 3, n)
+    numeric = np.c_[X[:, 0] + 0.1 * rng.random(n), X[:, 1] - X[:, 2]]
+    labels = np.c_[X[:, 0] > 0.5, X[:, 1] > 0.4, X[:, 3] == 1] * 1.0
+    return X, numeric, labels
+
+
+def table(X, Y, binary):
+    attributes = [ContinuousVariable(f"a{i}") for i in range(3)] + [
+        DiscreteVariable("colour", values=("red", "green", "blue", "pink"))]
+    targets = ([DiscreteVariable(f"label{s}", values=("no", "yes"))
+                for s in range(Y.shape[1])] if binary else
+               [ContinuousVariable(f"target{s}") for s in range(Y.shape[1])])
+    return Table.from_numpy(Domain(attributes, targets), X, Y)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_scorers_give_the_cores_weights(binary):
+    X, numeric, labels = arrays()
+    Y = labels if binary else numeric
+    data = table(X, Y, binary)
+    scorer = target_scorer(data.domain.class_vars, k_nearest=5)
+    assert isinstance(scorer, MultiLabelReliefF if binary
+                      else MultiTargetRReliefF)
+    core = (relieff_multilabel if binary else rrelieff_multitarget)(
+        X, Y, np.arange(4) == 3, k_nearest=5)
+    assert np.array_equal(scorer(data), core.overall)
+    assert scorer(data, "a1") == core.overall[1]
+    rankings = scorer.target_rankings(data)
+    assert [var.name for var in rankings.domain.attributes] == (
+        ["overall"] + [var.name for var in data.domain.class_vars])
+    assert list(rankings.metas[:, 0]) == ["a0", "a1", "a2", "colour"]
+    assert np.array_equal(rankings.X, np.c_[core.overall,
+                                            core.per_target.T])
+
+
+def test_scorers_say_which_targets_they_need():
+    X, numeric, labels = arrays()
+    mixed = Table.from_numpy(Domain(
+        table(X, numeric, False).domain.attributes,
+        [ContinuousVariable("t"), DiscreteVariable("l", values=("0", "1"))]),
+        X, np.c_[numeric[:, 0], labels[:, 0]])
+    with pytest.raises(ValueError, match="t \\(numeric\\), l \\(2 values"):
+        target_scorer(mixed.domain.class_vars)
+    with pytest.raises(ValueError, match="two or more binary"):
+        MultiLabelReliefF()(mixed)
+    with pytest.raises(ValueError, match="two or more numeric"):
+        MultiTargetRReliefF()(table(X, labels, True))
+
+
+def test_clus_missing_rule_reads_each_attributes_values():
+    """The Orange scorer gives Clus's rule the number of values the
+    domain declares (four colours, one of them never seen)."""
+    X, numeric, _ = arrays()
+    X[::7, 3] = np.nan
+    data = table(X, numeric, False)
+    ours = MultiTargetRReliefF(missing="clus", k_nearest=5)(data)
+    core = rrelieff_multitarget(X, numeric, np.arange(4) == 3, k_nearest=5,
+                                missing="clus", n_values=[0, 0, 0, 4])
+    assert np.array_equal(ours, core.overall)
+
+
+def test_command_line_ranks_by_several_classes(tmp_path, capsys):
+    X, numeric, labels = arrays()
+    path = tmp_path / "targets.csv"
+    names = "a0,a1,a2,a3,t0,t1,l0,l1"
+    rows = np.c_[X, numeric, labels]
+    path.write_text(names + "\n" + "\n".join(
+        ",".join(f"{v:.6g}" for v in row) for row in rows) + "\n")
+    assert main(["rank", str(path), "--class", "t0,t1", "--k", "5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["rank", "attribute", "overall", "t0", "t1"]
+    assert "2 targets, method Multi-target RReliefF" in lines[-1]
+    assert main(["rank", str(path), "--class", "l0,l1", "--top", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 4 and "Multi-label ReliefF" in lines[-1]
+    for argv, message in [
+            (["--class", "t0,l0"], "every one numeric"),
+            (["--class", "t0,zz"], "--class zz: no such column"),
+            (["--class", "t0,t1", "--method", "RReliefF"],
+             "--method works with one class")]:
+        assert main(["rank", str(path), *argv]) == 2
+        errors = [line for line in capsys.readouterr().err.splitlines()
+                  if "error:" in line]
+        assert len(errors) == 1 and message in errors[0]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_selectors_of_a_2d_y(binary):
+    X, numeric, labels = arrays()
+    Y = labels if binary else numeric
+    selector = (selectors.MultiLabelReliefF if binary
+                else selectors.MultiTargetRReliefF)(
+        k_nearest=5, nominal_features=[3], n_features_to_select=2)
+    selector.fit(X, Y)
+    core = (relieff_multilabel if binary else rrelieff_multitarget)(
+        X, Y, np.arange(4) == 3, k_nearest=5)
+    assert np.array_equal(selector.feature_importances_, core.overall)
+    assert np.array_equal(selector.target_importances_, core.per_target)
+    assert selector.transform(X).shape == (len(X), 2)
+    assert clone(selector).get_params() == selector.get_params()
+    with pytest.raises(ValueError, match="needs a 2-D target"):
+        clone(selector).fit(X, Y[:, 0])
