@@ -167,3 +167,20 @@ def test_bad_input_is_one_line(capsys, argv, message):
     code, lines, err = run(capsys, "interactions", "--no-figure", *argv)
     assert code == 2 and not lines
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_a_constant_or_single_attribute_is_one_line(capsys, tmp_path):
+    data = snp_table(noise=1)
+    with data.unlocked():
+        data.X[:, 2] = 1
+    data.save(str(tmp_path / "constant.tab"))
+    data.transform(Domain(data.domain.attributes[:1],
+                          data.domain.class_var)).save(
+        str(tmp_path / "one.tab"))
+    for name, message in (("constant", "attribute 'n0' is constant"),
+                          ("one", "needs at least two; got 1")):
+        code, lines, err = run(capsys, "interactions",
+                               str(tmp_path / f"{name}.tab"), "--map",
+                               "regain", "--no-figure")
+        assert code == 2 and not lines
+        assert message in err and len(err.splitlines()) == 1
