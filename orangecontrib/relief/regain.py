@@ -17,9 +17,10 @@ from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 from .arrays import table_arrays
 from .core.epistasis_rank import epistasis_katz, epistasis_rank
 from .core.errors import ReliefInputError
-from .core.interactions import adjusted, strongest_pairs
+from .core.interactions import adjusted
 from .core.options import ADJUSTMENT, check
 from .core.regain import regain
+from .core.threshold import best_first
 from .interactions import attribute_index, draw_heat_map
 
 TableRegain = namedtuple("TableRegain", [
@@ -231,14 +232,11 @@ def regain_pairs_table(found):
 
 def pair_order(found):
     """The (first, second) positions of the pairs of `found`, strongest
-    interaction first (a pair without a fit last)."""
-    strength = np.nan_to_num(np.abs(found.network.statistic), nan=-1.0)
-    return strongest_pairs(PairStrength(np.arange(len(found.variables)),
-                                        strength))
-
-
-#: what :func:`.core.interactions.strongest_pairs` reads of a map
-PairStrength = namedtuple("PairStrength", ["attributes", "interaction"])
+    interaction first (by |statistic|, ties to the earlier pair; a pair
+    without a fit last)."""
+    upper = np.triu_indices(len(found.variables), 1)
+    order = best_first(np.abs(found.network.statistic[upper]))
+    return [(int(upper[0][i]), int(upper[1][i])) for i in order]
 
 
 def regain_figure(found, filename, title=None, dpi=110):

@@ -88,6 +88,8 @@ def test_a_pair_without_a_fit_is_named_and_not_ranked():
     found = regain_network(data)
     assert np.isnan(found.network.statistic[2, 3])
     assert np.isnan(found.epistasis_rank).all()
+    statistics = regain_pairs_table(found).get_column("statistic")
+    assert np.isnan(statistics[-1]) and np.isfinite(statistics[:-1]).all()
     assert found.notes == ("no fit (the design is rank deficient): n0 x "
                            "copy; EpistasisRank and EpistasisKatz need every "
                            "fit",)
