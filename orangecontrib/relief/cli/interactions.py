@@ -103,8 +103,7 @@ def add_interactions_command(subparsers):
         help="with --map regain: a pair's model without the two main "
              "effects, only their product")
     parser.set_defaults(run=run_interactions, options=option_names(
-        parser, set(PARAMETERS) | {"top_k", "test", "covariates",
-                                   "no_main_effects"}))
+        parser, set(PARAMETERS) | {"top_k"}))
 
 
 def format_pairs(found, count):

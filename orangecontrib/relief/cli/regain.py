@@ -65,11 +65,12 @@ def format_epistasis_rank(found, count):
 
 
 def refused_options(args, names, needs):
-    """CliError naming the first option of `names` given in `args`, which
-    needs `needs`."""
+    """CliError naming the first option of `names` (destinations) given
+    in `args`, which needs `needs`."""
     for name in names:
         if getattr(args, name) not in (None, False):
-            raise CliError(f"{args.options[name]} needs {needs}.")
+            option = args.options.get(name, "--" + name.replace("_", "-"))
+            raise CliError(f"{option} needs {needs}.")
 
 
 def chosen_attributes(table, args):
