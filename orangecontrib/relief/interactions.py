@@ -110,31 +110,40 @@ def pairs_table(found, absolute=True):
 
 def heat_map_figure(found, filename, title=None, dpi=110):
     """Draw the map `found` into the PNG file `filename`: the interaction
-    of every pair in the clustered order (:func:`.core.interactions.
-    clustered_order`), blue where near instances of different classes
-    differ in the two together less often than those of the same class
-    (an XOR), red where more often; the diagonal blank, a dot on the pairs
-    with q < 0.05."""
+    of every pair in the clustered order, blue where near instances of
+    different classes differ in the two together less often than those of
+    the same class (an XOR), red where more often; the diagonal blank, a
+    dot on the pairs with q < 0.05."""
+    return draw_heat_map(found.map.interaction,
+                         [var.name for var in found.variables], found.map.q,
+                         filename, "interaction", title, dpi)
+
+
+def draw_heat_map(matrix, names, q, filename, label, title=None, dpi=110):
+    """Draw the square `matrix` of the attributes `names` into the PNG file
+    `filename` in the clustered order (:func:`.core.interactions.
+    clustered_order`) on a colour scale symmetric about 0 (its bar named
+    `label`), the diagonal blank, a dot on the pairs where `q` < 0.05."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    matrix = found.map.interaction.copy()
+    matrix = np.array(matrix, dtype=np.float64)
     order = clustered_order(matrix)
     matrix = matrix[np.ix_(order, order)]
     np.fill_diagonal(matrix, np.nan)
-    names = [found.variables[i].name for i in order]
+    names = [names[i] for i in order]
     size = 3.0 + 0.22 * len(names)
     figure = Figure(figsize=(size + 1.2, size))
     FigureCanvasAgg(figure)
     ax = figure.subplots()
     top = np.nanmax(np.abs(matrix)) if np.isfinite(matrix).any() else 1.0
     image = ax.imshow(matrix, cmap="RdBu_r", vmin=-top, vmax=top)
-    marked = np.argwhere(found.map.q[np.ix_(order, order)] < 0.05)
+    marked = np.argwhere(np.asarray(q)[np.ix_(order, order)] < 0.05)
     ax.plot(marked[:, 1], marked[:, 0], "k.", ms=4,
             label="q < 0.05" if len(marked) else None)
     ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
     ax.set_yticks(range(len(names)), names, fontsize=7)
-    figure.colorbar(image, ax=ax, shrink=0.8, label="interaction")
+    figure.colorbar(image, ax=ax, shrink=0.8, label=label)
     if title:
         ax.set_title(title, fontsize=10)
     figure.tight_layout()

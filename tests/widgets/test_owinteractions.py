@@ -9,7 +9,10 @@ import numpy as np
 from AnyQt.QtCore import Qt
 from AnyQt.QtTest import QTest
 from AnyQt.QtWidgets import QApplication
-from Orange.data import Domain, Table
+import pyqtgraph as pg
+from AnyQt.QtCore import QPointF
+from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
+                         Table)
 from Orange.widgets.tests import base
 
 from orangecontrib.relief.core.neighbour_pairs import \
@@ -20,7 +23,7 @@ from orangecontrib.relief.generators import xor
 from orangecontrib.relief.interactions import (MAP_METHODS, interactions,
                                                pairs_table)
 from orangecontrib.relief.variants import METHODS
-from orangecontrib.relief.widgets import owinteractions
+from orangecontrib.relief.widgets import interaction_plots, owinteractions
 from orangecontrib.relief.widgets.owinteractions import OWInteractions
 from tests.widgets.widget_helpers import (FakeState, SendAndWaitMixin,
                                           choose)
@@ -127,6 +130,72 @@ class TestOWInteractions(SendAndWaitMixin, base.WidgetTest):
         # the diagonal is no pair
         self.click(row, row)
         self.assertEqual(self.widget.selected_pair, ("a3", "a7"))
+
+    def test_two_discrete_attributes_show_a_mosaic(self):
+        """A pair of discrete attributes: a cell per pair of values, as wide
+        and high as its counts, split by class and saying its counts; a
+        numeric attribute in the pair: the scatter plot."""
+        self.send_and_wait(self.xor)
+        names = self.shown_names()
+        self.click(names.index("a1"), names.index("a0"))
+        plot = self.widget.pair_plot
+        a0, a1 = self.xor.get_column("a0"), self.xor.get_column("a1")
+        classes = self.xor.Y
+        self.assertEqual(len(plot.cells), 4)
+        for cell in plot.cells:
+            members = (a0 == cell.first) & (a1 == cell.second)
+            np.testing.assert_array_equal(cell.counts,
+                                          np.flatnonzero(members))
+            # an XOR: every cell holds one class, drawn in one stripe
+            self.assertEqual(len(set(classes[members])), 1)
+            self.assertAlmostEqual(cell.width, np.mean(a0 == cell.first)
+                                   * (1 - interaction_plots.MOSAIC_GAP),
+                                   places=12)
+        tip = plot.cell_tips[0]
+        self.assertTrue(tip.startswith(
+            f"a0 = 0, a1 = 0: {len(plot.cells[0].counts)} instances"))
+        self.assertIn("class = 0: ", tip)
+        self.assertEqual(plot.getAxis("bottom").labelText, "a0")
+        cell = plot.cells[3]
+        centre = plot.getViewBox().mapViewToScene(QPointF(
+            cell.left + cell.width / 2, cell.bottom + cell.height / 2))
+        self.assertEqual(plot.cell_at(centre), 3)
+        # a numeric attribute in the pair: points
+        choose(self.widget.method_combo, "ReliefF")
+        self.send_and_wait(self.heart)
+        self.widget._choose_pair(*[
+            [var.name for var in self.widget.found.variables].index(name)
+            for name in ("chest pain", "age")])
+        self.assertEqual(plot.cells, [])
+        self.assertTrue(any(isinstance(item, pg.ScatterPlotItem)
+                            for item in plot.getPlotItem().items))
+
+    def test_a_mosaic_of_a_numeric_class_and_of_missing_values(self):
+        """Cells coloured by the mean target; instances without a value of
+        the pair or the class left out; an empty cell has no stripe."""
+        domain = Domain([DiscreteVariable("p", ("a", "b")),
+                         DiscreteVariable("q", ("x", "y", "z"))],
+                        ContinuousVariable("t"))
+        data = Table.from_numpy(
+            domain, np.array([[0, 0], [0, 0], [0, 1], [1, 2], [1, np.nan],
+                              [0, 1]], float),
+            np.array([1.0, 3.0, 5.0, 7.0, 9.0, np.nan]))
+        plot = self.widget.pair_plot
+        plot.set_pair(data, domain["p"], domain["q"])
+        self.assertEqual([len(cell.counts) for cell in plot.cells],
+                         [2, 1, 0, 0, 0, 1])
+        usable = 1 - 2 * interaction_plots.MOSAIC_GAP
+        np.testing.assert_allclose(
+            [(cell.width, cell.height) for cell in plot.cells],
+            [(0.75 * (1 - interaction_plots.MOSAIC_GAP), share * usable)
+             for share in (2 / 3, 1 / 3, 0)]
+            + [(0.25 * (1 - interaction_plots.MOSAIC_GAP), share * usable)
+               for share in (0, 0, 1)])
+        self.assertEqual(plot.cell_tips[0],
+                         "p = a, q = x: 2 instances\nt: mean 2")
+        self.assertEqual(interaction_plots.stripes(
+            plot.cells[2], data.Y[[0, 1, 2]], domain.class_var), [])
+
 
     def test_cells_say_their_pair_and_its_numbers(self):
         self.send_and_wait(self.xor)

@@ -7,6 +7,7 @@ from .common import (CliError, ProgressBar, input_error,
                      non_negative_int, option_names, positive_int,
                      write_figure)
 from .rank import add_file_arguments, add_ties_argument, data_table
+from .regain import REGAIN_OPTIONS, comma_names, refused_options, run_regain
 
 DEFAULT_FIGURE = "interactions.png"
 #: the pairs printed unless --pairs says
@@ -83,6 +84,24 @@ def add_interactions_command(subparsers):
         help=f"where to draw the heat map (default: {DEFAULT_FIGURE})")
     parser.add_argument("--no-figure", action="store_true",
                         help="draw no figure")
+    parser.add_argument(
+        "--map", choices=("relief", "regain"), default="relief",
+        help="relief (the default): the Relief interaction map over the "
+             "neighbour pairs; regain: reGAIN (Davis et al. 2013), a "
+             "logistic regression per attribute and per pair (a linear one "
+             "for a numeric class), its pairs by the z of the product and "
+             "the attributes ranked by EpistasisRank and EpistasisKatz; "
+             "where there are more attributes than --top, the best by "
+             "--method's weights are fitted")
+    parser.add_argument(
+        "--covariates", type=comma_names, metavar="NAMES",
+        help="with --map regain: attributes or numeric meta attributes "
+             "(comma-separated names) in every model and not scored, "
+             "e.g. age,sex")
+    parser.add_argument(
+        "--no-main-effects", action="store_true",
+        help="with --map regain: a pair's model without the two main "
+             "effects, only their product")
     parser.set_defaults(run=run_interactions, options=option_names(
         parser, set(PARAMETERS) | {"top_k"}))
 
@@ -166,6 +185,9 @@ def run_interactions(args):
     if class_var is None:
         raise CliError("the data has no (single) class variable; name one "
                        "with --class")
+    if args.map == "regain":
+        return run_regain(args, table)
+    refused_options(args, REGAIN_OPTIONS, "--map regain")
     numeric = class_var.is_continuous
     test = args.test or ("none" if numeric else "t")
     for name in ("n_permutations", "random_state"):

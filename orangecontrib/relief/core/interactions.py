@@ -182,7 +182,7 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
     pairs = method_pairs(X, y, discrete, **search,
                          progress_callback=wrap_callback(
                              progress_callback, 0, searched))
-    weights, differs = pair_weights(pairs)
+    weights, differs, sums = pair_weights(pairs)
     notes = []
     if attributes is None:
         silent = np.flatnonzero(~differs)
@@ -205,7 +205,7 @@ def interaction_map(X, y, discrete=None, *, method="relieff",
             "The interaction map needs at least two attributes that "
             "differ over the neighbour pairs.")
     t = "t" if test == "t" else None
-    terms = map_terms(pairs, chosen, t, wrap_callback(
+    terms = map_terms(pairs, chosen, sums[chosen], t, wrap_callback(
         progress_callback, searched, mapped))
     result = map_of(terms, t, adjustment)
     if test == "permutation":
@@ -236,32 +236,31 @@ def chunks(n_pairs):
 
 def pair_weights(pairs):
     """The method's weights of every attribute from the pairs, sum_p
-    (u_p - v_p) d_p(A), and whether each attribute differs on any pair."""
+    (u_p - v_p) d_p(A); whether each attribute differs on any pair; and
+    the sums of its diffs weighted by u and by v, (a, 2): one pass over
+    the diffs of every attribute."""
     n_attributes = pairs.data.exact.values.shape[0]
     every = np.arange(n_attributes, dtype=np.int64)
     weights = np.zeros(n_attributes)
-    differs = np.zeros(n_attributes, bool)
+    sums = np.zeros((n_attributes, 3))
     net = pairs.miss - pairs.hit
     for part in chunks(len(pairs.first)):
         diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first[part],
                                          pairs.second[part], every)
         weights += diffs @ net[part]
-        differs |= (diffs > 0).any(axis=1)
-    return weights, differs
+        # the diffs are >= 0: a sum over the pairs is > 0 where any is
+        sums += diffs @ np.column_stack(
+            [pairs.miss[part], pairs.hit[part], np.ones(len(net[part]))])
+    return weights, sums[:, 2] > 0, sums[:, :2]
 
 
-def group_means(pairs, attributes):
+def group_means(pairs, sums):
     """(total, mean): the misses' and the hits' total multipliers w+ and
     w-, and the means of the chosen attributes' diffs over each, weighted
-    by u and v, (2, K)."""
+    by u and v, (2, K), from their weighted `sums` (K, 2)."""
     total = np.array([pairs.miss.sum(), pairs.hit.sum()])
-    sums = np.zeros((2, len(attributes)))
-    for part in chunks(len(pairs.first)):
-        diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first[part],
-                                         pairs.second[part], attributes)
-        sums += np.stack([diffs @ pairs.miss[part], diffs @ pairs.hit[part]])
     with np.errstate(divide="ignore", invalid="ignore"):
-        return total, np.where(total[:, None] > 0, sums / total[:, None], 0)
+        return total, np.where(total[:, None] > 0, sums.T / total[:, None], 0)
 
 
 def reference_chunks(first, n_pairs):
@@ -276,41 +275,65 @@ def reference_chunks(first, n_pairs):
     return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
 
-def reference_terms(first, centred):
-    """Each reference's sum of the outer products of its pairs' rows of
-    `centred` with themselves, (references, K, K): the rows padded per
-    reference so that one batched product computes them."""
-    starts = np.flatnonzero(np.r_[True, first[1:] != first[:-1]])
-    sizes = np.diff(np.r_[starts, len(first)])
-    slots = np.arange(sizes.max())
-    rows = starts[:, None] + slots[None, :]
-    rows = np.where(slots[None, :] < sizes[:, None], rows, len(first))
-    padded = np.concatenate([centred, np.zeros((1,) + centred.shape[1:])])
-    miss, hit = padded[..., 0][rows], padded[..., 1][rows]
-    return (np.matmul(miss.transpose(0, 2, 1), miss)
-            - np.matmul(hit.transpose(0, 2, 1), hit))
+def reference_products(references, rows, n_references):
+    """Each reference's sum of the outer products of its `rows` with
+    themselves, (n_references, K, K); `references` (sorted) the reference
+    of every row.  The references are taken by their number of rows, each
+    batch padded to its largest, so that one batched product of about
+    :data:`CHUNK_PAIRS` rows computes a batch with little padding."""
+    k = rows.shape[1]
+    products = np.zeros((n_references, k, k))
+    sizes = np.bincount(references, minlength=n_references)
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    order = np.argsort(sizes, kind="stable")
+    order = order[sizes[order] > 0]
+    padded = np.concatenate([rows, np.zeros((1, k))])
+    done = 0
+    while done < len(order):
+        # as many as CHUNK_PAIRS rows of the largest of them hold
+        count = max(1, CHUNK_PAIRS // sizes[order[done]])
+        largest = sizes[order[min(done + count, len(order)) - 1]]
+        batch = order[done:done + max(1, min(count, CHUNK_PAIRS // largest))]
+        done += len(batch)
+        slots = np.arange(sizes[batch].max())
+        index = np.where(slots[None, :] < sizes[batch][:, None],
+                         starts[batch][:, None] + slots[None, :], len(rows))
+        block = padded[index]
+        products[batch] = np.matmul(block.transpose(0, 2, 1), block)
+    return products
 
 
-def map_terms(pairs, attributes, test, progress_callback):
+def map_terms(pairs, attributes, sums, test, progress_callback):
     """(total, mean, sum of z, sum of z^2, references): each reference
     i's share z_i of Delta, its pairs' centred products weighted by u
     (misses) less those weighted by v (hits), summed over i (Delta) and,
-    for the test, squared and summed."""
-    total, mean = group_means(pairs, attributes)
+    for the test, squared and summed.  `sums` are the attributes' diffs
+    summed over the pairs weighted by u and v (:func:`pair_weights`);
+    only the pairs of a nonzero multiplier enter each group's products."""
+    total, mean = group_means(pairs, sums)
     k = len(attributes)
     delta, squares = np.zeros((k, k)), np.zeros((k, k))
     parts = reference_chunks(pairs.first, len(pairs.first))
     for done, part in enumerate(parts, start=1):
-        diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first[part],
+        first = pairs.first[part]
+        diffs = pairs.kernels.pair_diffs(pairs.data.exact, first,
                                          pairs.second[part], attributes).T
-        centred = np.stack(
-            [(diffs - mean[0]) * np.sqrt(pairs.miss[part])[:, None],
-             (diffs - mean[1]) * np.sqrt(pairs.hit[part])[:, None]], axis=-1)
+        groups = []
+        for mean_of, multiplier in zip(mean, (pairs.miss[part],
+                                              pairs.hit[part])):
+            kept = np.flatnonzero(multiplier > 0)
+            groups.append((kept, (diffs[kept] - mean_of)
+                           * np.sqrt(multiplier[kept])[:, None]))
+        (misses, miss_rows), (hits, hit_rows) = groups
         if test is None:
-            delta += (centred[..., 0].T @ centred[..., 0]
-                      - centred[..., 1].T @ centred[..., 1])
+            delta += miss_rows.T @ miss_rows - hit_rows.T @ hit_rows
         else:
-            z = reference_terms(pairs.first[part], centred)
+            _, reference = np.unique(first, return_inverse=True)
+            n_references = int(reference.max()) + 1
+            z = (reference_products(reference[misses], miss_rows,
+                                    n_references)
+                 - reference_products(reference[hits], hit_rows,
+                                      n_references))
             delta += z.sum(axis=0)
             squares += (z ** 2).sum(axis=0)
         report(progress_callback, done / len(parts))

@@ -1,6 +1,8 @@
 """The plots of the Interactions widget: the heat map of a Relief
-interaction map, and the two attributes of a pair against each other."""
+interaction map, and the two attributes of a pair against each other (a
+scatter plot, or a mosaic of two discrete attributes)."""
 import html
+from collections import namedtuple
 
 import numpy as np
 
@@ -28,6 +30,9 @@ NAME_WIDTH = 120
 JITTER = 0.35
 #: the marks of the pair plot
 POINT_SIZE = 7
+#: the space between the columns and between the rows of a mosaic (a
+#: share of the plot)
+MOSAIC_GAP = 0.02
 
 
 def map_image(matrix):
@@ -199,14 +204,50 @@ def jittered(values, variable, seed=0):
     return values + rng.uniform(-JITTER, JITTER, len(values))
 
 
+Cell = namedtuple("Cell", ["left", "bottom", "width", "height", "first",
+                           "second", "counts"])
+
+
+def mosaic_cells(x, y, n_x, n_y):
+    """The rectangles of a mosaic of the value codes `x` (of `n_x` values)
+    and `y` (`n_y`) in the unit square: a column per value of x, as wide
+    as its share of the instances, split into a row per value of y, as
+    high as its share within the column; :data:`MOSAIC_GAP` between them.
+    A :class:`Cell` per (x, y) pair of values, column by column, with the
+    indices of its instances in `counts`."""
+    total = len(x)
+    widths = np.bincount(x, minlength=n_x) / max(total, 1) \
+        * (1 - MOSAIC_GAP * (n_x - 1))
+    cells, left = [], 0.0
+    for first in range(n_x):
+        members = np.flatnonzero(x == first)
+        heights = np.bincount(y[members], minlength=n_y) \
+            / max(len(members), 1) * (1 - MOSAIC_GAP * (n_y - 1))
+        bottom = 0.0
+        for second in range(n_y):
+            cells.append(Cell(left, bottom, widths[first], heights[second],
+                              first, second,
+                              members[y[members] == second]))
+            bottom += heights[second] + MOSAIC_GAP
+        left += widths[first] + MOSAIC_GAP
+    return cells
+
+
 class PairPlot(PlainPlot):
-    """Two attributes against each other, the instances coloured by class:
-    a scatter plot, a discrete attribute's values spread by a jitter and
-    named on its axis (:func:`class_legend` says what the colours are)."""
+    """Two attributes against each other, the instances coloured by class
+    (:func:`class_legend` says what the colours are): a mosaic of two
+    discrete attributes, a column per value of the first as wide as its
+    share of the instances, a row per value of the second in it as high
+    as its share there, each cell split by class; else a scatter plot, a
+    discrete attribute's values spread by a jitter and named on its
+    axis.  Hovering over a cell of a mosaic says its counts."""
 
     def __init__(self, parent=None):
         super().__init__(parent, grid_y=True)
         self.message = pg.TextItem(anchor=(0.5, 0.5), color="#606060")
+        #: the cells of the mosaic shown and their texts (empty: none)
+        self.cells, self.cell_tips = [], []
+        self.scene().sigMouseMoved.connect(self._hover)
         self.show_message("Click a cell of the map.")
 
     def set_pair(self, data, first, second):
@@ -214,6 +255,7 @@ class PairPlot(PlainPlot):
         the instances without a value of either or without a class left
         out."""
         self.clear()
+        self.cells, self.cell_tips = [], []
         for side in ("left", "bottom"):
             self.getPlotItem().showAxis(side, True)
         class_var = data.domain.class_var
@@ -221,6 +263,12 @@ class PairPlot(PlainPlot):
         classes = data.get_column(class_var)
         known = ~(np.isnan(x) | np.isnan(y) | np.isnan(classes))
         x, y, classes = x[known], y[known], classes[known]
+        if first.is_discrete and second.is_discrete:
+            self._mosaic(x.astype(int), y.astype(int), classes, first,
+                         second, class_var)
+            return
+        self.getPlotItem().showGrid(x=True, y=True, alpha=0.3)
+        self.getAxis("left").setWidth(None)
         colours = class_colours(class_var, classes)
         self.addItem(pg.ScatterPlotItem(
             jittered(x, first, 1), jittered(y, second, 2), size=POINT_SIZE,
@@ -233,15 +281,116 @@ class PairPlot(PlainPlot):
                           if variable.is_discrete else None)
         self.getPlotItem().enableAutoRange()
 
+    def _mosaic(self, x, y, classes, first, second, class_var):
+        """The mosaic of the codes `x` and `y`, each cell split into
+        stripes as wide as the classes' shares (a numeric class: the
+        colour of the cell's mean)."""
+        self.getPlotItem().showGrid(x=False, y=False)
+        cells = mosaic_cells(x, y, len(first.values), len(second.values))
+        outline = pg.mkPen("#808080", width=0.6, cosmetic=True)
+        for cell in cells:
+            for left, width, colour in stripes(cell, classes, class_var):
+                rect = pg.QtWidgets.QGraphicsRectItem(
+                    left, cell.bottom, width, cell.height)
+                rect.setPen(pg.mkPen(None))
+                rect.setBrush(pg.mkBrush(colour))
+                self.addItem(rect)
+            frame = pg.QtWidgets.QGraphicsRectItem(
+                cell.left, cell.bottom, cell.width, cell.height)
+            frame.setPen(outline)
+            self.addItem(frame)
+        self.cells = cells
+        self.cell_tips = [cell_text(cell, classes, first, second, class_var)
+                          for cell in cells]
+        columns = [cell for cell in cells if cell.second == 0]
+        # the second's values beside the first column with instances
+        rows = next(([c for c in cells if c.first == column.first]
+                     for column in columns if column.width > 0), [])
+        font = self.getAxis("left").style.get("tickFont")
+        labels = [elided(second.values[cell.second], NAME_WIDTH, font)
+                  for cell in rows]
+        self.getAxis("left").setTicks([[
+            (cell.bottom + cell.height / 2, label)
+            for cell, label in zip(rows, labels) if cell.height > 0], []])
+        name_width = text_width(labels, font) + 36
+        self.getAxis("left").setWidth(name_width)
+        # a column's value in at most its share of the plot's width
+        span = max(self.width() - name_width - 20, 100)
+        self.getAxis("bottom").setTicks([[
+            (cell.left + cell.width / 2,
+             elided(first.values[cell.first],
+                    max(int(0.9 * span * cell.width), 24), font))
+            for cell in columns], []])
+        self.getAxis("bottom").setLabel(first.name)
+        self.getAxis("left").setLabel(second.name)
+        self.setRange(QRectF(0, 0, 1, 1), padding=0.02)
+
+    def cell_at(self, scene_position):
+        """The index of the mosaic's cell at `scene_position`, or None."""
+        point = self.getViewBox().mapSceneToView(scene_position)
+        for index, cell in enumerate(self.cells):
+            if cell.left <= point.x() <= cell.left + cell.width \
+                    and cell.bottom <= point.y() <= cell.bottom + cell.height:
+                return index
+        return None
+
+    def _hover(self, position):
+        index = self.cell_at(position) if self.cells else None
+        if index is None:
+            QToolTip.hideText()
+        else:
+            QToolTip.showText(QCursor.pos(), self.cell_tips[index], self)
+
     def show_message(self, text):
         """No points and no axes, only `text` in the middle."""
         self.clear()
+        self.cells, self.cell_tips = [], []
+        self.getAxis("left").setWidth(None)
         for side in ("left", "bottom"):
             self.getPlotItem().showAxis(side, False)
         self.message.setText(text)
         self.addItem(self.message)
         self.setRange(QRectF(0, 0, 1, 1), padding=0)
         self.message.setPos(0.5, 0.5)
+
+
+def stripes(cell, classes, class_var):
+    """(left, width, colour) of the stripes of a mosaic's `cell`: one per
+    class value, as wide as its share of the cell's instances; for a
+    numeric class one, the colour of the cell's mean.  An empty cell has
+    none."""
+    members = classes[cell.counts]
+    if not len(members):
+        return []
+    if not class_var.is_discrete:
+        return [(cell.left, cell.width,
+                 class_colours(class_var, [members.mean()])[0]
+                 if np.ptp(classes) > 0 else (160, 160, 160))]
+    shares = np.bincount(members.astype(int),
+                         minlength=len(class_var.values)) / len(members)
+    lefts = cell.left + cell.width * np.r_[0, np.cumsum(shares)[:-1]]
+    return [(left, cell.width * share, colour) for left, share, colour in
+            zip(lefts, shares, class_colours(class_var,
+                                             range(len(shares))))
+            if share > 0]
+
+
+def cell_text(cell, classes, first, second, class_var):
+    """What a mosaic's `cell` holds: its two values, how many instances
+    and of what class."""
+    members = classes[cell.counts]
+    text = (f"{first.name} = {first.values[cell.first]}, "
+            f"{second.name} = {second.values[cell.second]}: "
+            f"{len(members)} instance{'s' if len(members) != 1 else ''}")
+    if not len(members):
+        return text
+    if not class_var.is_discrete:
+        return text + f"\n{class_var.name}: mean {members.mean():.4g}"
+    counts = np.bincount(members.astype(int),
+                         minlength=len(class_var.values))
+    return text + "".join(
+        f"\n{class_var.name} = {value}: {count} ({count / len(members):.0%})"
+        for value, count in zip(class_var.values, counts) if count)
 
 
 def class_colours(class_var, classes):

@@ -122,7 +122,8 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
     name = "Interactions"
     description = ("Which attributes act together: a heat map of the Relief "
                    "interaction map of the best attributes, with a test of "
-                   "every pair; a click plots the pair.")
+                   "every pair; a click plots the pair (a mosaic of two "
+                   "discrete attributes).")
     icon = "icons/Interactions.svg"
     priority = 12
     settings_version = 1
