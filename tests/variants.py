@@ -64,6 +64,8 @@ MATRICES = {
      "test_rescaling_a_numeric_attribute"): "every",
     ("tests.core.test_invariances", "test_float32_and_float64_input"):
         "every",
+    ("tests.core.test_thread_count",
+     "test_weights_do_not_depend_on_the_thread_count"): "every",
 }
 
 
