@@ -10,6 +10,7 @@ import numpy as np
 
 from harness import Spec
 from peers import DEFAULT_OURS
+from simd import simd_level
 
 
 def format_table(results):
@@ -96,6 +97,7 @@ def environment(opts):
                     break
     except OSError:
         pass
+    info["SIMD"] = simd_level()
     from importlib.metadata import PackageNotFoundError, version
     for dist in ("Orange3", "fast-select", "skrebate", "Orange3-Relief"):
         try:

@@ -211,6 +211,20 @@ def test_floor_runs_on_tiny_data():
     assert set(res["floor"]) == {"float64", "float32"}
     assert all(t > 0 and math.isfinite(t) for t, _ in res["floor"].values())
     assert "floor[float32]" in floor.format_floor(res)
+    assert set(res["update"]) == {"float64", "float32"}
+    assert "update floor[float64]" in floor.format_floor(res)
+
+
+@pytest.mark.parametrize("flags, level", [
+    # /proc/cpuinfo spells the later AVX-512 subsets with an underscore
+    ({"avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16"},
+     "AVX-512 (F, BW, VNNI, BF16)"),
+    ({"avx", "avx2", "fma"}, "AVX2 + FMA"),
+    ({"sse4_2"}, "SSE4.2"),
+    (set(), "unknown"),
+])
+def test_simd_level_names_the_widest_level(flags, level):
+    assert _load("simd").simd_level(flags) == level
 
 
 def test_permutation_benchmark_gives_equal_p_values(capsys):

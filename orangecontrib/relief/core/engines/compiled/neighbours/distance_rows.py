@@ -101,24 +101,27 @@ def distance_block(values, exact, rows, count, dist):
 @numba.njit(parallel=True, cache=True)
 def row_sums(values, exact):
     """Each instance's summed distance, and summed squared distance, to
-    the n - 1 others."""
+    the n - 1 others, in the others' order.  A block's rows sum side by
+    side, each its own chain, its own distance added as -0.0 (which leaves
+    any sum as it is)."""
     n = values.shape[1]
     n_blocks = -(-n // ROWS)
     totals = np.zeros(n)
     squares = np.zeros(n)
     for b in prange(n_blocks):
         rows = np.empty(ROWS, np.int64)
-        dist = np.empty((ROWS, n))
+        dist = np.empty((n, ROWS)).T  # the rows' distances side by side
+        total, square = np.zeros(ROWS), np.zeros(ROWS)
         count = block_rows(b * ROWS, n, rows)
         distance_block(values, exact, rows, count, dist)
+        for j in range(n):
+            for r in range(count):
+                d = dist[r, j] if j != rows[r] else -0.0
+                total[r] += d
+                square[r] += d * d if j != rows[r] else -0.0
         for r in range(count):
-            total = square = 0.0
-            for j in range(n):
-                if j != rows[r]:
-                    total += dist[r, j]
-                    square += dist[r, j] * dist[r, j]
-            totals[rows[r]] = total
-            squares[rows[r]] = square
+            totals[rows[r]] = total[r]
+            squares[rows[r]] = square[r]
     return totals, squares
 
 

@@ -63,16 +63,55 @@ def weight_at(dist, limit, scale, weighted):
 
 
 @numba.njit(inline="always", cache=True)
-def member_counts(dist, i, groups, near, far, with_far, counts):
-    """counts[0, g], counts[1, g]: near and far instances of group g."""
+def group_limits(dist, rows, count, local, global_mean, ddof, band,
+                 global_scale, near, far, scale):
+    """near[r], far[r], scale[r] of :func:`limits` for the references
+    rows[:count] of a group at once.
+
+    Each reference's sums run over the instances in their order, as
+    :func:`limits` adds them, but the group's sums run side by side: `dist`
+    holds a group's distances instance by instance (:func:`radius_block`),
+    so an instance's distances to the group are one load and the sums do
+    not wait for each other.  The reference's own distance is added as
+    -0.0, which leaves every sum as it is (x + -0.0 == x, -0.0 included).
+    SURF's limits are the global ones, and it needs no sums."""
+    if not local:
+        for r in range(count):
+            near[r], far[r] = thresholds(0.0, 0.0, False, global_mean, band)
+            scale[r] = global_scale
+        return
+    n = dist.shape[1]
+    total = np.zeros(GROUP)
+    for j in range(n):
+        for r in range(count):
+            total[r] += dist[r, j] if j != rows[r] else -0.0
+    mean = np.empty(GROUP)
+    for r in range(count):
+        mean[r] = total[r] / (n - 1)
+    squares = np.zeros(GROUP)
+    for j in range(n):
+        for r in range(count):
+            squares[r] += (dist[r, j] - mean[r]) ** 2 if j != rows[r] else -0.0
+    for r in range(count):
+        sigma = standard_deviation(squares[r], n - 1, ddof)
+        near[r], far[r] = thresholds(mean[r], sigma, True, global_mean, band)
+        scale[r] = sigmoid_scale(sigma)
+
+
+@numba.njit(inline="always", cache=True)
+def group_counts(dist, rows, count, groups, near, far, with_far, counts):
+    """counts[0, g, r], counts[1, g, r]: the near and far instances of
+    group g of reference rows[r], r < count, instance by instance (the
+    group's distances to an instance side by side, branch-free)."""
     counts[:] = 0
-    for j in range(dist.shape[0]):
-        if j == i:
-            continue
-        if dist[j] < near:
-            counts[0, groups[j]] += 1
-        elif with_far and dist[j] > far:
-            counts[1, groups[j]] += 1
+    for j in range(dist.shape[1]):
+        g = groups[j]
+        for r in range(count):
+            other = j != rows[r]
+            is_near = other & (dist[r, j] < near[r])
+            counts[0, g, r] += is_near
+            counts[1, g, r] += (with_far & other & (not is_near)
+                                & (dist[r, j] > far[r]))
 
 
 @numba.njit(inline="always", cache=True)
@@ -93,6 +132,19 @@ def members(dist, rows, count, j, near, far, with_far, found):
 
 
 @numba.njit(inline="always", cache=True)
+def in_quads(refs, coefs, count):
+    """`count` rounded up to whole quads of :func:`.unrolled.add_numeric`,
+    which adds four references' terms at a time and those left over one
+    at a time, each at almost the cost of four: the places added hold the
+    last reference at the coefficient -0.0, whose terms (-0.0, the diffs
+    being finite) leave every sum as it is (x + -0.0 == x)."""
+    whole = (count + 3) // 4 * 4
+    for q in range(count, whole):
+        refs[q], coefs[q] = refs[count - 1], -0.0
+    return whole
+
+
+@numba.njit(inline="always", cache=True)
 def add_stir_terms(sums, exact, i, j, coef, hit):
     """sums[0] += coef * diff; and STIR's sums of the near pair (i, j)
     (:func:`.unrolled.add_terms`)."""
@@ -109,30 +161,34 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 @numba.njit(inline="always", cache=True)
 def class_terms(dist, rows, count, groups, priors, near, far, scale,
-                with_far, counts, coefs, scalars, weighted, stir):
+                with_far, counts, own_counts, coefs, scalars, weighted,
+                stir):
     """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
-    rows[r]'s update over its near (s = 0) or far (s = 1) set; with
+    rows[r]'s update over its near (s = 0) or far (s = 1) set, from the
+    group's `counts` (:func:`group_counts`), each reference's copied to
+    `own_counts` (2 x groups); with
     `stir`, STIR's counts of :func:`...vectorised.surf.classification_sums`
     added to `scalars`, with `weighted` and `with_far` the SWRF family's
     far terms."""
+    group_counts(dist, rows, count, groups, near, far, with_far, counts)
     for r in range(count):
         i = rows[r]
         own = groups[i]
-        member_counts(dist[r], i, groups, near[r], far[r], with_far, counts)
-        class_coefficients(counts[0], own, priors, coefs[r, 0])
-        class_coefficients(counts[1], own, priors, coefs[r, 1])
+        own_counts[:] = counts[:, :, r]
+        class_coefficients(own_counts[0], own, priors, coefs[r, 0])
+        class_coefficients(own_counts[1], own, priors, coefs[r, 1])
         if with_far and weighted:
-            scalars[FAR_PRESENCE] += far_presence(counts[1], own)
+            scalars[FAR_PRESENCE] += far_presence(own_counts[1], own)
             for j in range(dist.shape[1]):
                 if (j != i and not dist[r, j] < near[r]
                         and dist[r, j] > far[r]):
                     scalars[FAR_WEIGHT] += coefs[r, 1, groups[j]] * (
                         sigmoid_weight(dist[r, j], far[r], scale[r]))
         if stir:
-            n_miss = counts[0].sum() - counts[0, own]
-            scalars[N_HIT] += counts[0, own]
+            n_miss = own_counts[0].sum() - own_counts[0, own]
+            scalars[N_HIT] += own_counts[0, own]
             scalars[N_MISS] += n_miss
-            scalars[HIT_REFS] += counts[0, own] > 0
+            scalars[HIT_REFS] += own_counts[0, own] > 0
             scalars[MISS_REFS] += n_miss > 0
 
 
@@ -169,12 +225,13 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
             add_numeric_stir(sums, values, refs, c, 2 if g == own else 4,
                              n_near, j)
         else:
-            add_numeric(sums[0], values, refs, c, n_near, j)
+            add_numeric(sums[0], values, refs, c, in_quads(refs, c, n_near),
+                        j)
         for q in range(n_far):
             r = found[1, q]
             refs[q], c[q] = rows[r], -coefs[r, 1, g] * weight_at(
                 dist[r, j], far[r], scale[r], weighted)
-        add_numeric(sums[1], values, refs, c, n_far, j)
+        add_numeric(sums[1], values, refs, c, in_quads(refs, c, n_far), j)
 
 
 @numba.njit(cache=True)
@@ -210,11 +267,11 @@ def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
     do not depend on the target, only `with_n_da`), instance by instance
     as :func:`class_update`; influence[r, s] = 1 / |S| of its near and far
     sets."""
-    for r in range(count):  # one group: counts[s, 0] is the set's size
-        member_counts(dist[r], rows[r], exact.groups, near[r], far[r],
-                      with_far, counts)
-        influence[r, 0] = 1.0 / max(counts[0, 0], 1)
-        influence[r, 1] = 1.0 / max(counts[1, 0], 1)
+    group_counts(dist, rows, count, exact.groups, near, far, with_far,
+                 counts)
+    for r in range(count):  # one group: counts[s, 0, r] is the set's size
+        influence[r, 0] = 1.0 / max(counts[0, 0, r], 1)
+        influence[r, 1] = 1.0 / max(counts[1, 0, r], 1)
     if not numeric_and_known(exact):
         regression_update_any(sums, n_dc, exact, dist, rows, count, target,
                               near, far, with_far, influence, with_n_da)
@@ -299,18 +356,22 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
     thresholds and neighbourhoods of up to GROUP references of one class
     are found once for every labelling; the distances are computed, or
     read from `given` (reference i's row given_row[i]) when it has rows
-    (:class:`GivenDistances`).  `geometry` holds the (band, global mean,
-    global sigmoid scale) of :func:`limits`; `weighted` weights the
-    members (the SWRF family).
+    (:class:`GivenDistances`).  The group's distances are held instance
+    by instance (dist[r, j] of the transposed array), so that the loops
+    over the instances, thresholds, counts and members alike, read an
+    instance's distances to the whole group at once.  `geometry` holds
+    the (band, global mean, global sigmoid scale) of :func:`limits`;
+    `weighted` weights the members (the SWRF family).
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
     band, global_mean, global_scale = geometry[0], geometry[1], geometry[2]
     n = values.shape[1]
     n_groups = len(priors)
     rows = np.empty(GROUP, np.int64)
-    dist = np.empty((GROUP, n))
+    dist = np.empty((n, GROUP)).T  # a group's distances instance-major
     near, far, scale = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
-    counts = np.empty((2, n_groups), np.int64)
+    counts = np.empty((2, n_groups, GROUP), np.int64)
+    own_counts = np.empty((2, n_groups), np.int64)
     coefs = np.empty((GROUP, 2, n_groups))
     influence = np.empty((GROUP, 2))
     first = b * UPDATE_BLOCK
@@ -326,14 +387,13 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
             else:
                 for r in range(n_rows):
                     dist[q + r] = given[given_row[block[r]]]
-        for r in range(count):
-            near[r], far[r], scale[r] = limits(dist[r], rows[r], local,
-                                               global_mean, ddof, band,
-                                               global_scale)
+        group_limits(dist, rows, count, local, global_mean, ddof, band,
+                     global_scale, near, far, scale)
         for p in range(len(labels)):
             if classes:
                 class_terms(dist, rows, count, codes[p], priors, near, far,
-                            scale, with_far, counts, coefs, scalars[p, b],
+                            scale, with_far, counts, own_counts, coefs,
+                            scalars[p, b],
                             weighted, stir)
                 class_update(partial[p, b], exact, codes[p], dist, rows,
                              count, near, far, scale, with_far, weighted,

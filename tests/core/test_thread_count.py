@@ -1,0 +1,59 @@
+"""The weights do not depend on the number of threads.
+
+The compiled kernels split their loops among numba's threads, and each
+partial result is added in a fixed order (blocks of references, tiles of
+pairs), never in the order the threads finish; the vectorised engine's
+numpy calls must not depend on it either.  So every registered variant, on
+each engine, gives the same bits with one thread as with two.
+"""
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+import pytest
+
+from orangecontrib.relief.core.engines import forced
+from tests.core.engines import each_engine
+from tests.variants import each_variant_task, rng_of
+
+#: instances of the data: several tiles of the search of all pairs and
+#: several blocks of references, so that two threads share the work
+N_INSTANCES = 300
+
+
+@contextmanager
+def threads(count):
+    """numba's kernels run on `count` threads within the block."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(count)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def data(variant, task):
+    """Numeric data with a few missing values, a column of ties (rounded
+    to a tenth: equal distances whose places the tie rule shares), and the
+    variant's classes or a numeric target."""
+    rng = rng_of("thread count", variant.name, task)
+    X = rng.random((N_INSTANCES, 6))
+    X[:, 0] = np.round(X[:, 0], 1)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = (rng.integers(0, variant.n_classes or 3, N_INSTANCES).astype(float)
+         if task == "classification" else rng.random(N_INSTANCES))
+    return X, y
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
+                    reason="numba may use one thread only")
+@each_engine
+@each_variant_task
+def test_weights_do_not_depend_on_the_thread_count(variant, task, engine):
+    X, y = data(variant, task)
+    with forced(engine):
+        with threads(1):
+            one = np.asarray(variant.weights(X, y, task=task))
+        with threads(2):
+            two = np.asarray(variant.weights(X, y, task=task))
+    np.testing.assert_array_equal(one, two)
