@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
+from orangecontrib.relief.core import estimators
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.iterative import (
@@ -293,3 +294,25 @@ def test_a_scorer_of_the_wrong_length_is_refused():
     with pytest.raises(ReliefInputError, match=r"one score per attribute "
                                                r"from each round \(3\)"):
         iterate(score)
+
+
+@pytest.mark.parametrize("name", ["ReliefF", "MultiSURF"])
+def test_the_rounds_prepare_the_data_once(name, monkeypatch):
+    """Each round changes the distance weights only: the data are
+    prepared for the first round and, around the SURF family, once more
+    for the weighted rounds (read as narrow data), not again each round;
+    a later call prepares its own."""
+    X, y, discrete = random_data(3, n=30)
+    calls = []
+    for step in ("prepare", "read"):  # float64 tables, narrow data
+        original = getattr(estimators, step)
+
+        def counted(*args, _original=original, **kwargs):
+            calls.append(1)
+            return _original(*args, **kwargs)
+        monkeypatch.setattr(estimators, step, counted)
+    result = ours(name, X, y, discrete, max_rounds=4, tol=0)
+    assert len(result.rounds) == 4
+    assert len(calls) == (1 if name == "ReliefF" else 2)
+    ours(name, X, y, discrete, max_rounds=2, tol=0)
+    assert len(calls) == (2 if name == "ReliefF" else 4)

@@ -360,8 +360,10 @@ def murelief(X, y, discrete=None, *, k_nearest=10, convention="add-on",
 
     ``convention="scikit-rebate"`` as scikit-rebate 0.8 selects: R itself
     stands among its class's candidates with deviation 0 (the last of
-    them where no other deviation is 0), the first k taken, and the
-    misses of every other class weigh alike."""
+    them where no other deviation is 0), the first k taken, and the mean
+    diff of the n_C misses of class C weighs L n_C^2 / N^2 (L other
+    classes, N misses read; 1 / L where every class gives k), its
+    multi-class normalisation."""
     ctx, _ = prepare(X, y, discrete, diff, t_eq, t_diff, None,
                      regression=False)
     n, a = ctx.n, ctx.a
@@ -391,6 +393,12 @@ def murelief(X, y, discrete=None, *, k_nearest=10, convention="add-on",
                 lists[C] = places_of(keyed, k_nearest, "lower-index")
             else:
                 lists[C] = places_of(keyed, k_nearest, ties)
+        miss_weight = {C: prior[C] / (1.0 - prior[cR]) for C in classes}
+        if scikit_rebate:  # each class's share of the N misses read, times L
+            L = len(classes) - 1
+            N = sum(filled(lists[C]) for C in classes if C != cR)
+            miss_weight = {C: L * filled(lists[C]) ** 2 / N ** 2
+                           for C in classes}
         for A in range(a):
             for C in classes:
                 if not lists[C]:
@@ -402,7 +410,7 @@ def murelief(X, y, discrete=None, *, k_nearest=10, convention="add-on",
                 if C == cR:
                     W[A] = W[A] - s / m
                 else:
-                    W[A] = W[A] + prior[C] / (1.0 - prior[cR]) * s / m
+                    W[A] = W[A] + miss_weight[C] * s / m
     return np.array(W, dtype=np.float64)
 
 

@@ -10,8 +10,8 @@ from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
 
-from orangecontrib.relief import (DReliefF, NPDR, PDReliefF, Relief, ReliefF,
-                                  RReliefF)
+from orangecontrib.relief import (DReliefF, MultiSWRFstar, MuRelief, NPDR,
+                                  PDReliefF, Relief, ReliefF, RReliefF)
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants import offered
@@ -256,6 +256,40 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assertIs(combo.parent(), widget.k_stack.currentWidget())
         self.assert_weights(
             expected_by_name(Relief(ties="lower-index"), Table(path("voting"))),
+            self.get_output(widget.Outputs.weights))
+
+    def test_the_convention_sits_under_k_and_reaches_the_scorer(self):
+        """The convention shows for mu-Relief (under its k, after the tie
+        rule) and the SWRF family (under their sentence), nowhere for the
+        others; scikit-rebate's gives the script's weights with it, and
+        takes the tie rule's place (scikit-rebate orders ties by its
+        sort)."""
+        widget, combo = self.widget, self.widget.convention_combo
+        self.send_and_wait(self.zoo)
+        for method, shown in (("ReliefF", False), ("MultiSWRF*", True),
+                              ("NPDR", False), ("mu-Relief", True)):
+            choose(widget.method_combo, method)
+            self.assertEqual(combo.isHidden(), not shown, method)
+        self.assertIs(combo.parent(), widget.k_stack.currentWidget())
+        widget.ties = "lower-index"
+        choose(combo, "scikit-rebate")
+        self.wait_until_finished()
+        self.assertFalse(widget.ties_combo.isEnabled())
+        theirs = expected_by_name(MuRelief(convention="scikit-rebate"),
+                                  self.zoo)
+        self.assertNotEqual(theirs, expected_by_name(MuRelief(), self.zoo))
+        self.assert_weights(theirs, self.get_output(widget.Outputs.weights))
+        with patch.object(widget, "report_items") as report:
+            widget.send_report()
+        items = report.call_args_list[0][0][1]
+        self.assertIn(("Convention", "As scikit-rebate 0.8"), items)
+        self.assertNotIn("Ties", dict(items))
+        choose(widget.method_combo, "MultiSWRF*")
+        self.wait_until_finished()
+        self.assertIs(combo.parent(), widget.k_stack.currentWidget())
+        self.assert_weights(
+            expected_by_name(MultiSWRFstar(convention="scikit-rebate"),
+                             self.zoo),
             self.get_output(widget.Outputs.weights))
 
     def test_relief_is_not_offered_for_many_classes(self):

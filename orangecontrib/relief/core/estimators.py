@@ -4,6 +4,8 @@ Each estimator is the same three steps (:mod:`.prepare`, the neighbour
 search and a rule of the engine that :mod:`.engines` chooses); only the rule
 differs.
 """
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
@@ -47,18 +49,48 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     compact = compact == "always" or compact and is_compact(X)
     if compact:  # kernels of the compact search and rules as well
         parts = tuple(parts) + (preparation.COMPACT,)
-    chosen = (engines.choose_for(X, n_iterations, parts)
-              if check_client(client) is None else engines.COMPILED)
-    if compact:
-        diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
-        data = read(X, y, discrete, task=check_choice("task", task, TASKS),
-                    kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
-                    engine=chosen)
+    kept = KEPT.get()
+    key = (id(X), id(y), id(discrete), task, diff, t_eq, t_diff, compact,
+           tuple(parts), client is None)
+    if kept is not None and key in kept and all(
+            a is b for a, b in zip(kept[key][0], (X, y, discrete))):
+        data, chosen = kept[key][1]
     else:
-        data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
-                       t_diff=t_diff, engine=chosen)
+        chosen = (engines.choose_for(X, n_iterations, parts)
+                  if check_client(client) is None else engines.COMPILED)
+        if compact:
+            diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
+            data = read(X, y, discrete,
+                        task=check_choice("task", task, TASKS),
+                        kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
+                        engine=chosen)
+        else:
+            data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
+                           t_diff=t_diff, engine=chosen)
+        if kept is not None:
+            kept[key] = (X, y, discrete), (data, chosen)
     refs = reference_instances(data.n_instances, n_iterations, random_state)
     return data, refs, engines.kernels(chosen)
+
+
+#: the preparations of :func:`prepared` kept within
+#: :func:`reusing_preparations` (None outside it), by the identity of the
+#: arrays and the options
+KEPT = ContextVar("kept_preparations", default=None)
+
+
+@contextmanager
+def reusing_preparations():
+    """Within it, :func:`prepared` of the same arrays (the same objects,
+    which the caller holds) with the same options gives the data and the
+    engine it prepared the first time (the references drawn again): for
+    a caller that scores one table again and again, as Iter's rounds with
+    other distance weights."""
+    token = KEPT.set({})
+    try:
+        yield
+    finally:
+        KEPT.reset(token)
 
 
 #: the least an entry of a neighbour list takes (:class:`.neighbours.

@@ -50,6 +50,7 @@ from collections import namedtuple
 import numpy as np
 
 from .errors import ReliefInputError
+from .estimators import reusing_preparations
 from .options import (ABSOLUTE, DEVIATION, DIFF, ITER_BETA,
                       ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL, RANDOM_STATE,
                       T_DIFF, T_EQ, check)
@@ -183,9 +184,11 @@ def iterated(variant, X, y, discrete=None, *, task=None,
                                distance_weights=weights,
                                progress_callback=progress_callback,
                                **options)
-    return iterate(score, max_rounds=max_rounds, tol=tol,
-                   beta=beta, absolute=absolute, convergence=convergence,
-                   progress_callback=progress_callback)
+    with reusing_preparations():  # each round changes the weights only
+        return iterate(score, max_rounds=max_rounds, tol=tol,
+                       beta=beta, absolute=absolute,
+                       convergence=convergence,
+                       progress_callback=progress_callback)
 
 
 def iter_multisurf(X, y, discrete=None, *, task="classification",
@@ -209,6 +212,8 @@ def iter_multisurf(X, y, discrete=None, *, task="classification",
                          random_state=random_state, diff=diff, t_eq=t_eq,
                          t_diff=t_diff, distance_weights=weights,
                          progress_callback=progress_callback)
-    return iterate(score, max_rounds=max_rounds, tol=tol,
-                   beta=beta, absolute=absolute, convergence=convergence,
-                   progress_callback=progress_callback).scores
+    with reusing_preparations():
+        return iterate(score, max_rounds=max_rounds, tol=tol,
+                       beta=beta, absolute=absolute,
+                       convergence=convergence,
+                       progress_callback=progress_callback).scores

@@ -24,10 +24,15 @@ chooses (``doc/murelief.md``):
   whose order of equal deviations is its sort's; the reference stands in
   that order with deviation 0, so that it is its own hit where its class
   has fewer than k + 1 instances (a hit of diff 0, which counts in the
-  mean); the misses of every other class weighted alike, as
-  scikit-rebate's multi-class normalisation weighs them where each class
-  gives k.
+  mean); with more than two classes, the mean diff of the n_C misses of
+  class C weighted by L n_C^2 / N^2 (L other classes, N misses read), as
+  scikit-rebate's multi-class normalisation weighs them: 1 / L, the
+  classes alike, where each gives k.
 """
+from dataclasses import replace
+
+import numpy as np
+
 from .compact.data import CompactData
 from .compact import search as compact_search
 from .compact.rules import by_columns, is_blocked, progress_shares
@@ -75,6 +80,29 @@ def equal_priors(priors):
     every class gives k."""
     present = priors > 0
     return present / present.sum()
+
+
+def scikit_rebate_miss_shares(neighbours, own, n_classes):
+    """The lists `neighbours` of the references of classes `own` with each
+    entry's share times scikit-rebate 0.8's weight of its miss class
+    relative to :func:`equal_priors`' 1 / L, L = `n_classes` - 1: its
+    multi-class normalisation weighs the mean diff of the n_C misses of
+    class C by L n_C^2 / N^2 (their share of the N misses read, times L,
+    over N), which is 1 / L where every class gives k; the hits' shares
+    are kept."""
+    others = n_classes - 1
+
+    def change(start, part):
+        mine = own[start:start + len(part)]
+        is_own = np.arange(part.n_groups)[None, :] == mine[:, None]
+        misses = np.where(is_own, 0, part.places).astype(float)
+        read = misses.sum(axis=1, keepdims=True)
+        factor = np.where(is_own, 1.0, np.divide(
+            others * misses, read, out=np.zeros_like(misses),
+            where=read > 0) ** 2)
+        return replace(part, share=part.share * factor[part.owner,
+                                                       part.group])
+    return neighbours.mapped(change)
 
 
 def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
@@ -136,7 +164,12 @@ def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     search, rule = progress_shares(data, progress_callback)
     neighbours = farthest_of(kernels, data, refs, k, ties, scikit_rebate,
                              search)
-    priors = equal_priors(data.priors) if scikit_rebate else data.priors
+    priors = data.priors
+    if scikit_rebate:
+        priors = equal_priors(priors)
+        if (priors > 0).sum() > 2:
+            neighbours = scikit_rebate_miss_shares(
+                neighbours, data.groups[refs], (priors > 0).sum())
     return by_columns(data, lambda exact: kernels.relieff_rule(
         exact, refs, neighbours, priors), progress_callback=rule,
         narrow=True)

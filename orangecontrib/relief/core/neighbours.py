@@ -441,10 +441,16 @@ class NeighbourLists:
         :meth:`Neighbours.truncated`."""
         if k == self.k:
             return self
+        return self.mapped(lambda start, part: part.truncated(k), k)
+
+    def mapped(self, change, k=None):
+        """The lists whose part of the references start, start + 1, ... is
+        ``change(start, part)`` of this one's part, of `k` places (None:
+        this one's)."""
         return NeighbourLists(
-            self.n_refs, k, self.n_groups,
-            lambda start, stop: self._part(
-                self.bounds.index((start, stop))).truncated(k),
+            self.n_refs, self.k if k is None else k, self.n_groups,
+            lambda start, stop: change(start, self._part(
+                self.bounds.index((start, stop)))),
             self.part_size)
 
 

@@ -22,7 +22,7 @@ from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
-                                               CONFIDENCE, DIFF,
+                                               CONFIDENCE, CONVENTION, DIFF,
                                                N_PERMUTATIONS, N_RESAMPLES,
                                                PARAMETERS, R_COMPATIBLE,
                                                RANDOM_STATE,
@@ -34,8 +34,9 @@ from orangecontrib.relief.significance import (SIGNIFICANCE_COLUMN, TESTS,
                                                Significance)
 from orangecontrib.relief.stability import ranking_stability
 from orangecontrib.relief.variants import (
-    DEFAULT_K, DIFFS, K_OF_TASK, METHOD_GROUPS, METHODS, TAKE_TIES,
-    TIE_RULES, default_method, fitting_methods, make_scorer, no_k)
+    CONVENTIONS, DEFAULT_K, DIFFS, K_OF_TASK, METHOD_GROUPS, METHODS,
+    TAKE_CONVENTION, TAKE_TIES, TIE_RULES, default_method, fitting_methods,
+    make_scorer, no_k)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, GroupedComboBox, class_present, fitting_choice, item_tips,
     known_choices, known_flags, method_combo, preparing_line,
@@ -89,6 +90,20 @@ TIE_TIPS = {"share": "The instances tied at the k-th distance take an "
             "lower-index": "Of the instances tied at the k-th distance, "
                            "those of the lower row numbers take the places "
                            "left, as a stable sort by distance does."}
+#: the words of the conventions (:data:`CONVENTIONS`) of the methods that
+#: take one, and what they do
+CONVENTION_LABELS = {"add-on": "The add-on's conventions",
+                     "scikit-rebate": "As scikit-rebate 0.8"}
+CONVENTION_TIPS = {
+    "add-on": "Where scikit-rebate 0.8 departs from the method's "
+              "definition, follow the definition: tied instances share "
+              "places, a reference is never its own neighbour, the misses "
+              "weighed by the class priors (the default).",
+    "scikit-rebate": "The weights of scikit-rebate 0.8.4, to compare "
+                     "with it: its order of tied instances, its far "
+                     "scores and its weighting of the classes (the "
+                     "method's page of the documentation says where it "
+                     "differs)."}
 #: how the Preprocessor output selects, and the words of its choices
 SELECTIONS = ("k", "fraction", "threshold", "significance")
 SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
@@ -226,6 +241,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     k_relieff = Setting(DEFAULT_K["ReliefF"])
     k_rrelieff = Setting(DEFAULT_K["RReliefF"])
     ties = Setting(TIES)
+    convention = Setting(CONVENTION)
     sample_references = Setting(False)
     n_iterations = Setting(100)
     random_seed = Setting(RANDOM_STATE)
@@ -254,7 +270,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         OWWidget.__init__(self)
         ConcurrentWidgetMixin.__init__(self)
         known_choices(self, {"method": METHODS, "diff": DIFFS,
-                             "ties": TIE_RULES})
+                             "ties": TIE_RULES,
+                             "convention": CONVENTIONS})
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
@@ -362,6 +379,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "fit among the k. Hover over a choice for what it "
                     "does.")
         self.ties_combo.bind(self, "ties", self.commit.deferred)
+        # the SWRF family's and mu-Relief's convention, moved as the ties
+        self.convention_combo = GroupedComboBox(
+            [(None, [(name, CONVENTION_LABELS[name], CONVENTION_TIPS[name])
+                     for name in CONVENTIONS])],
+            tooltip="Where scikit-rebate 0.8 computes this method otherwise "
+                    "than its definition says, which of the two to follow. "
+                    "Hover over a choice for what it does.")
+        self.convention_combo.bind(self, "convention",
+                                   self._on_option_changed)
 
         # NPDR takes no k: its page of the stack holds its covariates
         self.covariate_box = gui.vBox(None)
@@ -555,7 +581,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 list(K_SETTINGS.values()).index(setting) if setting
                 is not None else len(K_SETTINGS) + NO_K.index(
                     no_k(self.method)))
-        self._place_ties()
+        self._place_under_k(self.ties_combo, self.method in TAKE_TIES)
+        self._place_under_k(self.convention_combo,
+                            self.method in TAKE_CONVENTION)
+        # scikit-rebate orders tied instances by its own sort
+        self.ties_combo.setEnabled(not self._as_scikit_rebate())
         for spin in self.ramp_spins:  # shown for the ramp only
             spin.setEnabled(self.diff == "ramp")
             spin.box.setVisible(self.diff == "ramp")
@@ -575,14 +605,18 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             control.setEnabled(self.stability)
         self.selection_stack.setCurrentIndex(self.selection_index)
 
-    def _place_ties(self):
-        """Show the tie rule under the k (or Relief's sentence) of the
-        methods of a k-th neighbour, and nowhere for the others."""
-        takes_ties = self.method in TAKE_TIES
+    def _place_under_k(self, combo, shown):
+        """Show `combo` under the k (or the sentence that stands for it)
+        of the method's page where `shown`, and nowhere else."""
         page = self.k_stack.currentWidget()
-        if takes_ties and self.ties_combo.parent() is not page:
-            page.layout().insertWidget(1, self.ties_combo)
-        self.ties_combo.setVisible(takes_ties)
+        if shown and combo.parent() is not page:  # above the page's stretch
+            page.layout().insertWidget(page.layout().count() - 1, combo)
+        combo.setVisible(shown)
+
+    def _as_scikit_rebate(self):
+        """Whether the method is computed by scikit-rebate's convention."""
+        return (self.method in TAKE_CONVENTION
+                and self.convention == "scikit-rebate")
 
     def _update_tests(self):
         """Offer the tests that can test the method: STIR for the
@@ -707,7 +741,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 if self.diff == "ramp" else {})
         return make_scorer(
             self.method, k_nearest=self._k_nearest(),
-            ties=self.ties if self.method in TAKE_TIES else None,
+            ties=(self.ties if self.method in TAKE_TIES
+                  and not self._as_scikit_rebate() else None),
+            convention=(self.convention if self.method in TAKE_CONVENTION
+                        else None),
             n_iterations=self.n_iterations if self.sample_references else None,
             random_state=self.random_seed, diff=self.diff,
             **ramp, **self._covariates())
@@ -962,8 +999,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             items.append(("Covariates", ", ".join(covariates)))
         if self._k_nearest() is not None:
             items.append(("Neighbours (k)", self._k_nearest()))
-        if self.method in TAKE_TIES:
+        if self.method in TAKE_TIES and not self._as_scikit_rebate():
             items.append(("Ties", TIE_LABELS[self.ties]))
+        if self.method in TAKE_CONVENTION:
+            items.append(("Convention", CONVENTION_LABELS[self.convention]))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))

@@ -15,7 +15,8 @@ block of columns.
 import numpy as np
 
 from ..engines.vectorised.farthest import (class_mean_deviations,
-                                           farthest_lists)
+                                           farthest_lists,
+                                           scikit_rebate_deviations)
 from ..engines.vectorised.neighbours import lists_of_rows, search_weights
 from ..neighbours import Neighbours, NeighbourLists
 from ..options import TIES
@@ -68,8 +69,10 @@ def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
     members, groups = group_members(data), data.groups
 
     def rank(dist, rows):
-        deviation = (None if scikit_rebate is not None else
-                     class_mean_deviations(dist, rows, groups, members))
+        deviation = (class_mean_deviations(dist, rows, groups, members)
+                     if scikit_rebate is None else
+                     scikit_rebate_deviations(dist, rows, members,
+                                              scikit_rebate))
         dist[np.arange(len(rows)), rows] = 0.0
         return farthest_lists(deviation, dist, rows, members, groups, k,
                               ties, scikit_rebate)

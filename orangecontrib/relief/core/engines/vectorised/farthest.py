@@ -5,10 +5,13 @@ whose distances lie farthest from the class's mean distance
 A block of references' exact distances to every instance (:class:`.diffs.
 Rows`, the distances of the k-nearest search) gives their deviations
 |D - mu_c| (:func:`class_mean_deviations`, the compiled kernel's floats),
-which :func:`farthest_lists` ranks, the largest first.  Memory: a block
-of references x n per thread, never n x n.  The compiled engine
-(:mod:`..compiled.neighbours.farthest`) computes the deviations in its
-kernels and ranks them here.
+which :func:`farthest_lists` ranks, the largest first; scikit-rebate
+0.8's deviations (:func:`scikit_rebate_deviations`, by ``np.mean``) are
+ranked by numpy's sort, as it ranks them (:func:`argsort_selection`).
+Memory: a block of references x n per thread, never n x n.  The compiled
+engine (:mod:`..compiled.neighbours.farthest`) computes the deviations
+in its kernels, ranks scikit-rebate's where their order does not depend
+on the sort's, and the others here.
 """
 from dataclasses import replace
 
@@ -47,23 +50,21 @@ def class_mean_deviations(dist, refs, groups, members):
 def farthest_lists(deviation, dist, refs, members, groups, k, ties,
                    scikit_rebate):
     """The :class:`...neighbours.Neighbours` of the references `refs`
-    from their deviations (rows x n; unused with `scikit_rebate`): per
-    class, the k largest, the entries' `distance` their distances `dist`.
+    from their deviations (rows x n): per class, the k largest, the
+    entries' `distance` their distances `dist`.
 
     By the tie rule `ties` the candidates tied at the k-th deviation
     share the last places, as in a k-nearest list (ranked by -deviation,
     the reference left out).  With `scikit_rebate` (a number, not None),
-    scikit-rebate 0.8's own selection from its own deviations
-    (:func:`scikit_rebate_deviations`, the distances divided by
-    `scikit_rebate`) instead: the instances in the order of numpy's
-    ``argsort(deviation)[::-1]`` over every instance, the reference
-    (deviation 0) among them, the first k of each class taken, one place
-    each (its order of equal deviations, that of numpy's sort; the
-    reference its own hit where its class has fewer than k others)."""
+    the deviations are scikit-rebate 0.8's (:func:`scikit_rebate_deviations`)
+    and so is the selection (:func:`argsort_selection`): the instances in the
+    order of numpy's ``argsort(deviation)[::-1]`` over every instance, the
+    reference (deviation 0) among them, the first k of each class taken,
+    one place each (its order of equal deviations, that of numpy's sort;
+    the reference its own hit where its class has fewer than k others)."""
     if scikit_rebate is not None:
-        deviation = scikit_rebate_deviations(dist / scikit_rebate, refs,
-                                             members)
-        return argsort_lists(deviation, dist, groups, len(members), k)
+        return selected_lists(*argsort_selection(deviation, groups,
+                                                 len(members), k), dist, k)
     rows = np.arange(len(refs))
     key = -deviation
     key[rows, refs] = np.inf
@@ -71,36 +72,69 @@ def farthest_lists(deviation, dist, refs, members, groups, k, ties,
     return replace(lists, distance=dist[lists.owner, lists.index])
 
 
-def scikit_rebate_deviations(dist, refs, members):
+def scikit_rebate_deviations(dist, refs, members, divisor):
     """The deviations as scikit-rebate 0.8 computes them from its
-    distances `dist` (rows x n): each class's mean by ``np.mean`` of its
-    distances but the reference's, in instance order; the reference's
-    own 0.  Their floats, and so its ties, are scikit-rebate's where its
-    distances are (:func:`farthest_lists`)."""
+    distances, ours `dist` (rows x n) divided by `divisor`: each class's
+    mean by ``np.mean`` of its distances but the reference's, in instance
+    order; the reference's own 0.  Their floats, and so its ties, are
+    scikit-rebate's where its distances are (:func:`farthest_lists`)."""
+    dist = dist / divisor
     deviation = np.zeros_like(dist)
-    for row, ref in enumerate(refs):
-        for group in members:
-            others = group[group != ref]
-            if len(others):
-                values = dist[row, others]
-                deviation[row, others] = np.abs(values - np.mean(values))
+    for group in members:
+        if not len(group):
+            continue
+        values = dist[:, group]
+        holds = groups_hold(group, refs)
+        own, others = np.flatnonzero(holds), np.flatnonzero(~holds)
+        means = np.zeros(len(refs))
+        if len(others):
+            means[others] = np.mean(values[others], axis=1)
+        if len(own) and len(group) > 1:
+            keep = np.ones((len(own), len(group)), bool)
+            keep[np.arange(len(own)), np.searchsorted(group, refs[own])] = False
+            means[own] = np.mean(values[own][keep].reshape(len(own), -1),
+                                 axis=1)
+        deviation[:, group] = np.abs(values - means[:, None])
+    deviation[np.arange(len(refs)), refs] = 0.0
     return deviation
 
 
-def argsort_lists(deviation, dist, groups, n_groups, k):
-    """scikit-rebate 0.8's lists: per row, the first k of each group in
-    the order of ``np.argsort(row)[::-1]`` (one row at a time, as it
-    sorts them), share 1 each."""
-    lists = []
-    for row in range(len(deviation)):
-        order = np.argsort(deviation[row])[::-1]
-        of_group = groups[order]
-        lists += [order[of_group == g][:k] for g in range(n_groups)]
-    counts = [len(entries) for entries in lists]
-    index = np.concatenate(lists)
-    owner = np.repeat(np.arange(len(counts)) // n_groups, counts)
-    return Neighbours.ranked(k, n_groups, np.concatenate([[0],
-                                                          np.cumsum(counts)]),
+def groups_hold(group, refs):
+    """Whether each reference is in `group` (sorted instance numbers, at
+    least one)."""
+    at = np.minimum(np.searchsorted(group, refs), len(group) - 1)
+    return group[at] == refs
+
+
+def argsort_selection(deviation, groups, n_groups, k):
+    """scikit-rebate 0.8's selection of each row of `deviation`: the first
+    k of each group in the order of ``np.argsort(row)[::-1]``, as
+    (selected (rows, G, k) instance numbers, counts (rows, G)).  numpy
+    sorts each row of a block as it sorts the row alone, so that the
+    order of equal deviations is scikit-rebate's."""
+    order = np.argsort(deviation, axis=1)[:, ::-1]
+    of_group = groups[order]
+    selected = np.zeros((len(deviation), n_groups, k), np.int64)
+    counts = np.zeros((len(deviation), n_groups), np.int64)
+    for g in range(n_groups):
+        in_group = of_group == g
+        rank = np.cumsum(in_group, axis=1)
+        row, place = np.nonzero(in_group & (rank <= k))
+        selected[row, g, rank[row, place] - 1] = order[row, place]
+        counts[:, g] = np.minimum(rank[:, -1], k)
+    return selected, counts
+
+
+def selected_lists(selected, counts, dist, k):
+    """The :class:`...neighbours.Neighbours` of a selection (
+    :func:`argsort_selection`'s), one place each, the entries' `distance`
+    their distances `dist` (rows x n)."""
+    n_rows, n_groups = counts.shape
+    taken = np.arange(k) < counts[:, :, None]
+    index = selected[taken]
+    owner = np.repeat(np.arange(n_rows), counts.sum(axis=1))
+    return Neighbours.ranked(k, n_groups,
+                             np.concatenate([[0], np.cumsum(counts)]),
                              index, dist[owner, index], LOWER_INDEX)
 
 
@@ -122,8 +156,10 @@ def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
         def search(block):
             part = unique[block]
             dist = rows.distances(part, np.empty((len(part), n)))
-            deviation = (None if scikit_rebate is not None else
-                         class_mean_deviations(dist, part, groups, members))
+            deviation = (class_mean_deviations(dist, part, groups, members)
+                         if scikit_rebate is None else
+                         scikit_rebate_deviations(dist, part, members,
+                                                  scikit_rebate))
             dist[np.arange(len(part)), part] = 0.0
             found[block.start] = farthest_lists(
                 deviation, dist, part, members, groups, k, ties,
