@@ -60,16 +60,12 @@ def signed_diff(values, i, j, nominal, signed, span):
     return d if nominal or span == 0 else d / span
 
 
-def survival_npdr(X, time, event, discrete=None, covariates=None,
-                  covariate_discrete=None, *, signed=False, logistic=False,
-                  impute=False, filter_pairs=True, method="multisurf",
-                  k=None, ddof=0, ties="share", exclude_twins=False):
-    """Per attribute: (coefficient, se, statistic, p) as lists, and the
-    number of pairs fitted; the add-on's scale (every difference over its
-    range)."""
-    X = np.asarray(X, dtype=np.float64)
-    n, a = X.shape
-    discrete = [False] * a if discrete is None else list(discrete)
+def pairs_and_outcome(X, time, event, discrete, signed, logistic, impute,
+                      filter_pairs, method, k, ddof, ties, exclude_twins):
+    """The (reference, neighbour, weight) pairs kept, and their outcomes:
+    the time difference over the range, or 1 where the neighbour lives at
+    least as long."""
+    n = len(X)
     ctx, _ = prepare(X, np.zeros(n), discrete, "linear", 0.04, 0.1, None,
                      True)
     found = pairs(ctx, method, k, ddof, ties, exclude_twins)
@@ -85,6 +81,36 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
     else:
         outcome = [signed_diff(used, i, j, False, signed, span_t)
                    for i, j, _ in found]
+    return found, np.array(outcome)
+
+
+def net_design(X, time, event, signed=False, logistic=True, impute=False,
+               filter_pairs=True):
+    """The pairs' diffs of every numeric attribute over its range (pairs x
+    attributes) and the outcome, MultiSURF's pairs."""
+    X = np.asarray(X, dtype=np.float64)
+    found, outcome = pairs_and_outcome(
+        X, time, event, [False] * X.shape[1], signed, logistic, impute,
+        filter_pairs, "multisurf", None, 0, "share", False)
+    design = np.array([[signed_diff(X[:, A], i, j, False, signed,
+                                    np.ptp(X[:, A]))
+                        for A in range(X.shape[1])] for i, j, _ in found])
+    return design, outcome
+
+
+def survival_npdr(X, time, event, discrete=None, covariates=None,
+                  covariate_discrete=None, *, signed=False, logistic=False,
+                  impute=False, filter_pairs=True, method="multisurf",
+                  k=None, ddof=0, ties="share", exclude_twins=False):
+    """Per attribute: (coefficient, se, statistic, p) as lists, and the
+    number of pairs fitted; the add-on's scale (every difference over its
+    range)."""
+    X = np.asarray(X, dtype=np.float64)
+    n, a = X.shape
+    discrete = [False] * a if discrete is None else list(discrete)
+    found, outcome = pairs_and_outcome(X, time, event, discrete, signed,
+                                       logistic, impute, filter_pairs,
+                                       method, k, ddof, ties, exclude_twins)
     covariates = (np.zeros((n, 0)) if covariates is None
                   else np.asarray(covariates, dtype=np.float64).reshape(n, -1))
     c = covariates.shape[1]
@@ -104,7 +130,7 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
             for i, j, _ in found])
         fit = fit_logistic if logistic else fit_linear
         try:
-            coefficients, se = fit(design, np.array(outcome), weights, df)
+            coefficients, se = fit(design, outcome, weights, df)
         except np.linalg.LinAlgError:  # A's diffs are constant
             coefficients, se = np.full(2 + c, math.nan), math.nan
         statistic = coefficients[1] / se

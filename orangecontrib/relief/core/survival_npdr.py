@@ -42,6 +42,8 @@ regression.  R code: pak611/survivalNPDR, ``sNPDR/R/npdr_surv.R``.
 Le, T. T., Dawkins, B. A., McKinney, B. A. (2020). Nearest-neighbor
 projected distance regression (NPDR). Bioinformatics 36(9):2770-2777.
 """
+from collections import namedtuple
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr, stdtr
@@ -131,11 +133,61 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
     Kampmeyer et al. (2026); R code pak611/survivalNPDR,
     ``sNPDR/R/npdr_surv.R``.
     """
+    check("adjustment", adjustment)
+    design = survival_design(
+        X, time, event, discrete, covariates, covariate_discrete,
+        diffs=diffs, regression=regression, impute=impute,
+        filter_pairs=filter_pairs, neighbourhood=neighbourhood,
+        k_nearest=k_nearest, deviation=deviation, ties=ties, twins=twins,
+        scale=scale, names=names,
+        progress_callback=wrap_callback(progress_callback, 0, PAIRS_SHARE))
+    fit = logistic_fits if design.logistic else linear_fits
+    coefficients, errors, statistics, converged = fit(
+        design.diffs_of, design.n_attributes, design.outcome,
+        design.covariates, design.weights,
+        wrap_callback(progress_callback, PAIRS_SHARE, 1.0))
+    n_pairs = counted_pairs(design.outcome, design.weights)
+    df = n_pairs - 2 - len(design.covariates)
+    fitted = np.isfinite(errors)
+    with np.errstate(invalid="ignore"):
+        tail = (ndtr(-np.abs(statistics)) if design.logistic
+                else stdtr(df, -np.abs(statistics)))
+    p = np.where(fitted, 2 * tail, np.nan)
+    return NpdrResult(
+        coefficient=coefficients[:, 1], standard_error=errors,
+        statistic=statistics, p=p, q=adjust(p, adjustment),
+        intercept=coefficients[:, 0], covariates=coefficients[:, 2:],
+        converged=converged & fitted, df=df, n_pairs=n_pairs,
+        regression="logistic" if design.logistic else "linear")
+
+
+SurvivalDesign = namedtuple("SurvivalDesign", [
+    "diffs_of",      # diffs_of(block): the diffs of a slice of the
+                     # attributes over the pairs, (a, pairs)
+    "n_attributes",
+    "outcome",       # (pairs,) the time difference, or 1 where the
+                     # neighbour lives at least as long as the reference
+    "covariates",    # (c, pairs) the covariates' signed diffs
+    "weights",       # (pairs,) each pair's weight, or None: 1
+    "logistic",      # bool
+])
+
+
+def survival_design(X, time, event, discrete=None, covariates=None,
+                    covariate_discrete=None, *, diffs=SURVIVAL_DIFFS,
+                    regression=SURVIVAL_REGRESSION, impute=IMPUTE,
+                    filter_pairs=FILTER_PAIRS,
+                    neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,
+                    deviation=DEVIATION, ties=TIES, twins=TWINS,
+                    scale=SCALE, names=None, progress_callback=None):
+    """Survival NPDR's pairs and what its fits read of them, the
+    :data:`SurvivalDesign` (the parameters are :func:`survival_npdr`'s):
+    NPDR's neighbour pairs, those of unknown order left out, the times
+    imputed, the outcome, the covariates' diffs."""
     signed = check("survival_diffs", diffs) == "signed"
     logistic = check("survival_regression", regression) == "logistic"
     impute, filter_pairs = check("impute", impute), check("filter_pairs",
                                                           filter_pairs)
-    check("adjustment", adjustment)
     raw = check("scale", scale) == "none"
     values = attribute_values(X)
     n_rows, n_attrs = values.shape
@@ -148,7 +200,7 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
         k_nearest=k_nearest, deviation=deviation, ties=ties, twins=twins,
         scale=scale, task="regression",
         names=None if names is None else list(names)[:n_attrs],
-        progress_callback=wrap_callback(progress_callback, 0, PAIRS_SHARE))
+        progress_callback=progress_callback)
     kept = design.data.kept_rows
     time, event = time[kept], event[kept].astype(bool)
     columns, covariate_nominal = covariate_columns(
@@ -167,29 +219,14 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
                                    covariate_nominal)
     check_fittable(outcome, logistic, 2 + len(covariate_diffs))
     check_independent(covariate_diffs, labels)
-    fit = logistic_fits if logistic else linear_fits
     values = values[kept]
 
     def diffs_of(block):
         return column_diffs(values[:, block], first, second, signed, raw,
                             nominal[block])
 
-    coefficients, errors, statistics, converged = fit(
-        diffs_of, n_attrs, outcome, covariate_diffs, weights,
-        wrap_callback(progress_callback, PAIRS_SHARE, 1.0))
-    n_pairs = counted_pairs(first, weights)
-    df = n_pairs - 2 - len(covariate_diffs)
-    fitted = np.isfinite(errors)
-    with np.errstate(invalid="ignore"):
-        tail = (ndtr(-np.abs(statistics)) if logistic
-                else stdtr(df, -np.abs(statistics)))
-    p = np.where(fitted, 2 * tail, np.nan)
-    return NpdrResult(
-        coefficient=coefficients[:, 1], standard_error=errors,
-        statistic=statistics, p=p, q=adjust(p, adjustment),
-        intercept=coefficients[:, 0], covariates=coefficients[:, 2:],
-        converged=converged & fitted, df=df, n_pairs=n_pairs,
-        regression="logistic" if logistic else "linear")
+    return SurvivalDesign(diffs_of, n_attrs, outcome, covariate_diffs,
+                          weights, logistic)
 
 
 def attribute_values(X):
