@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from arguments import Parser, size
-from survival_data import main_effects
+from survival_data import main_effects, print_markdown, say
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -109,8 +109,12 @@ def largest_difference(ours_values, r_values):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     n, p = args.size
+    if p < 10:
+        parser.error(f"--size: the design has 10 functional attributes; "
+                     f"give at least 10, not {p}")
     X, time_, event, _ = main_effects(n, p, 0.13, args.seed)
     rows = []
     with tempfile.TemporaryDirectory(prefix="survival-") as directory:
@@ -127,15 +131,11 @@ def main(argv=None):
                     f"{r[0]:.1f}", f"{r[0] / seconds:.0f}",
                     f"{largest_difference(beta, r[1]):.1e}",
                     f"{largest_difference(p_values, r[2]):.1e}"])
-            print(f"{diffs}: ours {seconds:.2f} s"
-                  + ("" if r is None else f", R {r[0]:.1f} s"),
-                  file=sys.stderr, flush=True)
+            say(f"{diffs}: ours {seconds:.2f} s"
+                + ("" if r is None else f", R {r[0]:.1f} s"))
     header = ["data", "diffs", "pairs", "ours (s)", "R npdr_surv (s)",
               "R / ours", "beta rel. diff", "p rel. diff"]
-    print("| " + " | ".join(header) + " |")
-    print("| --- | --- | " + " | ".join(["---:"] * (len(header) - 2)) + " |")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
+    print_markdown(header, rows)
 
 
 if __name__ == "__main__":

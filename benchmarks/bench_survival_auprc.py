@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from arguments import Parser, positive_int
-from survival_data import auprc, interactions, main_effects, training_folds
+from survival_data import (auprc, interactions, main_effects, print_markdown,
+                           say, training_folds)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -76,7 +77,11 @@ def fold_auprcs(design, sim, folds, n_attributes):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.attributes <= 20:
+        parser.error(f"--attributes: the designs have up to 20 functional "
+                     f"attributes; give more, not {args.attributes}")
     rows = []
     for design in args.design:
         start = time.perf_counter()
@@ -90,14 +95,10 @@ def main(argv=None):
                      f"{mean:.3f}", f"{np.std(per_sim, ddof=1):.3f}"
                      if args.sims > 1 else "-", f"{published:.3f}",
                      f"{mean - published:+.3f}", f"{seconds:.0f}"])
-        print(f"{design}: mean auPRC {mean:.3f} (published {published})",
-              file=sys.stderr, flush=True)
+        say(f"{design}: mean auPRC {mean:.3f} (published {published})")
     header = ["design", "diffs", "data sets", "mean auPRC", "sd",
               "published", "difference", "seconds"]
-    print("| " + " | ".join(header) + " |")
-    print("| --- | --- | " + " | ".join(["---:"] * (len(header) - 2)) + " |")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
+    print_markdown(header, rows)
 
 
 if __name__ == "__main__":

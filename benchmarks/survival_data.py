@@ -19,6 +19,8 @@ precision-recall curve of |beta| with the functional attributes positive
 (PRROC's ``pr.curve(...)$auc.integral``, the interpolation of Davis &
 Goadrich 2006).
 """
+import sys
+
 import numpy as np
 
 MEANLOG = np.log(100)
@@ -92,3 +94,18 @@ def auprc(positive, negative):
                                                             + offset)
         area += primitive(tp[a + 1]) - primitive(tp[a])
     return area / len(positive)
+
+
+def print_markdown(header, rows, left=2):
+    """A markdown table of `rows` under `header`, its first `left` columns
+    left-aligned and the others right-aligned."""
+    print("| " + " | ".join(header) + " |")
+    print("| " + " | ".join(["---"] * left + ["---:"] * (len(header) - left))
+          + " |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+def say(message):
+    """A line of progress on stderr (the table goes to stdout)."""
+    print(message, file=sys.stderr, flush=True)

@@ -6,10 +6,20 @@ from types import SimpleNamespace
 
 from .common import CliError, input_error, load_table, timed
 
-#: the options that only survival NPDR reads (destination: option)
-SURVIVAL_OPTIONS = {"signed": "--signed", "logistic": "--logistic",
-                    "impute": "--impute",
-                    "keep_unknown_order": "--keep-unknown-order"}
+#: survival NPDR's own switches (option: what it does)
+SWITCHES = {
+    "--signed": "signed diffs x_i - x_j and T_i - T_j (main effects; "
+                "ranked by |b|), not absolute ones (interactions)",
+    "--logistic": "regress whether the neighbour lives at least as long "
+                  "as the reference (logistic), not the time difference",
+    "--impute": "replace censored times by their Kaplan-Meier conditional "
+                "mean",
+    "--keep-unknown-order": "keep the pairs whose order is unknown (the "
+                            "neighbour censored at or before the "
+                            "reference's time)",
+}
+#: the switches' destinations
+SURVIVAL_OPTIONS = [option[2:].replace("-", "_") for option in SWITCHES]
 #: rank's options survival NPDR has no use for (destination: option)
 UNUSED = {"wrapper": "--wrapper", "pheno": "--pheno",
           "n_iterations": "--iterations", "n_resamples": "--stability",
@@ -29,22 +39,9 @@ def add_survival_arguments(parser):
         "--event", metavar="COLUMN",
         help="survival NPDR: the column saying which times are events (1) "
              "and which are censored (0)")
-    parser.add_argument(
-        "--signed", action="store_true",
-        help="survival NPDR: signed diffs x_i - x_j and T_i - T_j (main "
-             "effects; ranked by |b|), not absolute ones (interactions)")
-    parser.add_argument(
-        "--logistic", action="store_true",
-        help="survival NPDR: regress whether the neighbour lives at least "
-             "as long as the reference (logistic), not the time difference")
-    parser.add_argument(
-        "--impute", action="store_true",
-        help="survival NPDR: replace censored times by their Kaplan-Meier "
-             "conditional mean")
-    parser.add_argument(
-        "--keep-unknown-order", action="store_true",
-        help="survival NPDR: keep the pairs whose order is unknown (the "
-             "neighbour censored at or before the reference's time)")
+    for option, text in SWITCHES.items():
+        parser.add_argument(option, action="store_true",
+                            help=f"survival NPDR: {text}")
 
 
 def wants_survival(args):

@@ -53,8 +53,8 @@ from .compact.store import dense_values
 from .errors import ReliefInputError
 from .glm import QR_TOLERANCE, fit_glms
 from .kaplan_meier import conditional_mean_times
-from .npdr import (NpdrResult, check_independent, column_labels,
-                   counted_pairs, covariate_columns, npdr_design)
+from .npdr import (NpdrResult, check_independent, check_pairs,
+                   column_labels, counted_pairs, covariate_columns, npdr_design)
 from .options import (ADJUSTMENT, DEVIATION, FILTER_PAIRS, IMPUTE,
                       NPDR_NEIGHBOURHOOD, SCALE, SURVIVAL_DIFFS,
                       SURVIVAL_REGRESSION, TIES, TWINS, check)
@@ -398,12 +398,9 @@ def logistic_fits(diffs_of, n_attrs, outcome, covariates, weights,
 
 def check_fittable(outcome, logistic, k):
     """ReliefInputError unless the pairs left can be fitted: more than the
-    k coefficients, and for the logistic fit both orders."""
-    if len(outcome) <= k:
-        raise ReliefInputError(
-            f"Survival NPDR kept {len(outcome)} neighbour pairs whose order "
-            f"is known, too few for {k} coefficients; use more instances, "
-            f"a larger neighbourhood or filter_pairs=False.")
+    k coefficients (:func:`.npdr.check_pairs`), and for the logistic fit
+    both orders."""
+    check_pairs(outcome, False, k)
     if logistic and outcome.min() == outcome.max():
         raise ReliefInputError(
             "In every neighbour pair the same instance lives longer: the "
