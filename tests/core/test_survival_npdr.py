@@ -208,6 +208,7 @@ def test_a_time_without_events_is_refused():
 def test_rows_without_time_or_event_are_left_out():
     X, time, event, discrete, _ = random_survival(6, n=30)
     time[4], event[7] = np.nan, np.nan
+    X[4, 0] = np.nan  # of a row left out
     kept = np.setdiff1d(np.arange(30), [4, 7])
     with_missing = survival_npdr(X, time, event, discrete)
     without = survival_npdr(X[kept], time[kept], event[kept], discrete)

@@ -194,7 +194,7 @@ def survival_design(X, time, event, discrete=None, covariates=None,
     attributes, labels = column_labels(names, n_attrs, covariates)
     time, event = survival_outcome(time, event, n_rows)
     nominal = as_nominal_mask(discrete, n_attrs)
-    check_values(values, nominal, signed, attributes)
+    check_values(values[~np.isnan(time)], nominal, signed, attributes)
     first, second, design = npdr_design(
         values, time, nominal, neighbourhood=neighbourhood,
         k_nearest=k_nearest, deviation=deviation, ties=ties, twins=twins,
