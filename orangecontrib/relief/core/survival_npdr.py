@@ -306,7 +306,9 @@ def column_diffs(columns, first, second, signed, raw, nominal=None):
     """The diffs of `columns` (n, c) over the pairs, (c, pairs): x_i -
     x_j, or |x_i - x_j| (a nominal column of more values: 0 or 1), over
     each numeric column's range unless `raw`."""
-    diffs = columns[first].T - columns[second].T
+    by_column = np.ascontiguousarray(columns.T)
+    diffs = np.take(by_column, first, axis=1)  # (c, pairs), row-major
+    diffs -= np.take(by_column, second, axis=1)
     if not signed:
         diffs = np.abs(diffs)
         if nominal is not None:
@@ -330,33 +332,45 @@ def linear_fits(diffs_of, n_attrs, outcome, covariates, weights,
                 progress_callback):
     """Least squares of `outcome` on each attribute's diffs
     (``diffs_of(block)``: those of a slice of the attributes, (a, pairs)),
-    the
-    intercept and the `covariates`' diffs (c, pairs), with the pairs'
+    the intercept and the `covariates`' diffs (c, pairs), with the pairs'
     `weights` (None: 1): the intercept and covariates projected out by a
-    QR decomposition (Frisch-Waugh-Lovell).  (coefficients (a, 2 + c),
-    standard errors, t, converged) of b_A; NaN where A's diffs are (to
-    R's tolerance) a combination of the others."""
+    QR decomposition (Frisch-Waugh-Lovell), from each attribute's sums
+    over the pairs (its diffs centred first, so that little cancels).
+    (coefficients (a, 2 + c), standard errors, t, converged) of b_A; NaN
+    where A's diffs are (to R's tolerance) a combination of the others."""
     n_pairs = len(outcome)
     root = np.ones(n_pairs) if weights is None else np.sqrt(weights)
     others = np.vstack([root, covariates * root]).T
     q, r = np.linalg.qr(others)
     y = outcome * root
-    y_left = y - q @ (q.T @ y)
+    along_y = q.T @ y
+    y_left = y - q @ along_y
+    basis = np.column_stack([q, y])
+    unit = root / np.sqrt(root @ root)
     coefficients = np.full((n_attrs, 1 + others.shape[1]), np.nan)
     errors = np.full(n_attrs, np.nan)
     df = counted_pairs(outcome, weights) - 1 - others.shape[1]
     blocks = attribute_blocks(n_attrs, n_pairs, 1)
     for done, block in enumerate(blocks):
-        d = diffs_of(block).T * root[:, None]
-        d_left = d - q @ (q.T @ d)
-        spread = np.einsum("pa,pa->a", d_left, d_left)
-        fitted = np.sqrt(spread) > QR_TOLERANCE * np.linalg.norm(d, axis=0)
+        d = diffs_of(block)
+        if weights is not None:
+            d *= root
+        level = d @ unit  # along the intercept, added back below
+        d -= (np.outer(level, unit) if weights is not None
+              else (level * unit[0])[:, None])
+        total = np.einsum("ap,ap->a", d, d)
+        projected = d @ basis
+        along = projected[:, :-1]
+        spread = total - np.einsum("ak,ak->a", along, along)
+        cross = projected[:, -1] - along @ along_y
+        fitted = np.sqrt(np.maximum(spread, 0)) > QR_TOLERANCE * np.sqrt(
+            total + level ** 2)
         with np.errstate(divide="ignore", invalid="ignore"):
-            slope = np.where(fitted, d_left.T @ y_left / spread, np.nan)
-            residual = y_left[:, None] - d_left * slope
-            errors[block] = np.sqrt(
-                np.einsum("pa,pa->a", residual, residual) / df / spread)
-        rest = np.linalg.solve(r, q.T @ (y[:, None] - d * slope))
+            slope = np.where(fitted, cross / spread, np.nan)
+            residual = np.maximum(y_left @ y_left - slope * cross, 0)
+            errors[block] = np.sqrt(residual / df / spread)
+        along += np.outer(level, q.T @ unit)  # the diffs' own projection
+        rest = np.linalg.solve(r, along_y[:, None] - along.T * slope)
         coefficients[block, 1] = slope
         coefficients[block, 0] = rest[0]
         coefficients[block, 2:] = rest[1:].T
