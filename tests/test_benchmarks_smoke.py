@@ -388,3 +388,39 @@ def test_every_option_refuses_a_bad_value_in_one_line(script, capsys):
 def test_valid_arguments_parse_as_before(script, argv, dest, expected):
     args = parser_of(script).parse_args(POSITIONALS.get(script, []) + argv)
     assert getattr(args, dest) == expected
+
+
+def test_survival_simulations_and_their_measures():
+    """The authors' designs (benchmarks/survival_data.py): deterministic,
+    censored at 125; stratified folds; the interpolated auPRC of known
+    rankings."""
+    data = _load("survival_data")
+    X, time, event, functional = data.main_effects(60, 30, 0.13, seed=4)
+    again = data.main_effects(60, 30, 0.13, seed=4)
+    np.testing.assert_array_equal(X, again[0])
+    assert time.max() <= 125 and set(np.unique(event)) == {0.0, 1.0}
+    assert (time[event == 0] == 125).all() and list(functional) == list(
+        range(10))
+    assert len(data.interactions(60, 30, 0.2, seed=4)[3]) == 20
+    folds = data.training_folds(event, 5, seed=0)
+    held_out = [np.setdiff1d(np.arange(60), rows) for rows in folds]
+    assert sorted(np.concatenate(held_out).tolist()) == list(range(60))
+    assert all(abs(event[rows].mean() - event.mean()) < 0.1
+               for rows in folds)
+    assert data.auprc([3, 2], [1, 0]) == 1.0
+    # worst: both positives last, the precision x / (x + 2) integrated
+    # over the true positives x from 0 to 2, over 2
+    assert math.isclose(data.auprc([0, 1], [2, 3]), 1 - math.log(2),
+                        rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("script, argv", [
+    ("bench_survival", ["--size", "100x5"]),
+    ("bench_survival_auprc", ["--attributes", "20"]),
+])
+def test_survival_benchmarks_refuse_too_few_attributes(script, argv,
+                                                        capsys):
+    with pytest.raises(SystemExit) as stopped:
+        _load(script).main(argv)
+    assert stopped.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

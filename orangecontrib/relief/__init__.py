@@ -18,6 +18,7 @@ from .core.variants import VARIANTS
 _EXPORTS = {"ReliefScorer": "scorers",
             **{variant.scorer: "scorers" for variant in VARIANTS},
             "Absolute": "scorers",
+            "SurvivalNPDR": "survival",
             "Significance": "significance",
             "RankScorer": "rank",
             "ClassDependentRankScorer": "rank",

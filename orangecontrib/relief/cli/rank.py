@@ -8,6 +8,7 @@ from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
                      option_names, positive_int, share, timed, two_or_more,
                      with_class, without_unused_classes)
+from .survival import add_survival_arguments, run_survival, wants_survival
 from .targets import run_targets, several_classes
 from .wide import run_wide, wrapper_options, wrapper_words
 
@@ -137,6 +138,7 @@ def add_rank_command(subparsers):
         "--subsample", type=share, metavar="SHARE",
         help="with --stability: subsamples of this share of each class, "
              "without replacement, instead of bootstrap samples")
+    add_survival_arguments(parser)
     parser.set_defaults(run=run_rank,
                         options=option_names(parser, PARAMETERS))
 
@@ -421,6 +423,8 @@ def run_rank(args):
         warn("--subset-size has no effect without --wrapper vls")
     if args.max_rounds is not None and args.wrapper != "iter":
         warn("--rounds has no effect without --wrapper iter")
+    if wants_survival(args):
+        return run_survival(args)
     if is_wide_file(args.file):
         return run_wide(args)
     if several_classes(args.class_name) is not None:

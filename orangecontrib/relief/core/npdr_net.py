@@ -71,7 +71,11 @@ class PairColumns:
     def __init__(self, exact, first, second, weights=None,
                  progress_callback=None):
         self.exact, self.first, self.second = exact, first, second
-        n_attrs = exact.values.shape[0]
+        self.standardise(exact.values.shape[0], weights, progress_callback)
+
+    def standardise(self, n_attrs, weights, progress_callback):
+        """Each attribute's mean and standard deviation over the pairs
+        (each pair weighing its weight)."""
         self.mean = np.empty(n_attrs)
         self.sd = np.empty(n_attrs)
         for a in range(n_attrs):
@@ -192,8 +196,24 @@ def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
     weights = design.weights
     columns = PairColumns(design.data.exact, first, second, weights,
                           wrap_callback(progress_callback, 0.3, 0.5))
+    scaled, intercept, lam, lambda_max, converged = penalised_fit(
+        columns, design.outcome, design.logistic, lam, l1_ratio,
+        nonnegative, weights, wrap_callback(progress_callback, 0.5, 1.0))
+    return NpdrNetResult(
+        coefficient=scaled / design.units, intercept=intercept, lam=lam,
+        lambda_max=lambda_max, l1_ratio=l1_ratio,
+        n_pairs=counted_pairs(first, weights),
+        converged=converged,
+        regression="logistic" if design.logistic else "linear")
+
+
+def penalised_fit(columns, outcome, logistic, lam, l1_ratio, nonnegative,
+                  weights, progress_callback):
+    """The penalised fit of `outcome` on every column of `columns` (a
+    :class:`PairColumns`), the penalty `lam` (None: LAMBDA_SHARE of
+    lambda_max): (the coefficients of the columns' own diffs, the
+    intercept, lam, lambda_max, converged)."""
     candidates = [a for a in range(len(columns.sd)) if columns.sd[a] > 0]
-    outcome = design.outcome
     mean = average(outcome, weights)
     centred = (outcome - mean if weights is None
                else weights * (outcome - mean))
@@ -209,19 +229,13 @@ def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
                                    "outcome: every coefficient is 0.")
         lam = LAMBDA_SHARE * lambda_max
     beta = np.zeros(len(columns.sd))
-    intercept, converged = fit(columns, outcome, design.logistic, beta,
-                               lam, l1_ratio, nonnegative, candidates,
-                               weights,
-                               wrap_callback(progress_callback, 0.5, 1.0))
+    intercept, converged = fit(columns, outcome, logistic, beta, lam,
+                               l1_ratio, nonnegative, candidates, weights,
+                               progress_callback)
     scaled = np.divide(beta, columns.sd, out=np.zeros_like(beta),
                        where=columns.sd > 0)
-    intercept -= np.dot(scaled, columns.mean)
-    return NpdrNetResult(
-        coefficient=scaled / design.units, intercept=intercept, lam=lam,
-        lambda_max=lambda_max, l1_ratio=l1_ratio,
-        n_pairs=counted_pairs(first, weights),
-        converged=converged,
-        regression="logistic" if design.logistic else "linear")
+    return (scaled, intercept - np.dot(scaled, columns.mean), lam,
+            lambda_max, converged)
 
 
 def fit(columns, outcome, logistic, beta, lam, l1_ratio, nonnegative,

@@ -145,6 +145,14 @@ NPDR_NEIGHBOURHOOD = "multisurf"
 TWINS = "include"
 SCALE = "range"
 
+#: survival NPDR (:mod:`.survival_npdr`): the authors' defaults -- absolute
+#: diffs, linear fits, censored times as observed, the pairs of unknown
+#: order left out
+SURVIVAL_DIFFS = "absolute"
+SURVIVAL_REGRESSION = "linear"
+IMPUTE = False
+FILTER_PAIRS = True
+
 
 class Constraint:
     """What a parameter may be: ``constraint(name, value)`` returns the
@@ -327,6 +335,10 @@ PARAMETERS = {
     "npdr_ties": OneOf(*TIE_RULES, "all"),
     "twins": OneOf("include", "exclude"),
     "scale": OneOf("range", "none"),
+    "survival_diffs": OneOf("absolute", "signed"),
+    "survival_regression": OneOf("linear", "logistic"),
+    "impute": Flag(),
+    "filter_pairs": Flag(),
     "covariates": Names(),
     "sigma": Optional(Interval(0, open=True), "k / 3.5"),
     "clip_negative": Flag(),
