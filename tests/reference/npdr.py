@@ -95,6 +95,18 @@ def logit_mean(eta):
     return t / (1 + t)
 
 
+def is_singular(information):
+    """Whether Cholesky's factorisation of the information matrix meets
+    a pivot of at most 1e-12 times its diagonal entry: its columns are
+    collinear as far as float64 tells (a constant diff, or the weights
+    mu (1 - mu) of a separating fit all at R's limit)."""
+    try:
+        lower = np.linalg.cholesky(information)
+    except np.linalg.LinAlgError:
+        return True
+    return bool(np.any(np.diag(lower) ** 2 <= 1e-12 * np.diag(information)))
+
+
 def fit_logistic(design, outcome, weights, df, iterations=50):
     """(coefficients, se of column 1, converged) of the logistic maximum
     likelihood, each pair's log-likelihood times its weight, as R's glm
@@ -104,7 +116,7 @@ def fit_logistic(design, outcome, weights, df, iterations=50):
     most `iterations` steps.  A fit that does not converge (separated
     outcomes: the likelihood has no finite maximum) gives its last
     iterate, not converged, as glm does with a warning; NaN where the
-    information is singular."""
+    information becomes singular (:func:`is_singular`)."""
     mean = weights @ outcome / weights.sum()
     coefficients = np.zeros(design.shape[1])
     coefficients[0] = math.log(mean / (1 - mean))
@@ -112,6 +124,8 @@ def fit_logistic(design, outcome, weights, df, iterations=50):
     def information_and_step():
         mu = logit_mean(design @ coefficients)
         information = design.T @ (design * (weights * mu * (1 - mu))[:, None])
+        if is_singular(information):
+            raise np.linalg.LinAlgError("singular information")
         return information, np.linalg.solve(
             information, design.T @ (weights * (outcome - mu)))
 
