@@ -4,6 +4,7 @@ authors' R package on two files of the ReBATE benchmark, on a confounder,
 and its checks."""
 import gzip
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -11,7 +12,8 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy.optimize import minimize
 
 from orangecontrib.relief.core.engines import forced
-from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.errors import (ConvergenceWarning,
+                                              ReliefInputError)
 from orangecontrib.relief.core.formulas import npdr as formulas
 from orangecontrib.relief.core.npdr import npdr, npdr_columns
 from orangecontrib.relief.core.npdr_net import npdr_net
@@ -92,11 +94,11 @@ def test_npdr_is_the_literal_definition(engine, task, tolerance, name,
                          if with_covariates else {})
     with forced(engine):
         got = npdr(X, y, discrete, task=task, **covariate_options, **options)
-    (coefficient, error, statistic, p, intercept, others), (df, n_pairs) = \
-        ref.npdr(X, y, discrete, regression=task == "regression",
+    (coefficient, error, statistic, p, intercept, others, converged), (
+        df, n_pairs) = ref.npdr(X, y, discrete, regression=task == "regression",
                  **covariate_options, **literal)
     assert (got.df, got.n_pairs) == (df, n_pairs)
-    assert got.converged.all()
+    assert_array_equal(got.converged, converged)
     assert_allclose(got.coefficient, coefficient, rtol=tolerance)
     assert_allclose(got.standard_error, error, rtol=tolerance)
     assert_allclose(got.statistic, statistic, rtol=tolerance)
@@ -228,13 +230,36 @@ def test_a_constant_attribute_has_no_fit_and_the_others_do():
         assert np.isfinite(np.delete(got.p, 3)).all()
 
 
-def test_a_separating_attribute_does_not_converge():
+@each_engine
+def test_a_separating_attribute_does_not_converge(engine):
     """On the pairs, the attribute's diff is 1 exactly for the misses: the
-    logistic likelihood grows without bound."""
+    logistic likelihood grows without bound.  As R's glm, the fit gives
+    its last iterate, says it did not converge and warns, naming the
+    attribute.  The literal fit does not converge either; where the
+    logits pass R's limit of 30 the steps are ratios of sums of the size
+    of the float64 epsilon, so the last iterate's size depends on the
+    arithmetic: only its direction is compared."""
     y = np.repeat([0.0, 1.0], 20)
     X = np.column_stack([y, np.random.default_rng(0).random(40)])
-    got = npdr(X, y, neighbourhood="relieff", k_nearest=30)
+    with forced(engine), pytest.warns(ConvergenceWarning,
+                                      match="for attribute 'sep':"):
+        got = npdr(X, y, neighbourhood="relieff", k_nearest=30,
+                   names=["sep", "noise"])
     assert not got.converged[0] and got.converged[1]
+    (coefficient, error, _, p, _, _, converged), _ = ref.npdr(
+        X, y, method="relieff", k=30)
+    assert_array_equal(got.converged, converged)
+    assert_allclose(got.coefficient[1], coefficient[1], rtol=1e-6)
+    assert_allclose(got.standard_error[1], error[1], rtol=1e-6)
+    assert got.coefficient[0] > 10 and coefficient[0] > 10
+    assert got.p[0] > 0.4 and p[0] > 0.4  # Hauck-Donner: no evidence
+
+
+def test_converged_fits_do_not_warn():
+    X, y, _, _ = random_data(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        assert npdr(X, y).converged.all()
 
 
 def test_authors_k_is_knnsurf():

@@ -420,18 +420,7 @@ def case_id(case):
 
 #: the cases where the core and the literal reference are known to differ,
 #: and how (each must still fail: fixed, it is taken off this list)
-DIFFER = {
-    "DReliefF-generic-0":
-        "the ramp's diffs of 1 make equal distances under the learned "
-        "attribute weights; the engines share the k-th place among other "
-        "candidates than the reference does (ties='lower-index' agrees)",
-    **dict.fromkeys(
-        ["NPDR classification-mixed-0",
-         "NPDR classification-missing_generic-1"],
-        "a class separated by an attribute's diffs: its logistic fit does "
-        "not converge; the engines give the last iterate (flagged as not "
-        "converged), the reference NaN"),
-}
+DIFFER = {}
 
 
 def param(case):

@@ -9,7 +9,11 @@ choices the paper leaves open are the ones documented in ``core/double.py``:
 * W[A]_t = (sum of the first t ReliefF updates) / t;
 * f(w, t) = w (dReliefF) or (w - 1) c(t) / (c(t) + s) + 1 with
   c(t) = (t / m)^a (pdReliefF, eq. 3.3-3.4), and f = 1 at t = 0;
-* negative estimates clipped to 0 before f when clip_negative;
+* negative estimates clipped to 0 before f when clip_negative, and an
+  estimate within (t n + 4) eps of 0 (n instances) taken as 0, the bound
+  of the rounding of its sums: an update that is 0 (-1 + 1, every diff
+  1) rounds to a residue of either sign, which would split the candidates
+  that a weight of 0 leaves tied;
 * every instance a reference (n_iterations None): in the order of its
   content, by class and then by each attribute's value in column order
   (a missing value after the known ones), equal rows in index order;
@@ -18,6 +22,8 @@ choices the paper leaves open are the ones documented in ``core/double.py``:
 """
 import math
 from tests.reference import relief as ref
+
+EPS = 2.0 ** -52  # float64's machine epsilon
 
 
 def _f(mode, w, t, m, a, s):
@@ -66,8 +72,8 @@ def double_relieff(X, y, discrete=None, *, mode="double", k_nearest=10,
         # eq. 3.1 / 3.2: the distance weights from the current estimate
         for A in range(n_attrs):
             w = total[A] / t if t > 0 else 0.0
-            if clip_negative and w < 0:
-                w = 0.0
+            if abs(w) <= (t * n + 4) * EPS or (clip_negative and w < 0):
+                w = 0.0         # 0 as far as the rounding of the sums tells
             ctx.weights[A] = fixed[A] * _f(mode, w, t, m, a, s)
         # ReliefF's neighbours and update (Fig. 2) under those weights
         cR = ctx.group[R]

@@ -85,27 +85,65 @@ def fit_linear(design, outcome, weights, df):
     return coefficients, math.sqrt(sigma2 * inverse[1, 1])
 
 
-def fit_logistic(design, outcome, weights, df, iterations=100):
-    """(coefficients, se of column 1) of the logistic maximum likelihood,
-    each pair's log-likelihood times its weight, Newton's method from 0
-    to convergence; NaN where the likelihood has no finite maximum
-    (separated outcomes: the information becomes singular on the way to
-    infinity)."""
+def logit_mean(eta):
+    """R's ``binomial()$linkinv``: e^eta / (1 + e^eta), e^eta taken as
+    DBL_EPSILON (or its inverse) beyond |eta| = 30 (family.c), so that mu
+    never reaches 0 or 1."""
+    eps = np.finfo(np.float64).eps
+    t = np.where(eta < -30, eps, np.where(eta > 30, 1 / eps,
+                                          np.exp(np.clip(eta, -30, 30))))
+    return t / (1 + t)
+
+
+def is_singular(information):
+    """Whether Cholesky's factorisation of the information matrix meets
+    a pivot of at most 1e-12 times its diagonal entry: its columns are
+    collinear as far as float64 tells (a constant diff, or the weights
+    mu (1 - mu) of a separating fit all at R's limit)."""
+    try:
+        lower = np.linalg.cholesky(information)
+    except np.linalg.LinAlgError:
+        return True
+    return bool(np.any(np.diag(lower) ** 2 <= 1e-12 * np.diag(information)))
+
+
+def fit_logistic(design, outcome, weights, df, iterations=50):
+    """(coefficients, se of column 1, converged) of the logistic maximum
+    likelihood, each pair's log-likelihood times its weight, as R's glm
+    fits it: Newton's (IRLS) steps from the intercept logit(mean outcome)
+    under R's link (:func:`logit_mean`), until a step would move no
+    coefficient by more than 1e-10 times the largest (at least 1), at
+    most `iterations` steps.  A fit that does not converge (separated
+    outcomes: the likelihood has no finite maximum) gives its last
+    iterate, not converged, as glm does with a warning; NaN where the
+    information becomes singular (:func:`is_singular`)."""
+    mean = weights @ outcome / weights.sum()
     coefficients = np.zeros(design.shape[1])
-    for _ in range(iterations):
-        mu = 1 / (1 + np.exp(-(design @ coefficients)))
+    coefficients[0] = math.log(mean / (1 - mean))
+
+    def information_and_step():
+        mu = logit_mean(design @ coefficients)
         information = design.T @ (design * (weights * mu * (1 - mu))[:, None])
-        try:
-            step = np.linalg.solve(information,
-                                   design.T @ (weights * (outcome - mu)))
-        except np.linalg.LinAlgError:
-            return np.full(design.shape[1], np.nan), float("nan")
-        coefficients = coefficients + step
-        if np.max(np.abs(step)) < 1e-13 * max(1, np.max(np.abs(coefficients))):
-            break
-    mu = 1 / (1 + np.exp(-(design @ coefficients)))
-    information = design.T @ (design * (weights * mu * (1 - mu))[:, None])
-    return coefficients, math.sqrt(np.linalg.inv(information)[1, 1])
+        if is_singular(information):
+            raise np.linalg.LinAlgError("singular information")
+        return information, np.linalg.solve(
+            information, design.T @ (weights * (outcome - mu)))
+
+    converged = False
+    try:
+        for _ in range(iterations):
+            information, step = information_and_step()
+            if np.max(np.abs(step)) <= 1e-10 * max(
+                    1.0, np.max(np.abs(coefficients))):
+                converged = True
+                break
+            coefficients = coefficients + step
+        else:
+            information, _ = information_and_step()
+        se = math.sqrt(np.linalg.inv(information)[1, 1])
+    except np.linalg.LinAlgError:
+        return np.full(design.shape[1], np.nan), float("nan"), False
+    return coefficients, se, converged
 
 
 def refuse_unfittable(outcome, k, regression):
@@ -125,7 +163,7 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
          ties="share", exclude_twins=False, diff_kind="linear",
          t_eq=0.04, t_diff=0.1):
     """Per attribute: (coefficient, se, statistic, p, intercept, covariate
-    coefficients) as lists, and (df, number of pairs); the pairs counted
+    coefficients, converged) as lists, and (df, number of pairs); the pairs counted
     by their weights (the places of the k nearest)."""
     ctx, targets = prepare(X, y, discrete, diff_kind, t_eq, t_diff, None,
                            regression=True)
@@ -164,13 +202,17 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None,
         if np.linalg.matrix_rank(design) < design.shape[1]:
             nan = float("nan")  # the attribute's diff is constant: no fit
             out.append((nan, nan, nan, nan, nan, [nan] * len(
-                covariate_columns)))
+                covariate_columns), False))
             continue
-        fit = fit_linear if regression else fit_logistic
-        coefficients, se = fit(design, outcome, weights, df)
+        if regression:
+            (coefficients, se), converged = fit_linear(
+                design, outcome, weights, df), True
+        else:
+            coefficients, se, converged = fit_logistic(design, outcome,
+                                                       weights, df)
         statistic = coefficients[1] / se
         out.append((coefficients[1], se, statistic, stdtr(df, -statistic),
-                    coefficients[0], list(coefficients[2:])))
+                    coefficients[0], list(coefficients[2:]), converged))
     return [list(column) for column in zip(*out)], (df, counted)
 
 

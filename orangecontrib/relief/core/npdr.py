@@ -36,6 +36,7 @@ with adjustments for multiple tests and confounding. Bioinformatics
 """
 import math
 import numbers
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -45,12 +46,12 @@ from scipy.special import stdtr
 from .columns import is_column_source
 from .compact.store import dense_values
 from .engines import preparation
-from .errors import ReliefInputError
+from .errors import ConvergenceWarning, ReliefInputError
 from .estimators import neighbours_of, prepared
 from .formulas.neighbourhoods import SIGMAS
 from .formulas.diffs import transform
-from .formulas.npdr import (KTH_LIMIT, MAX_LEVELS, MULTISURF_LIMIT,
-                            SINGULAR, SURF_LIMIT, authors_k)
+from .formulas.npdr import (KTH_LIMIT, MAX_ITERATIONS, MAX_LEVELS,
+                            MULTISURF_LIMIT, SINGULAR, SURF_LIMIT, authors_k)
 from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
                       PARAMETERS, SCALE, T_DIFF, T_EQ, TIES, TWINS, check,
                       check_choice, check_needs)
@@ -150,7 +151,11 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
     -------
     NpdrResult
         NaN for an attribute without a fit (constant over the pairs, or
-        collinear with a covariate).
+        collinear with a covariate).  A logistic fit that does not
+        converge (the attribute's diffs separate hits from misses: no
+        finite maximum of the likelihood) gives its last iterate, as R's
+        glm does, ``converged`` False and a
+        :class:`.errors.ConvergenceWarning` naming the attributes.
 
     References
     ----------
@@ -171,8 +176,31 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
         attribute_levels(exact, design.logistic
                          and len(design.covariates) == 0),
         design.weights, wrap_callback(progress_callback, PAIRS_SHARE, 1.0))
-    return results(fits, design, counted_pairs(first, design.weights),
-                   adjustment)
+    result = results(fits, design, counted_pairs(first, design.weights),
+                     adjustment)
+    warn_unconverged(result, column_labels(names, len(result.converged),
+                                           covariates)[0])
+    return result
+
+
+def warn_unconverged(result, labels):
+    """A :class:`.errors.ConvergenceWarning` naming (by `labels`) the
+    attributes whose logistic fit has a standard error but did not
+    converge: their coefficients are the last of Newton's steps, as R's
+    glm returns them with its warning."""
+    stuck = np.flatnonzero(~result.converged
+                           & np.isfinite(result.standard_error))
+    if len(stuck) == 0:
+        return
+    listed = ", ".join(labels[a] for a in stuck[:5])
+    more = f" and {len(stuck) - 5} more" if len(stuck) > 5 else ""
+    warnings.warn(
+        f"NPDR's logistic fit did not converge for {listed}{more}: "
+        f"the diffs separate the hits from the misses, so the likelihood "
+        f"has no finite maximum. The coefficient is the last of "
+        f"{MAX_ITERATIONS} Newton steps (as R's glm gives it) and its z "
+        f"and p mean nothing; the result's `converged` is False there.",
+        ConvergenceWarning, stacklevel=3)
 
 
 def npdr_coefficients(X, y, discrete=None, *, task="classification",

@@ -204,8 +204,9 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,
             block = t // UPDATE_BLOCK
             if t > 0 and t % UPDATE_BLOCK == 0:
                 done += partial[block - 1]
-            distance_weights_at(weights, done + partial[block], t, m, fixed,
-                                clip, exponent, s)
+            distance_weights_at(weights, done + partial[block], t, m,
+                                exact.values.shape[1], fixed, clip, exponent,
+                                s)
             i = refs[t]
             dist, diffs = distance_row(exact,
                                        search_weights(weights, n_attrs), i)

@@ -106,7 +106,8 @@ def double_relieff_steps(search, exact, order, position, refs, start, stop,
         if t > 0 and t % UPDATE_BLOCK == 0:
             done += partial[block - 1]
         total[:] = done + partial[block]
-        distance_weights_at(weights, total, t, m, fixed, clip, exponent, s)
+        distance_weights_at(weights, total, t, m, search.values.shape[1],
+                            fixed, clip, exponent, s)
         i = refs[t]
         index, share = reference_lists(search, exact, order, position,
                                        weights, i, k, shared, offsets,
