@@ -130,7 +130,9 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
             for i, j, _ in found])
         fit = fit_logistic if logistic else fit_linear
         try:
-            coefficients, se = fit(design, outcome, weights, df)
+            # a logistic fit's third item, whether it converged, is
+            # NPDR's to report
+            coefficients, se = fit(design, outcome, weights, df)[:2]
         except np.linalg.LinAlgError:  # A's diffs are constant
             coefficients, se = np.full(2 + c, math.nan), math.nan
         statistic = coefficients[1] / se
