@@ -754,6 +754,16 @@ class Iter(WrapperScorer):
         self.absolute = absolute
         self.convergence = convergence
 
+    @property
+    def n_iterations(self):
+        """The references of every round: those of the wrapped scorer."""
+        return self.scorer.n_iterations
+
+    def score_table(self, data, progress_callback=None):
+        """One score per attribute of `data`, in domain order: the last
+        round's, as :meth:`ReliefScorer.score_table` gives a variant's."""
+        return self.result(data, progress_callback).scores
+
     def result(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.iterative.IterResult` on
         `data`: the scores, every round's distance weights and scores, and

@@ -10,8 +10,8 @@ from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
 
-from orangecontrib.relief import (DReliefF, MultiSWRFstar, MuRelief, NPDR,
-                                  PDReliefF, Relief, ReliefF, RReliefF)
+from orangecontrib.relief import (DReliefF, Iter, MultiSWRFstar, MuRelief,
+                                  NPDR, PDReliefF, Relief, ReliefF, RReliefF)
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants import offered
@@ -112,6 +112,39 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
                            diff="ramp", t_eq=0.1, t_diff=0.3)
         self.assert_weights(expected_by_name(expected, self.zoo),
                             self.get_output(widget.Outputs.weights))
+
+    def test_iter_wraps_the_method_with_its_rounds(self):
+        widget = self.widget
+        self.send_and_wait(self.zoo)
+        widget.k_relieff = 5
+        widget.iterate, widget.iter_rounds = True, 3
+        widget._on_option_changed()
+        self.wait_until_finished()
+        expected = Iter(ReliefF(k_nearest=5), max_rounds=3)
+        self.assert_weights(expected_by_name(expected, self.zoo),
+                            self.get_output(widget.Outputs.weights))
+        self.assertEqual(self.get_output(widget.Outputs.scorer).friendly_name,
+                         "Iter(ReliefF\u2085)")
+        # STIR knows the plain method's pairs, not those of Iter's distance
+        stir = owrelief.TESTS.index("stir")
+        self.assertFalse(widget.test_combo.model().item(stir).isEnabled())
+        widget.send_report()
+
+    def test_iter_is_off_for_methods_that_do_not_weight_distance(self):
+        widget = self.widget
+        self.send_and_wait(self.heart)
+        widget.iterate = True
+        for method in ("MultiSWRF", "NPDR"):
+            choose(widget.method_combo, method)
+            self.wait_until_finished()
+            self.assertFalse(widget.controls.iterate.isEnabled())
+            self.assertIn("does not weight its distance",
+                          widget.controls.iter_rounds.toolTip())
+            self.assertNotIsInstance(widget.make_scorer(), Iter)
+        choose(widget.method_combo, "MultiSURF")
+        self.wait_until_finished()
+        self.assertTrue(widget.controls.iterate.isEnabled())
+        self.assertIsInstance(widget.make_scorer(), Iter)
 
     def test_npdr_with_a_covariate_from_the_metas(self):
         data = confounded_table()
@@ -440,10 +473,12 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         widget.n_iterations = 33
         widget.random_seed = 5
         widget.diff = "squared"
+        widget.iterate, widget.iter_rounds = True, 4
         settings = widget.settingsHandler.pack_data(widget)
         restored = self.create_widget(OWRelief, stored_settings=settings)
         for name in ("method", "k_rrelieff", "sample_references",
-                     "n_iterations", "random_seed", "diff"):
+                     "n_iterations", "random_seed", "diff", "iterate",
+                     "iter_rounds"):
             self.assertEqual(getattr(restored, name), getattr(widget, name))
         self.assertEqual(restored.method_combo.value(), "Relief")
 

@@ -23,13 +23,14 @@ from Orange.widgets.widget import Input, Msg, Output, OWWidget
 from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, CONVENTION, DIFF,
+                                               ITER_ROUNDS,
                                                N_PERMUTATIONS, N_RESAMPLES,
                                                PARAMETERS, R_COMPATIBLE,
                                                RANDOM_STATE,
                                                T_DIFF, T_EQ, TIES, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
-from orangecontrib.relief.rank import RankScorer
-from orangecontrib.relief.scorers import NPDR, task_of
+from orangecontrib.relief.rank import RankScorer, column_name
+from orangecontrib.relief.scorers import NPDR, Iter, task_of
 from orangecontrib.relief.significance import (SIGNIFICANCE_COLUMN, TESTS,
                                                Significance)
 from orangecontrib.relief.stability import ranking_stability
@@ -108,6 +109,9 @@ CONVENTION_TIPS = {
 SELECTIONS = ("k", "fraction", "threshold", "significance")
 SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
                     "the significant")
+#: the methods Iter can wrap: those that weight their distance
+ITERABLE = tuple(name for name, variant in METHODS.items()
+                 if "distance_weights" in variant.parameters)
 
 #: what a task computes: the weights and, when asked, their significance
 #: and the stability of their ranking
@@ -136,13 +140,13 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     if together:
         with work_progress(state, "Weighting and testing attributes ...",
                            data.X, scorer.n_iterations, end=1 / parts,
-                           parts=scorer.variant.parts) as progress:
+                           parts=engine_parts(scorer)) as progress:
             weights, tested = tester.scores_and_result(data, progress)
         weights = np.asarray(weights, dtype=float)
     else:
         with work_progress(state, "Weighting attributes ...", data.X,
                            scorer.n_iterations, end=1 / parts,
-                           parts=scorer.variant.parts) as progress:
+                           parts=engine_parts(scorer)) as progress:
             weights = np.asarray(scorer.score_table(data, progress),
                                  dtype=float)
     if parts > 1:
@@ -157,6 +161,20 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
             stable = ranking_stability(data, scorer, progress_callback=progress,
                                        **stability)
     return Scores(weights, tested, stable)
+
+
+def engine_parts(scorer):
+    """The parts of the compiled engine's preparation that `scorer`'s
+    work needs: those of the variant it computes, or wraps (Iter)."""
+    return getattr(scorer, "scorer", scorer).variant.parts
+
+
+def rank_column(scorer):
+    """The name of `scorer`'s column in Rank, that of the method Iter
+    wraps in brackets ("Iter(ReliefF₁₀)")."""
+    if isinstance(scorer, Iter):
+        return f"{column_name(scorer)}({column_name(scorer.scorer)})"
+    return column_name(scorer)
 
 
 def significant_data(data, tested):
@@ -244,6 +262,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     convention = Setting(CONVENTION)
     sample_references = Setting(False)
     n_iterations = Setting(100)
+    iterate = Setting(False)
+    iter_rounds = Setting(ITER_ROUNDS)
     random_seed = Setting(RANDOM_STATE)
     diff = Setting(DIFF)
     t_eq = Setting(T_EQ)
@@ -275,6 +295,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
+                             "iter_rounds": (1, 100),
                              "random_seed": (0, 2 ** 31 - 1),
                              "t_eq": (0.0, 1.0), "t_diff": (0.0, 1.0),
                              "test_index": (0, len(TESTS) - 1),
@@ -388,6 +409,17 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "Hover over a choice for what it does.")
         self.convention_combo.bind(self, "convention",
                                    self._on_option_changed)
+        gui.spin(box, self, "iter_rounds", 1, 100, checked="iterate",
+                 label="Iter, at most rounds:",
+                 callback=self.commit.deferred,
+                 checkCallback=self._on_option_changed,
+                 tooltip="The most rounds of Iter; they stop sooner once no "
+                         "weight moves by 0.0001.")
+        self.controls.iterate.setToolTip(
+            "Checked: Iter (Draper et al. 2003, as scikit-rebate 0.8): the "
+            "method again, its distance weighted by the weights of the "
+            "round before, so that noise attributes blur it less. For the "
+            "methods whose distance sums the attributes' differences.")
 
         # NPDR takes no k: its page of the stack holds its covariates
         self.covariate_box = gui.vBox(None)
@@ -603,7 +635,24 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                   or self.stability)
         for control in self.stability_controls:
             control.setEnabled(self.stability)
+        self._update_iter()
         self.selection_stack.setCurrentIndex(self.selection_index)
+
+    def _update_iter(self):
+        """Offer Iter for the methods that weight their distance; say why
+        not for the others."""
+        fits = self.method in ITERABLE
+        self.controls.iterate.setEnabled(fits)
+        self.controls.iter_rounds.setEnabled(fits and self.iterate)
+        self.controls.iter_rounds.setToolTip(
+            "The most rounds of Iter; they stop sooner once no weight "
+            "moves by 0.0001." if fits else
+            f"Iter weights the distance of {', '.join(ITERABLE)}; "
+            f"{self.method} does not weight its distance.")
+
+    def _iterates(self):
+        """Whether Iter wraps the chosen method."""
+        return self.iterate and self.method in ITERABLE
 
     def _place_under_k(self, combo, shown):
         """Show `combo` under the k (or the sentence that stands for it)
@@ -633,13 +682,22 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         elif not npdr:
             self._stir_displaced = False
         model = self.test_combo.model()
-        fits = {"stir": METHODS[self.method].stir is not None,
+        fits = {"stir": self._stir_fits(),
                 "permutation": True, "regression": npdr}
         for row, test in enumerate(TESTS):
             model.item(row).setEnabled(fits[test])
             model.item(row).setToolTip(
                 "" if fits[test] else
-                f"{TEST_LABELS[row]} cannot test {self.method}.")
+                f"{TEST_LABELS[row]} cannot test {self.method_name()}.")
+
+    def _stir_fits(self):
+        """Whether STIR can test the method: it knows its neighbour pairs
+        (not those of Iter's weighted distance)."""
+        return METHODS[self.method].stir is not None and not self._iterates()
+
+    def method_name(self):
+        """The method's name, in Iter where Iter wraps it."""
+        return f"Iter ({self.method})" if self._iterates() else self.method
 
     def r_compatible_label(self):
         """What the report adds to STIR's name when it takes R's pairs."""
@@ -739,7 +797,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         thresholds with the ramp only)."""
         ramp = (dict(t_eq=self.t_eq, t_diff=self.t_diff)
                 if self.diff == "ramp" else {})
-        return make_scorer(
+        scorer = make_scorer(
             self.method, k_nearest=self._k_nearest(),
             ties=(self.ties if self.method in TAKE_TIES
                   and not self._as_scikit_rebate() else None),
@@ -748,6 +806,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             n_iterations=self.n_iterations if self.sample_references else None,
             random_state=self.random_seed, diff=self.diff,
             **ramp, **self._covariates())
+        if self._iterates():
+            return Iter(scorer, max_rounds=self.iter_rounds)
+        return scorer
 
     def _covariates(self):
         """NPDR's option of the chosen covariates (none for the others)."""
@@ -769,8 +830,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, random_state=self.random_seed,
                        **self._test_options(test))
-        if test == "stir" and METHODS[self.method].stir is None:
-            self.Warning.no_stir(self.method)
+        if test == "stir" and not self._stir_fits():
+            self.Warning.no_stir(self.method_name())
             return None
         if test == "regression" and not isinstance(scorer, NPDR):
             self.Warning.no_regression(self.method)
@@ -814,7 +875,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
-            self.Warning.no_stir(self.method)
+            self.Warning.no_stir(self.method_name())
             return None
 
     def stability_options(self):
@@ -857,14 +918,14 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_verdict.clear()
         scorer = self.make_scorer()
         tester = self.make_tester(scorer)
-        self.Outputs.scorer.send(RankScorer(scorer))
+        self.Outputs.scorer.send(RankScorer(scorer, rank_column(scorer)))
         self.Outputs.preprocessor.send(self.make_preprocessor(scorer))
         self.Outputs.significance.send(
             None if tester is None else RankScorer(tester))
         self.Information.preparing.clear()
         if self._can_score():
             line = preparing_line(self.data.X, scorer.n_iterations,
-                                  scorer.variant.parts)
+                                  engine_parts(scorer))
             if line is not None:
                 self.Information.preparing(line)
             if self.scores is not None:
@@ -993,7 +1054,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     # --- widget life ------------------------------------------------------
 
     def send_report(self):
-        items = [("Method", self.method)]
+        items = [("Method", self.method_name())]
         covariates = self._covariates().get("covariates")
         if covariates:
             items.append(("Covariates", ", ".join(covariates)))
@@ -1003,6 +1064,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             items.append(("Ties", TIE_LABELS[self.ties]))
         if self.method in TAKE_CONVENTION:
             items.append(("Convention", CONVENTION_LABELS[self.convention]))
+        if self._iterates():
+            items.append(("Iter", f"at most {self.iter_rounds} rounds"))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))
