@@ -19,7 +19,8 @@ from orangecontrib.relief.datasets import path
 from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.degenerate_evidence import CASES, degenerate_table
-from tests.orange.test_npdr import confounded_table, with_ages
+from tests.orange.test_npdr import (confounded_table, separated_table,
+                                     with_ages)
 from tests.widgets.widget_helpers import (FakeState, SendAndWaitMixin,
                                           choose)
 
@@ -145,6 +146,25 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.wait_until_finished()
         self.assertTrue(widget.controls.iterate.isEnabled())
         self.assertIsInstance(widget.make_scorer(), Iter)
+
+    def test_npdr_fits_that_do_not_converge_are_a_warning(self):
+        """The warning of the worker thread's fits reaches the widget with
+        its result, naming the attribute, with or without NPDR's own
+        p-values; data whose fits converge clear it."""
+        separated = separated_table()
+        widget = self.widget
+        widget.method = "NPDR"
+        for test in (False, True):
+            widget.test_significance = test
+            widget.test_index = owrelief.TESTS.index("regression")
+            self.send_and_wait(separated)
+            self.assertTrue(widget.Warning.unconverged.is_shown())
+            self.assertIn("did not converge for attribute 'sep'",
+                          str(widget.Warning.unconverged))
+            self.assertFalse(widget.Warning.no_verdict.is_shown())
+            self.assertIsNotNone(self.get_output(widget.Outputs.weights))
+            self.send_and_wait(self.heart)
+            self.assertFalse(widget.Warning.unconverged.is_shown())
 
     def test_npdr_with_a_covariate_from_the_metas(self):
         data = confounded_table()

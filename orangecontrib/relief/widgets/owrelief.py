@@ -30,7 +30,8 @@ from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                T_DIFF, T_EQ, TIES, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer, column_name
-from orangecontrib.relief.scorers import NPDR, Iter, task_of
+from orangecontrib.relief.scorers import (NPDR, Iter, convergence_note,
+                                          task_of)
 from orangecontrib.relief.significance import (SIGNIFICANCE_COLUMN, TESTS,
                                                Significance)
 from orangecontrib.relief.stability import ranking_stability
@@ -114,9 +115,11 @@ ITERABLE = tuple(name for name, variant in METHODS.items()
                  if "distance_weights" in variant.parameters)
 
 #: what a task computes: the weights and, when asked, their significance
-#: and the stability of their ranking
-Scores = namedtuple("Scores", ["weights", "tested", "stable"],
-                    defaults=[None])
+#: and the stability of their ranking; what NPDR's warning of fits that did
+#: not converge says (a worker thread cannot catch the warning: catching
+#: warnings is not thread-safe)
+Scores = namedtuple("Scores", ["weights", "tested", "stable", "unconverged"],
+                    defaults=[None, None])
 
 
 def compute_weights(scorer, data, state: TaskState, tester=None,
@@ -136,21 +139,23 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     """
     together = tester is not None and tester.scores_too
     parts = 1 + (tester is not None and not together) + (stability is not None)
-    tested = stable = None
+    tested = stable = unconverged = None
     if together:
         with work_progress(state, "Weighting and testing attributes ...",
                            data.X, scorer.n_iterations, end=1 / parts,
                            parts=engine_parts(scorer)) as progress:
             weights, tested = tester.scores_and_result(data, progress)
-        weights = np.asarray(weights, dtype=float)
+        if tested.test == "regression":  # NPDR's note of its fits
+            unconverged = tested.note
     else:
         with work_progress(state, "Weighting attributes ...", data.X,
                            scorer.n_iterations, end=1 / parts,
                            parts=engine_parts(scorer)) as progress:
-            weights = np.asarray(scorer.score_table(data, progress),
-                                 dtype=float)
+            weights, unconverged = weigh(scorer, data, progress)
+    weights = np.asarray(weights, dtype=float)
     if parts > 1:
-        state.set_partial_result(Scores(weights, tested))
+        state.set_partial_result(Scores(weights, tested,
+                                        unconverged=unconverged))
     if tester is not None and not together:
         with work_progress(state, "Testing significance ...", start=1 / parts,
                            end=2 / parts) as progress:
@@ -160,7 +165,17 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
                            start=1 - 1 / parts) as progress:
             stable = ranking_stability(data, scorer, progress_callback=progress,
                                        **stability)
-    return Scores(weights, tested, stable)
+    return Scores(weights, tested, stable, unconverged)
+
+
+def weigh(scorer, data, progress):
+    """`scorer`'s weights of `data` and, of NPDR, what its warning of fits
+    that did not converge says (None: all converged, or another
+    method)."""
+    if not isinstance(scorer, NPDR):
+        return scorer.score_table(data, progress), None
+    result = scorer.result(data, progress)
+    return result.coefficient, convergence_note(result, data)
 
 
 def engine_parts(scorer):
@@ -247,6 +262,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
             "{:.3g}); {}.")
         no_verdict = Msg("{}")
+        unconverged = Msg("{}")
 
     class Information(OWWidget.Information):
         preparing = Msg("{}")
@@ -916,6 +932,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.cancel()
         self.Error.relief.clear()
         self.Warning.no_verdict.clear()
+        self.Warning.unconverged.clear()
         scorer = self.make_scorer()
         tester = self.make_tester(scorer)
         self.Outputs.scorer.send(RankScorer(scorer, rank_column(scorer)))
@@ -949,7 +966,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             None if result.tested is None
             else significant_data(self.data, result.tested))
         note = None if result.tested is None else result.tested.note
-        self.Warning.no_verdict(note, shown=note is not None)
+        # NPDR's note of its fits is the warning below
+        self.Warning.no_verdict(note, shown=note not in (
+            None, result.unconverged))
 
     def on_exception(self, ex):
         self.Information.preparing.clear()
@@ -973,7 +992,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         tested) and say what the plot shows."""
         if self.scores is None:
             return
-        weights, tested, stable = self.scores
+        weights, tested, stable, unconverged = self.scores
+        self.Warning.unconverged(unconverged, shown=unconverged is not None)
         attributes = self.data.domain.attributes
         if tested is None:
             order = np.argsort(-weights, kind="stable")
@@ -1045,6 +1065,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def _clear_results(self):
         self.scores = None
+        self.Warning.unconverged.clear()
         self.plot.show_message("No data." if self.data is None
                                else "No weights.")
         self.plot_info.setText("")
