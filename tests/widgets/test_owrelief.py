@@ -16,6 +16,8 @@ from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants import offered
 from orangecontrib.relief.datasets import path
+from orangecontrib.relief.multitarget import (MultiLabelReliefF,
+                                              MultiTargetRReliefF)
 from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.degenerate_evidence import CASES, degenerate_table
@@ -378,18 +380,82 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(None)
         self.assertFalse(self.widget.Error.no_class.is_shown())
 
-    def test_several_targets_name_the_method_that_fits(self):
+    def several_targets(self, kind):
+        """Heart disease with two of its numeric (or binary) attributes as
+        targets."""
         attributes = self.heart.domain.attributes
-        numeric = [var for var in attributes if var.is_continuous][:2]
-        several = self.heart.transform(Domain(
-            [var for var in attributes if var not in numeric], numeric))
-        self.send_and_wait(several)
-        self.assertTrue(self.widget.Error.no_class.is_shown())
-        shown = str(self.widget.Information.several_targets)
-        self.assertIn("Multi-target RReliefF weighs by all 2", shown)
-        self.assertIn(f"--class {numeric[0].name},{numeric[1].name}", shown)
+        targets = [var for var in attributes if kind(var)][:2]
+        return self.heart.transform(Domain(
+            [var for var in attributes if var not in targets], targets))
+
+    def test_several_targets_are_weighed_by_the_method_that_fits(self):
+        """Numeric targets: multi-target RReliefF, binary ones: multi-label
+        ReliefF, each from its entry of the list (the others disabled,
+        saying why), the overall weight and each target's in the output,
+        with the widget's k and seed."""
+        widget = self.widget
+        for kind, method, scorer_class, setting in (
+                (lambda var: var.is_continuous, "RReliefF",
+                 MultiTargetRReliefF, "k_rrelieff"),
+                (lambda var: var.is_discrete and len(var.values) == 2,
+                 "ReliefF", MultiLabelReliefF, "k_relieff")):
+            several = self.several_targets(kind)
+            setattr(widget, setting, 7)
+            self.send_and_wait(several)
+            self.assertFalse(widget.Error.no_class.is_shown())
+            self.assertEqual(widget.method, method)
+            self.assertIn(f"{method} weighs by all of them",
+                          str(widget.Information.several_targets))
+            combo = widget.method_combo
+            self.assertTrue(combo.item_of(method).isEnabled())
+            self.assertFalse(combo.item_of("MultiSURF").isEnabled())
+            self.assertIn("weighs by one class",
+                          combo.item_of("MultiSURF").toolTip())
+            expected = scorer_class(k_nearest=7).target_rankings(several)
+            table = self.get_output(widget.Outputs.weights)
+            names = ["overall"] + [var.name
+                                   for var in several.domain.class_vars]
+            self.assertEqual([var.name for var in table.domain.attributes],
+                             names)
+            for name in names:
+                self.assert_same_weights(
+                    dict(zip(expected.get_column("attribute"),
+                             expected.get_column(name))),
+                    dict(zip(table.get_column("attribute"),
+                             table.get_column(name))))
+            widget.select_k = 3
+            widget.commit.now()
+            self.wait_until_finished()
+            selected = self.get_output(widget.Outputs.preprocessor)(several)
+            self.assertEqual({var.name for var in selected.domain.attributes},
+                             set(table.get_column("attribute")[:3]))
+            widget.send_report()
         self.send_and_wait(self.heart)
-        self.assertFalse(self.widget.Information.several_targets.is_shown())
+        self.assertFalse(widget.Information.several_targets.is_shown())
+        self.assertEqual(widget.method, "ReliefF")
+
+    def test_several_targets_get_no_test_and_say_so(self):
+        widget = self.widget
+        widget.test_significance = widget.stability = True
+        self.send_and_wait(self.several_targets(lambda var: var.is_continuous))
+        self.assertIn("Significance tests and Stability",
+                      str(widget.Warning.one_class_only))
+        self.assertIsNone(self.get_output(widget.Outputs.significance))
+        self.assertIsNone(self.get_output(widget.Outputs.significant_data))
+        self.assertIsNotNone(self.get_output(widget.Outputs.weights))
+        self.send_and_wait(self.heart)
+        self.assertFalse(widget.Warning.one_class_only.is_shown())
+
+    def test_targets_no_method_fits_are_an_error_that_says_why(self):
+        attributes = self.heart.domain.attributes
+        mixed = [next(var for var in attributes if var.is_continuous),
+                 next(var for var in attributes if var.is_discrete)]
+        self.send_and_wait(self.heart.transform(Domain(
+            [var for var in attributes if var not in mixed], mixed)))
+        self.assertTrue(self.widget.Error.no_class.is_shown())
+        self.assertIn("every one numeric",
+                      str(self.widget.Information.several_targets))
+        self.assertIsNone(self.get_output(self.widget.Outputs.weights))
 
     def test_empty_table(self):
         self.send_and_wait(self.heart[:0])

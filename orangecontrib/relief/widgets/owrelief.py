@@ -21,6 +21,9 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import significance
+from orangecontrib.relief.multitarget import (MultiLabelReliefF,
+                                              MultiTargetRReliefF,
+                                              target_scorer)
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, CONVENTION, DIFF,
                                                ITER_ROUNDS,
@@ -110,6 +113,10 @@ CONVENTION_TIPS = {
 SELECTIONS = ("k", "fraction", "threshold", "significance")
 SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
                     "the significant")
+#: the entry of the method list that computes each scorer of several
+#: targets (its method of one target)
+TARGET_METHODS = {MultiTargetRReliefF: "RReliefF",
+                  MultiLabelReliefF: "ReliefF"}
 #: the methods Iter can wrap: those that weight their distance
 ITERABLE = tuple(name for name, variant in METHODS.items()
                  if "distance_weights" in variant.parameters)
@@ -118,8 +125,9 @@ ITERABLE = tuple(name for name, variant in METHODS.items()
 #: and the stability of their ranking; what NPDR's warning of fits that did
 #: not converge says (a worker thread cannot catch the warning: catching
 #: warnings is not thread-safe)
-Scores = namedtuple("Scores", ["weights", "tested", "stable", "unconverged"],
-                    defaults=[None, None])
+Scores = namedtuple("Scores", ["weights", "tested", "stable", "unconverged",
+                               "targets"],
+                    defaults=[None, None, None])
 
 
 def compute_weights(scorer, data, state: TaskState, tester=None,
@@ -168,6 +176,17 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     return Scores(weights, tested, stable, unconverged)
 
 
+def compute_target_weights(scorer, data, state: TaskState):
+    """The :data:`Scores` of a scorer of several targets on `data`: the
+    overall weights and, in `targets`, each target's (a row each; runs in
+    a worker thread)."""
+    with work_progress(state, "Weighting attributes by every target ...",
+                       data.X, scorer.n_iterations) as progress:
+        weights = scorer.weights(data, progress)
+    return Scores(np.asarray(weights.overall, dtype=float), None,
+                  targets=np.asarray(weights.per_target, dtype=float))
+
+
 def weigh(scorer, data, progress):
     """`scorer`'s weights of `data` and, of NPDR, what its warning of fits
     that did not converge says (None: all converged, or another
@@ -181,7 +200,8 @@ def weigh(scorer, data, progress):
 def engine_parts(scorer):
     """The parts of the compiled engine's preparation that `scorer`'s
     work needs: those of the variant it computes, or wraps (Iter)."""
-    return getattr(scorer, "scorer", scorer).variant.parts
+    variant = getattr(getattr(scorer, "scorer", scorer), "variant", None)
+    return () if variant is None else variant.parts
 
 
 def rank_column(scorer):
@@ -202,19 +222,19 @@ def significant_data(data, tested):
 
 
 def several_targets(class_vars):
-    """What the widget says of data with several class variables: which
-    of the add-on's methods weigh by all of them, and where."""
-    from orangecontrib.relief.multitarget import target_scorer
-
-    names = ",".join(var.name for var in class_vars)
+    """What the widget says of data with several class variables: the
+    method that weighs by all of them, and which entry of the list computes
+    it (None: none fits, the message says why)."""
     try:
-        method = target_scorer(class_vars).friendly_name
+        scorer = target_scorer(class_vars)
     except ValueError as error:
-        return f"The methods here weigh by one class. {error}"
-    return (f"The methods here weigh by one class; {method} weighs by all "
-            f"{len(class_vars)} at once: in a script "
-            f"(orangecontrib.relief.multitarget) or with orange-relief "
-            f"rank FILE --class {names}.")
+        return None, f"The methods here weigh by one class. {error}"
+    method = TARGET_METHODS[type(scorer)]
+    return method, (f"{len(class_vars)} targets: {method} weighs by all of "
+                    f"them at once ({scorer.friendly_name}); the weights "
+                    f"output has the overall weight and one per target. "
+                    f"The other methods weigh by one class.")
+
 
 class OWRelief(OWWidget, ConcurrentWidgetMixin):
     name = "Relief"
@@ -262,6 +282,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
             "{:.3g}); {}.")
         no_verdict = Msg("{}")
+        one_class_only = Msg("{} are for one class: not computed for "
+                             "several targets.")
         unconverged = Msg("{}")
 
     class Information(OWWidget.Information):
@@ -332,6 +354,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._displaced = (None, None)
         #: whether NPDR's own p-values replaced the STIR chosen
         self._stir_displaced = False
+        #: the method that weighs data of several targets by all of them
+        #: (None: data of one class, or no data)
+        self._target_method = None
         self._build_controls()
         self.plot = WeightsPlot(self)
         self.mainArea.layout().addWidget(self.plot)
@@ -620,6 +645,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     def _update_controls(self):
         """Enable the controls that apply to the current options."""
         show_fitting_methods(self.method_combo, self.data, self.method)
+        if self._target_method is not None:
+            self._show_target_method()
         self.diff_combo.select(self.diff)
         setting = self._k_setting()
         if self.method == "NPDR":
@@ -654,21 +681,38 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._update_iter()
         self.selection_stack.setCurrentIndex(self.selection_index)
 
+    def _show_target_method(self):
+        """Of data of several targets, enable only the method that weighs
+        by all of them; say on the others' entries why not."""
+        fitting = self._target_method
+        for name in self.method_combo.values():
+            item = self.method_combo.item_of(name)
+            item.setEnabled(name == fitting)
+            item.setToolTip(
+                f"{name}: weighs by every target at once "
+                f"({type(self.make_scorer()).friendly_name})."
+                if name == fitting else
+                f"{name} weighs by one class; of these targets, {fitting} "
+                f"weighs by all.")
+        self.method_combo.select(self.method)
+
     def _update_iter(self):
         """Offer Iter for the methods that weight their distance; say why
         not for the others."""
-        fits = self.method in ITERABLE
+        fits = self.method in ITERABLE and self._target_method is None
         self.controls.iterate.setEnabled(fits)
         self.controls.iter_rounds.setEnabled(fits and self.iterate)
         self.controls.iter_rounds.setToolTip(
             "The most rounds of Iter; they stop sooner once no weight "
             "moves by 0.0001." if fits else
-            f"Iter weights the distance of {', '.join(ITERABLE)}; "
-            f"{self.method} does not weight its distance.")
+            f"Iter weights the distance of {', '.join(ITERABLE)} of one "
+            f"class; {self.method} does not weight its distance"
+            + (" by every target." if self._target_method else "."))
 
     def _iterates(self):
-        """Whether Iter wraps the chosen method."""
-        return self.iterate and self.method in ITERABLE
+        """Whether Iter wraps the chosen method (of one class)."""
+        return (self.iterate and self.method in ITERABLE
+                and self._target_method is None)
 
     def _place_under_k(self, combo, shown):
         """Show `combo` under the k (or the sentence that stands for it)
@@ -713,6 +757,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def method_name(self):
         """The method's name, in Iter where Iter wraps it."""
+        if self._target_method is not None:
+            return type(self.make_scorer()).friendly_name
         return f"Iter ({self.method})" if self._iterates() else self.method
 
     def r_compatible_label(self):
@@ -736,6 +782,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Error.clear()
         self.Warning.clear()
         self.Information.several_targets.clear()
+        self._target_method = None
         self.closeContext()
         self.data = data
         self.covariates = []
@@ -765,10 +812,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """Show messages about `data`; choose a variant fitting its class."""
         class_var = data.domain.class_var
         if class_var is None:
-            self.Error.no_class()
-            self.Information.several_targets(
-                several_targets(data.domain.class_vars),
-                shown=len(data.domain.class_vars) > 1)
+            self._check_targets(data.domain.class_vars)
             return
         self._choose_method(class_present(data))
         n_missing = int(np.sum(np.isnan(data.get_column(class_var))))
@@ -778,6 +822,22 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             names = [attr.name for attr, empty
                      in zip(data.domain.attributes, unknown) if empty]
             self.Warning.empty_columns(", ".join(names), shown=bool(names))
+
+    def _check_targets(self, class_vars):
+        """Data without a single class: of several targets that a method
+        weighs by all at once, choose it; else an error (and why no
+        method fits several)."""
+        if len(class_vars) < 2:
+            self.Error.no_class()
+            return
+        method, text = several_targets(class_vars)
+        self.Information.several_targets(text)
+        if method is None:
+            self.Error.no_class()
+            return
+        self._target_method = method
+        self.method, self._displaced = fitting_choice(
+            self.method, self._displaced, [method], method)
 
     def _choose_method(self, class_var):
         """Keep the chosen variant if it fits `class_var`, else take the
@@ -813,6 +873,13 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         thresholds with the ramp only)."""
         ramp = (dict(t_eq=self.t_eq, t_diff=self.t_diff)
                 if self.diff == "ramp" else {})
+        if self._target_method is not None:
+            return target_scorer(
+                self.data.domain.class_vars, k_nearest=self._k_nearest(),
+                ties=self.ties,
+                n_iterations=(self.n_iterations if self.sample_references
+                              else None),
+                random_state=self.random_seed, diff=self.diff, **ramp)
         scorer = make_scorer(
             self.method, k_nearest=self._k_nearest(),
             ties=(self.ties if self.method in TAKE_TIES
@@ -842,6 +909,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_test.clear()
         if not self.test_significance:
             return None
+        if self._target_method is not None:
+            return None  # commit says so
         test = TESTS[self.test_index]
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, random_state=self.random_seed,
@@ -879,6 +948,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """The Preprocessor output: selection by `scorer`'s weights as the
         Selection box says."""
         by = SELECTIONS[self.selection_index]
+        if by == "significance" and self._target_method is not None:
+            return None  # commit says so
         criterion = {"k": {"k": self.select_k},
                      "fraction": {"fraction": self.select_percent / 100},
                      "threshold": {"threshold": self.select_threshold},
@@ -899,7 +970,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         asking to select more attributes than there are, with a
         warning)."""
         self.Warning.stability_k.clear()
-        if not self.stability:
+        if not self.stability or self._target_method is not None:
             return None
         n_attributes = len(self.data.domain.attributes)
         if self.stability_k > n_attributes:
@@ -933,6 +1004,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Error.relief.clear()
         self.Warning.no_verdict.clear()
         self.Warning.unconverged.clear()
+        self._check_one_class_only()
         scorer = self.make_scorer()
         tester = self.make_tester(scorer)
         self.Outputs.scorer.send(RankScorer(scorer, rank_column(scorer)))
@@ -949,8 +1021,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 self.plot.mark_outdated()
             else:
                 self.plot.show_message("Computing ...")
-            self.start(compute_weights, scorer, self.data, tester=tester,
-                       stability=self.stability_options())
+            if self._target_method is not None:
+                self.start(compute_target_weights, scorer, self.data)
+            else:
+                self.start(compute_weights, scorer, self.data, tester=tester,
+                           stability=self.stability_options())
         else:
             self._clear_results()
 
@@ -961,7 +1036,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         attributes = self.data.domain.attributes
         self.Outputs.weights.send(
             weights_table(attributes, result.weights, result.tested,
-                          result.stable))
+                          result.stable, targets=None if result.targets is None
+                          else (self._target_names(), result.targets)))
         self.Outputs.significant_data.send(
             None if result.tested is None
             else significant_data(self.data, result.tested))
@@ -969,6 +1045,20 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         # NPDR's note of its fits is the warning below
         self.Warning.no_verdict(note, shown=note not in (
             None, result.unconverged))
+
+    def _target_names(self):
+        return [var.name for var in self.data.domain.class_vars]
+
+    def _check_one_class_only(self):
+        """Warn where the options ask for what only data of one class get:
+        significance, stability, selection by significance."""
+        asked = [what for what, on in (
+            ("Significance tests", self.test_significance
+             or SELECTIONS[self.selection_index] == "significance"),
+            ("Stability", self.stability)) if on]
+        self.Warning.one_class_only(
+            " and ".join(asked),
+            shown=bool(asked) and self._target_method is not None)
 
     def on_exception(self, ex):
         self.Information.preparing.clear()
@@ -992,7 +1082,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         tested) and say what the plot shows."""
         if self.scores is None:
             return
-        weights, tested, stable, unconverged = self.scores
+        weights, tested, stable, unconverged, targets = self.scores
         self.Warning.unconverged(unconverged, shown=unconverged is not None)
         attributes = self.data.domain.attributes
         if tested is None:
@@ -1005,6 +1095,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         tooltips = []
         for i in order:
             text = f"{attributes[i].name}\nweight {weights[i]:.4f}"
+            if targets is not None:
+                text = f"{attributes[i].name}\noverall weight " \
+                       f"{weights[i]:.4f}" + "".join(
+                           f"\n{name}: {weight:.4f}" for name, weight
+                           in zip(self._target_names(), targets[:, i]))
             if tested is not None:
                 text += f"\np = {tested.p[i]:.3g}, q = {tested.q[i]:.3g}"
             if stable is not None:
@@ -1043,6 +1138,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         n_attributes = len(weights) - len(unweighed)
         parts = [f"The {shown} best of {n_attributes} attributes."
                  if n_attributes > shown else ""]
+        if self.scores.targets is not None:
+            parts.append("The overall weights by every target (hover over "
+                         "a bar for each target's).")
         if unweighed:
             parts.append(f"Covariates, not weighed (NA in Rank): "
                          f"{', '.join(unweighed)}.")
