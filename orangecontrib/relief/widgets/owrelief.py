@@ -26,7 +26,7 @@ from orangecontrib.relief.multitarget import (MultiLabelReliefF,
                                               target_scorer)
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, CONVENTION, DIFF,
-                                               ITER_ROUNDS,
+                                               ITER_ROUNDS, ITER_TOL,
                                                N_PERMUTATIONS, N_RESAMPLES,
                                                PARAMETERS, R_COMPATIBLE,
                                                RANDOM_STATE,
@@ -117,6 +117,9 @@ SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
 #: targets (its method of one target)
 TARGET_METHODS = {MultiTargetRReliefF: "RReliefF",
                   MultiLabelReliefF: "ReliefF"}
+#: what Iter's rounds control does
+ROUNDS_TIP = (f"The most rounds of Iter; they stop sooner once no weight "
+              f"moves by {ITER_TOL:g}.")
 #: the methods Iter can wrap: those that weight their distance
 ITERABLE = tuple(name for name, variant in METHODS.items()
                  if "distance_weights" in variant.parameters)
@@ -450,13 +453,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "Hover over a choice for what it does.")
         self.convention_combo.bind(self, "convention",
                                    self._on_option_changed)
-        gui.spin(box, self, "iter_rounds", 1, 100, checked="iterate",
-                 label="Iter, at most rounds:",
-                 callback=self.commit.deferred,
-                 checkCallback=self._on_option_changed,
-                 tooltip="The most rounds of Iter; they stop sooner once no "
-                         "weight moves by 0.0001.")
-        self.controls.iterate.setToolTip(
+        self._checked_spin(
+            box, "iter_rounds", 100, "iterate", "Iter, at most rounds:",
+            ROUNDS_TIP,
             "Checked: Iter (Draper et al. 2003, as scikit-rebate 0.8): the "
             "method again, its distance weighted by the weights of the "
             "round before, so that noise attributes blur it less. For the "
@@ -490,13 +489,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         box.setToolTip("A method looks at one instance at a time, the "
                        "reference, and at its neighbours; the weights are "
                        "the mean of what every reference adds.")
-        gui.spin(box, self, "n_iterations", 1, 1000000,
-                 checked="sample_references", label="A random sample of",
-                 callback=self.commit.deferred,
-                 checkCallback=self._on_option_changed,
-                 tooltip="How many instances are drawn at random as "
-                         "references.")
-        self.controls.sample_references.setToolTip(
+        self._checked_spin(
+            box, "n_iterations", 1000000, "sample_references",
+            "A random sample of",
+            "How many instances are drawn at random as references.",
             "Checked: only this many instances, drawn at random, are "
             "references (faster, approximate). Unchecked: every instance "
             "once (exact, the same every time).")
@@ -528,6 +524,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 ("t_diff", "Fully different above:",
                  "Ramp: two values farther apart than this share of the "
                  "range count as completely different (t_diff)."))]
+
+    def _checked_spin(self, box, setting, high, checked, label, tooltip,
+                      check_tooltip):
+        """A spin box of `setting` (1 to `high`) beside the check box of
+        `checked`, each with its tooltip."""
+        gui.spin(box, self, setting, 1, high, checked=checked, label=label,
+                 callback=self.commit.deferred,
+                 checkCallback=self._on_option_changed, tooltip=tooltip)
+        getattr(self.controls, checked).setToolTip(check_tooltip)
 
     def _build_tests(self, page):
         """The significance test and the stability of the ranking."""
@@ -703,8 +708,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.controls.iterate.setEnabled(fits)
         self.controls.iter_rounds.setEnabled(fits and self.iterate)
         self.controls.iter_rounds.setToolTip(
-            "The most rounds of Iter; they stop sooner once no weight "
-            "moves by 0.0001." if fits else
+            ROUNDS_TIP if fits else
             f"Iter weights the distance of {', '.join(ITERABLE)} of one "
             f"class; {self.method} does not weight its distance"
             + (" by every target." if self._target_method else "."))
