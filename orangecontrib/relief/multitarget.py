@@ -7,8 +7,8 @@ Orange scorer does (so ``SelectBestFeatures`` takes it); its
 :meth:`~TargetScorer.target_rankings` gives the overall ranking and each
 target's, from the same neighbour search, as an Orange table: a row per
 attribute, a column per ranking named after its target.  Orange's Rank
-widget scores data of one class only, so these are for scripts and the
-command line (``orange-relief rank FILE --class a,b,c``).
+widget scores data of one class only; the Relief widget, scripts and the
+command line (``orange-relief rank FILE --class a,b,c``) take these.
 """
 import numpy as np
 import scipy.sparse as sp

@@ -28,6 +28,7 @@ from .core.options import (ABSOLUTE, ADJUSTMENT, ALPHA, N_PERMUTATIONS,
                            R_COMPATIBLE, RANDOM_STATE, Interval, Optional,
                            PositiveInt, check, check_needs)
 from .core.threshold import ranking_scores, select_features
+from .multitarget import TargetScorer
 from .resampled import attribute_scores
 from .scorers import ReliefF, check_scorer
 from .significance import TESTS, Significance
@@ -117,7 +118,8 @@ class SelectReliefFeatures(Preprocess):
 
     def selected(self, data):
         """The indices of the attributes of `data` to keep, best first."""
-        check_table(data, "Selection by weights")
+        if not isinstance(self.scorer, TargetScorer):  # it checks targets
+            check_table(data, "Selection by weights")
         if self.tester is None:
             weights, passed = attribute_scores(self.scorer, data), None
         else:

@@ -48,7 +48,8 @@ from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, table_arrays, without_weights
 from .core import double, significance, variants
-from .core.npdr import PER_ATTRIBUTE, npdr, npdr_columns
+from .core.npdr import (PER_ATTRIBUTE, column_labels, npdr, npdr_columns,
+                        unconverged_message)
 from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, CONVENTION,
@@ -754,6 +755,16 @@ class Iter(WrapperScorer):
         self.absolute = absolute
         self.convergence = convergence
 
+    @property
+    def n_iterations(self):
+        """The references of every round: those of the wrapped scorer."""
+        return self.scorer.n_iterations
+
+    def score_table(self, data, progress_callback=None):
+        """One score per attribute of `data`, in domain order: the last
+        round's, as :meth:`ReliefScorer.score_table` gives a variant's."""
+        return self.result(data, progress_callback).scores
+
     def result(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.iterative.IterResult` on
         `data`: the scores, every round's distance weights and scores, and
@@ -943,3 +954,15 @@ class NPDR(ReliefScorer):
                              f"text: a covariate must be numeric or "
                              f"categorical.")
         return variable
+
+
+def convergence_note(result, data):
+    """What NPDR's :class:`~orangecontrib.relief.core.errors.ConvergenceWarning`
+    says of `result` (:meth:`NPDR.result` of `data`), naming the attributes
+    of `data`; None where every fit converged.  For a caller that cannot
+    catch the warning (catching warnings is not thread-safe: a widget's
+    worker thread)."""
+    attributes = data.domain.attributes
+    labels, _ = column_labels([a.name for a in attributes], len(attributes),
+                              None)
+    return unconverged_message(result, labels)

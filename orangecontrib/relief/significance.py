@@ -10,7 +10,9 @@ keeps the most significant (-inf where q is NaN, last);
 :meth:`Significance.result` gives the weights, p- and q-values and the
 attributes significant at `alpha`.
 STIR gives no verdict (p NaN, never significant) where the evidence
-cannot hold one; the result's `note` says for which attributes and why.
+cannot hold one; the result's `note` says for which attributes and why
+(of NPDR's own p-values: the attributes whose fit did not converge, whose
+p mean nothing).
 """
 from collections import namedtuple
 
@@ -25,7 +27,7 @@ from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
                            check_needs)
 from .arrays import check_table, without_weights
 from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, check_scorer,
-                      fits, of_feature, table_scores)
+                      convergence_note, fits, of_feature, table_scores)
 
 __all__ = ["Significance", "SignificanceResult", "TESTS",
            "SIGNIFICANCE_COLUMN"]
@@ -41,7 +43,8 @@ SignificanceResult = namedtuple("SignificanceResult", [
     "alpha",
     "test",         # "stir", "permutation" or "regression"
     "adjustment",   # "bh", "holm" or "bonferroni"
-    "note",         # which attributes STIR gave no verdict and why, or None
+    "note",         # which attributes STIR gave no verdict and why, or
+                    # whose NPDR fit did not converge, or None
 ])
 
 #: the name of the Rank widget's column of every test: what it holds,
@@ -174,6 +177,7 @@ class Significance(Scorer):
             result = self.scorer.result(data, progress_callback)
             weights, p = result.coefficient, result.p
             scores = weights
+            note = convergence_note(result, data)
         elif self.test == "stir":
             scores, result = self._stir(self.scorer.arrays(data),
                                         progress_callback)

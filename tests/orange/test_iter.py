@@ -67,3 +67,10 @@ def test_repeatable_and_the_table_untouched(heart):
     assert_array_equal(first, second)
     assert_array_equal(heart.X, before)
     assert np.isfinite(first).all()
+
+
+def test_score_table_and_references_are_the_wrapped_scorers(heart):
+    scorer = Iter(ReliefF(k_nearest=5, n_iterations=40), max_rounds=2)
+    assert scorer.n_iterations == 40
+    assert Iter().n_iterations is None
+    assert_array_equal(scorer.score_table(heart), scorer.result(heart).scores)

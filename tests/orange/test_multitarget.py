@@ -6,6 +6,7 @@ import pytest
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from sklearn.base import clone
 
+from orangecontrib.relief import SelectReliefFeatures
 from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core.multitarget import (relieff_multilabel,
@@ -120,3 +121,15 @@ def test_selectors_of_a_2d_y(binary):
     assert clone(selector).get_params() == selector.get_params()
     with pytest.raises(ValueError, match="needs a 2-D target"):
         clone(selector).fit(X, Y[:, 0])
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_the_preprocessor_selects_by_the_overall_weights(binary):
+    X, numeric, labels = arrays()
+    data = table(X, labels if binary else numeric, binary)
+    scorer = (MultiLabelReliefF if binary else MultiTargetRReliefF)()
+    best = np.argsort(-scorer(data), kind="stable")[:2]
+    selected = SelectReliefFeatures(scorer, k=2)(data)
+    assert selected.domain.attributes == tuple(
+        data.domain.attributes[i] for i in sorted(best))
+    assert selected.domain.class_vars == data.domain.class_vars

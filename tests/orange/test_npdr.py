@@ -10,7 +10,9 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief import NPDR, MultiSURF, SelectReliefFeatures
 from orangecontrib.relief.cli import main
+from orangecontrib.relief.core.errors import ConvergenceWarning
 from orangecontrib.relief.core.npdr import npdr
+from orangecontrib.relief.scorers import convergence_note
 from orangecontrib.relief.significance import Significance
 from orangecontrib.relief.sklearn import NPDR as NPDRSelector
 from tests.core.test_npdr import confounded
@@ -30,6 +32,36 @@ def confounded_table(sex_as_attribute=False):
                                 np.column_stack([X, confounder]), y)
     return Table.from_numpy(Domain(attributes, class_var, [sex]), X, y,
                             confounder[:, None].astype(float))
+
+
+def separated_table():
+    """Two classes, the attribute `sep` the class itself (its diff is 1
+    on the misses, 0 on the hits: NPDR's logistic fit of it does not
+    converge) and noise enough for MultiSURF's neighbours to hold misses
+    too."""
+    y = np.repeat([0.0, 1.0], 20)
+    domain = Domain([ContinuousVariable("sep")]
+                    + [ContinuousVariable(f"noise{i}") for i in range(20)],
+                    DiscreteVariable("c", values=("a", "b")))
+    noise = np.random.default_rng(0).random((40, 20))
+    return Table.from_numpy(domain, np.column_stack([y, noise]), y)
+
+
+def test_fits_that_do_not_converge_are_named_without_the_warning():
+    """A worker thread cannot catch the warning: the note of the result
+    names the attribute as the warning does, and so does the note of
+    NPDR's own p-values."""
+    table = separated_table()
+    with pytest.warns(ConvergenceWarning) as caught:
+        result = NPDR().result(table)
+    note = convergence_note(result, table)
+    assert note == str(caught[0].message)
+    assert "for attribute 'sep':" in note
+    with pytest.warns(ConvergenceWarning):
+        tested = Significance(NPDR(), test="regression").result(table)
+    assert tested.note == note
+    converged = confounded_table()
+    assert convergence_note(NPDR().result(converged), converged) is None
 
 
 @pytest.mark.parametrize("sex_as_attribute", [False, True])

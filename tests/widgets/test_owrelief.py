@@ -10,16 +10,19 @@ from Orange.data import ContinuousVariable, Domain, Table
 from Orange.widgets.data.owrank import OWRank
 from Orange.widgets.tests import base
 
-from orangecontrib.relief import (DReliefF, MultiSWRFstar, MuRelief, NPDR,
-                                  PDReliefF, Relief, ReliefF, RReliefF)
+from orangecontrib.relief import (DReliefF, Iter, MultiSWRFstar, MuRelief,
+                                  NPDR, PDReliefF, Relief, ReliefF, RReliefF)
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants import offered
 from orangecontrib.relief.datasets import path
+from orangecontrib.relief.multitarget import (MultiLabelReliefF,
+                                              MultiTargetRReliefF)
 from orangecontrib.relief.widgets import owrelief, weights
 from orangecontrib.relief.widgets.owrelief import OWRelief
 from tests.degenerate_evidence import CASES, degenerate_table
-from tests.orange.test_npdr import confounded_table, with_ages
+from tests.orange.test_npdr import (confounded_table, separated_table,
+                                     with_ages)
 from tests.widgets.widget_helpers import (FakeState, SendAndWaitMixin,
                                           choose)
 
@@ -112,6 +115,58 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
                            diff="ramp", t_eq=0.1, t_diff=0.3)
         self.assert_weights(expected_by_name(expected, self.zoo),
                             self.get_output(widget.Outputs.weights))
+
+    def test_iter_wraps_the_method_with_its_rounds(self):
+        widget = self.widget
+        self.send_and_wait(self.zoo)
+        widget.k_relieff = 5
+        widget.iterate, widget.iter_rounds = True, 3
+        widget._on_option_changed()
+        self.wait_until_finished()
+        expected = Iter(ReliefF(k_nearest=5), max_rounds=3)
+        self.assert_weights(expected_by_name(expected, self.zoo),
+                            self.get_output(widget.Outputs.weights))
+        self.assertEqual(self.get_output(widget.Outputs.scorer).friendly_name,
+                         "Iter(ReliefF\u2085)")
+        # STIR knows the plain method's pairs, not those of Iter's distance
+        stir = owrelief.TESTS.index("stir")
+        self.assertFalse(widget.test_combo.model().item(stir).isEnabled())
+        widget.send_report()
+
+    def test_iter_is_off_for_methods_that_do_not_weight_distance(self):
+        widget = self.widget
+        self.send_and_wait(self.heart)
+        widget.iterate = True
+        for method in ("MultiSWRF", "NPDR"):
+            choose(widget.method_combo, method)
+            self.wait_until_finished()
+            self.assertFalse(widget.controls.iterate.isEnabled())
+            self.assertIn("does not weight its distance",
+                          widget.controls.iter_rounds.toolTip())
+            self.assertNotIsInstance(widget.make_scorer(), Iter)
+        choose(widget.method_combo, "MultiSURF")
+        self.wait_until_finished()
+        self.assertTrue(widget.controls.iterate.isEnabled())
+        self.assertIsInstance(widget.make_scorer(), Iter)
+
+    def test_npdr_fits_that_do_not_converge_are_a_warning(self):
+        """The warning of the worker thread's fits reaches the widget with
+        its result, naming the attribute, with or without NPDR's own
+        p-values; data whose fits converge clear it."""
+        separated = separated_table()
+        widget = self.widget
+        widget.method = "NPDR"
+        for test in (False, True):
+            widget.test_significance = test
+            widget.test_index = owrelief.TESTS.index("regression")
+            self.send_and_wait(separated)
+            self.assertTrue(widget.Warning.unconverged.is_shown())
+            self.assertIn("did not converge for attribute 'sep'",
+                          str(widget.Warning.unconverged))
+            self.assertFalse(widget.Warning.no_verdict.is_shown())
+            self.assertIsNotNone(self.get_output(widget.Outputs.weights))
+            self.send_and_wait(self.heart)
+            self.assertFalse(widget.Warning.unconverged.is_shown())
 
     def test_npdr_with_a_covariate_from_the_metas(self):
         data = confounded_table()
@@ -325,18 +380,82 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(None)
         self.assertFalse(self.widget.Error.no_class.is_shown())
 
-    def test_several_targets_name_the_method_that_fits(self):
+    def several_targets(self, kind):
+        """Heart disease with two of its numeric (or binary) attributes as
+        targets."""
         attributes = self.heart.domain.attributes
-        numeric = [var for var in attributes if var.is_continuous][:2]
-        several = self.heart.transform(Domain(
-            [var for var in attributes if var not in numeric], numeric))
-        self.send_and_wait(several)
-        self.assertTrue(self.widget.Error.no_class.is_shown())
-        shown = str(self.widget.Information.several_targets)
-        self.assertIn("Multi-target RReliefF weighs by all 2", shown)
-        self.assertIn(f"--class {numeric[0].name},{numeric[1].name}", shown)
+        targets = [var for var in attributes if kind(var)][:2]
+        return self.heart.transform(Domain(
+            [var for var in attributes if var not in targets], targets))
+
+    def test_several_targets_are_weighed_by_the_method_that_fits(self):
+        """Numeric targets: multi-target RReliefF, binary ones: multi-label
+        ReliefF, each from its entry of the list (the others disabled,
+        saying why), the overall weight and each target's in the output,
+        with the widget's k and seed."""
+        widget = self.widget
+        for kind, method, scorer_class, setting in (
+                (lambda var: var.is_continuous, "RReliefF",
+                 MultiTargetRReliefF, "k_rrelieff"),
+                (lambda var: var.is_discrete and len(var.values) == 2,
+                 "ReliefF", MultiLabelReliefF, "k_relieff")):
+            several = self.several_targets(kind)
+            setattr(widget, setting, 7)
+            self.send_and_wait(several)
+            self.assertFalse(widget.Error.no_class.is_shown())
+            self.assertEqual(widget.method, method)
+            self.assertIn(f"{method} weighs by all of them",
+                          str(widget.Information.several_targets))
+            combo = widget.method_combo
+            self.assertTrue(combo.item_of(method).isEnabled())
+            self.assertFalse(combo.item_of("MultiSURF").isEnabled())
+            self.assertIn("weighs by one class",
+                          combo.item_of("MultiSURF").toolTip())
+            expected = scorer_class(k_nearest=7).target_rankings(several)
+            table = self.get_output(widget.Outputs.weights)
+            names = ["overall"] + [var.name
+                                   for var in several.domain.class_vars]
+            self.assertEqual([var.name for var in table.domain.attributes],
+                             names)
+            for name in names:
+                self.assert_same_weights(
+                    dict(zip(expected.get_column("attribute"),
+                             expected.get_column(name))),
+                    dict(zip(table.get_column("attribute"),
+                             table.get_column(name))))
+            widget.select_k = 3
+            widget.commit.now()
+            self.wait_until_finished()
+            selected = self.get_output(widget.Outputs.preprocessor)(several)
+            self.assertEqual({var.name for var in selected.domain.attributes},
+                             set(table.get_column("attribute")[:3]))
+            widget.send_report()
         self.send_and_wait(self.heart)
-        self.assertFalse(self.widget.Information.several_targets.is_shown())
+        self.assertFalse(widget.Information.several_targets.is_shown())
+        self.assertEqual(widget.method, "ReliefF")
+
+    def test_several_targets_get_no_test_and_say_so(self):
+        widget = self.widget
+        widget.test_significance = widget.stability = True
+        self.send_and_wait(self.several_targets(lambda var: var.is_continuous))
+        self.assertIn("Significance tests and Stability",
+                      str(widget.Warning.one_class_only))
+        self.assertIsNone(self.get_output(widget.Outputs.significance))
+        self.assertIsNone(self.get_output(widget.Outputs.significant_data))
+        self.assertIsNotNone(self.get_output(widget.Outputs.weights))
+        self.send_and_wait(self.heart)
+        self.assertFalse(widget.Warning.one_class_only.is_shown())
+
+    def test_targets_no_method_fits_are_an_error_that_says_why(self):
+        attributes = self.heart.domain.attributes
+        mixed = [next(var for var in attributes if var.is_continuous),
+                 next(var for var in attributes if var.is_discrete)]
+        self.send_and_wait(self.heart.transform(Domain(
+            [var for var in attributes if var not in mixed], mixed)))
+        self.assertTrue(self.widget.Error.no_class.is_shown())
+        self.assertIn("every one numeric",
+                      str(self.widget.Information.several_targets))
+        self.assertIsNone(self.get_output(self.widget.Outputs.weights))
 
     def test_empty_table(self):
         self.send_and_wait(self.heart[:0])
@@ -440,10 +559,12 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         widget.n_iterations = 33
         widget.random_seed = 5
         widget.diff = "squared"
+        widget.iterate, widget.iter_rounds = True, 4
         settings = widget.settingsHandler.pack_data(widget)
         restored = self.create_widget(OWRelief, stored_settings=settings)
         for name in ("method", "k_rrelieff", "sample_references",
-                     "n_iterations", "random_seed", "diff"):
+                     "n_iterations", "random_seed", "diff", "iterate",
+                     "iter_rounds"):
             self.assertEqual(getattr(restored, name), getattr(widget, name))
         self.assertEqual(restored.method_combo.value(), "Relief")
 

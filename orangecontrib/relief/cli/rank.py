@@ -498,7 +498,8 @@ def run_rank(args):
                                    args.absolute)))
     if tested is not None:
         print(significance_summary(tested, len(weights)))
-        if tested.note is not None:
+        # NPDR's note of fits that did not converge is its warning's
+        if tested.note is not None and tested.test != "regression":
             warn(tested.note)
         if (tested.test in PAIR_TESTS and tested.significant.any()
                 and not imbalanced):

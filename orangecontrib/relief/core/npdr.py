@@ -184,23 +184,29 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
 
 
 def warn_unconverged(result, labels):
-    """A :class:`.errors.ConvergenceWarning` naming (by `labels`) the
-    attributes whose logistic fit has a standard error but did not
-    converge: their coefficients are the last of Newton's steps, as R's
-    glm returns them with its warning."""
+    """A :class:`.errors.ConvergenceWarning` of
+    :func:`unconverged_message`, where it has one."""
+    message = unconverged_message(result, labels)
+    if message is not None:
+        warnings.warn(message, ConvergenceWarning, stacklevel=3)
+
+
+def unconverged_message(result, labels):
+    """What the user is told of the attributes (named by `labels`) whose
+    logistic fit has a standard error but did not converge: their
+    coefficients are the last of Newton's steps, as R's glm returns them
+    with its warning; None where there are none."""
     stuck = np.flatnonzero(~result.converged
                            & np.isfinite(result.standard_error))
     if len(stuck) == 0:
-        return
+        return None
     listed = ", ".join(labels[a] for a in stuck[:5])
     more = f" and {len(stuck) - 5} more" if len(stuck) > 5 else ""
-    warnings.warn(
-        f"NPDR's logistic fit did not converge for {listed}{more}: "
-        f"the diffs separate the hits from the misses, so the likelihood "
-        f"has no finite maximum. The coefficient is the last of "
-        f"{MAX_ITERATIONS} Newton steps (as R's glm gives it) and its z "
-        f"and p mean nothing; the result's `converged` is False there.",
-        ConvergenceWarning, stacklevel=3)
+    return (f"NPDR's logistic fit did not converge for {listed}{more}: "
+            f"the diffs separate the hits from the misses, so the likelihood "
+            f"has no finite maximum. The coefficient is the last of "
+            f"{MAX_ITERATIONS} Newton steps (as R's glm gives it) and its z "
+            f"and p mean nothing; the result's `converged` is False there.")
 
 
 def npdr_coefficients(X, y, discrete=None, *, task="classification",

@@ -21,15 +21,20 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import significance
+from orangecontrib.relief.multitarget import (MultiLabelReliefF,
+                                              MultiTargetRReliefF,
+                                              target_scorer)
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                CONFIDENCE, CONVENTION, DIFF,
+                                               ITER_ROUNDS, ITER_TOL,
                                                N_PERMUTATIONS, N_RESAMPLES,
                                                PARAMETERS, R_COMPATIBLE,
                                                RANDOM_STATE,
                                                T_DIFF, T_EQ, TIES, TOP_K)
 from orangecontrib.relief.preprocess import SelectReliefFeatures
-from orangecontrib.relief.rank import RankScorer
-from orangecontrib.relief.scorers import NPDR, task_of
+from orangecontrib.relief.rank import RankScorer, column_name
+from orangecontrib.relief.scorers import (NPDR, Iter, convergence_note,
+                                          task_of)
 from orangecontrib.relief.significance import (SIGNIFICANCE_COLUMN, TESTS,
                                                Significance)
 from orangecontrib.relief.stability import ranking_stability
@@ -108,11 +113,24 @@ CONVENTION_TIPS = {
 SELECTIONS = ("k", "fraction", "threshold", "significance")
 SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
                     "the significant")
+#: the entry of the method list that computes each scorer of several
+#: targets (its method of one target)
+TARGET_METHODS = {MultiTargetRReliefF: "RReliefF",
+                  MultiLabelReliefF: "ReliefF"}
+#: what Iter's rounds control does
+ROUNDS_TIP = (f"The most rounds of Iter; they stop sooner once no weight "
+              f"moves by {ITER_TOL:g}.")
+#: the methods Iter can wrap: those that weight their distance
+ITERABLE = tuple(name for name, variant in METHODS.items()
+                 if "distance_weights" in variant.parameters)
 
 #: what a task computes: the weights and, when asked, their significance
-#: and the stability of their ranking
-Scores = namedtuple("Scores", ["weights", "tested", "stable"],
-                    defaults=[None])
+#: and the stability of their ranking; what NPDR's warning of fits that did
+#: not converge says (a worker thread cannot catch the warning: catching
+#: warnings is not thread-safe)
+Scores = namedtuple("Scores", ["weights", "tested", "stable", "unconverged",
+                               "targets"],
+                    defaults=[None, None, None])
 
 
 def compute_weights(scorer, data, state: TaskState, tester=None,
@@ -132,21 +150,23 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
     """
     together = tester is not None and tester.scores_too
     parts = 1 + (tester is not None and not together) + (stability is not None)
-    tested = stable = None
+    tested = stable = unconverged = None
     if together:
         with work_progress(state, "Weighting and testing attributes ...",
                            data.X, scorer.n_iterations, end=1 / parts,
-                           parts=scorer.variant.parts) as progress:
+                           parts=engine_parts(scorer)) as progress:
             weights, tested = tester.scores_and_result(data, progress)
-        weights = np.asarray(weights, dtype=float)
+        if tested.test == "regression":  # NPDR's note of its fits
+            unconverged = tested.note
     else:
         with work_progress(state, "Weighting attributes ...", data.X,
                            scorer.n_iterations, end=1 / parts,
-                           parts=scorer.variant.parts) as progress:
-            weights = np.asarray(scorer.score_table(data, progress),
-                                 dtype=float)
+                           parts=engine_parts(scorer)) as progress:
+            weights, unconverged = weigh(scorer, data, progress)
+    weights = np.asarray(weights, dtype=float)
     if parts > 1:
-        state.set_partial_result(Scores(weights, tested))
+        state.set_partial_result(Scores(weights, tested,
+                                        unconverged=unconverged))
     if tester is not None and not together:
         with work_progress(state, "Testing significance ...", start=1 / parts,
                            end=2 / parts) as progress:
@@ -156,7 +176,43 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
                            start=1 - 1 / parts) as progress:
             stable = ranking_stability(data, scorer, progress_callback=progress,
                                        **stability)
-    return Scores(weights, tested, stable)
+    return Scores(weights, tested, stable, unconverged)
+
+
+def compute_target_weights(scorer, data, state: TaskState):
+    """The :data:`Scores` of a scorer of several targets on `data`: the
+    overall weights and, in `targets`, each target's (a row each; runs in
+    a worker thread)."""
+    with work_progress(state, "Weighting attributes by every target ...",
+                       data.X, scorer.n_iterations) as progress:
+        weights = scorer.weights(data, progress)
+    return Scores(np.asarray(weights.overall, dtype=float), None,
+                  targets=np.asarray(weights.per_target, dtype=float))
+
+
+def weigh(scorer, data, progress):
+    """`scorer`'s weights of `data` and, of NPDR, what its warning of fits
+    that did not converge says (None: all converged, or another
+    method)."""
+    if not isinstance(scorer, NPDR):
+        return scorer.score_table(data, progress), None
+    result = scorer.result(data, progress)
+    return result.coefficient, convergence_note(result, data)
+
+
+def engine_parts(scorer):
+    """The parts of the compiled engine's preparation that `scorer`'s
+    work needs: those of the variant it computes, or wraps (Iter)."""
+    variant = getattr(getattr(scorer, "scorer", scorer), "variant", None)
+    return () if variant is None else variant.parts
+
+
+def rank_column(scorer):
+    """The name of `scorer`'s column in Rank, that of the method Iter
+    wraps in brackets ("Iter(ReliefF₁₀)")."""
+    if isinstance(scorer, Iter):
+        return f"{column_name(scorer)}({column_name(scorer.scorer)})"
+    return column_name(scorer)
 
 
 def significant_data(data, tested):
@@ -169,19 +225,19 @@ def significant_data(data, tested):
 
 
 def several_targets(class_vars):
-    """What the widget says of data with several class variables: which
-    of the add-on's methods weigh by all of them, and where."""
-    from orangecontrib.relief.multitarget import target_scorer
-
-    names = ",".join(var.name for var in class_vars)
+    """What the widget says of data with several class variables: the
+    method that weighs by all of them, and which entry of the list computes
+    it (None: none fits, the message says why)."""
     try:
-        method = target_scorer(class_vars).friendly_name
+        scorer = target_scorer(class_vars)
     except ValueError as error:
-        return f"The methods here weigh by one class. {error}"
-    return (f"The methods here weigh by one class; {method} weighs by all "
-            f"{len(class_vars)} at once: in a script "
-            f"(orangecontrib.relief.multitarget) or with orange-relief "
-            f"rank FILE --class {names}.")
+        return None, f"The methods here weigh by one class. {error}"
+    method = TARGET_METHODS[type(scorer)]
+    return method, (f"{len(class_vars)} targets: {method} weighs by all of "
+                    f"them at once ({scorer.friendly_name}); the weights "
+                    f"output has the overall weight and one per target. "
+                    f"The other methods weigh by one class.")
+
 
 class OWRelief(OWWidget, ConcurrentWidgetMixin):
     name = "Relief"
@@ -229,6 +285,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             "q \N{LESS-THAN OR EQUAL TO} {:g} (the least q possible is "
             "{:.3g}); {}.")
         no_verdict = Msg("{}")
+        one_class_only = Msg("{} are for one class: not computed for "
+                             "several targets.")
+        unconverged = Msg("{}")
 
     class Information(OWWidget.Information):
         preparing = Msg("{}")
@@ -244,6 +303,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     convention = Setting(CONVENTION)
     sample_references = Setting(False)
     n_iterations = Setting(100)
+    iterate = Setting(False)
+    iter_rounds = Setting(ITER_ROUNDS)
     random_seed = Setting(RANDOM_STATE)
     diff = Setting(DIFF)
     t_eq = Setting(T_EQ)
@@ -275,6 +336,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
                              "n_iterations": (1, 1000000),
+                             "iter_rounds": (1, 100),
                              "random_seed": (0, 2 ** 31 - 1),
                              "t_eq": (0.0, 1.0), "t_diff": (0.0, 1.0),
                              "test_index": (0, len(TESTS) - 1),
@@ -295,6 +357,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._displaced = (None, None)
         #: whether NPDR's own p-values replaced the STIR chosen
         self._stir_displaced = False
+        #: the method that weighs data of several targets by all of them
+        #: (None: data of one class, or no data)
+        self._target_method = None
         self._build_controls()
         self.plot = WeightsPlot(self)
         self.mainArea.layout().addWidget(self.plot)
@@ -388,6 +453,13 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "Hover over a choice for what it does.")
         self.convention_combo.bind(self, "convention",
                                    self._on_option_changed)
+        self._checked_spin(
+            box, "iter_rounds", 100, "iterate", "Iter, at most rounds:",
+            ROUNDS_TIP,
+            "Checked: Iter (Draper et al. 2003, as scikit-rebate 0.8): the "
+            "method again, its distance weighted by the weights of the "
+            "round before, so that noise attributes blur it less. For the "
+            "methods whose distance sums the attributes' differences.")
 
         # NPDR takes no k: its page of the stack holds its covariates
         self.covariate_box = gui.vBox(None)
@@ -417,13 +489,10 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         box.setToolTip("A method looks at one instance at a time, the "
                        "reference, and at its neighbours; the weights are "
                        "the mean of what every reference adds.")
-        gui.spin(box, self, "n_iterations", 1, 1000000,
-                 checked="sample_references", label="A random sample of",
-                 callback=self.commit.deferred,
-                 checkCallback=self._on_option_changed,
-                 tooltip="How many instances are drawn at random as "
-                         "references.")
-        self.controls.sample_references.setToolTip(
+        self._checked_spin(
+            box, "n_iterations", 1000000, "sample_references",
+            "A random sample of",
+            "How many instances are drawn at random as references.",
             "Checked: only this many instances, drawn at random, are "
             "references (faster, approximate). Unchecked: every instance "
             "once (exact, the same every time).")
@@ -455,6 +524,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                 ("t_diff", "Fully different above:",
                  "Ramp: two values farther apart than this share of the "
                  "range count as completely different (t_diff)."))]
+
+    def _checked_spin(self, box, setting, high, checked, label, tooltip,
+                      check_tooltip):
+        """A spin box of `setting` (1 to `high`) beside the check box of
+        `checked`, each with its tooltip."""
+        gui.spin(box, self, setting, 1, high, checked=checked, label=label,
+                 callback=self.commit.deferred,
+                 checkCallback=self._on_option_changed, tooltip=tooltip)
+        getattr(self.controls, checked).setToolTip(check_tooltip)
 
     def _build_tests(self, page):
         """The significance test and the stability of the ranking."""
@@ -572,6 +650,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     def _update_controls(self):
         """Enable the controls that apply to the current options."""
         show_fitting_methods(self.method_combo, self.data, self.method)
+        if self._target_method is not None:
+            self._show_target_method()
         self.diff_combo.select(self.diff)
         setting = self._k_setting()
         if self.method == "NPDR":
@@ -603,7 +683,40 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                   or self.stability)
         for control in self.stability_controls:
             control.setEnabled(self.stability)
+        self._update_iter()
         self.selection_stack.setCurrentIndex(self.selection_index)
+
+    def _show_target_method(self):
+        """Of data of several targets, enable only the method that weighs
+        by all of them; say on the others' entries why not."""
+        fitting = self._target_method
+        for name in self.method_combo.values():
+            item = self.method_combo.item_of(name)
+            item.setEnabled(name == fitting)
+            item.setToolTip(
+                f"{name}: weighs by every target at once "
+                f"({type(self.make_scorer()).friendly_name})."
+                if name == fitting else
+                f"{name} weighs by one class; of these targets, {fitting} "
+                f"weighs by all.")
+        self.method_combo.select(self.method)
+
+    def _update_iter(self):
+        """Offer Iter for the methods that weight their distance; say why
+        not for the others."""
+        fits = self.method in ITERABLE and self._target_method is None
+        self.controls.iterate.setEnabled(fits)
+        self.controls.iter_rounds.setEnabled(fits and self.iterate)
+        self.controls.iter_rounds.setToolTip(
+            ROUNDS_TIP if fits else
+            f"Iter weights the distance of {', '.join(ITERABLE)} of one "
+            f"class; {self.method} does not weight its distance"
+            + (" by every target." if self._target_method else "."))
+
+    def _iterates(self):
+        """Whether Iter wraps the chosen method (of one class)."""
+        return (self.iterate and self.method in ITERABLE
+                and self._target_method is None)
 
     def _place_under_k(self, combo, shown):
         """Show `combo` under the k (or the sentence that stands for it)
@@ -633,13 +746,24 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         elif not npdr:
             self._stir_displaced = False
         model = self.test_combo.model()
-        fits = {"stir": METHODS[self.method].stir is not None,
+        fits = {"stir": self._stir_fits(),
                 "permutation": True, "regression": npdr}
         for row, test in enumerate(TESTS):
             model.item(row).setEnabled(fits[test])
             model.item(row).setToolTip(
                 "" if fits[test] else
-                f"{TEST_LABELS[row]} cannot test {self.method}.")
+                f"{TEST_LABELS[row]} cannot test {self.method_name()}.")
+
+    def _stir_fits(self):
+        """Whether STIR can test the method: it knows its neighbour pairs
+        (not those of Iter's weighted distance)."""
+        return METHODS[self.method].stir is not None and not self._iterates()
+
+    def method_name(self):
+        """The method's name, in Iter where Iter wraps it."""
+        if self._target_method is not None:
+            return type(self.make_scorer()).friendly_name
+        return f"Iter ({self.method})" if self._iterates() else self.method
 
     def r_compatible_label(self):
         """What the report adds to STIR's name when it takes R's pairs."""
@@ -662,6 +786,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Error.clear()
         self.Warning.clear()
         self.Information.several_targets.clear()
+        self._target_method = None
         self.closeContext()
         self.data = data
         self.covariates = []
@@ -691,10 +816,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """Show messages about `data`; choose a variant fitting its class."""
         class_var = data.domain.class_var
         if class_var is None:
-            self.Error.no_class()
-            self.Information.several_targets(
-                several_targets(data.domain.class_vars),
-                shown=len(data.domain.class_vars) > 1)
+            self._check_targets(data.domain.class_vars)
             return
         self._choose_method(class_present(data))
         n_missing = int(np.sum(np.isnan(data.get_column(class_var))))
@@ -704,6 +826,22 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             names = [attr.name for attr, empty
                      in zip(data.domain.attributes, unknown) if empty]
             self.Warning.empty_columns(", ".join(names), shown=bool(names))
+
+    def _check_targets(self, class_vars):
+        """Data without a single class: of several targets that a method
+        weighs by all at once, choose it; else an error (and why no
+        method fits several)."""
+        if len(class_vars) < 2:
+            self.Error.no_class()
+            return
+        method, text = several_targets(class_vars)
+        self.Information.several_targets(text)
+        if method is None:
+            self.Error.no_class()
+            return
+        self._target_method = method
+        self.method, self._displaced = fitting_choice(
+            self.method, self._displaced, [method], method)
 
     def _choose_method(self, class_var):
         """Keep the chosen variant if it fits `class_var`, else take the
@@ -739,7 +877,14 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         thresholds with the ramp only)."""
         ramp = (dict(t_eq=self.t_eq, t_diff=self.t_diff)
                 if self.diff == "ramp" else {})
-        return make_scorer(
+        if self._target_method is not None:
+            return target_scorer(
+                self.data.domain.class_vars, k_nearest=self._k_nearest(),
+                ties=self.ties,
+                n_iterations=(self.n_iterations if self.sample_references
+                              else None),
+                random_state=self.random_seed, diff=self.diff, **ramp)
+        scorer = make_scorer(
             self.method, k_nearest=self._k_nearest(),
             ties=(self.ties if self.method in TAKE_TIES
                   and not self._as_scikit_rebate() else None),
@@ -748,6 +893,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             n_iterations=self.n_iterations if self.sample_references else None,
             random_state=self.random_seed, diff=self.diff,
             **ramp, **self._covariates())
+        if self._iterates():
+            return Iter(scorer, max_rounds=self.iter_rounds)
+        return scorer
 
     def _covariates(self):
         """NPDR's option of the chosen covariates (none for the others)."""
@@ -765,12 +913,14 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.Warning.no_test.clear()
         if not self.test_significance:
             return None
+        if self._target_method is not None:
+            return None  # commit says so
         test = TESTS[self.test_index]
         options = dict(adjustment=ADJUSTMENTS[self.adjustment_index],
                        alpha=self.alpha, random_state=self.random_seed,
                        **self._test_options(test))
-        if test == "stir" and METHODS[self.method].stir is None:
-            self.Warning.no_stir(self.method)
+        if test == "stir" and not self._stir_fits():
+            self.Warning.no_stir(self.method_name())
             return None
         if test == "regression" and not isinstance(scorer, NPDR):
             self.Warning.no_regression(self.method)
@@ -802,6 +952,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """The Preprocessor output: selection by `scorer`'s weights as the
         Selection box says."""
         by = SELECTIONS[self.selection_index]
+        if by == "significance" and self._target_method is not None:
+            return None  # commit says so
         criterion = {"k": {"k": self.select_k},
                      "fraction": {"fraction": self.select_percent / 100},
                      "threshold": {"threshold": self.select_threshold},
@@ -814,7 +966,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         try:
             return SelectReliefFeatures(scorer, **criterion)
         except ValueError:  # STIR for a variant without its pairs
-            self.Warning.no_stir(self.method)
+            self.Warning.no_stir(self.method_name())
             return None
 
     def stability_options(self):
@@ -822,7 +974,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         asking to select more attributes than there are, with a
         warning)."""
         self.Warning.stability_k.clear()
-        if not self.stability:
+        if not self.stability or self._target_method is not None:
             return None
         n_attributes = len(self.data.domain.attributes)
         if self.stability_k > n_attributes:
@@ -855,24 +1007,29 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.cancel()
         self.Error.relief.clear()
         self.Warning.no_verdict.clear()
+        self.Warning.unconverged.clear()
+        self._check_one_class_only()
         scorer = self.make_scorer()
         tester = self.make_tester(scorer)
-        self.Outputs.scorer.send(RankScorer(scorer))
+        self.Outputs.scorer.send(RankScorer(scorer, rank_column(scorer)))
         self.Outputs.preprocessor.send(self.make_preprocessor(scorer))
         self.Outputs.significance.send(
             None if tester is None else RankScorer(tester))
         self.Information.preparing.clear()
         if self._can_score():
             line = preparing_line(self.data.X, scorer.n_iterations,
-                                  scorer.variant.parts)
+                                  engine_parts(scorer))
             if line is not None:
                 self.Information.preparing(line)
             if self.scores is not None:
                 self.plot.mark_outdated()
             else:
                 self.plot.show_message("Computing ...")
-            self.start(compute_weights, scorer, self.data, tester=tester,
-                       stability=self.stability_options())
+            if self._target_method is not None:
+                self.start(compute_target_weights, scorer, self.data)
+            else:
+                self.start(compute_weights, scorer, self.data, tester=tester,
+                           stability=self.stability_options())
         else:
             self._clear_results()
 
@@ -883,12 +1040,29 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         attributes = self.data.domain.attributes
         self.Outputs.weights.send(
             weights_table(attributes, result.weights, result.tested,
-                          result.stable))
+                          result.stable, targets=None if result.targets is None
+                          else (self._target_names(), result.targets)))
         self.Outputs.significant_data.send(
             None if result.tested is None
             else significant_data(self.data, result.tested))
         note = None if result.tested is None else result.tested.note
-        self.Warning.no_verdict(note, shown=note is not None)
+        # NPDR's note of its fits is the warning below
+        self.Warning.no_verdict(note, shown=note not in (
+            None, result.unconverged))
+
+    def _target_names(self):
+        return [var.name for var in self.data.domain.class_vars]
+
+    def _check_one_class_only(self):
+        """Warn where the options ask for what only data of one class get:
+        significance, stability, selection by significance."""
+        asked = [what for what, on in (
+            ("Significance tests", self.test_significance
+             or SELECTIONS[self.selection_index] == "significance"),
+            ("Stability", self.stability)) if on]
+        self.Warning.one_class_only(
+            " and ".join(asked),
+            shown=bool(asked) and self._target_method is not None)
 
     def on_exception(self, ex):
         self.Information.preparing.clear()
@@ -912,7 +1086,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         tested) and say what the plot shows."""
         if self.scores is None:
             return
-        weights, tested, stable = self.scores
+        weights, tested, stable, unconverged, targets = self.scores
+        self.Warning.unconverged(unconverged, shown=unconverged is not None)
         attributes = self.data.domain.attributes
         if tested is None:
             order = np.argsort(-weights, kind="stable")
@@ -924,6 +1099,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         tooltips = []
         for i in order:
             text = f"{attributes[i].name}\nweight {weights[i]:.4f}"
+            if targets is not None:
+                text = f"{attributes[i].name}\noverall weight " \
+                       f"{weights[i]:.4f}" + "".join(
+                           f"\n{name}: {weight:.4f}" for name, weight
+                           in zip(self._target_names(), targets[:, i]))
             if tested is not None:
                 text += f"\np = {tested.p[i]:.3g}, q = {tested.q[i]:.3g}"
             if stable is not None:
@@ -962,6 +1142,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         n_attributes = len(weights) - len(unweighed)
         parts = [f"The {shown} best of {n_attributes} attributes."
                  if n_attributes > shown else ""]
+        if self.scores.targets is not None:
+            parts.append("The overall weights by every target (hover over "
+                         "a bar for each target's).")
         if unweighed:
             parts.append(f"Covariates, not weighed (NA in Rank): "
                          f"{', '.join(unweighed)}.")
@@ -984,6 +1167,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def _clear_results(self):
         self.scores = None
+        self.Warning.unconverged.clear()
         self.plot.show_message("No data." if self.data is None
                                else "No weights.")
         self.plot_info.setText("")
@@ -993,7 +1177,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     # --- widget life ------------------------------------------------------
 
     def send_report(self):
-        items = [("Method", self.method)]
+        items = [("Method", self.method_name())]
         covariates = self._covariates().get("covariates")
         if covariates:
             items.append(("Covariates", ", ".join(covariates)))
@@ -1003,6 +1187,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             items.append(("Ties", TIE_LABELS[self.ties]))
         if self.method in TAKE_CONVENTION:
             items.append(("Convention", CONVENTION_LABELS[self.convention]))
+        if self._iterates():
+            items.append(("Iter", f"at most {self.iter_rounds} rounds"))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))

@@ -9,6 +9,7 @@ from AnyQt.QtWidgets import QToolTip
 
 from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
                          StringVariable, Table)
+from Orange.data.util import get_unique_names
 
 from orangecontrib.relief.stability import stability_columns
 from orangecontrib.relief.widgets.common import PlainPlot, scaled_font
@@ -25,15 +26,24 @@ PREVIOUS_PEN = pg.mkPen("#505050", width=1, style=Qt.DashLine)
 RELEVANT_MARK = "\u2605 "
 
 
-def weights_table(attributes, weights, tested=None, stable=None):
+def weights_table(attributes, weights, tested=None, stable=None,
+                  targets=None):
     """A table with one row per attribute, best weight first: "weight", with
     `tested` also "p", "q" and "significant", with `stable` (a
     RankingStability) the columns of
     :data:`~orangecontrib.relief.stability.STABILITY_COLUMNS`, and the
-    attribute name as a string meta."""
+    attribute name as a string meta.  With `targets` ((target names, their
+    weights, a row per target) of a ranking by several targets), the
+    overall weight is "overall" and each target's is a column named after
+    the target."""
     order = np.argsort(-weights, kind="stable")
     columns = [ContinuousVariable("weight")]
     values = [weights[order]]
+    if targets is not None:
+        names, per_target = targets
+        overall = get_unique_names(list(names), "overall")
+        columns = [ContinuousVariable(name) for name in [overall, *names]]
+        values += list(per_target[:, order])
     if tested is not None:
         columns += [ContinuousVariable("p"), ContinuousVariable("q"),
                     DiscreteVariable("significant", values=("no", "yes"))]
