@@ -37,7 +37,8 @@ import numpy as np
 from . import engines
 from .engines import preparation
 from .engines.vectorised.rules import (UPDATE_BLOCK, block_totals, blocks,
-                                       parted, relieff_coefficients, total)
+                                       parted, rank_shares, relieff_coefficients,
+                                       total)
 from .errors import ReliefInputError
 from .estimators import neighbours_of, rank_weights, rrelieff_weights
 from .formulas.diffs import diffs_of_pairs
@@ -223,8 +224,7 @@ def target_sums(exact, refs, neighbours, weights, pair_diffs):
     def rule(start, part):
         part_refs = refs[start:start + len(part)]
         owner = part.owner
-        norm = norms[np.maximum(part.places[:, 0], 1) - 1][owner]
-        d = part.place_weights(weights) / norm
+        d = rank_shares(part, weights, norms)
         d_target = pair_diffs(part_refs[owner], part.index) * d[:, None]
         n_dc = np.stack([block_totals(owner, column, len(part))
                          for column in d_target.T], axis=1)

@@ -160,6 +160,15 @@ def relieff_rule(exact, refs, neighbours, priors):
     return total(parted(neighbours, m, rule, (exact.values.shape[0],))) / m
 
 
+def rank_shares(part, rank_weights, norms):
+    """RReliefF's d of each entry of the lists `part` (Robnik-Sikonja &
+    Kononenko 2003): its expected rank weight over the sum of the rank
+    weights of its list's places, `norms` the running sums of
+    `rank_weights` (added in order)."""
+    norm = norms[np.maximum(part.places[:, 0], 1) - 1][part.owner]
+    return part.place_weights(rank_weights) / norm
+
+
 def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     """RReliefF's (N_dC, N_dA, N_dCdA) summed over all references
     (Robnik-Sikonja & Kononenko 1997, 2003): with d a neighbour's
@@ -172,8 +181,7 @@ def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     def rule(start, part):
         part_refs = refs[start:start + len(part)]
         owner = part.owner
-        norm = norms[np.maximum(part.places[:, 0], 1) - 1][owner]
-        d = part.place_weights(rank_weights) / norm
+        d = rank_shares(part, rank_weights, norms)
         d_target = np.abs(target[part_refs][owner] - target[part.index])
         n_dc = block_totals(owner, d_target * d, len(part))
         sums = block_sums(exact, part_refs, owner, part.index,
