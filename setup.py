@@ -121,6 +121,7 @@ if __name__ == "__main__":
         extras_require=EXTRAS_REQUIRE,
         entry_points=ENTRY_POINTS,
         zip_safe=False,
+        license="GPL-3.0-or-later",
         classifiers=[
             "Programming Language :: Python :: 3",
             "Topic :: Scientific/Engineering :: Artificial Intelligence",
