@@ -258,3 +258,9 @@ def test_bad_options():
         rrelieff_multitarget(X, Y, missing="weka")
     with pytest.raises(ReliefInputError, match="distance"):
         relieff_multilabel(X, (Y > 0.5) * 1.0, distance="jaccard")
+    rescore = rrelieff_multitarget(X, Y, rescorer=True)
+    for other in (Y[:-1], np.where(np.arange(len(Y))[:, None] == 3, np.nan,
+                                   Y)):
+        with pytest.raises(ReliefInputError, match="rescores targets of "
+                                                   "the shape it was given"):
+            rescore(other)

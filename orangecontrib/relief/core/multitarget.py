@@ -155,9 +155,10 @@ def prepared_targets(X, Y, discrete, n_iterations, random_state, *, diff,
 
 
 def kept_targets(Y, kept, what):
-    """``of_kept(targets)``: the rows `kept` of `targets`, the targets
-    `Y` or any permutation of their rows that keeps the rows with a
-    missing target in place; a ReliefInputError for other targets."""
+    """``of_kept(targets)``: the rows `kept` of `targets`, of the shape
+    of `Y` and known in those rows (`Y` itself, or a permutation of its
+    rows that keeps the rows with a missing target in place); a
+    ReliefInputError for other targets."""
     shape = Y.shape
 
     def of_kept(targets):
