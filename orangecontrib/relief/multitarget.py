@@ -62,12 +62,34 @@ class TargetScorer(Scorer):
     def weights(self, data, progress_callback=None):
         """The core's :class:`~.core.multitarget.TargetWeights` of
         `data`."""
+        return self._estimate(data, progress_callback=progress_callback)
+
+    def rescorer(self, data, progress_callback=None):
+        """``rescore(Y)``: the TargetWeights of `data` with its targets'
+        rows permuted, Y (n, t), from one neighbour search (the core's
+        ``rescorer=True``), for
+        :func:`~.core.target_rankings.target_permutation_test`."""
+        return self._estimate(data, progress_callback=progress_callback,
+                              rescorer=True)
+
+    def ranking_names(self, data):
+        """The names of the rankings: ``overall``, then the targets'."""
+        return ["overall"] + [var.name for var in data.domain.class_vars]
+
+    def check(self, data):
+        """ValueError unless the scorer can weigh `data`: class variables
+        of its kind, and attributes."""
         domain = data.domain
         if not self.fits_targets(domain.class_vars):
             raise ValueError(f"{self.friendly_name} needs {self.needs}.")
         if not domain.attributes:
             raise ValueError(f"{self.friendly_name}: the data has no "
                              f"attributes to score.")
+
+    def _estimate(self, data, **extra):
+        """The core estimator called on `data`'s arrays."""
+        self.check(data)
+        domain = data.domain
         X = data.X.toarray() if sp.issparse(data.X) else data.X
         discrete = np.array([var.is_discrete for var in domain.attributes])
         n_values = [len(var.values) if var.is_discrete else 0
@@ -76,7 +98,7 @@ class TargetScorer(Scorer):
             np.asarray(X, np.float64), np.asarray(data.Y, np.float64),
             discrete, n_values=n_values,
             target_names=[var.name for var in domain.class_vars],
-            progress_callback=progress_callback, **self._options())
+            **extra, **self._options())
 
     def __call__(self, data, feature=None):
         """The overall weights of every attribute, or of `feature` (scored
@@ -94,8 +116,8 @@ class TargetScorer(Scorer):
         the overall weight and each target's, in columns named
         ``overall`` and after the targets."""
         weights = self.weights(data, progress_callback)
-        names = ["overall"] + [var.name for var in data.domain.class_vars]
-        domain = Domain([ContinuousVariable(name) for name in names],
+        domain = Domain([ContinuousVariable(name)
+                         for name in self.ranking_names(data)],
                         metas=[StringVariable("attribute")])
         values = np.column_stack([weights.overall, weights.per_target.T])
         metas = np.array([[var.name] for var in data.domain.attributes],

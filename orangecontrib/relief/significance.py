@@ -21,11 +21,12 @@ import numpy as np
 from Orange.data import DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
 
-from .core import significance
+from .core import significance, target_rankings
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
                            RANDOM_STATE, VARIANCE, check, check_choice,
                            check_needs)
 from .arrays import check_table, without_weights
+from .multitarget import TargetScorer
 from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, check_scorer,
                       convergence_note, fits, of_feature, table_scores)
 
@@ -34,6 +35,12 @@ __all__ = ["Significance", "SignificanceResult", "TESTS",
 
 #: how an attribute is tested
 TESTS = ("stir", "permutation", "regression")
+#: why a test other than the permutation test cannot test the rankings
+#: of several targets
+NOT_OF_TARGETS = {
+    "stir": "STIR compares the pairs of the same and of different classes "
+            "of one categorical class",
+    "regression": "the regressions are NPDR's, of one target"}
 
 SignificanceResult = namedtuple("SignificanceResult", [
     "weights",      # (a,) the scorer's weights (STIR: mean miss - hit diff)
@@ -103,6 +110,11 @@ class Significance(Scorer):
                                      ("r_compatible", r_compatible,
                                       R_COMPATIBLE)):
             check_needs(name, value, default, "test='stir'", test == "stir")
+        if isinstance(self.scorer, TargetScorer) and test != "permutation":
+            raise ValueError(
+                f"{self.scorer.friendly_name} weighs several targets, which "
+                f"only test='permutation' tests (the targets' rows "
+                f"permuted together): {NOT_OF_TARGETS[test]}.")
         if test == "stir":
             self._check_stir()
         if test == "regression" and not isinstance(self.scorer, NPDR):
@@ -168,6 +180,9 @@ class Significance(Scorer):
         gives, where the test computes them in its own pass
         (:attr:`scores_too`), so that a caller who wants both needs one
         pass over the neighbours."""
+        if isinstance(self.scorer, TargetScorer):
+            return None, self.target_results(data, progress_callback)[
+                "overall"]
         check_table(data, "A significance test")
         if self.test == "stir" and not self.fits(data.domain.class_var):
             raise ValueError("STIR needs a categorical class; use "
@@ -186,10 +201,34 @@ class Significance(Scorer):
                 result, [a.name for a in data.domain.attributes])
         else:
             weights, p = self._permutations(data, progress_callback)
+        return scores, self._result(weights, p, note)
+
+    def _result(self, weights, p, note=None):
+        """The SignificanceResult of the `weights` and their p-values,
+        adjusted for testing every attribute."""
         q = significance.adjust(p, self.adjustment)
-        return scores, SignificanceResult(
+        return SignificanceResult(
             weights, p, q, significance.significant(q, self.alpha),
             self.alpha, self.test, self.adjustment, note)
+
+    def target_results(self, data, progress_callback=None):
+        """{ranking: SignificanceResult} of a scorer of several targets
+        (:class:`~.multitarget.MultiTargetRReliefF`,
+        :class:`~.multitarget.MultiLabelReliefF`): the overall ranking's
+        (``"overall"``) and each target's (by its name), all from the same
+        permutations of the targets' rows
+        (:func:`.core.target_rankings.target_permutation_test`), each
+        ranking's p-values adjusted over its attributes."""
+        if not isinstance(self.scorer, TargetScorer):
+            raise ValueError(
+                f"target_results tests the rankings of a scorer of several "
+                f"targets (MultiTargetRReliefF, MultiLabelReliefF), not "
+                f"{self.scorer.friendly_name}.")
+        observed, p = target_rankings.target_permutation_test(
+            self.scorer.rescorer(data), data.Y, self.n_permutations,
+            self.random_state, progress_callback)
+        return {name: self._result(weights, p_values) for name, weights,
+                p_values in zip(self.scorer.ranking_names(data), observed, p)}
 
     def _stir(self, arrays, progress_callback):
         scorer = self.scorer

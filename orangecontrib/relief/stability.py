@@ -20,14 +20,17 @@ import numpy as np
 
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 
-from .core import stability
+from .arrays import without_weights
+from .core import stability, target_rankings
 from .core.options import CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING
 from .core.progress import wrap_callback
 from .core.resampling import resample_share
+from .multitarget import TargetScorer
 from .resampled import strata, subset_scorer
 from .scorers import ReliefF, check_scorer
 
-__all__ = ["ranking_stability", "stability_table", "STABILITY_COLUMNS"]
+__all__ = ["ranking_stability", "target_stability", "stability_table",
+           "STABILITY_COLUMNS"]
 
 #: the columns :func:`stability_table` adds, and what they hold
 STABILITY_COLUMNS = ("selected", "median rank", "rank from", "rank to")
@@ -73,6 +76,12 @@ def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
     """
     scorer = ReliefF() if scorer is None else check_scorer(
         scorer, "The ranking's stability")
+    if isinstance(scorer, TargetScorer):
+        return target_stability(
+            data, scorer, n_resamples=n_resamples, resampling=resampling,
+            subsample=subsample, top_k=top_k, confidence=confidence,
+            random_state=random_state, client=client,
+            progress_callback=progress_callback)["overall"]
     share = resample_share(resampling, subsample)
     score_rows = subset_scorer(scorer, data, share,
                                wrap_callback(progress_callback, 0, 0.2))
@@ -81,6 +90,38 @@ def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
         resampling=resampling, subsample=subsample, top_k=top_k,
         confidence=confidence, random_state=random_state, client=client,
         progress_callback=wrap_callback(progress_callback, 0.2, 1))
+
+
+def target_stability(data, scorer, *, n_resamples=N_RESAMPLES,
+                     resampling=RESAMPLING, subsample=None, top_k=None,
+                     confidence=CONFIDENCE, random_state=RANDOM_STATE,
+                     client=None, progress_callback=None):
+    """{ranking: RankingStability} of a scorer of several targets
+    (:class:`~.multitarget.MultiTargetRReliefF`,
+    :class:`~.multitarget.MultiLabelReliefF`): the overall ranking's
+    (``"overall"``) and each target's (by its name), each resample of the
+    rows (not stratified; the rows with a missing target never drawn)
+    scored once for all of them
+    (:func:`~.core.target_rankings.target_stability`).  The options are
+    :func:`ranking_stability`'s."""
+    if not isinstance(scorer, TargetScorer):
+        raise ValueError(f"target_stability summarises the rankings of a "
+                         f"scorer of several targets (MultiTargetRReliefF, "
+                         f"MultiLabelReliefF), not {scorer!r}.")
+    scorer.check(data)
+    names = scorer.ranking_names(data)
+    known = ~np.isnan(np.asarray(data.Y, np.float64)).any(axis=1)
+    data = without_weights(data)
+
+    def score_rows(rows):
+        return target_rankings.stacked(scorer.weights(data[rows])).ravel()
+
+    results = target_rankings.target_stability(
+        score_rows, np.where(known, 0, -1), len(names),
+        n_resamples=n_resamples, resampling=resampling, subsample=subsample,
+        top_k=top_k, confidence=confidence, random_state=random_state,
+        client=client, progress_callback=progress_callback)
+    return dict(zip(names, results))
 
 
 def stability_columns(result):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.io import arff
 
-from orangecontrib.relief.core import multitarget, rrelieff
+from orangecontrib.relief.core import multitarget, relieff, rrelieff
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.multitarget import (relieff_multilabel,
@@ -177,16 +177,23 @@ def test_multi_label_against_reference(distance):
     np.testing.assert_allclose(ours.per_target, per_label, atol=1e-12)
 
 
-def test_each_target_is_rrelieff_of_that_target():
-    """The per-target rankings come from the overall search: RReliefF of
-    each target alone finds the same neighbours, so the same weights (to
-    rounding: the sums are added in another order)."""
+@each_engine
+def test_each_ranking_is_the_single_target_method(engine):
+    """The per-target rankings come from the overall search and the rule
+    adds each target's terms as RReliefF (ReliefF, for a label) adds
+    them: RReliefF of each target alone, ReliefF of each label alone
+    (equal influences), to the bit."""
     X, Y, nominal = small_data(3, n=40)
-    weights = rrelieff_multitarget(X, Y, nominal, k_nearest=7)
-    for s in range(Y.shape[1]):
-        np.testing.assert_allclose(
-            weights.per_target[s], rrelieff(X, Y[:, s], nominal, k_nearest=7),
-            rtol=1e-12, atol=1e-15)
+    labels = (Y > 0.5) * 1.0
+    with forced(engine):
+        targets = rrelieff_multitarget(X, Y, nominal, k_nearest=7)
+        multilabel = relieff_multilabel(X, labels, nominal, k_nearest=4)
+        for s in range(Y.shape[1]):
+            assert np.array_equal(targets.per_target[s],
+                                  rrelieff(X, Y[:, s], nominal, k_nearest=7))
+            assert np.array_equal(multilabel.per_target[s],
+                                  relieff(X, labels[:, s], nominal,
+                                          k_nearest=4))
 
 
 def test_both_engines_give_the_same_weights():
@@ -251,3 +258,9 @@ def test_bad_options():
         rrelieff_multitarget(X, Y, missing="weka")
     with pytest.raises(ReliefInputError, match="distance"):
         relieff_multilabel(X, (Y > 0.5) * 1.0, distance="jaccard")
+    rescore = rrelieff_multitarget(X, Y, rescorer=True)
+    for other in (Y[:-1], np.where(np.arange(len(Y))[:, None] == 3, np.nan,
+                                   Y)):
+        with pytest.raises(ReliefInputError, match="rescores targets of "
+                                                   "the shape it was given"):
+            rescore(other)

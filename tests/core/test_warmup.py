@@ -20,8 +20,8 @@ from scipy import sparse
 
 from orangecontrib.relief.core import (RFSM, backward_elimination, classdep,
                                        double, estimators, greedy_forward,
-                                       murelief, significance, streaming,
-                                       surf, turf)
+                                       multitarget, murelief, significance,
+                                       streaming, surf, turf)
 from orangecontrib.relief.core.weighted_knn import (fit_class_weights,
                                                     predict_votes)
 
@@ -122,6 +122,11 @@ def _others(X, discrete, t, folder):
     significance.rrelieff_rescorer(X, t["target"], discrete)(t["target"])
     significance.permutation_pvalues(estimators.relieff, X, t["classes"],
                                      discrete, n_permutations=3)
+    if not sparse.issparse(X):  # several targets weigh dense arrays
+        targets = np.c_[t["target"], t["target"][::-1]]
+        multitarget.rrelieff_multitarget(X, targets, discrete, k_nearest=5)
+        multitarget.relieff_multilabel(X, targets > 1, discrete,
+                                       n_iterations=40)
     if sparse.issparse(X) or np.isnan(X).any():
         return  # the learner imputes before it weighs (dense data)
     weights = fit_class_weights(X, t["classes"], discrete, 3, k=5)
@@ -148,7 +153,8 @@ def _streaming(X, discrete, t, folder):
 #: the public calls, each made on every kind of data of :func:`inputs`
 CALLS = {"ReliefF, Relief, RReliefF and mu-Relief": _relieff,
          "the SURF family, STIR and TuRF": _surf,
-         "dReliefF, CDRelief, permutations, the kNN": _others,
+         "dReliefF, CDRelief, permutations, several targets, the kNN":
+             _others,
          "RFSM": _rfsm,
          "streaming": _streaming}
 

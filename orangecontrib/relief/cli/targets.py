@@ -4,12 +4,12 @@ ReliefF (every one binary): the overall ranking, best first, and each
 target's weight beside it."""
 import time
 
-from .common import CliError, input_error, load_table, timed, with_class
+from .common import (CliError, ProgressBar, input_error, load_table, timed,
+                     with_class)
 
 #: the options of ``rank`` that one ranking of one class reads, refused
 #: with several classes (destination: option)
-SINGLE_CLASS_OPTIONS = {"method": "--method", "significance": "--significance",
-                        "n_resamples": "--stability", "wrapper": "--wrapper",
+SINGLE_CLASS_OPTIONS = {"method": "--method", "wrapper": "--wrapper",
                         "covariates": "--covariates", "pheno": "--pheno",
                         "absolute": "--absolute"}
 
@@ -52,34 +52,101 @@ def format_targets(names, weights, targets, top=None):
     return lines
 
 
+def checked_test(args):
+    """CliError for a --significance test other than the permutation
+    test, which alone tests the rankings of several targets."""
+    from orangecontrib.relief.significance import NOT_OF_TARGETS
+
+    if args.significance not in (None, "permutation"):
+        raise CliError(f"--significance {args.significance} cannot test "
+                       f"several targets ({NOT_OF_TARGETS[args.significance]}"
+                       f"); --significance permutation permutes the "
+                       f"targets' rows together")
+
+
 def run_targets(args, names):
-    """Rank the attributes of `args.file` by the targets `names`."""
+    """Rank the attributes of `args.file` by the targets `names`: the
+    overall ranking and each target's, with --significance permutation
+    and --stability each ranking tested and summarised."""
     from orangecontrib.relief.core.options import RANDOM_STATE
     from orangecontrib.relief.multitarget import target_scorer
+    from orangecontrib.relief.significance import Significance
+    from orangecontrib.relief.stability import target_stability
+    from .rank import (TEST_OPTIONS, check_needed_options,
+                       too_few_permutations, warn)
 
     for destination, option in SINGLE_CLASS_OPTIONS.items():
         if getattr(args, destination, None):
             raise CliError(f"{option} works with one class; several "
                            f"(--class {args.class_name}) are ranked by "
                            f"multi-target RReliefF or multi-label ReliefF")
+    checked_test(args)
+    check_needed_options(args)
     table = with_classes(load_table(args.file), names)
     given = {name: getattr(args, name) for name in ("n_iterations",
                                                     "k_nearest", "t_eq",
                                                     "t_diff", "ties")
              if getattr(args, name) is not None}
     seed = RANDOM_STATE if args.random_state is None else args.random_state
+    tested = stable = None
     try:
         scorer = target_scorer(table.domain.class_vars, random_state=seed,
                                diff=args.diff, **given)
         start = time.perf_counter()
         weights = scorer.weights(table)
+        if args.significance is not None:
+            tester = Significance(scorer, test=args.significance,
+                                  random_state=seed, **{
+                                      name: getattr(args, name)
+                                      for name in TEST_OPTIONS["permutation"]
+                                      if getattr(args, name) is not None})
+            too_few = too_few_permutations(tester,
+                                           len(table.domain.attributes))
+            if too_few is not None:
+                warn(too_few)
+            tested = tester.target_results(
+                table, progress_callback=ProgressBar("permutation test"))
+        if args.n_resamples is not None:
+            stable = target_stability(
+                table, scorer, n_resamples=args.n_resamples,
+                resampling="bootstrap" if args.subsample is None
+                else "subsample", subsample=args.subsample,
+                top_k=args.top_k, random_state=seed,
+                progress_callback=ProgressBar("stability"))
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None
-    print("\n".join(format_targets(
-        [var.name for var in table.domain.attributes], weights, names,
-        args.top_k)))
+    attributes = [var.name for var in table.domain.attributes]
+    if tested is None and stable is None:
+        print("\n".join(format_targets(attributes, weights, names,
+                                       args.top_k)))
+    else:
+        print_rankings(args, attributes, weights, scorer.ranking_names(table),
+                       tested, stable)
+    computed = ", ".join(["weights"] + ["tests"] * (tested is not None)
+                         + ["stability"] * (stable is not None))
     print(f"{len(table)} instances, {len(table.domain.attributes)} "
           f"attributes, {len(names)} targets, method "
-          f"{scorer.friendly_name}, {timed(seconds, 'weights')}")
+          f"{scorer.friendly_name}, {timed(seconds, computed)}")
     return 0
+
+
+def print_rankings(args, attributes, weights, rankings, tested, stable):
+    """Print each ranking (the overall one, then each target's) as
+    ``rank`` prints the ranking of one class, with its p- and q-values
+    (`tested`) and its stability (`stable`), each with its summary."""
+    from .rank import format_ranking, significance_summary, stability_summary
+
+    resampling = "bootstrap" if args.subsample is None else "subsample"
+    for r, (name, row) in enumerate(zip(rankings, [weights.overall,
+                                                   *weights.per_target])):
+        test = None if tested is None else tested[name]
+        resampled = None if stable is None else stable[name]
+        print(("" if r == 0 else "\n") + (
+            "overall ranking" if r == 0 else f"ranking by {name}"))
+        print("\n".join(format_ranking(attributes, row, args.top_k, test,
+                                       resampled)))
+        if test is not None:
+            print(significance_summary(test, len(row)))
+        if resampled is not None:
+            print(stability_summary(resampled, resampling))

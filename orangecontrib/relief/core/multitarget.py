@@ -18,9 +18,11 @@ label (its hits and misses, each class's prior), as Clus computes it.
 
 The steps are those of every variant: the data prepared once (one group:
 the search is RReliefF's, the k nearest of every instance), the engine's
-neighbour lists, and a rule over them: numpy over the lists' entries
-(:func:`pair_sums`: each pair's diffs computed once, every target's
-sums a product of them and the targets' coefficients).
+neighbour lists, and the engine's rule over them
+(:meth:`.engines.interface.Engine.neighbour_sums`): each neighbour's
+coefficients, one per ranking, computed here over the lists' entries,
+and in one pass over the lists each pair's diffs computed once and
+every ranking's sums added.
 
 Two options follow Clus (``ClusReliefFeatureRanking``, the only other
 implementation): ``weighting="clus"``, neighbour r's influence
@@ -36,12 +38,9 @@ import numpy as np
 
 from . import engines
 from .engines import preparation
-from .engines.vectorised.rules import (UPDATE_BLOCK, block_totals, blocks,
-                                       parted, rank_shares, relieff_coefficients,
-                                       total)
+from .engines.vectorised.rules import rank_shares, relieff_coefficients
 from .errors import ReliefInputError
 from .estimators import neighbours_of, rank_weights, rrelieff_weights
-from .formulas.diffs import diffs_of_pairs
 from .formulas.target_sets import (LABEL_DISTANCES, clus_missing_table,
                                    label_set_diffs, target_diffs)
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF,
@@ -125,19 +124,19 @@ def names_of_targets(names, t):
 
 def prepared_targets(X, Y, discrete, n_iterations, random_state, *, diff,
                      t_eq, t_diff, missing, n_values, what):
-    """(prepare_groups, Y, refs, kernels) of the rows whose targets are
-    all known: ``prepare_groups(groups, n_groups, priors)`` the data
+    """(prepare_groups, of_kept, refs, kernels) of the rows whose targets
+    are all known: ``prepare_groups(groups, n_groups, priors)`` the data
     prepared with those groups (one group: RReliefF's search) for the
     engine that suits their size (the vectorised one with
-    ``missing="clus"``, whose tables it holds), their targets Y (n, t),
-    the references and the engine's kernels."""
+    ``missing="clus"``, whose tables it holds), ``of_kept(Y)`` the
+    targets of those rows (:func:`kept_targets`), the references and the
+    engine's kernels."""
     diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     missing = check_choice("missing", missing, MISSING_RULES)
     n_iterations = check("n_iterations", n_iterations)
     Y = as_targets(Y, what)
     known = np.where(np.isnan(Y).any(axis=1), np.nan, 0.0)
     X, _, nominal, kept = known_target_rows(X, known, discrete)
-    Y = Y[kept]
     engine = (engines.VECTORISED if missing == "clus" else
               engines.choose_for(X, n_iterations, (preparation.RRELIEFF,)))
     scaled, n = scale_columns(X, nominal), len(X)
@@ -151,7 +150,26 @@ def prepared_targets(X, Y, discrete, n_iterations, random_state, *, diff,
         return data if clus is None else with_clus_missing(data, clus)
 
     refs = reference_instances(n, n_iterations, random_state)
-    return prepare_groups, Y, refs, engines.kernels(engine)
+    return (prepare_groups, kept_targets(Y, kept, what), refs,
+            engines.kernels(engine))
+
+
+def kept_targets(Y, kept, what):
+    """``of_kept(targets)``: the rows `kept` of `targets`, of the shape
+    of `Y` and known in those rows (`Y` itself, or a permutation of its
+    rows that keeps the rows with a missing target in place); a
+    ReliefInputError for other targets."""
+    shape = Y.shape
+
+    def of_kept(targets):
+        targets = as_targets(targets, what)
+        if targets.shape != shape or np.isnan(targets[kept]).any():
+            raise ReliefInputError(
+                f"{what} rescores targets of the shape it was given, "
+                f"{shape}, known in the rows where they were known.")
+        return targets[kept]
+
+    return of_kept
 
 
 def one_group(n):
@@ -185,60 +203,25 @@ def with_clus_missing(data, n_values):
         slot=slot, relief_d=np.repeat(table, data.n_groups, axis=1)))
 
 
-#: pairs x attributes whose diffs :func:`pair_sums` holds at once
-PAIR_ENTRIES = 2 ** 21
-
-
-def pair_sums(exact, refs, owner, neighbour, coefs):
-    """sums[b, s, A]: the sum over the pairs (refs[owner[e]],
-    neighbour[e]) of block b (:data:`.engines.vectorised.rules.
-    UPDATE_BLOCK` references, `owner` ascending) of coefs[e, s] diff(A,
-    .), as (blocks, s, a).  Each block's pairs are taken in runs of at
-    most :data:`PAIR_ENTRIES` diffs, each run's sums a product of the
-    coefficients and the diffs (numpy's own loops, one thread: the same
-    sums whatever the machine), added run after run: so the sums of a
-    block do not depend on how the references are split into parts."""
-    n_attrs = exact.values.shape[0]
-    n_blocks = blocks(len(refs))
-    sums = np.zeros((n_blocks, coefs.shape[1], n_attrs))
-    run = max(1, PAIR_ENTRIES // n_attrs)
-    bounds = np.searchsorted(owner // UPDATE_BLOCK, np.arange(n_blocks + 1))
-    for b in range(n_blocks):
-        for first in range(bounds[b], bounds[b + 1], run):
-            pairs = slice(first, min(first + run, bounds[b + 1]))
-            diffs = diffs_of_pairs(exact, refs[owner[pairs]],
-                                   neighbour[pairs])
-            sums[b] += np.einsum("es,ea->sa", coefs[pairs], diffs)
-    return sums
-
-
-def target_sums(exact, refs, neighbours, weights, pair_diffs):
+def target_sums(kernels, exact, refs, neighbours, weights, pair_diffs):
     """RReliefF's sums for several target diffs over one set of neighbour
     lists: (N_dC (c,), N_dA (a,), N_dCdA (c, a)), where pair_diffs(i, j)
     gives the c target diffs of the pairs (E, c) and d, a neighbour's
     expected rank weight over its list's (as
     :func:`.engines.vectorised.rules.rrelieff_sums`), weighs each term:
-    the attributes' diffs of each pair computed once for every target."""
+    the engine's :meth:`~.engines.interface.Engine.neighbour_sums`, the
+    attributes' diffs of each pair computed once for every target."""
     norms = np.cumsum(weights)
 
-    def rule(start, part):
-        part_refs = refs[start:start + len(part)]
-        owner = part.owner
+    def coefficients(start, part):
         d = rank_shares(part, weights, norms)
-        d_target = pair_diffs(part_refs[owner], part.index) * d[:, None]
-        n_dc = np.stack([block_totals(owner, column, len(part))
-                         for column in d_target.T], axis=1)
-        sums = pair_sums(exact, part_refs, owner, part.index,
-                         np.column_stack([d, d_target]))
-        return np.concatenate([n_dc[:, :, None] * np.ones(sums.shape[-1]),
-                               sums], axis=1)
+        pairs = refs[start:start + len(part)][part.owner]
+        return np.column_stack([d, pair_diffs(pairs, part.index)
+                                * d[:, None]])
 
-    n_columns = pair_diffs(refs[:1], refs[:1]).shape[1]
-    partial = parted(neighbours, len(refs), rule,
-                     (2 * n_columns + 1, exact.values.shape[0]))
-    sums = total(partial)
-    return (sums[:n_columns, 0], sums[n_columns],
-            sums[n_columns + 1:])
+    totals, sums = kernels.neighbour_sums(exact, refs, neighbours,
+                                          coefficients)
+    return totals[1:], sums[0], sums[1:]
 
 
 def weights_of(sums, m):
@@ -253,7 +236,8 @@ def rrelieff_multitarget(X, Y, discrete=None, *, k_nearest=K_RRELIEFF,
                          weighting="exp_rank", sigma=None, diff=DIFF,
                          t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
                          ties=TIES, missing="relief-d", n_values=None,
-                         target_names=None, progress_callback=None):
+                         target_names=None, progress_callback=None,
+                         rescorer=False):
     """Multi-target RReliefF (Petkovic, Kocev & Dzeroski 2020): the
     overall ranking and each target's, from one neighbour search.
 
@@ -277,6 +261,10 @@ def rrelieff_multitarget(X, Y, discrete=None, *, k_nearest=K_RRELIEFF,
         ``missing="clus"`` (None: its largest code + 1).
     target_names : list of str or None
         For messages (a target of one value is named).
+    rescorer : bool
+        Return ``rescore(Y)`` instead: the TargetWeights of targets Y of
+        the same rows (the given ones, or a permutation of their rows,
+        as a permutation test draws), from this call's neighbour search.
 
     Other parameters as in :func:`.estimators.rrelieff`.
 
@@ -287,26 +275,31 @@ def rrelieff_multitarget(X, Y, discrete=None, *, k_nearest=K_RRELIEFF,
         the target diff; ``per_target`` (t, a), each target's own diff
         over the same neighbours.
     """
-    prepare_groups, Y, refs, kernels = prepared_targets(
+    prepare_groups, of_kept, refs, kernels = prepared_targets(
         X, Y, discrete, n_iterations, random_state, diff=diff, t_eq=t_eq,
         t_diff=t_diff, missing=missing, n_values=n_values,
         what="Multi-target RReliefF")
-    data = prepare_groups(*one_group(len(Y)))
-    names = names_of_targets(target_names, Y.shape[1])
-    scaled = scaled_targets(Y, names)
+    data = prepare_groups(*one_group(len(of_kept(Y))))
+    names = names_of_targets(target_names, np.shape(Y)[1])
     k = check("k_nearest", k_nearest)
     weights = influences(k, weighting, sigma, data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                progress_callback, ties=ties)
 
-    def pair_diffs(i, j):
-        each = np.abs(scaled[i] - scaled[j])
-        return np.column_stack([target_diffs(scaled[i], scaled[j]), each])
+    def rescore(targets):
+        scaled = scaled_targets(of_kept(targets), names)
 
-    rankings = weights_of(target_sums(data.exact, refs, neighbours, weights,
-                                      pair_diffs), len(refs))
-    return TargetWeights(rankings[0], rankings[1:])
+        def pair_diffs(i, j):
+            each = np.abs(scaled[i] - scaled[j])
+            return np.column_stack([target_diffs(scaled[i], scaled[j]),
+                                    each])
 
+        rankings = weights_of(target_sums(kernels, data.exact, refs,
+                                          neighbours, weights, pair_diffs),
+                              len(refs))
+        return TargetWeights(rankings[0], rankings[1:])
+
+    return rescore if rescorer else rescore(Y)
 
 
 def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
@@ -315,7 +308,7 @@ def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
                        diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
                        distance_weights=None, ties=TIES, missing="relief-d",
                        n_values=None, target_names=None,
-                       progress_callback=None):
+                       progress_callback=None, rescorer=False):
     """Multi-label ReliefF (Reyes, Morell & Ventura 2015, RReliefF-ML):
     the overall ranking over a label-set distance, and each label's
     ReliefF ranking.
@@ -333,7 +326,9 @@ def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
         in the overall ranking and in each label's ReliefF (its hits'
         and each class's misses' lists weighted alike).
 
-    Other parameters as in :func:`rrelieff_multitarget`.
+    Other parameters as in :func:`rrelieff_multitarget`; with
+    ``rescorer=True`` the overall ranking of permuted labels takes this
+    call's search, each label's ReliefF a search of its classes.
 
     Returns
     -------
@@ -343,26 +338,34 @@ def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
         of each label (a search of its two classes each).
     """
     distance = check_choice("distance", distance, LABEL_DISTANCES)
-    prepare_groups, Y, refs, kernels = prepared_targets(
+    prepare_groups, of_kept, refs, kernels = prepared_targets(
         X, Y, discrete, n_iterations, random_state, diff=diff, t_eq=t_eq,
         t_diff=t_diff, missing=missing, n_values=n_values,
         what="Multi-label ReliefF")
-    data = prepare_groups(*one_group(len(Y)))
-    check_labels(Y, names_of_targets(target_names, Y.shape[1]))
+    data = prepare_groups(*one_group(len(of_kept(Y))))
+    names = names_of_targets(target_names, np.shape(Y)[1])
+    check_labels(of_kept(Y), names)
     k = check("k_nearest", k_nearest)
     weights = influences(k, weighting, sigma, data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                progress_callback, ties=ties)
 
-    def pair_diffs(i, j):
-        return label_set_diffs(Y[i], Y[j], distance)[:, None]
+    def rescore(targets):
+        labels = check_labels(of_kept(targets), names)
 
-    overall = weights_of(target_sums(data.exact, refs, neighbours, weights,
-                                     pair_diffs), len(refs))[0]
-    per_label = [label_relieff(prepare_groups, Y[:, s], refs, kernels, k,
-                               weights, distance_weights, ties)
-                 for s in range(Y.shape[1])]
-    return TargetWeights(overall, np.array(per_label))
+        def pair_diffs(i, j):
+            return label_set_diffs(labels[i], labels[j], distance)[:, None]
+
+        overall = weights_of(target_sums(kernels, data.exact, refs,
+                                         neighbours, weights, pair_diffs),
+                             len(refs))[0]
+        per_label = [label_relieff(prepare_groups, labels[:, s], refs,
+                                   kernels, k, weights, distance_weights,
+                                   ties)
+                     for s in range(labels.shape[1])]
+        return TargetWeights(overall, np.array(per_label))
+
+    return rescore if rescorer else rescore(Y)
 
 
 def label_relieff(prepare_groups, label, refs, kernels, k, weights,
@@ -376,15 +379,15 @@ def label_relieff(prepare_groups, label, refs, kernels, k, weights,
                                None, ties=ties)
     norms = np.cumsum(weights)
 
-    def rule(start, part):
-        part_refs = refs[start:start + len(part)]
+    def coefficients(start, part):
         places = part.places
-        coef = relieff_coefficients(groups[part_refs], places, priors)
+        coef = relieff_coefficients(groups[refs[start:start + len(part)]],
+                                    places, priors)
         norm = norms[np.maximum(places, 1) - 1] / np.maximum(places, 1)
         terms = (coef / norm)[part.owner, part.group] * part.place_weights(
             weights)
-        return pair_sums(data.exact, part_refs, part.owner, part.index,
-                         terms[:, None])[:, 0]
+        return terms[:, None]
 
-    return total(parted(neighbours, len(refs), rule,
-                        (data.exact.values.shape[0],))) / len(refs)
+    _, sums = kernels.neighbour_sums(data.exact, refs, neighbours,
+                                     coefficients)
+    return sums[0] / len(refs)

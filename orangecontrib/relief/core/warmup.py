@@ -22,8 +22,8 @@ import time
 import numpy as np
 from scipy import sparse
 
-from . import (classdep, double, estimators, murelief, npdr, significance,
-               streaming, surf, termination)
+from . import (classdep, double, estimators, multitarget, murelief, npdr,
+               significance, streaming, surf, termination)
 from .columns import ArrayColumns
 from .engines import COMPILED, cache, forced, keeper, preparation
 from .progress import report
@@ -73,6 +73,10 @@ def _rrelieff(X, discrete):
         estimators.rrelieff(X, TARGET, discrete, k_nearest=3,
                             n_iterations=n_iterations)
     significance.rrelieff_rescorer(X, TARGET, discrete, k_nearest=3)(TARGET)
+    targets = np.c_[TARGET, TARGET[::-1]]
+    multitarget.rrelieff_multitarget(X, targets, discrete, k_nearest=3)
+    multitarget.relieff_multilabel(X, targets > np.median(TARGET), discrete,
+                                   k_nearest=3)
 
 
 def _double(X, discrete):

@@ -90,6 +90,13 @@ class Engine(Protocol):
     def rrelieff_sums(self, exact, refs, neighbours, target, rank_weights):
         """Step 3 of RReliefF: (N_dC, N_dA, N_dCdA)."""
 
+    def neighbour_sums(self, exact, refs, neighbours, coefficients):
+        """Step 3 of multi-target RReliefF and multi-label ReliefF: (totals
+        (c,), sums (c, a)), over every reference and its neighbours in
+        order, of coef[e, c] and of coef[e, c] diff(A, R, I_e), the pair's
+        diffs computed once for every column c; `coefficients(start,
+        part)` gives the (E, c) coefficients of a part's entries."""
+
     def cdrelief_rule(self, exact, refs, scale, neighbours, n_groups):
         """Step 3 of CDRelief: one weight row per class (eq. 4), the
         misses pooled from the lists by their search distances."""

@@ -10,8 +10,8 @@ modules, in the order a call uses them:
 * :mod:`.missing` -- Kononenko's RELIEF-D tables;
 * :mod:`.search_tables` -- step 1's float32 search tables;
 * :mod:`.neighbours` -- step 2, the exact top-k search;
-* :mod:`.rules` -- step 3, the update rules and the SURF family's
-  neighbourhoods;
+* :mod:`.rules` -- step 3, the update rules (several targets' in
+  :mod:`.rules.targets`) and the SURF family's neighbourhoods;
 * :mod:`.npdr` -- NPDR's neighbour pairs and per-attribute regressions;
 * :mod:`.streamed` -- distances of streamed rows to sampled references;
 * :mod:`.rfsm` -- RFSM's pair diffs and set values.
@@ -28,6 +28,7 @@ from .rules import relieff_rule, rrelieff_sums
 from .rules.classdep import cdrelief_rule, iwcdrelief_rule
 from .rules.double import double_relieff
 from .rules.surf import radius_rule
+from .rules.targets import neighbour_sums
 from .missing import missing_diff_tables
 from .search_tables import tables
 from .streamed import reference_distances
@@ -36,7 +37,8 @@ __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototyp
            "mean_farthest_neighbours",
            "relieff_rule", "rrelieff_sums", "cdrelief_rule",
            "iwcdrelief_rule", "double_relieff", "radius_rule",
-           "neighbour_pairs", "pair_regressions", "reference_distances",
+           "neighbour_sums", "neighbour_pairs", "pair_regressions",
+           "reference_distances",
            "pair_diffs", "set_value", "forward_kernel", "backward_kernel",
            "plane_distances", "add_distances", "sparse_distances",
            "level_tables", "level_sums"]

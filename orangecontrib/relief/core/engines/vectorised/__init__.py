@@ -23,7 +23,7 @@ from .neighbours import find_neighbours, nearest_prototypes
 from .npdr import neighbour_pairs, pair_regressions
 from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
 from .rules import (cdrelief_rule, double_relieff, iwcdrelief_rule,
-                    relieff_rule, rrelieff_sums)
+                    neighbour_sums, relieff_rule, rrelieff_sums)
 from .surf import radius_rule
 from .wide import (add_distances, level_sums, level_tables,
                    plane_distances, sparse_distances)
@@ -32,7 +32,8 @@ __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototyp
            "mean_farthest_neighbours",
            "relieff_rule", "rrelieff_sums", "cdrelief_rule",
            "iwcdrelief_rule", "double_relieff", "radius_rule",
-           "neighbour_pairs", "pair_regressions", "reference_distances",
+           "neighbour_sums", "neighbour_pairs", "pair_regressions",
+           "reference_distances",
            "pair_diffs", "set_value", "forward_kernel", "backward_kernel",
            "plane_distances", "add_distances", "sparse_distances",
            "level_tables", "level_sums"]

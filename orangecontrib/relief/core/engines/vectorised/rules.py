@@ -120,14 +120,18 @@ def list_sums(part, values):
     return in_order(laid, 1).reshape(-1, part.n_groups)
 
 
-def parted(neighbours, m, rule, shape):
+def parted(neighbours, m, rule, shape=None):
     """The blocks' partial sums of a rule over every part of `neighbours`:
     rule(start, part) gives the partial sums of the part's blocks;
-    (blocks(m), *shape)."""
-    partial = np.zeros((blocks(m),) + shape)
+    (blocks(m), *shape), `shape` None for the shape of the first part's
+    sums."""
+    partial = None if shape is None else np.zeros((blocks(m),) + shape)
     for start, part in neighbours:
         first = start // UPDATE_BLOCK
-        partial[first:first + blocks(len(part))] = rule(start, part)
+        sums = rule(start, part)
+        if partial is None:
+            partial = np.zeros((blocks(m),) + sums.shape[1:])
+        partial[first:first + blocks(len(part))] = sums
     return partial
 
 
@@ -193,6 +197,24 @@ def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     partial = parted(neighbours, len(refs), rule,
                      (3, exact.values.shape[0]))
     return total(partial[:, 0, 0]), total(partial[:, 1]), total(partial[:, 2])
+
+
+def neighbour_sums(exact, refs, neighbours, coefficients):
+    """(totals (c,), sums (c, a)): over every reference and its
+    neighbours, in order, the sum of coef[e, c] and of coef[e, c]
+    diff(A, R, I_e), `coefficients(start, part)` the (E, c) coefficients
+    of the entries of a part of `neighbours` (the rules of several
+    targets, :mod:`...multitarget`)."""
+    def rule(start, part):
+        coefs = np.asarray(coefficients(start, part), np.float64)
+        part_totals = np.stack([block_totals(part.owner, column, len(part))
+                                for column in coefs.T], axis=1)
+        sums = block_sums(exact, refs[start:start + len(part)], part.owner,
+                          part.index, list(coefs.T))[:, :, 0]
+        return np.concatenate([part_totals[:, :, None], sums], axis=2)
+
+    sums = total(parted(neighbours, len(refs), rule))
+    return sums[:, 0], sums[:, 1:]
 
 
 def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,

@@ -8,6 +8,8 @@ threads.
 * :mod:`.relieff` -- Relief, ReliefF and RReliefF;
 * :mod:`.double` -- double ReliefF's loop of search and rule;
 * :mod:`.classdep` -- CDRelief and IWCDRelief;
+* :mod:`.targets` -- multi-target RReliefF's and multi-label ReliefF's
+  sums, every ranking's in one pass;
 * :mod:`.surf` -- the SURF family's rules and STIR's sums, with
   :mod:`.unrolled` adding numeric data's terms four references at a time.
 """
