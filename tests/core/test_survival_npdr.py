@@ -184,6 +184,10 @@ def test_constant_attribute_has_no_fit():
     (lambda X, t, e: t.__setitem__(3, -1.0), {}, "not negative, got -1 in "
                                                  "row 3"),
     (lambda X, t, e: t.__setitem__(3, np.inf), {}, "finite"),
+    (lambda X, t, e: t.__setitem__(slice(None), 7.0), {},
+     "Every survival time is 7"),
+    (lambda X, t, e: t.__setitem__(slice(1, None), np.nan), {},
+     "needs at least two with a time and an event; got 1 of 24"),
     (lambda X, t, e: e.__setitem__(2, 2), {}, "got 2 in row 2"),
     (lambda X, t, e: X.__setitem__((0, 0), np.nan), {},
      "attribute 0 has missing"),
