@@ -36,13 +36,14 @@ from .core.iterative import iterated
 from .core.npdr import npdr_columns
 from .core.survival_npdr import survival_npdr_columns
 from .core.errors import ReliefInputError
-from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, FILTER_PAIRS,
-                           IMPUTE, ITER_BETA, ITER_CONVERGENCE, ITER_ROUNDS,
-                           ITER_TOL, K_RELIEFF, K_RRELIEFF, N_PERMUTATIONS,
-                           NPDR_NEIGHBOURHOOD, RANDOM_STATE, SCALE,
-                           SURVIVAL_DIFFS, SURVIVAL_REGRESSION, CONVENTION,
-                           T_DIFF, T_EQ, TIES, TWINS, Constraint, Interval,
-                           OneOf, Optional, check, check_choice, check_needs)
+from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, ITER_BETA,
+                           ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL, K_RELIEFF,
+                           K_RRELIEFF, N_PERMUTATIONS, RANDOM_STATE,
+                           CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
+                           Interval, OneOf, Optional, check, check_choice,
+                           check_needs)
+from .core.options import (FILTER_PAIRS, IMPUTE, NPDR_NEIGHBOURHOOD, SCALE,
+                           SURVIVAL_DIFFS, SURVIVAL_REGRESSION, TWINS)
 from .core.threshold import best_first, ranking_scores
 
 __all__ = ["ReliefSelector", "ReliefF", "MuRelief", "RReliefF", "SURF",
@@ -930,7 +931,7 @@ class SurvivalNPDR(ReliefSelector):
         if self.deviation != DEVIATION:  # MultiSURF's only
             options["deviation"] = self.deviation
         names = getattr(self, "feature_names_in_", None)
-        if hasattr(X, "toarray"):
+        if hasattr(X, "toarray"):  # the pairs' diffs are dense anyway
             X = X.toarray()
         result = _core_errors(survival_npdr_columns)(
             X, time, event, self._nominal_mask(X.shape[1]),
