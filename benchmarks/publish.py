@@ -256,6 +256,10 @@ FIGURES = {
         (BENCH + "bench_narrow.py int8",
          BENCH + "bench_narrow.py --no-prepare sparse expression"),
         printed_table),
+    "survival-auprc": Figure(
+        "doc/survival.md", (BENCH + "bench_survival_auprc.py --draws r numpy",),
+        (BENCH + "bench_survival_auprc.py --design main --draws r numpy",),
+        printed_table),
     "streaming": Figure(
         "doc/large-data.md",
         (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),

@@ -19,6 +19,15 @@
 #       npdr_surv() on DATA with diff.type DIFF and km.impute KM (TRUE or
 #       FALSE); prints "elapsed SECONDS" and writes OUT: feature, beta, stat,
 #       pval
+#   Rscript snpdr_r.R lasso NPDR_SOURCES SNPDR_SOURCES DATA OUT
+#       npdr_surv(regression = "binomial", regularize = TRUE) under the lasso
+#       settings of tests/data/survival/README.md on DATA (set.seed(1) before
+#       each, for cv.glmnet's folds); OUT gets one row per setting and
+#       attribute: the beta npdr_surv() returns, the lambda cv.glmnet
+#       chose (lambda.1se, or lambda.min where the setting says), its
+#       intercept and the first of its path, lambda_max, and beta_tight and intercept_tight: glmnet
+#       refitted to thresh = 1e-22 on the same pair diffs, outcome and lambda
+#       path (the optimum that glmnet's default thresh = 1e-7 approaches)
 # NPDR_SOURCES is the R/ folder of insilico/npdr, SNPDR_SOURCES the sNPDR/R/
 # folder of pak611/survivalNPDR.
 suppressPackageStartupMessages({library(dplyr); library(rlang);
@@ -89,6 +98,39 @@ if (mode == "reference") {
   write.full(data.frame(time = dat$time, status = dat$status,
                         imputed = kmImputeTimes(dat$time, dat$status)),
              sub("\\.csv$", "_times.csv", args[5]))
+} else if (mode == "lasso") {
+  LASSO <- list(
+    binomial_absolute_lasso = list(diff.type = "absolute",
+                                   glmnet.lam = "lambda.min"),
+    binomial_signed_km_lasso = list(diff.type = "signed", km.impute = TRUE))
+  dat <- read.csv(args[4])
+  dat <- dat[, setdiff(colnames(dat), c("age", "sex"))]
+  # what npdr_surv() hands to cv.glmnet and gets back, kept as it returns
+  trace("cv.glmnet", where = asNamespace("glmnet"), print = FALSE,
+        exit = quote(assign("seen", list(x = x, y = y, fit = returnValue()),
+                            envir = globalenv())))
+  rows <- list()
+  for (name in names(LASSO)) {
+    set.seed(1)
+    res <- do.call(npdr_surv, c(list(outcome = outcome, dataset = dat,
+                                     regression = "binomial",
+                                     regularize = TRUE), LASSO[[name]]))
+    which <- if (is.null(LASSO[[name]]$glmnet.lam)) "lambda.1se" else
+      LASSO[[name]]$glmnet.lam
+    lam <- seen$fit[[which]]
+    tight <- glmnet::glmnet(seen$x, seen$y, family = "binomial", alpha = 1,
+                            lambda = seen$fit$lambda, thresh = 1e-22,
+                            maxit = 1e7)
+    exact <- as.numeric(coef(tight, s = lam))
+    res <- res[match(colnames(seen$x), res$feature), ]
+    rows[[name]] <- data.frame(
+      setting = name, feature = res$feature, beta = res$beta, lambda = lam,
+      lambda_max = seen$fit$lambda[1],
+      intercept = as.numeric(coef(seen$fit, s = which))[1],
+      beta_tight = exact[-1], intercept_tight = exact[1],
+      n_pairs = length(seen$y))
+  }
+  write.full(do.call(rbind, rows), args[5])
 } else if (mode == "time") {
   dat <- read.csv(args[4])
   elapsed <- system.time(

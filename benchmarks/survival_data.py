@@ -12,14 +12,20 @@ time min(T, 125), the event T <= 125):
 * interactions: effect = beta (x_1 x_2 + x_3 x_4 + ... + x_19 x_20), no
   main effect.
 
-numpy draws them (the authors' draws are R's and not reproduced); the
-evaluation is theirs: ten training folds stratified by the event (caret's
-``createFolds``), survival NPDR on each, and the area under the
+numpy draws them here (:func:`main_effects`, :func:`interactions`, with
+folds stratified by the event), or R does, the very data sets and folds of
+the authors' runs (:func:`r_draws`, ``survival_sim.R``: their seeds, R's
+generator, the lognormal times as ``rsurv::raftreg`` computes them, the
+folds as caret's ``createFolds`` deals them).  The evaluation is theirs:
+survival NPDR on each training fold, and the area under the
 precision-recall curve of |beta| with the functional attributes positive
 (PRROC's ``pr.curve(...)$auc.integral``, the interpolation of Davis &
 Goadrich 2006).
 """
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -53,6 +59,31 @@ def interactions(n, p, beta, seed, n_pairs=10):
     log_time = (MEANLOG + beta * products.sum(axis=1)
                 + SDLOG * rng.standard_normal(n))
     return (X, *censored(log_time), np.arange(2 * n_pairs))
+
+
+def r_draws(design, n, p, beta, sims, folder):
+    """Write the authors' data sets 1..`sims` of `design` ("main" or
+    "interactions"), drawn by R (``survival_sim.R``), into `folder`;
+    RuntimeError naming what is missing when Rscript fails or is absent."""
+    if shutil.which("Rscript") is None:
+        raise RuntimeError("R's draws need Rscript (R) on the PATH")
+    script = Path(__file__).resolve().parent / "survival_sim.R"
+    done = subprocess.run(["Rscript", str(script), design, str(n), str(p),
+                           repr(beta), str(sims), str(folder)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"survival_sim.R failed: "
+                           f"{done.stderr.strip().splitlines()[-1:]}")
+
+
+def read_r_draw(folder, sim, n, p):
+    """(X, time, event, the training rows of each of the ten folds) of
+    data set `sim` (1, 2, ...) that :func:`r_draws` wrote."""
+    values = np.fromfile(Path(folder) / f"sim{sim:02d}.bin", "<f8")
+    values = values.reshape(n, p + 3)
+    fold = values[:, -1].astype(int)
+    return (values[:, :p], values[:, p], values[:, p + 1],
+            [np.flatnonzero(fold != f) for f in np.unique(fold)])
 
 
 def training_folds(event, k, seed):

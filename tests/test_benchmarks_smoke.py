@@ -9,6 +9,7 @@ import importlib
 import importlib.util
 import math
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -412,6 +413,27 @@ def test_survival_simulations_and_their_measures():
     # over the true positives x from 0 to 2, over 2
     assert math.isclose(data.auprc([0, 1], [2, 3]), 1 - math.log(2),
                         rel_tol=1e-12)
+
+
+#: the auPRC of survival NPDR (signed) on the ten folds of the authors'
+#: first main-effect data set of effect 0.13, as they published it
+#: (pak611/survivalNPDR, results/main_effect_size_sweep_rsurv_fold_metrics.csv)
+PUBLISHED_FOLDS = [0.700145200197766, 0.63794742631217, 0.567679113324872,
+                   0.743430819826208, 0.58033723864527, 0.661949773908793,
+                   0.648426601092755, 0.613781878089362, 0.664386434430345,
+                   0.766316047317353]
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="needs R")
+def test_the_authors_data_give_their_published_auprc(tmp_path):
+    """survival_sim.R draws the authors' first data set and folds; survival
+    NPDR's auPRC on each fold is the published one."""
+    data = _load("survival_data")
+    data.r_draws("main", 200, 1000, 0.13, 1, tmp_path)
+    X, time, event, training = data.read_r_draw(tmp_path, 1, 200, 1000)
+    bench = _load("bench_survival_auprc")
+    assert np.allclose(bench.fold_auprcs("main", X, time, event, training),
+                       PUBLISHED_FOLDS, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("script, argv", [

@@ -34,6 +34,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .core import multitarget, significance, variants
 from .core.iterative import iterated
 from .core.npdr import npdr_columns
+from .core.survival_npdr import survival_npdr_columns
 from .core.errors import ReliefInputError
 from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, ITER_BETA,
                            ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL, K_RELIEFF,
@@ -41,12 +42,15 @@ from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, ITER_BETA,
                            CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
                            Interval, OneOf, Optional, check, check_choice,
                            check_needs)
+from .core.options import (FILTER_PAIRS, IMPUTE, NPDR_NEIGHBOURHOOD, SCALE,
+                           SURVIVAL_DIFFS, SURVIVAL_REGRESSION, TWINS)
 from .core.threshold import best_first, ranking_scores
 
 __all__ = ["ReliefSelector", "ReliefF", "MuRelief", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "SWRF", "SWRFstar",
            "MultiSWRF", "MultiSWRFstar", "MultiSWRFDB", "MultiSWRFDBstar",
-           "NPDR", "Iter", "MultiTargetRReliefF", "MultiLabelReliefF"]
+           "NPDR", "Iter", "MultiTargetRReliefF", "MultiLabelReliefF",
+           "SurvivalNPDR"]
 
 
 class _Count(Constraint):
@@ -798,3 +802,146 @@ class MultiLabelReliefF(TargetSelector):
 
     def _options(self):
         return dict(super()._options(), distance=self.distance)
+
+
+def event_and_time(y, n_samples):
+    """The (event, time) float arrays of a survival target `y`:
+    scikit-survival's structured array (``Surv.from_arrays``: two fields,
+    the event then the time) or an array of two columns in that order.
+    ValueError for any other shape, or for columns that look swapped."""
+    if y is None:
+        raise ValueError("SurvivalNPDR requires y to be passed, but the "
+                         "target y is None: give each sample's event and "
+                         "time.")
+    y = np.asarray(y)
+    if y.dtype.names is not None:
+        if len(y.dtype.names) != 2 or y.ndim != 1:
+            raise ValueError(f"y as a structured array needs two fields, the "
+                             f"event then the time (scikit-survival's "
+                             f"Surv.from_arrays), got fields "
+                             f"{y.dtype.names}.")
+        columns = [y[name] for name in y.dtype.names]
+    elif y.ndim == 2 and y.shape[1] == 2:
+        columns = [y[:, 0], y[:, 1]]
+    else:
+        raise ValueError(f"Survival NPDR's y is each sample's event and time: "
+                         f"a structured array (scikit-survival's "
+                         f"Surv.from_arrays) or two columns (event, time); "
+                         f"got an array of shape {y.shape}.")
+    if len(columns[0]) != n_samples:
+        raise ValueError(f"y has {len(columns[0])} samples for the "
+                         f"{n_samples} of X.")
+    try:
+        event, time = (np.asarray(column, dtype=np.float64)
+                       for column in columns)
+    except (TypeError, ValueError):
+        raise ValueError("y's event and time must be numbers (the event 1 "
+                         "or True, 0 or False where censored).") from None
+    if (np.isin(time[~np.isnan(time)], (0, 1)).all()
+            and not np.isin(event[~np.isnan(event)], (0, 1)).all()):
+        raise ValueError("y's first column holds times and its second 0 and "
+                         "1: give the event first, then the time (as "
+                         "scikit-survival orders them).")
+    for what, column in (("events", event), ("times", time)):
+        if np.isnan(column).any():
+            row = int(np.flatnonzero(np.isnan(column))[0])
+            raise ValueError(f"y's {what} are missing (NaN) in row {row}: "
+                             f"leave such samples out.")
+    return event, time
+
+
+class SurvivalNPDR(ReliefSelector):
+    """Survival NPDR (Kampmeyer et al. 2026) of a right-censored time:
+    every feature's diff over NPDR's neighbour pairs regressed on the
+    difference of the survival times.  `y` is each sample's event and
+    time, as scikit-survival holds them (a structured array of two
+    fields, the event then the time: ``Surv.from_arrays(event, time)``),
+    or an array of two columns in that order.
+
+    ``feature_importances_`` are the coefficients b, their magnitude with
+    signed diffs (a main effect either way); ``coef_`` the coefficients
+    as fitted; ``significance="regression"`` selects by the fits' p-values
+    (``pvalues_``, ``qvalues_`` adjusted by Benjamini-Hochberg).
+    `covariates`: columns of X not scored (NaN, never selected) whose
+    signed diffs adjust every fit, as in :class:`NPDR`.  Without a
+    selection parameter, the features of positive importance are kept.
+
+    See :func:`orangecontrib.relief.core.survival_npdr.survival_npdr`,
+    whose options these are.
+    """
+    absolute = False  # the importances are ranked as they are
+
+    def __init__(self, *, diffs=SURVIVAL_DIFFS,
+                 regression=SURVIVAL_REGRESSION, impute=IMPUTE,
+                 filter_pairs=FILTER_PAIRS, covariates=(),
+                 neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,
+                 deviation=DEVIATION, ties=TIES, twins=TWINS, scale=SCALE,
+                 n_features_to_select=None, threshold=None,
+                 significance=None, alpha=ALPHA, nominal_features=None):
+        self.diffs = diffs
+        self.regression = regression
+        self.impute = impute
+        self.filter_pairs = filter_pairs
+        self.covariates = covariates
+        self.neighbourhood = neighbourhood
+        self.k_nearest = k_nearest
+        self.deviation = deviation
+        self.ties = ties
+        self.twins = twins
+        self.scale = scale
+        self.n_features_to_select = n_features_to_select
+        self.threshold = threshold
+        self.significance = significance
+        self.alpha = alpha
+        self.nominal_features = nominal_features
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.target_tags.single_output = False
+        tags.target_tags.multi_output = True
+        return tags
+
+    _covariate_columns = NPDR._covariate_columns
+
+    def fit(self, X, y):
+        """The survival NPDR fits of the features of `X` for the events
+        and times `y`."""
+        self._check_selection()
+        if self.significance not in (None, "regression"):
+            raise ValueError(f"significance={self.significance!r}: survival "
+                             f"NPDR selects by its fits' own p-values, "
+                             f"significance='regression'.")
+        X = validate_data(self, X, accept_sparse=("csr", "csc"),
+                          dtype="numeric")
+        event, time = event_and_time(y, X.shape[0])
+        if X.shape[0] < 2:
+            raise ValueError(f"Survival NPDR compares instances and needs at "
+                             f"least two; got {X.shape[0]} sample.")
+        count = self.n_features_to_select
+        if isinstance(count, numbers.Integral) and count > X.shape[1]:
+            warnings.warn(f"n_features_to_select={count} is more than the "
+                          f"{X.shape[1]} features: all of them are kept.",
+                          UserWarning)
+        options = dict(diffs=self.diffs, regression=self.regression,
+                       impute=self.impute, filter_pairs=self.filter_pairs,
+                       neighbourhood=self.neighbourhood,
+                       k_nearest=self.k_nearest, ties=self.ties,
+                       twins=self.twins, scale=self.scale, adjustment="bh")
+        if self.deviation != DEVIATION:  # MultiSURF's only
+            options["deviation"] = self.deviation
+        names = getattr(self, "feature_names_in_", None)
+        if hasattr(X, "toarray"):  # the pairs' diffs are dense anyway
+            X = X.toarray()
+        result = _core_errors(survival_npdr_columns)(
+            X, time, event, self._nominal_mask(X.shape[1]),
+            self._covariate_columns(X.shape[1]),
+            names=None if names is None else list(names), **options)
+        self.coef_ = result.coefficient
+        self.feature_importances_ = (np.abs(result.coefficient)
+                                     if self.diffs == "signed"
+                                     else result.coefficient)
+        self.pvalues_, self.qvalues_ = result.p, result.q
+        self.n_pairs_ = result.n_pairs
+        self._tested = self.significance
+        return self

@@ -11,6 +11,7 @@ attributes or the metas).  An event variable is numeric (1 an event, 0
 censored), categorical of values "0" and "1" (or one of them), or
 categorical of two values, the second the event (as "no", "yes" sort).
 """
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -187,9 +188,15 @@ class SurvivalNPDR(Scorer):
                        k_nearest=self.k_nearest, ties=self.ties)
         if self.deviation != DEVIATION:  # MultiSURF's only
             options["deviation"] = self.deviation
+        time, event = (data.get_column(columns.time),
+                       event_column(data, columns.event))
+        unknown = int((np.isnan(time) | np.isnan(event)).sum())
+        if unknown:
+            warnings.warn(f"{unknown} of the {len(time)} instances have no "
+                          f"survival time or event; survival NPDR leaves "
+                          f"them out.", UserWarning)
         result = survival_npdr(
-            X, data.get_column(columns.time),
-            event_column(data, columns.event),
+            X, time, event,
             [var.is_discrete for var in columns.attributes], covariates,
             [var.is_discrete for var in columns.covariates]
             if columns.covariates else None,

@@ -4,6 +4,8 @@ authors' R code on a simulated data set, against the slow literal
 reference (tests.reference.survival_npdr), and its checks."""
 import csv
 import os
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -182,6 +184,10 @@ def test_constant_attribute_has_no_fit():
     (lambda X, t, e: t.__setitem__(3, -1.0), {}, "not negative, got -1 in "
                                                  "row 3"),
     (lambda X, t, e: t.__setitem__(3, np.inf), {}, "finite"),
+    (lambda X, t, e: t.__setitem__(slice(None), 7.0), {},
+     "Every survival time is 7"),
+    (lambda X, t, e: t.__setitem__(slice(1, None), np.nan), {},
+     "needs at least two with a time and an event; got 1 of 24"),
     (lambda X, t, e: e.__setitem__(2, 2), {}, "got 2 in row 2"),
     (lambda X, t, e: X.__setitem__((0, 0), np.nan), {},
      "attribute 0 has missing"),
@@ -235,3 +241,67 @@ def test_the_penalised_fit_minimises_glmnets_objective(diffs, regression):
     assert got.converged and got.n_pairs == len(outcome)
     assert objective(start) <= best.fun + 1e-12
     assert (got.coefficient == 0).any() and (got.coefficient != 0).any()
+
+
+#: the lasso settings of tests/data/survival/README.md
+LASSO_SETTINGS = {
+    "binomial_absolute_lasso": dict(diffs="absolute"),
+    "binomial_signed_km_lasso": dict(diffs="signed", impute=True),
+}
+
+
+def r_lasso(setting, name="snpdr_R_lasso.csv", folder=DATA):
+    """The rows of `setting` in the stored output of
+    ``npdr_surv(regularize = TRUE)``, as float arrays by column."""
+    with open(os.path.join(folder, name), newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["setting"] == setting]
+    return {column: np.array([float(r[column]) for r in rows])
+            for column in rows[0] if column not in ("setting", "feature")}
+
+
+@pytest.mark.parametrize("setting", sorted(LASSO_SETTINGS))
+def test_the_lasso_is_the_authors_glmnet_fit(setting):
+    """npdr_surv(regression = "binomial", regularize = TRUE) on the
+    simulated data, at the lambda its cv.glmnet chose: the same pairs,
+    lambda_max and optimum (glmnet refitted to thresh 1e-22) to 1e-8;
+    glmnet's own answer, stopped at its default thresh 1e-7, to 1e-3 and
+    with the same attributes selected."""
+    names, X, _, time, event = simulated()
+    expected = r_lasso(setting)
+    got = survival_npdr_net(X, time, event, lam=expected["lambda"][0],
+                            **{key: value for key, value in R_OPTIONS.items()
+                               if key != "adjustment"},
+                            **LASSO_SETTINGS[setting])
+    assert got.converged and got.n_pairs == expected["n_pairs"][0]
+    assert_allclose(got.lambda_max, expected["lambda_max"][0], rtol=1e-12)
+    assert_allclose(got.coefficient, expected["beta_tight"], rtol=1e-8,
+                    atol=1e-11)
+    assert_allclose(got.intercept, expected["intercept_tight"][0], rtol=1e-8)
+    assert_array_equal(got.coefficient != 0, expected["beta"] != 0)
+    assert_allclose(got.coefficient, expected["beta"], rtol=1e-3)
+    assert_allclose(got.intercept, expected["intercept"][0], rtol=1e-3)
+
+
+R_SOURCES = (os.environ.get("NPDR_R_SOURCES"),
+             os.environ.get("SNPDR_R_SOURCES"))
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None
+                    or not all(R_SOURCES) or not all(map(os.path.isdir,
+                                                         R_SOURCES)),
+                    reason="needs Rscript with glmnet, and the authors' R "
+                           "code in $NPDR_R_SOURCES and $SNPDR_R_SOURCES")
+def test_the_stored_lasso_output_is_what_r_gives(tmp_path):
+    """benchmarks/snpdr_r.R run now gives the stored lasso output."""
+    script = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
+                          "benchmarks", "snpdr_r.R")
+    subprocess.run(["Rscript", script, "lasso", *R_SOURCES,
+                    os.path.join(DATA, "survival_sim.csv"),
+                    str(tmp_path / "lasso.csv")], check=True,
+                   capture_output=True, timeout=600)
+    for setting in LASSO_SETTINGS:
+        stored, now = r_lasso(setting), r_lasso(setting, "lasso.csv",
+                                                tmp_path)
+        for column in stored:
+            assert_allclose(now[column], stored[column], rtol=1e-6,
+                            atol=1e-12, err_msg=column)

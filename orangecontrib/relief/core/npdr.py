@@ -228,6 +228,18 @@ def npdr_columns(X, y, discrete=None, covariate_columns=(), *, names=None,
     result one per column of `X`, NaN (not converged) at the covariates';
     `names` name the columns in messages (None: by their index);
     `options` are :func:`npdr`'s."""
+    def fit(values, nominal, covariates, covariate_nominal, names):
+        return npdr(values, y, nominal, covariates, covariate_nominal,
+                    names=names, **options)
+    return fit_columns(fit, X, discrete, covariate_columns, names)
+
+
+def fit_columns(fit, X, discrete, covariate_columns, names):
+    """``fit(values, nominal, covariates, covariate_nominal, names)`` --
+    NPDR's or survival NPDR's, an :data:`NpdrResult` -- of the columns of
+    `X` but `covariate_columns`, which are its covariates (None when
+    there are none): every field of the result one per column of `X`,
+    NaN (not converged) at the covariates'."""
     X = as_real(X, "The data")
     n_columns = X.shape[1] if X.ndim == 2 else 0
     nominal = as_nominal_mask(discrete, n_columns)
@@ -235,11 +247,10 @@ def npdr_columns(X, y, discrete=None, covariate_columns=(), *, names=None,
     covariate[covariate_indices(covariate_columns, n_columns, names)] = True
     scored = ~covariate
     order = np.concatenate([np.flatnonzero(scored), np.flatnonzero(covariate)])
-    result = npdr(X[:, scored], y, nominal[scored],
-                  X[:, covariate] if covariate.any() else None,
-                  nominal[covariate] if covariate.any() else None,
-                  names=None if names is None else [names[c] for c in order],
-                  **options)
+    result = fit(X[:, scored], nominal[scored],
+                 X[:, covariate] if covariate.any() else None,
+                 nominal[covariate] if covariate.any() else None,
+                 None if names is None else [names[c] for c in order])
     return result._replace(**{field: spread(getattr(result, field), scored)
                               for field in PER_ATTRIBUTE})
 

@@ -54,7 +54,8 @@ from .errors import ReliefInputError
 from .glm import QR_TOLERANCE, fit_glms
 from .kaplan_meier import conditional_mean_times
 from .npdr import (NpdrResult, check_independent, check_pairs,
-                   column_labels, counted_pairs, covariate_columns, npdr_design)
+                   column_labels, counted_pairs, covariate_columns,
+                   fit_columns, npdr_design)
 from .options import (ADJUSTMENT, DEVIATION, FILTER_PAIRS, IMPUTE,
                       NPDR_NEIGHBOURHOOD, SCALE, SURVIVAL_DIFFS,
                       SURVIVAL_REGRESSION, TIES, TWINS, check)
@@ -161,6 +162,18 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
         regression="logistic" if design.logistic else "linear")
 
 
+def survival_npdr_columns(X, time, event, discrete=None,
+                          covariate_columns=(), *, names=None, **options):
+    """:func:`survival_npdr` of the columns of `X` but `covariate_columns`
+    (their indices, each once), which are its covariates: every field of
+    the result one per column of `X`, NaN at the covariates'; `names`
+    name the columns in messages; `options` are :func:`survival_npdr`'s."""
+    def fit(values, nominal, covariates, covariate_nominal, names):
+        return survival_npdr(values, time, event, nominal, covariates,
+                             covariate_nominal, names=names, **options)
+    return fit_columns(fit, X, discrete, covariate_columns, names)
+
+
 SurvivalDesign = namedtuple("SurvivalDesign", [
     "diffs_of",      # diffs_of(block): the diffs of a slice of the
                      # attributes over the pairs, (a, pairs)
@@ -242,9 +255,9 @@ def attribute_values(X):
 
 def survival_outcome(time, event, n_rows):
     """`time` and `event` as float64 (n,) arrays, NaN in the time of a row
-    without a known time or event (left out); ReliefInputError for a time
-    that is negative or infinite, an event not 0 or 1, or no event at
-    all."""
+    without a known time or event (left out); ReliefInputError for fewer
+    than two rows left, a time that is negative or infinite, an event not
+    0 or 1, no event at all, or every time the same."""
     if event is None:
         raise ReliefInputError("Survival NPDR needs the event of every "
                                "time (1: an event, 0: censored); give "
@@ -256,6 +269,11 @@ def survival_outcome(time, event, n_rows):
             raise ReliefInputError(f"The {what} have {len(array)} entries "
                                    f"for {n_rows} instances.")
     known = ~np.isnan(time) & ~np.isnan(event)
+    if known.sum() < 2:
+        raise ReliefInputError(
+            f"Survival NPDR compares instances and needs at least two with "
+            f"a time and an event; got {int(known.sum())} of {n_rows} "
+            f"(rows whose time or event is missing are left out).")
     bad = known & ~np.isin(event, (0, 1))
     if bad.any():
         row = np.flatnonzero(bad)[0]
@@ -271,6 +289,10 @@ def survival_outcome(time, event, n_rows):
         raise ReliefInputError(
             "Every time is censored (no event): survival NPDR needs "
             "instances whose event was observed.")
+    if np.ptp(time[known]) == 0:
+        raise ReliefInputError(
+            f"Every survival time is {time[known][0]:g}: survival NPDR "
+            f"compares times that differ.")
     return np.where(known, time, np.nan), np.where(known, event, 0.0)
 
 
