@@ -256,6 +256,10 @@ FIGURES = {
         (BENCH + "bench_narrow.py int8",
          BENCH + "bench_narrow.py --no-prepare sparse expression"),
         printed_table),
+    "multilabel": Figure(
+        "doc/multi-target.md", (BENCH + "bench_multilabel.py",),
+        (BENCH + "bench_multilabel.py --instances 800 --top 5,20",),
+        printed_table),
     "streaming": Figure(
         "doc/large-data.md",
         (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),
