@@ -7,6 +7,14 @@ of the add-on's ``orange.data.io.search_paths`` entry point.
 
 Origins: the UCI Machine Learning Repository, except
 
+* ``collembola.tab``: the collembola data (Kampichler, Dzeroski & Wieland
+  2000, Soil Biology and Biochemistry 32(2):197-209), 393 soil samples,
+  47 attributes of the soil and the field (3,618 values missing) and
+  three numeric targets of its springtail (Collembola) community,
+  ``class_spec``, ``class_ind`` and ``class_fols`` (the Orange class
+  variables): Clus's unit-test file ``testMTR-RealWorld.arff``
+  (github.com/knowledge-technologies/clus, GNU General Public License
+  version 3; a copy in ``tests/data/clus``), its values unchanged;
 * ``yeast.tab.gz``: the yeast multi-label data (Elisseeff & Weston 2001,
   "A kernel method for multi-labelled classification", NIPS 14), 2,417
   genes, 103 numeric attributes (``Att1`` .. ``Att103``: micro-array
