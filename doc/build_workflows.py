@@ -589,6 +589,19 @@ def interactions_xor(reg):
     return b.write("interactions-xor.ows")
 
 
+def weights_of_targets(builder, name, title, settings):
+    """File (the add-on's data set `name`, of several targets) -> Relief
+    (`title`, `settings`) -> a Data Table of its weights, in a row."""
+    from orangecontrib.relief.datasets import path
+
+    data = builder.node(FILE, (90, 120), f"File ({name})",
+                        file_settings(os.path.basename(path(name))))
+    relief = builder.node(RELIEF, (250, 120), title, settings)
+    table = builder.node(TABLE, (430, 120), "Data Table (weights)")
+    builder.link(data, "Data", relief, "Data")
+    builder.link(relief, "Weights", table, "Data")
+
+
 def multitarget_collembola(reg):
     b = Builder(reg, "Several numeric targets: soil and springtails",
                 "The collembola data (Kampichler, Dzeroski & Wieland 2000): "
@@ -601,13 +614,8 @@ def multitarget_collembola(reg):
                 "an overall ranking and one per target, from one search "
                 "for the neighbours. The Data Table shows them side by "
                 "side.")
-    data = b.node(FILE, (90, 120), "File (collembola)",
-                  file_settings("collembola.tab"))
-    relief = b.node(RELIEF, (250, 120), "Relief (every target)",
-                    {"method": "RReliefF", "__version__": 2})
-    table = b.node(TABLE, (430, 120), "Data Table (weights)")
-    b.link(data, "Data", relief, "Data")
-    b.link(relief, "Weights", table, "Data")
+    weights_of_targets(b, "collembola", "Relief (every target)",
+                       {"method": "RReliefF", "__version__": 2})
     b.note((10, 230, 515, 150),
            "1. Open Relief: only RReliefF is offered, for every target at "
            "once; the bars are the overall weights (the targets' "
@@ -632,14 +640,9 @@ def multilabel_yeast(reg):
                 "& Ventura 2015): the overall ranking by a distance of two "
                 "genes' label sets, and each label's own ReliefF ranking. "
                 "The Data Table shows them side by side.")
-    data = b.node(FILE, (90, 120), "File (yeast)",
-                  file_settings("yeast.tab.gz"))
-    relief = b.node(RELIEF, (250, 120), "Relief (every label)",
-                    {"method": "ReliefF", "label_distance": "hamming",
-                     "__version__": 2})
-    table = b.node(TABLE, (430, 120), "Data Table (weights)")
-    b.link(data, "Data", relief, "Data")
-    b.link(relief, "Weights", table, "Data")
+    weights_of_targets(b, "yeast", "Relief (every label)",
+                       {"method": "ReliefF", "label_distance": "hamming",
+                        "__version__": 2})
     b.note((10, 230, 515, 170),
            "1. Open Relief: 'Label sets differ by' chooses how far apart "
            "two genes' label sets are: the Hamming loss (the share of the "
