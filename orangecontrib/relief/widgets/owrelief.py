@@ -471,8 +471,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "Hover over a choice for what it does.")
         self.convention_combo.bind(self, "convention",
                                    self._on_option_changed)
-        # multi-label ReliefF's distance of two label sets, shown for
-        # data of several binary targets
+        # multi-label ReliefF's distance of two label sets, shown under
+        # the k for data of several binary targets
         self.label_distance_combo = GroupedComboBox(
             [(None, [(name, LABEL_DISTANCE_LABELS[name],
                       LABEL_DISTANCE_TIPS[name])
@@ -483,7 +483,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "Ventura 2015). Hover over a choice for its formula.")
         self.label_distance_combo.bind(self, "label_distance",
                                        self.commit.deferred)
-        self.label_distance_box = gui.hBox(box)
+        self.label_distance_box = gui.hBox(None)
         gui.widgetLabel(self.label_distance_box, "Label sets differ by:")
         self.label_distance_box.layout().addWidget(self.label_distance_combo)
         self._checked_spin(
@@ -698,6 +698,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._place_under_k(self.ties_combo, self.method in TAKE_TIES)
         self._place_under_k(self.convention_combo,
                             self.method in TAKE_CONVENTION)
+        self._place_under_k(self.label_distance_box, self._multilabel())
         # scikit-rebate orders tied instances by its own sort
         self.ties_combo.setEnabled(not self._as_scikit_rebate())
         for spin in self.ramp_spins:  # shown for the ramp only
@@ -718,7 +719,6 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         for control in self.stability_controls:
             control.setEnabled(self.stability)
         self._update_iter()
-        self.label_distance_box.setVisible(self._multilabel())
         self.selection_stack.setCurrentIndex(self.selection_index)
 
     def _show_target_method(self):
