@@ -34,8 +34,8 @@ to [0, 1] on the training rows) and a multi-output decision tree (at
 least five rows a leaf), and scores them on the fold's test rows by the
 Hamming loss (lower is better) and the example-based F1 (the mean over
 the rows of 2 |Y & Z| / (|Y| + |Z|), 1 where both are empty; higher is
-better).  The table gives the means over the folds, and the same models
-on every attribute.
+better).  The table gives the means over the folds \u00b1 their standard
+deviation, and the same models on every attribute.
 """
 import sys
 from collections import Counter
@@ -180,16 +180,17 @@ def cross_validated(X, Y, args):
 
 
 def table(results):
-    """The markdown lines of the means over the folds, a row per m and
-    selection."""
+    """The markdown lines of the means over the folds and their standard
+    deviations, a row per m and selection."""
     lines = ["| m | selection | kNN Hamming loss | kNN example F1 | "
              "tree Hamming loss | tree example F1 |",
              "| ---: | --- | ---: | ---: | ---: | ---: |"]
     for (m, name), by_model in sorted(results.items(),
                                       key=lambda item: item[0][0]):
-        means = [f"{value:.3f}" for model in ("kNN", "tree")
-                 for value in np.mean(by_model[model], axis=0)]
-        lines.append(f"| {m} | {name} | " + " | ".join(means) + " |")
+        cells = [f"{mean:.3f} \u00b1 {sd:.3f}" for model in ("kNN", "tree")
+                 for mean, sd in zip(np.mean(by_model[model], axis=0),
+                                     np.std(by_model[model], axis=0))]
+        lines.append(f"| {m} | {name} | " + " | ".join(cells) + " |")
     return lines
 
 
