@@ -48,6 +48,7 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from orangecontrib.relief.core import engines
+from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.estimators import relieff
 from orangecontrib.relief.core.formulas.target_sets import LABEL_DISTANCES
 from orangecontrib.relief.core.multitarget import relieff_multilabel
@@ -121,6 +122,11 @@ def rankings(X, Y, args):
                                                        kind="stable")
     for pruning in PRUNINGS:
         classes, rows = label_powerset(Y, args.min_count, pruning)
+        if len(np.unique(classes)) < 2:
+            raise SystemExit(
+                f"PPT keeps fewer than two label sets seen at least "
+                f"{args.min_count} times among {len(Y)} training rows: "
+                f"lower --min-count or take more --instances.")
         weights = relieff(X[rows], classes, k_nearest=args.k)
         ranked[f"PPT-ReliefF, {pruning}"] = np.argsort(-weights,
                                                        kind="stable")
@@ -231,8 +237,11 @@ def main(argv=None):
           f"{args.seed}), the rankings on each fold's training rows; "
           f"ReliefF k = {args.k}, kNN k = {args.neighbours}, tree leaves "
           f">= {LEAF}, PPT label sets seen >= {args.min_count} times")
-    with engines.preferring_compiled():
-        results = cross_validated(X, Y, args)
+    try:
+        with engines.preferring_compiled():
+            results = cross_validated(X, Y, args)
+    except ReliefInputError as error:  # a fold too small for a ranking
+        raise SystemExit(f"{args.data}, a training fold: {error}") from None
     print("\n".join(table(results)))
 
 
