@@ -23,7 +23,7 @@ PACKAGES = find_namespace_packages(
     include=["orangecontrib*"], exclude=["*.__pycache__"])
 
 PACKAGE_DATA = {
-    "orangecontrib.relief.datasets": ["*.tab"],
+    "orangecontrib.relief.datasets": ["*.tab", "*.tab.gz"],
     "orangecontrib.relief.widgets": ["icons/*.svg"],
     "orangecontrib.relief.tutorials": ["*.ows"],
 }

@@ -260,6 +260,10 @@ FIGURES = {
         "doc/survival.md", (BENCH + "bench_survival_auprc.py --draws r numpy",),
         (BENCH + "bench_survival_auprc.py --design main --draws r numpy",),
         printed_table),
+    "multilabel": Figure(
+        "doc/multi-target.md", (BENCH + "bench_multilabel.py",),
+        (BENCH + "bench_multilabel.py --instances 800 --top 5,20",),
+        printed_table),
     "streaming": Figure(
         "doc/large-data.md",
         (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),

@@ -283,7 +283,7 @@ def relief_significance(reg):
                   file_settings("heart_disease.tab"))
     relief = b.node(RELIEF, (250, 150), "Relief (significance)",
                     {"method": "ReliefF", "test_significance": True,
-                     "test_index": 0, "__version__": 1})
+                     "test_index": 0, "__version__": 2})
     # the weights, then the significance: Rank's columns 0 and 1
     rank = b.node(RANK, (430, 50), "Rank (by significance)",
                   {"selected_methods": NONE_OF_RANKS,
@@ -316,7 +316,7 @@ def generator_relief(reg):
                    "random_seed": 0})
     relief = b.node(RELIEF, (250, 60), "Relief",
                     {"method": "MultiSURF", "test_significance": True,
-                     "test_index": 0, "__version__": 1})
+                     "test_index": 0, "__version__": 2})
     table = b.node(TABLE, (250, 250), "Data Table")
     b.link(data, "Data", relief, "Data")
     b.link(data, "Data", table, "Data")
@@ -396,7 +396,7 @@ def relief_step_by_step(reg):
                    {"variant_index": 0, "k_nearest": 5, "speed_index": 2,
                     "__version__": 2})
     relief = b.node(RELIEF, (230, 280), "ReliefF",
-                    {"method": "ReliefF", "k_relieff": 5, "__version__": 1})
+                    {"method": "ReliefF", "k_relieff": 5, "__version__": 2})
     rank = b.node(RANK, (430, 280), "Rank",
                   {"selected_methods": {"Information Gain"},
                    "__version__": 4})
@@ -438,7 +438,7 @@ def relief_preprocess(reg):
                     "random_seed": True})
     relief = b.node(RELIEF, (290, 70), "Relief (best 5)",
                     {"method": "ReliefF", "selection_index": 0,
-                     "select_k": KEPT, "__version__": 1})
+                     "select_k": KEPT, "__version__": 2})
     knn = b.node(KNN, (290, 190), "kNN")
     rank = b.node(RANK, (290, 300), "Rank (best 5)",
                   {"selected_methods": RANK_METHODS,
@@ -500,7 +500,7 @@ def relief_stability(reg):
     relief = b.node(RELIEF, (250, 100), "Relief (stability)",
                     {"method": "ReliefF", "stability": True,
                      "n_resamples": 100, "stability_k": 5,
-                     "__version__": 1})
+                     "__version__": 2})
     table = b.node(TABLE, (430, 100), "Data Table (weights)")
     b.link(data, "Data", relief, "Data")
     b.link(relief, "Weights", table, "Data")
@@ -521,9 +521,9 @@ def consensus_rank(reg):
     data = b.node(FILE, (90, 170), "File (heart disease)",
                   file_settings("heart_disease.tab"))
     relieff = b.node(RELIEF, (220, 40), "ReliefF",
-                     {"method": "ReliefF", "__version__": 1})
+                     {"method": "ReliefF", "__version__": 2})
     multisurf = b.node(RELIEF, (220, 150), "MultiSURF",
-                       {"method": "MultiSURF", "__version__": 1})
+                       {"method": "MultiSURF", "__version__": 2})
     logistic = b.node(LOGISTIC, (220, 270), "Logistic Regression")
     consensus = b.node(CONSENSUS, (380, 150), "Consensus Ranking")
     rank = b.node(RANK, (460, 270), "Rank",
@@ -565,7 +565,7 @@ def interactions_xor(reg):
                 "2013).")
     data = b.node(GENERATOR, (60, 180), "XOR", XOR_LESSON)
     relief = b.node(RELIEF, (230, 50), "ReliefF",
-                    {"method": "ReliefF", "__version__": 1})
+                    {"method": "ReliefF", "__version__": 2})
     rank = b.node(RANK, (430, 100), "Rank",
                   {"selected_methods": RANK_METHODS,
                    "sorting": (0, DESCENDING), "__version__": 4})
@@ -589,6 +589,73 @@ def interactions_xor(reg):
     return b.write("interactions-xor.ows")
 
 
+def weights_of_targets(builder, name, title, settings):
+    """File (the add-on's data set `name`, of several targets) -> Relief
+    (`title`, `settings`) -> a Data Table of its weights, in a row."""
+    from orangecontrib.relief.datasets import path
+
+    data = builder.node(FILE, (90, 120), f"File ({name})",
+                        file_settings(os.path.basename(path(name))))
+    relief = builder.node(RELIEF, (250, 120), title, settings)
+    table = builder.node(TABLE, (430, 120), "Data Table (weights)")
+    builder.link(data, "Data", relief, "Data")
+    builder.link(relief, "Weights", table, "Data")
+
+
+def multitarget_collembola(reg):
+    b = Builder(reg, "Several numeric targets: soil and springtails",
+                "The collembola data (Kampichler, Dzeroski & Wieland 2000): "
+                "393 soil samples, 47 attributes of the soil and the field "
+                "(many values missing) and three numeric targets of the "
+                "springtail community, class_spec, class_ind and "
+                "class_fols. With several numeric targets the Relief "
+                "widget weighs the attributes by all of them at once, by "
+                "multi-target RReliefF (Petkovic, Kocev & Dzeroski 2020): "
+                "an overall ranking and one per target, from one search "
+                "for the neighbours. The Data Table shows them side by "
+                "side.")
+    weights_of_targets(b, "collembola", "Relief (every target)",
+                       {"method": "RReliefF", "__version__": 2})
+    b.note((10, 230, 515, 150),
+           "1. Open Relief: only RReliefF is offered, for every target at "
+           "once; the bars are the overall weights (the targets' "
+           "differences averaged), and hovering over a bar shows each "
+           "target's weight.\n"
+           "2. Open the Data Table: a row per attribute, the column "
+           "overall and a column per target. An attribute may matter for "
+           "one target and not for the others.\n"
+           "3. In File, make a target an attribute (or skip it) to weigh "
+           "by the others.")
+    return b.write("multitarget-collembola.ows")
+
+
+def multilabel_yeast(reg):
+    b = Builder(reg, "Several labels: the functions of yeast genes",
+                "The yeast data (Elisseeff & Weston 2001, Mulan's copy): "
+                "2,417 genes, 103 numeric attributes (expression and "
+                "phylogenetic profiles) and 14 functional classes, each "
+                "0 or 1, a gene having several. With several binary "
+                "targets the Relief widget weighs the attributes by all "
+                "the labels at once, by multi-label ReliefF (Reyes, Morell "
+                "& Ventura 2015): the overall ranking by a distance of two "
+                "genes' label sets, and each label's own ReliefF ranking. "
+                "The Data Table shows them side by side.")
+    weights_of_targets(b, "yeast", "Relief (every label)",
+                       {"method": "ReliefF", "label_distance": "hamming",
+                        "__version__": 2})
+    b.note((10, 230, 515, 170),
+           "1. Open Relief: 'Label sets differ by' chooses how far apart "
+           "two genes' label sets are: the Hamming loss (the share of the "
+           "labels on which they differ), 1 - accuracy, 1 - F1, or 1 - "
+           "subset accuracy (any difference counts fully). Hover over a "
+           "bar for each label's weight.\n"
+           "2. Open the Data Table: the overall weight and each label's "
+           "ReliefF weight, a column per label.\n"
+           "3. The documentation's page on several targets compares the "
+           "best attributes of this ranking with the label powerset's.")
+    return b.write("multilabel-yeast.ows")
+
+
 def main():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from orangewidget.settings import set_widget_settings_dir_components
@@ -604,7 +671,8 @@ def main():
                       relief_step_by_step, relief_significance,
                       generator_relief, separability_results, classdep_knn,
                       relief_preprocess, selection_curve, relief_stability,
-                      consensus_rank, interactions_xor):
+                      consensus_rank, interactions_xor,
+                      multitarget_collembola, multilabel_yeast):
             print(build(reg), flush=True)
 
 

@@ -276,6 +276,10 @@ SCENARIOS = {
     "rfsm-parity.ows": simple(("RFSM Selection", "rfsm", result_done)),
     "rfsm-zoo.ows": many_classes,
     "interactions-xor.ows": xor_lesson,
+    "multitarget-collembola.ows": simple(
+        ("Relief (every target)", "relief", relief_done)),
+    "multilabel-yeast.ows": simple(
+        ("Relief (every label)", "relief", relief_done)),
 }
 
 

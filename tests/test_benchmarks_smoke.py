@@ -152,6 +152,33 @@ def test_multitarget_benchmark_times_one_target_and_three(capsys):
     assert "200 x 5, vectorised: one target" in out and "ratio" in out
 
 
+def test_multilabel_benchmark_ranks_inside_each_fold(capsys):
+    """bench_multilabel.py on a sample of the yeast data: a row per m and
+    selection, and every attribute's row; the label powerset pruned as
+    Read's PPT prunes it (known answers); the example F1."""
+    bench = _load("bench_multilabel")
+    Y = np.array([[1, 1, 0]] * 3 + [[1, 0, 0]] * 2 + [[0, 1, 0]] * 2
+                 + [[1, 1, 1], [0, 0, 1]])
+    classes, rows = bench.label_powerset(Y, 2, "dropped")
+    assert list(rows) == [True] * 7 + [False] * 2
+    assert list(classes) == [1] * 3 + [0] * 2 + [2] * 2
+    # {0, 1, 2}: its frequent subsets {0, 1} (3 rows) beat {0} and {1};
+    # {2} has none
+    classes, rows = bench.label_powerset(Y, 2, "subsets")
+    assert list(rows) == [True] * 8 + [False]
+    assert list(classes) == [1] * 3 + [0] * 2 + [2] * 2 + [1]
+    assert bench.example_f1([[1, 1, 0], [0, 0, 0]],
+                            [[1, 0, 0], [0, 0, 0]]) == (2 / 3 + 1) / 2
+    bench.main(["--instances", "120", "--folds", "2", "--top", "3,200",
+                "--distances", "hamming,subset"])
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| 3 |")]
+    assert [row.split("|")[2].strip() for row in rows] == [
+        "ReliefF-ML, hamming", "ReliefF-ML, subset", "PPT-ReliefF, dropped",
+        "PPT-ReliefF, subsets"]
+    assert "| 103 | all |" in out and "| 200 |" not in out
+
+
 def test_interactions_benchmark_times_the_map_beside_the_weights(capsys):
     """bench_interactions.py times the map and the weights of ReliefF
     and MultiSURF and prints their ratio."""
@@ -292,6 +319,11 @@ OPTIONS = {
     "bench_ties": {"--sizes": "sizes", "--repeats": "positive_int"},
     "bench_multitarget": {"--sizes": "sizes", "--k": "positive_int",
                           "--repeats": "positive_int"},
+    "bench_multilabel": {"--top": "positive_ints", "--seed":
+                         "non_negative_int", "--k": "positive_int",
+                         "--neighbours": "positive_int",
+                         "--min-count": "positive_int",
+                         "--instances": "positive_int"},
     "bench_streaming": {"--k": "positive_int", "--m": "positive_int",
                         "--chunk-rows": "positive_int"},
     "first_contact": {"--scale": "positive_number"},
@@ -304,6 +336,8 @@ OPTIONS = {
 }
 #: script -> [(option, value)] refused besides those of its options' types
 OTHER_BAD_VALUES = {"first_contact": [("--cases", "no such case")],
+                    "bench_multilabel": [("--folds", "1"),
+                                         ("--distances", "hamming,jaccard")],
                     "bench_multitarget": [("--targets", "1"),
                                           ("--engines", "numba")],
                     "bench_wide": [("--snps", "2"), ("--snps", "1000,x"),

@@ -26,6 +26,7 @@ from orangewidget.tests.base import GuiTest
 
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.interactions import pairs_table
+from orangecontrib.relief.multitarget import MultiTargetRReliefF
 from orangecontrib.relief.significance import SIGNIFICANCE_COLUMN
 from orangecontrib.relief.tutorials.canvas import (TUTORIALS,
                                                    beyond_first_view,
@@ -85,7 +86,8 @@ def test_workflows_are_shipped():
             "generator-relief.ows", "separability.ows",
             "classdep-knn.ows", "relief-preprocess.ows",
             "selection-curve.ows", "relief-stability.ows",
-            "consensus-rank.ows", "interactions-xor.ows"} <= names
+            "consensus-rank.ows", "interactions-xor.ows",
+            "multitarget-collembola.ows", "multilabel-yeast.ows"} <= names
 
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
@@ -427,3 +429,44 @@ class TestXORLesson(OpenedWorkflow):
         finally:
             slider.setValue(10)
             self.settle()
+
+
+class TestSeveralNumericTargets(OpenedWorkflow):
+    WORKFLOW = "multitarget-collembola.ows"
+
+    def test_the_table_has_the_overall_weights_and_each_targets(self):
+        relief = self.widget("Relief (every target)")
+        self.assertEqual(relief.method, "RReliefF")
+        self.assertTrue(relief.label_distance_box.isHidden())
+        data = Table(path("collembola"))
+        expected = MultiTargetRReliefF().target_rankings(data)
+        weights = self.sent("Relief (every target)", "Weights")
+        names = ["overall", "class_spec", "class_ind", "class_fols"]
+        self.assertEqual([var.name for var in weights.domain.attributes],
+                         names)
+        for name in names:
+            np.testing.assert_allclose(
+                dict_order(weights, name, expected.get_column("attribute")),
+                expected.get_column(name), rtol=0, atol=1e-12)
+
+
+class TestSeveralLabels(OpenedWorkflow):
+    WORKFLOW = "multilabel-yeast.ows"
+
+    def test_the_labels_are_weighed_by_the_hamming_loss_offered(self):
+        relief = self.widget("Relief (every label)")
+        self.assertEqual(relief.method, "ReliefF")
+        self.assertFalse(relief.label_distance_box.isHidden())
+        self.assertEqual(relief.make_scorer().distance, "hamming")
+        weights = self.sent("Relief (every label)", "Weights")
+        self.assertEqual([var.name for var in weights.domain.attributes],
+                         ["overall"] + [f"Class{i}" for i in range(1, 15)])
+        self.assertEqual(len(weights), 103)
+        self.assertEqual(relief.scores.targets.shape, (14, 103))
+
+
+def dict_order(table, column, attributes):
+    """`table`'s `column`, its rows in the order of `attributes`."""
+    by_name = dict(zip(table.get_column("attribute"),
+                       table.get_column(column)))
+    return [by_name[name] for name in attributes]

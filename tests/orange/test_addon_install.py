@@ -2,6 +2,7 @@
 import importlib
 from importlib.metadata import entry_points
 
+import numpy as np
 from orangecanvas.registry import WidgetRegistry
 from orangewidget.workflow.discovery import WidgetDiscovery
 
@@ -74,4 +75,28 @@ def test_every_shipped_data_set_has_a_class_to_score_by():
     from orangecontrib.relief.datasets import names, path
 
     for name in names():
-        assert Table(path(name)).domain.class_var is not None, name
+        assert Table(path(name)).domain.class_vars, name
+
+
+def test_the_data_sets_of_several_targets_read_as_their_papers_describe():
+    """yeast (gzipped): 2,417 genes, 103 numeric attributes, 14 labels of
+    Elisseeff & Weston's counts (a header that named the labels first
+    would swap attributes and labels); collembola: 393 samples, 47
+    attributes with 3,618 values missing, three numeric targets."""
+    from Orange.data import Table
+
+    from orangecontrib.relief.datasets import names, path
+
+    assert {"yeast", "collembola"} <= set(names())
+    assert path("yeast") == path("yeast.tab.gz")
+    yeast = Table(path("yeast"))
+    assert yeast.X.shape == (2417, 103) and yeast.Y.shape == (2417, 14)
+    assert all(var.values == ("0", "1") for var in yeast.domain.class_vars)
+    assert list(yeast.Y.sum(axis=0)) == [762, 1038, 983, 862, 722, 597, 428,
+                                         480, 178, 253, 289, 1816, 1799, 34]
+    collembola = Table(path("collembola"))
+    assert collembola.X.shape == (393, 47)
+    assert int(np.isnan(collembola.X).sum()) == 3618
+    assert [var.name for var in collembola.domain.class_vars] == [
+        "class_spec", "class_ind", "class_fols"]
+    assert all(var.is_continuous for var in collembola.domain.class_vars)

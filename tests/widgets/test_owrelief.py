@@ -434,6 +434,51 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assertFalse(widget.Information.several_targets.is_shown())
         self.assertEqual(widget.method, "ReliefF")
 
+    def test_labels_are_weighed_by_the_label_set_distance_chosen(self):
+        """Binary targets show the label-set distance, each choice giving
+        multi-label ReliefF of that distance (and the report names it);
+        numeric targets and one class hide it."""
+        widget = self.widget
+        labels = self.several_targets(
+            lambda var: var.is_discrete and len(var.values) == 2)
+        self.send_and_wait(labels)
+        self.assertFalse(widget.label_distance_box.isHidden())
+        self.assertEqual(widget.label_distance_combo.value(), "hamming")
+        overall = {}
+        for distance in owrelief.LABEL_DISTANCES:
+            choose(widget.label_distance_combo, distance)
+            self.wait_until_finished()
+            self.assertEqual(widget.label_distance, distance)
+            self.assertEqual(widget.make_scorer().distance, distance)
+            table = self.get_output(widget.Outputs.weights)
+            expected = MultiLabelReliefF(distance=distance).target_rankings(
+                labels)
+            self.assert_same_weights(
+                dict(zip(expected.get_column("attribute"),
+                         expected.get_column("overall"))),
+                dict(zip(table.get_column("attribute"),
+                         table.get_column("overall"))))
+            overall[distance] = tuple(table.get_column("overall"))
+            widget.send_report()
+        self.assertEqual(len(set(overall.values())), len(overall))
+        for data in (self.several_targets(lambda var: var.is_continuous),
+                     self.heart):
+            self.send_and_wait(data)
+            self.assertTrue(widget.label_distance_box.isHidden())
+        self.send_and_wait(labels)
+        self.assertEqual(widget.label_distance_combo.value(), "subset")
+
+    def test_workflows_saved_before_the_label_distance_take_hamming(self):
+        widget = self.create_widget(OWRelief, stored_settings={
+            "label_distance": "f1", "__version__": 1})
+        self.assertEqual(widget.label_distance, "f1")
+        settings = {"method": "ReliefF"}
+        OWRelief.migrate_settings(settings, 1)
+        self.assertEqual(settings["label_distance"], "hamming")
+        widget = self.create_widget(OWRelief, stored_settings={
+            "label_distance": "jaccard"})
+        self.assertEqual(widget.label_distance, "hamming")
+
     def test_several_targets_get_no_test_and_say_so(self):
         widget = self.widget
         widget.test_significance = widget.stability = True

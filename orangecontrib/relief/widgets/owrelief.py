@@ -21,6 +21,7 @@ from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
 from orangecontrib.relief.core import significance
+from orangecontrib.relief.core.formulas.target_sets import LABEL_DISTANCES
 from orangecontrib.relief.multitarget import (MultiLabelReliefF,
                                               MultiTargetRReliefF,
                                               target_scorer)
@@ -117,6 +118,21 @@ SELECTION_LABELS = ("the best", "the best share (%)", "weight above",
 #: targets (its method of one target)
 TARGET_METHODS = {MultiTargetRReliefF: "RReliefF",
                   MultiLabelReliefF: "ReliefF"}
+#: the words of multi-label ReliefF's label-set distances
+#: (:data:`LABEL_DISTANCES`) and what they measure
+LABEL_DISTANCE_LABELS = {"hamming": "Hamming loss",
+                         "accuracy": "1 \u2212 accuracy",
+                         "f1": "1 \u2212 F1",
+                         "subset": "1 \u2212 subset accuracy"}
+LABEL_DISTANCE_TIPS = {
+    "hamming": "The share of the labels on which two instances differ "
+               "(the default).",
+    "accuracy": "1 \u2212 |A \u2229 B| / |A \u222a B|: 1 less the share "
+                "of the labels either instance has that both have.",
+    "f1": "1 \u2212 2 |A \u2229 B| / (|A| + |B|): as accuracy, the "
+          "labels both have counting twice.",
+    "subset": "0 for equal label sets, 1 for any difference: the label "
+              "set as one class."}
 #: what Iter's rounds control does
 ROUNDS_TIP = (f"The most rounds of Iter; they stop sooner once no weight "
               f"moves by {ITER_TOL:g}.")
@@ -246,7 +262,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                    "which are significant.")
     icon = "icons/Relief.svg"
     priority = 10
-    settings_version = 1
+    settings_version = 2
     keywords = ("relief, relieff, rrelieff, multisurf, surf, stir, npdr, "
                 "covariates, significance, feature weighting, rank, scorer, "
                 "feature selection, preprocessor, cross-validation, "
@@ -307,6 +323,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     iter_rounds = Setting(ITER_ROUNDS)
     random_seed = Setting(RANDOM_STATE)
     diff = Setting(DIFF)
+    label_distance = Setting(LABEL_DISTANCES[0])
     t_eq = Setting(T_EQ)
     t_diff = Setting(T_DIFF)
     test_significance = Setting(False)
@@ -332,6 +349,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         ConcurrentWidgetMixin.__init__(self)
         known_choices(self, {"method": METHODS, "diff": DIFFS,
                              "ties": TIE_RULES,
+                             "label_distance": LABEL_DISTANCES,
                              "convention": CONVENTIONS})
         known_flags(self)
         within_ranges(self, {"k_relieff": (1, 10000), "k_rrelieff": (1, 10000),
@@ -453,6 +471,21 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "Hover over a choice for what it does.")
         self.convention_combo.bind(self, "convention",
                                    self._on_option_changed)
+        # multi-label ReliefF's distance of two label sets, shown under
+        # the k for data of several binary targets
+        self.label_distance_combo = GroupedComboBox(
+            [(None, [(name, LABEL_DISTANCE_LABELS[name],
+                      LABEL_DISTANCE_TIPS[name])
+                     for name in LABEL_DISTANCES])],
+            tooltip="Multi-label data: how far apart two instances' label "
+                    "sets are, the difference of targets that multi-label "
+                    "ReliefF weighs the attributes by (Reyes, Morell & "
+                    "Ventura 2015). Hover over a choice for its formula.")
+        self.label_distance_combo.bind(self, "label_distance",
+                                       self.commit.deferred)
+        self.label_distance_box = gui.hBox(None)
+        gui.widgetLabel(self.label_distance_box, "Label sets differ by:")
+        self.label_distance_box.layout().addWidget(self.label_distance_combo)
         self._checked_spin(
             box, "iter_rounds", 100, "iterate", "Iter, at most rounds:",
             ROUNDS_TIP,
@@ -653,6 +686,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         if self._target_method is not None:
             self._show_target_method()
         self.diff_combo.select(self.diff)
+        self.label_distance_combo.select(self.label_distance)
         setting = self._k_setting()
         if self.method == "NPDR":
             self.k_stack.setCurrentWidget(self.covariate_box)
@@ -664,6 +698,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._place_under_k(self.ties_combo, self.method in TAKE_TIES)
         self._place_under_k(self.convention_combo,
                             self.method in TAKE_CONVENTION)
+        self._place_under_k(self.label_distance_box, self._multilabel())
         # scikit-rebate orders tied instances by its own sort
         self.ties_combo.setEnabled(not self._as_scikit_rebate())
         for spin in self.ramp_spins:  # shown for the ramp only
@@ -712,6 +747,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             f"Iter weights the distance of {', '.join(ITERABLE)} of one "
             f"class; {self.method} does not weight its distance"
             + (" by every target." if self._target_method else "."))
+
+    def _multilabel(self):
+        """Whether the data's targets are labels that multi-label ReliefF
+        weighs by (several class variables, every one binary)."""
+        return (self._target_method is not None and
+                MultiLabelReliefF.fits_targets(self.data.domain.class_vars))
 
     def _iterates(self):
         """Whether Iter wraps the chosen method (of one class)."""
@@ -878,12 +919,15 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         ramp = (dict(t_eq=self.t_eq, t_diff=self.t_diff)
                 if self.diff == "ramp" else {})
         if self._target_method is not None:
+            distance = ({"distance": self.label_distance}
+                        if self._multilabel() else {})
             return target_scorer(
                 self.data.domain.class_vars, k_nearest=self._k_nearest(),
                 ties=self.ties,
                 n_iterations=(self.n_iterations if self.sample_references
                               else None),
-                random_state=self.random_seed, diff=self.diff, **ramp)
+                random_state=self.random_seed, diff=self.diff, **ramp,
+                **distance)
         scorer = make_scorer(
             self.method, k_nearest=self._k_nearest(),
             ties=(self.ties if self.method in TAKE_TIES
@@ -1189,6 +1233,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             items.append(("Convention", CONVENTION_LABELS[self.convention]))
         if self._iterates():
             items.append(("Iter", f"at most {self.iter_rounds} rounds"))
+        if self._multilabel():
+            items.append(("Label-set distance",
+                          LABEL_DISTANCE_LABELS[self.label_distance]))
         items.append(("References",
                       f"{self.n_iterations} sampled (seed {self.random_seed})"
                       if self.sample_references else "every instance"))
@@ -1218,6 +1265,13 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             if self.scores.stable is not None:
                 self.report_paragraph("Stability",
                                       stability_text(self.scores.stable))
+
+    @classmethod
+    def migrate_settings(cls, settings, version):
+        """Workflows saved before the label-set distance was a choice
+        weighed multi-label data by the Hamming loss: they still do."""
+        if version < 2:
+            settings.setdefault("label_distance", "hamming")
 
     def onDeleteWidget(self):
         shut_down_at_once(self)
