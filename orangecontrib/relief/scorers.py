@@ -170,11 +170,15 @@ class ReliefScorer(Scorer):
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
-        self.n_iterations = n_iterations
-        self.random_state = random_state
-        self.diff = diff
-        self.t_eq = t_eq
-        self.t_diff = t_diff
+        self._keep(locals())
+
+    def _keep(self, arguments):
+        """Store a constructor's `arguments` (its ``locals()``) verbatim,
+        each as the attribute of its name, as scikit-learn's estimators
+        keep their parameters."""
+        for name, value in arguments.items():
+            if name not in ("self", "__class__"):
+                setattr(self, name, value)
 
     @classmethod
     def fits(cls, class_var):
@@ -212,9 +216,10 @@ class ReliefScorer(Scorer):
         return table_arrays(data, name, sparse=True)
 
     def _options(self, progress_callback):
-        return dict(n_iterations=self.n_iterations,
-                    random_state=self.random_state, diff=self.diff,
-                    t_eq=self.t_eq, t_diff=self.t_diff,
+        """The core's options: the scorer's parameters that its variant's
+        estimator takes, and `progress_callback`."""
+        return dict({name: value for name, value in vars(self).items()
+                     if name in self.variant.parameters},
                     progress_callback=progress_callback)
 
     def _rescorer_options(self):
@@ -248,11 +253,7 @@ class Relief(ReliefScorer):
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.ties = ties
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback), ties=self.ties)
+        self._keep(locals())
 
 
 class ReliefF(ReliefScorer):
@@ -266,13 +267,7 @@ class ReliefF(ReliefScorer):
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, ties=TIES):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.k_nearest = k_nearest
-        self.ties = ties
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    k_nearest=self.k_nearest, ties=self.ties)
+        self._keep(locals())
 
 
 class MuRelief(ReliefF):
@@ -287,13 +282,7 @@ class MuRelief(ReliefF):
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, ties=TIES, convention=CONVENTION):
-        super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
-                         t_diff, ties)
-        self.convention = convention
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    convention=self.convention)
+        self._keep(locals())
 
 
 class RReliefF(ReliefScorer):
@@ -306,16 +295,7 @@ class RReliefF(ReliefScorer):
     def __init__(self, n_iterations=None, k_nearest=K_RRELIEFF,
                  random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
                  diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.k_nearest = k_nearest
-        self.weighting = weighting
-        self.sigma = sigma
-        self.ties = ties
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    k_nearest=self.k_nearest, weighting=self.weighting,
-                    sigma=self.sigma, ties=self.ties)
+        self._keep(locals())
 
     def rescorer(self, arrays):
         return significance.rrelieff_rescorer(
@@ -333,13 +313,7 @@ class DReliefF(ReliefF):
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, clip_negative=True, ties=TIES):
-        super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
-                         t_diff, ties)
-        self.clip_negative = clip_negative
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    clip_negative=self.clip_negative)
+        self._keep(locals())
 
 
 class PDReliefF(DReliefF):
@@ -356,13 +330,7 @@ class PDReliefF(DReliefF):
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, a=double.DEFAULT_EXPONENT, s=double.DEFAULT_S,
                  clip_negative=True, ties=TIES):
-        super().__init__(n_iterations, k_nearest, random_state, diff, t_eq,
-                         t_diff, clip_negative, ties)
-        self.a = a
-        self.s = s
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback), a=self.a, s=self.s)
+        self._keep(locals())
 
 
 class ClassDependentScorer(ReliefScorer):
@@ -380,13 +348,7 @@ class ClassDependentScorer(ReliefScorer):
     def __init__(self, k_nearest=K_CLASS_DEPENDENT, n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, ties=TIES):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.k_nearest = k_nearest
-        self.ties = ties
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    k_nearest=self.k_nearest, ties=self.ties)
+        self._keep(locals())
 
     def class_weights(self, data, progress_callback=None):
         """The (classes x attributes) matrix: row c holds the weights of the
@@ -423,14 +385,7 @@ class IWCDRelief(ClassDependentScorer):
                  update="as_printed", n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, ties=TIES):
-        super().__init__(k_nearest, n_iterations, random_state, diff, t_eq,
-                         t_diff, ties)
-        self.threshold = threshold
-        self.update = update
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    threshold=self.threshold, update=self.update)
+        self._keep(locals())
 
 
 class RFSMScorer(ReliefScorer):
@@ -454,16 +409,8 @@ class RFSMScorer(ReliefScorer):
     def __init__(self, score="gain", k_nearest=K_RFSM, n_iterations=None,
                  random_state=RANDOM_STATE, priors="eq2", diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self._keep(locals())
         self.score = check_choice("score", score, self.SCORES)
-        self.k_nearest = k_nearest
-        self.priors = priors
-        self.ties = ties
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback), score=self.score,
-                    k_nearest=self.k_nearest, priors=self.priors,
-                    ties=self.ties)
 
     def search(self, data, progress_callback=None):
         """The :class:`~orangecontrib.relief.core.subsets.SearchResult` of
@@ -520,12 +467,7 @@ class MultiSURF(NeighbourhoodScorer):
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  deviation=DEVIATION, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.deviation = deviation
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    deviation=self.deviation)
+        self._keep(locals())
 
 
 class MultiSURFstar(MultiSURF):
@@ -548,13 +490,7 @@ class WeightedNeighbourhoodScorer(ReliefScorer):
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  convention=CONVENTION, deviation=DEVIATION, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
-        self.convention = convention
-        self.deviation = deviation
-
-    def _options(self, progress_callback):
-        return dict(super()._options(progress_callback),
-                    convention=self.convention, deviation=self.deviation)
+        self._keep(locals())
 
 
 class SWRF(WeightedNeighbourhoodScorer):
@@ -887,13 +823,8 @@ class NPDR(ReliefScorer):
                  k_nearest=None, deviation=DEVIATION, adjustment=ADJUSTMENT,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
-        super().__init__(n_iterations, random_state, diff, t_eq, t_diff)
+        self._keep(locals())
         self.covariates = check("covariates", covariates)
-        self.neighbourhood = neighbourhood
-        self.k_nearest = k_nearest
-        self.deviation = deviation
-        self.adjustment = adjustment
-        self.ties = ties
 
     def _options(self, progress_callback):
         if self.n_iterations is not None:

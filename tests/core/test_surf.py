@@ -67,16 +67,23 @@ def weights(X, y, discrete=None, **options):
 # The literal definitions
 # =================================================================
 
+#: each method with the deviations it reads: MultiSURF's thresholds read
+#: it, SURF's do not (:func:`test_surf_ignores_the_deviation`)
+METHOD_DEVIATIONS = [(method, deviation) for method in METHODS
+                     for deviation in ("population", "sample")
+                     if method.startswith("multisurf")
+                     or deviation == "population"]
+
+
 @each_engine
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method, deviation", METHOD_DEVIATIONS)
 @pytest.mark.parametrize("task, n_classes", TASKS)
 @pytest.mark.parametrize("diff", ["linear", "squared", "ramp"])
-@pytest.mark.parametrize("deviation", ["population", "sample"])
 @pytest.mark.parametrize("grid", [False, True])
-def test_the_literal_definition(engine, method, task, n_classes, diff,
-                                deviation, grid):
+def test_the_literal_definition(engine, method, deviation, task, n_classes,
+                                diff, grid):
     """Missing values, a nominal column; every method, task, diff and
-    deviation (SURF's must ignore the deviation)."""
+    the deviations the method reads."""
     X, y, discrete = random_data(7 + n_classes, n=36, n_classes=n_classes,
                                  grid=grid, task=task)
     ramp = GRID_RAMP if grid and diff == "ramp" else {}
@@ -87,6 +94,21 @@ def test_the_literal_definition(engine, method, task, n_classes, diff,
                       deviation=deviation, diff=diff, **ramp)
     assert_allclose(got, expected, rtol=0, atol=1e-9)
     assert np.abs(expected).max() > 1e-3  # not a comparison of zeros
+
+
+@each_engine
+@pytest.mark.parametrize("method", ["surf", "surf*"])
+@pytest.mark.parametrize("task, n_classes", TASKS)
+def test_surf_ignores_the_deviation(engine, method, task, n_classes):
+    """SURF's threshold is the mean of all distances: the sample's
+    deviation gives the population's weights."""
+    X, y, discrete = random_data(7 + n_classes, n=36, n_classes=n_classes,
+                                 task=task)
+    with forced(engine):
+        got = [weights(X, y, discrete, method=method, task=task,
+                       deviation=deviation)
+               for deviation in ("population", "sample")]
+    assert_array_equal(got[0], got[1])
 
 
 def exact_distances(X):

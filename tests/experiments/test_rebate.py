@@ -335,8 +335,9 @@ def test_a_peer_runs_beside_ours_where_it_applies(tmp_path):
 
 
 @pytest.mark.parametrize("options, message", [
-    (dict(methods=("MultiSURF", "MultiSURF**")), "unknown"),
-    (dict(methods=()), "unknown or no methods"),
+    (dict(methods=("MultiSURF", "MultiSURF**")),
+     r"methods must be some of .*, got \['MultiSURF\*\*'\]"),
+    (dict(methods=()), "methods must be some of .*, got none"),
     (dict(replicates=0), "replicates must be at least 1"),
     (dict(folder="/no/such/folder"), "not a folder"),
 ])

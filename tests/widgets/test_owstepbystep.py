@@ -648,7 +648,7 @@ class TestAbsentClassValues(base.WidgetTest):
 
     def test_relief_runs_on_two_classes_present_of_three(self):
         widget = self.widget
-        two = parity(40, seed=1)  # classes 0 and 1, declared as 0, x, 1
+        two = parity(20, seed=1)  # classes 0 and 1, declared as 0, x, 1
         declared = with_absent_classes(two, ["0", "x", "1"])
         self.send_signal(widget.Inputs.data, declared)
         self.assertTrue(widget.variant_buttons.buttons[0].isEnabled())

@@ -140,7 +140,7 @@ class TestTheLesson(base.WidgetTest):
 
     def test_the_end_of_a_pass_gives_the_relief_widgets_weights(self):
         widget = self.widget
-        data = self.parity[:40]
+        data = self.parity[:20]  # a pass of 20 steps: every stage shown
         self.send_signal(widget.Inputs.data, data)
         widget.variant_buttons.buttons[1].click()  # ReliefF, k = 3
         for _ in range(len(data) - 1):

@@ -58,8 +58,9 @@ from .errors import ReliefInputError
 from .sampling import BYTES_PER_REFERENCE, check_memory
 from .options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
                       THRESHOLD, TIES, PositiveInt, check, check_choice,
-                      check_distance_weights, check_ramp)
+                      check_distance_weights)
 from .prepare import prepare
+from .validation import validated
 
 __all__ = ["cdrelief", "iwcdrelief", "ClassDependentRelief",
            "class_references", "prior_summary", "UPDATES"]
@@ -87,8 +88,6 @@ def class_references(groups, n_groups, n_iterations, random_state):
     scale : float64 array (m,)
         1 / T_c of each reference's class.
     """
-    n_iterations = check("n_iterations", n_iterations)
-    random_state = check("random_state", random_state)
     if n_iterations is not None:
         check_memory("n_iterations",
                      n_iterations * n_groups * BYTES_PER_REFERENCE)
@@ -112,7 +111,6 @@ def _check_update(update):
 def _prepared(X, y, discrete, diff, t_eq, t_diff, chosen):
     """The squared-diff data (search, d1, d2) and the update data, for the
     engine `chosen` (the squared diff reads no thresholds)."""
-    diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     squared = prepare(X, y, discrete, task="classification", diff="squared",
                       engine=chosen)
     update = squared if diff == "squared" else prepare(
@@ -168,13 +166,13 @@ class ClassDependentRelief:
     the methods can use.
     """
 
+    @validated
     def __init__(self, X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF,
                  distance_weights=None, n_classes=None, ties=TIES,
                  progress_callback=None):
-        self.k_nearest = check("k_nearest", k_nearest)
-        n_iterations = check("n_iterations", n_iterations)
+        self.k_nearest = k_nearest
         chosen = engines.choose_for(X, n_iterations,
                                     (preparation.CLASS_DEPENDENT,))
         self.kernels = engines.kernels(chosen)
@@ -189,7 +187,7 @@ class ClassDependentRelief:
             random_state)
         self.neighbours = self.kernels.find_neighbours(
             self.squared, self.refs, self.k_nearest, weights,
-            progress_callback, ties=check("ties", ties))
+            progress_callback, ties=ties)
         self.weights = np.ones(n_attrs) if weights is None else weights
         counts = np.bincount(self.squared.groups,
                              minlength=self.squared.n_groups)
@@ -282,6 +280,7 @@ def cdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
         progress_callback=progress_callback).cdrelief()
 
 
+@validated
 def iwcdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
                threshold=THRESHOLD, update="as_printed", n_iterations=None,
                random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -324,7 +323,6 @@ def iwcdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
     ----------
     Qiu & He (2019), eq. 5, 6 and the algorithm of section 3.2.
     """
-    threshold = check("threshold", threshold)
     _check_update(update)
     return ClassDependentRelief(
         X, y, discrete, k_nearest=k_nearest, n_iterations=n_iterations,

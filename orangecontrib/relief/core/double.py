@@ -48,7 +48,8 @@ from .engines import kernels, preparation
 from .errors import ReliefInputError
 from .estimators import prepared
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
-                      Interval, PositiveInt, check, check_distance_weights)
+                      Interval, PositiveInt, check_distance_weights)
+from .validation import validated
 
 #: Defaults of pdReliefF (Prat & Belanche 2006, section 3.1): c(t) = (t/m)^2
 #: and the s that leaves 1/3 of the area below f (eq. 3.5, see solve_s).
@@ -85,13 +86,13 @@ def double_weights(data, refs, k_nearest, distance_weights, *, clip_negative,
         Called with the fraction of references done; may raise to stop.
     """
     n_attrs = data.exact.values.shape[0]
-    k = min(check("k_nearest", k_nearest), data.n_instances)  # all of them
+    k = min(k_nearest, data.n_instances)  # all of them
     fixed = check_distance_weights(distance_weights, n_attrs)
     fixed = np.ones(n_attrs) if fixed is None else fixed
     refs = np.ascontiguousarray(refs, dtype=np.int64)
     return kernels(data.engine).double_relieff(
-        data, refs, k, fixed, check("clip_negative", clip_negative),
-        float(exponent), float(s), check("ties", ties), progress_callback)
+        data, refs, k, fixed, clip_negative, float(exponent), float(s),
+        ties, progress_callback)
 
 
 def content_ranks(values):
@@ -131,11 +132,12 @@ def _prepared(X, y, discrete, n_iterations, random_state, diff, t_eq, t_diff):
     data, refs, _ = prepared(X, y, discrete, n_iterations, random_state,
                              task="classification", diff=diff, t_eq=t_eq,
                              t_diff=t_diff, parts=(preparation.DOUBLE,))
-    if check("n_iterations", n_iterations) is None:
+    if n_iterations is None:
         refs = content_order(data)
     return data, refs
 
 
+@validated
 def drelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
              distance_weights=None, clip_negative=True, ties=TIES,
@@ -189,6 +191,7 @@ def drelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
                           progress_callback=progress_callback)
 
 
+@validated
 def pdrelieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
               random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
               distance_weights=None, a=DEFAULT_EXPONENT, s=DEFAULT_S,

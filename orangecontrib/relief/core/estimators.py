@@ -19,13 +19,13 @@ from .engines import preparation
 from .engines.interface import Engine
 from .errors import ReliefInputError
 from .options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ,
-                      TIES, check, check_choice, check_distance_weights,
-                      check_needs, check_ramp)
+                      TIES, check_choice, check_distance_weights, check_needs)
 from .prepare import PreparedData, prepare
 from .tables import DIFF_KINDS
 from .targets import TASKS
 from .sampling import check_client, check_memory, reference_instances
 from .streaming import MissingValues, relieff_streaming
+from .validation import validated
 
 WEIGHTINGS = ("exp_rank", "equal")
 
@@ -44,8 +44,8 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     variants whose search and rule read it: :func:`neighbours_of` and
     :func:`.compact.rules.by_columns`), and with ``compact="always"`` any
     data (TuRF's, whose rounds take columns of it); otherwise such data
-    are scaled to float64 tables as a whole (:func:`.prepare.prepare`)."""
-    n_iterations = check("n_iterations", n_iterations)
+    are scaled to float64 tables as a whole (:func:`.prepare.prepare`).
+    The options are the caller's, checked (:func:`.validation.validated`)."""
     compact = compact == "always" or compact and is_compact(X)
     if compact:  # kernels of the compact search and rules as well
         parts = tuple(parts) + (preparation.COMPACT,)
@@ -59,7 +59,6 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
         chosen = (engines.choose_for(X, n_iterations, parts)
                   if check_client(client) is None else engines.COMPILED)
         if compact:
-            diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
             data = read(X, y, discrete,
                         task=check_choice("task", task, TASKS),
                         kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
@@ -101,12 +100,14 @@ BYTES_PER_NEIGHBOUR = 32
 
 def neighbours_of(kernels: Engine, data, refs, k_nearest, distance_weights,
                   progress_callback, client=None, ties=TIES):
-    """The engine's neighbour search with the options checked, on a Dask
-    cluster when given its `client` (the compiled engine's search only):
-    the :class:`.neighbours.NeighbourLists` of `refs` by the tie rule
-    `ties`.  A k above the number of instances means all of them (each
-    engine's lists are at most that long, whatever k)."""
-    k, ties = check("k_nearest", k_nearest), check("ties", ties)
+    """The engine's neighbour search, on a Dask cluster when given its
+    `client` (the compiled engine's search only): the
+    :class:`.neighbours.NeighbourLists` of `refs` by the tie rule `ties`.
+    A k above the number of instances means all of them (each engine's
+    lists are at most that long, whatever k).  The options are the
+    caller's, checked (:func:`.validation.validated`); the distance
+    weights are checked here, against the data."""
+    k = k_nearest
     # the lists, a reference's k of every class, are held at once
     check_memory("n_iterations" if len(refs) > data.n_instances
                  else "k_nearest", len(refs) * data.n_groups
@@ -122,6 +123,7 @@ def neighbours_of(kernels: Engine, data, refs, k_nearest, distance_weights,
                                    progress_callback, ties=ties, **on_cluster)
 
 
+@validated
 def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
             random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
             distance_weights=None, ties=TIES, progress_callback=None,
@@ -220,6 +222,7 @@ def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
         client=client, narrow=True)
 
 
+@validated
 def relieff_columns(X, y, discrete=None, *, k_nearest=K_RELIEFF,
                     n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                     t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
@@ -256,6 +259,7 @@ def reference_draws(refs, n, n_iterations, random_state):
         yield reference_instances(n, n_iterations, random_state)
 
 
+@validated
 def relief(X, y, discrete=None, *, n_iterations=None,
            random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
            distance_weights=None, ties=TIES, progress_callback=None,
@@ -282,6 +286,7 @@ def relief(X, y, discrete=None, *, n_iterations=None,
                            progress_callback, client, ties)
 
 
+@validated
 def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     """Unnormalised influence d1 of the r-th nearest neighbour, r = 1..k.
 
@@ -290,9 +295,7 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     Only the first `count` ranks (default k) are returned: a k above the
     number of instances needs no more.
     """
-    k_nearest = check("k_nearest", k_nearest)
     check_choice("weighting", weighting, WEIGHTINGS)
-    sigma = check("sigma", sigma)
     count = k_nearest if count is None else min(count, k_nearest)
     check_needs("sigma", sigma, None, "weighting='exp_rank'",
                 weighting == "exp_rank")
@@ -308,6 +311,7 @@ def rank_weights(k_nearest, weighting="exp_rank", sigma=None, count=None):
     return influence
 
 
+@validated
 def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
              random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
              diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
@@ -345,7 +349,7 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
     attribute estimation in regression. ICML-97.  Robnik-Sikonja &
     Kononenko (2003), Machine Learning 53, Fig. 3.
     """
-    k = check("k_nearest", k_nearest)
+    k = k_nearest
     data, refs, kernels = prepared(
         X, y, discrete, n_iterations, random_state, task="regression",
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,

@@ -50,6 +50,7 @@ from .sampling import reference_instances
 from .tables import DIFF_KINDS
 from .targets import class_groups
 from .values import as_real, scale_columns
+from .validation import validated
 
 #: the influence of a neighbour by its rank: RReliefF's exp(-(r /
 #: sigma)^2), equal, or Clus's exp(-(sigma (r - 1))^2)
@@ -231,6 +232,7 @@ def weights_of(sums, m):
                      for c in range(len(n_dc))])
 
 
+@validated
 def rrelieff_multitarget(X, Y, discrete=None, *, k_nearest=K_RRELIEFF,
                          n_iterations=None, random_state=RANDOM_STATE,
                          weighting="exp_rank", sigma=None, diff=DIFF,
@@ -302,6 +304,7 @@ def rrelieff_multitarget(X, Y, discrete=None, *, k_nearest=K_RRELIEFF,
     return rescore if rescorer else rescore(Y)
 
 
+@validated
 def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
                        n_iterations=None, random_state=RANDOM_STATE,
                        distance="hamming", weighting="equal", sigma=None,

@@ -39,8 +39,9 @@ from .compact.rules import by_columns, is_blocked, progress_shares
 from .engines import preparation
 from .estimators import BYTES_PER_NEIGHBOUR, prepared
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, CONVENTION, T_DIFF,
-                      T_EQ, TIES, check, check_needs)
+                      T_EQ, TIES, check_needs)
 from .sampling import check_memory
+from .validation import validated
 
 __all__ = ["murelief"]
 
@@ -105,6 +106,7 @@ def scikit_rebate_miss_shares(neighbours, own, n_classes):
     return neighbours.mapped(change)
 
 
+@validated
 def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
              convention=CONVENTION, n_iterations=None,
              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
@@ -153,8 +155,8 @@ def murelief(X, y, discrete=None, *, k_nearest=K_RELIEFF,
     0.8 (UrbsLab, ``skrebate/murelief.py``) implements it; ReliefF's update
     after Kononenko (1994).
     """
-    k, ties = check("k_nearest", k_nearest), check("ties", ties)
-    scikit_rebate = check("convention", convention) == SCIKIT_REBATE
+    k = k_nearest
+    scikit_rebate = convention == SCIKIT_REBATE
     check_needs("ties", ties, TIES, "convention='add-on'",
                 not scikit_rebate)
     data, refs, kernels = prepared(

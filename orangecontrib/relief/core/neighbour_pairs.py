@@ -42,6 +42,7 @@ from .options import (DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF, T_DIFF, T_EQ,
                       TIES, check, check_choice)
 from .prepare import TASKS
 from .sampling import check_memory
+from .validation import validated
 from .subsets.rfsm import (classification_pairs, regression_coefficients,
                            regression_ranks)
 
@@ -64,6 +65,7 @@ NeighbourPairs = namedtuple("NeighbourPairs", [
 ], defaults=(None,))
 
 
+@validated(k_nearest=None)  # None: the default of the task
 def method_pairs(X, y, discrete=None, *, method="relieff",
                  task="classification", k_nearest=None, deviation=DEVIATION,
                  weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
@@ -114,7 +116,7 @@ def method_pairs(X, y, discrete=None, *, method="relieff",
         weights = (rank_weights(k, weighting, sigma, count=data.n_instances)
                    if task == "regression" else None)
         return pairs_of_lists(data, refs, lists, weights, kernels)
-    ddof = SIGMAS[check("deviation", deviation)]
+    ddof = SIGMAS[deviation]
     check_memory("the neighbour pairs",
                  data.n_instances ** 2 // 3 * BYTES_PER_PAIR)
     first, second = kernels.neighbour_pairs(

@@ -52,14 +52,15 @@ from .formulas.neighbourhoods import SIGMAS
 from .formulas.diffs import transform
 from .formulas.npdr import (KTH_LIMIT, MAX_ITERATIONS, MAX_LEVELS,
                             MULTISURF_LIMIT, SINGULAR, SURF_LIMIT, authors_k)
-from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
-                      PARAMETERS, SCALE, T_DIFF, T_EQ, TIES, TWINS, check,
-                      check_choice, check_needs)
+from .options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE,
+                      T_DIFF, T_EQ, TIES, TWINS, check, check_choice,
+                      check_needs)
 from .targets import TASKS, as_nominal_mask, class_groups
 from .values import as_real
 from .progress import wrap_callback
 from .sampling import check_memory
 from .significance import adjust
+from .validation import validated
 
 NpdrResult = namedtuple("NpdrResult", [
     "coefficient",     # (a,) b_A, the coefficient of the attribute's diff
@@ -306,6 +307,8 @@ Design = namedtuple("Design", [
 ])
 
 
+@validated(neighbourhood="npdr_neighbourhood", k_nearest="npdr_k",
+           ties="npdr_ties", covariates=None)  # their values, not names
 def npdr_design(X, y, discrete=None, covariates=None,
                 covariate_discrete=None, *, task="classification",
                 neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,
@@ -322,18 +325,13 @@ def npdr_design(X, y, discrete=None, covariates=None,
         references in increasing order and each one's neighbours too; the
         :data:`Design` of the fits.
     """
-    neighbourhood = PARAMETERS["npdr_neighbourhood"]("neighbourhood",
-                                                     neighbourhood)
-    k_nearest = PARAMETERS["npdr_k"]("k_nearest", k_nearest)
-    ties = PARAMETERS["npdr_ties"]("ties", ties)
-    twins = check("twins", twins)
     relieff = neighbourhood == "relieff"
     check_needs("k_nearest", k_nearest, None, "neighbourhood='relieff'",
                 relieff)
     check_needs("ties", ties, TIES, "neighbourhood='relieff'", relieff)
-    check_needs("deviation", check("deviation", deviation), DEVIATION,
+    check_needs("deviation", deviation, DEVIATION,
                 "neighbourhood='multisurf'", neighbourhood == "multisurf")
-    raw = check("scale", scale) == "none"
+    raw = scale == "none"
     if raw and diff != "linear":
         raise ReliefInputError(f"scale='none' (the R package's raw "
                                f"differences) needs diff='linear', got "
@@ -403,7 +401,7 @@ def find_pairs(data, refs, kernels, neighbourhood, k_nearest, deviation,
         raise ReliefInputError("NPDR needs at least two instances with a "
                                "known target.")
     if neighbourhood != "relieff":
-        ddof = SIGMAS[check("deviation", deviation)]
+        ddof = SIGMAS[deviation]
         return kernels.neighbour_pairs(data, RULES[neighbourhood], 1, ddof,
                                        exclude_twins, weights,
                                        progress_callback) + (None,)

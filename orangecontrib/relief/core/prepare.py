@@ -22,12 +22,13 @@ import scipy.sparse as sp
 
 from .engines import COMPILED, kernels
 from .errors import ReliefInputError
-from .options import DIFF, T_DIFF, T_EQ, check_choice, check_ramp
+from .options import DIFF, T_DIFF, T_EQ, check_choice
 from .tables import DIFF_KINDS, ExactTables, SearchTables, exact_tables
 from .compact.data import read
 from .columns import is_column_source
 from .compact.store import dense_values, is_compact
 from .targets import TASKS, as_nominal_mask, as_target, target_groups
+from .validation import validated
 from .values import as_real, check_finite, scale_columns
 
 
@@ -114,6 +115,7 @@ def known_target_rows(X, y, discrete):
     return X, y, nominal, kept_rows
 
 
+@validated
 def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
             t_eq=T_EQ, t_diff=T_DIFF, engine=COMPILED):
     """Validate `X`, `y` and build the tables the search and the rules read.
@@ -143,7 +145,6 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
     ReliefInputError
         For empty data, a single class, infinite values, bad codes or options.
     """
-    diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     kind = DIFF_KINDS[diff]
     check_choice("task", task, TASKS)
     if is_compact(X):

@@ -6,9 +6,10 @@ import os
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import check
+from .validation import validated
 
 
+@validated
 def reference_instances(n, n_iterations, random_state):
     """Indices of the reference instances R_1 .. R_m.
 
@@ -17,8 +18,6 @@ def reference_instances(n, n_iterations, random_state):
     ``numpy.random.default_rng(random_state)``, as Relief's "randomly
     select an instance" (Kira & Rendell 1992).
     """
-    n_iterations = check("n_iterations", n_iterations)
-    random_state = check("random_state", random_state)
     if n_iterations is None:
         return np.arange(n)
     check_memory("n_iterations", n_iterations * BYTES_PER_REFERENCE)

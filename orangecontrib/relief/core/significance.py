@@ -35,6 +35,7 @@ from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
                       TIES, VARIANCE, check, check_needs)
 from .r_pairs import r_pair_sums
+from .validation import validated
 from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
@@ -178,6 +179,7 @@ def no_verdict(result, names):
     return f"STIR gives no verdict (p is NaN) for {which}: {result.note}."
 
 
+@validated
 def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
                       n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                       t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
@@ -280,6 +282,7 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
         progress_callback=progress_callback)[1]
 
 
+@validated
 def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
                      k_nearest=K_RELIEFF, deviation=DEVIATION,
                      variance=VARIANCE, r_compatible=R_COMPATIBLE,
@@ -298,22 +301,19 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
             f"neighbourhood must be one of "
             f"{', '.join(map(repr, STIR_NEIGHBOURHOODS))}, got "
             f"{neighbourhood!r}.")
-    variance = check("variance", variance)
     check_needs("k_nearest", k_nearest, K_RELIEFF, "neighbourhood='relieff'",
                 neighbourhood == "relieff")
     check_needs("deviation", deviation, DEVIATION,
                 "neighbourhood='multisurf' or 'multisurf*'",
                 neighbourhood.startswith("multisurf"))
-    r_compatible = check("r_compatible", r_compatible)
     # R's pairs break ties at the k-th distance as R's stable sort does
-    check_needs("ties", check("ties", ties), TIES,
+    check_needs("ties", ties, TIES,
                 "neighbourhood='relieff' and r_compatible=False",
                 neighbourhood == "relieff" and not r_compatible)
     references = dict(n_iterations=n_iterations, random_state=random_state)
     options = dict(diff=diff, t_eq=t_eq, t_diff=t_diff,
                    progress_callback=progress_callback)
     if r_compatible:
-        k_nearest = check("k_nearest", k_nearest)
         data, refs, _ = prepared(X, y, discrete, task="classification",
                                  diff=diff, t_eq=t_eq, t_diff=t_diff,
                                  **references)
@@ -478,6 +478,7 @@ def as_targets(targets):
     return targets
 
 
+@validated
 def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
                       n_iterations=None, random_state=RANDOM_STATE,
                       weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
@@ -487,7 +488,7 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
     ``rescore(y_permuted)`` applies the rule to them (for
     :func:`permutation_test`).  ``rescore(y)`` equals
     :func:`.estimators.rrelieff` with the same options."""
-    k = check("k_nearest", k_nearest)
+    k = k_nearest
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task="regression",
                                    diff=diff, t_eq=t_eq, t_diff=t_diff,
@@ -505,6 +506,7 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
     return rescore
 
 
+@validated
 def surf_rescorer(X, y, discrete=None, *, method="multisurf",
                   task="classification", deviation=DEVIATION,
                   n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,

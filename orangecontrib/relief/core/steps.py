@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import ReliefInputError
+from .validation import validated
 from .estimators import neighbours_of, prepared, reference_instances
 from .neighbours import Neighbours, NeighbourLists
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
@@ -169,11 +170,12 @@ class ReliefSteps:
         classes.
     """
 
+    @validated(k_nearest=None)  # read only by a variant that takes one
     def __init__(self, X, y, discrete=None, *, variant="ReliefF",
                  k_nearest=K_RELIEFF, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
                  ties=TIES):
         self.variant = check_choice("variant", variant, VARIANTS)
-        self.ties = check("ties", ties)
+        self.ties = ties
         shown = by_name(variant)
         self.k_nearest = (check("k_nearest", k_nearest) if shown.takes_k
                           else 1)

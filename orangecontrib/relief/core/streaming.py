@@ -34,13 +34,14 @@ from .errors import ReliefInputError
 from .sampling import check_client, reference_instances
 from .formulas.ties import SHARE
 from .neighbours import Neighbours, NeighbourLists
-from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
-                      check, check_ramp)
+from .options import DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES
 from .targets import as_nominal_mask, as_target, class_groups
 from .values import (as_real, check_codes, check_dtype, check_finite,
                      scale_rows)
 from .progress import report, wrap_callback
 from .tables import DIFF_KINDS, exact_tables
+from .validation import validated
+
 
 class MissingValues(ReliefInputError):
     """The streamed data has missing values, which streaming cannot
@@ -229,6 +230,7 @@ def merge(best_d, best_i, dist, index, k, ties):
     return d[:count], i[:count]
 
 
+@validated
 def relieff_streaming(X, y, discrete=None, *, n_iterations,
                       k_nearest=K_RELIEFF, random_state=RANDOM_STATE,
                       diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
@@ -258,10 +260,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
         raise ReliefInputError("The data has no attributes to score.")
     y = as_target(y, n)
     nominal = as_nominal_mask(discrete, n_attrs)
-    diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
-    k = check("k_nearest", k_nearest)
-    ties = check("ties", ties)
-    chunk_rows = check("chunk_rows", chunk_rows)
+    k = k_nearest
     known = ~np.isnan(y)
     kept = np.flatnonzero(known)  # instance number -> row of X
     if len(kept) == 0:

@@ -34,6 +34,7 @@ import numpy as np
 
 from . import engines
 from .errors import ReliefInputError
+from .validation import validated
 from .estimators import (prepared, rank_weights, reference_instances,
                          rrelieff_weights)
 from .formulas.diffs import attribute_diffs
@@ -86,17 +87,18 @@ class SubsetRelief:
         Of the search of the lists.
     """
 
+    @validated(k_nearest=None)  # None: the rule's default
     def __init__(self, X, y, discrete=None, *, rule="relieff",
                  k_nearest=None, n_iterations=None, random_state=RANDOM_STATE,
                  weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, share=SUBSAMPLE, ties=TIES,
                  progress_callback=None):
         self.rule = check_choice("rule", rule, RULES)
-        self.ties = check("ties", ties)
+        self.ties = ties
         self.k = (DEFAULT_K[rule] if k_nearest is None or rule == "relief"
                   else check("k_nearest", k_nearest))
-        self.n_iterations = check("n_iterations", n_iterations)
-        self.random_state = check("random_state", random_state)
+        self.n_iterations = n_iterations
+        self.random_state = random_state
         if not (isinstance(share, (int, float)) and 0 < share <= 1):
             raise ReliefInputError(f"share must be a number in (0, 1], got "
                                    f"{share!r}.")

@@ -17,10 +17,11 @@ from .compact.rules import is_blocked
 from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import prepared, reference_draws, rrelieff_weights
-from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ, check,
+from .options import (DEVIATION, DIFF, RANDOM_STATE, T_DIFF, T_EQ,
                       check_distance_weights)
 from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import stir_sums
+from .validation import validated
 
 #: method -> (thresholds from the reference's own distances, far scoring)
 NEIGHBOURHOODS = {
@@ -44,7 +45,7 @@ def neighbourhood_kind(method, deviation):
             f"method must be one of {', '.join(map(repr, NEIGHBOURHOODS))}, "
             f"got {method!r}.")
     local, far = NEIGHBOURHOODS[method]
-    return local, far, SIGMAS[check("deviation", deviation)]
+    return local, far, SIGMAS[deviation]
 
 
 def own_labels(data, task):
@@ -66,6 +67,7 @@ def radius_weights(sums, scalars, task, far, m):
     return weights
 
 
+@validated
 def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
                        task="classification", deviation=DEVIATION,
                        n_iterations=None, random_state=RANDOM_STATE,
@@ -137,6 +139,7 @@ def rule_sums(data, refs, kernels, kind, task, stir=False,
     return sums[0], scalars[0]
 
 
+@validated
 def radius_columns(X, y, discrete=None, *, method="multisurf",
                    task="classification", deviation=DEVIATION,
                    n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,

@@ -47,8 +47,9 @@ from .estimators import prepared
 from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
 from .formulas.stir import FAR_PRESENCE, FAR_WEIGHT
 from .options import (DEVIATION, DIFF, RANDOM_STATE, CONVENTION, T_DIFF,
-                      T_EQ, check)
+                      T_EQ)
 from .surf import rule_sums
+from .validation import validated
 
 __all__ = ["swrf", "swrfstar", "multiswrf", "multiswrfstar", "multiswrfdb",
            "multiswrfdbstar", "swrf_weights", "METHODS"]
@@ -73,6 +74,7 @@ def far_constant(scalars, nominal):
     return np.where(nominal, scalars[FAR_WEIGHT], scalars[FAR_PRESENCE])
 
 
+@validated
 def swrf_weights(X, y, discrete=None, *, method, convention=CONVENTION,
                  deviation=DEVIATION, n_iterations=None,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -80,8 +82,7 @@ def swrf_weights(X, y, discrete=None, *, method, convention=CONVENTION,
     """The weights of the SWRF-family `method` (a key of :data:`METHODS`);
     the parameters as in :func:`multiswrf`."""
     local, band, far = METHODS[method]
-    convention = check("convention", convention)
-    ddof = SIGMAS[check("deviation", deviation)]
+    ddof = SIGMAS[deviation]
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task="classification",
                                    diff=diff, t_eq=t_eq, t_diff=t_diff,

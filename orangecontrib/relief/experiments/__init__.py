@@ -28,6 +28,24 @@ def check_at_least(settings, minimum, *names):
             raise ValueError(f"{name} must be at least {minimum}, got {value}")
 
 
+def check_some_of(name, chosen, allowed):
+    """Raise ValueError, naming the field `name`, unless `chosen` are one
+    or more of `allowed`."""
+    unknown = [value for value in chosen if value not in allowed]
+    if unknown or not chosen:
+        raise ValueError(f"{name} must be some of {', '.join(allowed)}, got "
+                         f"{unknown or 'none'}")
+
+
+def check_one_of(settings, name, allowed):
+    """Raise ValueError, naming the field, unless the field `name` of
+    `settings` is one of `allowed`."""
+    value = getattr(settings, name)
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got "
+                         f"{value!r}")
+
+
 def check_folds(settings, n_instances, dataset):
     """Raise ValueError unless the `n_instances` instances of `dataset` (a
     name for the message) fill every one of ``settings.folds`` folds, and

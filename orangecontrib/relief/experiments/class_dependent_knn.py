@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import (Progress, check_at_least, check_folds, fastest_engine,
-               write_csv)
+from . import (Progress, check_at_least, check_folds, check_one_of,
+               check_some_of, fastest_engine, write_csv)
 from ..core.classdep import ClassDependentRelief, UPDATES
 from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracies,
                                  column_ranges, fit_class_weights,
@@ -201,10 +201,7 @@ class Settings:
     plot: bool = True
 
     def __post_init__(self):
-        unknown = [name for name in self.datasets if name not in DATASETS]
-        if unknown or not self.datasets:
-            raise ValueError(f"datasets must be some of "
-                             f"{', '.join(DATASETS)}, got {unknown or 'none'}")
+        check_some_of("datasets", self.datasets, DATASETS)
         if not self.k_values or min(self.k_values) < 1:
             raise ValueError("k_values must be positive integers")
         if not self.thresholds or not all(0 <= t <= 1
@@ -212,8 +209,7 @@ class Settings:
             raise ValueError("thresholds must be between 0 and 1")
         check_at_least(self, 2, "folds", "inner_folds")
         check_at_least(self, 0, "seed")
-        if self.negative not in NEGATIVE:
-            raise ValueError(f"negative must be one of {', '.join(NEGATIVE)}")
+        check_one_of(self, "negative", NEGATIVE)
 
 
 def run_dataset(name, data, settings, progress):

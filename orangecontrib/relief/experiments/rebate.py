@@ -64,7 +64,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import Progress, check_at_least, fastest_engine, run_in_processes
+from . import (Progress, check_at_least, check_some_of, fastest_engine,
+               run_in_processes)
 from . import peers, rebate_statistics
 from ..core import double, estimators, surf, swrf
 from ..core.murelief import murelief
@@ -219,10 +220,7 @@ class Settings:
     shuffles: int = SHUFFLES
 
     def __post_init__(self):
-        unknown = [name for name in self.methods if name not in METHODS]
-        if unknown or not self.methods:
-            raise ValueError(f"unknown or no methods {unknown}; choose from "
-                             + ", ".join(METHODS))
+        check_some_of("methods", self.methods, METHODS)
         if self.replicates is not None:
             check_at_least(self, 1, "replicates")
         check_at_least(self, 0, "discrete_limit", "seed")

@@ -31,7 +31,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import Progress, check_at_least, fastest_engine, run_in_processes
+from . import (Progress, check_at_least, check_some_of, fastest_engine,
+               run_in_processes)
 from ..core import generators
 from ..core.double import (DEFAULT_EXPONENT, DEFAULT_S, content_order,
                            double_weights)
@@ -90,10 +91,7 @@ class Settings:
     s: float = DEFAULT_S
 
     def __post_init__(self):
-        unknown = [p for p in self.problems if p not in PROBLEMS]
-        if unknown or not self.problems:
-            raise ValueError(f"unknown or no problems {unknown}; choose from "
-                             + ", ".join(PROBLEMS))
+        check_some_of("problems", self.problems, PROBLEMS)
         check_at_least(self, 1, "max_relevant", "irrelevant_factor",
                        "n_datasets", "k_nearest", "relevant_step")
         check_at_least(self, 2, "n_instances")

@@ -29,8 +29,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from . import (Progress, check_at_least, check_folds, fastest_engine,
-               run_in_processes, single_thread_worker, write_csv)
+from . import (Progress, check_at_least, check_folds, check_some_of,
+               fastest_engine, run_in_processes, single_thread_worker,
+               write_csv)
 
 #: Table 1 of the paper: (data set, method) -> (mean, standard error)
 PAPER_TABLE1 = {
@@ -94,13 +95,8 @@ class Settings:
         check_at_least(self, 2, "folds", "inner_folds")
         check_at_least(self, 0, "seed", "max_instances")
         check_at_least(self, 1, "k_nearest")
-        unknown = [name for name in self.table1 + self.table2
-                   if name not in TABLE1_DATASETS + TABLE2_DATASETS]
-        if unknown or not self.table1 + self.table2:
-            raise ValueError(
-                "data sets must be some of " + ", ".join(
-                    TABLE1_DATASETS + TABLE2_DATASETS)
-                + f", got {unknown or 'none'}")
+        check_some_of("table1 and table2", self.table1 + self.table2,
+                      TABLE1_DATASETS + TABLE2_DATASETS)
 
 
 # --- data and learners ------------------------------------------------------

@@ -345,6 +345,45 @@ class GroupedComboBox(QComboBox):
         self.activated.connect(chosen)
 
 
+def choice_combo(widget, box, setting, choices, tooltip, callback):
+    """A :class:`GroupedComboBox` without headings of `choices`, ``(values,
+    labels, tips)``: each value shown by its label, its tip on hover.  It
+    is bound to `widget`'s `setting` (:meth:`GroupedComboBox.bind`) and
+    added to `box` (None: placed later)."""
+    values, labels, tips = choices
+    combo = GroupedComboBox(
+        [(None, [(value, labels[value], tips[value]) for value in values])],
+        tooltip=tooltip)
+    combo.bind(widget, setting, callback)
+    if box is not None:
+        box.layout().addWidget(combo)
+    return combo
+
+
+def start_over(widget, *messages):
+    """Stop `widget`'s work on its former data and clear its errors and
+    `messages` (groups of messages, or single ones): what a widget does
+    first with new data."""
+    widget.cancel()
+    widget.Error.clear()
+    for message in messages:
+        message.clear()
+
+
+def with_class_and_attributes(widget, data):
+    """`data` if it has a class and attributes, else None, and the
+    widget's ``Error.no_class`` or ``Error.no_attributes`` shown."""
+    if data is None:
+        return None
+    if data.domain.class_var is None:
+        widget.Error.no_class()
+    elif not data.domain.attributes:
+        widget.Error.no_attributes()
+    else:
+        return data
+    return None
+
+
 def method_combo(groups, tooltip):
     """A :class:`GroupedComboBox` of the registry's methods, `groups` of
     ``(heading, [name, ...])``: each with its few words, its paper on

@@ -29,9 +29,10 @@ from orangecontrib.relief.variants import (DEFAULT_K, METHOD_GROUPS, METHODS,
                                            default_method, fitting_methods,
                                            needs)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, GroupedComboBox, class_present, fitting_choice, item_tips,
+    NO_CLASS, choice_combo, class_present, fitting_choice, item_tips,
     known_choices, known_flags, method_combo, scaled_font,
-    show_fitting_methods, shut_down_at_once, within_ranges, work_progress)
+    show_fitting_methods, shut_down_at_once, start_over, within_ranges,
+    work_progress)
 from orangecontrib.relief.widgets.interaction_plots import (HeatMap,
                                                             PairPlot,
                                                             class_legend)
@@ -235,14 +236,11 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
                         "paired with (of each class, for a categorical "
                         "class).")
             for method, setting in K_SETTINGS.items()}
-        self.ties_combo = GroupedComboBox(
-            [(None, [(rule, TIE_LABELS[rule], TIE_TIPS[rule])
-                     for rule in TIE_RULES])],
-            tooltip="Several instances may lie as far as the k-th nearest "
-                    "neighbour, and not all fit among the k. Hover over a "
-                    "choice for what it does.")
-        self.ties_combo.bind(self, "ties", self.commit.deferred)
-        box.layout().addWidget(self.ties_combo)
+        self.ties_combo = choice_combo(
+            self, box, "ties", (TIE_RULES, TIE_LABELS, TIE_TIPS),
+            "Several instances may lie as far as the k-th nearest "
+            "neighbour, and not all fit among the k. Hover over a choice "
+            "for what it does.", self.commit.deferred)
 
         box = gui.vBox(self.controlArea, "Attributes")
         gui.spin(box, self, "top_k", 2, MAX_TOP_K, label="Map the best:",
@@ -260,13 +258,10 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
         box.setToolTip("A test of each pair's interaction: a t over the "
                        "instances whose neighbours make it (a categorical "
                        "class only), or permutations of the class.")
-        self.test_combo = GroupedComboBox(
-            [(None, [(test, TEST_LABELS[test], TEST_TIPS[test])
-                     for test in TESTS])],
-            tooltip="How each pair is tested. Hover over a choice for what "
-                    "it does.")
-        self.test_combo.bind(self, "test", self._on_option_changed)
-        box.layout().addWidget(self.test_combo)
+        self.test_combo = choice_combo(
+            self, box, "test", (TESTS, TEST_LABELS, TEST_TIPS),
+            "How each pair is tested. Hover over a choice for what it does.",
+            self._on_option_changed)
         self.permutations_spin = gui.spin(
             box, self, "n_permutations", 1, MAX_PERMUTATIONS, step=100,
             label="Permutations:", callback=self.commit.deferred,
@@ -322,10 +317,7 @@ class OWInteractions(OWWidget, ConcurrentWidgetMixin):
     @Inputs.data
     def set_data(self, data):
         """Check the data, pick a fitting method and schedule the map."""
-        self.cancel()
-        self.Error.clear()
-        self.Warning.clear()
-        self.Information.clear()
+        start_over(self, self.Warning, self.Information)
         self.data = data
         if data is not None:
             self._check_data(data)

@@ -44,9 +44,10 @@ from orangecontrib.relief.variants import (
     TAKE_CONVENTION, TAKE_TIES, TIE_RULES, default_method, fitting_methods,
     make_scorer, no_k)
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, GroupedComboBox, class_present, fitting_choice, item_tips,
+    NO_CLASS, choice_combo, class_present, fitting_choice, item_tips,
     known_choices, known_flags, method_combo, preparing_line,
-    show_fitting_methods, shut_down_at_once, within_ranges, work_progress)
+    show_fitting_methods, shut_down_at_once, start_over, within_ranges,
+    work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
@@ -405,8 +406,14 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def _build_method(self, page):
         """The method, its neighbours and covariates, the references and
-        the difference of numbers."""
-        box = gui.vBox(page, "Method")
+        the difference of numbers: a box each."""
+        self._build_method_box(gui.vBox(page, "Method"))
+        self._build_references(gui.vBox(page, "Reference instances"))
+        self._build_diff(gui.vBox(page, "Difference of two numbers"))
+
+    def _build_method_box(self, box):
+        """The method, over the stack of what it takes (:meth:`_build_k_pages`,
+        :meth:`_build_covariates`), its ties and convention, and Iter."""
         self.method_combo = method_combo(
             METHOD_GROUPS,
             tooltip="How the attributes are weighed. Every method compares "
@@ -422,6 +429,45 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.k_stack.setSizePolicy(QSizePolicy.Ignored,
                                    QSizePolicy.Preferred)
         box.layout().addWidget(self.k_stack)
+        self._build_k_pages()
+        self._build_covariates()
+        # the tie rule of the methods of a k-th neighbour: one control,
+        # moved under the k (or Relief's sentence) of the page shown
+        self.ties_combo = choice_combo(
+            self, None, "ties", (TIE_RULES, TIE_LABELS, TIE_TIPS),
+            "Several instances may lie as far from the reference as its "
+            "k-th nearest neighbour (often, where attributes have few "
+            "values, as SNPs do), and not all fit among the k. Hover over "
+            "a choice for what it does.", self.commit.deferred)
+        # the SWRF family's and mu-Relief's convention, moved as the ties
+        self.convention_combo = choice_combo(
+            self, None, "convention",
+            (CONVENTIONS, CONVENTION_LABELS, CONVENTION_TIPS),
+            "Where scikit-rebate 0.8 computes this method otherwise than "
+            "its definition says, which of the two to follow. Hover over a "
+            "choice for what it does.", self._on_option_changed)
+        # multi-label ReliefF's distance of two label sets, shown under
+        # the k for data of several binary targets
+        self.label_distance_box = gui.hBox(None)
+        gui.widgetLabel(self.label_distance_box, "Label sets differ by:")
+        self.label_distance_combo = choice_combo(
+            self, self.label_distance_box, "label_distance",
+            (LABEL_DISTANCES, LABEL_DISTANCE_LABELS, LABEL_DISTANCE_TIPS),
+            "Multi-label data: how far apart two instances' label sets "
+            "are, the difference of targets that multi-label ReliefF "
+            "weighs the attributes by (Reyes, Morell & Ventura 2015). "
+            "Hover over a choice for its formula.", self.commit.deferred)
+        self._checked_spin(
+            box, "iter_rounds", 100, "iterate", "Iter, at most rounds:",
+            ROUNDS_TIP,
+            "Checked: Iter (Draper et al. 2003, as scikit-rebate 0.8): the "
+            "method again, its distance weighted by the weights of the "
+            "round before, so that noise attributes blur it less. For the "
+            "methods whose distance sums the attributes' differences.")
+
+    def _build_k_pages(self):
+        """The stack's page of each k (a spin box and a slider) and of each
+        sentence that stands for a k."""
         #: the setting of each k slider (a spin box beside it)
         self.k_sliders = {}
         for setting in K_SETTINGS.values():
@@ -451,50 +497,9 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             label.setWordWrap(True)
             gui.rubber(page_text)
             self.k_stack.addWidget(page_text)
-        # the tie rule of the methods of a k-th neighbour: one control,
-        # moved under the k (or Relief's sentence) of the page shown
-        self.ties_combo = GroupedComboBox(
-            [(None, [(rule, TIE_LABELS[rule], TIE_TIPS[rule])
-                     for rule in TIE_RULES])],
-            tooltip="Several instances may lie as far from the reference "
-                    "as its k-th nearest neighbour (often, where "
-                    "attributes have few values, as SNPs do), and not all "
-                    "fit among the k. Hover over a choice for what it "
-                    "does.")
-        self.ties_combo.bind(self, "ties", self.commit.deferred)
-        # the SWRF family's and mu-Relief's convention, moved as the ties
-        self.convention_combo = GroupedComboBox(
-            [(None, [(name, CONVENTION_LABELS[name], CONVENTION_TIPS[name])
-                     for name in CONVENTIONS])],
-            tooltip="Where scikit-rebate 0.8 computes this method otherwise "
-                    "than its definition says, which of the two to follow. "
-                    "Hover over a choice for what it does.")
-        self.convention_combo.bind(self, "convention",
-                                   self._on_option_changed)
-        # multi-label ReliefF's distance of two label sets, shown under
-        # the k for data of several binary targets
-        self.label_distance_combo = GroupedComboBox(
-            [(None, [(name, LABEL_DISTANCE_LABELS[name],
-                      LABEL_DISTANCE_TIPS[name])
-                     for name in LABEL_DISTANCES])],
-            tooltip="Multi-label data: how far apart two instances' label "
-                    "sets are, the difference of targets that multi-label "
-                    "ReliefF weighs the attributes by (Reyes, Morell & "
-                    "Ventura 2015). Hover over a choice for its formula.")
-        self.label_distance_combo.bind(self, "label_distance",
-                                       self.commit.deferred)
-        self.label_distance_box = gui.hBox(None)
-        gui.widgetLabel(self.label_distance_box, "Label sets differ by:")
-        self.label_distance_box.layout().addWidget(self.label_distance_combo)
-        self._checked_spin(
-            box, "iter_rounds", 100, "iterate", "Iter, at most rounds:",
-            ROUNDS_TIP,
-            "Checked: Iter (Draper et al. 2003, as scikit-rebate 0.8): the "
-            "method again, its distance weighted by the weights of the "
-            "round before, so that noise attributes blur it less. For the "
-            "methods whose distance sums the attributes' differences.")
 
-        # NPDR takes no k: its page of the stack holds its covariates
+    def _build_covariates(self):
+        """NPDR's page of the stack (it takes no k): its covariates."""
         self.covariate_box = gui.vBox(None)
         gui.widgetLabel(self.covariate_box, "Covariates, taken out:") \
             .setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
@@ -518,7 +523,8 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                                           QSizePolicy.Ignored)
         self.covariate_list.setMinimumHeight(70)
 
-        box = gui.vBox(page, "Reference instances")
+    def _build_references(self, box):
+        """The sample of reference instances and its seed."""
         box.setToolTip("A method looks at one instance at a time, the "
                        "reference, and at its neighbours; the weights are "
                        "the mean of what every reference adds.")
@@ -537,15 +543,13 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "result.")
         gui.widgetLabel(box, "Unchecked: every instance once.")
 
-        box = gui.vBox(page, "Difference of two numbers")
-        self.diff_combo = GroupedComboBox(
-            [(None, [(diff, DIFF_LABELS[diff], DIFF_TIPS[diff])
-                     for diff in DIFFS])],
-            tooltip="How much two values of a numeric attribute differ, "
-                    "from 0 (equal) to 1 (the attribute's whole range "
-                    "apart).")
-        self.diff_combo.bind(self, "diff", self._on_option_changed)
-        box.layout().addWidget(self.diff_combo)
+    def _build_diff(self, box):
+        """The difference of two numbers and the ramp's thresholds."""
+        self.diff_combo = choice_combo(
+            self, box, "diff", (DIFFS, DIFF_LABELS, DIFF_TIPS),
+            "How much two values of a numeric attribute differ, from 0 "
+            "(equal) to 1 (the attribute's whole range apart).",
+            self._on_option_changed)
         self.ramp_spins = [
             gui.doubleSpin(box, self, setting, 0, 1, 0.01, label=label,
                            decimals=3, callback=self.commit.deferred,
@@ -823,10 +827,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
     @Inputs.data
     def set_data(self, data):
         """Check the data, pick a fitting variant and schedule the scoring."""
-        self.cancel()
-        self.Error.clear()
-        self.Warning.clear()
-        self.Information.several_targets.clear()
+        start_over(self, self.Warning, self.Information.several_targets)
         self._target_method = None
         self.closeContext()
         self.data = data

@@ -16,8 +16,9 @@ from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.subsets import SEARCHES, SetMeasure
 from orangecontrib.relief.selection import make_measure, reduce_data
 from orangecontrib.relief.widgets.common import (
-    NO_CLASS, PlainPlot, known_choices, shut_down_at_once, task_progress,
-    known_flags, unknown_columns, within_ranges, work_progress)
+    NO_CLASS, PlainPlot, known_choices, shut_down_at_once, start_over,
+    task_progress, known_flags, unknown_columns, with_class_and_attributes,
+    within_ranges, work_progress)
 
 #: label in the widget (the setting's value) -> measure of make_measure
 MEASURES = {"RFSM": "RFSM", "Liu's consistency": "Consistency",
@@ -365,20 +366,11 @@ class OWRFSM(OWWidget, ConcurrentWidgetMixin):
 
     @Inputs.data
     def set_data(self, data):
-        self.cancel()
-        self.Error.clear()
-        self.Warning.empty_columns.clear()
-        self.data = None
-        if data is not None:
-            if data.domain.class_var is None:
-                self.Error.no_class()
-            elif not data.domain.attributes:
-                self.Error.no_attributes()
-            else:
-                self.data = data
-                names = unknown_columns(data)
-                self.Warning.empty_columns(", ".join(names),
-                                           shown=bool(names))
+        start_over(self, self.Warning.empty_columns)
+        self.data = with_class_and_attributes(self, data)
+        if self.data is not None:
+            names = unknown_columns(data)
+            self.Warning.empty_columns(", ".join(names), shown=bool(names))
 
     @Inputs.learner
     def set_learner(self, learner):

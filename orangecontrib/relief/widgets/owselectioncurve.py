@@ -30,7 +30,8 @@ from orangecontrib.relief.variants import (METHOD_GROUPS, METHODS,
                                            make_scorer)
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, GroupedComboBox, PlainPlot, known_choices, known_flags,
-    shut_down_at_once, task_progress, within_ranges)
+    shut_down_at_once, start_over, task_progress, with_class_and_attributes,
+    within_ranges)
 
 #: the methods of the combo: the variants, TuRF around MultiSURF and VLS
 #: around ReliefF (name -> the wrapper and the scorer it wraps)
@@ -356,21 +357,14 @@ class OWSelectionCurve(OWWidget, ConcurrentWidgetMixin):
 
     @Inputs.data
     def set_data(self, data):
-        self.cancel()
-        self.Error.clear()
-        self.data = None
-        if data is not None:
+        start_over(self)
+        self.data = with_class_and_attributes(self, data)
+        if self.data is not None:
             class_var = data.domain.class_var
-            if class_var is None:
-                self.Error.no_class()
-            elif not data.domain.attributes:
-                self.Error.no_attributes()
-            else:
-                self.data = data
-                if not method_fits(self.method, class_var):
-                    self.method = default_method(class_var)
-                if not isinstance(class_var, SCORES[self.score][1]):
-                    self.score = default_score(class_var)
+            if not method_fits(self.method, class_var):
+                self.method = default_method(class_var)
+            if not isinstance(class_var, SCORES[self.score][1]):
+                self.score = default_score(class_var)
 
     @Inputs.learner
     def set_learner(self, learner):

@@ -52,8 +52,9 @@ import numpy as np
 
 from ..engines import preparation
 from ..errors import ReliefInputError
+from ..validation import validated
 from ..estimators import WEIGHTINGS, prepared, rank_weights
-from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES, check,
+from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES,
                        check_choice, check_needs)
 from ..targets import TASKS
 from .measure import SetMeasure
@@ -190,25 +191,25 @@ class RFSM(SetMeasure):
     """
     monotone = True
 
+    @validated
     def __init__(self, X, y, discrete=None, *, task="classification",
                  k_nearest=K_RFSM, n_iterations=None,
                  random_state=RANDOM_STATE, neighbours="all", priors="eq2",
                  weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
                  t_diff=T_DIFF, ties=TIES, progress_callback=None):
         self.task = check_choice("task", task, TASKS)
-        self.ties = check("ties", ties)
+        self.ties = ties
         check_choice("neighbours", neighbours, NEIGHBOURS)
         check_choice("priors", priors, PRIORS)
         check_choice("weighting", weighting, WEIGHTINGS)
         regression = self.task == "regression"
         # the rank weighting is the numeric target's, the priors the classes'
-        check_needs("sigma", check("sigma", sigma), None, "task='regression'",
-                    regression)
+        check_needs("sigma", sigma, None, "task='regression'", regression)
         check_needs("weighting", weighting, "exp_rank", "task='regression'",
                     regression)
         check_needs("priors", priors, "eq2", "task='classification'",
                     not regression)
-        self.k_nearest = check("k_nearest", k_nearest)
+        self.k_nearest = k_nearest
         self.neighbours = neighbours
         self.priors = priors
         self.monotone = neighbours == "all"

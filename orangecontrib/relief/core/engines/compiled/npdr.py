@@ -241,20 +241,38 @@ def add_chunk_sums(diffs, covariates, start, count, weight, residual, sums):
 
 
 @numba.njit(cache=True, error_model="numpy")
+def chunk_buffers():
+    """A chunk's diffs, eta, weights and residuals (:func:`chunk_terms`)."""
+    return (np.empty(CHUNK), np.empty(CHUNK), np.empty(CHUNK),
+            np.empty(CHUNK))
+
+
+@numba.njit(cache=True, error_model="numpy")
+def chunk_terms(exact, a, numeric, first, second, start, outcome, covariates,
+                coefficients, logistic, pair_weights, buffers):
+    """The pairs from `start` on, CHUNK of them at the most: attribute
+    a's diffs, eta, weights and residuals into `buffers`
+    (:func:`chunk_buffers`); the number of pairs."""
+    diffs, eta, weight, residual = buffers
+    count = min(CHUNK, len(first) - start)
+    chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
+    chunk_weights(diffs, covariates, outcome, start, count, coefficients,
+                  logistic, pair_weights, eta, weight, residual)
+    return count
+
+
+@numba.njit(cache=True, error_model="numpy")
 def fit_sums(exact, a, numeric, first, second, outcome, covariates,
              coefficients, logistic, pair_weights, sums):
     """The sums of attribute a's fit at `coefficients`, a chunk of pairs
     at a time, every pair added in order."""
     sums[:] = 0.0
-    diffs = np.empty(CHUNK)
-    eta = np.empty(CHUNK)
-    weight = np.empty(CHUNK)
-    residual = np.empty(CHUNK)
+    buffers = chunk_buffers()
+    diffs, _, weight, residual = buffers
     for start in range(0, len(first), CHUNK):
-        count = min(CHUNK, len(first) - start)
-        chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
-        chunk_weights(diffs, covariates, outcome, start, count, coefficients,
-                      logistic, pair_weights, eta, weight, residual)
+        count = chunk_terms(exact, a, numeric, first, second, start, outcome,
+                            covariates, coefficients, logistic, pair_weights,
+                            buffers)
         add_chunk_sums(diffs, covariates, start, count, weight, residual,
                        sums)
 
@@ -265,15 +283,12 @@ def squared_residuals(exact, a, numeric, first, second, outcome, covariates,
     """The sum of the squared residuals of attribute a's linear fit, each
     times its pair's weight (`pair_weights`; empty: 1)."""
     total = 0.0
-    diffs = np.empty(CHUNK)
-    eta = np.empty(CHUNK)
-    weight = np.empty(CHUNK)
-    residual = np.empty(CHUNK)
+    buffers = chunk_buffers()
+    _, eta, _, residual = buffers
     for start in range(0, len(first), CHUNK):
-        count = min(CHUNK, len(first) - start)
-        chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
-        chunk_weights(diffs, covariates, outcome, start, count, coefficients,
-                      False, pair_weights[:0], eta, weight, residual)
+        count = chunk_terms(exact, a, numeric, first, second, start, outcome,
+                            covariates, coefficients, False,
+                            pair_weights[:0], buffers)
         for q in range(count):
             value = residual[q] - eta[q]
             if len(pair_weights):

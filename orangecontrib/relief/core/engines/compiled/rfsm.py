@@ -2,6 +2,8 @@
 the diff of every attribute on every (reference, neighbour) pair, and
 W_S of sets grown or shrunk by one attribute from the running max / min
 of the current set (see :mod:`.rfsm`)."""
+import types
+
 import numba
 import numpy as np
 from numba import prange
@@ -48,19 +50,37 @@ def forward_value(row, top, bottom, coef_max, coef_min):
     return total
 
 
-@numba.njit(cache=True)
-def forward_serial(diffs, top, bottom, coef_max, coef_min, candidates):
-    """W(S + {A}) for each candidate A, in one thread."""
-    out = np.empty(len(candidates))
-    for t in range(len(candidates)):
-        out[t] = forward_value(diffs[candidates[t]], top, bottom, coef_max,
-                               coef_min)
-    return out
+#: below this many (candidate, pair) terms a step runs in one thread: waking
+#: the thread pool costs more than it saves (much more on a busy machine)
+PARALLEL_WORK = 2_000_000
 
 
-@numba.njit(parallel=True, cache=True)
-def forward_parallel(diffs, top, bottom, coef_max, coef_min, candidates):
-    """W(S + {A}) for each candidate A, candidates in parallel."""
+def serial_and_parallel(loops):
+    """Two kernels of the Python function `loops`, whose loops are pranges:
+    one that runs them in one thread (a prange compiled without
+    ``parallel`` is a range) and one that runs them on the thread pool.
+    Each has a name of its own, so that numba caches each apart."""
+    kernels = []
+    for parallel in (False, True):
+        copy = types.FunctionType(loops.__code__, loops.__globals__,
+                                  loops.__name__, loops.__defaults__,
+                                  loops.__closure__)
+        copy.__qualname__ = (f"{loops.__qualname__}_"
+                             f"{'parallel' if parallel else 'serial'}")
+        copy.__doc__ = loops.__doc__
+        kernels.append(numba.njit(parallel=parallel, cache=True)(copy))
+    return tuple(kernels)
+
+
+def by_work(kernels, work):
+    """The kernel of `kernels` (:func:`serial_and_parallel`) for `work`
+    (candidate, pair) terms: the thread pool's from PARALLEL_WORK on."""
+    serial, parallel = kernels
+    return parallel if work >= PARALLEL_WORK else serial
+
+
+def forward_values(diffs, top, bottom, coef_max, coef_min, candidates):
+    """W(S + {A}) for each candidate A."""
     out = np.empty(len(candidates))
     for t in prange(len(candidates)):
         out[t] = forward_value(diffs[candidates[t]], top, bottom, coef_max,
@@ -68,16 +88,12 @@ def forward_parallel(diffs, top, bottom, coef_max, coef_min, candidates):
     return out
 
 
-#: below this many (candidate, pair) terms a step runs in one thread: waking
-#: the thread pool costs more than it saves (much more on a busy machine)
-PARALLEL_WORK = 2_000_000
+FORWARD = serial_and_parallel(forward_values)
 
 
 def forward_kernel(diffs, top, bottom, coef_max, coef_min, candidates):
     """W(S + {A}) for each candidate A, given S's running max and min."""
-    kernel = (forward_parallel
-              if len(candidates) * diffs.shape[1] >= PARALLEL_WORK
-              else forward_serial)
+    kernel = by_work(FORWARD, len(candidates) * diffs.shape[1])
     return kernel(diffs, top, bottom, coef_max, coef_min, candidates)
 
 
@@ -118,24 +134,10 @@ def _extremes_arrays(n_pairs):
             np.ones(n_pairs), np.ones(n_pairs), np.full(n_pairs, -1))
 
 
-@numba.njit(cache=True)
-def backward_serial(diffs, subset, coef_max, coef_min, top1, top2, arg_top,
+def backward_values(diffs, subset, coef_max, coef_min, top1, top2, arg_top,
                     bot1, bot2, arg_bot):
-    """W(S - {A}) for each A = subset[t], in one thread."""
-    for p in range(diffs.shape[1]):
-        pair_extremes(diffs, subset, p, top1, top2, arg_top, bot1, bot2,
-                      arg_bot)
-    out = np.empty(len(subset))
-    for t in range(len(subset)):
-        out[t] = without_value(t, top1, top2, arg_top, bot1, bot2, arg_bot,
-                               coef_max, coef_min)
-    return out
-
-
-@numba.njit(parallel=True, cache=True)
-def backward_parallel(diffs, subset, coef_max, coef_min, top1, top2, arg_top,
-                      bot1, bot2, arg_bot):
-    """W(S - {A}) for each A = subset[t], pairs and members in parallel."""
+    """W(S - {A}) for each A = subset[t]: the extremes of every pair, then
+    each member's value."""
     for p in prange(diffs.shape[1]):
         pair_extremes(diffs, subset, p, top1, top2, arg_top, bot1, bot2,
                       arg_bot)
@@ -146,10 +148,11 @@ def backward_parallel(diffs, subset, coef_max, coef_min, top1, top2, arg_top,
     return out
 
 
+BACKWARD = serial_and_parallel(backward_values)
+
+
 def backward_kernel(diffs, subset, coef_max, coef_min):
     """W(S - {A}) for each A = subset[t]."""
-    kernel = (backward_parallel
-              if len(subset) * diffs.shape[1] >= PARALLEL_WORK
-              else backward_serial)
+    kernel = by_work(BACKWARD, len(subset) * diffs.shape[1])
     return kernel(diffs, subset, coef_max, coef_min,
                   *_extremes_arrays(diffs.shape[1]))
