@@ -9,7 +9,8 @@ import numpy as np
 ALL_METHODS = ("ours", "orange", "fast-select", "skrebate")
 DEFAULT_OURS = "orangecontrib.relief.core"
 #: the SWRF family (ours with scikit-rebate's convention, a categorical
-#: class; scikit-rebate the only peer that has it)
+#: class or its continuous endpoint; scikit-rebate the only peer that has
+#: it)
 SWRF = ("swrf", "swrf*", "multiswrf", "multiswrf*", "multiswrfdb",
         "multiswrfdb*")
 #: mu-Relief (ours with scikit-rebate's convention and the run's k, a
@@ -100,7 +101,8 @@ class Ours(Method):
         return True, ""
 
     def supports(self, spec):
-        if (surf_method(self.opts)[0] in SKREBATE_ONLY
+        method = surf_method(self.opts)[0]
+        if (method in SKREBATE_ONLY and method not in SWRF
                 and spec.kind == "regression"):
             return False, "it weighs a categorical class"
         return super().supports(spec)
@@ -125,8 +127,10 @@ class Ours(Method):
                 convergence="scikit-rebate", **options).scores
         if method in SWRF:
             swrf = importlib.import_module(core.__name__ + ".swrf")
+            task = ("regression" if spec.kind == "regression"
+                    else "classification")
             return swrf.swrf_weights(d["X"], d["y"], d["discrete"],
-                                     method=method,
+                                     method=method, task=task,
                                      convention="scikit-rebate")
         if method is not None:
             surf = importlib.import_module(core.__name__ + ".surf")
@@ -267,7 +271,8 @@ class Skrebate(Method):
         if note := self.all_pairs_only(spec):
             return note
         method, _ = surf_method(self.opts)
-        if (method in SKREBATE_ONLY and spec.kind == "binary"
+        if (method in SKREBATE_ONLY and (spec.kind == "binary" or (
+                method in SWRF and spec.kind == "regression"))
                 and not spec.missing and spec.mix == "continuous"):
             return "exact", (
                 "ours with convergence='scikit-rebate': its rounds"

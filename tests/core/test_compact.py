@@ -258,14 +258,27 @@ def test_distances_are_the_float64_paths(small_blocks):
             scaled = np.where(nominal, dense, (dense - np.where(
                 nominal, 0, low)) / np.where(nominal | ~(span > 0), 1, span))
             known = ~np.isnan(scaled)
+            weights = np.linspace(0, 2, A)  # the first attribute left out
+            weighted = compact_distances.distances(data, np.arange(N),
+                                                   weights)
+            # every instance a reference (each pair once where it can be)
+            # or not: the same sums
+            backwards = np.arange(N)[::-1]
+            assert_array_equal(compact_distances.distances(
+                data, backwards, weights)[::-1], weighted)
             if known.all():
                 expected = np.zeros((N, N))
+                expected_weighted = np.zeros((N, N))
                 for a in range(A):
                     diff = (scaled[:, None, a] != scaled[None, :, a]
                             if nominal[a] else
                             np.abs(scaled[:, None, a] - scaled[None, :, a]))
                     expected += diff
+                    if weights[a]:
+                        expected_weighted += weights[a] * diff
                 assert_array_equal(got, expected, err_msg=f"{kind} {engine}")
+                assert_array_equal(weighted, expected_weighted,
+                                   err_msg=f"{kind} {engine}, weighted")
 
 
 def test_sparse_nan_and_inf_are_refused():

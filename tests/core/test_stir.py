@@ -68,7 +68,7 @@ def tied_data(seed, n=30, a=5):
 @pytest.mark.parametrize("options, message", [
     (dict(k_nearest=3), "k_nearest needs neighbourhood='relieff'"),
     (dict(neighbourhood="surf", deviation="sample"),
-     "deviation needs neighbourhood='multisurf'"),
+     "deviation needs a neighbourhood of the MultiSURF"),
     (dict(ties="lower-index"), "ties needs neighbourhood='relieff'"),
     # R's pairs break ties as R's stable sort does, whatever the rule
     (dict(neighbourhood="relieff", r_compatible=True, ties="lower-index"),

@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief.core import swrf
+from orangecontrib.relief.core import significance, swrf
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.formulas.neighbourhoods import (
     sigmoid_scale, sigmoid_weight)
 from tests.core.engines import each_engine
 from tests.core.test_surf import random_data
+from tests.reference import stir as ref_stir
 from tests.reference import swrf as ref
 
 METHODS = list(swrf.METHODS)
@@ -60,6 +61,34 @@ def test_sample_deviation_and_sampled_references(engine, method):
         ours = swrf.swrf_weights(X, y, discrete, **options)
     assert_allclose(ours, ref.swrf_family(X, y, discrete, **options),
                     rtol=0, atol=1e-12)
+
+
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_numeric_target_literal_reference(engine, method, missing):
+    """scikit-rebate's convention for a numeric target: a reference's hits
+    are the instances within the target's sample deviation of its own,
+    scored as two classes."""
+    X, y, discrete = random_data(4, n=20, missing=missing,
+                                 task="regression")
+    expected = ref.swrf_family(X, y, discrete, method=method,
+                               convention="scikit-rebate", task="regression")
+    with forced(engine):
+        ours = swrf.swrf_weights(X, y, discrete, method=method,
+                                 task="regression",
+                                 convention="scikit-rebate")
+    assert_allclose(ours, expected, rtol=0, atol=1e-12)
+
+
+def test_numeric_target_needs_scikit_rebates_convention():
+    X, y, discrete = random_data(0, n=12, task="regression")
+    with pytest.raises(ReliefInputError, match="add-on's convention has no "
+                                               "numeric target"):
+        swrf.multiswrf(X, y, discrete, task="regression")
+    with pytest.raises(ReliefInputError, match="needs classes"):
+        swrf.swrf_sums(X, y, discrete, method="swrf", task="regression",
+                       convention="scikit-rebate", stir=True)
 
 
 def test_the_conventions_differ_where_documented():
@@ -124,6 +153,25 @@ def test_scikit_rebate_on_small_tables(method):
         assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_scikit_rebate_on_a_numeric_target(method):
+    """scikit-rebate's continuous endpoint (more than 10 target values).
+    The SNP table is one where no reference has an instance exactly at
+    its mean distance: scikit-rebate's distances of nominal columns are
+    Hamming fractions, whose rounding decides such a tie."""
+    rng = np.random.default_rng(8)
+    X = rng.random((50, 5))
+    snps = rng.integers(0, 3, (50, 7)).astype(float)
+    for X, y, discrete in ((X, X[:, 0] + rng.random(50) / 2, None),
+                           (snps, snps[:, 0] + rng.random(50),
+                            np.ones(7, bool))):
+        theirs = scikit_rebate(method, X, y)
+        ours = swrf.swrf_weights(X, y, discrete, method=method,
+                                 task="regression",
+                                 convention="scikit-rebate")
+        assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
 def gametes(step):
     """Every `step`-th row of the GAMETES file (its classes in blocks)."""
     with gzip.open(GAMETES, "rt") as f:
@@ -142,3 +190,42 @@ def test_scikit_rebate_on_gametes(method):
         ours = swrf.swrf_weights(data, y, np.ones(X.shape[1], bool),
                                  method=method, convention="scikit-rebate")
         assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+@each_engine
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("case", [0, 1])
+def test_stir_of_weighted_pairs_is_the_literal_t_test(engine, method, case):
+    """Each near pair weighted by its coefficient times its sigmoid weight
+    and counted by that weight, with three classes, missing values and a
+    nominal attribute (any data) or numeric data only; the score is the
+    method's near weight."""
+    n_classes, missing, grid = CASES[1 + 2 * case]
+    X, y, discrete = random_data(case, n=24, n_classes=n_classes,
+                                 missing=missing, grid=grid)
+    if case == 1:
+        discrete = np.zeros(X.shape[1], bool)
+    hits, misses, counts = ref.stir_pairs(X, y, discrete, method=method)
+    (score, t, p), df = ref_stir.pairs_statistic(hits, misses, len(y),
+                                                 counts=counts)
+    with forced(engine):
+        weights, result = significance.stir_and_weights(
+            X, y, discrete, neighbourhood=method)
+    assert_allclose(result.df, df, rtol=1e-12)
+    assert_allclose(result.score, score, rtol=0, atol=1e-12)
+    assert_allclose(result.t, t, rtol=1e-9, atol=1e-9)
+    assert_allclose(result.p, p, rtol=1e-9, atol=1e-12)
+    assert_allclose(weights, swrf.swrf_weights(X, y, discrete, method=method),
+                    rtol=0, atol=1e-15)
+    if "*" not in method:
+        assert_allclose(result.score, weights, rtol=0, atol=1e-12)
+
+
+def test_stir_of_weighted_pairs_refuses_what_does_not_apply():
+    X, y, discrete = random_data(0, n=12)
+    with pytest.raises(ReliefInputError, match="no weighted neighbours"):
+        significance.stir(X, y, discrete, neighbourhood="multiswrf",
+                          r_compatible=True)
+    with pytest.raises(ReliefInputError, match="convention needs"):
+        significance.stir(X, y, discrete, neighbourhood="multisurf",
+                          convention="scikit-rebate")

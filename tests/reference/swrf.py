@@ -1,6 +1,9 @@
 """Slow, literal references of the SWRF family: SWRF and SWRF* (Stokes &
 Visweswaran 2012), MultiSWRF, MultiSWRF*, MultiSWRFDB and MultiSWRFDB*
-as scikit-rebate 0.8 defines them (``skrebate/baseswrf.py``).
+as scikit-rebate 0.8 defines them (``skrebate/baseswrf.py``); a numeric
+target by scikit-rebate's convention (its continuous endpoint): a
+reference's hits the instances whose target lies within the target's
+sample standard deviation of its own, the others its misses, two classes.
 
 For a reference i, a set S (its near or far neighbours) bounded by a
 limit L, every member j weighs
@@ -61,11 +64,13 @@ def _sets(D, i, method, T, sigma, ddof):
     return sets, sigma
 
 
-def swrf_family(X, y, discrete=None, *, method="swrf", convention="add-on",
-                deviation="population", n_iterations=None, random_state=0,
-                diff="linear", t_eq=0.04, t_diff=0.10):
-    ctx, _ = prepare(X, y, discrete, diff, t_eq, t_diff, None,
-                     regression=False)
+def _context(X, y, discrete, convention, diff, t_eq, t_diff,
+             regression=False):
+    """The prepared data, its distances, SWRF's T and sigma, and the
+    classes of a reference's members (:func:`_by_target` of a numeric
+    target)."""
+    ctx, targets = prepare(X, y, discrete, diff, t_eq, t_diff, None,
+                           regression=regression)
     n = ctx.n
     D = [[distance(i, j, ctx) for j in range(n)] for i in range(n)]
     if convention == "scikit-rebate":
@@ -76,6 +81,65 @@ def swrf_family(X, y, discrete=None, *, method="swrf", convention="add-on",
     else:
         T, sigma = _statistics([D[i][j] for i in range(n)
                                 for j in range(i + 1, n)])
+    if regression:
+        mean = sum(targets) / n
+        bound = math.sqrt(sum((t - mean) ** 2 for t in targets) / (n - 1))
+
+        def classes(i, members, prior):
+            return _by_target(i, members, targets, bound)
+    else:
+        def classes(i, members, prior):
+            return _by_class(i, members, ctx, prior)
+    return ctx, D, T, sigma, classes
+
+
+def _by_target(i, members, targets, bound):
+    """scikit-rebate's classes of a numeric target: the members whose
+    target lies within `bound` (the target's sample standard deviation)
+    of the reference's are its hits (factor -1), the others its misses
+    (factor 1), as two classes."""
+    hits = [j for j in members if abs(targets[i] - targets[j]) < bound]
+    misses = [j for j in members if j not in hits]
+    return {c: (js, factor) for c, (js, factor)
+            in (("hit", (hits, -1.0)), ("miss", (misses, 1.0))) if js}
+
+
+def stir_pairs(X, y, discrete=None, *, method="swrf", convention="add-on",
+               deviation="population", diff="linear", t_eq=0.04,
+               t_diff=0.10):
+    """STIR's near hit pairs and near miss pairs of every reference:
+    (hits, misses, counts), each pair (reference, diffs, weight), weight
+    the magnitude of the pair's coefficient in the near update (its
+    class's factor over the class's members, times the sigmoid weight
+    w_ij), `counts` the sums of the w_ij of the hit and of the miss pairs
+    (a pair near the limit counts little)."""
+    ctx, D, T, sigma, _ = _context(X, y, discrete, convention, diff, t_eq,
+                                   t_diff)
+    ddof = 1 if deviation == "sample" else 0
+    prior = {c: ctx.group.count(c) / ctx.n for c in set(ctx.group)}
+    hits, misses, counts = [], [], [0.0, 0.0]
+    for i in range(ctx.n):
+        sets, s = _sets(D, i, method, T, sigma, ddof)
+        s = s if s != 0 else 1.0
+        members, limit, _ = sets[0]
+        for c, (js, factor) in _by_class(i, members, ctx, prior).items():
+            hit = c == ctx.group[i]
+            for j in js:
+                w = math.tanh(2 * abs(D[i][j] - limit) / s)
+                (hits if hit else misses).append(
+                    (i, [attribute_diff(A, i, j, ctx) for A in range(ctx.a)],
+                     abs(factor) / len(js) * w))
+                counts[not hit] += w
+    return hits, misses, counts
+
+
+def swrf_family(X, y, discrete=None, *, method="swrf", convention="add-on",
+                deviation="population", n_iterations=None, random_state=0,
+                diff="linear", t_eq=0.04, t_diff=0.10,
+                task="classification"):
+    ctx, D, T, sigma, classes = _context(X, y, discrete, convention, diff,
+                                         t_eq, t_diff, task == "regression")
+    n = ctx.n
     ddof = 1 if deviation == "sample" else 0
     prior = {c: ctx.group.count(c) / n for c in set(ctx.group)}
     refs = references(n, n_iterations, random_state)
@@ -84,7 +148,7 @@ def swrf_family(X, y, discrete=None, *, method="swrf", convention="add-on",
         sets, s = _sets(D, i, method, T, sigma, ddof)
         s = s if s != 0 else 1.0
         for members, limit, far in sets:
-            for js, factor in _by_class(i, members, ctx, prior).values():
+            for js, factor in classes(i, members, prior).values():
                 for A in range(ctx.a):
                     total = 0.0
                     for j in js:

@@ -30,7 +30,8 @@ from scipy.special import stdtr
 from .engines import preparation
 from .errors import ReliefInputError
 from .estimators import neighbours_of, prepared, rank_weights, rrelieff_weights
-from .options import (ADJUSTMENT, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
+from . import swrf
+from .options import (ADJUSTMENT, CONVENTION, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
                       MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE,
                       RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
                       TIES, VARIANCE, check, check_needs)
@@ -53,8 +54,10 @@ StirResult = namedtuple("StirResult", [
     "note",   # why the NaN p-values have none (None: every p is a number)
 ])
 
-#: STIR's neighbourhoods: ReliefF's k nearest, or a SURF-family method's
-STIR_NEIGHBOURHOODS = ("relieff",) + tuple(NEIGHBOURHOODS)
+#: STIR's neighbourhoods: ReliefF's k nearest, or a SURF-family or
+#: SWRF-family method's
+STIR_NEIGHBOURHOODS = (("relieff",) + tuple(NEIGHBOURHOODS)
+                       + tuple(swrf.METHODS))
 
 #: permutations a rescorer with a ``many`` method scores at once
 PERMUTATION_BATCH = 16
@@ -101,7 +104,8 @@ def thin_classes(y):
 def weighted_spread(total, squares, n_pairs, n_refs, m):
     """sum w (d - mean)^2 over one kind of pairs, per attribute, from
     their sum w d (`total`) and sum w d^2 (`squares`), mean = total / m,
-    the weights of each of `n_refs` references summing to 1.  A result
+    `n_refs` the sum of the weights (the references with pairs of the
+    kind, each's summing to 1, where no neighbour is weighted).  A result
     within the rounding of summing the squares ((pairs) eps squares) is
     cancellation and taken as 0, so that both engines call diffs that do
     not vary so."""
@@ -226,7 +230,8 @@ def relieff_pair_sums(X, y, discrete=None, *, k_nearest=K_RELIEFF,
 
 
 def stir(X, y, discrete=None, *, neighbourhood="multisurf",
-         k_nearest=K_RELIEFF, deviation=DEVIATION, variance=VARIANCE,
+         k_nearest=K_RELIEFF, deviation=DEVIATION, convention=CONVENTION,
+         variance=VARIANCE,
          r_compatible=R_COMPATIBLE, n_iterations=None,
          random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
          ties=TIES, progress_callback=None):
@@ -234,12 +239,18 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
 
     Parameters
     ----------
-    neighbourhood : "relieff", "multisurf", "multisurf*", "surf" or "surf*"
+    neighbourhood : "relieff", a SURF-family or an SWRF-family method
         The neighbour pairs tested: ReliefF's k nearest hits and misses
-        (`k_nearest`), or the near sets of a SURF-family method (the far
-        sets are not tested).
+        (`k_nearest`), or the near sets of a method of
+        :data:`.surf.NEIGHBOURHOODS` or :data:`.swrf.METHODS` (the far
+        sets are not tested); the SWRF family's pairs weighted and
+        counted by their sigmoid weights (:mod:`.formulas.stir`).
     deviation : "population" or "sample"
-        MultiSURF's standard deviation (STIR's R package uses the sample's).
+        MultiSURF's standard deviation (STIR's R package uses the sample's),
+        or that of the MultiSWRF methods.
+    convention : "add-on" or "scikit-rebate"
+        The SWRF family's convention (:mod:`.swrf`): SWRF's statistics,
+        and the far scoring of the weights given with the test.
     variance : "population" or "sample"
         The variances of the t-test (:func:`stir_test`): the paper's
         (default) or the sample's.
@@ -276,24 +287,26 @@ def stir(X, y, discrete=None, *, neighbourhood="multisurf",
     """
     return stir_and_weights(
         X, y, discrete, neighbourhood=neighbourhood, k_nearest=k_nearest,
-        deviation=deviation, variance=variance, r_compatible=r_compatible,
-        n_iterations=n_iterations, random_state=random_state, diff=diff,
-        t_eq=t_eq, t_diff=t_diff, ties=ties,
-        progress_callback=progress_callback)[1]
+        deviation=deviation, convention=convention, variance=variance,
+        r_compatible=r_compatible, n_iterations=n_iterations,
+        random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+        ties=ties, progress_callback=progress_callback)[1]
 
 
 @validated
 def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
                      k_nearest=K_RELIEFF, deviation=DEVIATION,
-                     variance=VARIANCE, r_compatible=R_COMPATIBLE,
-                     n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
-                     t_eq=T_EQ, t_diff=T_DIFF, ties=TIES,
+                     convention=CONVENTION, variance=VARIANCE,
+                     r_compatible=R_COMPATIBLE, n_iterations=None,
+                     random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
+                     t_diff=T_DIFF, ties=TIES,
                      progress_callback=None):
     """(weights, :func:`stir`'s StirResult) from one search of the
-    neighbours: a SURF-family `neighbourhood`'s method computes its
-    weights and STIR's sums in the same pass, so `weights` are the
-    method's own (:func:`.surf.neighbourhood_sums`, the far sets of SURF*
-    and MultiSURF* included); None for ReliefF's, whose pairs STIR sums
+    neighbours: a SURF- or SWRF-family `neighbourhood`'s method computes
+    its weights and STIR's sums in the same pass, so `weights` are the
+    method's own (:func:`.surf.neighbourhood_sums`,
+    :func:`.swrf.swrf_sums`, the far sets of the starred methods
+    included); None for ReliefF's, whose pairs STIR sums
     apart from its weights, and for R's pairs (`r_compatible`).
     Parameters as in :func:`stir`."""
     if neighbourhood not in STIR_NEIGHBOURHOODS:
@@ -304,8 +317,16 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
     check_needs("k_nearest", k_nearest, K_RELIEFF, "neighbourhood='relieff'",
                 neighbourhood == "relieff")
     check_needs("deviation", deviation, DEVIATION,
-                "neighbourhood='multisurf' or 'multisurf*'",
-                neighbourhood.startswith("multisurf"))
+                "a neighbourhood of the MultiSURF or MultiSWRF methods",
+                neighbourhood.startswith("multi"))
+    weighted = neighbourhood in swrf.METHODS
+    check_needs("convention", convention, CONVENTION,
+                "a neighbourhood of the SWRF family", weighted)
+    if r_compatible and weighted:
+        raise ReliefInputError(
+            f"r_compatible=True gives the pairs of STIR's R package "
+            f"(insilico/stir), which has no weighted neighbours; it does "
+            f"not apply to {neighbourhood!r}.")
     # R's pairs break ties at the k-th distance as R's stable sort does
     check_needs("ties", ties, TIES,
                 "neighbourhood='relieff' and r_compatible=False",
@@ -324,6 +345,10 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
         weights = None
         sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
                                  ties=ties, **references, **options)
+    elif weighted:
+        weights, sums = swrf.swrf_sums(
+            X, y, discrete, method=neighbourhood, convention=convention,
+            deviation=deviation, stir=True, **references, **options)
     else:
         weights, sums = neighbourhood_sums(
             X, y, discrete, method=neighbourhood, deviation=deviation,

@@ -119,23 +119,28 @@ def sums_of(data, refs, kernels, kind, task, stir=False,
 
 def rule_sums(data, refs, kernels, kind, task, stir=False,
               progress_callback=None, band=DEAD_BAND, weighting=None,
-              distance_weights=None):
+              distance_weights=None, hits_within=None):
     """The engine's sums and scalars of the rule for the data's own
     labels (``radius_rule`` of :class:`.engines.interface.Engine`, on
     float64 tables or compact data), `kind` as :func:`sums_of` takes it,
     `band` and `weighting` as the engines take them (the SWRF family),
-    the distance weighted by `distance_weights` (compact data only)."""
+    the distance weighted by `distance_weights` (compact data only);
+    `hits_within` (target, bound): the classification rule over a
+    numeric target's hits and misses (the engines' `hit_bound`)."""
     local, far, ddof = kind
-    labels = own_labels(data, task)
+    labels, hit_bound = own_labels(data, task), None
+    if hits_within is not None:
+        labels, hit_bound = hits_within[0][None], hits_within[1]
     if is_blocked(data):
         sums, scalars = compact_hoods.radius_rule(
             data, refs, labels, task, local, far, ddof, stir,
             progress_callback, band=band, weighting=weighting,
-            distance_weights=distance_weights)
+            distance_weights=distance_weights, hit_bound=hit_bound)
     else:
         sums, scalars = kernels.radius_rule(
             data, refs, labels, task, local, far, ddof, stir,
-            progress_callback, band=band, weighting=weighting)
+            progress_callback, band=band, weighting=weighting,
+            hit_bound=hit_bound)
     return sums[0], scalars[0]
 
 

@@ -45,14 +45,16 @@ from .compact.rules import is_blocked
 from .engines import preparation
 from .estimators import prepared
 from .formulas.neighbourhoods import DEAD_BAND, NO_FAR, OPPOSITE, SIGMAS
-from .formulas.stir import FAR_PRESENCE, FAR_WEIGHT
+from .errors import ReliefInputError
+from .formulas.stir import FAR_PRESENCE, FAR_WEIGHT, stir_sums
 from .options import (DEVIATION, DIFF, RANDOM_STATE, CONVENTION, T_DIFF,
-                      T_EQ)
-from .surf import rule_sums
+                      T_EQ, check_choice)
+from .surf import RadiusSums, rule_sums
+from .targets import TASKS
 from .validation import validated
 
 __all__ = ["swrf", "swrfstar", "multiswrf", "multiswrfstar", "multiswrfdb",
-           "multiswrfdbstar", "swrf_weights", "METHODS"]
+           "multiswrfdbstar", "swrf_weights", "swrf_sums", "METHODS"]
 
 #: method -> (limits from the reference's own distances, half-width of the
 #: dead band in standard deviations, far scoring)
@@ -66,6 +68,25 @@ METHODS = {
 }
 
 
+#: why the add-on's convention has no numeric target
+NO_NUMERIC_TARGET = (
+    "The SWRF family weighs a numeric target only by scikit-rebate's "
+    "convention (convention='scikit-rebate': the neighbours within a "
+    "standard deviation of the reference's target are its hits); the "
+    "add-on's convention has no numeric target (Stokes & Visweswaran "
+    "define SWRF for classes). MultiSURF weighs a numeric target by "
+    "RReliefF's rule.")
+
+
+def target_bound(y, data):
+    """(the known target values, scikit-rebate 0.8's bound of a hit):
+    the instances whose target lies within the bound of a reference's
+    are its hits, the bound the sample standard deviation of the
+    target (``np.std(y, ddof=1)``)."""
+    target = np.asarray(y, dtype=np.float64)[data.kept_rows]
+    return target, float(np.std(target, ddof=1))
+
+
 def far_constant(scalars, nominal):
     """Per attribute, the part of scikit-rebate's far score that does not
     depend on the diffs, summed over the references: sum c w (the
@@ -74,38 +95,74 @@ def far_constant(scalars, nominal):
     return np.where(nominal, scalars[FAR_WEIGHT], scalars[FAR_PRESENCE])
 
 
-@validated
-def swrf_weights(X, y, discrete=None, *, method, convention=CONVENTION,
-                 deviation=DEVIATION, n_iterations=None,
-                 random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                 t_diff=T_DIFF, progress_callback=None):
+def swrf_weights(X, y, discrete=None, *, method, task="classification",
+                 convention=CONVENTION, deviation=DEVIATION,
+                 n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                 t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
     """The weights of the SWRF-family `method` (a key of :data:`METHODS`);
     the parameters as in :func:`multiswrf`."""
+    return swrf_sums(X, y, discrete, method=method, task=task,
+                     convention=convention,
+                     deviation=deviation, n_iterations=n_iterations,
+                     random_state=random_state, diff=diff, t_eq=t_eq,
+                     t_diff=t_diff,
+                     progress_callback=progress_callback).weights
+
+
+@validated
+def swrf_sums(X, y, discrete=None, *, method, task="classification",
+              convention=CONVENTION, deviation=DEVIATION, n_iterations=None,
+              random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
+              stir=False, progress_callback=None):
+    """The weights of the SWRF-family `method` and, with `stir`, the sums
+    STIR tests over its near pairs, each pair weighted by its coefficient
+    in the near update, the neighbour's sigmoid weight included, and
+    counted by that sigmoid weight (:mod:`.formulas.stir`).  Parameters as
+    in :func:`swrf_weights`.
+
+    Returns
+    -------
+    :class:`.surf.RadiusSums` (its `stir` None without `stir`)
+    """
+    if method not in METHODS:
+        raise ReliefInputError(
+            f"method must be one of {', '.join(map(repr, METHODS))}, got "
+            f"{method!r}.")
     local, band, far = METHODS[method]
+    task = check_choice("task", task, TASKS)
     ddof = SIGMAS[deviation]
+    numeric = task == "regression"
+    if numeric and convention != "scikit-rebate":
+        raise ReliefInputError(NO_NUMERIC_TARGET)
+    if numeric and stir:
+        raise ReliefInputError("STIR compares hits with misses and needs "
+                               "classes; the target is numeric.")
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
-                                   random_state, task="classification",
-                                   diff=diff, t_eq=t_eq, t_diff=t_diff,
-                                   compact=True, parts=(preparation.SURF,))
+                                   random_state, task=task, diff=diff,
+                                   t_eq=t_eq, t_diff=t_diff, compact=True,
+                                   parts=(preparation.SURF,))
     scikit_rebate = convention == "scikit-rebate"
     sums, scalars = rule_sums(data, refs, kernels, (local, far, ddof),
-                              "classification", False, progress_callback,
-                              band=band, weighting=scikit_rebate)
+                              task, stir, progress_callback, band=band,
+                              weighting=scikit_rebate,
+                              hits_within=target_bound(y, data)
+                              if numeric else None)
     weights = sums[0] + sums[1]
     if far != NO_FAR and scikit_rebate:
         nominal = data.nominal if is_blocked(data) else data.exact.nominal
         weights = weights + far_constant(scalars, nominal)
-    return weights / len(refs)
+    return RadiusSums(weights / len(refs), stir_sums(sums, scalars, len(refs))
+                      if stir else None)
 
 
 def _estimator(method, name, summary):
     """The public estimator of `method`, called `name`, documented by
     `summary` (the six share their parameters and their computation)."""
-    def estimator(X, y, discrete=None, *, convention=CONVENTION,
-                  deviation=DEVIATION, n_iterations=None,
-                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
-                  t_diff=T_DIFF, progress_callback=None):
-        return swrf_weights(X, y, discrete, method=method,
+    def estimator(X, y, discrete=None, *, task="classification",
+                  convention=CONVENTION, deviation=DEVIATION,
+                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
+                  t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
+        return swrf_weights(X, y, discrete, method=method, task=task,
                             convention=convention, deviation=deviation,
                             n_iterations=n_iterations,
                             random_state=random_state, diff=diff, t_eq=t_eq,
@@ -120,9 +177,15 @@ def _estimator(method, name, summary):
         Attribute values; NaN marks a missing value (RELIEF-D diffs);
         nominal columns hold value codes 0..V-1.
     y : array (n,)
-        Class codes; rows with a missing class are left out.
+        Class codes, or a numeric target; rows with a missing one are
+        left out.
     discrete : bool array (a,) or None
         Which columns are nominal (None: all numeric).
+    task : "classification" or "regression"
+        A numeric target only with ``convention="scikit-rebate"``: a
+        reference's hits are the instances whose target lies within the
+        target's sample standard deviation of its own, its misses the
+        others, scored as two classes (scikit-rebate 0.8).
     convention : "add-on" or "scikit-rebate"
         How the far sets are scored and SWRF's T and sigma taken
         (module docstring of :mod:`orangecontrib.relief.core.swrf`).

@@ -79,14 +79,14 @@ def block_data(data, exact):
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, band=DEAD_BAND, weighting=None,
-                distance_weights=None):
+                distance_weights=None, hit_bound=None):
     """The engine's ``radius_rule`` (:class:`..engines.interface.Engine`)
     of compact data: its sums joined over the blocks of columns, its
     constants (which do not depend on the columns) from the first; the
     classes' sums of bit-plane data counted (:func:`counted_rule`) where
     the members are not weighted (the SWRF family's weights are no
     counts); the distance's attributes weighted by `distance_weights`
-    (None: 1)."""
+    (None: 1); `hit_bound` as the engines take it."""
     kernels = engines.kernels(data.engine)
     search, rule = progress_shares(data, progress_callback)
     given = given_distances(data, refs, local, weighting, search,
@@ -97,7 +97,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                             given, rule)
     return by_columns(data, lambda exact: kernels.radius_rule(
         block_data(data, exact), refs, labels, task, local, far, ddof, stir,
-        None, given, band, weighting), attributes=(True, False),
+        None, given, band, weighting, hit_bound), attributes=(True, False),
         progress_callback=rule)
 
 

@@ -112,7 +112,7 @@ class Engine(Protocol):
 
     def radius_rule(self, data, refs, labels, task, local, far, ddof, stir,
                     progress_callback=None, given=None, band=0.5,
-                    weighting=None):
+                    weighting=None, hit_bound=None):
         """Steps 2 and 3 of the SURF family, for each labelling of the
         instances: the rule's sums and scalars (STIR's counts, the SWRF
         family's far terms or RReliefF's N_dC); the distances computed,
@@ -121,7 +121,10 @@ class Engine(Protocol):
         `band` standard deviations about the mean; with a `weighting`
         (classification; whether SWRF's global statistics count the zero
         diagonal) each neighbour weighted by its sigmoid weight (the SWRF
-        family)."""
+        family); with a `hit_bound` (`labels` a numeric target) the
+        classification rule, each reference's hits the instances whose
+        target lies within the bound of its own (scikit-rebate's
+        continuous endpoint)."""
 
     def neighbour_pairs(self, data, rule, k, ddof, exclude_twins,
                         weights=None, progress_callback=None):

@@ -60,6 +60,22 @@ SIGMAS = {"population": 0, "sample": 1}
 #: the half-width of MultiSURF's dead band, in standard deviations
 DEAD_BAND = 0.5
 
+#: the priors of a numeric target's hits (code 0) and misses (1) where the
+#: classification rule scores them (scikit-rebate's continuous endpoint,
+#: :func:`pair_codes`): any equal pair, as with two classes a miss's
+#: factor is 1 whatever the priors
+PAIR_PRIORS = np.array([0.5, 0.5])
+
+
+def pair_codes(target, i, hit_bound, codes):
+    """codes[j]: 0 where I_j is a hit of the reference I_i for a numeric
+    `target` (|y_i - y_j| < `hit_bound`, scikit-rebate 0.8's continuous
+    endpoint, the bound the target's sample standard deviation), else 1
+    (a miss); the reference itself 0."""
+    for j in range(len(target)):
+        codes[j] = 0 if abs(target[j] - target[i]) < hit_bound else 1
+    codes[i] = 0
+
 
 def thresholds(mean, sigma, local, global_mean, band=DEAD_BAND):
     """(near, far) distance limits of a reference.

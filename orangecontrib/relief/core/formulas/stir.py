@@ -11,7 +11,16 @@ classes, over C's neighbours of i.  Then the means over the m references,
 
 and likewise mean_M, differ by the method's own weight, and the variances
 are weighted alike (Le et al. 2019, for two classes, as the authors' R
-package computes them).  Per attribute the kernels keep sum w d and
+package computes them).
+
+The SWRF family (Stokes & Visweswaran 2012) weights each near neighbour
+by a sigmoid s_ij of its distance from the set's limit, so its pair's
+coefficient is the SURF family's times s_ij, and w_ij carries it: the
+means still differ by the method's near weight.  A pair then counts s_ij
+in n_H and n_M (a neighbour near the limit counts little, as in the
+method), and a reference's place in the variances is the sum of its
+pairs' w_ij (below 1): the weighted t-test of frequency weights, which
+is STIR's own where every s_ij is 1.  Per attribute the kernels keep sum w d and
 sum w d^2 of each kind of pair; with the numbers of pairs and of
 references having pairs of the kind, that is all
 :func:`..significance.stir_test` needs.  The vectorised engine adds them
@@ -40,7 +49,7 @@ CLASS_SCALARS = FAR_WEIGHT + 1
 StirSums = namedtuple("StirSums", [
     "hit_sum",       # (a,) sum of w d over the hit pairs
     "hit_squares",   # (a,) sum of w d^2 over the hit pairs
-    "n_hit",         # number of hit pairs
+    "n_hit",         # number of hit pairs (the sum of their s, weighted)
     "hit_refs",      # references with a hit (the sum of the hits' w)
     "miss_sum",      # (a,) the same over the miss pairs
     "miss_squares",

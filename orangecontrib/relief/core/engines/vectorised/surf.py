@@ -22,8 +22,9 @@ the same terms in another order).  Nothing of size n x n is kept.
 import numpy as np
 
 from ...formulas.neighbourhoods import (
-    DEAD_BAND, NO_FAR, class_coefficients, far_presence, global_statistics,
-    sigmoid_scale, sigmoid_weight, standard_deviation, thresholds)
+    DEAD_BAND, NO_FAR, PAIR_PRIORS, class_coefficients, far_presence,
+    global_statistics, pair_codes, sigmoid_scale, sigmoid_weight,
+    standard_deviation, thresholds)
 from ...formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
                               HIT_REFS, HIT_SUM, MISS_REFS, MISS_SQUARES,
                               MISS_SUM, N_HIT, N_MISS)
@@ -217,8 +218,10 @@ def class_update(sums, counts, own, near, far_sets, priors, far, stir):
     the near and the far sets: `near` and `far_sets` (sums of diffs (a,
     refs, classes), counts (refs, classes), for the near sets sums of
     squared diffs, and the sums of the members' sigmoid weights where
-    they are weighted); `own` the references' classes."""
-    near_sums, near_counts, squares, _ = near
+    they are weighted); `own` the references' classes.  STIR's counts of
+    weighted members count each pair by its weight w and each reference
+    by the sum of its pairs' |coef| w (:mod:`...formulas.stir`)."""
+    near_sums, near_counts, squares, near_weights = near
     far_sums, far_counts, _, far_weights = far_sets
     coefs = np.empty(near_counts.shape)
     far_coefs = np.zeros(near_counts.shape)
@@ -239,10 +242,16 @@ def class_update(sums, counts, own, near, far_sets, priors, far, stir):
         for mask, row in ((hit, HIT_SUM), (~hit, MISS_SUM)):
             sums[row] += np.einsum("arc,rc->a", near_sums, weight * mask)
             sums[row + 1] += np.einsum("arc,rc->a", squares, weight * mask)
-        counts[N_HIT] += near_counts[hit].sum()
-        counts[N_MISS] += near_counts[~hit].sum()
-        counts[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
-        counts[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
+        if near_weights is None:
+            counts[N_HIT] += near_counts[hit].sum()
+            counts[N_MISS] += near_counts[~hit].sum()
+            counts[HIT_REFS] += (near_counts * hit).any(axis=1).sum()
+            counts[MISS_REFS] += (near_counts * ~hit).any(axis=1).sum()
+        else:  # pairs counted by their sigmoid weights (the SWRF family)
+            counts[N_HIT] += near_weights[hit].sum()
+            counts[N_MISS] += near_weights[~hit].sum()
+            counts[HIT_REFS] += (weight * near_weights * hit).sum()
+            counts[MISS_REFS] += (weight * near_weights * ~hit).sum()
 
 
 def counted_set_sums(hoods, refs, labellings, sets, n_groups, stir):
@@ -412,9 +421,68 @@ def regression_sums(exact, refs, labels, local, far, ddof,
     return sums, n_dc
 
 
+def pair_block(hoods, refs, target, hit_bound):
+    """A block's sums and counts of :func:`pair_sums` (the blocks'
+    columns are the instances in order)."""
+    codes = np.empty((len(refs), hoods.n), np.int64)
+    for r, i in enumerate(refs):
+        pair_codes(target, i, hit_bound, codes[r])
+    hit = codes == 0
+    sets = []
+    for members, factors in hoods.sets(refs):
+        if members is None:
+            sets.append((None, None, None, None))
+            continue
+        terms = members if factors is None else factors
+        split = [terms * hit, terms * ~hit]  # (refs x n) of each code
+        counts = np.stack([(members & hit).sum(axis=1),
+                           (members & ~hit).sum(axis=1)], axis=1)
+        sets.append((split, counts, None, None if factors is None else
+                     np.stack([part.sum(axis=1) for part in split], axis=1)))
+    sums = [np.empty((hoods.n_attrs, len(refs), 2)) if split is not None
+            else None for split, *_ in sets]
+    for a, diffs in enumerate(hoods.attribute_diffs(refs)):
+        for (split, *_), out in zip(sets, sums):
+            if split is not None:
+                for c, part in enumerate(split):
+                    out[a, :, c] = (diffs * part).sum(axis=1)
+    block_sums = np.zeros((SUM_ROWS, hoods.n_attrs))
+    block_counts = np.zeros(CLASS_SCALARS)
+    near, far_set = [(out, counts, None, weights) for out, (_, counts, _,
+                     weights) in zip(sums, sets)]
+    class_update(block_sums, block_counts, np.zeros(len(refs), np.int64),
+                 near, far_set, PAIR_PRIORS, hoods.far, False)
+    return block_sums, block_counts
+
+
+def pair_sums(exact, refs, labels, hit_bound, local, far, ddof,
+              progress_callback=None, given=None, band=DEAD_BAND,
+              weighting=None):
+    """The classification rule's sums for a numeric target, for each row
+    of `labels` (the target): each reference's hits the instances whose
+    target lies within `hit_bound` of its own, the others its misses
+    (:func:`...formulas.neighbourhoods.pair_codes`, scikit-rebate 0.8's
+    continuous endpoint); the layout of :func:`classification_sums`
+    without STIR's sums."""
+    hoods = Neighbourhoods(exact, np.arange(exact.values.shape[1]), local,
+                           far, ddof, given, None, band, weighting)
+    sums = np.zeros((len(labels), SUM_ROWS, hoods.n_attrs))
+    counts = np.zeros((len(labels), CLASS_SCALARS))
+    for blocks, done in reference_blocks(refs, hoods.height,
+                                         progress_callback):
+        for p, target in enumerate(labels):
+            for block_sums, block_counts in each(
+                    lambda rows: pair_block(hoods, rows, target, hit_bound),
+                    blocks):
+                sums[p] += block_sums
+                counts[p] += block_counts
+        report(progress_callback, done)
+    return sums, counts
+
+
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, given=None, band=DEAD_BAND,
-                weighting=None):
+                weighting=None, hit_bound=None):
     """The sums of the SURF family's rule over the references `refs`, for
     each row of `labels` (P x n: class codes, or the scaled target, of P
     labellings of the instances): :func:`classification_sums` or
@@ -426,7 +494,12 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     (:func:`classification_sums`).  The neighbourhoods
     depend on the attributes only, but with missing values a class's
     RELIEF-D diffs depend on the classes of `data`, which `labels` must
-    then be."""
+    then be.  With a `hit_bound` (a numeric target, `labels` its values)
+    the classification rule scores each reference's hits and misses by
+    the target (:func:`pair_sums`)."""
+    if hit_bound is not None:
+        return pair_sums(data.exact, refs, labels, hit_bound, local, far,
+                         ddof, progress_callback, given, band, weighting)
     if task == "classification":
         return classification_sums(data.exact, refs, labels, data.priors,
                                    local, far, ddof, stir, progress_callback,

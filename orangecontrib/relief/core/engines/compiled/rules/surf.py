@@ -33,6 +33,7 @@ class_coefficients = numba.njit(cache=True)(neighbourhoods.class_coefficients)
 far_presence = numba.njit(cache=True)(neighbourhoods.far_presence)
 sigmoid_scale = numba.njit(cache=True)(neighbourhoods.sigmoid_scale)
 sigmoid_weight = numba.njit(cache=True)(neighbourhoods.sigmoid_weight)
+pair_codes = numba.njit(cache=True)(neighbourhoods.pair_codes)
 
 
 @numba.njit(inline="always", cache=True)
@@ -160,6 +161,22 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 
 @numba.njit(inline="always", cache=True)
+def weighted_pair_counts(dist, i, groups, near, scale, coefs, scalars):
+    """STIR's counts of reference I_i's near pairs whose members are
+    weighted (the SWRF family, :mod:`....formulas.stir`): each pair counts
+    its sigmoid weight w, and the references' places the sums of
+    |coef| w, instance by instance."""
+    own = groups[i]
+    for j in range(dist.shape[0]):
+        if j != i and dist[j] < near:
+            w = sigmoid_weight(dist[j], near, scale)
+            hit = groups[j] == own
+            scalars[N_HIT if hit else N_MISS] += w
+            scalars[HIT_REFS if hit else MISS_REFS] += abs(
+                coefs[groups[j]]) * w
+
+
+@numba.njit(inline="always", cache=True)
 def class_terms(dist, rows, count, groups, priors, near, far, scale,
                 with_far, counts, own_counts, coefs, scalars, weighted,
                 stir):
@@ -168,8 +185,9 @@ def class_terms(dist, rows, count, groups, priors, near, far, scale,
     group's `counts` (:func:`group_counts`), each reference's copied to
     `own_counts` (2 x groups); with
     `stir`, STIR's counts of :func:`...vectorised.surf.classification_sums`
-    added to `scalars`, with `weighted` and `with_far` the SWRF family's
-    far terms."""
+    added to `scalars` (of pairs weighted with `weighted`:
+    :func:`weighted_pair_counts`), with `weighted` and `with_far` the SWRF
+    family's far terms."""
     group_counts(dist, rows, count, groups, near, far, with_far, counts)
     for r in range(count):
         i = rows[r]
@@ -184,7 +202,10 @@ def class_terms(dist, rows, count, groups, priors, near, far, scale,
                         and dist[r, j] > far[r]):
                     scalars[FAR_WEIGHT] += coefs[r, 1, groups[j]] * (
                         sigmoid_weight(dist[r, j], far[r], scale[r]))
-        if stir:
+        if stir and weighted:
+            weighted_pair_counts(dist[r], i, groups, near[r], scale[r],
+                                 coefs[r, 0], scalars)
+        elif stir:
             n_miss = own_counts[0].sum() - own_counts[0, own]
             scalars[N_HIT] += own_counts[0, own]
             scalars[N_MISS] += n_miss
@@ -248,12 +269,12 @@ def class_update_any(sums, exact, groups, dist, rows, count, near, far,
             if j == i:
                 continue
             if dist[r, j] < near[r]:
+                coef = coefs[r, 0, g] * weight_at(dist[r, j], near[r],
+                                                  scale[r], weighted)
                 if stir:
-                    add_stir_terms(sums, exact, i, j, coefs[r, 0, g],
-                                   g == groups[i])
+                    add_stir_terms(sums, exact, i, j, coef, g == groups[i])
                 else:
-                    add_diffs(sums[0], exact, i, j, coefs[r, 0, g] * weight_at(
-                        dist[r, j], near[r], scale[r], weighted))
+                    add_diffs(sums[0], exact, i, j, coef)
             elif with_far and dist[r, j] > far[r]:
                 add_diffs(sums[1], exact, i, j, -coefs[r, 1, g] * weight_at(
                     dist[r, j], far[r], scale[r], weighted))
@@ -318,6 +339,28 @@ def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
             add_diffs(sums[2 * s + 1], exact, i, j, d_target * d)
 
 
+@numba.njit(cache=True)
+def pair_update(sums, exact, target, hit_bound, dist, rows, count, priors,
+                near, far, scale, with_far, weighted, counts, own_counts,
+                coefs, scalars):
+    """The classification terms of references rows[:count] for a numeric
+    `target`, one reference at a time: its hits (code 0, its own) the
+    instances whose target lies within `hit_bound` of its own, the
+    others its misses (code 1), as scikit-rebate 0.8 scores a continuous
+    endpoint (:func:`....formulas.neighbourhoods.pair_codes`); `priors`
+    those of the two codes."""
+    codes = np.empty(dist.shape[1], np.int64)
+    for r in range(count):
+        pair_codes(target, rows[r], hit_bound, codes)
+        one = slice(r, r + 1)
+        class_terms(dist[one], rows[one], 1, codes, priors, near[one],
+                    far[one], scale[one], with_far, counts, own_counts,
+                    coefs, scalars, weighted, False)
+        class_update_any(sums, exact, codes, dist[one], rows[one], 1,
+                         near[one], far[one], scale[one], with_far, weighted,
+                         False, coefs)
+
+
 @numba.njit(inline="always", cache=True)
 def class_run(refs, groups, first, end):
     """How many of refs[first:first + GROUP], before `end`, are of the class
@@ -332,23 +375,23 @@ def class_run(refs, groups, first, end):
 
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
-                with_far, ddof, geometry, weighted, stir, start, stop,
-                partial, scalars, given, given_row):
+                with_far, ddof, geometry, weighted, stir, hit_bound, start,
+                stop, partial, scalars, given, given_row):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
     and scalars[p] for each labelling labels[p] (:func:`radius_block`),
     the blocks in parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
         radius_block(values, exact, refs, classes, priors, codes, labels,
-                     local, with_far, ddof, geometry, weighted, stir, b,
-                     min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
-                     given, given_row)
+                     local, with_far, ddof, geometry, weighted, stir,
+                     hit_bound, b, min(stop, (b + 1) * UPDATE_BLOCK),
+                     partial, scalars, given, given_row)
 
 
 @numba.njit(cache=True)
 def radius_block(values, exact, refs, classes, priors, codes, labels, local,
-                 with_far, ddof, geometry, weighted, stir, b, end, partial,
-                 scalars, given, given_row):
+                 with_far, ddof, geometry, weighted, stir, hit_bound, b, end,
+                 partial, scalars, given, given_row):
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
     labels[p]: the classification rule (`classes`; codes[p], labels[p] as
@@ -361,7 +404,10 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
     over the instances, thresholds, counts and members alike, read an
     instance's distances to the whole group at once.  `geometry` holds
     the (band, global mean, global sigmoid scale) of :func:`limits`;
-    `weighted` weights the members (the SWRF family).
+    `weighted` weights the members (the SWRF family).  A `hit_bound` of
+    0 or more applies the classification rule to a numeric target
+    (labels[p] the target): each reference's hits the instances whose
+    target is within `hit_bound` of its own (:func:`pair_update`).
     Compiled apart from :func:`radius_sums`, whose parallel loop numba
     then analyses as one call rather than the whole rule."""
     band, global_mean, global_scale = geometry[0], geometry[1], geometry[2]
@@ -390,7 +436,12 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
         group_limits(dist, rows, count, local, global_mean, ddof, band,
                      global_scale, near, far, scale)
         for p in range(len(labels)):
-            if classes:
+            if hit_bound >= 0.0:
+                pair_update(partial[p, b], exact, labels[p], hit_bound, dist,
+                            rows, count, priors, near, far, scale, with_far,
+                            weighted, counts, own_counts, coefs,
+                            scalars[p, b])
+            elif classes:
                 class_terms(dist, rows, count, codes[p], priors, near, far,
                             scale, with_far, counts, own_counts, coefs,
                             scalars[p, b],
@@ -403,7 +454,7 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
                                   rows, count, labels[p], near, far, with_far,
                                   counts, influence, p == 0)
         first += count
-    if not classes:  # N_dA, the same for every target
+    if not classes and hit_bound < 0.0:  # N_dA, the same for every target
         for p in range(1, len(labels)):
             partial[p, b, 0] = partial[0, b, 0]
             partial[p, b, 2] = partial[0, b, 2]
@@ -425,7 +476,8 @@ def global_geometry(values, exact, local, band, weighting, given):
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, given=None,
-                band=neighbourhoods.DEAD_BAND, weighting=None):
+                band=neighbourhoods.DEAD_BAND, weighting=None,
+                hit_bound=None):
     """The sums of the SURF family's rule over the references `refs` for
     each labelling (the interface of
     :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
@@ -440,19 +492,22 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
         rows, row_of = np.empty((0, 0)), np.empty(0, np.int64)
     else:
         rows, row_of = given.rows, given.row_of
+    pairs = hit_bound is not None  # the class rule over target pairs
     classes = task == "classification"
     codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
+    priors = neighbourhoods.PAIR_PRIORS if pairs else data.priors
     n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((len(labels), n_blocks, 6 if classes else 4,
+    partial = np.zeros((len(labels), n_blocks, 6 if classes or pairs else 4,
                         values.shape[0]))
     scalars = np.zeros((len(labels), n_blocks,
-                        CLASS_SCALARS if classes else 3))
+                        CLASS_SCALARS if classes or pairs else 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(values, exact, refs, classes, data.priors, codes, labels,
+        radius_sums(values, exact, refs, classes, priors, codes, labels,
                     local, far != neighbourhoods.NO_FAR, ddof, geometry,
-                    weighting is not None, stir, start, stop, partial,
+                    weighting is not None, stir,
+                    hit_bound if pairs else -1.0, start, stop, partial,
                     scalars, rows, row_of)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
