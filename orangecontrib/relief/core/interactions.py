@@ -258,7 +258,9 @@ def map_terms(pairs, attributes, sums, test, progress_callback):
         pairs.data.exact, pairs.first, pairs.second, pairs.miss, pairs.hit,
         attributes, mean, test is not None)
     report(progress_callback, 1.0)
-    references = len(np.unique(pairs.first))
+    # the pairs of a reference are together: its references are the runs
+    references = (int(np.count_nonzero(np.diff(pairs.first))) + 1
+                  if len(pairs.first) else 0)
     return total, mean, delta, squares, references
 
 
