@@ -12,13 +12,14 @@ Where the chosen attributes' diffs are 0 or 1 (nominal, no value missing)
 and a reference's pairs take few distinct multipliers (the SURF family's
 near sets: one per class), a reference's products are counts: each
 attribute's diffs on the pairs of one multiplier are the bits of a few
-words, and sum_p d_p(A) d_p(B) is the popcount of their and.  The
-centred products follow from the counts,
+words, and the number of pairs where A and B both differ is the popcount
+of their and.  The centred products follow from the counts,
 
-    sum_p (d_p(A) - m_A) (d_p(B) - m_B)
-        = N_AB - m_B N_A - m_A N_B + n m_A m_B,
+    sum_p c_p (d_p(A) - m_A) (d_p(B) - m_B)
+        = C_AB - m_B C_AA - m_A C_BB + w m_A m_B,
 
-N_AB the pairs where both differ, N_A where A does, n the pairs.
+C_AB the counts of the pairs where both differ weighted by their
+multipliers c, summed over the multipliers, and w the sum of the c.
 Elsewhere each pair's centred, weighted diffs are multiplied out.
 """
 import numba
@@ -47,22 +48,25 @@ def n_blocks(count, size, width):
 
 def pair_sums(tables, first, second, miss, hit):
     """(4, a): over the pairs, every attribute's sum of d (u - v) (the
-    weights), of d u, of d v and of d."""
+    weights, as the sum of d u less that of d v), of d u, of d v and of
+    d."""
     tables = for_kernels(tables)
     rows = np.ascontiguousarray(tables.values.T)
-    count = n_blocks(len(first), PAIR_BLOCK, 4 * rows.shape[1])
-    return pair_sum_blocks(tables, rows, first, second, miss, hit, count)
+    count = n_blocks(len(first), PAIR_BLOCK, 3 * rows.shape[1])
+    sums = pair_sum_blocks(tables, rows, first, second, miss, hit, count)
+    return np.vstack([sums[0] - sums[1], sums])
 
 
 @numba.njit(parallel=True, cache=True)
 def pair_sum_blocks(tables, rows, first, second, miss, hit, count):
-    """:func:`pair_sums` in `count` blocks of consecutive pairs; `rows`
-    the values instance by instance, for diffs taken along a pair."""
+    """The sums of d u, d v and d of :func:`pair_sums` in `count` blocks
+    of consecutive pairs; `rows` the values instance by instance, for
+    diffs taken along a pair."""
     n_attributes = tables.values.shape[0]
     n_pairs = len(first)
     size = -(-n_pairs // count)
     plain = tables.kind == LINEAR and tables.relief_d.shape[2] == 0
-    partial = np.zeros((count, 4, n_attributes))
+    partial = np.zeros((count, 3, n_attributes))
     for b in prange(count):
         out = partial[b]
         d = np.empty(n_attributes)
@@ -76,13 +80,11 @@ def pair_sum_blocks(tables, rows, first, second, miss, hit, count):
                 for a in range(n_attributes):
                     d[a] = attribute_diff(tables, a, i, j)
             u, v = miss[p], hit[p]
-            net = u - v
             for a in range(n_attributes):
-                out[0, a] += d[a] * net
-                out[1, a] += d[a] * u
-                out[2, a] += d[a] * v
-                out[3, a] += d[a]
-    total = np.zeros((4, n_attributes))
+                out[0, a] += d[a] * u
+                out[1, a] += d[a] * v
+                out[2, a] += d[a]
+    total = np.zeros((3, n_attributes))
     for b in range(count):
         total += partial[b]
     return total
@@ -126,6 +128,7 @@ def map_blocks(tables, codes, first, second, miss, hit, attributes, mean,
         member, place = np.empty(most, np.int64), np.empty(most, np.int64)
         bits = np.empty((most // 64 + MOST_GROUPS + 1, k), np.uint64)
         both = np.empty((k, k), np.uint64)
+        counted = np.empty((2, k, k))
         for r in range(b * size, min(n_references, (b + 1) * size)):
             start, stop = starts[r], starts[r + 1]
             groups = (multiplier_groups(miss, hit, start, stop, keys, member,
@@ -134,7 +137,7 @@ def map_blocks(tables, codes, first, second, miss, hit, attributes, mean,
             if groups > 0:
                 counted_products(z, codes, first[start], second, start,
                                  stop, mean, keys, member, place, sizes,
-                                 groups, bits, both)
+                                 groups, bits, both, counted)
             else:
                 multiplied_products(z, tables, attributes, first, second,
                                     miss, hit, start, stop, mean, miss_rows,
@@ -183,10 +186,12 @@ def multiplier_groups(miss, hit, start, stop, keys, member, place, sizes):
 
 @numba.njit(cache=True)
 def counted_products(z, codes, reference, second, start, stop, mean, keys,
-                     member, place, sizes, groups, bits, both):
+                     member, place, sizes, groups, bits, both, counted):
     """z += the reference's centred products from counts (the module's
     docstring): its pairs' 0/1 diffs as bits, a run of words per group of
-    equal multipliers, and the popcounts of their ands."""
+    equal multipliers, the popcounts of their ands weighted by the
+    group's multiplier and summed over the groups of each side (misses,
+    hits), then centred."""
     k = codes.shape[1]
     ends = np.zeros(groups + 1, np.int64)
     for g in range(groups):
@@ -200,6 +205,8 @@ def counted_products(z, codes, reference, second, start, stop, mean, keys,
         shift = np.uint64(at % 64)
         for t in range(k):
             row[t] |= np.uint64(own[t] != other[t]) << shift
+    counted[:] = 0.0
+    total = np.zeros(2)
     for g in range(groups):
         both[:] = 0
         for w in range(ends[g], ends[g + 1]):
@@ -207,19 +214,32 @@ def counted_products(z, codes, reference, second, start, stop, mean, keys,
             for t in range(k):
                 for s in range(t, k):
                     both[t, s] += popcount(row[t] & row[s])
-        for side, sign in ((0, 1.0), (1, -1.0)):
+        for side in range(2):
             c = keys[g, side]
             if c > 0:
-                add_counted(z, both, sign * c, float(sizes[g]), mean[side])
+                total[side] += c * sizes[g]
+                add_weighted(counted[side], both, c)
+    add_centred(z, counted[0], total[0], mean[0], 1.0)
+    add_centred(z, counted[1], total[1], mean[1], -1.0)
 
 
 @numba.njit(cache=True)
-def add_counted(z, both, c, n, m):
-    """z[t, s] += c (N_ts - m_s N_t - m_t N_s + n m_t m_s)."""
+def add_weighted(counted, both, c):
+    """counted[t, s] += c N_ts (s >= t)."""
+    for t in range(counted.shape[0]):
+        for s in range(t, counted.shape[0]):
+            counted[t, s] += c * float(both[t, s])
+
+
+@numba.njit(cache=True)
+def add_centred(z, counted, total, m, sign):
+    """z[t, s] += sign (C_ts - m_s C_tt - m_t C_ss + total m_t m_s), C
+    the counts weighted by the multipliers, `total` the multipliers'
+    sum: the centred products of 0/1 diffs."""
     for t in range(z.shape[0]):
         for s in range(t, z.shape[0]):
-            z[t, s] += c * (float(both[t, s]) - m[s] * float(both[t, t])
-                            - m[t] * float(both[s, s]) + n * m[t] * m[s])
+            z[t, s] += sign * (counted[t, s] - m[s] * counted[t, t]
+                               - m[t] * counted[s, s] + total * m[t] * m[s])
 
 
 @numba.njit(cache=True)
