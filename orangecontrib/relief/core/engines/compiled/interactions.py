@@ -30,9 +30,7 @@ from ...tables import LINEAR
 from .diffs import attribute_diff, for_kernels, linear_diff
 from .neighbours.wide import popcount
 
-#: pairs per block of :func:`pair_sums`
-PAIR_BLOCK = 4096
-#: references per block of :func:`map_sums`
+#: references per block of :func:`pair_sums` and :func:`map_sums`
 REFERENCE_BLOCK = 16
 #: the partial sums held at once (float64 cells), which caps the blocks
 CELLS = 2 ** 22
@@ -47,43 +45,77 @@ def n_blocks(count, size, width):
 
 
 def pair_sums(tables, first, second, miss, hit):
-    """(4, a): over the pairs, every attribute's sum of d (u - v) (the
-    weights, as the sum of d u less that of d v), of d u, of d v and of
-    d."""
+    """(4, a): over the pairs (sorted by reference), every attribute's
+    sum of d (u - v) (the weights, as the sum of d u less that of d v),
+    of d u, of d v and of d."""
     tables = for_kernels(tables)
     rows = np.ascontiguousarray(tables.values.T)
-    count = n_blocks(len(first), PAIR_BLOCK, 3 * rows.shape[1])
-    sums = pair_sum_blocks(tables, rows, first, second, miss, hit, count)
+    starts = reference_starts(first)
+    count = n_blocks(len(starts) - 1, REFERENCE_BLOCK, 3 * rows.shape[1])
+    sums = pair_sum_blocks(tables, rows, first, second, miss, hit, starts,
+                           count)
     return np.vstack([sums[0] - sums[1], sums])
 
 
+def reference_starts(first):
+    """Where each reference's run of pairs starts, and the end."""
+    if len(first) == 0:
+        return np.zeros(1, np.int64)
+    return np.flatnonzero(np.r_[True, first[1:] != first[:-1], True])
+
+
 @numba.njit(parallel=True, cache=True)
-def pair_sum_blocks(tables, rows, first, second, miss, hit, count):
+def pair_sum_blocks(tables, rows, first, second, miss, hit, starts, count):
     """The sums of d u, d v and d of :func:`pair_sums` in `count` blocks
-    of consecutive pairs; `rows` the values instance by instance, for
-    diffs taken along a pair."""
+    of consecutive references; `rows` the values instance by instance,
+    for diffs taken along a pair.  A reference's diffs are summed per
+    group of equal multipliers, then weighted once (or, of more than
+    :data:`MOST_GROUPS`, weighted pair by pair)."""
     n_attributes = tables.values.shape[0]
-    n_pairs = len(first)
-    size = -(-n_pairs // count)
+    n_references = len(starts) - 1
+    size = -(-n_references // count)
     plain = tables.kind == LINEAR and tables.relief_d.shape[2] == 0
+    most = 1
+    for r in range(n_references):
+        most = max(most, starts[r + 1] - starts[r])
     partial = np.zeros((count, 3, n_attributes))
     for b in prange(count):
         out = partial[b]
         d = np.empty(n_attributes)
-        for p in range(b * size, min(n_pairs, (b + 1) * size)):
-            i, j = first[p], second[p]
-            if plain:
+        grouped = np.empty((MOST_GROUPS, n_attributes))
+        keys = np.empty((MOST_GROUPS, 2))
+        sizes = np.empty(MOST_GROUPS, np.int64)
+        member, place = np.empty(most, np.int64), np.empty(most, np.int64)
+        for r in range(b * size, min(n_references, (b + 1) * size)):
+            start, stop = starts[r], starts[r + 1]
+            groups = multiplier_groups(miss, hit, start, stop, keys, member,
+                                       place, sizes)
+            grouped[:] = 0.0
+            for p in range(start, stop):
+                i, j = first[p], second[p]
+                if plain:
+                    for a in range(n_attributes):
+                        d[a] = linear_diff(rows[i, a], rows[j, a],
+                                           tables.nominal[a])
+                else:
+                    for a in range(n_attributes):
+                        d[a] = attribute_diff(tables, a, i, j)
+                if groups > 0:
+                    summed = grouped[member[p - start]]
+                    for a in range(n_attributes):
+                        summed[a] += d[a]
+                    continue
+                u, v = miss[p], hit[p]
                 for a in range(n_attributes):
-                    d[a] = linear_diff(rows[i, a], rows[j, a],
-                                       tables.nominal[a])
-            else:
+                    out[0, a] += d[a] * u
+                    out[1, a] += d[a] * v
+                    out[2, a] += d[a]
+            for g in range(max(groups, 0)):
+                u, v = keys[g, 0], keys[g, 1]
                 for a in range(n_attributes):
-                    d[a] = attribute_diff(tables, a, i, j)
-            u, v = miss[p], hit[p]
-            for a in range(n_attributes):
-                out[0, a] += d[a] * u
-                out[1, a] += d[a] * v
-                out[2, a] += d[a]
+                    out[0, a] += grouped[g, a] * u
+                    out[1, a] += grouped[g, a] * v
+                    out[2, a] += grouped[g, a]
     total = np.zeros((3, n_attributes))
     for b in range(count):
         total += partial[b]
@@ -97,7 +129,7 @@ def map_sums(tables, first, second, miss, hit, attributes, mean, squares):
     by v, centred by `mean` (2, K), the misses' and the hits' means."""
     tables = for_kernels(tables)
     attributes = np.asarray(attributes, np.int64)
-    starts = np.flatnonzero(np.r_[True, first[1:] != first[:-1], True])
+    starts = reference_starts(first)
     codes = np.ascontiguousarray(tables.values[attributes].T)
     binary = bool(tables.nominal[attributes].all()
                   and not np.isnan(codes).any())
