@@ -209,6 +209,25 @@ def streaming_table(outputs):
          "-", "-"]])
 
 
+INTERACTIONS_LINE = re.compile(
+    r"^SNPs (\d+) x (\d+), (\S+), K = (\d+): weights ([\d.]+) s, map "
+    r"([\d.]+) s, ratio ([\d.]+) \(([\d.]+)-([\d.]+)\)$")
+
+
+def interactions_table(outputs):
+    """bench_interactions.py: a line per size and method."""
+    rows = []
+    for line in outputs[0].splitlines():
+        match = INTERACTIONS_LINE.match(line)
+        if match:
+            n, a, method, k, weights, found, ratio, low, high = \
+                match.groups()
+            rows.append([f"{n} x {a}", method, k, f"{weights} s",
+                         f"{found} s", ratio, f"{low}-{high}"])
+    return table(["SNPs", "method", "K", "weights", "map",
+                  "map / weights", "range"], rows, "llrrrrr")
+
+
 BENCH = "python benchmarks/"
 FIGURES = {
     "peers": Figure(
@@ -264,6 +283,13 @@ FIGURES = {
         "doc/multi-target.md", (BENCH + "bench_multilabel.py",),
         (BENCH + "bench_multilabel.py --instances 800 --top 5,20",),
         printed_table),
+    "interactions": Figure(
+        "doc/interactions.md",
+        (BENCH + "bench_interactions.py --sizes "
+                 "1600x100,2000x500,2000x100,5000x100",),
+        (BENCH + "bench_interactions.py --sizes 1600x100,2000x500,2000x100,"
+                 "5000x100 --repeats 1",),
+        interactions_table),
     "streaming": Figure(
         "doc/large-data.md",
         (BENCH + f"make_large.py {DATA}", BENCH + f"bench_streaming.py {DATA}"),

@@ -17,11 +17,11 @@ from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 from .arrays import table_arrays
 from .core.epistasis_rank import epistasis_katz, epistasis_rank
 from .core.errors import ReliefInputError
-from .core.interactions import adjusted
-from .core.options import ADJUSTMENT, check
+from .core.interactions import TOP_K, adjusted
+from .core.options import ADJUSTMENT, TIES, check
 from .core.regain import regain
 from .core.threshold import best_first
-from .interactions import attribute_index, draw_heat_map
+from .interactions import attribute_index, draw_heat_map, interactions
 
 TableRegain = namedtuple("TableRegain", [
     "network",         # the core's RegainResult, in the order of variables
@@ -106,6 +106,27 @@ def regain_network(data, *, attributes=None, covariates=None,
     ranks, notes = network_ranks(network.statistic, variables)
     return TableRegain(network, variables, covariates,
                        adjusted(network.p, adjustment), *ranks, tuple(notes))
+
+
+def best_attributes(data, top_k=None, covariates=(), *, method="relieff",
+                    absolute=False, k_nearest=None, ties=TIES):
+    """The names of the attributes reGAIN fits: every attribute of `data`
+    but the `covariates` (names), or, where they are more than `top_k`
+    (None: :data:`.core.interactions.TOP_K`), the best `top_k` of them by
+    the Relief weights of `method`, as the Relief map chooses them (an
+    XOR's bits, whose main effects are nil, are kept)."""
+    covariates = set(covariates or ())
+    names = [var.name for var in data.domain.attributes
+             if var.name not in covariates]
+    top_k = top_k or TOP_K
+    if len(names) < 2 or top_k >= len(names):
+        return names  # too few are refused by name in regain_network
+    found = interactions(
+        data, method=method,
+        top_k=min(top_k + len(covariates), len(data.domain.attributes)),
+        absolute=absolute, test=None, k_nearest=k_nearest, ties=ties)
+    return [var.name for var in found.variables
+            if var.name not in covariates][:top_k]
 
 
 def class_codes(data, y):

@@ -6,6 +6,7 @@ checks."""
 import gzip
 import os
 
+import numba
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -17,6 +18,7 @@ from orangecontrib.relief.core.interactions import (
     clustered_order, interaction_map, pair_weights, strongest_pairs)
 from orangecontrib.relief.core.neighbour_pairs import method_pairs
 from tests.core.engines import each_engine
+from tests.core.test_thread_count import threads
 from tests.reference import interactions as ref
 
 GAMETES = os.path.join(os.path.dirname(__file__), os.pardir, "data",
@@ -52,7 +54,8 @@ def tied(seed, n=40, a=4, classes=2):
     ("relieff", mixed, 0, "share"), ("relieff", mixed, 1, "share"),
     ("relieff", tied, 2, "share"), ("relieff", tied, 3, "share"),
     ("relieff", tied, 4, "lower-index"),
-    ("multisurf", mixed, 2, "share"), ("surf", mixed, 3, "share")])
+    ("multisurf", mixed, 2, "share"), ("surf", mixed, 3, "share"),
+    ("multisurf", tied, 5, "share"), ("surf", tied, 6, "share")])
 @each_engine
 def test_the_literal_definition(method, data, seed, ties, engine):
     """Tied neighbours weigh by their share of the places (or, by the
@@ -171,6 +174,25 @@ def test_row_order_does_not_matter(task, engine):
     assert_allclose(one.interaction, other.interaction, rtol=1e-10,
                     atol=1e-15)
     assert_allclose(one.statistic, other.statistic, rtol=1e-8)
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
+                    reason="numba may use one thread only")
+@pytest.mark.parametrize("method", ["relieff", "multisurf"])
+@pytest.mark.parametrize("data", [xor, mixed])
+def test_the_thread_count_does_not_matter(method, data):
+    """The compiled sums are added in blocks fixed by the data, never in
+    the order the threads finish: 0/1 diffs (counted) and numeric ones
+    (multiplied out) give the same bits with one thread as with two."""
+    X, y, discrete = data(8, n=300)
+    maps = []
+    with forced("compiled"):
+        for count in (1, 2):
+            with threads(count):
+                maps.append(interaction_map(X, y, discrete, method=method))
+    one, two = maps
+    for field in ("weights", "interaction", "statistic"):
+        assert_array_equal(getattr(one, field), getattr(two, field))
 
 
 def test_engines_agree():

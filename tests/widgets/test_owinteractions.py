@@ -22,6 +22,8 @@ from orangecontrib.relief.datasets import path
 from orangecontrib.relief.generators import xor
 from orangecontrib.relief.interactions import (MAP_METHODS, interactions,
                                                pairs_table)
+from orangecontrib.relief.regain import (best_attributes, ranking_table,
+                                         regain_network, regain_pairs_table)
 from orangecontrib.relief.variants import METHODS
 from orangecontrib.relief.widgets import interaction_plots, owinteractions
 from orangecontrib.relief.widgets.owinteractions import OWInteractions
@@ -86,6 +88,82 @@ class TestOWInteractions(SendAndWaitMixin, base.WidgetTest):
                                               expected.map.q)
                 np.testing.assert_equal(table_values(self.pairs()),
                                         table_values(pairs_table(expected)))
+
+    def test_regain_is_the_scripts(self):
+        """reGAIN's map, its pairs and its ranking by either centrality
+        equal the script's: the best K attributes by the Relief method's
+        weights, then their network; the test's choice is hidden."""
+        widget = self.widget
+        choose(widget.kind_combo, "regain")
+        self.assertFalse(widget.test_combo.isVisibleTo(widget))
+        self.assertTrue(widget.regain_box.isVisibleTo(widget))
+        widget.top_k, widget.k_relieff = 6, 5
+        self.send_and_wait(self.heart)
+        attributes = best_attributes(self.heart, 6, k_nearest=5)
+        expected = regain_network(self.heart, attributes=attributes)
+        self.assertEqual(widget.found.variables, expected.variables)
+        np.testing.assert_array_equal(widget.view.matrix,
+                                      expected.network.statistic)
+        np.testing.assert_equal(
+            table_values(self.pairs()),
+            table_values(regain_pairs_table(expected)))
+        ranking = self.get_output(widget.Outputs.ranking)
+        np.testing.assert_equal(table_values(ranking),
+                                table_values(ranking_table(expected)))
+        choose(widget.centrality_combo, "EpistasisKatz")
+        ranking = self.get_output(widget.Outputs.ranking)
+        katz = np.abs(ranking.get_column("EpistasisKatz"))
+        self.assertTrue(np.all(katz[:-1] >= katz[1:]))
+        self.assertIn("reGAIN", widget.legend.text())
+        self.assertIn("z = ", widget.pair_caption.text())
+        self.assertIn("EpistasisKatz", widget._tooltips()[0][0])
+        widget.send_report()
+        # a numeric class: linear fits; three classes: refused by name
+        self.send_and_wait(self.cpu)
+        self.assertFalse(widget.Error.active)
+        self.assertEqual(widget.found.network.regression, "linear")
+        self.send_and_wait(self.zoo)
+        self.assertTrue(widget.Error.map.is_shown())
+        self.assertIn("two values", str(widget.Error.map))
+        self.assertIsNone(self.get_output(widget.Outputs.ranking))
+        # back to the Relief map: its ranking is the weights
+        choose(widget.kind_combo, "relief")
+        self.send_and_wait(self.xor)
+        ranking = self.get_output(widget.Outputs.ranking)
+        self.assertEqual([str(name) for name in ranking.get_column(
+            "attribute")], [var.name for var in widget.found.variables])
+
+    def test_regain_covariates_are_the_meta_attributes(self):
+        """The numeric and categorical meta attributes enter every model
+        when asked, and a note says which (or that they could)."""
+        domain = self.heart.domain
+        covariates = [domain["age"], domain["gender"]]
+        data = self.heart.transform(Domain(
+            [var for var in domain.attributes if var not in covariates],
+            domain.class_var, covariates))
+        widget = self.widget
+        widget.map_kind, widget.top_k = "regain", 5
+        self.send_and_wait(data)
+        note = widget.Information.covariates
+        self.assertTrue(note.is_shown())
+        self.assertIn("could enter", str(note))
+        widget.controls.covariates.click()
+        self.wait_until_finished()
+        self.assertIn("age, gender", str(note))
+        attributes = best_attributes(data, 5)
+        expected = regain_network(data, attributes=attributes,
+                                  covariates=covariates)
+        np.testing.assert_array_equal(widget.found.network.statistic,
+                                      expected.network.statistic)
+        self.assertIn("covariates age, gender", widget.legend.text())
+        widget.controls.main_effects.click()
+        self.wait_until_finished()
+        expected = regain_network(data, attributes=attributes,
+                                  covariates=covariates, main_effects=False)
+        np.testing.assert_array_equal(widget.found.network.statistic,
+                                      expected.network.statistic)
+        choose(widget.kind_combo, "relief")  # no note on the Relief map
+        self.assertFalse(note.is_shown())
 
     def test_k_top_k_and_absolute_reach_the_map(self):
         widget = self.widget
@@ -381,6 +459,24 @@ class TestOWInteractions(SendAndWaitMixin, base.WidgetTest):
         self.assertEqual(odd.selected_pair, ())
         self.assertEqual((odd.test, odd.n_permutations), ("t", 1))
 
+    def test_settings_of_an_earlier_version_draw_the_relief_map(self):
+        widget = self.create_widget(OWInteractions, stored_settings={
+            "__version__": 1, "method": "MultiSURF", "top_k": 7})
+        self.assertEqual((widget.map_kind, widget.method, widget.top_k),
+                         ("relief", "MultiSURF", 7))
+        widget.map_kind, widget.centrality = "regain", "EpistasisKatz"
+        widget.covariates, widget.main_effects = True, False
+        settings = widget.settingsHandler.pack_data(widget)
+        restored = self.create_widget(OWInteractions,
+                                      stored_settings=settings)
+        for name in ("map_kind", "centrality", "covariates",
+                     "main_effects"):
+            self.assertEqual(getattr(restored, name), getattr(widget, name))
+        odd = self.create_widget(OWInteractions, stored_settings={
+            "map_kind": "stir", "centrality": "degree"})
+        self.assertEqual((odd.map_kind, odd.centrality),
+                         ("relief", "EpistasisRank"))
+
     def test_report(self):
         self.widget.send_report()
         self.send_and_wait(self.xor)
@@ -406,6 +502,14 @@ class TestOWInteractions(SendAndWaitMixin, base.WidgetTest):
         self.send_and_wait(self.cpu)  # untested: the strongest pairs
         network = self.get_output(self.widget.Outputs.network)
         self.assertEqual(network.number_of_edges(), network.number_of_nodes())
+        self.widget.map_kind = "regain"  # the nodes score by centrality
+        self.send_and_wait(self.heart)
+        network = self.get_output(self.widget.Outputs.network)
+        found = self.widget.found
+        np.testing.assert_array_equal(network.nodes.get_column(
+            "EpistasisRank"), found.epistasis_rank)
+        self.assertEqual(network.number_of_edges(),
+                         np.sum(np.triu(found.q <= 0.05, 1)))
 
     def test_without_the_network_add_on(self):
         """Without orange3-network the widget has no Network output, and

@@ -95,10 +95,10 @@ class TestStoredSettings(WidgetTest):
             self.assertIn(value, limits)
 
     def test_every_widget(self):
-        """9 widgets, 101 settings, 11 bad values each (1111 cases)."""
+        """9 widgets, 105 settings, 11 bad values each (1155 cases)."""
         cases = sum(self.check_every_setting(widget_class)
                     for widget_class in WIDGETS)
-        self.assertEqual(cases, 101 * 11)
+        self.assertEqual(cases, 105 * 11)
 
     def test_a_stored_nan_alpha_still_tests_significance(self):
         widget = self.create_widget(OWRelief, stored_settings={

@@ -76,31 +76,22 @@ def refused_options(args, names, needs):
 def chosen_attributes(table, args):
     """The attributes reGAIN fits: every attribute but the covariates,
     or, where they are more than --top (default 30), the best of them by
-    the Relief weights of --method, as the Relief map chooses them."""
-    from orangecontrib.relief.core.interactions import TOP_K
+    the Relief weights of --method (:func:`...regain.best_attributes`)."""
     from orangecontrib.relief.core.options import TIES
-    from orangecontrib.relief.interactions import interactions
+    from orangecontrib.relief.regain import best_attributes
 
     covariates = set(args.covariates or ())
     names = [var.name for var in table.domain.attributes
              if var.name not in covariates]
-    if len(names) < 2:
-        return names  # refused by name in regain_network
-    if args.top_k is not None and not 2 <= args.top_k <= len(names):
+    if len(names) >= 2 and args.top_k is not None \
+            and not 2 <= args.top_k <= len(names):
         raise CliError(f"--top {args.top_k}: reGAIN fits pairs of the "
                        f"{len(names)} attributes"
                        + (" that are not covariates" if covariates else "")
                        + f"; give between 2 and {len(names)}.")
-    top_k = args.top_k or TOP_K
-    if top_k >= len(names):
-        return names
-    found = interactions(
-        table, method=args.method,
-        top_k=min(top_k + len(covariates), len(table.domain.attributes)),
-        absolute=args.absolute, test=None, k_nearest=args.k_nearest,
-        ties=args.ties or TIES)
-    return [var.name for var in found.variables
-            if var.name not in covariates][:top_k]
+    return best_attributes(table, args.top_k, covariates,
+                           method=args.method, absolute=args.absolute,
+                           k_nearest=args.k_nearest, ties=args.ties or TIES)
 
 
 def run_regain(args, table):

@@ -77,8 +77,6 @@ TOP_K = 30
 #: the entries' test: the t of the references' shares, label
 #: permutations, or None (none)
 TEST = Optional(OneOf("t", "permutation"), "no test")
-#: pairs whose diffs are held at once (times the attributes, float64)
-CHUNK_PAIRS = 2 ** 15
 #: the shares of the run spent finding the pairs and mapping them (for
 #: progress), by test; the permutations take the rest
 SHARES = {"t": (0.6, 1.0), None: (0.6, 1.0), "permutation": (0.05, 0.1)}
@@ -228,30 +226,15 @@ def listed(names, indices, most=5):
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def chunks(n_pairs):
-    """Slices of the pairs, :data:`CHUNK_PAIRS` at a time."""
-    return [slice(start, start + CHUNK_PAIRS)
-            for start in range(0, n_pairs, CHUNK_PAIRS)] or [slice(0, 0)]
-
-
 def pair_weights(pairs):
     """The method's weights of every attribute from the pairs, sum_p
     (u_p - v_p) d_p(A); whether each attribute differs on any pair; and
     the sums of its diffs weighted by u and by v, (a, 2): one pass over
-    the diffs of every attribute."""
-    n_attributes = pairs.data.exact.values.shape[0]
-    every = np.arange(n_attributes, dtype=np.int64)
-    weights = np.zeros(n_attributes)
-    sums = np.zeros((n_attributes, 3))
-    net = pairs.miss - pairs.hit
-    for part in chunks(len(pairs.first)):
-        diffs = pairs.kernels.pair_diffs(pairs.data.exact, pairs.first[part],
-                                         pairs.second[part], every)
-        weights += diffs @ net[part]
-        # the diffs are >= 0: a sum over the pairs is > 0 where any is
-        sums += diffs @ np.column_stack(
-            [pairs.miss[part], pairs.hit[part], np.ones(len(net[part]))])
-    return weights, sums[:, 2] > 0, sums[:, :2]
+    the diffs of every attribute (the engine's ``pair_sums``)."""
+    sums = pairs.kernels.pair_sums(pairs.data.exact, pairs.first,
+                                   pairs.second, pairs.miss, pairs.hit)
+    # the diffs are >= 0: a sum over the pairs is > 0 where any is
+    return sums[0], sums[3] > 0, sums[1:3].T
 
 
 def group_means(pairs, sums):
@@ -263,81 +246,21 @@ def group_means(pairs, sums):
         return total, np.where(total[:, None] > 0, sums.T / total[:, None], 0)
 
 
-def reference_chunks(first, n_pairs):
-    """Slices of the pairs (sorted by reference) that hold whole
-    references, about :data:`CHUNK_PAIRS` pairs each."""
-    starts = np.flatnonzero(np.r_[True, first[1:] != first[:-1]])
-    bounds = [0]
-    for start in starts[1:]:
-        if start - bounds[-1] >= CHUNK_PAIRS:
-            bounds.append(int(start))
-    bounds.append(n_pairs)
-    return [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-
-
-def reference_products(references, rows, n_references):
-    """Each reference's sum of the outer products of its `rows` with
-    themselves, (n_references, K, K); `references` (sorted) the reference
-    of every row.  The references are taken by their number of rows, each
-    batch padded to its largest, so that one batched product of about
-    :data:`CHUNK_PAIRS` rows computes a batch with little padding."""
-    k = rows.shape[1]
-    products = np.zeros((n_references, k, k))
-    sizes = np.bincount(references, minlength=n_references)
-    starts = np.r_[0, np.cumsum(sizes)[:-1]]
-    order = np.argsort(sizes, kind="stable")
-    order = order[sizes[order] > 0]
-    padded = np.concatenate([rows, np.zeros((1, k))])
-    done = 0
-    while done < len(order):
-        # as many as CHUNK_PAIRS rows of the largest of them hold
-        count = max(1, CHUNK_PAIRS // sizes[order[done]])
-        largest = sizes[order[min(done + count, len(order)) - 1]]
-        batch = order[done:done + max(1, min(count, CHUNK_PAIRS // largest))]
-        done += len(batch)
-        slots = np.arange(sizes[batch].max())
-        index = np.where(slots[None, :] < sizes[batch][:, None],
-                         starts[batch][:, None] + slots[None, :], len(rows))
-        block = padded[index]
-        products[batch] = np.matmul(block.transpose(0, 2, 1), block)
-    return products
-
-
 def map_terms(pairs, attributes, sums, test, progress_callback):
     """(total, mean, sum of z, sum of z^2, references): each reference
     i's share z_i of Delta, its pairs' centred products weighted by u
     (misses) less those weighted by v (hits), summed over i (Delta) and,
-    for the test, squared and summed.  `sums` are the attributes' diffs
-    summed over the pairs weighted by u and v (:func:`pair_weights`);
-    only the pairs of a nonzero multiplier enter each group's products."""
+    for the test, squared and summed (the engine's ``map_sums``).
+    `sums` are the attributes' diffs summed over the pairs weighted by u
+    and v (:func:`pair_weights`)."""
     total, mean = group_means(pairs, sums)
-    k = len(attributes)
-    delta, squares = np.zeros((k, k)), np.zeros((k, k))
-    parts = reference_chunks(pairs.first, len(pairs.first))
-    for done, part in enumerate(parts, start=1):
-        first = pairs.first[part]
-        diffs = pairs.kernels.pair_diffs(pairs.data.exact, first,
-                                         pairs.second[part], attributes).T
-        groups = []
-        for mean_of, multiplier in zip(mean, (pairs.miss[part],
-                                              pairs.hit[part])):
-            kept = np.flatnonzero(multiplier > 0)
-            groups.append((kept, (diffs[kept] - mean_of)
-                           * np.sqrt(multiplier[kept])[:, None]))
-        (misses, miss_rows), (hits, hit_rows) = groups
-        if test is None:
-            delta += miss_rows.T @ miss_rows - hit_rows.T @ hit_rows
-        else:
-            _, reference = np.unique(first, return_inverse=True)
-            n_references = int(reference.max()) + 1
-            z = (reference_products(reference[misses], miss_rows,
-                                    n_references)
-                 - reference_products(reference[hits], hit_rows,
-                                      n_references))
-            delta += z.sum(axis=0)
-            squares += (z ** 2).sum(axis=0)
-        report(progress_callback, done / len(parts))
-    references = len(np.unique(pairs.first))
+    delta, squares = pairs.kernels.map_sums(
+        pairs.data.exact, pairs.first, pairs.second, pairs.miss, pairs.hit,
+        attributes, mean, test is not None)
+    report(progress_callback, 1.0)
+    # the pairs of a reference are together: its references are the runs
+    references = (int(np.count_nonzero(np.diff(pairs.first))) + 1
+                  if len(pairs.first) else 0)
     return total, mean, delta, squares, references
 
 

@@ -191,17 +191,16 @@ def near_set_multipliers(data, first, second, task):
         hit = ((1 - d_target) * share / (n - n_dc) if n > n_dc
                else np.zeros(len(first)))
         return miss, hit
-    groups, priors = data.groups, data.priors
-    counts = np.zeros((n, data.n_groups))
-    np.add.at(counts, (first, groups[second]), 1.0)
-    own = groups[first]
-    others = np.where(np.arange(data.n_groups)[None, :] == groups[:, None],
-                      0.0, (counts > 0) * priors[None, :])
-    present = others.sum(axis=1)
-    count = counts[first, groups[second]]
-    is_hit = groups[second] == own
+    groups, priors, n_groups = data.groups, data.priors, data.n_groups
+    # each pair's (reference, class of the neighbour), and their counts
+    cell = first * n_groups + groups[second]
+    counts = np.bincount(cell, minlength=n * n_groups).reshape(
+        n, n_groups).astype(np.float64)
+    own = np.arange(n_groups)[None, :] == groups[:, None]
+    present = np.where(own, 0.0, (counts > 0) * priors[None, :]).sum(axis=1)
+    # the multipliers of each (reference, class), then of each pair
     with np.errstate(divide="ignore", invalid="ignore"):
-        miss = np.where(is_hit, 0.0,
-                        priors[groups[second]] / present[first] / count / n)
-        hit = np.where(is_hit, 1.0 / count / n, 0.0)
-    return miss, hit
+        miss = np.where(own, 0.0, priors[None, :] / present[:, None]
+                        / counts / n)
+        hit = np.where(own, 1.0 / counts / n, 0.0)
+    return miss.ravel()[cell], hit.ravel()[cell]

@@ -147,6 +147,19 @@ class Engine(Protocol):
         """The distances of streamed `rows` to the `references`, into
         `out` (rows x references)."""
 
+    def pair_sums(self, tables, first, second, miss, hit):
+        """The interaction map: (4, a), every attribute's sums over the
+        (first, second) pairs of d (u - v), d u, d v and d, `miss` and
+        `hit` the pairs' multipliers u and v."""
+
+    def map_sums(self, tables, first, second, miss, hit, attributes, mean,
+                 squares):
+        """The interaction map: (sum_i z_i, sum_i z_i ** 2 if `squares`)
+        over the references i of the pairs (sorted by reference), z_i the
+        (K, K) products of the `attributes`' diffs on i's pairs less
+        `mean` (the misses' and the hits' means), weighted by u less
+        those weighted by v."""
+
     def pair_diffs(self, tables, first, second, attributes):
         """RFSM: the diffs of the (first, second) pairs of every attribute."""
 

@@ -14,7 +14,8 @@ modules, in the order a call uses them:
   :mod:`.rules.targets`) and the SURF family's neighbourhoods;
 * :mod:`.npdr` -- NPDR's neighbour pairs and per-attribute regressions;
 * :mod:`.streamed` -- distances of streamed rows to sampled references;
-* :mod:`.rfsm` -- RFSM's pair diffs and set values.
+* :mod:`.rfsm` -- RFSM's pair diffs and set values;
+* :mod:`.interactions` -- the interaction map's sums over the pairs.
 """
 from . import locator  # noqa: F401  (before any kernel is declared)
 from .neighbours import find_neighbours
@@ -22,6 +23,7 @@ from .neighbours.farthest import mean_farthest_neighbours
 from .neighbours.prototypes import nearest_prototypes
 from .neighbours.wide import (add_distances, level_sums, level_tables,
                               plane_distances, sparse_distances)
+from .interactions import map_sums, pair_sums
 from .npdr import neighbour_pairs, pair_regressions
 from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
 from .rules import relieff_rule, rrelieff_sums
@@ -41,4 +43,4 @@ __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototyp
            "reference_distances",
            "pair_diffs", "set_value", "forward_kernel", "backward_kernel",
            "plane_distances", "add_distances", "sparse_distances",
-           "level_tables", "level_sums"]
+           "level_tables", "level_sums", "pair_sums", "map_sums"]

@@ -14,12 +14,14 @@
 * :mod:`.surf` -- the SURF family's distance-threshold neighbourhoods
   and rules;
 * :mod:`.npdr` -- NPDR's neighbour pairs and per-attribute regressions;
-* :mod:`.rfsm` -- RFSM's pair diffs and set values.
+* :mod:`.rfsm` -- RFSM's pair diffs and set values;
+* :mod:`.interactions` -- the interaction map's sums over the pairs.
 """
 from .diffs import reference_distances
 from .farthest import mean_farthest_neighbours
 from .missing import missing_diff_tables, tables
 from .neighbours import find_neighbours, nearest_prototypes
+from .interactions import map_sums, pair_sums
 from .npdr import neighbour_pairs, pair_regressions
 from .rfsm import backward_kernel, forward_kernel, pair_diffs, set_value
 from .rules import (cdrelief_rule, double_relieff, iwcdrelief_rule,
@@ -36,4 +38,4 @@ __all__ = ["tables", "missing_diff_tables", "find_neighbours", "nearest_prototyp
            "reference_distances",
            "pair_diffs", "set_value", "forward_kernel", "backward_kernel",
            "plane_distances", "add_distances", "sparse_distances",
-           "level_tables", "level_sums"]
+           "level_tables", "level_sums", "pair_sums", "map_sums"]
