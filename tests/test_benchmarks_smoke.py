@@ -151,6 +151,20 @@ def test_multitarget_benchmark_times_one_target_and_three(capsys):
     assert "200 x 5, vectorised: one target" in out and "ratio" in out
 
 
+def test_wait_policy_benchmark_pairs_the_policies_under_each_load(capsys):
+    """bench_wait_policy.py: a line per load and call, with both
+    policies' times and their ratio (children of their own policy)."""
+    _load("bench_wait_policy").main([
+        "--small", "120x4", "--large", "150x4", "--repeats", "1",
+        "--rounds", "1", "--spinners", "1", "--engine", "vectorised",
+        "--no-prepare"])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines
+            if "ReliefF 120x4" in line or "MultiSURF 150x4" in line]
+    assert [row[0] for row in rows] == ["idle", "idle", "beside", "beside"]
+    assert all(float(row[-1]) > 0 for row in rows)
+
+
 def test_interactions_benchmark_times_the_map_beside_the_weights(capsys):
     """bench_interactions.py times the map and the weights of ReliefF
     and MultiSURF and prints their ratio."""
@@ -291,6 +305,11 @@ OPTIONS = {
     "bench_ties": {"--sizes": "sizes", "--repeats": "positive_int"},
     "bench_multitarget": {"--sizes": "sizes", "--k": "positive_int",
                           "--repeats": "positive_int"},
+    "bench_wait_policy": {"--small": "size", "--large": "size",
+                          "--repeats": "positive_int",
+                          "--large-repeats": "positive_int",
+                          "--rounds": "positive_int",
+                          "--spinners": "non_negative_int"},
     "bench_streaming": {"--k": "positive_int", "--m": "positive_int",
                         "--chunk-rows": "positive_int"},
     "first_contact": {"--scale": "positive_number"},
