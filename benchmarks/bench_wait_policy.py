@@ -150,19 +150,26 @@ def measure(args, argv):
 
 
 def table(results, args):
-    """One line per load and call: each policy's median time and the
-    ratio passive / spin."""
+    """One line per load and call: each policy's median time over the
+    rounds and the ratio passive / spin, then every round's times (the
+    spread says how much the machine's other work moved them)."""
     sizes = {"small": "ReliefF %dx%d" % args.small,
              "large": "MultiSURF %dx%d" % args.large}
     lines = [f"{'load':<22} {'call':<20} {'spin (s)':>10} "
-             f"{'passive (s)':>12} {'passive/spin':>13}"]
+             f"{'passive (s)':>12} {'passive/spin':>13}  rounds "
+             f"(spin; passive)"]
     loads = dict.fromkeys(load for load, _, _ in results)
     for load in loads:
         for call in sizes:
-            spin = statistics.median(results[load, call, "spin"])
-            passive = statistics.median(results[load, call, "passive"])
-            lines.append(f"{load:<22} {sizes[call]:<20} {spin:>10.4f} "
-                         f"{passive:>12.4f} {passive / spin:>13.2f}")
+            spin, passive = (results[load, call, policy]
+                             for policy in POLICIES)
+            ratio = statistics.median(passive) / statistics.median(spin)
+            rounds = "; ".join(" ".join(f"{t:.4f}" for t in times)
+                               for times in (spin, passive))
+            lines.append(f"{load:<22} {sizes[call]:<20} "
+                         f"{statistics.median(spin):>10.4f} "
+                         f"{statistics.median(passive):>12.4f} "
+                         f"{ratio:>13.2f}  {rounds}")
     return "\n".join(lines)
 
 
