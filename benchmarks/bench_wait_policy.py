@@ -7,10 +7,10 @@ unset: libgomp's spin count, ``GOMP_SPINCOUNT=300000``).  On an idle
 machine the next region then starts at once; beside processes that keep
 the processors busy, the spinning threads take turns with them, and
 every region of a call waits for the thread that is not running.
-``OMP_WAIT_POLICY=passive`` makes a waiting thread sleep at once.  The
-add-on sets it before numba starts its threads unless either variable is
-set already (:func:`orangecontrib.relief.core.engines.wait_passively`);
-this script compares the two, paired: for each
+``OMP_WAIT_POLICY=passive`` makes a waiting thread sleep at once, at
+the cost of waking it for the next region.  The add-on leaves the policy
+to the environment (doc/scripting.md); this script compares the two,
+paired: for each
 load (idle, then beside ``--spinners`` processes of ``while True:
 pass``, started and ended here) and round, a child process per policy,
 in turn, times ReliefF on the small data (every instance a reference,
@@ -40,8 +40,7 @@ from arguments import (Parser, add_prepare_option, non_negative_int,
                        positive_int, prepare_unless, size)
 
 #: the policies compared, as the variables of a child: libgomp's default
-#: (spin 300000 rounds, then sleep; its spin count given, so that the
-#: add-on leaves it) and passive (sleep at once)
+#: (spin 300000 rounds, then sleep) and passive (sleep at once)
 POLICIES = {"spin": {"GOMP_SPINCOUNT": "300000"},
             "passive": {"OMP_WAIT_POLICY": "passive"}}
 #: a process that keeps a processor busy

@@ -93,21 +93,6 @@ def test_small_calls_take_the_compiled_engine_once_loading_it_pays(
     assert auto == []
 
 
-@pytest.mark.parametrize("given", [
-    {}, {"OMP_WAIT_POLICY": "active"}, {"GOMP_SPINCOUNT": "300000"}])
-def test_the_threads_sleep_while_they_wait_unless_told_otherwise(
-        monkeypatch, given):
-    for name in (engines.WAIT_POLICY, engines.SPIN_COUNT):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in given.items():
-        monkeypatch.setenv(name, value)
-    engines.kernels(engines.COMPILED)
-    expected = {engines.WAIT_POLICY: "passive"} if not given else given
-    assert {name: os.environ[name] for name in (
-        engines.WAIT_POLICY, engines.SPIN_COUNT)
-        if name in os.environ} == expected
-
-
 @pytest.mark.parametrize("engine", engines.ENGINES)
 def test_a_forced_engine_is_taken_and_starts_nothing(auto, engine):
     with engines.forced(engine):

@@ -90,7 +90,6 @@ def single_compiled_thread():
     if not engines.preparation.is_ready():
         yield
         return
-    engines.wait_passively()  # before numba starts its threads
     import numba
 
     threads = numba.get_num_threads()

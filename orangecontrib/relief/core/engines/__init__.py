@@ -42,10 +42,6 @@ calling process if it must.  Its fourth value, ``prefer-compiled``, is
 that of many small problems (the experiments): the compiled engine
 whatever the work once it is prepared, the vectorised one until then.
 Any other value is refused, naming it (:func:`setting`).
-
-The compiled engine's threads sleep as soon as they wait for work
-(:func:`wait_passively`, before numba starts them), unless the
-environment sets their wait policy.
 """
 import os
 from contextlib import contextmanager
@@ -265,25 +261,6 @@ def _setting(value):
             os.environ[VARIABLE] = previous
 
 
-#: the variables of OpenMP's wait policy (libgomp's spin count too):
-#: where either is set, :func:`wait_passively` leaves the policy as set
-WAIT_POLICY, SPIN_COUNT = "OMP_WAIT_POLICY", "GOMP_SPINCOUNT"
-
-
-def wait_passively():
-    """Numba's OpenMP threads (libgomp's) sleep as soon as they wait for
-    the next parallel region, rather than spin a while first, unless
-    :data:`WAIT_POLICY` or :data:`SPIN_COUNT` is set: libgomp reads them
-    when numba starts its threads, so this runs before the compiled
-    engine is imported.  A call runs a parallel region per step; beside
-    other busy processes, spinning threads take turns with them and each
-    region waits for the one not running, while sleeping ones give their
-    processor back (``benchmarks/bench_wait_policy.py`` compares the
-    two)."""
-    if WAIT_POLICY not in os.environ and SPIN_COUNT not in os.environ:
-        os.environ[WAIT_POLICY] = "passive"
-
-
 def kernels(engine: str) -> Engine:
     """The module that implements `engine`'s interface
     (:class:`.interface.Engine`: the estimators call its functions and
@@ -291,11 +268,9 @@ def kernels(engine: str) -> Engine:
 
     The compiled engine is imported here, on its first use, and not at the
     top of the module: importing it imports numba and declares every
-    kernel, which a call on the vectorised engine never needs; its
-    threads' wait policy is set first (:func:`wait_passively`).
+    kernel, which a call on the vectorised engine never needs.
     """
     if check_engine(engine) == VECTORISED:
         return vectorised
-    wait_passively()
     from . import compiled
     return compiled
