@@ -179,6 +179,22 @@ def test_multilabel_benchmark_ranks_inside_each_fold(capsys):
     assert "| 103 | all |" in out and "| 200 |" not in out
 
 
+def test_wait_policy_benchmark_pairs_the_policies_under_each_load(capsys):
+    """bench_wait_policy.py: a line per load and call, with both
+    policies' times and their ratio (children of their own policy)."""
+    _load("bench_wait_policy").main([
+        "--small", "120x4", "--large", "150x4", "--repeats", "1",
+        "--rounds", "1", "--spinners", "1", "--engine", "vectorised",
+        "--no-prepare"])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines
+            if "ReliefF 120x4" in line or "MultiSURF 150x4" in line]
+    assert [row.split()[0] for row in rows] == ["idle", "idle", "beside",
+                                                "beside"]
+    # a round of each policy: its time, then the other's after the ";"
+    assert all(len(row.split(";")[1].split()) == 1 for row in rows)
+
+
 def test_interactions_benchmark_times_the_map_beside_the_weights(capsys):
     """bench_interactions.py times the map and the weights of ReliefF
     and MultiSURF and prints their ratio."""
@@ -324,6 +340,11 @@ OPTIONS = {
                          "--neighbours": "positive_int",
                          "--min-count": "positive_int",
                          "--instances": "positive_int"},
+    "bench_wait_policy": {"--small": "size", "--large": "size",
+                          "--repeats": "positive_int",
+                          "--large-repeats": "positive_int",
+                          "--rounds": "positive_int",
+                          "--spinners": "non_negative_int"},
     "bench_streaming": {"--k": "positive_int", "--m": "positive_int",
                         "--chunk-rows": "positive_int"},
     "first_contact": {"--scale": "positive_number"},

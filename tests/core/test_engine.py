@@ -59,6 +59,40 @@ def test_the_choice_follows_the_work_and_the_preparation(auto):
     assert engines.status(LARGE) == "Compiled engine (numba), prepared."
 
 
+def test_small_calls_take_the_compiled_engine_once_loading_it_pays(
+        auto, monkeypatch):
+    monkeypatch.setattr(engines, "_loaded", set())
+    monkeypatch.setattr(engines, "_small_seconds", {})
+    same, other = (preparation.RELIEFF,), (preparation.SURF,)
+    assert preparation.RELIEFF in engines.SAME_BITS
+    assert preparation.SURF not in engines.SAME_BITS
+    # not prepared: small calls stay on the vectorised engine, however many
+    for _ in range(3):
+        engines.choose_for(SMALL, parts=same)
+    engines._small_seconds[preparation.RELIEFF] = engines.LOAD_SECONDS
+    assert engines.choose_for(SMALL, parts=same) == engines.VECTORISED
+    keeper.mark_ready(cache.ensure_kernel_folder(), "test")
+    # prepared: the vectorised engine until the small calls took as long
+    # as loading the compiled one would, then the compiled one
+    engines._small_seconds.clear()
+    assert engines.choose_for(SMALL, parts=same) == engines.VECTORISED
+    assert 0 < engines._small_seconds[preparation.RELIEFF] \
+        < engines.LOAD_SECONDS
+    engines._small_seconds[preparation.RELIEFF] = engines.LOAD_SECONDS
+    assert engines.choose_for(SMALL, parts=same) == engines.COMPILED
+    assert engines.status(SMALL, parts=same) is None
+    # a part whose engines agree to rounding only never switches
+    engines._small_seconds[preparation.SURF] = engines.LOAD_SECONDS
+    assert engines.choose_for(SMALL, parts=other) == engines.VECTORISED
+    assert engines.choose_for(SMALL) == engines.VECTORISED  # unknown parts
+    # kernels loaded by a larger call: small calls of the part follow
+    engines._small_seconds.clear()
+    engines._loaded.clear()
+    assert engines.choose_for(LARGE, parts=same) == engines.COMPILED
+    assert engines.choose_for(SMALL, parts=same) == engines.COMPILED
+    assert auto == []
+
+
 @pytest.mark.parametrize("engine", engines.ENGINES)
 def test_a_forced_engine_is_taken_and_starts_nothing(auto, engine):
     with engines.forced(engine):

@@ -22,13 +22,20 @@ by class, so its weights agree to rounding, with the same thresholds and
 neighbourhoods).
 
 Nobody waits for the compiler.  A call whose work, references x instances
-x attributes, is at most :data:`SMALL_WORK` runs on the vectorised engine;
-a larger one runs on the compiled engine once the parts of the
-preparation that compile its kernels are prepared (:mod:`.preparation`),
-and until then on the vectorised engine, while a background process of
-low priority prepares them, the call's parts first; where the vectorised
-engine would take much longer than compiling the call's kernels and
-running them (:mod:`.costs`), the call compiles them itself.  The environment
+x attributes, is at most :data:`SMALL_WORK` runs on the vectorised engine
+(loading the compiled kernels would take longer than it), unless this
+process has loaded the compiled kernels of its part, or its small calls
+of that part have together taken about as long as loading them would
+(:data:`LOAD_SECONDS`): from then on they run on the compiled engine,
+once it is prepared, for the parts whose weights are the same to the bit
+on both engines (:data:`SAME_BITS`), so that a process's results never
+depend on the calls it made before.  A larger call runs on the compiled
+engine once the parts of the preparation that compile its kernels are
+prepared (:mod:`.preparation`), and until then on the vectorised engine,
+while a background process of low priority prepares them, the call's
+parts first; where the vectorised engine would take much longer than
+compiling the call's kernels and running them (:mod:`.costs`), the call
+compiles them itself.  The environment
 variable ``ORANGE_RELIEF_ENGINE`` (``auto``, ``compiled`` or
 ``vectorised``) overrides the choice; ``compiled`` compiles in the
 calling process if it must.  Its fourth value, ``prefer-compiled``, is
@@ -57,6 +64,20 @@ SMALL_WORK = 5e7
 VARIABLE = "ORANGE_RELIEF_ENGINE"
 #: the setting of many small problems: the compiled engine when prepared
 PREFER_COMPILED = "prefer-compiled"
+#: the parts of the preparation whose calls give the same weights to the
+#: bit on both engines: their small calls may take the compiled engine
+#: once this process has loaded its kernels (:func:`decide`)
+SAME_BITS = (preparation.RELIEFF,)
+#: about the wall seconds of loading the compiled engine into a process
+#: (importing numba and reading a part's kernels from the cache): the
+#: small calls of a part take the vectorised engine until they have
+#: spent as long (by :func:`.costs.run_seconds`), then load the compiled
+#: one, which is faster for every later call (rent, then buy)
+LOAD_SECONDS = 0.5
+#: the parts whose kernels the compiled engine ran in this process, and
+#: the estimated seconds the vectorised engine spent on small calls of
+#: each part (:func:`choose`)
+_loaded, _small_seconds = set(), {}
 #: the values of :data:`VARIABLE`
 SETTINGS = (AUTO, COMPILED, VECTORISED, PREFER_COMPILED)
 
@@ -83,11 +104,13 @@ def check_engine(engine):
 
 
 #: why an engine answers a call (:func:`decide`): an engine forced, small
-#: work, the compiled engine prepared (or the part of it the call needs),
-#: its kernels compiled first (quicker than the vectorised engine), or the
-#: vectorised engine while the compiled one is prepared
-FORCED, SMALL, PREPARED, COMPILE_FIRST, PREPARING = (
-    "forced", "small", "prepared", "compile first", "preparing")
+#: work, small work of kernels this process has loaded (or whose small
+#: calls took as long as loading them), the compiled engine prepared (or
+#: the part of it the call needs), its kernels compiled first (quicker
+#: than the vectorised engine), or the vectorised engine while the
+#: compiled one is prepared
+FORCED, SMALL, LOADED, PREPARED, COMPILE_FIRST, PREPARING = (
+    "forced", "small", "loaded", "prepared", "compile first", "preparing")
 
 
 def decide(work, parts=()):
@@ -95,27 +118,49 @@ def decide(work, parts=()):
     attributes) is `work` and whose kernels the parts `parts` of the
     preparation compile (:data:`.preparation.PARTS`; none: all of them):
     see the module docstring; `why` is one of
-    :data:`FORCED`, :data:`SMALL`, :data:`PREPARED`, :data:`COMPILE_FIRST`
-    and :data:`PREPARING`.  Nothing is started here."""
+    :data:`FORCED`, :data:`SMALL`, :data:`LOADED`, :data:`PREPARED`,
+    :data:`COMPILE_FIRST` and :data:`PREPARING`.  Nothing is started
+    here."""
     chosen = setting()
     if chosen in ENGINES:
         return chosen, FORCED
+    ready = preparation.is_ready() or preparation.parts_ready(parts)
     if work <= SMALL_WORK and chosen != PREFER_COMPILED:
-        return VECTORISED, SMALL
-    if preparation.is_ready() or preparation.parts_ready(parts):
+        return (COMPILED, LOADED) if ready and loaded(parts) else (
+            VECTORISED, SMALL)
+    if ready:
         return COMPILED, PREPARED
     if chosen == AUTO and costs.compiling_pays(work, parts):
         return COMPILED, COMPILE_FIRST
     return VECTORISED, PREPARING
 
 
+def loaded(parts):
+    """Whether the small calls of the parts `parts` may take the compiled
+    engine in this process: parts of :data:`SAME_BITS` whose kernels it
+    ran, or whose small calls took :data:`LOAD_SECONDS` on the
+    vectorised engine."""
+    return bool(parts) and all(
+        part in SAME_BITS and (part in _loaded or _small_seconds.get(
+            part, 0.0) >= LOAD_SECONDS) for part in parts)
+
+
 def choose(work, parts=()):
     """The engine of a call (:func:`decide`).  Where the vectorised engine
     answers large work because the compiled one is not prepared, the
-    preparation starts in the background, the call's parts first."""
+    preparation starts in the background, the call's parts first.  The
+    parts of a call on the compiled engine count as loaded, and a small
+    call's estimated time on the vectorised engine counts towards loading
+    them (:func:`loaded`)."""
     engine, why = decide(work, parts)
     if why == PREPARING:
         preparation.start_in_background(parts)
+    if engine == COMPILED:
+        _loaded.update(parts)
+    elif why == SMALL:
+        seconds = costs.run_seconds(work, parts)[0] if parts else 0.0
+        for part in parts:
+            _small_seconds[part] = _small_seconds.get(part, 0.0) + seconds
     return engine
 
 
@@ -156,7 +201,7 @@ def status(X, n_references=None, parts=(), passes=1):
     would take, and it starts the preparation, as the call will."""
     work = work_of(X, n_references)
     engine, why = decide(work, parts)
-    if why in (FORCED, SMALL):
+    if why in (FORCED, SMALL, LOADED):
         return None
     if why == PREPARED:
         return "Compiled engine (numba), prepared."

@@ -57,6 +57,39 @@ def exact_distance(exact, weights, i, j):
     return d
 
 
+#: candidates whose exact distances :func:`exact_distances` sums side by side
+LANES = 4
+
+
+@numba.njit(cache=True)
+def exact_distances(exact, weights, i, cand, count, out):
+    """out[s] = :func:`exact_distance` of I_i and I_cand[s], s < count.
+
+    Each sum runs over the attributes in column order, as
+    :func:`exact_distance` adds it (the same floats); without missing
+    values and with the linear diff, :data:`LANES` candidates' sums run
+    side by side, so that each addition no longer waits for the one
+    before (a float64 sum in a fixed order does not vectorise, and one
+    chain of additions took a quarter of a search's time on 2000 x
+    100)."""
+    s = 0
+    if not any_missing(exact) and exact.kind == LINEAR:
+        values, nominal = exact.values, exact.nominal
+        while s + LANES <= count:
+            j0, j1, j2, j3 = cand[s], cand[s + 1], cand[s + 2], cand[s + 3]
+            d0 = d1 = d2 = d3 = 0.0
+            for a in range(values.shape[0]):
+                x, w, nom = values[a, i], weights[a], nominal[a]
+                d0 += w * linear_diff(x, values[a, j0], nom)
+                d1 += w * linear_diff(x, values[a, j1], nom)
+                d2 += w * linear_diff(x, values[a, j2], nom)
+                d3 += w * linear_diff(x, values[a, j3], nom)
+            out[s], out[s + 1], out[s + 2], out[s + 3] = d0, d1, d2, d3
+            s += LANES
+    for t in range(s, count):
+        out[t] = exact_distance(exact, weights, i, cand[t])
+
+
 @numba.njit(inline="always", cache=True)
 def float32_order_is_exact(dist, found, k, delta):
     """True when a float32 top list provably ranks as exact arithmetic.
@@ -98,17 +131,17 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared, index,
             index[s], dist[s] = cand[s], cand_dist[s]
     elif float32_order_is_exact(cand_dist, found, k, delta):
         count = min(k, found)
-        for s in range(count):
-            index[s] = cand[s]
-            dist[s] = exact_distance(exact, weights, i, cand[s])
+        index[:count] = cand[:count]
+        exact_distances(exact, weights, i, cand, count, dist)
         return count
     else:
+        exact_dist = np.empty(found)
+        exact_distances(exact, weights, i, cand, found, exact_dist)
         rows_dist, rows_index = dist.reshape(1, -1), index.reshape(1, -1)
         rows_dist[:] = np.inf
         rows_index[:] = n
         for s in range(found):
-            offer(rows_dist, rows_index, 0,
-                  exact_distance(exact, weights, i, cand[s]), cand[s])
+            offer(rows_dist, rows_index, 0, exact_dist[s], cand[s])
     count = listed(dist, found, k, shared)
     if found == last + 1 and count > 0 \
             and cand_dist[last] - delta <= dist[count - 1]:
