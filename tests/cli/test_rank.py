@@ -131,6 +131,17 @@ def test_data_without_class(capsys, tmp_path):
     assert "no (single) class" in err
 
 
+def test_data_of_several_classes_names_the_command_that_ranks_them(capsys):
+    """A file of three numeric targets, ranked without --class: one line
+    that gives the --class of all three, which then ranks them."""
+    code, lines, err = run(capsys, "rank", "collembola")
+    assert code == 2 and lines == [] and err.count("\n") == 1
+    names = re.search(r"--class (\S+),", err).group(1)
+    assert names == "class_spec,class_ind,class_fols"
+    code, lines, _ = run(capsys, "rank", "collembola", "--class", names)
+    assert code == 0 and "class_fols" in lines[0]
+
+
 def _plain_csv(tmp_path):
     """A CSV with a header row of names only, as spreadsheets write it:
     Orange reads it without a class."""

@@ -253,6 +253,12 @@ def scored_table(args):
     """The table of :func:`data_table` and the variant that scores it
     (:func:`choose_method` of ``--method``)."""
     table = data_table(args)
+    targets = table.domain.class_vars
+    if len(targets) > 1:
+        names = ",".join(var.name for var in targets)
+        raise CliError(f"the data has {len(targets)} class variables; rank "
+                       f"by all of them with --class {names}, or by one "
+                       f"with --class NAME")
     return table, choose_method(args.method, table.domain.class_var)
 
 
