@@ -243,6 +243,15 @@ def test_constant_attributes_and_pairs_that_never_differ():
     assert np.isnan(got.p[0, 1])
 
 
+@pytest.mark.parametrize("method", ["relief", "relieff"])
+def test_attributes_all_constant_are_a_clear_error(method):
+    """Every attribute at code 0: the pairs exist (the k nearest, all
+    tied) but nothing differs, so nothing is counted."""
+    with pytest.raises(ReliefInputError, match="differ over the"):
+        interaction_map(np.zeros((50, 3)), np.arange(50) % 2,
+                        np.ones(3, bool), method=method)
+
+
 def test_regression_maps_untested():
     rng = np.random.default_rng(8)
     X = rng.random((80, 4))

@@ -290,8 +290,8 @@ def counts_pay(pairs, codes):
     data = pairs.data
     words = -(-data.n_instances // 64)
     above = int(codes.max(initial=0))
-    return len(pairs.first) > (data.n_instances * data.n_groups * above
-                               * words)
+    return above > 0 and len(pairs.first) > (data.n_instances
+                                             * data.n_groups * above * words)
 
 
 def counted_pair_sums(pairs, cells, codes, block=REFERENCE_ROWS):
