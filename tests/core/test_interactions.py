@@ -100,6 +100,30 @@ def test_the_pairs_give_the_methods_weights(method, task, weigh, engine):
                     atol=1e-15)
 
 
+@each_engine
+@pytest.mark.parametrize("method", ["multisurf", "surf", "relieff"])
+def test_counted_sums_are_the_pairs_sums(method, engine):
+    """On genotypes (three levels, three classes) the sums of every
+    attribute's diffs are counted over the near sets; they are the sums
+    taken pair by pair, and the weights the method's."""
+    rng = np.random.default_rng(6)
+    X = rng.integers(0, 3, (120, 6)).astype(float)
+    y = (X[:, 0] + X[:, 1]) % 3
+    discrete = np.ones(6, bool)
+    with forced(engine):
+        pairs = method_pairs(X, y, discrete, method=method)
+        counted = pair_weights(pairs)
+        expected = pairs.kernels.pair_sums(pairs.data.exact, pairs.first,
+                                           pairs.second, pairs.miss,
+                                           pairs.hit)
+        weights = {"multisurf": surf.multisurf, "surf": surf.surf,
+                   "relieff": relieff}[method](X, y, discrete)
+    assert_allclose(counted[0], expected[0], rtol=1e-12, atol=1e-15)
+    assert_allclose(counted[2], expected[1:3].T, rtol=1e-12, atol=1e-15)
+    assert_array_equal(counted[1], expected[3] > 0)
+    assert_allclose(counted[0], weights, rtol=1e-12, atol=1e-15)
+
+
 def test_the_diagonal_is_the_weights_where_diffs_are_0_or_1():
     X, y, discrete = xor(0, n=200)
     got = interaction_map(X, y, discrete, top_k=10, test=None)
@@ -241,6 +265,15 @@ def test_constant_attributes_and_pairs_that_never_differ():
     assert any("never differs" in note and "d x e" in note
                for note in got.notes)
     assert np.isnan(got.p[0, 1])
+
+
+@pytest.mark.parametrize("method", ["relief", "relieff"])
+def test_attributes_all_constant_are_a_clear_error(method):
+    """Every attribute at code 0: the pairs exist (the k nearest, all
+    tied) but nothing differs, so nothing is counted."""
+    with pytest.raises(ReliefInputError, match="differ over the"):
+        interaction_map(np.zeros((50, 3)), np.arange(50) % 2,
+                        np.ones(3, bool), method=method)
 
 
 def test_regression_maps_untested():

@@ -62,6 +62,7 @@ from scipy.cluster.hierarchy import leaves_list, linkage
 from scipy.spatial.distance import squareform
 from scipy.special import stdtr
 
+from .compact.planes import MAX_CODES
 from .errors import ReliefInputError
 from .map_permutations import permutation_map_test
 from .neighbour_pairs import method_pairs
@@ -77,6 +78,9 @@ TOP_K = 30
 #: the entries' test: the t of the references' shares, label
 #: permutations, or None (none)
 TEST = Optional(OneOf("t", "permutation"), "no test")
+#: references whose neighbours are counted at once (an n-wide bit set
+#: each, :func:`counted_pair_sums`)
+REFERENCE_ROWS = 512
 #: the shares of the run spent finding the pairs and mapping them (for
 #: progress), by test; the permutations take the rest
 SHARES = {"t": (0.6, 1.0), None: (0.6, 1.0), "permutation": (0.05, 0.1)}
@@ -230,11 +234,95 @@ def pair_weights(pairs):
     """The method's weights of every attribute from the pairs, sum_p
     (u_p - v_p) d_p(A); whether each attribute differs on any pair; and
     the sums of its diffs weighted by u and by v, (a, 2): one pass over
-    the diffs of every attribute (the engine's ``pair_sums``)."""
-    sums = pairs.kernels.pair_sums(pairs.data.exact, pairs.first,
-                                   pairs.second, pairs.miss, pairs.hit)
+    the diffs of every attribute (the engine's ``pair_sums``), or counted
+    where :func:`class_multipliers` and :func:`nominal_levels` allow
+    (:func:`counted_pair_sums`)."""
+    levels = nominal_levels(pairs.data.exact)
+    cells = class_multipliers(pairs) if counts_pay(pairs, levels) else None
+    if cells is not None:
+        sums = counted_pair_sums(pairs, cells, levels)
+    else:
+        sums = pairs.kernels.pair_sums(pairs.data.exact, pairs.first,
+                                       pairs.second, pairs.miss, pairs.hit)
     # the diffs are >= 0: a sum over the pairs is > 0 where any is
     return sums[0], sums[3] > 0, sums[1:3].T
+
+
+def class_multipliers(pairs):
+    """(u, v), each (n, classes): the multipliers of every pair as those
+    of its reference and its neighbour's class, where every pair of a
+    reference and a class has the same (the SURF family's near sets of a
+    class); else None."""
+    data = pairs.data
+    if pairs.rank is not None or data.n_groups < 1:
+        return None
+    cell = pairs.first * data.n_groups + data.groups[pairs.second]
+    u = np.zeros(data.n_instances * data.n_groups)
+    v = np.zeros_like(u)
+    u[cell], v[cell] = pairs.miss, pairs.hit
+    if not (np.array_equal(u[cell], pairs.miss)
+            and np.array_equal(v[cell], pairs.hit)):
+        return None
+    return (u.reshape(data.n_instances, data.n_groups),
+            v.reshape(data.n_instances, data.n_groups))
+
+
+def nominal_levels(tables):
+    """The codes (n, a) of data whose attributes are all nominal, none
+    missing, of at most :data:`.compact.planes.MAX_CODES` values (the
+    diffs 0 or 1 that bit planes count); else None."""
+    values = tables.values
+    if (not tables.nominal.all() or values.size == 0
+            or np.isnan(values).any() or values.min() < 0
+            or values.max() >= MAX_CODES
+            or not np.array_equal(values, np.rint(values))):
+        return None
+    return values.T.astype(np.uint8)
+
+
+def counts_pay(pairs, codes):
+    """Whether counting (:func:`counted_pair_sums`, a reference's words
+    of n bits per class and level) reads fewer words than the pairs
+    hold diffs: many neighbours per reference (near sets), few classes
+    and levels; `codes` those of :func:`nominal_levels`."""
+    if codes is None:
+        return False
+    data = pairs.data
+    words = -(-data.n_instances // 64)
+    above = int(codes.max(initial=0))
+    return above > 0 and len(pairs.first) > (data.n_instances
+                                             * data.n_groups * above * words)
+
+
+def counted_pair_sums(pairs, cells, codes, block=REFERENCE_ROWS):
+    """The sums of :func:`pair_weights` (the engine's ``pair_sums``, 4 x
+    a) by counting: each reference's neighbours of each class as bits,
+    the sum of an attribute's diffs over them the number at another level
+    than the reference's (the engine's ``level_sums``, popcounts), whole
+    numbers, times the multipliers of the reference and the class, added
+    over the references in their order (so the same with any number of
+    threads)."""
+    data, kernels = pairs.data, pairs.kernels
+    n, n_levels = data.n_instances, int(codes.max()) + 1
+    tables = kernels.level_tables(codes, n_levels)
+    level = np.arange(n_levels)
+    u, v = cells
+    sums = np.zeros((3, codes.shape[1]))
+    starts = np.searchsorted(pairs.first, np.arange(0, n + block, block))
+    for r0, (p0, p1) in zip(range(0, n, block), zip(starts[:-1],
+                                                     starts[1:])):
+        refs = np.arange(r0, min(r0 + block, n))
+        members = np.zeros((len(refs), n), bool)
+        members[pairs.first[p0:p1] - r0, pairs.second[p0:p1]] = True
+        ref_diffs = np.ascontiguousarray(
+            codes[refs][:, :, None] != level[None, None, :], np.float64)
+        counted, _, _ = kernels.level_sums(members, data.groups,
+                                           data.n_groups, tables, ref_diffs,
+                                           False)
+        sums += np.stack([np.einsum("arc,rc->a", counted, u[refs]),
+                          np.einsum("arc,rc->a", counted, v[refs]),
+                          counted.sum(axis=(1, 2))])
+    return np.vstack([sums[0] - sums[1], sums])
 
 
 def group_means(pairs, sums):
