@@ -476,13 +476,25 @@ def lists_of(refs, k, n_groups, lists_of_unique, progress_callback=None,
     refs = np.asarray(refs, np.int64)
 
     def compute(start, stop):
+        if increasing(refs[start:stop]):  # every instance once, in order
+            return lists_of_unique(refs[start:stop])
         unique, inverse = np.unique(refs[start:stop], return_inverse=True)
-        part = lists_of_unique(unique)
-        in_order = (len(unique) == stop - start
-                    and (unique == refs[start:stop]).all())
-        return part if in_order else part.take(inverse)
+        return lists_of_unique(unique).take(inverse)
 
     return NeighbourLists(len(refs), k, n_groups, compute,
                           part_size(n_instances, len(refs),
                                     progress_callback),
                           progress_callback).compute_kept()
+
+
+def increasing(refs):
+    """Whether the integers `refs` are strictly increasing (distinct and
+    sorted: their own :func:`numpy.unique`)."""
+    return bool((refs[1:] > refs[:-1]).all())
+
+
+def distinct(refs):
+    """The distinct integers of `refs`, sorted (:func:`numpy.unique`),
+    without sorting them where they are so already."""
+    refs = np.asarray(refs)
+    return refs if increasing(refs) else np.unique(refs)

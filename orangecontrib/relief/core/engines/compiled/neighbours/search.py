@@ -12,7 +12,7 @@ whose lists need more candidates.
 import numpy as np
 
 from ....formulas.ties import SHARE
-from ....neighbours import PART_ENTRIES, Neighbours, lists_of
+from ....neighbours import PART_ENTRIES, Neighbours, distinct, lists_of
 from ....options import TIES
 from ....progress import report, step_bounds, wrap_callback
 from ..diffs import for_kernels
@@ -92,7 +92,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     weights = (np.ones(n_attrs) if weights is None
                else np.asarray(weights, dtype=np.float64))
     weights32 = weights.astype(np.float32)
-    unique = np.unique(refs)
+    unique = distinct(refs)
     positions = data.search_position[unique]
     n_candidates = k + EXTRA
     searching = wrap_callback(progress_callback, 0, SEARCH_SHARE)
@@ -111,7 +111,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     delta = float32_error_bound(tables, weights32)
 
     def lists_of_unique(part):
-        rows = np.searchsorted(unique, part)
+        rows = part if len(unique) == n else np.searchsorted(unique, part)
         return ranked_lists(data, part, keys[rows], k, weights32, delta,
                             ties)
 
@@ -135,12 +135,20 @@ def ranked_lists(data, refs, keys, k, weights32, delta, ties):
     n_groups, width = data.n_groups, keys.shape[-1]
     n = data.exact.values.shape[1]
     exact = for_kernels(data.exact)
+    index, dist, count = _ranked(data, exact, refs, keys, k, weights32,
+                                 delta, ties)
+    if (count >= 0).all():  # every list proven by its first candidates
+        entries = np.arange(width) < count[:, :, None]  # list after list
+        return Neighbours.ranked(k, n_groups, np.concatenate(
+            [[0], np.cumsum(count.ravel())]), index[entries], dist[entries],
+            ties)
     pieces = []
     rows, unresolved = np.arange(len(refs)), np.ones((len(refs), n_groups),
                                                      bool)
     while len(rows):
-        index, dist, count = _ranked(data, exact, refs[rows], keys, k,
-                                     weights32, delta, ties)
+        if len(pieces):
+            index, dist, count = _ranked(data, exact, refs[rows], keys, k,
+                                         weights32, delta, ties)
         done = unresolved[rows] & (count >= 0)
         r, g, s = np.nonzero(done[:, :, None]
                              & (np.arange(width) < count[:, :, None]))
