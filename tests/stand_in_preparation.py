@@ -21,6 +21,7 @@ from tests.waiting import HANG_GUARD_S
 #: at nice 19 (a machine busy beside it)
 FAKE_WORKER = r"""
 import json, os, sys, time
+os.getcwd()  # as numba does: fails in a folder that no longer exists
 args = sys.argv[1:]
 name = args[0]
 nice = int(args[args.index("--nice") + 1]) if "--nice" in args else None

@@ -217,6 +217,21 @@ def test_the_background_preparation_leaves_no_child_and_no_warning(
     wait_for(lambda: not preparation.is_running())
 
 
+def test_the_background_preparation_outlives_the_callers_folder(
+        folder, fake, tmp_path, monkeypatch):
+    # a command run in a temporary folder, deleted when it ends
+    gone = tmp_path / "deleted after the call"
+    gone.mkdir()
+    monkeypatch.setenv(preparation.BACKGROUND, "1")
+    monkeypatch.chdir(gone)
+    assert preparation.start_in_background()
+    monkeypatch.chdir(tmp_path)
+    gone.rmdir()
+    wait_for(lambda: preparation.is_ready() or str(
+        keeper.read_state(folder).get("outcome")).startswith("failed"))
+    assert keeper.read_state(folder)["outcome"] == "ready"
+
+
 def test_the_call_that_starts_it_is_told_what_is_true(folder, fake,
                                                       monkeypatch):
     monkeypatch.setenv(preparation.BACKGROUND, "1")

@@ -202,11 +202,14 @@ def spawn(folder, first=()):
                                     | subprocess.CREATE_NEW_PROCESS_GROUP
                                     | subprocess.CREATE_NO_WINDOW)
     try:
+        # it works in its kernel folder, not in the caller's: a command
+        # run in a folder deleted after it ends (a temporary one) would
+        # leave it in a folder that no longer exists, where numba fails
         process = subprocess.Popen(
             [sys.executable, "-I", "-S", keeper.__file__, settings],
             env=worker_environment(), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=True, **options)
+            close_fds=True, cwd=folder, **options)
     except OSError:
         return False
     if sys.platform != "win32":
