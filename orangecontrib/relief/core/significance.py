@@ -58,6 +58,11 @@ StirResult = namedtuple("StirResult", [
 #: SWRF-family method's
 STIR_NEIGHBOURHOODS = (("relieff",) + tuple(NEIGHBOURHOODS)
                        + tuple(swrf.METHODS))
+#: the methods whose neighbour pairs STIR tests, in words
+STIR_METHODS = "ReliefF, the SURF family and the SWRF family"
+#: the neighbourhoods whose pairs STIR's R package finds (`r_compatible`):
+#: ReliefF's and the SURF family's, none of weighted neighbours
+R_NEIGHBOURHOODS = ("relieff",) + tuple(NEIGHBOURHOODS)
 
 #: permutations a rescorer with a ``many`` method scores at once
 PERMUTATION_BATCH = 16
@@ -87,6 +92,18 @@ def class_sizes(y):
     codes, NaN unknown)."""
     y = np.asarray(y, dtype=np.float64)
     return np.unique(y[~np.isnan(y)], return_counts=True)[1]
+
+
+def check_r_pairs(neighbourhood, r_compatible, method=None):
+    """ReliefInputError where `r_compatible` asks for the pairs of STIR's
+    R package of `neighbourhood` (a key of :data:`STIR_NEIGHBOURHOODS`),
+    which it does not find: the SWRF family's weighted neighbours.
+    `method` names the method in the message (default: `neighbourhood`)."""
+    if r_compatible and neighbourhood not in R_NEIGHBOURHOODS:
+        raise ReliefInputError(
+            f"r_compatible takes the pairs of STIR's R package "
+            f"(insilico/stir), which has no weighted neighbours; it does "
+            f"not apply to {method or repr(neighbourhood)}.")
 
 
 def thin_classes(y):
@@ -322,11 +339,7 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
     weighted = neighbourhood in swrf.METHODS
     check_needs("convention", convention, CONVENTION,
                 "a neighbourhood of the SWRF family", weighted)
-    if r_compatible and weighted:
-        raise ReliefInputError(
-            f"r_compatible=True gives the pairs of STIR's R package "
-            f"(insilico/stir), which has no weighted neighbours; it does "
-            f"not apply to {neighbourhood!r}.")
+    check_r_pairs(neighbourhood, r_compatible)
     # R's pairs break ties at the k-th distance as R's stable sort does
     check_needs("ties", ties, TIES,
                 "neighbourhood='relieff' and r_compatible=False",
