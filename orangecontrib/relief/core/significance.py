@@ -36,7 +36,7 @@ from .options import (ADJUSTMENT, CONVENTION, DEVIATION, DIFF, K_RELIEFF, K_RREL
                       RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
                       TIES, VARIANCE, check, check_needs)
 from .r_pairs import r_pair_sums
-from .validation import validated
+from .validation import trusted, validated
 from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
@@ -354,16 +354,18 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
         sums = r_pair_sums(data, refs, neighbourhood, k_nearest,
                            progress_callback)
         return None, stir_test(sums, variance, thin_classes(y))
+    # the sums trust the options checked here
     if neighbourhood == "relieff":
         weights = None
-        sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
-                                 ties=ties, **references, **options)
+        sums = trusted(relieff_pair_sums)(
+            X, y, discrete, k_nearest=k_nearest, ties=ties, **references,
+            **options)
     elif weighted:
-        weights, sums = swrf.swrf_sums(
+        weights, sums = trusted(swrf.swrf_sums)(
             X, y, discrete, method=neighbourhood, convention=convention,
             deviation=deviation, stir=True, **references, **options)
     else:
-        weights, sums = neighbourhood_sums(
+        weights, sums = trusted(neighbourhood_sums)(
             X, y, discrete, method=neighbourhood, deviation=deviation,
             stir=True, **references, **options)
     return weights, stir_test(sums, variance, thin_classes(y))
