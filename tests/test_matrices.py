@@ -1,12 +1,13 @@
 """Every registered variant (orangecontrib.relief.core.variants) is in
-every cross-cutting matrix of the tests (tests.variants.MATRICES): a new
+every cross-cutting matrix of the tests (tests.variants.MATRICES) of its
+kind (tests.variants.MATRIX_KINDS): a new
 variant is tested everywhere by its registry entry alone, and no matrix
 leaves one out."""
 import importlib
 
 import pytest
 
-from tests.variants import MATRICES, VARIANT_TASKS, VARIANTS
+from tests.variants import MATRICES, MATRIX_KINDS, VARIANT_TASKS, VARIANTS
 
 
 def covered(module, test):
@@ -29,7 +30,7 @@ def covered(module, test):
 def test_every_variant_is_in_every_matrix(module, test):
     found = covered(module, test)
     expected = {pair for pair in VARIANT_TASKS
-                if MATRICES[module, test] == "every" or pair[0].takes_k}
+                if MATRIX_KINDS[MATRICES[module, test]](pair[0])}
     if all(not isinstance(item, tuple) for item in found):
         expected = {variant for variant, _ in expected}
     assert found == expected, sorted(

@@ -2,9 +2,10 @@
 tests call them: the axes of the cross-cutting matrices, each variant's
 literal reference, and a seed of its own for every case.
 
-A matrix parametrizes its test by :data:`each_variant` (every variant) or
-:data:`each_variant_task` (every variant on each task it handles), so that
-a new variant enters every matrix by its registry entry alone;
+A matrix parametrizes its test by :data:`each_variant` (every variant),
+:data:`each_variant_task` (every variant on each task it handles) or
+:data:`each_stir_variant` (every variant that STIR tests), so that a new
+variant enters every matrix by its registry entry alone;
 ``tests/core/test_variants.py`` checks that each matrix of
 :data:`MATRICES` covers the whole registry.
 """
@@ -36,6 +37,9 @@ def variant_task_id(variant, task):
         f"{variant.name} {task}")
 
 
+#: every registered variant whose neighbour pairs STIR tests
+STIR_VARIANTS = [variant for variant in VARIANTS if variant.stir is not None]
+
 #: parametrizes a test by `variant`, every registered one
 each_variant = pytest.mark.parametrize(
     "variant", VARIANTS, ids=[variant.name for variant in VARIANTS])
@@ -43,10 +47,18 @@ each_variant = pytest.mark.parametrize(
 each_variant_task = pytest.mark.parametrize(
     "variant, task", VARIANT_TASKS,
     ids=[variant_task_id(*pair) for pair in VARIANT_TASKS])
+#: parametrizes a test by `variant`, every one that STIR tests
+each_stir_variant = pytest.mark.parametrize(
+    "variant", STIR_VARIANTS, ids=[variant.name for variant in STIR_VARIANTS])
 
+#: which variants a kind of matrix runs
+MATRIX_KINDS = {"every": lambda variant: True,
+                "taking k": lambda variant: variant.takes_k,
+                "with STIR": lambda variant: variant.stir is not None}
 #: the cross-cutting matrices: (module, test) of the tests that must run
 #: every registered variant (on each of its tasks where parametrized by
-#: task), or every variant that takes k
+#: task), every variant that takes k, or every variant that STIR tests
+#: (:data:`MATRIX_KINDS`)
 MATRICES = {
     ("tests.core.test_input_matrix", "test_data_families"): "every",
     ("tests.core.test_input_matrix", "test_parameter_families"): "every",
@@ -67,6 +79,8 @@ MATRICES = {
     ("tests.core.test_reference", "test_core_matches_reference"): "every",
     ("tests.core.test_thread_count",
      "test_weights_do_not_depend_on_the_thread_count"): "every",
+    ("tests.orange.test_stir_entries",
+     "test_every_entry_gives_the_cores_stir"): "with STIR",
 }
 
 

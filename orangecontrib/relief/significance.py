@@ -27,7 +27,7 @@ from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
                            check_needs)
 from .arrays import check_table, without_weights
 from .multitarget import TargetScorer
-from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, check_scorer,
+from .scorers import (NPDR, MultiSURF, ReliefScorer, check_scorer,
                       convergence_note, fits, of_feature, table_scores)
 
 __all__ = ["Significance", "SignificanceResult", "TESTS",
@@ -70,8 +70,10 @@ class Significance(Scorer):
     test : "stir", "permutation" or "regression"
         STIR tests the diffs of the neighbour pairs of different classes
         against those of the same class; it needs a categorical class and a
-        ReliefF or SURF-family scorer (their neighbour pairs).  A
-        permutation test works with any scorer and class.  "regression"
+        ReliefF, SURF-family or SWRF-family scorer (their neighbour pairs:
+        the SWRF family's weighted by their sigmoid weights, as the
+        scorer's `convention` takes them).  A permutation test works with
+        any scorer and class.  "regression"
         takes the p-values of :class:`~.scorers.NPDR`'s own fits (either
         class, with its covariates).
     adjustment : "bh", "holm" or "bonferroni"
@@ -85,7 +87,8 @@ class Significance(Scorer):
     r_compatible : bool
         STIR's pairs as the authors' R package finds and weighs them
         (:func:`.core.significance.stir`), to match a published R
-        analysis; False (default): the paper's.
+        analysis; False (default): the paper's.  The R package has no
+        weighted neighbours: refused for the SWRF family.
     """
     feature_type = Variable
     supports_sparse_data = True
@@ -123,13 +126,21 @@ class Significance(Scorer):
                 f"use test='permutation' with {self.scorer.friendly_name}.")
         self.friendly_name = SIGNIFICANCE_COLUMN
 
+    @property
+    def neighbourhood(self):
+        """The neighbourhood whose pairs STIR tests for the scorer: its
+        variant's (:attr:`.core.variants.Variant.stir`); None where STIR
+        cannot test it."""
+        return getattr(getattr(self.scorer, "variant", None), "stir", None)
+
     def _check_stir(self):
-        if type(self.scorer) is ReliefF or getattr(self.scorer, "method",
-                                                    None):
-            return
-        raise ValueError(
-            f"STIR tests ReliefF's or the SURF family's neighbour pairs; "
-            f"use test='permutation' with {self.scorer.friendly_name}.")
+        if self.neighbourhood is None:
+            raise ValueError(
+                f"STIR tests the neighbour pairs of "
+                f"{significance.STIR_METHODS}; use test='permutation' with "
+                f"{self.scorer.friendly_name}.")
+        significance.check_r_pairs(self.neighbourhood, self.r_compatible,
+                                   self.scorer.friendly_name)
 
     @property
     def class_type(self):
@@ -169,9 +180,9 @@ class Significance(Scorer):
     def scores_too(self):
         """Whether :meth:`scores_and_result` gives the scorer's scores with
         the test (from the same pass): NPDR's regressions, and STIR of a
-        SURF-family method on the paper's pairs."""
+        SURF- or SWRF-family method on the paper's pairs."""
         return self.test == "regression" or (
-            self.test == "stir" and type(self.scorer) is not ReliefF
+            self.test == "stir" and self.neighbourhood != "relieff"
             and not self.r_compatible)
 
     def scores_and_result(self, data, progress_callback=None):
@@ -231,20 +242,14 @@ class Significance(Scorer):
                 p_values in zip(self.scorer.ranking_names(data), observed, p)}
 
     def _stir(self, arrays, progress_callback):
-        scorer = self.scorer
-        options = dict(n_iterations=scorer.n_iterations,
-                       random_state=scorer.random_state, diff=scorer.diff,
-                       t_eq=scorer.t_eq, t_diff=scorer.t_diff,
-                       variance=self.variance,
-                       r_compatible=self.r_compatible,
-                       progress_callback=progress_callback)
-        if type(scorer) is ReliefF:
-            return significance.stir_and_weights(
-                arrays.X, arrays.y, arrays.discrete, neighbourhood="relieff",
-                k_nearest=scorer.k_nearest, ties=scorer.ties, **options)
+        """STIR of the scorer's neighbourhood with the scorer's options (of
+        its variant: the references, the diff, ReliefF's k and ties, the
+        deviation and the convention of the methods that take them)."""
         return significance.stir_and_weights(
-            arrays.X, arrays.y, arrays.discrete, neighbourhood=scorer.method,
-            deviation=getattr(scorer, "deviation", "population"), **options)
+            arrays.X, arrays.y, arrays.discrete,
+            neighbourhood=self.neighbourhood, variance=self.variance,
+            r_compatible=self.r_compatible,
+            **self.scorer._options(progress_callback))
 
     def _permutations(self, data, progress_callback):
         if isinstance(self.scorer, ReliefScorer):

@@ -91,7 +91,8 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         Keep the features whose weight exceeds it (a finite number).
     significance : None, "stir", "permutation" or "regression"
         Keep the features significant at `alpha` after Benjamini-Hochberg
-        (STIR: ReliefF and the SURF family, classification only;
+        (STIR: ReliefF, the SURF and the SWRF families, classification
+        only, with the selector's options such as `convention`;
         "regression": NPDR's own p-values, NPDR only).
     alpha : float in [0, 1]
     n_permutations : int
@@ -281,9 +282,10 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
 
     def _stir(self, X, y, discrete):
         if self.variant.stir is None:
-            raise ValueError(f"STIR tests the neighbour pairs of ReliefF and "
-                             f"the SURF family; use significance="
-                             f"'permutation' with {type(self).__name__}.")
+            raise ValueError(f"STIR tests the neighbour pairs of "
+                             f"{significance.STIR_METHODS}; use "
+                             f"significance='permutation' with "
+                             f"{type(self).__name__}.")
         return _core_errors(significance.stir)(
             X, y, discrete, neighbourhood=self.variant.stir,
             **self._options())

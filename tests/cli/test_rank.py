@@ -326,6 +326,9 @@ def test_permutations_and_adjustments_from_the_command_line(capsys):
     (["cpu", "--significance", "stir"], "use --significance permutation"),
     (["--method", "DReliefF", "--significance", "stir"],
      "use --significance permutation"),
+    (["--method", "MultiSWRF", "--significance", "stir", "--r-compatible"],
+     "--r-compatible takes the pairs of STIR's R package (insilico/stir), "
+     "which has no weighted neighbours; it does not apply to MultiSWRF."),
     (["--significance", "stir", "--fdr", "2"], "--fdr: must be a number"),
     (["--method", "SURF", "--k", "3"], "SURF takes no k"),
     (["--method", "SURF", "--convention", "scikit-rebate"],

@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from orangecontrib.relief.core import significance
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.options import PARAMETERS
 from tests.core.engines import each_engine
 from tests.degenerate_evidence import CASES, degenerate
 from tests.reference import stir as port
@@ -77,6 +78,26 @@ def test_options_of_another_neighbourhood_are_refused(options, message):
     X, y = random_data(5)
     with pytest.raises(ReliefInputError, match=message):
         significance.stir(X, y, **options)
+
+
+@pytest.mark.parametrize("neighbourhood", significance.STIR_NEIGHBOURHOODS)
+def test_a_call_checks_its_options_once(monkeypatch, neighbourhood):
+    """STIR checks its options on entry; the sums of the neighbour pairs
+    it calls trust them (the option of the neighbourhood stands for them
+    all: ReliefF's k, the others' deviation)."""
+    option = "k_nearest" if neighbourhood == "relieff" else "deviation"
+    constraint = type(PARAMETERS[option])
+    check = constraint.__call__
+    checked = []
+
+    def counted(self, name, value):
+        checked.append(name)
+        return check(self, name, value)
+
+    monkeypatch.setattr(constraint, "__call__", counted)
+    X, y = random_data(2)
+    significance.stir(X, y, neighbourhood=neighbourhood)
+    assert checked.count(option) == 1
 
 
 @each_engine

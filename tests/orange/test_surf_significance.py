@@ -7,8 +7,8 @@ from Orange.data import Table
 from Orange.preprocess import SelectBestFeatures
 
 import Orange
-from orangecontrib.relief import (MultiSURF, ReliefF, RReliefF, Significance,
-                                  TuRF)
+from orangecontrib.relief import (MultiSURF, MultiSWRF, ReliefF, RReliefF,
+                                  Significance, TuRF)
 from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.core import significance, surf
 from orangecontrib.relief.datasets import path
@@ -73,7 +73,8 @@ def test_stir_tests_the_scorers_references(heart, scorer, neighbourhood,
 @pytest.mark.parametrize("method, options", [
     ("SURF", {}), ("SURF*", dict(diff="ramp")),
     ("MultiSURF", dict(n_iterations=50, random_state=3)),
-    ("MultiSURF*", {}), ("ReliefF", {})])
+    ("MultiSURF*", {}), ("ReliefF", {}), ("SWRF", {}),
+    ("MultiSWRFDB*", dict(convention="scikit-rebate"))])
 def test_a_test_that_weighs_gives_the_scorers_very_weights(heart, method,
                                                             options):
     # the widget takes them instead of weighing again: they must be the
@@ -154,6 +155,10 @@ def test_significance_refuses_what_it_cannot_test(cpu):
             Significance(test="permutation", **option)
     with pytest.raises(ValueError, match="adjustment"):
         Significance(adjustment="fdr")
+    with pytest.raises(ValueError, match="STIR's R package .*no weighted "
+                                         "neighbours; it does not apply to "
+                                         "MultiSWRF"):
+        Significance(MultiSWRF(), r_compatible=True)
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -862,6 +862,41 @@ class TestReadableAndSignificant(SendAndWaitMixin, base.WidgetTest):
         widget._update_controls()
         self.assertFalse(widget.controls.r_compatible.isEnabled())
 
+    def test_stir_of_the_swrf_family(self):
+        """STIR tests the SWRF family by the chosen convention: the p-values
+        are Significance's, the weights the scorer's; R's pairs, which
+        have no weighted neighbours, are off there and say why, and the
+        paper's pairs are tested."""
+        from orangecontrib.relief import Significance
+        widget = self.widget
+        widget.test_significance = True
+        box = widget.controls.r_compatible
+        box.setChecked(True)
+        self.send_and_wait(self.heart)
+        choose(widget.method_combo, "MultiSWRF*")
+        choose(widget.convention_combo, "scikit-rebate")
+        self.wait_until_finished()
+        stir = owrelief.TESTS.index("stir")
+        self.assertTrue(widget.test_combo.model().item(stir).isEnabled())
+        self.assertEqual(widget.test_index, stir)
+        scorer = MultiSWRFstar(convention="scikit-rebate")
+        expected = Significance(scorer).result(self.heart)
+        table = self.get_output(widget.Outputs.weights)
+        p = dict(zip(table.get_column("attribute"), table.get_column("p")))
+        for attribute, value in zip(self.heart.domain.attributes, expected.p):
+            self.assertAlmostEqual(p[attribute.name], value, delta=1e-12)
+        self.assert_weights(scorer, self.heart)
+        self.assertFalse(widget.Warning.no_stir.is_shown()
+                         or widget.Warning.no_test.is_shown())
+        self.assertFalse(box.isEnabled())
+        self.assertIn("no weighted neighbours", box.toolTip())
+        self.assertEqual(widget.r_compatible_label(), "")
+        widget.send_report()
+        choose(widget.method_combo, "MultiSURF")
+        self.wait_until_finished()
+        self.assertTrue(box.isEnabled())
+        self.assertIn("to match a published R analysis", box.toolTip())
+
     def test_the_text_under_the_plot_says_where_the_significant_are(self):
         """The dashed line is drawn only between significant and other bars,
         and the text under the plot mentions it only then."""

@@ -3,7 +3,7 @@ import sys
 import time
 
 from ..core import engines
-from ..core.significance import STIR_PARTS
+from ..core.significance import STIR_METHODS, STIR_PARTS
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
                      option_names, positive_int, share, timed, two_or_more,
@@ -103,9 +103,9 @@ def add_rank_command(subparsers):
              "resamples are ranked so too")
     parser.add_argument(
         "--significance", choices=TESTS,
-        help="also test every attribute: stir (ReliefF and the SURF "
-             "family; a categorical class), permutation (any method) or "
-             "regression (NPDR's own p-values, its default)")
+        help=f"also test every attribute: stir ({STIR_METHODS}; a "
+             f"categorical class), permutation (any method) or "
+             f"regression (NPDR's own p-values, its default)")
     # the significance options default to None, to tell those given
     parser.add_argument(
         "--fdr", type=level, metavar="Q", dest="alpha",
@@ -122,7 +122,8 @@ def add_rank_command(subparsers):
         help="with --significance stir: the pairs as the authors' R package "
              "(insilico/stir) finds them, to match a published R analysis "
              "(the misses of all other classes pooled, R's handling of "
-             "identical rows of different classes; doc/significance.md)")
+             "identical rows of different classes; doc/significance.md); "
+             "R has no weighted neighbours: not for the SWRF family")
     parser.add_argument(
         "--permutations", type=positive_int, metavar="B",
         dest="n_permutations",
@@ -459,9 +460,9 @@ def run_rank(args):
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):
             raise CliError(f"--significance stir tests the neighbour pairs "
-                           f"of ReliefF and the SURF family on a "
-                           f"categorical class; use --significance "
-                           f"permutation with {method} on this data")
+                           f"of {STIR_METHODS} on a categorical class; use "
+                           f"--significance permutation with {method} on "
+                           f"this data")
         if args.significance is not None:
             given = {name: getattr(args, name)
                      for name in TEST_OPTIONS[args.significance]
@@ -482,7 +483,7 @@ def run_rank(args):
         engine = engine_line(table, method, args)
         start = time.perf_counter()
         weights = tested = None
-        if tester is not None:  # NPDR's and the SURF family's weigh too
+        if tester is not None:  # weights of the test's pass, if it weighs
             weights, tested = tester.scores_and_result(
                 table, progress_callback=ProgressBar(
                     f"{args.significance} test", heading=engine))
@@ -528,11 +529,10 @@ def engine_line(table, method, args):
     to say: small data, a forced engine), with its estimated time where
     the vectorised one answers a long run: the weights, a resample of
     --stability each."""
-    from orangecontrib.relief.core.variants import K_NEAREST, by_name
+    from orangecontrib.relief.core.variants import by_name
 
-    variant = by_name(method)
-    parts = variant.parts
-    if args.significance == "stir" and variant.neighbourhood == K_NEAREST:
-        parts = parts + STIR_PARTS  # STIR's sums of its pairs
+    parts = by_name(method).parts
+    if args.significance == "stir":  # and the parts of STIR's sums
+        parts = tuple(dict.fromkeys(parts + STIR_PARTS))
     return engines.status(table.X, args.n_iterations, parts,
                           passes=1 + (args.n_resamples or 0))

@@ -36,7 +36,7 @@ from .options import (ADJUSTMENT, CONVENTION, DEVIATION, DIFF, K_RELIEFF, K_RREL
                       RANDOM_STATE, STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ,
                       TIES, VARIANCE, check, check_needs)
 from .r_pairs import r_pair_sums
-from .validation import validated
+from .validation import trusted, validated
 from .targets import class_groups, scaled_target
 from .progress import report, step_bounds, wrap_callback
 from .surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
@@ -58,6 +58,11 @@ StirResult = namedtuple("StirResult", [
 #: SWRF-family method's
 STIR_NEIGHBOURHOODS = (("relieff",) + tuple(NEIGHBOURHOODS)
                        + tuple(swrf.METHODS))
+#: the methods whose neighbour pairs STIR tests, in words
+STIR_METHODS = "ReliefF, the SURF family and the SWRF family"
+#: the neighbourhoods whose pairs STIR's R package finds (`r_compatible`):
+#: ReliefF's and the SURF family's, none of weighted neighbours
+R_NEIGHBOURHOODS = ("relieff",) + tuple(NEIGHBOURHOODS)
 
 #: permutations a rescorer with a ``many`` method scores at once
 PERMUTATION_BATCH = 16
@@ -87,6 +92,18 @@ def class_sizes(y):
     codes, NaN unknown)."""
     y = np.asarray(y, dtype=np.float64)
     return np.unique(y[~np.isnan(y)], return_counts=True)[1]
+
+
+def check_r_pairs(neighbourhood, r_compatible, method=None):
+    """ReliefInputError where `r_compatible` asks for the pairs of STIR's
+    R package of `neighbourhood` (a key of :data:`STIR_NEIGHBOURHOODS`),
+    which it does not find: the SWRF family's weighted neighbours.
+    `method` names the method in the message (default: `neighbourhood`)."""
+    if r_compatible and neighbourhood not in R_NEIGHBOURHOODS:
+        raise ReliefInputError(
+            f"r_compatible takes the pairs of STIR's R package "
+            f"(insilico/stir), which has no weighted neighbours; it does "
+            f"not apply to {method or repr(neighbourhood)}.")
 
 
 def thin_classes(y):
@@ -322,11 +339,7 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
     weighted = neighbourhood in swrf.METHODS
     check_needs("convention", convention, CONVENTION,
                 "a neighbourhood of the SWRF family", weighted)
-    if r_compatible and weighted:
-        raise ReliefInputError(
-            f"r_compatible=True gives the pairs of STIR's R package "
-            f"(insilico/stir), which has no weighted neighbours; it does "
-            f"not apply to {neighbourhood!r}.")
+    check_r_pairs(neighbourhood, r_compatible)
     # R's pairs break ties at the k-th distance as R's stable sort does
     check_needs("ties", ties, TIES,
                 "neighbourhood='relieff' and r_compatible=False",
@@ -341,16 +354,18 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
         sums = r_pair_sums(data, refs, neighbourhood, k_nearest,
                            progress_callback)
         return None, stir_test(sums, variance, thin_classes(y))
+    # the sums trust the options checked here
     if neighbourhood == "relieff":
         weights = None
-        sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
-                                 ties=ties, **references, **options)
+        sums = trusted(relieff_pair_sums)(
+            X, y, discrete, k_nearest=k_nearest, ties=ties, **references,
+            **options)
     elif weighted:
-        weights, sums = swrf.swrf_sums(
+        weights, sums = trusted(swrf.swrf_sums)(
             X, y, discrete, method=neighbourhood, convention=convention,
             deviation=deviation, stir=True, **references, **options)
     else:
-        weights, sums = neighbourhood_sums(
+        weights, sums = trusted(neighbourhood_sums)(
             X, y, discrete, method=neighbourhood, deviation=deviation,
             stir=True, **references, **options)
     return weights, stir_test(sums, variance, thin_classes(y))

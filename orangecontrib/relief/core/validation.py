@@ -8,6 +8,9 @@ the neighbour search) trusts its options instead of checking them again::
     @validated
     def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, ...):
         ...
+
+A public function that calls another with options it has checked calls
+:func:`trusted` of it, which checks them no more.
 """
 import functools
 import inspect
@@ -55,3 +58,10 @@ def validated(function=None, **aliases):
         return function(*bound.args, **bound.kwargs)
 
     return checked
+
+
+def trusted(function):
+    """The function that :func:`validated` wrapped into `function`, which
+    checks no option: for a caller that checked the same options on its
+    own entry, so that a call checks them once."""
+    return function.__wrapped__

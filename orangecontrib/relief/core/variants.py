@@ -258,7 +258,7 @@ SWRF = Variant(
     neighbourhood=WITHIN_DISTANCE,
     summary="SURF's neighbours weighted by a sigmoid of their distance "
             "from the mean distance (Stokes & Visweswaran 2012)",
-    scorer="SWRF", selector="SWRF", reference="swrf.swrf",
+    scorer="SWRF", selector="SWRF", reference="swrf.swrf", stir="swrf",
     short="SURF, weighted by distance", parts=(preparation.SURF,))
 SWRFSTAR = Variant(
     "SWRF*", swrf.swrfstar, tasks=(CLASSIFICATION,),
@@ -266,6 +266,7 @@ SWRFSTAR = Variant(
     summary="SWRF and the far instances, by their weighted similarity "
             "(Stokes & Visweswaran 2012)",
     scorer="SWRFstar", selector="SWRFstar", reference="swrf.swrfstar",
+    stir="swrf*",
     short="SWRF, far instances too", parts=(preparation.SURF,))
 MULTISWRF = Variant(
     "MultiSWRF", swrf.multiswrf, tasks=(CLASSIFICATION,),
@@ -274,6 +275,7 @@ MULTISWRF = Variant(
             "weighted by a sigmoid of how far it is from that mean "
             "(scikit-rebate 0.8 after Stokes & Visweswaran 2012)",
     scorer="MultiSWRF", selector="MultiSWRF", reference="swrf.multiswrf",
+    stir="multiswrf",
     short="a radius per instance, weighted", parts=(preparation.SURF,))
 MULTISWRFSTAR = Variant(
     "MultiSWRF*", swrf.multiswrfstar, tasks=(CLASSIFICATION,),
@@ -282,7 +284,7 @@ MULTISWRFSTAR = Variant(
             "similarity (scikit-rebate 0.8 after Stokes & Visweswaran "
             "2012)",
     scorer="MultiSWRFstar", selector="MultiSWRFstar",
-    reference="swrf.multiswrfstar",
+    reference="swrf.multiswrfstar", stir="multiswrf*",
     short="MultiSWRF, far instances too", parts=(preparation.SURF,),
     column="MSWRF*")
 MULTISWRFDB = Variant(
@@ -292,7 +294,7 @@ MULTISWRFDB = Variant(
             "distance from its limit (scikit-rebate 0.8 after Stokes & "
             "Visweswaran 2012)",
     scorer="MultiSWRFDB", selector="MultiSWRFDB",
-    reference="swrf.multiswrfdb",
+    reference="swrf.multiswrfdb", stir="multiswrfdb",
     short="MultiSURF, weighted by distance", parts=(preparation.SURF,),
     column="MSWRFDB")
 MULTISWRFDBSTAR = Variant(
@@ -302,7 +304,7 @@ MULTISWRFDBSTAR = Variant(
             "sigmoid of their distance from their limits (scikit-rebate "
             "0.8 after Stokes & Visweswaran 2012)",
     scorer="MultiSWRFDBstar", selector="MultiSWRFDBstar",
-    reference="swrf.multiswrfdbstar",
+    reference="swrf.multiswrfdbstar", stir="multiswrfdb*",
     short="MultiSWRFDB, far instances too", parts=(preparation.SURF,),
     column="MSWRFDB*")
 CDRELIEF = Variant(

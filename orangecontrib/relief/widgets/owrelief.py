@@ -70,6 +70,15 @@ ADJUSTMENTS = PARAMETERS["adjustment"].allowed
 #: the words of the tests (:data:`TESTS`) and of the adjustments
 TEST_LABELS = ("STIR: a fast t-test", "Shuffled class", "NPDR's own p-values")
 ADJUSTMENT_LABELS = ("Benjamini-Hochberg", "Holm", "Bonferroni")
+#: what the check box of R's pairs does (its tooltip), and why it is off
+#: for the methods whose pairs R does not find
+R_COMPATIBLE_TIP = ("STIR's pairs as the authors' R package (insilico/stir) "
+                    "finds them, to match a published R analysis: the "
+                    "misses of all other classes pooled, R's handling of "
+                    "identical rows of different classes. Off: the paper's "
+                    "definitions.")
+NO_R_PAIRS_TIP = ("The authors' R package has no weighted neighbours: STIR "
+                  "tests {}'s pairs as the paper defines them.")
 #: what each adjustment controls (the tooltips of its entry)
 ADJUSTMENT_TIPS = ("Keeps the share of false discoveries among the "
                    "significant attributes below the level.",
@@ -160,10 +169,10 @@ def compute_weights(scorer, data, state: TaskState, tester=None,
 
     The core reports the fraction of its work done; the task shows it as
     progress and stops there once the widget cancelled it.  A test that
-    computes the weights in its own pass (STIR of the SURF family, NPDR's
-    regressions) gives them; otherwise the weights come first and are a
-    partial result while the test or the resamples run, so that a person
-    sees the ranking as soon as it is known.
+    computes the weights in its own pass (STIR of the SURF and the SWRF
+    families, NPDR's regressions) gives them; otherwise the weights come
+    first and are a partial result while the test or the resamples run,
+    so that a person sees the ranking as soon as it is known.
     """
     together = tester is not None and tester.scores_too
     parts = 1 + (tester is not None and not together) + (stability is not None)
@@ -585,24 +594,19 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
             box, self, "test_index", items=TEST_LABELS,
             label="Test:", orientation=Qt.Horizontal,
             callback=self._on_option_changed,
-            tooltip="STIR (Le et al. 2019): a t-test of the differences to "
-                    "neighbours of other classes against those to "
-                    "neighbours of the same class; fast, for a categorical "
-                    "class with ReliefF and the SURF family. Shuffled "
-                    "class: weigh again with the class shuffled, many "
-                    "times; any method, slower. NPDR's own p-values: of "
-                    "its regressions, with its covariates.")
+            tooltip=f"STIR (Le et al. 2019): a t-test of the differences "
+                    f"to neighbours of other classes against those to "
+                    f"neighbours of the same class; fast, for a categorical "
+                    f"class with {significance.STIR_METHODS}. Shuffled "
+                    f"class: weigh again with the class shuffled, many "
+                    f"times; any method, slower. NPDR's own p-values: of "
+                    f"its regressions, with its covariates.")
         self.significance_controls = [
             self.test_combo,
             gui.checkBox(box, self, "r_compatible",
                          "STIR as the authors' R package",
                          callback=self.commit.deferred,
-                         tooltip="STIR's pairs as the authors' R package "
-                                 "(insilico/stir) finds them, to match a "
-                                 "published R analysis: the misses of all "
-                                 "other classes pooled, R's handling of "
-                                 "identical rows of different classes. "
-                                 "Off: the paper's definitions."),
+                         tooltip=R_COMPATIBLE_TIP),
             gui.spin(box, self, "n_permutations", 1, 100000,
                      label="Shuffles:", callback=self.commit.deferred,
                      tooltip="How many times the class is shuffled and the "
@@ -715,9 +719,13 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         permutations = (self._testing("permutation") or by_significance
                         and TESTS[self.test_index] == "permutation")
         self.controls.n_permutations.setEnabled(permutations)
+        weighted = self._weighted_pairs()
         self.controls.r_compatible.setEnabled(
             (self.test_significance or by_significance)
-            and TESTS[self.test_index] == "stir")
+            and TESTS[self.test_index] == "stir" and not weighted)
+        self.controls.r_compatible.setToolTip(
+            NO_R_PAIRS_TIP.format(self.method) if weighted
+            else R_COMPATIBLE_TIP)
         self.seed_spin.setEnabled(self.sample_references or permutations
                                   or self.stability)
         for control in self.stability_controls:
@@ -804,6 +812,16 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         (not those of Iter's weighted distance)."""
         return METHODS[self.method].stir is not None and not self._iterates()
 
+    def _weighted_pairs(self):
+        """Whether STIR tests the method's weighted neighbours (the SWRF
+        family's), whose pairs the authors' R package does not find."""
+        stir = METHODS[self.method].stir
+        return stir is not None and stir not in significance.R_NEIGHBOURHOODS
+
+    def _r_pairs(self):
+        """Whether STIR takes R's pairs: asked for, and the method's."""
+        return self.r_compatible and not self._weighted_pairs()
+
     def method_name(self):
         """The method's name, in Iter where Iter wraps it."""
         if self._target_method is not None:
@@ -812,7 +830,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
 
     def r_compatible_label(self):
         """What the report adds to STIR's name when it takes R's pairs."""
-        return (" as the authors' R package" if self.r_compatible
+        return (" as the authors' R package" if self._r_pairs()
                 and TESTS[self.test_index] == "stir" else "")
 
     def _testing(self, test):
@@ -991,7 +1009,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         """The options of `test` alone: the number of permutations for the
         test that permutes, R's pairs for STIR."""
         return {"permutation": {"n_permutations": self.n_permutations},
-                "stir": {"r_compatible": self.r_compatible}}.get(test, {})
+                "stir": {"r_compatible": self._r_pairs()}}.get(test, {})
 
     def make_preprocessor(self, scorer):
         """The Preprocessor output: selection by `scorer`'s weights as the
