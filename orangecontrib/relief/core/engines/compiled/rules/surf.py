@@ -5,8 +5,11 @@ Each reference's distances come from
 coefficients of its neighbours' classes are the shared definitions of
 :mod:`....formulas.neighbourhoods`, compiled here.  References are ordered by class and
 processed in blocks of UPDATE_BLOCK whose partial sums are added in block
-order, so the result does not depend on the number of threads.
+order, so the result does not depend on the number of threads.  The
+options of a call are one record, :class:`RadiusRule`.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -26,6 +29,19 @@ from .relieff import UPDATE_BLOCK, add_diffs
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
 GROUP = 16
+
+#: The options of a SURF-family rule, as :func:`radius_block` reads them:
+#: the rule (`classes`: the classification rule, else RReliefF's;
+#: `hit_bound` >= 0: the classification rule over the pairs of a numeric
+#: target, :func:`pair_update`), the neighbourhoods (`local`: each
+#: reference's limits `band` deviations, of `ddof`, about its own mean
+#: distance, else SURF's `global_mean`; `with_far`: the far set scored
+#: too), and what a member counts (`weighted`: its sigmoid weight, of the
+#: `global_scale` where the limits are global; `stir`: STIR's sums as
+#: well).  Made by :func:`radius_options`.
+RadiusRule = namedtuple("RadiusRule", [
+    "classes", "hit_bound", "local", "band", "ddof", "global_mean",
+    "with_far", "weighted", "global_scale", "stir"])
 
 thresholds = numba.njit(cache=True)(neighbourhoods.thresholds)
 standard_deviation = numba.njit(cache=True)(neighbourhoods.standard_deviation)
@@ -64,10 +80,9 @@ def weight_at(dist, limit, scale, weighted):
 
 
 @numba.njit(inline="always", cache=True)
-def group_limits(dist, rows, count, local, global_mean, ddof, band,
-                 global_scale, near, far, scale):
+def group_limits(dist, rows, count, rule, near, far, scale):
     """near[r], far[r], scale[r] of :func:`limits` for the references
-    rows[:count] of a group at once.
+    rows[:count] of a group at once, by the :class:`RadiusRule` `rule`.
 
     Each reference's sums run over the instances in their order, as
     :func:`limits` adds them, but the group's sums run side by side: `dist`
@@ -76,10 +91,11 @@ def group_limits(dist, rows, count, local, global_mean, ddof, band,
     not wait for each other.  The reference's own distance is added as
     -0.0, which leaves every sum as it is (x + -0.0 == x, -0.0 included).
     SURF's limits are the global ones, and it needs no sums."""
-    if not local:
+    if not rule.local:
         for r in range(count):
-            near[r], far[r] = thresholds(0.0, 0.0, False, global_mean, band)
-            scale[r] = global_scale
+            near[r], far[r] = thresholds(0.0, 0.0, False, rule.global_mean,
+                                         rule.band)
+            scale[r] = rule.global_scale
         return
     n = dist.shape[1]
     total = np.zeros(GROUP)
@@ -94,8 +110,9 @@ def group_limits(dist, rows, count, local, global_mean, ddof, band,
         for r in range(count):
             squares[r] += (dist[r, j] - mean[r]) ** 2 if j != rows[r] else -0.0
     for r in range(count):
-        sigma = standard_deviation(squares[r], n - 1, ddof)
-        near[r], far[r] = thresholds(mean[r], sigma, True, global_mean, band)
+        sigma = standard_deviation(squares[r], n - 1, rule.ddof)
+        near[r], far[r] = thresholds(mean[r], sigma, True, rule.global_mean,
+                                     rule.band)
         scale[r] = sigmoid_scale(sigma)
 
 
@@ -177,17 +194,17 @@ def weighted_pair_counts(dist, i, groups, near, scale, coefs, scalars):
 
 
 @numba.njit(inline="always", cache=True)
-def class_terms(dist, rows, count, groups, priors, near, far, scale,
-                with_far, counts, own_counts, coefs, scalars, weighted,
-                stir):
+def class_terms(dist, rows, count, groups, priors, near, far, scale, rule,
+                stir, counts, own_counts, coefs, scalars):
     """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
     rows[r]'s update over its near (s = 0) or far (s = 1) set, from the
     group's `counts` (:func:`group_counts`), each reference's copied to
-    `own_counts` (2 x groups); with
-    `stir`, STIR's counts of :func:`...vectorised.surf.classification_sums`
-    added to `scalars` (of pairs weighted with `weighted`:
-    :func:`weighted_pair_counts`), with `weighted` and `with_far` the SWRF
+    `own_counts` (2 x groups); with `stir`, STIR's counts of
+    :func:`...vectorised.surf.classification_sums` added to `scalars` (of
+    pairs weighted where the :class:`RadiusRule` `rule` weighs them:
+    :func:`weighted_pair_counts`), with weighted far sets the SWRF
     family's far terms."""
+    with_far, weighted = rule.with_far, rule.weighted
     group_counts(dist, rows, count, groups, near, far, with_far, counts)
     for r in range(count):
         i = rows[r]
@@ -215,16 +232,19 @@ def class_terms(dist, rows, count, groups, priors, near, far, scale,
 
 @numba.njit(inline="always", cache=True)
 def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
-                 with_far, weighted, stir, coefs):
+                 rule, coefs):
     """The classification terms of references rows[:count] (rows 0, 1 and,
-    with `stir`, 2-5 of :func:`...vectorised.surf.classification_sums`).
+    with STIR's sums, 2-5 of :func:`...vectorised.surf.classification_sums`)
+    by the :class:`RadiusRule` `rule`.
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it, so that its values are read from memory
     once for them all (and on numeric data the sums once for four).  With
-    `stir` the references are of one class (:func:`class_run`): an
-    instance is a hit of all of them or a miss of all.  With `weighted`
-    each term is times the member's sigmoid weight (:func:`weight_at`)."""
+    STIR's sums the references are of one class (:func:`class_run`): an
+    instance is a hit of all of them or a miss of all.  With weighted
+    members each term is times the member's sigmoid weight
+    (:func:`weight_at`)."""
+    with_far, weighted, stir = rule.with_far, rule.weighted, rule.stir
     if not numeric_and_known(exact):
         class_update_any(sums, exact, groups, dist, rows, count, near, far,
                          scale, with_far, weighted, stir, coefs)
@@ -340,25 +360,24 @@ def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
 
 
 @numba.njit(cache=True)
-def pair_update(sums, exact, target, hit_bound, dist, rows, count, priors,
-                near, far, scale, with_far, weighted, counts, own_counts,
-                coefs, scalars):
+def pair_update(sums, exact, target, rule, dist, rows, count, priors, near,
+                far, scale, counts, own_counts, coefs, scalars):
     """The classification terms of references rows[:count] for a numeric
     `target`, one reference at a time: its hits (code 0, its own) the
-    instances whose target lies within `hit_bound` of its own, the
+    instances whose target lies within rule.hit_bound of its own, the
     others its misses (code 1), as scikit-rebate 0.8 scores a continuous
     endpoint (:func:`....formulas.neighbourhoods.pair_codes`); `priors`
     those of the two codes."""
     codes = np.empty(dist.shape[1], np.int64)
     for r in range(count):
-        pair_codes(target, rows[r], hit_bound, codes)
+        pair_codes(target, rows[r], rule.hit_bound, codes)
         one = slice(r, r + 1)
         class_terms(dist[one], rows[one], 1, codes, priors, near[one],
-                    far[one], scale[one], with_far, counts, own_counts,
-                    coefs, scalars, weighted, False)
+                    far[one], scale[one], rule, False, counts, own_counts,
+                    coefs, scalars)
         class_update_any(sums, exact, codes, dist[one], rows[one], 1,
-                         near[one], far[one], scale[one], with_far, weighted,
-                         False, coefs)
+                         near[one], far[one], scale[one], rule.with_far,
+                         rule.weighted, False, coefs)
 
 
 @numba.njit(inline="always", cache=True)
@@ -373,44 +392,37 @@ def class_run(refs, groups, first, end):
     return count
 
 
+
 @numba.njit(parallel=True, cache=True)
-def radius_sums(values, exact, refs, classes, priors, codes, labels, local,
-                with_far, ddof, geometry, weighted, stir, hit_bound, start,
+def radius_sums(values, exact, refs, priors, codes, labels, rule, start,
                 stop, partial, scalars, given, given_row):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
     and scalars[p] for each labelling labels[p] (:func:`radius_block`),
     the blocks in parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
-        radius_block(values, exact, refs, classes, priors, codes, labels,
-                     local, with_far, ddof, geometry, weighted, stir,
-                     hit_bound, b, min(stop, (b + 1) * UPDATE_BLOCK),
-                     partial, scalars, given, given_row)
+        radius_block(values, exact, refs, priors, codes, labels, rule, b,
+                     min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
+                     given, given_row)
 
 
 @numba.njit(cache=True)
-def radius_block(values, exact, refs, classes, priors, codes, labels, local,
-                 with_far, ddof, geometry, weighted, stir, hit_bound, b, end,
+def radius_block(values, exact, refs, priors, codes, labels, rule, b, end,
                  partial, scalars, given, given_row):
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
-    labels[p]: the classification rule (`classes`; codes[p], labels[p] as
-    int64) or RReliefF's (labels[p] the scaled target).  The distances,
-    thresholds and neighbourhoods of up to GROUP references of one class
-    are found once for every labelling; the distances are computed, or
-    read from `given` (reference i's row given_row[i]) when it has rows
-    (:class:`GivenDistances`).  The group's distances are held instance
-    by instance (dist[r, j] of the transposed array), so that the loops
-    over the instances, thresholds, counts and members alike, read an
-    instance's distances to the whole group at once.  `geometry` holds
-    the (band, global mean, global sigmoid scale) of :func:`limits`;
-    `weighted` weights the members (the SWRF family).  A `hit_bound` of
-    0 or more applies the classification rule to a numeric target
-    (labels[p] the target): each reference's hits the instances whose
-    target is within `hit_bound` of its own (:func:`pair_update`).
-    Compiled apart from :func:`radius_sums`, whose parallel loop numba
-    then analyses as one call rather than the whole rule."""
-    band, global_mean, global_scale = geometry[0], geometry[1], geometry[2]
+    labels[p], by the :class:`RadiusRule` `rule`: the classification rule
+    (codes[p], labels[p] as int64) or RReliefF's (labels[p] the scaled
+    target).  The distances, thresholds and neighbourhoods of up to GROUP
+    references of one class are found once for every labelling; the
+    distances are computed, or read from `given` (reference i's row
+    given_row[i]) when it has rows (:class:`GivenDistances`).  The
+    group's distances are held instance by instance (dist[r, j] of the
+    transposed array), so that the loops over the instances, thresholds,
+    counts and members alike, read an instance's distances to the whole
+    group at once.  Compiled apart from :func:`radius_sums`, whose
+    parallel loop numba then analyses as one call rather than the whole
+    rule."""
     n = values.shape[1]
     n_groups = len(priors)
     rows = np.empty(GROUP, np.int64)
@@ -433,45 +445,53 @@ def radius_block(values, exact, refs, classes, priors, codes, labels, local,
             else:
                 for r in range(n_rows):
                     dist[q + r] = given[given_row[block[r]]]
-        group_limits(dist, rows, count, local, global_mean, ddof, band,
-                     global_scale, near, far, scale)
+        group_limits(dist, rows, count, rule, near, far, scale)
         for p in range(len(labels)):
-            if hit_bound >= 0.0:
-                pair_update(partial[p, b], exact, labels[p], hit_bound, dist,
-                            rows, count, priors, near, far, scale, with_far,
-                            weighted, counts, own_counts, coefs,
-                            scalars[p, b])
-            elif classes:
+            if rule.hit_bound >= 0.0:
+                pair_update(partial[p, b], exact, labels[p], rule, dist,
+                            rows, count, priors, near, far, scale, counts,
+                            own_counts, coefs, scalars[p, b])
+            elif rule.classes:
                 class_terms(dist, rows, count, codes[p], priors, near, far,
-                            scale, with_far, counts, own_counts, coefs,
-                            scalars[p, b],
-                            weighted, stir)
+                            scale, rule, rule.stir, counts, own_counts,
+                            coefs, scalars[p, b])
                 class_update(partial[p, b], exact, codes[p], dist, rows,
-                             count, near, far, scale, with_far, weighted,
-                             stir, coefs)
+                             count, near, far, scale, rule, coefs)
             else:
                 regression_update(partial[p, b], scalars[p, b], exact, dist,
-                                  rows, count, labels[p], near, far, with_far,
-                                  counts, influence, p == 0)
+                                  rows, count, labels[p], near, far,
+                                  rule.with_far, counts, influence, p == 0)
         first += count
-    if not classes and hit_bound < 0.0:  # N_dA, the same for every target
+    if not rule.classes and rule.hit_bound < 0.0:  # N_dA, alike for all
         for p in range(1, len(labels)):
             partial[p, b, 0] = partial[0, b, 0]
             partial[p, b, 2] = partial[0, b, 2]
 
 
-def global_geometry(values, exact, local, band, weighting, given):
-    """(band, global mean, global sigmoid scale) of :func:`radius_block`:
+
+
+def radius_options(values, exact, task, local, far, ddof, stir, given, band,
+                   weighting, hit_bound):
+    """The :class:`RadiusRule` of :func:`radius_rule`'s options, with
     SURF's T (and SWRF's deviation, `weighting` whether it counts the
     zero diagonal, :func:`...formulas.neighbourhoods.global_statistics`)
     where the limits are not the references' own, computed or `given`."""
     if given is not None:
-        return np.array([band, given.global_mean, given.global_scale])
-    if local:
-        return np.array([band, 0.0, 1.0])
-    mean, sigma = neighbourhoods.global_statistics(
-        *pair_sums(values, exact), values.shape[1], bool(weighting))
-    return np.array([band, mean, neighbourhoods.sigmoid_scale(sigma)])
+        mean, scale = given.global_mean, given.global_scale
+    elif local:
+        mean, scale = 0.0, 1.0
+    else:
+        mean, sigma = neighbourhoods.global_statistics(
+            *pair_sums(values, exact), values.shape[1], bool(weighting))
+        scale = neighbourhoods.sigmoid_scale(sigma)
+    return RadiusRule(
+        classes=task == "classification",
+        hit_bound=-1.0 if hit_bound is None else float(hit_bound),
+        local=bool(local), band=float(band), ddof=int(ddof),
+        global_mean=float(mean),
+        with_far=bool(far != neighbourhoods.NO_FAR),
+        weighted=weighting is not None, global_scale=float(scale),
+        stir=bool(stir))
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
@@ -487,28 +507,26 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
-    geometry = global_geometry(values, exact, local, band, weighting, given)
+    rule = radius_options(values, exact, task, local, far, ddof, stir, given,
+                          band, weighting, hit_bound)
     if given is None:
         rows, row_of = np.empty((0, 0)), np.empty(0, np.int64)
     else:
         rows, row_of = given.rows, given.row_of
     pairs = hit_bound is not None  # the class rule over target pairs
-    classes = task == "classification"
-    codes = labels.astype(np.int64) if classes else np.empty((0, 0), np.int64)
+    codes = (labels.astype(np.int64) if rule.classes
+             else np.empty((0, 0), np.int64))
     priors = neighbourhoods.PAIR_PRIORS if pairs else data.priors
     n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((len(labels), n_blocks, 6 if classes or pairs else 4,
-                        values.shape[0]))
+    partial = np.zeros((len(labels), n_blocks,
+                        6 if rule.classes or pairs else 4, values.shape[0]))
     scalars = np.zeros((len(labels), n_blocks,
-                        CLASS_SCALARS if classes or pairs else 3))
+                        CLASS_SCALARS if rule.classes or pairs else 3))
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(values, exact, refs, classes, priors, codes, labels,
-                    local, far != neighbourhoods.NO_FAR, ddof, geometry,
-                    weighting is not None, stir,
-                    hit_bound if pairs else -1.0, start, stop, partial,
-                    scalars, rows, row_of)
+        radius_sums(values, exact, refs, priors, codes, labels, rule, start,
+                    stop, partial, scalars, rows, row_of)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))
