@@ -282,14 +282,19 @@ def run_benchmark(specs, methods, opts, isolate=True, log=print):
     return results
 
 
+def engine_counts(engines):
+    """(engine, calls) of the engines of timed calls, in order of first
+    appearance."""
+    return [(e, engines.count(e)) for e in dict.fromkeys(engines)]
+
+
 def engines_note(result):
     """"; timed on ENGINE ..." of a result whose method notes its engines
     (ours), with the calls it took to settle; "" for a peer."""
     engines = result.get("engines")
     if not engines:
         return ""
-    counts = {e: engines.count(e) for e in dict.fromkeys(engines)}
-    text = ", ".join(f"{e} x{c}" for e, c in counts.items())
+    text = ", ".join(f"{e} x{c}" for e, c in engine_counts(engines))
     settled = result.get("settled_after", 0)
     return (f"; timed on {text}"
             + (f" after {settled} more untimed calls" if settled else ""))

@@ -8,7 +8,7 @@ import statistics
 
 import numpy as np
 
-from harness import Spec
+from harness import Spec, engine_counts
 from peers import DEFAULT_OURS
 from simd import simd_level
 
@@ -78,11 +78,10 @@ def engines_lines(results):
         engines = r.get("engines") if r["status"] == "ok" else None
         if not engines:
             continue
-        counts = {e: engines.count(e) for e in dict.fromkeys(engines)}
         settled = r.get("settled_after", 0)
         lines.append(f"- {r['method']} {Spec(**r['spec']).size}: timed calls "
                      f"on the " + ", ".join(f"{e} engine x{c}"
-                                            for e, c in counts.items())
+                                            for e, c in engine_counts(engines))
                      + (f", after {settled} untimed calls beyond the first "
                         f"(a process that makes many such calls gets there)"
                         if settled else ""))
