@@ -69,6 +69,8 @@ non_negative_int = checked(int, lambda v: v >= 0, "a whole number >= 0")
 positive_ints = comma_separated(positive_int)
 positive_number = checked(float, lambda v: 0 < v < math.inf,
                           "a number > 0")
+non_negative_number = checked(float, lambda v: 0 <= v < math.inf,
+                              "a number >= 0")
 fraction = checked(float, lambda v: 0 <= v < 1, "a number >= 0 and < 1")
 
 #: argparse types: a size ``NxA`` as (N, A), a list of them

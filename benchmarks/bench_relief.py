@@ -33,8 +33,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from arguments import (Parser, fraction, non_negative_int,  # noqa: E402
-                       positive_int, positive_number, sizes)
-from harness import Spec, make_data, merge_rounds, run_benchmark  # noqa: E402
+                       non_negative_number, positive_int, positive_number,
+                       sizes)
+from harness import (SETTLE_SECONDS, Spec, make_data,  # noqa: E402
+                     merge_rounds, run_benchmark)
 from peers import ALGORITHMS, ALL_METHODS, DEFAULT_OURS, METHODS  # noqa: E402
 from presets import (ALIASES, LATENCY_SIZE, PRESETS, preset_specs,  # noqa: E402
                      run_floor, run_latency)
@@ -91,6 +93,14 @@ def build_parser():
                    help="run every method on every data set this many times, in "
                         "turn, and pool the timed runs (default 3 for --preset "
                         "missing, whose ratios are judged per round, else 1)")
+    p.add_argument("--settle", type=non_negative_number, default=SETTLE_SECONDS,
+                   metavar="S",
+                   help="after ours' first call, untimed calls for at most S "
+                        "seconds until it answers on the engine a process "
+                        "making many such calls ends on (small data: the "
+                        "compiled engine, once prepared, after the calls "
+                        "have paid for loading it); 0: time the calls "
+                        f"that follow the first (default {SETTLE_SECONDS:g})")
     p.add_argument("--max-peer-memory", type=positive_number, default=8.0, metavar="GB",
                    help="skip a peer whose estimated memory exceeds this (default 8)")
     p.add_argument("--slow-cutoff", type=positive_number, default=60.0, metavar="S",
@@ -118,6 +128,7 @@ def main(argv=None, log=None):
             print(*a, **kw)
             sys.stdout.flush()
     opts = {"repeats": args.repeats, "slow_cutoff": args.slow_cutoff,
+            "settle": args.settle,
             "timeout": args.timeout, "max_peer_memory_gb": args.max_peer_memory,
             "ours_module": args.ours_module, "verbose": args.verbose,
             "algorithm": args.algorithm}
@@ -171,7 +182,8 @@ def main(argv=None, log=None):
     references = ("m = n" if specs[0].m is None
                   else f"m = {specs[0].m} sampled references")
     log(f"\n(total {time.perf_counter() - t0:.0f} s; time = median of "
-        f"{rounds} x {args.repeats} runs after a warm-up call, "
+        f"{rounds} x {args.repeats} runs after a warm-up call (ours: "
+        f"and the calls to its steady state, see the engines below), "
         f"{args.algorithm}, k = {args.k}, {references})\n")
     log(format_table(results))
     if args.preset == "missing":

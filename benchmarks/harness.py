@@ -16,6 +16,9 @@ from children import exit_with_parent
 from peers import METHODS, agreement
 
 GB = 1024 ** 3
+#: the longest that untimed calls after the first may take to bring ours
+#: to its steady state (:meth:`peers.Method.settle`)
+SETTLE_SECONDS = 10.0
 
 
 @dataclass
@@ -163,6 +166,7 @@ def measure(method_name, spec, opts):
         t0 = time.perf_counter()
         w = method.run(prepared)
         first = time.perf_counter() - t0
+    settled = method.settle(prepared, opts.get("settle", SETTLE_SECONDS))
     if not method.jit and first > slow:
         # An interpreted/compiled-ahead peer has nothing to warm up; its first
         # call is already a representative run and repeating it would take long.
@@ -179,7 +183,8 @@ def measure(method_name, spec, opts):
         peak, exact_mem = m.peak, m.exact
     return {"method": method_name, "spec": asdict(spec), "status": "ok",
             "time": statistics.median(times), "times": times, "first": first,
-            "slow_single_run": single,
+            "slow_single_run": single, "settled_after": settled,
+            "engines": method.engines(len(times)),
             "prep": prep_s, "peak_mb": peak / 2 ** 20, "peak_exact": exact_mem,
             "weights": np.asarray(w, dtype=float).tolist()}
 
@@ -260,7 +265,8 @@ def run_benchmark(specs, methods, opts, isolate=True, log=print):
             wall = time.perf_counter() - t0
             if res["status"] == "ok":
                 log(f" {res['time']:.3f} s (first {res['first']:.3f} s, "
-                    f"{res['peak_mb']:.0f} MB; wall {wall:.0f} s)")
+                    f"{res['peak_mb']:.0f} MB; wall {wall:.0f} s"
+                    f"{engines_note(res)})")
             else:
                 log(f" {res['status']}: {res.get('error')}")
                 if res.get("traceback") and opts.get("verbose"):
@@ -276,6 +282,24 @@ def run_benchmark(specs, methods, opts, isolate=True, log=print):
     return results
 
 
+def engine_counts(engines):
+    """(engine, calls) of the engines of timed calls, in order of first
+    appearance."""
+    return [(e, engines.count(e)) for e in dict.fromkeys(engines)]
+
+
+def engines_note(result):
+    """"; timed on ENGINE ..." of a result whose method notes its engines
+    (ours), with the calls it took to settle; "" for a peer."""
+    engines = result.get("engines")
+    if not engines:
+        return ""
+    text = ", ".join(f"{e} x{c}" for e, c in engine_counts(engines))
+    settled = result.get("settled_after", 0)
+    return (f"; timed on {text}"
+            + (f" after {settled} more untimed calls" if settled else ""))
+
+
 def merge_rounds(rounds):
     """One result per method and data set from several rounds of
     :func:`run_benchmark` (each round runs every method on every data set
@@ -287,11 +311,14 @@ def merge_rounds(rounds):
         for r in results:
             key = (r["method"], json.dumps(r["spec"], sort_keys=True))
             if key not in merged:
-                merged[key] = {**r, "times": [], "round_times": []}
+                merged[key] = {**r, "times": [], "round_times": [],
+                               "engines": [] if r.get("engines") else None}
             m = merged[key]
             if r["status"] != "ok" or m["status"] != "ok":
                 continue
             m["times"] = m["times"] + r["times"]
+            if m["engines"] is not None:
+                m["engines"] = m["engines"] + (r.get("engines") or [])
             m["peak_mb"] = max(m["peak_mb"], r["peak_mb"])
             m["round_times"].append(r["time"])
             m["time"] = statistics.median(m["times"])

@@ -3,6 +3,7 @@ ReliefF / RReliefF, fast-select, scikit-rebate), each behind one
 interface (:class:`Method`), and how a peer's weights are compared with
 ours."""
 import importlib
+import time
 
 import numpy as np
 
@@ -72,6 +73,17 @@ class Method:
     def run(self, prepared):   # timed; returns float64 weights in column order
         raise NotImplementedError
 
+    def settle(self, prepared, seconds):
+        """Untimed calls after the first, until the method answers as it
+        does after many calls (at most `seconds`); returns how many.  A
+        peer answers alike from its second call on: none."""
+        return 0
+
+    def engines(self, calls):
+        """The engine that answered each of the last `calls` calls (None:
+        the method has one)."""
+        return None
+
     def agreement(self, spec):
         """(kind, note): kind is 'exact' (compare max |diff|) or 'rank'."""
         return "rank", ""
@@ -89,6 +101,11 @@ class Method:
 class Ours(Method):
     name = "ours"
     jit = True
+
+    def __init__(self, opts):
+        super().__init__(opts)
+        #: the engines' choices of each call (:meth:`run`)
+        self.answered = []
 
     def core(self):
         return importlib.import_module(self.opts.get("ours_module", DEFAULT_OURS))
@@ -108,6 +125,39 @@ class Ours(Method):
         return super().supports(spec)
 
     def run(self, d):
+        """Our weights, noting which engine answered
+        (:func:`.engines.recording`; an older build without it: none)."""
+        engines = importlib.import_module(self.core().__name__ + ".engines")
+        recording = getattr(engines, "recording", None)
+        if recording is None:
+            self.answered.append(())
+            return self.weights(d)
+        with recording() as choices:
+            weights = self.weights(d)
+        self.answered.append(tuple(choices))
+        return weights
+
+    def settle(self, prepared, seconds):
+        """Untimed calls until ours answers on the engine that a process
+        making many such calls ends on (a small call takes the compiled
+        engine once its calls have paid for loading it, :func:`.engines.
+        steady`), for at most `seconds`: the timed calls then measure that
+        steady state, as a script that ranks many tables meets it."""
+        calls, stop = 0, time.perf_counter() + seconds
+        while (any(c.engine != c.steady for c in self.answered[-1])
+               and time.perf_counter() < stop):
+            self.run(prepared)
+            calls += 1
+        return calls
+
+    def engines(self, calls):
+        """The engines that answered each of the last `calls` calls, "+"
+        between the engines of a call that chose more than once ("?"
+        where the build notes none)."""
+        return ["+".join(c.engine for c in choices) or "?"
+                for choices in self.answered[-calls:]]
+
+    def weights(self, d):
         core = self.core()
         spec = d["spec"]
         method, stir = surf_method(self.opts)

@@ -8,7 +8,7 @@ import statistics
 
 import numpy as np
 
-from harness import Spec
+from harness import Spec, engine_counts
 from peers import DEFAULT_OURS
 from simd import simd_level
 
@@ -53,6 +53,9 @@ def format_table(results):
             measure = "max abs diff" if kind == "exact" else "Spearman"
             lines.append(f"[{i}] {meth}, {measure}: "
                          f"{note}")
+    engines = engines_lines(results)
+    if engines:
+        lines += [""] + engines
     cross = _peer_cross_check(results)
     if cross:
         lines.append("")
@@ -65,6 +68,24 @@ def format_table(results):
         lines.append(f"- {meth}: not run on data where it has {why}"
                      if status == "unsupported" else f"- {meth}: {why}")
     return "\n".join(lines)
+
+
+def engines_lines(results):
+    """Which engine answered ours' timed calls on each data set, and the
+    untimed calls it took to reach the engine it settles on."""
+    lines = []
+    for r in results:
+        engines = r.get("engines") if r["status"] == "ok" else None
+        if not engines:
+            continue
+        settled = r.get("settled_after", 0)
+        lines.append(f"- {r['method']} {Spec(**r['spec']).size}: timed calls "
+                     f"on the " + ", ".join(f"{e} engine x{c}"
+                                            for e, c in engine_counts(engines))
+                     + (f", after {settled} untimed calls beyond the first "
+                        f"(a process that makes many such calls gets there)"
+                        if settled else ""))
+    return (["Engines of the timed calls:"] + lines) if lines else []
 
 
 def _peer_cross_check(results):

@@ -84,6 +84,13 @@ def test_cli_quick_preset_in_process(bench, capsys):
     assert [(r["method"], r["spec"]["kind"], r["status"]) for r in out["results"]] == [
         ("ours", "binary", "ok"), ("orange", "binary", "ok"),
         ("ours", "regression", "ok"), ("orange", "regression", "ok")]
+    # the engine of each of ours' timed calls is said, never a peer's
+    ours = out["results"][0]
+    assert len(ours["engines"]) == 1
+    assert ours["engines"][0] in ("compiled", "vectorised")
+    assert out["results"][1]["engines"] is None
+    assert f"- ours 200x8: timed calls on the {ours['engines'][0]} engine" \
+        in printed
 
 
 def test_sampled_references_orange_takes_ours(bench, capsys):

@@ -93,6 +93,33 @@ def test_small_calls_take_the_compiled_engine_once_loading_it_pays(
     assert auto == []
 
 
+def test_a_recording_notes_each_choice_and_the_engine_calls_settle_on(
+        auto, monkeypatch):
+    monkeypatch.setattr(engines, "_loaded", set())
+    monkeypatch.setattr(engines, "_small_seconds", {})
+    same, other = (preparation.RELIEFF,), (preparation.SURF,)
+    Choice = engines.Choice
+    with engines.recording() as unprepared:
+        engines.choose_for(SMALL, parts=same)
+    engines.choose_for(SMALL, parts=same)  # outside: not noted
+    assert unprepared == [Choice(engines.VECTORISED, engines.SMALL,
+                                 engines.VECTORISED)]
+    keeper.mark_ready(cache.ensure_kernel_folder(), "test")
+    with engines.recording() as prepared:
+        engines.choose_for(SMALL, parts=same)
+        engines._small_seconds[preparation.RELIEFF] = engines.LOAD_SECONDS
+        engines.choose_for(SMALL, parts=same)
+        engines.choose_for(SMALL, parts=other)
+        engines.choose_for(LARGE, parts=other)
+    # a small call of ReliefF settles on the compiled engine once loading
+    # it pays; SURF's never leave the vectorised one
+    assert prepared == [
+        Choice(engines.VECTORISED, engines.SMALL, engines.COMPILED),
+        Choice(engines.COMPILED, engines.LOADED, engines.COMPILED),
+        Choice(engines.VECTORISED, engines.SMALL, engines.VECTORISED),
+        Choice(engines.COMPILED, engines.PREPARED, engines.COMPILED)]
+
+
 @pytest.mark.parametrize("engine", engines.ENGINES)
 def test_a_forced_engine_is_taken_and_starts_nothing(auto, engine):
     with engines.forced(engine):

@@ -44,6 +44,7 @@ whatever the work once it is prepared, the vectorised one until then.
 Any other value is refused, naming it (:func:`setting`).
 """
 import os
+from collections import namedtuple
 from contextlib import contextmanager
 
 import numpy as np
@@ -124,7 +125,7 @@ def decide(work, parts=()):
     chosen = setting()
     if chosen in ENGINES:
         return chosen, FORCED
-    ready = preparation.is_ready() or preparation.parts_ready(parts)
+    ready = prepared_for(parts)
     if work <= SMALL_WORK and chosen != PREFER_COMPILED:
         return (COMPILED, LOADED) if ready and loaded(parts) else (
             VECTORISED, SMALL)
@@ -135,14 +136,61 @@ def decide(work, parts=()):
     return VECTORISED, PREPARING
 
 
+def prepared_for(parts):
+    """Whether the compiled engine is prepared, or the parts `parts` of its
+    preparation are."""
+    return preparation.is_ready() or preparation.parts_ready(parts)
+
+
+def may_load(parts):
+    """Whether small calls of the parts `parts` may take the compiled
+    engine once loading it pays: parts of :data:`SAME_BITS`, all of
+    them."""
+    return bool(parts) and all(part in SAME_BITS for part in parts)
+
+
 def loaded(parts):
     """Whether the small calls of the parts `parts` may take the compiled
     engine in this process: parts of :data:`SAME_BITS` whose kernels it
     ran, or whose small calls took :data:`LOAD_SECONDS` on the
     vectorised engine."""
-    return bool(parts) and all(
-        part in SAME_BITS and (part in _loaded or _small_seconds.get(
-            part, 0.0) >= LOAD_SECONDS) for part in parts)
+    return may_load(parts) and all(
+        part in _loaded or _small_seconds.get(part, 0.0) >= LOAD_SECONDS
+        for part in parts)
+
+
+def steady(work, parts=()):
+    """The engine that calls of `work` (of the parts `parts`) take in this
+    process once it has made enough of them, the compiled engine prepared
+    as far as it is now: :func:`decide`'s, but the small calls that take
+    the vectorised engine until loading the compiled one pays
+    (:func:`loaded`) take the compiled one.  Nothing is started here."""
+    engine, why = decide(work, parts)
+    if why == SMALL and may_load(parts) and prepared_for(parts):
+        return COMPILED
+    return engine
+
+
+#: what :func:`recording` notes of a call: the engine that answers it,
+#: why (:func:`decide`), and the engine that calls of its work take once
+#: this process has made enough of them (:func:`steady`)
+Choice = namedtuple("Choice", "engine why steady")
+#: the lists of the :func:`recording` blocks open now
+_recordings = []
+
+
+@contextmanager
+def recording():
+    """Within it, the choice of the engine of each call (:func:`choose`)
+    is added to the list it gives, as a :class:`Choice`: which engine
+    answered the calls a benchmark times, and whether more calls would
+    take another."""
+    choices = []
+    _recordings.append(choices)
+    try:
+        yield choices
+    finally:
+        _recordings.remove(choices)
 
 
 def choose(work, parts=()):
@@ -151,10 +199,13 @@ def choose(work, parts=()):
     preparation starts in the background, the call's parts first.  The
     parts of a call on the compiled engine count as loaded, and a small
     call's estimated time on the vectorised engine counts towards loading
-    them (:func:`loaded`)."""
+    them (:func:`loaded`).  Within :func:`recording`, the choice is
+    noted."""
     engine, why = decide(work, parts)
     if why == PREPARING:
         preparation.start_in_background(parts)
+    for choices in _recordings:
+        choices.append(Choice(engine, why, steady(work, parts)))
     if engine == COMPILED:
         _loaded.update(parts)
     elif why == SMALL:
