@@ -266,6 +266,20 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
         self.assert_weights(expected_by_name(Relief(), Table(path("voting"))),
                             self.get_output(self.widget.Outputs.weights))
 
+    def test_the_method_box_is_as_tall_as_the_page_it_shows(self):
+        # a stack as tall as its tallest page (NPDR's covariates) left a
+        # blank under ReliefF's k
+        widget, stack = self.widget, self.widget.k_stack
+        self.send_and_wait(self.heart)
+        heights = {}
+        for name in ("ReliefF", "NPDR", "ReliefF"):
+            choose(widget.method_combo, name)
+            self.wait_until_finished()
+            self.assertEqual(stack.sizeHint().height(),
+                             stack.currentWidget().sizeHint().height())
+            heights[name] = stack.sizeHint().height()
+        self.assertLess(heights["ReliefF"], heights["NPDR"])
+
     def test_double_variants(self):
         voting = Table(path("voting"))
         widget = self.widget

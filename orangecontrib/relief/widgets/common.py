@@ -8,8 +8,8 @@ import pyqtgraph as pg
 
 from AnyQt.QtCore import Qt
 from AnyQt.QtGui import QFont, QStandardItem, QStandardItemModel
-from AnyQt.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox, \
-    QStylePainter
+from AnyQt.QtWidgets import QComboBox, QSizePolicy, QStyle, \
+    QStyleOptionComboBox, QStylePainter
 
 from Orange.data import DiscreteVariable
 from Orange.statistics.util import countnans
@@ -209,6 +209,18 @@ def _orphan(state):
         _ORPHANED.discard(state)
         state.deleteLater()
     state.watcher.done.connect(ended)
+
+
+def show_page(stack, page):
+    """Show `page` of the QStackedWidget `stack`, which then takes the
+    height of that page: a stack is as tall as its tallest page unless
+    the pages it hides ignore their height."""
+    for index in range(stack.count()):
+        other = stack.widget(index)
+        other.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Preferred
+                            if other is page else QSizePolicy.Ignored)
+    stack.setCurrentWidget(page)
+    stack.updateGeometry()
 
 
 def item_tips(combo, tips):

@@ -46,8 +46,8 @@ from orangecontrib.relief.variants import (
 from orangecontrib.relief.widgets.common import (
     NO_CLASS, choice_combo, class_present, fitting_choice, item_tips,
     known_choices, known_flags, method_combo, preparing_line,
-    show_fitting_methods, shut_down_at_once, start_over, within_ranges,
-    work_progress)
+    show_fitting_methods, show_page, shut_down_at_once, start_over,
+    within_ranges, work_progress)
 from orangecontrib.relief.widgets.weights import (
     RELEVANT_MARK, WeightsPlot, is_relevant, weights_table)
 
@@ -696,13 +696,11 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self.diff_combo.select(self.diff)
         self.label_distance_combo.select(self.label_distance)
         setting = self._k_setting()
-        if self.method == "NPDR":
-            self.k_stack.setCurrentWidget(self.covariate_box)
-        else:
-            self.k_stack.setCurrentIndex(
-                list(K_SETTINGS.values()).index(setting) if setting
-                is not None else len(K_SETTINGS) + NO_K.index(
-                    no_k(self.method)))
+        show_page(self.k_stack, self.covariate_box
+                  if self.method == "NPDR" else self.k_stack.widget(
+                      list(K_SETTINGS.values()).index(setting) if setting
+                      is not None else len(K_SETTINGS) + NO_K.index(
+                          no_k(self.method))))
         self._place_under_k(self.ties_combo, self.method in TAKE_TIES)
         self._place_under_k(self.convention_combo,
                             self.method in TAKE_CONVENTION)
