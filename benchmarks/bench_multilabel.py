@@ -5,7 +5,7 @@ every difference with a paired test.
 Usage::
 
     python benchmarks/bench_multilabel.py [--data yeast] [--top 5,10,20,40]
-        [--folds 10] [--repeats 10] [--seed 0] [--k 10] [--neighbours 10]
+        [--folds 10] [--repeats 5] [--seed 0] [--k 10] [--neighbours 10]
         [--prune 6] [--distance hamming] [--instances N] [--quick]
 
 The data: a shipped data set's name or an Orange file whose class
@@ -188,7 +188,8 @@ def best_first(weights):
 def rankings(X, Y, args):
     """{selection: the attributes, best first} of the training rows."""
     ranked = {OURS: best_first(relieff_multilabel(
-        X, Y, k_nearest=args.k, distance=args.distance).overall)}
+        X, Y, k_nearest=args.k, distance=args.distance,
+        per_label=False).overall)}
     for pruning in PRUNINGS:
         rows, classes = label_powerset(Y, args.prune, pruning)
         if len(np.unique(classes)) < 2:
@@ -313,7 +314,7 @@ def build_parser():
     parser.add_argument("--top", type=positive_ints, default=[5, 10, 20, 40],
                         help="the numbers m of the best attributes kept")
     parser.add_argument("--folds", type=folds, default=10)
-    parser.add_argument("--repeats", type=positive_int, default=10,
+    parser.add_argument("--repeats", type=positive_int, default=5,
                         help="the cross-validation's repeats, each with "
                              "new folds")
     parser.add_argument("--quick", action="store_true",
