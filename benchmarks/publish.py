@@ -280,8 +280,13 @@ FIGURES = {
         (BENCH + "bench_survival_auprc.py --design main --draws r numpy",),
         printed_table),
     "multilabel": Figure(
-        "doc/multi-target.md", (BENCH + "bench_multilabel.py",),
-        (BENCH + "bench_multilabel.py --instances 800 --top 5,20",),
+        "doc/multi-target.md", (BENCH + "bench_multilabel.py --data yeast",),
+        (BENCH + "bench_multilabel.py --data yeast --quick",),
+        printed_table),
+    "multilabel-emotions": Figure(
+        "doc/multi-target.md",
+        (BENCH + "bench_multilabel.py --data emotions",),
+        (BENCH + "bench_multilabel.py --data emotions --quick",),
         printed_table),
     "interactions": Figure(
         "doc/interactions.md",

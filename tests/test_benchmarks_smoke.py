@@ -159,31 +159,59 @@ def test_multitarget_benchmark_times_one_target_and_three(capsys):
     assert "200 x 5, vectorised: one target" in out and "ratio" in out
 
 
-def test_multilabel_benchmark_ranks_inside_each_fold(capsys):
-    """bench_multilabel.py on a sample of the yeast data: a row per m and
-    selection, and every attribute's row; the label powerset pruned as
-    Read's PPT prunes it (known answers); the example F1."""
+def test_multilabel_benchmark_pairs_the_rankings_on_the_same_folds(capsys):
+    """bench_multilabel.py: Read's pruned label powerset (known answers
+    by Mulan's rule), the strata of the folds, the example F1, and on a
+    sample of the emotions data a row per m, model and pruning with the
+    paired differences, and every attribute's rows."""
     bench = _load("bench_multilabel")
-    Y = np.array([[1, 1, 0]] * 3 + [[1, 0, 0]] * 2 + [[0, 1, 0]] * 2
-                 + [[1, 1, 1], [0, 0, 1]])
-    classes, rows = bench.label_powerset(Y, 2, "dropped")
-    assert list(rows) == [True] * 7 + [False] * 2
-    assert list(classes) == [1] * 3 + [0] * 2 + [2] * 2
-    # {0, 1, 2}: its frequent subsets {0, 1} (3 rows) beat {0} and {1};
-    # {2} has none
-    classes, rows = bench.label_powerset(Y, 2, "subsets")
-    assert list(rows) == [True] * 8 + [False]
-    assert list(classes) == [1] * 3 + [0] * 2 + [2] * 2 + [1]
+    # p = 1: {0, 1}, {1, 2} and {0} are frequent (seen twice), {0, 1, 2}
+    # (once) is not; its subsets of two, in Mulan's order {1, 2}, {0, 2},
+    # {0, 1}: {1, 2} taken, {0, 1} not (it shares 1); then {0}
+    Y = np.array([[1, 1, 0]] * 2 + [[0, 1, 1]] * 2 + [[1, 0, 0]] * 2
+                 + [[1, 1, 1]])
+    rows, classes = bench.label_powerset(Y, 1, "dropped")
+    assert list(rows) == [0, 1, 2, 3, 4, 5]
+    assert list(classes) == [1, 1, 2, 2, 0, 0]
+    rows, classes = bench.label_powerset(Y, 1, "subsets")
+    assert list(rows) == [0, 1, 2, 3, 4, 5, 6, 6]
+    assert list(classes) == [1, 1, 2, 2, 0, 0, 2, 0]
+    # p = 2: nothing is frequent but what is seen three times or more
+    assert len(bench.label_powerset(Y, 2, "subsets")[0]) == 0
+    # the strata of 2 folds: the label sets of one row pooled, and with
+    # fewer rows than folds joined to the largest stratum
+    assert list(bench.strata(Y, 2)) == [1, 1, 2, 2, 0, 0, 0]
+    assert list(bench.strata(Y[:6], 3)) == [0] * 6
     assert bench.example_f1([[1, 1, 0], [0, 0, 0]],
                             [[1, 0, 0], [0, 0, 0]]) == (2 / 3 + 1) / 2
-    bench.main(["--instances", "120", "--folds", "2", "--top", "3,200",
-                "--distances", "hamming,subset"])
+    bench.main(["--data", "emotions", "--instances", "150", "--quick",
+                "--top", "3,200"])
     out = capsys.readouterr().out
-    rows = [line for line in out.splitlines() if line.startswith("| 3 |")]
-    assert [row.split("|")[2].strip() for row in rows] == [
-        "ReliefF-ML, hamming", "ReliefF-ML, subset", "PPT-ReliefF, dropped",
-        "PPT-ReliefF, subsets"]
-    assert "| 103 | all |" in out and "| 200 |" not in out
+    rows = [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in out.splitlines()
+            if line.startswith("| 3 |")]
+    assert [row[1:3] for row in rows] == [
+        ["kNN", "PPT, dropped"], ["kNN", "PPT, subsets"],
+        ["tree", "PPT, dropped"], ["tree", "PPT, subsets"]]
+    assert all("(p " in row[5] and "(p " in row[8] for row in rows)
+    assert "| 72 | kNN | every attribute |" in out and "| 200 |" not in out
+
+
+@pytest.mark.parametrize("differences, test_share, p", [
+    # known answers from R: 2 * pt(-|t|, n - 1), t = mean /
+    # sqrt((1 / n + share) * var(d))
+    ([1, 2, 3, 4], 1 / 9, 0.0484911975021),
+    ([0.5, -0.25, 1, 0.75, 0.25, 0.5], 1 / 4, 0.160068207843),
+    # no correction: R's t.test of the differences
+    ([0.5, -0.25, 1, 0.75, 0.25, 0.5], 0, 0.0478284295963),
+    ([0, 0, 0], 1 / 9, 1.0), ([0.1, 0.1], 1 / 9, 0.0)])
+def test_corrected_resampled_t_test(differences, test_share, p):
+    """Nadeau & Bengio's corrected t-test of paired cross-validation
+    differences (paired_test.py), against R."""
+    mean, found = _load("paired_test").corrected_t_test(differences,
+                                                        test_share)
+    assert mean == pytest.approx(np.mean(differences))
+    assert found == pytest.approx(p, rel=1e-9, abs=1e-12)
 
 
 def test_wait_policy_benchmark_pairs_the_policies_under_each_load(capsys):
@@ -345,7 +373,8 @@ OPTIONS = {
     "bench_multilabel": {"--top": "positive_ints", "--seed":
                          "non_negative_int", "--k": "positive_int",
                          "--neighbours": "positive_int",
-                         "--min-count": "positive_int",
+                         "--repeats": "positive_int",
+                         "--prune": "non_negative_int",
                          "--instances": "positive_int"},
     "bench_wait_policy": {"--small": "size", "--large": "size",
                           "--repeats": "positive_int",
@@ -365,7 +394,7 @@ OPTIONS = {
 #: script -> [(option, value)] refused besides those of its options' types
 OTHER_BAD_VALUES = {"first_contact": [("--cases", "no such case")],
                     "bench_multilabel": [("--folds", "1"),
-                                         ("--distances", "hamming,jaccard")],
+                                         ("--distance", "jaccard")],
                     "bench_multitarget": [("--targets", "1"),
                                           ("--engines", "numba")],
                     "bench_wide": [("--snps", "2"), ("--snps", "1000,x"),

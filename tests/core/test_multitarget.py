@@ -194,6 +194,11 @@ def test_each_ranking_is_the_single_target_method(engine):
             assert np.array_equal(multilabel.per_target[s],
                                   relieff(X, labels[:, s], nominal,
                                           k_nearest=4))
+        # the overall ranking alone: the same weights, no label's
+        overall = relieff_multilabel(X, labels, nominal, k_nearest=4,
+                                     per_label=False)
+        assert np.array_equal(overall.overall, multilabel.overall)
+        assert overall.per_target.shape == (0, X.shape[1])
 
 
 def test_both_engines_give_the_same_weights():

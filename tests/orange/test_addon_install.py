@@ -81,19 +81,31 @@ def test_every_shipped_data_set_has_a_class_to_score_by():
 def test_the_data_sets_of_several_targets_read_as_their_papers_describe():
     """yeast (gzipped): 2,417 genes, 103 numeric attributes, 14 labels of
     Elisseeff & Weston's counts (a header that named the labels first
-    would swap attributes and labels); collembola: 393 samples, 47
+    would swap attributes and labels); emotions (gzipped): 593 songs, 72
+    numeric attributes, the 6 emotions of Trohidis et al.'s counts;
+    collembola: 393 samples, 47
     attributes with 3,618 values missing, three numeric targets."""
     from Orange.data import Table
 
     from orangecontrib.relief.datasets import names, path
 
-    assert {"yeast", "collembola"} <= set(names())
+    assert {"yeast", "emotions", "collembola"} <= set(names())
     assert path("yeast") == path("yeast.tab.gz")
     yeast = Table(path("yeast"))
     assert yeast.X.shape == (2417, 103) and yeast.Y.shape == (2417, 14)
     assert all(var.values == ("0", "1") for var in yeast.domain.class_vars)
     assert list(yeast.Y.sum(axis=0)) == [762, 1038, 983, 862, 722, 597, 428,
                                          480, 178, 253, 289, 1816, 1799, 34]
+    emotions = Table(path("emotions"))
+    assert emotions.X.shape == (593, 72) and emotions.Y.shape == (593, 6)
+    assert not np.isnan(emotions.X).any()
+    assert [var.name for var in emotions.domain.class_vars] == [
+        "amazed-suprised", "happy-pleased", "relaxing-calm", "quiet-still",
+        "sad-lonely", "angry-aggresive"]
+    assert all(var.values == ("0", "1")
+               for var in emotions.domain.class_vars)
+    assert list(emotions.Y.sum(axis=0)) == [173, 166, 264, 148, 168, 189]
+    assert emotions.domain.attributes[-1].name == "BHSUM3"
     collembola = Table(path("collembola"))
     assert collembola.X.shape == (393, 47)
     assert int(np.isnan(collembola.X).sum()) == 3618

@@ -311,7 +311,8 @@ def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
                        diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
                        distance_weights=None, ties=TIES, missing="relief-d",
                        n_values=None, target_names=None,
-                       progress_callback=None, rescorer=False):
+                       progress_callback=None, rescorer=False,
+                       per_label=True):
     """Multi-label ReliefF (Reyes, Morell & Ventura 2015, RReliefF-ML):
     the overall ranking over a label-set distance, and each label's
     ReliefF ranking.
@@ -328,6 +329,9 @@ def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
         A neighbour's influence by rank (:func:`rrelieff_multitarget`),
         in the overall ranking and in each label's ReliefF (its hits'
         and each class's misses' lists weighted alike).
+    per_label : bool
+        False: the overall ranking only, without the labels' searches
+        (``per_target`` then has no rows).
 
     Other parameters as in :func:`rrelieff_multitarget`; with
     ``rescorer=True`` the overall ranking of permuted labels takes this
@@ -362,11 +366,13 @@ def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
         overall = weights_of(target_sums(kernels, data.exact, refs,
                                          neighbours, weights, pair_diffs),
                              len(refs))[0]
-        per_label = [label_relieff(prepare_groups, labels[:, s], refs,
-                                   kernels, k, weights, distance_weights,
-                                   ties)
-                     for s in range(labels.shape[1])]
-        return TargetWeights(overall, np.array(per_label))
+        ranked = range(labels.shape[1]) if per_label else ()
+        per_target = [label_relieff(prepare_groups, labels[:, s], refs,
+                                    kernels, k, weights, distance_weights,
+                                    ties)
+                      for s in ranked]
+        return TargetWeights(overall, np.reshape(per_target,
+                                                 (len(ranked), len(overall))))
 
     return rescore if rescorer else rescore(Y)
 

@@ -25,7 +25,19 @@ Origins: the UCI Machine Learning Repository, except
   github.com/CocoJam/multi_labels_ordering_chain at commit 93a73fa.  That
   file's header lists the 14 labels before the attributes while every
   row holds the 103 attributes first and the labels last; here the
-  columns are named in the rows' order, the values unchanged.
+  columns are named in the rows' order, the values unchanged;
+* ``emotions.tab.gz``: the emotions multi-label data (Trohidis, Tsoumakas,
+  Kalliris & Vlahavas 2008, "Multi-label classification of music into
+  emotions", ISMIR), 593 songs, 72 numeric attributes of a 30-second
+  excerpt of each (8 of rhythm, ``BH_LowPeakAmp`` .. ``BHSUM3``, and 64
+  of timbre, ``Mean_Acc1298_Mean_Mem40_Centroid`` ..) and 6 emotions
+  (``amazed-suprised``, ``happy-pleased``, ``relaxing-calm``,
+  ``quiet-still``, ``sad-lonely``, ``angry-aggresive``, spelt as in the
+  source; each 0 or 1, the Orange class variables).  The Mulan library's
+  copy (mulan.sourceforge.net/datasets-mlc.html), which Mulan distributes
+  for research use; taken as ``emotions.arff`` from github.com/CquptZA/MLONC
+  at commit 71e6c5a, its header's order (the 72 attributes, then the 6
+  labels) that of its rows, the values unchanged.
 """
 import os
 
