@@ -28,6 +28,9 @@ if "full" in sys.argv:  # every write of a data file fails: a full disk
     def full(self, name, data):
         raise OSError(errno.ENOSPC, "No space left on device")
     caching.IndexDataCacheFile._save_data = full
+if "held" in sys.argv:  # another process writes: wait a moment only
+    from orangecontrib.relief.core.engines import keeper
+    keeper.SAVE_WAIT = 0.2
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     from orangecontrib.relief.core.engines import cache
@@ -119,3 +122,22 @@ def test_killing_a_compiling_process_corrupts_nothing(tmp_path):
         process.wait()
     answer = run(tmp_path)
     assert answer["limits"] == EXPECTED and not cache_warnings(answer)
+
+
+def test_a_kernel_is_written_only_in_its_turn(tmp_path, monkeypatch):
+    # numba numbers a kernel's new version by what its index holds: a
+    # process that wrote while another does could take the other's number
+    from orangecontrib.relief.core.engines import cache, keeper
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    other = keeper.Lock(cache.ensure_kernel_folder(), keeper.SAVING)
+    assert other.acquire()
+    answer = run(tmp_path, "held")
+    assert answer["limits"] == EXPECTED
+    warned, = set(cache_warnings(answer))
+    assert "held the lock of writers" in warned
+    rules = cache.kernel_folder() / "engines.compiled.rules"
+    assert not list(rules.glob("surf.limits-*"))
+    other.release()
+    assert not cache_warnings(run(tmp_path))
+    assert all(path.exists() for path in kernel_files(tmp_path))

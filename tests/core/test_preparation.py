@@ -378,3 +378,18 @@ def test_signals_handed_to_a_stopped_keeper_end_its_worker(folder, slow):
     os.kill(pid, signal.SIGTERM)
     wait_for(lambda: all_gone(processes), END_S)
     assert not preparation.is_running()
+
+
+def test_writers_of_kernels_take_turns(folder):
+    # numba numbers a kernel's new version by what its index holds: two
+    # processes writing at once would take the same number
+    held = keeper.Lock(folder, keeper.SAVING)
+    assert held.acquire()
+    with keeper.saving(folder, wait=0.2) as write:
+        assert not write  # held elsewhere all that time: not written
+    held.release()
+    with keeper.saving(folder, wait=0.2) as write:
+        assert write and not keeper.Lock(folder, keeper.SAVING).acquire()
+    # a folder that cannot be written: the write goes on, to say why
+    with keeper.saving(folder / "none" / "such", wait=0.2) as write:
+        assert write

@@ -10,7 +10,9 @@ at a time on its output, the kernel it compiles and its processor time.
 A worker per part keeps the memory bounded (numba keeps what it compiled
 until the process ends) and makes every part a checkpoint: a run that is
 stopped resumes at the part it was in, the kernels it cached loaded, not
-compiled again.
+compiled again.  Processes that write a kernel's files (a worker, a
+call that compiles first) hold the folder's lock of writers while they
+do (:func:`saving`).
 
 One preparation at a time per kernel folder: the process that runs it
 holds the folder's lock (:class:`Lock`) and writes what it does to the
@@ -42,10 +44,16 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 #: the files of the kernel folder that are not numba's
 LOCK, READY, STATE, LOG = "lock", "ready", "state.json", "preparation.log"
+#: the lock of the processes that write a kernel's files (:func:`saving`)
+SAVING = "saving"
+#: how long a process waits for the lock of writers before it leaves a
+#: kernel uncached, in seconds (a kernel's files take milliseconds)
+SAVE_WAIT = 30.0
 #: numba's files: a function's index and its machine code
 CACHE_FILES = (".nbi", ".nbc")
 #: the wall seconds within which the background preparation means to end
@@ -77,10 +85,11 @@ LOG_LIMIT = 2 ** 20
 # -- the lock ---------------------------------------------------------------
 
 class Lock:
-    """The kernel folder's lock: held by the process that prepares."""
+    """The kernel folder's lock: held by the process that prepares (or,
+    named `name`, another lock of the folder)."""
 
-    def __init__(self, folder):
-        self.path = Path(folder) / LOCK
+    def __init__(self, folder, name=LOCK):
+        self.path = Path(folder) / name
         self.handle = None
 
     def acquire(self, wait=0.0):
@@ -133,6 +142,28 @@ else:
 
     def _unlock(handle):
         fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def saving(folder, wait=SAVE_WAIT):
+    """Hold the lock of the writers of `folder`'s kernels for the block,
+    waiting up to `wait` seconds; yields whether to write: False where
+    another process held it all that time (a lock that cannot be made
+    does not stop the write, which will say why it fails).  Numba adds a
+    kernel's new version to its index under the first number the index
+    does not use, then writes the index and the machine code: two
+    processes that did so at once (a worker of the preparation and a call
+    compiling first, or two such calls) would take the same number, and
+    one's index would name the other's machine code."""
+    lock = Lock(folder, SAVING)
+    try:
+        held = lock.acquire(wait)
+    except OSError:  # a folder that cannot be written
+        held = None
+    try:
+        yield held is not False
+    finally:
+        lock.release()
 
 
 def is_held(folder):

@@ -17,7 +17,9 @@ that cannot be written (a full disk) leaves the kernel compiled in this
 process, with one warning, and :data:`..cache.write_failures` says why
 (``orange-relief prepare`` reports it).  A file is written whole or not
 at all: SIGINT and SIGTERM wait for its end (:func:`...termination.
-deferred`).
+deferred`), and processes that write kernels at once (a worker of the
+preparation and a call compiling first) take turns
+(:func:`..keeper.saving`).
 """
 import atexit
 import shutil
@@ -29,7 +31,7 @@ from numba.core import caching
 from numba.core.caching import FunctionCache, _CacheLocator
 
 from ... import termination
-from .. import cache, preparation
+from .. import cache, keeper, preparation
 
 #: numba's machinery of caches (named without the underscore from 0.61 on)
 CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
@@ -141,12 +143,18 @@ def save(self, sig, data):
     process only, with a warning, and no index naming a missing file."""
     if not _ours(self):
         return _numba_save(self, sig, data)
-    with termination.deferred():
+    folder = Path(self.cache_path).parent
+    with termination.deferred(), keeper.saving(folder) as write:
+        if not write:
+            warnings.warn(f"Another process held the lock of writers of "
+                          f"{folder} for {keeper.SAVE_WAIT:.0f} s; a "
+                          f"kernel is compiled in this process and not "
+                          f"kept.", preparation.CacheWarning, stacklevel=2)
+            return
         try:
             _numba_save(self, sig, data)
         except OSError as error:
             _remove(_files(self)[:1])
-            folder = Path(self.cache_path).parent
             reason = error.strerror or str(error)
             cache.write_failures.append(reason)
             warnings.warn(f"Cannot write the compiled engine's cache in "
