@@ -157,9 +157,12 @@ print(any(name.split(".")[0] == "numba" for name in sys.modules))
 """
 
 
-def test_small_problems_need_no_compiler():
+def test_small_problems_need_no_compiler(tmp_path):
+    # a kernel folder with nothing prepared: small calls then never wait
+    # for numba (a prepared folder lets them take the compiled engine)
     env = {key: value for key, value in os.environ.items()
            if key != engines.VARIABLE}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)
     result = subprocess.run([sys.executable, "-c", SMALL_CALL_WITHOUT_NUMBA],
                             capture_output=True, text=True, check=True,
                             env=env)
