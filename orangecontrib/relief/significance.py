@@ -23,8 +23,8 @@ from Orange.preprocess.score import Scorer
 
 from .core import significance, target_rankings
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
-                           RANDOM_STATE, VARIANCE, check, check_choice,
-                           check_needs)
+                           RANDOM_STATE, VARIANCE, check_choice, check_needs)
+from .core.validation import validated
 from .arrays import check_table, without_weights
 from .multitarget import TargetScorer
 from .scorers import (NPDR, MultiSURF, ReliefF, ReliefScorer, check_scorer,
@@ -91,6 +91,7 @@ class Significance(Scorer):
     supports_sparse_data = True
     friendly_name = "Significance"
 
+    @validated(random_state=None)  # checked where a permutation test draws
     def __init__(self, scorer=None, test="stir", adjustment=ADJUSTMENT,
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
                  random_state=RANDOM_STATE, variance=VARIANCE,
@@ -98,12 +99,10 @@ class Significance(Scorer):
         self.scorer = MultiSURF() if scorer is None else check_scorer(
             scorer, "Significance")
         self.test = check_choice("test", test, TESTS)
-        self.adjustment = check("adjustment", adjustment)
-        self.alpha = check("alpha", alpha)
-        self.n_permutations = check("n_permutations", n_permutations)
+        self.adjustment, self.alpha = adjustment, alpha
+        self.n_permutations = n_permutations
         self.random_state = random_state
-        self.variance = check("variance", variance)
-        self.r_compatible = check("r_compatible", r_compatible)
+        self.variance, self.r_compatible = variance, r_compatible
         check_needs("n_permutations", n_permutations, N_PERMUTATIONS,
                     "test='permutation'", test == "permutation")
         for name, value, default in (("variance", variance, VARIANCE),

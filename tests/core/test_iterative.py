@@ -304,13 +304,15 @@ def test_the_rounds_prepare_the_data_once(name, monkeypatch):
     a later call prepares its own."""
     X, y, discrete = random_data(3, n=30)
     calls = []
-    for step in ("prepare", "read"):  # float64 tables, narrow data
-        original = getattr(estimators, step)
+    # float64 tables (prepare without its checks: the call has made them),
+    # narrow data
+    for owner, step in ((estimators.prepare, "unchecked"), (estimators, "read")):
+        original = getattr(owner, step)
 
         def counted(*args, _original=original, **kwargs):
             calls.append(1)
             return _original(*args, **kwargs)
-        monkeypatch.setattr(estimators, step, counted)
+        monkeypatch.setattr(owner, step, counted)
     result = ours(name, X, y, discrete, max_rounds=4, tol=0)
     assert len(result.rounds) == 4
     assert len(calls) == (1 if name == "ReliefF" else 2)

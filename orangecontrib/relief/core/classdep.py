@@ -111,9 +111,9 @@ def _check_update(update):
 def _prepared(X, y, discrete, diff, t_eq, t_diff, chosen):
     """The squared-diff data (search, d1, d2) and the update data, for the
     engine `chosen` (the squared diff reads no thresholds)."""
-    squared = prepare(X, y, discrete, task="classification", diff="squared",
-                      engine=chosen)
-    update = squared if diff == "squared" else prepare(
+    squared = prepare.unchecked(X, y, discrete, task="classification",
+                                diff="squared", engine=chosen)
+    update = squared if diff == "squared" else prepare.unchecked(
         X, y, discrete, task="classification", diff=diff, t_eq=t_eq,
         t_diff=t_diff, engine=chosen)
     return squared, update

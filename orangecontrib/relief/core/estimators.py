@@ -64,11 +64,12 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
                         kind=DIFF_KINDS[diff], t_eq=t_eq, t_diff=t_diff,
                         engine=chosen)
         else:
-            data = prepare(X, y, discrete, task=task, diff=diff, t_eq=t_eq,
-                           t_diff=t_diff, engine=chosen)
+            data = prepare.unchecked(X, y, discrete, task=task, diff=diff,
+                                     t_eq=t_eq, t_diff=t_diff, engine=chosen)
         if kept is not None:
             kept[key] = (X, y, discrete), (data, chosen)
-    refs = reference_instances(data.n_instances, n_iterations, random_state)
+    refs = reference_instances.unchecked(data.n_instances, n_iterations,
+                                         random_state)
     return data, refs, engines.kernels(chosen)
 
 
@@ -194,7 +195,7 @@ def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, n_iterations=None,
     if (isinstance(X, (np.memmap, str, Path)) and n_iterations is not None
             and distance_weights is None):
         try:
-            return relieff_streaming(
+            return relieff_streaming.unchecked(
                 X, y, discrete, n_iterations=n_iterations,
                 k_nearest=k_nearest, random_state=random_state, diff=diff,
                 t_eq=t_eq, t_diff=t_diff, ties=ties, client=client,
@@ -256,7 +257,7 @@ def reference_draws(refs, n, n_iterations, random_state):
     of a numpy Generator."""
     yield refs
     while True:
-        yield reference_instances(n, n_iterations, random_state)
+        yield reference_instances.unchecked(n, n_iterations, random_state)
 
 
 @validated

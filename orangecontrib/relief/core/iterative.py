@@ -53,10 +53,11 @@ from .errors import ReliefInputError
 from .estimators import reusing_preparations
 from .options import (ABSOLUTE, DEVIATION, DIFF, ITER_BETA,
                       ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL, RANDOM_STATE,
-                      T_DIFF, T_EQ, check)
+                      T_DIFF, T_EQ)
 from .progress import report, wrap_callback
 from .surf import multisurf
 from .threshold import float_array
+from .validation import validated
 
 #: why the rounds stopped: no score moved by tol, the last of max_rounds
 #: fits, or the scores gave no attribute a positive distance weight
@@ -105,6 +106,7 @@ def checked_scores(scores, first=None):
     return values
 
 
+@validated
 def iterate(score, *, max_rounds=ITER_ROUNDS, tol=ITER_TOL, beta=ITER_BETA,
             absolute=ABSOLUTE, convergence=ITER_CONVERGENCE,
             progress_callback=None):
@@ -133,10 +135,7 @@ def iterate(score, *, max_rounds=ITER_ROUNDS, tol=ITER_TOL, beta=ITER_BETA,
     -------
     IterResult
     """
-    max_rounds, tol = check("max_rounds", max_rounds), check("tol", tol)
-    beta, absolute = check("beta", beta), check("absolute", absolute)
-    as_scikit_rebate = (check("convergence", convergence) == "scikit-rebate"
-                        and not absolute)
+    as_scikit_rebate = convergence == "scikit-rebate" and not absolute
 
     def round_scores(weights, t, first=None):
         return checked_scores(score(weights, wrap_callback(
@@ -161,6 +160,7 @@ def iterate(score, *, max_rounds=ITER_ROUNDS, tol=ITER_TOL, beta=ITER_BETA,
     return IterResult(scores, rounds, stopped)
 
 
+@validated
 def iterated(variant, X, y, discrete=None, *, task=None,
              max_rounds=ITER_ROUNDS, tol=ITER_TOL, beta=ITER_BETA,
              absolute=ABSOLUTE, convergence=ITER_CONVERGENCE,
@@ -185,12 +185,13 @@ def iterated(variant, X, y, discrete=None, *, task=None,
                                progress_callback=progress_callback,
                                **options)
     with reusing_preparations():  # each round changes the weights only
-        return iterate(score, max_rounds=max_rounds, tol=tol,
-                       beta=beta, absolute=absolute,
-                       convergence=convergence,
-                       progress_callback=progress_callback)
+        return iterate.unchecked(score, max_rounds=max_rounds, tol=tol,
+                                 beta=beta, absolute=absolute,
+                                 convergence=convergence,
+                                 progress_callback=progress_callback)
 
 
+@validated
 def iter_multisurf(X, y, discrete=None, *, task="classification",
                    max_rounds=ITER_ROUNDS, tol=ITER_TOL, beta=ITER_BETA,
                    absolute=ABSOLUTE, convergence=ITER_CONVERGENCE,
@@ -213,7 +214,7 @@ def iter_multisurf(X, y, discrete=None, *, task="classification",
                          t_diff=t_diff, distance_weights=weights,
                          progress_callback=progress_callback)
     with reusing_preparations():
-        return iterate(score, max_rounds=max_rounds, tol=tol,
-                       beta=beta, absolute=absolute,
-                       convergence=convergence,
-                       progress_callback=progress_callback).scores
+        return iterate.unchecked(score, max_rounds=max_rounds, tol=tol,
+                                 beta=beta, absolute=absolute,
+                                 convergence=convergence,
+                                 progress_callback=progress_callback).scores

@@ -37,8 +37,9 @@ from .formulas.diffs import attribute_diffs
 from .formulas.npdr import logistic_mean
 from .npdr import counted_pairs, npdr_design
 from .options import (DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF,
-                      T_EQ, TIES, TWINS, Interval, check)
+                      T_EQ, TIES, TWINS, Interval)
 from .progress import report, wrap_callback
+from .validation import validated
 
 NpdrNetResult = namedtuple("NpdrNetResult", [
     "coefficient",  # (a,) b_A, 0 for the attributes the penalty left out
@@ -155,6 +156,8 @@ def coordinate_descent(columns, weight, residual, beta, intercept, lam,
     return intercept, False
 
 
+@validated(neighbourhood="npdr_neighbourhood", k_nearest="npdr_k",
+           ties="npdr_ties")
 def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
              nonnegative=True, task="classification",
              neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,
@@ -185,10 +188,9 @@ def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
     Statistical Software 33(1).  Le, Dawkins & McKinney (2020).
     """
     l1_ratio = L1_RATIO("l1_ratio", l1_ratio)
-    nonnegative = check("nonnegative", nonnegative)
     if lam is not None:
         lam = LAM("lam", lam)
-    first, second, design = npdr_design(
+    first, second, design = npdr_design.unchecked(
         X, y, discrete, task=task, neighbourhood=neighbourhood,
         k_nearest=k_nearest, deviation=deviation, ties=ties, twins=twins,
         diff=diff, t_eq=t_eq, t_diff=t_diff, scale=scale,

@@ -16,10 +16,11 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .options import (N_FOLDS, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
-                      SUBSAMPLE, check, check_needs)
+                      SUBSAMPLE, check_needs)
 from .progress import report
 from .sampling import check_client
 from .threshold import as_scores
+from .validation import validated
 
 
 def strata_of(groups):
@@ -32,12 +33,12 @@ def strata_of(groups):
     return [np.flatnonzero(groups == g) for g in np.unique(groups[groups >= 0])]
 
 
+@validated
 def resample_share(resampling, subsample):
     """The share of each stratum a resample draws: 1 (with replacement)
     for a bootstrap sample, `subsample` (None: :data:`.options.SUBSAMPLE`)
     for a subsample; a `subsample` with a bootstrap is refused."""
-    bootstrap = check("resampling", resampling) == "bootstrap"
-    subsample = check("subsample", subsample)
+    bootstrap = resampling == "bootstrap"
     check_needs("subsample", subsample, None, "resampling='subsample'",
                 not bootstrap)
     if bootstrap:
@@ -45,6 +46,7 @@ def resample_share(resampling, subsample):
     return SUBSAMPLE if subsample is None else subsample
 
 
+@validated
 def draw_resamples(groups, n_resamples=N_RESAMPLES, *,
                    resampling=RESAMPLING, subsample=None,
                    random_state=RANDOM_STATE):
@@ -74,9 +76,8 @@ def draw_resamples(groups, n_resamples=N_RESAMPLES, *,
         The rows of each resample, sorted (a row drawn twice appears
         twice).
     """
-    n_resamples = check("n_resamples", n_resamples)
-    share = resample_share(resampling, subsample)
-    rng = np.random.default_rng(check("random_state", random_state))
+    share = resample_share.unchecked(resampling, subsample)
+    rng = np.random.default_rng(random_state)
     strata = strata_of(groups)
     if not strata:
         raise ReliefInputError("There are no instances to resample.")
@@ -91,6 +92,7 @@ def draw_resamples(groups, n_resamples=N_RESAMPLES, *,
     return resamples
 
 
+@validated
 def draw_folds(groups, n_folds=N_FOLDS, random_state=RANDOM_STATE):
     """The (training rows, test rows) of each fold of a stratified
     cross-validation: the instances of each stratum, in an order drawn
@@ -98,8 +100,7 @@ def draw_folds(groups, n_folds=N_FOLDS, random_state=RANDOM_STATE):
     stratum going on where the previous one ended, so that the folds'
     sizes differ by one at most.  Instances of stratum -1 are in no fold.
     """
-    n_folds = check("n_folds", n_folds)
-    rng = np.random.default_rng(check("random_state", random_state))
+    rng = np.random.default_rng(random_state)
     strata = strata_of(groups)
     n = sum(len(members) for members in strata)
     if n < n_folds:

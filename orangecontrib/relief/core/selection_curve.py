@@ -15,11 +15,11 @@ from collections import namedtuple
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import (N_FOLDS, RANDOM_STATE, TURF_FRACTION, TURF_SCHEDULE,
-                      check)
+from .options import N_FOLDS, RANDOM_STATE, TURF_FRACTION, TURF_SCHEDULE
 from .progress import report, wrap_callback
 from .resampling import draw_folds
 from .turf import round_sizes
+from .validation import validated
 
 #: every count up to this one is on the grid, then a log scale
 EVERY_COUNT = 10
@@ -39,23 +39,23 @@ SelectionCurve = namedtuple("SelectionCurve", [
 ])
 
 
+@validated
 def count_grid(n_attributes):
     """The numbers of attributes a curve tries: every number from 1 to
     :data:`EVERY_COUNT`, then :data:`LOG_POINTS` points equally spaced on
     a log scale up to all attributes (rounded, without repeats)."""
-    n_attributes = check("n_attributes", n_attributes)
     spaced = np.rint(np.geomspace(1, n_attributes, LOG_POINTS))
     return np.union1d(np.arange(1, min(EVERY_COUNT, n_attributes) + 1),
                       spaced.astype(np.int64))
 
 
+@validated
 def turf_sizes(n_attributes, fraction=TURF_FRACTION, n_keep=None,
                schedule=TURF_SCHEDULE):
     """The numbers of attributes TuRF scores, round by round, the last
     the kept ones, smallest first (Moore & White 2007; see
     :func:`.turf.round_sizes`)."""
-    sizes = round_sizes(check("n_attributes", n_attributes), fraction,
-                        n_keep, schedule)
+    sizes = round_sizes.unchecked(n_attributes, fraction, n_keep, schedule)
     return np.array(sizes[::-1])
 
 
@@ -96,6 +96,7 @@ def one_standard_error(counts, scores):
     return mean, error, int(counts[best]), int(counts[within[0]])
 
 
+@validated
 def selection_curve(rank_rows, evaluate, groups, n_attributes, *,
                     counts=None, n_folds=N_FOLDS, random_state=RANDOM_STATE,
                     progress_callback=None):
@@ -124,9 +125,9 @@ def selection_curve(rank_rows, evaluate, groups, n_attributes, *,
     -------
     SelectionCurve
     """
-    counts = (count_grid(n_attributes) if counts is None
+    counts = (count_grid.unchecked(n_attributes) if counts is None
               else as_counts(counts, n_attributes))
-    folds = draw_folds(groups, n_folds, random_state)
+    folds = draw_folds.unchecked(groups, n_folds, random_state)
     scores = np.empty((len(folds), len(counts)))
     rankings = np.empty((len(folds), n_attributes))
     for f, (train, test) in enumerate(folds):

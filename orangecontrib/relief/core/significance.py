@@ -115,6 +115,7 @@ def weighted_spread(total, squares, n_pairs, n_refs, m):
     return np.where(about > rounding, about, 0.0)
 
 
+@validated
 def stir_test(sums, variance=VARIANCE, degenerate=None):
     """STIR's pseudo t-test of every attribute (Le et al. 2019, eq. 9-11)::
 
@@ -147,7 +148,6 @@ def stir_test(sums, variance=VARIANCE, degenerate=None):
     -------
     StirResult
     """
-    variance = check("variance", variance)
     m = sums.n_refs
     n_hit, n_miss = float(sums.n_hit), float(sums.n_miss)
     score = (np.asarray(sums.miss_sum) - np.asarray(sums.hit_sum)) / m
@@ -340,20 +340,21 @@ def stir_and_weights(X, y, discrete=None, *, neighbourhood="multisurf",
                                  **references)
         sums = r_pair_sums(data, refs, neighbourhood, k_nearest,
                            progress_callback)
-        return None, stir_test(sums, variance, thin_classes(y))
+        return None, stir_test.unchecked(sums, variance, thin_classes(y))
     if neighbourhood == "relieff":
         weights = None
-        sums = relieff_pair_sums(X, y, discrete, k_nearest=k_nearest,
-                                 ties=ties, **references, **options)
+        sums = relieff_pair_sums.unchecked(
+            X, y, discrete, k_nearest=k_nearest, ties=ties, **references,
+            **options)
     elif weighted:
-        weights, sums = swrf.swrf_sums(
+        weights, sums = swrf.swrf_sums.unchecked(
             X, y, discrete, method=neighbourhood, convention=convention,
             deviation=deviation, stir=True, **references, **options)
     else:
-        weights, sums = neighbourhood_sums(
+        weights, sums = neighbourhood_sums.unchecked(
             X, y, discrete, method=neighbourhood, deviation=deviation,
             stir=True, **references, **options)
-    return weights, stir_test(sums, variance, thin_classes(y))
+    return weights, stir_test.unchecked(sums, variance, thin_classes(y))
 
 
 def class_imbalance(y):
@@ -396,6 +397,7 @@ def pairs_caveat(test):
             f"pass as significant.")
 
 
+@validated
 def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
                      random_state=RANDOM_STATE, progress_callback=None):
     """Permutation p-values of the weights ``rescore(y)``.
@@ -417,8 +419,7 @@ def permutation_test(rescore, y, n_permutations=N_PERMUTATIONS,
     -------
     (observed weights, p-values), float64 arrays (a,)
     """
-    n_permutations = check("n_permutations", n_permutations)
-    rng = np.random.default_rng(check("random_state", random_state))
+    rng = np.random.default_rng(random_state)
     y = np.array(y, dtype=np.float64)
     if y.ndim != 1:
         raise ReliefInputError(f"y must be one-dimensional, got shape "
@@ -603,11 +604,11 @@ def smallest_adjusted(n_attributes, n_permutations, method=ADJUSTMENT):
     return min(1.0, adjustment_factor(n_attributes, method) * p)
 
 
+@validated(n_attributes=None)  # adjustment_factor checks it
 def permutations_needed(n_attributes, alpha, method=ADJUSTMENT):
     """The fewest permutations that let an attribute be significant at
     `alpha`: the least count whose :func:`smallest_adjusted` is at most
     `alpha` (None: more than MAX_PERMUTATIONS)."""
-    alpha = check("alpha", alpha)
     factor = adjustment_factor(n_attributes, method)
     if alpha >= 1:  # every adjusted p-value is at most 1
         return 1
@@ -662,8 +663,8 @@ def adjust(p, method=ADJUSTMENT):
     return adjusted
 
 
+@validated
 def significant(adjusted, alpha):
     """The attributes whose adjusted p-value is at most `alpha` (bool)."""
-    alpha = check("alpha", alpha)
     with np.errstate(invalid="ignore"):
         return as_scores(adjusted, "adjusted p-values") <= alpha

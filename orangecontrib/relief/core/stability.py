@@ -14,10 +14,10 @@ import numpy as np
 from scipy.special import ndtri
 
 from .errors import ReliefInputError
-from .options import (CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
-                      TOP_K, check)
+from .options import CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING, TOP_K
 from .resampling import draw_resamples, score_resamples
 from .threshold import float_array
+from .validation import validated
 
 StabilityIndex = namedtuple("StabilityIndex", [
     "value",     # the estimate: 1 when every set is the same, about 0
@@ -72,6 +72,7 @@ def default_top_k(n_attributes):
     return max(1, min(TOP_K, n_attributes // 2))
 
 
+@validated
 def stability_index(selected, confidence=CONFIDENCE):
     """The stability of M selected sets of d attributes (Nogueira,
     Sechidis & Brown 2018, Definition 4)::
@@ -116,7 +117,6 @@ def stability_index(selected, confidence=CONFIDENCE):
     feature selection algorithms. Journal of Machine Learning Research
     18(174):1-54.
     """
-    confidence = check("confidence", confidence)
     Z = np.asarray(selected)
     if Z.ndim != 2 or Z.shape[0] < 2 or Z.shape[1] < 1 or not (
             Z.dtype == bool or np.isin(Z, (0, 1)).all()):
@@ -144,6 +144,7 @@ def stability_index(selected, confidence=CONFIDENCE):
                           min(value + half, 1.0), confidence)
 
 
+@validated
 def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
     """The :data:`RankingStability` of the (B, a) `scores` of B resamples
     (their rows in `resamples`, if given), the best `top_k` of each
@@ -154,18 +155,16 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
     their distribution function, so both are ranks that occurred).
     """
     ranked = ranks(scores)
-    top_k = check("top_k", top_k)
     if top_k > ranked.shape[1]:
         raise ReliefInputError(f"top_k must be at most the number of "
                                f"attributes ({ranked.shape[1]}), got "
                                f"{top_k}.")
-    confidence = check("confidence", confidence)
     selected = ranked <= top_k
     tail = (1 - confidence) / 2
     low, high = np.quantile(ranked, [tail, 1 - tail], axis=0,
                             method="inverted_cdf")
     try:
-        index = stability_index(selected, confidence)
+        index = stability_index.unchecked(selected, confidence)
     except ReliefInputError:  # top_k = a: every set holds everything
         index = None
     return RankingStability(
@@ -174,6 +173,7 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
         low.astype(np.int64), high.astype(np.int64), index, resamples)
 
 
+@validated(top_k=None)  # None: default_top_k; summarise checks it
 def ranking_stability(score_rows, groups, *, n_resamples=N_RESAMPLES,
                       resampling=RESAMPLING, subsample=None,
                       top_k=None, confidence=CONFIDENCE,
@@ -206,8 +206,9 @@ def ranking_stability(score_rows, groups, *, n_resamples=N_RESAMPLES,
     -------
     RankingStability
     """
-    resamples = draw_resamples(groups, n_resamples, resampling=resampling,
-                               subsample=subsample, random_state=random_state)
+    resamples = draw_resamples.unchecked(
+        groups, n_resamples, resampling=resampling, subsample=subsample,
+        random_state=random_state)
     scores = score_resamples(score_rows, resamples, client=client,
                              progress_callback=progress_callback)
     if top_k is None:

@@ -274,7 +274,7 @@ def relieff_streaming(X, y, discrete=None, *, n_iterations,
             wrap_callback(progress_callback, 0, 0.3),
             lambda start, stop: (known[start:stop],), nominal):
         low, high = np.minimum(low, chunk_low), np.maximum(high, chunk_high)
-    refs = reference_instances(len(kept), n_iterations, random_state)
+    refs = reference_instances.unchecked(len(kept), n_iterations, random_state)
     unique = np.unique(refs)
     engine = (engines.COMPILED if client is not None
               else engines.choose(len(refs) * n * n_attrs,

@@ -4,7 +4,8 @@ import numbers
 import numpy as np
 
 from .errors import ReliefInputError
-from .options import ABSOLUTE, Interval, PositiveInt, check
+from .options import ABSOLUTE, Interval, PositiveInt
+from .validation import validated
 from .values import as_real
 
 
@@ -28,6 +29,7 @@ def as_scores(values, what):
     return values
 
 
+@validated
 def chebyshev_threshold(alpha, m):
     """Kira & Rendell's relevance threshold tau = 1 / sqrt(alpha * m).
 
@@ -35,23 +37,25 @@ def chebyshev_threshold(alpha, m):
     from m references, exceeds tau with probability at most alpha (the
     Type I error); Kira & Rendell note that tau can be much smaller.
     """
-    alpha, m = check("alpha", alpha), PositiveInt()("m", m)
+    m = PositiveInt()("m", m)
     if alpha == 0:
         raise ReliefInputError("alpha must be in (0, 1], got 0.")
     return 1 / np.sqrt(alpha * m)
 
 
+@validated
 def ranking_scores(weights, absolute=ABSOLUTE):
     """What a ranking sorts by, one per attribute, higher first: the
     `weights`, or with `absolute` their magnitude (NaN stays NaN)."""
     weights = as_scores(weights, "weights")
-    return np.abs(weights) if check("absolute", absolute) else weights
+    return np.abs(weights) if absolute else weights
 
 
+@validated
 def best_first(weights, absolute=ABSOLUTE):
     """The attributes' indices by :func:`ranking_scores`, best first;
     equal scores keep the lower index first, NaN (no score) last."""
-    scores = ranking_scores(weights, absolute)
+    scores = ranking_scores.unchecked(weights, absolute)
     return np.argsort(-scores, kind="stable")  # NaN sorts last
 
 

@@ -23,10 +23,11 @@ from .errors import ReliefInputError
 from .estimators import relieff, relieff_columns
 from .options import (ABSOLUTE, DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE,
                       SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION,
-                      TURF_SCHEDULE, check)
+                      TURF_SCHEDULE)
 from .progress import report, wrap_callback
 from .surf import neighbourhood_sums, radius_columns
 from .threshold import float_array, ranking_scores
+from .validation import validated
 
 TurfResult = namedtuple("TurfResult", [
     "scores",   # (a,) the kept attributes' last scores; dropped ones below
@@ -44,6 +45,7 @@ def rounds_of(fraction):
     return max(1, int(1 / fraction))
 
 
+@validated(n_attributes=None)
 def round_sizes(n_attributes, fraction=TURF_FRACTION, n_keep=None,
                 schedule=TURF_SCHEDULE):
     """The numbers of attributes TuRF scores, round by round, the last one
@@ -57,8 +59,7 @@ def round_sizes(n_attributes, fraction=TURF_FRACTION, n_keep=None,
     (None: :data:`.options.SKREBATE_N_KEEP`), scikit-rebate 0.8.4's
     ``TURF.fit``.
     """
-    fraction, n_keep = check("fraction", fraction), check("n_keep", n_keep)
-    every_round = check("schedule", schedule) == "every round"
+    every_round = schedule == "every round"
     if not every_round and n_keep is None:
         n_keep = SKREBATE_N_KEEP
     sizes = [n_attributes]
@@ -81,6 +82,7 @@ def share(progress_callback, t, n_rounds):
                          (t + 1) / (n_rounds + 1))
 
 
+@validated
 def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
          n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
          progress_callback=None):
@@ -133,9 +135,10 @@ def turf(score, X, y, discrete=None, *, fraction=TURF_FRACTION,
     genetic analysis. EvoBIO 2007, LNCS 4447, 166-175.
     """
     score_columns, n_attributes = columns_scorer(score, X, y, discrete)
-    return turf_rounds(score_columns, n_attributes, fraction=fraction,
-                       n_keep=n_keep, schedule=schedule, absolute=absolute,
-                       progress_callback=progress_callback)
+    return turf_rounds.unchecked(
+        score_columns, n_attributes, fraction=fraction, n_keep=n_keep,
+        schedule=schedule, absolute=absolute,
+        progress_callback=progress_callback)
 
 
 def turf_multisurf(X, y, discrete=None, *, task="classification",
@@ -219,6 +222,7 @@ PREPARED_ONCE = {
 }
 
 
+@validated
 def turf_prepared(name, X, y, discrete=None, *, task="classification",
                   fraction=TURF_FRACTION, n_keep=None, schedule=TURF_SCHEDULE,
                   absolute=ABSOLUTE, progress_callback=None, **options):
@@ -240,15 +244,17 @@ def turf_prepared(name, X, y, discrete=None, *, task="classification",
             f"{', '.join(PREPARED_ONCE)}, not {name!r}.")
     weights, columns = PREPARED_ONCE[name]
     if not is_compact(X):
-        return turf(lambda X, y, discrete, progress_callback=None: weights(
-            X, y, discrete, task, progress_callback=progress_callback,
-            **options), X, y, discrete, fraction=fraction, n_keep=n_keep,
-            schedule=schedule, absolute=absolute,
+        return turf.unchecked(
+            lambda X, y, discrete, progress_callback=None: weights(
+                X, y, discrete, task, progress_callback=progress_callback,
+                **options), X, y, discrete, fraction=fraction,
+            n_keep=n_keep, schedule=schedule, absolute=absolute,
             progress_callback=progress_callback)
     score_columns, n_attributes = columns(X, y, discrete, task, **options)
-    return turf_rounds(score_columns, n_attributes, fraction=fraction,
-                       n_keep=n_keep, schedule=schedule, absolute=absolute,
-                       progress_callback=progress_callback)
+    return turf_rounds.unchecked(
+        score_columns, n_attributes, fraction=fraction, n_keep=n_keep,
+        schedule=schedule, absolute=absolute,
+        progress_callback=progress_callback)
 
 
 def best_first(weights, schedule):
@@ -261,6 +267,7 @@ def best_first(weights, schedule):
     return np.lexsort((np.arange(len(weights)), -weights))
 
 
+@validated(n_attributes=None)
 def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
                 n_keep=None, schedule=TURF_SCHEDULE, absolute=ABSOLUTE,
                 progress_callback=None):
@@ -269,8 +276,7 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
     the scores of the attributes `columns` (indices, in order) scored
     without the others.  For scorers that take something other than
     arrays (an Orange table, for one)."""
-    absolute = check("absolute", absolute)
-    sizes = round_sizes(n_attributes, fraction, n_keep, schedule)
+    sizes = round_sizes.unchecked(n_attributes, fraction, n_keep, schedule)
     n_rounds = rounds_of(fraction)
 
     def scores_of(columns, t):
@@ -283,7 +289,7 @@ def turf_rounds(score_columns, n_attributes, *, fraction=TURF_FRACTION,
             raise ReliefInputError(
                 f"The scorer gave {scores.size} scores for "
                 f"{len(columns)} attributes.")
-        return ranking_scores(scores, absolute)
+        return ranking_scores.unchecked(scores, absolute)
 
     remaining = np.arange(n_attributes)
     history, dropped = [], []

@@ -24,9 +24,10 @@ from .attribute_subsets import columns_scorer
 from .errors import ReliefInputError
 from .estimators import relieff
 from .options import (COVER_PAIRS, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF,
-                      T_EQ, TIES, Seed, check)
+                      T_EQ, TIES, check)
 from .progress import report, wrap_callback
 from .threshold import float_array
+from .validation import validated
 
 VlsResult = namedtuple("VlsResult", [
     "scores",   # (a,) each attribute's largest weight over its subsets
@@ -53,6 +54,7 @@ def groups_of(n_attributes, subset_size, random_state):
     return np.array_split(order, n_groups)
 
 
+@validated(subset_size=None)  # None: default_subset_size
 def vls_subsets(n_attributes, *, subset_size=None, cover_pairs=COVER_PAIRS,
                 n_subsets=None, random_state=RANDOM_STATE):
     """The subsets of attributes VLS scores, each sorted.
@@ -71,12 +73,8 @@ def vls_subsets(n_attributes, *, subset_size=None, cover_pairs=COVER_PAIRS,
     Raises ReliefInputError for a `subset_size` below 2 or `n_subsets`
     below 1.
     """
-    n_attributes = check("n_attributes", n_attributes)
     subset_size = (default_subset_size(n_attributes) if subset_size is None
                    else check("subset_size", subset_size))
-    n_subsets = check("n_subsets", n_subsets)
-    cover_pairs = check("cover_pairs", cover_pairs)
-    random_state = Seed()("random_state", random_state)
     if subset_size >= n_attributes:
         return [np.arange(n_attributes)]
     rng = np.random.default_rng(random_state)
@@ -96,6 +94,7 @@ def vls_subsets(n_attributes, *, subset_size=None, cover_pairs=COVER_PAIRS,
     return subsets
 
 
+@validated(n_attributes=None, subset_size=None)
 def vls_rounds(score_columns, n_attributes, *, subset_size=None,
                cover_pairs=COVER_PAIRS, n_subsets=None,
                random_state=RANDOM_STATE, progress_callback=None):
@@ -115,9 +114,9 @@ def vls_rounds(score_columns, n_attributes, *, subset_size=None,
     """
     if n_attributes == 0:
         raise ReliefInputError("The data has no attributes to score.")
-    subsets = vls_subsets(n_attributes, subset_size=subset_size,
-                          cover_pairs=cover_pairs, n_subsets=n_subsets,
-                          random_state=random_state)
+    subsets = vls_subsets.unchecked(
+        n_attributes, subset_size=subset_size, cover_pairs=cover_pairs,
+        n_subsets=n_subsets, random_state=random_state)
     scores = np.full(n_attributes, np.nan)
     best = np.full(n_attributes, -1, dtype=np.int64)
     for s, columns in enumerate(subsets):
@@ -136,6 +135,7 @@ def vls_rounds(score_columns, n_attributes, *, subset_size=None,
     return VlsResult(scores, subsets, best)
 
 
+@validated(subset_size=None)
 def vls(score, X, y, discrete=None, *, subset_size=None,
         cover_pairs=COVER_PAIRS, n_subsets=None, random_state=RANDOM_STATE,
         progress_callback=None):
@@ -172,12 +172,13 @@ def vls(score, X, y, discrete=None, *, subset_size=None,
     2008), 112-119.
     """
     score_columns, n_attributes = columns_scorer(score, X, y, discrete)
-    return vls_rounds(score_columns, n_attributes, subset_size=subset_size,
-                      cover_pairs=cover_pairs, n_subsets=n_subsets,
-                      random_state=random_state,
-                      progress_callback=progress_callback)
+    return vls_rounds.unchecked(
+        score_columns, n_attributes, subset_size=subset_size,
+        cover_pairs=cover_pairs, n_subsets=n_subsets,
+        random_state=random_state, progress_callback=progress_callback)
 
 
+@validated(subset_size=None)
 def vls_relieff(X, y, discrete=None, *, subset_size=None,
                 cover_pairs=COVER_PAIRS, n_subsets=None,
                 k_nearest=K_RELIEFF, n_iterations=None,
@@ -195,12 +196,12 @@ def vls_relieff(X, y, discrete=None, *, subset_size=None,
         :attr:`VlsResult.scores`.
     """
     def score(X, y, discrete, progress_callback=None):
-        return relieff(X, y, discrete, k_nearest=k_nearest,
-                       n_iterations=n_iterations, random_state=random_state,
-                       diff=diff, t_eq=t_eq, t_diff=t_diff, ties=ties,
-                       progress_callback=progress_callback)
+        return relieff.unchecked(
+            X, y, discrete, k_nearest=k_nearest, n_iterations=n_iterations,
+            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+            ties=ties, progress_callback=progress_callback)
 
-    return vls(score, X, y, discrete, subset_size=subset_size,
-               cover_pairs=cover_pairs, n_subsets=n_subsets,
-               random_state=random_state,
-               progress_callback=progress_callback).scores
+    return vls.unchecked(score, X, y, discrete, subset_size=subset_size,
+                         cover_pairs=cover_pairs, n_subsets=n_subsets,
+                         random_state=random_state,
+                         progress_callback=progress_callback).scores
