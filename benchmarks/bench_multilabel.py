@@ -15,7 +15,7 @@ numeric attributes, 14 labels; ``orangecontrib/relief/datasets``).
 Each fold of a seeded k-fold cross-validation ranks the attributes on its
 training rows only, by
 
-* ReliefF-ML (:func:`orangecontrib.relief.core.multitarget.
+* ReliefF-ML (:func:`orangecontrib.relief.core.variants.multitarget.
   relieff_multilabel`, Reyes, Morell & Ventura 2015) with each label-set
   distance asked for (Hamming loss the default);
 * PPT-ReliefF: ReliefF of one class, the label set (the label powerset),
@@ -49,9 +49,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import relieff
+from orangecontrib.relief.core.variants.estimators import relieff
 from orangecontrib.relief.core.formulas.target_sets import LABEL_DISTANCES
-from orangecontrib.relief.core.multitarget import relieff_multilabel
+from orangecontrib.relief.core.variants.multitarget import relieff_multilabel
 
 from arguments import (Parser, checked, comma_separated, non_negative_int,
                        positive_int, positive_ints)

@@ -160,7 +160,7 @@ class _OurReferences(np.random.RandomState):
 
 def our_references(spec):
     """The references ours takes for `spec` (its seed and m)."""
-    from orangecontrib.relief.core.estimators import reference_instances
+    from orangecontrib.relief.core.variants.estimators import reference_instances
     return reference_instances(spec.n, spec.m, spec.seed)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from Orange.data import DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
 
-from .core import significance, target_rankings
+from .core.analysis import significance, target_rankings
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
                            RANDOM_STATE, VARIANCE, check_choice, check_needs)
 from .core.validation import validated
@@ -80,11 +80,11 @@ class Significance(Scorer):
     n_permutations, random_state
         Of the permutation test.
     variance : "population" or "sample"
-        STIR's variances (:func:`.core.significance.stir_test`): the
+        STIR's variances (:func:`.core.analysis.significance.stir_test`): the
         paper's, or the sample's.
     r_compatible : bool
         STIR's pairs as the authors' R package finds and weighs them
-        (:func:`.core.significance.stir`), to match a published R
+        (:func:`.core.analysis.significance.stir`), to match a published R
         analysis; False (default): the paper's.
     """
     feature_type = Variable
@@ -216,7 +216,7 @@ class Significance(Scorer):
         :class:`~.multitarget.MultiLabelReliefF`): the overall ranking's
         (``"overall"``) and each target's (by its name), all from the same
         permutations of the targets' rows
-        (:func:`.core.target_rankings.target_permutation_test`), each
+        (:func:`.core.analysis.target_rankings.target_permutation_test`), each
         ranking's p-values adjusted over its attributes."""
         if not isinstance(self.scorer, TargetScorer):
             raise ValueError(
@@ -258,7 +258,7 @@ class Significance(Scorer):
 
 def table_rescorer(scorer, data):
     """``rescore(y)``: any Orange scorer's scores of `data` with the class
-    values `y` (for :func:`~.core.significance.permutation_test`)."""
+    values `y` (for :func:`~.core.analysis.significance.permutation_test`)."""
     check_table(data, type(scorer).__name__)
     # one copy, its class rewritten for each target; without instance
     # weights, which the add-on ignores (Orange's scorers would read them)

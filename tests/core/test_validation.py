@@ -6,9 +6,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core import options, significance, turf, vls
-from orangecontrib.relief.core.estimators import relieff
-from orangecontrib.relief.core.resampling import draw_resamples
+from orangecontrib.relief.core import options
+from orangecontrib.relief.core.analysis import significance
+from orangecontrib.relief.core.variants import turf, vls
+from orangecontrib.relief.core.variants.estimators import relieff
+from orangecontrib.relief.core.analysis.resampling import draw_resamples
 from orangecontrib.relief.core.validation import validated
 
 #: every kind of declared constraint (an Optional one applies its inner

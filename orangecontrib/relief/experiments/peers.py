@@ -102,7 +102,7 @@ def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
                      else skrebate.ReliefF(n_neighbors=k, **options))
             return skrebate.Iter(inner)
     elif algorithm == "vls-relieff":
-        from ..core.vls import default_subset_size, vls_subsets
+        from ..core.variants.vls import default_subset_size, vls_subsets
 
         size = default_subset_size(X.shape[1])
         n_subsets = len(vls_subsets(X.shape[1], subset_size=size))

@@ -67,12 +67,12 @@ import numpy as np
 from . import (Progress, check_at_least, check_some_of, fastest_engine,
                run_in_processes)
 from . import peers, rebate_statistics
-from ..core import double, estimators, surf, swrf
-from ..core.murelief import murelief
-from ..core.npdr import npdr
+from ..core.variants import double, estimators, surf, swrf
+from ..core.variants.murelief import murelief
+from ..core.variants.npdr import npdr
 from ..core.options import TURF_FRACTION, TURF_SCHEDULE
-from ..core.threshold import ranking_scores
-from ..core.turf import turf
+from ..core.analysis.threshold import ranking_scores
+from ..core.variants.turf import turf
 
 #: the target column of every table of the archive
 CLASS = "Class"

@@ -1,4 +1,4 @@
-"""The interaction map's compiled kernels (:mod:`...interactions`): the
+"""The interaction map's compiled kernels (:mod:`...networks.interactions`): the
 sums of every attribute's diffs over the neighbour pairs, and each
 reference's share z_i of the map over the chosen attributes, neither
 writing the pairs' diffs out.

@@ -1,5 +1,5 @@
 """The distances of streamed rows to sampled references, compiled
-(:mod:`...streaming`)."""
+(:mod:`...variants.streaming`)."""
 import numba
 import numpy as np
 from numba import prange

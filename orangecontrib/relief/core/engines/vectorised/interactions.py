@@ -1,4 +1,4 @@
-"""The interaction map's sums (:mod:`...interactions`) with numpy: the
+"""The interaction map's sums (:mod:`...networks.interactions`) with numpy: the
 pairs' diffs written out a chunk at a time and multiplied as matrices,
 :mod:`..compiled.interactions`' results (to rounding)."""
 import numpy as np
