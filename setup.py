@@ -34,7 +34,7 @@ INSTALL_REQUIRES = [
     "AnyQt",
     "numpy",
     "numba>=0.59",
-    # the t distribution of STIR's test (core.significance)
+    # the t distribution of STIR's test (core.analysis.significance)
     "scipy",
     "pyqtgraph",
     # figures of `orange-relief experiment separability` and `classdep`
@@ -51,7 +51,7 @@ EXTRAS_REQUIRE = {
              "bed-reader", "anndata",
              # the processes a stopped command or preparation leaves
              "psutil"],
-    # ReliefF streamed on a dask.distributed cluster (core.streaming)
+    # ReliefF streamed on a dask.distributed cluster (core.variants.streaming)
     "dask": ["dask[array]", "distributed"],
     "bench": ["fast-select", "skrebate", "bed-reader"],
     # wide data from files (orangecontrib.relief.readers): PLINK .bed read

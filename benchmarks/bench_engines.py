@@ -24,7 +24,8 @@ from arguments import Parser, size
 SETUP = """
 import numpy as np
 from orangecontrib.relief import core
-from orangecontrib.relief.core import double, npdr, significance, surf
+from orangecontrib.relief.core.analysis import significance
+from orangecontrib.relief.core.variants import double, npdr, surf
 from orangecontrib.relief.core.engines import preparation
 rng = np.random.default_rng(0)
 X = rng.random(({n}, {a}))

@@ -17,8 +17,9 @@ import time
 
 import numpy as np
 
-from orangecontrib.relief.core import relieff, surf
-from orangecontrib.relief.core.interactions import interaction_map
+from orangecontrib.relief.core import relieff
+from orangecontrib.relief.core.variants import surf
+from orangecontrib.relief.core.networks.interactions import interaction_map
 
 from arguments import Parser, positive_int, sizes
 

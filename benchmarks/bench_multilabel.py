@@ -21,7 +21,7 @@ sets of fewer rows than folds pooled into one stratum), gives every
 method the same folds.  Each fold ranks the attributes on its training
 rows only, by
 
-* ReliefF-ML (:func:`orangecontrib.relief.core.multitarget.
+* ReliefF-ML (:func:`orangecontrib.relief.core.variants.multitarget.
   relieff_multilabel`, Reyes, Morell & Ventura 2015, their RReliefF-ML)
   with its default label-set distance, the Hamming loss (``--distance``
   another), the settings its defaults;
@@ -63,9 +63,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import relieff
+from orangecontrib.relief.core.variants.estimators import relieff
 from orangecontrib.relief.core.formulas.target_sets import LABEL_DISTANCES
-from orangecontrib.relief.core.multitarget import relieff_multilabel
+from orangecontrib.relief.core.variants.multitarget import relieff_multilabel
 
 from arguments import (Parser, checked, non_negative_int, positive_int,
                        positive_ints)

@@ -9,7 +9,7 @@ Usage::
 The data are uniform numeric attributes with t targets made of them
 (every instance a reference).  Each repeat times RReliefF of the first
 target (:func:`orangecontrib.relief.core.rrelieff`), then multi-target
-RReliefF of all t (:func:`orangecontrib.relief.core.multitarget.
+RReliefF of all t (:func:`orangecontrib.relief.core.variants.multitarget.
 rrelieff_multitarget`: the overall ranking and each target's), on each
 engine; a line gives the medians and the median of the repeats' ratios
 (several targets over one: the goal is at most 1.2).  Both are run once
@@ -19,7 +19,8 @@ import time
 
 import numpy as np
 
-from orangecontrib.relief.core import engines, estimators, multitarget
+from orangecontrib.relief.core import engines
+from orangecontrib.relief.core.variants import estimators, multitarget
 
 from arguments import Parser, checked, comma_separated, positive_int, sizes
 

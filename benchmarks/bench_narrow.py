@@ -66,7 +66,7 @@ def warm_up():
     take the vectorised engine, and the case's own call would load the
     compiled one, a hundred megabytes of code counted as its memory)."""
     from orangecontrib.relief.core import engines, relieff
-    from orangecontrib.relief.core.surf import multisurf
+    from orangecontrib.relief.core.variants.surf import multisurf
     from wide_data import genotypes, sparse_counts
 
     X, y = genotypes(60, 300)
@@ -95,8 +95,7 @@ def measured(make, run):
 def float64_relieff(X, y, n_iterations=None):
     """ReliefF on float64 tables of the whole data (as float64 data of
     fewer columns are prepared)."""
-    from orangecontrib.relief.core.estimators import (neighbours_of,
-                                                      prepared)
+    from orangecontrib.relief.core.variants.estimators import neighbours_of, prepared
     data, refs, kernels = prepared(X, y, None, n_iterations, 0,
                                    task="classification", diff="linear",
                                    t_eq=0.04, t_diff=0.1)
@@ -165,7 +164,7 @@ def case_sparse(scale):
 
 
 def case_expression(scale):
-    from orangecontrib.relief.core.variants import VARIANTS
+    from orangecontrib.relief.core.registry import VARIANTS
     from wide_data import expression
 
     n, a = 200, int(20_000 * scale)
@@ -186,8 +185,8 @@ def case_expression(scale):
 
 def case_snp(scale):
     from orangecontrib.relief.core import relieff
-    from orangecontrib.relief.core.surf import multisurf
-    from orangecontrib.relief.core.turf import turf_relieff
+    from orangecontrib.relief.core.variants.surf import multisurf
+    from orangecontrib.relief.core.variants.turf import turf_relieff
     from wide_data import GenotypeSource, genotype_class
 
     n, a = 3000, int(1_000_000 * scale)

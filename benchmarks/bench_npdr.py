@@ -92,7 +92,7 @@ def ours(X, y):
     """(seconds, z) of our NPDR with the R package's conventions, the
     kernels loaded by a first call on every eighth row (a file may be sorted
     by class)."""
-    from orangecontrib.relief.core.npdr import npdr
+    from orangecontrib.relief.core.variants.npdr import npdr
     npdr(X[::8, :5], y[::8], **R_CONVENTIONS)  # rows of both classes
     start = time.perf_counter()
     result = npdr(X, y, **R_CONVENTIONS)

@@ -15,7 +15,8 @@ import time
 
 import numpy as np
 
-from orangecontrib.relief.core import significance, surf
+from orangecontrib.relief.core.analysis import significance
+from orangecontrib.relief.core.variants import surf
 
 from arguments import Parser, positive_int, sizes
 

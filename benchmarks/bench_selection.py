@@ -11,7 +11,7 @@
   ReliefF on the arrays of each sample.
 
 Ours reuses the whole table's preparation and one neighbour search
-(:mod:`orangecontrib.relief.core.subset_relief`) and fits each fold's
+(:mod:`orangecontrib.relief.core.analysis.subset_relief`) and fits each fold's
 learner preprocessing once; the naive loops do neither.  Both run the
 learners with one BLAS thread, so that the ratio is that of the reuse.
 The compiled engine is prepared first (a warm cache), and each case runs
@@ -105,9 +105,9 @@ def naive_curve(data, learner, folds, counts, rankings):
 def curve_case(n, a, n_folds, learner_name):
     """Rows of the table: the ranking alone and the whole curve."""
     from orangecontrib.relief import ReliefF
-    from orangecontrib.relief.core.resampling import draw_folds
-    from orangecontrib.relief.core.selection_curve import (count_grid,
-                                                           one_standard_error)
+    from orangecontrib.relief.core.analysis.resampling import draw_folds
+    from orangecontrib.relief.core.analysis.selection_curve import (count_grid,
+                                                                    one_standard_error)
     from orangecontrib.relief.curve import fold_ranking, selection_curve
     from orangecontrib.relief.resampled import strata
 
@@ -147,9 +147,9 @@ def curve_case(n, a, n_folds, learner_name):
 def stability_case(n, a, n_resamples):
     """Rows of the table: B bootstrap samples of ReliefF."""
     from orangecontrib.relief import ReliefF
-    from orangecontrib.relief.core.estimators import relieff
-    from orangecontrib.relief.core.resampling import draw_resamples
-    from orangecontrib.relief.core.stability import summarise
+    from orangecontrib.relief.core.variants.estimators import relieff
+    from orangecontrib.relief.core.analysis.resampling import draw_resamples
+    from orangecontrib.relief.core.analysis.stability import summarise
     from orangecontrib.relief.resampled import strata
     from orangecontrib.relief.stability import ranking_stability
 

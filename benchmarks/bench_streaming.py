@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from orangecontrib.relief.core.streaming import relieff_streaming
+from orangecontrib.relief.core.variants.streaming import relieff_streaming
 
 from arguments import Parser, positive_int
 

@@ -72,7 +72,7 @@ def write_table(path, X, time_, event):
 def ours(X, time_, event, diffs):
     """(seconds, beta, p) of our survival NPDR, after a first call on a
     few rows."""
-    from orangecontrib.relief.core.survival_npdr import survival_npdr
+    from orangecontrib.relief.core.variants.survival_npdr import survival_npdr
     survival_npdr(X[::10, :20], time_[::10], event[::10], diffs=diffs,
                   **SETTINGS)
     start = time.perf_counter()

@@ -88,7 +88,7 @@ def data_sets(design, draws, sims, folds, n_attributes):
 def fold_auprcs(design, X, time_, event, training):
     """The auPRC of each training fold (rows `training`) of a data set of
     `design`, its functional attributes the first ten or twenty."""
-    from orangecontrib.relief.core.survival_npdr import survival_npdr
+    from orangecontrib.relief.core.variants.survival_npdr import survival_npdr
 
     diffs = DESIGNS[design][3]
     positive = np.zeros(X.shape[1], bool)

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from orangecontrib.relief.core import engines, estimators
+from orangecontrib.relief.core import engines
+from orangecontrib.relief.core.variants import estimators
 
 from arguments import Parser, positive_int, sizes
 from baseline import PACKAGE, load_core

@@ -98,8 +98,8 @@ def child(args):
     """Time the two calls in this process (its policy set by the parent)
     and print them as JSON."""
     from orangecontrib.relief.core import engines
-    from orangecontrib.relief.core.estimators import relieff
-    from orangecontrib.relief.core.surf import neighbourhood_sums
+    from orangecontrib.relief.core.variants.estimators import relieff
+    from orangecontrib.relief.core.variants.surf import neighbourhood_sums
     small, large = data(*args.small), data(*args.large)
     with engines.forced(args.engine):
         neighbourhood_sums(*data(200, 5), method="multisurf")  # loaded

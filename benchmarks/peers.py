@@ -162,12 +162,12 @@ class Ours(Method):
         spec = d["spec"]
         method, stir = surf_method(self.opts)
         if method == MURELIEF:
-            murelief = importlib.import_module(core.__name__ + ".murelief")
+            murelief = importlib.import_module(core.__name__ + ".variants.murelief")
             return murelief.murelief(d["X"], d["y"], d["discrete"],
                                      k_nearest=spec.k,
                                      convention="scikit-rebate")
         if method in ITER:
-            iterative = importlib.import_module(core.__name__ + ".iterative")
+            iterative = importlib.import_module(core.__name__ + ".variants.iterative")
             variants = importlib.import_module(core.__name__ + ".variants")
             wrapped, options = (("ReliefF", {"k_nearest": spec.k})
                                 if method == "iter-relieff"
@@ -176,14 +176,14 @@ class Ours(Method):
                 variants.by_name(wrapped), d["X"], d["y"], d["discrete"],
                 convergence="scikit-rebate", **options).scores
         if method in SWRF:
-            swrf = importlib.import_module(core.__name__ + ".swrf")
+            swrf = importlib.import_module(core.__name__ + ".variants.swrf")
             task = ("regression" if spec.kind == "regression"
                     else "classification")
             return swrf.swrf_weights(d["X"], d["y"], d["discrete"],
                                      method=method, task=task,
                                      convention="scikit-rebate")
         if method is not None:
-            surf = importlib.import_module(core.__name__ + ".surf")
+            surf = importlib.import_module(core.__name__ + ".variants.surf")
             task = "regression" if spec.kind == "regression" else "classification"
             return surf.neighbourhood_sums(d["X"], d["y"], d["discrete"],
                                            method=method, task=task,
@@ -210,7 +210,7 @@ class _OurReferences(np.random.RandomState):
 
 def our_references(spec):
     """The references ours takes for `spec` (its seed and m)."""
-    from orangecontrib.relief.core.estimators import reference_instances
+    from orangecontrib.relief.core.variants.estimators import reference_instances
     return reference_instances(spec.n, spec.m, spec.seed)
 
 

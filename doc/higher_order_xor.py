@@ -22,8 +22,8 @@ import numpy as np
 
 from orangecontrib.relief.core import relieff
 from orangecontrib.relief.core.generators import modulo
-from orangecontrib.relief.core.surf import multisurf
-from orangecontrib.relief.core.threshold import best_first
+from orangecontrib.relief.core.variants.surf import multisurf
+from orangecontrib.relief.core.analysis.threshold import best_first
 
 #: the methods compared, by their name in the table
 METHODS = {"ReliefF": lambda X, y, d: relieff(X, y, d, k_nearest=10),

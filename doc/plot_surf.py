@@ -16,7 +16,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from orangecontrib.relief.core import estimators, significance, surf  # noqa: E402,E501
+from orangecontrib.relief.core.variants import estimators, surf  # noqa: E402,E501
+from orangecontrib.relief.core.analysis import significance  # noqa: E402,E501
 from orangecontrib.relief.core.generators import modulo  # noqa: E402
 
 IMAGES = Path(__file__).resolve().parent / "images"

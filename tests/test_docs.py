@@ -235,3 +235,37 @@ def test_pages_state_the_weights_and_the_search_budget():
         "max_evaluations"].default
     assert f"{budget:,}".replace(",", " ") in rfsm
     assert "complete=False" in rfsm
+
+
+#: a module, or a name in one, that a page names by its dotted path
+NAMED_MODULE = re.compile(r"\borangecontrib\.relief(?:\.\w+)+")
+#: a source file of the core that a page names (not one of the tests')
+NAMED_FILE = re.compile(r"(?<![\w/.])(?:orangecontrib/relief/)?(core/[\w/]+\.py)")
+
+
+def resolves(path):
+    """Whether the dotted `path` is a module or a name in one."""
+    parts = path.split(".")
+    for end in range(len(parts), 1, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:end]))
+        except ModuleNotFoundError:
+            continue
+        try:
+            for name in parts[end:]:
+                found = getattr(found, name)
+        except AttributeError:
+            return False
+        return True
+    return False
+
+
+@pytest.mark.parametrize("page", MARKDOWN_PAGES)
+def test_named_modules_and_files_exist(page):
+    text = (ROOT / page).read_text(encoding="utf-8")
+    package = ROOT / "orangecontrib" / "relief"
+    defined = set(re.findall(r"^(?:class|def) (\w+)", text, re.MULTILINE))
+    assert [path for path in NAMED_MODULE.findall(text) if not resolves(path)
+            and path.rpartition(".")[2] not in defined] == []  # an example's
+    assert [path for path in NAMED_FILE.findall(text)
+            if not (package / path).is_file()] == []

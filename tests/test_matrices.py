@@ -1,4 +1,4 @@
-"""Every registered variant (orangecontrib.relief.core.variants) is in
+"""Every registered variant (orangecontrib.relief.core.registry) is in
 every cross-cutting matrix of the tests (tests.variants.MATRICES) of its
 kind (tests.variants.MATRIX_KINDS): a new
 variant is tested everywhere by its registry entry alone, and no matrix

@@ -1,4 +1,4 @@
-"""What is written by hand beside the registry (core/variants.py) agrees
+"""What is written by hand beside the registry (core/registry.py) agrees
 with it: the ``__all__`` lists of the layers that export a variant, the
 README's list of methods and doc/contributing.md's commands, run as
 written."""
@@ -11,7 +11,7 @@ from collections import defaultdict
 import orangecontrib.relief as package
 from orangecontrib.relief import scorers
 from orangecontrib.relief import sklearn as selectors
-from orangecontrib.relief.core import variants
+from orangecontrib.relief.core import registry
 from tests.markdown_blocks import ROOT, SHELL, blocks
 from tests.variants import MATRICES, VARIANTS, each_variant
 
@@ -27,10 +27,10 @@ def test_every_variant_is_exported_by_each_layer(variant):
 
 
 def test_the_registry_exports_every_entry():
-    entries = {name for name, value in vars(variants).items()
-               if isinstance(value, variants.Variant)}
-    assert entries <= set(variants.__all__)
-    for names, module in ((variants.__all__, variants),
+    entries = {name for name, value in vars(registry).items()
+               if isinstance(value, registry.Variant)}
+    assert entries <= set(registry.__all__)
+    for names, module in ((registry.__all__, registry),
                           (scorers.__all__, scorers),
                           (selectors.__all__, selectors),
                           (package.__all__, package)):
@@ -43,7 +43,7 @@ def test_the_readme_lists_the_offered_methods():
     listed = re.search(r"`METHOD` is one of (.+?) \(", readme, re.S)
     names = re.split(r",\s+|\s+and\s+", " ".join(listed.group(1).split()))
     assert [name.replace("\\*", "*") for name in names] == [
-        variant.name for variant in variants.offered()]
+        variant.name for variant in registry.offered()]
 
 
 def test_the_readme_names_every_variant_or_its_family():
@@ -61,7 +61,7 @@ def test_the_readme_names_every_variant_or_its_family():
 COMMANDS = [shlex.split(line) for block in blocks("doc/contributing.md")
             if block.language == SHELL for line in block.code.splitlines()]
 #: the variant the page's example adds, and a registered one for its tests
-EXAMPLE, STAND_IN = "ReliefF-E", variants.RELIEFF.name
+EXAMPLE, STAND_IN = "ReliefF-E", registry.RELIEFF.name
 
 
 def pytest_run(arguments, *extra):

@@ -1,4 +1,4 @@
-"""The registered variants (``orangecontrib.relief.core.variants``) as the
+"""The registered variants (``orangecontrib.relief.core.registry``) as the
 tests call them: the axes of the cross-cutting matrices, each variant's
 literal reference, and a seed of its own for every case.
 
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core.options import RANDOM_STATE
-from orangecontrib.relief.core.variants import VARIANTS
+from orangecontrib.relief.core.registry import VARIANTS
 
 #: every registered variant with each task it handles
 VARIANT_TASKS = [(variant, task) for variant in VARIANTS

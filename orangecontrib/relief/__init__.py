@@ -11,10 +11,10 @@ importing the package and its core stays free of them.
 """
 import importlib
 
-from .core.variants import VARIANTS
+from .core.registry import VARIANTS
 
 #: public name -> the submodule that defines it: every variant's scorer
-#: (:mod:`.core.variants`) and the rest of the Orange layer
+#: (:mod:`.core.registry`) and the rest of the Orange layer
 _EXPORTS = {"ReliefScorer": "scorers",
             **{variant.scorer: "scorers" for variant in VARIANTS},
             "Absolute": "scorers",

@@ -4,7 +4,7 @@ the number of the best-ranked attributes, ranked anew in each fold.
 :func:`selection_curve` ranks the attributes on each fold's training part
 with a scorer, fits an Orange learner there on the best n for every n of
 the grid (1 to all, a log scale where there are many) and scores it on
-the test part (:mod:`orangecontrib.relief.core.selection_curve`).  The
+the test part (:mod:`orangecontrib.relief.core.analysis.selection_curve`).  The
 result holds every fold's scores, their mean and standard error, the best
 count and the smallest count within one standard error of the best, the
 one to choose; :meth:`Curve.table` gives them as an Orange table.  With
@@ -30,7 +30,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from Orange.statistics.util import countnans
 
 from .arrays import check_table, without_weights
-from .core import selection_curve as core
+from .core.analysis import selection_curve as core
 from .core.options import N_FOLDS, RANDOM_STATE, check
 from .core.progress import report
 from .learners import PreprocessedOnce, concrete_learner, single_threaded
@@ -87,7 +87,7 @@ def default_score(class_var):
 
 class Curve(namedtuple("Curve", core.SelectionCurve._fields
                        + ("score", "turf_counts"))):
-    """The fields of :data:`~orangecontrib.relief.core.selection_curve.
+    """The fields of :data:`~orangecontrib.relief.core.analysis.selection_curve.
     SelectionCurve`, the name of the `score` and TuRF's sizes
     (`turf_counts`, None for another scorer)."""
     __slots__ = ()
@@ -168,7 +168,7 @@ def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
         class).
     counts : int array or None
         The numbers of attributes to try (None:
-        :func:`~orangecontrib.relief.core.selection_curve.count_grid`).
+        :func:`~orangecontrib.relief.core.analysis.selection_curve.count_grid`).
     n_folds, random_state
         Of the stratified cross-validation.
     progress_callback : callable(float) or None

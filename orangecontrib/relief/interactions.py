@@ -1,6 +1,6 @@
 """The Relief interaction map of an Orange table: which attributes act
 together, over the neighbour pairs the weights use
-(:mod:`.core.interactions`, derived in ``doc/interactions.md``).
+(:mod:`.core.networks.interactions`, derived in ``doc/interactions.md``).
 
 :func:`interactions` maps the best attributes of a table;
 :func:`pairs_table` gives its pairs, strongest first, as a table;
@@ -12,8 +12,8 @@ import numpy as np
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 
 from .arrays import table_arrays
-from .core.interactions import (clustered_order, interaction_map,
-                                strongest_pairs)
+from .core.networks.interactions import (clustered_order, interaction_map,
+                                         strongest_pairs)
 from .core.options import (ABSOLUTE, ADJUSTMENT, N_PERMUTATIONS,
                            RANDOM_STATE, TIES)
 
@@ -49,7 +49,7 @@ def interactions(data, *, method="relieff", top_k=None, attributes=None,
     "multisurf*"; `test` "t" (a categorical class), "permutation"
     (`n_permutations` of the class or target, seeded by `random_state`)
     or None; the other options as
-    :func:`.core.interactions.interaction_map`'s.
+    :func:`.core.networks.interactions.interaction_map`'s.
 
     Returns
     -------
@@ -121,7 +121,7 @@ def heat_map_figure(found, filename, title=None, dpi=110):
 
 def draw_heat_map(matrix, names, q, filename, label, title=None, dpi=110):
     """Draw the square `matrix` of the attributes `names` into the PNG file
-    `filename` in the clustered order (:func:`.core.interactions.
+    `filename` in the clustered order (:func:`.core.networks.interactions.
     clustered_order`) on a colour scale symmetric about 0 (its bar named
     `label`), the diagonal blank, a dot on the pairs where `q` < 0.05."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg

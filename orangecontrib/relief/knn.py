@@ -2,7 +2,7 @@
 
 The distance from a query y to a training prototype x uses the weights of
 x's class (Qiu & He 2019, eq. 1, the class-dependent weighted distance of
-Marchiori 2013); :mod:`orangecontrib.relief.core.weighted_knn` learns the
+Marchiori 2013); :mod:`orangecontrib.relief.core.analysis.weighted_knn` learns the
 weights with CDRelief or IWCDRelief and finds the prototypes.
 ``method="ReliefF"`` uses one global ReliefF vector for every class and
 ``method="none"`` all ones (plain Euclidean kNN), as baselines with the
@@ -35,12 +35,12 @@ from Orange.preprocess.transformation import (Indicator, Indicator1,
 
 from .arrays import table_arrays, without_weights
 from .core import ReliefInputError
-from .core.classdep import UPDATES
+from .core.variants.classdep import UPDATES
 from .core.options import (K_CLASS_DEPENDENT, PARAMETERS, RANDOM_STATE,
                            THRESHOLD, Optional, PositiveInt, check,
                            check_choice, check_needs)
-from .core.weighted_knn import (METHODS, NEGATIVE, cross_validated_threshold,
-                                 fit_class_weights, predict_votes, winners)
+from .core.analysis.weighted_knn import (METHODS, NEGATIVE, cross_validated_threshold,
+                                         fit_class_weights, predict_votes, winners)
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
 
@@ -162,7 +162,7 @@ class ClassDependentKNNLearner(Learner):
         IWCDRelief's instance-weight threshold (eq. 5); None (default):
         chosen among 0.1 .. 0.9 by a stratified 5-fold cross-validation on
         the training data, where the kNN without weights competes too
-        (:func:`~.core.weighted_knn.cross_validated_threshold`; the model's
+        (:func:`~.core.analysis.weighted_knn.cross_validated_threshold`; the model's
         ``threshold`` and ``method`` tell which won).
     update : "as_text" or "as_printed"
         IWCDRelief's reading of eq. 6; "as_text" (default) is the one that

@@ -16,7 +16,7 @@ from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
                          StringVariable, Table, Variable)
 from Orange.preprocess.score import Scorer
 
-from .core.multitarget import relieff_multilabel, rrelieff_multitarget
+from .core.variants.multitarget import relieff_multilabel, rrelieff_multitarget
 from .core.options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE,
                            T_DIFF, T_EQ, TIES)
 
@@ -60,7 +60,7 @@ class TargetScorer(Scorer):
                     t_diff=self.t_diff, ties=self.ties, missing=self.missing)
 
     def weights(self, data, progress_callback=None):
-        """The core's :class:`~.core.multitarget.TargetWeights` of
+        """The core's :class:`~.core.variants.multitarget.TargetWeights` of
         `data`."""
         return self._estimate(data, progress_callback=progress_callback)
 
@@ -68,7 +68,7 @@ class TargetScorer(Scorer):
         """``rescore(Y)``: the TargetWeights of `data` with its targets'
         rows permuted, Y (n, t), from one neighbour search (the core's
         ``rescorer=True``), for
-        :func:`~.core.target_rankings.target_permutation_test`."""
+        :func:`~.core.analysis.target_rankings.target_permutation_test`."""
         return self._estimate(data, progress_callback=progress_callback,
                               rescorer=True)
 
@@ -128,7 +128,7 @@ class TargetScorer(Scorer):
 class MultiTargetRReliefF(TargetScorer):
     """Multi-target RReliefF (Petkovic, Kocev & Dzeroski 2020) of a table
     whose class variables are all numeric; see
-    :func:`orangecontrib.relief.core.multitarget.rrelieff_multitarget`."""
+    :func:`orangecontrib.relief.core.variants.multitarget.rrelieff_multitarget`."""
     friendly_name = "Multi-target RReliefF"
     needs = "two or more numeric target variables"
     estimator = staticmethod(rrelieff_multitarget)
@@ -145,7 +145,7 @@ class MultiLabelReliefF(TargetScorer):
     """Multi-label ReliefF (Reyes, Morell & Ventura 2015) of a table whose
     class variables are all binary, a label present where its value is
     the second (code 1); see
-    :func:`orangecontrib.relief.core.multitarget.relieff_multilabel`."""
+    :func:`orangecontrib.relief.core.variants.multitarget.relieff_multilabel`."""
     friendly_name = "Multi-label ReliefF"
     needs = "two or more binary (two-valued) target variables"
     estimator = staticmethod(relieff_multilabel)

@@ -27,7 +27,7 @@ from .arrays import check_table
 from .core.options import (ABSOLUTE, ADJUSTMENT, ALPHA, N_PERMUTATIONS,
                            R_COMPATIBLE, RANDOM_STATE, Interval, Optional,
                            PositiveInt, check, check_needs)
-from .core.threshold import ranking_scores, select_features
+from .core.analysis.threshold import ranking_scores, select_features
 from .multitarget import TargetScorer
 from .resampled import attribute_scores
 from .scorers import ReliefF, check_scorer

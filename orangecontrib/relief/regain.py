@@ -1,7 +1,7 @@
 """reGAIN, EpistasisRank and EpistasisKatz of an Orange table: a
-regression per attribute and per pair (:mod:`.core.regain`, Davis et al.
+regression per attribute and per pair (:mod:`.core.networks.regain`, Davis et al.
 2013) and the attributes ranked by their place in that network
-(:mod:`.core.epistasis_rank`).
+(:mod:`.core.networks.epistasis_rank`).
 
 :func:`regain_network` fits the network of a table's attributes;
 :func:`ranking_table` gives the attributes in EpistasisRank's order,
@@ -15,12 +15,12 @@ import numpy as np
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 
 from .arrays import table_arrays
-from .core.epistasis_rank import epistasis_katz, epistasis_rank
+from .core.networks.epistasis_rank import epistasis_katz, epistasis_rank
 from .core.errors import ReliefInputError
-from .core.interactions import TOP_K, adjusted
+from .core.networks.interactions import TOP_K, adjusted
 from .core.options import ADJUSTMENT, TIES, check
-from .core.regain import regain
-from .core.threshold import best_first
+from .core.networks.regain import regain
+from .core.analysis.threshold import best_first
 from .interactions import attribute_index, draw_heat_map, interactions
 
 TableRegain = namedtuple("TableRegain", [
@@ -112,7 +112,7 @@ def best_attributes(data, top_k=None, covariates=(), *, method="relieff",
                     absolute=False, k_nearest=None, ties=TIES):
     """The names of the attributes reGAIN fits: every attribute of `data`
     but the `covariates` (names), or, where they are more than `top_k`
-    (None: :data:`.core.interactions.TOP_K`), the best `top_k` of them by
+    (None: :data:`.core.networks.interactions.TOP_K`), the best `top_k` of them by
     the Relief weights of `method`, as the Relief map chooses them (an
     XOR's bits, whose main effects are nil, are kept)."""
     covariates = set(covariates or ())

@@ -3,10 +3,10 @@
 :func:`subset_scorer` turns a scorer and a table into ``score_rows(rows)``,
 the scores of the attributes on the instances `rows`, as the core's
 resampling, stability and selection curve take it
-(:mod:`orangecontrib.relief.core.stability`,
-:mod:`orangecontrib.relief.core.selection_curve`).  Relief, ReliefF and
+(:mod:`orangecontrib.relief.core.analysis.stability`,
+:mod:`orangecontrib.relief.core.analysis.selection_curve`).  Relief, ReliefF and
 RReliefF score a subset from one neighbour search of the whole table, with
-its diffs (:class:`~orangecontrib.relief.core.subset_relief.SubsetRelief`);
+its diffs (:class:`~orangecontrib.relief.core.analysis.subset_relief.SubsetRelief`);
 any other scorer scores a table of the subset's rows.
 """
 import threading
@@ -19,7 +19,7 @@ import numpy as np
 from Orange.preprocess.score import LearnerScorer
 
 from .arrays import check_table, without_weights
-from .core.subset_relief import SubsetRelief
+from .core.analysis.subset_relief import SubsetRelief
 from .scorers import Relief, ReliefF, RReliefF, fits, table_scores
 
 __all__ = ["attribute_scores", "subset_scorer", "strata", "SHARED_SEARCH",

@@ -34,7 +34,7 @@ instance once, in order, and missing values follow Kononenko's RELIEF-D.
   :class:`~orangecontrib.relief.significance.Significance`).
 
 Each scorer computes a variant of the core's registry
-(:mod:`.core.variants`): its ``variant`` gives its name, the class types
+(:mod:`.core.registry`): its ``variant`` gives its name, the class types
 it fits and its weights.  Orange's Rank widget calls ``score_data(data)``
 and wants one row per score column; :mod:`.rank` adapts these scorers to
 it.
@@ -47,9 +47,11 @@ from Orange.data.filter import HasClass
 from Orange.preprocess.score import Scorer
 
 from .arrays import check_table, table_arrays, without_weights
-from .core import double, significance, variants
-from .core.npdr import (PER_ATTRIBUTE, column_labels, npdr, npdr_columns,
-                        unconverged_message)
+from .core.variants import double
+from .core.analysis import significance
+from .core import registry
+from .core.variants.npdr import (PER_ATTRIBUTE, column_labels, npdr, npdr_columns,
+                                 unconverged_message)
 from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, CONVENTION,
@@ -60,10 +62,10 @@ from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            check, check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
-from .core.threshold import float_array
-from .core.iterative import iterated
-from .core.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
-from .core.vls import vls, vls_rounds
+from .core.analysis.threshold import float_array
+from .core.variants.iterative import iterated
+from .core.variants.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
+from .core.variants.vls import vls, vls_rounds
 
 __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "MuRelief",
            "DReliefF", "PDReliefF", "ClassDependentScorer", "CDRelief",
@@ -75,8 +77,8 @@ __all__ = ["ReliefScorer", "Relief", "ReliefF", "RReliefF", "MuRelief",
 
 
 #: the class variable of data of each task
-CLASS_TYPES = {variants.CLASSIFICATION: DiscreteVariable,
-               variants.REGRESSION: ContinuousVariable}
+CLASS_TYPES = {registry.CLASSIFICATION: DiscreteVariable,
+               registry.REGRESSION: ContinuousVariable}
 
 
 def task_of(class_var):
@@ -149,7 +151,7 @@ class ReliefScorer(Scorer):
     arrays (metas ignored, rows without a class dropped), and the options
     shared by every variant (sampling and the diff of numeric attributes).
 
-    A subclass names its ``variant`` (of :mod:`.core.variants`), which
+    A subclass names its ``variant`` (of :mod:`.core.registry`), which
     gives its ``friendly_name``, the ``class_type`` it fits and its
     weights; its constructor takes the variant's own options and its
     ``_options`` adds them to these.
@@ -158,7 +160,7 @@ class ReliefScorer(Scorer):
     #: a sparse table stays sparse (:func:`.arrays.table_arrays`)
     supports_sparse_data = True
     preprocessors = [HasClass()]
-    #: the variant of :mod:`.core.variants` the scorer computes
+    #: the variant of :mod:`.core.registry` the scorer computes
     variant = None
 
     def __init_subclass__(cls, **kwargs):
@@ -185,7 +187,7 @@ class ReliefScorer(Scorer):
         """Whether the scorer can weigh data whose class is `class_var`."""
         task = task_of(class_var)
         return task is not None and cls.variant.fits(
-            task, len(class_var.values) if task == variants.CLASSIFICATION
+            task, len(class_var.values) if task == registry.CLASSIFICATION
             else None)
 
     def __call__(self, data, feature=None, *, progress_callback=None):
@@ -236,7 +238,7 @@ class ReliefScorer(Scorer):
     def rescorer(self, arrays):
         """``rescore(y)``: the weights of `arrays` with the target `y`, a
         permutation of theirs (for
-        :func:`~orangecontrib.relief.core.significance.permutation_test`).
+        :func:`~orangecontrib.relief.core.analysis.significance.permutation_test`).
         Scorers whose neighbours do not depend on the target find them
         once."""
         return lambda y: self._weights(arrays._replace(y=y), None)
@@ -249,7 +251,7 @@ class Relief(ReliefScorer):
 
     See :func:`orangecontrib.relief.core.relief`.
     """
-    variant = variants.RELIEF
+    variant = registry.RELIEF
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
@@ -262,7 +264,7 @@ class ReliefF(ReliefScorer):
     places the candidates at the k-th distance.  See
     :func:`orangecontrib.relief.core.relieff`.
     """
-    variant = variants.RELIEFF
+    variant = registry.RELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -275,9 +277,9 @@ class MuRelief(ReliefF):
     update over the k hits and the k misses of each class whose distances
     lie farthest from their class's mean distance; `convention`
     ("add-on", the add-on's, or "scikit-rebate") and `ties` as
-    :func:`orangecontrib.relief.core.murelief.murelief` takes them.
+    :func:`orangecontrib.relief.core.variants.murelief.murelief` takes them.
     """
-    variant = variants.MURELIEF
+    variant = registry.MURELIEF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -290,7 +292,7 @@ class RReliefF(ReliefScorer):
 
     See :func:`orangecontrib.relief.core.rrelieff`.
     """
-    variant = variants.RRELIEFF
+    variant = registry.RRELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RRELIEFF,
                  random_state=RANDOM_STATE, weighting="exp_rank", sigma=None,
@@ -306,9 +308,9 @@ class DReliefF(ReliefF):
     """Double ReliefF (Prat & Belanche 2006, section 3): ReliefF whose
     neighbour search weights the attributes by its own current estimates.
 
-    See :func:`orangecontrib.relief.core.double.drelieff`.
+    See :func:`orangecontrib.relief.core.variants.double.drelieff`.
     """
-    variant = variants.DRELIEFF
+    variant = registry.DRELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -322,9 +324,9 @@ class PDReliefF(DReliefF):
     estimates (dReliefF) as f(w, t) = (w - 1) c(t) / (c(t) + s) + 1,
     c(t) = (t / m)^a.
 
-    See :func:`orangecontrib.relief.core.double.pdrelieff`.
+    See :func:`orangecontrib.relief.core.variants.double.pdrelieff`.
     """
-    variant = variants.PDRELIEFF
+    variant = registry.PDRELIEFF
 
     def __init__(self, n_iterations=None, k_nearest=K_RELIEFF,
                  random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -367,9 +369,9 @@ class CDRelief(ClassDependentScorer):
     One weight vector per class, learnt from the reference instances of that
     class with their k nearest hits and k nearest misses (pooled over the
     other classes); neighbours by Euclidean distance.  See
-    :func:`orangecontrib.relief.core.classdep.cdrelief`.
+    :func:`orangecontrib.relief.core.variants.classdep.cdrelief`.
     """
-    variant = variants.CDRELIEF
+    variant = registry.CDRELIEF
 
 
 class IWCDRelief(ClassDependentScorer):
@@ -377,9 +379,9 @@ class IWCDRelief(ClassDependentScorer):
 
     `threshold` (0..1) keeps only references near the class border;
     `update` is the reading of eq. 6 ("as_printed" or "as_text").  See
-    :func:`orangecontrib.relief.core.classdep.iwcdrelief`.
+    :func:`orangecontrib.relief.core.variants.classdep.iwcdrelief`.
     """
-    variant = variants.IWCDRELIEF
+    variant = registry.IWCDRELIEF
 
     def __init__(self, k_nearest=K_CLASS_DEPENDENT, threshold=THRESHOLD,
                  update="as_printed", n_iterations=None,
@@ -403,7 +405,7 @@ class RFSMScorer(ReliefScorer):
     :class:`orangecontrib.relief.core.RFSM`; see
     :func:`orangecontrib.relief.core.subsets.rfsm.rfsm_scores`.
     """
-    variant = variants.RFSM
+    variant = registry.RFSM
     SCORES = SCORES
 
     def __init__(self, score="gain", k_nearest=K_RFSM, n_iterations=None,
@@ -426,7 +428,7 @@ class RFSMScorer(ReliefScorer):
 
 class NeighbourhoodScorer(ReliefScorer):
     """Common ground of the SURF family: neighbourhoods bounded by a
-    distance instead of a count (:mod:`orangecontrib.relief.core.surf`).
+    distance instead of a count (:mod:`orangecontrib.relief.core.variants.surf`).
     Either class type is scored: a categorical class by ReliefF's rule, a
     numeric one by RReliefF's.
     """
@@ -434,7 +436,7 @@ class NeighbourhoodScorer(ReliefScorer):
     @property
     def method(self):
         """The variant's key of
-        :data:`~orangecontrib.relief.core.surf.NEIGHBOURHOODS`: the
+        :data:`~orangecontrib.relief.core.variants.surf.NEIGHBOURHOODS`: the
         neighbourhood that STIR tests for it."""
         return self.variant.stir
 
@@ -447,23 +449,23 @@ class NeighbourhoodScorer(ReliefScorer):
 class SURF(NeighbourhoodScorer):
     """SURF (Greene et al. 2009): every instance nearer than the mean
     distance of all pairs is a neighbour.  See
-    :func:`orangecontrib.relief.core.surf.surf`."""
-    variant = variants.SURF
+    :func:`orangecontrib.relief.core.variants.surf.surf`."""
+    variant = registry.SURF
 
 
 class SURFstar(NeighbourhoodScorer):
     """SURF* (Greene et al. 2010): SURF, minus the same update over the
     instances farther than the mean distance.  See
-    :func:`orangecontrib.relief.core.surf.surfstar`."""
-    variant = variants.SURFSTAR
+    :func:`orangecontrib.relief.core.variants.surf.surfstar`."""
+    variant = registry.SURFSTAR
 
 
 class MultiSURF(NeighbourhoodScorer):
     """MultiSURF (Urbanowicz et al. 2018): the neighbours of each reference
     are nearer than its mean distance minus half its standard deviation
     (`deviation`: "population" or "sample").  See
-    :func:`orangecontrib.relief.core.surf.multisurf`."""
-    variant = variants.MULTISURF
+    :func:`orangecontrib.relief.core.variants.surf.multisurf`."""
+    variant = registry.MULTISURF
 
     def __init__(self, n_iterations=None, random_state=RANDOM_STATE,
                  deviation=DEVIATION, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF):
@@ -474,8 +476,8 @@ class MultiSURFstar(MultiSURF):
     """MultiSURF* (Granizo-Mackenzie & Moore 2013): MultiSURF, and the
     instances beyond the mean distance plus half the standard deviation
     scored by their similarity.  See
-    :func:`orangecontrib.relief.core.surf.multisurfstar`."""
-    variant = variants.MULTISURFSTAR
+    :func:`orangecontrib.relief.core.variants.surf.multisurfstar`."""
+    variant = registry.MULTISURFSTAR
 
 
 class WeightedNeighbourhoodScorer(ReliefScorer):
@@ -483,7 +485,7 @@ class WeightedNeighbourhoodScorer(ReliefScorer):
     family's neighbourhoods, each neighbour weighted by a sigmoid of its
     distance from its set's limit; `convention` ("add-on" or
     "scikit-rebate") scores the far sets and takes SWRF's statistics
-    (:mod:`orangecontrib.relief.core.swrf`); `deviation` ("population"
+    (:mod:`orangecontrib.relief.core.variants.swrf`); `deviation` ("population"
     or "sample") the deviation of a reference's own distances.
     """
 
@@ -496,39 +498,39 @@ class WeightedNeighbourhoodScorer(ReliefScorer):
 class SWRF(WeightedNeighbourhoodScorer):
     """SWRF (Stokes & Visweswaran 2012): SURF's neighbours weighted by
     tanh(2 |D - T| / sigma).  See
-    :func:`orangecontrib.relief.core.swrf.swrf`."""
-    variant = variants.SWRF
+    :func:`orangecontrib.relief.core.variants.swrf.swrf`."""
+    variant = registry.SWRF
 
 
 class SWRFstar(WeightedNeighbourhoodScorer):
     """SWRF*: SWRF and the far instances, by their weighted similarity.
-    See :func:`orangecontrib.relief.core.swrf.swrfstar`."""
-    variant = variants.SWRFSTAR
+    See :func:`orangecontrib.relief.core.variants.swrf.swrfstar`."""
+    variant = registry.SWRFSTAR
 
 
 class MultiSWRF(WeightedNeighbourhoodScorer):
     """MultiSWRF: the instances nearer than each reference's mean distance,
     weighted by their distance from it.  See
-    :func:`orangecontrib.relief.core.swrf.multiswrf`."""
-    variant = variants.MULTISWRF
+    :func:`orangecontrib.relief.core.variants.swrf.multiswrf`."""
+    variant = registry.MULTISWRF
 
 
 class MultiSWRFstar(WeightedNeighbourhoodScorer):
     """MultiSWRF*: MultiSWRF and the far instances.  See
-    :func:`orangecontrib.relief.core.swrf.multiswrfstar`."""
-    variant = variants.MULTISWRFSTAR
+    :func:`orangecontrib.relief.core.variants.swrf.multiswrfstar`."""
+    variant = registry.MULTISWRFSTAR
 
 
 class MultiSWRFDB(WeightedNeighbourhoodScorer):
     """MultiSWRFDB: MultiSURF's neighbours weighted by their distance from
-    its limit.  See :func:`orangecontrib.relief.core.swrf.multiswrfdb`."""
-    variant = variants.MULTISWRFDB
+    its limit.  See :func:`orangecontrib.relief.core.variants.swrf.multiswrfdb`."""
+    variant = registry.MULTISWRFDB
 
 
 class MultiSWRFDBstar(WeightedNeighbourhoodScorer):
     """MultiSWRFDB*: MultiSURF*'s neighbourhoods, weighted.  See
-    :func:`orangecontrib.relief.core.swrf.multiswrfdbstar`."""
-    variant = variants.MULTISWRFDBSTAR
+    :func:`orangecontrib.relief.core.variants.swrf.multiswrfdbstar`."""
+    variant = registry.MULTISWRFDBSTAR
 
 
 class WrapperScorer(Scorer):
@@ -593,21 +595,21 @@ class WrapperScorer(Scorer):
 class TuRF(WrapperScorer):
     """TuRF (Moore & White 2007) around another scorer: score, drop the
     worst `fraction` of the attributes, score the rest again,
-    :func:`~orangecontrib.relief.core.turf.rounds_of` (fraction) times or
+    :func:`~orangecontrib.relief.core.variants.turf.rounds_of` (fraction) times or
     until `n_keep` remain; `schedule` "scikit-rebate" stops as
     scikit-rebate 0.8.4 does, after the first round that leaves at most
     `n_keep` (100 unless given; see
-    :func:`orangecontrib.relief.core.turf.round_sizes`); with `absolute`
+    :func:`orangecontrib.relief.core.variants.turf.round_sizes`); with `absolute`
     each round keeps the attributes of the largest |score|, and the kept
     attributes' scores are their magnitudes.  Dropped attributes score
     below the kept ones, those that lasted longer higher (see
-    :func:`orangecontrib.relief.core.turf.turf`).  Any scorer can be
+    :func:`orangecontrib.relief.core.variants.turf.turf`).  Any scorer can be
     wrapped (:class:`WrapperScorer`).
     """
-    #: the variant of :mod:`.core.variants` of its default: TuRF around
+    #: the variant of :mod:`.core.registry` of its default: TuRF around
     #: MultiSURF
-    variant = variants.TURF
-    friendly_name = variants.TURF.name
+    variant = registry.TURF
+    friendly_name = registry.TURF.name
 
     def __init__(self, scorer=None, fraction=TURF_FRACTION, n_keep=None,
                  schedule=TURF_SCHEDULE, absolute=ABSOLUTE):
@@ -619,11 +621,11 @@ class TuRF(WrapperScorer):
         self.absolute = absolute
 
     def result(self, data, progress_callback=None):
-        """The :class:`~orangecontrib.relief.core.turf.TurfResult` on
+        """The :class:`~orangecontrib.relief.core.variants.turf.TurfResult` on
         `data`: scores, the kept attributes and every round.  Around a
-        variant of :data:`~orangecontrib.relief.core.turf.PREPARED_ONCE`
+        variant of :data:`~orangecontrib.relief.core.variants.turf.PREPARED_ONCE`
         the data are prepared once for every round
-        (:func:`~orangecontrib.relief.core.turf.turf_prepared`)."""
+        (:func:`~orangecontrib.relief.core.variants.turf.turf_prepared`)."""
         if (isinstance(self.scorer, ReliefScorer)
                 and self.scorer.friendly_name in PREPARED_ONCE):
             arrays = self.scorer.arrays(data)
@@ -654,7 +656,7 @@ def distance_weighing(scorer):
     otherwise."""
     if not (isinstance(scorer, ReliefScorer)
             and "distance_weights" in scorer.variant.parameters):
-        weighing = [variant.name for variant in variants.VARIANTS
+        weighing = [variant.name for variant in registry.VARIANTS
                     if "distance_weights" in variant.parameters]
         raise ValueError(
             f"Iter weights the distance of the scorer it wraps, one of "
@@ -673,12 +675,12 @@ class Iter(WrapperScorer):
     change).  The scores are the last round's.  The wrapped scorer must
     weight its distance: Relief, ReliefF, RReliefF, the double and the
     class-dependent variants and the SURF family do.  See
-    :mod:`orangecontrib.relief.core.iterative`.
+    :mod:`orangecontrib.relief.core.variants.iterative`.
     """
-    #: the variant of :mod:`.core.variants` of its default: Iter around
+    #: the variant of :mod:`.core.registry` of its default: Iter around
     #: MultiSURF
-    variant = variants.ITER
-    friendly_name = variants.ITER.name
+    variant = registry.ITER
+    friendly_name = registry.ITER.name
 
     def __init__(self, scorer=None, max_rounds=ITER_ROUNDS, tol=ITER_TOL,
                  beta=ITER_BETA, absolute=ABSOLUTE,
@@ -702,7 +704,7 @@ class Iter(WrapperScorer):
         return self.result(data, progress_callback).scores
 
     def result(self, data, progress_callback=None):
-        """The :class:`~orangecontrib.relief.core.iterative.IterResult` on
+        """The :class:`~orangecontrib.relief.core.variants.iterative.IterResult` on
         `data`: the scores, every round's distance weights and scores, and
         why the rounds stopped."""
         arrays = self.scorer.arrays(data)
@@ -722,13 +724,13 @@ class VLS(WrapperScorer):
     With `cover_pairs` every pair of attributes shares a subset, so that
     two attributes that matter only together are scored together; without,
     `n_subsets` random subsets.  See
-    :func:`orangecontrib.relief.core.vls.vls`; any scorer can be wrapped
+    :func:`orangecontrib.relief.core.variants.vls.vls`; any scorer can be wrapped
     (:class:`WrapperScorer`).
     """
-    #: the variant of :mod:`.core.variants` of its default: VLS around
+    #: the variant of :mod:`.core.registry` of its default: VLS around
     #: ReliefF
-    variant = variants.VLS
-    friendly_name = variants.VLS.name
+    variant = registry.VLS
+    friendly_name = registry.VLS.name
 
     def __init__(self, scorer=None, subset_size=None,
                  cover_pairs=COVER_PAIRS, n_subsets=None,
@@ -741,7 +743,7 @@ class VLS(WrapperScorer):
         self.random_state = random_state
 
     def result(self, data, progress_callback=None):
-        """The :class:`~orangecontrib.relief.core.vls.VlsResult` on
+        """The :class:`~orangecontrib.relief.core.variants.vls.VlsResult` on
         `data`: scores, the subsets and each attribute's best subset."""
         return super().result(data, progress_callback)
 
@@ -815,9 +817,9 @@ class NPDR(ReliefScorer):
     an attribute is neither scored (NaN in :meth:`result`, -inf in the
     plain call: :func:`sortable`) nor in the distance.  NPDR weighs every instance:
     `n_iterations` must be None (`random_state` is unused).  See
-    :func:`orangecontrib.relief.core.npdr.npdr`.
+    :func:`orangecontrib.relief.core.variants.npdr.npdr`.
     """
-    variant = variants.NPDR
+    variant = registry.NPDR
 
     def __init__(self, covariates=(), neighbourhood=NPDR_NEIGHBOURHOOD,
                  k_nearest=None, deviation=DEVIATION, adjustment=ADJUSTMENT,
@@ -845,7 +847,7 @@ class NPDR(ReliefScorer):
                     **self._options(progress_callback)).coefficient
 
     def result(self, data, progress_callback=None):
-        """The :data:`~orangecontrib.relief.core.npdr.NpdrResult` of every
+        """The :data:`~orangecontrib.relief.core.variants.npdr.NpdrResult` of every
         attribute of `data`, in domain order (NaN for the covariates)."""
         covariates = [self._covariate(data, name) for name in self.covariates]
         arrays = self.arrays(data)

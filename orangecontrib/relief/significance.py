@@ -21,10 +21,10 @@ import numpy as np
 from Orange.data import DiscreteVariable, Variable
 from Orange.preprocess.score import Scorer
 
-from .core import significance, target_rankings
+from .core.analysis import significance, target_rankings
 from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
-                           RANDOM_STATE, VARIANCE, check, check_choice,
-                           check_needs)
+                           RANDOM_STATE, VARIANCE, check_choice, check_needs)
+from .core.validation import validated
 from .arrays import check_table, without_weights
 from .multitarget import TargetScorer
 from .scorers import (NPDR, MultiSURF, ReliefScorer, check_scorer,
@@ -82,11 +82,11 @@ class Significance(Scorer):
     n_permutations, random_state
         Of the permutation test.
     variance : "population" or "sample"
-        STIR's variances (:func:`.core.significance.stir_test`): the
+        STIR's variances (:func:`.core.analysis.significance.stir_test`): the
         paper's, or the sample's.
     r_compatible : bool
         STIR's pairs as the authors' R package finds and weighs them
-        (:func:`.core.significance.stir`), to match a published R
+        (:func:`.core.analysis.significance.stir`), to match a published R
         analysis; False (default): the paper's.  The R package has no
         weighted neighbours: refused for the SWRF family.
     """
@@ -94,6 +94,7 @@ class Significance(Scorer):
     supports_sparse_data = True
     friendly_name = "Significance"
 
+    @validated(random_state=None)  # checked where a permutation test draws
     def __init__(self, scorer=None, test="stir", adjustment=ADJUSTMENT,
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
                  random_state=RANDOM_STATE, variance=VARIANCE,
@@ -101,12 +102,10 @@ class Significance(Scorer):
         self.scorer = MultiSURF() if scorer is None else check_scorer(
             scorer, "Significance")
         self.test = check_choice("test", test, TESTS)
-        self.adjustment = check("adjustment", adjustment)
-        self.alpha = check("alpha", alpha)
-        self.n_permutations = check("n_permutations", n_permutations)
+        self.adjustment, self.alpha = adjustment, alpha
+        self.n_permutations = n_permutations
         self.random_state = random_state
-        self.variance = check("variance", variance)
-        self.r_compatible = check("r_compatible", r_compatible)
+        self.variance, self.r_compatible = variance, r_compatible
         check_needs("n_permutations", n_permutations, N_PERMUTATIONS,
                     "test='permutation'", test == "permutation")
         for name, value, default in (("variance", variance, VARIANCE),
@@ -129,7 +128,7 @@ class Significance(Scorer):
     @property
     def neighbourhood(self):
         """The neighbourhood whose pairs STIR tests for the scorer: its
-        variant's (:attr:`.core.variants.Variant.stir`); None where STIR
+        variant's (:attr:`.core.registry.Variant.stir`); None where STIR
         cannot test it."""
         return getattr(getattr(self.scorer, "variant", None), "stir", None)
 
@@ -228,7 +227,7 @@ class Significance(Scorer):
         :class:`~.multitarget.MultiLabelReliefF`): the overall ranking's
         (``"overall"``) and each target's (by its name), all from the same
         permutations of the targets' rows
-        (:func:`.core.target_rankings.target_permutation_test`), each
+        (:func:`.core.analysis.target_rankings.target_permutation_test`), each
         ranking's p-values adjusted over its attributes."""
         if not isinstance(self.scorer, TargetScorer):
             raise ValueError(
@@ -264,7 +263,7 @@ class Significance(Scorer):
 
 def table_rescorer(scorer, data):
     """``rescore(y)``: any Orange scorer's scores of `data` with the class
-    values `y` (for :func:`~.core.significance.permutation_test`)."""
+    values `y` (for :func:`~.core.analysis.significance.permutation_test`)."""
     check_table(data, type(scorer).__name__)
     # one copy, its class rewritten for each target; without instance
     # weights, which the add-on ignores (Orange's scorers would read them)

@@ -19,7 +19,7 @@ near instances of the same class).  They work in ``Pipeline`` and
                           KNeighborsClassifier())
 
 A selector is a subclass that names its variant of the core's registry
-(:mod:`.core.variants`), whose weights and STIR neighbourhood it uses,
+(:mod:`.core.registry`), whose weights and STIR neighbourhood it uses,
 and takes the variant's own parameters (:meth:`ReliefSelector._options`).
 """
 import numbers
@@ -31,10 +31,12 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .core import multitarget, significance, variants
-from .core.iterative import iterated
-from .core.npdr import npdr_columns
-from .core.survival_npdr import survival_npdr_columns
+from .core.variants import multitarget
+from .core.analysis import significance
+from .core import registry
+from .core.variants.iterative import iterated
+from .core.variants.npdr import npdr_columns
+from .core.variants.survival_npdr import survival_npdr_columns
 from .core.errors import ReliefInputError
 from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, ITER_BETA,
                            ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL, K_RELIEFF,
@@ -44,7 +46,7 @@ from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, ITER_BETA,
                            check_needs)
 from .core.options import (FILTER_PAIRS, IMPUTE, NPDR_NEIGHBOURHOOD, SCALE,
                            SURVIVAL_DIFFS, SURVIVAL_REGRESSION, TWINS)
-from .core.threshold import best_first, ranking_scores
+from .core.analysis.threshold import best_first, ranking_scores
 
 __all__ = ["ReliefSelector", "ReliefF", "MuRelief", "RReliefF", "SURF",
            "SURFstar", "MultiSURF", "MultiSURFstar", "SWRF", "SWRFstar",
@@ -138,7 +140,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     """
     #: "classification" or "regression": what the targets are
     task = "classification"
-    #: the variant of :mod:`.core.variants` the selector computes
+    #: the variant of :mod:`.core.registry` the selector computes
     variant = None
 
     def __init__(self, *, n_features_to_select=None, threshold=None,
@@ -227,7 +229,7 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def _check_permutations(self, n_features):
         """Warn if `n_permutations` are too few for any feature to reach
         `alpha` after the adjustment, whatever the data, and say how many
-        would do (:func:`~.core.significance.permutation_shortfall`)."""
+        would do (:func:`~.core.analysis.significance.permutation_shortfall`)."""
         shortfall = significance.permutation_shortfall(
             n_features, self.n_permutations, self.alpha, "bh")
         if shortfall is None:
@@ -358,7 +360,7 @@ class ReliefF(ReliefSelector):
     `ties`: "share" (default; the candidates tied at the k-th distance
     share the places left) or "lower-index" (the lower indices take them,
     as a stable sort does)."""
-    variant = variants.RELIEFF
+    variant = registry.RELIEFF
 
     def __init__(self, *, k_nearest=K_RELIEFF, n_features_to_select=None,
                  threshold=None, significance=None, alpha=ALPHA,
@@ -384,8 +386,8 @@ class MuRelief(ReliefF):
     hits and misses of each class whose distances lie farthest from their
     class's mean distance; `convention` ("add-on", the add-on's, or
     "scikit-rebate") and `ties` as
-    :func:`orangecontrib.relief.core.murelief.murelief` takes them."""
-    variant = variants.MURELIEF
+    :func:`orangecontrib.relief.core.variants.murelief.murelief` takes them."""
+    variant = registry.MURELIEF
 
     def __init__(self, *, k_nearest=K_RELIEFF, convention=CONVENTION,
                  n_features_to_select=None, threshold=None,
@@ -409,7 +411,7 @@ class RReliefF(ReliefSelector):
     """RReliefF (Robnik-Sikonja & Kononenko 1997) for a numeric target;
     `ties` as :class:`ReliefF`'s."""
     task = "regression"
-    variant = variants.RRELIEFF
+    variant = registry.RRELIEFF
 
     def __init__(self, *, k_nearest=K_RRELIEFF, n_features_to_select=None,
                  threshold=None, significance=None, alpha=ALPHA,
@@ -442,7 +444,7 @@ class RReliefF(ReliefSelector):
 class SURF(ReliefSelector):
     """SURF (Greene et al. 2009): every instance nearer than the mean
     distance is a neighbour.  `task`: "classification" or "regression"."""
-    variant = variants.SURF
+    variant = registry.SURF
 
     def __init__(self, *, task="classification", n_features_to_select=None,
                  threshold=None, significance=None, alpha=ALPHA,
@@ -466,14 +468,14 @@ class SURF(ReliefSelector):
 
 class SURFstar(SURF):
     """SURF* (Greene et al. 2010): SURF minus the far instances' update."""
-    variant = variants.SURFSTAR
+    variant = registry.SURFSTAR
 
 
 class MultiSURF(SURF):
     """MultiSURF (Urbanowicz et al. 2018): neighbours nearer than each
     reference's mean distance minus half its standard deviation
     (`deviation`: "population" or "sample")."""
-    variant = variants.MULTISURF
+    variant = registry.MULTISURF
 
     def __init__(self, *, task="classification", deviation=DEVIATION,
                  n_features_to_select=None, threshold=None,
@@ -496,15 +498,15 @@ class MultiSURF(SURF):
 class MultiSURFstar(MultiSURF):
     """MultiSURF* (Granizo-Mackenzie & Moore 2013): MultiSURF and the far
     instances scored by their similarity."""
-    variant = variants.MULTISURFSTAR
+    variant = registry.MULTISURFSTAR
 
 
 class SWRF(ReliefSelector):
     """SWRF (Stokes & Visweswaran 2012): SURF's neighbours weighted by a
     sigmoid of their distance from the mean distance; `convention`
     ("add-on" or "scikit-rebate") and `deviation` as
-    :func:`orangecontrib.relief.core.swrf.multiswrf` takes them."""
-    variant = variants.SWRF
+    :func:`orangecontrib.relief.core.variants.swrf.multiswrf` takes them."""
+    variant = registry.SWRF
 
     def __init__(self, *, convention=CONVENTION, deviation=DEVIATION,
                  n_features_to_select=None, threshold=None,
@@ -528,29 +530,29 @@ class SWRF(ReliefSelector):
 
 class SWRFstar(SWRF):
     """SWRF* : SWRF and the far instances, by their weighted similarity."""
-    variant = variants.SWRFSTAR
+    variant = registry.SWRFSTAR
 
 
 class MultiSWRF(SWRF):
     """MultiSWRF: the instances nearer than each reference's mean
     distance, weighted by their distance from it."""
-    variant = variants.MULTISWRF
+    variant = registry.MULTISWRF
 
 
 class MultiSWRFstar(SWRF):
     """MultiSWRF*: MultiSWRF and the far instances."""
-    variant = variants.MULTISWRFSTAR
+    variant = registry.MULTISWRFSTAR
 
 
 class MultiSWRFDB(SWRF):
     """MultiSWRFDB: MultiSURF's neighbours weighted by their distance from
     its limit."""
-    variant = variants.MULTISWRFDB
+    variant = registry.MULTISWRFDB
 
 
 class MultiSWRFDBstar(SWRF):
     """MultiSWRFDB*: MultiSURF*'s neighbourhoods, weighted."""
-    variant = variants.MULTISWRFDBSTAR
+    variant = registry.MULTISWRFDBSTAR
 
 
 class NPDR(ReliefSelector):
@@ -564,9 +566,9 @@ class NPDR(ReliefSelector):
     "regression"`` selects by the fits' own p-values.  NPDR weighs every
     instance (no `n_iterations`).
 
-    See :func:`orangecontrib.relief.core.npdr.npdr`.
+    See :func:`orangecontrib.relief.core.variants.npdr.npdr`.
     """
-    variant = variants.NPDR
+    variant = registry.NPDR
 
     def __init__(self, *, task="classification", covariates=(),
                  deviation=DEVIATION, n_features_to_select=None,
@@ -649,7 +651,7 @@ class Iter(ReliefSelector):
     (scikit-rebate's ``rank_absolute``).  Significance: the permutation
     test (each permutation runs every round).
 
-    See :mod:`orangecontrib.relief.core.iterative`.
+    See :mod:`orangecontrib.relief.core.variants.iterative`.
     """
 
     def __init__(self, estimator=None, *, max_rounds=ITER_ROUNDS,
@@ -678,7 +680,7 @@ class Iter(ReliefSelector):
         if not (isinstance(inner, ReliefSelector)
                 and not isinstance(inner, Iter)
                 and "distance_weights" in inner.variant.parameters):
-            weighing = [variant.selector for variant in variants.VARIANTS
+            weighing = [variant.selector for variant in registry.VARIANTS
                         if variant.selector is not None
                         and "distance_weights" in variant.parameters]
             raise ValueError(f"Iter weights the distance of the selector "
@@ -723,7 +725,7 @@ class TargetSelector(ReliefSelector):
     """Common ground of the selectors of several targets (a 2-D `y`, a
     column per target): ``feature_importances_`` is the overall ranking,
     ``target_importances_`` (n_targets, n_features) each target's, from
-    the same neighbour search (:mod:`.core.multitarget`).  Selection as
+    the same neighbour search (:mod:`.core.variants.multitarget`).  Selection as
     the other selectors', by the overall ranking; no significance
     test."""
     #: the core function of the selector
@@ -868,7 +870,7 @@ class SurvivalNPDR(ReliefSelector):
     signed diffs adjust every fit, as in :class:`NPDR`.  Without a
     selection parameter, the features of positive importance are kept.
 
-    See :func:`orangecontrib.relief.core.survival_npdr.survival_npdr`,
+    See :func:`orangecontrib.relief.core.variants.survival_npdr.survival_npdr`,
     whose options these are.
     """
     absolute = False  # the importances are ranked as they are

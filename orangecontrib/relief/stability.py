@@ -2,7 +2,7 @@
 
 :func:`ranking_stability` scores B resamples of the instances (bootstrap
 samples or subsamples, stratified by class) with any Orange scorer and
-summarises them (:mod:`orangecontrib.relief.core.stability`): each
+summarises them (:mod:`orangecontrib.relief.core.analysis.stability`): each
 attribute's selection frequency among the best k, its median rank and
 rank interval, and the stability index of the selected sets (Nogueira,
 Sechidis & Brown 2018) with its confidence interval.
@@ -21,10 +21,10 @@ import numpy as np
 from Orange.data import ContinuousVariable, Domain, StringVariable, Table
 
 from .arrays import without_weights
-from .core import stability, target_rankings
+from .core.analysis import stability, target_rankings
 from .core.options import CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING
 from .core.progress import wrap_callback
-from .core.resampling import resample_share
+from .core.analysis.resampling import resample_share
 from .multitarget import TargetScorer
 from .resampled import strata, subset_scorer
 from .scorers import ReliefF, check_scorer
@@ -72,7 +72,7 @@ def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
 
     Returns
     -------
-    :data:`~orangecontrib.relief.core.stability.RankingStability`
+    :data:`~orangecontrib.relief.core.analysis.stability.RankingStability`
     """
     scorer = ReliefF() if scorer is None else check_scorer(
         scorer, "The ranking's stability")
@@ -102,7 +102,7 @@ def target_stability(data, scorer, *, n_resamples=N_RESAMPLES,
     (``"overall"``) and each target's (by its name), each resample of the
     rows (not stratified; the rows with a missing target never drawn)
     scored once for all of them
-    (:func:`~.core.target_rankings.target_stability`).  The options are
+    (:func:`~.core.analysis.target_rankings.target_stability`).  The options are
     :func:`ranking_stability`'s."""
     if not isinstance(scorer, TargetScorer):
         raise ValueError(f"target_stability summarises the rankings of a "

@@ -18,11 +18,11 @@ import numpy as np
 from Orange.data import Variable
 from Orange.preprocess.score import Scorer
 
-from .core.npdr import PER_ATTRIBUTE, spread
+from .core.variants.npdr import PER_ATTRIBUTE, spread
 from .core.options import (ADJUSTMENT, DEVIATION, FILTER_PAIRS, IMPUTE,
                            NPDR_NEIGHBOURHOOD, SCALE, SURVIVAL_DIFFS,
                            SURVIVAL_REGRESSION, TIES, TWINS, check)
-from .core.survival_npdr import survival_npdr
+from .core.variants.survival_npdr import survival_npdr
 from .scorers import of_feature, sortable
 
 #: the Survival Analysis add-on's mark of the time and event variables
@@ -133,7 +133,7 @@ def survival_columns(domain, time=None, event=None, covariates=()):
 class SurvivalNPDR(Scorer):
     """Survival NPDR (Kampmeyer et al. 2026): every attribute's diff over
     NPDR's neighbour pairs regressed on the difference of the survival
-    times (:func:`orangecontrib.relief.core.survival_npdr.survival_npdr`,
+    times (:func:`orangecontrib.relief.core.variants.survival_npdr.survival_npdr`,
     whose options these are).
 
     The time and event are the targets the Survival Analysis add-on
@@ -174,7 +174,7 @@ class SurvivalNPDR(Scorer):
         return self(data, feature)
 
     def result(self, data, progress_callback=None):
-        """The :data:`~orangecontrib.relief.core.npdr.NpdrResult` of every
+        """The :data:`~orangecontrib.relief.core.variants.npdr.NpdrResult` of every
         attribute of `data`, in domain order (NaN for the time, the event
         and the covariates)."""
         columns = survival_columns(data.domain, self.time, self.event,

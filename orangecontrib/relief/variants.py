@@ -1,4 +1,4 @@
-"""The registry of Relief variants (:mod:`.core.variants`) as the command
+"""The registry of Relief variants (:mod:`.core.registry`) as the command
 line and the Relief widget offer it, with each variant's Orange scorer.
 
 Both build their scorers here, from the registry's variants and their
@@ -12,9 +12,8 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Table
 
 from . import scorers
 from .core.options import PARAMETERS
-from .core.variants import (CLASSIFICATION, K_NEAREST, REGRESSION, RELIEFF,
-                            RRELIEFF, VARIANTS, WITHIN_DISTANCE, Variant,
-                            by_name, offered)
+from .core.registry import (CLASSIFICATION, K_NEAREST, REGRESSION, RELIEFF, RRELIEFF,
+                            VARIANTS, WITHIN_DISTANCE, Variant, by_name, offered)
 
 __all__ = ["VariantScorer", "SCORERS", "METHODS", "DIFFS", "TIE_RULES", "DEFAULT_K",
            "K_OF_TASK", "TAKE_TIES", "TAKE_CONVENTION", "CONVENTIONS",

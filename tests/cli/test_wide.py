@@ -5,7 +5,7 @@ import pytest
 
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core import relieff
-from orangecontrib.relief.core.swrf import swrfstar
+from orangecontrib.relief.core.variants.swrf import swrfstar
 from orangecontrib.relief.readers import extras
 from tests.readers.conftest import genotypes_and_class, write_bed
 

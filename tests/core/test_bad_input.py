@@ -429,7 +429,7 @@ def wrapped_data():
 
 def turf_outcome(score):
     """TuRF's scores: the fifth attribute's, the others' order."""
-    from orangecontrib.relief.core.turf import turf
+    from orangecontrib.relief.core.variants.turf import turf
     X, y = wrapped_data()
     scores = turf(score, X, y, fraction=0.5).scores
     rest = np.delete(scores, 4)
@@ -440,7 +440,7 @@ def turf_outcome(score):
 def permutation_outcome(score):
     """The permutation test's weight and p-value of the fifth attribute,
     the others' p-values."""
-    from orangecontrib.relief.core.significance import permutation_test
+    from orangecontrib.relief.core.analysis.significance import permutation_test
     X, y = wrapped_data()
     observed, p = permutation_test(lambda target: score(X, target), y,
                                    n_permutations=9)

@@ -8,8 +8,8 @@ from numpy.testing import assert_array_equal
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import (prepared, relief, relieff,
-                                                  rrelieff)
+from orangecontrib.relief.core.variants.estimators import (prepared, relief, relieff,
+                                                           rrelieff)
 from orangecontrib.relief.core.engines.compiled.search_tables import (
     join_positions, take_positions)
 from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK
@@ -19,7 +19,7 @@ from orangecontrib.relief.core.engines.compiled.neighbours.search import (_all_p
                                                           _references)
 from orangecontrib.relief.core.options import DIFF, T_DIFF, T_EQ
 from orangecontrib.relief.core.progress import Interrupted
-from orangecontrib.relief.core.streaming import relieff_streaming
+from orangecontrib.relief.core.variants.streaming import relieff_streaming
 from tests.core.test_streaming import data
 
 

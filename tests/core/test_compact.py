@@ -20,10 +20,10 @@ from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.engines.compiled.neighbours import (
     wide as compiled_wide)
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import relieff, rrelieff
-from orangecontrib.relief.core.surf import multisurf
+from orangecontrib.relief.core.variants.estimators import relieff, rrelieff
+from orangecontrib.relief.core.variants.surf import multisurf
 from orangecontrib.relief.core.tables import LINEAR
-from orangecontrib.relief.core.turf import turf, turf_relieff
+from orangecontrib.relief.core.variants.turf import turf, turf_relieff
 from tests.core.engines import each_engine
 from tests.variants import each_variant_task, rng_of, taken
 

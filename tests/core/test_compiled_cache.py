@@ -87,7 +87,7 @@ def test_an_edit_outside_the_kernels_keeps_them(tmp_path):
     core = copy_of_the_core(tmp_path / "copy")
     cache = tmp_path / "cache"
     assert run(core, cache)["loaded"] == 0
-    stability = core / "stability.py"
+    stability = core / "analysis" / "stability.py"
     stability.write_text(stability.read_text() + "\nEDITED = True\n")
     after = run(core, cache)
     assert Path(after["module"]).is_relative_to(core)
@@ -109,12 +109,21 @@ def edited(core, relative, text="\nEDITED = True\n"):
 
 
 @pytest.mark.parametrize("relative", [
-    "stability.py", "estimators.py", "variants.py", "warmup.py",
+    "analysis/stability.py", "variants/estimators.py", "registry.py", "warmup.py",
     "engines/vectorised/rules.py", "engines/interface.py"])
 def test_a_module_no_kernel_imports_is_no_key(tmp_path, relative):
     core = copy_of_the_core(tmp_path / "copy")
     assert edited(core, relative) == digest(copy_of_the_core(
         tmp_path / "original"))
+
+
+def test_moving_a_module_no_kernel_imports_keeps_the_key(tmp_path):
+    """The key names the kernels' sources, not the core's layout: a
+    module no kernel imports moved to another folder keeps the kernels."""
+    core = copy_of_the_core(tmp_path / "copy")
+    before = digest(core)
+    (core / "variants" / "surf.py").rename(core / "analysis" / "surf.py")
+    assert digest(core) == before
 
 
 @pytest.mark.parametrize("relative", [
@@ -132,10 +141,10 @@ def test_the_key_follows_the_imports(tmp_path):
     (directly or through another), not because a list names it."""
     core = copy_of_the_core(tmp_path / "copy")
     sources = kernel_cache.kernel_sources(core)
-    assert core / "stability.py" not in sources
+    assert core / "analysis" / "stability.py" not in sources
     assert core / "formulas" / "stir.py" in sources  # through rules/surf.py
     edited(core, "engines/compiled/streamed.py",
-           "\n\ndef _uses():\n    from ...stability import ranks\n")
-    assert core / "stability.py" in kernel_cache.kernel_sources(core)
+           "\n\ndef _uses():\n    from ...analysis.stability import ranks\n")
+    assert core / "analysis" / "stability.py" in kernel_cache.kernel_sources(core)
     before = digest(core)
-    assert edited(core, "stability.py") != before
+    assert edited(core, "analysis/stability.py") != before

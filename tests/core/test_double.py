@@ -17,8 +17,9 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import ReliefInputError, prepare, relieff
-from orangecontrib.relief.core.double import (
-    DEFAULT_S, area_below, content_order, drelieff, pdrelieff, solve_s)
+from orangecontrib.relief.core.variants.double import (DEFAULT_S, area_below,
+                                                       content_order, drelieff,
+                                                       pdrelieff, solve_s)
 from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import double as slow

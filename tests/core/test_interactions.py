@@ -1,5 +1,5 @@
-"""The Relief interaction map (core.interactions, over the pairs of
-core.neighbour_pairs) against its literal definition
+"""The Relief interaction map (core.networks.interactions, over the pairs of
+core.networks.neighbour_pairs) against its literal definition
 (tests.reference.interactions), the weights its pairs give, known answers
 (XOR, main effects alone, the ReBATE file's interacting pair) and its
 checks."""
@@ -11,12 +11,15 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core import relieff, rrelieff, surf
+from orangecontrib.relief.core import relieff, rrelieff
+from orangecontrib.relief.core.variants import surf
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.interactions import (
-    clustered_order, interaction_map, pair_weights, strongest_pairs)
-from orangecontrib.relief.core.neighbour_pairs import method_pairs
+from orangecontrib.relief.core.networks.interactions import (clustered_order,
+                                                             interaction_map,
+                                                             pair_weights,
+                                                             strongest_pairs)
+from orangecontrib.relief.core.networks.neighbour_pairs import method_pairs
 from tests.core.engines import each_engine
 from tests.core.test_thread_count import threads
 from tests.reference import interactions as ref

@@ -1,4 +1,4 @@
-"""Iter (core.iterative) around every variant that weights its distance:
+"""Iter (core.variants.iterative) around every variant that weights its distance:
 its rounds by hand, against the slow literal reference
 (tests.reference.iterative) on each engine, against scikit-rebate 0.8.4's
 ``Iter`` (small tables and the shipped GAMETES file), row order, narrow
@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief.core import estimators
+from orangecontrib.relief.core.variants import estimators
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.iterative import (
-    CONVERGED, LAST_ROUND, NO_WEIGHT, distance_weights_of, iterate,
-    iterated)
-from orangecontrib.relief.core.variants import VARIANTS, by_name
+from orangecontrib.relief.core.variants.iterative import (CONVERGED, LAST_ROUND,
+                                                          NO_WEIGHT,
+                                                          distance_weights_of, iterate,
+                                                          iterated)
+from orangecontrib.relief.core.registry import VARIANTS, by_name
 from tests.core.engines import each_engine
 from tests.core.test_surf import random_data
 from tests.core.test_swrf import gametes
@@ -304,13 +305,15 @@ def test_the_rounds_prepare_the_data_once(name, monkeypatch):
     a later call prepares its own."""
     X, y, discrete = random_data(3, n=30)
     calls = []
-    for step in ("prepare", "read"):  # float64 tables, narrow data
-        original = getattr(estimators, step)
+    # float64 tables (prepare without its checks: the call has made them),
+    # narrow data
+    for owner, step in ((estimators.prepare, "unchecked"), (estimators, "read")):
+        original = getattr(owner, step)
 
         def counted(*args, _original=original, **kwargs):
             calls.append(1)
             return _original(*args, **kwargs)
-        monkeypatch.setattr(estimators, step, counted)
+        monkeypatch.setattr(owner, step, counted)
     result = ours(name, X, y, discrete, max_rounds=4, tol=0)
     assert len(result.rounds) == 4
     assert len(calls) == (1 if name == "ReliefF" else 2)

@@ -1,5 +1,5 @@
 """The label-permutation test of the interaction map
-(core.map_permutations) against its literal definition
+(core.networks.map_permutations) against its literal definition
 (tests.reference.interactions.permutation_p), on XOR and on data without
 any association, its independence of the row order, and its checks."""
 import numpy as np
@@ -8,12 +8,12 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.interactions import (interaction_map,
-                                                    strongest_pairs)
-from orangecontrib.relief.core.map_permutations import co_difference_map
-from orangecontrib.relief.core.neighbour_pairs import (fixed_by_attributes,
-                                                       method_pairs,
-                                                       relabelled)
+from orangecontrib.relief.core.networks.interactions import (interaction_map,
+                                                             strongest_pairs)
+from orangecontrib.relief.core.networks.map_permutations import co_difference_map
+from orangecontrib.relief.core.networks.neighbour_pairs import (fixed_by_attributes,
+                                                                method_pairs,
+                                                                relabelled)
 from tests.core.engines import each_engine
 from tests.core.test_interactions import mixed, tied, xor
 from tests.reference import interactions as ref

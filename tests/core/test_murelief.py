@@ -1,4 +1,4 @@
-"""mu-Relief (core.murelief) against the slow literal reference
+"""mu-Relief (core.variants.murelief) against the slow literal reference
 (tests.reference.relief.murelief) on each engine, against scikit-rebate
 0.8.4 with its convention (small tables and the shipped GAMETES file, k =
 10 and 100), and its checks.
@@ -10,8 +10,8 @@ from numpy.testing import assert_allclose
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import prepared
-from orangecontrib.relief.core.murelief import murelief
+from orangecontrib.relief.core.variants.estimators import prepared
+from orangecontrib.relief.core.variants.murelief import murelief
 from tests.core.engines import each_engine
 from tests.core.test_surf import random_data
 from tests.core.test_swrf import gametes, small_tables

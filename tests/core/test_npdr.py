@@ -1,4 +1,4 @@
-"""NPDR (core.npdr, core.npdr_net) against the slow literal reference
+"""NPDR (core.variants.npdr, core.variants.npdr_net) against the slow literal reference
 (tests.reference.npdr), between the engines to the bit, against the
 authors' R package on two files of the ReBATE benchmark, on a confounder,
 and its checks."""
@@ -15,9 +15,9 @@ from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import (ConvergenceWarning,
                                               ReliefInputError)
 from orangecontrib.relief.core.formulas import npdr as formulas
-from orangecontrib.relief.core.npdr import npdr, npdr_columns
-from orangecontrib.relief.core.npdr_net import npdr_net
-from orangecontrib.relief.core.significance import adjust
+from orangecontrib.relief.core.variants.npdr import npdr, npdr_columns
+from orangecontrib.relief.core.variants.npdr_net import npdr_net
+from orangecontrib.relief.core.analysis.significance import adjust
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import npdr as ref
 

@@ -2,7 +2,7 @@
 
 Part 1 checks the reference itself on tiny examples computed by hand from
 the formulas of the papers. Part 2 compares every registered variant
-(orangecontrib.relief.core.variants, on each task it handles), on each
+(orangecontrib.relief.core.registry, on each task it handles), on each
 engine, with its literal reference (tests/reference) on many small random
 data sets (agreement to 1e-6 absolute): a new variant gets these cases by
 its registry entry alone.

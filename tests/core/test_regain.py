@@ -1,5 +1,5 @@
-"""reGAIN (core.regain, on core.glm) and EpistasisRank / EpistasisKatz
-(core.epistasis_rank) against the authors' R code run as it is
+"""reGAIN (core.networks.regain, on core.networks.glm) and EpistasisRank / EpistasisKatz
+(core.networks.epistasis_rank) against the authors' R code run as it is
 (tests/data/regain), against literal references (tests.reference.network),
 and their checks."""
 import gzip
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core.epistasis_rank import (epistasis_katz,
-                                                      epistasis_rank)
+from orangecontrib.relief.core.networks.epistasis_rank import (epistasis_katz,
+                                                               epistasis_rank)
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.regain import regain
+from orangecontrib.relief.core.networks.regain import regain
 from tests.reference import network as ref
 
 DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data")

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief.core import swrf
+from orangecontrib.relief.core.variants import swrf
 from orangecontrib.relief.core.engines import forced
-from orangecontrib.relief.core.iterative import iterated
-from orangecontrib.relief.core.murelief import murelief
-from orangecontrib.relief.core.variants import by_name
+from orangecontrib.relief.core.variants.iterative import iterated
+from orangecontrib.relief.core.variants.murelief import murelief
+from orangecontrib.relief.core.registry import by_name
 from tests.core.engines import each_engine
 
 DATA = Path(__file__).parent.parent / "data" / "scikit-rebate"

@@ -5,11 +5,11 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.selection_curve import (count_grid,
-                                                       one_standard_error,
-                                                       selection_curve,
-                                                       turf_sizes)
-from orangecontrib.relief.core.turf import turf
+from orangecontrib.relief.core.analysis.selection_curve import (count_grid,
+                                                                one_standard_error,
+                                                                selection_curve,
+                                                                turf_sizes)
+from orangecontrib.relief.core.variants.turf import turf
 
 
 def test_the_grid_has_every_small_count_then_a_log_scale():

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.stats import ttest_ind
 
-from orangecontrib.relief.core import estimators, significance, surf
+from orangecontrib.relief.core.variants import estimators, surf
+from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.generators import modulo
 from orangecontrib.relief.core.engines import forced

@@ -5,7 +5,7 @@ import pytest
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import relief, relieff
+from orangecontrib.relief.core.variants.estimators import relief, relieff
 from orangecontrib.relief.core.steps import (STAGES, Lesson, ReliefSteps,
                                              references)
 from orangecontrib.relief.core.formulas.diffs import pair_diffs

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core import significance
+from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.options import PARAMETERS
@@ -227,7 +227,7 @@ def test_gametes_interaction_is_significant_as_in_r(neighbourhood):
 
 
 def test_the_score_is_the_method_weight():
-    from orangecontrib.relief.core import estimators, surf
+    from orangecontrib.relief.core.variants import estimators, surf
 
     rng = np.random.default_rng(5)
     X, y = rng.random((40, 4)), (np.arange(40) % 3).astype(float)

@@ -1,12 +1,12 @@
-"""ReliefF streamed from disk (core.streaming) against ReliefF in memory."""
+"""ReliefF streamed from disk (core.variants.streaming) against ReliefF in memory."""
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import relieff
-from orangecontrib.relief.core.streaming import relieff_streaming
+from orangecontrib.relief.core.variants.estimators import relieff
+from orangecontrib.relief.core.variants.streaming import relieff_streaming
 from tests.core.engines import each_engine
 
 
@@ -249,7 +249,7 @@ def test_relieff_streams_a_memmap_or_path_with_sampled_references(
     the rows a chunk at a time (never the in-memory preparation) and gives
     the in-memory weights; with missing values, or every instance a
     reference, it reads the data into memory."""
-    from orangecontrib.relief.core import estimators
+    from orangecontrib.relief.core.variants import estimators
     X, y, discrete = data(9, n=120, n_classes=2)
     path = tmp_path / "data.npy"
     np.save(path, X)

@@ -1,4 +1,4 @@
-"""Relief of subsets from one neighbour search (core.subset_relief) against
+"""Relief of subsets from one neighbour search (core.analysis.subset_relief) against
 the slow literal estimators on the subset with the whole data's diffs."""
 import numpy as np
 import pytest
@@ -6,8 +6,8 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import relief, relieff, rrelieff
-from orangecontrib.relief.core.subset_relief import SubsetRelief, list_length
+from orangecontrib.relief.core.variants.estimators import relief, relieff, rrelieff
+from orangecontrib.relief.core.analysis.subset_relief import SubsetRelief, list_length
 from tests.core.engines import each_engine
 from tests.reference.subsets import subset_relieff, subset_rrelieff
 

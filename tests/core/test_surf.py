@@ -1,4 +1,4 @@
-"""The SURF family (core.surf) against the slow literal reference
+"""The SURF family (core.variants.surf) against the slow literal reference
 (tests.reference.surf), between the engines, against scikit-rebate and
 fast-select where the definitions agree, on interactions, its invariances
 and its checks.
@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core import estimators, surf
+from orangecontrib.relief.core.variants import estimators, surf
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.estimators import reference_instances
+from orangecontrib.relief.core.variants.estimators import reference_instances
 from orangecontrib.relief.core.generators import modulo, parity
 from orangecontrib.relief.core.formulas.neighbourhoods import SIGMAS
 from tests.core.engines import each_engine, on_each_engine

@@ -1,5 +1,5 @@
-"""Survival NPDR (core.survival_npdr, its penalised fit core.survival_npdr_net,
-core.kaplan_meier) against the
+"""Survival NPDR (core.variants.survival_npdr, its penalised fit
+core.variants.survival_npdr_net, core.variants.kaplan_meier) against the
 authors' R code on a simulated data set, against the slow literal
 reference (tests.reference.survival_npdr), and its checks."""
 import csv
@@ -13,9 +13,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy.optimize import minimize
 
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.kaplan_meier import conditional_mean_times
-from orangecontrib.relief.core.survival_npdr import survival_npdr
-from orangecontrib.relief.core.survival_npdr_net import survival_npdr_net
+from orangecontrib.relief.core.variants.kaplan_meier import conditional_mean_times
+from orangecontrib.relief.core.variants.survival_npdr import survival_npdr
+from orangecontrib.relief.core.variants.survival_npdr_net import survival_npdr_net
 from tests.reference import npdr as npdr_ref
 from tests.reference import survival_npdr as ref
 

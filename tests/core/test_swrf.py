@@ -1,4 +1,4 @@
-"""The SWRF family (core.swrf) against the slow literal reference
+"""The SWRF family (core.variants.swrf) against the slow literal reference
 (tests.reference.swrf) on each engine, against scikit-rebate 0.8.4 with its
 convention (small data and the shipped GAMETES file), its sigmoid and its
 checks.
@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from orangecontrib.relief.core import significance, swrf
+from orangecontrib.relief.core.analysis import significance
+from orangecontrib.relief.core.variants import swrf
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.formulas.neighbourhoods import (

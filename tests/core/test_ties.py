@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core import engines, estimators, neighbours
+from orangecontrib.relief.core import engines, neighbours
+from orangecontrib.relief.core.variants import estimators
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.neighbours import Neighbours
 from orangecontrib.relief.core.prepare import prepare

@@ -1,4 +1,4 @@
-"""The registry of variants (core.variants): every entry is complete and
+"""The registry of variants (core.registry): every entry is complete and
 callable as declared (tests/test_matrices.py checks that every variant is
 in every cross-cutting matrix)."""
 import inspect
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.variants import (
-    K_NEAREST, TASKS, VARIANTS, WITHIN_DISTANCE, by_name, offered)
+from orangecontrib.relief.core.registry import (K_NEAREST, TASKS, VARIANTS,
+                                                WITHIN_DISTANCE, by_name, offered)
 from tests.variants import each_variant, each_variant_task, literal, rng_of
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief import core
-from orangecontrib.relief.core import surf
+from orangecontrib.relief.core.variants import surf
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.engines.vectorised import (neighbours, sums,
                                                         threads)

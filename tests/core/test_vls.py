@@ -1,4 +1,4 @@
-"""VLSRelief (core.vls): the subsets' guarantees, the largest weight of
+"""VLSRelief (core.variants.vls): the subsets' guarantees, the largest weight of
 each attribute, the pair an epistatic problem hides in noise, and the
 checks."""
 import itertools
@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
-from orangecontrib.relief.core import estimators
+from orangecontrib.relief.core.variants import estimators
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.generators import modulo
-from orangecontrib.relief.core.vls import (default_subset_size, vls,
-                                           vls_relieff, vls_subsets)
+from orangecontrib.relief.core.variants.vls import (default_subset_size, vls,
+                                                    vls_relieff, vls_subsets)
 from tests.reference.vls import subsets as literal_subsets
 
 

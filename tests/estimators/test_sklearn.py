@@ -15,7 +15,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from orangecontrib.relief import sklearn as selectors
-from orangecontrib.relief.core import estimators, significance, surf
+from orangecontrib.relief.core.variants import estimators, surf
+from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.errors import ReliefInputError
 from tests.degenerate_evidence import CASES, degenerate
 
@@ -344,8 +345,8 @@ def test_narrow_and_sparse_features_kept_as_they_are():
 
 
 def test_iter_is_the_cores_rounds_of_the_wrapped_variant():
-    from orangecontrib.relief.core.iterative import iterated
-    from orangecontrib.relief.core.variants import by_name
+    from orangecontrib.relief.core.variants.iterative import iterated
+    from orangecontrib.relief.core.registry import by_name
 
     X, y = interaction()
     cases = [(selectors.Iter(selectors.ReliefF(k_nearest=5), absolute=True,

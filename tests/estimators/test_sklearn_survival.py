@@ -10,7 +10,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from orangecontrib.relief.core.survival_npdr import survival_npdr
+from orangecontrib.relief.core.variants.survival_npdr import survival_npdr
 from orangecontrib.relief.sklearn import SurvivalNPDR
 
 #: scikit-survival's structured target (Surv.from_arrays(event, time))

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from orangecontrib.relief.core import estimators, surf, swrf
-from orangecontrib.relief.core.murelief import murelief
-from orangecontrib.relief.core.npdr import npdr
+from orangecontrib.relief.core.variants import estimators, surf, swrf
+from orangecontrib.relief.core.variants.murelief import murelief
+from orangecontrib.relief.core.variants.npdr import npdr
 from orangecontrib.relief.core.progress import Interrupted
-from orangecontrib.relief.core.turf import turf
+from orangecontrib.relief.core.variants.turf import turf
 from orangecontrib.relief.experiments import peers
 from orangecontrib.relief.experiments import rebate
 

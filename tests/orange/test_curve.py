@@ -10,8 +10,8 @@ from Orange.regression import LinearRegressionLearner
 from Orange.preprocess.score import InfoGain
 
 from orangecontrib.relief import MultiSURF, ReliefF, TuRF
-from orangecontrib.relief.core.resampling import draw_folds
-from orangecontrib.relief.core.selection_curve import turf_sizes
+from orangecontrib.relief.core.analysis.resampling import draw_folds
+from orangecontrib.relief.core.analysis.selection_curve import turf_sizes
 from orangecontrib.relief.curve import (evaluate_fold, fold_ranking,
                                         selection_curve)
 from orangecontrib.relief.datasets import path

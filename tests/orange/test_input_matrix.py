@@ -3,7 +3,7 @@
 Each case ends in a ValueError (ReliefInputError is one) whose message is a
 sentence, or in finite weights (a selection, a model) of the right size;
 the table is never modified.  A scorer's weights are those of its variant
-in the core (:mod:`orangecontrib.relief.core.variants`) on the table's
+in the core (:mod:`orangecontrib.relief.core.registry`) on the table's
 arrays, read off directly, and it refuses what the core refuses.  Each
 table draws its values from a seed of its own name.
 """

@@ -6,7 +6,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from Orange.data import DiscreteVariable, Domain, Table
 
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.core.interactions import interaction_map
+from orangecontrib.relief.core.networks.interactions import interaction_map
 from orangecontrib.relief.interactions import (heat_map_figure,
                                                interactions, pairs_table)
 

@@ -10,8 +10,8 @@ from Orange.preprocess.score import InfoGain
 from orangecontrib.relief import (Iter, MultiSURF, MultiSWRF, RankScorer,
                                   ReliefF, RReliefF, TuRF)
 from orangecontrib.relief.arrays import table_arrays
-from orangecontrib.relief.core.iterative import LAST_ROUND, iterated
-from orangecontrib.relief.core.variants import by_name
+from orangecontrib.relief.core.variants.iterative import LAST_ROUND, iterated
+from orangecontrib.relief.core.registry import by_name
 from orangecontrib.relief.datasets import path
 
 

@@ -7,7 +7,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from Orange.evaluation import CA, CrossValidation
 
 from orangecontrib.relief import ClassDependentKNNLearner
-from orangecontrib.relief.core.classdep import cdrelief
+from orangecontrib.relief.core.variants.classdep import cdrelief
 from orangecontrib.relief.knn import (ClassDependentKNNModel,
                                       fit_class_weights, predict_votes)
 from tests.reference import classdep as slow

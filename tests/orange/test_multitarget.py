@@ -10,8 +10,8 @@ from sklearn.base import clone
 from orangecontrib.relief import SelectReliefFeatures
 from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.core.multitarget import (relieff_multilabel,
-                                                   rrelieff_multitarget)
+from orangecontrib.relief.core.variants.multitarget import (relieff_multilabel,
+                                                            rrelieff_multitarget)
 from orangecontrib.relief.multitarget import (MultiLabelReliefF,
                                               MultiTargetRReliefF,
                                               target_scorer)

@@ -11,7 +11,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 from orangecontrib.relief import NPDR, MultiSURF, SelectReliefFeatures
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core.errors import ConvergenceWarning
-from orangecontrib.relief.core.npdr import npdr
+from orangecontrib.relief.core.variants.npdr import npdr
 from orangecontrib.relief.scorers import convergence_note
 from orangecontrib.relief.significance import Significance
 from orangecontrib.relief.sklearn import NPDR as NPDRSelector

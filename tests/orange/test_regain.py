@@ -7,10 +7,10 @@ from numpy.testing import assert_allclose, assert_array_equal
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.core.epistasis_rank import (epistasis_katz,
-                                                      epistasis_rank)
-from orangecontrib.relief.core.interactions import adjusted
-from orangecontrib.relief.core.regain import regain
+from orangecontrib.relief.core.networks.epistasis_rank import (epistasis_katz,
+                                                               epistasis_rank)
+from orangecontrib.relief.core.networks.interactions import adjusted
+from orangecontrib.relief.core.networks.regain import regain
 from orangecontrib.relief.interactions import interactions
 from orangecontrib.relief.regain import (ranking_table, regain_figure,
                                          regain_network, regain_pairs_table)

@@ -13,7 +13,7 @@ from orangecontrib.relief import (CDRelief, DReliefF, IWCDRelief, PDReliefF,
                                   ReliefF, scorers)
 from orangecontrib.relief.arrays import TableArrays
 from orangecontrib.relief.core import drelieff, pdrelieff
-from orangecontrib.relief.core.classdep import cdrelief, iwcdrelief
+from orangecontrib.relief.core.variants.classdep import cdrelief, iwcdrelief
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.variants import (
     DEFAULT_K, METHODS, SCORERS, fitting_methods, make_scorer)

@@ -7,7 +7,7 @@ from Orange.classification import LogisticRegressionLearner
 from Orange.preprocess.score import InfoGain
 
 from orangecontrib.relief import MultiSURF, ReliefF, RReliefF
-from orangecontrib.relief.core.subset_relief import SubsetRelief
+from orangecontrib.relief.core.analysis.subset_relief import SubsetRelief
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.stability import (STABILITY_COLUMNS,
                                             ranking_stability,

@@ -13,7 +13,7 @@ from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.cli.rank import format_ranking
-from orangecontrib.relief.core import significance
+from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.significance import SignificanceResult
 from orangecontrib.relief.variants import make_scorer
 from tests.variants import each_stir_variant, taken

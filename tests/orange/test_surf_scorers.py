@@ -15,8 +15,8 @@ from orangecontrib.relief import (SURF, MultiSURF, MultiSURFstar, RankScorer,
                                   ReliefF, Significance, SURFstar, TuRF)
 from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.core import estimators, surf
-from orangecontrib.relief.core.turf import turf
+from orangecontrib.relief.core.variants import estimators, surf
+from orangecontrib.relief.core.variants.turf import turf
 
 HOUSING = os.path.join(os.path.dirname(Orange.__file__), "datasets",
                        "housing.tab")

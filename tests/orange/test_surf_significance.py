@@ -10,7 +10,8 @@ import Orange
 from orangecontrib.relief import (MultiSURF, MultiSWRF, ReliefF, RReliefF,
                                   Significance, TuRF)
 from orangecontrib.relief.arrays import table_arrays
-from orangecontrib.relief.core import significance, surf
+from orangecontrib.relief.core.analysis import significance
+from orangecontrib.relief.core.variants import surf
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.variants import make_scorer
 from tests.degenerate_evidence import CASES, degenerate_table

@@ -11,7 +11,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
 from orangecontrib.relief import SurvivalNPDR, sklearn
 from orangecontrib.relief.cli import main
-from orangecontrib.relief.core.survival_npdr import survival_npdr
+from orangecontrib.relief.core.variants.survival_npdr import survival_npdr
 
 SIMULATED = os.path.join(os.path.dirname(__file__), os.pardir, "data",
                          "survival", "survival_sim.csv")

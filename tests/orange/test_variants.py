@@ -1,4 +1,4 @@
-"""The Orange layer reads the registry of variants (core.variants): every
+"""The Orange layer reads the registry of variants (core.registry): every
 variant has its scorer, exported by the package, and its scikit-learn
 selector where it names one; the command line offers the variants the
 registry offers, in its order (the Relief widget too:
@@ -8,7 +8,7 @@ from Orange.data import ContinuousVariable, DiscreteVariable
 import orangecontrib.relief as package
 from orangecontrib.relief import sklearn as selectors
 from orangecontrib.relief.cli import build_parser
-from orangecontrib.relief.core.variants import VARIANTS, offered
+from orangecontrib.relief.core.registry import VARIANTS, offered
 from orangecontrib.relief.variants import METHODS, SCORERS, VariantScorer
 from tests.variants import each_variant
 
@@ -32,8 +32,8 @@ def test_every_selector_computes_the_variant_that_names_it():
     named = {variant.selector: variant for variant in VARIANTS
              if variant.selector is not None}
     # Iter wraps the variant of the selector it is given; the selectors
-    # of several targets compute the estimators of core.multitarget, and
-    # SurvivalNPDR core.survival_npdr, of a survival target
+    # of several targets compute the estimators of core.variants.multitarget, and
+    # SurvivalNPDR core.variants.survival_npdr, of a survival target
     exported = set(selectors.__all__) - {"ReliefSelector", "Iter",
                                          "MultiTargetRReliefF",
                                          "MultiLabelReliefF", "SurvivalNPDR"}

@@ -7,8 +7,8 @@ from Orange.preprocess.score import InfoGain
 
 from orangecontrib.relief import VLS, MultiSURF, ReliefF
 from orangecontrib.relief.arrays import table_arrays
-from orangecontrib.relief.core import surf
-from orangecontrib.relief.core.vls import vls_relieff, vls_rounds
+from orangecontrib.relief.core.variants import surf
+from orangecontrib.relief.core.variants.vls import vls_relieff, vls_rounds
 from orangecontrib.relief.datasets import path
 
 

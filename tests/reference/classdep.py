@@ -1,6 +1,6 @@
 """Slow, literal reference implementations of CDRelief and IWCDRelief.
 
-An independent check of ``orangecontrib.relief.core.classdep``, written from
+An independent check of ``orangecontrib.relief.core.variants.classdep``, written from
 eq. 1 and 4-6 of Qiu & He (2019) and the algorithm of their section 3.2,
 with the package's diff conventions (the diff, distance and nearest
 functions of :mod:`tests.reference.relief`: plain Python floats, no numba,

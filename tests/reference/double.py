@@ -1,9 +1,9 @@
 """Slow, literal dReliefF and pdReliefF (Prat & Belanche 2006, section 3).
 
-An independent check of ``orangecontrib.relief.core.double``, written as the
+An independent check of ``orangecontrib.relief.core.variants.double``, written as the
 paper reads, on top of the literal diff / distance / nearest-neighbour
 functions of :mod:`tests.reference.relief` (Python floats, no numba).  The
-choices the paper leaves open are the ones documented in ``core/double.py``:
+choices the paper leaves open are the ones documented in ``core/variants/double.py``:
 
 * reference number t = 0, 1, ..., m-1 (t = references already processed);
 * W[A]_t = (sum of the first t ReliefF updates) / t;

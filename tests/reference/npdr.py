@@ -220,7 +220,7 @@ def npdr_coefficients(X, y, discrete=None, *, task="classification",
                       deviation="population", diff="linear", t_eq=0.04,
                       t_diff=0.1, **_):
     """The coefficient of every attribute over MultiSURF's pairs, called
-    as the registry's estimator (``core.npdr.npdr_coefficients``)."""
+    as the registry's estimator (``core.variants.npdr.npdr_coefficients``)."""
     (coefficients, *_), _ = npdr(
         X, y, discrete, regression=task == "regression", method="multisurf",
         ddof=1 if deviation == "sample" else 0, diff_kind=diff, t_eq=t_eq,

@@ -4,7 +4,7 @@
 each on its own (the distances over the subset's attributes only), and
 give every attribute the largest of the weights it got in the subsets that
 hold it.  The subsets are the package's documented design
-(``orangecontrib.relief.core.vls``): the attributes shuffled by
+(``orangecontrib.relief.core.variants.vls``): the attributes shuffled by
 ``numpy.random.default_rng(seed).permutation``, cut into runs whose
 lengths differ by at most one; with pair coverage every two runs of at
 most s // 2 form a subset, so that any two attributes meet in one;

@@ -4,7 +4,7 @@ from Orange.data import Table
 from Orange.widgets.tests import base  # (the module: pytest would collect
 # an imported WidgetTest class as a test case of its own)
 
-from orangecontrib.relief.core.classdep import UPDATES
+from orangecontrib.relief.core.variants.classdep import UPDATES
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.knn import METHODS
 from orangecontrib.relief.rank import ClassDependentRankScorer
@@ -77,7 +77,7 @@ class TestOWClassDependentKNN(base.WidgetTest, base.WidgetLearnerTestMixin):
         self.send_signal(widget.Inputs.data, data, widget=widget)
         self.wait_until_finished(widget=widget)
         model = self.get_output(widget.Outputs.model, widget=widget)
-        from orangecontrib.relief.core.weighted_knn import THRESHOLDS
+        from orangecontrib.relief.core.analysis.weighted_knn import THRESHOLDS
         self.assertTrue(model.threshold in THRESHOLDS
                         or (model.threshold is None
                             and model.method == "none"))

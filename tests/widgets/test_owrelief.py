@@ -14,7 +14,7 @@ from orangecontrib.relief import (DReliefF, Iter, MultiSWRFstar, MuRelief,
                                   NPDR, PDReliefF, Relief, ReliefF, RReliefF)
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import Interrupted
-from orangecontrib.relief.core.variants import offered
+from orangecontrib.relief.core.registry import offered
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.multitarget import (MultiLabelReliefF,
                                               MultiTargetRReliefF)

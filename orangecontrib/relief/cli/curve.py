@@ -86,7 +86,7 @@ def format_curve(curve):
 
 def run_curve(args):
     """Compute the curve of `args.file`, print it and draw it."""
-    from orangecontrib.relief.core.variants import by_name
+    from orangecontrib.relief.core.registry import by_name
     from orangecontrib.relief.curve import curve_figure, selection_curve
     from orangecontrib.relief.preprocess import SelectReliefFeatures
     from orangecontrib.relief.variants import make_scorer

@@ -16,8 +16,8 @@ DEFAULT_PAIRS = 10
 
 def add_interactions_command(subparsers):
     """Register ``orange-relief interactions``."""
-    from orangecontrib.relief.core.interactions import TOP_K
-    from orangecontrib.relief.core.neighbour_pairs import METHODS
+    from orangecontrib.relief.core.networks.interactions import TOP_K
+    from orangecontrib.relief.core.networks.neighbour_pairs import METHODS
     from orangecontrib.relief.core.options import (ADJUSTMENT,
                                                    N_PERMUTATIONS, PARAMETERS,
                                                    RANDOM_STATE)
@@ -111,7 +111,7 @@ def format_pairs(found, count):
     :class:`...interactions.TableInteractions`): the two attributes, the
     interaction, the co-difference and, where tested, t (of the t test),
     p and q."""
-    from orangecontrib.relief.core.interactions import strongest_pairs
+    from orangecontrib.relief.core.networks.interactions import strongest_pairs
 
     result = found.map
     order = strongest_pairs(result)[:count]
@@ -153,7 +153,7 @@ def test_summary(result, adjustment, seed):
 def too_few_permutations(found, adjustment):
     """Why no pair of the map `found` can have q < 0.05 with its
     permutations, whatever the data, or None."""
-    from orangecontrib.relief.core.significance import permutation_shortfall
+    from orangecontrib.relief.core.analysis.significance import permutation_shortfall
 
     result = found.map
     k = len(found.variables)

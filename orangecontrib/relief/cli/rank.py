@@ -3,7 +3,7 @@ import sys
 import time
 
 from ..core import engines
-from ..core.significance import STIR_METHODS, STIR_PARTS
+from ..core.analysis.significance import STIR_METHODS, STIR_PARTS
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
                      input_error, level, load_table, non_negative_int,
                      option_names, positive_int, share, timed, two_or_more,
@@ -283,7 +283,7 @@ def format_ranking(names, weights, top=None, tested=None, stable=None,
     with `tested` (a SignificanceResult) also p, q and a mark of the
     significant attributes; with `stable` (a RankingStability) how often
     each was selected, its median rank and its rank interval."""
-    from orangecontrib.relief.core.threshold import best_first
+    from orangecontrib.relief.core.analysis.threshold import best_first
 
     order = best_first(weights, absolute)[:top]  # no weight (NaN) last
     names = [names[i] for i in order]
@@ -400,7 +400,7 @@ def check_needed_options(args):
 def too_few_permutations(tester, n_attributes):
     """A warning if no attribute can be significant with `tester`'s
     permutations, whatever the data; None if one can."""
-    from orangecontrib.relief.core.significance import permutation_shortfall
+    from orangecontrib.relief.core.analysis.significance import permutation_shortfall
 
     shortfall = permutation_shortfall(n_attributes, tester.n_permutations,
                                       tester.alpha, tester.adjustment)
@@ -417,8 +417,8 @@ def too_few_permutations(tester, n_attributes):
 
 def run_rank(args):
     """Score the data of `args.file` and print the ranking and a summary."""
-    from orangecontrib.relief.core.significance import (pairs_caveat,
-                                                        stir_caveat)
+    from orangecontrib.relief.core.analysis.significance import (pairs_caveat,
+                                                                 stir_caveat)
     from orangecontrib.relief.core.options import RANDOM_STATE
     from orangecontrib.relief.scorers import Absolute
     from orangecontrib.relief.significance import Significance
@@ -529,7 +529,7 @@ def engine_line(table, method, args):
     to say: small data, a forced engine), with its estimated time where
     the vectorised one answers a long run: the weights, a resample of
     --stability each."""
-    from orangecontrib.relief.core.variants import by_name
+    from orangecontrib.relief.core.registry import by_name
 
     parts = by_name(method).parts
     if args.significance == "stir":  # and the parts of STIR's sums

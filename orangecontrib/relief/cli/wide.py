@@ -19,7 +19,7 @@ def choose_wide_method(requested, data):
     and RReliefF for a numeric target."""
     import numpy as np
 
-    from orangecontrib.relief.core.variants import RELIEFF, RRELIEFF, by_name
+    from orangecontrib.relief.core.registry import RELIEFF, RRELIEFF, by_name
     from orangecontrib.relief.variants import METHODS
 
     classes = len(np.unique(data.y[~np.isnan(data.y)]))
@@ -47,7 +47,7 @@ def core_options(method, args):
     """The options of the core's estimator of `method` that ``rank`` sets
     (k only where the variant takes it; CliError where given to one that
     does not)."""
-    from orangecontrib.relief.core.variants import by_name
+    from orangecontrib.relief.core.registry import by_name
     from orangecontrib.relief.variants import DEFAULT_K, no_k
 
     variant = by_name(method)

@@ -9,39 +9,42 @@ engines run the steps behind one interface (:mod:`.engines`,
 :mod:`.engines.compiled`, loaded only when it runs and prepared ahead of
 use, :mod:`.engines.preparation`) and the vectorised one (numpy,
 :mod:`.engines.vectorised`); what both compute is defined once in
-:mod:`.formulas`.  The estimators put the steps together:
-:mod:`.estimators` (Relief, ReliefF, RReliefF), :mod:`.murelief`
-(mu-Relief), :mod:`.double` (dReliefF, pdReliefF), :mod:`.classdep`
-(CDRelief, IWCDRelief), :mod:`.surf` (the SURF family, over the
-distance-threshold neighbourhoods of :mod:`.formulas.neighbourhoods`),
-:mod:`.swrf` (the SWRF family), :mod:`.turf`, :mod:`.iterative` (Iter),
-:mod:`.vls`, :mod:`.npdr` (:mod:`.variants` names each variant's
-estimator), :mod:`.multitarget` (several numeric targets or 0/1
-labels); :mod:`.significance`
-tests the weights (STIR, permutations, adjustments); :mod:`.streaming`
-reads data larger than memory a chunk at a time; :mod:`.subsets` measures
-and searches attribute sets (RFSM, Liu's consistency).  Selection:
-:mod:`.resampling` draws resamples and folds, :mod:`.subset_relief`
-weighs many subsets of the instances from one neighbour search,
-:mod:`.stability` measures how stable a ranking is over resamples and
-:mod:`.selection_curve` how many attributes to keep.  :mod:`.variants`
-declares every variant once (the layers above read it), :mod:`.options`
-every default and check, :mod:`.progress` the progress and cancellation
-idiom.
+:mod:`.formulas`.  The folders follow the pipeline:
+
+* here, the infrastructure every step reads: :mod:`.registry` declares
+  every variant once (the layers above read it), :mod:`.options` every
+  default and check, :mod:`.validation` checks them once where a call
+  enters, :mod:`.progress` the progress and cancellation idiom; step 1
+  (:mod:`.prepare`, :mod:`.targets`, :mod:`.values`, :mod:`.tables`,
+  :mod:`.columns`, :mod:`.sampling`) and what step 2 hands to the rules
+  (:mod:`.neighbours`); :mod:`.steps` shows the steps one reference at a
+  time, :mod:`.generators` makes the papers' artificial problems;
+* :mod:`.variants` -- the estimators, a module per family (Relief,
+  ReliefF and RReliefF in :mod:`.variants.estimators`, the SURF and SWRF
+  families, dReliefF, CDRelief, mu-Relief, NPDR, several targets, TuRF,
+  VLS, Iter);
+* :mod:`.analysis` -- what the weights are used for: choosing attributes,
+  significance (STIR, permutations, adjustments), resampling, stability,
+  the selection curve;
+* :mod:`.networks` -- which attributes act together: the interaction
+  map, reGAIN, EpistasisRank;
+* :mod:`.subsets` -- measures of attribute sets and the searches over
+  them (RFSM, Liu's consistency); :mod:`.compact` -- narrow, sparse and
+  column-block data, never widened.
 """
-from .classdep import ClassDependentRelief, cdrelief, iwcdrelief
-from .double import drelieff, pdrelieff, solve_s
+from .variants.classdep import ClassDependentRelief, cdrelief, iwcdrelief
+from .variants.double import drelieff, pdrelieff, solve_s
 from .errors import ReliefInputError
-from .estimators import (rank_weights, reference_instances, relief, relieff,
-                         rrelieff)
-from .multitarget import (TargetWeights, relieff_multilabel,
-                          rrelieff_multitarget)
+from .variants.estimators import (rank_weights, reference_instances, relief, relieff,
+                                  rrelieff)
+from .variants.multitarget import (TargetWeights, relieff_multilabel,
+                                   rrelieff_multitarget)
 from .neighbours import NeighbourLists, Neighbours
 from .prepare import PreparedData, prepare
 from .progress import Interrupted
 from .subsets import (RFSM, Consistency, SetMeasure, backward_elimination,
                       branch_and_bound, greedy_forward, rfsm_value)
-from .threshold import chebyshev_threshold, select_features
+from .analysis.threshold import chebyshev_threshold, select_features
 
 __all__ = ["ReliefInputError", "Interrupted", "relief", "relieff", "rrelieff",
            "reference_instances", "rank_weights", "prepare", "PreparedData",

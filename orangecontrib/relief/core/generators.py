@@ -86,7 +86,7 @@ BYTES_PER_CELL = 32
 def _check_size(n_rows, n_attributes, rows="n_instances"):
     """ReliefInputError, before anything is drawn, if a table of `n_rows`
     (the parameter `rows`) x `n_attributes` would not fit in this
-    machine's memory (:func:`.estimators.check_memory`)."""
+    machine's memory (:func:`.variants.estimators.check_memory`)."""
     check_memory(f"{rows} x attributes",
                  n_rows * n_attributes * BYTES_PER_CELL)
 

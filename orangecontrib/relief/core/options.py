@@ -58,23 +58,23 @@ DEVIATION = "population"
 
 #: the conventions of the variants scikit-rebate 0.8 added: the add-on's
 #: ("add-on": the SWRF family's every far neighbour by its weighted
-#: similarity and T over distinct pairs, :mod:`.swrf`; mu-Relief's tied
+#: similarity and T over distinct pairs, :mod:`.variants.swrf`; mu-Relief's tied
 #: places shared, the reference never its own neighbour and ReliefF's
-#: priors, :mod:`.murelief`) or scikit-rebate 0.8's ("scikit-rebate")
+#: priors, :mod:`.variants.murelief`) or scikit-rebate 0.8's ("scikit-rebate")
 CONVENTION = "add-on"
 
 #: the share of the remaining attributes TuRF drops each round (scikit-rebate's
 #: default; Moore & White 2007 drop a tenth)
 TURF_FRACTION = 0.5
 
-#: TuRF's rounds (:mod:`.turf`): every one of int(1 / fraction), or
+#: TuRF's rounds (:mod:`.variants.turf`): every one of int(1 / fraction), or
 #: scikit-rebate 0.8.4's, which stop after the first round that leaves at
 #: most n_keep attributes, SKREBATE_N_KEEP unless given (its
 #: ``num_scores_to_return``)
 TURF_SCHEDULE = "every round"
 SKREBATE_N_KEEP = 100
 
-#: Iter (:mod:`.iterative`): at most ITER_ROUNDS fits of the wrapped
+#: Iter (:mod:`.variants.iterative`): at most ITER_ROUNDS fits of the wrapped
 #: variant, stopping once no score moves by ITER_TOL or more, the distance
 #: weights mixed by the Widrow-Hoff rule at the rate ITER_BETA (scikit-rebate
 #: 0.8's max_iter, convergence_threshold and beta); the change measured
@@ -110,7 +110,7 @@ VARIANCE = "population"
 
 #: STIR's pairs: the paper's (False), or as the authors' R package finds
 #: and weighs them (True: pooled misses, its twins, its keep rule;
-#: :mod:`.r_pairs`), for a user who must match a published R analysis
+#: :mod:`.analysis.r_pairs`), for a user who must match a published R analysis
 R_COMPATIBLE = False
 
 #: the fewest instances of every class on which STIR gives a verdict: with
@@ -145,7 +145,7 @@ NPDR_NEIGHBOURHOOD = "multisurf"
 TWINS = "include"
 SCALE = "range"
 
-#: survival NPDR (:mod:`.survival_npdr`): the authors' defaults -- absolute
+#: survival NPDR (:mod:`.variants.survival_npdr`): the authors' defaults -- absolute
 #: diffs, linear fits, censored times as observed, the pairs of unknown
 #: order left out
 SURVIVAL_DIFFS = "absolute"

@@ -16,13 +16,13 @@ t tied candidates share the r places left (each takes r / t of a place,
 :mod:`.formulas.ties`): a step lists them all, each with its share.
 :class:`ReliefSteps` computes one u_r per :meth:`ReliefSteps.step` with
 the estimators' own preparation, neighbour search and update rule
-(:func:`.estimators.prepared`, :func:`.estimators.neighbours_of`, the
-engine's ``relieff_rule``), so that
-:meth:`ReliefSteps.weights` of the steps of R_1 .. R_m is what
-:func:`.estimators.relieff` (or :func:`.estimators.relief`) returns for
-those references: to the last bit when the estimator runs the same engine
-(every call on up to about 1000 instances x 50 attributes), to rounding
-otherwise (:mod:`.engines`).
+(:func:`.variants.estimators.prepared`,
+:func:`.variants.estimators.neighbours_of`, the engine's ``relieff_rule``),
+so that :meth:`ReliefSteps.weights` of the steps of R_1 .. R_m is what
+:func:`.variants.estimators.relieff` (or
+:func:`.variants.estimators.relief`) returns for those references: to
+the last bit when the estimator runs the same engine (every call on up to
+about 1000 instances x 50 attributes), to rounding otherwise (:mod:`.engines`).
 
 A step also says how near its neighbours are: their distances to R (the
 sum of the diffs over all attributes, the search's distance) and, for
@@ -37,13 +37,13 @@ import numpy as np
 
 from .errors import ReliefInputError
 from .validation import validated
-from .estimators import neighbours_of, prepared, reference_instances
+from .variants.estimators import neighbours_of, prepared, reference_instances
 from .neighbours import Neighbours, NeighbourLists
 from .options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
                       check, check_choice)
 from .formulas.diffs import distance_row, pair_diffs
 from .formulas.relieff import relieff_update
-from .variants import RELIEF, RELIEFF, by_name
+from .registry import RELIEF, RELIEFF, by_name
 
 #: the variants shown step by step: ReliefF's update over its k nearest
 #: of each class, and Relief, its case of one of each and two classes
@@ -134,7 +134,7 @@ def references(n, count, sampled=False, random_state=RANDOM_STATE):
 
     In order (``sampled=False``): 0, 1, ..., n - 1, then again from 0; the
     first n are those of the estimators' ``n_iterations=None``.  Sampled:
-    the draws of :func:`.estimators.reference_instances` with
+    the draws of :func:`.variants.estimators.reference_instances` with
     ``n_iterations=count``, whose first m are those of ``n_iterations=m``.
     """
     if count == 0:
@@ -150,7 +150,7 @@ class ReliefSteps:
     Parameters
     ----------
     X, y, discrete
-        As in :func:`.estimators.relieff`; instances are numbered among
+        As in :func:`.variants.estimators.relieff`; instances are numbered among
         those with a known class.
     variant : "Relief" or "ReliefF"
         Relief (Kira & Rendell 1992): two classes, one nearest hit and one
@@ -158,10 +158,10 @@ class ReliefSteps:
     k_nearest : int
         Near hits and misses per class of ReliefF (Relief: 1).
     diff, t_eq, t_diff
-        The diff of numeric attributes, as in :func:`.estimators.relieff`.
+        The diff of numeric attributes, as in :func:`.variants.estimators.relieff`.
     ties : "share" or "lower-index"
         The places of the candidates at the k-th distance, as in
-        :func:`.estimators.relieff`.
+        :func:`.variants.estimators.relieff`.
 
     Raises
     ------

@@ -9,8 +9,9 @@ the neighbour search) trusts its options instead of checking them again::
     def relieff(X, y, discrete=None, *, k_nearest=K_RELIEFF, ...):
         ...
 
-A public function that calls another with options it has checked calls
-:func:`trusted` of it, which checks them no more.
+An entry that calls another entry with options it has checked itself
+calls that one's ``unchecked`` function, the same function without the
+checks (``prepare.unchecked(X, y, ...)``), so that a call is checked once.
 """
 import functools
 import inspect
@@ -31,7 +32,8 @@ def validated(function=None, **aliases):
     working type (an integral value as int, a number as float); a function
     that takes `diff`, `t_eq` and `t_diff` has them checked together
     (:func:`.options.check_ramp`).  Defaults are not checked: they are
-    declared valid."""
+    declared valid.  The checking function's ``unchecked`` is `function`
+    itself, for a caller whose options are checked already."""
     if function is None:
         return lambda function: validated(function, **aliases)
     signature = inspect.signature(function)
@@ -57,11 +59,6 @@ def validated(function=None, **aliases):
                     arguments[name] = value
         return function(*bound.args, **bound.kwargs)
 
+    checked.unchecked = function
     return checked
 
-
-def trusted(function):
-    """The function that :func:`validated` wrapped into `function`, which
-    checks no option: for a caller that checked the same options on its
-    own entry, so that a call checks them once."""
-    return function.__wrapped__

@@ -4,7 +4,7 @@ numeric column is scaled by its range.
 
 Every path through the core checks and scales here: the float64 arrays
 of :mod:`.prepare`, the narrow and sparse columns of :mod:`.compact`, the
-streamed rows of :mod:`.streaming`; one arithmetic, so that data scaled
+streamed rows of :mod:`.variants.streaming`; one arithmetic, so that data scaled
 whole, in blocks of columns or in chunks of rows are scaled to the bit.
 """
 import numpy as np
@@ -78,7 +78,7 @@ def scale_columns(X, nominal):
 def scale_rows(X, low, high, nominal):
     """Rows `X` scaled as :func:`scale_columns` scales a whole data set
     whose columns' known values lie in [low, high]: the same arithmetic,
-    so a data set scaled in pieces (chunks of rows in :mod:`.streaming`,
+    so a data set scaled in pieces (chunks of rows in :mod:`.variants.streaming`,
     blocks of columns in :mod:`.compact`) is scaled to the bit.
 
     A range beyond the largest float (values near +-1.7e308) is taken in

@@ -22,13 +22,15 @@ import time
 import numpy as np
 from scipy import sparse
 
-from . import (classdep, double, estimators, multitarget, murelief, npdr,
-               significance, streaming, surf, termination)
+from .variants import (classdep, double, estimators, multitarget, murelief, npdr,
+                       streaming, surf)
+from .analysis import significance
+from . import termination
 from .columns import ArrayColumns
 from .engines import COMPILED, cache, forced, keeper, preparation
 from .progress import report
 from .subsets import RFSM, backward_elimination, greedy_forward
-from .weighted_knn import fit_class_weights, predict_votes
+from .analysis.weighted_knn import fit_class_weights, predict_votes
 
 
 def _data(seed=0, n=48, a=6):

@@ -6,7 +6,7 @@ set: stratified 10-fold cross-validation; in each fold the training part is
 z-scored (its means and standard deviations also scale the test part), the
 weights are learnt on it and the test part is classified by the
 class-dependent weighted kNN of eq. 1
-(:mod:`orangecontrib.relief.core.weighted_knn`),
+(:mod:`orangecontrib.relief.core.analysis.weighted_knn`),
 with the same
 k as the Relief neighbours, k = 3, 5, 7.  Methods:
 
@@ -26,7 +26,7 @@ ordinal value codes (natural order: age groups, tumour sizes ...), before
 the z-score.  bupa's class is the "selector" column.  The paper's DIABETES
 and PIMA are both the Pima Indians data (our ``diabetes``); SPLICE and
 THYROID are not available.  Negative weights are set to 0 (see
-:mod:`..core.weighted_knn`).
+:mod:`..core.analysis.weighted_knn`).
 
 Outputs in DIR: ``classdep.csv`` (one row per data set, method and k),
 ``classdep.md`` (the table with the paper's numbers beside ours) and
@@ -40,10 +40,10 @@ import numpy as np
 
 from . import (Progress, check_at_least, check_folds, check_one_of,
                check_some_of, fastest_engine, write_csv)
-from ..core.classdep import ClassDependentRelief, UPDATES
-from ..core.weighted_knn import (NEGATIVE, THRESHOLDS, accuracies,
-                                 column_ranges, fit_class_weights,
-                                 iwcdrelief_class_weights, stratified_folds)
+from ..core.variants.classdep import ClassDependentRelief, UPDATES
+from ..core.analysis.weighted_knn import (NEGATIVE, THRESHOLDS, accuracies,
+                                          column_ranges, fit_class_weights,
+                                          iwcdrelief_class_weights, stratified_folds)
 
 __all__ = ["DATASETS", "PAPER", "Settings", "Results", "run", "load"]
 

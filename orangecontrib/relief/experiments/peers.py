@@ -76,7 +76,7 @@ def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
     """scikit-rebate's weights: ReliefF or mu-Relief with `k`, a SURF- or
     SWRF-family member, TuRF (its default, half the attributes each round)
     around MultiSURF or ReliefF, VLS around ReliefF (as many subsets of as many
-    attributes as ours by default, :func:`.core.vls.vls_subsets`; its
+    attributes as ours by default, :func:`.core.variants.vls.vls_subsets`; its
     own random subsets, every attribute in one), or Iter (its defaults)
     around ReliefF or MultiSURF; a column with at most
     `discrete_limit` values is nominal."""
@@ -102,7 +102,7 @@ def skrebate_weights(algorithm, X, y, k, task, discrete_limit):
                      else skrebate.ReliefF(n_neighbors=k, **options))
             return skrebate.Iter(inner)
     elif algorithm == "vls-relieff":
-        from ..core.vls import default_subset_size, vls_subsets
+        from ..core.variants.vls import default_subset_size, vls_subsets
 
         size = default_subset_size(X.shape[1])
         n_subsets = len(vls_subsets(X.shape[1], subset_size=size))

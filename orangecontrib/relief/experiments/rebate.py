@@ -67,12 +67,12 @@ import numpy as np
 from . import (Progress, check_at_least, check_some_of, fastest_engine,
                run_in_processes)
 from . import peers, rebate_statistics
-from ..core import double, estimators, surf, swrf
-from ..core.murelief import murelief
-from ..core.npdr import npdr
+from ..core.variants import double, estimators, surf, swrf
+from ..core.variants.murelief import murelief
+from ..core.variants.npdr import npdr
 from ..core.options import TURF_FRACTION, TURF_SCHEDULE
-from ..core.threshold import ranking_scores
-from ..core.turf import turf
+from ..core.analysis.threshold import ranking_scores
+from ..core.variants.turf import turf
 
 #: the target column of every table of the archive
 CLASS = "Class"
@@ -95,9 +95,9 @@ QUICK_REPLICATES = 3
 
 #: our methods: name -> (the study's algorithm, ReliefF's k); the study's
 #: ReliefF with k = 10 and 100, the SURF family, TuRF around MultiSURF
-#: (every round, and scikit-rebate's rounds: :data:`.core.turf.SCHEDULES`),
+#: (every round, and scikit-rebate's rounds: :data:`.core.variants.turf.SCHEDULES`),
 #: the add-on's own Relief, (p)dReliefF and NPDR, and scikit-rebate 0.8's
-#: mu-Relief and SWRF family (the add-on's conventions, :mod:`.core.swrf`)
+#: mu-Relief and SWRF family (the add-on's conventions, :mod:`.core.variants.swrf`)
 OURS = {
     "ReliefF k=10": ("relieff", 10),
     "ReliefF k=100": ("relieff", 100),

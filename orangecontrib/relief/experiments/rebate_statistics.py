@@ -23,7 +23,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ..core.significance import adjust
+from ..core.analysis.significance import adjust
 
 
 def pooled_ranks(results, group, method, absolute=False):

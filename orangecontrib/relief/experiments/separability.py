@@ -34,11 +34,11 @@ import numpy as np
 from . import (Progress, check_at_least, check_some_of, fastest_engine,
                run_in_processes)
 from ..core import generators
-from ..core.double import (DEFAULT_EXPONENT, DEFAULT_S, content_order,
-                           double_weights)
-from ..core.estimators import prepared
+from ..core.variants.double import (DEFAULT_EXPONENT, DEFAULT_S, content_order,
+                                    double_weights)
+from ..core.variants.estimators import prepared
 from ..core.options import DIFF, K_RELIEFF, T_DIFF, T_EQ
-from ..core.variants import DRELIEFF, PDRELIEFF, RELIEFF
+from ..core.registry import DRELIEFF, PDRELIEFF, RELIEFF
 
 #: the paper's three algorithms, variants of the registry
 ALGORITHMS = (RELIEFF.name, DRELIEFF.name, PDRELIEFF.name)

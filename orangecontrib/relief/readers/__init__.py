@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from ..core.errors import ReliefInputError
-from ..core.iterative import iterated
+from ..core.variants.iterative import iterated
 from ..core.options import check_choice
-from ..core.turf import turf_rounds
-from ..core.variants import by_name
-from ..core.vls import vls_rounds
+from ..core.variants.turf import turf_rounds
+from ..core.registry import by_name
+from ..core.variants.vls import vls_rounds
 from .extras import MissingExtra
 from .sources import columns_of, core_input
 
@@ -83,7 +83,7 @@ class WideData:
         VLS), each subset read from the file on its own: the memory of a
         subset, not of the data.  With "iter" it scores all of them in
         rounds, each weighting the distance by the scores before
-        (:func:`..core.iterative.iterated`, whose options
+        (:func:`..core.variants.iterative.iterated`, whose options
         `wrapper_options` are).
         """
         variant = by_name(method)

@@ -10,7 +10,7 @@ from Orange.widgets.utils.owlearnerwidget import OWBaseLearner
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Msg, Output
 
-from orangecontrib.relief.core.classdep import UPDATES
+from orangecontrib.relief.core.variants.classdep import UPDATES
 from orangecontrib.relief.core.options import K_CLASS_DEPENDENT, THRESHOLD
 from orangecontrib.relief.knn import ClassDependentKNNLearner, METHODS
 from orangecontrib.relief.rank import ClassDependentRankScorer

@@ -20,7 +20,7 @@ from Orange.widgets.utils.itemmodels import DomainModel
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core import significance
+from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.formulas.target_sets import LABEL_DISTANCES
 from orangecontrib.relief.multitarget import (MultiLabelReliefF,
                                               MultiTargetRReliefF,

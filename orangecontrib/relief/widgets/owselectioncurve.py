@@ -23,8 +23,8 @@ from orangecontrib.relief.preprocess import SelectReliefFeatures
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.resampled import attribute_scores
 from orangecontrib.relief.scorers import VLS, MultiSURF, ReliefF, TuRF, fits
-from orangecontrib.relief.core.variants import TURF as TURF_VARIANT
-from orangecontrib.relief.core.variants import VLS as VLS_VARIANT
+from orangecontrib.relief.core.registry import TURF as TURF_VARIANT
+from orangecontrib.relief.core.registry import VLS as VLS_VARIANT
 from orangecontrib.relief.variants import (METHOD_GROUPS, METHODS,
                                            default_method, fitting_methods,
                                            make_scorer)

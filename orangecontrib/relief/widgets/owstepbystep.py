@@ -22,7 +22,7 @@ from orangecontrib.relief.arrays import table_arrays
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.steps import (STAGES, VARIANTS, Lesson,
                                              ReliefSteps, references)
-from orangecontrib.relief.core.variants import RELIEF, RELIEFF
+from orangecontrib.relief.core.registry import RELIEF, RELIEFF
 from orangecontrib.relief.widgets.common import (NO_CLASS, known_flags,
                                                  scaled_font, within_ranges)
 from orangecontrib.relief.widgets.neighbourhood import (

@@ -55,15 +55,18 @@ class Engine(Protocol):
 
     def add_distances(self, exact, weights, rows, out):
         """out[r, j] += sum_A w_A diff(A, I_rows[r], I_j) over the
-        attributes of a block's exact tables, continuing the running sums
-        of `out` in attribute order."""
+        attributes of the exact tables `exact` (a block of columns),
+        continuing the running sums of `out` in attribute order, as the
+        exact distance adds them."""
 
     def sparse_distances(self, scale, nominal, kind, t_eq, t_diff,
                          weights, rows, out):
         """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR matrix
-        of `scale` (:class:`..compact.distances.SparseScale`), each value
-        scaled as it is read (an entry it does not store being 0), added
-        in attribute order."""
+        of `scale` (:class:`..compact.distances.SparseScale`: sorted
+        indices, no value missing), each value scaled as it is read, an
+        entry it does not store being its column's scaled 0, the
+        attributes added in their order: the exact distance of the matrix
+        made dense."""
 
     def level_tables(self, codes, n_levels):
         """What ``level_sums`` reads of the levels `codes` (n, a) of
@@ -144,21 +147,24 @@ class Engine(Protocol):
 
     def reference_distances(self, rows, references, nominal, kind, t_eq,
                             t_diff, out):
-        """The distances of streamed `rows` to the `references`, into
-        `out` (rows x references)."""
+        """out[j, r] = sum_A diff(A, row j, reference r) of streamed
+        (scaled, complete) `rows` and the `references`, into `out` (rows x
+        references), the attributes added in their order (as the
+        in-memory exact distance adds them)."""
 
     def pair_sums(self, tables, first, second, miss, hit):
         """The interaction map: (4, a), every attribute's sums over the
-        (first, second) pairs of d (u - v), d u, d v and d, `miss` and
-        `hit` the pairs' multipliers u and v."""
+        (first, second) pairs (sorted by reference) of d (u - v) (the
+        weights), d u, d v and d, `miss` and `hit` the pairs' multipliers
+        u and v."""
 
     def map_sums(self, tables, first, second, miss, hit, attributes, mean,
                  squares):
-        """The interaction map: (sum_i z_i, sum_i z_i ** 2 if `squares`)
-        over the references i of the pairs (sorted by reference), z_i the
-        (K, K) products of the `attributes`' diffs on i's pairs less
-        `mean` (the misses' and the hits' means), weighted by u less
-        those weighted by v."""
+        """The interaction map: (sum_i z_i, sum_i z_i ** 2 if `squares`,
+        else zeros) over the references i of the pairs (sorted by
+        reference), z_i the (K, K) products of the `attributes`' diffs on
+        i's pairs less `mean` (2, K: the misses' and the hits' means),
+        weighted by u less those weighted by v."""
 
     def pair_diffs(self, tables, first, second, attributes):
         """RFSM: the diffs of the (first, second) pairs of every attribute."""

@@ -35,7 +35,7 @@ both star forms subtract the far update, and a constant attribute weighs
 that common shift where a far set lacks hits or misses, and rank the
 attributes alike.)  The SWRF family's weighted similarity leaves out its
 attribute-free term alike, sum_C w_C mean_{S_C} w, unless it follows
-scikit-rebate's convention (:mod:`..swrf`), whose terms
+scikit-rebate's convention (:mod:`..variants.swrf`), whose terms
 :func:`far_presence` and the rules' sums of c w give.
 
 The functions here are plain Python on scalars and small arrays: the

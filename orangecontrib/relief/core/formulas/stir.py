@@ -23,9 +23,9 @@ pairs' w_ij (below 1): the weighted t-test of frequency weights, which
 is STIR's own where every s_ij is 1.  Per attribute the kernels keep sum w d and
 sum w d^2 of each kind of pair; with the numbers of pairs and of
 references having pairs of the kind, that is all
-:func:`..significance.stir_test` needs.  The vectorised engine adds them
+:func:`..analysis.significance.stir_test` needs.  The vectorised engine adds them
 over blocks of references, ReliefF's pairs
-(:func:`..significance.relieff_pair_sums`) over one reference at a time.
+(:func:`..analysis.significance.relieff_pair_sums`) over one reference at a time.
 """
 from collections import namedtuple
 

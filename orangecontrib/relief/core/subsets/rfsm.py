@@ -53,7 +53,7 @@ import numpy as np
 from ..engines import preparation
 from ..errors import ReliefInputError
 from ..validation import validated
-from ..estimators import WEIGHTINGS, prepared, rank_weights
+from ..variants.estimators import WEIGHTINGS, prepared, rank_weights
 from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES,
                        check_choice, check_needs)
 from ..targets import TASKS

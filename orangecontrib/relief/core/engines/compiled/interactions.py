@@ -1,4 +1,4 @@
-"""The interaction map's compiled kernels (:mod:`...interactions`): the
+"""The interaction map's compiled kernels (:mod:`...networks.interactions`): the
 sums of every attribute's diffs over the neighbour pairs, and each
 reference's share z_i of the map over the chosen attributes, neither
 writing the pairs' diffs out.
@@ -45,9 +45,9 @@ def n_blocks(count, size, width):
 
 
 def pair_sums(tables, first, second, miss, hit):
-    """(4, a): over the pairs (sorted by reference), every attribute's
-    sum of d (u - v) (the weights, as the sum of d u less that of d v),
-    of d u, of d v and of d."""
+    """The compiled engine's :meth:`..interface.Engine.pair_sums`: blocks
+    of consecutive references in parallel (:func:`pair_sum_blocks`), d u
+    and d v summed and the weights taken as their difference."""
     tables = for_kernels(tables)
     rows = np.ascontiguousarray(tables.values.T)
     starts = reference_starts(first)
@@ -123,10 +123,10 @@ def pair_sum_blocks(tables, rows, first, second, miss, hit, starts, count):
 
 
 def map_sums(tables, first, second, miss, hit, attributes, mean, squares):
-    """(sum_i z_i, sum_i z_i ** 2 or zeros) over the references i of the
-    pairs (sorted by reference): z_i the centred products of the
-    `attributes`' diffs on i's pairs, weighted by u less those weighted
-    by v, centred by `mean` (2, K), the misses' and the hits' means."""
+    """The compiled engine's :meth:`..interface.Engine.map_sums`: blocks of
+    consecutive references in parallel (:func:`map_blocks`); where every
+    attribute is nominal and known, a reference's pairs of equal
+    multipliers are counted by popcount instead of pair by pair."""
     tables = for_kernels(tables)
     attributes = np.asarray(attributes, np.int64)
     starts = reference_starts(first)

@@ -133,8 +133,8 @@ def reference_blocks(n, size, progress_callback):
 
 def neighbour_pairs(data, rule, k, ddof, exclude_twins, weights=None,
                     progress_callback=None):
-    """Every (reference, neighbour) pair of NPDR's neighbourhoods (the
-    interface of :func:`...vectorised.npdr.neighbour_pairs`)."""
+    """The compiled engine's :meth:`..interface.Engine.neighbour_pairs`:
+    every (reference, neighbour) pair of NPDR's neighbourhoods."""
     exact = for_kernels(data.exact)
     values = np.ascontiguousarray(exact.values)
     n = values.shape[1]
@@ -387,8 +387,8 @@ def regressions(exact, numeric, first, second, outcome, covariates,
 def pair_regressions(exact, first, second, outcome, covariates, logistic,
                      intercept, levels, pair_weights=None,
                      progress_callback=None):
-    """NPDR's regression of every attribute (the interface of
-    :func:`...vectorised.npdr.pair_regressions`)."""
+    """The compiled engine's :meth:`..interface.Engine.pair_regressions`:
+    NPDR's regression of every attribute."""
     exact = for_kernels(exact)
     n_attrs = exact.values.shape[0]
     k = 2 + len(covariates)

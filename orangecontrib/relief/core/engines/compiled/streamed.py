@@ -1,5 +1,5 @@
 """The distances of streamed rows to sampled references, compiled
-(:mod:`...streaming`)."""
+(:mod:`...variants.streaming`)."""
 import numba
 import numpy as np
 from numba import prange
@@ -9,8 +9,8 @@ from .diffs import transform
 
 @numba.njit(parallel=True, cache=True)
 def reference_distances(rows, references, nominal, kind, t_eq, t_diff, out):
-    """out[j, r] = sum_A diff(A, row j, reference r), the attributes added
-    in their order (as the in-memory exact distance adds them)."""
+    """The compiled engine's :meth:`..interface.Engine.reference_distances`:
+    the rows in parallel."""
     m, n_attrs = references.shape
     for j in prange(rows.shape[0]):
         d = np.zeros(m)

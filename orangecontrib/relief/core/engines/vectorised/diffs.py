@@ -130,9 +130,8 @@ def distances(exact, weights, rows):
 
 
 def reference_distances(rows, references, nominal, kind, t_eq, t_diff, out):
-    """out[j, r] = sum_A diff(A, row j, reference r) of streamed (scaled,
-    complete) `rows` and `references`, the attributes added in their order
-    (as the in-memory exact distance adds them)."""
+    """The vectorised engine's :meth:`..interface.Engine.reference_distances`:
+    an attribute at a time over every row and reference."""
     out[:] = 0.0
     for a in range(rows.shape[1]):
         if nominal[a]:

@@ -1,4 +1,4 @@
-"""The interaction map's sums (:mod:`...interactions`) with numpy: the
+"""The interaction map's sums (:mod:`...networks.interactions`) with numpy: the
 pairs' diffs written out a chunk at a time and multiplied as matrices,
 :mod:`..compiled.interactions`' results (to rounding)."""
 import numpy as np
@@ -16,8 +16,8 @@ def chunks(n_pairs):
 
 
 def pair_sums(tables, first, second, miss, hit):
-    """(4, a): over the pairs, every attribute's sum of d (u - v) (the
-    weights), of d u, of d v and of d."""
+    """The vectorised engine's :meth:`..interface.Engine.pair_sums`: a
+    chunk of pairs at a time, its diffs times the multipliers."""
     every = np.arange(tables.values.shape[0], dtype=np.int64)
     sums = np.zeros((4, len(every)))
     for part in chunks(len(first)):
@@ -69,10 +69,9 @@ def reference_products(references, rows, n_references):
 
 
 def map_sums(tables, first, second, miss, hit, attributes, mean, squares):
-    """(sum_i z_i, sum_i z_i ** 2 or zeros) over the references i of the
-    pairs (sorted by reference): z_i the centred products of the
-    `attributes`' diffs on i's pairs, weighted by u less those weighted
-    by v, centred by `mean` (2, K), the misses' and the hits' means."""
+    """The vectorised engine's :meth:`..interface.Engine.map_sums`: whole
+    references a chunk at a time (:func:`reference_chunks`), their
+    products batched (:func:`reference_products`)."""
     k = len(attributes)
     delta, square = np.zeros((k, k)), np.zeros((k, k))
     for part in reference_chunks(first, len(first)):

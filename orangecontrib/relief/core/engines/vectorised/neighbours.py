@@ -95,7 +95,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     see :func:`..compiled.neighbours.search.find_neighbours` (same
     arguments, same lists).  There is no cluster search here: a Dask
     `client`'s calls go to the compiled engine
-    (:func:`...estimators.prepared`)."""
+    (:func:`...variants.estimators.prepared`)."""
     if client is not None:
         raise ReliefInputError("The vectorised engine searches here; a Dask "
                                "client's search runs on the compiled engine.")

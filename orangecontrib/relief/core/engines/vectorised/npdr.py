@@ -261,7 +261,7 @@ def pair_regressions(exact, first, second, outcome, covariates, logistic,
                      progress_callback=None):
     """NPDR's regression of every attribute (see
     :meth:`..interface.Engine.pair_regressions`): the attributes of few
-    levels (`levels`, :func:`...npdr.attribute_levels`) from their
+    levels (`levels`, :func:`...variants.npdr.attribute_levels`) from their
     grouped pairs, the others a block at a time."""
     n_attrs = exact.values.shape[0]
     coefficients, variance, residuals, converged = empty_fits(

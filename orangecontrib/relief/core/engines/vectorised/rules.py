@@ -200,11 +200,9 @@ def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
 
 
 def neighbour_sums(exact, refs, neighbours, coefficients):
-    """(totals (c,), sums (c, a)): over every reference and its
-    neighbours, in order, the sum of coef[e, c] and of coef[e, c]
-    diff(A, R, I_e), `coefficients(start, part)` the (E, c) coefficients
-    of the entries of a part of `neighbours` (the rules of several
-    targets, :mod:`...multitarget`)."""
+    """The vectorised engine's :meth:`..interface.Engine.neighbour_sums`:
+    each part's totals (:func:`block_totals`) and sums
+    (:func:`block_sums`), added in the order of the parts."""
     def rule(start, part):
         coefs = np.asarray(coefficients(start, part), np.float64)
         part_totals = np.stack([block_totals(part.owner, column, len(part))

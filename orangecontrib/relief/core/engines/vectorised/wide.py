@@ -55,9 +55,9 @@ def plane_distances(planes, digits, rows, out):
 
 
 def add_distances(exact, weights, rows, out):
-    """out[r, j] += sum_A w_A diff(A, I_rows[r], I_j) over the attributes
-    of the exact tables `exact` (a block of columns), added to the running
-    sums in `out` in attribute order (:meth:`.diffs.Rows.distances`)."""
+    """The vectorised engine's :meth:`..interface.Engine.add_distances`:
+    the running sums of :meth:`.diffs.Rows.distances`, the rows in eighths
+    run by :func:`.threads.each`."""
     table = Rows(exact, weights)
 
     def add(block):
@@ -85,10 +85,9 @@ def scaled_columns(scale, start, stop):
 
 def sparse_distances(scale, nominal, kind, t_eq, t_diff, weights, rows,
                      out):
-    """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR matrix of
-    `scale` (sorted indices, no value missing; its values scaled as they
-    are read), the attributes added in their order: the exact distance
-    of the matrix made dense, a block of columns at a time."""
+    """The vectorised engine's :meth:`..interface.Engine.sparse_distances`:
+    exact tables of a block of :data:`SPARSE_COLUMNS` columns made dense at
+    a time."""
     n, n_attrs = scale.matrix.shape
     out[:] = 0.0
     groups = np.zeros(n, np.int64)

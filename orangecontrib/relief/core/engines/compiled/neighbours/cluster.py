@@ -24,7 +24,7 @@ reduced (here: a few keys per reference, not worth a task's round trip).
 A chunk of the tables goes to one worker only, the references' columns
 to each worker that runs a chunk: the data cross the network once, not
 once per worker.  Data larger than memory stream over row chunks too
-(:mod:`....streaming`).
+(:mod:`....variants.streaming`).
 """
 import math
 

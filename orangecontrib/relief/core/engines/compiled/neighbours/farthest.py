@@ -130,8 +130,9 @@ def deviation_rows(values, exact, groups, n_groups, refs, divisor, k, dist,
 
 def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
                              progress_callback=None):
-    """mu-Relief's :class:`....neighbours.NeighbourLists` (the interface
-    of :func:`...vectorised.farthest.mean_farthest_neighbours`)."""
+    """The compiled engine's
+    :meth:`...interface.Engine.mean_farthest_neighbours`: mu-Relief's
+    :class:`....neighbours.NeighbourLists`."""
     exact = for_kernels(data.exact)
     values = np.ascontiguousarray(exact.values)
     n_groups, groups = data.n_groups, data.groups.astype(np.int64)

@@ -121,9 +121,8 @@ def add_distances_kernel(exact, values, weights, rows, out):
 
 
 def add_distances(exact, weights, rows, out):
-    """out[r, j] += sum_A w_A diff(A, I_rows[r], I_j) over the attributes
-    of the exact tables `exact` (a block of columns), added to the running
-    sums `out` in attribute order, as the exact distance adds them."""
+    """The compiled engine's :meth:`...interface.Engine.add_distances`
+    (:func:`add_distances_kernel`)."""
     n_attrs = exact.values.shape[0]
     weights = (np.ones(n_attrs) if weights is None
                else np.ascontiguousarray(weights, dtype=np.float64))
@@ -228,12 +227,9 @@ def sweep_block(indptr, indices, data, first, block, implicit, scale,
 
 def sparse_distances(scale, nominal, kind, t_eq, t_diff, weights, rows,
                      out):
-    """out[r, j] = sum_A w_A diff(A, I_rows[r], I_j) of the CSR matrix of
-    `scale` (:class:`....compact.distances.SparseScale`: sorted indices,
-    no value missing), its values scaled as they are read, an entry it
-    does not store being its column's scaled 0, the attributes added in
-    their order (see :func:`...vectorised.wide.sparse_distances`, the
-    same floats), a block of :data:`SWEEP_COLUMNS` columns at a time."""
+    """The compiled engine's :meth:`...interface.Engine.sparse_distances`:
+    a block of :data:`SWEEP_COLUMNS` columns at a time, the same floats as
+    :func:`...vectorised.wide.sparse_distances`."""
     matrix = scale.matrix
     factors = (np.asarray(scale.low, np.float64),
                np.asarray(scale.span, np.float64),

@@ -3,7 +3,7 @@
 CDRelief's rule (eq. 4) updates the weights of the reference's own class
 from its hits and its misses pooled over the other classes; IWCDRelief's
 (eq. 5, 6) keeps only references near a class border and sends the update
-to one class or the other.  :mod:`....classdep` states the conventions.
+to one class or the other.  :mod:`....variants.classdep` states the conventions.
 """
 import numba
 import numpy as np

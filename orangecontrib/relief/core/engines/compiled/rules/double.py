@@ -6,7 +6,7 @@ the distance weights (eq. 3.1-3.3), finds the reference's neighbours with
 :func:`..neighbours.references.search_rows` and
 :func:`..neighbours.exact_ranking.rank_list` (float32 search, exact float64
 ranking, as ReliefF's) and applies :func:`.relieff.relieff_update`, exactly
-the search and rule of ReliefF.  :mod:`....double` states the choices the
+the search and rule of ReliefF.  :mod:`....variants.double` states the choices the
 paper leaves open.
 """
 import numba
@@ -126,7 +126,7 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,
                    progress_callback=None):
     """(p)dReliefF weights of prepared data (``s < 0``: dReliefF), the
     references processed in order in the pieces of
-    :func:`....progress.step_bounds`; see :func:`....double.double_weights`."""
+    :func:`....progress.step_bounds`; see :func:`....variants.double.double_weights`."""
     n_attrs = len(fixed)
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))

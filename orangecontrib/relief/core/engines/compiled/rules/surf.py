@@ -498,10 +498,10 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, given=None,
                 band=neighbourhoods.DEAD_BAND, weighting=None,
                 hit_bound=None):
-    """The sums of the SURF family's rule over the references `refs` for
-    each labelling (the interface of
-    :func:`...vectorised.surf.radius_rule`; `stir` with the data's own
-    classes only, by which the references are grouped)."""
+    """The compiled engine's :meth:`...interface.Engine.radius_rule`: the
+    sums of the SURF family's rule over the references `refs` for each
+    labelling (`stir` with the data's own classes only, by which the
+    references are grouped)."""
     exact = for_kernels(data.exact)
     values = np.ascontiguousarray(exact.values)
     # by class (in their order within it), so that groups are of one class

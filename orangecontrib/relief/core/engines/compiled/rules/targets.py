@@ -16,10 +16,9 @@ from .relieff import UPDATE_BLOCK, add_diffs, sum_of_blocks
 
 
 def neighbour_sums(exact, refs, neighbours, coefficients):
-    """(totals (c,), sums (c, a)): over every reference and its
-    neighbours, in order, the sum of coef[e, c] and of coef[e, c]
-    diff(A, R, I_e), `coefficients(start, part)` the (E, c) coefficients
-    of the entries of a part of `neighbours`."""
+    """The compiled engine's :meth:`...interface.Engine.neighbour_sums`:
+    each part's references in blocks of :data:`UPDATE_BLOCK`, summed in
+    block order."""
     tables = kernel_tables(exact)
     m, n_attrs = len(refs), exact.values.shape[0]
     partial = totals = None
