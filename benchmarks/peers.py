@@ -162,18 +162,20 @@ class Ours(Method):
         spec = d["spec"]
         method, stir = surf_method(self.opts)
         if method == MURELIEF:
-            murelief = importlib.import_module(core.__name__ + ".variants.murelief")
+            murelief = importlib.import_module(
+                core.__name__ + ".variants.murelief")
             return murelief.murelief(d["X"], d["y"], d["discrete"],
                                      k_nearest=spec.k,
                                      convention="scikit-rebate")
         if method in ITER:
-            iterative = importlib.import_module(core.__name__ + ".variants.iterative")
-            variants = importlib.import_module(core.__name__ + ".variants")
+            iterative = importlib.import_module(
+                core.__name__ + ".variants.iterative")
+            registry = importlib.import_module(core.__name__ + ".registry")
             wrapped, options = (("ReliefF", {"k_nearest": spec.k})
                                 if method == "iter-relieff"
                                 else ("MultiSURF", {}))
             return iterative.iterated(
-                variants.by_name(wrapped), d["X"], d["y"], d["discrete"],
+                registry.by_name(wrapped), d["X"], d["y"], d["discrete"],
                 convergence="scikit-rebate", **options).scores
         if method in SWRF:
             swrf = importlib.import_module(core.__name__ + ".variants.swrf")

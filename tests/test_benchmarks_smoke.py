@@ -114,6 +114,17 @@ def test_sampled_references_orange_takes_ours(bench, capsys):
         bench.main(["--preset", "sampled", "--algorithm", "multisurf"])
 
 
+def test_every_algorithm_reaches_ours(bench, capsys):
+    """Each --algorithm runs ours on tiny data: a module path that moved
+    fails here, not halfway through a measurement."""
+    peers = importlib.import_module("peers")
+    for algorithm in peers.ALGORITHMS:
+        ours = bench.main(["--sizes", "60x5", "--algorithm", algorithm,
+                           "--methods", "ours", "--repeats", "1",
+                           "--settle", "0", "--no-isolate"])["results"][0]
+        assert ours["status"] == "ok", (algorithm, ours.get("error"))
+
+
 def test_murelief_beside_scikit_rebate(bench, capsys):
     """--algorithm murelief: ours with scikit-rebate's convention and the
     run's k, its weights scikit-rebate's; no other peer has it."""
