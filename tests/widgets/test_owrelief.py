@@ -279,6 +279,12 @@ class TestOWRelief(SendAndWaitMixin, base.WidgetTest):
                              stack.currentWidget().sizeHint().height())
             heights[name] = stack.sizeHint().height()
         self.assertLess(heights["ReliefF"], heights["NPDR"])
+        # in a window taller than the controls, the box keeps that height
+        widget.resize(850, 700)
+        widget.show()
+        self.process_events()
+        self.assertLessEqual(stack.height(), heights["ReliefF"])
+        widget.hide()
 
     def test_double_variants(self):
         voting = Table(path("voting"))

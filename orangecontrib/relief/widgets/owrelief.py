@@ -419,6 +419,7 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
         self._build_method_box(gui.vBox(page, "Method"))
         self._build_references(gui.vBox(page, "Reference instances"))
         self._build_diff(gui.vBox(page, "Difference of two numbers"))
+        gui.rubber(page)  # the room left is below the boxes, not in one
 
     def _build_method_box(self, box):
         """The method, over the stack of what it takes (:meth:`_build_k_pages`,
@@ -526,11 +527,12 @@ class OWRelief(OWWidget, ConcurrentWidgetMixin):
                     "every attribute's weight (age, sex, a batch), so that "
                     "an attribute that only follows them loses its weight. "
                     "A chosen attribute is not weighed itself.")
-        # the list takes the page's height under its label (at least four
-        # rows), not the height of a long list
+        # four rows of the list (a variable's icon and name, with their
+        # margins), not the height of a long list
         self.covariate_list.setSizePolicy(QSizePolicy.Expanding,
                                           QSizePolicy.Ignored)
-        self.covariate_list.setMinimumHeight(70)
+        self.covariate_list.setMinimumHeight(
+            4 * (self.covariate_list.fontMetrics().height() + 10))
 
     def _build_references(self, box):
         """The sample of reference instances and its seed."""
