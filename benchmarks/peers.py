@@ -110,6 +110,10 @@ class Ours(Method):
     def core(self):
         return importlib.import_module(self.opts.get("ours_module", DEFAULT_OURS))
 
+    def module(self, name):
+        """The module `name` (dotted, e.g. "variants.surf") of ours' core."""
+        return importlib.import_module(f"{self.core().__name__}.{name}")
+
     def available(self):
         try:
             self.core()
@@ -127,7 +131,7 @@ class Ours(Method):
     def run(self, d):
         """Our weights, noting which engine answered
         (:func:`.engines.recording`; an older build without it: none)."""
-        engines = importlib.import_module(self.core().__name__ + ".engines")
+        engines = self.module("engines")
         recording = getattr(engines, "recording", None)
         if recording is None:
             self.answered.append(())
@@ -162,15 +166,13 @@ class Ours(Method):
         spec = d["spec"]
         method, stir = surf_method(self.opts)
         if method == MURELIEF:
-            murelief = importlib.import_module(
-                core.__name__ + ".variants.murelief")
+            murelief = self.module("variants.murelief")
             return murelief.murelief(d["X"], d["y"], d["discrete"],
                                      k_nearest=spec.k,
                                      convention="scikit-rebate")
         if method in ITER:
-            iterative = importlib.import_module(
-                core.__name__ + ".variants.iterative")
-            registry = importlib.import_module(core.__name__ + ".registry")
+            iterative = self.module("variants.iterative")
+            registry = self.module("registry")
             wrapped, options = (("ReliefF", {"k_nearest": spec.k})
                                 if method == "iter-relieff"
                                 else ("MultiSURF", {}))
@@ -178,14 +180,14 @@ class Ours(Method):
                 registry.by_name(wrapped), d["X"], d["y"], d["discrete"],
                 convergence="scikit-rebate", **options).scores
         if method in SWRF:
-            swrf = importlib.import_module(core.__name__ + ".variants.swrf")
+            swrf = self.module("variants.swrf")
             task = ("regression" if spec.kind == "regression"
                     else "classification")
             return swrf.swrf_weights(d["X"], d["y"], d["discrete"],
                                      method=method, task=task,
                                      convention="scikit-rebate")
         if method is not None:
-            surf = importlib.import_module(core.__name__ + ".variants.surf")
+            surf = self.module("variants.surf")
             task = "regression" if spec.kind == "regression" else "classification"
             return surf.neighbourhood_sums(d["X"], d["y"], d["discrete"],
                                            method=method, task=task,

@@ -61,4 +61,3 @@ def validated(function=None, **aliases):
 
     checked.unchecked = function
     return checked
-

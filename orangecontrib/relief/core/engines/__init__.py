@@ -159,13 +159,13 @@ def loaded(parts):
         for part in parts)
 
 
-def steady(work, parts=()):
-    """The engine that calls of `work` (of the parts `parts`) take in this
-    process once it has made enough of them, the compiled engine prepared
-    as far as it is now: :func:`decide`'s, but the small calls that take
-    the vectorised engine until loading the compiled one pays
-    (:func:`loaded`) take the compiled one.  Nothing is started here."""
-    engine, why = decide(work, parts)
+def steady(engine, why, parts=()):
+    """The engine that calls decided as `engine` for the reason `why`
+    (:func:`decide`), of the parts `parts`, take in this process once it
+    has made enough of them, the compiled engine prepared as far as it is
+    now: `engine`, but the small calls that take the vectorised engine
+    until loading the compiled one pays (:func:`loaded`) take the
+    compiled one."""
     if why == SMALL and may_load(parts) and prepared_for(parts):
         return COMPILED
     return engine
@@ -204,8 +204,10 @@ def choose(work, parts=()):
     engine, why = decide(work, parts)
     if why == PREPARING:
         preparation.start_in_background(parts)
-    for choices in _recordings:
-        choices.append(Choice(engine, why, steady(work, parts)))
+    if _recordings:
+        choice = Choice(engine, why, steady(engine, why, parts))
+        for choices in _recordings:
+            choices.append(choice)
     if engine == COMPILED:
         _loaded.update(parts)
     elif why == SMALL:
