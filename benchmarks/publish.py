@@ -270,6 +270,11 @@ FIGURES = {
         (BENCH + "bench_wide.py --instances 500 --peer-timeout 240 "
                  "--plot doc/images/wide-data.png",),
         printed_table),
+    "wide-large": Figure(
+        "doc/wide-data.md",
+        (BENCH + "bench_wide.py --large --peers none "
+                 "--plot doc/images/wide-data-large.png",),
+        None, printed_table),
     "narrow": Figure(
         "doc/large-data.md", (BENCH + "bench_narrow.py",),
         (BENCH + "bench_narrow.py int8",
