@@ -267,7 +267,7 @@ FIGURES = {
     "wide": Figure(
         "doc/wide-data.md",
         (BENCH + "bench_wide.py --large --plot doc/images/wide-data.png",),
-        (BENCH + "bench_wide.py --instances 500 --peer-timeout 240 "
+        (BENCH + "bench_wide.py --instances 500 --peer-timeout 120 "
                  "--plot doc/images/wide-data.png",),
         printed_table),
     "wide-large": Figure(
