@@ -535,7 +535,8 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
                                    random_state, task="regression",
                                    diff=diff, t_eq=t_eq, t_diff=t_diff,
                                    parts=(preparation.RRELIEFF,))
-    influence = rank_weights(k, weighting, sigma, count=data.n_instances)
+    influence = rank_weights.unchecked(k, weighting, sigma,
+                                       count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, None, None, ties=ties)
     known_values = permutations_of(y, data.kept_rows)
 
@@ -656,8 +657,13 @@ def adjust(p, method=ADJUSTMENT):
     of p_(j) m / j (the false discovery rate of a cut at q); ``holm``:
     Holm (1979), max over j <= i of (m - j + 1) p_(j); ``bonferroni``:
     m p.  All clipped at 1; NaN p-values stay NaN and do not count in m.
+    ``adjust.unchecked`` takes a `method` checked already.
     """
-    method = check("adjustment", method)
+    return _adjusted(p, check("adjustment", method))
+
+
+def _adjusted(p, method):
+    """:func:`adjust` of a `method` checked already."""
     p = as_scores(p, "p-values")
     if ((p < 0) | (p > 1)).any():
         raise ReliefInputError("p-values must lie between 0 and 1.")
@@ -677,6 +683,9 @@ def adjust(p, method=ADJUSTMENT):
         values = ranked * m
     adjusted[order] = np.minimum(values, 1.0)
     return adjusted
+
+
+adjust.unchecked = _adjusted
 
 
 @validated

@@ -355,7 +355,8 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
         X, y, discrete, n_iterations, random_state, task="regression",
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
         parts=(preparation.RRELIEFF,))
-    weights = rank_weights(k, weighting, sigma, count=data.n_instances)
+    weights = rank_weights.unchecked(k, weighting, sigma,
+                                     count=data.n_instances)
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                search, client, ties)
