@@ -50,8 +50,8 @@ from .arrays import check_table, table_arrays, without_weights
 from .core.variants import double
 from .core.analysis import significance
 from .core import registry
-from .core.variants.npdr import (PER_ATTRIBUTE, column_labels, npdr, npdr_columns,
-                                 unconverged_message)
+from .core.variants.npdr import (PER_ATTRIBUTE, column_labels, npdr,
+                                 npdr_columns, unconverged_message)
 from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, CONVENTION,

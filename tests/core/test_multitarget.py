@@ -12,8 +12,8 @@ from orangecontrib.relief.core.variants import multitarget
 from orangecontrib.relief.core import relieff, rrelieff
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.variants.multitarget import (relieff_multilabel,
-                                                            rrelieff_multitarget)
+from orangecontrib.relief.core.variants.multitarget import (
+    relieff_multilabel, rrelieff_multitarget)
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import multitarget as reference
 

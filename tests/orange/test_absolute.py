@@ -11,7 +11,8 @@ from Orange.preprocess.score import Scorer
 from orangecontrib.relief import ReliefF, SelectReliefFeatures
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.analysis.threshold import best_first, select_features
+from orangecontrib.relief.core.analysis.threshold import (
+    best_first, select_features)
 from orangecontrib.relief.core.variants.turf import turf
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import Absolute, TuRF

@@ -152,7 +152,8 @@ def test_summary(result, adjustment, seed):
 def too_few_permutations(found, adjustment):
     """Why no pair of the map `found` can have q < 0.05 with its
     permutations, whatever the data, or None."""
-    from orangecontrib.relief.core.analysis.significance import permutation_shortfall
+    from orangecontrib.relief.core.analysis.significance import (
+        permutation_shortfall)
 
     result = found.map
     k = len(found.variables)

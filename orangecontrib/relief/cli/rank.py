@@ -399,7 +399,8 @@ def check_needed_options(args):
 def too_few_permutations(tester, n_attributes):
     """A warning if no attribute can be significant with `tester`'s
     permutations, whatever the data; None if one can."""
-    from orangecontrib.relief.core.analysis.significance import permutation_shortfall
+    from orangecontrib.relief.core.analysis.significance import (
+        permutation_shortfall)
 
     shortfall = permutation_shortfall(n_attributes, tester.n_permutations,
                                       tester.alpha, tester.adjustment)

@@ -17,8 +17,8 @@ from typing import Optional, Protocol
 
 import numpy as np
 
-from .variants import (classdep, double, estimators, iterative, murelief, npdr, surf,
-                       swrf, turf, vls)
+from .variants import (classdep, double, estimators, iterative, murelief,
+                       npdr, surf, swrf, turf, vls)
 from .engines import preparation
 from .errors import ReliefInputError
 from .targets import TASKS

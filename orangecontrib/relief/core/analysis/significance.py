@@ -32,16 +32,17 @@ from ..errors import ReliefInputError
 from ..variants.estimators import (neighbours_of, prepared, rank_weights,
                                    rrelieff_weights)
 from ..variants import swrf
-from ..options import (ADJUSTMENT, CONVENTION, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                       MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE, RANDOM_STATE,
-                       STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ, TIES, VARIANCE,
-                       check, check_needs)
+from ..options import (ADJUSTMENT, CONVENTION, DEVIATION, DIFF, K_RELIEFF,
+                       K_RRELIEFF, MAX_PERMUTATIONS, N_PERMUTATIONS,
+                       R_COMPATIBLE, RANDOM_STATE, STIR_BALANCE,
+                       STIR_MIN_CLASS, T_DIFF, T_EQ, TIES, VARIANCE, check,
+                       check_needs)
 from .r_pairs import r_pair_sums
 from ..validation import validated
 from ..targets import class_groups, scaled_target
 from ..progress import report, step_bounds, wrap_callback
-from ..variants.surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
-                             radius_weights)
+from ..variants.surf import (NEIGHBOURHOODS, neighbourhood_kind,
+                             neighbourhood_sums, radius_weights)
 from .threshold import as_scores, float_array
 from ..formulas.diffs import pair_diffs
 from ..formulas.relieff import coefficient

@@ -56,8 +56,9 @@ from .. import engines
 from ..engines import preparation
 from ..errors import ReliefInputError
 from ..sampling import BYTES_PER_REFERENCE, check_memory
-from ..options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ, THRESHOLD,
-                       TIES, PositiveInt, check, check_choice, check_distance_weights)
+from ..options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
+                       THRESHOLD, TIES, PositiveInt, check, check_choice,
+                       check_distance_weights)
 from ..prepare import prepare
 from ..validation import unchecked_instance, validated
 

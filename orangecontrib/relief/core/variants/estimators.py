@@ -18,8 +18,9 @@ from ..compact.store import is_compact
 from ..engines import preparation
 from ..engines.interface import Engine
 from ..errors import ReliefInputError
-from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
-                       check_choice, check_distance_weights, check_needs)
+from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF,
+                       T_EQ, TIES, check_choice, check_distance_weights,
+                       check_needs)
 from ..prepare import PreparedData, prepare
 from ..tables import DIFF_KINDS
 from ..targets import TASKS

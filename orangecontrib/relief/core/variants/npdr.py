@@ -50,8 +50,8 @@ from ..errors import ConvergenceWarning, ReliefInputError
 from .estimators import neighbours_of, prepared
 from ..formulas.neighbourhoods import SIGMAS
 from ..formulas.diffs import transform
-from ..formulas.npdr import (KTH_LIMIT, MAX_ITERATIONS, MAX_LEVELS, MULTISURF_LIMIT,
-                             SINGULAR, SURF_LIMIT, authors_k)
+from ..formulas.npdr import (KTH_LIMIT, MAX_ITERATIONS, MAX_LEVELS,
+                             MULTISURF_LIMIT, SINGULAR, SURF_LIMIT, authors_k)
 from ..options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
                        SCALE, T_DIFF, T_EQ, TIES, TWINS, check_choice,
                        check_needs)

@@ -36,8 +36,8 @@ from ..errors import ReliefInputError
 from ..formulas.diffs import attribute_diffs
 from ..formulas.npdr import logistic_mean
 from .npdr import counted_pairs, npdr_design
-from ..options import (DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF, T_EQ, TIES,
-                       TWINS, Interval)
+from ..options import (DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF,
+                       T_EQ, TIES, TWINS, Interval)
 from ..progress import report, wrap_callback
 from ..validation import NPDR_NAMES, validated
 
