@@ -290,17 +290,17 @@ def engine_counts(engines):
 
 
 def engines_note(result):
-    """"timed on the ENGINE engine xN, ..." of a result whose method notes
-    its engines (ours), with the untimed calls it took to reach the
-    engine it settles on; "" for a peer or a run that failed.  The
-    progress line and the report (:func:`report.engines_lines`) say
+    """"timed calls on the ENGINE engine xN, ..." of a result whose
+    method notes its engines (ours), with the untimed calls it took to
+    reach the engine it settles on; "" for a peer or a run that failed.
+    The progress line and the report (:func:`report.engines_lines`) say
     it so."""
     engines = result.get("engines") if result["status"] == "ok" else None
     if not engines:
         return ""
     settled = result.get("settled_after", 0)
-    return ("timed on the " + ", ".join(f"{e} engine x{c}" for e, c
-                                        in engine_counts(engines))
+    return ("timed calls on the " + ", ".join(f"{e} engine x{c}" for e, c
+                                              in engine_counts(engines))
             + (f", after {settled} untimed calls beyond the first"
                if settled else ""))
 
