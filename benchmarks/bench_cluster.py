@@ -27,9 +27,8 @@ import numpy as np
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.variants.estimators import relieff
 from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK
-from orangecontrib.relief.core.engines.compiled.neighbours.cluster import (block_count,
-                                                          cluster_threads,
-                                                          cluster_workers)
+from orangecontrib.relief.core.engines.compiled.neighbours.cluster import (
+    block_count, cluster_threads, cluster_workers)
 from orangecontrib.relief.core.variants.streaming import relieff_streaming
 
 from arguments import Parser, positive_int, sizes

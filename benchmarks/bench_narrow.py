@@ -95,7 +95,8 @@ def measured(make, run):
 def float64_relieff(X, y, n_iterations=None):
     """ReliefF on float64 tables of the whole data (as float64 data of
     fewer columns are prepared)."""
-    from orangecontrib.relief.core.variants.estimators import neighbours_of, prepared
+    from orangecontrib.relief.core.variants.estimators import (
+        neighbours_of, prepared)
     data, refs, kernels = prepared(X, y, None, n_iterations, 0,
                                    task="classification", diff="linear",
                                    t_eq=0.04, t_diff=0.1)

@@ -264,9 +264,10 @@ def run_benchmark(specs, methods, opts, isolate=True, log=print):
                            "error": f"{type(exc).__name__}: {exc}"}
             wall = time.perf_counter() - t0
             if res["status"] == "ok":
+                note = engines_note(res)
                 log(f" {res['time']:.3f} s (first {res['first']:.3f} s, "
                     f"{res['peak_mb']:.0f} MB; wall {wall:.0f} s"
-                    f"{engines_note(res)})")
+                    f"{'; ' + note if note else ''})")
             else:
                 log(f" {res['status']}: {res.get('error')}")
                 if res.get("traceback") and opts.get("verbose"):
@@ -289,15 +290,19 @@ def engine_counts(engines):
 
 
 def engines_note(result):
-    """"; timed on ENGINE ..." of a result whose method notes its engines
-    (ours), with the calls it took to settle; "" for a peer."""
-    engines = result.get("engines")
+    """"timed calls on the ENGINE engine xN, ..." of a result whose
+    method notes its engines (ours), with the untimed calls it took to
+    reach the engine it settles on; "" for a peer or a run that failed.
+    The progress line and the report (:func:`report.engines_lines`) say
+    it so."""
+    engines = result.get("engines") if result["status"] == "ok" else None
     if not engines:
         return ""
-    text = ", ".join(f"{e} x{c}" for e, c in engine_counts(engines))
     settled = result.get("settled_after", 0)
-    return (f"; timed on {text}"
-            + (f" after {settled} more untimed calls" if settled else ""))
+    return ("timed calls on the " + ", ".join(f"{e} engine x{c}" for e, c
+                                              in engine_counts(engines))
+            + (f", after {settled} untimed calls beyond the first"
+               if settled else ""))
 
 
 def merge_rounds(rounds):

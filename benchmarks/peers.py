@@ -214,7 +214,8 @@ class _OurReferences(np.random.RandomState):
 
 def our_references(spec):
     """The references ours takes for `spec` (its seed and m)."""
-    from orangecontrib.relief.core.variants.estimators import reference_instances
+    from orangecontrib.relief.core.variants.estimators import (
+        reference_instances)
     return reference_instances(spec.n, spec.m, spec.seed)
 
 
@@ -230,7 +231,8 @@ class OrangeBuiltin(Method):
         return 2 * 8 * spec.n * spec.a + 16 * spec.n
 
     def prepare(self, d):
-        from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+        from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
+                                 Table)
         spec = d["spec"]
         attrs = [DiscreteVariable(f"x{c}", values=[str(v) for v in range(nv)]) if nv
                  else ContinuousVariable(f"x{c}")

@@ -8,7 +8,7 @@ import statistics
 
 import numpy as np
 
-from harness import Spec, engine_counts
+from harness import Spec, engines_note
 from peers import DEFAULT_OURS
 from simd import simd_level
 
@@ -72,19 +72,10 @@ def format_table(results):
 
 def engines_lines(results):
     """Which engine answered ours' timed calls on each data set, and the
-    untimed calls it took to reach the engine it settles on."""
-    lines = []
-    for r in results:
-        engines = r.get("engines") if r["status"] == "ok" else None
-        if not engines:
-            continue
-        settled = r.get("settled_after", 0)
-        lines.append(f"- {r['method']} {Spec(**r['spec']).size}: timed calls "
-                     f"on the " + ", ".join(f"{e} engine x{c}"
-                                            for e, c in engine_counts(engines))
-                     + (f", after {settled} untimed calls beyond the first "
-                        f"(a process that makes many such calls gets there)"
-                        if settled else ""))
+    untimed calls it took to reach the engine it settles on
+    (:func:`harness.engines_note`)."""
+    lines = [f"- {r['method']} {Spec(**r['spec']).size}: {note}"
+             for r in results if (note := engines_note(r))]
     return (["Engines of the timed calls:"] + lines) if lines else []
 
 

@@ -39,8 +39,10 @@ from .core.variants.classdep import UPDATES
 from .core.options import (K_CLASS_DEPENDENT, PARAMETERS, RANDOM_STATE,
                            THRESHOLD, Optional, PositiveInt, check,
                            check_choice, check_needs)
-from .core.analysis.weighted_knn import (METHODS, NEGATIVE, cross_validated_threshold,
-                                         fit_class_weights, predict_votes, winners)
+from .core.analysis.weighted_knn import (METHODS, NEGATIVE,
+                                         cross_validated_threshold,
+                                         fit_class_weights, predict_votes,
+                                         winners)
 
 __all__ = ["ClassDependentKNNLearner", "ClassDependentKNNModel", "METHODS"]
 

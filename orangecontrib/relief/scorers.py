@@ -50,8 +50,8 @@ from .arrays import check_table, table_arrays, without_weights
 from .core.variants import double
 from .core.analysis import significance
 from .core import registry
-from .core.variants.npdr import (PER_ATTRIBUTE, column_labels, npdr, npdr_columns,
-                                 unconverged_message)
+from .core.variants.npdr import (PER_ATTRIBUTE, column_labels, npdr,
+                                 npdr_columns, unconverged_message)
 from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            K_CLASS_DEPENDENT, K_RELIEFF,
                            K_RFSM, K_RRELIEFF, RANDOM_STATE, CONVENTION,
@@ -63,6 +63,7 @@ from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.analysis.threshold import float_array
+from .core.validation import NPDR_NAMES, checked_options
 from .core.variants.iterative import iterated
 from .core.variants.turf import PREPARED_ONCE, turf, turf_prepared, turf_rounds
 from .core.variants.vls import vls, vls_rounds
@@ -153,8 +154,9 @@ class ReliefScorer(Scorer):
 
     A subclass names its ``variant`` (of :mod:`.core.registry`), which
     gives its ``friendly_name``, the ``class_type`` it fits and its
-    weights; its constructor takes the variant's own options and its
-    ``_options`` adds them to these.
+    weights; its constructor takes the variant's own options, kept as
+    given, and each call checks them once (:meth:`_rescorer_options`)
+    before it calls the core's ``unchecked`` functions.
     """
     feature_type = Variable
     #: a sparse table stays sparse (:func:`.arrays.table_arrays`)
@@ -202,7 +204,8 @@ class ReliefScorer(Scorer):
 
     def score_table(self, data, progress_callback=None):
         """One weight per attribute of `data`, in domain order."""
-        return self._weights(self.arrays(data), progress_callback)
+        options = self._options(progress_callback)
+        return self._weights(self.arrays(data), options)
 
     def arrays(self, data):
         """The core's arrays of `data`, after checking that its class fits
@@ -218,22 +221,25 @@ class ReliefScorer(Scorer):
         return table_arrays(data, name, sparse=True)
 
     def _options(self, progress_callback):
-        """The core's options: the scorer's parameters that its variant's
-        estimator takes, and `progress_callback`."""
-        return dict({name: value for name, value in vars(self).items()
-                     if name in self.variant.parameters},
+        """The core's options, checked (:meth:`_rescorer_options`), and
+        `progress_callback`."""
+        return dict(self._rescorer_options(),
                     progress_callback=progress_callback)
 
     def _rescorer_options(self):
-        """The core's options of a rescorer (no progress to report)."""
-        options = self._options(None)
-        del options["progress_callback"]
-        return options
+        """The core's options: the scorer's parameters that its variant's
+        estimator takes, each checked by the declared constraint of its
+        name (:func:`~.core.validation.checked_options`), once a call."""
+        return checked_options({name: value
+                                for name, value in vars(self).items()
+                                if name in self.variant.parameters})
 
-    def _weights(self, arrays, progress_callback):
+    def _weights(self, arrays, options):
+        """The weights of `arrays` with the checked `options`
+        (:meth:`_options`)."""
         return self.variant.weights(arrays.X, arrays.y, arrays.discrete,
-                                    task=arrays.task,
-                                    **self._options(progress_callback))
+                                    task=arrays.task, checked=True,
+                                    **options)
 
     def rescorer(self, arrays):
         """``rescore(y)``: the weights of `arrays` with the target `y`, a
@@ -241,7 +247,8 @@ class ReliefScorer(Scorer):
         :func:`~orangecontrib.relief.core.analysis.significance.permutation_test`).
         Scorers whose neighbours do not depend on the target find them
         once."""
-        return lambda y: self._weights(arrays._replace(y=y), None)
+        options = self._options(None)
+        return lambda y: self._weights(arrays._replace(y=y), options)
 
 
 class Relief(ReliefScorer):
@@ -300,7 +307,7 @@ class RReliefF(ReliefScorer):
         self._keep(locals())
 
     def rescorer(self, arrays):
-        return significance.rrelieff_rescorer(
+        return significance.rrelieff_rescorer.unchecked(
             arrays.X, arrays.y, arrays.discrete, **self._rescorer_options())
 
 
@@ -441,7 +448,7 @@ class NeighbourhoodScorer(ReliefScorer):
         return self.variant.stir
 
     def rescorer(self, arrays):
-        return significance.surf_rescorer(
+        return significance.surf_rescorer.unchecked(
             arrays.X, arrays.y, arrays.discrete, method=self.method,
             task=arrays.task, **self._rescorer_options())
 
@@ -563,11 +570,13 @@ class WrapperScorer(Scorer):
         """The wrapper's result on `data` (its scores and how it came to
         them)."""
         if isinstance(self.scorer, ReliefScorer):
+            options = self.scorer._rescorer_options()  # once, every round
             arrays = self.scorer.arrays(data)
 
             def score(X, y, discrete, progress_callback=None):
                 return self.scorer._weights(
-                    arrays._replace(X=X, discrete=discrete), progress_callback)
+                    arrays._replace(X=X, discrete=discrete),
+                    dict(options, progress_callback=progress_callback))
 
             return self.run_on_arrays(score, arrays, progress_callback)
         check_table(data, self.friendly_name)
@@ -628,26 +637,28 @@ class TuRF(WrapperScorer):
         (:func:`~orangecontrib.relief.core.variants.turf.turf_prepared`)."""
         if (isinstance(self.scorer, ReliefScorer)
                 and self.scorer.friendly_name in PREPARED_ONCE):
+            options = dict(self._options(progress_callback),
+                           **self.scorer._rescorer_options())
             arrays = self.scorer.arrays(data)
-            return turf_prepared(
+            return turf_prepared.unchecked(
                 self.scorer.friendly_name, arrays.X, arrays.y,
-                arrays.discrete, task=arrays.task,
-                **self._options(progress_callback),
-                **self.scorer._rescorer_options())
+                arrays.discrete, task=arrays.task, **options)
         return super().result(data, progress_callback)
 
     def _options(self, progress_callback):
-        return dict(fraction=self.fraction, n_keep=self.n_keep,
-                    schedule=self.schedule, absolute=self.absolute,
-                    progress_callback=progress_callback)
+        """TuRF's options, checked once a call."""
+        return dict(checked_options(dict(
+            fraction=self.fraction, n_keep=self.n_keep,
+            schedule=self.schedule, absolute=self.absolute)),
+            progress_callback=progress_callback)
 
     def run_on_arrays(self, score, arrays, progress_callback):
-        return turf(score, arrays.X, arrays.y, arrays.discrete,
-                    **self._options(progress_callback))
+        return turf.unchecked(score, arrays.X, arrays.y, arrays.discrete,
+                              **self._options(progress_callback))
 
     def run_on_columns(self, score_columns, n_attributes, progress_callback):
-        return turf_rounds(score_columns, n_attributes,
-                           **self._options(progress_callback))
+        return turf_rounds.unchecked(score_columns, n_attributes,
+                                     **self._options(progress_callback))
 
 
 def distance_weighing(scorer):
@@ -707,14 +718,15 @@ class Iter(WrapperScorer):
         """The :class:`~orangecontrib.relief.core.variants.iterative.IterResult` on
         `data`: the scores, every round's distance weights and scores, and
         why the rounds stopped."""
+        options = dict(checked_options(dict(
+            max_rounds=self.max_rounds, tol=self.tol, beta=self.beta,
+            absolute=self.absolute, convergence=self.convergence)),
+            **self.scorer._rescorer_options())
         arrays = self.scorer.arrays(data)
-        return iterated(self.scorer.variant, arrays.X, arrays.y,
-                        arrays.discrete, task=arrays.task,
-                        max_rounds=self.max_rounds, tol=self.tol,
-                        beta=self.beta, absolute=self.absolute,
-                        convergence=self.convergence,
-                        progress_callback=progress_callback,
-                        **self.scorer._rescorer_options())
+        return iterated.unchecked(self.scorer.variant, arrays.X, arrays.y,
+                                  arrays.discrete, task=arrays.task,
+                                  progress_callback=progress_callback,
+                                  **options)
 
 
 class VLS(WrapperScorer):
@@ -748,18 +760,21 @@ class VLS(WrapperScorer):
         return super().result(data, progress_callback)
 
     def _options(self, progress_callback):
-        return dict(subset_size=self.subset_size,
-                    cover_pairs=self.cover_pairs, n_subsets=self.n_subsets,
-                    random_state=self.random_state,
-                    progress_callback=progress_callback)
+        """VLS's options, checked once a call (`subset_size` where the
+        number of attributes is known,
+        :func:`~.core.variants.vls.vls_subsets`)."""
+        return dict(checked_options(dict(
+            subset_size=self.subset_size, cover_pairs=self.cover_pairs,
+            n_subsets=self.n_subsets, random_state=self.random_state),
+            subset_size=None), progress_callback=progress_callback)
 
     def run_on_arrays(self, score, arrays, progress_callback):
-        return vls(score, arrays.X, arrays.y, arrays.discrete,
-                   **self._options(progress_callback))
+        return vls.unchecked(score, arrays.X, arrays.y, arrays.discrete,
+                             **self._options(progress_callback))
 
     def run_on_columns(self, score_columns, n_attributes, progress_callback):
-        return vls_rounds(score_columns, n_attributes,
-                          **self._options(progress_callback))
+        return vls_rounds.unchecked(score_columns, n_attributes,
+                                    **self._options(progress_callback))
 
 
 class Absolute(Scorer):
@@ -828,27 +843,31 @@ class NPDR(ReliefScorer):
         self._keep(locals())
         self.covariates = check("covariates", covariates)
 
-    def _options(self, progress_callback):
-        if self.n_iterations is not None:
+    def _rescorer_options(self):
+        options = checked_options(dict(
+            neighbourhood=self.neighbourhood, k_nearest=self.k_nearest,
+            deviation=self.deviation, ties=self.ties, diff=self.diff,
+            t_eq=self.t_eq, t_diff=self.t_diff, adjustment=self.adjustment,
+            n_iterations=self.n_iterations, random_state=self.random_state),
+            **NPDR_NAMES)
+        if options.pop("n_iterations") is not None:
             raise ValueError(f"NPDR weighs every instance: n_iterations "
                              f"must be None, got {self.n_iterations!r}.")
-        check("random_state", self.random_state)  # of a permutation test
-        return dict(neighbourhood=self.neighbourhood,
-                    k_nearest=self.k_nearest, deviation=self.deviation,
-                    ties=self.ties, diff=self.diff, t_eq=self.t_eq,
-                    t_diff=self.t_diff, progress_callback=progress_callback)
+        del options["random_state"]  # of a permutation test
+        return options
 
     def score_table(self, data, progress_callback=None):
         return self.result(data, progress_callback).coefficient
 
-    def _weights(self, arrays, progress_callback):
+    def _weights(self, arrays, options):
         # of TuRF's rounds and the permutation test: without covariates
-        return npdr(arrays.X, arrays.y, arrays.discrete, task=arrays.task,
-                    **self._options(progress_callback)).coefficient
+        return npdr.unchecked(arrays.X, arrays.y, arrays.discrete,
+                              task=arrays.task, **options).coefficient
 
     def result(self, data, progress_callback=None):
         """The :data:`~orangecontrib.relief.core.variants.npdr.NpdrResult` of every
         attribute of `data`, in domain order (NaN for the covariates)."""
+        options = self._options(progress_callback)
         covariates = [self._covariate(data, name) for name in self.covariates]
         arrays = self.arrays(data)
         for preprocess in self.preprocessors:  # the rows of the arrays
@@ -861,10 +880,10 @@ class NPDR(ReliefScorer):
         discrete = np.concatenate([arrays.discrete,
                                    [c.is_discrete for c in metas]])
         columns = list(attributes) + metas
-        result = npdr_columns(
+        result = npdr_columns.unchecked(
             X, arrays.y, discrete, [columns.index(c) for c in covariates],
             names=[column.name for column in columns], task=arrays.task,
-            adjustment=self.adjustment, **self._options(progress_callback))
+            **options)
         return result._replace(**{
             field: getattr(result, field)[:len(attributes)]
             for field in PER_ATTRIBUTE})

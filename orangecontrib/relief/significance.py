@@ -244,8 +244,8 @@ class Significance(Scorer):
         """STIR of the scorer's neighbourhood with the scorer's options (of
         its variant: the references, the diff, ReliefF's k and ties, the
         deviation and the convention of the methods that take them)."""
-        return significance.stir_and_weights(
-            arrays.X, arrays.y, arrays.discrete,
+        return significance.stir_and_weights.unchecked(  # checked: the
+            arrays.X, arrays.y, arrays.discrete,      # scorer's, and ours
             neighbourhood=self.neighbourhood, variance=self.variance,
             r_compatible=self.r_compatible,
             **self.scorer._options(progress_callback))

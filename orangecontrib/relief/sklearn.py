@@ -44,6 +44,7 @@ from .core.options import (ABSOLUTE, ALPHA, DEVIATION, DIFF, ITER_BETA,
                            CONVENTION, T_DIFF, T_EQ, TIES, Constraint,
                            Interval, OneOf, Optional, check, check_choice,
                            check_needs)
+from .core.validation import SURVIVAL_NAMES, checked_options
 from .core.options import (FILTER_PAIRS, IMPUTE, NPDR_NEIGHBOURHOOD, SCALE,
                            SURVIVAL_DIFFS, SURVIVAL_REGRESSION, TWINS)
 from .core.analysis.threshold import best_first, ranking_scores
@@ -78,6 +79,9 @@ SELECTION = {
     "significance": Optional(OneOf("stir", "permutation", "regression"),
                              "no test"),
 }
+#: the parameters that select, checked by fit and again by transform,
+#: which reads them (``set_params`` may change them after fit)
+SELECTED = (*SELECTION, "alpha", "absolute")
 
 
 class ReliefSelector(SelectorMixin, BaseEstimator):
@@ -131,6 +135,9 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
 
     Notes
     -----
+    ``__init__`` keeps the parameters as given; ``fit`` checks each once,
+    before any work, by the constraint the core declares for it
+    (:data:`.core.options.PARAMETERS`), the message naming it as given.
     The selection parameters (`n_features_to_select`, `threshold`,
     `significance`, `alpha`) are read by ``transform`` and
     ``get_support``: changed by ``set_params`` after fit, they are checked
@@ -142,6 +149,10 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     task = "classification"
     #: the variant of :mod:`.core.registry` the selector computes
     variant = None
+    #: the selector's parameters that :data:`.core.options.PARAMETERS`
+    #: declares by another name (None: not there, such as `threshold`, a
+    #: weight to exceed, :data:`SELECTION`)
+    aliases = {"threshold": None}
 
     def __init__(self, *, n_features_to_select=None, threshold=None,
                  significance=None, alpha=ALPHA,
@@ -171,8 +182,8 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
     def fit(self, X, y):
         """Compute the weights (and p-values) of the features of `X`."""
         self._check_selection()
+        params = self._parameters()
         check_choice("task", self.task, self.variant.tasks)
-        check("random_state", self.random_state)
         check_needs("n_permutations", self.n_permutations, N_PERMUTATIONS,
                     "significance='permutation'",
                     self.significance == "permutation")
@@ -201,13 +212,38 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
                 warnings.warn(f"{caveat} Use significance='permutation' for "
                               f"these data.", UserWarning)
         discrete = self._nominal_mask(X.shape[1])
-        self.feature_importances_ = np.asarray(
-            self._weights(X, y, discrete), dtype=np.float64)
+        weights, pvalues = self._weights_and_pvalues(X, y, discrete, params)
+        self.feature_importances_ = np.asarray(weights, dtype=np.float64)
         self._tested = self.significance
-        if self.significance is not None:
-            self.pvalues_ = self._pvalues(X, y, discrete)
-            self.qvalues_ = significance.adjust(self.pvalues_, "bh")
+        if pvalues is not None:
+            self.pvalues_ = pvalues
+            self.qvalues_ = significance.adjust(pvalues, "bh")
         return self
+
+    def _parameters(self, skip=()):
+        """The parameters but those that select (:data:`SELECTED`) and
+        `skip`, each that :data:`.core.options.PARAMETERS` declares
+        checked once, by the name the user gave it (:attr:`aliases`), in
+        its working type: what fit passes to the core's ``unchecked``
+        functions."""
+        return checked_options(
+            {name: value for name, value in self.get_params(deep=False).items()
+             if name not in SELECTED and name not in skip}, **self.aliases)
+
+    def _weights_and_pvalues(self, X, y, discrete, params):
+        """The weights and, with `significance`, the p-values (None
+        without); STIR's from the same search of the neighbours as the
+        weights where its neighbourhood gives them
+        (:func:`~.core.analysis.significance.stir_and_weights`)."""
+        if (self.significance == "stir" and self.task == "classification"
+                and self.variant.stir is not None):
+            weights, p = self._stir(X, y, discrete, params)
+            if weights is None:  # ReliefF's pairs are summed apart
+                weights = self._weights(X, y, discrete, params)
+            return weights, p
+        weights = self._weights(X, y, discrete, params)
+        return weights, (None if self.significance is None
+                         else self._pvalues(X, y, discrete, params))
 
     def _check_selection(self):
         """The selection parameters checked, by fit and again by
@@ -265,34 +301,44 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
         mask[chosen.astype(np.intp)] = True
         return mask
 
-    def _options(self):
-        """The variant's options: these, and a subclass's own."""
-        return dict(n_iterations=self.n_iterations,
-                    random_state=self.random_state, diff=self.diff,
-                    t_eq=self.t_eq, t_diff=self.t_diff)
+    def _options(self, params):
+        """The variant's options, of the checked `params`
+        (:meth:`_parameters`): these, and a subclass's own."""
+        return {name: params[name] for name in ("n_iterations",
+                                                "random_state", "diff",
+                                                "t_eq", "t_diff")}
 
-    def _weights(self, X, y, discrete):
+    def _weights(self, X, y, discrete, params):
         """The core's weights of the variant."""
         return _core_errors(self.variant.weights)(
-            X, y, discrete, task=self.task, **self._options())
+            X, y, discrete, task=self.task, checked=True,
+            **self._options(params))
 
-    def _rescorer(self, X, y, discrete):
+    def _rescorer(self, X, y, discrete, params):
         """The weights of a permuted target, for the permutation test (a
         subclass whose neighbours do not depend on the target finds them
         once)."""
-        return lambda target: self._weights(X, target, discrete)
+        return lambda target: self._weights(X, target, discrete, params)
 
-    def _stir(self, X, y, discrete):
+    def _stir(self, X, y, discrete, params):
+        """(weights or None, STIR's p-values) from one search of the
+        neighbour pairs."""
         if self.variant.stir is None:
             raise ValueError(f"STIR tests the neighbour pairs of "
                              f"{significance.STIR_METHODS}; use "
                              f"significance='permutation' with "
                              f"{type(self).__name__}.")
-        return _core_errors(significance.stir)(
+        weights, result = _core_errors(
+            significance.stir_and_weights.unchecked)(
             X, y, discrete, neighbourhood=self.variant.stir,
-            **self._options())
+            **self._options(params))
+        names = getattr(self, "feature_names_in_", range(X.shape[1]))
+        note = significance.no_verdict(result, list(names))
+        if note is not None:
+            warnings.warn(note, UserWarning)
+        return weights, result.p
 
-    def _pvalues(self, X, y, discrete):
+    def _pvalues(self, X, y, discrete, params):
         if self.significance == "regression":
             raise ValueError(f"significance='regression' takes the p-values "
                              f"of NPDR's fits; use significance="
@@ -301,15 +347,10 @@ class ReliefSelector(SelectorMixin, BaseEstimator):
             if self.task != "classification":
                 raise ValueError("STIR needs classes; use "
                                  "significance='permutation'.")
-            result = self._stir(X, y, discrete)
-            names = getattr(self, "feature_names_in_", range(X.shape[1]))
-            note = significance.no_verdict(result, list(names))
-            if note is not None:
-                warnings.warn(note, UserWarning)
-            return result.p
-        return significance.permutation_test(
-            self._rescorer(X, y, discrete), y, self.n_permutations,
-            self.random_state)[1]
+            return self._stir(X, y, discrete, params)[1]
+        return significance.permutation_test.unchecked(
+            self._rescorer(X, y, discrete, params), y,
+            params["n_permutations"], params["random_state"])[1]
 
     def _get_support_mask(self):
         check_is_fitted(self)
@@ -376,9 +417,9 @@ class ReliefF(ReliefSelector):
         self.k_nearest = k_nearest
         self.ties = ties
 
-    def _options(self):
-        return dict(super()._options(), k_nearest=self.k_nearest,
-                    ties=self.ties)
+    def _options(self, params):
+        return dict(super()._options(params), k_nearest=params["k_nearest"],
+                    ties=params["ties"])
 
 
 class MuRelief(ReliefF):
@@ -403,8 +444,9 @@ class MuRelief(ReliefF):
             t_eq=t_eq, t_diff=t_diff, ties=ties, absolute=absolute)
         self.convention = convention
 
-    def _options(self):
-        return dict(super()._options(), convention=self.convention)
+    def _options(self, params):
+        return dict(super()._options(params),
+                    convention=params["convention"])
 
 
 class RReliefF(ReliefSelector):
@@ -432,13 +474,13 @@ class RReliefF(ReliefSelector):
         tags.target_tags.single_output = True
         return tags
 
-    def _options(self):
-        return dict(super()._options(), k_nearest=self.k_nearest,
-                    ties=self.ties)
+    def _options(self, params):
+        return dict(super()._options(params), k_nearest=params["k_nearest"],
+                    ties=params["ties"])
 
-    def _rescorer(self, X, y, discrete):
-        return _core_errors(significance.rrelieff_rescorer)(
-            X, y, discrete, **self._options())
+    def _rescorer(self, X, y, discrete, params):
+        return _core_errors(significance.rrelieff_rescorer.unchecked)(
+            X, y, discrete, **self._options(params))
 
 
 class SURF(ReliefSelector):
@@ -459,11 +501,11 @@ class SURF(ReliefSelector):
             t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.task = task
 
-    def _rescorer(self, X, y, discrete):
+    def _rescorer(self, X, y, discrete, params):
         # the variant's neighbourhood, which STIR tests, is its method
-        return _core_errors(significance.surf_rescorer)(
+        return _core_errors(significance.surf_rescorer.unchecked)(
             X, y, discrete, task=self.task, method=self.variant.stir,
-            **self._options())
+            **self._options(params))
 
 
 class SURFstar(SURF):
@@ -491,8 +533,8 @@ class MultiSURF(SURF):
             t_eq=t_eq, t_diff=t_diff, absolute=absolute)
         self.deviation = deviation
 
-    def _options(self):
-        return dict(super()._options(), deviation=self.deviation)
+    def _options(self, params):
+        return dict(super()._options(params), deviation=params["deviation"])
 
 
 class MultiSURFstar(MultiSURF):
@@ -523,9 +565,10 @@ class SWRF(ReliefSelector):
         self.convention = convention
         self.deviation = deviation
 
-    def _options(self):
-        return dict(super()._options(), convention=self.convention,
-                    deviation=self.deviation)
+    def _options(self, params):
+        return dict(super()._options(params),
+                    convention=params["convention"],
+                    deviation=params["deviation"])
 
 
 class SWRFstar(SWRF):
@@ -569,6 +612,9 @@ class NPDR(ReliefSelector):
     See :func:`orangecontrib.relief.core.variants.npdr.npdr`.
     """
     variant = registry.NPDR
+    #: `covariates` are columns of X, checked by :meth:`_covariate_columns`
+    #: and the core
+    aliases = dict(ReliefSelector.aliases, covariates=None)
 
     def __init__(self, *, task="classification", covariates=(),
                  deviation=DEVIATION, n_features_to_select=None,
@@ -586,16 +632,16 @@ class NPDR(ReliefSelector):
         self.covariates = covariates
         self.deviation = deviation
 
-    def _options(self):
-        return dict(deviation=self.deviation, diff=self.diff,
-                    t_eq=self.t_eq, t_diff=self.t_diff)
+    def _options(self, params):
+        return {name: params[name]
+                for name in ("deviation", "diff", "t_eq", "t_diff")}
 
-    def _result(self, X, y, discrete):
+    def _result(self, X, y, discrete, params):
         names = getattr(self, "feature_names_in_", None)
-        return _core_errors(npdr_columns)(
+        return _core_errors(npdr_columns.unchecked)(
             X, y, discrete, self._covariate_columns(X.shape[1]),
             names=None if names is None else list(names), task=self.task,
-            adjustment="bh", **self._options())
+            adjustment="bh", **self._options(params))
 
     def _covariate_columns(self, n_features):
         """The column indices of `covariates` (given as indices, a mask or
@@ -626,15 +672,15 @@ class NPDR(ReliefSelector):
             columns.append(column)
         return columns
 
-    def _weights(self, X, y, discrete):
+    def _weights(self, X, y, discrete, params):
         # the last fit's p-values serve significance="regression"
-        self._fitted = self._result(X, y, discrete)
+        self._fitted = self._result(X, y, discrete, params)
         return self._fitted.coefficient
 
-    def _pvalues(self, X, y, discrete):
+    def _pvalues(self, X, y, discrete, params):
         if self.significance == "regression":
             return self._fitted.p
-        return super()._pvalues(X, y, discrete)
+        return super()._pvalues(X, y, discrete, params)
 
 
 class Iter(ReliefSelector):
@@ -705,17 +751,25 @@ class Iter(ReliefSelector):
         tags.target_tags.single_output = self.task == "regression"
         return tags
 
-    def _options(self):
-        return self._wrapped()._options()
+    def _parameters(self, skip=()):
+        """Iter's parameters and those of the selector it wraps (whose
+        options it runs; Iter's own where both have one), each checked
+        once."""
+        own = super()._parameters(skip)
+        return dict(self._wrapped()._parameters(own), **own)
 
-    def _weights(self, X, y, discrete):
-        return _core_errors(iterated)(
+    def _options(self, params):
+        return self._wrapped()._options(params)
+
+    def _weights(self, X, y, discrete, params):
+        return _core_errors(iterated.unchecked)(
             self.variant, X, y, discrete, task=self.task,
-            max_rounds=self.max_rounds, tol=self.tol, beta=self.beta,
-            absolute=self.absolute, convergence=self.convergence,
-            **self._options()).scores
+            max_rounds=params["max_rounds"], tol=params["tol"],
+            beta=params["beta"], absolute=self.absolute,  # checked at fit
+            convergence=params["convergence"],
+            **self._options(params)).scores
 
-    def _stir(self, X, y, discrete):
+    def _stir(self, X, y, discrete, params):
         raise ValueError("STIR tests the neighbour pairs of one plain "
                          "distance, and Iter's last round weights it; use "
                          "significance='permutation' with Iter.")
@@ -757,24 +811,24 @@ class TargetSelector(ReliefSelector):
         """Compute the overall and each target's weights of the features
         of `X` for the targets `y` (n_samples, n_targets)."""
         self._check_selection()
-        check("random_state", self.random_state)
+        params = self._parameters()
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan",
                              accept_sparse=("csr", "csc"), dtype="numeric",
                              multi_output=True, y_numeric=True)
         if X.shape[0] < 2:
             raise ValueError(f"Relief compares instances and needs at least "
                              f"two; got {X.shape[0]} sample.")
-        weights = _core_errors(type(self).estimator)(
-            X, y, self._nominal_mask(X.shape[1]), **self._options())
+        weights = _core_errors(type(self).estimator.unchecked)(
+            X, y, self._nominal_mask(X.shape[1]), **self._options(params))
         self.feature_importances_ = weights.overall
         self.target_importances_ = weights.per_target
         self._tested = None
         return self
 
-    def _options(self):
-        return dict(super()._options(), k_nearest=self.k_nearest,
-                    weighting=self.weighting, sigma=self.sigma,
-                    ties=self.ties, missing=self.missing)
+    def _options(self, params):
+        return dict(super()._options(params), k_nearest=params["k_nearest"],
+                    weighting=self.weighting, sigma=params["sigma"],
+                    ties=params["ties"], missing=self.missing)
 
 
 class MultiTargetRReliefF(TargetSelector):
@@ -804,8 +858,8 @@ class MultiLabelReliefF(TargetSelector):
             t_diff=t_diff, ties=ties, missing=missing, absolute=absolute)
         self.distance = distance
 
-    def _options(self):
-        return dict(super()._options(), distance=self.distance)
+    def _options(self, params):
+        return dict(super()._options(params), distance=self.distance)
 
 
 def event_and_time(y, n_samples):
@@ -874,6 +928,9 @@ class SurvivalNPDR(ReliefSelector):
     whose options these are.
     """
     absolute = False  # the importances are ranked as they are
+    #: survival NPDR's names of its options (`diffs` is
+    #: ``PARAMETERS["survival_diffs"]``), and `covariates` columns of X
+    aliases = dict(ReliefSelector.aliases, **SURVIVAL_NAMES, covariates=None)
 
     def __init__(self, *, diffs=SURVIVAL_DIFFS,
                  regression=SURVIVAL_REGRESSION, impute=IMPUTE,
@@ -912,6 +969,7 @@ class SurvivalNPDR(ReliefSelector):
         """The survival NPDR fits of the features of `X` for the events
         and times `y`."""
         self._check_selection()
+        params = self._parameters()
         if self.significance not in (None, "regression"):
             raise ValueError(f"significance={self.significance!r}: survival "
                              f"NPDR selects by its fits' own p-values, "
@@ -927,20 +985,17 @@ class SurvivalNPDR(ReliefSelector):
             warnings.warn(f"n_features_to_select={count} is more than the "
                           f"{X.shape[1]} features: all of them are kept.",
                           UserWarning)
-        options = dict(diffs=self.diffs, regression=self.regression,
-                       impute=self.impute, filter_pairs=self.filter_pairs,
-                       neighbourhood=self.neighbourhood,
-                       k_nearest=self.k_nearest, ties=self.ties,
-                       twins=self.twins, scale=self.scale, adjustment="bh")
-        if self.deviation != DEVIATION:  # MultiSURF's only
-            options["deviation"] = self.deviation
+        options = {name: params[name] for name in (
+            "diffs", "regression", "impute", "filter_pairs", "neighbourhood",
+            "k_nearest", "deviation", "ties", "twins", "scale")}
         names = getattr(self, "feature_names_in_", None)
         if hasattr(X, "toarray"):  # the pairs' diffs are dense anyway
             X = X.toarray()
-        result = _core_errors(survival_npdr_columns)(
+        result = _core_errors(survival_npdr_columns.unchecked)(
             X, time, event, self._nominal_mask(X.shape[1]),
             self._covariate_columns(X.shape[1]),
-            names=None if names is None else list(names), **options)
+            names=None if names is None else list(names), adjustment="bh",
+            **options)
         self.coef_ = result.coefficient
         self.feature_importances_ = (np.abs(result.coefficient)
                                      if self.diffs == "signed"

@@ -23,6 +23,7 @@ from .core.options import (ADJUSTMENT, DEVIATION, FILTER_PAIRS, IMPUTE,
                            NPDR_NEIGHBOURHOOD, SCALE, SURVIVAL_DIFFS,
                            SURVIVAL_REGRESSION, TIES, TWINS, check)
 from .core.variants.survival_npdr import survival_npdr
+from .core.validation import SURVIVAL_NAMES, checked_options
 from .scorers import of_feature, sortable
 
 #: the Survival Analysis add-on's mark of the time and event variables
@@ -177,6 +178,12 @@ class SurvivalNPDR(Scorer):
         """The :data:`~orangecontrib.relief.core.variants.npdr.NpdrResult` of every
         attribute of `data`, in domain order (NaN for the time, the event
         and the covariates)."""
+        options = checked_options(dict(
+            diffs=self.diffs, regression=self.regression, impute=self.impute,
+            filter_pairs=self.filter_pairs, neighbourhood=self.neighbourhood,
+            k_nearest=self.k_nearest, deviation=self.deviation,
+            ties=self.ties, twins=self.twins, scale=self.scale,
+            adjustment=self.adjustment), **SURVIVAL_NAMES)
         columns = survival_columns(data.domain, self.time, self.event,
                                    self.covariates)
         X = np.column_stack([data.get_column(var)
@@ -184,10 +191,6 @@ class SurvivalNPDR(Scorer):
         covariates = (np.column_stack([data.get_column(var)
                                        for var in columns.covariates])
                       if columns.covariates else None)
-        options = dict(neighbourhood=self.neighbourhood,
-                       k_nearest=self.k_nearest, ties=self.ties)
-        if self.deviation != DEVIATION:  # MultiSURF's only
-            options["deviation"] = self.deviation
         time, event = (data.get_column(columns.time),
                        event_column(data, columns.event))
         unknown = int((np.isnan(time) | np.isnan(event)).sum())
@@ -195,14 +198,11 @@ class SurvivalNPDR(Scorer):
             warnings.warn(f"{unknown} of the {len(time)} instances have no "
                           f"survival time or event; survival NPDR leaves "
                           f"them out.", UserWarning)
-        result = survival_npdr(
+        result = survival_npdr.unchecked(
             X, time, event,
             [var.is_discrete for var in columns.attributes], covariates,
             [var.is_discrete for var in columns.covariates]
             if columns.covariates else None,
-            diffs=self.diffs, regression=self.regression,
-            impute=self.impute, filter_pairs=self.filter_pairs,
-            twins=self.twins, scale=self.scale, adjustment=self.adjustment,
             names=[var.name for var in columns.attributes + columns.covariates],
             progress_callback=progress_callback, **options)
         scored = np.array([var in columns.attributes

@@ -12,8 +12,9 @@ from Orange.data import ContinuousVariable, DiscreteVariable, Table
 
 from . import scorers
 from .core.options import PARAMETERS
-from .core.registry import (CLASSIFICATION, K_NEAREST, REGRESSION, RELIEFF, RRELIEFF,
-                            VARIANTS, WITHIN_DISTANCE, Variant, by_name, offered)
+from .core.registry import (CLASSIFICATION, K_NEAREST, REGRESSION, RELIEFF,
+                            RRELIEFF, VARIANTS, WITHIN_DISTANCE, Variant,
+                            by_name, offered)
 
 __all__ = ["VariantScorer", "SCORERS", "METHODS", "DIFFS", "TIE_RULES", "DEFAULT_K",
            "K_OF_TASK", "TAKE_TIES", "TAKE_CONVENTION", "CONVENTIONS",

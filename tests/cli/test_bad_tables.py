@@ -90,7 +90,6 @@ FLAGS = [
     ["--significance", "magic"],
     ["--significance", "stir", "--fdr", "nan"],
     ["--significance", "stir", "--fdr", "inf"],
-    ["--significance", "stir", "--fdr", "0"],
     ["--significance", "stir", "--fdr", "-0.1"],
     ["--significance", "stir", "--adjust", "sidak"],
     ["--significance", "permutation", "--permutations", "0"],

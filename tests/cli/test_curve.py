@@ -56,8 +56,8 @@ def test_no_figure_and_another_learner(capsys, tmp_path, monkeypatch):
     (["cpu", "--learner", "logreg"], "--learner logreg (logistic "
      "regression) needs a categorical class"),
     (["--score", "R2"], "R2 scores a numeric class"),
-    (["--folds", "1"], "argument --folds: must be at least 2, not 1"),
-    (["--folds", "0"], "argument --folds: must be at least 2, not 0"),
+    (["--folds", "1"], "argument --folds: must be an integer >= 2, not '1'"),
+    (["--folds", "0"], "argument --folds: must be an integer >= 2, not '0'"),
     (["--method", "RReliefF"], "RReliefF does not fit")])
 def test_bad_choices_are_one_line_errors(capsys, argv, message):
     code, lines, err = run(capsys, "curve", "--no-figure", *argv)

@@ -440,7 +440,8 @@ def turf_outcome(score):
 def permutation_outcome(score):
     """The permutation test's weight and p-value of the fifth attribute,
     the others' p-values."""
-    from orangecontrib.relief.core.analysis.significance import permutation_test
+    from orangecontrib.relief.core.analysis.significance import (
+        permutation_test)
     X, y = wrapped_data()
     observed, p = permutation_test(lambda target: score(X, target), y,
                                    n_permutations=9)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import ReliefInputError, relieff
-from orangecontrib.relief.core.variants.classdep import (ClassDependentRelief, cdrelief,
-                                                         iwcdrelief, prior_summary)
+from orangecontrib.relief.core.variants.classdep import (
+    ClassDependentRelief, cdrelief, iwcdrelief, prior_summary)
 from tests.core.engines import on_each_engine
 from tests.reference import classdep as slow
 from tests.reference import relief as ref
@@ -267,11 +267,9 @@ def test_shared_search_equals_one_shot_calls():
 def test_a_grid_of_thresholds_is_each_threshold_alone():
     # the vectorised engine lays every threshold's terms out together, a
     # term that a threshold drops adding an exact zero: the same bits
-    from orangecontrib.relief.core.analysis.weighted_knn import (column_ranges,
-                                                                 fit_class_weights,
-                                                                 iwcdrelief_class_weights,
-                                                                 predict_votes,
-                                                                 predict_votes_each)
+    from orangecontrib.relief.core.analysis.weighted_knn import (
+        column_ranges, fit_class_weights, iwcdrelief_class_weights,
+        predict_votes, predict_votes_each)
     X, y, discrete = make_case(7, 3, generic=True, missing=False)
     grid = THRESHOLDS + [0.5, 1.0]
     ranges = column_ranges(X, discrete)
@@ -340,11 +338,9 @@ def test_single_class_is_an_error():
 
 
 def test_cross_validated_threshold_is_the_best_in_the_inner_folds():
-    from orangecontrib.relief.core.analysis.weighted_knn import (THRESHOLDS, accuracy,
-                                                                 column_ranges,
-                                                                 cross_validated_threshold,
-                                                                 fit_class_weights,
-                                                                 stratified_folds)
+    from orangecontrib.relief.core.analysis.weighted_knn import (
+        THRESHOLDS, accuracy, column_ranges, cross_validated_threshold,
+        fit_class_weights, stratified_folds)
     rng = np.random.default_rng(3)
     X = rng.normal(size=(90, 4))
     y = (X[:, 0] + 0.5 * rng.normal(size=90) > 0).astype(float)
@@ -432,8 +428,8 @@ def test_instances_of_unknown_class_in_the_weighted_knn():
 
 
 def test_class_weights_of_any_mask_and_float_type():
-    from orangecontrib.relief.core.analysis.weighted_knn import (column_ranges,
-                                                                 fit_class_weights)
+    from orangecontrib.relief.core.analysis.weighted_knn import (
+        column_ranges, fit_class_weights)
     rng = np.random.default_rng(1)
     X = rng.random((30, 4))
     X[:, 3] = rng.integers(0, 3, 30)

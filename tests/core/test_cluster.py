@@ -8,15 +8,15 @@ from numpy.testing import assert_array_equal
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.variants.estimators import (prepared, relief, relieff,
-                                                           rrelieff)
+from orangecontrib.relief.core.variants.estimators import (
+    prepared, relief, relieff, rrelieff)
 from orangecontrib.relief.core.engines.compiled.search_tables import (
     join_positions, take_positions)
 from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK
 from orangecontrib.relief.core.engines.compiled.neighbours.cluster import (
     all_pairs_on, block_bounds, block_count, pair_rounds, references_on)
-from orangecontrib.relief.core.engines.compiled.neighbours.search import (_all_pairs,
-                                                          _references)
+from orangecontrib.relief.core.engines.compiled.neighbours.search import (
+    _all_pairs, _references)
 from orangecontrib.relief.core.options import DIFF, T_DIFF, T_EQ
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants.streaming import relieff_streaming

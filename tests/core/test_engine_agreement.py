@@ -16,7 +16,8 @@ import pytest
 from orangecontrib.relief import core
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.analysis import significance
-from orangecontrib.relief.core.registry import RELIEFF, RRELIEFF, WITHIN_DISTANCE
+from orangecontrib.relief.core.registry import (RELIEFF, RRELIEFF,
+                                                WITHIN_DISTANCE)
 from tests.core.engines import on_each_engine
 from tests.variants import each_variant_task, rng_of, taken
 

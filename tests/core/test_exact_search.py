@@ -13,14 +13,18 @@ import pytest
 
 from orangecontrib.relief.core import prepare
 from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
-from orangecontrib.relief.core.engines.compiled.neighbours import EXTRA, find_neighbours
-from orangecontrib.relief.core.engines.compiled.neighbours.block import BLOCK, ROWS
-from orangecontrib.relief.core.engines.compiled.neighbours.search import _all_pairs
+from orangecontrib.relief.core.engines.compiled.neighbours import (
+    EXTRA, find_neighbours)
+from orangecontrib.relief.core.engines.compiled.neighbours.block import (
+    BLOCK, ROWS)
+from orangecontrib.relief.core.engines.compiled.neighbours.search import (
+    _all_pairs)
 from orangecontrib.relief.core.engines.compiled.neighbours.distances import (
     column_sums, distance_rows)
 from orangecontrib.relief.core.engines.compiled.neighbours.exact_ranking import (
     exact_distance, float32_error_bound, float32_order_is_exact)
-from orangecontrib.relief.core.engines.compiled.neighbours.topk import unpack_keys
+from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
+    unpack_keys)
 
 TIES = ("share", "lower-index")
 
@@ -295,7 +299,8 @@ def test_references_grouped_over_the_instances_find_the_same_lists(m):
     gives the lists of one reference block at a time."""
     from orangecontrib.relief.core.engines.compiled.neighbours.references import (
         group_size, search_references)
-    from orangecontrib.relief.core.engines.compiled.neighbours.topk import empty_keys
+    from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
+        empty_keys)
     from orangecontrib.relief.core.prepare import prepare
     rng = np.random.default_rng(m)
     X = rng.random((700, 6))
@@ -359,7 +364,8 @@ def test_sampled_search_keeps_the_k_least_float32_keys(weights, missing):
     bits, position) of each group, the reference left out, for weights of
     1, with zeros, and of both signs (whose negative distances order
     below +0), with ties, nominal columns and missing values."""
-    from orangecontrib.relief.core.engines.compiled.neighbours.search import _references
+    from orangecontrib.relief.core.engines.compiled.neighbours.search import (
+        _references)
     from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
         INF_BITS, candidate_key, order_bits)
     rng = np.random.default_rng(7)

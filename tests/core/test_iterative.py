@@ -13,10 +13,8 @@ from numpy.testing import assert_allclose
 from orangecontrib.relief.core.variants import estimators
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.variants.iterative import (CONVERGED, LAST_ROUND,
-                                                          NO_WEIGHT,
-                                                          distance_weights_of, iterate,
-                                                          iterated)
+from orangecontrib.relief.core.variants.iterative import (
+    CONVERGED, LAST_ROUND, NO_WEIGHT, distance_weights_of, iterate, iterated)
 from orangecontrib.relief.core.registry import VARIANTS, by_name
 from tests.core.engines import each_engine
 from tests.core.test_surf import random_data

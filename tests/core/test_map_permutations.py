@@ -10,10 +10,10 @@ from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.networks.interactions import (interaction_map,
                                                              strongest_pairs)
-from orangecontrib.relief.core.networks.map_permutations import co_difference_map
-from orangecontrib.relief.core.networks.neighbour_pairs import (fixed_by_attributes,
-                                                                method_pairs,
-                                                                relabelled)
+from orangecontrib.relief.core.networks.map_permutations import (
+    co_difference_map)
+from orangecontrib.relief.core.networks.neighbour_pairs import (
+    fixed_by_attributes, method_pairs, relabelled)
 from tests.core.engines import each_engine
 from tests.core.test_interactions import mixed, tied, xor
 from tests.reference import interactions as ref

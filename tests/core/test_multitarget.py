@@ -12,8 +12,8 @@ from orangecontrib.relief.core.variants import multitarget
 from orangecontrib.relief.core import relieff, rrelieff
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.variants.multitarget import (relieff_multilabel,
-                                                            rrelieff_multitarget)
+from orangecontrib.relief.core.variants.multitarget import (
+    relieff_multilabel, rrelieff_multitarget)
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import multitarget as reference
 
@@ -84,9 +84,11 @@ def clus_references(monkeypatch):
     """References drawn as Clus draws them, with its seed `seed`: the
     first m of its order (every instance, m = n, in any order)."""
     def use(seed):
-        monkeypatch.setattr(
-            multitarget, "reference_instances",
-            lambda n, m, random_state: java_permutation(n, seed)[:m])
+        def references(n, m, random_state):
+            return java_permutation(n, seed)[:m]
+        # the estimator, which checks its options on entry, calls it so
+        references.unchecked = references
+        monkeypatch.setattr(multitarget, "reference_instances", references)
     return use
 
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core import engines
-from orangecontrib.relief.core.progress import STEPS, step_bounds, wrap_callback
+from orangecontrib.relief.core.progress import (STEPS, step_bounds,
+                                                wrap_callback)
 from tests.variants import each_variant_task, literal_weights, rng_of
 
 #: (total, steps, a callback?) -> the bounds of the pieces

@@ -6,11 +6,10 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.progress import Interrupted
-from orangecontrib.relief.core.analysis.resampling import (draw_folds, draw_resamples,
-                                                           score_resamples)
-from orangecontrib.relief.core.analysis.stability import (default_top_k, ranks,
-                                                          ranking_stability,
-                                                          stability_index, summarise)
+from orangecontrib.relief.core.analysis.resampling import (
+    draw_folds, draw_resamples, score_resamples)
+from orangecontrib.relief.core.analysis.stability import (
+    default_top_k, ranks, ranking_stability, stability_index, summarise)
 
 #: four sets of two of five attributes
 SETS = np.array([[1, 1, 0, 0, 0],

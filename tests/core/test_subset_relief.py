@@ -6,8 +6,10 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.variants.estimators import relief, relieff, rrelieff
-from orangecontrib.relief.core.analysis.subset_relief import SubsetRelief, list_length
+from orangecontrib.relief.core.variants.estimators import (
+    relief, relieff, rrelieff)
+from orangecontrib.relief.core.analysis.subset_relief import (
+    SubsetRelief, list_length)
 from tests.core.engines import each_engine
 from tests.reference.subsets import subset_relieff, subset_rrelieff
 

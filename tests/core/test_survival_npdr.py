@@ -13,9 +13,11 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy.optimize import minimize
 
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.variants.kaplan_meier import conditional_mean_times
+from orangecontrib.relief.core.variants.kaplan_meier import (
+    conditional_mean_times)
 from orangecontrib.relief.core.variants.survival_npdr import survival_npdr
-from orangecontrib.relief.core.variants.survival_npdr_net import survival_npdr_net
+from orangecontrib.relief.core.variants.survival_npdr_net import (
+    survival_npdr_net)
 from tests.reference import npdr as npdr_ref
 from tests.reference import survival_npdr as ref
 

@@ -7,7 +7,8 @@ from numpy.testing import assert_allclose, assert_array_equal
 from orangecontrib.relief.core.variants import estimators, surf
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.generators import modulo
-from orangecontrib.relief.core.variants.turf import round_sizes, rounds_of, turf
+from orangecontrib.relief.core.variants.turf import (
+    round_sizes, rounds_of, turf)
 
 
 def multisurf(X, y, discrete, progress_callback=None):

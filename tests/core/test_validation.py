@@ -6,9 +6,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from orangecontrib.relief.core import options
+from orangecontrib.relief.core import options, registry
 from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.variants import turf, vls
+from orangecontrib.relief.core.variants.iterative import iterated
 from orangecontrib.relief.core.variants.estimators import relieff
 from orangecontrib.relief.core.analysis.resampling import draw_resamples
 from orangecontrib.relief.core.validation import validated
@@ -53,8 +54,12 @@ def data():
     (lambda X, y: draw_resamples(y.astype(int), 3, resampling="subsample",
                                  subsample=0.5, random_state=1),
      ["n_resamples", "resampling", "subsample", "random_state"]),
+    # the options a function passes on (Iter's to every round's variant)
+    (lambda X, y: iterated(registry.MULTISURF, X, y, max_rounds=3,
+                           deviation="sample", random_state=1),
+     ["max_rounds", "deviation", "random_state"]),
 ], ids=["ReliefF", "STIR of MultiSWRF", "STIR of MultiSURF", "VLSReliefF",
-        "TuRF", "resamples"])
+        "TuRF", "resamples", "Iter"])
 def test_an_option_is_checked_once_per_call(checks, call, given):
     call(*data())
     assert {name: checks[name] for name in given} == dict.fromkeys(given, 1)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from orangecontrib.relief import core
 from orangecontrib.relief.core.engines import forced
-from orangecontrib.relief.core.registry import CDRELIEF, DRELIEFF, IWCDRELIEF, PDRELIEFF
+from orangecontrib.relief.core.registry import (CDRELIEF, DRELIEFF,
+                                                IWCDRELIEF, PDRELIEFF)
 from tests.variants import VARIANT_TASKS
 
 #: the variants of the bounds property, and RFSM's W_S

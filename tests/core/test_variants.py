@@ -9,7 +9,8 @@ import pytest
 
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.registry import (K_NEAREST, TASKS, VARIANTS,
-                                                WITHIN_DISTANCE, by_name, offered)
+                                                WITHIN_DISTANCE, by_name,
+                                                offered)
 from tests.variants import each_variant, each_variant_task, literal, rng_of
 
 

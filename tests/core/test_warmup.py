@@ -18,10 +18,11 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from orangecontrib.relief.core import RFSM, backward_elimination, greedy_forward
+from orangecontrib.relief.core import (RFSM, backward_elimination,
+                                       greedy_forward)
 from orangecontrib.relief.core.variants import (classdep, double, estimators,
-                                                multitarget, murelief, streaming, surf,
-                                                turf)
+                                                multitarget, murelief,
+                                                streaming, surf, turf)
 from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.analysis.weighted_knn import (fit_class_weights,
                                                              predict_votes)

@@ -11,7 +11,8 @@ from Orange.preprocess.score import Scorer
 from orangecontrib.relief import ReliefF, SelectReliefFeatures
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core.errors import ReliefInputError
-from orangecontrib.relief.core.analysis.threshold import best_first, select_features
+from orangecontrib.relief.core.analysis.threshold import (
+    best_first, select_features)
 from orangecontrib.relief.core.variants.turf import turf
 from orangecontrib.relief.rank import RankScorer
 from orangecontrib.relief.scorers import Absolute, TuRF
@@ -79,7 +80,7 @@ def test_select_relief_features(table, options, expected):
 
 def test_sklearn_selectors(monkeypatch):
     monkeypatch.setattr(selectors.ReliefF, "_weights",
-                        lambda self, X, y, discrete: WEIGHTS)
+                        lambda self, X, y, discrete, params: WEIGHTS)
     X, y = np.random.default_rng(0).random((20, 5)), np.arange(20) % 2
     for absolute, expected in ((False, BY_SIGN), (True, BY_MAGNITUDE)):
         fitted = selectors.ReliefF(n_features_to_select=2,

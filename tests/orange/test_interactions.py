@@ -133,5 +133,5 @@ def test_no_permutations_is_refused(capsys):
         main(["interactions", "heart_disease", "--test", "permutation",
               "--permutations", "0"])
     assert exit_.value.code == 2
-    assert "--permutations: must be at least 1, not 0" in \
-        capsys.readouterr().err
+    assert "--permutations: must be a positive integer up to 100,000,000, " \
+        "not '0'" in capsys.readouterr().err

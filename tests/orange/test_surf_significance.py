@@ -128,7 +128,8 @@ def test_permutations_rescore_without_a_new_search(request, scorer, name):
     result = Significance(scorer, test="permutation", n_permutations=19,
                           random_state=2).result(data)
     from_scratch = significance.permutation_test(
-        lambda y: scorer._weights(arrays._replace(y=y), None), arrays.y,
+        lambda y: scorer._weights(arrays._replace(y=y), scorer._options(None)),
+        arrays.y,
         n_permutations=19, random_state=2)
     assert_allclose(result.weights, from_scratch[0], rtol=0, atol=1e-15)
     assert_array_equal(result.p, from_scratch[1])

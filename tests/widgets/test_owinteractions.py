@@ -15,7 +15,8 @@ from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
                          Table)
 from Orange.widgets.tests import base
 
-from orangecontrib.relief.core.networks.neighbour_pairs import METHODS as PAIR_METHODS
+from orangecontrib.relief.core.networks.neighbour_pairs import (
+    METHODS as PAIR_METHODS)
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.datasets import path
 from orangecontrib.relief.generators import xor

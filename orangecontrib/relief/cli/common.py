@@ -50,18 +50,30 @@ def _checked(convert, kind, valid, requirement):
     return parse
 
 
-#: argparse types: an integer >= 1, an integer >= 2 (folds, resamples to
-#: compare), an integer >= 0, a significance level, a share strictly
-#: between 0 and 1
+def declared(name, convert=int):
+    """argparse type of an option whose parameter is `name` in the
+    declared table (:data:`...core.options.PARAMETERS`): the text read by
+    `convert` and checked by the declared constraint as the command line
+    is parsed, once, before any work, so that the error names the option
+    the user typed (``argument --k: must be a positive integer, not
+    '0'``)."""
+    def parse(text):
+        from ..core.options import PARAMETERS
+        constraint = PARAMETERS[name]
+        try:
+            return constraint(name, convert(text))
+        except ValueError:  # the text or the value (ReliefInputError)
+            raise argparse.ArgumentTypeError(
+                f"must be {constraint.requirement}, not {text!r}") from None
+    return parse
+
+
+#: argparse types of the options the table does not declare (the
+#: experiments' sizes): an integer >= 1, an integer >= 0
 positive_int = _checked(int, "a positive integer", lambda v: v >= 1,
                         "at least 1")
-two_or_more = _checked(int, "an integer", lambda v: v >= 2, "at least 2")
 non_negative_int = _checked(int, "a non-negative integer", lambda v: v >= 0,
                             "at least 0")
-level = _checked(float, "a number between 0 and 1", lambda v: 0 < v <= 1,
-                 "a number above 0 and at most 1")
-share = _checked(float, "a number between 0 and 1", lambda v: 0 < v < 1,
-                 "a number strictly between 0 and 1")
 
 
 def timed(seconds, what):

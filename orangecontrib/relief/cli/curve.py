@@ -3,9 +3,8 @@ learner's cross-validated score with the attributes ranked in each fold."""
 import time
 
 from ..core import engines
-from .common import (CliError, ProgressBar, input_error,
-                     non_negative_int, option_names, timed,
-                     two_or_more, write_figure)
+from .common import (CliError, ProgressBar, declared, input_error,
+                     option_names, timed, write_figure)
 from .rank import add_table_arguments, scored_table
 
 #: the learners of --learner, by name: (their name in words, whether a
@@ -40,9 +39,9 @@ def add_curve_command(subparsers):
         help="the score of the test parts: CA or AUC for a categorical "
              "class, R2 for a numeric one (default CA, R2)")
     parser.add_argument(
-        "--folds", type=two_or_more, default=N_FOLDS, dest="n_folds",
+        "--folds", type=declared("n_folds"), default=N_FOLDS, dest="n_folds",
         metavar="F", help=f"folds of the cross-validation (default {N_FOLDS})")
-    parser.add_argument("--seed", type=non_negative_int, default=0,
+    parser.add_argument("--seed", type=declared("random_state"), default=0,
                         dest="random_state", metavar="S",
                         help="seed of the folds (default: 0)")
     figure = parser.add_mutually_exclusive_group()

@@ -3,9 +3,8 @@ strongest pairs of a Relief interaction map with their test, and its heat
 map."""
 import time
 
-from .common import (CliError, ProgressBar, input_error,
-                     non_negative_int, option_names, positive_int,
-                     write_figure)
+from .common import (CliError, ProgressBar, declared, input_error,
+                     option_names, positive_int, write_figure)
 from .rank import add_file_arguments, add_ties_argument, data_table
 from .regain import REGAIN_OPTIONS, comma_names, refused_options, run_regain
 
@@ -35,7 +34,7 @@ def add_interactions_command(subparsers):
                     "a label-permutation test and draw the map.")
     add_file_arguments(parser)
     parser.add_argument(
-        "--top", type=positive_int, dest="top_k", metavar="K",
+        "--top", type=declared("top_k"), dest="top_k", metavar="K",
         help=f"map the best K attributes by weight (default {TOP_K}, or all "
              f"where there are fewer)")
     parser.add_argument(
@@ -45,7 +44,7 @@ def add_interactions_command(subparsers):
              "near sets of surf, multisurf (surf* and multisurf* as surf "
              "and multisurf: their near pairs)")
     parser.add_argument(
-        "--k", type=positive_int, dest="k_nearest", metavar="K",
+        "--k", type=declared("k_nearest"), dest="k_nearest", metavar="K",
         help="nearest neighbours of relieff (per class, default 10; for a "
              "numeric class, default 50)")
     add_ties_argument(parser)
@@ -62,12 +61,12 @@ def add_interactions_command(subparsers):
              "a numeric target too) or none (the default for a numeric "
              "target)")
     parser.add_argument(
-        "--permutations", type=positive_int, metavar="B",
+        "--permutations", type=declared("n_permutations"), metavar="B",
         dest="n_permutations",
         help=f"with --test permutation: how many (default "
              f"{N_PERMUTATIONS}; the smallest p-value is 1 / (B + 1))")
     parser.add_argument(
-        "--seed", type=non_negative_int, dest="random_state", metavar="S",
+        "--seed", type=declared("random_state"), dest="random_state", metavar="S",
         help=f"with --test permutation: the seed of the permutations "
              f"(default {RANDOM_STATE})")
     parser.add_argument(
@@ -153,7 +152,8 @@ def test_summary(result, adjustment, seed):
 def too_few_permutations(found, adjustment):
     """Why no pair of the map `found` can have q < 0.05 with its
     permutations, whatever the data, or None."""
-    from orangecontrib.relief.core.analysis.significance import permutation_shortfall
+    from orangecontrib.relief.core.analysis.significance import (
+        permutation_shortfall)
 
     result = found.map
     k = len(found.variables)

@@ -5,8 +5,7 @@ import time
 from ..core import engines
 from ..core.analysis.significance import STIR_METHODS, STIR_PARTS
 from .common import (DEFAULT_DATASET, CliError, ProgressBar, archive_class,
-                     input_error, level, load_table, non_negative_int,
-                     option_names, positive_int, share, timed, two_or_more,
+                     declared, input_error, load_table, option_names, timed,
                      with_class, without_unused_classes)
 from .survival import add_survival_arguments, run_survival, wants_survival
 from .targets import run_targets, several_classes
@@ -58,11 +57,11 @@ def add_rank_command(subparsers):
              "method that weights its distance: Relief, ReliefF, "
              "RReliefF, the SURF family)")
     parser.add_argument(
-        "--subset-size", type=positive_int, metavar="N",
+        "--subset-size", type=declared("subset_size"), metavar="N",
         help="with --wrapper vls: attributes per subset, at least 2 "
              "(default: a third of them)")
     parser.add_argument(
-        "--rounds", type=positive_int, metavar="N", dest="max_rounds",
+        "--rounds", type=declared("max_rounds"), metavar="N", dest="max_rounds",
         help=f"with --wrapper iter: at most N rounds (default "
              f"{ITER_ROUNDS})")
     parser.add_argument(
@@ -71,24 +70,24 @@ def add_rank_command(subparsers):
         help="NPDR: comma-separated columns (attributes or metas) whose "
              "diffs adjust every attribute's fit, e.g. age,sex")
     parser.add_argument(
-        "--iterations", type=positive_int, dest="n_iterations",
+        "--iterations", type=declared("n_iterations"), dest="n_iterations",
         metavar="M",
         help="number of randomly drawn reference instances "
              "(default: every instance once)")
-    parser.add_argument("--seed", type=non_negative_int,
+    parser.add_argument("--seed", type=declared("random_state"),
                         dest="random_state", metavar="S",
                         help="seed of --iterations, --stability and "
                              "--significance permutation (default: 0)")
     parser.add_argument("--diff", choices=DIFFS, default="linear",
                         help="diff of numeric attributes (default: linear)")
-    parser.add_argument("--t-eq", type=float, metavar="T",
+    parser.add_argument("--t-eq", type=declared("t_eq", float), metavar="T",
                         help="ramp diff: differences up to this fraction of "
                              f"the range count as equal (default: {T_EQ})")
-    parser.add_argument("--t-diff", type=float, metavar="T",
+    parser.add_argument("--t-diff", type=declared("t_diff", float), metavar="T",
                         help="ramp diff: differences from this fraction of "
                              "the range count as different (default: "
                              f"{T_DIFF})")
-    parser.add_argument("--top", type=positive_int, metavar="N",
+    parser.add_argument("--top", type=declared("top_k"), metavar="N",
                         dest="top_k",
                         help="print only the N best attributes (default: "
                              "all); with --stability, the N best count as "
@@ -108,7 +107,7 @@ def add_rank_command(subparsers):
              f"regression (NPDR's own p-values, its default)")
     # the significance options default to None, to tell those given
     parser.add_argument(
-        "--fdr", type=level, metavar="Q", dest="alpha",
+        "--fdr", type=declared("alpha", float), metavar="Q", dest="alpha",
         help="with --significance: an attribute is significant when its "
              f"adjusted p-value is at most Q (default {ALPHA}; with bh the "
              "false discovery rate)")
@@ -125,18 +124,18 @@ def add_rank_command(subparsers):
              "identical rows of different classes; doc/significance.md); "
              "R has no weighted neighbours: not for the SWRF family")
     parser.add_argument(
-        "--permutations", type=positive_int, metavar="B",
+        "--permutations", type=declared("n_permutations"), metavar="B",
         dest="n_permutations",
         help=f"with --significance permutation: permutations of the class "
              f"(default {N_PERMUTATIONS}; seed --seed)")
     parser.add_argument(
-        "--stability", type=two_or_more, metavar="B", dest="n_resamples",
+        "--stability", type=declared("n_resamples"), metavar="B", dest="n_resamples",
         help="also score B bootstrap samples of the instances (stratified "
              "by class; seed --seed) and print how often each attribute "
              "is among the --top best, its median rank and the interval "
              "of 95%% of its ranks, and the stability index of those sets")
     parser.add_argument(
-        "--subsample", type=share, metavar="SHARE",
+        "--subsample", type=declared("subsample", float), metavar="SHARE",
         help="with --stability: subsamples of this share of each class, "
              "without replacement, instead of bootstrap samples")
     add_survival_arguments(parser)
@@ -156,7 +155,7 @@ def add_table_arguments(parser, method_role):
         help=f"{method_role} (default: ReliefF for a discrete class, "
              f"RReliefF for a numeric one)")
     parser.add_argument(
-        "--k", type=positive_int, dest="k_nearest", metavar="K",
+        "--k", type=declared("k_nearest"), dest="k_nearest", metavar="K",
         help=f"nearest neighbours (ReliefF: per class, default "
              f"{DEFAULT_K['ReliefF']}; RReliefF: default "
              f"{DEFAULT_K['RReliefF']})")
@@ -400,7 +399,8 @@ def check_needed_options(args):
 def too_few_permutations(tester, n_attributes):
     """A warning if no attribute can be significant with `tester`'s
     permutations, whatever the data; None if one can."""
-    from orangecontrib.relief.core.analysis.significance import permutation_shortfall
+    from orangecontrib.relief.core.analysis.significance import (
+        permutation_shortfall)
 
     shortfall = permutation_shortfall(n_attributes, tester.n_permutations,
                                       tester.alpha, tester.adjustment)

@@ -35,8 +35,8 @@ use, :mod:`.engines.preparation`) and the vectorised one (numpy,
 from .variants.classdep import ClassDependentRelief, cdrelief, iwcdrelief
 from .variants.double import drelieff, pdrelieff, solve_s
 from .errors import ReliefInputError
-from .variants.estimators import (rank_weights, reference_instances, relief, relieff,
-                                  rrelieff)
+from .variants.estimators import (rank_weights, reference_instances, relief,
+                                  relieff, rrelieff)
 from .variants.multitarget import (TargetWeights, relieff_multilabel,
                                    rrelieff_multitarget)
 from .neighbours import NeighbourLists, Neighbours

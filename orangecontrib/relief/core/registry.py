@@ -17,8 +17,8 @@ from typing import Optional, Protocol
 
 import numpy as np
 
-from .variants import (classdep, double, estimators, iterative, murelief, npdr, surf,
-                       swrf, turf, vls)
+from .variants import (classdep, double, estimators, iterative, murelief,
+                       npdr, surf, swrf, turf, vls)
 from .engines import preparation
 from .errors import ReliefInputError
 from .targets import TASKS
@@ -160,9 +160,12 @@ class Variant:
                                        or n_classes == self.n_classes)
 
     def weights(self, X, y, discrete=None, *, task=None,
-                progress_callback=None, **options):
+                progress_callback=None, checked=False, **options):
         """One weight per attribute of (X, y): the estimator with
-        `options` (the variant's first task if `task` is None)."""
+        `options` (the variant's first task if `task` is None); with
+        `checked`, options that the caller has checked
+        (:func:`.validation.checked_options`), given to the estimator's
+        ``unchecked`` function."""
         task = self.tasks[0] if task is None else task
         if task not in self.tasks:
             raise ReliefInputError(
@@ -170,9 +173,10 @@ class Variant:
                 f"{task}.")
         if "task" in inspect.signature(self.estimator).parameters:
             options["task"] = task
-        result = self.estimator(X, y, discrete,
-                                progress_callback=progress_callback,
-                                **options)
+        estimator = (getattr(self.estimator, "unchecked", self.estimator)
+                     if checked else self.estimator)
+        result = estimator(X, y, discrete,
+                           progress_callback=progress_callback, **options)
         return classdep.prior_summary(result, y) if self.per_class else result
 
 

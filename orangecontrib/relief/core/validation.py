@@ -12,14 +12,24 @@ the neighbour search) trusts its options instead of checking them again::
 An entry that calls another entry with options it has checked itself
 calls that one's ``unchecked`` function, the same function without the
 checks (``prepare.unchecked(X, y, ...)``), so that a call is checked once.
+The public entries above the core (the scikit-learn selectors, the Orange
+scorers) check the options they hold with :func:`checked_options`, by the
+names their user typed, and call the core's ``unchecked`` functions.
 """
 import functools
 import inspect
 
-from .options import PARAMETERS, check_ramp
+from .options import DIFF, PARAMETERS, T_DIFF, T_EQ, check_ramp
 
 #: the diff of numbers and its ramp's thresholds, checked together
 RAMP = ("diff", "t_eq", "t_diff")
+#: NPDR's names of the parameters it declares apart (its neighbourhood,
+#: k and ties take values the other variants' do not)
+NPDR_NAMES = dict(neighbourhood="npdr_neighbourhood", k_nearest="npdr_k",
+                  ties="npdr_ties")
+#: survival NPDR's: NPDR's, and its diffs and regression
+SURVIVAL_NAMES = dict(NPDR_NAMES, diffs="survival_diffs",
+                      regression="survival_regression")
 
 
 def validated(function=None, **aliases):
@@ -31,9 +41,11 @@ def validated(function=None, **aliases):
     constraint, its message naming the argument, and passed on in its
     working type (an integral value as int, a number as float); a function
     that takes `diff`, `t_eq` and `t_diff` has them checked together
-    (:func:`.options.check_ramp`).  Defaults are not checked: they are
-    declared valid.  The checking function's ``unchecked`` is `function`
-    itself, for a caller whose options are checked already."""
+    (:func:`.options.check_ramp`); the options it passes on (its
+    ``**options``) are checked by :func:`checked_options`.  Defaults are
+    not checked: they are declared valid.  The checking function's
+    ``unchecked`` is `function` itself, for a caller whose options are
+    checked already."""
     if function is None:
         return lambda function: validated(function, **aliases)
     signature = inspect.signature(function)
@@ -42,6 +54,9 @@ def validated(function=None, **aliases):
                 for name in signature.parameters
                 if aliases.get(name, name) in PARAMETERS
                 and not (ramp and name in RAMP)}
+    passed_on = next((parameter.name
+                      for parameter in signature.parameters.values()
+                      if parameter.kind is parameter.VAR_KEYWORD), None)
 
     @functools.wraps(function)
     def checked(*args, **kwargs):
@@ -50,6 +65,9 @@ def validated(function=None, **aliases):
         for name, constraint in declared.items():
             if name in arguments:
                 arguments[name] = constraint(name, arguments[name])
+        if passed_on in arguments:  # the options a function passes on
+            arguments[passed_on] = checked_options(arguments[passed_on],
+                                                   **aliases)
         if ramp and not arguments.keys().isdisjoint(RAMP):
             values = check_ramp(*(
                 arguments.get(name, signature.parameters[name].default)
@@ -61,3 +79,35 @@ def validated(function=None, **aliases):
 
     checked.unchecked = function
     return checked
+
+
+def checked_options(options, **aliases):
+    """`options` ({name: value}, as a caller gave them) with each one that
+    :data:`.options.PARAMETERS` declares checked as :func:`validated`
+    checks a function's arguments: by its declared constraint (or that of
+    the declared name `aliases` gives it; None: not declared), the
+    message naming it as the caller did, its value in its working type;
+    `diff`, `t_eq` and `t_diff` together (:func:`.options.check_ramp`,
+    with the defaults of those not given).  The other options are returned
+    as they are.  For an entry (a selector, a scorer) that checks what its
+    user gave once and calls the core's ``unchecked`` functions."""
+    checked = dict(options)
+    for name, value in options.items():
+        declared = aliases.get(name, name)
+        if declared in PARAMETERS and name not in RAMP:
+            checked[name] = PARAMETERS[declared](name, value)
+    if not options.keys().isdisjoint(RAMP):
+        values = check_ramp(*(options.get(name, default) for name, default
+                              in zip(RAMP, (DIFF, T_EQ, T_DIFF))))
+        checked.update((name, value) for name, value in zip(RAMP, values)
+                       if name in options)
+    return checked
+
+
+def unchecked_instance(cls, *args, **kwargs):
+    """An instance of `cls`, whose constructor is :func:`validated`, made
+    by the constructor's ``unchecked`` function, for a caller whose
+    options are checked already."""
+    instance = cls.__new__(cls)
+    cls.__init__.unchecked(instance, *args, **kwargs)
+    return instance

@@ -22,8 +22,8 @@ import time
 import numpy as np
 from scipy import sparse
 
-from .variants import (classdep, double, estimators, multitarget, murelief, npdr,
-                       streaming, surf)
+from .variants import (classdep, double, estimators, multitarget, murelief,
+                       npdr, streaming, surf)
 from .analysis import significance
 from . import termination
 from .columns import ArrayColumns

@@ -17,8 +17,8 @@ from Orange.widgets.utils.concurrent import ConcurrentWidgetMixin
 from Orange.widgets.utils.widgetpreview import WidgetPreview
 from Orange.widgets.widget import Input, Msg, Output, OWWidget
 
-from orangecontrib.relief.core.networks.interactions import (TOP_K, clustered_order,
-                                                             strongest_pairs)
+from orangecontrib.relief.core.networks.interactions import (
+    TOP_K, clustered_order, strongest_pairs)
 from orangecontrib.relief.core.options import (ADJUSTMENT, ALPHA,
                                                MAX_PERMUTATIONS,
                                                N_PERMUTATIONS, TIES)

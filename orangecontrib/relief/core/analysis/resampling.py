@@ -15,8 +15,8 @@ Relief scorer can run on it.
 import numpy as np
 
 from ..errors import ReliefInputError
-from ..options import (N_FOLDS, N_RESAMPLES, RANDOM_STATE, RESAMPLING, SUBSAMPLE,
-                       check_needs)
+from ..options import (N_FOLDS, N_RESAMPLES, RANDOM_STATE, RESAMPLING,
+                       SUBSAMPLE, check_needs)
 from ..progress import report
 from ..sampling import check_client
 from .threshold import as_scores

@@ -32,16 +32,17 @@ from ..errors import ReliefInputError
 from ..variants.estimators import (neighbours_of, prepared, rank_weights,
                                    rrelieff_weights)
 from ..variants import swrf
-from ..options import (ADJUSTMENT, CONVENTION, DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF,
-                       MAX_PERMUTATIONS, N_PERMUTATIONS, R_COMPATIBLE, RANDOM_STATE,
-                       STIR_BALANCE, STIR_MIN_CLASS, T_DIFF, T_EQ, TIES, VARIANCE,
-                       check, check_needs)
+from ..options import (ADJUSTMENT, CONVENTION, DEVIATION, DIFF, K_RELIEFF,
+                       K_RRELIEFF, MAX_PERMUTATIONS, N_PERMUTATIONS,
+                       R_COMPATIBLE, RANDOM_STATE, STIR_BALANCE,
+                       STIR_MIN_CLASS, T_DIFF, T_EQ, TIES, VARIANCE, check,
+                       check_needs)
 from .r_pairs import r_pair_sums
 from ..validation import validated
 from ..targets import class_groups, scaled_target
 from ..progress import report, step_bounds, wrap_callback
-from ..variants.surf import (NEIGHBOURHOODS, neighbourhood_kind, neighbourhood_sums,
-                             radius_weights)
+from ..variants.surf import (NEIGHBOURHOODS, neighbourhood_kind,
+                             neighbourhood_sums, radius_weights)
 from .threshold import as_scores, float_array
 from ..formulas.diffs import pair_diffs
 from ..formulas.relieff import coefficient
@@ -535,7 +536,8 @@ def rrelieff_rescorer(X, y, discrete=None, *, k_nearest=K_RRELIEFF,
                                    random_state, task="regression",
                                    diff=diff, t_eq=t_eq, t_diff=t_diff,
                                    parts=(preparation.RRELIEFF,))
-    influence = rank_weights(k, weighting, sigma, count=data.n_instances)
+    influence = rank_weights.unchecked(k, weighting, sigma,
+                                       count=data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, None, None, ties=ties)
     known_values = permutations_of(y, data.kept_rows)
 
@@ -656,8 +658,13 @@ def adjust(p, method=ADJUSTMENT):
     of p_(j) m / j (the false discovery rate of a cut at q); ``holm``:
     Holm (1979), max over j <= i of (m - j + 1) p_(j); ``bonferroni``:
     m p.  All clipped at 1; NaN p-values stay NaN and do not count in m.
+    ``adjust.unchecked`` takes a `method` checked already.
     """
-    method = check("adjustment", method)
+    return _adjusted(p, check("adjustment", method))
+
+
+def _adjusted(p, method):
+    """:func:`adjust` of a `method` checked already."""
     p = as_scores(p, "p-values")
     if ((p < 0) | (p > 1)).any():
         raise ReliefInputError("p-values must lie between 0 and 1.")
@@ -677,6 +684,9 @@ def adjust(p, method=ADJUSTMENT):
         values = ranked * m
     adjusted[order] = np.minimum(values, 1.0)
     return adjusted
+
+
+adjust.unchecked = _adjusted
 
 
 @validated

@@ -40,8 +40,8 @@ from ..variants.estimators import (prepared, rank_weights, reference_instances,
 from ..formulas.diffs import attribute_diffs
 from ..formulas.ties import SHARE
 from ..neighbours import Neighbours, NeighbourLists
-from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, SUBSAMPLE, T_DIFF,
-                       T_EQ, TIES, check, check_choice)
+from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, SUBSAMPLE,
+                       T_DIFF, T_EQ, TIES, check, check_choice)
 
 #: the estimators whose neighbours in a subset are a filter of the lists
 RULES = ("relief", "relieff", "rrelieff")

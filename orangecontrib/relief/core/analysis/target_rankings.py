@@ -20,7 +20,8 @@ once for every ranking and summarises each ranking's scores
 import numpy as np
 
 from ..variants.multitarget import as_targets
-from ..options import CONFIDENCE, N_PERMUTATIONS, N_RESAMPLES, RANDOM_STATE, RESAMPLING
+from ..options import (CONFIDENCE, N_PERMUTATIONS, N_RESAMPLES, RANDOM_STATE,
+                       RESAMPLING)
 from .resampling import draw_resamples, score_resamples
 from .significance import permutation_test
 from .stability import default_top_k, summarise

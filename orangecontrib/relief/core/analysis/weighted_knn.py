@@ -23,8 +23,8 @@ from ..engines import preparation
 from ..variants.classdep import ClassDependentRelief
 from ..errors import ReliefInputError
 from ..variants.estimators import relieff
-from ..options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, TIES, PositiveInt,
-                       check, check_choice)
+from ..options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, TIES,
+                       PositiveInt, check, check_choice)
 from ..targets import as_nominal_mask
 from ..registry import CDRELIEF, IWCDRELIEF, RELIEFF
 

@@ -67,8 +67,8 @@ from ..errors import ReliefInputError
 from .map_permutations import permutation_map_test
 from .neighbour_pairs import method_pairs
 from ..options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF, N_PERMUTATIONS,
-                       RANDOM_STATE, T_DIFF, T_EQ, TIES, OneOf, Optional, PositiveInt,
-                       check)
+                       RANDOM_STATE, T_DIFF, T_EQ, TIES, OneOf, Optional,
+                       PositiveInt, check)
 from ..progress import report, wrap_callback
 from ..analysis.significance import adjust
 from ..analysis.threshold import best_first

@@ -38,8 +38,8 @@ from ..errors import ReliefInputError
 from ..variants.estimators import neighbours_of, prepared, rank_weights
 from ..formulas.neighbourhoods import SIGMAS
 from ..formulas.npdr import MULTISURF_LIMIT, SURF_LIMIT
-from ..options import (DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF, T_DIFF, T_EQ, TIES,
-                       check, check_choice)
+from ..options import (DEVIATION, DIFF, K_RELIEFF, K_RRELIEFF, T_DIFF, T_EQ,
+                       TIES, check, check_choice)
 from ..prepare import TASKS
 from ..sampling import check_memory
 from ..validation import validated

@@ -52,7 +52,7 @@ import numpy as np
 
 from ..engines import preparation
 from ..errors import ReliefInputError
-from ..validation import validated
+from ..validation import unchecked_instance, validated
 from ..variants.estimators import WEIGHTINGS, prepared, rank_weights
 from ..options import (DIFF, K_RFSM, RANDOM_STATE, T_DIFF, T_EQ, TIES,
                        check_choice, check_needs)
@@ -216,9 +216,10 @@ class RFSM(SetMeasure):
         self.data, refs, self.kernels = prepared(
             X, y, discrete, n_iterations, random_state, task=task, diff=diff,
             t_eq=t_eq, t_diff=t_diff, parts=(preparation.RFSM,))
-        self._rank_weights = (rank_weights(self.k_nearest, weighting, sigma,
-                                           count=self.data.n_instances)
-                              if task == "regression" else None)
+        self._rank_weights = (
+            rank_weights.unchecked(self.k_nearest, weighting, sigma,
+                                   count=self.data.n_instances)
+            if task == "regression" else None)
         self.n_attributes = self.data.exact.values.shape[0]
         #: attributes without a known value (left out of every set)
         self.unknown = np.isnan(self.data.exact.values).all(axis=1)
@@ -353,6 +354,7 @@ def rfsm_value(X, y, subset, discrete=None, **options):
     return RFSM(X, y, discrete, **options).evaluate(subset)
 
 
+@validated
 def rfsm_scores(X, y, discrete=None, *, task="classification",
                 score="gain", k_nearest=K_RFSM, n_iterations=None,
                 random_state=RANDOM_STATE, priors="eq2",
@@ -373,11 +375,11 @@ def rfsm_scores(X, y, discrete=None, *, task="classification",
     search.
     """
     check_choice("score", score, SCORES)
-    measure = RFSM(X, y, discrete, task=task, k_nearest=k_nearest,
-                   n_iterations=n_iterations, random_state=random_state,
-                   priors=priors, weighting=weighting, sigma=sigma,
-                   diff=diff, t_eq=t_eq, t_diff=t_diff, ties=ties,
-                   progress_callback=progress_callback)
+    measure = unchecked_instance(  # the options checked on entry
+        RFSM, X, y, discrete, task=task, k_nearest=k_nearest,
+        n_iterations=n_iterations, random_state=random_state, priors=priors,
+        weighting=weighting, sigma=sigma, diff=diff, t_eq=t_eq,
+        t_diff=t_diff, ties=ties, progress_callback=progress_callback)
     trace = greedy_forward(measure,
                            continue_to_end=score == "order").trace
     n_attributes = measure.n_attributes

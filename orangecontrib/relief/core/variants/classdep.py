@@ -56,10 +56,11 @@ from .. import engines
 from ..engines import preparation
 from ..errors import ReliefInputError
 from ..sampling import BYTES_PER_REFERENCE, check_memory
-from ..options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ, THRESHOLD,
-                       TIES, PositiveInt, check, check_choice, check_distance_weights)
+from ..options import (DIFF, K_CLASS_DEPENDENT, RANDOM_STATE, T_DIFF, T_EQ,
+                       THRESHOLD, TIES, PositiveInt, check, check_choice,
+                       check_distance_weights)
 from ..prepare import prepare
-from ..validation import validated
+from ..validation import unchecked_instance, validated
 
 __all__ = ["cdrelief", "iwcdrelief", "ClassDependentRelief",
            "class_references", "prior_summary", "UPDATES"]
@@ -216,8 +217,13 @@ class ClassDependentRelief:
                               k=None):
         """The matrices of :func:`iwcdrelief` with each of the `thresholds`
         (a list of them; an experiment's grid), computed together."""
-        thresholds = np.array([check("threshold", t) for t in thresholds],
-                              dtype=np.float64)
+        return self._iwcdrelief_rows(
+            [check("threshold", t) for t in thresholds], update, k)
+
+    def _iwcdrelief_rows(self, thresholds, update, k):
+        """:meth:`iwcdrelief_thresholds` of `thresholds` checked
+        already."""
+        thresholds = np.array(thresholds, dtype=np.float64)
         as_printed = _check_update(update)
         rows = self.kernels.iwcdrelief_rule(
             self.update.exact, self.squared.exact,
@@ -227,6 +233,7 @@ class ClassDependentRelief:
                 for part in rows]
 
 
+@validated
 def cdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
              n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
              t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None, n_classes=None,
@@ -272,10 +279,11 @@ def cdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
     ----------
     Marchiori (2013); Qiu & He (2019), eq. 4.
     """
-    return ClassDependentRelief(
-        X, y, discrete, k_nearest=k_nearest, n_iterations=n_iterations,
-        random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
-        distance_weights=distance_weights, n_classes=n_classes, ties=ties,
+    return unchecked_instance(  # the options checked on entry
+        ClassDependentRelief, X, y, discrete, k_nearest=k_nearest,
+        n_iterations=n_iterations, random_state=random_state, diff=diff,
+        t_eq=t_eq, t_diff=t_diff, distance_weights=distance_weights,
+        n_classes=n_classes, ties=ties,
         progress_callback=progress_callback).cdrelief()
 
 
@@ -323,11 +331,13 @@ def iwcdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
     Qiu & He (2019), eq. 5, 6 and the algorithm of section 3.2.
     """
     _check_update(update)
-    return ClassDependentRelief(
-        X, y, discrete, k_nearest=k_nearest, n_iterations=n_iterations,
-        random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
-        distance_weights=distance_weights, n_classes=n_classes, ties=ties,
-        progress_callback=progress_callback).iwcdrelief(threshold, update)
+    return unchecked_instance(  # the options checked on entry
+        ClassDependentRelief, X, y, discrete, k_nearest=k_nearest,
+        n_iterations=n_iterations, random_state=random_state, diff=diff,
+        t_eq=t_eq, t_diff=t_diff, distance_weights=distance_weights,
+        n_classes=n_classes, ties=ties,
+        progress_callback=progress_callback)._iwcdrelief_rows(
+            [threshold], update, None)[0]
 
 
 def prior_summary(matrix, y):

@@ -47,8 +47,8 @@ import numpy as np
 from ..engines import kernels, preparation
 from ..errors import ReliefInputError
 from .estimators import prepared
-from ..options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES, Interval,
-                       PositiveInt, check_distance_weights)
+from ..options import (DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
+                       Interval, PositiveInt, check_distance_weights)
 from ..validation import validated
 
 #: Defaults of pdReliefF (Prat & Belanche 2006, section 3.1): c(t) = (t/m)^2

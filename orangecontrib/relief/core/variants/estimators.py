@@ -18,8 +18,9 @@ from ..compact.store import is_compact
 from ..engines import preparation
 from ..engines.interface import Engine
 from ..errors import ReliefInputError
-from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
-                       check_choice, check_distance_weights, check_needs)
+from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF,
+                       T_EQ, TIES, check_choice, check_distance_weights,
+                       check_needs)
 from ..prepare import PreparedData, prepare
 from ..tables import DIFF_KINDS
 from ..targets import TASKS
@@ -355,7 +356,8 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
         X, y, discrete, n_iterations, random_state, task="regression",
         diff=diff, t_eq=t_eq, t_diff=t_diff, client=client, compact=True,
         parts=(preparation.RRELIEFF,))
-    weights = rank_weights(k, weighting, sigma, count=data.n_instances)
+    weights = rank_weights.unchecked(k, weighting, sigma,
+                                     count=data.n_instances)
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                search, client, ties)

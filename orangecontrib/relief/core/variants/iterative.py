@@ -178,11 +178,11 @@ def iterated(variant, X, y, discrete=None, *, task=None,
             f"Iter weights the distance of the variant it wraps each "
             f"round; {variant.name} takes no distance weights.")
 
-    def score(weights, progress_callback):
+    def score(weights, progress_callback):  # options checked on entry
         return variant.weights(X, y, discrete, task=task,
                                distance_weights=weights,
                                progress_callback=progress_callback,
-                               **options)
+                               checked=True, **options)
     with reusing_preparations():  # each round changes the weights only
         return iterate.unchecked(score, max_rounds=max_rounds, tol=tol,
                                  beta=beta, absolute=absolute,

@@ -43,8 +43,8 @@ from ..errors import ReliefInputError
 from .estimators import neighbours_of, rank_weights, rrelieff_weights
 from ..formulas.target_sets import (LABEL_DISTANCES, clus_missing_table,
                                     label_set_diffs, target_diffs)
-from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
-                       check, check_choice, check_ramp)
+from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, T_DIFF,
+                       T_EQ, TIES, check_choice)
 from ..prepare import assembled, known_target_rows
 from ..sampling import reference_instances
 from ..tables import DIFF_KINDS
@@ -72,9 +72,9 @@ def influences(k_nearest, weighting, sigma, count):
     exp(-(sigma (r - 1))^2) (``weighting="clus"``)."""
     weighting = check_choice("weighting", weighting, TARGET_WEIGHTINGS)
     if weighting != "clus":
-        return rank_weights(k_nearest, weighting, sigma, count)
-    sigma = CLUS_SIGMA if check("sigma", sigma) is None else sigma
-    ranks = np.arange(min(check("k_nearest", k_nearest), count))
+        return rank_weights.unchecked(k_nearest, weighting, sigma, count)
+    sigma = CLUS_SIGMA if sigma is None else sigma
+    ranks = np.arange(min(k_nearest, count))
     return np.exp(-(sigma * ranks) ** 2)
 
 
@@ -132,9 +132,7 @@ def prepared_targets(X, Y, discrete, n_iterations, random_state, *, diff,
     ``missing="clus"``, whose tables it holds), ``of_kept(Y)`` the
     targets of those rows (:func:`kept_targets`), the references and the
     engine's kernels."""
-    diff, t_eq, t_diff = check_ramp(diff, t_eq, t_diff)
     missing = check_choice("missing", missing, MISSING_RULES)
-    n_iterations = check("n_iterations", n_iterations)
     Y = as_targets(Y, what)
     known = np.where(np.isnan(Y).any(axis=1), np.nan, 0.0)
     X, _, nominal, kept = known_target_rows(X, known, discrete)
@@ -150,7 +148,7 @@ def prepared_targets(X, Y, discrete, n_iterations, random_state, *, diff,
                          engine)
         return data if clus is None else with_clus_missing(data, clus)
 
-    refs = reference_instances(n, n_iterations, random_state)
+    refs = reference_instances.unchecked(n, n_iterations, random_state)
     return (prepare_groups, kept_targets(Y, kept, what), refs,
             engines.kernels(engine))
 
@@ -283,7 +281,7 @@ def rrelieff_multitarget(X, Y, discrete=None, *, k_nearest=K_RRELIEFF,
         what="Multi-target RReliefF")
     data = prepare_groups(*one_group(len(of_kept(Y))))
     names = names_of_targets(target_names, np.shape(Y)[1])
-    k = check("k_nearest", k_nearest)
+    k = k_nearest
     weights = influences(k, weighting, sigma, data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                progress_callback, ties=ties)
@@ -352,7 +350,7 @@ def relieff_multilabel(X, Y, discrete=None, *, k_nearest=K_RELIEFF,
     data = prepare_groups(*one_group(len(of_kept(Y))))
     names = names_of_targets(target_names, np.shape(Y)[1])
     check_labels(of_kept(Y), names)
-    k = check("k_nearest", k_nearest)
+    k = k_nearest
     weights = influences(k, weighting, sigma, data.n_instances)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
                                progress_callback, ties=ties)

@@ -38,8 +38,8 @@ from ..compact import search as compact_search
 from ..compact.rules import by_columns, is_blocked, progress_shares
 from ..engines import preparation
 from .estimators import BYTES_PER_NEIGHBOUR, prepared
-from ..options import (DIFF, K_RELIEFF, RANDOM_STATE, CONVENTION, T_DIFF, T_EQ, TIES,
-                       check_needs)
+from ..options import (DIFF, K_RELIEFF, RANDOM_STATE, CONVENTION, T_DIFF,
+                       T_EQ, TIES, check_needs)
 from ..sampling import check_memory
 from ..validation import validated
 

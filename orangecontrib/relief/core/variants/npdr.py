@@ -50,16 +50,17 @@ from ..errors import ConvergenceWarning, ReliefInputError
 from .estimators import neighbours_of, prepared
 from ..formulas.neighbourhoods import SIGMAS
 from ..formulas.diffs import transform
-from ..formulas.npdr import (KTH_LIMIT, MAX_ITERATIONS, MAX_LEVELS, MULTISURF_LIMIT,
-                             SINGULAR, SURF_LIMIT, authors_k)
-from ..options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF,
-                       T_EQ, TIES, TWINS, check, check_choice, check_needs)
+from ..formulas.npdr import (KTH_LIMIT, MAX_ITERATIONS, MAX_LEVELS,
+                             MULTISURF_LIMIT, SINGULAR, SURF_LIMIT, authors_k)
+from ..options import (ADJUSTMENT, DEVIATION, DIFF, NPDR_NEIGHBOURHOOD,
+                       SCALE, T_DIFF, T_EQ, TIES, TWINS, check_choice,
+                       check_needs)
 from ..targets import TASKS, as_nominal_mask, class_groups
 from ..values import as_real
 from ..progress import wrap_callback
 from ..sampling import check_memory
 from ..analysis.significance import adjust
-from ..validation import validated
+from ..validation import NPDR_NAMES, validated
 
 NpdrResult = namedtuple("NpdrResult", [
     "coefficient",     # (a,) b_A, the coefficient of the attribute's diff
@@ -84,6 +85,7 @@ BYTES_PER_PAIR = 8
 PAIRS_SHARE = 0.3
 
 
+@validated(**NPDR_NAMES, covariates=None)  # their values, not names
 def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
          task="classification", neighbourhood=NPDR_NEIGHBOURHOOD,
          k_nearest=None, deviation=DEVIATION, ties=TIES, twins=TWINS,
@@ -162,8 +164,7 @@ def npdr(X, y, discrete=None, covariates=None, covariate_discrete=None, *,
     Le, Dawkins & McKinney (2020), Bioinformatics 36(9):2770-2777,
     eq. 4-7.
     """
-    check("adjustment", adjustment)
-    first, second, design = npdr_design(
+    first, second, design = npdr_design.unchecked(
         X, y, discrete, covariates, covariate_discrete, task=task,
         neighbourhood=neighbourhood, k_nearest=k_nearest,
         deviation=deviation, ties=ties, twins=twins, diff=diff, t_eq=t_eq,
@@ -209,6 +210,7 @@ def unconverged_message(result, labels):
             f"and p mean nothing; the result's `converged` is False there.")
 
 
+@validated
 def npdr_coefficients(X, y, discrete=None, *, task="classification",
                       deviation=DEVIATION, diff=DIFF, t_eq=T_EQ,
                       t_diff=T_DIFF, progress_callback=None):
@@ -216,11 +218,12 @@ def npdr_coefficients(X, y, discrete=None, *, task="classification",
     (:mod:`..registry`): the coefficient b_A of every attribute's diff in
     :func:`npdr` over MultiSURF's neighbour pairs, without covariates (NaN
     where there is no fit); the parameters are :func:`npdr`'s."""
-    return npdr(X, y, discrete, task=task, deviation=deviation, diff=diff,
-                t_eq=t_eq, t_diff=t_diff,
-                progress_callback=progress_callback).coefficient
+    return npdr.unchecked(X, y, discrete, task=task, deviation=deviation,
+                          diff=diff, t_eq=t_eq, t_diff=t_diff,
+                          progress_callback=progress_callback).coefficient
 
 
+@validated(**NPDR_NAMES)
 def npdr_columns(X, y, discrete=None, covariate_columns=(), *, names=None,
                  **options):
     """:func:`npdr` of the columns of `X` but `covariate_columns` (their
@@ -229,8 +232,8 @@ def npdr_columns(X, y, discrete=None, covariate_columns=(), *, names=None,
     `names` name the columns in messages (None: by their index);
     `options` are :func:`npdr`'s."""
     def fit(values, nominal, covariates, covariate_nominal, names):
-        return npdr(values, y, nominal, covariates, covariate_nominal,
-                    names=names, **options)
+        return npdr.unchecked(values, y, nominal, covariates,
+                              covariate_nominal, names=names, **options)
     return fit_columns(fit, X, discrete, covariate_columns, names)
 
 
@@ -306,8 +309,7 @@ Design = namedtuple("Design", [
 ])
 
 
-@validated(neighbourhood="npdr_neighbourhood", k_nearest="npdr_k",
-           ties="npdr_ties", covariates=None)  # their values, not names
+@validated(**NPDR_NAMES, covariates=None)  # their values, not names
 def npdr_design(X, y, discrete=None, covariates=None,
                 covariate_discrete=None, *, task="classification",
                 neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,
@@ -614,7 +616,7 @@ def results(fits, design, n_pairs, adjustment):
     p = np.where(fitted, stdtr(df, -statistic), np.nan)
     return NpdrResult(
         coefficient=coefficient, standard_error=error, statistic=statistic,
-        p=p, q=adjust(p, adjustment), intercept=coefficients[:, 0],
+        p=p, q=adjust.unchecked(p, adjustment), intercept=coefficients[:, 0],
         covariates=coefficients[:, 2:], converged=converged & fitted, df=df,
         n_pairs=n_pairs,
         regression="logistic" if design.logistic else "linear")

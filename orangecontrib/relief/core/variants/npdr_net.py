@@ -36,10 +36,10 @@ from ..errors import ReliefInputError
 from ..formulas.diffs import attribute_diffs
 from ..formulas.npdr import logistic_mean
 from .npdr import counted_pairs, npdr_design
-from ..options import (DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF, T_EQ, TIES,
-                       TWINS, Interval)
+from ..options import (DEVIATION, DIFF, NPDR_NEIGHBOURHOOD, SCALE, T_DIFF,
+                       T_EQ, TIES, TWINS, Interval)
 from ..progress import report, wrap_callback
-from ..validation import validated
+from ..validation import NPDR_NAMES, validated
 
 NpdrNetResult = namedtuple("NpdrNetResult", [
     "coefficient",  # (a,) b_A, 0 for the attributes the penalty left out
@@ -156,8 +156,7 @@ def coordinate_descent(columns, weight, residual, beta, intercept, lam,
     return intercept, False
 
 
-@validated(neighbourhood="npdr_neighbourhood", k_nearest="npdr_k",
-           ties="npdr_ties")
+@validated(**NPDR_NAMES)
 def npdr_net(X, y, discrete=None, *, lam=None, l1_ratio=1.0,
              nonnegative=True, task="classification",
              neighbourhood=NPDR_NEIGHBOURHOOD, k_nearest=None,

@@ -36,7 +36,8 @@ from ..formulas.ties import SHARE
 from ..neighbours import Neighbours, NeighbourLists
 from ..options import DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES
 from ..targets import as_nominal_mask, as_target, class_groups
-from ..values import as_real, check_codes, check_dtype, check_finite, scale_rows
+from ..values import (as_real, check_codes, check_dtype, check_finite,
+                      scale_rows)
 from ..progress import report, wrap_callback
 from ..tables import DIFF_KINDS, exact_tables
 from ..validation import validated

@@ -167,6 +167,13 @@ def radius_columns(X, y, discrete=None, *, method="multisurf",
     return score_columns, data.n_attributes
 
 
+def _weights_of(method, arguments):
+    """The weights of the SURF-family `method` with an estimator's
+    `arguments` (its ``locals()``), checked on its entry."""
+    return neighbourhood_sums.unchecked(method=method, **arguments).weights
+
+
+@validated
 def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
          random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
          distance_weights=None, progress_callback=None):
@@ -183,14 +190,10 @@ def surf(X, y, discrete=None, *, task="classification", n_iterations=None,
     Spatially uniform ReliefF (SURF) for computationally-efficient
     filtering of gene-gene interactions. BioData Mining 2:5.
     """
-    return neighbourhood_sums(X, y, discrete, method="surf", task=task,
-                              n_iterations=n_iterations,
-                              random_state=random_state, diff=diff,
-                              t_eq=t_eq, t_diff=t_diff,
-                              distance_weights=distance_weights,
-                              progress_callback=progress_callback).weights
+    return _weights_of("surf", locals())
 
 
+@validated
 def surfstar(X, y, discrete=None, *, task="classification",
              n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
              t_eq=T_EQ, t_diff=T_DIFF, distance_weights=None,
@@ -206,14 +209,10 @@ def surfstar(X, y, discrete=None, *, task="classification",
     can improve Relief algorithms in the domain of human genetics.
     EvoBIO 2010, LNCS 6023.
     """
-    return neighbourhood_sums(X, y, discrete, method="surf*", task=task,
-                              n_iterations=n_iterations,
-                              random_state=random_state, diff=diff,
-                              t_eq=t_eq, t_diff=t_diff,
-                              distance_weights=distance_weights,
-                              progress_callback=progress_callback).weights
+    return _weights_of("surf*", locals())
 
 
+@validated
 def multisurf(X, y, discrete=None, *, task="classification",
               deviation=DEVIATION, n_iterations=None,
               random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ, t_diff=T_DIFF,
@@ -264,14 +263,10 @@ def multisurf(X, y, discrete=None, *, task="classification",
     (2018). Benchmarking relief-based feature selection methods for
     bioinformatics data mining. J Biomed Inform 85:168-188.
     """
-    return neighbourhood_sums(X, y, discrete, method="multisurf", task=task,
-                              deviation=deviation, n_iterations=n_iterations,
-                              random_state=random_state, diff=diff,
-                              t_eq=t_eq, t_diff=t_diff,
-                              distance_weights=distance_weights,
-                              progress_callback=progress_callback).weights
+    return _weights_of("multisurf", locals())
 
 
+@validated
 def multisurfstar(X, y, discrete=None, *, task="classification",
                   deviation=DEVIATION, n_iterations=None,
                   random_state=RANDOM_STATE, diff=DIFF, t_eq=T_EQ,
@@ -294,9 +289,4 @@ def multisurfstar(X, y, discrete=None, *, task="classification",
     uniform ReliefF for the genetic analysis of complex human diseases.
     EvoBIO 2013, LNCS 7833.
     """
-    return neighbourhood_sums(X, y, discrete, method="multisurf*", task=task,
-                              deviation=deviation, n_iterations=n_iterations,
-                              random_state=random_state, diff=diff,
-                              t_eq=t_eq, t_diff=t_diff,
-                              distance_weights=distance_weights,
-                              progress_callback=progress_callback).weights
+    return _weights_of("multisurf*", locals())

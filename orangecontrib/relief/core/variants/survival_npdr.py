@@ -55,11 +55,13 @@ from ..networks.glm import QR_TOLERANCE, fit_glms
 from .kaplan_meier import conditional_mean_times
 from .npdr import (NpdrResult, check_independent, check_pairs, column_labels,
                    counted_pairs, covariate_columns, fit_columns, npdr_design)
-from ..options import (ADJUSTMENT, DEVIATION, FILTER_PAIRS, IMPUTE, NPDR_NEIGHBOURHOOD,
-                       SCALE, SURVIVAL_DIFFS, SURVIVAL_REGRESSION, TIES, TWINS, check)
+from ..options import (ADJUSTMENT, DEVIATION, FILTER_PAIRS, IMPUTE,
+                       NPDR_NEIGHBOURHOOD, SCALE, SURVIVAL_DIFFS,
+                       SURVIVAL_REGRESSION, TIES, TWINS)
 from ..progress import report, wrap_callback
 from ..analysis.significance import adjust
 from ..targets import as_nominal_mask
+from ..validation import SURVIVAL_NAMES, validated
 from ..values import as_real
 
 #: the float64 values a block of attributes' diffs over the pairs may take
@@ -68,6 +70,7 @@ BLOCK_VALUES = 4_000_000
 PAIRS_SHARE = 0.3
 
 
+@validated(**SURVIVAL_NAMES, covariates=None)  # their values, not names
 def survival_npdr(X, time, event, discrete=None, covariates=None,
                   covariate_discrete=None, *, diffs=SURVIVAL_DIFFS,
                   regression=SURVIVAL_REGRESSION, impute=IMPUTE,
@@ -132,8 +135,7 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
     Kampmeyer et al. (2026); R code pak611/survivalNPDR,
     ``sNPDR/R/npdr_surv.R``.
     """
-    check("adjustment", adjustment)
-    design = survival_design(
+    design = survival_design.unchecked(
         X, time, event, discrete, covariates, covariate_discrete,
         diffs=diffs, regression=regression, impute=impute,
         filter_pairs=filter_pairs, neighbourhood=neighbourhood,
@@ -154,12 +156,13 @@ def survival_npdr(X, time, event, discrete=None, covariates=None,
     p = np.where(fitted, 2 * tail, np.nan)
     return NpdrResult(
         coefficient=coefficients[:, 1], standard_error=errors,
-        statistic=statistics, p=p, q=adjust(p, adjustment),
+        statistic=statistics, p=p, q=adjust.unchecked(p, adjustment),
         intercept=coefficients[:, 0], covariates=coefficients[:, 2:],
         converged=converged & fitted, df=df, n_pairs=n_pairs,
         regression="logistic" if design.logistic else "linear")
 
 
+@validated(**SURVIVAL_NAMES)
 def survival_npdr_columns(X, time, event, discrete=None,
                           covariate_columns=(), *, names=None, **options):
     """:func:`survival_npdr` of the columns of `X` but `covariate_columns`
@@ -167,8 +170,9 @@ def survival_npdr_columns(X, time, event, discrete=None,
     the result one per column of `X`, NaN at the covariates'; `names`
     name the columns in messages; `options` are :func:`survival_npdr`'s."""
     def fit(values, nominal, covariates, covariate_nominal, names):
-        return survival_npdr(values, time, event, nominal, covariates,
-                             covariate_nominal, names=names, **options)
+        return survival_npdr.unchecked(values, time, event, nominal,
+                                       covariates, covariate_nominal,
+                                       names=names, **options)
     return fit_columns(fit, X, discrete, covariate_columns, names)
 
 
@@ -184,6 +188,7 @@ SurvivalDesign = namedtuple("SurvivalDesign", [
 ])
 
 
+@validated(**SURVIVAL_NAMES, covariates=None)
 def survival_design(X, time, event, discrete=None, covariates=None,
                     covariate_discrete=None, *, diffs=SURVIVAL_DIFFS,
                     regression=SURVIVAL_REGRESSION, impute=IMPUTE,
@@ -195,18 +200,15 @@ def survival_design(X, time, event, discrete=None, covariates=None,
     :data:`SurvivalDesign` (the parameters are :func:`survival_npdr`'s):
     NPDR's neighbour pairs, those of unknown order left out, the times
     imputed, the outcome, the covariates' diffs."""
-    signed = check("survival_diffs", diffs) == "signed"
-    logistic = check("survival_regression", regression) == "logistic"
-    impute, filter_pairs = check("impute", impute), check("filter_pairs",
-                                                          filter_pairs)
-    raw = check("scale", scale) == "none"
+    signed, logistic = diffs == "signed", regression == "logistic"
+    raw = scale == "none"
     values = attribute_values(X)
     n_rows, n_attrs = values.shape
     attributes, labels = column_labels(names, n_attrs, covariates)
     time, event = survival_outcome(time, event, n_rows)
     nominal = as_nominal_mask(discrete, n_attrs)
     check_values(values[~np.isnan(time)], nominal, signed, attributes)
-    first, second, design = npdr_design(
+    first, second, design = npdr_design.unchecked(
         values, time, nominal, neighbourhood=neighbourhood,
         k_nearest=k_nearest, deviation=deviation, ties=ties, twins=twins,
         scale=scale, task="regression",

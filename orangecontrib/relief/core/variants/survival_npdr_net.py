@@ -22,8 +22,8 @@ import numpy as np
 
 from .npdr import counted_pairs
 from .npdr_net import L1_RATIO, LAM, NpdrNetResult, PairColumns, penalised_fit
-from ..options import (DEVIATION, FILTER_PAIRS, IMPUTE, NPDR_NEIGHBOURHOOD, SCALE,
-                       SURVIVAL_DIFFS, TIES, TWINS, check)
+from ..options import (DEVIATION, FILTER_PAIRS, IMPUTE, NPDR_NEIGHBOURHOOD,
+                       SCALE, SURVIVAL_DIFFS, TIES, TWINS, check)
 from ..progress import wrap_callback
 from .survival_npdr import PAIRS_SHARE, survival_design
 

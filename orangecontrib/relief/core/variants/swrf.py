@@ -162,12 +162,11 @@ def _estimator(method, name, summary):
                   convention=CONVENTION, deviation=DEVIATION,
                   n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                   t_eq=T_EQ, t_diff=T_DIFF, progress_callback=None):
-        return swrf_weights(X, y, discrete, method=method, task=task,
-                            convention=convention, deviation=deviation,
-                            n_iterations=n_iterations,
-                            random_state=random_state, diff=diff, t_eq=t_eq,
-                            t_diff=t_diff,
-                            progress_callback=progress_callback)
+        return swrf_sums.unchecked(
+            X, y, discrete, method=method, task=task, convention=convention,
+            deviation=deviation, n_iterations=n_iterations,
+            random_state=random_state, diff=diff, t_eq=t_eq, t_diff=t_diff,
+            progress_callback=progress_callback).weights
     estimator.__name__ = estimator.__qualname__ = name
     estimator.__doc__ = f"""{summary}
 
@@ -213,7 +212,7 @@ def _estimator(method, name, summary):
     BioData Mining 5:20.  The multi-threshold and dead-band forms as
     scikit-rebate 0.8 (UrbsLab, 2026) defines them.
     """
-    return estimator
+    return validated(estimator)
 
 
 swrf = _estimator(

@@ -22,7 +22,8 @@ from ..compact.store import is_compact
 from ..errors import ReliefInputError
 from .estimators import relieff, relieff_columns
 from ..options import (ABSOLUTE, DEVIATION, DIFF, K_RELIEFF, RANDOM_STATE,
-                       SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION, TURF_SCHEDULE)
+                       SKREBATE_N_KEEP, T_DIFF, T_EQ, TURF_FRACTION,
+                       TURF_SCHEDULE)
 from ..progress import report, wrap_callback
 from .surf import neighbourhood_sums, radius_columns
 from ..analysis.threshold import float_array, ranking_scores

@@ -23,8 +23,8 @@ import numpy as np
 from .attribute_subsets import columns_scorer
 from ..errors import ReliefInputError
 from .estimators import relieff
-from ..options import (COVER_PAIRS, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF, T_EQ, TIES,
-                       check)
+from ..options import (COVER_PAIRS, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF,
+                       T_EQ, TIES, check)
 from ..progress import report, wrap_callback
 from ..analysis.threshold import float_array
 from ..validation import validated

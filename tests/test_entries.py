@@ -1,0 +1,217 @@
+"""Every public entry checks each option it takes once a call, from the
+declared table (``core/options.py``, :data:`PARAMETERS`), by the name its
+user typed: the keyword of the selector or scorer they called, the
+``--flag`` of the command line.
+
+One matrix: every scikit-learn selector, every Orange scorer of the
+registry (and of survival NPDR) and the declared options of
+``orange-relief rank``; each option given a value its declared constraint
+refuses (:func:`refused`), and the entry called once with every option
+valid, counting the checks.
+"""
+import inspect
+from collections import Counter
+
+import numpy as np
+import pytest
+from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
+
+from orangecontrib.relief import scorers, sklearn, survival
+from orangecontrib.relief.cli import main
+from orangecontrib.relief.core import options
+from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.options import PARAMETERS
+from orangecontrib.relief.core.registry import VARIANTS
+
+#: every kind of declared constraint, Optional too (one check of an
+#: Optional option counts once, not again for its inner constraint)
+KINDS = (options.Integer, options.OneOf, options.Interval, options.Seed,
+         options.Flag, options.Names, options.Optional)
+#: NPDR's and survival NPDR's names of the options the table declares
+#: apart
+NPDR = {"neighbourhood": "npdr_neighbourhood", "k_nearest": "npdr_k",
+        "ties": "npdr_ties"}
+SURVIVAL = dict(NPDR, diffs="survival_diffs",
+                regression="survival_regression")
+#: the selectors' `threshold` (a weight to exceed) and `covariates`
+#: (columns of X) are not the table's
+SELECTOR = {"threshold": None, "covariates": None}
+
+
+def refused(constraint):
+    """A value that `constraint` refuses."""
+    if isinstance(constraint, options.Optional):
+        return refused(constraint.inner)
+    if isinstance(constraint, options.Integer):
+        return constraint.low - 1
+    if isinstance(constraint, options.Interval):
+        return float("nan")
+    if isinstance(constraint, options.Seed):
+        return -1
+    if isinstance(constraint, options.Flag):
+        return "yes"
+    if isinstance(constraint, options.Names):
+        return "age"  # a string, not a list of names
+    return "no such"  # OneOf
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    """How many times each option is checked (by name)."""
+    counted, depth = Counter(), []
+    for kind in KINDS:
+        def counting(self, name, value, check=kind.__call__):
+            if not depth:
+                counted[name] += 1
+            depth.append(name)
+            try:
+                return check(self, name, value)
+            finally:
+                depth.pop()
+        monkeypatch.setattr(kind, "__call__", counting)
+    return counted
+
+
+def declared(defaults, names, shared=()):
+    """{name the user types: (the table's name, the checks of a call)} of
+    the options `defaults` ({name: default}) that the table declares
+    (`names` renames some; None: not the table's): one, none where the
+    default is resolved later (None, where the data are known) and
+    checked there, two where a wrapped scorer has an option of the same
+    name (`shared`)."""
+    return {name: (names.get(name, name),
+                   accepts(PARAMETERS[names.get(name, name)], default)
+                   * (1 + (name in shared)))
+            for name, default in defaults.items()
+            if names.get(name, name) in PARAMETERS}
+
+
+def accepts(constraint, value):
+    """Whether `constraint` accepts `value`."""
+    try:
+        constraint("option", value)
+    except ReliefInputError:
+        return False
+    return True
+
+
+def signature_defaults(function):
+    """{name: default} of the parameters of `function`."""
+    return {name: parameter.default for name, parameter
+            in inspect.signature(function).parameters.items()
+            if parameter.default is not parameter.empty}
+
+
+RNG = np.random.default_rng(7)
+X = RNG.random((24, 4))
+CLASSES = np.arange(24.0) % 2
+TARGET = X[:, 0] + RNG.random(24)
+TARGETS = np.column_stack([TARGET, X[:, 1] * 2])
+LABELS = (X[:, :2] > 0.5).astype(float)
+SURVIVAL_Y = np.column_stack([np.arange(24) % 3 > 0, 1 + 10 * X[:, 0]])
+Y_OF = {"classification": CLASSES, "regression": TARGET}
+
+
+def selector_y(cls):
+    if cls is sklearn.SurvivalNPDR:
+        return SURVIVAL_Y
+    if issubclass(cls, sklearn.TargetSelector):
+        return LABELS if cls is sklearn.MultiLabelReliefF else TARGETS
+    return Y_OF[cls().task]
+
+
+def selector_entry(cls):
+    names = dict(SELECTOR, **(SURVIVAL if cls is sklearn.SurvivalNPDR
+                              else {}))
+
+    def call(**given):
+        cls(**given).fit(X, selector_y(cls))
+    return cls.__name__, call, declared(cls().get_params(deep=False), names)
+
+
+def table(task):
+    attributes = [ContinuousVariable(f"a{i}") for i in range(4)]
+    class_var = (DiscreteVariable("c", values=("x", "y"))
+                 if task == "classification" else ContinuousVariable("t"))
+    return Table.from_numpy(Domain(attributes, class_var), X, Y_OF[task])
+
+
+def scorer_entry(variant):
+    cls = getattr(scorers, variant.scorer)
+    data = table(variant.tasks[0])
+
+    def call(**given):
+        cls(**given)(data)
+    names = NPDR if variant.scorer == "NPDR" else {}
+    return variant.scorer, call, declared(signature_defaults(cls.__init__),
+                                          names, wrapped(cls))
+
+
+def wrapped(cls):
+    """The declared options of the scorer that a wrapper scorer (TuRF,
+    Iter, VLS) wraps by default: checked too, once, where a wrapper's
+    option has the same name (VLS's and ReliefF's random_state)."""
+    if not issubclass(cls, scorers.WrapperScorer):
+        return set()
+    return set(declared(signature_defaults(type(cls().scorer).__init__), {}))
+
+
+def survival_entry():
+    attributes = [ContinuousVariable(f"a{i}") for i in range(4)]
+    domain = Domain(attributes, metas=[ContinuousVariable("time"),
+                                       ContinuousVariable("event")])
+    data = Table.from_numpy(domain, X, metas=SURVIVAL_Y[:, ::-1])
+
+    def call(**given):
+        survival.SurvivalNPDR(time="time", event="event", **given)(data)
+    return "SurvivalNPDR scorer", call, declared(
+        signature_defaults(survival.SurvivalNPDR.__init__), SURVIVAL)
+
+
+SELECTORS = [getattr(sklearn, name) for name in sklearn.__all__
+             if name != "ReliefSelector"]
+ENTRIES = ([selector_entry(cls) for cls in SELECTORS]
+           + [scorer_entry(variant) for variant in VARIANTS]
+           + [survival_entry()])
+
+
+@pytest.mark.parametrize("name, call, parameters", ENTRIES,
+                         ids=[entry[0] for entry in ENTRIES])
+def test_an_entry_checks_its_options_once_by_their_names(
+        checks, name, call, parameters):
+    assert parameters, "the entry takes no declared option"
+    call()
+    assert {option: checks[option] for option in parameters} == {
+        option: times for option, (_, times) in parameters.items()}
+    wrong = []
+    for option, (table_name, _) in parameters.items():
+        value = refused(PARAMETERS[table_name])
+        try:
+            call(**{option: value})
+        except ReliefInputError as error:
+            if not str(error).startswith(f"{option} "):
+                wrong.append(f"{option}={value!r}: {error}")
+        else:
+            wrong.append(f"{option}={value!r} was accepted")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_command_names_the_flag_typed(capsys):
+    """``orange-relief rank`` refuses a value that the declared
+    constraint of its option refuses, as it parses the command line:
+    one line naming the flag, exit status 2, before any work (the file,
+    which does not exist, is not read)."""
+    wrong = []
+    for flag, value in (("--k", "0"), ("--iterations", "0"),
+                        ("--seed", "-1"), ("--t-eq", "nan"),
+                        ("--permutations", "0"), ("--stability", "1"),
+                        ("--subsample", "1"), ("--rounds", "0"),
+                        ("--subset-size", "1"), ("--fdr", "2")):
+        try:
+            code = main(["rank", "no-such-file.tab", flag, value])
+        except SystemExit as stop:  # argparse's error
+            code = stop.code
+        error = capsys.readouterr().err
+        if code != 2 or error.count("\n") != 1 or flag not in error:
+            wrong.append(f"{flag} {value}: exit {code}, {error!r}")
+    assert not wrong, "\n".join(wrong)
