@@ -55,13 +55,17 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
     identity numbers all n; a task of a cluster holds the lists of its
     two blocks only, see :mod:`.cluster`); ``kth[g, i]`` mirrors
     the ordered bits of each list's K-th distance (the block's distances
-    are turned into such bits, see :mod:`.topk`), so that a row of a
-    distance block is first reduced, branch-free and with contiguous
-    loads, to the columns that may enter a list: j's list of i's group, or
-    i's list of j's group, one bound for a run of columns of one group.
-    Only those reach the exact tests (which see the bounds tightened by
-    this row's offers).  With missing values, a tile's column corrections
-    are summed once (:func:`column_corrections`).
+    are turned into such bits, see :mod:`.topk`).  A row i of a distance
+    block is offered to the columns' lists of i's group first: it is
+    reduced, branch-free and with contiguous loads, to the columns j whose
+    list i enters (d <= kth[group(i), j]: exact, no list changes in
+    between), each then offered.  Then to i's own lists, a run of columns
+    of one group at a time, the list's bound in a register and tightened
+    at each insertion: a test that almost never passes once the list has
+    filled (one reduction against both bounds, i's taken at the row's
+    start, let half as many columns again through as entered, each past
+    two unpredictable branches).  With missing values, a tile's column corrections are
+    summed once (:func:`column_corrections`).
     """
     n = tables.values.shape[1]
     groups = tables.groups
@@ -90,27 +94,37 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
                 add_column_corrections(out, ct, rows, i0, jfirst - j0,
                                        jstop - jfirst)
             order_bits(bits, jstop - jfirst)
-            ufirst = np.uint64(jfirst)  # unsigned: no negative-index checks
             for r in range(count):
-                i = rows[r]
-                gi = groups[i]
-                found = np.uint64(0)
-                lo = max(jfirst, i + 1)
-                while lo < jstop:
-                    hi = run_end(groups, lo, jstop)
-                    bound = kth[groups[lo], i]
-                    for j in range(np.uint64(lo), np.uint64(hi)):
-                        d = bits[r, j - ufirst]
-                        hits[found] = j
-                        found += np.uint64((d <= kth[gi, j]) | (d <= bound))
-                    lo = hi
-                for h in range(found):
-                    j = hits[h]
-                    d, g = bits[r, j - jfirst], groups[j]
-                    if d <= kth[gi, j]:
-                        offer_tracked(keys, kth, slot, j, gi, candidate_key(d, i))
-                    if d <= kth[g, i]:
-                        offer_tracked(keys, kth, slot, i, g, candidate_key(d, j))
+                offer_row(bits, r, rows[r], max(jfirst, rows[r] + 1), jfirst,
+                          jstop, groups, keys, kth, slot, hits)
+
+
+@numba.njit(inline="always", cache=True)
+def offer_row(bits, r, i, lo, jfirst, jstop, groups, keys, kth, slot, hits):
+    """Offer row r of a block's ordered distance bits (instance i against
+    columns jfirst .. jstop - 1) for the columns lo .. jstop - 1 to the
+    columns' lists of i's group, then to i's own lists (see
+    :func:`search_all_pairs`); `hits` is a buffer of a tile's width."""
+    gi = groups[i]
+    ufirst = np.uint64(jfirst)  # unsigned: no negative-index checks
+    found = np.uint64(0)
+    for j in range(np.uint64(lo), np.uint64(jstop)):
+        hits[found] = j
+        found += np.uint64(bits[r, j - ufirst] <= kth[gi, j])
+    for h in range(found):
+        j = hits[h]
+        offer_tracked(keys, kth, slot, j, gi,
+                      candidate_key(bits[r, j - jfirst], i))
+    while lo < jstop:
+        hi = run_end(groups, lo, jstop)
+        g = groups[lo]
+        bound = kth[g, i]
+        for j in range(lo, hi):
+            d = bits[r, j - jfirst]
+            if d <= bound:
+                offer_tracked(keys, kth, slot, i, g, candidate_key(d, j))
+                bound = kth[g, i]
+        lo = hi
 
 
 def tile_rounds(n_tiles):

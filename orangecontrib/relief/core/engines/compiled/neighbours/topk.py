@@ -66,15 +66,22 @@ def candidate_key(bits, j):
 @numba.njit(inline="always", cache=True)
 def insert_key(keys, row, key):
     """Insert `key` into the sorted search list keys[row] if it is below
-    the last entry (which drops out)."""
+    the last entry (which drops out).
+
+    The entries move without a branch: entry s becomes min(a_s,
+    max(a_(s-1), key)) (a the list before; a_(-1) below every key), which
+    is a_s above the new key, the key at its place and a_(s-1) below it.
+    A loop that stopped at the key's place mispredicted that stop at
+    almost every insertion (the search of all pairs at 1000 x 50 took a
+    seventh less time without it)."""
     last = keys.shape[1] - 1
+    key = np.uint64(key)  # min and max of uint64 and int64 (a Python int's
+    # type) would go through float64
     if key >= keys[row, last]:
         return
-    pos = last
-    while pos > 0 and key < keys[row, pos - 1]:
-        keys[row, pos] = keys[row, pos - 1]
-        pos -= 1
-    keys[row, pos] = key
+    for s in range(last, 0, -1):
+        keys[row, s] = min(keys[row, s], max(keys[row, s - 1], key))
+    keys[row, 0] = min(keys[row, 0], key)
 
 
 @numba.njit(inline="always", cache=True)
