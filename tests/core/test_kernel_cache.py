@@ -30,8 +30,9 @@ if "full" in sys.argv:  # every write of a data file fails: a full disk
         raise OSError(errno.ENOSPC, "No space left on device")
     caching.IndexDataCacheFile._save_data = full
 if "held" in sys.argv:  # another process writes: wait a moment only
+    from functools import partial
     from orangecontrib.relief.core.engines import keeper
-    keeper.SAVE_WAIT = 0.2
+    keeper.saving = partial(keeper.saving, wait=0.2)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     from orangecontrib.relief.core.engines import cache
