@@ -20,6 +20,13 @@ MARKDOWN_PAGES = pages()
 BLOCKS = all_blocks()
 EXAMPLES = [block for block in BLOCKS if block.language in (PYTHON, SHELL)]
 SHOWN_OUTPUTS = [block for block in BLOCKS if block.output_of]
+#: {an example's name: the output block right after it that shows what it
+#: prints}: its run checks the shown lines, and the output block is not
+#: run again
+SHOWN_BY_EXAMPLE = {example.name: shown for example, shown in
+                    zip(BLOCKS, BLOCKS[1:]) if example.runs
+                    and example.language == SHELL and example.page == shown.page
+                    and example.code.strip() == shown.output_of}
 LOCAL_LINK = re.compile(r"\]\((?!https?:)([^)#]+)(#[^)]*)?\)")
 #: at most this many examples may be kept from running (each says why)
 MOST_SKIPPED = 6
@@ -82,12 +89,21 @@ def test_example_runs(block, tmp_path):
         f"{done.stderr}")
     if block.language == PYTHON:  # every example shows what it computed
         assert done.stdout.strip(), f"{block.name} printed nothing"
+    if block.name in SHOWN_BY_EXAMPLE:
+        assert_shows(SHOWN_BY_EXAMPLE[block.name], done)
 
 
-@pytest.mark.parametrize("block", SHOWN_OUTPUTS, ids=lambda block: block.name)
+@pytest.mark.parametrize("block", [
+    block for block in SHOWN_OUTPUTS
+    if block not in SHOWN_BY_EXAMPLE.values()], ids=lambda block: block.name)
 def test_shown_output_is_printed(block, tmp_path):
     done = run(block.output_of, SHELL, tmp_path)
     assert done.returncode == 0, done.stderr
+    assert_shows(block, done)
+
+
+def assert_shows(block, done):
+    """The output `block` shows lines that `done` printed, in order."""
     missing = shown_lines_missing(block.code, done.stdout)
     assert missing is None, (
         f"{block.name} shows a line that `{block.output_of}` does not "

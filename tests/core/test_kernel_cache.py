@@ -11,6 +11,7 @@ its own.
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,8 +30,9 @@ if "full" in sys.argv:  # every write of a data file fails: a full disk
         raise OSError(errno.ENOSPC, "No space left on device")
     caching.IndexDataCacheFile._save_data = full
 if "held" in sys.argv:  # another process writes: wait a moment only
+    from functools import partial
     from orangecontrib.relief.core.engines import keeper
-    keeper.SAVE_WAIT = 0.2
+    keeper.saving = partial(keeper.saving, wait=0.2)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     from orangecontrib.relief.core.engines import cache
@@ -65,11 +67,20 @@ def cache_warnings(answer):
     return [w for w in answer["warnings"] if w.startswith("CacheWarning")]
 
 
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """A cache folder that a first process wrote the kernel into, without
+    a word (each test of damage takes a copy)."""
+    folder = tmp_path_factory.mktemp("compiled")
+    first = run(folder)
+    assert first["limits"] == EXPECTED and not cache_warnings(first)
+    return folder
+
+
 @pytest.mark.parametrize("damage", ["truncated data", "garbled index",
                                     "empty index"])
-def test_a_damaged_file_is_compiled_again(tmp_path, damage):
-    first = run(tmp_path)
-    assert first["limits"] == EXPECTED and not cache_warnings(first)
+def test_a_damaged_file_is_compiled_again(compiled, tmp_path, damage):
+    shutil.copytree(compiled, tmp_path, dirs_exist_ok=True)
     index, data = kernel_files(tmp_path)
     good = index.read_bytes(), data.read_bytes()
     if damage == "truncated data":

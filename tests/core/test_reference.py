@@ -393,24 +393,29 @@ def make_case(variant, task, scenario, seed):
 
 SCENARIOS = ["grid", "generic", "mixed", "missing", "missing_generic",
              "small_classes", "degenerate", "duplicates"]
-#: at least this many cases of each variant (a seeded bug in one variant's
-#: rule fails as many tests): each of its scenarios drawn as many times as
-#: it takes (a numeric target has no "small_classes")
-LEAST_CASES = 20
+#: the cases of each variant (a seeded bug in one variant's rule fails as
+#: many tests): every scenario of each of its tasks once, then again with
+#: the next seed, until there are as many
+CASES_PER_VARIANT = 20
 
 
 def scenarios_of(variant):
-    """The (task, scenario) pairs of `variant`."""
-    return [(task, scenario) for task in variant.tasks
-            for scenario in SCENARIOS
+    """The (task, scenario) pairs of `variant`, its tasks in turn (a
+    numeric target has no "small_classes")."""
+    return [(task, scenario) for scenario in SCENARIOS
+            for task in variant.tasks
             if not (task == "regression" and scenario == "small_classes")]
 
 
-CASES = [(variant, task, scenario, seed)
-         for variant in VARIANTS
-         for task, scenario in scenarios_of(variant)
-         for seed in range(-(-LEAST_CASES
-                             // len(scenarios_of(variant))))]
+def cases_of(variant):
+    """The :data:`CASES_PER_VARIANT` cases of `variant`: its scenarios
+    with seed 0, then with seed 1, ..."""
+    pairs = scenarios_of(variant)
+    return [(variant, *pairs[number % len(pairs)], number // len(pairs))
+            for number in range(CASES_PER_VARIANT)]
+
+
+CASES = [case for variant in VARIANTS for case in cases_of(variant)]
 
 
 def case_id(case):
@@ -468,6 +473,14 @@ def outcome(variant, task, X, y, discrete, options):
         return error
 
 
+def option_kinds(options):
+    """The kinds of option a case's `options` take: its diff, distance
+    weights or none, sampled references or all of them."""
+    return {options.get("diff"),
+            "weights" if "distance_weights" in options else "no weights",
+            "sampled" if "n_iterations" in options else "all references"}
+
+
 def test_generated_cases_cover_every_scenario():
     """The generated cases really contain what they claim to."""
     seen = set()
@@ -502,9 +515,7 @@ def test_generated_cases_cover_every_scenario():
                 seen.add("constant column")
         if len(np.unique(X[kept], axis=0)) < kept.sum():
             seen.add("duplicate rows")
-        seen.add(kw["diff"])
-        seen.add("weights" if "distance_weights" in kw else "no weights")
-        seen.add("sampled" if "n_iterations" in kw else "all references")
+        seen |= option_kinds(kw)
     for item in ["missing target", "missing nominal", "missing numeric",
                  "all-missing column", "constant column", "duplicate rows",
                  "linear", "squared", "ramp", "weights", "sampled",
@@ -512,3 +523,22 @@ def test_generated_cases_cover_every_scenario():
                  ("classes", 2), ("classes", 3), ("classes", 4),
                  ("classes", 5)]:
         assert item in seen, item
+
+
+#: what each variant's cases must meet of the options it takes
+OPTION_KINDS = {"diff": {"linear", "squared", "ramp"},
+                "distance_weights": {"weights", "no weights"},
+                "n_iterations": {"sampled", "all references"}}
+
+
+def test_each_variant_meets_every_kind_of_option_it_takes():
+    """Each variant's own cases, not only the whole matrix's, take each
+    diff, distance weights and none, sampled references and all of them
+    (those of its options)."""
+    for variant in VARIANTS:
+        seen = set()
+        for case in cases_of(variant):
+            seen |= option_kinds(make_case(*case)[3])
+        for option, kinds in OPTION_KINDS.items():
+            if option in variant.parameters:
+                assert kinds <= seen, (variant.name, option, kinds - seen)

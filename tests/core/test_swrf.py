@@ -38,17 +38,19 @@ CASES = [(2, 0.1, False), (3, 0.1, True), (2, 0.0, True), (3, 0.0, False)]
 
 @each_engine
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("convention", CONVENTIONS)
 @pytest.mark.parametrize("case", range(len(CASES)))
-def test_literal_reference(engine, method, convention, case):
+def test_literal_reference_of_scikit_rebates_convention(engine, method, case):
+    """scikit-rebate's convention (the add-on's, each method's default, is
+    compared with the literal reference through the registry, in
+    tests/core/test_reference.py)."""
     n_classes, missing, grid = CASES[case]
     X, y, discrete = random_data(case, n=20, n_classes=n_classes,
                                  missing=missing, grid=grid)
     expected = ref.swrf_family(X, y, discrete, method=method,
-                               convention=convention)
+                               convention="scikit-rebate")
     with forced(engine):
         ours = swrf.swrf_weights(X, y, discrete, method=method,
-                                 convention=convention)
+                                 convention="scikit-rebate")
     assert_allclose(ours, expected, rtol=0, atol=1e-12)
 
 
