@@ -5,7 +5,7 @@
 """
 import numpy as np
 import pytest
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.engines import forced
@@ -94,6 +94,33 @@ def test_the_farthest_from_the_class_mean_not_the_nearest(engine):
             data, np.array([0]), 1).whole()
     assert [lists.indices(0, g).tolist() for g in (0, 1)] == [[3], [6]]
     assert_allclose(lists.distance, [1.0, 0.9])
+
+
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_the_compiled_selection_of_the_largest_deviations(k):
+    """The compiled engine's selection of scikit-rebate's convention keeps
+    the k + 1 largest deviations, the largest first, and tells whether two
+    of them are equal (numpy's sort then orders them): on values of a
+    coarse grid (ties at every place, at the k-th and (k + 1)-th among
+    them), some with one value far above the others (which then share
+    the lowest bucket), some of fewer than k + 1 values."""
+    from orangecontrib.relief.core.engines.compiled.neighbours.farthest \
+        import BUCKETS, any_equal, largest_first
+    rng = np.random.default_rng(k)
+    for trial in range(300):
+        n = int(rng.integers(1, 40))
+        deviation = rng.integers(0, rng.integers(1, 40), n) / 4.0
+        if trial % 3 == 0:
+            deviation[rng.integers(n)] = 1e6
+        value, index = np.empty(k + 1), np.empty(k + 1, np.int64)
+        size = largest_first(deviation, k, np.empty(min(BUCKETS, n), np.int64),
+                             np.empty(n, np.int64), np.empty(n, np.int64),
+                             value, index)
+        expected = np.sort(deviation)[::-1][:k + 1]
+        assert_array_equal(value[:size], expected)
+        assert_array_equal(deviation[index[:size]], expected)
+        assert len(set(index[:size].tolist())) == size
+        assert any_equal(value, size) == (len(np.unique(expected)) < size)
 
 
 def test_ties_need_the_add_ons_convention():

@@ -67,7 +67,9 @@ def _relieff(X, discrete):
     estimators.relief(X, TWO, discrete)
     estimators.relieff(X, THREE, discrete, k_nearest=3,
                        distance_weights=np.linspace(0, 1, X.shape[1]))
-    murelief.murelief(X, THREE, discrete, k_nearest=3)
+    for convention in ("add-on", "scikit-rebate"):
+        murelief.murelief(X, THREE, discrete, k_nearest=3,
+                          convention=convention)
 
 
 def _rrelieff(X, discrete):

@@ -63,8 +63,10 @@ def farthest_lists(deviation, dist, refs, members, groups, k, ties,
     one place each (its order of equal deviations, that of numpy's sort;
     the reference its own hit where its class has fewer than k others)."""
     if scikit_rebate is not None:
-        return selected_lists(*argsort_selection(deviation, groups,
-                                                 len(members), k), dist, k)
+        selected, counts = argsort_selection(deviation, groups,
+                                             len(members), k)
+        return selected_lists(selected, counts,
+                              selected_distances(selected, dist), k)
     rows = np.arange(len(refs))
     key = -deviation
     key[rows, refs] = np.inf
@@ -125,17 +127,22 @@ def argsort_selection(deviation, groups, n_groups, k):
     return selected, counts
 
 
-def selected_lists(selected, counts, dist, k):
+def selected_distances(selected, dist):
+    """(rows, G, k): the distances ``dist[r, selected[r, g, p]]`` of a
+    selection's instances (:func:`argsort_selection`'s), `dist` (rows x
+    n) each row's distances."""
+    return dist[np.arange(len(dist))[:, None, None], selected]
+
+
+def selected_lists(selected, counts, distance, k):
     """The :class:`...neighbours.Neighbours` of a selection (
-    :func:`argsort_selection`'s), one place each, the entries' `distance`
-    their distances `dist` (rows x n)."""
-    n_rows, n_groups = counts.shape
+    :func:`argsort_selection`'s), one place each, the entries' distances
+    `distance` (:func:`selected_distances`)."""
+    n_groups = counts.shape[1]
     taken = np.arange(k) < counts[:, :, None]
-    index = selected[taken]
-    owner = np.repeat(np.arange(n_rows), counts.sum(axis=1))
     return Neighbours.ranked(k, n_groups,
                              np.concatenate([[0], np.cumsum(counts)]),
-                             index, dist[owner, index], LOWER_INDEX)
+                             selected[taken], distance[taken], LOWER_INDEX)
 
 
 def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,

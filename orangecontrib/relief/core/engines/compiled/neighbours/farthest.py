@@ -7,14 +7,16 @@ A block of references gets its exact distances to every instance
 kernels) and each row its deviations, by the formula compiled as it is.
 The add-on's rows are ranked by the vectorised engine's
 :func:`...vectorised.farthest.farthest_lists`.  scikit-rebate 0.8's
-deviations (:func:`scikit_rebate_deviations`, numpy's floats) are ranked
-here: the k largest of each class, the largest first, which is the
-order of numpy's sort wherever the k + 1 largest of each class are
-distinct; a row with equal ones among them is ranked by numpy's sort
+deviations (:func:`group_deviations`, numpy's floats) are ranked here,
+a class at a time over its members only: the k largest of each class,
+the largest first (:func:`largest_first`), which is the order of numpy's
+sort wherever the k + 1 largest of each class are distinct; a row with
+equal ones among them is ranked by numpy's sort
 (:func:`...vectorised.farthest.argsort_selection`), so that the lists are
-those of the vectorised engine.  The references are taken in parts of
-:class:`....neighbours.NeighbourLists`, so memory is a part's rows of n,
-never n x n.
+those of the vectorised engine.  Only such a row's distances and
+deviations are kept; the others give their lists' entries alone.  The
+references are taken in parts of :class:`....neighbours.NeighbourLists`,
+so memory is a part's rows of n, never n x n.
 """
 import math
 
@@ -26,7 +28,7 @@ from ....formulas.mean_farthest import class_mean_deviations
 from ....neighbours import lists_of
 from ....options import TIES
 from ...vectorised.farthest import (argsort_selection, farthest_lists,
-                                    selected_lists)
+                                    selected_distances, selected_lists)
 from ..diffs import for_kernels
 from ..pairwise import numpy_sum
 from .block import ROWS
@@ -34,98 +36,185 @@ from .distance_rows import distance_block
 
 class_mean_deviations = numba.njit(cache=True)(class_mean_deviations)
 
+#: the most buckets of :func:`largest_first`
+BUCKETS = 1024
 
-@numba.njit(cache=True)
-def scikit_rebate_deviations(dist, groups, n_groups, own, divisor, scratch,
-                             out):
-    """out[j] = |D_j - mean_g(j)| in scikit-rebate 0.8's floats: D_j
-    = dist[j] / `divisor` (its distances), mean_g the mean of the D of
-    j's group ``groups[j]`` but the reference `own`, as ``np.mean`` adds
-    them (:func:`..pairwise.numpy_sum`, in instance order); the
-    reference's entry 0.  `scratch` (n,) holds a group's distances."""
-    for g in range(n_groups):
-        count = 0
-        for j in range(len(dist)):
-            if groups[j] == g and j != own:
-                scratch[count] = dist[j] / divisor
-                count += 1
-        if count == 0:
-            continue
-        mean = numpy_sum(scratch, count) / count
-        count = 0
-        for j in range(len(dist)):
-            if groups[j] == g and j != own:
-                out[j] = math.fabs(scratch[count] - mean)
-                count += 1
-    out[own] = 0.0
+
+@numba.njit(inline="always", cache=True)
+def block_of(refs, first, rows):
+    """rows = refs[first], refs[first + 1], ... up to ROWS of them, the
+    last one repeated as padding; returns how many are real."""
+    count = min(ROWS, len(refs) - first)
+    for r in range(ROWS):
+        rows[r] = refs[first + min(r, count - 1)]
+    return count
 
 
 @numba.njit(cache=True)
-def largest_by_group(deviation, groups, n_groups, k, best, value, counts):
-    """best[g, :counts[g]]: the instances of the k largest deviations of
-    group g, the largest first (`value` their deviations, k + 1 places
-    each; the reference, of deviation 0, a candidate of its group).
-    Returns whether two of a group's k + 1 largest are equal (then the
-    order of numpy's sort decides, not the values)."""
-    counts[:] = 0
-    for j in range(len(deviation)):
-        g, d = groups[j], deviation[j]
-        c = counts[g]
-        if c == k + 1:
-            if d <= value[g, k]:
-                continue
-            c = k
-        p = c
-        while p > 0 and value[g, p - 1] < d:
-            best[g, p], value[g, p] = best[g, p - 1], value[g, p - 1]
-            p -= 1
-        best[g, p], value[g, p] = j, d
-        counts[g] = c + 1
-    tied = False
-    for g in range(n_groups):
-        for p in range(1, counts[g]):
-            tied |= value[g, p] == value[g, p - 1]
-        counts[g] = min(counts[g], k)
-    return tied
+def group_deviations(dist, group, own, divisor, scratch, out):
+    """out[c] = |D_j - mean| for the instances j = group[c] of a group
+    (sorted) in scikit-rebate 0.8's floats: D_j = dist[j] / `divisor` (its
+    distances), mean the mean of the group's D but the reference `own`'s,
+    as ``np.mean`` adds them (:func:`..pairwise.numpy_sum`, in instance
+    order); the reference's entry 0.  `scratch` holds the others' D."""
+    size = len(group)
+    for c in range(size):
+        out[c] = dist[group[c]]
+    if divisor != 1.0:  # x / 1 is x: a division only where it changes one
+        for c in range(size):
+            out[c] = out[c] / divisor
+    at = np.searchsorted(group, own)
+    mine = at < size and group[at] == own
+    count = size - 1 if mine else size
+    scratch[:at] = out[:at]
+    scratch[at:count] = out[size - count + at:size]
+    mean = numpy_sum(scratch, count) / count if count else 0.0
+    for c in range(size):
+        out[c] = math.fabs(out[c] - mean)
+    if mine:
+        out[at] = 0.0
+
+
+@numba.njit(cache=True)
+def largest_first(deviation, k, count, bucket, order, value, index):
+    """The k + 1 largest of `deviation` (all of them where fewer), the
+    largest first, in value[:size] and their positions in index[:size];
+    returns size.  Equal deviations are in no defined order
+    (:func:`any_equal` tells whether the k + 1 hold any).
+
+    A bucket sort, then the sorted insertion of the few candidates:
+    each deviation gets the bucket ``int(d * (B - 1) / max)`` of its share
+    of the largest (B = ``len(count)`` at most, one per deviation), which
+    grows with d, so that counting them from the top finds the bucket of
+    the (k + 1)-th largest; the deviations of it and above (`order`, their
+    positions, B ints `count`, n ints `bucket` and `order` scratch) are
+    then inserted into the sorted k + 1 places in order of their buckets,
+    each moving few.  Where one bucket holds most of them, this is the
+    insertion of them all (k moves each at most)."""
+    n = len(deviation)
+    n_buckets = max(1, min(len(count), n))
+    top = 0.0
+    for j in range(n):
+        top = max(top, deviation[j])
+    scale = (n_buckets - 1) / top if top > 0 else 0.0
+    count[:n_buckets] = 0
+    for j in range(n):
+        b = min(max(int(deviation[j] * scale), 0), n_buckets - 1)
+        bucket[j] = b
+        count[b] += 1
+    low, above = n_buckets - 1, 0
+    while low > 0 and above + count[low] < min(k + 1, n):
+        above += count[low]
+        low -= 1
+    start = 0
+    for b in range(n_buckets - 1, low - 1, -1):  # where each one's begin
+        start += count[b]
+        count[b] = start - count[b]
+    for j in range(n):
+        b = bucket[j]
+        if b >= low:
+            order[count[b]] = j
+            count[b] += 1
+    size = 0
+    for c in range(start):
+        j = order[c]
+        size = insert_largest(value, index, size, k, deviation[j], j)
+    return size
+
+
+@numba.njit(inline="always", cache=True)
+def insert_largest(value, index, size, k, d, j):
+    """Insert (d, j) into value[:size] (sorted, the largest first, k + 1
+    places at most; the least drops out where they are full) after those
+    not less than d; returns the new size."""
+    if size == k + 1:
+        if d <= value[k]:
+            return size
+        size = k
+    p = size
+    while p > 0 and value[p - 1] < d:
+        value[p], index[p] = value[p - 1], index[p - 1]
+        p -= 1
+    value[p], index[p] = d, j
+    return size + 1
+
+
+@numba.njit(inline="always", cache=True)
+def any_equal(value, size):
+    """Whether two of the sorted value[:size] are equal."""
+    for p in range(1, size):
+        if value[p] == value[p - 1]:
+            return True
+    return False
 
 
 @numba.njit(parallel=True, cache=True)
-def deviation_rows(values, exact, groups, n_groups, refs, divisor, k, dist,
-                   deviation, selected, counts, tied):
+def deviation_rows(values, exact, groups, n_groups, refs, dist, deviation):
     """dist[r] = D(refs[r], .) and deviation[r] its deviations from the
-    class means, for every reference, ROWS at a time on the threads; with
-    a `divisor` above 0, scikit-rebate's deviations of the distances
-    divided by it, their k largest of each class in selected[r, g,
-    :counts[r, g]] (:func:`largest_by_group`) and whether they tie in
-    tied[r]."""
-    m, n = len(refs), values.shape[1]
-    for b in prange(-(-m // ROWS)):
-        first = b * ROWS
-        count = min(ROWS, m - first)
+    class means (:func:`class_mean_deviations`), for every reference,
+    ROWS at a time on the threads."""
+    n = values.shape[1]
+    for b in prange(-(-len(refs) // ROWS)):
         rows = np.empty(ROWS, np.int64)
-        for r in range(ROWS):
-            rows[r] = refs[first + min(r, count - 1)]
+        count = block_of(refs, b * ROWS, rows)
         block = np.empty((ROWS, n))
         distance_block(values, exact, rows, count, block)
         sums = np.empty(n_groups)
         group_counts = np.empty(n_groups, np.int64)
-        scratch = np.empty(n)
-        best = np.empty((n_groups, k + 1), np.int64)
-        value = np.empty((n_groups, k + 1))
         for r in range(count):
-            i = first + r
+            i = b * ROWS + r
             dist[i] = block[r]
-            if divisor > 0:
-                scikit_rebate_deviations(block[r], groups, n_groups, rows[r],
-                                         divisor, scratch, deviation[i])
-                tied[i] = largest_by_group(deviation[i], groups, n_groups, k,
-                                           best, value, group_counts)
-                selected[i] = best[:, :k]
-                counts[i] = group_counts
-            else:
-                class_mean_deviations(block[r], groups, n_groups, rows[r],
-                                      sums, group_counts, deviation[i])
+            class_mean_deviations(block[r], groups, n_groups, rows[r],
+                                  sums, group_counts, deviation[i])
             dist[i, rows[r]] = 0.0
+
+
+@numba.njit(parallel=True, cache=True)
+def scikit_rebate_rows(values, exact, members, starts, refs, divisor, k,
+                       selected, distance, counts, tied, dist, deviation):
+    """For every reference r, ROWS at a time on the threads: its k
+    largest of scikit-rebate's deviations from the class means of its
+    distances divided by `divisor` (:func:`group_deviations`) in each
+    class g (the instances ``members[starts[g]:starts[g + 1]]``), the
+    largest first (:func:`largest_first`), in selected[r, g,
+    :counts[r, g]] and their distances in distance[r, g]; tied[r] whether
+    two of a class's k + 1 largest are equal, and then its distances
+    dist[r] and deviations deviation[r] (whose order numpy's sort
+    decides)."""
+    n = values.shape[1]
+    largest = np.max(np.diff(starts))
+    for b in prange(-(-len(refs) // ROWS)):
+        rows = np.empty(ROWS, np.int64)
+        count = block_of(refs, b * ROWS, rows)
+        block = np.empty((ROWS, n))
+        distance_block(values, exact, rows, count, block)
+        scratch, row = np.empty(largest), np.empty(largest)
+        buckets = np.empty(min(BUCKETS, largest), np.int64)
+        bucket, order = np.empty(largest, np.int64), np.empty(largest, np.int64)
+        value, index = np.empty(k + 1), np.empty(k + 1, np.int64)
+        for r in range(count):
+            i, own = b * ROWS + r, rows[r]
+            block[r, own] = 0.0
+            tie = False
+            for g in range(len(starts) - 1):
+                group = members[starts[g]:starts[g + 1]]
+                group_deviations(block[r], group, own, divisor, scratch, row)
+                size = largest_first(row[:len(group)], k, buckets, bucket,
+                                     order, value, index)
+                tie |= any_equal(value, size)
+                counts[i, g] = min(size, k)
+                for p in range(min(size, k)):
+                    selected[i, g, p] = group[index[p]]
+                    distance[i, g, p] = block[r, group[index[p]]]
+            tied[i] = tie
+            if tie:
+                dist[i] = block[r]
+                for g in range(len(starts) - 1):
+                    group = members[starts[g]:starts[g + 1]]
+                    group_deviations(block[r], group, own, divisor, scratch,
+                                     row)
+                    for c in range(len(group)):
+                        deviation[i, group[c]] = row[c]
 
 
 def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
@@ -139,23 +228,41 @@ def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,
     n = values.shape[1]
     k = min(k, n)
     members = [np.flatnonzero(groups == g) for g in range(n_groups)]
-    divisor = 0.0 if scikit_rebate is None else float(scikit_rebate)
 
-    def lists_of_unique(unique):
-        rows = len(unique)
-        dist, deviation = np.empty((rows, n)), np.empty((rows, n))
-        ranked = rows if scikit_rebate is not None else 0
-        selected = np.empty((ranked, n_groups, k), np.int64)
-        counts = np.empty((ranked, n_groups), np.int64)
-        tied = np.zeros(ranked, bool)
-        deviation_rows(values, exact, groups, n_groups, unique, divisor, k,
-                       dist, deviation, selected, counts, tied)
-        if scikit_rebate is None:
-            return farthest_lists(deviation, dist, unique, members, groups,
-                                  k, ties, None)
-        if tied.any():
-            selected[tied], counts[tied] = argsort_selection(
-                deviation[tied], groups, n_groups, k)
-        return selected_lists(selected, counts, dist, k)
+    def add_on_lists(unique):
+        dist, deviation = np.empty((len(unique), n)), np.empty((len(unique), n))
+        deviation_rows(values, exact, groups, n_groups, unique, dist,
+                       deviation)
+        return farthest_lists(deviation, dist, unique, members, groups, k,
+                              ties, None)
 
-    return lists_of(refs, k, n_groups, lists_of_unique, progress_callback, n)
+    def scikit_rebate_lists(unique):
+        return scikit_rebate_selection(values, exact, members, groups, unique,
+                                       float(scikit_rebate), k)
+
+    return lists_of(refs, k, n_groups, add_on_lists if scikit_rebate is None
+                    else scikit_rebate_lists, progress_callback, n)
+
+
+def scikit_rebate_selection(values, exact, members, groups, refs, divisor, k):
+    """scikit-rebate's lists of the distinct references `refs`
+    (:func:`scikit_rebate_rows`); the rows whose k + 1 largest deviations
+    of a class tie ranked by numpy's sort (:func:`...vectorised.farthest.
+    argsort_selection`).  Only their rows of distances and deviations are
+    written, so that the other rows' pages are never touched."""
+    rows, n_groups, n = len(refs), len(members), values.shape[1]
+    selected = np.empty((rows, n_groups, k), np.int64)
+    distance = np.empty((rows, n_groups, k))
+    counts = np.empty((rows, n_groups), np.int64)
+    tied = np.zeros(rows, bool)
+    dist, deviation = np.empty((rows, n)), np.empty((rows, n))
+    starts = np.cumsum([0] + [len(group) for group in members])
+    scikit_rebate_rows(values, exact, np.concatenate(members), starts, refs,
+                       divisor, k, selected, distance, counts, tied, dist,
+                       deviation)
+    if tied.any():
+        chosen, counts[tied] = argsort_selection(deviation[tied], groups,
+                                                 n_groups, k)
+        selected[tied] = chosen
+        distance[tied] = selected_distances(chosen, dist[tied])
+    return selected_lists(selected, counts, distance, k)
