@@ -106,7 +106,7 @@ def deviation_rows(values, exact, groups, n_groups, refs, divisor, k, dist,
         for r in range(ROWS):
             rows[r] = refs[first + min(r, count - 1)]
         block = np.empty((ROWS, n))
-        distance_block(values, exact, rows, count, block)
+        distance_block(values, exact, rows, count, block, 0)
         sums = np.empty(n_groups)
         group_counts = np.empty(n_groups, np.int64)
         scratch = np.empty(n)

@@ -20,11 +20,17 @@ from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
-from ..neighbours.distance_rows import distance_block, pair_sums
+from ..neighbours.distance_rows import (all_distances, distance_block,
+                                        pair_sums, sums_of_rows)
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
+
+#: the most memory (bytes) that the distances of every pair may take to
+#: be computed once, by halves, and kept for the rule (:func:`kept_distances`:
+#: n up to 2,896)
+KEPT_DISTANCES = 1 << 26
 
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
@@ -441,7 +447,7 @@ def radius_block(values, exact, refs, priors, codes, labels, rule, b, end,
             for r in range(ROWS):
                 block[r] = refs[block[r]]
             if given.shape[0] == 0:
-                distance_block(values, exact, block, n_rows, dist[q:])
+                distance_block(values, exact, block, n_rows, dist[q:], 0)
             else:
                 for r in range(n_rows):
                     dist[q + r] = given[given_row[block[r]]]
@@ -494,6 +500,31 @@ def radius_options(values, exact, task, local, far, ddof, stir, given, band,
         stir=bool(stir))
 
 
+def kept_distances(values, exact, local, weighting, m):
+    """The distances of every pair (:class:`GivenDistances`), for a rule
+    over `m` references, where they take at most KEPT_DISTANCES bytes and
+    the rule would compute at least half of them (SURF's global mean
+    reads them all; MultiSURF's rows of m >= n / 2 references), else None.
+
+    :func:`.....distance_rows.all_distances` computes a symmetric half of
+    them where no value is missing, and the rule then reads its rows
+    rather than computing them; SURF's mean T and SWRF's scale
+    (`weighting` as in :func:`radius_options`) are summed from the rows
+    as :func:`pair_sums` sums them, to the bit."""
+    n = values.shape[1]
+    if n * n * 8 > KEPT_DISTANCES or (local and 2 * m < n):
+        return None
+    dist = all_distances(values, exact)
+    mean, scale = 0.0, 1.0
+    if not local:
+        totals, squares = sums_of_rows(dist)
+        mean, sigma = neighbourhoods.global_statistics(
+            totals.sum(), squares.sum(), n, bool(weighting))
+        scale = neighbourhoods.sigmoid_scale(sigma)
+    return neighbourhoods.GivenDistances(
+        dist, np.arange(n, dtype=np.int64), mean, scale)
+
+
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, given=None,
                 band=neighbourhoods.DEAD_BAND, weighting=None,
@@ -507,6 +538,8 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
+    if given is None:
+        given = kept_distances(values, exact, local, weighting, m)
     rule = radius_options(values, exact, task, local, far, ddof, stir, given,
                           band, weighting, hit_bound)
     if given is None:
