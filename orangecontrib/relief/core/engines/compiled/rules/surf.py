@@ -27,9 +27,9 @@ from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
 
-#: the most memory (bytes) that the distances of every pair may take to
-#: be computed once, by halves, and kept for the rule (:func:`kept_distances`:
-#: n up to 2,896)
+#: the most memory (bytes) that SURF's distances of every pair may take
+#: to be computed once, for its global mean and its rule
+#: (:func:`kept_distances`: n up to 2,896)
 KEPT_DISTANCES = 1 << 26
 
 #: references whose rules visit the instances together (their distance
@@ -500,29 +500,26 @@ def radius_options(values, exact, task, local, far, ddof, stir, given, band,
         stir=bool(stir))
 
 
-def kept_distances(values, exact, local, weighting, m):
-    """The distances of every pair (:class:`GivenDistances`), for a rule
-    over `m` references, where they take at most KEPT_DISTANCES bytes and
-    the rule would compute at least half of them (SURF's global mean
-    reads them all; MultiSURF's rows of m >= n / 2 references), else None.
-
-    :func:`.....distance_rows.all_distances` computes a symmetric half of
-    them where no value is missing, and the rule then reads its rows
-    rather than computing them; SURF's mean T and SWRF's scale
-    (`weighting` as in :func:`radius_options`) are summed from the rows
-    as :func:`pair_sums` sums them, to the bit."""
+def kept_distances(values, exact, weighting):
+    """SURF's distances of every pair (:class:`GivenDistances`) where they
+    take at most KEPT_DISTANCES bytes, else None: its global mean T reads
+    them all, and the rule then reads their rows rather than computing
+    them a second time (:func:`.....distance_rows.all_distances`, by
+    symmetric halves where no value is missing).  T and SWRF's scale
+    (`weighting` as in :func:`radius_options`) are summed from the rows as
+    :func:`pair_sums` sums them, to the bit.  (MultiSURF, which computes
+    each distance once already, gains nothing from keeping n x n of them:
+    writing and reading them back costs what the halves save.)"""
     n = values.shape[1]
-    if n * n * 8 > KEPT_DISTANCES or (local and 2 * m < n):
+    if n * n * 8 > KEPT_DISTANCES:
         return None
     dist = all_distances(values, exact)
-    mean, scale = 0.0, 1.0
-    if not local:
-        totals, squares = sums_of_rows(dist)
-        mean, sigma = neighbourhoods.global_statistics(
-            totals.sum(), squares.sum(), n, bool(weighting))
-        scale = neighbourhoods.sigmoid_scale(sigma)
+    totals, squares = sums_of_rows(dist)
+    mean, sigma = neighbourhoods.global_statistics(
+        totals.sum(), squares.sum(), n, bool(weighting))
     return neighbourhoods.GivenDistances(
-        dist, np.arange(n, dtype=np.int64), mean, scale)
+        dist, np.arange(n, dtype=np.int64), mean,
+        neighbourhoods.sigmoid_scale(sigma))
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
@@ -538,8 +535,8 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
-    if given is None:
-        given = kept_distances(values, exact, local, weighting, m)
+    if given is None and not local:
+        given = kept_distances(values, exact, weighting)
     rule = radius_options(values, exact, task, local, far, ddof, stir, given,
                           band, weighting, hit_bound)
     if given is None:
