@@ -17,7 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from orangecontrib.relief.core.variants import estimators, surf
+from orangecontrib.relief.core.variants import estimators, surf, swrf
+from orangecontrib.relief.core.engines.compiled.rules import (
+    surf as compiled_surf)
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.variants.estimators import reference_instances
@@ -359,6 +361,44 @@ def test_engines_agree_on_larger_data(method, task):
         assert ([getattr(compiled.stir, name) for name in counts]
                 == [getattr(vectorised.stir, name) for name in counts])
         assert compiled.stir.n_hit > 0
+
+
+@pytest.mark.parametrize("method", ["surf", "surf*", "swrf", "swrf*"])
+@pytest.mark.parametrize("task", ["classification", "regression"])
+@pytest.mark.parametrize("numeric", [False, True])
+def test_kept_distances_give_the_same_bits(method, task, numeric,
+                                           monkeypatch):
+    """Where SURF's distances of every pair fit
+    (rules.surf.KEPT_DISTANCES), the compiled engine computes them once,
+    by symmetric halves where no value is missing, for its global mean
+    and its rule; beyond, the mean has a pass of its own and the rule
+    computes each reference's row again.  The weights and STIR's sums are
+    the same bits either way (mixed data with missing values, and numeric
+    data, whose update adds several references at a time)."""
+    X, y, discrete = random_data(11, n=90, a=11, n_classes=3, task=task,
+                                 missing=0.0 if numeric else 0.1)
+    if numeric:
+        X[:, 1], discrete = X[:, 0] / 2, None
+    stir = task == "classification"
+
+    def run():
+        with forced("compiled"):
+            if "swrf" in method:
+                result = swrf.swrf_sums(X, y, discrete, method=method,
+                                        task=task, stir=stir,
+                                        convention="scikit-rebate"
+                                        if task == "regression" else "add-on")
+            else:
+                result = surf.neighbourhood_sums(X, y, discrete,
+                                                 method=method, task=task,
+                                                 stir=stir)
+        return np.concatenate([result.weights] + (
+            [result.stir.hit_sum, result.stir.miss_squares,
+             [result.stir.n_hit, result.stir.miss_refs]] if stir else []))
+
+    kept = run()
+    monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES", 0)
+    assert_array_equal(run(), kept)
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -53,7 +53,7 @@ def distance_rows(values, exact, weights, rows, dist):
             count = block_rows(b * ROWS, m, block)
             for r in range(ROWS):
                 block[r] = rows[block[r]]
-            distance_block(values, exact, block, count, dist[b * ROWS:])
+            distance_block(values, exact, block, count, dist[b * ROWS:], 0)
         return
     for r in prange(m):
         i = rows[r]

@@ -64,10 +64,10 @@ def add_attribute_pair(out, values, exact, a, rows, j0, width):
 
 
 @numba.njit(cache=True)
-def distance_block(values, exact, rows, count, dist):
+def distance_block(values, exact, rows, count, dist, start):
     """dist[r, j] = D(I_rows[r], I_j) = sum_A diff(A, I_rows[r], I_j) for
-    every instance j, the attributes added in their order (as
-    :func:`.exact_ranking.exact_distance` and the literal definition),
+    every instance j from `start` on, the attributes added in their order
+    (as :func:`.exact_ranking.exact_distance` and the literal definition),
     two of one kind at a time where they follow each other.
 
     `values` is ``exact.values`` in C order (attributes x instances), so
@@ -77,7 +77,7 @@ def distance_block(values, exact, rows, count, dist):
     n, n_attrs = values.shape[1], values.shape[0]
     nominal = exact.nominal
     out = np.empty((ROWS, BLOCK))
-    for j0 in range(0, n, BLOCK):
+    for j0 in range(start, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
         out[:, :width] = 0.0
         if not any_missing(exact):
@@ -113,7 +113,7 @@ def row_sums(values, exact):
         dist = np.empty((n, ROWS)).T  # the rows' distances side by side
         total, square = np.zeros(ROWS), np.zeros(ROWS)
         count = block_rows(b * ROWS, n, rows)
-        distance_block(values, exact, rows, count, dist)
+        distance_block(values, exact, rows, count, dist, 0)
         for j in range(n):
             for r in range(count):
                 d = dist[r, j] if j != rows[r] else -0.0
@@ -132,3 +132,51 @@ def pair_sums(values, exact):
     (:func:`....formulas.neighbourhoods.global_statistics`)."""
     totals, squares = row_sums(values, exact)
     return totals.sum(), squares.sum()
+
+
+@numba.njit(parallel=True, cache=True)
+def all_distances(values, exact):
+    """D(I_i, I_j) of every pair (n x n), by :func:`distance_block`, ROWS
+    rows at a time: each row the bits the rules compute for it.
+
+    Without missing values diff(A, I_i, I_j) and diff(A, I_j, I_i) are the
+    same float (|a - b| = |b - a| exactly, a != b alike) and added in the
+    same attribute order, so D is symmetric to the bit: a block of rows
+    computes the columns from its own first row on and copies those
+    beyond the block to their transposed places, half the work.  The
+    blocks are taken from both ends in turn, so that the threads' shares
+    of the triangle are alike."""
+    n = values.shape[1]
+    dist = np.empty((n, n))
+    n_blocks = -(-n // ROWS)
+    half = not any_missing(exact)
+    for p in prange(n_blocks):
+        b = p // 2 if p % 2 == 0 else n_blocks - 1 - p // 2
+        rows = np.empty(ROWS, np.int64)
+        first = b * ROWS
+        count = block_rows(first, n, rows)
+        distance_block(values, exact, rows, count, dist[first:],
+                       first if half else 0)
+        if half:
+            for j in range(first + count, n):
+                for r in range(count):
+                    dist[j, first + r] = dist[first + r, j]
+    return dist
+
+
+@numba.njit(parallel=True, cache=True)
+def sums_of_rows(dist):
+    """:func:`row_sums` of the distances of every pair given (n x n):
+    each row's sums in the same order, its own distance added as -0.0."""
+    n = dist.shape[0]
+    totals = np.zeros(n)
+    squares = np.zeros(n)
+    for i in prange(n):
+        total = square = 0.0
+        for j in range(n):
+            d = dist[i, j] if j != i else -0.0
+            total += d
+            square += d * d if j != i else -0.0
+        totals[i] = total
+        squares[i] = square
+    return totals, squares

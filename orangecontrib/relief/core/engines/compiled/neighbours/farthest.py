@@ -158,7 +158,7 @@ def deviation_rows(values, exact, groups, n_groups, refs, dist, deviation):
         rows = np.empty(ROWS, np.int64)
         count = block_of(refs, b * ROWS, rows)
         block = np.empty((ROWS, n))
-        distance_block(values, exact, rows, count, block)
+        distance_block(values, exact, rows, count, block, 0)
         sums = np.empty(n_groups)
         group_counts = np.empty(n_groups, np.int64)
         for r in range(count):

@@ -20,11 +20,17 @@ from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
 from ..neighbours.block import ROWS, block_rows
-from ..neighbours.distance_rows import distance_block, pair_sums
+from ..neighbours.distance_rows import (all_distances, distance_block,
+                                        pair_sums, sums_of_rows)
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
+
+#: the most memory (bytes) that SURF's distances of every pair may take
+#: to be computed once, for its global mean and its rule
+#: (:func:`kept_distances`: n up to 2,896)
+KEPT_DISTANCES = 1 << 26
 
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
@@ -441,7 +447,7 @@ def radius_block(values, exact, refs, priors, codes, labels, rule, b, end,
             for r in range(ROWS):
                 block[r] = refs[block[r]]
             if given.shape[0] == 0:
-                distance_block(values, exact, block, n_rows, dist[q:])
+                distance_block(values, exact, block, n_rows, dist[q:], 0)
             else:
                 for r in range(n_rows):
                     dist[q + r] = given[given_row[block[r]]]
@@ -494,6 +500,28 @@ def radius_options(values, exact, task, local, far, ddof, stir, given, band,
         stir=bool(stir))
 
 
+def kept_distances(values, exact, weighting):
+    """SURF's distances of every pair (:class:`GivenDistances`) where they
+    take at most KEPT_DISTANCES bytes, else None: its global mean T reads
+    them all, and the rule then reads their rows rather than computing
+    them a second time (:func:`.....distance_rows.all_distances`, by
+    symmetric halves where no value is missing).  T and SWRF's scale
+    (`weighting` as in :func:`radius_options`) are summed from the rows as
+    :func:`pair_sums` sums them, to the bit.  (MultiSURF, which computes
+    each distance once already, gains nothing from keeping n x n of them:
+    writing and reading them back costs what the halves save.)"""
+    n = values.shape[1]
+    if n * n * 8 > KEPT_DISTANCES:
+        return None
+    dist = all_distances(values, exact)
+    totals, squares = sums_of_rows(dist)
+    mean, sigma = neighbourhoods.global_statistics(
+        totals.sum(), squares.sum(), n, bool(weighting))
+    return neighbourhoods.GivenDistances(
+        dist, np.arange(n, dtype=np.int64), mean,
+        neighbourhoods.sigmoid_scale(sigma))
+
+
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, given=None,
                 band=neighbourhoods.DEAD_BAND, weighting=None,
@@ -507,6 +535,8 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
+    if given is None and not local:
+        given = kept_distances(values, exact, weighting)
     rule = radius_options(values, exact, task, local, far, ddof, stir, given,
                           band, weighting, hit_bound)
     if given is None:
