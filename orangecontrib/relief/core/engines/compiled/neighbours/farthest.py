@@ -187,7 +187,7 @@ def scikit_rebate_rows(values, exact, members, starts, refs, divisor, k,
         rows = np.empty(ROWS, np.int64)
         count = block_of(refs, b * ROWS, rows)
         block = np.empty((ROWS, n))
-        distance_block(values, exact, rows, count, block)
+        distance_block(values, exact, rows, count, block, 0)
         scratch, row = np.empty(largest), np.empty(largest)
         buckets = np.empty(min(BUCKETS, largest), np.int64)
         bucket, order = np.empty(largest, np.int64), np.empty(largest, np.int64)
