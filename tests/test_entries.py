@@ -278,3 +278,20 @@ def test_a_command_names_the_flag_typed(capsys):
         if code != 2 or error.count("\n") != 1 or flag not in error:
             wrong.append(f"{flag} {value}: exit {code}, {error!r}")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("arguments, parsed", [
+    (["--significance", "stir", "--fdr", "0.1"], ["alpha"]),
+    (["--significance", "permutation", "--permutations", "9", "--fdr",
+      "0.5", "--seed", "1"], ["n_permutations", "alpha"]),
+    (["--stability", "3", "--subsample", "0.5", "--top", "2"],
+     ["n_resamples", "subsample", "top_k"]),
+], ids=["STIR", "permutations", "stability"])
+def test_a_command_checks_its_test_and_stability_options_once(
+        checks, capsys, arguments, parsed):
+    """The values of ``orange-relief rank``'s test and stability, checked
+    as the command line is parsed, are not checked again as they are
+    used."""
+    assert main(["rank", "--method", "MultiSURF"] + arguments) == 0
+    capsys.readouterr()
+    assert {name: checks[name] for name in parsed} == dict.fromkeys(parsed, 1)
