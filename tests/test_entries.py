@@ -16,7 +16,10 @@ import numpy as np
 import pytest
 from Orange.data import ContinuousVariable, DiscreteVariable, Domain, Table
 
-from orangecontrib.relief import scorers, sklearn, survival
+from Orange.classification import KNNLearner
+
+from orangecontrib.relief import (curve, knn, preprocess, regain, scorers,
+                                  significance, sklearn, stability, survival)
 from orangecontrib.relief.cli import main
 from orangecontrib.relief.core import options
 from orangecontrib.relief.core.errors import ReliefInputError
@@ -168,11 +171,71 @@ def survival_entry():
         signature_defaults(survival.SurvivalNPDR.__init__), SURVIVAL)
 
 
+def orange_entry(name, entry, names=None, given=None, scorer=None):
+    """An Orange entry of the add-on (a learner, a preprocessor, a test, a
+    function of a table), called as ``entry(table, **options)``; `given`:
+    options of every call (a small size, a test to run), checked once
+    like the defaults the table accepts, which are passed too, so that
+    a default's check is counted where the user gives it.  The default
+    `scorer` it wraps checks its own options of the same names too."""
+    data = table("classification")
+    defaults = dict(signature_defaults(entry), **(given or {}))
+    shared = () if scorer is None else set(declared(
+        signature_defaults(scorer.__init__), {}))
+    parameters = declared(defaults, names or {}, shared)
+    explicit = dict({option: defaults[option]
+                     for option, (_, times) in parameters.items() if times},
+                    **(given or {}))
+
+    def call(**options):
+        entry(data, **dict(explicit, **options))
+    return name, call, parameters
+
+
+def constructed(cls, *args):
+    """``cls(**options)(table, *args)``, with the signature of its
+    constructor."""
+    def entry(data, **options):
+        return cls(**options)(data, *args)
+    entry.__signature__ = inspect.signature(cls.__init__)
+    return entry
+
+
+def with_learner(function):
+    """``function(table, KNNLearner(), **options)``, with its
+    signature."""
+    def entry(data, **options):
+        return function(data, KNNLearner(), **options)
+    entry.__signature__ = inspect.signature(function)
+    return entry
+
+
+#: the preprocessor's k, fraction and threshold (a share of (0, 1], a
+#: weight of any sign) are not the table's
+KEPT = {"k": None, "fraction": None, "threshold": None}
+ORANGE = [
+    orange_entry("ClassDependentKNNLearner",
+                 constructed(knn.ClassDependentKNNLearner),
+                 {"k": "k_nearest"}, {"threshold": 0.3}),
+    orange_entry("SelectReliefFeatures",
+                 constructed(preprocess.SelectReliefFeatures), KEPT,
+                 {"significance": "permutation", "n_permutations": 9},
+                 scorers.ReliefF),
+    orange_entry("selection_curve", with_learner(curve.selection_curve),
+                 given={"n_folds": 2}, scorer=scorers.ReliefF),
+    orange_entry("ranking_stability", stability.ranking_stability,
+                 given={"n_resamples": 4}, scorer=scorers.ReliefF),
+    orange_entry("regain_network", regain.regain_network,
+                 {"covariates": None}),
+    orange_entry("Significance", constructed(significance.Significance),
+                 given={"test": "permutation", "n_permutations": 9},
+                 scorer=scorers.MultiSURF),
+]
 SELECTORS = [getattr(sklearn, name) for name in sklearn.__all__
              if name != "ReliefSelector"]
 ENTRIES = ([selector_entry(cls) for cls in SELECTORS]
            + [scorer_entry(variant) for variant in VARIANTS]
-           + [survival_entry()])
+           + [survival_entry()] + ORANGE)
 
 
 @pytest.mark.parametrize("name, call, parameters", ENTRIES,
@@ -215,3 +278,20 @@ def test_a_command_names_the_flag_typed(capsys):
         if code != 2 or error.count("\n") != 1 or flag not in error:
             wrong.append(f"{flag} {value}: exit {code}, {error!r}")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("arguments, parsed", [
+    (["--significance", "stir", "--fdr", "0.1"], ["alpha"]),
+    (["--significance", "permutation", "--permutations", "9", "--fdr",
+      "0.5", "--seed", "1"], ["n_permutations", "alpha"]),
+    (["--stability", "3", "--subsample", "0.5", "--top", "2"],
+     ["n_resamples", "subsample", "top_k"]),
+], ids=["STIR", "permutations", "stability"])
+def test_a_command_checks_its_test_and_stability_options_once(
+        checks, capsys, arguments, parsed):
+    """The values of ``orange-relief rank``'s test and stability, checked
+    as the command line is parsed, are not checked again as they are
+    used."""
+    assert main(["rank", "--method", "MultiSURF"] + arguments) == 0
+    capsys.readouterr()
+    assert {name: checks[name] for name in parsed} == dict.fromkeys(parsed, 1)

@@ -31,7 +31,8 @@ from Orange.statistics.util import countnans
 
 from .arrays import check_table, without_weights
 from .core.analysis import selection_curve as core
-from .core.options import N_FOLDS, RANDOM_STATE, check
+from .core.options import N_FOLDS, RANDOM_STATE
+from .core.validation import validated
 from .core.progress import report
 from .learners import PreprocessedOnce, concrete_learner, single_threaded
 from .resampled import attribute_scores, check_fit, strata, subset_scorer
@@ -147,6 +148,7 @@ def fold_ranking(scorer, data, n_folds):
     return lambda rows: attribute_scores(scorer, data[rows])
 
 
+@validated
 def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
                     n_folds=N_FOLDS, random_state=RANDOM_STATE,
                     progress_callback=None):
@@ -178,7 +180,6 @@ def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
     Curve
     """
     check_table(data, "The selection curve")
-    n_folds = check("n_folds", n_folds)
     if not isinstance(learner, Learner):
         raise ValueError(f"learner must be an Orange learner, such as "
                          f"KNNLearner(), got {learner!r}.")
@@ -209,7 +210,7 @@ def selection_curve(data, learner, scorer=None, *, score=None, counts=None,
         return evaluate_fold(data, learner, score, train, test, order,
                              fold_counts, progress)
 
-    curve = core.selection_curve(
+    curve = core.selection_curve.unchecked(  # checked on entry
         fold_ranking(scorer, data, n_folds), evaluate, strata(data),
         n_attributes, counts=counts, n_folds=n_folds,
         random_state=random_state, progress_callback=progress_callback)

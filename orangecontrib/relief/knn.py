@@ -36,9 +36,9 @@ from Orange.preprocess.transformation import (Indicator, Indicator1,
 from .arrays import table_arrays, without_weights
 from .core import ReliefInputError
 from .core.variants.classdep import UPDATES
-from .core.options import (K_CLASS_DEPENDENT, PARAMETERS, RANDOM_STATE,
-                           THRESHOLD, Optional, PositiveInt, check,
-                           check_choice, check_needs)
+from .core.options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD,
+                           check, check_choice, check_needs)
+from .core.validation import validated
 from .core.analysis.weighted_knn import (METHODS, NEGATIVE,
                                          cross_validated_threshold,
                                          fit_class_weights, predict_votes,
@@ -184,6 +184,7 @@ class ClassDependentKNNLearner(Learner):
                      Standardize()]
     __returns__ = ClassDependentKNNModel
 
+    @validated(k="k_nearest", threshold=None)  # None: cross-validation
     def __init__(self, k=K_CLASS_DEPENDENT, method="IWCDRelief",
                  threshold=None, update="as_text", n_iterations=None,
                  random_state=RANDOM_STATE, negative="clip",
@@ -192,13 +193,10 @@ class ClassDependentKNNLearner(Learner):
         check_choice("method", method, METHODS)
         check_choice("update", update, UPDATES)
         check_choice("negative", negative, NEGATIVE)
-        PositiveInt()("k", k)
-        Optional(PARAMETERS["threshold"], "chosen by cross-validation")(
-            "threshold", threshold)
+        if threshold is not None:
+            threshold = check("threshold", threshold)
         check_needs("threshold", threshold, None, "method='IWCDRelief'",
                     method == "IWCDRelief")
-        check("n_iterations", n_iterations)
-        check("random_state", random_state)
         self.k = k
         self.method = method
         self.threshold = threshold
@@ -231,12 +229,12 @@ class ClassDependentKNNLearner(Learner):
         method, threshold = self.method, self.threshold
         try:
             if threshold is None and method == "IWCDRelief":
-                threshold = cross_validated_threshold(
+                threshold = cross_validated_threshold.unchecked(
                     np.where(np.isnan(X), fill, X), y, discrete, n_classes,
                     **options)
                 if threshold is None:  # the plain kNN did better
                     method = "none"
-            weights = fit_class_weights(
+            weights = fit_class_weights.unchecked(
                 X, y, discrete, n_classes, method=method,
                 threshold=THRESHOLD if threshold is None else threshold,
                 **options)

@@ -26,8 +26,9 @@ from Orange.preprocess.preprocess import Preprocess
 from .arrays import check_table
 from .core.options import (ABSOLUTE, ADJUSTMENT, ALPHA, N_PERMUTATIONS,
                            R_COMPATIBLE, RANDOM_STATE, Interval, Optional,
-                           PositiveInt, check, check_needs)
+                           PositiveInt, check_needs)
 from .core.analysis.threshold import ranking_scores, select_features
+from .core.validation import unchecked_instance, validated
 from .multitarget import TargetScorer
 from .resampled import attribute_scores
 from .scorers import ReliefF, check_scorer
@@ -74,6 +75,7 @@ class SelectReliefFeatures(Preprocess):
     domain; the class and the metas are kept.
     """
 
+    @validated(k=None, fraction=None, threshold=None)  # not the table's
     def __init__(self, scorer=None, *, k=None, fraction=None, threshold=None,
                  significance=None, alpha=ALPHA, adjustment=ADJUSTMENT,
                  n_permutations=N_PERMUTATIONS, random_state=RANDOM_STATE,
@@ -101,11 +103,12 @@ class SelectReliefFeatures(Preprocess):
             check_needs(name, value, default, "significance",
                         significance is not None)
         self.significance = significance
-        self.absolute = check("absolute", absolute)
-        self.tester = None if significance is None else Significance(
-            self.scorer, test=significance, adjustment=adjustment,
-            alpha=check("alpha", alpha), n_permutations=n_permutations,
-            random_state=random_state, r_compatible=r_compatible)
+        self.absolute = absolute
+        self.tester = None if significance is None else unchecked_instance(
+            Significance, self.scorer, test=significance,
+            adjustment=adjustment, alpha=alpha,
+            n_permutations=n_permutations, random_state=random_state,
+            r_compatible=r_compatible)
 
     def __call__(self, data):
         """`data` with only the selected attributes (the class and the
@@ -139,7 +142,8 @@ class SelectReliefFeatures(Preprocess):
             raise ValueError("The scorer gave no attribute a weight (every "
                              "score is NaN or -inf): there is nothing to "
                              "select by.")
-        weights = np.where(scored, ranking_scores(weights, self.absolute),
+        weights = np.where(scored, ranking_scores.unchecked(weights,
+                                                            self.absolute),
                            -np.inf)
         count = self.k
         if self.fraction is not None:
@@ -147,14 +151,14 @@ class SelectReliefFeatures(Preprocess):
         threshold = self.threshold
         if (count is None and threshold is None and significant is None):
             threshold = 0.0  # Relief's own cut
-        order = select_features(weights, threshold)
+        order = select_features.unchecked(weights, threshold, None, ABSOLUTE)
         order = order[scored[order]]
         if significant is not None:
             order = order[np.asarray(significant, bool)[order]]
         if count is not None:
             order = order[:count]
         if not len(order):  # keep the best, so that a learner can be fitted
-            order = select_features(weights, top_k=1)
+            order = select_features.unchecked(weights, None, 1, ABSOLUTE)
         return order
 
     @property

@@ -18,7 +18,8 @@ from .arrays import table_arrays
 from .core.networks.epistasis_rank import epistasis_katz, epistasis_rank
 from .core.errors import ReliefInputError
 from .core.networks.interactions import TOP_K, adjusted
-from .core.options import ADJUSTMENT, TIES, check
+from .core.options import ADJUSTMENT, TIES
+from .core.validation import validated
 from .core.networks.regain import regain
 from .core.analysis.threshold import best_first
 from .interactions import attribute_index, draw_heat_map, interactions
@@ -40,6 +41,7 @@ PAIR_COLUMNS = (("statistic", "statistic"), ("coefficient", "coefficient"),
                 ("standard error", "standard_error"), ("p", "p"))
 
 
+@validated(covariates=None)  # variables or names, see covariate_variable
 def regain_network(data, *, attributes=None, covariates=None,
                    main_effects=True, adjustment=ADJUSTMENT,
                    progress_callback=None):
@@ -77,7 +79,6 @@ def regain_network(data, *, attributes=None, covariates=None,
         (the core's ``ReliefInputError`` is a ValueError).
     """
     arrays = table_arrays(data, "reGAIN")
-    adjustment = check("adjustment", adjustment)
     domain = data.domain
     covariates = [covariate_variable(domain, c) for c in covariates or ()]
     if attributes is None:

@@ -94,7 +94,7 @@ class Significance(Scorer):
     supports_sparse_data = True
     friendly_name = "Significance"
 
-    @validated(random_state=None)  # checked where a permutation test draws
+    @validated
     def __init__(self, scorer=None, test="stir", adjustment=ADJUSTMENT,
                  alpha=ALPHA, n_permutations=N_PERMUTATIONS,
                  random_state=RANDOM_STATE, variance=VARIANCE,
@@ -216,9 +216,9 @@ class Significance(Scorer):
     def _result(self, weights, p, note=None):
         """The SignificanceResult of the `weights` and their p-values,
         adjusted for testing every attribute."""
-        q = significance.adjust(p, self.adjustment)
+        q = significance.adjust.unchecked(p, self.adjustment)
         return SignificanceResult(
-            weights, p, q, significance.significant(q, self.alpha),
+            weights, p, q, significance.significant.unchecked(q, self.alpha),
             self.alpha, self.test, self.adjustment, note)
 
     def target_results(self, data, progress_callback=None):
@@ -234,7 +234,7 @@ class Significance(Scorer):
                 f"target_results tests the rankings of a scorer of several "
                 f"targets (MultiTargetRReliefF, MultiLabelReliefF), not "
                 f"{self.scorer.friendly_name}.")
-        observed, p = target_rankings.target_permutation_test(
+        observed, p = target_rankings.target_permutation_test.unchecked(
             self.scorer.rescorer(data), data.Y, self.n_permutations,
             self.random_state, progress_callback)
         return {name: self._result(weights, p_values) for name, weights,
@@ -256,7 +256,7 @@ class Significance(Scorer):
             rescore, y = self.scorer.rescorer(arrays), arrays.y
         else:
             rescore, y = table_rescorer(self.scorer, data), data.Y
-        return significance.permutation_test(
+        return significance.permutation_test.unchecked(
             rescore, y, self.n_permutations, self.random_state,
             progress_callback)
 

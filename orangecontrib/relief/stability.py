@@ -24,6 +24,7 @@ from .arrays import without_weights
 from .core.analysis import stability, target_rankings
 from .core.options import CONFIDENCE, N_RESAMPLES, RANDOM_STATE, RESAMPLING
 from .core.progress import wrap_callback
+from .core.validation import validated
 from .core.analysis.resampling import resample_share
 from .multitarget import TargetScorer
 from .resampled import strata, subset_scorer
@@ -36,6 +37,7 @@ __all__ = ["ranking_stability", "target_stability", "stability_table",
 STABILITY_COLUMNS = ("selected", "median rank", "rank from", "rank to")
 
 
+@validated
 def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
                       resampling=RESAMPLING, subsample=None,
                       top_k=None, confidence=CONFIDENCE,
@@ -77,21 +79,22 @@ def ranking_stability(data, scorer=None, *, n_resamples=N_RESAMPLES,
     scorer = ReliefF() if scorer is None else check_scorer(
         scorer, "The ranking's stability")
     if isinstance(scorer, TargetScorer):
-        return target_stability(
+        return target_stability.unchecked(  # checked on entry
             data, scorer, n_resamples=n_resamples, resampling=resampling,
             subsample=subsample, top_k=top_k, confidence=confidence,
             random_state=random_state, client=client,
             progress_callback=progress_callback)["overall"]
-    share = resample_share(resampling, subsample)
+    share = resample_share.unchecked(resampling, subsample)
     score_rows = subset_scorer(scorer, data, share,
                                wrap_callback(progress_callback, 0, 0.2))
-    return stability.ranking_stability(
+    return stability.ranking_stability.unchecked(  # checked on entry
         score_rows, strata(data), n_resamples=n_resamples,
         resampling=resampling, subsample=subsample, top_k=top_k,
         confidence=confidence, random_state=random_state, client=client,
         progress_callback=wrap_callback(progress_callback, 0.2, 1))
 
 
+@validated
 def target_stability(data, scorer, *, n_resamples=N_RESAMPLES,
                      resampling=RESAMPLING, subsample=None, top_k=None,
                      confidence=CONFIDENCE, random_state=RANDOM_STATE,
@@ -116,7 +119,7 @@ def target_stability(data, scorer, *, n_resamples=N_RESAMPLES,
     def score_rows(rows):
         return target_rankings.stacked(scorer.weights(data[rows])).ravel()
 
-    results = target_rankings.target_stability(
+    results = target_rankings.target_stability.unchecked(
         score_rows, np.where(known, 0, -1), len(names),
         n_resamples=n_resamples, resampling=resampling, subsample=subsample,
         top_k=top_k, confidence=confidence, random_state=random_state,

@@ -11,8 +11,12 @@ from tests.readers.conftest import genotypes_and_class, write_bed
 
 
 def run(capsys, *argv):
-    """(exit code, stdout lines, stderr) of the command line `argv`."""
-    code = main([str(arg) for arg in argv])
+    """(exit code, stdout lines, stderr) of the command line `argv`,
+    argparse's refusals too."""
+    try:
+        code = main([str(arg) for arg in argv])
+    except SystemExit as end:
+        code = end.code
     out, err = capsys.readouterr()
     return code, out.splitlines(), err
 
@@ -108,7 +112,8 @@ BAD = {
                                 "--class status names a column of a "
                                 "phenotype file"),
     "a subset of one": ([], ["--wrapper", "vls", "--subset-size", "1"],
-                        "--subset-size must be an integer >= 2, got 1"),
+                        "--subset-size: must be an integer >= 2, not "
+                        "'1'"),
     "iter around a method without distance weights": (
         [], ["--wrapper", "iter", "--method", "MultiSWRF"],
         "MultiSWRF takes no distance weights"),

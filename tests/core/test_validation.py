@@ -49,8 +49,14 @@ def data():
     (lambda X, y: vls.vls_relieff(X, y, subset_size=2, k_nearest=3,
                                   random_state=1),
      ["subset_size", "k_nearest", "random_state"]),
-    (lambda X, y: turf.turf_relieff(X, y, fraction=0.5, n_keep=2),
-     ["fraction", "n_keep"]),
+    # the wrapped variant's options, once a call, not once a round
+    (lambda X, y: turf.turf_relieff(X, y, fraction=0.5, n_keep=2,
+                                    k_nearest=3, random_state=1),
+     ["fraction", "n_keep", "k_nearest", "random_state"]),
+    (lambda X, y: turf.turf_multisurf(X, y, fraction=0.5, n_keep=2,
+                                      deviation="sample", diff="ramp",
+                                      t_eq=0.1),
+     ["fraction", "n_keep", "deviation", "diff", "t_eq"]),
     (lambda X, y: draw_resamples(y.astype(int), 3, resampling="subsample",
                                  subsample=0.5, random_state=1),
      ["n_resamples", "resampling", "subsample", "random_state"]),
@@ -59,7 +65,7 @@ def data():
                            deviation="sample", random_state=1),
      ["max_rounds", "deviation", "random_state"]),
 ], ids=["ReliefF", "STIR of MultiSWRF", "STIR of MultiSURF", "VLSReliefF",
-        "TuRF", "resamples", "Iter"])
+        "TuRF", "TuRF of MultiSURF", "resamples", "Iter"])
 def test_an_option_is_checked_once_per_call(checks, call, given):
     call(*data())
     assert {name: checks[name] for name in given} == dict.fromkeys(given, 1)

@@ -402,8 +402,8 @@ def too_few_permutations(tester, n_attributes):
     from orangecontrib.relief.core.analysis.significance import (
         permutation_shortfall)
 
-    shortfall = permutation_shortfall(n_attributes, tester.n_permutations,
-                                      tester.alpha, tester.adjustment)
+    shortfall = permutation_shortfall.unchecked(  # parsed by the table
+        n_attributes, tester.n_permutations, tester.alpha, tester.adjustment)
     if shortfall is None:
         return None
     smallest, needed = shortfall
@@ -420,6 +420,7 @@ def run_rank(args):
     from orangecontrib.relief.core.analysis.significance import (pairs_caveat,
                                                                  stir_caveat)
     from orangecontrib.relief.core.options import RANDOM_STATE
+    from orangecontrib.relief.core.validation import unchecked_instance
     from orangecontrib.relief.scorers import Absolute
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
@@ -467,8 +468,9 @@ def run_rank(args):
             given = {name: getattr(args, name)
                      for name in TEST_OPTIONS[args.significance]
                      if getattr(args, name) is not None}
-            tester = Significance(scorer, test=args.significance,
-                                  random_state=seed, **given)
+            tester = unchecked_instance(  # the values parsed by the table
+                Significance, scorer, test=args.significance,
+                random_state=seed, **given)
         if args.significance == "permutation" and table.domain.attributes:
             too_few = too_few_permutations(tester,
                                            len(table.domain.attributes))
@@ -491,12 +493,13 @@ def run_rank(args):
             weights = scorer(table, progress_callback=None if engine is None
                              else ProgressBar("weighting", heading=None
                                               if tester else engine))
-        stable = None if args.n_resamples is None else ranking_stability(
-            table, Absolute(scorer) if args.absolute else scorer,
-            n_resamples=args.n_resamples,
-            resampling=resampling, subsample=args.subsample,
-            top_k=args.top_k, random_state=seed,
-            progress_callback=ProgressBar("stability"))
+        stable = None if args.n_resamples is None else (
+            ranking_stability.unchecked(  # the values parsed by the table
+                table, Absolute(scorer) if args.absolute else scorer,
+                n_resamples=args.n_resamples, resampling=resampling,
+                subsample=args.subsample, top_k=args.top_k,
+                random_state=seed,
+                progress_callback=ProgressBar("stability")))
         seconds = time.perf_counter() - start
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None

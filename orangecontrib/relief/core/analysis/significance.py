@@ -607,8 +607,13 @@ def adjustment_factor(n_attributes, method):
     """What `method` multiplies the smallest of `n_attributes` equal
     p-values by: 1 for Benjamini-Hochberg, the number of attributes for
     Holm and Bonferroni."""
-    n_attributes = check("n_attributes", n_attributes)
-    return 1 if check("adjustment", method) == "bh" else n_attributes
+    return _factor(check("n_attributes", n_attributes),
+                   check("adjustment", method))
+
+
+def _factor(n_attributes, method):
+    """:func:`adjustment_factor` of values checked already."""
+    return 1 if method == "bh" else n_attributes
 
 
 def smallest_adjusted(n_attributes, n_permutations, method=ADJUSTMENT):
@@ -618,8 +623,14 @@ def smallest_adjusted(n_attributes, n_permutations, method=ADJUSTMENT):
     itself, when every attribute has it; Holm and Bonferroni: times the
     number of attributes).  Above the level, no attribute can be
     significant, whatever the data."""
-    p = 1 / (1 + check("n_permutations", n_permutations))
-    return min(1.0, adjustment_factor(n_attributes, method) * p)
+    return _smallest(adjustment_factor(n_attributes, method),
+                     check("n_permutations", n_permutations))
+
+
+def _smallest(factor, n_permutations):
+    """:func:`smallest_adjusted` of a checked `n_permutations`, the
+    adjustment multiplying by `factor` (:func:`adjustment_factor`)."""
+    return min(1.0, factor * (1 / (1 + n_permutations)))
 
 
 @validated(n_attributes=None)  # adjustment_factor checks it
@@ -627,17 +638,23 @@ def permutations_needed(n_attributes, alpha, method=ADJUSTMENT):
     """The fewest permutations that let an attribute be significant at
     `alpha`: the least count whose :func:`smallest_adjusted` is at most
     `alpha` (None: more than MAX_PERMUTATIONS)."""
-    factor = adjustment_factor(n_attributes, method)
+    return _needed(adjustment_factor(n_attributes, method), alpha)
+
+
+def _needed(factor, alpha):
+    """:func:`permutations_needed` of a checked `alpha`, the adjustment
+    multiplying by `factor` (:func:`adjustment_factor`)."""
     if alpha >= 1:  # every adjusted p-value is at most 1
         return 1
     if alpha * (1 + MAX_PERMUTATIONS) < factor:
         return None
     count = max(1, int(factor / alpha) - 1)  # a lower bound
-    while smallest_adjusted(n_attributes, count, method) > alpha:
+    while _smallest(factor, count) > alpha:
         count += 1
     return count
 
 
+@validated(method="adjustment")
 def permutation_shortfall(n_attributes, n_permutations, alpha,
                           method=ADJUSTMENT):
     """None if `n_permutations` can make one of `n_attributes` attributes
@@ -645,10 +662,11 @@ def permutation_shortfall(n_attributes, n_permutations, alpha,
     smallest adjusted p-value they can give (:func:`smallest_adjusted`) and
     the fewest permutations that can reach `alpha`
     (:func:`permutations_needed`, None if none can)."""
-    smallest = smallest_adjusted(n_attributes, n_permutations, method)
+    factor = _factor(n_attributes, method)
+    smallest = _smallest(factor, n_permutations)
     if smallest <= alpha:
         return None
-    return smallest, permutations_needed(n_attributes, alpha, method)
+    return smallest, _needed(factor, alpha)
 
 
 def adjust(p, method=ADJUSTMENT):

@@ -173,7 +173,7 @@ def summarise(scores, top_k, confidence=CONFIDENCE, resamples=None):
         low.astype(np.int64), high.astype(np.int64), index, resamples)
 
 
-@validated(top_k=None)  # None: default_top_k; summarise checks it
+@validated
 def ranking_stability(score_rows, groups, *, n_resamples=N_RESAMPLES,
                       resampling=RESAMPLING, subsample=None,
                       top_k=None, confidence=CONFIDENCE,
@@ -213,4 +213,4 @@ def ranking_stability(score_rows, groups, *, n_resamples=N_RESAMPLES,
                              progress_callback=progress_callback)
     if top_k is None:
         top_k = default_top_k(scores.shape[1])
-    return summarise(scores, top_k, confidence, resamples)
+    return summarise.unchecked(scores, top_k, confidence, resamples)

@@ -25,6 +25,7 @@ from ..options import (CONFIDENCE, N_PERMUTATIONS, N_RESAMPLES, RANDOM_STATE,
 from .resampling import draw_resamples, score_resamples
 from .significance import permutation_test
 from .stability import default_top_k, summarise
+from ..validation import validated
 
 
 def stacked(weights):
@@ -33,6 +34,7 @@ def stacked(weights):
     return np.vstack([weights.overall, weights.per_target])
 
 
+@validated
 def target_permutation_test(rescore, Y, n_permutations=N_PERMUTATIONS,
                             random_state=RANDOM_STATE,
                             progress_callback=None):
@@ -59,12 +61,13 @@ def target_permutation_test(rescore, Y, n_permutations=N_PERMUTATIONS,
         order = np.where(np.isnan(order), own, order).astype(np.int64)
         return stacked(rescore(Y[order])).ravel()
 
-    observed, p = permutation_test(rescore_rows, rows, n_permutations,
-                                   random_state, progress_callback)
+    observed, p = permutation_test.unchecked(  # checked on entry
+        rescore_rows, rows, n_permutations, random_state, progress_callback)
     shape = (1 + Y.shape[1], -1)
     return observed.reshape(shape), p.reshape(shape)
 
 
+@validated
 def target_stability(score_rows, groups, n_rankings, *,
                      n_resamples=N_RESAMPLES, resampling=RESAMPLING,
                      subsample=None, top_k=None, confidence=CONFIDENCE,
@@ -80,12 +83,13 @@ def target_stability(score_rows, groups, n_rankings, *,
     -------
     list of :data:`.stability.RankingStability`, one per ranking
     """
-    resamples = draw_resamples(groups, n_resamples, resampling=resampling,
-                               subsample=subsample, random_state=random_state)
+    resamples = draw_resamples.unchecked(  # checked on entry
+        groups, n_resamples, resampling=resampling, subsample=subsample,
+        random_state=random_state)
     scores = score_resamples(score_rows, resamples, client=client,
                              progress_callback=progress_callback)
     each = scores.reshape(len(scores), n_rankings, -1)
     if top_k is None:
         top_k = default_top_k(each.shape[2])
-    return [summarise(each[:, r], top_k, confidence, resamples)
+    return [summarise.unchecked(each[:, r], top_k, confidence, resamples)
             for r in range(n_rankings)]

@@ -4,7 +4,7 @@ import numbers
 import numpy as np
 
 from ..errors import ReliefInputError
-from ..options import ABSOLUTE, Interval, PositiveInt
+from ..options import ABSOLUTE, Interval, PositiveInt, check
 from ..validation import validated
 from ..values import as_real
 
@@ -66,18 +66,27 @@ def select_features(weights, threshold=None, top_k=None, absolute=ABSOLUTE):
     the k best (both: the k best of those over the threshold).  Equal
     weights keep the lower index first.  With `absolute` the attributes
     are ranked, and compared with `threshold`, by the magnitude of their
-    weights (:func:`ranking_scores`).
+    weights (:func:`ranking_scores`).  ``select_features.unchecked``
+    takes options checked already.
     """
-    scores = ranking_scores(weights, absolute)
     if threshold is not None:
         threshold = Interval(-np.inf)("threshold", threshold)
-    order = best_first(scores)
+    if top_k is not None and (not isinstance(top_k, numbers.Integral)
+                              or isinstance(top_k, bool) or top_k < 0):
+        raise ReliefInputError(
+            f"top_k must be an integer >= 0, got {top_k!r}.")
+    return _selected(weights, threshold, top_k, check("absolute", absolute))
+
+
+def _selected(weights, threshold, top_k, absolute):
+    """:func:`select_features` of options checked already."""
+    scores = ranking_scores.unchecked(weights, absolute)
+    order = best_first.unchecked(scores)
     if threshold is not None:
         order = order[scores[order] > threshold]
     if top_k is not None:
-        if (not isinstance(top_k, numbers.Integral)
-                or isinstance(top_k, bool) or top_k < 0):
-            raise ReliefInputError(
-                f"top_k must be an integer >= 0, got {top_k!r}.")
         order = order[:top_k]
     return order
+
+
+select_features.unchecked = _selected

@@ -27,6 +27,7 @@ from ..options import (K_CLASS_DEPENDENT, RANDOM_STATE, THRESHOLD, TIES,
                        PositiveInt, check, check_choice)
 from ..targets import as_nominal_mask
 from ..registry import CDRELIEF, IWCDRELIEF, RELIEFF
+from ..validation import unchecked_instance, validated
 
 __all__ = ["METHODS", "NEGATIVE", "THRESHOLDS", "column_ranges",
            "fit_class_weights", "iwcdrelief_class_weights", "predict_votes",
@@ -57,6 +58,7 @@ def column_ranges(X, discrete):
     return ranges
 
 
+@validated(k="k_nearest")
 def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief",
                       k=K_CLASS_DEPENDENT, threshold=THRESHOLD,
                       update="as_printed", n_iterations=None,
@@ -80,20 +82,20 @@ def fit_class_weights(X, y, discrete, n_classes, *, method="IWCDRelief",
     if method == "none" or a == 0 or len(np.unique(known_y)) < 2:
         return np.ones((n_classes, a))
     if method == RELIEFF.name:
-        weights = relieff(X, y, discrete, k_nearest=k,
+        weights = relieff.unchecked(X, y, discrete, k_nearest=k,
                           n_iterations=n_iterations,
                           random_state=random_state)
         weights = np.tile(weights, (n_classes, 1))
     else:
-        if search is None:
-            search = ClassDependentRelief(
-                X, y, discrete, k_nearest=k, n_iterations=n_iterations,
-                random_state=random_state, distance_weights=ranges ** 2,
-                n_classes=n_classes)
+        if search is None:  # searched for k neighbours: the search's k
+            search, k = unchecked_instance(
+                ClassDependentRelief, X, y, discrete, k_nearest=k,
+                n_iterations=n_iterations, random_state=random_state,
+                distance_weights=ranges ** 2, n_classes=n_classes), None
         if method == CDRELIEF.name:
             weights = search.cdrelief(k)
-        else:
-            weights = search.iwcdrelief(threshold, update, k)
+        else:  # the threshold checked on entry
+            weights = search.iwcdrelief_rows([threshold], update, k)[0]
     return _in_data_units(weights, ranges, negative)
 
 
@@ -234,6 +236,7 @@ def stratified_folds(y, n_folds, seed):
     return fold
 
 
+@validated(k="k_nearest")
 def cross_validated_threshold(X, y, discrete, n_classes, *,
                               k=K_CLASS_DEPENDENT, update="as_text",
                               thresholds=THRESHOLDS, folds=INNER_FOLDS,
@@ -260,8 +263,8 @@ def cross_validated_threshold(X, y, discrete, n_classes, *,
         if len(np.unique(y[train])) < 2 or not test.any():
             continue
         ranges = column_ranges(X[train], discrete)
-        search = ClassDependentRelief(
-            X[train], y[train], discrete, k_nearest=k,
+        search = unchecked_instance(
+            ClassDependentRelief, X[train], y[train], discrete, k_nearest=k,
             n_iterations=n_iterations, random_state=random_state,
             distance_weights=ranges ** 2, n_classes=n_classes)
         candidates = iwcdrelief_class_weights(

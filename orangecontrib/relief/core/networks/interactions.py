@@ -379,14 +379,15 @@ def map_of(terms, test, adjustment):
 
 def adjusted(p, adjustment):
     """The (K, K) p-values `p` adjusted over the K (K - 1) / 2 pairs of
-    the map (its upper triangle), NaN ones left out; the diagonal NaN."""
+    the map (its upper triangle), NaN ones left out; the diagonal NaN;
+    `adjustment` checked already."""
     k = len(p)
     upper = np.triu_indices(k, 1)
     q = np.full((k, k), np.nan)
     tested = ~np.isnan(p[upper])
     values = np.full(len(upper[0]), np.nan)
     if tested.any():
-        values[tested] = adjust(p[upper][tested], adjustment)
+        values[tested] = adjust.unchecked(p[upper][tested], adjustment)
     q[upper] = values
     q.T[upper] = values
     return q

@@ -217,10 +217,10 @@ class ClassDependentRelief:
                               k=None):
         """The matrices of :func:`iwcdrelief` with each of the `thresholds`
         (a list of them; an experiment's grid), computed together."""
-        return self._iwcdrelief_rows(
+        return self.iwcdrelief_rows(
             [check("threshold", t) for t in thresholds], update, k)
 
-    def _iwcdrelief_rows(self, thresholds, update, k):
+    def iwcdrelief_rows(self, thresholds, update, k):
         """:meth:`iwcdrelief_thresholds` of `thresholds` checked
         already."""
         thresholds = np.array(thresholds, dtype=np.float64)
@@ -336,7 +336,7 @@ def iwcdrelief(X, y, discrete=None, *, k_nearest=K_CLASS_DEPENDENT,
         n_iterations=n_iterations, random_state=random_state, diff=diff,
         t_eq=t_eq, t_diff=t_diff, distance_weights=distance_weights,
         n_classes=n_classes, ties=ties,
-        progress_callback=progress_callback)._iwcdrelief_rows(
+        progress_callback=progress_callback).iwcdrelief_rows(
             [threshold], update, None)[0]
 
 

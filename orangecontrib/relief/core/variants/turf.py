@@ -190,23 +190,23 @@ def turf_relieff(X, y, discrete=None, *, fraction=TURF_FRACTION,
 
 
 def _relieff(X, y, discrete, task, **options):
-    return relieff(X, y, discrete, **options)
+    return relieff.unchecked(X, y, discrete, **options)
 
 
 def _relieff_columns(X, y, discrete, task, **options):
-    return relieff_columns(X, y, discrete, **options)
+    return relieff_columns.unchecked(X, y, discrete, **options)
 
 
 def _radius(method):
     """The weights and the columns' preparation of a SURF-family
     `method`, as :data:`PREPARED_ONCE` calls them."""
     def weights(X, y, discrete, task, **options):
-        return neighbourhood_sums(X, y, discrete, method=method, task=task,
-                                  **options).weights
+        return neighbourhood_sums.unchecked(
+            X, y, discrete, method=method, task=task, **options).weights
 
     def columns(X, y, discrete, task, **options):
-        return radius_columns(X, y, discrete, method=method, task=task,
-                              **options)
+        return radius_columns.unchecked(X, y, discrete, method=method,
+                                        task=task, **options)
     return weights, columns
 
 
@@ -214,7 +214,8 @@ def _radius(method):
 #: (weights, columns), ``weights(X, y, discrete, task, **options)`` the
 #: variant's weights and ``columns(X, y, discrete, task, **options)`` its
 #: preparation for scoring columns, (score_columns, a)
-#: (:func:`.estimators.relieff_columns`)
+#: (:func:`.estimators.relieff_columns`); both take options checked
+#: already (:func:`turf_prepared` checks them once a call, not a round)
 PREPARED_ONCE = {
     "ReliefF": (_relieff, _relieff_columns),
     "SURF": _radius("surf"), "SURF*": _radius("surf*"),
