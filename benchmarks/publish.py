@@ -33,6 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# the modules beside this script, also when it is imported from elsewhere
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from simd import simd_level  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
 #: the pages a figure may be on
 PAGES = ["README.md", *sorted(str(page.relative_to(ROOT))
@@ -360,7 +365,8 @@ def measure(name, small):
     commands = (figure.small if small and figure.small else figure.commands)
     cpu, cores = machine()
     record = {"figure": name, "measured": time.strftime("%Y-%m-%d"),
-              "commit": commit(), "cpu": cpu, "cores": cores,
+              "commit": commit(), "cpu": cpu, "simd": simd_level(),
+              "cores": cores,
               "load": os.getloadavg()[0], "commands": list(commands)}
     with tempfile.TemporaryDirectory(prefix="publish-") as directory:
         record["outputs"] = [run_command(command, directory)
@@ -371,10 +377,12 @@ def measure(name, small):
 # -- writing the tables ----------------------------------------------------
 
 def heading(record):
-    """What a table says of its measurement."""
+    """What a table says of its measurement (the SIMD level where the
+    record has it: figures measured before it was kept do not)."""
     commands = " then ".join(f"`{command}`" for command in record["commands"])
+    simd = f", {record['simd']}" if "simd" in record else ""
     return (f"*Measured on {record['measured']}, commit {record['commit']}, "
-            f"{record['cpu']} ({record['cores']} cores, load average "
+            f"{record['cpu']} ({record['cores']} cores{simd}, load average "
             f"{record['load']:.1f} at the start), by {commands}.*")
 
 
