@@ -65,8 +65,8 @@ def add_rank_command(subparsers):
         help=f"with --wrapper iter: at most N rounds (default "
              f"{ITER_ROUNDS})")
     parser.add_argument(
-        "--covariates", type=lambda text: tuple(text.split(",")),
-        metavar="NAMES",
+        "--covariates", metavar="NAMES",
+        type=declared("covariates", lambda text: tuple(text.split(","))),
         help="NPDR: comma-separated columns (attributes or metas) whose "
              "diffs adjust every attribute's fit, e.g. age,sex")
     parser.add_argument(
@@ -396,6 +396,20 @@ def check_needed_options(args):
             raise CliError(str(error)) from None
 
 
+def check_thresholds(args):
+    """CliError, before any work, for ramp thresholds that do not rise
+    (``--t-eq`` above ``--t-diff``, given or by default): each was
+    checked as it was parsed, the two together here, once."""
+    from orangecontrib.relief.core.options import (T_DIFF, T_EQ,
+                                                   check_ramp_order)
+
+    try:
+        check_ramp_order(T_EQ if args.t_eq is None else args.t_eq,
+                         T_DIFF if args.t_diff is None else args.t_diff)
+    except ValueError as error:
+        raise input_error(error, args.options) from None
+
+
 def too_few_permutations(tester, n_attributes):
     """A warning if no attribute can be significant with `tester`'s
     permutations, whatever the data; None if one can."""
@@ -421,12 +435,13 @@ def run_rank(args):
                                                                  stir_caveat)
     from orangecontrib.relief.core.options import RANDOM_STATE
     from orangecontrib.relief.core.validation import unchecked_instance
-    from orangecontrib.relief.scorers import Absolute
+    from orangecontrib.relief.scorers import Absolute, checked
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
     from orangecontrib.relief.readers import is_wide_file
     from orangecontrib.relief.variants import make_scorer
 
+    check_thresholds(args)
     if args.subset_size is not None and args.wrapper != "vls":
         warn("--subset-size has no effect without --wrapper vls")
     if args.max_rounds is not None and args.wrapper != "iter":
@@ -457,7 +472,8 @@ def run_rank(args):
         scorer = make_scorer(method, k_nearest=args.k_nearest,
                              ties=args.ties, convention=args.convention,
                              random_state=seed, diff=args.diff, **given)
-        scorer = wrapped(scorer, args)
+        # every option of the scorers checked by the table, as parsed
+        scorer = checked(wrapped(scorer, args), by_caller=True)
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):
             raise CliError(f"--significance stir tests the neighbour pairs "

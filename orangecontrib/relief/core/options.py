@@ -380,13 +380,19 @@ def check_ramp(diff, t_eq, t_diff):
     reads them."""
     diff = check("diff", diff)
     t_eq, t_diff = check("t_eq", t_eq), check("t_diff", t_diff)
-    if t_eq > t_diff:
-        raise ReliefInputError(f"t_eq must be at most t_diff, got "
-                               f"t_eq={t_eq!r} and t_diff={t_diff!r}.")
+    check_ramp_order(t_eq, t_diff)
     for name, value, default in (("t_eq", t_eq, T_EQ),
                                  ("t_diff", t_diff, T_DIFF)):
         check_needs(name, value, default, "diff='ramp'", diff == "ramp")
     return diff, t_eq, t_diff
+
+
+def check_ramp_order(t_eq, t_diff):
+    """ReliefInputError unless the ramp's thresholds, each checked,
+    rise: t_eq <= t_diff."""
+    if t_eq > t_diff:
+        raise ReliefInputError(f"t_eq must be at most t_diff, got "
+                               f"t_eq={t_eq!r} and t_diff={t_diff!r}.")
 
 
 def check_distance_weights(distance_weights, n_attributes):
