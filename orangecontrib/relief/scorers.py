@@ -826,10 +826,6 @@ class VLS(WrapperScorer):
         self.n_subsets = n_subsets
         self.random_state = random_state
 
-    #: `subset_size` is checked where the number of attributes is known
-    #: (:func:`~.core.variants.vls.vls_subsets`)
-    declared_as = dict(subset_size=None)
-
     def _given_options(self):
         return dict(subset_size=self.subset_size, cover_pairs=self.cover_pairs,
                     n_subsets=self.n_subsets, random_state=self.random_state)

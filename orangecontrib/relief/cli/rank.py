@@ -65,8 +65,8 @@ def add_rank_command(subparsers):
         help=f"with --wrapper iter: at most N rounds (default "
              f"{ITER_ROUNDS})")
     parser.add_argument(
-        "--covariates", metavar="NAMES",
-        type=declared("covariates", lambda text: tuple(text.split(","))),
+        "--covariates", type=lambda text: tuple(text.split(",")),
+        metavar="NAMES",
         help="NPDR: comma-separated columns (attributes or metas) whose "
              "diffs adjust every attribute's fit, e.g. age,sex")
     parser.add_argument(
@@ -396,16 +396,20 @@ def check_needed_options(args):
             raise CliError(str(error)) from None
 
 
-def check_thresholds(args):
-    """CliError, before any work, for ramp thresholds that do not rise
-    (``--t-eq`` above ``--t-diff``, given or by default): each was
-    checked as it was parsed, the two together here, once."""
-    from orangecontrib.relief.core.options import (T_DIFF, T_EQ,
+def check_as_a_whole(args):
+    """CliError, before any work, for the checks of the table that the
+    parser cannot make value by value: the ramp's thresholds, each
+    checked as it was parsed, rising together (``--t-eq`` at most
+    ``--t-diff``, given or by default); ``--covariates``, distinct names.
+    Checked once, here: the scorer trusts them."""
+    from orangecontrib.relief.core.options import (T_DIFF, T_EQ, check,
                                                    check_ramp_order)
 
     try:
         check_ramp_order(T_EQ if args.t_eq is None else args.t_eq,
                          T_DIFF if args.t_diff is None else args.t_diff)
+        if args.covariates is not None:
+            check("covariates", args.covariates)
     except ValueError as error:
         raise input_error(error, args.options) from None
 
@@ -441,7 +445,7 @@ def run_rank(args):
     from orangecontrib.relief.readers import is_wide_file
     from orangecontrib.relief.variants import make_scorer
 
-    check_thresholds(args)
+    check_as_a_whole(args)
     if args.subset_size is not None and args.wrapper != "vls":
         warn("--subset-size has no effect without --wrapper vls")
     if args.max_rounds is not None and args.wrapper != "iter":

@@ -311,7 +311,7 @@ PARAMETERS = {
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
-    "subset_size": Integer(2),
+    "subset_size": Optional(Integer(2), "a third of the attributes"),
     "n_subsets": Optional(PositiveInt(), "as many as the pair design"),
     "cover_pairs": Flag(),
     "schedule": OneOf("every round", "scikit-rebate"),
