@@ -18,7 +18,8 @@ import numbers
 import numpy as np
 
 from .errors import ReliefInputError
-from .formulas.ties import SHARE, TIE_RULES
+from .formulas import ties
+from .formulas.ties import TIE_RULES
 
 #: the diff of numeric attributes (see :mod:`.formulas.diffs`) and the ramp's
 #: thresholds, as fractions of the attribute's range
@@ -49,8 +50,9 @@ ABSOLUTE = False
 #: of the t takes r / t of the r places left, the expectation over a
 #: random tie-break, so that the weights do not depend on the order of
 #: the rows) or "lower-index" (the lower instance indices take them, as a
-#: stable sort by distance does); :mod:`.formulas.ties`
-TIES = SHARE
+#: stable sort by distance does); declared in :mod:`.formulas.ties`,
+#: where the engines read it
+TIES = ties.TIES
 
 #: the standard deviation of MultiSURF's thresholds: the population's
 #: (scikit-rebate, fast-select) or the sample's (STIR, NPDR)

@@ -26,7 +26,7 @@ from numba import prange
 
 from ....formulas.mean_farthest import class_mean_deviations
 from ....neighbours import lists_of
-from ....options import TIES
+from ....formulas.ties import TIES
 from ...vectorised.farthest import (argsort_selection, farthest_lists,
                                     selected_distances, selected_lists)
 from ..diffs import for_kernels
