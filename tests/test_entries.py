@@ -233,9 +233,29 @@ ORANGE = [
 ]
 SELECTORS = [getattr(sklearn, name) for name in sklearn.__all__
              if name != "ReliefSelector"]
+
+
+def nested_wrappers():
+    """VLS around TuRF around ReliefF: the options of ReliefF and of TuRF
+    checked once, at the outermost call, not in each of VLS's subsets
+    (VLS's random_state, checked too, is ReliefF's name)."""
+    data = table("classification")
+    inner = signature_defaults(scorers.ReliefF.__init__)
+
+    def call(**given):
+        turf = scorers.TuRF(scorers.ReliefF(**{
+            name: value for name, value in given.items() if name in inner}),
+            **{name: value for name, value in given.items()
+               if name not in inner})
+        scorers.VLS(turf, subset_size=2)(data)
+    return "VLS(TuRF(ReliefF))", call, dict(
+        declared(inner, {}, {"random_state"}), **declared(signature_defaults(
+            scorers.TuRF.__init__), {}))
+
+
 ENTRIES = ([selector_entry(cls) for cls in SELECTORS]
            + [scorer_entry(variant) for variant in VARIANTS]
-           + [survival_entry()] + ORANGE)
+           + [survival_entry(), nested_wrappers()] + ORANGE)
 
 
 @pytest.mark.parametrize("name, call, parameters", ENTRIES,
@@ -269,7 +289,9 @@ def test_a_command_names_the_flag_typed(capsys):
                         ("--seed", "-1"), ("--t-eq", "nan"),
                         ("--permutations", "0"), ("--stability", "1"),
                         ("--subsample", "1"), ("--rounds", "0"),
-                        ("--subset-size", "1"), ("--fdr", "2")):
+                        ("--subset-size", "1"), ("--fdr", "2"),
+                        ("--covariates", "age,age"),
+                        ("--t-eq", "0.2")):  # above --t-diff's default
         try:
             code = main(["rank", "no-such-file.tab", flag, value])
         except SystemExit as stop:  # argparse's error
@@ -280,18 +302,36 @@ def test_a_command_names_the_flag_typed(capsys):
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.parametrize("arguments, parsed", [
-    (["--significance", "stir", "--fdr", "0.1"], ["alpha"]),
-    (["--significance", "permutation", "--permutations", "9", "--fdr",
-      "0.5", "--seed", "1"], ["n_permutations", "alpha"]),
-    (["--stability", "3", "--subsample", "0.5", "--top", "2"],
-     ["n_resamples", "subsample", "top_k"]),
-], ids=["STIR", "permutations", "stability"])
-def test_a_command_checks_its_test_and_stability_options_once(
-        checks, capsys, arguments, parsed):
-    """The values of ``orange-relief rank``'s test and stability, checked
-    as the command line is parsed, are not checked again as they are
-    used."""
-    assert main(["rank", "--method", "MultiSURF"] + arguments) == 0
-    capsys.readouterr()
-    assert {name: checks[name] for name in parsed} == dict.fromkeys(parsed, 1)
+#: ``orange-relief rank``'s arguments, and the options they give
+COMMANDS = [
+    (["--method", "MultiSURF", "--significance", "stir", "--fdr", "0.1"],
+     ["alpha"]),
+    (["--method", "MultiSURF", "--significance", "permutation",
+      "--permutations", "9", "--fdr", "0.5", "--seed", "1"],
+     ["n_permutations", "alpha", "random_state"]),
+    (["--method", "MultiSURF", "--stability", "3", "--subsample", "0.5",
+      "--top", "2"], ["n_resamples", "subsample", "top_k"]),
+    (["--k", "3", "--iterations", "20", "--seed", "2", "--diff", "ramp",
+      "--t-eq", "0.02", "--t-diff", "0.2"],
+     ["k_nearest", "n_iterations", "random_state", "t_eq", "t_diff"]),
+    (["--method", "NPDR", "--covariates", "age"], ["covariates"]),
+    (["--wrapper", "vls", "--subset-size", "3", "--k", "4"],
+     ["subset_size", "k_nearest"]),
+    (["--method", "MultiSURF", "--wrapper", "iter", "--rounds", "2"],
+     ["max_rounds"]),
+]
+
+
+def test_a_command_checks_its_options_once(checks, capsys):
+    """The values of ``orange-relief rank``'s options, checked as the
+    command line is parsed, are not checked again as they are used: not by
+    the scorer, its wrapper's rounds, the test or the resamples."""
+    wrong = []
+    for arguments, parsed in COMMANDS:
+        checks.clear()
+        code = main(["rank"] + arguments)
+        capsys.readouterr()
+        counted = {name: checks[name] for name in parsed}
+        if code or counted != dict.fromkeys(parsed, 1):
+            wrong.append(f"{' '.join(arguments)}: exit {code}, {counted}")
+    assert not wrong, "\n".join(wrong)

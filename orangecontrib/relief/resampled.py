@@ -20,7 +20,7 @@ from Orange.preprocess.score import LearnerScorer
 
 from .arrays import check_table, without_weights
 from .core.analysis.subset_relief import SubsetRelief
-from .scorers import Relief, ReliefF, RReliefF, fits, table_scores
+from .scorers import Relief, ReliefF, RReliefF, checked, fits, table_scores
 
 __all__ = ["attribute_scores", "subset_scorer", "strata", "SHARED_SEARCH",
            "warnings_summarised"]
@@ -102,7 +102,7 @@ def subset_scorer(scorer, data, share=1.0, progress_callback=None):
     check_fit(scorer, data)
     rule = SHARED_SEARCH.get(type(scorer))
     if rule is None:
-        data = without_weights(data)
+        data, scorer = without_weights(data), checked(scorer)  # once
         return lambda rows: attribute_scores(scorer, data[rows])
     arrays = scorer.arrays(data)
     options = dict(weighting=scorer.weighting, sigma=scorer.sigma) \

@@ -39,6 +39,8 @@ it fits and its weights.  Orange's Rank widget calls ``score_data(data)``
 and wants one row per score column; :mod:`.rank` adapts these scorers to
 it.
 """
+import copy
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -59,7 +61,7 @@ from .core.options import (ABSOLUTE, ADJUSTMENT, DEVIATION, DIFF,
                            TIES, NPDR_NEIGHBOURHOOD, THRESHOLD,
                            TURF_FRACTION, TURF_SCHEDULE, COVER_PAIRS,
                            ITER_BETA, ITER_CONVERGENCE, ITER_ROUNDS, ITER_TOL,
-                           check, check_choice)
+                           check_choice)
 from .core.subsets import RFSM, greedy_forward
 from .core.subsets.rfsm import SCORES
 from .core.analysis.threshold import float_array
@@ -147,7 +149,52 @@ def of_feature(data, scores, feature=None):
     return scores[data.domain.attributes.index(variable)]
 
 
-class ReliefScorer(Scorer):
+def checked(scorer, by_caller=False):
+    """`scorer` with its options checked once, for a caller that calls it
+    many times (:meth:`CheckedOnce.checked`); any scorer not of this
+    module as it is (it checks its own at each call)."""
+    method = getattr(scorer, "checked", None)
+    return scorer if method is None else method(by_caller)
+
+
+class CheckedOnce:
+    """A scorer's options (:meth:`_given_options`), kept as given and
+    checked by the declared table (:func:`.core.validation.checked_options`)
+    once a call, or once for every call of the copy :meth:`checked`
+    makes (a wrapper's rounds, resamples, permutations: checked at the
+    outermost entry, trusted within)."""
+    #: the table's names of the options the scorer names otherwise
+    declared_as = {}
+    #: whether the options are checked already (:meth:`checked`)
+    _trusted = False
+
+    def _given_options(self):
+        """{name: value} of the options, as given."""
+        raise NotImplementedError
+
+    def _checked_once(self):
+        """The options, checked by the table unless the scorer trusts
+        them."""
+        options = self._given_options()
+        return (options if self._trusted
+                else checked_options(options, **self.declared_as))
+
+    def checked(self, by_caller=False):
+        """A copy of the scorer whose options are checked now, once, in
+        their working types, and trusted by its calls; `by_caller`: the
+        caller has checked them by the same table (the command line, as it
+        parses them), taken as they are.  The scorer itself where it
+        trusts them already."""
+        if self._trusted:
+            return self
+        trusting = copy.copy(self)
+        if not by_caller:
+            trusting.__dict__.update(self._checked_once())
+        trusting._trusted = True
+        return trusting
+
+
+class ReliefScorer(CheckedOnce, Scorer):
     """Common ground of the scorers: an Orange table becomes the core's
     arrays (metas ignored, rows without a class dropped), and the options
     shared by every variant (sampling and the diff of numeric attributes).
@@ -155,8 +202,9 @@ class ReliefScorer(Scorer):
     A subclass names its ``variant`` (of :mod:`.core.registry`), which
     gives its ``friendly_name``, the ``class_type`` it fits and its
     weights; its constructor takes the variant's own options, kept as
-    given, and each call checks them once (:meth:`_rescorer_options`)
-    before it calls the core's ``unchecked`` functions.
+    given, and each call checks them once (:meth:`_rescorer_options`;
+    once for all calls of :meth:`~CheckedOnce.checked`) before it calls
+    the core's ``unchecked`` functions.
     """
     feature_type = Variable
     #: a sparse table stays sparse (:func:`.arrays.table_arrays`)
@@ -226,13 +274,16 @@ class ReliefScorer(Scorer):
         return dict(self._rescorer_options(),
                     progress_callback=progress_callback)
 
+    def _given_options(self):
+        """The scorer's parameters that its variant's estimator takes."""
+        return {name: value for name, value in vars(self).items()
+                if name in self.variant.parameters}
+
     def _rescorer_options(self):
-        """The core's options: the scorer's parameters that its variant's
-        estimator takes, each checked by the declared constraint of its
-        name (:func:`~.core.validation.checked_options`), once a call."""
-        return checked_options({name: value
-                                for name, value in vars(self).items()
-                                if name in self.variant.parameters})
+        """The core's options (:meth:`_given_options`), each checked by
+        the declared constraint of its name once a call, unless trusted
+        (:meth:`~CheckedOnce.checked`)."""
+        return self._checked_once()
 
     def _weights(self, arrays, options):
         """The weights of `arrays` with the checked `options`
@@ -540,7 +591,7 @@ class MultiSWRFDBstar(WeightedNeighbourhoodScorer):
     variant = registry.MULTISWRFDBSTAR
 
 
-class WrapperScorer(Scorer):
+class WrapperScorer(CheckedOnce, Scorer):
     """Common ground of TuRF, VLS and Iter: another scorer, run several
     times.  TuRF and VLS run it on subsets of the attributes: a scorer of
     this module on the core's arrays (:meth:`run_on_arrays`); any other
@@ -567,8 +618,25 @@ class WrapperScorer(Scorer):
         return self(data, feature)
 
     def result(self, data, progress_callback=None):
-        """The wrapper's result on `data` (its scores and how it came to
-        them)."""
+        """The wrapper's result on `data`: its scores and how it came to
+        them (TuRF's :class:`~.core.variants.turf.TurfResult`, VLS's
+        :class:`~.core.variants.vls.VlsResult`, Iter's
+        :class:`~.core.variants.iterative.IterResult`).  The options of
+        the wrapper and of the scorers it wraps are checked once, here,
+        whatever the rounds (:meth:`checked`)."""
+        return self.checked()._result(data, progress_callback)
+
+    def checked(self, by_caller=False):
+        """:meth:`CheckedOnce.checked`, the wrapped scorer's options
+        too."""
+        wrapper = super().checked(by_caller)
+        if wrapper is not self:
+            wrapper.scorer = checked(self.scorer, by_caller)
+        return wrapper
+
+    def _result(self, data, progress_callback):
+        """:meth:`result`, the options trusted: the core's wrapper around
+        the scorer on the core's arrays or on tables of columns."""
         if isinstance(self.scorer, ReliefScorer):
             options = self.scorer._rescorer_options()  # once, every round
             arrays = self.scorer.arrays(data)
@@ -590,6 +658,11 @@ class WrapperScorer(Scorer):
 
         return self.run_on_columns(score_columns, len(domain.attributes),
                                    progress_callback)
+
+    def _options(self, progress_callback):
+        """The wrapper's options, checked once a call unless trusted, and
+        `progress_callback`."""
+        return dict(self._checked_once(), progress_callback=progress_callback)
 
     def run_on_arrays(self, score, arrays, progress_callback):
         """The core's wrapper around ``score(X, y, discrete, ...)`` on the
@@ -629,7 +702,7 @@ class TuRF(WrapperScorer):
         self.schedule = schedule
         self.absolute = absolute
 
-    def result(self, data, progress_callback=None):
+    def _result(self, data, progress_callback):
         """The :class:`~orangecontrib.relief.core.variants.turf.TurfResult` on
         `data`: scores, the kept attributes and every round.  Around a
         variant of :data:`~orangecontrib.relief.core.variants.turf.PREPARED_ONCE`
@@ -643,14 +716,11 @@ class TuRF(WrapperScorer):
             return turf_prepared.unchecked(
                 self.scorer.friendly_name, arrays.X, arrays.y,
                 arrays.discrete, task=arrays.task, **options)
-        return super().result(data, progress_callback)
+        return super()._result(data, progress_callback)
 
-    def _options(self, progress_callback):
-        """TuRF's options, checked once a call."""
-        return dict(checked_options(dict(
-            fraction=self.fraction, n_keep=self.n_keep,
-            schedule=self.schedule, absolute=self.absolute)),
-            progress_callback=progress_callback)
+    def _given_options(self):
+        return dict(fraction=self.fraction, n_keep=self.n_keep,
+                    schedule=self.schedule, absolute=self.absolute)
 
     def run_on_arrays(self, score, arrays, progress_callback):
         return turf.unchecked(score, arrays.X, arrays.y, arrays.discrete,
@@ -714,14 +784,16 @@ class Iter(WrapperScorer):
         round's, as :meth:`ReliefScorer.score_table` gives a variant's."""
         return self.result(data, progress_callback).scores
 
-    def result(self, data, progress_callback=None):
+    def _given_options(self):
+        return dict(max_rounds=self.max_rounds, tol=self.tol, beta=self.beta,
+                    absolute=self.absolute, convergence=self.convergence)
+
+    def _result(self, data, progress_callback):
         """The :class:`~orangecontrib.relief.core.variants.iterative.IterResult` on
         `data`: the scores, every round's distance weights and scores, and
         why the rounds stopped."""
-        options = dict(checked_options(dict(
-            max_rounds=self.max_rounds, tol=self.tol, beta=self.beta,
-            absolute=self.absolute, convergence=self.convergence)),
-            **self.scorer._rescorer_options())
+        options = dict(self._checked_once(),
+                       **self.scorer._rescorer_options())
         arrays = self.scorer.arrays(data)
         return iterated.unchecked(self.scorer.variant, arrays.X, arrays.y,
                                   arrays.discrete, task=arrays.task,
@@ -754,19 +826,9 @@ class VLS(WrapperScorer):
         self.n_subsets = n_subsets
         self.random_state = random_state
 
-    def result(self, data, progress_callback=None):
-        """The :class:`~orangecontrib.relief.core.variants.vls.VlsResult` on
-        `data`: scores, the subsets and each attribute's best subset."""
-        return super().result(data, progress_callback)
-
-    def _options(self, progress_callback):
-        """VLS's options, checked once a call (`subset_size` where the
-        number of attributes is known,
-        :func:`~.core.variants.vls.vls_subsets`)."""
-        return dict(checked_options(dict(
-            subset_size=self.subset_size, cover_pairs=self.cover_pairs,
-            n_subsets=self.n_subsets, random_state=self.random_state),
-            subset_size=None), progress_callback=progress_callback)
+    def _given_options(self):
+        return dict(subset_size=self.subset_size, cover_pairs=self.cover_pairs,
+                    n_subsets=self.n_subsets, random_state=self.random_state)
 
     def run_on_arrays(self, score, arrays, progress_callback):
         return vls.unchecked(score, arrays.X, arrays.y, arrays.discrete,
@@ -794,6 +856,10 @@ class Absolute(Scorer):
 
     def __init__(self, scorer):
         self.absolute_of = check_scorer(scorer, "Absolute")
+
+    def checked(self, by_caller=False):
+        """The magnitudes of the wrapped scorer :func:`checked`."""
+        return Absolute(checked(self.absolute_of, by_caller))
 
     @property
     def friendly_name(self):
@@ -835,21 +901,27 @@ class NPDR(ReliefScorer):
     :func:`orangecontrib.relief.core.variants.npdr.npdr`.
     """
     variant = registry.NPDR
+    declared_as = NPDR_NAMES
 
     def __init__(self, covariates=(), neighbourhood=NPDR_NEIGHBOURHOOD,
                  k_nearest=None, deviation=DEVIATION, adjustment=ADJUSTMENT,
                  n_iterations=None, random_state=RANDOM_STATE, diff=DIFF,
                  t_eq=T_EQ, t_diff=T_DIFF, ties=TIES):
         self._keep(locals())
-        self.covariates = check("covariates", covariates)
+
+    def _given_options(self):
+        return dict(
+            covariates=self.covariates, neighbourhood=self.neighbourhood,
+            k_nearest=self.k_nearest, deviation=self.deviation,
+            ties=self.ties, diff=self.diff, t_eq=self.t_eq,
+            t_diff=self.t_diff, adjustment=self.adjustment,
+            n_iterations=self.n_iterations, random_state=self.random_state)
 
     def _rescorer_options(self):
-        options = checked_options(dict(
-            neighbourhood=self.neighbourhood, k_nearest=self.k_nearest,
-            deviation=self.deviation, ties=self.ties, diff=self.diff,
-            t_eq=self.t_eq, t_diff=self.t_diff, adjustment=self.adjustment,
-            n_iterations=self.n_iterations, random_state=self.random_state),
-            **NPDR_NAMES)
+        """The options of :func:`~.core.variants.npdr.npdr`, checked
+        (:meth:`ReliefScorer._rescorer_options`), and the covariates' names
+        (:meth:`result` finds their columns)."""
+        options = super()._rescorer_options()
         if options.pop("n_iterations") is not None:
             raise ValueError(f"NPDR weighs every instance: n_iterations "
                              f"must be None, got {self.n_iterations!r}.")
@@ -861,6 +933,8 @@ class NPDR(ReliefScorer):
 
     def _weights(self, arrays, options):
         # of TuRF's rounds and the permutation test: without covariates
+        options = dict(options)
+        del options["covariates"]
         return npdr.unchecked(arrays.X, arrays.y, arrays.discrete,
                               task=arrays.task, **options).coefficient
 
@@ -868,7 +942,8 @@ class NPDR(ReliefScorer):
         """The :data:`~orangecontrib.relief.core.variants.npdr.NpdrResult` of every
         attribute of `data`, in domain order (NaN for the covariates)."""
         options = self._options(progress_callback)
-        covariates = [self._covariate(data, name) for name in self.covariates]
+        covariates = [self._covariate(data, name)
+                      for name in options.pop("covariates")]
         arrays = self.arrays(data)
         for preprocess in self.preprocessors:  # the rows of the arrays
             data = preprocess(data)

@@ -27,7 +27,7 @@ from .core.options import (ADJUSTMENT, ALPHA, N_PERMUTATIONS, R_COMPATIBLE,
 from .core.validation import validated
 from .arrays import check_table, without_weights
 from .multitarget import TargetScorer
-from .scorers import (NPDR, MultiSURF, ReliefScorer, check_scorer,
+from .scorers import (NPDR, MultiSURF, ReliefScorer, check_scorer, checked,
                       convergence_note, fits, of_feature, table_scores)
 
 __all__ = ["Significance", "SignificanceResult", "TESTS",
@@ -268,6 +268,7 @@ def table_rescorer(scorer, data):
     # one copy, its class rewritten for each target; without instance
     # weights, which the add-on ignores (Orange's scorers would read them)
     permuted = without_weights(data).copy()
+    scorer = checked(scorer)  # once, whatever the permutations
 
     def rescore(target):
         with permuted.unlocked(permuted.Y):

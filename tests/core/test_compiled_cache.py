@@ -109,8 +109,8 @@ def edited(core, relative, text="\nEDITED = True\n"):
 
 
 @pytest.mark.parametrize("relative", [
-    "analysis/stability.py", "variants/estimators.py", "registry.py", "warmup.py",
-    "engines/vectorised/rules.py", "engines/interface.py"])
+    "analysis/stability.py", "variants/estimators.py", "registry.py",
+    "options.py", "engines/vectorised/rules.py", "engines/interface.py"])
 def test_a_module_no_kernel_imports_is_no_key(tmp_path, relative):
     core = copy_of_the_core(tmp_path / "copy")
     assert edited(core, relative) == digest(copy_of_the_core(

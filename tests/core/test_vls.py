@@ -97,8 +97,8 @@ def test_nan_weights_give_way_to_numbers():
 
 
 @pytest.mark.parametrize("options, message", [
-    (dict(subset_size=1), "subset_size must be an integer >= 2, got 1"),
-    (dict(subset_size=2.5), "subset_size must be an integer >= 2"),
+    (dict(subset_size=1), "subset_size must be an integer >= 2 or None"),
+    (dict(subset_size=2.5), "subset_size must be an integer >= 2 or None"),
     (dict(n_subsets=0), "n_subsets must be a positive integer or None"),
     (dict(cover_pairs="yes"), "cover_pairs must be True or False"),
     (dict(random_state=-1), "random_state must be None, a non-negative"),

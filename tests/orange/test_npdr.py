@@ -104,11 +104,13 @@ def test_the_significance_path_gives_npdrs_own_p_values():
     (lambda: NPDR(n_iterations=10)(confounded_table()),
      "NPDR weighs every instance"),
     # covariates are names, each given once, of columns that can adjust
-    (lambda: NPDR(covariates="sex"), "got the string 'sex'; for one column "
-                                     r"write \['sex'\]"),
-    (lambda: NPDR(covariates=["sex", "sex"]), "names 'sex' twice"),
-    (lambda: NPDR(covariates=["sex", ""]), "'' is not a name"),
-    (lambda: NPDR(covariates=[2]), "2 is not a name"),
+    (lambda: NPDR(covariates="sex")(confounded_table()),
+     r"got the string 'sex'; for one column write \['sex'\]"),
+    (lambda: NPDR(covariates=["sex", "sex"])(confounded_table()),
+     "names 'sex' twice"),
+    (lambda: NPDR(covariates=["sex", ""])(confounded_table()),
+     "'' is not a name"),
+    (lambda: NPDR(covariates=[2])(confounded_table()), "2 is not a name"),
     (lambda: NPDR(covariates=["y"])(confounded_table()),
      "covariates names 'y', the class"),
     (lambda: NPDR(covariates=["age", "months"])(with_ages()),

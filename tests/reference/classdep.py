@@ -107,13 +107,12 @@ def cdrelief(X, y, discrete=None, *, k_nearest=5, n_iterations=None,
 
 
 def instance_weight(d1, d2, threshold):
-    """Eq. 5 (0/0 is ratio 1, x/0 and 0/x ratio 0; equality gives 0)."""
-    if d1 == 0 and d2 == 0:
-        ratio = 1.0
-    elif d1 == 0 or d2 == 0:
-        ratio = 0.0
-    else:
-        ratio = min(d1 / d2, d2 / d1)
+    """Eq. 5: IW(x) is 1 where the nearer of x's two distances is more
+    than `threshold` times the farther (x lies near the border between
+    its class and the others), else 0; two equal distances, zero ones
+    too, are in ratio 1, a zero and a positive one in ratio 0."""
+    nearer, farther = sorted((d1, d2))
+    ratio = 1.0 if farther == 0 else nearer / farther
     return 1.0 if ratio > threshold else 0.0
 
 

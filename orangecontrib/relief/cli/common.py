@@ -60,11 +60,12 @@ def declared(name, convert=int):
     def parse(text):
         from ..core.options import PARAMETERS
         constraint = PARAMETERS[name]
+        typed = getattr(constraint, "inner", constraint)  # text is no None
         try:
             return constraint(name, convert(text))
         except ValueError:  # the text or the value (ReliefInputError)
             raise argparse.ArgumentTypeError(
-                f"must be {constraint.requirement}, not {text!r}") from None
+                f"must be {typed.requirement}, not {text!r}") from None
     return parse
 
 

@@ -88,6 +88,7 @@ def run_curve(args):
     from orangecontrib.relief.core.registry import by_name
     from orangecontrib.relief.curve import curve_figure, selection_curve
     from orangecontrib.relief.preprocess import SelectReliefFeatures
+    from orangecontrib.relief.scorers import checked
     from orangecontrib.relief.variants import make_scorer
 
     table, method = scored_table(args)
@@ -95,8 +96,9 @@ def run_curve(args):
     figure = None if args.no_figure else drawn_figure(args.figure)
     start = time.perf_counter()
     try:
-        scorer = make_scorer(method, k_nearest=args.k_nearest,
-                             ties=args.ties, convention=args.convention)
+        scorer = checked(make_scorer(  # the options checked as parsed
+            method, k_nearest=args.k_nearest, ties=args.ties,
+            convention=args.convention), by_caller=True)
         # the method weighs the training part of each fold
         engine = engines.status(table.X, None, by_name(method).parts,
                                 passes=args.n_folds)

@@ -396,6 +396,24 @@ def check_needed_options(args):
             raise CliError(str(error)) from None
 
 
+def check_as_a_whole(args):
+    """CliError, before any work, for the checks of the table that the
+    parser cannot make value by value: the ramp's thresholds, each
+    checked as it was parsed, rising together (``--t-eq`` at most
+    ``--t-diff``, given or by default); ``--covariates``, distinct names.
+    Checked once, here: the scorer trusts them."""
+    from orangecontrib.relief.core.options import (T_DIFF, T_EQ, check,
+                                                   check_ramp_order)
+
+    try:
+        check_ramp_order(T_EQ if args.t_eq is None else args.t_eq,
+                         T_DIFF if args.t_diff is None else args.t_diff)
+        if args.covariates is not None:
+            check("covariates", args.covariates)
+    except ValueError as error:
+        raise input_error(error, args.options) from None
+
+
 def too_few_permutations(tester, n_attributes):
     """A warning if no attribute can be significant with `tester`'s
     permutations, whatever the data; None if one can."""
@@ -421,12 +439,13 @@ def run_rank(args):
                                                                  stir_caveat)
     from orangecontrib.relief.core.options import RANDOM_STATE
     from orangecontrib.relief.core.validation import unchecked_instance
-    from orangecontrib.relief.scorers import Absolute
+    from orangecontrib.relief.scorers import Absolute, checked
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import ranking_stability
     from orangecontrib.relief.readers import is_wide_file
     from orangecontrib.relief.variants import make_scorer
 
+    check_as_a_whole(args)
     if args.subset_size is not None and args.wrapper != "vls":
         warn("--subset-size has no effect without --wrapper vls")
     if args.max_rounds is not None and args.wrapper != "iter":
@@ -457,7 +476,8 @@ def run_rank(args):
         scorer = make_scorer(method, k_nearest=args.k_nearest,
                              ties=args.ties, convention=args.convention,
                              random_state=seed, diff=args.diff, **given)
-        scorer = wrapped(scorer, args)
+        # every option of the scorers checked by the table, as parsed
+        scorer = checked(wrapped(scorer, args), by_caller=True)
         tester = None
         if args.significance == "stir" and not stir_fits(scorer, table):
             raise CliError(f"--significance stir tests the neighbour pairs "

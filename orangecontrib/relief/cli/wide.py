@@ -124,7 +124,7 @@ def run_wide(args):
         weights = data.weights(
             method, wrapper=args.wrapper, wrapper_options=wrapper_options(args),
             progress_callback=ProgressBar("weighting", heading=heading),
-            **options)
+            checked=True, **options)  # as the command line was parsed
         seconds = time.perf_counter() - start
     except MissingExtra as error:
         raise CliError(str(error)) from None

@@ -18,7 +18,8 @@ import numbers
 import numpy as np
 
 from .errors import ReliefInputError
-from .formulas.ties import SHARE, TIE_RULES
+from .formulas import ties
+from .formulas.ties import TIE_RULES
 
 #: the diff of numeric attributes (see :mod:`.formulas.diffs`) and the ramp's
 #: thresholds, as fractions of the attribute's range
@@ -49,8 +50,9 @@ ABSOLUTE = False
 #: of the t takes r / t of the r places left, the expectation over a
 #: random tie-break, so that the weights do not depend on the order of
 #: the rows) or "lower-index" (the lower instance indices take them, as a
-#: stable sort by distance does); :mod:`.formulas.ties`
-TIES = SHARE
+#: stable sort by distance does); declared in :mod:`.formulas.ties`,
+#: where the engines read it
+TIES = ties.TIES
 
 #: the standard deviation of MultiSURF's thresholds: the population's
 #: (scikit-rebate, fast-select) or the sample's (STIR, NPDR)
@@ -311,7 +313,7 @@ PARAMETERS = {
     "chunk_rows": PositiveInt(),
     "adjustment": OneOf("bh", "holm", "bonferroni"),
     "n_keep": Optional(PositiveInt(), "every round"),
-    "subset_size": Integer(2),
+    "subset_size": Optional(Integer(2), "a third of the attributes"),
     "n_subsets": Optional(PositiveInt(), "as many as the pair design"),
     "cover_pairs": Flag(),
     "schedule": OneOf("every round", "scikit-rebate"),
@@ -380,13 +382,19 @@ def check_ramp(diff, t_eq, t_diff):
     reads them."""
     diff = check("diff", diff)
     t_eq, t_diff = check("t_eq", t_eq), check("t_diff", t_diff)
-    if t_eq > t_diff:
-        raise ReliefInputError(f"t_eq must be at most t_diff, got "
-                               f"t_eq={t_eq!r} and t_diff={t_diff!r}.")
+    check_ramp_order(t_eq, t_diff)
     for name, value, default in (("t_eq", t_eq, T_EQ),
                                  ("t_diff", t_diff, T_DIFF)):
         check_needs(name, value, default, "diff='ramp'", diff == "ramp")
     return diff, t_eq, t_diff
+
+
+def check_ramp_order(t_eq, t_diff):
+    """ReliefInputError unless the ramp's thresholds, each checked,
+    rise: t_eq <= t_diff."""
+    if t_eq > t_diff:
+        raise ReliefInputError(f"t_eq must be at most t_diff, got "
+                               f"t_eq={t_eq!r} and t_diff={t_diff!r}.")
 
 
 def check_distance_weights(distance_weights, n_attributes):

@@ -54,6 +54,8 @@ def validated(function=None, **aliases):
                 for name in signature.parameters
                 if aliases.get(name, name) in PARAMETERS
                 and not (ramp and name in RAMP)}
+    defaults = (tuple(signature.parameters[name].default for name in RAMP)
+                if ramp else None)
     passed_on = next((parameter.name
                       for parameter in signature.parameters.values()
                       if parameter.kind is parameter.VAR_KEYWORD), None)
@@ -62,19 +64,10 @@ def validated(function=None, **aliases):
     def checked(*args, **kwargs):
         bound = signature.bind(*args, **kwargs)
         arguments = bound.arguments
-        for name, constraint in declared.items():
-            if name in arguments:
-                arguments[name] = constraint(name, arguments[name])
+        checked_in_place(arguments, declared, defaults)
         if passed_on in arguments:  # the options a function passes on
             arguments[passed_on] = checked_options(arguments[passed_on],
                                                    **aliases)
-        if ramp and not arguments.keys().isdisjoint(RAMP):
-            values = check_ramp(*(
-                arguments.get(name, signature.parameters[name].default)
-                for name in RAMP))
-            for name, value in zip(RAMP, values):
-                if name in arguments:
-                    arguments[name] = value
         return function(*bound.args, **bound.kwargs)
 
     checked.unchecked = function
@@ -91,17 +84,29 @@ def checked_options(options, **aliases):
     with the defaults of those not given).  The other options are returned
     as they are.  For an entry (a selector, a scorer) that checks what its
     user gave once and calls the core's ``unchecked`` functions."""
-    checked = dict(options)
-    for name, value in options.items():
-        declared = aliases.get(name, name)
-        if declared in PARAMETERS and name not in RAMP:
-            checked[name] = PARAMETERS[declared](name, value)
-    if not options.keys().isdisjoint(RAMP):
-        values = check_ramp(*(options.get(name, default) for name, default
-                              in zip(RAMP, (DIFF, T_EQ, T_DIFF))))
-        checked.update((name, value) for name, value in zip(RAMP, values)
-                       if name in options)
-    return checked
+    declared = {name: PARAMETERS[aliases.get(name, name)] for name in options
+                if aliases.get(name, name) in PARAMETERS
+                and name not in RAMP}
+    return checked_in_place(dict(options), declared, (DIFF, T_EQ, T_DIFF))
+
+
+def checked_in_place(arguments, declared, ramp_defaults):
+    """`arguments` ({name: value}), each one that `declared` ({name:
+    constraint}) names replaced by its checked value; where
+    `ramp_defaults` (the defaults of `diff`, `t_eq` and `t_diff`; None:
+    the caller takes no ramp) are given and `arguments` holds one of the
+    three, the three checked together (:func:`.options.check_ramp`), the
+    defaults standing for those not given."""
+    for name, constraint in declared.items():
+        if name in arguments:
+            arguments[name] = constraint(name, arguments[name])
+    if ramp_defaults is not None and not arguments.keys().isdisjoint(RAMP):
+        values = check_ramp(*(arguments.get(name, default)
+                              for name, default in zip(RAMP, ramp_defaults)))
+        for name, value in zip(RAMP, values):
+            if name in arguments:
+                arguments[name] = value
+    return arguments
 
 
 def unchecked_instance(cls, *args, **kwargs):

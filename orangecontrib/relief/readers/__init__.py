@@ -23,6 +23,7 @@ from ..core.variants.iterative import iterated
 from ..core.options import check_choice
 from ..core.variants.turf import turf_rounds
 from ..core.registry import by_name
+from ..core.validation import checked_options
 from ..core.variants.vls import vls_rounds
 from .extras import MissingExtra
 from .sources import columns_of, core_input
@@ -72,7 +73,7 @@ class WideData:
         return tuple(self.X.shape)
 
     def weights(self, method, *, wrapper=None, wrapper_options=None,
-                progress_callback=None, **options):
+                progress_callback=None, checked=False, **options):
         """The weights of the registered variant `method` (its name) on
         these data, with the core's `options`.
 
@@ -84,24 +85,29 @@ class WideData:
         subset, not of the data.  With "iter" it scores all of them in
         rounds, each weighting the distance by the scores before
         (:func:`..core.variants.iterative.iterated`, whose options
-        `wrapper_options` are).
+        `wrapper_options` are).  The options are checked once, here
+        (:func:`..core.validation.checked_options`), whatever the rounds;
+        with `checked`, the caller has checked them by the same table.
         """
         variant = by_name(method)
+        if not checked:
+            options = checked_options(options)
+            wrapper_options = checked_options(wrapper_options or {})
 
         def score(X, progress_callback):
             return variant.weights(core_input(X), self.y, None,
                                    task=self.task,
                                    progress_callback=progress_callback,
-                                   **options)
+                                   checked=True, **options)
 
         if wrapper is None:
             return score(self.X, progress_callback)
         if check_choice("wrapper", wrapper, (*WRAPPERS, "iter")) == "iter":
-            return iterated(variant, core_input(self.X), self.y, None,
-                            task=self.task,
-                            progress_callback=progress_callback,
-                            **(wrapper_options or {}), **options).scores
-        rounds = WRAPPERS[wrapper]
+            return iterated.unchecked(
+                variant, core_input(self.X), self.y, None, task=self.task,
+                progress_callback=progress_callback,
+                **(wrapper_options or {}), **options).scores
+        rounds = WRAPPERS[wrapper].unchecked
         return rounds(
             lambda columns, progress: score(columns_of(self.X, columns),
                                             progress),

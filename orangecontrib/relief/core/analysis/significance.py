@@ -588,8 +588,8 @@ def surf_rescorer(X, y, discrete=None, *, method="multisurf",
             return np.empty((0, data.exact.values.shape[0]))
         codes = np.array([labels(target) for target in targets], np.float64)
         if classes and data.exact.relief_d.shape[0]:
-            return np.array([neighbourhood_sums(X, target, discrete,
-                                                **options).weights
+            return np.array([neighbourhood_sums.unchecked(  # checked on
+                X, target, discrete, **options).weights        # entry
                              for target in targets])
         sums, scalars = kernels.radius_rule(data, refs, codes, task, local,
                                             far, ddof, False)

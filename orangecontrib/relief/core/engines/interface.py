@@ -10,7 +10,7 @@ returns it as an :class:`Engine`, and call nothing else of it.
 """
 from typing import Protocol, runtime_checkable
 
-from ..options import TIES
+from ..formulas.ties import TIES
 
 
 @runtime_checkable

@@ -31,6 +31,10 @@ import numpy as np
 SHARE, LOWER_INDEX = "share", "lower-index"
 #: the rules, as the option ``ties`` names them
 TIE_RULES = (SHARE, LOWER_INDEX)
+#: the default rule, as :mod:`..options` declares it: declared here, where
+#: the engines read it, so that the table of options is no source of the
+#: compiled kernels (an edit of it compiles nothing again)
+TIES = SHARE
 
 
 def places_taken(first, tied, k):

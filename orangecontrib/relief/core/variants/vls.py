@@ -24,7 +24,7 @@ from .attribute_subsets import columns_scorer
 from ..errors import ReliefInputError
 from .estimators import relieff
 from ..options import (COVER_PAIRS, DIFF, K_RELIEFF, RANDOM_STATE, T_DIFF,
-                       T_EQ, TIES, check)
+                       T_EQ, TIES)
 from ..progress import report, wrap_callback
 from ..analysis.threshold import float_array
 from ..validation import validated
@@ -54,7 +54,7 @@ def groups_of(n_attributes, subset_size, random_state):
     return np.array_split(order, n_groups)
 
 
-@validated(subset_size=None)  # None: default_subset_size
+@validated
 def vls_subsets(n_attributes, *, subset_size=None, cover_pairs=COVER_PAIRS,
                 n_subsets=None, random_state=RANDOM_STATE):
     """The subsets of attributes VLS scores, each sorted.
@@ -73,8 +73,8 @@ def vls_subsets(n_attributes, *, subset_size=None, cover_pairs=COVER_PAIRS,
     Raises ReliefInputError for a `subset_size` below 2 or `n_subsets`
     below 1.
     """
-    subset_size = (default_subset_size(n_attributes) if subset_size is None
-                   else check("subset_size", subset_size))
+    if subset_size is None:
+        subset_size = default_subset_size(n_attributes)
     if subset_size >= n_attributes:
         return [np.arange(n_attributes)]
     rng = np.random.default_rng(random_state)
@@ -94,7 +94,7 @@ def vls_subsets(n_attributes, *, subset_size=None, cover_pairs=COVER_PAIRS,
     return subsets
 
 
-@validated(n_attributes=None, subset_size=None)
+@validated(n_attributes=None)
 def vls_rounds(score_columns, n_attributes, *, subset_size=None,
                cover_pairs=COVER_PAIRS, n_subsets=None,
                random_state=RANDOM_STATE, progress_callback=None):
@@ -135,7 +135,7 @@ def vls_rounds(score_columns, n_attributes, *, subset_size=None,
     return VlsResult(scores, subsets, best)
 
 
-@validated(subset_size=None)
+@validated
 def vls(score, X, y, discrete=None, *, subset_size=None,
         cover_pairs=COVER_PAIRS, n_subsets=None, random_state=RANDOM_STATE,
         progress_callback=None):
@@ -178,7 +178,7 @@ def vls(score, X, y, discrete=None, *, subset_size=None,
         random_state=random_state, progress_callback=progress_callback)
 
 
-@validated(subset_size=None)
+@validated
 def vls_relieff(X, y, discrete=None, *, subset_size=None,
                 cover_pairs=COVER_PAIRS, n_subsets=None,
                 k_nearest=K_RELIEFF, n_iterations=None,

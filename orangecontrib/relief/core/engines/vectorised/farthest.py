@@ -19,7 +19,7 @@ import numpy as np
 
 from ...formulas.ties import LOWER_INDEX
 from ...neighbours import Neighbours, lists_of
-from ...options import TIES
+from ...formulas.ties import TIES
 from .diffs import Rows
 from .neighbours import BLOCK_ENTRIES, blocks, lists_of_rows
 from .sums import in_order

@@ -17,7 +17,7 @@ import numpy as np
 from ...errors import ReliefInputError
 from ...formulas.ties import SHARE
 from ...neighbours import Neighbours, lists_of
-from ...options import TIES
+from ...formulas.ties import TIES
 from .diffs import TILE, Rows
 from .threads import each, thread_count
 from .topk import smallest, smallest_tied

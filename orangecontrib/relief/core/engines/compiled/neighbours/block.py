@@ -28,6 +28,17 @@ def block_rows(first, stop, rows):
 
 
 @numba.njit(inline="always", cache=True)
+def block_refs(refs, first, stop, rows):
+    """rows = refs[first], refs[first + 1], ... up to ROWS references
+    below position `stop` (:func:`block_rows` of their positions), the
+    last one repeated as padding; returns how many are real."""
+    count = block_rows(first, stop, rows)
+    for r in range(ROWS):
+        rows[r] = refs[rows[r]]
+    return count
+
+
+@numba.njit(inline="always", cache=True)
 def row_values(values, a, rows):
     """The block rows' values of attribute a."""
     return (values[a, rows[0]], values[a, rows[1]], values[a, rows[2]],

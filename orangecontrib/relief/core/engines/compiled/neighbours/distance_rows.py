@@ -98,30 +98,38 @@ def distance_block(values, exact, rows, count, dist, start):
         dist[:count, j0:j0 + width] = out[:count, :width]
 
 
+@numba.njit(inline="always", cache=True)
+def add_row_sums(dist, rows, count, totals, squares):
+    """totals[rows[r]] and squares[rows[r]]: the sums of dist[r] (row
+    rows[r]'s distances to the n instances) and of their squares, in the
+    instances' order, each row its own chain side by side with the
+    block's others, its own distance added as -0.0 (which leaves any sum
+    as it is)."""
+    total, square = np.zeros(ROWS), np.zeros(ROWS)
+    for j in range(dist.shape[1]):
+        for r in range(count):
+            d = dist[r, j] if j != rows[r] else -0.0
+            total[r] += d
+            square[r] += d * d if j != rows[r] else -0.0
+    for r in range(count):
+        totals[rows[r]] = total[r]
+        squares[rows[r]] = square[r]
+
+
 @numba.njit(parallel=True, cache=True)
 def row_sums(values, exact):
     """Each instance's summed distance, and summed squared distance, to
-    the n - 1 others, in the others' order.  A block's rows sum side by
-    side, each its own chain, its own distance added as -0.0 (which leaves
-    any sum as it is)."""
+    the n - 1 others, in the others' order (:func:`add_row_sums`), ROWS
+    instances' distances computed at a time."""
     n = values.shape[1]
-    n_blocks = -(-n // ROWS)
     totals = np.zeros(n)
     squares = np.zeros(n)
-    for b in prange(n_blocks):
+    for b in prange(-(-n // ROWS)):
         rows = np.empty(ROWS, np.int64)
         dist = np.empty((n, ROWS)).T  # the rows' distances side by side
-        total, square = np.zeros(ROWS), np.zeros(ROWS)
         count = block_rows(b * ROWS, n, rows)
         distance_block(values, exact, rows, count, dist, 0)
-        for j in range(n):
-            for r in range(count):
-                d = dist[r, j] if j != rows[r] else -0.0
-                total[r] += d
-                square[r] += d * d if j != rows[r] else -0.0
-        for r in range(count):
-            totals[rows[r]] = total[r]
-            squares[rows[r]] = square[r]
+        add_row_sums(dist, rows, count, totals, squares)
     return totals, squares
 
 
@@ -166,17 +174,14 @@ def all_distances(values, exact):
 
 @numba.njit(parallel=True, cache=True)
 def sums_of_rows(dist):
-    """:func:`row_sums` of the distances of every pair given (n x n):
-    each row's sums in the same order, its own distance added as -0.0."""
+    """:func:`row_sums` of the distances of every pair given (n x n), to
+    the bit: the same sums of each row (:func:`add_row_sums`), ROWS rows
+    at a time."""
     n = dist.shape[0]
     totals = np.zeros(n)
     squares = np.zeros(n)
-    for i in prange(n):
-        total = square = 0.0
-        for j in range(n):
-            d = dist[i, j] if j != i else -0.0
-            total += d
-            square += d * d if j != i else -0.0
-        totals[i] = total
-        squares[i] = square
+    for b in prange(-(-n // ROWS)):
+        rows = np.empty(ROWS, np.int64)
+        count = block_rows(b * ROWS, n, rows)
+        add_row_sums(dist[b * ROWS:], rows, count, totals, squares)
     return totals, squares

@@ -26,28 +26,18 @@ from numba import prange
 
 from ....formulas.mean_farthest import class_mean_deviations
 from ....neighbours import lists_of
-from ....options import TIES
+from ....formulas.ties import TIES
 from ...vectorised.farthest import (argsort_selection, farthest_lists,
                                     selected_distances, selected_lists)
 from ..diffs import for_kernels
 from ..pairwise import numpy_sum
-from .block import ROWS
+from .block import ROWS, block_refs
 from .distance_rows import distance_block
 
 class_mean_deviations = numba.njit(cache=True)(class_mean_deviations)
 
 #: the most buckets of :func:`largest_first`
 BUCKETS = 1024
-
-
-@numba.njit(inline="always", cache=True)
-def block_of(refs, first, rows):
-    """rows = refs[first], refs[first + 1], ... up to ROWS of them, the
-    last one repeated as padding; returns how many are real."""
-    count = min(ROWS, len(refs) - first)
-    for r in range(ROWS):
-        rows[r] = refs[first + min(r, count - 1)]
-    return count
 
 
 @numba.njit(cache=True)
@@ -156,7 +146,7 @@ def deviation_rows(values, exact, groups, n_groups, refs, dist, deviation):
     n = values.shape[1]
     for b in prange(-(-len(refs) // ROWS)):
         rows = np.empty(ROWS, np.int64)
-        count = block_of(refs, b * ROWS, rows)
+        count = block_refs(refs, b * ROWS, len(refs), rows)
         block = np.empty((ROWS, n))
         distance_block(values, exact, rows, count, block, 0)
         sums = np.empty(n_groups)
@@ -185,7 +175,7 @@ def scikit_rebate_rows(values, exact, members, starts, refs, divisor, k,
     largest = np.max(np.diff(starts))
     for b in prange(-(-len(refs) // ROWS)):
         rows = np.empty(ROWS, np.int64)
-        count = block_of(refs, b * ROWS, rows)
+        count = block_refs(refs, b * ROWS, len(refs), rows)
         block = np.empty((ROWS, n))
         distance_block(values, exact, rows, count, block, 0)
         scratch, row = np.empty(largest), np.empty(largest)

@@ -7,7 +7,7 @@ from numba import prange
 
 from ....formulas.ties import SHARE
 from ....neighbours import Neighbours
-from ....options import TIES
+from ....formulas.ties import TIES
 from .topk import offer
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ....formulas.ties import SHARE
 from ....neighbours import PART_ENTRIES, Neighbours, distinct, lists_of
-from ....options import TIES
+from ....formulas.ties import TIES
 from ....progress import report, step_bounds, wrap_callback
 from ..diffs import for_kernels
 from .block import BLOCK

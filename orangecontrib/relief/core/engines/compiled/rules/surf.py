@@ -19,7 +19,7 @@ from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
                                HIT_REFS, MISS_REFS, N_HIT, N_MISS)
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
-from ..neighbours.block import ROWS, block_rows
+from ..neighbours.block import ROWS, block_refs
 from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
 from ....progress import report, step_bounds
@@ -443,9 +443,7 @@ def radius_block(values, exact, refs, priors, codes, labels, rule, b, end,
         count = class_run(refs, exact.groups, first, end)
         for q in range(0, count, ROWS):
             block = rows[q:q + ROWS]
-            n_rows = block_rows(first + q, first + count, block)
-            for r in range(ROWS):
-                block[r] = refs[block[r]]
+            n_rows = block_refs(refs, first + q, first + count, block)
             if given.shape[0] == 0:
                 distance_block(values, exact, block, n_rows, dist[q:], 0)
             else:
