@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arguments import (Parser, fraction, non_negative_int,  # noqa: E402
                        non_negative_number, positive_int, positive_number,
                        sizes)
+from floor import UPDATE_THIRDS  # noqa: E402
 from harness import (SETTLE_SECONDS, Spec, make_data,  # noqa: E402
                      merge_rounds, run_benchmark)
 from peers import ALGORITHMS, ALL_METHODS, DEFAULT_OURS, METHODS  # noqa: E402
@@ -110,7 +111,8 @@ def build_parser():
                    help="kill a method's child process after this long (default 3600)")
     p.add_argument("--floor", action="store_true",
                    help="also run floor.py at 20000x50 and report ours as a "
-                        "multiple of it")
+                        "multiple of it; with a SURF-family --algorithm, at "
+                        "each size, against the floor of its phases")
     p.add_argument("--ours-module", default=DEFAULT_OURS,
                    help="module providing relieff/rrelieff (to compare builds)")
     p.add_argument("--no-isolate", action="store_true",
@@ -163,8 +165,10 @@ def main(argv=None, log=None):
         raise SystemExit("sampled references (--references, --preset "
                          "sampled) are measured for --algorithm relieff only")
 
-    floor = None
-    if args.floor:
+    floors = []
+    # ReliefF's floor at 20000 x 50, the SURF family's at each size run
+    phases = args.algorithm in UPDATE_THIRDS
+    if args.floor and not phases:
         fn, fa = 20000, 50
         if "ours" in methods and not any(s.n == fn and s.a == fa
                                          and s.kind != "regression"
@@ -176,9 +180,11 @@ def main(argv=None, log=None):
                                           isolate=isolate, log=log)
                             for _ in range(rounds)])
     if args.floor:
-        log("  floor.py at 20000x50 ...", end="", flush=True)
-        floor = run_floor(20000, 50, args.repeats, isolate=isolate)
-        log(" done")
+        for fn, fa in (sorted({(s.n, s.a) for s in specs}) if phases
+                       else [(20000, 50)]):
+            log(f"  floor.py at {fn}x{fa} ...", end="", flush=True)
+            floors.append(run_floor(fn, fa, args.repeats, isolate=isolate))
+            log(" done")
     references = ("m = n" if specs[0].m is None
                   else f"m = {specs[0].m} sampled references")
     log(f"\n(total {time.perf_counter() - t0:.0f} s; time = median of "
@@ -188,10 +194,10 @@ def main(argv=None, log=None):
     log(format_table(results))
     if args.preset == "missing":
         log(preset_missing_summary(results))
-    if floor:
-        log(floor_report(floor, results))
+    if floors:
+        log(floor_report(floors, results, args.algorithm))
     out["results"] = results
-    out["floor"] = floor
+    out["floor"] = floors
     return _save(out, args.json)
 
 

@@ -15,8 +15,10 @@ over the other instances) so the compiler cannot drop the work.  The symmetric
 half is *not* exploited: every reference computes all n distances, as ReliefF
 does.  The floor reported per dtype is the fastest variant.  A second floor is
 that of MultiSURF's update: each reference sums c |x_i - x_j| per attribute
-over a third of the instances (its near set), with nothing else.  The header
-names the CPU's SIMD level (AVX2, AVX-512 and its subsets).
+over a third of the instances (its near set), with nothing else; the floor
+of a SURF-family method's phases is the first and its share of the pairs
+times the second (:func:`phase_floor`).  The header names the CPU's SIMD
+level (AVX2, AVX-512 and its subsets).
 
 Usage::
 
@@ -24,7 +26,9 @@ Usage::
     python benchmarks/floor.py --n 5000 --a 200 --repeats 5
 
 ``bench_relief.py --floor`` imports :func:`measure_floor` and reports our
-ReliefF time at the same size as a multiple of the floor.
+ReliefF time at the same size as a multiple of the floor, and with a
+SURF-family ``--algorithm`` our time at each size of the run as a multiple
+of the floor of its phases.
 """
 
 from __future__ import annotations
@@ -103,6 +107,24 @@ def _update_kernel():
         return partial.sum()
 
     return near_update
+
+
+#: the pairs a SURF-family method's update visits, in thirds of all pairs
+#: (the update floor's share), on distances about normal: MultiSURF's near
+#: set, below mean - sigma / 2, about a third (Phi(-1/2) = 0.31), and its
+#: far set (MultiSURF*), above mean + sigma / 2, as many again; SURF's near
+#: set, below the mean T, half of them; SURF*'s near and far sets, all
+UPDATE_THIRDS = {"multisurf": 1.0, "multisurf+stir": 1.0, "multisurf*": 2.0,
+                 "surf": 1.5, "surf*": 3.0}
+
+
+def phase_floor(res, algorithm):
+    """The floors of a SURF-family `algorithm`'s phases at the size of
+    :func:`measure_floor`'s result `res`: every distance (the float64
+    floor) and its update over its share of the pairs (UPDATE_THIRDS
+    times the update floor); (distances, update) in seconds."""
+    return (res["floor"]["float64"][0],
+            UPDATE_THIRDS[algorithm] * res["update"]["float64"])
 
 
 def measure_floor(n=20000, a=50, repeats=3, seed=0, dtypes=("float64", "float32"),

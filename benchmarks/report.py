@@ -8,6 +8,7 @@ import statistics
 
 import numpy as np
 
+from floor import phase_floor
 from harness import Spec, engines_note
 from peers import DEFAULT_OURS
 from simd import simd_level
@@ -145,15 +146,29 @@ def preset_missing_summary(results, goal=1.5):
     return "\n".join(lines)
 
 
-def floor_report(floor, results):
-    lines = ["", f"Floor (floor.py): all {floor['n']}^2 L1 distances at "
-                 f"{floor['n']}x{floor['a']}, {floor['threads']} threads:"]
-    for dt, (t, v) in floor["floor"].items():
-        lines.append(f"- {dt}: {t:.3f} s ({v})")
-    for r in results:
-        s = Spec(**r["spec"])
-        if (r["method"] == "ours" and r["status"] == "ok" and s.n == floor["n"]
-                and s.a == floor["a"] and s.kind != "regression"):
+def floor_report(floors, results, algorithm="relieff"):
+    """Each floor of ``floors`` (floor.py's results) and ours at its size:
+    ReliefF against the float64 and float32 floors, a SURF-family
+    `algorithm` against the floor of its phases (floor.phase_floor)."""
+    lines = []
+    for floor in floors:
+        lines += ["", f"Floor (floor.py): all {floor['n']}^2 L1 distances at "
+                      f"{floor['n']}x{floor['a']}, {floor['threads']} threads:"]
+        for dt, (t, v) in floor["floor"].items():
+            lines.append(f"- {dt}: {t:.3f} s ({v}); update {floor['update'][dt]:.3f} s")
+        for r in results:
+            s = Spec(**r["spec"])
+            if not (r["method"] == "ours" and r["status"] == "ok"
+                    and s.n == floor["n"] and s.a == floor["a"]
+                    and s.kind != "regression"):
+                continue
+            if algorithm != "relieff":
+                distances, update = phase_floor(floor, algorithm)
+                lines.append(f"- ours ({s.label}): {r['time']:.3f} s = "
+                             f"{r['time'] / (distances + update):.2f}x the "
+                             f"floor of its phases (distances {distances:.3f} s "
+                             f"+ update {update:.3f} s)")
+                continue
             f64, f32 = floor["floor"]["float64"][0], floor["floor"]["float32"][0]
             lines.append(f"- ours ({s.label}): {r['time']:.3f} s = "
                          f"{r['time'] / f64:.2f}x the float64 floor, "

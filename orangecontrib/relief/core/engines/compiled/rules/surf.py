@@ -24,7 +24,7 @@ from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
 from ....progress import report, step_bounds
 from ....tables import LINEAR
-from .unrolled import add_numeric, add_numeric_stir, add_terms
+from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
 
 #: the most memory (bytes) that SURF's distances of every pair may take
@@ -35,6 +35,10 @@ KEPT_DISTANCES = 1 << 26
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
 GROUP = 16
+
+#: a group's near (or far) pairs held before their terms are added, a
+#: pass over the attributes for every four pairs, whatever their instances
+HELD = 256
 
 #: The options of a SURF-family rule, as :func:`radius_block` reads them:
 #: the rule (`classes`: the classification rule, else RReliefF's;
@@ -156,16 +160,46 @@ def members(dist, rows, count, j, near, far, with_far, found):
 
 
 @numba.njit(inline="always", cache=True)
-def in_quads(refs, coefs, count):
-    """`count` rounded up to whole quads of :func:`.unrolled.add_numeric`,
-    which adds four references' terms at a time and those left over one
-    at a time, each at almost the cost of four: the places added hold the
-    last reference at the coefficient -0.0, whose terms (-0.0, the diffs
-    being finite) leave every sum as it is (x + -0.0 == x)."""
+def gather(pairs, pair_coefs, held, found, n_found, rows, j, s, g, dist,
+           coefs, limit, scale, weighted):
+    """Append the pairs (I_rows[r], I_j) of the references r of
+    found[:n_found], whose set s (0 near, 1 far) holds I_j, to
+    pairs[:, held:], and their terms' coefficients to pair_coefs: +coef
+    for the near set, -coef for the far one, each times the member's
+    weight (:func:`weight_at`).  Returns how many pairs are held."""
+    sign = 1.0 if s == 0 else -1.0
+    for q in range(n_found):
+        r = found[q]
+        pairs[0, held + q], pairs[1, held + q] = rows[r], j
+        pair_coefs[held + q] = sign * coefs[r, s, g] * weight_at(
+            dist[r, j], limit[r], scale[r], weighted)
+    return held + n_found
+
+
+@numba.njit(inline="always", cache=True)
+def in_quads(pairs, coefs, count):
+    """`count` rounded up to whole quads of :func:`.unrolled.add_pairs`:
+    the places added hold the last pair at the coefficient -0.0, whose
+    terms (-0.0, the diffs being finite) leave every sum as it is
+    (x + -0.0 == x)."""
     whole = (count + 3) // 4 * 4
     for q in range(count, whole):
-        refs[q], coefs[q] = refs[count - 1], -0.0
+        pairs[0, q], pairs[1, q] = pairs[0, count - 1], pairs[1, count - 1]
+        coefs[q] = -0.0
     return whole
+
+
+@numba.njit(inline="always", cache=True)
+def add_held(acc, values, pairs, coefs, held):
+    """Add the whole quads of the `held` pairs to acc
+    (:func:`.unrolled.add_pairs`) and move the 0-3 pairs left over to the
+    front, where the next pairs follow them; returns how many."""
+    whole = held // 4 * 4
+    add_pairs(acc, values, pairs, coefs, whole)
+    for q in range(held - whole):
+        pairs[0, q], pairs[1, q] = pairs[0, whole + q], pairs[1, whole + q]
+        coefs[q] = coefs[whole + q]
+    return held - whole
 
 
 @numba.njit(inline="always", cache=True)
@@ -244,12 +278,15 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
     by the :class:`RadiusRule` `rule`.
 
     Instance by instance, each visited once for all the group's references
-    whose neighbourhood holds it, so that its values are read from memory
-    once for them all (and on numeric data the sums once for four).  With
-    STIR's sums the references are of one class (:func:`class_run`): an
-    instance is a hit of all of them or a miss of all.  With weighted
-    members each term is times the member's sigmoid weight
-    (:func:`weight_at`)."""
+    whose neighbourhood holds it.  On numeric data the pairs (reference,
+    member) are gathered in that order, up to HELD of a set, and their
+    terms added four pairs at a time (:func:`.unrolled.add_pairs`): each
+    sum is loaded and stored once for four terms, whatever the instances
+    they come from, and each sum adds the same terms in the same order as
+    one pair at a time.  With STIR's sums the references are of one class
+    (:func:`class_run`): an instance is a hit of all of them or a miss of
+    all, and its near pairs are added at once.  With weighted members
+    each term is times the member's sigmoid weight (:func:`weight_at`)."""
     with_far, weighted, stir = rule.with_far, rule.weighted, rule.stir
     if not numeric_and_known(exact):
         class_update_any(sums, exact, groups, dist, rows, count, near, far,
@@ -258,27 +295,28 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
     values = exact.values
     own = groups[rows[0]]
     found = np.empty((2, GROUP), np.int64)
-    refs = np.empty(GROUP, np.int64)
-    c = np.empty(GROUP)
+    pairs = np.empty((2, 2, HELD + GROUP), np.int64)
+    pair_coefs = np.empty((2, HELD + GROUP))
+    held = np.zeros(2, np.int64)
     for j in range(dist.shape[1]):
         g = groups[j]
         n_near, n_far = members(dist, rows, count, j, near, far, with_far,
                                 found)
-        for q in range(n_near):
-            r = found[0, q]
-            refs[q], c[q] = rows[r], coefs[r, 0, g] * weight_at(
-                dist[r, j], near[r], scale[r], weighted)
-        if stir:
-            add_numeric_stir(sums, values, refs, c, 2 if g == own else 4,
-                             n_near, j)
-        else:
-            add_numeric(sums[0], values, refs, c, in_quads(refs, c, n_near),
-                        j)
-        for q in range(n_far):
-            r = found[1, q]
-            refs[q], c[q] = rows[r], -coefs[r, 1, g] * weight_at(
-                dist[r, j], far[r], scale[r], weighted)
-        add_numeric(sums[1], values, refs, c, in_quads(refs, c, n_far), j)
+        held[0] = gather(pairs[0], pair_coefs[0], held[0], found[0], n_near,
+                         rows, j, 0, g, dist, coefs, near, scale, weighted)
+        held[1] = gather(pairs[1], pair_coefs[1], held[1], found[1], n_far,
+                         rows, j, 1, g, dist, coefs, far, scale, weighted)
+        if stir:  # the near pairs of I_j at once: all hits or all misses
+            add_numeric_stir(sums, values, pairs[0, 0], pair_coefs[0],
+                             2 if g == own else 4, n_near, j)
+            held[0] = 0
+        for s in range(2):
+            if held[s] >= HELD:
+                held[s] = add_held(sums[s], values, pairs[s], pair_coefs[s],
+                                   held[s])
+    for s in range(2):
+        add_held(sums[s], values, pairs[s], pair_coefs[s],
+                 in_quads(pairs[s], pair_coefs[s], held[s]))
 
 
 @numba.njit(cache=True)

@@ -1,13 +1,14 @@
-"""Numeric data's update terms, four references per pass, compiled.
+"""Numeric data's update terms, four pairs per pass, compiled.
 
 Where every diff is |x_i - x_j| (numeric attributes, the linear diff, no
-missing values), the references whose neighbourhood holds an instance add
-their terms to the sums four at a time: each attribute's value of the
-instance and each sum are loaded and stored once for four references, and
-the terms are added in the references' order, as one reference at a time
-adds them (acc + c0 d0 + c1 d1 + c2 d2 + c3 d3), so the sums are the same
-bits.  Like :mod:`..neighbours.block`, the helpers spell out their four
-terms, which numba keeps in registers only when they are written out.
+missing values), the pairs (reference, neighbour) add their terms to the
+sums four at a time, those of one instance's references
+(:func:`add_numeric`) or any four in a row (:func:`add_pairs`): each sum
+is loaded and stored once for four pairs, and the terms are added in the
+pairs' order, as one pair at a time adds them
+(acc + c0 d0 + c1 d1 + c2 d2 + c3 d3), so the sums are the same bits.
+Like :mod:`..neighbours.block`, the helpers spell out their four terms,
+which numba keeps in registers only when they are written out.
 """
 import numba
 
@@ -21,10 +22,12 @@ def quad(array, q):
 
 
 @numba.njit(inline="always", cache=True)
-def four_diffs(values, a, i, v):
-    """|x_a(I_i[q]) - v| of four references i."""
-    return (abs(values[a, i[0]] - v), abs(values[a, i[1]] - v),
-            abs(values[a, i[2]] - v), abs(values[a, i[3]] - v))
+def four_diffs(values, a, i, j):
+    """|x_a(I_i[q]) - x_a(I_j[q])| of four pairs (i[q], j[q])."""
+    return (abs(values[a, i[0]] - values[a, j[0]]),
+            abs(values[a, i[1]] - values[a, j[1]]),
+            abs(values[a, i[2]] - values[a, j[2]]),
+            abs(values[a, i[3]] - values[a, j[3]]))
 
 
 @numba.njit(inline="always", cache=True)
@@ -52,9 +55,9 @@ def add_terms(sums, row, a, coef, d):
 
 @numba.njit(inline="always", cache=True)
 def add_four(acc, values, i, j, c):
-    """acc[A] += c[q] |x_A(I_i[q]) - x_A(I_j)| for q = 0..3, in order."""
+    """acc[A] += c[q] |x_A(I_i[q]) - x_A(I_j[q])| for q = 0..3, in order."""
     for a in range(acc.shape[0]):
-        add_sum(acc, a, scaled(c, four_diffs(values, a, i, values[a, j])))
+        add_sum(acc, a, scaled(c, four_diffs(values, a, i, j)))
 
 
 @numba.njit(inline="always", cache=True)
@@ -63,10 +66,21 @@ def add_numeric(acc, values, refs, coefs, count, j):
     order, four references at a time."""
     q = 0
     while q + 4 <= count:
-        add_four(acc, values, quad(refs, q), j, quad(coefs, q))
+        add_four(acc, values, quad(refs, q), (j, j, j, j), quad(coefs, q))
         q += 4
     for q in range(q, count):
         add_numeric_diffs(acc, values, refs[q], j, coefs[q])
+
+
+@numba.njit(inline="always", cache=True)
+def add_pairs(acc, values, pairs, coefs, count):
+    """acc[A] += coefs[q] |x_A(I_pairs[0, q]) - x_A(I_pairs[1, q])| for
+    q < count, a multiple of four, in order, four pairs at a time: the
+    terms of several instances' neighbourhoods in one pass, with no
+    padding of each instance's references to whole quads."""
+    for q in range(0, count, 4):
+        add_four(acc, values, quad(pairs[0], q), quad(pairs[1], q),
+                 quad(coefs, q))
 
 
 @numba.njit(inline="always", cache=True)
@@ -75,7 +89,7 @@ def add_stir_four(sums, values, i, j, c, row):
     weights, diffs, squares = sums[0], sums[row], sums[row + 1]
     w = (abs(c[0]), abs(c[1]), abs(c[2]), abs(c[3]))
     for a in range(sums.shape[1]):
-        d = four_diffs(values, a, i, values[a, j])
+        d = four_diffs(values, a, i, (j, j, j, j))
         add_sum(weights, a, scaled(c, d))
         wd = scaled(w, d)
         add_sum(diffs, a, wd)
