@@ -251,10 +251,11 @@ def prepare(progress_callback=None, on_status=None, describe=None):
         if preparation.is_ready():
             report(progress_callback, 1.0)
             return True
-        keeper.Run(folder, lock, preparation.PARTS,
+        keeper.Run(folder, lock, preparation.foreground_order(),
                    preparation.worker_command(),
                    preparation.worker_environment(), "foreground",
-                   on_status=status).run()
+                   on_status=status,
+                   workers=preparation.foreground_workers()).run()
     except keeper.Outcome as outcome:
         if outcome.kind == "unwritable":
             raise CacheError(folder, outcome.detail) from None
