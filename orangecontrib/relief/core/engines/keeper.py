@@ -392,8 +392,9 @@ class Run:
     processor seconds), in order) into `folder`, whose lock `lock` this
     process holds, a worker per part (`worker`: the command that prepares
     a part, without the part's name), the parts started in their order:
-    the first alone (it compiles what the others share, which their
-    workers then load), then up to `workers` at once.
+    the first alone until its worker reports the kernels that the others
+    share cached (which their workers then load rather than compile), then
+    up to `workers` at once.
 
     `role` is "foreground" or "background"; a background run starts at
     the lowest priority and raises it when it falls behind
@@ -419,6 +420,7 @@ class Run:
         self.spent = {}  # processor seconds of each part's workers so far
         self.cpu_samples = []  # (wall, processor seconds of the run)
         self.running = {}  # part -> its Worker
+        self.shared = False  # whether the kernels the parts share are cached
         self.messages = queue.Queue()  # the running workers' reports
         self.kernel = self.error = None
         self.last_step = self.start
@@ -542,8 +544,9 @@ class Run:
                 self.stop_worker(name)
 
     def run_parts(self):
-        """Run every part not done in a worker, the first alone, then up
-        to :attr:`workers` at once; a part that fails runs once more, and
+        """Run every part not done in a worker, the first alone until the
+        kernels the parts share are cached, then up to :attr:`workers` at
+        once; a part that fails runs once more, and
         the running parts start again where the priority is raised
         meanwhile."""
         if self.level is not None:
@@ -552,10 +555,13 @@ class Run:
         waiting = [name for name, _ in self.parts if name not in self.done]
         failed = set()
         while waiting or self.running:
-            at_once = self.workers if self.parts[0][0] in self.done else 1
+            at_once = self.workers if (
+                self.shared or self.parts[0][0] in self.done) else 1
             while waiting and len(self.running) < at_once:
                 self.start_worker(waiting.pop(0))
             name, result = self.follow()
+            if result == "shared":  # more workers may start
+                continue
             if result == "raised":
                 again = [part for part, _ in self.parts
                          if part in self.running]
@@ -587,8 +593,9 @@ class Run:
 
     def follow(self):
         """Follow the running workers until one ends: (its part, its exit
-        status), or (None, "raised") where the priority was raised, so
-        that they start again at the new one."""
+        status); (its part, "shared") where its worker reports the
+        kernels the parts share cached; (None, "raised") where the
+        priority was raised, so that they start again at the new one."""
         self.error = None
         while True:
             try:
@@ -610,6 +617,9 @@ class Run:
                 self.cpu_samples.pop(0)
             self.kernel = message.get("kernel", self.kernel)
             self.error = message.get("error", self.error)
+            if message.get("shared"):
+                self.shared = True
+                return worker.part, "shared"
             self.check_folder()
             if self.behind():
                 self.raise_priority()
