@@ -355,6 +355,11 @@ class Worker:
                 continue
         self.messages.put((self, None))
 
+    def ask_to_end(self):
+        """Ask the worker to end (it finishes the file it writes)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+
     def stop(self):
         """End the worker: asked first (it finishes the file it writes),
         then killed."""
@@ -539,7 +544,9 @@ class Run:
             if outcome.kind != "gone":
                 self.report(str(outcome), force=True)
             raise
-        finally:
+        finally:  # all asked at once: the run ends within one wait
+            for worker in self.running.values():
+                worker.ask_to_end()
             for name in list(self.running):
                 self.stop_worker(name)
 
