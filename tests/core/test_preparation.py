@@ -119,16 +119,16 @@ def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
     # a worker served at half a core keeps up, one at a twentieth does not
     clock = Clock()
     run = served_at(folder, clock, rate, 10)
-    assert not run.behind("first")  # not before a window has passed
+    assert not run.behind()  # not before a window has passed
     clock.now += 1.0
     run.cpu_samples.append((clock.now, rate * clock.now))
-    assert run.behind("first") == behind
+    assert run.behind() == behind
     # the top priority is the last step
     run.level = len(keeper.NICE_LEVELS) - 1
-    assert not run.behind("first")
+    assert not run.behind()
     # a foreground run never steps
     assert not keeper.Run(folder, None, PARTS, [], {}, "foreground",
-                          clock=clock).behind("first")
+                          clock=clock).behind()
 
 
 @pytest.mark.parametrize("rate, said", [
@@ -138,7 +138,8 @@ def test_a_starved_preparation_gives_no_time_left(folder, rate, said):
     """At a hundredth of a processor the time left at that rate would be
     hours, though the priority is about to rise: it is not given."""
     run = served_at(folder, Clock(), rate, 20)
-    run.report("first")
+    run.running["first"] = None  # its worker, which reported so
+    run.report()
     assert (run.state["left"] is None) == (rate < keeper.STARVED)
     assert said in preparation.how_far(run.state)
 

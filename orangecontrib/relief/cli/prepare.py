@@ -57,12 +57,20 @@ class PreparationBar(ProgressBar):
         text = (f"{self.what} [{'#' * filled}{'.' * (self.width - filled)}]"
                 f" {100 * fraction:3.0f}%  ")
         if state.get("part"):
-            text += (f"{state['part']} ({state['index'] + 1}/"
+            text += (f"{state['part']} ({places(state)}/"
                      f"{state['count']}), {duration(elapsed)} elapsed, "
                      f"{preparation.time_left(state)}")
         else:
             text += f"done in {duration(elapsed)}"
         return text.ljust(78) if self.tty else text
+
+
+def places(state):
+    """The places of the running parts among all, from 1: "3", or "3-4"
+    where two run at once."""
+    first = state["index"] + 1
+    last = first + len(state.get("running") or [None]) - 1
+    return f"{first}" if last == first else f"{first}-{last}"
 
 
 def note(text):

@@ -40,7 +40,7 @@ class PreparedData:
     ----------
     search : SearchTables or None
         The diff tables in float32, for the compiled neighbour search (None
-        when prepared for the vectorised engine).
+        when prepared for the vectorised engine, or for no search).
     exact : ExactTables
         The diff tables in float64, for exact distances and the updates.
         ``exact`` holds the instances in their order, ``search`` in
@@ -117,7 +117,7 @@ def known_target_rows(X, y, discrete):
 
 @validated
 def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
-            t_eq=T_EQ, t_diff=T_DIFF, engine=COMPILED):
+            t_eq=T_EQ, t_diff=T_DIFF, engine=COMPILED, search=True):
     """Validate `X`, `y` and build the tables the search and the rules read.
 
     Parameters
@@ -135,6 +135,10 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
     engine : "compiled" or "vectorised"
         The engine that will search the neighbours (:mod:`.engines`); the
         compiled one also gets the float32 search tables.
+    search : bool
+        Whether the k nearest neighbours are searched: False leaves the
+        compiled engine's search tables out (the SURF family's rules read
+        the exact tables alone), and their kernels uncompiled.
 
     Returns
     -------
@@ -149,30 +153,36 @@ def prepare(X, y, discrete=None, *, task="classification", diff=DIFF,
     check_choice("task", task, TASKS)
     if is_compact(X):
         return whole(read(X, y, discrete, task=task, kind=kind, t_eq=t_eq,
-                          t_diff=t_diff, engine=engine))
+                          t_diff=t_diff, engine=engine), search)
     X, y, nominal, kept_rows = known_target_rows(X, y, discrete)
     groups, n_groups, priors, target = target_groups(y, task)
     return assembled(scale_columns(X, nominal), nominal, groups, n_groups,
-                     priors, target, kept_rows, kind, t_eq, t_diff, engine)
+                     priors, target, kept_rows, kind, t_eq, t_diff, engine,
+                     search)
 
 
-def whole(data):
+def whole(data, search=True):
     """The :class:`PreparedData` of :class:`.compact.data.CompactData`:
     every column scaled to float64 at once, for the variants that read
     every attribute of a pair together (the same tables as the data
-    given in float64)."""
+    given in float64; `search` as :func:`prepare` takes it)."""
     return assembled(data.scaled_columns(), data.nominal, data.groups,
                      data.n_groups, data.priors, data.target, data.kept_rows,
-                     data.kind, data.t_eq, data.t_diff, data.engine)
+                     data.kind, data.t_eq, data.t_diff, data.engine, search)
 
 
 def assembled(scaled, nominal, groups, n_groups, priors, target, kept_rows,
-              kind, t_eq, t_diff, engine):
+              kind, t_eq, t_diff, engine, search=True):
     """The :class:`PreparedData` of the scaled data (float64 (n, a), C
-    order) and the target's groups: the engine's tables built."""
+    order) and the target's groups: the engine's tables built (without
+    `search`, the RELIEF-D tables alone: :func:`prepare`)."""
     order = np.argsort(groups, kind="stable")
-    slot, relief_d, search = kernels(engine).tables(
-        scaled, nominal, groups, n_groups, kind, t_eq, t_diff, order)
+    if search:
+        slot, relief_d, search = kernels(engine).tables(
+            scaled, nominal, groups, n_groups, kind, t_eq, t_diff, order)
+    else:
+        (slot, relief_d), search = kernels(engine).missing_diff_tables(
+            scaled, nominal, groups, n_groups, kind, t_eq, t_diff), None
     exact_slot = (np.arange(len(slot), dtype=np.int32) if (slot >= 0).any()
                   else slot)
     exact = exact_tables(scaled.T, exact_slot, relief_d, nominal, groups,

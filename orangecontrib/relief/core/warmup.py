@@ -194,6 +194,15 @@ CALLS = {
 WORKLOAD = [(name, CALLS[name]) for name, _ in preparation.PARTS]
 
 
+def _shared():
+    """ReliefF once on every kind of data: the tables and the search that
+    most parts call (the first part's worker reports them cached first,
+    :func:`work`, so that ``orange-relief prepare`` starts the other
+    parts' workers beside it, which load them rather than compile them)."""
+    for X, discrete in DATA.values():
+        estimators.relieff(X, THREE, discrete, k_nearest=3)
+
+
 def prepare(progress_callback=None, on_status=None, describe=None):
     """Compile every kernel of the compiled engine (:data:`WORKLOAD`) into
     the kernel folder and mark it ready; nothing to do where it is ready.
@@ -251,10 +260,11 @@ def prepare(progress_callback=None, on_status=None, describe=None):
         if preparation.is_ready():
             report(progress_callback, 1.0)
             return True
-        keeper.Run(folder, lock, preparation.PARTS,
+        keeper.Run(folder, lock, preparation.foreground_order(),
                    preparation.worker_command(),
                    preparation.worker_environment(), "foreground",
-                   on_status=status).run()
+                   on_status=status,
+                   workers=preparation.foreground_workers()).run()
     except keeper.Outcome as outcome:
         if outcome.kind == "unwritable":
             raise CacheError(folder, outcome.detail) from None
@@ -278,8 +288,9 @@ def work(name, nice=None):
     """Prepare the part `name` of :data:`WORKLOAD` in this worker process
     (:class:`.engines.keeper.Worker`): its kernels compiled into the
     kernel folder, its reports written to stdout a line of JSON each (the
-    kernel it compiles, its processor seconds every second, an error
-    where the cache cannot be written); exit status 0 when done,
+    kernel it compiles, its processor seconds every second, the first
+    part's that the kernels most parts share are cached (:func:`_shared`),
+    an error where the cache cannot be written); exit status 0 when done,
     :data:`.engines.keeper.UNWRITABLE` when the cache could not be
     written.
 
@@ -306,6 +317,9 @@ def work(name, nice=None):
 
     event.register("numba:compile", Compiling())
     with forced(COMPILED):
+        if name == WORKLOAD[0][0]:
+            _shared()
+            reports.send(shared=True)
         CALLS[name]()
     if cache.write_failures:
         reports.send(error=cache.write_failures[0])

@@ -38,8 +38,7 @@ COMPILE_GAIN = 1.5
 def available_cores():
     """The processors a computation can count on now: those this process
     may use, less the load of the others (at least one)."""
-    cores = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-             else os.cpu_count() or 1)
+    cores = preparation.processors()
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):

@@ -4,7 +4,9 @@ background preparation runs detached (:mod:`.preparation` says when).
 
 The work is the parts of :data:`..warmup.WORKLOAD`, each with a known
 budget of processor seconds.  Each part runs in a fresh worker process
-(``python -m orangecontrib.relief.core.warmup --part NAME``), which
+(``python -m orangecontrib.relief.core.warmup --part NAME``; the
+background preparation runs one at a time, ``orange-relief prepare``
+several side by side, :class:`Run`), which
 compiles its kernels into the kernel folder and reports, a line of JSON
 at a time on its output, the kernel it compiles and its processor time.
 A worker per part keeps the memory bounded (numba keeps what it compiled
@@ -325,30 +327,38 @@ def priority_class(level):
 # -- a worker ---------------------------------------------------------------
 
 class Worker:
-    """A worker process preparing one part; its reports arrive in
-    `messages` (dicts; None when its output ends)."""
+    """A worker process preparing the part `part`; its reports arrive in
+    `messages` (shared by the workers of a run) as (worker, report):
+    dicts, None when its output ends.  `spent` is the processor time of
+    the part's earlier workers."""
 
-    def __init__(self, command, env, log, nice=None, level=None):
+    def __init__(self, part, command, env, log, messages, spent=0.0,
+                 nice=None, level=None):
         options = {}
         if level is not None and sys.platform == "win32":
             options["creationflags"] = (priority_class(level)
                                         | subprocess.CREATE_NO_WINDOW)
         elif nice is not None:
             command = [*command, "--nice", str(nice)]
+        self.part, self.spent, self.messages = part, spent, messages
         self.process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=log, env=env, **options)
-        self.messages = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self):
         for line in self.process.stdout:
             try:
-                self.messages.put(json.loads(line))
+                self.messages.put((self, json.loads(line)))
             except ValueError:
                 continue
-        self.messages.put(None)
+        self.messages.put((self, None))
+
+    def ask_to_end(self):
+        """Ask the worker to end (it finishes the file it writes)."""
+        if self.process.poll() is None:
+            self.process.terminate()
 
     def stop(self):
         """End the worker: asked first (it finishes the file it writes),
@@ -386,7 +396,10 @@ class Run:
     """The preparation of the parts of `parts` ((name, budget in
     processor seconds), in order) into `folder`, whose lock `lock` this
     process holds, a worker per part (`worker`: the command that prepares
-    a part, without the part's name).
+    a part, without the part's name), the parts started in their order:
+    the first alone until its worker reports the kernels that the others
+    share cached (which their workers then load rather than compile), then
+    up to `workers` at once.
 
     `role` is "foreground" or "background"; a background run starts at
     the lowest priority and raises it when it falls behind
@@ -395,13 +408,15 @@ class Run:
     """
 
     def __init__(self, folder, lock, parts, worker, env, role,
-                 on_status=None, deadline=None, clock=time.monotonic):
+                 on_status=None, deadline=None, clock=time.monotonic,
+                 workers=1):
         self.folder, self.lock = Path(folder), lock
         self.parts, self.worker, self.env = list(parts), list(worker), env
         self.role, self.on_status, self.clock = role, on_status, clock
         self.deadline = DEADLINE if deadline is None else deadline
         self.window = STEP * self.deadline
         self.level = 0 if role == "background" else None
+        self.workers = max(1, workers)
         self.start = clock()
         previous = read_state(folder)
         names = [name for name, _ in self.parts]
@@ -409,6 +424,9 @@ class Run:
                      if name in names]
         self.spent = {}  # processor seconds of each part's workers so far
         self.cpu_samples = []  # (wall, processor seconds of the run)
+        self.running = {}  # part -> its Worker
+        self.shared = False  # whether the kernels the parts share are cached
+        self.messages = queue.Queue()  # the running workers' reports
         self.kernel = self.error = None
         self.last_step = self.start
         self.last_written = None
@@ -425,8 +443,9 @@ class Run:
                 if budget else 1.0)
 
     def rate(self):
-        """The share of a processor the workers got over the last window
-        of seconds (1 until some are known)."""
+        """The processors the workers got over the last window of seconds
+        (a share of one, or more where several run; 1 until some are
+        known)."""
         samples = self.cpu_samples
         if (len(samples) < 2
                 or samples[-1][0] - samples[0][0] < self.window / 4):
@@ -434,43 +453,44 @@ class Run:
         (wall0, cpu0), (wall1, cpu1) = samples[0], samples[-1]
         return max(cpu1 - cpu0, 0.0) / (wall1 - wall0)
 
-    def left(self, current=None):
+    def left(self):
         """(processor seconds, wall seconds) the run still needs: the
         budgets of the parts not done, by this machine's speed, less what
-        the current part spent already; wall seconds at the recent rate."""
+        the running parts spent already; wall seconds at the recent rate."""
         speed = self.speed()
         cpu = 0.0
         for name, budget in self.parts:
             if name in self.done:
                 continue
             need = budget * speed
-            if name == current:
+            if name in self.running:
                 spent = self.spent.get(name, 0.0)
                 need = max(need - spent, 0.1 * need)
             cpu += need
         return cpu, cpu / max(self.rate(), 0.01)
 
-    def fraction(self, current=None):
+    def fraction(self):
         """The share of the budgets done."""
         total = sum(budget for _, budget in self.parts)
-        cpu, _ = self.left(current)
+        cpu, _ = self.left()
         return min(1.0, max(0.0, 1.0 - cpu / (total * self.speed())))
 
     # reporting ----------------------------------------------------------------
 
-    def report(self, current, outcome=None, force=False):
+    def report(self, outcome=None, force=False):
+        """The state now: the running parts (``part``, their names joined;
+        ``index``, the parts done before them), how far, how long still."""
         now, rate = self.clock(), self.rate()
-        cpu, wall = self.left(current)
-        index = ([name for name, _ in self.parts].index(current)
-                 if current else len(self.parts))
+        cpu, wall = self.left()
+        running = [name for name, _ in self.parts if name in self.running]
         self.state = {
             "pid": os.getpid(), "role": self.role,
             "started": time.time() - (now - self.start),
-            "updated": time.time(), "part": current, "index": index,
+            "updated": time.time(), "part": ", ".join(running) or None,
+            "running": running, "index": len(self.done),
             "count": len(self.parts), "kernel": self.kernel,
             "done": self.done, "spent": self.spent,
-            "fraction": self.fraction(current),
-            "elapsed": now - self.start,
+            "fraction": self.fraction(), "elapsed": now - self.start,
             "left": 0.0 if outcome else None if rate < STARVED else wall,
             "rate": rate, "outcome": outcome,
             "nice": None if self.level is None else NICE_LEVELS[self.level]}
@@ -486,7 +506,7 @@ class Run:
 
     # escalation ---------------------------------------------------------------
 
-    def behind(self, current):
+    def behind(self):
         """Whether a background run falls behind its deadline at its recent
         rate, so that its priority should be raised a step (a window after
         the start, or after the last step, at the earliest)."""
@@ -494,7 +514,7 @@ class Run:
         if (self.level is None or self.level == len(NICE_LEVELS) - 1
                 or now - self.last_step < self.window):
             return False
-        _, wall = self.left(current)
+        _, wall = self.left()
         return now - self.start + wall > self.deadline
 
     def raise_priority(self):
@@ -507,8 +527,12 @@ class Run:
     def start_worker(self, name):
         nice = None if self.level is None else NICE_LEVELS[self.level]
         with open(self.folder / LOG, "ab") as log:
-            return Worker([*self.worker, name], self.env, log, nice,
-                          self.level)
+            self.running[name] = Worker(
+                name, [*self.worker, name], self.env, log, self.messages,
+                self.spent.get(name, 0.0), nice, self.level)
+
+    def stop_worker(self, name):
+        self.running.pop(name).stop()
 
     def run(self):
         """Prepare every part not done; mark the folder ready.  Raises
@@ -518,63 +542,80 @@ class Run:
             self.run_parts()
         except Outcome as outcome:
             if outcome.kind != "gone":
-                self.report(self.state.get("part"), str(outcome), force=True)
+                self.report(str(outcome), force=True)
             raise
+        finally:  # all asked at once: the run ends within one wait
+            for worker in self.running.values():
+                worker.ask_to_end()
+            for name in list(self.running):
+                self.stop_worker(name)
 
     def run_parts(self):
+        """Run every part not done in a worker, the first alone until the
+        kernels the parts share are cached, then up to :attr:`workers` at
+        once; a part that fails runs once more, and
+        the running parts start again where the priority is raised
+        meanwhile."""
         if self.level is not None:
             set_group_nice(NICE_LEVELS[self.level])
         remove_stale_temporaries(self.folder)
-        for name, _ in self.parts:
-            if name not in self.done:
-                self.run_part(name)
+        waiting = [name for name, _ in self.parts if name not in self.done]
+        failed = set()
+        while waiting or self.running:
+            at_once = self.workers if (
+                self.shared or self.parts[0][0] in self.done) else 1
+            while waiting and len(self.running) < at_once:
+                self.start_worker(waiting.pop(0))
+            name, result = self.follow()
+            if result == "shared":  # more workers may start
+                continue
+            if result == "raised":
+                again = [part for part, _ in self.parts
+                         if part in self.running]
+                for part in again:
+                    self.stop_worker(part)
+                waiting[:0] = again
+                continue
+            self.stop_worker(name)
+            if result == 0:
                 self.done.append(name)
+                continue
+            if result == UNWRITABLE:
+                raise Outcome("unwritable", self.error or "cannot write")
+            if name in failed:
+                raise Outcome("failed", f"the part {name} failed (exit "
+                                        f"status {result}; see {LOG})")
+            failed.add(name)
+            waiting.insert(0, name)
         self.kernel = None
         self.check_folder()
         remove_stale_temporaries(self.folder)
         mark_ready(self.folder, f"prepared in {self.clock() - self.start:.0f}"
                                 f" s ({self.role})")
-        self.report(None, "ready", force=True)
+        self.report("ready", force=True)
 
     def check_folder(self):
         if self.lock.gone() or not self.folder.is_dir():
             raise Outcome("gone", f"{self.folder} was deleted")
 
-    def run_part(self, name):
-        """Run part `name` in a worker until it is done, again if it
-        fails once or the priority is raised meanwhile."""
-        failures = 0
-        while True:
-            worker = self.start_worker(name)
-            try:
-                result = self.follow(worker, name)
-            finally:
-                worker.stop()
-            if result == 0:
-                return
-            if result == "raised":
-                continue
-            if result == UNWRITABLE:
-                raise Outcome("unwritable", self.error or "cannot write")
-            failures += 1
-            if failures == 2:
-                raise Outcome("failed", f"the part {name} failed (exit "
-                                        f"status {result}; see {LOG})")
-
-    def follow(self, worker, name):
-        """Follow `worker` on part `name`: its exit status, or "raised"
-        where it was stopped to start again at a higher priority."""
+    def follow(self):
+        """Follow the running workers until one ends: (its part, its exit
+        status); (its part, "shared") where its worker reports the
+        kernels the parts share cached; (None, "raised") where the
+        priority was raised, so that they start again at the new one."""
         self.error = None
-        base = self.spent.get(name, 0.0)
         while True:
             try:
-                message = worker.messages.get(timeout=0.5)
+                worker, message = self.messages.get(timeout=0.5)
             except queue.Empty:
-                message = {}
+                worker, message = None, {}
+            if worker is not None and self.running.get(worker.part) is not \
+                    worker:
+                continue  # a report of a worker stopped already
             if message is None:  # its output ended: it ends
-                return worker.process.wait()
+                return worker.part, worker.process.wait()
             if "cpu" in message:
-                self.spent[name] = base + message["cpu"]
+                self.spent[worker.part] = worker.spent + message["cpu"]
             # a sample every turn, reported or not: a starved worker that
             # says nothing shows as a rate of 0
             now = self.clock()
@@ -583,11 +624,14 @@ class Run:
                 self.cpu_samples.pop(0)
             self.kernel = message.get("kernel", self.kernel)
             self.error = message.get("error", self.error)
+            if message.get("shared"):
+                self.shared = True
+                return worker.part, "shared"
             self.check_folder()
-            if self.behind(name):
+            if self.behind():
                 self.raise_priority()
-                return "raised"
-            self.report(name)
+                return None, "raised"
+            self.report()
 
 
 def take_over(folder, wait=HANDOVER):
@@ -668,7 +712,7 @@ def main(argv=None):
         outcome = error.kind
     except KeyboardInterrupt:  # asked to hand over
         if not lock.gone():
-            run.report(run.state.get("part"), "handed over", force=True)
+            run.report("handed over", force=True)
     finally:
         lock.release()
     return 0 if outcome in (None, "gone") else 1

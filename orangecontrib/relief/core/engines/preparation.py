@@ -10,8 +10,9 @@ which runs every kernel once on small data of every kind (:mod:`..warmup`,
 part by part in worker processes, :mod:`.keeper`) and then marks the
 kernel folder ready, with a manifest of what it wrote; later calls, in
 this process too, take the compiled engine.  ``orange-relief prepare``
-does the same in the foreground, with a progress bar, taking the work
-over from a background preparation that runs.
+does the same in the foreground, with a progress bar, several parts side
+by side (:func:`foreground_workers`), taking the work over from a
+background preparation that runs.
 
 The background preparation
 
@@ -63,6 +64,14 @@ COMPACT = "narrow, sparse and streamed columns"
 PARTS = ((RELIEFF, 52.0), (RRELIEFF, 8.0), (SURF, 35.0), (NPDR, 22.0),
          (DOUBLE, 8.0), (CLASS_DEPENDENT, 16.0), (KNN, 4.0), (RFSM, 4.0),
          (STREAMING, 4.0), (COMPACT, 60.0))
+#: the workers ``orange-relief prepare`` runs at once for each processor
+#: it may use, and at most: numba compiles a part on one thread, and
+#: Linux shares a processor equally among the threads that want it, so
+#: that w workers beside b busy programs get w / (w + b) of the
+#: processors (three for each processor keep three quarters of an idle
+#: machine's beside a busy program on each); each worker holds what it
+#: compiled, 150-250 MB, until its part is done
+WORKERS_PER_PROCESSOR, MOST_WORKERS = 3, 6
 #: the root of the package's import path (the workers import it from
 #: there, whatever the folder they start in)
 ROOT = Path(__file__).resolve().parents[4]
@@ -77,6 +86,27 @@ class CacheWarning(RuntimeWarning):
     """The compiled engine's cache is damaged or cannot be written; the
     computation goes on (on the vectorised engine, or compiling in the
     process)."""
+
+
+def foreground_workers():
+    """How many workers ``orange-relief prepare`` runs at once
+    (:data:`WORKERS_PER_PROCESSOR`, :data:`MOST_WORKERS`)."""
+    return min(MOST_WORKERS, WORKERS_PER_PROCESSOR * processors(),
+               len(PARTS))
+
+
+def processors():
+    """The processors this process may use."""
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1)
+
+
+def foreground_order():
+    """The parts in the order ``orange-relief prepare`` starts them: the
+    first (ReliefF's: the tables and the search that most others call,
+    which its workers then load rather than compile each), then the
+    longest first, so that no long part is left alone at the end."""
+    return [PARTS[0], *sorted(PARTS[1:], key=lambda part: -part[1])]
 
 
 def budget():

@@ -32,8 +32,8 @@ WEIGHTINGS = ("exp_rank", "equal")
 
 
 def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
-             t_eq, t_diff, client=None, compact=False,
-             parts=()) -> "tuple[PreparedData | CompactData, np.ndarray, Engine]":
+             t_eq, t_diff, client=None, compact=False, parts=(),
+             search=True) -> "tuple[PreparedData | CompactData, np.ndarray, Engine]":
     """The data prepared for the engine that suits its size (the compiled
     one for a Dask `client`), its references (:func:`reference_instances`)
     and the engine's kernels (:func:`..engines.kernels`); `parts` are the
@@ -45,14 +45,16 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
     variants whose search and rule read it: :func:`neighbours_of` and
     :func:`..compact.rules.by_columns`), and with ``compact="always"`` any
     data (TuRF's, whose rounds take columns of it); otherwise such data
-    are scaled to float64 tables as a whole (:func:`..prepare.prepare`).
+    are scaled to float64 tables as a whole (:func:`..prepare.prepare`);
+    without `search`, which the variants whose rules read no neighbour
+    lists give (the SURF family), with no search tables.
     The options are the caller's, checked (:func:`..validation.validated`)."""
     compact = compact == "always" or compact and is_compact(X)
     if compact:  # kernels of the compact search and rules as well
         parts = tuple(parts) + (preparation.COMPACT,)
     kept = KEPT.get()
     key = (id(X), id(y), id(discrete), task, diff, t_eq, t_diff, compact,
-           tuple(parts), client is None)
+           tuple(parts), client is None, search)
     if kept is not None and key in kept and all(
             a is b for a, b in zip(kept[key][0], (X, y, discrete))):
         data, chosen = kept[key][1]
@@ -66,7 +68,8 @@ def prepared(X, y, discrete, n_iterations, random_state, *, task, diff,
                         engine=chosen)
         else:
             data = prepare.unchecked(X, y, discrete, task=task, diff=diff,
-                                     t_eq=t_eq, t_diff=t_diff, engine=chosen)
+                                     t_eq=t_eq, t_diff=t_diff, engine=chosen,
+                                     search=search)
         if kept is not None:
             kept[key] = (X, y, discrete), (data, chosen)
     refs = reference_instances.unchecked(data.n_instances, n_iterations,

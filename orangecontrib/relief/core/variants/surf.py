@@ -96,7 +96,7 @@ def neighbourhood_sums(X, y, discrete=None, *, method="multisurf",
         X, y, discrete, n_iterations, random_state, task=task, diff=diff,
         t_eq=t_eq, t_diff=t_diff,
         compact=True if distance_weights is None else "always",
-        parts=(preparation.SURF,))
+        parts=(preparation.SURF,), search=False)
     weights = distance_weights if distance_weights is None else (
         check_distance_weights(distance_weights, data.n_attributes))
     return sums_of(data, refs, kernels, kind, task, stir, progress_callback,

@@ -140,7 +140,7 @@ def swrf_sums(X, y, discrete=None, *, method, task="classification",
     data, refs, kernels = prepared(X, y, discrete, n_iterations,
                                    random_state, task=task, diff=diff,
                                    t_eq=t_eq, t_diff=t_diff, compact=True,
-                                   parts=(preparation.SURF,))
+                                   parts=(preparation.SURF,), search=False)
     scikit_rebate = convention == "scikit-rebate"
     sums, scalars = rule_sums(data, refs, kernels, (local, far, ddof),
                               task, stir, progress_callback, band=band,
