@@ -12,21 +12,27 @@ README.md's section "Writing the documentation" states the conventions:
   ``...`` stands for lines left out, and a line ending in ``...`` for a
   line that begins with what precedes it.
 
-Each example runs in a fresh process in an empty directory of its own, as
-a reader who pastes it into a file (``python example.py``) or a shell
-would run it: ``python`` and ``orange-relief`` are the interpreter running
-the tests and the add-on installed in it.
+Each example runs in a process of its own in an empty directory of its
+own, as a reader who pastes it into a file (``python example.py``) or a
+shell would run it: ``python`` and ``orange-relief`` are the interpreter
+running the tests and the add-on installed in it, each program forked
+from an interpreter that imported the add-on once
+(tests/warm_interpreter.py).
 """
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.waiting import HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parent.parent
+WARM_INTERPRETER = str(Path(__file__).with_name("warm_interpreter.py"))
 #: the languages a fenced block may name: run as a script, run in a
 #: shell, not run
 PYTHON, SHELL, TEXT = "python", "sh", "text"
@@ -92,33 +98,52 @@ def all_blocks():
     return [block for page in pages() for block in blocks(page)]
 
 
-def environment(directory):
-    """The environment of an example: `python` and `orange-relief` of the
-    interpreter that runs the tests first on PATH, plots to files, Qt
-    without a screen."""
-    bin_dir = Path(directory) / ".bin"
-    bin_dir.mkdir(exist_ok=True)
-    for name, command in (("python", f'"{sys.executable}"'),
-                          ("orange-relief",
-                           f'"{sys.executable}" -m orangecontrib.relief')):
-        shim = bin_dir / name
-        shim.write_text(f'#!/bin/sh\nexec {command} "$@"\n')
+@contextmanager
+def commands(folder):
+    """The environment of the examples while the context lasts: `python`
+    and `orange-relief` of the interpreter that runs the tests first on
+    PATH (in `folder`), plots to files, Qt without a screen.  The two
+    commands hand their programs to a warm interpreter
+    (tests/warm_interpreter.py), which imported the add-on once and forks
+    each program a process of its own."""
+    folder = Path(folder)
+    socket_path = folder / "warm.socket"
+    for name in ("python", "orange-relief"):
+        shim = folder / name
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -I -S '
+                        f'"{WARM_INTERPRETER}" "{socket_path}" {name} "$@"\n')
         shim.chmod(0o755)
-    return dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-                MPLBACKEND="Agg", QT_QPA_PLATFORM="offscreen")
+    environment = dict(os.environ, MPLBACKEND="Agg",
+                       QT_QPA_PLATFORM="offscreen",
+                       PATH=f"{folder}{os.pathsep}{os.environ['PATH']}")
+    server = subprocess.Popen(
+        [sys.executable, WARM_INTERPRETER, "serve", str(socket_path)],
+        cwd=folder, env=environment, stdin=subprocess.DEVNULL,
+        start_new_session=True)
+    try:
+        waited = 0.0  # until it serves (or ended: each command then starts
+        while not socket_path.exists() and server.poll() is None:  # Python)
+            time.sleep(0.1)
+            waited += 0.1
+            assert waited < HANG_GUARD_S, "the warm interpreter hangs"
+        yield environment
+    finally:  # the interpreter and any program a timeout left behind
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
 
 
-def run(code, language, directory):
-    """Run `code` (python or sh) as a file in `directory`; the completed
-    process, its output captured as text."""
+def run(code, language, directory, environment):
+    """Run `code` (python or sh) as a file in `directory` with the
+    `environment` of :func:`commands`; the completed process, its output
+    captured as text."""
     directory = Path(directory)
     if language == PYTHON:
         (directory / "example.py").write_text(code, encoding="utf-8")
-        command = [sys.executable, "example.py"]
+        command = ["python", "example.py"]
     else:
         (directory / "example.sh").write_text(code, encoding="utf-8")
         command = ["bash", "-e", "-o", "pipefail", "example.sh"]
-    return subprocess.run(command, cwd=directory, env=environment(directory),
+    return subprocess.run(command, cwd=directory, env=environment,
                           capture_output=True, text=True, timeout=HANG_GUARD_S,
                           check=False)
 

@@ -2,8 +2,8 @@
 its links resolve, its help builds.
 
 Every ``python`` and ``sh`` block of README.md and doc/ runs on its own in
-a fresh process and an empty directory (tests/markdown_blocks.py); README's
-section "Writing the documentation" gives the conventions."""
+a process and an empty directory of its own (tests/markdown_blocks.py);
+README's section "Writing the documentation" gives the conventions."""
 import importlib.util
 import re
 import sys
@@ -13,7 +13,7 @@ import pytest
 from orangecanvas.help.provider import HtmlIndexProvider
 
 from tests.markdown_blocks import (LANGUAGES, PYTHON, SHELL, TEXT, all_blocks,
-                              pages, run, shown_lines_missing)
+                                   commands, pages, run, shown_lines_missing)
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKDOWN_PAGES = pages()
@@ -40,6 +40,13 @@ SPEED_CLAIM = re.compile(
     r"|" + _NUMBER + r"%\s+(?:faster|slower|longer|shorter)\b"
     r"|\b(?:about|in|takes?|took)\s+(?:a|an|one|two|three|four|five|ten|"
     r"twenty)\s+(?:seconds?|minutes?|hours?)\b", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def environment(tmp_path_factory):
+    """The examples' environment (tests/markdown_blocks.py: commands)."""
+    with commands(tmp_path_factory.mktemp("commands")) as environment:
+        yield environment
 
 
 def load_script(path, name):
@@ -79,10 +86,10 @@ def test_the_pages_with_examples_and_few_skipped():
 
 
 @pytest.mark.parametrize("block", EXAMPLES, ids=lambda block: block.name)
-def test_example_runs(block, tmp_path):
+def test_example_runs(block, tmp_path, environment):
     if block.skip:
         pytest.skip(f"{block.name}: {block.skip}")
-    done = run(block.code, block.language, tmp_path)
+    done = run(block.code, block.language, tmp_path, environment)
     assert done.returncode == 0, (
         f"{block.name} ended with status {done.returncode}:\n"
         f"{block.code}\n--- stdout:\n{done.stdout}\n--- stderr:\n"
@@ -96,8 +103,8 @@ def test_example_runs(block, tmp_path):
 @pytest.mark.parametrize("block", [
     block for block in SHOWN_OUTPUTS
     if block not in SHOWN_BY_EXAMPLE.values()], ids=lambda block: block.name)
-def test_shown_output_is_printed(block, tmp_path):
-    done = run(block.output_of, SHELL, tmp_path)
+def test_shown_output_is_printed(block, tmp_path, environment):
+    done = run(block.output_of, SHELL, tmp_path, environment)
     assert done.returncode == 0, done.stderr
     assert_shows(block, done)
 
@@ -111,11 +118,19 @@ def assert_shows(block, done):
         f"{done.stdout}")
 
 
-def test_a_broken_example_fails(tmp_path):
-    done = run("import numpy as np\nprint(np.argsort(weights))\n", PYTHON,
-               tmp_path)  # a name an earlier block would have defined
+def test_a_broken_example_fails(tmp_path, environment):
+    """An example that uses what an earlier one defined (a name, or
+    anything set on a module it imported) fails as it would alone."""
+    earlier = run("import numpy as np\nweights = np.ones(3)\n"
+                  "np.weights = weights\nprint(weights)\n", PYTHON,
+                  tmp_path, environment)
+    assert earlier.returncode == 0, earlier.stderr
+    done = run("import numpy as np\n"
+               "print(np.argsort(getattr(np, 'weights', weights)))\n",
+               PYTHON, tmp_path, environment)
     assert done.returncode != 0 and "NameError" in done.stderr
-    done = run("orange-relief rank no-such-data\n", SHELL, tmp_path)
+    done = run("orange-relief rank no-such-data\n", SHELL, tmp_path,
+               environment)
     assert done.returncode != 0
 
 
@@ -187,13 +202,6 @@ def test_experiment_page_shows_both_figures():
             "images/accumulated_separability.png"} <= set(images)
     for image in images:
         assert (ROOT / "doc" / image).read_bytes()[:4] == b"\x89PNG"
-
-
-@pytest.mark.parametrize("page", MARKDOWN_PAGES)
-def test_local_links_exist(page):
-    source = ROOT / page
-    for target, _ in LOCAL_LINK.findall(source.read_text(encoding="utf-8")):
-        assert (source.parent / target).exists(), f"{page}: {target}"
 
 
 def test_readme_commands_are_the_ci_commands():
@@ -277,8 +285,13 @@ def resolves(path):
 
 
 @pytest.mark.parametrize("page", MARKDOWN_PAGES)
-def test_named_modules_and_files_exist(page):
-    text = (ROOT / page).read_text(encoding="utf-8")
+def test_what_a_page_names_exists(page):
+    """Its local links, the modules (or names in them) it gives by their
+    dotted path and the core's files it names."""
+    source = ROOT / page
+    text = source.read_text(encoding="utf-8")
+    for target, _ in LOCAL_LINK.findall(text):
+        assert (source.parent / target).exists(), f"{page}: {target}"
     package = ROOT / "orangecontrib" / "relief"
     defined = set(re.findall(r"^(?:class|def) (\w+)", text, re.MULTILINE))
     assert [path for path in NAMED_MODULE.findall(text) if not resolves(path)

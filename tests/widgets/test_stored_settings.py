@@ -3,7 +3,10 @@ settings outside their controls' ranges are brought into them, and
 values that are not numbers (NaN, None, text) take the setting's default.
 
 The table: every widget x every setting it stores (bar Orange's own window
-geometry and learner name) x each bad value."""
+geometry and learner name) x each bad value; a widget opens with one bad
+value in all its settings at once (one at a time where it computes as it
+opens)."""
+import copy
 import math
 
 import numpy as np
@@ -27,6 +30,10 @@ from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
 WIDGETS = (OWClassDependentKNN, OWConsensus, OWReliefGenerator,
            OWInteractions, OWRelief, OWRFSM, OWSelectionCurve, OWSeparability,
            OWReliefSteps)
+#: widgets that compute as they open: each bad value in one setting at a
+#: time (in all of the generator's at once, every size at its top end would
+#: make a table of 100000 x 2000)
+ONE_AT_A_TIME = (OWReliefGenerator,)
 #: Orange's own settings of every widget, which the add-on does not check
 ORANGES_OWN = ("savedWidgetGeometry", "learner_name")
 #: stored values that are not numbers: every setting takes its default
@@ -65,27 +72,40 @@ def control_range(widget, name):
 
 class TestStoredSettings(WidgetTest):
     def check_every_setting(self, widget_class):
-        """Create `widget_class` with each bad value in each of its stored
-        settings; each opens with a value of the setting's type, its
-        default or within its control's range."""
+        """Create `widget_class` with each bad value in its stored settings
+        (all at once: the widget brings back each on its own; one at a
+        time where it computes as it opens, :data:`ONE_AT_A_TIME`); each
+        opens with a value of the setting's type, its default or within
+        its control's range."""
+        defaults = stored_settings(widget_class)
+        groups = [[name] for name in defaults] \
+            if widget_class in ONE_AT_A_TIME else [list(defaults)]
         cases = 0
-        for name, default in stored_settings(widget_class).items():
-            for label, value in (NOT_NUMBERS | BEYOND).items():
-                with self.subTest(setting=name, value=label):
-                    cases += 1
-                    widget = self.create_widget(
-                        widget_class, stored_settings={name: value})
-                    got = getattr(widget, name)
-                    self.assertIs(type(got), type(default))
-                    if isinstance(default, list):  # the known ones kept
-                        self.assertLessEqual(set(got), set(default))
-                    elif isinstance(default, bool):  # a check box's
-                        self.assertEqual(got, value is True or default)
-                    elif label in NOT_NUMBERS or not is_number(default):
-                        self.assertEqual(got, default)
-                    else:
-                        self.assert_within_control(widget, name, got)
+        for label, value in (NOT_NUMBERS | BEYOND).items():
+            for group in groups:
+                with self.subTest(widget=widget_class.name, value=label,
+                                  settings=group):
+                    widget = self.create_widget(widget_class, stored_settings={
+                        name: copy.deepcopy(value) for name in group})
+                    for name in group:
+                        cases += 1
+                        self.assert_brought_back(widget, name, defaults[name],
+                                                 label, value)
         return cases
+
+    def assert_brought_back(self, widget, name, default, label, value):
+        """Setting `name` (`default`), stored as `value` (`label`), holds
+        a value of its type: its default or within its control's range."""
+        got = getattr(widget, name)
+        self.assertIs(type(got), type(default))
+        if isinstance(default, list):  # the known ones kept
+            self.assertLessEqual(set(got), set(default))
+        elif isinstance(default, bool):  # a check box's
+            self.assertEqual(got, value is True or default)
+        elif label in NOT_NUMBERS or not is_number(default):
+            self.assertEqual(got, default)
+        else:
+            self.assert_within_control(widget, name, got)
 
     def assert_within_control(self, widget, name, value):
         """`value` is finite and at an end of its control's range."""
