@@ -289,6 +289,8 @@ def work(name, nice=None):
     """
     from numba.core import event
 
+    from .engines.compiled.threads import every_call_parallel
+
     if nice is not None:
         keeper.set_nice(nice)
     termination.install()
@@ -305,8 +307,10 @@ def work(name, nice=None):
             pass
 
     event.register("numba:compile", Compiling())
-    with forced(COMPILED):
+    with forced(COMPILED):  # the serial and the parallel forms
         CALLS[name]()
+        with every_call_parallel():
+            CALLS[name]()
     if cache.write_failures:
         reports.send(error=cache.write_failures[0])
         return keeper.UNWRITABLE
