@@ -19,12 +19,15 @@ import numba
 #: the terms (a diff of one attribute on one pair, or what costs about
 #: as much) from which a call of a kernel of the search and the rules
 #: runs on the thread pool; below them it runs in one thread.  Measured
-#: with ReliefF (every instance a reference, k = 10) on 1000 x 50,
-#: 2000 x 100 and 5000 x 100 on a 2-core AMD EPYC shared with other
-#: work (load average 8): one thread took 0.46x, 0.87x and 0.48x the
-#: wall time and 0.39x, 0.63x and 0.55x the processor time of the
-#: thread pool; a round of the search of all pairs on 2000 x 100 holds
-#: 26 million terms, one on 5000 x 100 65 million, which keep the pool
+#: with ReliefF (k = 10, every instance a reference) on a 2-core AMD
+#: EPYC shared with other work (load average 13), twenty calls of each
+#: form: every kernel in one thread took 0.45x (1000 x 50) and 0.74x
+#: (2000 x 100) the least wall time, and 0.38x and 0.58x the median
+#: processor time, of every kernel on the pool (5000 x 100 with as many
+#: references drawn, load average 8: 0.48x and 0.55x).  Every step of ReliefF on
+#: 2000 x 100 lies below it (a round of its search of all pairs holds
+#: 26 million terms); the search from 5000 x 100 on (65 million a round)
+#: keeps the pool, whose second processor pays where it is idle.
 PARALLEL_WORK = 2 ** 25
 
 
