@@ -33,7 +33,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def dispatchers():
-    """{name: dispatcher} of every numba dispatcher of KERNELS' modules."""
+    """{name: dispatcher} of every numba dispatcher of KERNELS' modules,
+    those of a kernel's serial and parallel forms (a tuple of two) by
+    the tuple's name and their place in it."""
     import importlib
     import pkgutil
 
@@ -43,8 +45,11 @@ def dispatchers():
     found = {}
     for info in pkgutil.walk_packages(package.__path__, KERNELS + "."):
         for name, value in vars(importlib.import_module(info.name)).items():
-            if isinstance(value, CPUDispatcher):
-                found[f"{info.name}.{name}"] = value
+            forms = value if isinstance(value, tuple) else (value,)
+            for place, form in enumerate(forms):
+                if isinstance(form, CPUDispatcher):
+                    found[f"{info.name}.{name}"
+                          + (f"[{place}]" if forms is value else "")] = form
     return found
 
 

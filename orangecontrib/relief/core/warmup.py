@@ -190,8 +190,24 @@ CALLS = {
     "streaming": lambda: _each_kind(_streaming),
     "narrow, sparse and streamed columns": _compact,
 }
-#: (what it compiles, the call), in the order of a first use
-WORKLOAD = [(name, CALLS[name]) for name, _ in preparation.PARTS]
+
+
+def in_both_forms(call):
+    """`call` run twice: as it is, its small calls taking the kernels'
+    serial form, then with every kernel in its parallel form, which
+    larger calls take (:mod:`.engines.compiled.threads`)."""
+    def both():
+        from .engines.compiled.threads import every_call_parallel
+        call()
+        with every_call_parallel():
+            call()
+    return both
+
+
+#: (what it compiles, the call in both forms of the kernels), in the
+#: order of a first use
+WORKLOAD = [(name, in_both_forms(CALLS[name]))
+            for name, _ in preparation.PARTS]
 
 
 def _shared():
@@ -318,9 +334,9 @@ def work(name, nice=None):
     event.register("numba:compile", Compiling())
     with forced(COMPILED):
         if name == WORKLOAD[0][0]:
-            _shared()
+            in_both_forms(_shared)()
             reports.send(shared=True)
-        CALLS[name]()
+        dict(WORKLOAD)[name]()
     if cache.write_failures:
         reports.send(error=cache.write_failures[0])
         return keeper.UNWRITABLE

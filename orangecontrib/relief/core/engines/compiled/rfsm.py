@@ -2,13 +2,12 @@
 the diff of every attribute on every (reference, neighbour) pair, and
 W_S of sets grown or shrunk by one attribute from the running max / min
 of the current set (see :mod:`.rfsm`)."""
-import types
-
 import numba
 import numpy as np
 from numba import prange
 
 from .diffs import attribute_diff, for_kernels
+from .threads import by_work, serial_and_parallel
 
 
 def pair_diffs(tables, first, second, attributes):
@@ -55,30 +54,6 @@ def forward_value(row, top, bottom, coef_max, coef_min):
 PARALLEL_WORK = 2_000_000
 
 
-def serial_and_parallel(loops):
-    """Two kernels of the Python function `loops`, whose loops are pranges:
-    one that runs them in one thread (a prange compiled without
-    ``parallel`` is a range) and one that runs them on the thread pool.
-    Each has a name of its own, so that numba caches each apart."""
-    kernels = []
-    for parallel in (False, True):
-        copy = types.FunctionType(loops.__code__, loops.__globals__,
-                                  loops.__name__, loops.__defaults__,
-                                  loops.__closure__)
-        copy.__qualname__ = (f"{loops.__qualname__}_"
-                             f"{'parallel' if parallel else 'serial'}")
-        copy.__doc__ = loops.__doc__
-        kernels.append(numba.njit(parallel=parallel, cache=True)(copy))
-    return tuple(kernels)
-
-
-def by_work(kernels, work):
-    """The kernel of `kernels` (:func:`serial_and_parallel`) for `work`
-    (candidate, pair) terms: the thread pool's from PARALLEL_WORK on."""
-    serial, parallel = kernels
-    return parallel if work >= PARALLEL_WORK else serial
-
-
 def forward_values(diffs, top, bottom, coef_max, coef_min, candidates):
     """W(S + {A}) for each candidate A."""
     out = np.empty(len(candidates))
@@ -93,7 +68,8 @@ FORWARD = serial_and_parallel(forward_values)
 
 def forward_kernel(diffs, top, bottom, coef_max, coef_min, candidates):
     """W(S + {A}) for each candidate A, given S's running max and min."""
-    kernel = by_work(FORWARD, len(candidates) * diffs.shape[1])
+    kernel = by_work(FORWARD, len(candidates) * diffs.shape[1],
+                     PARALLEL_WORK)
     return kernel(diffs, top, bottom, coef_max, coef_min, candidates)
 
 
@@ -153,6 +129,6 @@ BACKWARD = serial_and_parallel(backward_values)
 
 def backward_kernel(diffs, subset, coef_max, coef_min):
     """W(S - {A}) for each A = subset[t]."""
-    kernel = by_work(BACKWARD, len(subset) * diffs.shape[1])
+    kernel = by_work(BACKWARD, len(subset) * diffs.shape[1], PARALLEL_WORK)
     return kernel(diffs, subset, coef_max, coef_min,
                   *_extremes_arrays(diffs.shape[1]))

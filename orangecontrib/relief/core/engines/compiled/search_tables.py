@@ -8,15 +8,15 @@ from numba import prange
 
 from .diffs import as_dtype_of, known_diff
 from .missing import missing_diff_tables
+from .threads import by_work, serial_and_parallel
 from ...tables import SearchTables
 
 
 LAYOUT_BLOCK = 64  # instances a thread lays out at a time
 
 
-@numba.njit(parallel=True, cache=True)
-def _lay_out(scaled, order, slot, relief_d, values, known, row32):
-    """The search tables in one parallel pass over the scaled data:
+def lay_out(scaled, order, slot, relief_d, values, known, row32):
+    """The search tables in one pass over the scaled data:
     instance order[p] at position p, values[a, p] (a missing value
     stored as 0), known[slot[a], p], row32[slot[a], g, p] (`relief_d`
     transposed, as :func:`.diffs.for_kernels`)."""
@@ -32,6 +32,9 @@ def _lay_out(scaled, order, slot, relief_d, values, known, row32):
                     known[s, p] = not gap
                     for g in range(relief_d.shape[1]):
                         row32[s, g, p] = relief_d[i, g, a]
+
+
+LAY_OUT = serial_and_parallel(lay_out)
 
 
 @numba.njit(cache=True)
@@ -91,14 +94,15 @@ def search_tables(scaled, nominal, groups, slot, relief_d, kind, t_eq,
                   t_diff, order):
     """The search tables (float32, instances in `order`, an attribute's
     values together: the search runs along instances), from one pass of
-    _lay_out and, with missing values, the RELIEF-D corrections.
+    :func:`lay_out` and, with missing values, the RELIEF-D corrections.
     """
     n, n_attrs = scaled.shape
     n_slots, n_groups = slot.max() + 1, relief_d.shape[1]
     values = np.empty((n_attrs, n), np.float32)
     known = np.empty((n_slots, n), np.float32)
     row32 = np.empty((n_slots, n_groups, n), np.float32)
-    _lay_out(scaled, order, slot, relief_d.T, values, known, row32)
+    by_work(LAY_OUT, n * n_attrs)(scaled, order, slot, relief_d.T, values,
+                                  known, row32)
     gaps, gap_start = _gap_lists(known, np.flatnonzero(slot >= 0))
     search = SearchTables(
         values=values, known=known, slot=slot, row_correction=row32,

@@ -13,6 +13,7 @@ from numba import prange
 from ....progress import report, step_bounds
 from .block import BLOCK, ROWS, add_column_corrections, block_rows
 from .distances import add_gaps, column_sums, distance_rows, run_end
+from ..threads import by_work, serial_and_parallel
 from .topk import (INF_BITS, candidate_key, empty_keys, insert_key, key_bits,
                    order_bits)
 
@@ -45,7 +46,6 @@ def offer_tracked(keys, kth, slot, i, g, key):
     kth[g, i] = key_bits(keys[row, keys.shape[1] - 1])
 
 
-@numba.njit(parallel=True, cache=True)
 def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
     """Offer every pair (i < j) of the given tiles to both top-k lists.
 
@@ -97,6 +97,9 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
             for r in range(count):
                 offer_row(bits, r, rows[r], max(jfirst, rows[r] + 1), jfirst,
                           jstop, groups, keys, kth, slot, hits)
+
+
+SEARCH_ALL_PAIRS = serial_and_parallel(search_all_pairs)
 
 
 @numba.njit(inline="always", cache=True)
@@ -174,7 +177,9 @@ def pair_lists(tables, weights, held, rounds, k, n_groups,
     for start, stop in zip(bounds[:-1], bounds[1:]):
         for r in range(start, stop):
             pairs = slice(starts[r], starts[r + 1])
-            search_all_pairs(tables, weights, tile_rows[pairs],
-                             tile_cols[pairs], keys, kth, slot)
+            kernel = by_work(SEARCH_ALL_PAIRS, (pairs.stop - pairs.start)
+                             * BLOCK * BLOCK * tables.values.shape[0])
+            kernel(tables, weights, tile_rows[pairs], tile_cols[pairs], keys,
+                   kth, slot)
         report(progress_callback, stop / n_rounds)
     return keys

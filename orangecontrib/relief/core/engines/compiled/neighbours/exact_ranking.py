@@ -28,6 +28,7 @@ from numba import prange
 from ..diffs import (any_missing, attribute_diff, every_attribute_slotted,
                      linear_diff, slotted_linear_diff)
 from ....formulas.ties import listed
+from ..threads import serial_and_parallel
 from ....tables import LINEAR, RAMP, SQUARED
 from .topk import offer
 
@@ -149,7 +150,6 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared, index,
     return count
 
 
-@numba.njit(parallel=True, cache=True)
 def rank_lists(exact, weights32, refs, candidates, cand_dist, k, delta,
                shared, index, dist, count):
     """:func:`rank_list` of every group of each reference:
@@ -162,6 +162,9 @@ def rank_lists(exact, weights32, refs, candidates, cand_dist, k, delta,
             count[r, g] = rank_list(exact, weights, refs[r], candidates[r, g],
                                     cand_dist[r, g], k, delta, shared,
                                     index[r, g], dist[r, g])
+
+
+RANK_LISTS = serial_and_parallel(rank_lists)
 
 
 @numba.njit(cache=True)

@@ -16,9 +16,10 @@ from ....neighbours import PART_ENTRIES, Neighbours, distinct, lists_of
 from ....formulas.ties import TIES
 from ....progress import report, step_bounds, wrap_callback
 from ..diffs import for_kernels
+from ..threads import by_work
 from .block import BLOCK
 from .cluster import all_pairs_on, references_on
-from .exact_ranking import float32_error_bound, rank_lists
+from .exact_ranking import RANK_LISTS, float32_error_bound
 from .references import group_size, search_references
 from .all_pairs import pair_lists, tile_rounds
 from .topk import empty_keys, unpack_keys
@@ -177,8 +178,9 @@ def _ranked(data, exact, refs, keys, k, weights32, delta, ties):
                 cand_dist.reshape(-1, shape[2]))
     index, dist = np.empty(shape, np.int64), np.empty(shape)
     count = np.empty(shape[:2], np.int64)
-    rank_lists(exact, weights32, refs, candidates, cand_dist, k, delta,
-               ties == SHARE, index, dist, count)
+    kernel = by_work(RANK_LISTS, candidates.size * weights32.shape[0])
+    kernel(exact, weights32, refs, candidates, cand_dist, k, delta,
+           ties == SHARE, index, dist, count)
     return index, dist, count
 
 

@@ -11,6 +11,7 @@ from numba.extending import overload
 from ..diffs import (any_missing, as_dtype_of, attribute_diff,
                      every_attribute_slotted, kernel_tables, known_diff,
                      linear_diff, numeric_and_known, slotted_linear_diff)
+from ..threads import by_work, serial_and_parallel
 from ....tables import LINEAR, NarrowTables
 
 UPDATE_BLOCK = 64  # references per partial sum
@@ -112,16 +113,16 @@ def relieff_rule(exact, refs, neighbours, priors):
     """ReliefF weights (Kononenko 1994): the mean of the references'
     updates, over the parts of `neighbours` (:mod:`.....neighbours`)."""
     tables = kernel_tables(exact)
-    m = len(refs)
-    partial = np.zeros((-(-m // UPDATE_BLOCK), exact.values.shape[0]))
+    m, n_attrs = len(refs), exact.values.shape[0]
+    partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))
     for start, part in neighbours:
-        relieff_blocks(tables, refs[start:start + len(part)], part.offsets,
-                       part.index, part.share, part.places, priors,
-                       partial[start // UPDATE_BLOCK:])
+        kernel = by_work(RELIEFF_BLOCKS, part.n_entries * n_attrs)
+        kernel(tables, refs[start:start + len(part)], part.offsets,
+               part.index, part.share, part.places, priors,
+               partial[start // UPDATE_BLOCK:])
     return mean_of_blocks(partial, m)
 
 
-@numba.njit(parallel=True, cache=True)
 def relieff_blocks(exact, refs, offsets, index, share, places, priors,
                    partial):
     """The references' updates (:func:`relieff_update`) added into
@@ -132,6 +133,9 @@ def relieff_blocks(exact, refs, offsets, index, share, places, priors,
             relieff_update(partial[b], exact, refs[r],
                            offsets[r * n_groups:(r + 1) * n_groups + 1],
                            index, share, places[r], priors)
+
+
+RELIEFF_BLOCKS = serial_and_parallel(relieff_blocks)
 
 
 @numba.njit(cache=True)
@@ -169,18 +173,18 @@ def rrelieff_sums(exact, refs, neighbours, target, rank_weights):
     the parts of `neighbours`, each neighbour weighted by its expected
     rank weight (:meth:`.....neighbours.Neighbours.place_weights`)."""
     tables = kernel_tables(exact)
-    m = len(refs)
-    partial = np.zeros((-(-m // UPDATE_BLOCK), 3, exact.values.shape[0]))
+    m, n_attrs = len(refs), exact.values.shape[0]
+    partial = np.zeros((-(-m // UPDATE_BLOCK), 3, n_attrs))
     for start, part in neighbours:
-        rrelieff_blocks(tables, refs[start:start + len(part)], part.offsets,
-                        part.index, part.place_weights(rank_weights),
-                        part.places[:, 0], target, rank_weights,
-                        partial[start // UPDATE_BLOCK:])
+        kernel = by_work(RRELIEFF_BLOCKS, 2 * part.n_entries * n_attrs)
+        kernel(tables, refs[start:start + len(part)], part.offsets,
+               part.index, part.place_weights(rank_weights),
+               part.places[:, 0], target, rank_weights,
+               partial[start // UPDATE_BLOCK:])
     sums = sum_of_blocks(partial)
     return sums[0, 0], sums[1], sums[2]
 
 
-@numba.njit(parallel=True, cache=True)
 def rrelieff_blocks(exact, refs, offsets, index, weight, places, target,
                     rank_weights, partial):
     """The references' terms (:func:`rrelieff_update`) added into
@@ -191,6 +195,9 @@ def rrelieff_blocks(exact, refs, offsets, index, weight, places, target,
             norm = rank_weights[:places[r]].sum()
             rrelieff_update(partial[b], exact, refs[r], offsets[r],
                             offsets[r + 1], index, weight, norm, target)
+
+
+RRELIEFF_BLOCKS = serial_and_parallel(rrelieff_blocks)
 
 
 @numba.njit(cache=True)
