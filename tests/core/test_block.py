@@ -12,9 +12,9 @@ import pytest
 from orangecontrib.relief.core.engines.compiled.neighbours import block
 from orangecontrib.relief.core.engines.compiled.neighbours.block import (
     ROWS, add_block, add_column, add_column_corrections, add_four,
-    add_in_order, add_masked, add_weighted, block_rows, corrected,
-    fill_terms, finish_linear, least_terms, least_values, linear_diffs,
-    nominal_terms, numeric_terms, repeated, row_values)
+    add_in_order, add_masked, add_weighted, block_refs, block_rows,
+    corrected, fill_terms, finish_linear, least_terms, least_values,
+    linear_diffs, nominal_terms, numeric_terms, repeated, row_values)
 from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
 
 F32 = np.float32
@@ -47,12 +47,15 @@ def g(d, kind, t_eq, t_diff):
 @pytest.mark.parametrize("first, stop", [(0, N), (4, 4 + ROWS),
                                          (N - ROWS + 1, N), (N - 1, N)])
 def test_block_rows_fills_rows_and_pads_with_the_last(first, stop):
-    rows = np.full(ROWS, -7, np.int64)
-    count = block_rows.py_func(first, stop, rows)
+    # block_rows of positions, and block_refs of the references at them
+    refs = np.random.default_rng(1).permutation(N).astype(np.int64)
     real = min(ROWS, stop - first)
-    assert count == real
-    np.testing.assert_array_equal(rows[:real], first + np.arange(real))
-    np.testing.assert_array_equal(rows[real:], first + real - 1)
+    expected = first + np.minimum(np.arange(ROWS), real - 1)
+    for helper, args, values in ((block_rows, (), expected),
+                                 (block_refs, (refs,), refs[expected])):
+        rows = np.full(ROWS, -7, np.int64)
+        assert helper.py_func(*args, first, stop, rows) == real
+        np.testing.assert_array_equal(rows, values)
 
 
 # ---------------------------------------------- one term per block row ----
@@ -267,7 +270,7 @@ def test_add_in_order_adds_the_first_term_first():
 
 def test_every_helper_of_the_module_is_checked():
     tested = {helper for helper, _ in (*TERMS.values(), *UPDATES.values())}
-    tested |= {block_rows, corrected, repeated}
+    tested |= {block_refs, block_rows, corrected, repeated}
     helpers = {obj for obj in vars(block).values()
                if getattr(obj, "py_func", None) is not None
                and obj.py_func.__module__ == block.__name__}
