@@ -24,10 +24,14 @@ import numba
 #: form: every kernel in one thread took 0.45x (1000 x 50) and 0.74x
 #: (2000 x 100) the least wall time, and 0.38x and 0.58x the median
 #: processor time, of every kernel on the pool (5000 x 100 with as many
-#: references drawn, load average 8: 0.48x and 0.55x).  Every step of ReliefF on
-#: 2000 x 100 lies below it (a round of its search of all pairs holds
-#: 26 million terms); the search from 5000 x 100 on (65 million a round)
-#: keeps the pool, whose second processor pays where it is idle.
+#: references drawn, load average 8: 0.48x and 0.55x).  Every step of
+#: ReliefF on 2000 x 100 lies below it (a round of its search of all pairs
+#: holds 26 million terms); the search from 5000 x 100 on (65 million a
+#: round) keeps the pool.  On an idle machine the serial form is the
+#: slower: on the same 2 cores, idle, best of seven calls, 14.5-19.8 ms
+#: against 11.1-11.8 ms on the pool at 1000 x 50 and 45.7-49.9 ms against
+#: 28.8-36.5 ms at 2000 x 100, so one fixed number of terms cannot suit
+#: both an idle and a busy machine.
 PARALLEL_WORK = 2 ** 25
 
 
