@@ -167,13 +167,20 @@ def _start_worker(initializer):
 def end_workers(pool):
     """End the workers of the process `pool` now and cancel its tasks not
     started yet, rather than let the pool wait for the running ones."""
-    # the executor lists its processes only in this attribute
+    # the executor lists its processes and its managing thread only in
+    # these attributes
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     for process in processes:
         process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.join()
+    # the managing thread closes its wake-up pipe as it ends; the
+    # interpreter's exit writes to that pipe, so an exit racing the close
+    # printed "OSError: Bad file descriptor" (Python 3.11): wait for it
+    if manager is not None:
+        manager.join(timeout=10.0)
 
 
 def write_csv(path, rows):
