@@ -20,6 +20,8 @@ from orangecontrib.relief import core
 from orangecontrib.relief.core import RFSM, ReliefInputError
 from orangecontrib.relief.core.engines import COMPILED, ENGINES, forced
 from orangecontrib.relief.core.engines.compiled import rfsm as rfsm_kernels
+from orangecontrib.relief.core.engines.compiled.threads import (
+    every_call_parallel)
 from tests.core.engines import on_each_engine
 from tests.reference import rfsm as slow
 
@@ -298,14 +300,15 @@ def test_bad_input():
         RFSM(X, np.ones(len(y)), discrete, task="regression")
 
 
-def test_parallel_and_serial_kernels_agree(monkeypatch):
+def test_parallel_and_serial_kernels_agree():
     X, y, discrete = mixed_data(33, 60, 9, 0.1, n_classes=3)
     with forced(COMPILED):
         measure = RFSM(X, y, discrete, k_nearest=2)
     assert measure.kernels.forward_kernel is rfsm_kernels.forward_kernel
     S, rest = [0, 4, 5], [1, 2, 3, 6, 7, 8]
     serial = (measure.forward_values(S, rest), measure.backward_values(S))
-    monkeypatch.setattr(rfsm_kernels, "PARALLEL_WORK", 0)
-    parallel = (measure.forward_values(S, rest), measure.backward_values(S))
+    with every_call_parallel():
+        parallel = (measure.forward_values(S, rest),
+                    measure.backward_values(S))
     for a, b in zip(serial, parallel):
         assert a.tolist() == b.tolist()

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.engines.compiled import threads as forms
 from orangecontrib.relief.core.engines.compiled.threads import (
-    every_call_parallel)
+    SMALL_WORK, every_call_parallel, share_of_others)
 from tests.core.engines import each_engine
 from tests.variants import each_variant_task, rng_of
 
@@ -61,3 +62,24 @@ def test_weights_do_not_depend_on_the_thread_count(variant, task, engine):
         with threads(2), every_call_parallel():
             two = np.asarray(variant.weights(X, y, task=task))
     np.testing.assert_array_equal(one, two)
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
+                    reason="numba may use one thread only")
+@pytest.mark.parametrize("work, running, own, everywhere, form", [
+    (SMALL_WORK - 1, 1, 1, 2, "serial"),  # too little to fork the pool for
+    (SMALL_WORK, 1, 1, 2, "parallel"),  # idle: this thread alone runs
+    (SMALL_WORK, 3, 3, 2, "parallel"),  # its own spinning threads count not
+    (10 ** 9, 2, 1, 2, "serial"),  # another process holds a processor
+    (10 ** 9, 5, 1, 2, "serial"),  # a busy machine
+    (SMALL_WORK, 9, 1, 64, "parallel"),  # others spread over 64 processors
+    (SMALL_WORK, 40, 1, 64, "serial"),
+])
+def test_a_call_takes_the_pool_where_processors_are_free(
+        monkeypatch, work, running, own, everywhere, form):
+    free = 2 - share_of_others(running, own, 2, everywhere)
+    monkeypatch.setattr(forms, "free_processors", lambda: free)
+    with threads(2):
+        assert forms.by_work(("serial", "parallel"), work) == form
+        with every_call_parallel():
+            assert forms.by_work(("serial", "parallel"), 1) == "parallel"

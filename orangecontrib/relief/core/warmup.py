@@ -125,18 +125,6 @@ def _rfsm(X, discrete):
         measure = RFSM(X, y, discrete, task=task, k_nearest=3)
         greedy_forward(measure)
         backward_elimination(measure)
-        # enough candidates x pairs for the kernels' parallel form
-        many = np.tile(np.arange(X.shape[1]), PARALLEL_PAIRS // X.shape[1])
-        measure.forward_values([0], many)
-    wide = np.random.default_rng(1).random((WIDE, WIDE // 4))
-    RFSM(wide, np.arange(WIDE) % 3, k_nearest=3).backward_values(
-        np.arange(wide.shape[1]))
-
-
-#: candidates x pairs and instances (x attributes / 4) of RFSM's calls
-#: large enough for its kernels' parallel form (PARALLEL_WORK of
-#: :mod:`.engines.compiled.rfsm`)
-PARALLEL_PAIRS, WIDE = 12_000, 1000
 
 
 def _class_dependent_knn(X, discrete):

@@ -49,11 +49,6 @@ def forward_value(row, top, bottom, coef_max, coef_min):
     return total
 
 
-#: below this many (candidate, pair) terms a step runs in one thread: waking
-#: the thread pool costs more than it saves (much more on a busy machine)
-PARALLEL_WORK = 2_000_000
-
-
 def forward_values(diffs, top, bottom, coef_max, coef_min, candidates):
     """W(S + {A}) for each candidate A."""
     out = np.empty(len(candidates))
@@ -68,8 +63,7 @@ FORWARD = serial_and_parallel(forward_values)
 
 def forward_kernel(diffs, top, bottom, coef_max, coef_min, candidates):
     """W(S + {A}) for each candidate A, given S's running max and min."""
-    kernel = by_work(FORWARD, len(candidates) * diffs.shape[1],
-                     PARALLEL_WORK)
+    kernel = by_work(FORWARD, len(candidates) * diffs.shape[1])
     return kernel(diffs, top, bottom, coef_max, coef_min, candidates)
 
 
@@ -129,6 +123,6 @@ BACKWARD = serial_and_parallel(backward_values)
 
 def backward_kernel(diffs, subset, coef_max, coef_min):
     """W(S - {A}) for each A = subset[t]."""
-    kernel = by_work(BACKWARD, len(subset) * diffs.shape[1], PARALLEL_WORK)
+    kernel = by_work(BACKWARD, len(subset) * diffs.shape[1])
     return kernel(diffs, subset, coef_max, coef_min,
                   *_extremes_arrays(diffs.shape[1]))

@@ -1,4 +1,5 @@
-"""One thread for small work: a kernel compiled twice, serial and parallel.
+"""The thread pool where processors are free: a kernel compiled twice,
+serial and parallel.
 
 Each parallel loop (numba's ``prange``) that a call enters forks the
 thread pool and joins it again: a few microseconds on an idle machine,
@@ -6,33 +7,97 @@ but on a busy one a thread of the pool that waits for a processor holds
 the join up for a time slice or more, and the threads that wait spin.
 A kernel written once with pranges is compiled in two forms
 (:func:`serial_and_parallel`: without ``parallel`` a prange is a range),
-and a call takes the serial one below a number of terms
-(:func:`by_work`, :data:`PARALLEL_WORK`).  The kernels add their partial
-sums in an order set by the work alone, never by the threads, so both
-forms give the same bits.
+and a call (:func:`by_work`) takes the parallel one where its work is
+worth a fork (:data:`SMALL_WORK`) and a second processor is free
+(:func:`free_processors`), else the serial one.  The kernels add their
+partial sums in an order set by the work alone, never by the threads, so
+both forms give the same bits.
 """
+import os
+import time
 import types
 from contextlib import contextmanager
 
 import numba
 
-#: the terms (a diff of one attribute on one pair, or what costs about
-#: as much) from which a call of a kernel of the search and the rules
-#: runs on the thread pool; below them it runs in one thread.  Measured
-#: with ReliefF (k = 10, every instance a reference) on a 2-core AMD
-#: EPYC shared with other work (load average 13), twenty calls of each
-#: form: every kernel in one thread took 0.45x (1000 x 50) and 0.74x
-#: (2000 x 100) the least wall time, and 0.38x and 0.58x the median
-#: processor time, of every kernel on the pool (5000 x 100 with as many
-#: references drawn, load average 8: 0.48x and 0.55x).  Every step of
-#: ReliefF on 2000 x 100 lies below it (a round of its search of all pairs
-#: holds 26 million terms); the search from 5000 x 100 on (65 million a
-#: round) keeps the pool.  On an idle machine the serial form is the
-#: slower: on the same 2 cores, idle, best of seven calls, 14.5-19.8 ms
-#: against 11.1-11.8 ms on the pool at 1000 x 50 and 45.7-49.9 ms against
-#: 28.8-36.5 ms at 2000 x 100, so one fixed number of terms cannot suit
-#: both an idle and a busy machine.
-PARALLEL_WORK = 2 ** 25
+#: the terms (a diff of one attribute on one pair, or what costs about as
+#: much) below which a call runs in one thread however idle the machine:
+#: about a millisecond of one thread's work, where a fork and join of the
+#: pool costs microseconds (every kernel of ReliefF on 1000 x 50 lies
+#: above it)
+SMALL_WORK = 2 ** 20
+
+#: processors free for this process from which a call runs on the pool:
+#: one and a half, where a second thread more likely than not finds one.
+#: On 2 cores of an AMD EPYC, ReliefF (k = 10, every instance a
+#: reference) with every kernel on the pool took 11.1-11.8 ms idle against
+#: 14.5-19.8 ms in one thread (1000 x 50) and 28.8-36.5 against 45.7-49.9
+#: ms (2000 x 100), best of seven; beside other work (load average 8 to
+#: 13), one thread took 0.45x, 0.74x and 0.48x the least wall time of the
+#: pool at 1000 x 50, 2000 x 100 and 5000 x 100, and 0.38x to 0.58x its
+#: processor time: a pool whose threads wait for processors loses.
+PARALLEL_PROCESSORS = 1.5
+
+#: seconds a reading of :func:`free_processors` serves: the kernels of one
+#: call share it
+READING_S = 0.05
+
+_reading = (-READING_S, 0.0)
+_every_call_parallel = False
+
+
+def share_of_others(running, own_running, ours, everywhere):
+    """The runnable threads of other processes expected on this process's
+    `ours` processors: the machine's `running` threads less this
+    process's own, spread over all `everywhere` processors."""
+    return max(running - own_running, 0) * ours / max(everywhere, ours)
+
+
+def free_processors():
+    """The processors this process may use (its affinity) less the share
+    of them that other processes' runnable threads hold right now (Linux:
+    ``/proc/loadavg`` counts the machine's runnable threads, the states of
+    ``/proc/self/task`` this process's own).  Where these are not readable
+    every processor counts as free.  A reading serves :data:`READING_S`
+    seconds."""
+    global _reading
+    now = time.monotonic()
+    if now - _reading[0] < READING_S:
+        return _reading[1]
+    ours = len(os.sched_getaffinity(0)) if hasattr(
+        os, "sched_getaffinity") else EVERYWHERE
+    try:
+        running = int(_text("/proc/loadavg").split()[3].split("/")[0])
+        own = sum(_is_running(tid) for tid in os.listdir("/proc/self/task"))
+    except (OSError, ValueError, IndexError):
+        free = float(ours)
+    else:
+        free = ours - share_of_others(running, own, ours, EVERYWHERE)
+    _reading = (now, free)
+    return free
+
+
+#: the machine's processors
+EVERYWHERE = os.cpu_count() or 1
+
+
+def _text(path):
+    """The start of the file `path` of ``/proc`` (one read, no buffer: a
+    few tens of microseconds)."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(descriptor, 4096).decode("ascii", "replace")
+    finally:
+        os.close(descriptor)
+
+
+def _is_running(tid):
+    """Whether this process's thread `tid` is runnable (state R)."""
+    try:
+        stat = _text(f"/proc/self/task/{tid}/stat")
+    except OSError:
+        return False  # the thread ended meanwhile
+    return stat.rpartition(")")[2].split()[:1] == ["R"]
 
 
 def serial_and_parallel(loops):
@@ -52,25 +117,29 @@ def serial_and_parallel(loops):
     return tuple(kernels)
 
 
-def by_work(kernels, work, threshold=None):
+def by_work(kernels, work):
     """The kernel of `kernels` (:func:`serial_and_parallel`) for a call
-    of `work` terms: the thread pool's from `threshold` on (None:
-    :data:`PARALLEL_WORK`)."""
+    of `work` terms: the thread pool's where the work reaches
+    :data:`SMALL_WORK` and :data:`PARALLEL_PROCESSORS` are free, else
+    the serial one (within :func:`every_call_parallel`, the pool's)."""
     serial, parallel = kernels
-    threshold = PARALLEL_WORK if threshold is None else threshold
-    return parallel if work >= threshold else serial
+    if _every_call_parallel:
+        return parallel
+    if work < SMALL_WORK or numba.get_num_threads() < 2:
+        return serial
+    return parallel if free_processors() >= PARALLEL_PROCESSORS else serial
 
 
 @contextmanager
 def every_call_parallel():
-    """Within it, the kernels of :data:`PARALLEL_WORK` run their parallel
-    form whatever their work: the preparation compiles both forms, and
-    the tests compare them.  (It changes the threshold of the process:
+    """Within it, the kernels of :func:`by_work` run their parallel form
+    whatever their work and the machine's load: the preparation compiles
+    both forms, and the tests compare them.  (It holds for the process:
     for a worker of the preparation and a test, not for a library
     call.)"""
-    global PARALLEL_WORK
-    before, PARALLEL_WORK = PARALLEL_WORK, 0
+    global _every_call_parallel
+    before, _every_call_parallel = _every_call_parallel, True
     try:
         yield
     finally:
-        PARALLEL_WORK = before
+        _every_call_parallel = before
