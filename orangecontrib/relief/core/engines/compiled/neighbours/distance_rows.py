@@ -18,6 +18,11 @@ from .block import (BLOCK, ROWS, add_column, add_in_order, block_rows,
                     linear_diffs, nominal_terms, numeric_terms, row_values)
 
 
+#: the stripe's rows whose sums over its columns read across one thread
+#: adds (:func:`symmetric_row_sums`)
+COLUMNS = 64
+
+
 @numba.njit(inline="always", cache=True)
 def add_attribute(out, values, exact, a, rows, j0, width):
     """out[r, jj] += diff(A_a, I_rows[r], I_(j0 + jj)), for data without
@@ -63,38 +68,46 @@ def add_attribute_pair(out, values, exact, a, rows, j0, width):
                                        t_eq, t_diff))
 
 
-@numba.njit(cache=True)
-def distance_block(values, exact, rows, count, dist, start):
-    """dist[r, j] = D(I_rows[r], I_j) = sum_A diff(A, I_rows[r], I_j) for
-    every instance j from `start` on, the attributes added in their order
-    (as :func:`.exact_ranking.exact_distance` and the literal definition),
-    two of one kind at a time where they follow each other.
+@numba.njit(inline="always", cache=True)
+def distance_tile(values, exact, rows, count, out, j0, width):
+    """out[r, jj] = D(I_rows[r], I_(j0 + jj)) = sum_A diff(A, I_rows[r],
+    I_(j0 + jj)) for jj < width (a tile of at most BLOCK instances), the
+    attributes added in their order (as
+    :func:`.exact_ranking.exact_distance` and the literal definition), two
+    of one kind at a time where they follow each other.
 
     `values` is ``exact.values`` in C order (attributes x instances), so
     that a tile's columns are contiguous; with missing values each diff
     reads the RELIEF-D tables (:func:`..diffs.attribute_diff`).
     """
-    n, n_attrs = values.shape[1], values.shape[0]
+    n_attrs = values.shape[0]
     nominal = exact.nominal
+    out[:, :width] = 0.0
+    if not any_missing(exact):
+        a = 0
+        while a < n_attrs:
+            if a + 1 < n_attrs and nominal[a] == nominal[a + 1]:
+                add_attribute_pair(out, values, exact, a, rows, j0, width)
+                a += 2
+            else:
+                add_attribute(out, values, exact, a, rows, j0, width)
+                a += 1
+    else:
+        for a in range(n_attrs):
+            for r in range(count):
+                for jj in range(width):
+                    out[r, jj] += attribute_diff(exact, a, rows[r], j0 + jj)
+
+
+@numba.njit(cache=True)
+def distance_block(values, exact, rows, count, dist, start):
+    """dist[r, j] = D(I_rows[r], I_j) for every instance j from `start`
+    on, a tile at a time (:func:`distance_tile`)."""
+    n = values.shape[1]
     out = np.empty((ROWS, BLOCK))
     for j0 in range(start, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
-        out[:, :width] = 0.0
-        if not any_missing(exact):
-            a = 0
-            while a < n_attrs:
-                if a + 1 < n_attrs and nominal[a] == nominal[a + 1]:
-                    add_attribute_pair(out, values, exact, a, rows, j0, width)
-                    a += 2
-                else:
-                    add_attribute(out, values, exact, a, rows, j0, width)
-                    a += 1
-        else:
-            for a in range(n_attrs):
-                for r in range(count):
-                    for jj in range(width):
-                        out[r, jj] += attribute_diff(exact, a, rows[r],
-                                                     j0 + jj)
+        distance_tile(values, exact, rows, count, out, j0, width)
         dist[:count, j0:j0 + width] = out[:count, :width]
 
 
@@ -133,12 +146,80 @@ def row_sums(values, exact):
     return totals, squares
 
 
+@numba.njit(inline="always", cache=True)
+def add_stripe_rows(stripe, first, stop, width, totals, squares):
+    """totals[i] and squares[i] of rows first <= i < stop (at most ROWS),
+    all before the stripe: the sums of :func:`add_row_sums` go on over
+    the stripe's `width` columns, stripe[i, :width], in their order,
+    the rows' chains side by side."""
+    for jj in range(width):
+        for i in range(first, stop):
+            d = stripe[i, jj]
+            totals[i] += d
+            squares[i] += d * d
+
+
+@numba.njit(inline="always", cache=True)
+def add_stripe_columns(stripe, j0, end, first, stop, totals, squares):
+    """totals[j0 + ii] and squares[j0 + ii] of the stripe's own rows,
+    first <= ii < stop: the sums of :func:`add_row_sums` over columns 0
+    to end - 1, read across the stripe (stripe[c, ii] = D(I_c, I_(j0 +
+    ii)), the distances being symmetric), in the columns' order, each
+    row's own distance added as -0.0, the rows' chains side by side."""
+    total, square = totals[j0 + first:j0 + stop], squares[j0 + first:j0 + stop]
+    for c in range(end):
+        for ii in range(stop - first):
+            own = c == j0 + first + ii
+            d = stripe[c, first + ii] if not own else -0.0
+            total[ii] += d
+            square[ii] += d * d if not own else -0.0
+
+
+@numba.njit(parallel=True, cache=True)
+def symmetric_row_sums(values, exact):
+    """:func:`row_sums` to the bit, each pair's distance computed once:
+    for data without missing values, whose distances are symmetric to the
+    bit (:func:`all_distances`).
+
+    The columns are taken a stripe of BLOCK instances at a time, in their
+    order.  The distances of the instances before the stripe's end to the
+    stripe's instances are computed, ROWS rows at a time in parallel, and
+    serve twice: the rows before the stripe add them as their next
+    columns (:func:`add_stripe_rows`), and the stripe's rows add them
+    read across, as their columns from the first to the stripe's end
+    (:func:`add_stripe_columns`).  Every row thus adds its distances in
+    the instances' order, as :func:`add_row_sums` does.  Memory: n x BLOCK
+    float64."""
+    n = values.shape[1]
+    totals = np.zeros(n)
+    squares = np.zeros(n)
+    stripe = np.empty((n, BLOCK))
+    for j0 in range(0, n, BLOCK):
+        width = min(j0 + BLOCK, n) - j0
+        end = j0 + width
+        for b in prange(-(-end // ROWS)):
+            rows = np.empty(ROWS, np.int64)
+            out = np.empty((ROWS, BLOCK))
+            count = block_rows(b * ROWS, end, rows)
+            distance_tile(values, exact, rows, count, out, j0, width)
+            stripe[b * ROWS:b * ROWS + count, :width] = out[:count, :width]
+        for b in prange(-(-j0 // ROWS)):
+            add_stripe_rows(stripe, b * ROWS, min(j0, (b + 1) * ROWS), width,
+                            totals, squares)
+        for b in prange(-(-width // COLUMNS)):
+            add_stripe_columns(stripe, j0, end, b * COLUMNS,
+                               min(width, (b + 1) * COLUMNS), totals, squares)
+    return totals, squares
+
+
 def pair_sums(values, exact):
     """The sums of D and of D^2 over the n (n - 1) ordered pairs of
     distinct instances (each instance's added in order, then those by
     numpy): SURF's T and SWRF's deviation
-    (:func:`....formulas.neighbourhoods.global_statistics`)."""
-    totals, squares = row_sums(values, exact)
+    (:func:`....formulas.neighbourhoods.global_statistics`), each pair's
+    distance computed once where they are symmetric."""
+    sums = row_sums if any_missing(exact) else symmetric_row_sums
+    totals, squares = sums(values, exact)
     return totals.sum(), squares.sum()
 
 

@@ -22,6 +22,7 @@ from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
 from ..neighbours.block import ROWS, block_refs
 from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
+from ..neighbours.screened import no_screen, screen_of, screened_block
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
@@ -439,7 +440,7 @@ def class_run(refs, groups, first, end):
 
 @numba.njit(parallel=True, cache=True)
 def radius_sums(values, exact, refs, priors, codes, labels, rule, start,
-                stop, partial, scalars, given, given_row):
+                stop, partial, scalars, given, given_row, screen):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
     and scalars[p] for each labelling labels[p] (:func:`radius_block`),
@@ -447,20 +448,21 @@ def radius_sums(values, exact, refs, priors, codes, labels, rule, start,
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
         radius_block(values, exact, refs, priors, codes, labels, rule, b,
                      min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
-                     given, given_row)
+                     given, given_row, screen)
 
 
 @numba.njit(cache=True)
 def radius_block(values, exact, refs, priors, codes, labels, rule, b, end,
-                 partial, scalars, given, given_row):
+                 partial, scalars, given, given_row, screen):
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
     labels[p], by the :class:`RadiusRule` `rule`: the classification rule
     (codes[p], labels[p] as int64) or RReliefF's (labels[p] the scaled
     target).  The distances, thresholds and neighbourhoods of up to GROUP
     references of one class are found once for every labelling; the
-    distances are computed, or read from `given` (reference i's row
-    given_row[i]) when it has rows (:class:`GivenDistances`).  The
+    distances are read from `given` (reference i's row given_row[i]) when
+    it has rows (:class:`GivenDistances`), else computed, on the `screen`
+    where it has values (:mod:`..neighbours.screened`).  The
     group's distances are held instance by instance (dist[r, j] of the
     transposed array), so that the loops over the instances, thresholds,
     counts and members alike, read an instance's distances to the whole
@@ -482,11 +484,14 @@ def radius_block(values, exact, refs, priors, codes, labels, rule, b, end,
         for q in range(0, count, ROWS):
             block = rows[q:q + ROWS]
             n_rows = block_refs(refs, first + q, first + count, block)
-            if given.shape[0] == 0:
-                distance_block(values, exact, block, n_rows, dist[q:], 0)
-            else:
+            if given.shape[0] > 0:
                 for r in range(n_rows):
                     dist[q + r] = given[given_row[block[r]]]
+            elif screen.values.shape[0] > 0:
+                screened_block(exact, screen, block, n_rows, dist[q:],
+                               rule.global_mean)
+            else:
+                distance_block(values, exact, block, n_rows, dist[q:], 0)
         group_limits(dist, rows, count, rule, near, far, scale)
         for p in range(len(labels)):
             if rule.hit_bound >= 0.0:
@@ -558,6 +563,14 @@ def kept_distances(values, exact, weighting):
         neighbourhoods.sigmoid_scale(sigma))
 
 
+def screens(rule, exact):
+    """Whether the :class:`RadiusRule` `rule` reads its distances on a
+    screen (:mod:`..neighbours.screened`): against SURF's one limit, none
+    weighted, on numeric data with the linear diff and no missing
+    value."""
+    return not rule.local and not rule.weighted and numeric_and_known(exact)
+
+
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, given=None,
                 band=neighbourhoods.DEAD_BAND, weighting=None,
@@ -579,6 +592,8 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
         rows, row_of = np.empty((0, 0)), np.empty(0, np.int64)
     else:
         rows, row_of = given.rows, given.row_of
+    screen = (screen_of(values) if given is None and screens(rule, exact)
+              else no_screen())
     pairs = hit_bound is not None  # the class rule over target pairs
     codes = (labels.astype(np.int64) if rule.classes
              else np.empty((0, 0), np.int64))
@@ -592,7 +607,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
         radius_sums(values, exact, refs, priors, codes, labels, rule, start,
-                    stop, partial, scalars, rows, row_of)
+                    stop, partial, scalars, rows, row_of, screen)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))
