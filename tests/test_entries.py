@@ -302,34 +302,42 @@ def test_a_command_names_the_flag_typed(capsys):
     assert not wrong, "\n".join(wrong)
 
 
-#: ``orange-relief rank``'s arguments, and the options they give
+#: commands of ``orange-relief``, and the options they give
 COMMANDS = [
-    (["--method", "MultiSURF", "--significance", "stir", "--fdr", "0.1"],
-     ["alpha"]),
-    (["--method", "MultiSURF", "--significance", "permutation",
+    (["rank", "--method", "MultiSURF", "--significance", "stir", "--fdr",
+      "0.1"], ["alpha"]),
+    (["rank", "--method", "MultiSURF", "--significance", "permutation",
       "--permutations", "9", "--fdr", "0.5", "--seed", "1"],
      ["n_permutations", "alpha", "random_state"]),
-    (["--method", "MultiSURF", "--stability", "3", "--subsample", "0.5",
-      "--top", "2"], ["n_resamples", "subsample", "top_k"]),
-    (["--k", "3", "--iterations", "20", "--seed", "2", "--diff", "ramp",
-      "--t-eq", "0.02", "--t-diff", "0.2"],
+    (["rank", "--method", "MultiSURF", "--stability", "3", "--subsample",
+      "0.5", "--top", "2"], ["n_resamples", "subsample", "top_k"]),
+    (["rank", "--k", "3", "--iterations", "20", "--seed", "2", "--diff",
+      "ramp", "--t-eq", "0.02", "--t-diff", "0.2"],
      ["k_nearest", "n_iterations", "random_state", "t_eq", "t_diff"]),
-    (["--method", "NPDR", "--covariates", "age"], ["covariates"]),
-    (["--wrapper", "vls", "--subset-size", "3", "--k", "4"],
+    (["rank", "--method", "NPDR", "--covariates", "age"], ["covariates"]),
+    (["rank", "--wrapper", "vls", "--subset-size", "3", "--k", "4"],
      ["subset_size", "k_nearest"]),
-    (["--method", "MultiSURF", "--wrapper", "iter", "--rounds", "2"],
+    (["rank", "--method", "MultiSURF", "--wrapper", "iter", "--rounds", "2"],
      ["max_rounds"]),
+    (["rank", "collembola", "--class", "class_spec,class_ind,class_fols",
+      "--k", "3", "--iterations", "20", "--seed", "2", "--significance",
+      "permutation", "--permutations", "9", "--stability", "3"],
+     ["k_nearest", "n_iterations", "random_state", "n_permutations",
+      "n_resamples"]),
+    (["curve", "--k", "3", "--folds", "2", "--seed", "1", "--no-figure"],
+     ["k_nearest", "n_folds", "random_state"]),
 ]
 
 
 def test_a_command_checks_its_options_once(checks, capsys):
-    """The values of ``orange-relief rank``'s options, checked as the
-    command line is parsed, are not checked again as they are used: not by
-    the scorer, its wrapper's rounds, the test or the resamples."""
+    """The values of ``orange-relief rank``'s and ``curve``'s options,
+    checked as the command line is parsed, are not checked again as they
+    are used: not by the scorer (of one target or several), its wrapper's
+    rounds, the test, the resamples or the folds' shared search."""
     wrong = []
     for arguments, parsed in COMMANDS:
         checks.clear()
-        code = main(["rank"] + arguments)
+        code = main(arguments)
         capsys.readouterr()
         counted = {name: checks[name] for name in parsed}
         if code or counted != dict.fromkeys(parsed, 1):

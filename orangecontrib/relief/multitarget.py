@@ -19,12 +19,15 @@ from Orange.preprocess.score import Scorer
 from .core.variants.multitarget import relieff_multilabel, rrelieff_multitarget
 from .core.options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE,
                            T_DIFF, T_EQ, TIES)
+from .scorers import CheckedOnce
 
 __all__ = ["MultiTargetRReliefF", "MultiLabelReliefF", "target_scorer"]
 
 
-class TargetScorer(Scorer):
-    """Common ground: the table's arrays, its class variables checked."""
+class TargetScorer(CheckedOnce, Scorer):
+    """Common ground: the table's arrays, its class variables checked; the
+    options checked once a call, or once for all calls of
+    :meth:`~.scorers.CheckedOnce.checked`."""
     feature_type = Variable
     class_type = Variable
     supports_sparse_data = True
@@ -53,7 +56,7 @@ class TargetScorer(Scorer):
         are at least two."""
         return len(class_vars) >= 2 and all(map(cls.fits_target, class_vars))
 
-    def _options(self):
+    def _given_options(self):
         return dict(n_iterations=self.n_iterations, k_nearest=self.k_nearest,
                     random_state=self.random_state, weighting=self.weighting,
                     sigma=self.sigma, diff=self.diff, t_eq=self.t_eq,
@@ -94,11 +97,11 @@ class TargetScorer(Scorer):
         discrete = np.array([var.is_discrete for var in domain.attributes])
         n_values = [len(var.values) if var.is_discrete else 0
                     for var in domain.attributes]
-        return type(self).estimator(
+        return type(self).estimator.unchecked(
             np.asarray(X, np.float64), np.asarray(data.Y, np.float64),
             discrete, n_values=n_values,
             target_names=[var.name for var in domain.class_vars],
-            **extra, **self._options())
+            **extra, **self._checked_once())
 
     def __call__(self, data, feature=None):
         """The overall weights of every attribute, or of `feature` (scored
@@ -156,8 +159,8 @@ class MultiLabelReliefF(TargetScorer):
                          **options)
         self.distance = distance
 
-    def _options(self):
-        return dict(super()._options(), distance=self.distance)
+    def _given_options(self):
+        return dict(super()._given_options(), distance=self.distance)
 
     @staticmethod
     def fits_target(var):

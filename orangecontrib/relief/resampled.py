@@ -20,6 +20,7 @@ from Orange.preprocess.score import LearnerScorer
 
 from .arrays import check_table, without_weights
 from .core.analysis.subset_relief import SubsetRelief
+from .core.validation import unchecked_instance
 from .scorers import Relief, ReliefF, RReliefF, checked, fits, table_scores
 
 __all__ = ["attribute_scores", "subset_scorer", "strata", "SHARED_SEARCH",
@@ -100,15 +101,16 @@ def subset_scorer(scorer, data, share=1.0, progress_callback=None):
     scores a table of the rows.
     """
     check_fit(scorer, data)
+    scorer = checked(scorer)  # once, unless the caller has
     rule = SHARED_SEARCH.get(type(scorer))
     if rule is None:
-        data, scorer = without_weights(data), checked(scorer)  # once
+        data = without_weights(data)
         return lambda rows: attribute_scores(scorer, data[rows])
     arrays = scorer.arrays(data)
     options = dict(weighting=scorer.weighting, sigma=scorer.sigma) \
         if rule == "rrelieff" else {}
-    return SubsetRelief(
-        arrays.X, arrays.y, arrays.discrete, rule=rule,
+    return unchecked_instance(  # the scorer's options, checked
+        SubsetRelief, arrays.X, arrays.y, arrays.discrete, rule=rule,
         k_nearest=getattr(scorer, "k_nearest", None),
         n_iterations=scorer.n_iterations, random_state=scorer.random_state,
         diff=scorer.diff, t_eq=scorer.t_eq, t_diff=scorer.t_diff,

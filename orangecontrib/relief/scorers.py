@@ -202,7 +202,7 @@ class ReliefScorer(CheckedOnce, Scorer):
     A subclass names its ``variant`` (of :mod:`.core.registry`), which
     gives its ``friendly_name``, the ``class_type`` it fits and its
     weights; its constructor takes the variant's own options, kept as
-    given, and each call checks them once (:meth:`_rescorer_options`;
+    given, and each call checks them once (:meth:`~CheckedOnce._checked_once`;
     once for all calls of :meth:`~CheckedOnce.checked`) before it calls
     the core's ``unchecked`` functions.
     """
@@ -269,21 +269,15 @@ class ReliefScorer(CheckedOnce, Scorer):
         return table_arrays(data, name, sparse=True)
 
     def _options(self, progress_callback):
-        """The core's options, checked (:meth:`_rescorer_options`), and
-        `progress_callback`."""
-        return dict(self._rescorer_options(),
+        """The core's options, checked
+        (:meth:`~CheckedOnce._checked_once`), and `progress_callback`."""
+        return dict(self._checked_once(),
                     progress_callback=progress_callback)
 
     def _given_options(self):
         """The scorer's parameters that its variant's estimator takes."""
         return {name: value for name, value in vars(self).items()
                 if name in self.variant.parameters}
-
-    def _rescorer_options(self):
-        """The core's options (:meth:`_given_options`), each checked by
-        the declared constraint of its name once a call, unless trusted
-        (:meth:`~CheckedOnce.checked`)."""
-        return self._checked_once()
 
     def _weights(self, arrays, options):
         """The weights of `arrays` with the checked `options`
@@ -359,7 +353,7 @@ class RReliefF(ReliefScorer):
 
     def rescorer(self, arrays):
         return significance.rrelieff_rescorer.unchecked(
-            arrays.X, arrays.y, arrays.discrete, **self._rescorer_options())
+            arrays.X, arrays.y, arrays.discrete, **self._checked_once())
 
 
 class DReliefF(ReliefF):
@@ -501,7 +495,7 @@ class NeighbourhoodScorer(ReliefScorer):
     def rescorer(self, arrays):
         return significance.surf_rescorer.unchecked(
             arrays.X, arrays.y, arrays.discrete, method=self.method,
-            task=arrays.task, **self._rescorer_options())
+            task=arrays.task, **self._checked_once())
 
 
 class SURF(NeighbourhoodScorer):
@@ -638,7 +632,7 @@ class WrapperScorer(CheckedOnce, Scorer):
         """:meth:`result`, the options trusted: the core's wrapper around
         the scorer on the core's arrays or on tables of columns."""
         if isinstance(self.scorer, ReliefScorer):
-            options = self.scorer._rescorer_options()  # once, every round
+            options = self.scorer._checked_once()  # once, every round
             arrays = self.scorer.arrays(data)
 
             def score(X, y, discrete, progress_callback=None):
@@ -711,7 +705,7 @@ class TuRF(WrapperScorer):
         if (isinstance(self.scorer, ReliefScorer)
                 and self.scorer.friendly_name in PREPARED_ONCE):
             options = dict(self._options(progress_callback),
-                           **self.scorer._rescorer_options())
+                           **self.scorer._checked_once())
             arrays = self.scorer.arrays(data)
             return turf_prepared.unchecked(
                 self.scorer.friendly_name, arrays.X, arrays.y,
@@ -793,7 +787,7 @@ class Iter(WrapperScorer):
         `data`: the scores, every round's distance weights and scores, and
         why the rounds stopped."""
         options = dict(self._checked_once(),
-                       **self.scorer._rescorer_options())
+                       **self.scorer._checked_once())
         arrays = self.scorer.arrays(data)
         return iterated.unchecked(self.scorer.variant, arrays.X, arrays.y,
                                   arrays.discrete, task=arrays.task,
@@ -917,11 +911,11 @@ class NPDR(ReliefScorer):
             t_diff=self.t_diff, adjustment=self.adjustment,
             n_iterations=self.n_iterations, random_state=self.random_state)
 
-    def _rescorer_options(self):
+    def _checked_once(self):
         """The options of :func:`~.core.variants.npdr.npdr`, checked
-        (:meth:`ReliefScorer._rescorer_options`), and the covariates' names
+        (:meth:`CheckedOnce._checked_once`), and the covariates' names
         (:meth:`result` finds their columns)."""
-        options = super()._rescorer_options()
+        options = super()._checked_once()
         if options.pop("n_iterations") is not None:
             raise ValueError(f"NPDR weighs every instance: n_iterations "
                              f"must be None, got {self.n_iterations!r}.")

@@ -58,8 +58,13 @@ def test_scorers_give_the_cores_weights(binary):
                                             core.per_target.T])
 
 
-def test_scorers_say_which_targets_they_need():
+def test_scorers_say_which_targets_and_options_they_need():
     X, numeric, labels = arrays()
+    for scorer, data in ((MultiTargetRReliefF, table(X, numeric, False)),
+                         (MultiLabelReliefF, table(X, labels, True))):
+        with pytest.raises(ValueError, match="^k_nearest must be a positive "
+                                             "integer, got 0.$"):
+            scorer(k_nearest=0)(data)
     mixed = Table.from_numpy(Domain(
         table(X, numeric, False).domain.attributes,
         [ContinuousVariable("t"), DiscreteVariable("l", values=("0", "1"))]),

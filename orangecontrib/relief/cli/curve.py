@@ -102,11 +102,10 @@ def run_curve(args):
         # the method weighs the training part of each fold
         engine = engines.status(table.X, None, by_name(method).parts,
                                 passes=args.n_folds)
-        curve = selection_curve(table, learner, scorer, score=args.score,
-                                n_folds=args.n_folds,
-                                random_state=args.random_state,
-                                progress_callback=ProgressBar(
-                                    "curve", heading=engine))
+        curve = selection_curve.unchecked(  # the values parsed by the table
+            table, learner, scorer, score=args.score, n_folds=args.n_folds,
+            random_state=args.random_state,
+            progress_callback=ProgressBar("curve", heading=engine))
         kept = SelectReliefFeatures(scorer, k=curve.chosen).selected(table)
     except ValueError as error:  # includes the core's ReliefInputError
         raise input_error(error, args.options) from None

@@ -69,7 +69,9 @@ def run_targets(args, names):
     overall ranking and each target's, with --significance permutation
     and --stability each ranking tested and summarised."""
     from orangecontrib.relief.core.options import RANDOM_STATE
+    from orangecontrib.relief.core.validation import unchecked_instance
     from orangecontrib.relief.multitarget import target_scorer
+    from orangecontrib.relief.scorers import checked
     from orangecontrib.relief.significance import Significance
     from orangecontrib.relief.stability import target_stability
     from .rank import (TEST_OPTIONS, check_needed_options,
@@ -90,16 +92,18 @@ def run_targets(args, names):
     seed = RANDOM_STATE if args.random_state is None else args.random_state
     tested = stable = None
     try:
-        scorer = target_scorer(table.domain.class_vars, random_state=seed,
-                               diff=args.diff, **given)
+        scorer = checked(  # the options checked as parsed
+            target_scorer(table.domain.class_vars, random_state=seed,
+                          diff=args.diff, **given), by_caller=True)
         start = time.perf_counter()
         weights = scorer.weights(table)
         if args.significance is not None:
-            tester = Significance(scorer, test=args.significance,
-                                  random_state=seed, **{
-                                      name: getattr(args, name)
-                                      for name in TEST_OPTIONS["permutation"]
-                                      if getattr(args, name) is not None})
+            tester = unchecked_instance(  # the values parsed by the table
+                Significance, scorer, test=args.significance,
+                random_state=seed, **{
+                    name: getattr(args, name)
+                    for name in TEST_OPTIONS["permutation"]
+                    if getattr(args, name) is not None})
             too_few = too_few_permutations(tester,
                                            len(table.domain.attributes))
             if too_few is not None:
@@ -107,7 +111,7 @@ def run_targets(args, names):
             tested = tester.target_results(
                 table, progress_callback=ProgressBar("permutation test"))
         if args.n_resamples is not None:
-            stable = target_stability(
+            stable = target_stability.unchecked(  # parsed by the table
                 table, scorer, n_resamples=args.n_resamples,
                 resampling="bootstrap" if args.subsample is None
                 else "subsample", subsample=args.subsample,

@@ -333,6 +333,7 @@ PARAMETERS = {
     "n_folds": Integer(2),
     "npdr_neighbourhood": OneOf("multisurf", "surf", "relieff"),
     "npdr_k": Optional(PositiveInt(), "the authors' rule"),
+    "subset_k": Optional(PositiveInt(), "the rule's default"),
     "ties": OneOf(*TIE_RULES),
     "npdr_ties": OneOf(*TIE_RULES, "all"),
     "twins": OneOf("include", "exclude"),

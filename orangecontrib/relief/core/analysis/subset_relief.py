@@ -41,7 +41,7 @@ from ..formulas.diffs import attribute_diffs
 from ..formulas.ties import SHARE
 from ..neighbours import Neighbours, NeighbourLists
 from ..options import (DIFF, K_RELIEFF, K_RRELIEFF, RANDOM_STATE, SUBSAMPLE,
-                       T_DIFF, T_EQ, TIES, check, check_choice)
+                       T_DIFF, T_EQ, TIES, check_choice)
 
 #: the estimators whose neighbours in a subset are a filter of the lists
 RULES = ("relief", "relieff", "rrelieff")
@@ -87,7 +87,7 @@ class SubsetRelief:
         Of the search of the lists.
     """
 
-    @validated(k_nearest=None)  # None: the rule's default
+    @validated(k_nearest="subset_k")
     def __init__(self, X, y, discrete=None, *, rule="relieff",
                  k_nearest=None, n_iterations=None, random_state=RANDOM_STATE,
                  weighting="exp_rank", sigma=None, diff=DIFF, t_eq=T_EQ,
@@ -96,7 +96,7 @@ class SubsetRelief:
         self.rule = check_choice("rule", rule, RULES)
         self.ties = ties
         self.k = (DEFAULT_K[rule] if k_nearest is None or rule == "relief"
-                  else check("k_nearest", k_nearest))
+                  else k_nearest)
         self.n_iterations = n_iterations
         self.random_state = random_state
         if not (isinstance(share, (int, float)) and 0 < share <= 1):
@@ -112,7 +112,8 @@ class SubsetRelief:
                 f"{self.data.n_groups}; use ReliefF for more classes.")
         self.weighting, self.sigma = weighting, sigma
         if rule == "rrelieff":
-            rank_weights(self.k, weighting, sigma)  # checks them now
+            # the weighting, and the sigma it needs, refused now
+            rank_weights.unchecked(self.k, weighting, sigma)
         n = self.data.n_instances
         self.position = np.full(np.shape(X)[0] if hasattr(X, "shape")
                                 else len(X), -1)
@@ -148,8 +149,8 @@ class SubsetRelief:
         kernels = engines.kernels(self.data.engine)
         exact = self.data.exact
         if self.rule == "rrelieff":
-            influence = rank_weights(self.k, self.weighting, self.sigma,
-                                     count=len(members))
+            influence = rank_weights.unchecked(  # checked on entry
+                self.k, self.weighting, self.sigma, count=len(members))
             sums = kernels.rrelieff_sums(exact, refs, neighbours,
                                          self.data.target, influence)
             return rrelieff_weights(*sums, len(refs))

@@ -22,6 +22,8 @@ C_AB the counts of the pairs where both differ weighted by their
 multipliers c, summed over the multipliers, and w the sum of the c.
 Elsewhere each pair's centred, weighted diffs are multiplied out.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -36,6 +38,25 @@ REFERENCE_BLOCK = 16
 CELLS = 2 ** 22
 #: a reference's pairs of more distinct multipliers are multiplied out
 MOST_GROUPS = 8
+
+#: The neighbour pairs, a reference's in a run: pair p joins reference
+#: first[p] and second[p], its multipliers u_p = miss[p] (as a miss) and
+#: v_p = hit[p] (as a hit)
+MultipliedPairs = namedtuple("MultipliedPairs", ["first", "second", "miss",
+                                                 "hit"])
+
+#: A reference's pairs grouped by their multipliers
+#: (:func:`multiplier_groups`): keys[g] the (u, v) of group g, sizes[g]
+#: its pairs; member[q] and place[q] the group of the reference's pair q
+#: and its place in it
+MultiplierGroups = namedtuple("MultiplierGroups", ["keys", "member", "place",
+                                                   "sizes"])
+
+#: The buffers of :func:`counted_products`: bits (a run of words per
+#: multiplier group, a column per attribute), both[t, s] the pairs where
+#: A_t and A_s both differ, counted[side] the counts weighted by the
+#: multipliers of the misses (0) and the hits (1)
+ProductCounts = namedtuple("ProductCounts", ["bits", "both", "counted"])
 
 
 def n_blocks(count, size, width):
@@ -52,8 +73,8 @@ def pair_sums(tables, first, second, miss, hit):
     rows = np.ascontiguousarray(tables.values.T)
     starts = reference_starts(first)
     count = n_blocks(len(starts) - 1, REFERENCE_BLOCK, 3 * rows.shape[1])
-    sums = pair_sum_blocks(tables, rows, first, second, miss, hit, starts,
-                           count)
+    sums = pair_sum_blocks(tables, rows, MultipliedPairs(first, second, miss,
+                                                         hit), starts, count)
     return np.vstack([sums[0] - sums[1], sums])
 
 
@@ -65,12 +86,14 @@ def reference_starts(first):
 
 
 @numba.njit(parallel=True, cache=True)
-def pair_sum_blocks(tables, rows, first, second, miss, hit, starts, count):
-    """The sums of d u, d v and d of :func:`pair_sums` in `count` blocks
-    of consecutive references; `rows` the values instance by instance,
-    for diffs taken along a pair.  A reference's diffs are summed per
-    group of equal multipliers, then weighted once (or, of more than
-    :data:`MOST_GROUPS`, weighted pair by pair)."""
+def pair_sum_blocks(tables, rows, pairs, starts, count):
+    """The sums of d u, d v and d of :func:`pair_sums` over the
+    :class:`MultipliedPairs` in `count` blocks of consecutive references
+    (reference r's pairs from starts[r] on); `rows` the values instance
+    by instance, for diffs taken along a pair.  A reference's diffs are
+    summed per group of equal multipliers, then weighted once (or, of
+    more than :data:`MOST_GROUPS`, weighted pair by pair)."""
+    first, second, miss, hit = pairs
     n_attributes = tables.values.shape[0]
     n_references = len(starts) - 1
     size = -(-n_references // count)
@@ -83,13 +106,11 @@ def pair_sum_blocks(tables, rows, first, second, miss, hit, starts, count):
         out = partial[b]
         d = np.empty(n_attributes)
         grouped = np.empty((MOST_GROUPS, n_attributes))
-        keys = np.empty((MOST_GROUPS, 2))
-        sizes = np.empty(MOST_GROUPS, np.int64)
-        member, place = np.empty(most, np.int64), np.empty(most, np.int64)
+        multipliers = multiplier_buffers(most)
+        keys, member = multipliers.keys, multipliers.member
         for r in range(b * size, min(n_references, (b + 1) * size)):
             start, stop = starts[r], starts[r + 1]
-            groups = multiplier_groups(miss, hit, start, stop, keys, member,
-                                       place, sizes)
+            groups = multiplier_groups(pairs, start, stop, multipliers)
             grouped[:] = 0.0
             for p in range(start, stop):
                 i, j = first[p], second[p]
@@ -135,15 +156,17 @@ def map_sums(tables, first, second, miss, hit, attributes, mean, squares):
                   and not np.isnan(codes).any())
     k = len(attributes)
     count = n_blocks(len(starts) - 1, REFERENCE_BLOCK, 2 * k * k)
-    return map_blocks(tables, codes, first, second, miss, hit, attributes,
-                      np.ascontiguousarray(mean, np.float64), starts,
-                      squares, binary, count)
+    return map_blocks(tables, codes, MultipliedPairs(first, second, miss, hit),
+                      attributes, np.ascontiguousarray(mean, np.float64),
+                      starts, squares, binary, count)
 
 
 @numba.njit(parallel=True, cache=True)
-def map_blocks(tables, codes, first, second, miss, hit, attributes, mean,
-               starts, squares, binary, count):
-    """:func:`map_sums` in `count` blocks of consecutive references."""
+def map_blocks(tables, codes, pairs, attributes, mean, starts, squares,
+               binary, count):
+    """:func:`map_sums` over the :class:`MultipliedPairs` in `count`
+    blocks of consecutive references (reference r's pairs from starts[r]
+    on)."""
     k = len(attributes)
     n_references = len(starts) - 1
     size = -(-n_references // count)
@@ -155,25 +178,21 @@ def map_blocks(tables, codes, first, second, miss, hit, attributes, mean,
     for b in prange(count):
         z = np.zeros((k, k))
         miss_rows, hit_rows = np.empty((most, k)), np.empty((most, k))
-        keys = np.empty((MOST_GROUPS, 2))
-        sizes = np.empty(MOST_GROUPS, np.int64)
-        member, place = np.empty(most, np.int64), np.empty(most, np.int64)
-        bits = np.empty((most // 64 + MOST_GROUPS + 1, k), np.uint64)
-        both = np.empty((k, k), np.uint64)
-        counted = np.empty((2, k, k))
+        multipliers = multiplier_buffers(most)
+        counts = ProductCounts(
+            np.empty((most // 64 + MOST_GROUPS + 1, k), np.uint64),
+            np.empty((k, k), np.uint64), np.empty((2, k, k)))
         for r in range(b * size, min(n_references, (b + 1) * size)):
             start, stop = starts[r], starts[r + 1]
-            groups = (multiplier_groups(miss, hit, start, stop, keys, member,
-                                        place, sizes) if binary else -1)
+            groups = (multiplier_groups(pairs, start, stop, multipliers)
+                      if binary else -1)
             z[:] = 0.0
             if groups > 0:
-                counted_products(z, codes, first[start], second, start,
-                                 stop, mean, keys, member, place, sizes,
-                                 groups, bits, both, counted)
+                counted_products(z, codes, pairs, start, stop, mean,
+                                 multipliers, groups, counts)
             else:
-                multiplied_products(z, tables, attributes, first, second,
-                                    miss, hit, start, stop, mean, miss_rows,
-                                    hit_rows)
+                multiplied_products(z, tables, attributes, pairs, start,
+                                    stop, mean, miss_rows, hit_rows)
             for t in range(k):
                 for s in range(t, k):
                     delta[b, t, s] += z[t, s]
@@ -195,10 +214,22 @@ def symmetric_total(partial):
 
 
 @numba.njit(cache=True)
-def multiplier_groups(miss, hit, start, stop, keys, member, place, sizes):
-    """The distinct (u, v) of the pairs start..stop into `keys`, each
-    pair's group (`member`) and place in it, the groups' `sizes`; their
-    number, or -1 where there are more than :data:`MOST_GROUPS`."""
+def multiplier_buffers(most):
+    """:class:`MultiplierGroups` of a reference of at most `most` pairs."""
+    return MultiplierGroups(np.empty((MOST_GROUPS, 2)),
+                            np.empty(most, np.int64),
+                            np.empty(most, np.int64),
+                            np.empty(MOST_GROUPS, np.int64))
+
+
+@numba.njit(cache=True)
+def multiplier_groups(pairs, start, stop, multipliers):
+    """The distinct (u, v) of the :class:`MultipliedPairs` start..stop into
+    the :class:`MultiplierGroups` `multipliers`: its keys, each pair's
+    group (`member`) and place in it, the groups' `sizes`; their number,
+    or -1 where there are more than :data:`MOST_GROUPS`."""
+    miss, hit = pairs.miss, pairs.hit
+    keys, member, place, sizes = multipliers
     n = 0
     for p in range(start, stop):
         g = 0
@@ -217,13 +248,19 @@ def multiplier_groups(miss, hit, start, stop, keys, member, place, sizes):
 
 
 @numba.njit(cache=True)
-def counted_products(z, codes, reference, second, start, stop, mean, keys,
-                     member, place, sizes, groups, bits, both, counted):
-    """z += the reference's centred products from counts (the module's
-    docstring): its pairs' 0/1 diffs as bits, a run of words per group of
-    equal multipliers, the popcounts of their ands weighted by the
-    group's multiplier and summed over the groups of each side (misses,
-    hits), then centred."""
+def counted_products(z, codes, pairs, start, stop, mean, multipliers, groups,
+                     counts):
+    """z += the centred products of the reference of the
+    :class:`MultipliedPairs` start..stop from counts (the module's
+    docstring), its `groups` multiplier groups those of the
+    :class:`MultiplierGroups` `multipliers`: its pairs' 0/1 diffs as
+    bits, a run of words per group of equal multipliers, the popcounts
+    of their ands weighted by the group's multiplier and summed over the
+    groups of each side (misses, hits), then centred, in the
+    :class:`ProductCounts` `counts`."""
+    reference, second = pairs.first[start], pairs.second
+    keys, member, place, sizes = multipliers
+    bits, both, counted = counts
     k = codes.shape[1]
     ends = np.zeros(groups + 1, np.int64)
     for g in range(groups):
@@ -275,11 +312,13 @@ def add_centred(z, counted, total, m, sign):
 
 
 @numba.njit(cache=True)
-def multiplied_products(z, tables, attributes, first, second, miss, hit,
-                        start, stop, mean, miss_rows, hit_rows):
-    """z += the reference's centred products multiplied out: each pair's
+def multiplied_products(z, tables, attributes, pairs, start, stop, mean,
+                        miss_rows, hit_rows):
+    """z += the centred products of the reference of the
+    :class:`MultipliedPairs` start..stop multiplied out: each pair's
     diffs less the mean, times the square root of its multiplier, as a
     row of the misses (u > 0) or of the hits (v > 0)."""
+    first, second, miss, hit = pairs
     k = len(attributes)
     misses = hits = 0
     for p in range(start, stop):

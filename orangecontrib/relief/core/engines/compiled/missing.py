@@ -23,6 +23,8 @@ The result is a table ``one[A, g, j]``: the diff between an instance of group
 expectation when ``j`` misses it too), 0 for attributes without missing
 values.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -291,12 +293,18 @@ def _numeric_table(column, order, s, groups, kind, t_eq, t_diff, one):
                          else sums[g].sum() / c)
 
 
+#: The diff transform of numeric attributes (:mod:`...formulas.diffs`)
+Transform = namedtuple("Transform", ["kind", "t_eq", "t_diff"])
+
+
 @numba.njit(parallel=True, cache=True)
 def _numeric_tables(columns, rows, keys, index_bits, n_known, attributes,
-                    groups, kind, t_eq, t_diff, one):
+                    groups, transform, one):
     """_numeric_table of ``columns[rows]`` (attribute attributes[r] of the
     data for row r, n_known[r] known values), in parallel, from their
-    sorted keys (:func:`_sort_keys`)."""
+    sorted keys (:func:`_sort_keys`), by the :class:`Transform`
+    `transform`."""
+    kind, t_eq, t_diff = transform
     for c in prange(len(rows)):
         column = columns[rows[c]]
         order, s = _sorted_known(column, keys[c], n_known[rows[c]],
@@ -347,5 +355,6 @@ def missing_diff_tables(scaled, nominal, groups, n_groups, kind, t_eq, t_diff):
         keys = _sort_keys(columns, rows, index_bits)
         keys.sort(axis=1)
         _numeric_tables(columns, rows, keys, index_bits, n - n_missing[filled],
-                        filled, groups, kind, float(t_eq), float(t_diff), one)
+                        filled, groups,
+                        Transform(kind, float(t_eq), float(t_diff)), one)
     return slot, one

@@ -12,6 +12,8 @@ compiler vectorises, the same sums as the vectorised engine's.  Memory:
 the pairs (8 bytes each), a block of distance rows, never pairs x
 attributes.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -28,6 +30,28 @@ from .rules.surf import limits
 CHUNK = 512
 #: distances held at once by the pair search (a block of references)
 CELLS = 2 ** 21
+
+#: NPDR's neighbour pairs as the regressions read them: pair p joins
+#: instances first[p] and second[p], its response is outcome[p] (the
+#: diff of the outcome, or whether the pair is a miss), its covariates'
+#: diffs covariates[:, p], its weight in the fit weights[p] (an empty
+#: array: 1 each)
+Pairs = namedtuple("Pairs", ["first", "second", "outcome", "covariates",
+                             "weights"])
+
+#: The fit of every attribute: `logistic` (else least squares), and the
+#: `intercept` a logistic fit starts from
+Model = namedtuple("Model", ["logistic", "intercept"])
+
+#: What the fits fill, one entry per attribute
+#: (:func:`....formulas.npdr.empty_fits`)
+Fits = namedtuple("Fits", ["coefficients", "variance", "residuals",
+                           "converged"])
+
+#: A chunk's terms, one entry per pair (:func:`chunk_terms`): attribute
+#: a's diff, the linear predictor eta, the weight w and the residual r
+ChunkTerms = namedtuple("ChunkTerms", ["diffs", "eta", "weight",
+                                       "residual"])
 
 kth_smallest = numba.njit(cache=True)(npdr.kth_smallest)
 is_neighbour = numba.njit(inline="always", cache=True)(npdr.is_neighbour)
@@ -165,9 +189,11 @@ def neighbour_pairs(data, rule, k, ddof, exclude_twins, weights=None,
 
 
 @numba.njit(cache=True, error_model="numpy")
-def chunk_diffs(exact, a, numeric, first, second, start, count, diffs):
-    """diffs[q] = diff(A_a, first[p], second[p]), p = start + q: a loop
-    of loads, apart from the arithmetic so that that one vectorises."""
+def chunk_diffs(exact, a, numeric, pairs, start, count, diffs):
+    """diffs[q] = diff(A_a, first[p], second[p]) of the :class:`Pairs`
+    `pairs`, p = start + q: a loop of loads, apart from the arithmetic so
+    that that one vectorises."""
+    first, second = pairs.first, pairs.second
     if numeric:
         row = exact.values[a]
         for q in range(count):
@@ -180,12 +206,15 @@ def chunk_diffs(exact, a, numeric, first, second, start, count, diffs):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def chunk_weights(diffs, covariates, outcome, start, count, coefficients,
-                  logistic, pair_weights, eta, weight, residual):
-    """Each pair's weight w and residual r of a chunk (the terms of
+def chunk_weights(pairs, start, count, coefficients, logistic, terms):
+    """Each pair's eta, weight w and residual r of a chunk into the
+    :class:`ChunkTerms` `terms`, from its diffs (the terms of
     :func:`...vectorised.npdr.chunk_sums`), times the pair's weight in
-    the fit (`pair_weights`; empty: 1): loops the compiler vectorises,
+    the fit (pairs.weights; empty: 1): loops the compiler vectorises,
     eta's terms added in the order of the vectorised engine's."""
+    diffs, eta, weight, residual = terms
+    covariates, outcome = pairs.covariates, pairs.outcome
+    pair_weights = pairs.weights
     for q in range(count):
         eta[q] = coefficients[0] + coefficients[1] * diffs[q]
     for c in range(covariates.shape[0]):
@@ -208,10 +237,11 @@ def chunk_weights(diffs, covariates, outcome, start, count, coefficients,
 
 
 @numba.njit(cache=True, error_model="numpy")
-def add_chunk_sums(diffs, covariates, start, count, weight, residual, sums):
+def add_chunk_sums(terms, covariates, start, count, sums):
     """Add a chunk's terms (w x_s) x_t and r x_s, x = (1, diff,
     covariate diffs), to `sums`, each in pair order; without covariates,
     the five sums together."""
+    diffs, weight, residual = terms.diffs, terms.weight, terms.residual
     k = 2 + covariates.shape[0]
     if k == 2:
         s0, s1, s2, g0, g1 = sums[0], sums[1], sums[2], sums[3], sums[4]
@@ -242,53 +272,48 @@ def add_chunk_sums(diffs, covariates, start, count, weight, residual, sums):
 
 @numba.njit(cache=True, error_model="numpy")
 def chunk_buffers():
-    """A chunk's diffs, eta, weights and residuals (:func:`chunk_terms`)."""
-    return (np.empty(CHUNK), np.empty(CHUNK), np.empty(CHUNK),
-            np.empty(CHUNK))
+    """A chunk's :class:`ChunkTerms` (:func:`chunk_terms`)."""
+    return ChunkTerms(np.empty(CHUNK), np.empty(CHUNK), np.empty(CHUNK),
+                      np.empty(CHUNK))
 
 
 @numba.njit(cache=True, error_model="numpy")
-def chunk_terms(exact, a, numeric, first, second, start, outcome, covariates,
-                coefficients, logistic, pair_weights, buffers):
-    """The pairs from `start` on, CHUNK of them at the most: attribute
-    a's diffs, eta, weights and residuals into `buffers`
-    (:func:`chunk_buffers`); the number of pairs."""
-    diffs, eta, weight, residual = buffers
-    count = min(CHUNK, len(first) - start)
-    chunk_diffs(exact, a, numeric, first, second, start, count, diffs)
-    chunk_weights(diffs, covariates, outcome, start, count, coefficients,
-                  logistic, pair_weights, eta, weight, residual)
+def chunk_terms(exact, a, numeric, pairs, start, coefficients, logistic,
+                terms):
+    """The :class:`Pairs` from `start` on, CHUNK of them at the most:
+    attribute a's :class:`ChunkTerms` into `terms`; the number of
+    pairs."""
+    count = min(CHUNK, len(pairs.first) - start)
+    chunk_diffs(exact, a, numeric, pairs, start, count, terms.diffs)
+    chunk_weights(pairs, start, count, coefficients, logistic, terms)
     return count
 
 
 @numba.njit(cache=True, error_model="numpy")
-def fit_sums(exact, a, numeric, first, second, outcome, covariates,
-             coefficients, logistic, pair_weights, sums):
-    """The sums of attribute a's fit at `coefficients`, a chunk of pairs
-    at a time, every pair added in order."""
+def fit_sums(exact, a, numeric, pairs, model, coefficients, sums):
+    """The sums of attribute a's fit by the :class:`Model` `model` at
+    `coefficients`, a chunk of pairs at a time, every pair added in
+    order."""
     sums[:] = 0.0
-    buffers = chunk_buffers()
-    diffs, _, weight, residual = buffers
-    for start in range(0, len(first), CHUNK):
-        count = chunk_terms(exact, a, numeric, first, second, start, outcome,
-                            covariates, coefficients, logistic, pair_weights,
-                            buffers)
-        add_chunk_sums(diffs, covariates, start, count, weight, residual,
-                       sums)
+    terms = chunk_buffers()
+    for start in range(0, len(pairs.first), CHUNK):
+        count = chunk_terms(exact, a, numeric, pairs, start, coefficients,
+                            model.logistic, terms)
+        add_chunk_sums(terms, pairs.covariates, start, count, sums)
 
 
 @numba.njit(cache=True, error_model="numpy")
-def squared_residuals(exact, a, numeric, first, second, outcome, covariates,
-                      coefficients, pair_weights):
+def squared_residuals(exact, a, numeric, pairs, coefficients):
     """The sum of the squared residuals of attribute a's linear fit, each
-    times its pair's weight (`pair_weights`; empty: 1)."""
+    times its pair's weight (pairs.weights; empty: 1)."""
     total = 0.0
-    buffers = chunk_buffers()
-    _, eta, _, residual = buffers
-    for start in range(0, len(first), CHUNK):
-        count = chunk_terms(exact, a, numeric, first, second, start, outcome,
-                            covariates, coefficients, False,
-                            pair_weights[:0], buffers)
+    terms = chunk_buffers()
+    eta, residual, pair_weights = terms.eta, terms.residual, pairs.weights
+    unweighted = Pairs(pairs.first, pairs.second, pairs.outcome,
+                       pairs.covariates, pair_weights[:0])
+    for start in range(0, len(pairs.first), CHUNK):
+        count = chunk_terms(exact, a, numeric, unweighted, start,
+                            coefficients, False, terms)
         for q in range(count):
             value = residual[q] - eta[q]
             if len(pair_weights):
@@ -299,12 +324,13 @@ def squared_residuals(exact, a, numeric, first, second, outcome, covariates,
 
 
 @numba.njit(cache=True, error_model="numpy")
-def fit_grouped(codes, diffs, first, second, outcome, intercept,
-                pair_weights, coefficients):
-    """The logistic fit of an attribute from its pairs grouped by the
-    levels (`codes`) of both instances (the fit of
-    :func:`...vectorised.npdr.fit_grouped`): (variance factor,
-    converged), the coefficients into `coefficients`."""
+def fit_grouped(codes, diffs, pairs, intercept, coefficients):
+    """The logistic fit of an attribute from its :class:`Pairs` grouped
+    by the levels (`codes`) of both instances, whose diffs are `diffs`
+    (the fit of :func:`...vectorised.npdr.fit_grouped`): (variance
+    factor, converged), the coefficients into `coefficients`."""
+    first, second, outcome = pairs.first, pairs.second, pairs.outcome
+    pair_weights = pairs.weights
     counts = np.zeros(len(diffs))
     misses = np.zeros(len(diffs))
     for p in range(len(first)):
@@ -335,53 +361,50 @@ def fit_grouped(codes, diffs, first, second, outcome, intercept,
 
 
 @numba.njit(cache=True)
-def fit(exact, a, numeric, first, second, outcome, covariates, logistic,
-        intercept, pair_weights, coefficients):
-    """Attribute a's fit, as :func:`...vectorised.npdr.fit_block` fits
-    each of its attributes: (variance factor [H^-1]_11, sum of squared
-    residuals, converged), the coefficients into `coefficients`."""
+def fit(exact, a, numeric, pairs, model, coefficients):
+    """Attribute a's fit to the :class:`Pairs` by the :class:`Model`
+    `model`, as :func:`...vectorised.npdr.fit_block` fits each of its
+    attributes: (variance factor [H^-1]_11, sum of squared residuals,
+    converged), the coefficients into `coefficients`."""
     k = len(coefficients)
     sums = np.empty(n_sums(k))
     delta = np.zeros(k)
     coefficients[:] = 0.0
-    if not logistic:
-        fit_sums(exact, a, numeric, first, second, outcome, covariates,
-                 coefficients, False, pair_weights, sums)
+    if not model.logistic:
+        fit_sums(exact, a, numeric, pairs, model, coefficients, sums)
         variance = solve(sums, k, coefficients)
         return (variance,
-                squared_residuals(exact, a, numeric, first, second, outcome,
-                                  covariates, coefficients, pair_weights),
+                squared_residuals(exact, a, numeric, pairs, coefficients),
                 np.isfinite(variance))
-    coefficients[0] = intercept
+    coefficients[0] = model.intercept
     for _ in range(npdr.MAX_ITERATIONS):
-        fit_sums(exact, a, numeric, first, second, outcome, covariates,
-                 coefficients, True, pair_weights, sums)
+        fit_sums(exact, a, numeric, pairs, model, coefficients, sums)
         delta[:] = 0.0
         variance = solve(sums, k, delta)
         status = newton_update(coefficients, delta, variance)
         if status != npdr.STEPPED:
             return variance, 0.0, status == npdr.CONVERGED
-    fit_sums(exact, a, numeric, first, second, outcome, covariates,
-             coefficients, True, pair_weights, sums)
+    fit_sums(exact, a, numeric, pairs, model, coefficients, sums)
     return solve(sums, k, delta), 0.0, False
 
 
 @numba.njit(parallel=True, cache=True)
-def regressions(exact, numeric, first, second, outcome, covariates,
-                logistic, intercept, codes, level_diffs, level_counts,
-                pair_weights, start, stop, coefficients, variance, residuals,
-                converged):
-    """The fits of attributes start .. stop - 1, one per thread: those
-    of few levels (level_counts[a] > 0) from their grouped pairs."""
+def regressions(exact, numeric, pairs, model, levels, start, stop, fits):
+    """The :class:`Fits` of attributes start .. stop - 1 to the
+    :class:`Pairs` by the :class:`Model` `model`, one per thread: those
+    of few levels (levels.counts[a] > 0, the levels' table of
+    :func:`....variants.npdr.attribute_levels`) from their grouped
+    pairs."""
+    coefficients, variance = fits.coefficients, fits.variance
+    residuals, converged = fits.residuals, fits.converged
     for a in prange(start, stop):
-        if level_counts[a] > 0:
+        if levels.counts[a] > 0:
             variance[a], converged[a] = fit_grouped(
-                codes[a], level_diffs[a], first, second, outcome, intercept,
-                pair_weights, coefficients[a])
+                levels.codes[a], levels.diffs[a], pairs, model.intercept,
+                coefficients[a])
         else:
             variance[a], residuals[a], converged[a] = fit(
-                exact, a, numeric, first, second, outcome, covariates,
-                logistic, intercept, pair_weights, coefficients[a])
+                exact, a, numeric, pairs, model, coefficients[a])
 
 
 def pair_regressions(exact, first, second, outcome, covariates, logistic,
@@ -395,15 +418,13 @@ def pair_regressions(exact, first, second, outcome, covariates, logistic,
     numeric = bool(numeric_and_known(exact))
     covariates = np.ascontiguousarray(covariates, dtype=np.float64).reshape(
         k - 2, len(first))
-    coefficients, variance, residuals, converged = npdr.empty_fits(
-        n_attrs, k)
-    pair_weights = (np.empty(0) if pair_weights is None
-                    else np.ascontiguousarray(pair_weights, np.float64))
+    fits = Fits(*npdr.empty_fits(n_attrs, k))
+    pairs = Pairs(first, second, outcome, covariates,
+                  np.empty(0) if pair_weights is None
+                  else np.ascontiguousarray(pair_weights, np.float64))
+    model = Model(logistic, intercept)
     bounds = step_bounds(n_attrs, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
-        regressions(exact, numeric, first, second, outcome, covariates,
-                    logistic, intercept, levels.codes, levels.diffs,
-                    levels.counts, pair_weights, start, stop, coefficients,
-                    variance, residuals, converged)
+        regressions(exact, numeric, pairs, model, levels, start, stop, fits)
         report(progress_callback, stop / n_attrs)
-    return coefficients, variance, residuals, converged
+    return fits

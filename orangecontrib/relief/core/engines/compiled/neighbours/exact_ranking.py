@@ -21,6 +21,8 @@ its reference is searched again with more candidates
 (:func:`.search.ranked_lists`).  The result is that of float64
 arithmetic, equal distances in instance order.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -109,6 +111,17 @@ def float32_order_is_exact(dist, found, k, delta):
     return True
 
 
+#: How :func:`rank_list` ranks a list: the `k` nearest, `delta` the
+#: bound on a float32 distance's error (:func:`float32_error_bound`), the
+#: candidates at the k-th distance sharing its places when `shared`
+Ranking = namedtuple("Ranking", ["k", "delta", "shared"])
+
+#: What :func:`rank_lists` fills, per reference r and group g: the
+#: list's instances index[r, g] and exact distances dist[r, g], its
+#: length count[r, g] (-1: not proven)
+Ranked = namedtuple("Ranked", ["index", "dist", "count"])
+
+
 @numba.njit(cache=True)
 def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared, index,
               dist):
@@ -150,12 +163,14 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared, index,
     return count
 
 
-def rank_lists(exact, weights32, refs, candidates, cand_dist, k, delta,
-               shared, index, dist, count):
-    """:func:`rank_list` of every group of each reference:
-    ``candidates[r, g]``, ``cand_dist[r, g]`` are refs[r]'s float32 list
-    of group g, ``index[r, g]``, ``dist[r, g]`` and ``count[r, g]`` its
-    result."""
+def rank_lists(exact, weights32, refs, candidates, cand_dist, ranking,
+               ranked):
+    """:func:`rank_list` of every group of each reference by the
+    :class:`Ranking` `ranking`: ``candidates[r, g]``, ``cand_dist[r, g]``
+    are refs[r]'s float32 list of group g, and row [r, g] of the
+    :class:`Ranked` `ranked` its result."""
+    k, delta, shared = ranking
+    index, dist, count = ranked
     weights = weights32.astype(np.float64)
     for r in prange(len(refs)):
         for g in range(candidates.shape[1]):

@@ -19,6 +19,7 @@ references are taken in parts of :class:`....neighbours.NeighbourLists`,
 so memory is a part's rows of n, never n x n.
 """
 import math
+from collections import namedtuple
 
 import numba
 import numpy as np
@@ -38,6 +39,18 @@ class_mean_deviations = numba.njit(cache=True)(class_mean_deviations)
 
 #: the most buckets of :func:`largest_first`
 BUCKETS = 1024
+
+#: The instances of each class: those of class g are
+#: members[starts[g]:starts[g + 1]], in instance order
+Classes = namedtuple("Classes", ["members", "starts"])
+
+#: scikit-rebate's lists as :func:`scikit_rebate_rows` fills them, a row
+#: per reference r: selected[r, g, :counts[r, g]] the k of class g, their
+#: distances distance[r, g], tied[r] whether two of a class's k + 1
+#: largest deviations are equal, and then the row's distances dist[r] and
+#: deviations deviation[r]
+Selection = namedtuple("Selection", ["selected", "distance", "counts",
+                                     "tied", "dist", "deviation"])
 
 
 @numba.njit(cache=True)
@@ -160,17 +173,16 @@ def deviation_rows(values, exact, groups, n_groups, refs, dist, deviation):
 
 
 @numba.njit(parallel=True, cache=True)
-def scikit_rebate_rows(values, exact, members, starts, refs, divisor, k,
-                       selected, distance, counts, tied, dist, deviation):
+def scikit_rebate_rows(values, exact, classes, refs, divisor, k, out):
     """For every reference r, ROWS at a time on the threads: its k
     largest of scikit-rebate's deviations from the class means of its
     distances divided by `divisor` (:func:`group_deviations`) in each
-    class g (the instances ``members[starts[g]:starts[g + 1]]``), the
-    largest first (:func:`largest_first`), in selected[r, g,
-    :counts[r, g]] and their distances in distance[r, g]; tied[r] whether
-    two of a class's k + 1 largest are equal, and then its distances
-    dist[r] and deviations deviation[r] (whose order numpy's sort
-    decides)."""
+    class g of the :class:`Classes` `classes`, the largest first
+    (:func:`largest_first`), into the :class:`Selection` `out`; where two
+    of a class's k + 1 largest are equal, its distances and deviations
+    too (whose order numpy's sort decides)."""
+    members, starts = classes
+    selected, distance, counts, tied, dist, deviation = out
     n = values.shape[1]
     largest = np.max(np.diff(starts))
     for b in prange(-(-len(refs) // ROWS)):
@@ -246,10 +258,11 @@ def scikit_rebate_selection(values, exact, members, groups, refs, divisor, k):
     counts = np.empty((rows, n_groups), np.int64)
     tied = np.zeros(rows, bool)
     dist, deviation = np.empty((rows, n)), np.empty((rows, n))
-    starts = np.cumsum([0] + [len(group) for group in members])
-    scikit_rebate_rows(values, exact, np.concatenate(members), starts, refs,
-                       divisor, k, selected, distance, counts, tied, dist,
-                       deviation)
+    classes = Classes(np.concatenate(members),
+                      np.cumsum([0] + [len(group) for group in members]))
+    scikit_rebate_rows(values, exact, classes, refs, divisor, k,
+                       Selection(selected, distance, counts, tied, dist,
+                                 deviation))
     if tied.any():
         chosen, counts[tied] = argsort_selection(deviation[tied], groups,
                                                  n_groups, k)

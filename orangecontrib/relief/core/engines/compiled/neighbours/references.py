@@ -14,6 +14,8 @@ order: the lists are the same.
 Sequential variants (double ReliefF) call :func:`search_rows` for one
 reference at a time with their current weights.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -22,14 +24,21 @@ from .block import BLOCK, ROWS, block_rows
 from .distances import column_sums, distance_rows, run_end
 from .topk import candidate_key, insert_key, key_bits, order_bits
 
+#: The instances j0 .. j0 + width - 1 that a pass offers to the lists,
+#: their column_sums in `sums`, with the buffers of their distances to
+#: the references (`out`, ROWS x at least width) and of the instances
+#: that may enter a list (`hits`)
+Tile = namedtuple("Tile", ["j0", "width", "sums", "out", "hits"])
+
 
 @numba.njit(cache=True)
 def search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
-                out, hits, sums, j0, width):
-    """Offer instances j0 .. j0 + width - 1 (width at most out's width,
-    `sums` their column_sums) to the lists of the references
-    rows[:count] (see :func:`search_rows`).  Compiled once for both
-    searches (not inlined: a call serves ROWS x width distances)."""
+                tile):
+    """Offer the instances of the :class:`Tile` `tile` to the lists of
+    the references rows[:count] (see :func:`search_rows`).  Compiled once
+    for both searches (not inlined: a call serves ROWS x width
+    distances)."""
+    j0, width, sums, out, hits = tile
     groups = tables.groups
     bits = out.view(np.uint32)
     last = keys.shape[1] - 1
@@ -84,7 +93,7 @@ def search_rows(tables, weights, rows, count, list_rows, n_groups, keys, out):
         width = min(j0 + BLOCK, n) - j0
         column_sums(tables, weights, j0, width, sums)
         search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
-                    out, hits, sums, j0, width)
+                    Tile(j0, width, sums, out, hits))
 
 
 #: the most references that pass over the instances together: each tile
@@ -128,7 +137,7 @@ def search_references(tables, weights, refs, keys, group, n):
         for j0 in range(0, n, SPAN):
             width = min(j0 + SPAN, n) - j0
             column_sums(tables, weights, j0, width, sums)
+            tile = Tile(j0, width, sums, out, hits)
             for q in range(n_blocks):
                 search_tile(tables, weights, rows[q], counts[q],
-                            positions[q], n_groups, keys, out, hits, sums,
-                            j0, width)
+                            positions[q], n_groups, keys, tile)

@@ -19,7 +19,8 @@ from ..diffs import for_kernels
 from ..threads import by_work
 from .block import BLOCK
 from .cluster import all_pairs_on, references_on
-from .exact_ranking import RANK_LISTS, float32_error_bound
+from .exact_ranking import (RANK_LISTS, Ranked, Ranking,
+                            float32_error_bound)
 from .references import group_size, search_references
 from .all_pairs import pair_lists, tile_rounds
 from .topk import empty_keys, unpack_keys
@@ -179,8 +180,8 @@ def _ranked(data, exact, refs, keys, k, weights32, delta, ties):
     index, dist = np.empty(shape, np.int64), np.empty(shape)
     count = np.empty(shape[:2], np.int64)
     kernel = by_work(RANK_LISTS, candidates.size * weights32.shape[0])
-    kernel(exact, weights32, refs, candidates, cand_dist, k, delta,
-           ties == SHARE, index, dist, count)
+    kernel(exact, weights32, refs, candidates, cand_dist,
+           Ranking(k, delta, ties == SHARE), Ranked(index, dist, count))
     return index, dist, count
 
 

@@ -26,6 +26,11 @@ from ..diffs import attribute_diff, for_kernels, known_diff, numeric_and_known
 #: matrix's diffs
 DiffKind = namedtuple("DiffKind", ["nominal", "kind", "t_eq", "t_diff"])
 
+#: A CSR matrix's arrays: row i stores the columns
+#: indices[indptr[i]:indptr[i + 1]], in increasing order, their values at
+#: the same places of `data`
+SparseRows = namedtuple("SparseRows", ["indptr", "indices", "data"])
+
 
 @intrinsic
 def popcount(typingctx, word):
@@ -147,14 +152,16 @@ def scaled_value(value, a, low, span, half):
 
 
 @numba.njit(cache=True)
-def column_block(indptr, indices, data, cursor, start, stop, implicit,
-                 scale, tables, weights):
-    """The columns [start, stop) of a CSR matrix by column: (cptr, crows,
+def column_block(matrix, cursor, start, stop, implicit, scale, tables,
+                 weights):
+    """The columns [start, stop) of the :class:`SparseRows` `matrix` by
+    column: (cptr, crows,
     cvals, cterms), column b's instances crows[cptr[b]:cptr[b + 1]] in
     increasing order, their scaled values cvals and w_A diff(implicit,
     value) (the term of a reference that stores no value there) cterms.
     Each row's `cursor` (its first entry at or after `start`) is moved
     past `stop`."""
+    indptr, indices, data = matrix
     low, span, half = scale
     n, width = len(indptr) - 1, stop - start
     counts = np.zeros(width + 1, np.int64)
@@ -183,10 +190,11 @@ def column_block(indptr, indices, data, cursor, start, stop, implicit,
 
 
 @numba.njit(parallel=True, cache=True)
-def sweep_block(indptr, indices, data, first, block, implicit, scale,
-                tables, weights, start, rows, out):
+def sweep_block(matrix, first, block, implicit, scale, tables, weights,
+                start, rows, out):
     """out[r, j] += w_A diff(A, I_rows[r], I_j) for the attributes A of a
-    :func:`column_block` `block` starting at `start`, in attribute order,
+    :func:`column_block` `block` of the :class:`SparseRows` `matrix`
+    starting at `start`, in attribute order,
     where either instance stores a value (a column neither stores adds
     diff(z, z) = 0: nothing); `first` each row's first entry at or after
     `start`.
@@ -196,6 +204,7 @@ def sweep_block(indptr, indices, data, first, block, implicit, scale,
     sums as they were (each sum gets one term per attribute, as a merge
     of the two rows gives it); a column it does not store adds the
     precomputed terms of the instances that store it."""
+    indptr, indices, data = matrix
     cptr, crows, cvals, cterms = block
     low, span, half = scale
     n, width = out.shape[1], len(cptr) - 1
@@ -230,24 +239,25 @@ def sparse_distances(scale, nominal, kind, t_eq, t_diff, weights, rows,
     """The compiled engine's :meth:`...interface.Engine.sparse_distances`:
     a block of :data:`SWEEP_COLUMNS` columns at a time, the same floats as
     :func:`...vectorised.wide.sparse_distances`."""
-    matrix = scale.matrix
+    matrix = SparseRows(scale.matrix.indptr, scale.matrix.indices,
+                        scale.matrix.data)
     factors = (np.asarray(scale.low, np.float64),
                np.asarray(scale.span, np.float64),
                np.asarray(scale.half, np.float64))
     implicit = implicit_values(factors)
     tables = DiffKind(nominal, kind, np.float64(t_eq), np.float64(t_diff))
-    indptr, indices = matrix.indptr, matrix.indices
     weights = np.ascontiguousarray(weights, np.float64)
     rows = np.asarray(rows, np.int64)
     out[:] = 0.0
-    cursor = indptr[:-1].astype(np.int64)
-    for start in range(0, matrix.shape[1], SWEEP_COLUMNS):
-        stop = min(start + SWEEP_COLUMNS, matrix.shape[1])
+    cursor = matrix.indptr[:-1].astype(np.int64)
+    n_columns = scale.matrix.shape[1]
+    for start in range(0, n_columns, SWEEP_COLUMNS):
+        stop = min(start + SWEEP_COLUMNS, n_columns)
         first = cursor.copy()
-        block = column_block(indptr, indices, matrix.data, cursor, start,
-                             stop, implicit, factors, tables, weights)
-        sweep_block(indptr, indices, matrix.data, first, block, implicit,
-                    factors, tables, weights, start, rows, out)
+        block = column_block(matrix, cursor, start, stop, implicit, factors,
+                             tables, weights)
+        sweep_block(matrix, first, block, implicit, factors, tables, weights,
+                    start, rows, out)
 
 
 @numba.njit(cache=True)

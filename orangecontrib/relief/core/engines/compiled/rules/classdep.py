@@ -5,6 +5,8 @@ from its hits and its misses pooled over the other classes; IWCDRelief's
 (eq. 5, 6) keeps only references near a class border and sends the update
 to one class or the other.  :mod:`....variants.classdep` states the conventions.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 from numba import prange
@@ -92,17 +94,29 @@ def mean_distance(tables, weights, i, index, share, start, stop, places):
 
 instance_weight = numba.njit(inline="always", cache=True)(instance_weight)
 
+#: The neighbour lists of references: list g of a reference the entries
+#: offsets[g] .. offsets[g + 1] - 1 of `index` (the neighbours) and
+#: `share` (their shares of a place), places[g] its places
+Lists = namedtuple("Lists", ["offsets", "index", "share", "places"])
+
+#: The options of eq. 6: pair_coef[c, l] the coefficient of the classes'
+#: pair, the `threshold` of the instance weight IW (eq. 5), and
+#: `as_printed` the reading of eq. 6 (:mod:`....variants.classdep`)
+Border = namedtuple("Border", ["pair_coef", "threshold", "as_printed"])
+
 
 @numba.njit(cache=True)
-def iwcdrelief_update(acc, exact, metric, weights, i, offsets, index, share,
-                      places, scale, pair_coef, threshold, as_printed):
+def iwcdrelief_update(acc, exact, metric, weights, i, lists, scale, border):
     """Add reference I_i's eq. 6 updates to the rows of `acc` (classes),
-    its list of group g the entries offsets[g] .. offsets[g + 1] - 1.
+    from its :class:`Lists` (of one reference), the distances those of
+    :func:`euclidean` on the `metric` tables with the attribute
+    `weights`, the options the :class:`Border` `border`.
 
     For each other class l, with its own k misses, d2 and IW: the update
     IW * scale * pair_coef[c, l] * (mean miss diff - mean hit diff) goes to
     row c or row l by the sign of d2 - d1 and the reading of eq. 6.
     """
+    offsets, index, share, places = lists
     own = exact.groups[i]
     if places[own] == 0:
         return  # no hit: x's place relative to the border is unknown
@@ -113,13 +127,13 @@ def iwcdrelief_update(acc, exact, metric, weights, i, offsets, index, share,
             continue
         d2 = mean_distance(metric, weights, i, index, share, offsets[other],
                            offsets[other + 1], places[other])
-        if instance_weight(d1, d2, threshold) == 0.0:
+        if instance_weight(d1, d2, border.threshold) == 0.0:
             continue
-        if (d2 - d1 > 0) == as_printed:
+        if (d2 - d1 > 0) == border.as_printed:
             row = own
         else:
             row = other
-        coef = scale * pair_coef[own, other]
+        coef = scale * border.pair_coef[own, other]
         add_mean_diffs(acc[row], exact, i, index, share, offsets[other],
                        offsets[other + 1], places[other], coef)
         add_mean_diffs(acc[row], exact, i, index, share, offsets[own],
@@ -137,25 +151,27 @@ def iwcdrelief_rule(exact, metric, weights, refs, scale, neighbours,
                         exact.values.shape[0]))
     for start, part in neighbours:
         part_refs = refs[start:start + len(part)]
+        lists = Lists(part.offsets, part.index, part.share, part.places)
         for t, threshold in enumerate(thresholds):
             iwcdrelief_blocks(exact, metric, weights, part_refs,
-                              scale[start:start + len(part)], part.offsets,
-                              part.index, part.share, part.places, pair_coef,
-                              threshold, as_printed,
+                              scale[start:start + len(part)], lists,
+                              Border(pair_coef, threshold, as_printed),
                               partial[t, start // UPDATE_BLOCK:])
     return np.stack([sum_of_blocks(rows) for rows in partial])
 
 
 @numba.njit(parallel=True, cache=True)
-def iwcdrelief_blocks(exact, metric, weights, refs, scale, offsets, index,
-                      share, places, pair_coef, threshold, as_printed,
+def iwcdrelief_blocks(exact, metric, weights, refs, scale, lists, border,
                       partial):
     """The references' updates (:func:`iwcdrelief_update`) added into
-    ``partial[b]``, block b of UPDATE_BLOCK references."""
+    ``partial[b]``, block b of UPDATE_BLOCK references, reference r's
+    lists those of row r of the :class:`Lists` `lists` (its groups'
+    offsets from r x groups on)."""
+    offsets, index, share, places = lists
     m, n_groups = places.shape
     for b in prange(-(-m // UPDATE_BLOCK)):
         for r in range(b * UPDATE_BLOCK, min(m, (b + 1) * UPDATE_BLOCK)):
+            own_lists = Lists(offsets[r * n_groups:(r + 1) * n_groups + 1],
+                              index, share, places[r])
             iwcdrelief_update(partial[b], exact, metric, weights, refs[r],
-                              offsets[r * n_groups:(r + 1) * n_groups + 1],
-                              index, share, places[r], scale[r], pair_coef,
-                              threshold, as_printed)
+                              own_lists, scale[r], border)

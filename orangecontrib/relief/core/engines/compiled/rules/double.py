@@ -7,8 +7,11 @@ the distance weights (eq. 3.1-3.3), finds the reference's neighbours with
 :func:`..neighbours.exact_ranking.rank_list` (float32 search, exact float64
 ranking, as ReliefF's) and applies :func:`.relieff.relieff_update`, exactly
 the search and rule of ReliefF.  :mod:`....variants.double` states the choices the
-paper leaves open.
+paper leaves open.  What a call reads is in three records:
+:class:`Tables`, :class:`Weighting` and :class:`Lists`.
 """
+from collections import namedtuple
+
 import numba
 import numpy as np
 
@@ -27,24 +30,40 @@ from .relieff import UPDATE_BLOCK, relieff_update
 distance_weights_at = numba.njit(cache=True)(distance_weights_at)
 fill_shares = numba.njit(cache=True)(fill_shares)
 
+#: The data as the search reads it: the float32 `search` tables, whose
+#: position p holds instance order[p] (`position` the inverse), and the
+#: `exact` float64 tables in instance order
+Tables = namedtuple("Tables", ["search", "exact", "order", "position"])
+
+#: The distance weights' options of eq. 3.1-3.3
+#: (:func:`....formulas.distance_weighting.distance_weights_at`): the
+#: `fixed` weights of the attributes, `clip`, the `exponent` a of c(t)
+#: and s (< 0: dReliefF)
+Weighting = namedtuple("Weighting", ["fixed", "clip", "exponent", "s"])
+
+#: A reference's neighbour lists: `k` of each group, the candidates at
+#: the k-th distance sharing its places when `shared`
+Lists = namedtuple("Lists", ["k", "shared"])
+
 
 @numba.njit(cache=True)
-def reference_lists(search, exact, order, position, weights, i, k, shared,
-                    offsets, places):
-    """Instance i's lists of every group under the float32 distance
-    `weights`, as ReliefF's search finds them: :func:`search_rows` in
-    float32 for k + EXTRA candidates (in the search tables' `order`:
-    instance order[p] at position p, `position` its inverse), ranked by
-    exact distance (:func:`rank_list`), searched again with twice the
-    candidates while a list is not proven.  List g goes to entries
-    offsets[g] .. offsets[g + 1] - 1 of `index` and `share` (returned
-    anew), its places (min(k, candidates)) to ``places[g]``."""
+def reference_lists(tables, weights, i, lists, offsets, places):
+    """Instance i's :class:`Lists` of every group under the float32
+    distance `weights`, as ReliefF's search finds them: :func:`search_rows`
+    in float32 for k + EXTRA candidates (in the order of the
+    :class:`Tables`' search tables), ranked by exact distance
+    (:func:`rank_list`), searched again with twice the candidates while a
+    list is not proven.  List g goes to entries offsets[g] .. offsets[g +
+    1] - 1 of `index` and `share` (returned anew), its places (min(k,
+    candidates)) to ``places[g]``."""
+    search, exact = tables.search, tables.exact
+    k, shared = lists.k, lists.shared
     n = search.values.shape[1]
     n_groups = len(places)
     delta = float32_error_bound(search, weights)
     wide = weights.astype(np.float64)
     out = np.empty((ROWS, BLOCK), dtype=np.float32)
-    rows = np.full(ROWS, position[i], dtype=np.int64)
+    rows = np.full(ROWS, tables.position[i], dtype=np.int64)
     list_rows = np.zeros(ROWS, dtype=np.int64)
     width = k + EXTRA
     while True:
@@ -53,7 +72,7 @@ def reference_lists(search, exact, order, position, weights, i, k, shared,
         search_rows(search, weights, rows, 1, list_rows, n_groups, keys, out)
         candidates = np.empty(keys.shape, dtype=np.int64)
         cand_dist = np.empty(keys.shape, dtype=np.float32)
-        unpack_keys(keys, order, candidates, cand_dist)
+        unpack_keys(keys, tables.order, candidates, cand_dist)
         found = np.empty((n_groups, width), dtype=np.int64)
         dist = np.empty((n_groups, width))
         proven = True
@@ -78,23 +97,22 @@ def reference_lists(search, exact, order, position, weights, i, k, shared,
 
 
 @numba.njit(cache=True)
-def double_relieff_steps(search, exact, order, position, refs, start, stop,
-                         priors, k, fixed, clip, exponent, s, shared, partial,
-                         done):
+def double_relieff_steps(tables, refs, start, stop, priors, weighting, lists,
+                         partial, done):
     """Process references refs[start:stop] of (p)dReliefF, one at a time.
 
     For each reference R_t (t = its position in `refs`): distance weights
-    from the current estimate (:func:`distance_weights_at`), R_t's lists
-    under them (:func:`reference_lists`, the candidates at the k-th
-    distance sharing its places when `shared`), and ReliefF's update
+    from the current estimate by the :class:`Weighting` `weighting`
+    (:func:`distance_weights_at`), R_t's :class:`Lists` under them
+    (:func:`reference_lists`), and ReliefF's update
     (:func:`relieff_update`) added to ``partial[t // UPDATE_BLOCK]``.
 
     `partial` (n_blocks, a) and `done` (a,), the sum of the completed blocks,
     are the state kept between calls, so a caller can stop after any
     reference to report progress.  The result is
     ``partial.sum(axis=0) / m``, summed as ReliefF sums (:func:`relieff_rule`).
-    ``s < 0`` means dReliefF.
     """
+    exact = tables.exact
     n_groups = priors.shape[0]
     m = refs.shape[0]
     offsets = np.empty(n_groups + 1, dtype=np.int64)
@@ -106,11 +124,11 @@ def double_relieff_steps(search, exact, order, position, refs, start, stop,
         if t > 0 and t % UPDATE_BLOCK == 0:
             done += partial[block - 1]
         total[:] = done + partial[block]
-        distance_weights_at(weights, total, t, m, search.values.shape[1],
-                            fixed, clip, exponent, s)
+        distance_weights_at(weights, total, t, m,
+                            tables.search.values.shape[1], weighting.fixed,
+                            weighting.clip, weighting.exponent, weighting.s)
         i = refs[t]
-        index, share = reference_lists(search, exact, order, position,
-                                       weights, i, k, shared, offsets,
+        index, share = reference_lists(tables, weights, i, lists, offsets,
                                        places)
         relieff_update(partial[block], exact, i, offsets, index, share,
                        places, priors)
@@ -131,12 +149,13 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,
     m = len(refs)
     partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))
     done = np.zeros(n_attrs)
-    position, exact = data.search_position, for_kernels(data.exact)
+    tables = Tables(data.search, for_kernels(data.exact), data.search_order,
+                    data.search_position)
+    weighting = Weighting(fixed, clip, exponent, s)
+    lists = Lists(k, ties == SHARE)
     bounds = step_bounds(m, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
-        double_relieff_steps(data.search, exact, data.search_order,
-                             position, refs, int(start), int(stop),
-                             data.priors, k, fixed, clip, exponent, s,
-                             ties == SHARE, partial, done)
+        double_relieff_steps(tables, refs, int(start), int(stop),
+                             data.priors, weighting, lists, partial, done)
         report(progress_callback, stop / m)
     return finish(partial, m)

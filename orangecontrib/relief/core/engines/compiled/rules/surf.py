@@ -6,7 +6,10 @@ coefficients of its neighbours' classes are the shared definitions of
 :mod:`....formulas.neighbourhoods`, compiled here.  References are ordered by class and
 processed in blocks of UPDATE_BLOCK whose partial sums are added in block
 order, so the result does not depend on the number of threads.  The
-options of a call are one record, :class:`RadiusRule`.
+options of a call are one record, :class:`RadiusRule`; what it reads and
+fills are :class:`Given`, :class:`Labellings` and :class:`BlockSums` besides
+the tables, and the rules read a group of references as one
+:class:`Group`.
 """
 from collections import namedtuple
 
@@ -54,6 +57,40 @@ RadiusRule = namedtuple("RadiusRule", [
     "classes", "hit_bound", "local", "band", "ddof", "global_mean",
     "with_far", "weighted", "global_scale", "stir"])
 
+#: The distances computed already: reference i's row rows[row_of[i]]
+#: (no rows: none), as :class:`....formulas.neighbourhoods.GivenDistances`
+#: holds them
+Given = namedtuple("Given", ["rows", "row_of"])
+
+#: The labellings whose sums a call adds: labels[p] (the classification
+#: rule's classes, codes[p] the same as int64, or RReliefF's scaled
+#: target) and the `priors` of the classes
+Labellings = namedtuple("Labellings", ["codes", "labels", "priors"])
+
+#: The partial sums a call adds to, per labelling p and block b:
+#: partial[p, b] (rows of the rule's sums, one column per attribute) and
+#: scalars[p, b] (STIR's counts, or RReliefF's N_dC)
+BlockSums = namedtuple("BlockSums", ["partial", "scalars"])
+
+#: A group of references and their neighbourhoods: rows[:count] the
+#: references, dist[r, j] the distance of reference rows[r] to I_j, and
+#: its near and far limits and its members' sigmoid scale (near[r],
+#: far[r], scale[r], :func:`group_limits`)
+Group = namedtuple("Group", ["rows", "count", "dist", "near", "far",
+                             "scale"])
+
+#: A block's buffers: counts[s, g, r] of :func:`group_counts`,
+#: own_counts (2 x classes) those of one reference, coefs[r, s, g] the
+#: coefficients of :func:`class_terms` and influence[r, s] those of
+#: :func:`regression_update`
+Buffers = namedtuple("Buffers", ["counts", "own_counts", "coefs",
+                                 "influence"])
+
+#: The pairs (reference, member) of a group's near (s = 0) and far (s =
+#: 1) sets held before their terms are added: pairs[s, :, :count[s]] and
+#: their coefficients coefs[s, :count[s]] (:func:`gather`)
+HeldPairs = namedtuple("HeldPairs", ["pairs", "coefs", "count"])
+
 thresholds = numba.njit(cache=True)(neighbourhoods.thresholds)
 standard_deviation = numba.njit(cache=True)(neighbourhoods.standard_deviation)
 class_coefficients = numba.njit(cache=True)(neighbourhoods.class_coefficients)
@@ -91,9 +128,9 @@ def weight_at(dist, limit, scale, weighted):
 
 
 @numba.njit(inline="always", cache=True)
-def group_limits(dist, rows, count, rule, near, far, scale):
-    """near[r], far[r], scale[r] of :func:`limits` for the references
-    rows[:count] of a group at once, by the :class:`RadiusRule` `rule`.
+def group_limits(group, rule):
+    """near[r], far[r], scale[r] of :func:`limits` for the references of
+    a :class:`Group` at once, by the :class:`RadiusRule` `rule`.
 
     Each reference's sums run over the instances in their order, as
     :func:`limits` adds them, but the group's sums run side by side: `dist`
@@ -102,6 +139,8 @@ def group_limits(dist, rows, count, rule, near, far, scale):
     not wait for each other.  The reference's own distance is added as
     -0.0, which leaves every sum as it is (x + -0.0 == x, -0.0 included).
     SURF's limits are the global ones, and it needs no sums."""
+    dist, rows, count = group.dist, group.rows, group.count
+    near, far, scale = group.near, group.far, group.scale
     if not rule.local:
         for r in range(count):
             near[r], far[r] = thresholds(0.0, 0.0, False, rule.global_mean,
@@ -128,10 +167,13 @@ def group_limits(dist, rows, count, rule, near, far, scale):
 
 
 @numba.njit(inline="always", cache=True)
-def group_counts(dist, rows, count, groups, near, far, with_far, counts):
+def group_counts(group, groups, with_far, counts):
     """counts[0, g, r], counts[1, g, r]: the near and far instances of
-    group g of reference rows[r], r < count, instance by instance (the
-    group's distances to an instance side by side, branch-free)."""
+    group g of the :class:`Group`'s reference rows[r], instance by
+    instance (the group's distances to an instance side by side,
+    branch-free)."""
+    dist, rows, count = group.dist, group.rows, group.count
+    near, far = group.near, group.far
     counts[:] = 0
     for j in range(dist.shape[1]):
         g = groups[j]
@@ -144,11 +186,13 @@ def group_counts(dist, rows, count, groups, near, far, with_far, counts):
 
 
 @numba.njit(inline="always", cache=True)
-def members(dist, rows, count, j, near, far, with_far, found):
-    """found[0, :n_near]: the r, in order, whose reference rows[r] has I_j
-    in its near set; found[1, :n_far]: in its far set (with `with_far`).
-    Returns (n_near, n_far).  Free of branches: every r is written and
-    its count moves past it when it belongs."""
+def members(group, j, with_far, found):
+    """found[0, :n_near]: the r, in order, whose reference rows[r] of the
+    :class:`Group` has I_j in its near set; found[1, :n_far]: in its far
+    set (with `with_far`).  Returns (n_near, n_far).  Free of branches:
+    every r is written and its count moves past it when it belongs."""
+    dist, rows, count = group.dist, group.rows, group.count
+    near, far = group.near, group.far
     n_near = n_far = 0
     for r in range(count):
         found[0, n_near] = r
@@ -161,46 +205,50 @@ def members(dist, rows, count, j, near, far, with_far, found):
 
 
 @numba.njit(inline="always", cache=True)
-def gather(pairs, pair_coefs, held, found, n_found, rows, j, s, g, dist,
-           coefs, limit, scale, weighted):
-    """Append the pairs (I_rows[r], I_j) of the references r of
-    found[:n_found], whose set s (0 near, 1 far) holds I_j, to
-    pairs[:, held:], and their terms' coefficients to pair_coefs: +coef
-    for the near set, -coef for the far one, each times the member's
-    weight (:func:`weight_at`).  Returns how many pairs are held."""
+def gather(held, s, found, n_found, group, j, g, coefs, weighted):
+    """Append the pairs (I_rows[r], I_j) of the :class:`Group`'s
+    references r of found[:n_found], whose set s (0 near, 1 far) holds
+    I_j, to the :class:`HeldPairs` `held` of set s, and their terms'
+    coefficients: +coef for the near set, -coef for the far one, each
+    times the member's weight (:func:`weight_at`)."""
+    pairs, pair_coefs, at = held.pairs[s], held.coefs[s], held.count[s]
+    rows, dist, scale = group.rows, group.dist, group.scale
+    limit = group.near if s == 0 else group.far
     sign = 1.0 if s == 0 else -1.0
     for q in range(n_found):
         r = found[q]
-        pairs[0, held + q], pairs[1, held + q] = rows[r], j
-        pair_coefs[held + q] = sign * coefs[r, s, g] * weight_at(
+        pairs[0, at + q], pairs[1, at + q] = rows[r], j
+        pair_coefs[at + q] = sign * coefs[r, s, g] * weight_at(
             dist[r, j], limit[r], scale[r], weighted)
-    return held + n_found
+    held.count[s] = at + n_found
 
 
 @numba.njit(inline="always", cache=True)
-def in_quads(pairs, coefs, count):
-    """`count` rounded up to whole quads of :func:`.unrolled.add_pairs`:
-    the places added hold the last pair at the coefficient -0.0, whose
-    terms (-0.0, the diffs being finite) leave every sum as it is
-    (x + -0.0 == x)."""
+def in_quads(held, s):
+    """The :class:`HeldPairs` of set s rounded up to whole quads of
+    :func:`.unrolled.add_pairs`: the places added hold the last pair at
+    the coefficient -0.0, whose terms (-0.0, the diffs being finite)
+    leave every sum as it is (x + -0.0 == x)."""
+    pairs, coefs, count = held.pairs[s], held.coefs[s], held.count[s]
     whole = (count + 3) // 4 * 4
     for q in range(count, whole):
         pairs[0, q], pairs[1, q] = pairs[0, count - 1], pairs[1, count - 1]
         coefs[q] = -0.0
-    return whole
+    held.count[s] = whole
 
 
 @numba.njit(inline="always", cache=True)
-def add_held(acc, values, pairs, coefs, held):
-    """Add the whole quads of the `held` pairs to acc
+def add_held(acc, values, held, s):
+    """Add the whole quads of the :class:`HeldPairs` of set s to acc
     (:func:`.unrolled.add_pairs`) and move the 0-3 pairs left over to the
-    front, where the next pairs follow them; returns how many."""
-    whole = held // 4 * 4
+    front, where the next pairs follow them."""
+    pairs, coefs, count = held.pairs[s], held.coefs[s], held.count[s]
+    whole = count // 4 * 4
     add_pairs(acc, values, pairs, coefs, whole)
-    for q in range(held - whole):
+    for q in range(count - whole):
         pairs[0, q], pairs[1, q] = pairs[0, whole + q], pairs[1, whole + q]
         coefs[q] = coefs[whole + q]
-    return held - whole
+    held.count[s] = count - whole
 
 
 @numba.njit(inline="always", cache=True)
@@ -235,18 +283,22 @@ def weighted_pair_counts(dist, i, groups, near, scale, coefs, scalars):
 
 
 @numba.njit(inline="always", cache=True)
-def class_terms(dist, rows, count, groups, priors, near, far, scale, rule,
-                stir, counts, own_counts, coefs, scalars):
-    """coefs[r, s, g]: the coefficient of a group-g neighbour in reference
-    rows[r]'s update over its near (s = 0) or far (s = 1) set, from the
-    group's `counts` (:func:`group_counts`), each reference's copied to
-    `own_counts` (2 x groups); with `stir`, STIR's counts of
+def class_terms(group, groups, priors, rule, stir, buffers, scalars):
+    """coefs[r, s, g] of the :class:`Buffers`: the coefficient of a
+    group-g neighbour in the :class:`Group`'s reference rows[r]'s update
+    over its near (s = 0) or far (s = 1) set, from the group's `counts`
+    (:func:`group_counts`), each reference's copied to `own_counts` (2 x
+    groups); with `stir`, STIR's counts of
     :func:`...vectorised.surf.classification_sums` added to `scalars` (of
     pairs weighted where the :class:`RadiusRule` `rule` weighs them:
     :func:`weighted_pair_counts`), with weighted far sets the SWRF
     family's far terms."""
     with_far, weighted = rule.with_far, rule.weighted
-    group_counts(dist, rows, count, groups, near, far, with_far, counts)
+    dist, rows, count = group.dist, group.rows, group.count
+    near, far, scale = group.near, group.far, group.scale
+    counts, own_counts, coefs = (buffers.counts, buffers.own_counts,
+                                 buffers.coefs)
+    group_counts(group, groups, with_far, counts)
     for r in range(count):
         i = rows[r]
         own = groups[i]
@@ -272,11 +324,12 @@ def class_terms(dist, rows, count, groups, priors, near, far, scale, rule,
 
 
 @numba.njit(inline="always", cache=True)
-def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
-                 rule, coefs):
-    """The classification terms of references rows[:count] (rows 0, 1 and,
-    with STIR's sums, 2-5 of :func:`...vectorised.surf.classification_sums`)
-    by the :class:`RadiusRule` `rule`.
+def class_update(sums, exact, groups, group, rule, coefs):
+    """The classification terms of the :class:`Group`'s references (rows
+    0, 1 and, with STIR's sums, 2-5 of
+    :func:`...vectorised.surf.classification_sums`) by the
+    :class:`RadiusRule` `rule`, coefs[r, s, g] those of
+    :func:`class_terms`.
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it.  On numeric data the pairs (reference,
@@ -290,43 +343,39 @@ def class_update(sums, exact, groups, dist, rows, count, near, far, scale,
     each term is times the member's sigmoid weight (:func:`weight_at`)."""
     with_far, weighted, stir = rule.with_far, rule.weighted, rule.stir
     if not numeric_and_known(exact):
-        class_update_any(sums, exact, groups, dist, rows, count, near, far,
-                         scale, with_far, weighted, stir, coefs)
+        class_update_any(sums, exact, groups, group, rule, stir, coefs)
         return
     values = exact.values
-    own = groups[rows[0]]
+    own = groups[group.rows[0]]
     found = np.empty((2, GROUP), np.int64)
-    pairs = np.empty((2, 2, HELD + GROUP), np.int64)
-    pair_coefs = np.empty((2, HELD + GROUP))
-    held = np.zeros(2, np.int64)
-    for j in range(dist.shape[1]):
+    held = HeldPairs(np.empty((2, 2, HELD + GROUP), np.int64),
+                     np.empty((2, HELD + GROUP)), np.zeros(2, np.int64))
+    for j in range(group.dist.shape[1]):
         g = groups[j]
-        n_near, n_far = members(dist, rows, count, j, near, far, with_far,
-                                found)
-        held[0] = gather(pairs[0], pair_coefs[0], held[0], found[0], n_near,
-                         rows, j, 0, g, dist, coefs, near, scale, weighted)
-        held[1] = gather(pairs[1], pair_coefs[1], held[1], found[1], n_far,
-                         rows, j, 1, g, dist, coefs, far, scale, weighted)
+        n_near, n_far = members(group, j, with_far, found)
+        gather(held, 0, found[0], n_near, group, j, g, coefs, weighted)
+        gather(held, 1, found[1], n_far, group, j, g, coefs, weighted)
         if stir:  # the near pairs of I_j at once: all hits or all misses
-            add_numeric_stir(sums, values, pairs[0, 0], pair_coefs[0],
+            add_numeric_stir(sums, values, held.pairs[0, 0], held.coefs[0],
                              2 if g == own else 4, n_near, j)
-            held[0] = 0
+            held.count[0] = 0
         for s in range(2):
-            if held[s] >= HELD:
-                held[s] = add_held(sums[s], values, pairs[s], pair_coefs[s],
-                                   held[s])
+            if held.count[s] >= HELD:
+                add_held(sums[s], values, held, s)
     for s in range(2):
-        add_held(sums[s], values, pairs[s], pair_coefs[s],
-                 in_quads(pairs[s], pair_coefs[s], held[s]))
+        in_quads(held, s)
+        add_held(sums[s], values, held, s)
 
 
 @numba.njit(cache=True)
-def class_update_any(sums, exact, groups, dist, rows, count, near, far,
-                     scale, with_far, weighted, stir, coefs):
-    """:func:`class_update` one reference at a time, for any data.  Not
-    inlined, so that numba compiles the diffs of every kind of data once
-    (inlined where the rules add terms, they took half of the SURF family's
-    first compilation)."""
+def class_update_any(sums, exact, groups, group, rule, stir, coefs):
+    """:func:`class_update` one reference at a time, for any data (STIR's
+    sums with `stir`).  Not inlined, so that numba compiles the diffs of
+    every kind of data once (inlined where the rules add terms, they took
+    half of the SURF family's first compilation)."""
+    with_far, weighted = rule.with_far, rule.weighted
+    dist, rows, count = group.dist, group.rows, group.count
+    near, far, scale = group.near, group.far, group.scale
     for j in range(dist.shape[1]):
         g = groups[j]
         for r in range(count):
@@ -346,28 +395,29 @@ def class_update_any(sums, exact, groups, dist, rows, count, near, far,
 
 
 @numba.njit(inline="always", cache=True)
-def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
-                      far, with_far, counts, influence, with_n_da):
-    """RReliefF's terms of references rows[:count] (rows 0-3 and N_dC of
-    :func:`...vectorised.surf.regression_sums`; rows 0 and 2, N_dA, which
-    do not depend on the target, only `with_n_da`), instance by instance
-    as :func:`class_update`; influence[r, s] = 1 / |S| of its near and far
-    sets."""
-    group_counts(dist, rows, count, exact.groups, near, far, with_far,
-                 counts)
-    for r in range(count):  # one group: counts[s, 0, r] is the set's size
+def regression_update(sums, n_dc, exact, group, target, with_far, buffers,
+                      with_n_da):
+    """RReliefF's terms of the :class:`Group`'s references (rows 0-3 and
+    N_dC of :func:`...vectorised.surf.regression_sums`; rows 0 and 2,
+    N_dA, which do not depend on the target, only `with_n_da`), instance
+    by instance as :func:`class_update`; influence[r, s] of the
+    :class:`Buffers` = 1 / |S| of its near and far sets."""
+    counts, influence = buffers.counts, buffers.influence
+    rows = group.rows
+    group_counts(group, exact.groups, with_far, counts)
+    for r in range(group.count):  # one group: counts[s, 0, r], the set's size
         influence[r, 0] = 1.0 / max(counts[0, 0, r], 1)
         influence[r, 1] = 1.0 / max(counts[1, 0, r], 1)
     if not numeric_and_known(exact):
-        regression_update_any(sums, n_dc, exact, dist, rows, count, target,
-                              near, far, with_far, influence, with_n_da)
+        regression_update_any(sums, n_dc, exact, group, target, with_far,
+                              influence, with_n_da)
         return
     values = exact.values
     found = np.empty((2, GROUP), np.int64)
     refs = np.empty(GROUP, np.int64)
     d, d_target = np.empty(GROUP), np.empty(GROUP)
-    for j in range(dist.shape[1]):
-        n_found = members(dist, rows, count, j, near, far, with_far, found)
+    for j in range(group.dist.shape[1]):
+        n_found = members(group, j, with_far, found)
         for s in range(2):
             for q in range(n_found[s]):
                 r = found[s, q]
@@ -381,10 +431,12 @@ def regression_update(sums, n_dc, exact, dist, rows, count, target, near,
 
 
 @numba.njit(cache=True)
-def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
-                          near, far, with_far, influence, with_n_da):
+def regression_update_any(sums, n_dc, exact, group, target, with_far,
+                          influence, with_n_da):
     """:func:`regression_update` one reference at a time, for any data (not
     inlined, as :func:`class_update_any`)."""
+    dist, rows, count = group.dist, group.rows, group.count
+    near, far = group.near, group.far
     for j in range(dist.shape[1]):
         for r in range(count):
             i = rows[r]
@@ -405,24 +457,23 @@ def regression_update_any(sums, n_dc, exact, dist, rows, count, target,
 
 
 @numba.njit(cache=True)
-def pair_update(sums, exact, target, rule, dist, rows, count, priors, near,
-                far, scale, counts, own_counts, coefs, scalars):
-    """The classification terms of references rows[:count] for a numeric
-    `target`, one reference at a time: its hits (code 0, its own) the
-    instances whose target lies within rule.hit_bound of its own, the
+def pair_update(sums, scalars, exact, target, priors, rule, group, buffers):
+    """The classification terms of the :class:`Group`'s references for a
+    numeric `target`, one reference at a time: its hits (code 0, its own)
+    the instances whose target lies within rule.hit_bound of its own, the
     others its misses (code 1), as scikit-rebate 0.8 scores a continuous
     endpoint (:func:`....formulas.neighbourhoods.pair_codes`); `priors`
     those of the two codes."""
+    dist, rows = group.dist, group.rows
     codes = np.empty(dist.shape[1], np.int64)
-    for r in range(count):
+    for r in range(group.count):
         pair_codes(target, rows[r], rule.hit_bound, codes)
         one = slice(r, r + 1)
-        class_terms(dist[one], rows[one], 1, codes, priors, near[one],
-                    far[one], scale[one], rule, False, counts, own_counts,
-                    coefs, scalars)
-        class_update_any(sums, exact, codes, dist[one], rows[one], 1,
-                         near[one], far[one], scale[one], rule.with_far,
-                         rule.weighted, False, coefs)
+        reference = Group(rows[one], 1, dist[one], group.near[one],
+                          group.far[one], group.scale[one])
+        class_terms(reference, codes, priors, rule, False, buffers, scalars)
+        class_update_any(sums, exact, codes, reference, rule, False,
+                         buffers.coefs)
 
 
 @numba.njit(inline="always", cache=True)
@@ -439,75 +490,73 @@ def class_run(refs, groups, first, end):
 
 
 @numba.njit(parallel=True, cache=True)
-def radius_sums(values, exact, refs, priors, codes, labels, rule, start,
-                stop, partial, scalars, given, given_row, screen):
+def radius_sums(values, exact, given, refs, labellings, rule, start, stop,
+                sums, screen):
     """Add references refs[start:stop] (start and stop multiples of
-    UPDATE_BLOCK but the last) to their blocks' partial sums, partial[p]
-    and scalars[p] for each labelling labels[p] (:func:`radius_block`),
-    the blocks in parallel."""
+    UPDATE_BLOCK but the last) to their blocks' :class:`BlockSums` for
+    each of the :class:`Labellings` (:func:`radius_block`), the blocks in
+    parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
-        radius_block(values, exact, refs, priors, codes, labels, rule, b,
-                     min(stop, (b + 1) * UPDATE_BLOCK), partial, scalars,
-                     given, given_row, screen)
+        radius_block(values, exact, given, refs, labellings, rule, b,
+                     min(stop, (b + 1) * UPDATE_BLOCK), sums, screen)
 
 
 @numba.njit(cache=True)
-def radius_block(values, exact, refs, priors, codes, labels, rule, b, end,
-                 partial, scalars, given, given_row, screen):
+def radius_block(values, exact, given, refs, labellings, rule, b, end, sums,
+                 screen):
     """Add the references of block b, before `end`, to partial[p, b] and
-    scalars[p, b] (STIR's counts, or RReliefF's N_dC) for each labelling
-    labels[p], by the :class:`RadiusRule` `rule`: the classification rule
-    (codes[p], labels[p] as int64) or RReliefF's (labels[p] the scaled
+    scalars[p, b] of the :class:`BlockSums` `sums` for each labelling p
+    of the :class:`Labellings`, by the :class:`RadiusRule` `rule`: the
+    classification rule (codes[p]) or RReliefF's (labels[p] the scaled
     target).  The distances, thresholds and neighbourhoods of up to GROUP
     references of one class are found once for every labelling; the
-    distances are read from `given` (reference i's row given_row[i]) when
-    it has rows (:class:`GivenDistances`), else computed, on the `screen`
-    where it has values (:mod:`..neighbours.screened`).  The
-    group's distances are held instance by instance (dist[r, j] of the
-    transposed array), so that the loops over the instances, thresholds,
-    counts and members alike, read an instance's distances to the whole
-    group at once.  Compiled apart from :func:`radius_sums`, whose
-    parallel loop numba then analyses as one call rather than the whole
-    rule."""
+    distances are read from the :class:`Given` distances when there are
+    rows, else computed, on the `screen` where it has values
+    (:mod:`..neighbours.screened`).  The group's distances are held
+    instance by instance (dist[r, j] of the transposed array), so that the
+    loops over the instances, thresholds, counts and members alike, read
+    an instance's distances to the whole group at once.  Compiled apart
+    from :func:`radius_sums`, whose parallel loop numba then analyses as
+    one call rather than the whole rule."""
+    given_dist, given_row = given
+    codes, labels, priors = labellings
+    partial, scalars = sums
     n = values.shape[1]
     n_groups = len(priors)
     rows = np.empty(GROUP, np.int64)
     dist = np.empty((n, GROUP)).T  # a group's distances instance-major
     near, far, scale = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
-    counts = np.empty((2, n_groups, GROUP), np.int64)
-    own_counts = np.empty((2, n_groups), np.int64)
-    coefs = np.empty((GROUP, 2, n_groups))
-    influence = np.empty((GROUP, 2))
+    buffers = Buffers(np.empty((2, n_groups, GROUP), np.int64),
+                      np.empty((2, n_groups), np.int64),
+                      np.empty((GROUP, 2, n_groups)), np.empty((GROUP, 2)))
     first = b * UPDATE_BLOCK
     while first < end:
         count = class_run(refs, exact.groups, first, end)
         for q in range(0, count, ROWS):
             block = rows[q:q + ROWS]
             n_rows = block_refs(refs, first + q, first + count, block)
-            if given.shape[0] > 0:
+            if given_dist.shape[0] > 0:
                 for r in range(n_rows):
-                    dist[q + r] = given[given_row[block[r]]]
+                    dist[q + r] = given_dist[given_row[block[r]]]
             elif screen.values.shape[0] > 0:
                 screened_block(exact, screen, block, n_rows, dist[q:],
                                rule.global_mean)
             else:
                 distance_block(values, exact, block, n_rows, dist[q:], 0)
-        group_limits(dist, rows, count, rule, near, far, scale)
+        group = Group(rows, count, dist, near, far, scale)
+        group_limits(group, rule)
         for p in range(len(labels)):
             if rule.hit_bound >= 0.0:
-                pair_update(partial[p, b], exact, labels[p], rule, dist,
-                            rows, count, priors, near, far, scale, counts,
-                            own_counts, coefs, scalars[p, b])
+                pair_update(partial[p, b], scalars[p, b], exact, labels[p],
+                            priors, rule, group, buffers)
             elif rule.classes:
-                class_terms(dist, rows, count, codes[p], priors, near, far,
-                            scale, rule, rule.stir, counts, own_counts,
-                            coefs, scalars[p, b])
-                class_update(partial[p, b], exact, codes[p], dist, rows,
-                             count, near, far, scale, rule, coefs)
+                class_terms(group, codes[p], priors, rule, rule.stir,
+                            buffers, scalars[p, b])
+                class_update(partial[p, b], exact, codes[p], group, rule,
+                             buffers.coefs)
             else:
-                regression_update(partial[p, b], scalars[p, b], exact, dist,
-                                  rows, count, labels[p], near, far,
-                                  rule.with_far, counts, influence, p == 0)
+                regression_update(partial[p, b], scalars[p, b], exact, group,
+                                  labels[p], rule.with_far, buffers, p == 0)
         first += count
     if not rule.classes and rule.hit_bound < 0.0:  # N_dA, alike for all
         for p in range(1, len(labels)):
@@ -588,10 +637,8 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
         given = kept_distances(values, exact, weighting)
     rule = radius_options(values, exact, task, local, far, ddof, stir, given,
                           band, weighting, hit_bound)
-    if given is None:
-        rows, row_of = np.empty((0, 0)), np.empty(0, np.int64)
-    else:
-        rows, row_of = given.rows, given.row_of
+    computed = (Given(np.empty((0, 0)), np.empty(0, np.int64))
+                if given is None else Given(given.rows, given.row_of))
     screen = (screen_of(values) if given is None and screens(rule, exact)
               else no_screen())
     pairs = hit_bound is not None  # the class rule over target pairs
@@ -603,11 +650,13 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                         6 if rule.classes or pairs else 4, values.shape[0]))
     scalars = np.zeros((len(labels), n_blocks,
                         CLASS_SCALARS if rule.classes or pairs else 3))
+    labellings = Labellings(codes, labels, priors)
+    sums = BlockSums(partial, scalars)
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(values, exact, refs, priors, codes, labels, rule, start,
-                    stop, partial, scalars, rows, row_of, screen)
+        radius_sums(values, exact, computed, refs, labellings, rule, start,
+                    stop, sums, screen)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))
