@@ -22,7 +22,7 @@ from orangecontrib.relief.core import (RFSM, backward_elimination,
                                        greedy_forward)
 from orangecontrib.relief.core.variants import (classdep, double, estimators,
                                                 multitarget, murelief,
-                                                streaming, surf, turf)
+                                                streaming, surf, swrf, turf)
 from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.analysis.weighted_knn import (fit_class_weights,
                                                              predict_votes)
@@ -119,6 +119,15 @@ def _surf(X, discrete, t, folder):
     significance.surf_rescorer(X, t["classes"], discrete).many(
         [t["classes"], t["classes"][::-1]])
     turf.turf(surf.multisurf, X, t["classes"], discrete)
+    # data above the budget of kept distances (SURF's T pair by pair)
+    from orangecontrib.relief.core.engines.compiled.rules import surf as rules
+
+    budget, rules.KEPT_DISTANCES = rules.KEPT_DISTANCES, 0
+    try:
+        surf.surf(X, t["classes"], discrete)
+        swrf.swrf_weights(X, t["bool classes"], discrete, method="swrf*")
+    finally:
+        rules.KEPT_DISTANCES = budget
 
 
 def _others(X, discrete, t, folder):

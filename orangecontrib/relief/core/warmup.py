@@ -23,7 +23,7 @@ import numpy as np
 from scipy import sparse
 
 from .variants import (classdep, double, estimators, multitarget, murelief,
-                       npdr, streaming, surf)
+                       npdr, streaming, surf, swrf)
 from .analysis import significance
 from . import termination
 from .columns import ArrayColumns
@@ -104,6 +104,20 @@ def _surf(X, discrete):
             [THREE, THREE[::-1]])
     significance.stir(X, THREE, discrete, neighbourhood="relieff",
                       k_nearest=3)
+    _surf_unkept(X, discrete)
+
+
+def _surf_unkept(X, discrete):
+    """SURF's and SWRF's global statistics as data above the budget of
+    kept distances sum them, pair by pair (the budget set to none)."""
+    from .engines.compiled.rules import surf as rules
+
+    budget, rules.KEPT_DISTANCES = rules.KEPT_DISTANCES, 0
+    try:
+        surf.neighbourhood_sums(X, THREE, discrete, method="surf")
+        swrf.swrf_sums(X, THREE, discrete, method="swrf")
+    finally:
+        rules.KEPT_DISTANCES = budget
 
 
 def _npdr(X, discrete):
