@@ -125,18 +125,6 @@ def _rfsm(X, discrete):
         measure = RFSM(X, y, discrete, task=task, k_nearest=3)
         greedy_forward(measure)
         backward_elimination(measure)
-        # enough candidates x pairs for the kernels' parallel form
-        many = np.tile(np.arange(X.shape[1]), PARALLEL_PAIRS // X.shape[1])
-        measure.forward_values([0], many)
-    wide = np.random.default_rng(1).random((WIDE, WIDE // 4))
-    RFSM(wide, np.arange(WIDE) % 3, k_nearest=3).backward_values(
-        np.arange(wide.shape[1]))
-
-
-#: candidates x pairs and instances (x attributes / 4) of RFSM's calls
-#: large enough for its kernels' parallel form (PARALLEL_WORK of
-#: :mod:`.engines.compiled.rfsm`)
-PARALLEL_PAIRS, WIDE = 12_000, 1000
 
 
 def _class_dependent_knn(X, discrete):
@@ -193,18 +181,18 @@ CALLS = {
 
 
 def in_both_forms(call):
-    """`call` run twice: as it is, its small calls taking the kernels'
-    serial form, then with every kernel in its parallel form, which
-    larger calls take (:mod:`.engines.compiled.threads`)."""
+    """`call` run once, its small calls taking the serial form of the
+    kernels compiled in two forms, then the parallel form of each, which
+    larger calls take, compiled for the same argument types
+    (:func:`.engines.compiled.threads.compile_twins`)."""
     def both():
-        from .engines.compiled.threads import every_call_parallel
+        from .engines.compiled.threads import compile_twins
         call()
-        with every_call_parallel():
-            call()
+        compile_twins()
     return both
 
 
-#: (what it compiles, the call in both forms of the kernels), in the
+#: (what it compiles, the call with both forms of the kernels), in the
 #: order of a first use
 WORKLOAD = [(name, in_both_forms(CALLS[name]))
             for name, _ in preparation.PARTS]

@@ -33,13 +33,17 @@ import numba
 #: 28.8-36.5 ms at 2000 x 100, so one fixed number of terms cannot suit
 #: both an idle and a busy machine.
 PARALLEL_WORK = 2 ** 25
+#: every pair of kernels made by :func:`serial_and_parallel`, (serial,
+#: parallel), in the order their modules declare them
+TWINS = []
 
 
 def serial_and_parallel(loops):
     """Two kernels of the Python function `loops`, whose loops are pranges:
     one that runs them in one thread (a prange compiled without
     ``parallel`` is a range) and one that runs them on the thread pool.
-    Each has a name of its own, so that numba caches each apart."""
+    Each has a name of its own, so that numba caches each apart; the pair
+    is kept in :data:`TWINS`."""
     kernels = []
     for parallel in (False, True):
         copy = types.FunctionType(loops.__code__, loops.__globals__,
@@ -49,7 +53,33 @@ def serial_and_parallel(loops):
                              f"{'parallel' if parallel else 'serial'}")
         copy.__doc__ = loops.__doc__
         kernels.append(numba.njit(parallel=parallel, cache=True)(copy))
+    TWINS.append(tuple(kernels))
     return tuple(kernels)
+
+
+def one_form_only():
+    """{kernel: the argument types its twin has and it lacks} of the pairs
+    of :data:`TWINS` in this process, each a tuple of numba types: what a
+    call whose size takes that kernel (:func:`by_work`) would compile."""
+    missing = {}
+    for pair in TWINS:
+        for form, twin in (pair, pair[::-1]):
+            lacks = set(twin.signatures) - set(form.signatures)
+            if lacks:
+                missing[form] = sorted(lacks, key=str)
+    return missing
+
+
+def compile_twins():
+    """Compile each form of :data:`TWINS` for the argument types its twin
+    was compiled for (or loaded from the cache for) in this process, and
+    for no others: both forms take the same arguments, and a call chooses
+    one by its size alone (:func:`by_work`).  So the preparation runs its
+    calls once, in whichever form their size takes, and compiles (or
+    loads) the other form here, rather than running every call twice."""
+    for form, signatures in one_form_only().items():
+        for signature in signatures:
+            form.compile(signature)
 
 
 def by_work(kernels, work, threshold=None):
@@ -64,9 +94,8 @@ def by_work(kernels, work, threshold=None):
 @contextmanager
 def every_call_parallel():
     """Within it, the kernels of :data:`PARALLEL_WORK` run their parallel
-    form whatever their work: the preparation compiles both forms, and
-    the tests compare them.  (It changes the threshold of the process:
-    for a worker of the preparation and a test, not for a library
+    form whatever their work, so that the tests compare both forms.  (It
+    changes the threshold of the process: for a test, not for a library
     call.)"""
     global PARALLEL_WORK
     before, PARALLEL_WORK = PARALLEL_WORK, 0
