@@ -291,7 +291,9 @@ class CacheError(OSError):
 def work(name, nice=None):
     """Prepare the part `name` of :data:`WORKLOAD` in this worker process
     (:class:`.engines.keeper.Worker`): its kernels compiled into the
-    kernel folder, its reports written to stdout a line of JSON each (the
+    kernel folder, each version by one worker of the preparation at a
+    time, the others loading it (:func:`.engines.compiled.locator.
+    compile_alone`), its reports written to stdout a line of JSON each (the
     kernel it compiles, its processor seconds every second, the first
     part's that the kernels most parts share are cached (:func:`_shared`),
     an error where the cache cannot be written); exit status 0 when done,
@@ -303,6 +305,8 @@ def work(name, nice=None):
     the file it writes, and Ctrl-C is its parent's to handle.
     """
     from numba.core import event
+
+    from .engines.compiled.locator import compile_alone
 
     if nice is not None:
         keeper.set_nice(nice)
@@ -320,6 +324,7 @@ def work(name, nice=None):
             pass
 
     event.register("numba:compile", Compiling())
+    compile_alone()
     with forced(COMPILED):
         if name == WORKLOAD[0][0]:
             in_both_forms(_shared)()
