@@ -110,7 +110,9 @@ def edited(core, relative, text="\nEDITED = True\n"):
 
 @pytest.mark.parametrize("relative", [
     "analysis/stability.py", "variants/estimators.py", "registry.py",
-    "options.py", "engines/vectorised/rules.py", "engines/interface.py"])
+    "options.py", "engines/vectorised/rules.py", "engines/interface.py",
+    "engines/compiled/locator.py", "engines/keeper.py",
+    "engines/preparation.py", "engines/cache.py", "termination.py"])
 def test_a_module_no_kernel_imports_is_no_key(tmp_path, relative):
     core = copy_of_the_core(tmp_path / "copy")
     assert edited(core, relative) == digest(copy_of_the_core(

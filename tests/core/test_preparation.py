@@ -25,7 +25,7 @@ import psutil
 import pytest
 
 from orangecontrib.relief.core import engines
-from orangecontrib.relief.core.engines import cache, keeper, preparation
+from orangecontrib.relief.core.engines import cache, costs, keeper, preparation
 from tests.stand_in_preparation import (DEADLINE, END_S, PARTS, all_gone,
                                         nice_log, processes_of, start_keeper,
                                         wait_for)
@@ -371,6 +371,7 @@ def test_the_parts_are_the_workloads():
 
     assert [name for name, _ in preparation.PARTS] == list(warmup.CALLS)
     assert all(budget > 0 for _, budget in preparation.PARTS)
+    assert set(costs.COMPILE_FIRST_SECONDS) == set(warmup.CALLS)
 
 
 def test_signals_handed_to_a_stopped_keeper_end_its_worker(folder, slow):

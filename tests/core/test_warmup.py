@@ -7,7 +7,11 @@ or read-only array, another size's code path) compiles a second
 signature of that kernel: for the person, the wait the preparation was
 meant to spare.  Here a fresh process runs the workload, notes every
 kernel's signatures, then makes the public calls of :data:`CALLS` on
-inputs of every usual kind, and the signatures must not change.
+inputs of every usual kind, and the signatures must not change.  Those
+calls are small, so they take the serial form of the kernels compiled
+serial and parallel; a larger call takes the parallel form with the same
+argument types, so the workload must leave both forms of each with the
+same signatures.
 """
 import json
 import os
@@ -177,16 +181,24 @@ CALLS = {"ReliefF, Relief, RReliefF and mu-Relief": _relieff,
 
 def child(folder):
     """In this fresh process: the workload, then every call of CALLS on
-    every kind of data; prints {call: {kernel: new signatures}} as JSON."""
+    every kind of data; prints {call: {kernel: new signatures}} as JSON,
+    the workload's kernels compiled in one of their two forms only under
+    "the workload, in one form only"."""
     from orangecontrib.relief.core import warmup
     from orangecontrib.relief.core.engines import COMPILED, forced
+    from orangecontrib.relief.core.engines.compiled.threads import (
+        one_form_only)
 
     with forced(COMPILED):
         for _, call in warmup.WORKLOAD:
             call()
+        new = {}
+        lopsided = {kernel.py_func.__qualname__: list(map(str, lacks))
+                    for kernel, lacks in one_form_only().items()}
+        if lopsided:
+            new["the workload, in one form only"] = lopsided
         prepared = signatures()
         data, targets = inputs(Path(folder))
-        new = {}
         for name, call in CALLS.items():
             for kind, (X, discrete) in data.items():
                 call(X, discrete, targets, Path(folder))

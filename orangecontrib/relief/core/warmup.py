@@ -195,18 +195,18 @@ CALLS = {
 
 
 def in_both_forms(call):
-    """`call` run twice: as it is, its small calls taking the kernels'
-    serial form, then with every kernel in its parallel form, which
-    larger calls take (:mod:`.engines.compiled.threads`)."""
+    """`call` run once, each kernel compiled in two forms taking the form
+    that its work and the processors free give, then the other form of
+    each compiled for the same argument types
+    (:func:`.engines.compiled.threads.compile_twins`)."""
     def both():
-        from .engines.compiled.threads import every_call_parallel
+        from .engines.compiled.threads import compile_twins
         call()
-        with every_call_parallel():
-            call()
+        compile_twins()
     return both
 
 
-#: (what it compiles, the call in both forms of the kernels), in the
+#: (what it compiles, the call with both forms of the kernels), in the
 #: order of a first use
 WORKLOAD = [(name, in_both_forms(CALLS[name]))
             for name, _ in preparation.PARTS]
@@ -305,7 +305,9 @@ class CacheError(OSError):
 def work(name, nice=None):
     """Prepare the part `name` of :data:`WORKLOAD` in this worker process
     (:class:`.engines.keeper.Worker`): its kernels compiled into the
-    kernel folder, its reports written to stdout a line of JSON each (the
+    kernel folder, each version by one worker of the preparation at a
+    time, the others loading it (:func:`.engines.compiled.locator.
+    compile_alone`), its reports written to stdout a line of JSON each (the
     kernel it compiles, its processor seconds every second, the first
     part's that the kernels most parts share are cached (:func:`_shared`),
     an error where the cache cannot be written); exit status 0 when done,
@@ -317,6 +319,8 @@ def work(name, nice=None):
     the file it writes, and Ctrl-C is its parent's to handle.
     """
     from numba.core import event
+
+    from .engines.compiled.locator import compile_alone
 
     if nice is not None:
         keeper.set_nice(nice)
@@ -334,6 +338,7 @@ def work(name, nice=None):
             pass
 
     event.register("numba:compile", Compiling())
+    compile_alone()
     with forced(COMPILED):
         if name == WORKLOAD[0][0]:
             in_both_forms(_shared)()

@@ -7,11 +7,12 @@ them would leave the old machine code in use.  So the add-on's kernels
 are cached in a folder of their own whose name is a digest of the source
 files the kernels are made of (:func:`kernel_sources`: the compiled
 engine's modules and every module of the core they import, read off their
-import statements) and of the versions of Python, numba and llvmlite.
-An edit of one of those files, an upgrade of numba, each get a new, empty
-folder, and no kernel compiled from other sources is ever loaded; an edit
-elsewhere in the add-on (a numpy-only module, the registry, the
-estimators) keeps the compiled kernels.
+import statements, but the locator of the kernels' cache and what it
+imports, the preparation's machinery) and of the versions of Python,
+numba and llvmlite.  An edit of one of those files, an upgrade of numba,
+each get a new, empty folder, and no kernel compiled from other sources
+is ever loaded; an edit elsewhere in the add-on (a numpy-only module, the
+registry, the estimators, the preparation) keeps the compiled kernels.
 
 The folder is ``<base>/orange3-relief/<digest>``, the base being
 ``NUMBA_CACHE_DIR`` when it is set, else the user's cache folder
@@ -42,6 +43,10 @@ CORE = Path(__file__).resolve().parent.parent
 #: the compiled engine's package, relative to :data:`CORE`: its modules are
 #: where the import graph of :func:`kernel_sources` starts
 COMPILED = Path("engines", "compiled")
+#: the module of that package that declares no kernel: it points numba at
+#: the kernel folder, and what it imports (this module, the preparation,
+#: the handling of signals) runs around the kernels, never inside one
+LOCATOR = COMPILED / "locator.py"
 #: folders of other digests unused this long are removed
 UNUSED_DAYS = 30
 #: the file whose modification time says when a folder was last used
@@ -76,16 +81,16 @@ def _version(distribution):
 
 def kernel_sources(core=CORE):
     """The source files the compiled kernels are made of: every module of
-    the compiled engine's package under `core` and, in turn, every module
-    of the core that one of them imports (an import anywhere in the file,
-    a function's included), sorted.  The graph is read off the files'
-    import statements (nothing is imported); imports from outside the core
-    are numba's, numpy's and Python's, whose versions are in the digest or
-    do not compile into a kernel."""
+    the compiled engine's package under `core` but its :data:`LOCATOR`
+    and, in turn, every module of the core that one of them imports (an
+    import anywhere in the file, a function's included), sorted.  The
+    graph is read off the files' import statements (nothing is imported);
+    imports from outside the core are numba's, numpy's and Python's, whose
+    versions are in the digest or do not compile into a kernel."""
     found, todo = set(), sorted((core / COMPILED).rglob("*.py"))
     while todo:
         path = todo.pop()
-        if path in found:
+        if path in found or path == core / LOCATOR:
             continue
         found.add(path)
         todo.extend(imported_modules(path, core))

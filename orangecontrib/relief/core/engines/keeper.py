@@ -53,6 +53,9 @@ from pathlib import Path
 LOCK, READY, STATE, LOG = "lock", "ready", "state.json", "preparation.log"
 #: the lock of the processes that write a kernel's files (:func:`saving`)
 SAVING = "saving"
+#: the folder of the locks of the kernels' versions being compiled, one
+#: each (:func:`..compiled.locator.compile_alone`)
+COMPILING = "compiling"
 #: how long a process waits for the lock of writers before it leaves a
 #: kernel uncached, in seconds (a kernel's files take milliseconds)
 SAVE_WAIT = 30.0

@@ -53,17 +53,22 @@ BACKGROUND = "ORANGE_RELIEF_BACKGROUND"
 WARMUP_MODULE = "orangecontrib.relief.core.warmup"
 #: the parts of the preparation (:data:`..warmup.WORKLOAD`), in the order
 #: of a first use, with the processor seconds each takes in a worker of its
-#: own, imports included (measured on a core of a 2-core AMD EPYC; other
-#: machines scale them by the speed the first parts show)
+#: own, imports included; other machines scale them by the speed the first
+#: parts show.  Measured by ``orange-relief prepare`` from an empty cache
+#: (the seconds its state file gives each part) on a 2-core AMD EPYC with
+#: AVX2, shared with other work: load average 10 to 15 over the run, 589 s
+#: of processor time in all, the parts' workers and the command.  A part
+#: pays for the kernels it compiles first of those several call, so the
+#: first is the largest (the tables and searches the others load).
 RELIEFF, RRELIEFF, SURF = ("ReliefF and Relief", "RReliefF",
                            "the SURF family and STIR")
 NPDR, DOUBLE, CLASS_DEPENDENT = ("NPDR", "dReliefF and pdReliefF",
                                  "CDRelief and IWCDRelief")
 KNN, RFSM, STREAMING = "the class-dependent kNN", "RFSM", "streaming"
 COMPACT = "narrow, sparse and streamed columns"
-PARTS = ((RELIEFF, 52.0), (RRELIEFF, 8.0), (SURF, 35.0), (NPDR, 22.0),
-         (DOUBLE, 8.0), (CLASS_DEPENDENT, 16.0), (KNN, 4.0), (RFSM, 4.0),
-         (STREAMING, 4.0), (COMPACT, 60.0))
+PARTS = ((RELIEFF, 174.0), (RRELIEFF, 29.0), (SURF, 128.0), (NPDR, 84.0),
+         (DOUBLE, 29.0), (CLASS_DEPENDENT, 16.0), (KNN, 23.0), (RFSM, 10.0),
+         (STREAMING, 10.0), (COMPACT, 61.0))
 #: the workers ``orange-relief prepare`` runs at once for each processor
 #: it may use, and at most: numba compiles a part on one thread, and
 #: Linux shares a processor equally among the threads that want it, so

@@ -19,9 +19,13 @@ process, with one warning, and :data:`..cache.write_failures` says why
 at all: SIGINT and SIGTERM wait for its end (:func:`...termination.
 deferred`), and processes that write kernels at once (a worker of the
 preparation and a call compiling first) take turns
-(:func:`..keeper.saving`).
+(:func:`..keeper.saving`).  The workers of a preparation, which run side
+by side, compile each kernel's version once between them
+(:func:`compile_alone`): a worker that misses one waits for another that
+compiles it, then loads it.
 """
 import atexit
+import hashlib
 import shutil
 import tempfile
 import warnings
@@ -41,6 +45,12 @@ _numba_load, _numba_save = (FunctionCache.load_overload,
 #: the folder of this process's kernels where the kernel folder cannot be
 #: written (made on first need)
 _scratch = []
+#: whether a version missing from the cache is compiled by one process at
+#: a time (:func:`compile_alone`)
+_alone = []
+#: {(kernel's file name, argument types): the lock this process holds
+#: while it compiles them}
+_compiling = {}
 
 
 class KernelLocator(_CacheLocator):
@@ -117,7 +127,45 @@ def _remove(paths):
             pass
 
 
+def compile_alone():
+    """From now on, a version of a kernel (its argument types) missing from
+    the cache is compiled by one process at a time, each process that
+    also misses it waiting for it and then loading it: for the workers of
+    a preparation, which share the kernels that several parts call and
+    run at the same priority (a call is never made to wait for a
+    preparation that a busy machine may starve)."""
+    _alone.append(True)
+
+
 def load(self, sig, target_context):
+    """The kernel's version for the types `sig` loaded from the cache
+    (:func:`load_file`), or None where it must be compiled; after
+    :func:`compile_alone`, a miss waits for the process that compiles
+    that version, if any, and holds its lock while this one compiles it
+    (:func:`save` lets it go)."""
+    loaded = load_file(self, sig, target_context)
+    if loaded is not None or not _alone or not _ours(self):
+        return loaded
+    key = (self._impl.filename_base, str(sig))
+    if key in _compiling:
+        return None
+    folder = Path(self.cache_path).parent / keeper.COMPILING
+    name = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+    try:
+        folder.mkdir(exist_ok=True)
+        lock = keeper.Lock(folder, name)
+        lock.acquire(wait=float("inf"))
+    except OSError:
+        return None
+    loaded = load_file(self, sig, target_context)
+    if loaded is not None:
+        lock.release()
+        return loaded
+    _compiling[key] = lock
+    return None
+
+
+def load_file(self, sig, target_context):
     """numba's load of a kernel, a file that cannot be read taken for a
     miss: removed (the kernel is compiled again and saved afresh), the
     folder no longer marked prepared, and a warning."""
@@ -138,11 +186,24 @@ def load(self, sig, target_context):
 
 
 def save(self, sig, data):
-    """numba's save of a kernel, whole (SIGINT and SIGTERM wait for it);
-    a file that cannot be written leaves the kernel compiled in this
-    process only, with a warning, and no index naming a missing file."""
+    """numba's save of a kernel (:func:`write_file`), then the lock of
+    its version let go, where this process compiled it alone
+    (:func:`load`)."""
     if not _ours(self):
         return _numba_save(self, sig, data)
+    try:
+        write_file(self, sig, data)
+    finally:
+        lock = _compiling.pop((self._impl.filename_base, str(sig)), None)
+        if lock is not None:
+            lock.release()
+
+
+def write_file(self, sig, data):
+    """Write the kernel's version for the types `sig` whole (SIGINT and
+    SIGTERM wait for it); a file that cannot be written leaves the kernel
+    compiled in this process only, with a warning, and no index naming a
+    missing file."""
     folder = Path(self.cache_path).parent
     with termination.deferred(), keeper.saving(folder) as write:
         if not write:

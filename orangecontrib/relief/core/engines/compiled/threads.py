@@ -100,11 +100,17 @@ def _is_running(tid):
     return stat.rpartition(")")[2].split()[:1] == ["R"]
 
 
+#: every pair of kernels made by :func:`serial_and_parallel`, (serial,
+#: parallel), in the order their modules declare them
+TWINS = []
+
+
 def serial_and_parallel(loops):
     """Two kernels of the Python function `loops`, whose loops are pranges:
     one that runs them in one thread (a prange compiled without
     ``parallel`` is a range) and one that runs them on the thread pool.
-    Each has a name of its own, so that numba caches each apart."""
+    Each has a name of its own, so that numba caches each apart; the pair
+    is kept in :data:`TWINS`."""
     kernels = []
     for parallel in (False, True):
         copy = types.FunctionType(loops.__code__, loops.__globals__,
@@ -114,7 +120,34 @@ def serial_and_parallel(loops):
                              f"{'parallel' if parallel else 'serial'}")
         copy.__doc__ = loops.__doc__
         kernels.append(numba.njit(parallel=parallel, cache=True)(copy))
+    TWINS.append(tuple(kernels))
     return tuple(kernels)
+
+
+def one_form_only():
+    """{kernel: the argument types its twin has and it lacks} of the pairs
+    of :data:`TWINS` in this process, each a tuple of numba types: what a
+    call whose size takes that kernel (:func:`by_work`) would compile."""
+    missing = {}
+    for pair in TWINS:
+        for form, twin in (pair, pair[::-1]):
+            lacks = set(twin.signatures) - set(form.signatures)
+            if lacks:
+                missing[form] = sorted(lacks, key=str)
+    return missing
+
+
+def compile_twins():
+    """Compile each form of :data:`TWINS` for the argument types its twin
+    was compiled for (or loaded from the cache for) in this process, and
+    for no others: both forms take the same arguments, and a call chooses
+    one by its size and the processors free (:func:`by_work`).  So the
+    preparation runs its calls once, in whichever form they take, and
+    compiles (or loads) the other form here, rather than running every
+    call twice."""
+    for form, signatures in one_form_only().items():
+        for signature in signatures:
+            form.compile(signature)
 
 
 def by_work(kernels, work):
@@ -133,9 +166,8 @@ def by_work(kernels, work):
 @contextmanager
 def every_call_parallel():
     """Within it, the kernels of :func:`by_work` run their parallel form
-    whatever their work and the machine's load: the preparation compiles
-    both forms, and the tests compare them.  (It holds for the process:
-    for a worker of the preparation and a test, not for a library
+    whatever their work and the machine's load, so that the tests compare
+    both forms.  (It holds for the process: for a test, not for a library
     call.)"""
     global _every_call_parallel
     before, _every_call_parallel = _every_call_parallel, True
