@@ -3,7 +3,8 @@ call of the tests starts the compiled engine's background preparation, and
 the command line shows no progress bar, whose lines depend on the
 machine's speed (a test that wants either asks for it); every wait guards
 against a hang only (tests/waiting.py); the fixtures of a stand-in
-preparation (tests/stand_in_preparation.py)."""
+preparation (tests/stand_in_preparation.py); no process that a test file
+starts outlives the file."""
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -13,6 +14,7 @@ os.environ["ORANGE_RELIEF_PROGRESS"] = "0"
 # the stand-in preparation's fixtures, for the engines' and the command's
 # tests of the preparation
 from tests.stand_in_preparation import fake, folder, slow  # noqa: E402,F401
+from tests.child_processes import processes_end_with_their_file  # noqa: E402,F401
 
 
 def pytest_configure(config):

@@ -2,10 +2,12 @@
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def client():
     """A client of a LocalCluster of two worker processes (one thread
-    each), as a real cluster's workers are processes of their own."""
+    each), as a real cluster's workers are processes of their own; the
+    cluster ends with the test file that asked for it, not with the whole
+    run (its processes would outlive their tests by the run's length)."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
                                   processes=True, dashboard_address=None,
