@@ -17,7 +17,7 @@ import pytest
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.engines.compiled import threads as forms
 from orangecontrib.relief.core.engines.compiled.threads import (
-    SMALL_WORK, every_call_parallel, share_of_others)
+    BUSY_WORK, SMALL_WORK, every_call_parallel, share_of_others)
 from tests.core.engines import each_engine
 from tests.variants import each_variant_task, rng_of
 
@@ -70,8 +70,9 @@ def test_weights_do_not_depend_on_the_thread_count(variant, task, engine):
     (SMALL_WORK - 1, 1, 1, 2, "serial"),  # too little to fork the pool for
     (SMALL_WORK, 1, 1, 2, "parallel"),  # idle: this thread alone runs
     (SMALL_WORK, 3, 3, 2, "parallel"),  # its own spinning threads count not
-    (10 ** 9, 2, 1, 2, "serial"),  # another process holds a processor
-    (10 ** 9, 5, 1, 2, "serial"),  # a busy machine
+    (BUSY_WORK - 1, 2, 1, 2, "serial"),  # another process holds one
+    (BUSY_WORK - 1, 5, 1, 2, "serial"),  # a busy machine
+    (BUSY_WORK, 5, 1, 2, "parallel"),  # enough work for a busy pool
     (SMALL_WORK, 9, 1, 64, "parallel"),  # others spread over 64 processors
     (SMALL_WORK, 40, 1, 64, "serial"),
 ])

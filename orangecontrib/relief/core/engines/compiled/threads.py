@@ -9,9 +9,10 @@ A kernel written once with pranges is compiled in two forms
 (:func:`serial_and_parallel`: without ``parallel`` a prange is a range),
 and a call (:func:`by_work`) takes the parallel one where its work is
 worth a fork (:data:`SMALL_WORK`) and a second processor is free
-(:func:`free_processors`), else the serial one.  The kernels add their
-partial sums in an order set by the work alone, never by the threads, so
-both forms give the same bits.
+(:func:`free_processors`), or where it is large enough to gain from the
+pool on a busy machine too (:data:`BUSY_WORK`), else the serial one.
+The kernels add their partial sums in an order set by the work alone,
+never by the threads, so both forms give the same bits.
 """
 import os
 import time
@@ -26,6 +27,14 @@ import numba
 #: pool costs microseconds (every kernel of ReliefF on 1000 x 50 lies
 #: above it)
 SMALL_WORK = 2 ** 20
+
+#: the terms from which a call runs on the pool however busy the machine:
+#: beside two processes spinning on both cores of an AMD EPYC, ReliefF on
+#: 5000 x 100 (the search of all pairs 65 million terms a round) took a
+#: least 0.23-0.39 s with its search on the pool against 0.43 s with every
+#: kernel in one thread, best of five calls; below it, one thread wins
+#: there (see :data:`PARALLEL_PROCESSORS`)
+BUSY_WORK = 2 ** 25
 
 #: processors free for this process from which a call runs on the pool:
 #: one and a half, where a second thread more likely than not finds one.
@@ -153,13 +162,16 @@ def compile_twins():
 def by_work(kernels, work):
     """The kernel of `kernels` (:func:`serial_and_parallel`) for a call
     of `work` terms: the thread pool's where the work reaches
-    :data:`SMALL_WORK` and :data:`PARALLEL_PROCESSORS` are free, else
-    the serial one (within :func:`every_call_parallel`, the pool's)."""
+    :data:`BUSY_WORK`, or :data:`SMALL_WORK` with
+    :data:`PARALLEL_PROCESSORS` free, else the serial one (within
+    :func:`every_call_parallel`, the pool's)."""
     serial, parallel = kernels
     if _every_call_parallel:
         return parallel
     if work < SMALL_WORK or numba.get_num_threads() < 2:
         return serial
+    if work >= BUSY_WORK:
+        return parallel
     return parallel if free_processors() >= PARALLEL_PROCESSORS else serial
 
 
