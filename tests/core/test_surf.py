@@ -605,11 +605,11 @@ def test_bounds_on_extreme_data(seed, method, task, diff):
 @pytest.mark.parametrize("method", METHODS)
 def test_duplicated_data(method):
     """Each instance and its copy at distance 0: the literal definition on
-    the doubled data, on each engine.  The weights are not those of the original data: the
-    mean of the pair distances shrinks from T to T 2 (n - 1) / (2n - 1)
-    (four copies of each pair and n zeros), so SURF's near pairs are the 2n
-    twins and four copies of each original ordered pair nearer than
-    that."""
+    the doubled data, on each engine.  The weights are not those of the
+    original data: the mean of the pair distances shrinks from T to
+    T 2 (n - 1) / (2n - 1) (four copies of each pair and n zeros), so
+    SURF's near pairs are the 2n twins and four copies of each original
+    ordered pair nearer than that."""
     X, y, _ = random_data(12, n=20, a=4, missing=0.0, grid=True)
     twice, y_twice = np.vstack([X, X]), np.concatenate([y, y])
     expected = ref.surf_family(twice, y_twice, method=method)
