@@ -50,9 +50,10 @@ def command_line(command, folder):
     if command == "curve":
         return ["curve", csv_table(folder, 3000, 30), "--class", "class",
                 "--folds", "10", "--no-figure"]
-    if command == "experiment":
+    if command == "experiment":  # one method: its bar shows after a file
         return ["experiment", "rebate", str(ROOT / "tests" / "data" / "rebate"),
-                "--jobs", "2", "--out", str(folder / "out")]
+                "--method", "ReliefF k=10", "--jobs", "2", "--out",
+                str(folder / "out")]
     return ["prepare"]
 
 

@@ -16,7 +16,7 @@ from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.variants.iterative import (
     CONVERGED, LAST_ROUND, NO_WEIGHT, distance_weights_of, iterate, iterated)
 from orangecontrib.relief.core.registry import VARIANTS, by_name
-from tests.core.engines import each_engine
+from tests.core.engines import each_engine, on_each_engine
 from tests.core.test_surf import random_data
 from tests.core.test_swrf import gametes
 from tests.reference.iterative import iterative as literal_iter
@@ -116,10 +116,9 @@ CASES = [  # (seed, task, classes, missing values)
     (2, "regression", 1, 0.1)]
 
 
-@each_engine
 @pytest.mark.parametrize("variant", WEIGHING, ids=lambda v: v.name)
 @pytest.mark.parametrize("case", range(len(CASES)))
-def test_literal_reference(engine, variant, case):
+def test_literal_reference(variant, case):
     seed, task, n_classes, missing = CASES[case]
     if not variant.fits(task, n_classes):
         pytest.skip(f"{variant.name} does not weigh this class")
@@ -132,10 +131,11 @@ def test_literal_reference(engine, variant, case):
         expected = literal_iter(
             lambda w: literal(variant)(X, y, discrete, distance_weights=w,
                                        **options), **iter_options)
-        with forced(engine):
-            ours = iterated(variant, X, y, discrete, task=task,
-                            **iter_options).scores
-        assert_allclose(ours, expected, rtol=0, atol=1e-12)
+        results = on_each_engine(lambda: iterated(
+            variant, X, y, discrete, task=task, **iter_options).scores)
+        for engine, ours in results.items():
+            assert_allclose(ours, expected, rtol=0, atol=1e-12,
+                            err_msg=f"{engine} {iter_options}")
 
 
 # =================================================================

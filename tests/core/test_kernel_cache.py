@@ -29,6 +29,10 @@ if "full" in sys.argv:  # every write of a data file fails: a full disk
     def full(self, name, data):
         raise OSError(errno.ENOSPC, "No space left on device")
     caching.IndexDataCacheFile._save_data = full
+if "alone" in sys.argv:  # as a worker of the preparation
+    from orangecontrib.relief.core.engines.compiled.locator import (
+        compile_alone)
+    compile_alone()
 if "held" in sys.argv:  # another process writes: wait a moment only
     from functools import partial
     from orangecontrib.relief.core.engines import keeper
@@ -70,10 +74,14 @@ def cache_warnings(answer):
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     """A cache folder that a first process wrote the kernel into, without
-    a word (each test of damage takes a copy)."""
+    a word, compiling alone as a worker of the preparation does, which
+    leaves no lock of a compile behind (each test of damage takes a
+    copy)."""
     folder = tmp_path_factory.mktemp("compiled")
-    first = run(folder)
+    first = run(folder, "alone")
     assert first["limits"] == EXPECTED and not cache_warnings(first)
+    kernels, = (folder / "orange3-relief").iterdir()
+    assert list((kernels / "compiling").iterdir()) == []
     return folder
 
 

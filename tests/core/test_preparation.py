@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import warnings
 
@@ -395,3 +396,22 @@ def test_writers_of_kernels_take_turns(folder):
     # a folder that cannot be written: the write goes on, to say why
     with keeper.saving(folder / "none" / "such", wait=0.2) as write:
         assert write
+
+
+def test_a_removed_lock_is_held_again_in_place(folder):
+    """The lock of a kernel version's compile lasts as long as the
+    compile: its holder removes the file as it lets the lock go, and a
+    process that waited for it holds the lock of the file that the path
+    names now, which no other process then holds."""
+    holder = keeper.Lock(folder, "version")
+    assert holder.acquire()
+    waiter = keeper.Lock(folder, "version")
+    waiting = threading.Thread(target=waiter.acquire_in_place)
+    waiting.start()
+    wait_for(lambda: waiter.handle is not None)  # on the holder's file
+    holder.remove()
+    waiting.join()
+    assert not waiter.gone()
+    assert not keeper.Lock(folder, "version").acquire()
+    waiter.remove()
+    assert not (folder / "version").exists()

@@ -77,24 +77,24 @@ METHOD_DEVIATIONS = [(method, deviation) for method in METHODS
                      or deviation == "population"]
 
 
-@each_engine
 @pytest.mark.parametrize("method, deviation", METHOD_DEVIATIONS)
 @pytest.mark.parametrize("task, n_classes", TASKS)
 @pytest.mark.parametrize("diff", ["linear", "squared", "ramp"])
 @pytest.mark.parametrize("grid", [False, True])
-def test_the_literal_definition(engine, method, deviation, task, n_classes,
-                                diff, grid):
+def test_the_literal_definition(method, deviation, task, n_classes, diff,
+                                grid):
     """Missing values, a nominal column; every method, task, diff and
-    the deviations the method reads."""
+    the deviations the method reads; each engine."""
     X, y, discrete = random_data(7 + n_classes, n=36, n_classes=n_classes,
                                  grid=grid, task=task)
     ramp = GRID_RAMP if grid and diff == "ramp" else {}
     expected = ref.surf_family(X, y, discrete, method=method, task=task,
                                deviation=deviation, diff=diff, **ramp)
-    with forced(engine):
-        got = weights(X, y, discrete, method=method, task=task,
-                      deviation=deviation, diff=diff, **ramp)
-    assert_allclose(got, expected, rtol=0, atol=1e-9)
+    results = on_each_engine(lambda: weights(
+        X, y, discrete, method=method, task=task, deviation=deviation,
+        diff=diff, **ramp))
+    for engine, got in results.items():
+        assert_allclose(got, expected, rtol=0, atol=1e-9, err_msg=engine)
     assert np.abs(expected).max() > 1e-3  # not a comparison of zeros
 
 
@@ -163,14 +163,14 @@ TIES = [  # (method, deviation, n values per attribute, seed): exact ties
 ]
 
 
-@each_engine
 @pytest.mark.parametrize("method, deviation, n_values, seed", TIES)
 @pytest.mark.parametrize("task", ["classification", "regression"])
-def test_distances_on_a_threshold_are_outside(engine, method, deviation,
-                                              n_values, seed, task):
+def test_distances_on_a_threshold_are_outside(method, deviation, n_values,
+                                              seed, task):
     """Data with distances exactly on the thresholds (checked in exact
     arithmetic): the near and far sets exclude them, as the literal < and
-    >; the near pairs STIR counts are those of the strict <."""
+    >, on each engine; the near pairs STIR counts are those of the strict
+    <."""
     rng = np.random.default_rng(seed)
     n = 9 if method.startswith("surf") else 17
     X = rng.integers(0, n_values, (n, 4)) / (n_values - 1)
@@ -184,57 +184,62 @@ def test_distances_on_a_threshold_are_outside(engine, method, deviation,
         assert count_pairs(D, limits, "on far") > 0
     expected = ref.surf_family(X, y, method=method, task=task,
                                deviation=deviation)
-    with forced(engine):
-        got = weights(X, y, method=method, task=task, deviation=deviation)
-        if task == "classification":
-            sums = surf.neighbourhood_sums(X, y, method=method,
-                                           deviation=deviation, stir=True)
-            assert sums.stir.n_hit + sums.stir.n_miss == strict
-    assert_allclose(got, expected, rtol=0, atol=1e-9)
+
+    def near_pairs():
+        sums = surf.neighbourhood_sums(X, y, method=method,
+                                       deviation=deviation, stir=True)
+        return sums.stir.n_hit + sums.stir.n_miss
+
+    results = on_each_engine(lambda: (
+        weights(X, y, method=method, task=task, deviation=deviation),
+        near_pairs() if task == "classification" else None))
+    for engine, (got, near) in results.items():
+        assert near in (strict, None), engine
+        assert_allclose(got, expected, rtol=0, atol=1e-9, err_msg=engine)
 
 
-@each_engine
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("grid", [False, True])
-def test_stir_sums_are_the_pairs_diffs(engine, method, n_classes, grid):
+def test_stir_sums_are_the_pairs_diffs(method, n_classes, grid):
     X, y, discrete = random_data(8, n_classes=n_classes, grid=grid)
     hits, misses = ref.stir_pairs(X, y, discrete, method=method,
                                   deviation="sample")
-    with forced(engine):
-        sums = surf.neighbourhood_sums(X, y, discrete, method=method,
-                                       deviation="sample", stir=True)
-        plain = surf.neighbourhood_sums(X, y, discrete, method=method,
-                                        deviation="sample")
     assert len(hits) > 0 and len(misses) > 0
-    assert_stir_sums(sums.stir, hits, misses, len(y))
-    assert_allclose(sums.weights, plain.weights, rtol=0, atol=1e-15)
-    assert plain.stir is None
+    results = on_each_engine(lambda: [surf.neighbourhood_sums(
+        X, y, discrete, method=method, deviation="sample", stir=stir)
+        for stir in (True, False)])
+    for engine, (sums, plain) in results.items():
+        assert_stir_sums(sums.stir, hits, misses, len(y), engine)
+        assert_allclose(sums.weights, plain.weights, rtol=0, atol=1e-15,
+                        err_msg=engine)
+        assert plain.stir is None
 
 
-def assert_stir_sums(got, hits, misses, n_refs):
-    """STIR's sums (:class:`...formulas.stir.StirSums`) are those of the
-    literal pairs (reference, diffs, weight) of `hits` and `misses`."""
+def assert_stir_sums(got, hits, misses, n_refs, engine):
+    """STIR's sums (:class:`...formulas.stir.StirSums`) on `engine` are
+    those of the literal pairs (reference, diffs, weight) of `hits` and
+    `misses`."""
     for kind, pairs in (("hit", hits), ("miss", misses)):
-        assert getattr(got, f"n_{kind}") == len(pairs)
-        assert getattr(got, f"{kind}_refs") == len({i for i, _, _ in pairs})
+        assert getattr(got, f"n_{kind}") == len(pairs), engine
+        assert getattr(got, f"{kind}_refs") == len(
+            {i for i, _, _ in pairs}), engine
         for field, power in (("sum", 1), ("squares", 2)):
             assert_allclose(getattr(got, f"{kind}_{field}"),
                             np.sum([w * np.array(d) ** power
                                     for _, d, w in pairs], axis=0),
-                            rtol=0, atol=1e-9)
-    assert got.n_refs == n_refs
+                            rtol=0, atol=1e-9, err_msg=engine)
+    assert got.n_refs == n_refs, engine
 
 
-@each_engine
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("task, n_classes", TASKS)
-def test_numeric_data_without_missing_values(engine, method, task,
-                                             n_classes):
+def test_numeric_data_without_missing_values(method, task, n_classes):
     """Every diff |x_i - x_j|: the data on which the compiled update adds
     four references' terms per instance at a time (here an instance has
     about five of the sixteen references of a group as neighbours); the
-    weights and STIR's sums as the literal definition."""
+    weights and STIR's sums as the literal definition, on each
+    engine."""
     rng = np.random.default_rng(30 + n_classes)
     X = rng.random((60, 6))
     if task == "regression":
@@ -242,15 +247,15 @@ def test_numeric_data_without_missing_values(engine, method, task,
     else:
         y = (np.arange(60) % n_classes).astype(float)
     stir = task == "classification"
-    with forced(engine):
-        got = surf.neighbourhood_sums(X, y, method=method, task=task,
-                                      stir=stir)
-    assert_allclose(got.weights, ref.surf_family(X, y, method=method,
-                                                 task=task),
-                    rtol=0, atol=1e-9)
-    if stir:
-        hits, misses = ref.stir_pairs(X, y, method=method)
-        assert_stir_sums(got.stir, hits, misses, len(y))
+    expected = ref.surf_family(X, y, method=method, task=task)
+    pairs = ref.stir_pairs(X, y, method=method) if stir else None
+    results = on_each_engine(lambda: surf.neighbourhood_sums(
+        X, y, method=method, task=task, stir=stir))
+    for engine, got in results.items():
+        assert_allclose(got.weights, expected, rtol=0, atol=1e-9,
+                        err_msg=engine)
+        if stir:
+            assert_stir_sums(got.stir, *pairs, len(y), engine)
 
 
 class _Fixed(np.random.Generator):
@@ -264,27 +269,27 @@ class _Fixed(np.random.Generator):
         return np.full(size, self.reference)
 
 
-@each_engine
 @pytest.mark.parametrize("method", METHODS)
-def test_sampled_references_average_their_updates(engine, method):
+def test_sampled_references_average_their_updates(method):
     """A classification weight is the mean of its references' updates:
     each instance's update alone (one draw of that instance) averages to
     the literal all-references weight, and m references drawn with a
     seed give the mean of those references' updates (thresholds from all
-    instances)."""
+    instances), on each engine."""
     X, y, discrete = random_data(9, n=24, n_classes=3)
-    with forced(engine):
-        updates = np.array([weights(X, y, discrete, method=method,
-                                    n_iterations=1, random_state=_Fixed(i))
-                            for i in range(len(y))])
-        sampled = weights(X, y, discrete, method=method, n_iterations=10,
-                          random_state=3)
-    assert_allclose(updates.mean(axis=0),
-                    ref.surf_family(X, y, discrete, method=method),
-                    rtol=0, atol=1e-9)
+    expected = ref.surf_family(X, y, discrete, method=method)
     refs = reference_instances(len(y), 10, 3)
     assert len(set(refs)) < 10  # drawn with replacement: repeats count
-    assert_allclose(sampled, updates[refs].mean(axis=0), rtol=0, atol=1e-12)
+    results = on_each_engine(lambda: (
+        np.array([weights(X, y, discrete, method=method, n_iterations=1,
+                          random_state=_Fixed(i)) for i in range(len(y))]),
+        weights(X, y, discrete, method=method, n_iterations=10,
+                random_state=3)))
+    for engine, (updates, sampled) in results.items():
+        assert_allclose(updates.mean(axis=0), expected, rtol=0, atol=1e-9,
+                        err_msg=engine)
+        assert_allclose(sampled, updates[refs].mean(axis=0), rtol=0,
+                        atol=1e-12, err_msg=engine)
 
 
 def rrelieff_terms(X, y, method):
@@ -313,21 +318,21 @@ def rrelieff_from(terms, m):
     return n_dcda / n_dc - (n_da - n_dcda) / (m - n_dc)
 
 
-@each_engine
 @pytest.mark.parametrize("method", METHODS)
-def test_sampled_references_in_regression(engine, method):
+def test_sampled_references_in_regression(method):
     """RReliefF's sums over the drawn references (repeats counted), m the
-    number of draws."""
+    number of draws, on each engine."""
     X, y, _ = random_data(11, n=24, task="regression", missing=0.0)
     terms = rrelieff_terms(X, y, method)
     refs = reference_instances(len(y), 15, 5)
     expected = rrelieff_from(terms[0][refs].sum(axis=0), 15)
     if method in STARS:
         expected -= rrelieff_from(terms[1][refs].sum(axis=0), 15)
-    with forced(engine):
-        got = weights(X, y, method=method, task="regression",
-                      n_iterations=15, random_state=5)
-    assert_allclose(got, expected, rtol=0, atol=1e-9)
+    results = on_each_engine(lambda: weights(
+        X, y, method=method, task="regression", n_iterations=15,
+        random_state=5))
+    for engine, got in results.items():
+        assert_allclose(got, expected, rtol=0, atol=1e-9, err_msg=engine)
     every = rrelieff_from(terms[0].sum(axis=0), len(y))
     if method in STARS:
         every -= rrelieff_from(terms[1].sum(axis=0), len(y))
@@ -597,33 +602,33 @@ def test_bounds_on_extreme_data(seed, method, task, diff):
     assert (np.abs(got) <= bound(method) + 1e-12).all()
 
 
-@each_engine
 @pytest.mark.parametrize("method", METHODS)
-def test_duplicated_data(engine, method):
+def test_duplicated_data(method):
     """Each instance and its copy at distance 0: the literal definition on
-    the doubled data.  The weights are not those of the original data: the
-    mean of the pair distances shrinks from T to T 2 (n - 1) / (2n - 1)
-    (four copies of each pair and n zeros), so SURF's near pairs are the 2n
-    twins and four copies of each original ordered pair nearer than
-    that."""
+    the doubled data, on each engine.  The weights are not those of the
+    original data: the mean of the pair distances shrinks from T to
+    T 2 (n - 1) / (2n - 1) (four copies of each pair and n zeros), so
+    SURF's near pairs are the 2n twins and four copies of each original
+    ordered pair nearer than that."""
     X, y, _ = random_data(12, n=20, a=4, missing=0.0, grid=True)
     twice, y_twice = np.vstack([X, X]), np.concatenate([y, y])
-    with forced(engine):
-        doubled = surf.neighbourhood_sums(twice, y_twice, method=method,
-                                          stir=True)
-        once = weights(X, y, method=method)
-    assert_allclose(doubled.weights,
-                    ref.surf_family(twice, y_twice, method=method),
-                    rtol=0, atol=1e-9)
-    assert np.abs(doubled.weights - once).max() > 1e-3
-    if method.startswith("surf"):
-        n = len(y)
-        D = pair_distances(X)
-        T = D[np.triu_indices(n, 1)].mean()
-        T_twice = pair_distances(twice)[np.triu_indices(2 * n, 1)].mean()
-        assert T_twice == pytest.approx(T * 2 * (n - 1) / (2 * n - 1))
-        nearer = (D < T_twice).sum() - n  # j != i
-        assert doubled.stir.n_hit + doubled.stir.n_miss == 2 * n + 4 * nearer
+    expected = ref.surf_family(twice, y_twice, method=method)
+    results = on_each_engine(lambda: (
+        surf.neighbourhood_sums(twice, y_twice, method=method, stir=True),
+        weights(X, y, method=method)))
+    n = len(y)
+    D = pair_distances(X)
+    T = D[np.triu_indices(n, 1)].mean()
+    T_twice = pair_distances(twice)[np.triu_indices(2 * n, 1)].mean()
+    assert T_twice == pytest.approx(T * 2 * (n - 1) / (2 * n - 1))
+    nearer = (D < T_twice).sum() - n  # j != i
+    for engine, (doubled, once) in results.items():
+        assert_allclose(doubled.weights, expected, rtol=0, atol=1e-9,
+                        err_msg=engine)
+        assert np.abs(doubled.weights - once).max() > 1e-3, engine
+        if method.startswith("surf"):
+            assert (doubled.stir.n_hit + doubled.stir.n_miss
+                    == 2 * n + 4 * nearer), engine
 
 
 @each_engine

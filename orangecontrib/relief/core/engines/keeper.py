@@ -54,7 +54,8 @@ LOCK, READY, STATE, LOG = "lock", "ready", "state.json", "preparation.log"
 #: the lock of the processes that write a kernel's files (:func:`saving`)
 SAVING = "saving"
 #: the folder of the locks of the kernels' versions being compiled, one
-#: each (:func:`..compiled.locator.compile_alone`)
+#: each, removed when its compile ends
+#: (:func:`..compiled.locator.compile_alone`)
 COMPILING = "compiling"
 #: how long a process waits for the lock of writers before it leaves a
 #: kernel uncached, in seconds (a kernel's files take milliseconds)
@@ -120,6 +121,28 @@ class Lock:
             finally:
                 self.handle.close()
                 self.handle = None
+
+    def acquire_in_place(self):
+        """Hold the lock, waiting as long as it takes, on the file now at
+        its path: where the holder removed the file while this process
+        waited (:meth:`remove`), the lock is taken again on the file that
+        the path names now, so that no two processes hold it at once."""
+        while True:
+            self.acquire(wait=float("inf"))
+            if not self.gone():
+                return
+            self.release()
+
+    def remove(self):
+        """Remove the lock's file, then let the lock go: a process that
+        waits for it takes it again (:meth:`acquire_in_place`), a later
+        one makes the file anew.  (Windows keeps a file that another
+        process holds open: there it stays.)"""
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+        self.release()
 
     def gone(self):
         """Whether the lock's file (so the folder) was deleted while held."""

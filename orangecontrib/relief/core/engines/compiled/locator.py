@@ -142,7 +142,8 @@ def load(self, sig, target_context):
     (:func:`load_file`), or None where it must be compiled; after
     :func:`compile_alone`, a miss waits for the process that compiles
     that version, if any, and holds its lock while this one compiles it
-    (:func:`save` lets it go)."""
+    (:func:`save` lets it go); a lock's file lasts as long as its
+    compile."""
     loaded = load_file(self, sig, target_context)
     if loaded is not None or not _alone or not _ours(self):
         return loaded
@@ -154,12 +155,12 @@ def load(self, sig, target_context):
     try:
         folder.mkdir(exist_ok=True)
         lock = keeper.Lock(folder, name)
-        lock.acquire(wait=float("inf"))
+        lock.acquire_in_place()
     except OSError:
         return None
     loaded = load_file(self, sig, target_context)
     if loaded is not None:
-        lock.release()
+        lock.remove()
         return loaded
     _compiling[key] = lock
     return None
@@ -187,8 +188,8 @@ def load_file(self, sig, target_context):
 
 def save(self, sig, data):
     """numba's save of a kernel (:func:`write_file`), then the lock of
-    its version let go, where this process compiled it alone
-    (:func:`load`)."""
+    its version let go and its file removed, where this process compiled
+    it alone (:func:`load`)."""
     if not _ours(self):
         return _numba_save(self, sig, data)
     try:
@@ -196,7 +197,7 @@ def save(self, sig, data):
     finally:
         lock = _compiling.pop((self._impl.filename_base, str(sig)), None)
         if lock is not None:
-            lock.release()
+            lock.remove()
 
 
 def write_file(self, sig, data):

@@ -51,6 +51,9 @@ PARALLEL_PROCESSORS = 1.5
 #: call share it
 READING_S = 0.05
 
+#: the machine's processors
+EVERYWHERE = os.cpu_count() or 1
+
 _reading = (-READING_S, 0.0)
 _every_call_parallel = False
 
@@ -84,10 +87,6 @@ def free_processors():
         free = ours - share_of_others(running, own, ours, EVERYWHERE)
     _reading = (now, free)
     return free
-
-
-#: the machine's processors
-EVERYWHERE = os.cpu_count() or 1
 
 
 def _text(path):
