@@ -22,7 +22,10 @@ The background preparation
   too on Linux; the idle class on Windows), so that a running computation
   keeps the processors, and raises its priority a step at a time when it
   falls behind its deadline of :data:`.keeper.DEADLINE` (a machine that
-  is always busy would otherwise never give it a second);
+  is always busy would otherwise never give it a second), at the last
+  step taking a worker per processor
+  (:data:`.keeper.MOST_BACKGROUND_WORKERS`): its fair share of a machine
+  that busy programs keep full;
 * ends when its kernel folder is deleted, and when it is done;
 * stopped or killed halfway, leaves what it compiled in the cache (whole
   files only), and the next run, started by the next call that needs it,
@@ -96,14 +99,8 @@ class CacheWarning(RuntimeWarning):
 def foreground_workers():
     """How many workers ``orange-relief prepare`` runs at once
     (:data:`WORKERS_PER_PROCESSOR`, :data:`MOST_WORKERS`)."""
-    return min(MOST_WORKERS, WORKERS_PER_PROCESSOR * processors(),
+    return min(MOST_WORKERS, WORKERS_PER_PROCESSOR * keeper.processors(),
                len(PARTS))
-
-
-def processors():
-    """The processors this process may use."""
-    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-            else os.cpu_count() or 1)
 
 
 def foreground_order():
