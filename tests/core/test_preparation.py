@@ -124,8 +124,13 @@ def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
     clock.now += 1.0
     run.cpu_samples.append((clock.now, rate * clock.now))
     assert run.behind() == behind
-    # the top priority is the last step
+    # past the top nice value, a worker per processor (the running ones
+    # go on), then no step
     run.level = len(keeper.NICE_LEVELS) - 1
+    assert run.behind() == (behind and keeper.background_workers() > 1)
+    assert run.raise_priority() is False
+    assert run.workers == keeper.background_workers()
+    clock.now += 1.0
     assert not run.behind()
     # a foreground run never steps
     assert not keeper.Run(folder, None, PARTS, [], {}, "foreground",
@@ -148,7 +153,7 @@ def test_a_starved_preparation_gives_no_time_left(folder, rate, said):
 def test_one_background_preparation_per_folder(folder, slow, tmp_path):
     pid = start_keeper(folder, slow)
     processes = processes_of(pid)
-    assert len(processes) == 2  # the keeper and its worker
+    assert len(processes) >= 2  # the keeper and its workers
     assert preparation.is_running()
     # a second one finds the lock held and ends at once
     command, env = slow
@@ -158,8 +163,10 @@ def test_one_background_preparation_per_folder(folder, slow, tmp_path):
                    check=True)
     time.sleep(3.0)  # it tries the lock for 2 s
     assert keeper.read_state(folder)["pid"] == pid
-    # the first part's workers only (a new one where the priority rose)
-    assert all(line.startswith("first:") for line in nice_log(tmp_path))
+    # at most one worker started at the lowest priority, the first's (its
+    # later ones start higher, where the priority rose)
+    assert [line for line in nice_log(tmp_path)
+            if line.endswith(":19")] in ([], ["first:19"])
     lock = keeper.take_over(folder)
     lock.release()
     wait_for(lambda: all_gone(processes), END_S)
@@ -183,6 +190,14 @@ def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
     processes = processes_of(pid)
     shutil.rmtree(tmp_path / "cache")
     wait_for(lambda: all_gone(processes), END_S)
+    assert not (tmp_path / "cache").exists()
+    # nor does a real worker started as it was deleted make it again
+    worker = subprocess.run([sys.executable, "-m",
+                             preparation.WARMUP_MODULE, "--part", "RFSM"],
+                            stdin=subprocess.DEVNULL, capture_output=True,
+                            env=dict(os.environ, **{
+                                preparation.BACKGROUND: "0"}))
+    assert worker.returncode == 1 and not worker.stderr
     assert not (tmp_path / "cache").exists()
 
 

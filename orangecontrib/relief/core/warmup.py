@@ -318,17 +318,19 @@ def work(name, nice=None):
     is gone, and when the kernel folder is deleted; SIGTERM ends it after
     the file it writes, and Ctrl-C is its parent's to handle.
     """
-    from numba.core import event
-
-    from .engines.compiled.locator import compile_alone
-
     if nice is not None:
         keeper.set_nice(nice)
     termination.install()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     folder = cache.kernel_folder()
     reports = Reports()
+    # watched before the compiled engine is imported, which makes the
+    # kernel folder: a folder deleted while this worker started is not
+    # made again
     watch(folder, reports)
+    from numba.core import event
+
+    from .engines.compiled.locator import compile_alone
 
     class Compiling(event.Listener):
         def on_start(self, ev):
@@ -370,7 +372,10 @@ def watch(folder, reports, every=1.0):
     worker ended at once when its parent is gone (its stdin ends) or the
     kernel folder is deleted (its lock file is unlinked), so that nothing
     is left compiling into a folder nobody will read."""
-    lock = open(folder / keeper.LOCK, "rb")
+    try:
+        lock = open(folder / keeper.LOCK, "rb")
+    except OSError:  # deleted already
+        os._exit(1)
 
     def parent():  # the descriptor, not sys.stdin, whose buffer's lock
         while os.read(sys.stdin.fileno(), 4096):  # Python takes at exit

@@ -15,7 +15,7 @@ This module imports no compiler.
 """
 import os
 
-from . import preparation
+from . import keeper, preparation
 
 #: processor nanoseconds per unit of work (reference x instance x
 #: attribute) of the vectorised and the compiled engine, for the calls of
@@ -51,7 +51,7 @@ COMPILE_GAIN = 1.5
 def available_cores():
     """The processors a computation can count on now: those this process
     may use, less the load of the others (at least one)."""
-    cores = preparation.processors()
+    cores = keeper.processors()
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):

@@ -67,6 +67,11 @@ DEADLINE = 480.0
 #: its priorities, lowest first: the nice values of its worker and of its
 #: session's scheduling group (Linux)
 NICE_LEVELS = (19, 10, 0)
+#: the workers a background run takes at once where it is still behind at
+#: the top priority, its last step: one per processor it may use, at most
+#: this many (each holds 150-250 MB while its part runs); beside busy
+#: programs, its fair share of the machine rather than of one processor
+MOST_BACKGROUND_WORKERS = 4
 #: the share of the deadline before the first step up, and between two
 #: steps (20 s of 480); the rate of the work is measured over as long
 STEP = 1 / 24
@@ -313,6 +318,17 @@ def remove_stale_temporaries(folder, age=STALE_TEMPORARY):
 AUTOGROUP = "/proc/self/autogroup"
 
 
+def processors():
+    """The processors this process may use."""
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1)
+
+
+def background_workers():
+    """The workers of a background run at its last step."""
+    return min(MOST_BACKGROUND_WORKERS, processors())
+
+
 def set_group_nice(nice):
     """Give this process's session, where it leads one, the nice value
     `nice` on Linux (an unprivileged process may set any value from 0 to
@@ -537,16 +553,28 @@ class Run:
         rate, so that its priority should be raised a step (a window after
         the start, or after the last step, at the earliest)."""
         now = self.clock()
-        if (self.level is None or self.level == len(NICE_LEVELS) - 1
+        if (self.level is None or self.at_top()
                 or now - self.last_step < self.window):
             return False
         _, wall = self.left()
         return now - self.start + wall > self.deadline
 
+    def at_top(self):
+        """Whether a background run has taken its last step."""
+        return (self.level == len(NICE_LEVELS) - 1
+                and self.workers >= background_workers())
+
     def raise_priority(self):
-        self.level += 1
+        """One step up: the next nice value (True: the running workers
+        start again at it), or past the last, a worker per processor
+        (False: the running ones go on)."""
         self.last_step = self.clock()
-        set_group_nice(NICE_LEVELS[self.level])
+        if self.level < len(NICE_LEVELS) - 1:
+            self.level += 1
+            set_group_nice(NICE_LEVELS[self.level])
+            return True
+        self.workers = background_workers()
+        return False
 
     # running ------------------------------------------------------------------
 
@@ -593,7 +621,7 @@ class Run:
             while waiting and len(self.running) < at_once:
                 self.start_worker(waiting.pop(0))
             name, result = self.follow()
-            if result == "shared":  # more workers may start
+            if result == "more":  # more workers may start
                 continue
             if result == "raised":
                 again = [part for part, _ in self.parts
@@ -626,8 +654,9 @@ class Run:
 
     def follow(self):
         """Follow the running workers until one ends: (its part, its exit
-        status); (its part, "shared") where its worker reports the
-        kernels the parts share cached; (None, "raised") where the
+        status); (its part, "more") where its worker reports the
+        kernels the parts share cached, (None, "more") where the run may
+        take more workers at once; (None, "raised") where the
         priority was raised, so that they start again at the new one."""
         self.error = None
         while True:
@@ -652,11 +681,10 @@ class Run:
             self.error = message.get("error", self.error)
             if message.get("shared"):
                 self.shared = True
-                return worker.part, "shared"
+                return worker.part, "more"
             self.check_folder()
             if self.behind():
-                self.raise_priority()
-                return None, "raised"
+                return None, "raised" if self.raise_priority() else "more"
             self.report()
 
 

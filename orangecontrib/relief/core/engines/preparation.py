@@ -22,7 +22,10 @@ The background preparation
   too on Linux; the idle class on Windows), so that a running computation
   keeps the processors, and raises its priority a step at a time when it
   falls behind its deadline of :data:`.keeper.DEADLINE` (a machine that
-  is always busy would otherwise never give it a second);
+  is always busy would otherwise never give it a second), at the last
+  step taking a worker per processor
+  (:data:`.keeper.MOST_BACKGROUND_WORKERS`): its fair share of a machine
+  that busy programs keep full;
 * ends when its kernel folder is deleted, and when it is done;
 * stopped or killed halfway, leaves what it compiled in the cache (whole
   files only), and the next run, started by the next call that needs it,
@@ -56,19 +59,21 @@ WARMUP_MODULE = "orangecontrib.relief.core.warmup"
 #: own, imports included; other machines scale them by the speed the first
 #: parts show.  Measured by ``orange-relief prepare`` from an empty cache
 #: (the seconds its state file gives each part) on a 2-core AMD EPYC with
-#: AVX2, shared with other work: load average 10 to 15 over the run, 589 s
-#: of processor time in all, the parts' workers and the command.  A part
-#: pays for the kernels it compiles first of those several call, so the
-#: first is the largest (the tables and searches the others load).
+#: AVX2, idle: 654 s of processor time in all, 442 s of wall time.  A part
+#: pays for the kernels it compiles first of those several call (its
+#: workers compile each version once between them), so the first is
+#: large (the tables and searches the others load), and so is the part of
+#: narrow, sparse and streamed columns, which meets most kernels first in
+#: the types it alone gives.
 RELIEFF, RRELIEFF, SURF = ("ReliefF and Relief", "RReliefF",
                            "the SURF family and STIR")
 NPDR, DOUBLE, CLASS_DEPENDENT = ("NPDR", "dReliefF and pdReliefF",
                                  "CDRelief and IWCDRelief")
 KNN, RFSM, STREAMING = "the class-dependent kNN", "RFSM", "streaming"
 COMPACT = "narrow, sparse and streamed columns"
-PARTS = ((RELIEFF, 174.0), (RRELIEFF, 29.0), (SURF, 128.0), (NPDR, 84.0),
-         (DOUBLE, 29.0), (CLASS_DEPENDENT, 16.0), (KNN, 23.0), (RFSM, 10.0),
-         (STREAMING, 10.0), (COMPACT, 61.0))
+PARTS = ((RELIEFF, 156.0), (RRELIEFF, 28.0), (SURF, 118.0), (NPDR, 91.0),
+         (DOUBLE, 28.0), (CLASS_DEPENDENT, 10.0), (KNN, 35.0), (RFSM, 12.0),
+         (STREAMING, 12.0), (COMPACT, 164.0))
 #: the workers ``orange-relief prepare`` runs at once for each processor
 #: it may use, and at most: numba compiles a part on one thread, and
 #: Linux shares a processor equally among the threads that want it, so
@@ -96,14 +101,8 @@ class CacheWarning(RuntimeWarning):
 def foreground_workers():
     """How many workers ``orange-relief prepare`` runs at once
     (:data:`WORKERS_PER_PROCESSOR`, :data:`MOST_WORKERS`)."""
-    return min(MOST_WORKERS, WORKERS_PER_PROCESSOR * processors(),
+    return min(MOST_WORKERS, WORKERS_PER_PROCESSOR * keeper.processors(),
                len(PARTS))
-
-
-def processors():
-    """The processors this process may use."""
-    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-            else os.cpu_count() or 1)
 
 
 def foreground_order():
