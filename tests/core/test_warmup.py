@@ -3,9 +3,9 @@
 :data:`core.warmup.WORKLOAD` is what ``orange-relief prepare`` and the
 background preparation compile.  A call that numba meets with argument
 types the workload never gave a kernel (float32 data, a Fortran-ordered
-or read-only array, another size's code path) compiles a second
-signature of that kernel: for the person, the wait the preparation was
-meant to spare.  Here a fresh process runs the workload, notes every
+or read-only array, unsigned bytes, another size's code path)
+compiles a second signature of that kernel: for the person, the wait
+the preparation was meant to spare.  Here a fresh process runs the workload, notes every
 kernel's signatures, then makes the public calls of :data:`CALLS` on
 inputs of every usual kind, and the signatures must not change.  Those
 calls are small, so they take the serial form of the kernels compiled
@@ -30,6 +30,7 @@ from orangecontrib.relief.core.variants import (classdep, double, estimators,
 from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.analysis.weighted_knn import (fit_class_weights,
                                                              predict_votes)
+from orangecontrib.relief.core.warmup import no_kept_distances
 
 #: the kernels' package
 KERNELS = "orangecontrib.relief.core.engines.compiled"
@@ -89,6 +90,7 @@ def inputs(folder, n=300, a=12):
             "Fortran missing": (np.asfortranarray(missing.astype(np.float32)),
                                 nominal),
             "int8": (np.floor(numeric * 3).astype(np.int8), None),
+            "uint8": (np.floor(numeric * 3).astype(np.uint8), None),
             "sparse": (sparse.csr_matrix(np.where(numeric > 0.7, numeric, 0)),
                        None)}
     targets = {"classes": np.arange(n) % 3,
@@ -123,15 +125,9 @@ def _surf(X, discrete, t, folder):
     significance.surf_rescorer(X, t["classes"], discrete).many(
         [t["classes"], t["classes"][::-1]])
     turf.turf(surf.multisurf, X, t["classes"], discrete)
-    # data above the budget of kept distances (SURF's T pair by pair)
-    from orangecontrib.relief.core.engines.compiled.rules import surf as rules
-
-    budget, rules.KEPT_DISTANCES = rules.KEPT_DISTANCES, 0
-    try:
+    with no_kept_distances():  # data above the budget of kept distances
         surf.surf(X, t["classes"], discrete)
         swrf.swrf_weights(X, t["bool classes"], discrete, method="swrf*")
-    finally:
-        rules.KEPT_DISTANCES = budget
 
 
 def _others(X, discrete, t, folder):

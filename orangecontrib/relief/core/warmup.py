@@ -18,6 +18,7 @@ import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import numpy as np
 from scipy import sparse
@@ -109,13 +110,23 @@ def _surf(X, discrete):
 
 def _surf_unkept(X, discrete):
     """SURF's and SWRF's global statistics as data above the budget of
-    kept distances sum them, pair by pair (the budget set to none)."""
+    kept distances sum them (:func:`no_kept_distances`)."""
+    with no_kept_distances():
+        surf.neighbourhood_sums(X, THREE, discrete, method="surf")
+        swrf.swrf_sums(X, THREE, discrete, method="swrf")
+
+
+@contextmanager
+def no_kept_distances():
+    """Within it, the compiled SURF family keeps no distances (its budget,
+    :data:`.engines.compiled.rules.surf.KEPT_DISTANCES`, set to none), so
+    that any data take the kernels of data above the budget: the global
+    statistics summed pair by pair."""
     from .engines.compiled.rules import surf as rules
 
     budget, rules.KEPT_DISTANCES = rules.KEPT_DISTANCES, 0
     try:
-        surf.neighbourhood_sums(X, THREE, discrete, method="surf")
-        swrf.swrf_sums(X, THREE, discrete, method="swrf")
+        yield
     finally:
         rules.KEPT_DISTANCES = budget
 

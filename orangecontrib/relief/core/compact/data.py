@@ -146,8 +146,10 @@ class CompactData:
         low, span, _ = scale_factors(self.stats.low[columns],
                                      self.stats.high[columns],
                                      self.nominal[columns])
-        return NarrowTables(np.ascontiguousarray(block).T, 1.0 / span,
-                            self.nominal[columns], self.groups)
+        values = planes.as_signed(np.ascontiguousarray(block),
+                                  self.stats.high[columns])
+        return NarrowTables(values.T, 1.0 / span, self.nominal[columns],
+                            self.groups)
 
     def rule_blocks(self, narrow=False):
         """(start, tables) of every block of columns for a rule: the

@@ -46,7 +46,10 @@ def distances(data, rows, weights=None, progress_callback=None,
     `scale` sparse data's :func:`sparse_scale`, if the caller made it
     already.  On a Dask `client`'s cluster the blocks are tasks
     (:mod:`.cluster`), the same distances to the bit."""
-    rows = np.asarray(rows, np.int64)
+    # contiguous (a reversed or strided view of rows is copied): the
+    # kernels are compiled for contiguous indices, and numba would
+    # compile them again for a view
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
     if client is not None:
         from .cluster import distances_on
         return distances_on(client, data, rows, weights, progress_callback)

@@ -55,6 +55,18 @@ def fits_planes(stats, nominal, kind, weights):
                 and (stats.high[nominal] < MAX_CODES).all())
 
 
+def as_signed(block, high):
+    """A block of unsigned integers whose columns' greatest values are
+    `high` as the signed integers of the same width (a view: the same
+    bytes) where every value fits them, else the block as it is.  The
+    compiled rules read either as the same float64 values, and compile a
+    version for each type they meet: so uint8 data take the int8 ones."""
+    dtype = block.dtype
+    if dtype.kind != "u" or not (high < 2.0 ** (8 * dtype.itemsize - 1)).all():
+        return block
+    return block.view(dtype.str.replace("u", "i"))
+
+
 def words(bits):
     """Bool (n, w) as uint64 words (n, ceil(w / 64)), bit b of word q
     column 64 q + b."""
