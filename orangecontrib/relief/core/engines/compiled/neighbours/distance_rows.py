@@ -2,8 +2,9 @@
 
 A reference's neighbourhood depends on its distances to every instance
 (MultiSURF's mean and spread), so the references are taken ROWS at a
-time and their exact float64 distances to all n instances computed in
-column tiles of BLOCK (:func:`distance_block`); each reference then reads
+time (or several ROWS, a tile serving them all before the next) and
+their exact float64 distances to all n instances computed in column
+tiles of BLOCK (:func:`distance_block`); each reference then reads
 its thresholds off its own row (:mod:`....formulas.neighbourhoods`) and its update rule
 visits the instances within them (:mod:`..rules.surf`).  Memory: ROWS
 rows of n distances per thread, never n x n.
@@ -101,14 +102,22 @@ def distance_tile(values, exact, rows, count, out, j0, width):
 
 @numba.njit(cache=True)
 def distance_block(values, exact, rows, count, dist, start):
-    """dist[r, j] = D(I_rows[r], I_j) for every instance j from `start`
-    on, a tile at a time (:func:`distance_tile`)."""
+    """dist[r, j] = D(I_rows[r], I_j) for r < count and every instance j
+    from `start` on, a tile at a time (:func:`distance_tile`).
+
+    `rows` holds ROWS references or a multiple of ROWS (each ROWS of them
+    padded as :func:`.block.block_refs` pads them), and a tile serves them
+    all, ROWS rows per pass, before the next tile: its columns are read
+    from memory once for the whole block, not once per ROWS rows."""
     n = values.shape[1]
     out = np.empty((ROWS, BLOCK))
     for j0 in range(start, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
-        distance_tile(values, exact, rows, count, out, j0, width)
-        dist[:count, j0:j0 + width] = out[:count, :width]
+        for q in range(0, count, ROWS):
+            n_rows = min(ROWS, count - q)
+            distance_tile(values, exact, rows[q:q + ROWS], n_rows, out, j0,
+                          width)
+            dist[q:q + n_rows, j0:j0 + width] = out[:n_rows, :width]
 
 
 @numba.njit(inline="always", cache=True)

@@ -66,21 +66,25 @@ def error_bound(screen, d, i, j):
 
 @numba.njit(cache=True)
 def screened_block(exact, screen, rows, count, dist, limit):
-    """dist[r, j], for every instance j, compared with `limit` as
-    D(I_rows[r], I_j) compares (:func:`error_bound`): the float32
-    distance where it lies farther than the bound from `limit`, else the
-    exact one."""
+    """dist[r, j], for r < count and every instance j, compared with
+    `limit` as D(I_rows[r], I_j) compares (:func:`error_bound`): the
+    float32 distance where it lies farther than the bound from `limit`,
+    else the exact one.  A tile serves every ROWS of `rows` in turn, as
+    :func:`.distance_rows.distance_block` takes them."""
     n = screen.values.shape[1]
     ones = np.ones(screen.values.shape[0])
     out = np.empty((ROWS, BLOCK), np.float32)
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
-        distance_tile(screen.values, exact, rows, count, out, j0, width)
-        for r in range(count):
-            i = rows[r]
-            for jj in range(width):
-                j = j0 + jj
-                d = np.float64(out[r, jj])
-                if abs(d - limit) <= error_bound(screen, d, i, j):
-                    d = exact_distance(exact, ones, i, j)
-                dist[r, j] = d
+        for q in range(0, count, ROWS):
+            block = rows[q:q + ROWS]
+            distance_tile(screen.values, exact, block, min(ROWS, count - q),
+                          out, j0, width)
+            for r in range(min(ROWS, count - q)):
+                i = block[r]
+                for jj in range(width):
+                    j = j0 + jj
+                    d = np.float64(out[r, jj])
+                    if abs(d - limit) <= error_bound(screen, d, i, j):
+                        d = exact_distance(exact, ones, i, j)
+                    dist[q + r, j] = d

@@ -533,16 +533,15 @@ def radius_block(values, exact, given, refs, labellings, rule, b, end, sums,
     while first < end:
         count = class_run(refs, exact.groups, first, end)
         for q in range(0, count, ROWS):
-            block = rows[q:q + ROWS]
-            n_rows = block_refs(refs, first + q, first + count, block)
-            if given_dist.shape[0] > 0:
-                for r in range(n_rows):
-                    dist[q + r] = given_dist[given_row[block[r]]]
-            elif screen.values.shape[0] > 0:
-                screened_block(exact, screen, block, n_rows, dist[q:],
-                               rule.global_mean)
-            else:
-                distance_block(values, exact, block, n_rows, dist[q:], 0)
+            block_refs(refs, first + q, first + count, rows[q:q + ROWS])
+        if given_dist.shape[0] > 0:
+            for r in range(count):
+                dist[r] = given_dist[given_row[rows[r]]]
+        elif screen.values.shape[0] > 0:
+            screened_block(exact, screen, rows, count, dist,
+                           rule.global_mean)
+        else:
+            distance_block(values, exact, rows, count, dist, 0)
         group = Group(rows, count, dist, near, far, scale)
         group_limits(group, rule)
         for p in range(len(labels)):
