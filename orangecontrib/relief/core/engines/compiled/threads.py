@@ -30,7 +30,7 @@ SMALL_WORK = 2 ** 20
 
 #: the terms from which a call runs on the pool however busy the machine:
 #: beside two processes spinning on both cores of an AMD EPYC, ReliefF on
-#: 5000 x 100 (the search of all pairs 65 million terms a round) took a
+#: 5000 x 100 (the search of all pairs 65 million terms a round) took at
 #: least 0.23-0.39 s with its search on the pool against 0.43 s with every
 #: kernel in one thread, best of five calls; below it, one thread wins
 #: there (see :data:`PARALLEL_PROCESSORS`)
