@@ -48,7 +48,7 @@ def command_line(command, folder):
     if command == "rank":
         return ["rank", csv_table(folder, 8000, 50), "--class", "class"]
     if command == "curve":
-        return ["curve", csv_table(folder, 3000, 30), "--class", "class",
+        return ["curve", csv_table(folder, 6000, 30), "--class", "class",
                 "--folds", "10", "--no-figure"]
     if command == "experiment":  # one method: its bar shows after a file
         return ["experiment", "rebate", str(ROOT / "tests" / "data" / "rebate"),
