@@ -125,9 +125,14 @@ def _surf(X, discrete, t, folder):
     significance.surf_rescorer(X, t["classes"], discrete).many(
         [t["classes"], t["classes"][::-1]])
     turf.turf(surf.multisurf, X, t["classes"], discrete)
+    swrf.swrf_weights(X, t["target"], discrete, method="swrf",
+                      task="regression", convention="scikit-rebate")
     with no_kept_distances():  # data above the budget of kept distances
         surf.surf(X, t["classes"], discrete)
+        surf.surf(X, t["target"], discrete, task="regression")
         swrf.swrf_weights(X, t["bool classes"], discrete, method="swrf*")
+        swrf.swrf_weights(X, t["target"], discrete, method="swrf",
+                          task="regression", convention="scikit-rebate")
 
 
 def _others(X, discrete, t, folder):

@@ -105,15 +105,27 @@ def _surf(X, discrete):
             [THREE, THREE[::-1]])
     significance.stir(X, THREE, discrete, neighbourhood="relieff",
                       k_nearest=3)
+    _swrf_target(X, discrete)
     _surf_unkept(X, discrete)
+
+
+def _swrf_target(X, discrete):
+    """SWRF's classification rule over the pairs of a numeric target
+    (scikit-rebate's convention)."""
+    swrf.swrf_sums(X, TARGET, discrete, method="swrf", task="regression",
+                   convention="scikit-rebate")
 
 
 def _surf_unkept(X, discrete):
     """SURF's and SWRF's global statistics as data above the budget of
-    kept distances sum them (:func:`no_kept_distances`)."""
+    kept distances sum them (:func:`no_kept_distances`): the rules then
+    compute their distances, each rule its own kernel."""
     with no_kept_distances():
         surf.neighbourhood_sums(X, THREE, discrete, method="surf")
+        surf.neighbourhood_sums(X, TARGET, discrete, method="surf",
+                                task="regression")
         swrf.swrf_sums(X, THREE, discrete, method="swrf")
+        _swrf_target(X, discrete)
 
 
 @contextmanager

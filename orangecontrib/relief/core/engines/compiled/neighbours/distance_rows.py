@@ -69,7 +69,7 @@ def add_attribute_pair(out, values, exact, a, rows, j0, width):
                                        t_eq, t_diff))
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def distance_tile(values, exact, rows, count, out, j0, width):
     """out[r, jj] = D(I_rows[r], I_(j0 + jj)) = sum_A diff(A, I_rows[r],
     I_(j0 + jj)) for jj < width (a tile of at most BLOCK instances), the
@@ -79,7 +79,10 @@ def distance_tile(values, exact, rows, count, out, j0, width):
 
     `values` is ``exact.values`` in C order (attributes x instances), so
     that a tile's columns are contiguous; with missing values each diff
-    reads the RELIEF-D tables (:func:`..diffs.attribute_diff`).
+    reads the RELIEF-D tables (:func:`..diffs.attribute_diff`).  A kernel
+    of its own, not inlined: numba compiles its branches for every kind
+    of attribute once for each dtype of `values` (float64, and float32 on
+    a screen), not again in every kernel that computes distances.
     """
     n_attrs = values.shape[0]
     nominal = exact.nominal
@@ -117,7 +120,18 @@ def distance_block(values, exact, rows, count, dist, start):
             n_rows = min(ROWS, count - q)
             distance_tile(values, exact, rows[q:q + ROWS], n_rows, out, j0,
                           width)
-            dist[q:q + n_rows, j0:j0 + width] = out[:n_rows, :width]
+            copy_tile(out, n_rows, width, dist, q, j0)
+
+
+@numba.njit(inline="always", cache=True)
+def copy_tile(out, count, width, dest, r0, j0):
+    """dest[r0 + r, j0 + jj] = out[r, jj] for r < count and jj < width:
+    a loop, where a copy between slices of two dimensions has numba
+    compile the message of a shape mismatch (formatting tuples of the
+    shapes) in every kernel that holds one."""
+    for r in range(count):
+        for jj in range(width):
+            dest[r0 + r, j0 + jj] = out[r, jj]
 
 
 @numba.njit(inline="always", cache=True)
@@ -211,7 +225,7 @@ def symmetric_row_sums(values, exact):
             out = np.empty((ROWS, BLOCK))
             count = block_rows(b * ROWS, end, rows)
             distance_tile(values, exact, rows, count, out, j0, width)
-            stripe[b * ROWS:b * ROWS + count, :width] = out[:count, :width]
+            copy_tile(out, count, width, stripe, b * ROWS, 0)
         for b in prange(-(-j0 // ROWS)):
             add_stripe_rows(stripe, b * ROWS, min(j0, (b + 1) * ROWS), width,
                             totals, squares)

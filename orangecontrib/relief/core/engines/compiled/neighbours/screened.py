@@ -24,7 +24,6 @@ from .exact_ranking import exact_distance
 #: What the screen reads: `values`, float32 (attributes x instances, C
 #: order) of each attribute's values less its least; `magnitudes`,
 #: float64 (instances), each instance's sum of those (before rounding).
-#: Empty where distances are not screened (:func:`no_screen`).
 Screen = namedtuple("Screen", ["values", "magnitudes"])
 
 #: the unit roundoff of float32
@@ -38,11 +37,6 @@ def screen_of(values):
     shifted = values - values.min(axis=1, keepdims=True)
     return Screen(np.ascontiguousarray(shifted, dtype=np.float32),
                   shifted.sum(axis=0))
-
-
-def no_screen():
-    """The empty :class:`Screen`: every distance computed exact."""
-    return Screen(np.empty((0, 0), np.float32), np.empty(0))
 
 
 @numba.njit(inline="always", cache=True)
@@ -77,10 +71,10 @@ def screened_block(exact, screen, rows, count, dist, limit):
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
         for q in range(0, count, ROWS):
+            n_rows = min(ROWS, count - q)
             block = rows[q:q + ROWS]
-            distance_tile(screen.values, exact, block, min(ROWS, count - q),
-                          out, j0, width)
-            for r in range(min(ROWS, count - q)):
+            distance_tile(screen.values, exact, block, n_rows, out, j0, width)
+            for r in range(n_rows):
                 i = block[r]
                 for jj in range(width):
                     j = j0 + jj

@@ -7,9 +7,18 @@ coefficients of its neighbours' classes are the shared definitions of
 processed in blocks of UPDATE_BLOCK whose partial sums are added in block
 order, so the result does not depend on the number of threads.  The
 options of a call are one record, :class:`RadiusRule`; what it reads and
-fills are :class:`Given`, :class:`Labellings` and :class:`BlockSums` besides
+fills are :class:`Given`, :class:`Pairs` and :class:`BlockSums` besides
 the tables, and the rules read a group of references as one
 :class:`Group`.
+
+What a call compiles: :func:`radius_block` holds only the branches its
+arguments take (its distances and its rule), and the rules' parts
+(:func:`class_terms`, :func:`class_update`, :func:`regression_update`,
+:func:`pair_update`) and the distances are kernels of their own rather
+than inlined: numba compiles each once for its argument types, where
+inlined they were compiled again in every caller.  Inlined, with every
+rule in one kernel, a call's first compilation took about 2.5 times as
+long.
 """
 from collections import namedtuple
 
@@ -25,7 +34,7 @@ from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
 from ..neighbours.block import ROWS, block_refs
 from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
-from ..neighbours.screened import no_screen, screen_of, screened_block
+from ..neighbours.screened import screen_of, screened_block
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
@@ -45,27 +54,24 @@ GROUP = 16
 HELD = 256
 
 #: The options of a SURF-family rule, as :func:`radius_block` reads them:
-#: the rule (`classes`: the classification rule, else RReliefF's;
-#: `hit_bound` >= 0: the classification rule over the pairs of a numeric
-#: target, :func:`pair_update`), the neighbourhoods (`local`: each
-#: reference's limits `band` deviations, of `ddof`, about its own mean
-#: distance, else SURF's `global_mean`; `with_far`: the far set scored
-#: too), and what a member counts (`weighted`: its sigmoid weight, of the
-#: `global_scale` where the limits are global; `stir`: STIR's sums as
-#: well).  Made by :func:`radius_options`.
+#: the neighbourhoods (`local`: each reference's limits `band`
+#: deviations, of `ddof`, about its own mean distance, else SURF's
+#: `global_mean`; `with_far`: the far set scored too), and what a member
+#: counts (`weighted`: its sigmoid weight, of the `global_scale` where the
+#: limits are global; `stir`: STIR's sums as well).  Made by
+#: :func:`radius_options`.
 RadiusRule = namedtuple("RadiusRule", [
-    "classes", "hit_bound", "local", "band", "ddof", "global_mean",
-    "with_far", "weighted", "global_scale", "stir"])
+    "local", "band", "ddof", "global_mean", "with_far", "weighted",
+    "global_scale", "stir"])
 
-#: The distances computed already: reference i's row rows[row_of[i]]
-#: (no rows: none), as :class:`....formulas.neighbourhoods.GivenDistances`
-#: holds them
+#: The distances computed already: reference i's row rows[row_of[i]], as
+#: :class:`....formulas.neighbourhoods.GivenDistances` holds them
 Given = namedtuple("Given", ["rows", "row_of"])
 
-#: The labellings whose sums a call adds: labels[p] (the classification
-#: rule's classes, codes[p] the same as int64, or RReliefF's scaled
-#: target) and the `priors` of the classes
-Labellings = namedtuple("Labellings", ["codes", "labels", "priors"])
+#: The numeric targets whose pairs the classification rule scores
+#: (:func:`pair_update`): targets[p], and the bound on |y_i - y_j| of a
+#: hit
+Pairs = namedtuple("Pairs", ["targets", "hit_bound"])
 
 #: The partial sums a call adds to, per labelling p and block b:
 #: partial[p, b] (rows of the rule's sums, one column per attribute) and
@@ -237,11 +243,12 @@ def in_quads(held, s):
     held.count[s] = whole
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def add_held(acc, values, held, s):
     """Add the whole quads of the :class:`HeldPairs` of set s to acc
     (:func:`.unrolled.add_pairs`) and move the 0-3 pairs left over to the
-    front, where the next pairs follow them."""
+    front, where the next pairs follow them.  Not inlined: numba compiles
+    the unrolled terms once for both of :func:`class_update`'s calls."""
     pairs, coefs, count = held.pairs[s], held.coefs[s], held.count[s]
     whole = count // 4 * 4
     add_pairs(acc, values, pairs, coefs, whole)
@@ -282,7 +289,7 @@ def weighted_pair_counts(dist, i, groups, near, scale, coefs, scalars):
                 coefs[groups[j]]) * w
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def class_terms(group, groups, priors, rule, stir, buffers, scalars):
     """coefs[r, s, g] of the :class:`Buffers`: the coefficient of a
     group-g neighbour in the :class:`Group`'s reference rows[r]'s update
@@ -302,7 +309,9 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
     for r in range(count):
         i = rows[r]
         own = groups[i]
-        own_counts[:] = counts[:, :, r]
+        for s in range(2):  # a loop: see ..neighbours.distance_rows.copy_tile
+            for g in range(own_counts.shape[1]):
+                own_counts[s, g] = counts[s, g, r]
         class_coefficients(own_counts[0], own, priors, coefs[r, 0])
         class_coefficients(own_counts[1], own, priors, coefs[r, 1])
         if with_far and weighted:
@@ -323,7 +332,7 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
             scalars[MISS_REFS] += n_miss > 0
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def class_update(sums, exact, groups, group, rule, coefs):
     """The classification terms of the :class:`Group`'s references (rows
     0, 1 and, with STIR's sums, 2-5 of
@@ -394,7 +403,7 @@ def class_update_any(sums, exact, groups, group, rule, stir, coefs):
                     dist[r, j], far[r], scale[r], weighted))
 
 
-@numba.njit(inline="always", cache=True)
+@numba.njit(cache=True)
 def regression_update(sums, n_dc, exact, group, target, with_far, buffers,
                       with_n_da):
     """RReliefF's terms of the :class:`Group`'s references (rows 0-3 and
@@ -457,17 +466,18 @@ def regression_update_any(sums, n_dc, exact, group, target, with_far,
 
 
 @numba.njit(cache=True)
-def pair_update(sums, scalars, exact, target, priors, rule, group, buffers):
+def pair_update(sums, scalars, exact, target, priors, hit_bound, rule,
+                group, buffers):
     """The classification terms of the :class:`Group`'s references for a
     numeric `target`, one reference at a time: its hits (code 0, its own)
-    the instances whose target lies within rule.hit_bound of its own, the
+    the instances whose target lies within `hit_bound` of its own, the
     others its misses (code 1), as scikit-rebate 0.8 scores a continuous
     endpoint (:func:`....formulas.neighbourhoods.pair_codes`); `priors`
     those of the two codes."""
     dist, rows = group.dist, group.rows
     codes = np.empty(dist.shape[1], np.int64)
     for r in range(group.count):
-        pair_codes(target, rows[r], rule.hit_bound, codes)
+        pair_codes(target, rows[r], hit_bound, codes)
         one = slice(r, r + 1)
         reference = Group(rows[one], 1, dist[one], group.near[one],
                           group.far[one], group.scale[one])
@@ -490,38 +500,45 @@ def class_run(refs, groups, first, end):
 
 
 @numba.njit(parallel=True, cache=True)
-def radius_sums(values, exact, given, refs, labellings, rule, start, stop,
-                sums, screen):
+def radius_sums(exact, refs, given, screen, values, codes, targets, pairs,
+                priors, rule, start, stop, sums):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' :class:`BlockSums` for
-    each of the :class:`Labellings` (:func:`radius_block`), the blocks in
-    parallel."""
+    each labelling (:func:`radius_block`), the blocks in parallel."""
     for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
-        radius_block(values, exact, given, refs, labellings, rule, b,
-                     min(stop, (b + 1) * UPDATE_BLOCK), sums, screen)
+        radius_block(exact, refs, given, screen, values, codes, targets,
+                     pairs, priors, rule, b,
+                     min(stop, (b + 1) * UPDATE_BLOCK), sums)
 
 
 @numba.njit(cache=True)
-def radius_block(values, exact, given, refs, labellings, rule, b, end, sums,
-                 screen):
+def radius_block(exact, refs, given, screen, values, codes, targets, pairs,
+                 priors, rule, b, end, sums):
     """Add the references of block b, before `end`, to partial[p, b] and
-    scalars[p, b] of the :class:`BlockSums` `sums` for each labelling p
-    of the :class:`Labellings`, by the :class:`RadiusRule` `rule`: the
-    classification rule (codes[p]) or RReliefF's (labels[p] the scaled
-    target).  The distances, thresholds and neighbourhoods of up to GROUP
-    references of one class are found once for every labelling; the
-    distances are read from the :class:`Given` distances when there are
-    rows, else computed, on the `screen` where it has values
-    (:mod:`..neighbours.screened`).  The group's distances are held
-    instance by instance (dist[r, j] of the transposed array), so that the
-    loops over the instances, thresholds, counts and members alike, read
-    an instance's distances to the whole group at once.  Compiled apart
-    from :func:`radius_sums`, whose parallel loop numba then analyses as
-    one call rather than the whole rule."""
-    given_dist, given_row = given
-    codes, labels, priors = labellings
+    scalars[p, b] of the :class:`BlockSums` `sums` for each labelling p,
+    by the :class:`RadiusRule` `rule` and the rule of the labellings, the
+    one of `codes`, `targets` and `pairs` that is not None: the
+    classification rule (codes[p] the classes as int64, `priors` theirs),
+    RReliefF's (targets[p] the scaled target), or the classification rule
+    over the pairs of a numeric target (:class:`Pairs`,
+    :func:`pair_update`).  The distances, thresholds and neighbourhoods of
+    up to GROUP references of one class are found once for every
+    labelling; the distances are read from the :class:`Given` distances
+    `given`, or computed on the `screen` (:mod:`..neighbours.screened`),
+    or computed from `values` (the search tables' values, C order),
+    whichever is not None.
+
+    Each branch that reads one of these arguments is taken where it is
+    not None: numba compiles a kernel without the branches of arguments
+    typed None (its pruning of dead branches), so a call compiles only
+    the distances and the rule it takes.  The group's distances are held
+    instance by instance (dist[r, j] of the transposed array), so that
+    the loops over the instances, thresholds, counts and members alike,
+    read an instance's distances to the whole group at once.  Compiled
+    apart from :func:`radius_sums`, whose parallel loop numba then
+    analyses as one call rather than the whole rule."""
     partial, scalars = sums
-    n = values.shape[1]
+    n = len(exact.groups)
     n_groups = len(priors)
     rows = np.empty(GROUP, np.int64)
     dist = np.empty((n, GROUP)).T  # a group's distances instance-major
@@ -534,39 +551,40 @@ def radius_block(values, exact, given, refs, labellings, rule, b, end, sums,
         count = class_run(refs, exact.groups, first, end)
         for q in range(0, count, ROWS):
             block_refs(refs, first + q, first + count, rows[q:q + ROWS])
-        if given_dist.shape[0] > 0:
-            for r in range(count):
-                dist[r] = given_dist[given_row[rows[r]]]
-        elif screen.values.shape[0] > 0:
+        if given is not None:
+            for r in range(count):  # a loop, as in class_terms
+                row = given.rows[given.row_of[rows[r]]]
+                for j in range(n):
+                    dist[r, j] = row[j]
+        if screen is not None:
             screened_block(exact, screen, rows, count, dist,
                            rule.global_mean)
-        else:
+        if values is not None:
             distance_block(values, exact, rows, count, dist, 0)
         group = Group(rows, count, dist, near, far, scale)
         group_limits(group, rule)
-        for p in range(len(labels)):
-            if rule.hit_bound >= 0.0:
-                pair_update(partial[p, b], scalars[p, b], exact, labels[p],
-                            priors, rule, group, buffers)
-            elif rule.classes:
+        for p in range(len(partial)):
+            if codes is not None:
                 class_terms(group, codes[p], priors, rule, rule.stir,
                             buffers, scalars[p, b])
                 class_update(partial[p, b], exact, codes[p], group, rule,
                              buffers.coefs)
-            else:
+            if targets is not None:
                 regression_update(partial[p, b], scalars[p, b], exact, group,
-                                  labels[p], rule.with_far, buffers, p == 0)
+                                  targets[p], rule.with_far, buffers, p == 0)
+            if pairs is not None:
+                pair_update(partial[p, b], scalars[p, b], exact,
+                            pairs.targets[p], priors, pairs.hit_bound, rule,
+                            group, buffers)
         first += count
-    if not rule.classes and rule.hit_bound < 0.0:  # N_dA, alike for all
-        for p in range(1, len(labels)):
+    if targets is not None:  # N_dA, alike for all
+        for p in range(1, len(partial)):
             partial[p, b, 0] = partial[0, b, 0]
             partial[p, b, 2] = partial[0, b, 2]
 
 
-
-
-def radius_options(values, exact, task, local, far, ddof, stir, given, band,
-                   weighting, hit_bound):
+def radius_options(values, exact, local, far, ddof, stir, given, band,
+                   weighting):
     """The :class:`RadiusRule` of :func:`radius_rule`'s options, with
     SURF's T (and SWRF's deviation, `weighting` whether it counts the
     zero diagonal, :func:`...formulas.neighbourhoods.global_statistics`)
@@ -580,8 +598,6 @@ def radius_options(values, exact, task, local, far, ddof, stir, given, band,
             *pair_sums(values, exact), values.shape[1], bool(weighting))
         scale = neighbourhoods.sigmoid_scale(sigma)
     return RadiusRule(
-        classes=task == "classification",
-        hit_bound=-1.0 if hit_bound is None else float(hit_bound),
         local=bool(local), band=float(band), ddof=int(ddof),
         global_mean=float(mean),
         with_far=bool(far != neighbourhoods.NO_FAR),
@@ -634,28 +650,28 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     m = len(refs)
     if given is None and not local:
         given = kept_distances(values, exact, weighting)
-    rule = radius_options(values, exact, task, local, far, ddof, stir, given,
-                          band, weighting, hit_bound)
-    computed = (Given(np.empty((0, 0)), np.empty(0, np.int64))
-                if given is None else Given(given.rows, given.row_of))
+    rule = radius_options(values, exact, local, far, ddof, stir, given, band,
+                          weighting)
+    kept = None if given is None else Given(given.rows, given.row_of)
     screen = (screen_of(values) if given is None and screens(rule, exact)
-              else no_screen())
-    pairs = hit_bound is not None  # the class rule over target pairs
-    codes = (labels.astype(np.int64) if rule.classes
-             else np.empty((0, 0), np.int64))
-    priors = neighbourhoods.PAIR_PRIORS if pairs else data.priors
+              else None)
+    computed = values if kept is None and screen is None else None
+    classes = task == "classification"
+    pairs = None if hit_bound is None else Pairs(labels, float(hit_bound))
+    codes = labels.astype(np.int64) if classes and pairs is None else None
+    targets = labels if not classes and pairs is None else None
+    priors = data.priors if pairs is None else neighbourhoods.PAIR_PRIORS
     n_blocks = -(-m // UPDATE_BLOCK)
     partial = np.zeros((len(labels), n_blocks,
-                        6 if rule.classes or pairs else 4, values.shape[0]))
+                        4 if targets is not None else 6, values.shape[0]))
     scalars = np.zeros((len(labels), n_blocks,
-                        CLASS_SCALARS if rule.classes or pairs else 3))
-    labellings = Labellings(codes, labels, priors)
+                        3 if targets is not None else CLASS_SCALARS))
     sums = BlockSums(partial, scalars)
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(values, exact, computed, refs, labellings, rule, start,
-                    stop, sums, screen)
+        radius_sums(exact, refs, kept, screen, computed, codes, targets,
+                    pairs, priors, rule, start, stop, sums)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))
