@@ -13,11 +13,16 @@ tests, most first, so that the run ends on short files.
 from collections import Counter
 
 #: files whose few tests take far longer than their number tells (each
-#: starts Python processes, or creates widgets by the hundred, and waits on
-#: them), longest first
-LONG_FILES = ("tests/cli/test_signals.py", "tests/core/test_kernel_cache.py",
-              "tests/core/test_warmup.py",
-              "tests/widgets/test_stored_settings.py")
+#: starts Python processes, compiles in caches of its own, cross-validates
+#: or creates widgets by the hundred, and waits on them), longest first
+#: (seconds with pytest -n 0 on a loaded 2-core machine: 185, 155, 147,
+#: 133, 89, 73, 70, 56)
+LONG_FILES = ("tests/core/test_compiled_cache.py", "tests/cli/test_signals.py",
+              "tests/core/test_kernel_cache.py", "tests/orange/test_curve.py",
+              "tests/widgets/test_owselectioncurve.py",
+              "tests/experiments/test_subset_selection.py",
+              "tests/widgets/test_stored_settings.py",
+              "tests/core/test_warmup.py")
 
 
 def file_of(item):
