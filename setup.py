@@ -46,7 +46,7 @@ INSTALL_REQUIRES = [
 EXTRAS_REQUIRE = {
     # pip's Orange3 brings no Qt binding; the widget tests need one; the
     # peers' own implementations check ours where the definitions agree
-    "test": ["pytest", "pytest-qt", "pytest-xdist", "hypothesis", "PyQt5", "ruff",
+    "test": ["pytest", "pytest-qt", "pytest-xdist>=3.8", "hypothesis", "PyQt5", "ruff",
              "skrebate", "fast-select", "dask[array]", "distributed",
              "bed-reader", "anndata",
              # the processes a stopped command or preparation leaves

@@ -4,7 +4,8 @@ the command line shows no progress bar, whose lines depend on the
 machine's speed (a test that wants either asks for it); every wait guards
 against a hang only (tests/waiting.py); the fixtures of a stand-in
 preparation (tests/stand_in_preparation.py); no process that a test file
-starts outlives the file."""
+starts outlives the file; the workers take the files longest first
+(tests/file_order.py)."""
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -23,3 +24,10 @@ def pytest_configure(config):
 
     waiting.widget_waits_guard_hangs_only()
     waiting.property_tests_have_no_deadline()
+
+
+def pytest_collection_modifyitems(items):
+    """The files in the order the workers take them (tests/file_order.py)."""
+    from tests import file_order
+
+    file_order.queue(items)
