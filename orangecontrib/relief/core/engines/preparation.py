@@ -107,10 +107,8 @@ def foreground_workers():
 
 def foreground_order():
     """The parts in the order ``orange-relief prepare`` starts them: the
-    first (ReliefF's: the tables and the search that most others call,
-    which its workers then load rather than compile each), then the
     longest first, so that no long part is left alone at the end."""
-    return [PARTS[0], *sorted(PARTS[1:], key=lambda part: -part[1])]
+    return sorted(PARTS, key=lambda part: -part[1])
 
 
 def budget():
