@@ -15,8 +15,7 @@ from orangecontrib.relief.core.engines import cache, keeper, preparation
 from tests.waiting import HANG_GUARD_S
 
 #: a worker that prepares part NAME as the real one reports it: the
-#: kernels it compiles, its processor seconds, the first part's kernels
-#: that the others share cached at once; a cache file of the part
+#: kernels it compiles, its processor seconds; a cache file of the part
 #: written; the nice value it ran at noted in nice.log.  FAKE_SECONDS is
 #: how long a part takes; FAKE_STARVED makes it report no processor time
 #: at nice 19 (a machine busy beside it)
@@ -33,8 +32,6 @@ starved = nice == 19 and os.environ.get("FAKE_STARVED") == "1"
 seconds = float(os.environ.get("FAKE_SECONDS", "0.3"))
 start = time.monotonic()
 print(json.dumps({"kernel": f"kernel of {name}", "cpu": 0.0}), flush=True)
-if name == "first":  # the kernels the other parts share are cached
-    print(json.dumps({"shared": True, "cpu": 0.0}), flush=True)
 while time.monotonic() - start < seconds or starved:
     cpu = 0.0 if starved else time.monotonic() - start
     print(json.dumps({"kernel": f"kernel of {name}", "cpu": cpu}), flush=True)

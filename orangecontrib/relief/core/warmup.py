@@ -235,15 +235,6 @@ WORKLOAD = [(name, in_both_forms(CALLS[name]))
             for name, _ in preparation.PARTS]
 
 
-def _shared():
-    """ReliefF once on every kind of data: the tables and the search that
-    most parts call (the first part's worker reports them cached first,
-    :func:`work`, so that ``orange-relief prepare`` starts the other
-    parts' workers beside it, which load them rather than compile them)."""
-    for X, discrete in DATA.values():
-        estimators.relieff(X, THREE, discrete, k_nearest=3)
-
-
 def prepare(progress_callback=None, on_status=None, describe=None):
     """Compile every kernel of the compiled engine (:data:`WORKLOAD`) into
     the kernel folder and mark it ready; nothing to do where it is ready.
@@ -331,9 +322,8 @@ def work(name, nice=None):
     kernel folder, each version by one worker of the preparation at a
     time, the others loading it (:func:`.engines.compiled.locator.
     compile_alone`), its reports written to stdout a line of JSON each (the
-    kernel it compiles, its processor seconds every second, the first
-    part's that the kernels most parts share are cached (:func:`_shared`),
-    an error where the cache cannot be written); exit status 0 when done,
+    kernel it compiles, its processor seconds every second, an error where
+    the cache cannot be written); exit status 0 when done,
     :data:`.engines.keeper.UNWRITABLE` when the cache could not be
     written.
 
@@ -365,9 +355,6 @@ def work(name, nice=None):
     event.register("numba:compile", Compiling())
     compile_alone()
     with forced(COMPILED):
-        if name == WORKLOAD[0][0]:
-            in_both_forms(_shared)()
-            reports.send(shared=True)
         dict(WORKLOAD)[name]()
     if cache.write_failures:
         reports.send(error=cache.write_failures[0])

@@ -58,10 +58,13 @@ def fits_planes(stats, nominal, kind, weights):
 def as_signed(block, high):
     """A block of unsigned integers whose columns' greatest values are
     `high` as the signed integers of the same width (a view: the same
-    bytes) where every value fits them, else the block as it is.  The
-    compiled rules read either as the same float64 values, and compile a
-    version for each type they meet: so uint8 data take the int8 ones."""
+    bytes) where every value fits them, a bool block as int8, else the
+    block as it is.  The compiled rules read either as the same float64
+    values, and compile a version for each type they meet: so uint8 and
+    bool data take the int8 ones."""
     dtype = block.dtype
+    if dtype.kind == "b":
+        return block.view(np.int8)
     if dtype.kind != "u" or not (high < 2.0 ** (8 * dtype.itemsize - 1)).all():
         return block
     return block.view(dtype.str.replace("u", "i"))

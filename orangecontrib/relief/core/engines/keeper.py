@@ -438,10 +438,11 @@ class Run:
     """The preparation of the parts of `parts` ((name, budget in
     processor seconds), in order) into `folder`, whose lock `lock` this
     process holds, a worker per part (`worker`: the command that prepares
-    a part, without the part's name), the parts started in their order:
-    the first alone until its worker reports the kernels that the others
-    share cached (which their workers then load rather than compile), then
-    up to `workers` at once.
+    a part, without the part's name), the parts started in their order,
+    up to `workers` at once: from the start, since the workers compile
+    each kernel's version once between them, a worker that needs one that
+    another compiles waiting for it and then loading it
+    (:func:`..compiled.locator.compile_alone`).
 
     `role` is "foreground" or "background"; a background run starts at
     the lowest priority and raises it when it falls behind
@@ -467,7 +468,6 @@ class Run:
         self.spent = {}  # processor seconds of each part's workers so far
         self.cpu_samples = []  # (wall, processor seconds of the run)
         self.running = {}  # part -> its Worker
-        self.shared = False  # whether the kernels the parts share are cached
         self.messages = queue.Queue()  # the running workers' reports
         self.kernel = self.error = None
         self.last_step = self.start
@@ -605,20 +605,16 @@ class Run:
                 self.stop_worker(name)
 
     def run_parts(self):
-        """Run every part not done in a worker, the first alone until the
-        kernels the parts share are cached, then up to :attr:`workers` at
-        once; a part that fails runs once more, and
-        the running parts start again where the priority is raised
-        meanwhile."""
+        """Run every part not done in a worker, up to :attr:`workers` at
+        once; a part that fails runs once more, and the running parts start
+        again where the priority is raised meanwhile."""
         if self.level is not None:
             set_group_nice(NICE_LEVELS[self.level])
         remove_stale_temporaries(self.folder)
         waiting = [name for name, _ in self.parts if name not in self.done]
         failed = set()
         while waiting or self.running:
-            at_once = self.workers if (
-                self.shared or self.parts[0][0] in self.done) else 1
-            while waiting and len(self.running) < at_once:
+            while waiting and len(self.running) < self.workers:
                 self.start_worker(waiting.pop(0))
             name, result = self.follow()
             if result == "more":  # more workers may start
@@ -654,10 +650,9 @@ class Run:
 
     def follow(self):
         """Follow the running workers until one ends: (its part, its exit
-        status); (its part, "more") where its worker reports the
-        kernels the parts share cached, (None, "more") where the run may
-        take more workers at once; (None, "raised") where the
-        priority was raised, so that they start again at the new one."""
+        status); (None, "more") where the run may take more workers at
+        once; (None, "raised") where the priority was raised, so that they
+        start again at the new one."""
         self.error = None
         while True:
             try:
@@ -679,9 +674,6 @@ class Run:
                 self.cpu_samples.pop(0)
             self.kernel = message.get("kernel", self.kernel)
             self.error = message.get("error", self.error)
-            if message.get("shared"):
-                self.shared = True
-                return worker.part, "more"
             self.check_folder()
             if self.behind():
                 return None, "raised" if self.raise_priority() else "more"

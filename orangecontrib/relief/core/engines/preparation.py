@@ -59,21 +59,21 @@ WARMUP_MODULE = "orangecontrib.relief.core.warmup"
 #: own, imports included; other machines scale them by the speed the first
 #: parts show.  Measured by ``orange-relief prepare`` from an empty cache
 #: (the seconds its state file gives each part) on a 2-core AMD EPYC with
-#: AVX2, idle: 654 s of processor time in all, 442 s of wall time.  A part
+#: AVX2 beside other work (load average 11 to 19; the parts whose kernels
+#: had not changed took what they took idle, within a tenth).  A part
 #: pays for the kernels it compiles first of those several call (its
-#: workers compile each version once between them), so the first is
-#: large (the tables and searches the others load), and so is the part of
-#: narrow, sparse and streamed columns, which meets most kernels first in
-#: the types it alone gives.
+#: workers, which start together, compile each version once between
+#: them), so the parts that start first and call the tables, searches and
+#: distances that most others call are large: the SURF family's most.
 RELIEFF, RRELIEFF, SURF = ("ReliefF and Relief", "RReliefF",
                            "the SURF family and STIR")
 NPDR, DOUBLE, CLASS_DEPENDENT = ("NPDR", "dReliefF and pdReliefF",
                                  "CDRelief and IWCDRelief")
 KNN, RFSM, STREAMING = "the class-dependent kNN", "RFSM", "streaming"
 COMPACT = "narrow, sparse and streamed columns"
-PARTS = ((RELIEFF, 156.0), (RRELIEFF, 28.0), (SURF, 118.0), (NPDR, 91.0),
-         (DOUBLE, 28.0), (CLASS_DEPENDENT, 10.0), (KNN, 35.0), (RFSM, 12.0),
-         (STREAMING, 12.0), (COMPACT, 164.0))
+PARTS = ((RELIEFF, 98.0), (RRELIEFF, 56.0), (SURF, 258.0), (NPDR, 88.0),
+         (DOUBLE, 29.0), (CLASS_DEPENDENT, 11.0), (KNN, 54.0), (RFSM, 12.0),
+         (STREAMING, 12.0), (COMPACT, 97.0))
 #: the workers ``orange-relief prepare`` runs at once for each processor
 #: it may use, and at most: numba compiles a part on one thread, and
 #: Linux shares a processor equally among the threads that want it, so
@@ -107,10 +107,8 @@ def foreground_workers():
 
 def foreground_order():
     """The parts in the order ``orange-relief prepare`` starts them: the
-    first (ReliefF's: the tables and the search that most others call,
-    which its workers then load rather than compile each), then the
     longest first, so that no long part is left alone at the end."""
-    return [PARTS[0], *sorted(PARTS[1:], key=lambda part: -part[1])]
+    return sorted(PARTS, key=lambda part: -part[1])
 
 
 def budget():

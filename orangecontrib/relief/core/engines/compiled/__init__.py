@@ -16,6 +16,16 @@ modules, in the order a call uses them:
 * :mod:`.streamed` -- distances of streamed rows to sampled references;
 * :mod:`.rfsm` -- RFSM's pair diffs and set values;
 * :mod:`.interactions` -- the interaction map's sums over the pairs.
+
+The preparation compiles every kernel once per cache folder, minutes of
+processor time, so the kernels spare the compiler where it costs nothing
+at run time: the body of a parallel loop whose body is large is a kernel
+of its own, called once per iteration (numba's passes over a parallel
+loop then see a call, and both forms of :func:`.threads.
+serial_and_parallel` share its machine code); arrays are copied element
+by element, not by slice assignment, whose check of the shapes compiles
+numba's formatter of the error message, seconds in each process that
+compiles one.
 """
 from . import locator  # noqa: F401  (before any kernel is declared)
 from .neighbours import find_neighbours

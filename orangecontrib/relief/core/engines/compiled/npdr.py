@@ -53,7 +53,6 @@ Fits = namedtuple("Fits", ["coefficients", "variance", "residuals",
 ChunkTerms = namedtuple("ChunkTerms", ["diffs", "eta", "weight",
                                        "residual"])
 
-kth_smallest = numba.njit(cache=True)(npdr.kth_smallest)
 is_neighbour = numba.njit(inline="always", cache=True)(npdr.is_neighbour)
 logistic_mean = numba.njit(inline="always", cache=True,
                            error_model="numpy")(npdr.logistic_mean)
@@ -70,7 +69,7 @@ def distance_rows(values, exact, weights, rows, dist):
     (:func:`.neighbours.distance_rows.distance_block`), or with
     attribute `weights` (an empty array: none) each diff times its
     weight, as :func:`...vectorised.diffs.distances` adds them."""
-    m, n = len(rows), values.shape[1]
+    m = len(rows)
     if len(weights) == 0:
         for b in prange(-(-m // ROWS)):
             block = np.empty(ROWS, np.int64)
@@ -80,12 +79,21 @@ def distance_rows(values, exact, weights, rows, dist):
             distance_block(values, exact, block, count, dist[b * ROWS:], 0)
         return
     for r in prange(m):
-        i = rows[r]
-        dist[r, :n] = 0.0
-        for a in range(values.shape[0]):
-            if weights[a] != 0:
-                for j in range(n):
-                    dist[r, j] += attribute_diff(exact, a, i, j) * weights[a]
+        weighted_distances(exact, weights, rows[r], dist[r])
+
+
+@numba.njit(cache=True)
+def weighted_distances(exact, weights, i, dist):
+    """dist[j] = sum_A w_A diff(A, I_i, I_j) for every instance j, the
+    attributes added in their order (the body of :func:`distance_rows`'
+    parallel loop with weights, a kernel of its own: :mod:`.` says
+    why)."""
+    n = exact.values.shape[1]
+    dist[:n] = 0.0
+    for a in range(exact.values.shape[0]):
+        if weights[a] != 0:
+            for j in range(n):
+                dist[j] += attribute_diff(exact, a, i, j) * weights[a]
 
 
 @numba.njit(parallel=True, cache=True)
@@ -100,14 +108,42 @@ def row_totals(rows, dist, totals):
         totals[r] = total
 
 
+@numba.njit(cache=True)
+def kth_smallest(values, k):
+    """The k-th smallest of `values`, which it reorders: Hoare's FIND
+    (Hoare 1961, Algorithm 65), the value of
+    :func:`....formulas.npdr.kth_smallest`, whose ``np.partition`` numba
+    compiles in seconds where this takes a fraction of one."""
+    target, lo, hi = k - 1, 0, len(values) - 1
+    while lo < hi:
+        pivot = values[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:  # [lo, j] <= pivot, [i, hi] >= pivot
+            while values[i] < pivot:
+                i += 1
+            while values[j] > pivot:
+                j -= 1
+            if i <= j:
+                values[i], values[j] = values[j], values[i]
+                i += 1
+                j -= 1
+        if target <= j:
+            hi = j
+        elif target >= i:
+            lo = i
+        else:  # between them: equal to the pivot
+            break
+    return values[target]
+
+
 @numba.njit(inline="always", cache=True)
 def reference_limit(dist, i, rule, k, ddof, global_mean):
     """The limit of reference I_i's neighbourhood from its distance row
     (:data:`....formulas.npdr.SURF_LIMIT` ...)."""
     if rule == npdr.KTH_LIMIT:
         others = np.empty(dist.shape[0] - 1)
-        others[:i] = dist[:i]
-        others[i:] = dist[i + 1:]
+        for j in range(len(others)):  # element by element (:mod:`.`)
+            others[j] = dist[j if j < i else j + 1]
         return kth_smallest(others, k)
     return limits(dist, i, rule == npdr.MULTISURF_LIMIT, global_mean,
                   ddof, DEAD_BAND, 1.0)[0]
@@ -118,15 +154,24 @@ def count_neighbours(rows, rule, k, ddof, global_mean, exclude_twins, dist,
                      limit, counts):
     """The limits of references `rows` from their distance rows, and how
     many neighbours each has."""
-    inclusive = rule == npdr.KTH_LIMIT
     for r in prange(len(rows)):
-        i = rows[r]
-        limit[r] = reference_limit(dist[r], i, rule, k, ddof, global_mean)
-        found = 0
-        for j in range(dist.shape[1]):
-            found += (j != i) & is_neighbour(dist[r, j], limit[r], inclusive,
-                                             exclude_twins)
-        counts[r] = found
+        limit[r], counts[r] = reference_neighbours(
+            dist[r], rows[r], rule, k, ddof, global_mean, exclude_twins)
+
+
+@numba.njit(cache=True)
+def reference_neighbours(dist, i, rule, k, ddof, global_mean, exclude_twins):
+    """The limit of reference I_i's neighbourhood from its distance row
+    `dist`, and how many neighbours it has (the body of
+    :func:`count_neighbours`' parallel loop, a kernel of its own:
+    :mod:`.` says why)."""
+    limit = reference_limit(dist, i, rule, k, ddof, global_mean)
+    inclusive = rule == npdr.KTH_LIMIT
+    found = 0
+    for j in range(dist.shape[0]):
+        found += (j != i) & is_neighbour(dist[j], limit, inclusive,
+                                         exclude_twins)
+    return limit, found
 
 
 @numba.njit(parallel=True, cache=True)
@@ -311,9 +356,10 @@ def squared_residuals(exact, a, numeric, pairs, coefficients):
     eta, residual, pair_weights = terms.eta, terms.residual, pairs.weights
     unweighted = Pairs(pairs.first, pairs.second, pairs.outcome,
                        pairs.covariates, pair_weights[:0])
+    logistic = np.bool_(False)  # not a literal: fit_sums' chunk_terms
     for start in range(0, len(pairs.first), CHUNK):
         count = chunk_terms(exact, a, numeric, unweighted, start,
-                            coefficients, False, terms)
+                            coefficients, logistic, terms)
         for q in range(count):
             value = residual[q] - eta[q]
             if len(pair_weights):
@@ -344,20 +390,21 @@ def fit_grouped(codes, diffs, pairs, intercept, coefficients):
             misses[g] += outcome[p]
     coefficients[0] = intercept
     coefficients[1] = 0.0
-    sums, delta, mu = np.zeros(n_sums(2)), np.zeros(2), np.empty(len(diffs))
+    k = np.int64(2)  # not a literal 2: the version of solve that fit takes
+    sums, delta, mu = np.zeros(n_sums(k)), np.zeros(k), np.empty(len(diffs))
     for _ in range(npdr.MAX_ITERATIONS):
         for g in range(len(diffs)):
             mu[g] = logistic_mean(coefficients[0] + coefficients[1] * diffs[g])
         grouped_sums(diffs, counts, misses, mu, sums)
         delta[:] = 0.0
-        variance = solve(sums, 2, delta)
+        variance = solve(sums, k, delta)
         status = newton_update(coefficients, delta, variance)
         if status != npdr.STEPPED:
             return variance, status == npdr.CONVERGED
     for g in range(len(diffs)):
         mu[g] = logistic_mean(coefficients[0] + coefficients[1] * diffs[g])
     grouped_sums(diffs, counts, misses, mu, sums)
-    return solve(sums, 2, delta), False
+    return solve(sums, k, delta), False
 
 
 @numba.njit(cache=True)

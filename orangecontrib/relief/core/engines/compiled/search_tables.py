@@ -48,9 +48,11 @@ def _gap_lists(known, slotted):
         for p in range(n):
             count[p] += known[s, p] == 0
     gap_start = np.zeros(n + 1, np.int64)
-    gap_start[1:] = np.cumsum(count)
+    filled = np.empty(n, np.int64)
+    for p in range(n):  # element by element (:mod:`.` says why)
+        filled[p] = gap_start[p]
+        gap_start[p + 1] = gap_start[p] + count[p]
     gaps = np.empty(gap_start[n], np.int64)
-    filled = gap_start[:n].copy()
     for s in range(n_slots):
         for p in range(n):
             if known[s, p] == 0:

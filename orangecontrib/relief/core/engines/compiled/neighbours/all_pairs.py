@@ -67,39 +67,50 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
     two unpredictable branches).  With missing values, a tile's column corrections are
     summed once (:func:`column_corrections`).
     """
-    n = tables.values.shape[1]
-    groups = tables.groups
-    missing = tables.known.shape[0] > 0
     for p in prange(len(tile_rows)):
-        out = np.empty((ROWS, BLOCK), dtype=np.float32)
-        bits = out.view(np.uint32)
-        rows = np.empty(ROWS, dtype=np.int64)
-        hits = np.empty(BLOCK, dtype=np.int64)
-        ct = np.empty((BLOCK if missing else 0, BLOCK), dtype=np.float32)
-        sums = np.empty(BLOCK, dtype=np.float32)
-        i0, j0 = tile_rows[p] * BLOCK, tile_cols[p] * BLOCK
-        istop, jstop = min(i0 + BLOCK, n), min(j0 + BLOCK, n)
-        column_sums(tables, weights, j0, jstop - j0, sums)
-        if missing:
-            column_corrections(tables, weights, i0, istop - i0, j0,
-                               jstop - j0, ct)
-        for first in range(i0, istop, ROWS):
-            count = block_rows(first, istop, rows)
-            jfirst = max(j0, first + 1)  # a diagonal tile: j > i only
-            if jfirst >= jstop:
-                continue
-            distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out,
-                          sums[jfirst - j0:], False)
-            if missing:
-                add_column_corrections(out, ct, rows, i0, jfirst - j0,
-                                       jstop - jfirst)
-            order_bits(bits, jstop - jfirst)
-            for r in range(count):
-                offer_row(bits, r, rows[r], jfirst, jstop, groups, keys, kth,
-                          slot, hits)
+        search_tile_pair(tables, weights, tile_rows[p], tile_cols[p], keys,
+                         kth, slot)
 
 
 SEARCH_ALL_PAIRS = serial_and_parallel(search_all_pairs)
+
+
+@numba.njit(cache=True)
+def search_tile_pair(tables, weights, tile_row, tile_col, keys, kth, slot):
+    """Offer every pair (i < j) of the tile (tile_row, tile_col) to both
+    top-k lists (see :func:`search_all_pairs`).  Compiled once for both
+    forms of the search (not inlined: a call serves BLOCK x BLOCK
+    distances, and the parallel loop's passes then see a call, not its
+    body)."""
+    n = tables.values.shape[1]
+    groups = tables.groups
+    missing = tables.known.shape[0] > 0
+    out = np.empty((ROWS, BLOCK), dtype=np.float32)
+    bits = out.view(np.uint32)
+    rows = np.empty(ROWS, dtype=np.int64)
+    hits = np.empty(BLOCK, dtype=np.int64)
+    ct = np.empty((BLOCK if missing else 0, BLOCK), dtype=np.float32)
+    sums = np.empty(BLOCK, dtype=np.float32)
+    i0, j0 = tile_row * BLOCK, tile_col * BLOCK
+    istop, jstop = min(i0 + BLOCK, n), min(j0 + BLOCK, n)
+    column_sums(tables, weights, j0, jstop - j0, sums)
+    if missing:
+        column_corrections(tables, weights, i0, istop - i0, j0, jstop - j0,
+                           ct)
+    for first in range(i0, istop, ROWS):
+        count = block_rows(first, istop, rows)
+        jfirst = max(j0, first + 1)  # a diagonal tile: j > i only
+        if jfirst >= jstop:
+            continue
+        distance_rows(tables, weights, rows, jfirst, jstop - jfirst, out,
+                      sums[jfirst - j0:], False)
+        if missing:
+            add_column_corrections(out, ct, rows, i0, jfirst - j0,
+                                   jstop - jfirst)
+        order_bits(bits, jstop - jfirst)
+        for r in range(count):
+            offer_row(bits, r, rows[r], jfirst, jstop, groups, keys, kth,
+                      slot, hits)
 
 
 @numba.njit(inline="always", cache=True)

@@ -145,7 +145,8 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared, index,
             index[s], dist[s] = cand[s], cand_dist[s]
     elif float32_order_is_exact(cand_dist, found, k, delta):
         count = min(k, found)
-        index[:count] = cand[:count]
+        for s in range(count):  # element by element (:mod:`..` says why)
+            index[s] = cand[s]
         exact_distances(exact, weights, i, cand, count, dist)
         return count
     else:
@@ -223,7 +224,10 @@ def float32_error_bound(tables, weights):
     if tables.kind == LINEAR:  # add_linear's three sums
         additions = 4 * len(weights) + 4
     if tables.known.shape[0]:
-        most_missed = np.diff(tables.gap_start).max()
+        most_missed = 0
+        for p in range(len(tables.gap_start) - 1):
+            most_missed = max(most_missed,
+                              tables.gap_start[p + 1] - tables.gap_start[p])
         additions += 2 * most_missed + 1
         terms += slope + 4
     return 1.01 * u * total * (terms + additions) + 1e-12 * total

@@ -69,8 +69,8 @@ def group_deviations(dist, group, own, divisor, scratch, out):
     at = np.searchsorted(group, own)
     mine = at < size and group[at] == own
     count = size - 1 if mine else size
-    scratch[:at] = out[:at]
-    scratch[at:count] = out[size - count + at:size]
+    for c in range(count):  # element by element (:mod:`..` says why)
+        scratch[c] = out[c if c < at else size - count + c]
     mean = numpy_sum(scratch, count) / count if count else 0.0
     for c in range(size):
         out[c] = math.fabs(out[c] - mean)
@@ -156,20 +156,31 @@ def deviation_rows(values, exact, groups, n_groups, refs, dist, deviation):
     """dist[r] = D(refs[r], .) and deviation[r] its deviations from the
     class means (:func:`class_mean_deviations`), for every reference,
     ROWS at a time on the threads."""
-    n = values.shape[1]
     for b in prange(-(-len(refs) // ROWS)):
-        rows = np.empty(ROWS, np.int64)
-        count = block_refs(refs, b * ROWS, len(refs), rows)
-        block = np.empty((ROWS, n))
-        distance_block(values, exact, rows, count, block, 0)
-        sums = np.empty(n_groups)
-        group_counts = np.empty(n_groups, np.int64)
-        for r in range(count):
-            i = b * ROWS + r
-            dist[i] = block[r]
-            class_mean_deviations(block[r], groups, n_groups, rows[r],
-                                  sums, group_counts, deviation[i])
-            dist[i, rows[r]] = 0.0
+        deviation_block(values, exact, groups, n_groups, refs, b * ROWS,
+                        dist, deviation)
+
+
+@numba.njit(cache=True)
+def deviation_block(values, exact, groups, n_groups, refs, first, dist,
+                    deviation):
+    """:func:`deviation_rows` of the ROWS references from position
+    `first`: the body of its parallel loop, compiled apart, so that
+    numba's passes over the loop see a call, not its body."""
+    n = values.shape[1]
+    rows = np.empty(ROWS, np.int64)
+    count = block_refs(refs, first, len(refs), rows)
+    block = np.empty((ROWS, n))
+    distance_block(values, exact, rows, count, block, 0)
+    sums = np.empty(n_groups)
+    group_counts = np.empty(n_groups, np.int64)
+    for r in range(count):
+        i = first + r
+        for j in range(n):
+            dist[i, j] = block[r, j]
+        class_mean_deviations(block[r], groups, n_groups, rows[r], sums,
+                              group_counts, deviation[i])
+        dist[i, rows[r]] = 0.0
 
 
 @numba.njit(parallel=True, cache=True)
@@ -181,42 +192,55 @@ def scikit_rebate_rows(values, exact, classes, refs, divisor, k, out):
     (:func:`largest_first`), into the :class:`Selection` `out`; where two
     of a class's k + 1 largest are equal, its distances and deviations
     too (whose order numpy's sort decides)."""
+    largest = 0
+    for g in range(len(classes.starts) - 1):
+        largest = max(largest, classes.starts[g + 1] - classes.starts[g])
+    for b in prange(-(-len(refs) // ROWS)):
+        scikit_rebate_block(values, exact, classes, refs, b * ROWS, divisor,
+                            k, largest, out)
+
+
+@numba.njit(cache=True)
+def scikit_rebate_block(values, exact, classes, refs, first, divisor, k,
+                        largest, out):
+    """:func:`scikit_rebate_rows` of the ROWS references from position
+    `first` (`largest`: the size of the largest class): the body of its
+    parallel loop, compiled apart, so that numba's passes over the loop
+    see a call, not its body."""
     members, starts = classes
     selected, distance, counts, tied, dist, deviation = out
     n = values.shape[1]
-    largest = np.max(np.diff(starts))
-    for b in prange(-(-len(refs) // ROWS)):
-        rows = np.empty(ROWS, np.int64)
-        count = block_refs(refs, b * ROWS, len(refs), rows)
-        block = np.empty((ROWS, n))
-        distance_block(values, exact, rows, count, block, 0)
-        scratch, row = np.empty(largest), np.empty(largest)
-        buckets = np.empty(min(BUCKETS, largest), np.int64)
-        bucket, order = np.empty(largest, np.int64), np.empty(largest, np.int64)
-        value, index = np.empty(k + 1), np.empty(k + 1, np.int64)
-        for r in range(count):
-            i, own = b * ROWS + r, rows[r]
-            block[r, own] = 0.0
-            tie = False
+    rows = np.empty(ROWS, np.int64)
+    count = block_refs(refs, first, len(refs), rows)
+    block = np.empty((ROWS, n))
+    distance_block(values, exact, rows, count, block, 0)
+    scratch, row = np.empty(largest), np.empty(largest)
+    buckets = np.empty(min(BUCKETS, largest), np.int64)
+    bucket, order = np.empty(largest, np.int64), np.empty(largest, np.int64)
+    value, index = np.empty(k + 1), np.empty(k + 1, np.int64)
+    for r in range(count):
+        i, own = first + r, rows[r]
+        block[r, own] = 0.0
+        tie = False
+        for g in range(len(starts) - 1):
+            group = members[starts[g]:starts[g + 1]]
+            group_deviations(block[r], group, own, divisor, scratch, row)
+            size = largest_first(row[:len(group)], k, buckets, bucket,
+                                 order, value, index)
+            tie |= any_equal(value, size)
+            counts[i, g] = min(size, k)
+            for p in range(min(size, k)):
+                selected[i, g, p] = group[index[p]]
+                distance[i, g, p] = block[r, group[index[p]]]
+        tied[i] = tie
+        if tie:
+            for j in range(n):
+                dist[i, j] = block[r, j]
             for g in range(len(starts) - 1):
                 group = members[starts[g]:starts[g + 1]]
                 group_deviations(block[r], group, own, divisor, scratch, row)
-                size = largest_first(row[:len(group)], k, buckets, bucket,
-                                     order, value, index)
-                tie |= any_equal(value, size)
-                counts[i, g] = min(size, k)
-                for p in range(min(size, k)):
-                    selected[i, g, p] = group[index[p]]
-                    distance[i, g, p] = block[r, group[index[p]]]
-            tied[i] = tie
-            if tie:
-                dist[i] = block[r]
-                for g in range(len(starts) - 1):
-                    group = members[starts[g]:starts[g + 1]]
-                    group_deviations(block[r], group, own, divisor, scratch,
-                                     row)
-                    for c in range(len(group)):
-                        deviation[i, group[c]] = row[c]
+                for c in range(len(group)):
+                    deviation[i, group[c]] = row[c]
 
 
 def mean_farthest_neighbours(data, refs, k, ties=TIES, scikit_rebate=None,

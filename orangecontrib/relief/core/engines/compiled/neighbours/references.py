@@ -121,23 +121,33 @@ def search_references(tables, weights, refs, keys, group, n):
     """Top-k lists of the given reference instances among instances
     0 .. n - 1, `group` (a multiple of ROWS) references at a time, each
     column tile of SPAN instances serving the group's blocks of ROWS."""
-    n_groups = keys.shape[0] // len(refs)
     for b in prange(-(-len(refs) // group)):
-        out = np.empty((ROWS, SPAN), dtype=np.float32)
-        hits = np.empty(SPAN, np.int64)
-        sums = np.empty(SPAN, dtype=np.float32)
-        first, stop = b * group, min((b + 1) * group, len(refs))
-        n_blocks = -(-(stop - first) // ROWS)
-        positions = np.empty((n_blocks, ROWS), dtype=np.int64)
-        counts = np.empty(n_blocks, dtype=np.int64)
-        rows = np.empty((n_blocks, ROWS), dtype=np.int64)
+        search_group(tables, weights, refs, keys, b * group,
+                     min((b + 1) * group, len(refs)), n)
+
+
+@numba.njit(cache=True)
+def search_group(tables, weights, refs, keys, first, stop, n):
+    """Top-k lists of the references refs[first:stop] among instances
+    0 .. n - 1 (see :func:`search_references`): the body of its parallel
+    loop, compiled apart, so that numba's passes over the loop see a
+    call, not its body."""
+    n_groups = keys.shape[0] // len(refs)
+    out = np.empty((ROWS, SPAN), dtype=np.float32)
+    hits = np.empty(SPAN, np.int64)
+    sums = np.empty(SPAN, dtype=np.float32)
+    n_blocks = -(-(stop - first) // ROWS)
+    positions = np.empty((n_blocks, ROWS), dtype=np.int64)
+    counts = np.empty(n_blocks, dtype=np.int64)
+    rows = np.empty((n_blocks, ROWS), dtype=np.int64)
+    for q in range(n_blocks):
+        counts[q] = block_rows(first + q * ROWS, stop, positions[q])
+        for r in range(ROWS):
+            rows[q, r] = refs[positions[q, r]]
+    for j0 in range(0, n, SPAN):
+        width = min(j0 + SPAN, n) - j0
+        column_sums(tables, weights, j0, width, sums)
+        tile = Tile(j0, width, sums, out, hits)
         for q in range(n_blocks):
-            counts[q] = block_rows(first + q * ROWS, stop, positions[q])
-            rows[q] = refs[positions[q]]
-        for j0 in range(0, n, SPAN):
-            width = min(j0 + SPAN, n) - j0
-            column_sums(tables, weights, j0, width, sums)
-            tile = Tile(j0, width, sums, out, hits)
-            for q in range(n_blocks):
-                search_tile(tables, weights, rows[q], counts[q],
-                            positions[q], n_groups, keys, tile)
+            search_tile(tables, weights, rows[q], counts[q], positions[q],
+                        n_groups, keys, tile)
