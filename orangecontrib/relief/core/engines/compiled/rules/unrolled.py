@@ -12,7 +12,12 @@ which numba keeps in registers only when they are written out.
 """
 import numba
 
+from ..prefetch import prefetch_column
 from .relieff import add_numeric_diffs
+
+#: pairs ahead of the four being added whose member's column
+#: :func:`add_pairs` asks for (:mod:`..prefetch`)
+AHEAD = 32
 
 
 @numba.njit(inline="always", cache=True)
@@ -77,8 +82,15 @@ def add_pairs(acc, values, pairs, coefs, count):
     """acc[A] += coefs[q] |x_A(I_pairs[0, q]) - x_A(I_pairs[1, q])| for
     q < count, a multiple of four, in order, four pairs at a time: the
     terms of several instances' neighbourhoods in one pass, with no
-    padding of each instance's references to whole quads."""
+    padding of each instance's references to whole quads.  The member of
+    the pair :data:`AHEAD` on is asked for where it changes
+    (:func:`..prefetch.prefetch_column`): the pairs come member by member,
+    each member's column read once, from memory, where the references'
+    columns stay in the cache."""
     for q in range(0, count, 4):
+        ahead = q + AHEAD
+        if ahead < count and pairs[1, ahead] != pairs[1, ahead - 4]:
+            prefetch_column(values, pairs[1, ahead])
         add_four(acc, values, quad(pairs[0], q), quad(pairs[1], q),
                  quad(coefs, q))
 
