@@ -137,6 +137,18 @@ def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
                           clock=clock).behind()
 
 
+@pytest.mark.parametrize("threads, load, share", [
+    (6, 0.0, 2.0), (6, 2.0, 1.5), (1, 0.0, 1.0), (2, 6.0, 0.5)])
+def test_a_first_estimate_takes_the_fair_share(monkeypatch, threads, load,
+                                               share):
+    """Before any processor time is known, ``prepare``'s six workers on an
+    idle 2-core machine are expected to get both processors (its first
+    estimate said twice the time it took), beside two busy processes
+    three quarters of them."""
+    monkeypatch.setattr(keeper, "processors", lambda: 2)
+    assert keeper.fair_share(threads, load) == pytest.approx(share)
+
+
 @pytest.mark.parametrize("rate, said", [
     (0.5, "about"), (0.01, "not known yet: the machine is busy and gives "
                            "it 1% of a processor")])

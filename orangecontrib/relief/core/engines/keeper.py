@@ -324,6 +324,17 @@ def processors():
             else os.cpu_count() or 1)
 
 
+def fair_share(threads, load=None):
+    """The processors that `threads` threads wanting work get where the
+    load average (`load`, this machine's now if not given) counts the
+    others: Linux gives each thread that wants a processor an equal share,
+    so `threads` of ``threads + load`` of the processors, and at most one
+    each."""
+    if load is None:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return min(float(threads), processors() * threads / (threads + load))
+
+
 def background_workers():
     """The workers of a background run at its last step."""
     return min(MOST_BACKGROUND_WORKERS, processors())
@@ -486,11 +497,15 @@ class Run:
 
     def rate(self):
         """The processors the workers got over the last window of seconds
-        (a share of one, or more where several run; 1 until some are
-        known)."""
+        (a share of one, or more where several run); until some are known,
+        a foreground run's :func:`fair_share` (``prepare``'s first estimate:
+        six workers on an idle 2-core machine get two processors, not one),
+        a background run's 1 (its priority is low, then rises)."""
         samples = self.cpu_samples
         if (len(samples) < 2
                 or samples[-1][0] - samples[0][0] < self.window / 4):
+            if self.level is None:
+                return fair_share(max(len(self.running), 1))
             return 1.0
         (wall0, cpu0), (wall1, cpu1) = samples[0], samples[-1]
         return max(cpu1 - cpu0, 0.0) / (wall1 - wall0)

@@ -59,8 +59,7 @@ WARMUP_MODULE = "orangecontrib.relief.core.warmup"
 #: own, imports included; other machines scale them by the speed the first
 #: parts show.  Measured by ``orange-relief prepare`` from an empty cache
 #: (the seconds its state file gives each part) on a 2-core AMD EPYC with
-#: AVX2 beside other work (load average 11 to 19; the parts whose kernels
-#: had not changed took what they took idle, within a tenth).  A part
+#: AVX2, idle: 598 s of processor time in all, 359 s of wall time.  A part
 #: pays for the kernels it compiles first of those several call (its
 #: workers, which start together, compile each version once between
 #: them), so the parts that start first and call the tables, searches and
@@ -71,9 +70,9 @@ NPDR, DOUBLE, CLASS_DEPENDENT = ("NPDR", "dReliefF and pdReliefF",
                                  "CDRelief and IWCDRelief")
 KNN, RFSM, STREAMING = "the class-dependent kNN", "RFSM", "streaming"
 COMPACT = "narrow, sparse and streamed columns"
-PARTS = ((RELIEFF, 98.0), (RRELIEFF, 56.0), (SURF, 258.0), (NPDR, 88.0),
-         (DOUBLE, 29.0), (CLASS_DEPENDENT, 11.0), (KNN, 54.0), (RFSM, 12.0),
-         (STREAMING, 12.0), (COMPACT, 97.0))
+PARTS = ((RELIEFF, 41.0), (RRELIEFF, 13.0), (SURF, 209.0), (NPDR, 90.0),
+         (DOUBLE, 28.0), (CLASS_DEPENDENT, 11.0), (KNN, 94.0), (RFSM, 12.0),
+         (STREAMING, 11.0), (COMPACT, 89.0))
 #: the workers ``orange-relief prepare`` runs at once for each processor
 #: it may use, and at most: numba compiles a part on one thread, and
 #: Linux shares a processor equally among the threads that want it, so
