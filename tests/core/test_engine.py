@@ -48,7 +48,7 @@ def test_the_choice_follows_the_work_and_the_preparation(auto):
     # the others wait for theirs
     keeper.write_state(cache.kernel_folder(), {"done": list(parts)})
     assert engines.choose_for(LARGE, parts=parts) == engines.COMPILED
-    assert engines.choose_for(LARGE, parts=(preparation.NPDR,)) == \
+    assert engines.choose_for(LARGE, parts=(preparation.RELIEFF,)) == \
         engines.VECTORISED
     assert engines.choose_for(LARGE) == engines.VECTORISED
     # prepared: large work goes to the compiled engine
