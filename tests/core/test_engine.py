@@ -28,7 +28,7 @@ def auto(monkeypatch, tmp_path):
     return started
 
 
-def test_the_choice_follows_the_work_and_the_preparation(auto):
+def test_the_choice_follows_the_work_and_the_preparation(auto, monkeypatch):
     # small work never waits for the compiled engine
     assert engines.choose_for(SMALL) == engines.VECTORISED
     assert engines.choose_for(LARGE, 10) == engines.VECTORISED  # sampled
@@ -44,11 +44,17 @@ def test_the_choice_follows_the_work_and_the_preparation(auto):
     assert auto == [parts]
     assert "being prepared in the background" in engines.status(LARGE)
     assert engines.status(SMALL) is None
+    # MultiSURF on 20000 x 50 compiles first on 2 idle processors: the
+    # vectorised engine would share them with the preparation it starts
+    monkeypatch.setattr(keeper, "processors", lambda: 2)
+    monkeypatch.setattr(keeper.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert engines.decide(20000 * 20000 * 50, parts)[1] == \
+        engines.COMPILE_FIRST
     # its part prepared: a call of that part goes to the compiled engine,
     # the others wait for theirs
     keeper.write_state(cache.kernel_folder(), {"done": list(parts)})
     assert engines.choose_for(LARGE, parts=parts) == engines.COMPILED
-    assert engines.choose_for(LARGE, parts=(preparation.NPDR,)) == \
+    assert engines.choose_for(LARGE, parts=(preparation.RELIEFF,)) == \
         engines.VECTORISED
     assert engines.choose_for(LARGE) == engines.VECTORISED
     # prepared: large work goes to the compiled engine

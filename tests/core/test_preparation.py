@@ -200,7 +200,10 @@ def test_prepare_takes_the_work_over(folder, slow):
 
 
 def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
-                                                         tmp_path):
+                                                         tmp_path,
+                                                         monkeypatch):
+    from orangecontrib.relief.core.engines.compiled.locator import (
+        KernelLocator)  # declares the kernels, in the folder
     pid = start_keeper(folder, slow)
     processes = processes_of(pid)
     shutil.rmtree(tmp_path / "cache")
@@ -213,6 +216,14 @@ def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
                             env=dict(os.environ, **{
                                 preparation.BACKGROUND: "0"}))
     assert worker.returncode == 1 and not worker.stderr
+    assert not (tmp_path / "cache").exists()
+    # nor one whose folder is deleted after its start, as it declares or
+    # saves a kernel (before its watch sees the deletion): it ends
+    ended = []
+    monkeypatch.setattr(cache, "_gone", [lambda: ended.append(True)])
+    assert cache.ensure_kernel_folder() is None and ended
+    with pytest.raises(OSError):
+        KernelLocator(keeper.main, keeper.__file__).ensure_cache_path()
     assert not (tmp_path / "cache").exists()
 
 

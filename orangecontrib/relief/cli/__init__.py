@@ -18,6 +18,7 @@ and 143), its worker processes ended and its locks released on the way
 (:mod:`..core.termination`).
 """
 import argparse
+import gc
 import os
 import sys
 
@@ -77,19 +78,35 @@ def version():
 
 
 def main(argv=None):
-    """Run the command line `argv` (default: sys.argv[1:]); return the exit
-    code."""
-    with installed():
-        name = "orange-relief"
-        try:
-            args = build_parser().parse_args(argv)
-            name = f"orange-relief {args.command}"
-            with summarised_warnings(name):
-                return run(args)
-        except Stopped as stop:
-            end_progress_line()
-            print(f"{name}: {stop}", file=sys.stderr)
-            return stop.status
+    """Run the command line `argv` (default: sys.argv[1:], the process's
+    own, which then ends with no last collection of its garbage:
+    :func:`no_last_collection`); return the exit code."""
+    try:
+        with installed():
+            name = "orange-relief"
+            try:
+                args = build_parser().parse_args(argv)
+                name = f"orange-relief {args.command}"
+                with summarised_warnings(name):
+                    return run(args)
+            except Stopped as stop:
+                end_progress_line()
+                print(f"{name}: {stop}", file=sys.stderr)
+                return stop.status
+    finally:
+        if argv is None:
+            no_last_collection()
+
+
+def no_last_collection():
+    """Leave every object to the end of the process unvisited by the
+    garbage collector (:func:`gc.freeze`): Python's finalization collects
+    the whole heap (Orange's, numba's and the data's objects), for memory
+    the process gives back as it ends anyway.  After ``orange-relief rank``
+    with STIR on 5000 x 100, that collection took 1.5-1.7 s of processor
+    time, 7-8 s of wall time beside busy programs (0.2 s and 1 s
+    without it)."""
+    gc.freeze()
 
 
 def run(args):

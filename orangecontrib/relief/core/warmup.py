@@ -337,9 +337,9 @@ def work(name, nice=None):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     folder = cache.kernel_folder()
     reports = Reports()
-    # watched before the compiled engine is imported, which makes the
-    # kernel folder: a folder deleted while this worker started is not
-    # made again
+    # watched, and never made again, from before the compiled engine is
+    # imported: a folder deleted while this worker runs is left alone
+    cache.existing_only(end)
     watch(folder, reports)
     from numba.core import event
 
@@ -377,25 +377,30 @@ class Reports:
             sys.stdout.flush()
 
 
+def end():
+    """End this worker at once: nobody will read what it compiles."""
+    os._exit(1)
+
+
 def watch(folder, reports, every=1.0):
     """Threads of a worker: its processor time reported every second; the
-    worker ended at once when its parent is gone (its stdin ends) or the
-    kernel folder is deleted (its lock file is unlinked), so that nothing
-    is left compiling into a folder nobody will read."""
+    worker ended at once (:func:`end`) when its parent is gone (its stdin
+    ends) or the kernel folder is deleted (its lock file is unlinked), so
+    that nothing is left compiling into a folder nobody will read."""
     try:
         lock = open(folder / keeper.LOCK, "rb")
     except OSError:  # deleted already
-        os._exit(1)
+        end()
 
     def parent():  # the descriptor, not sys.stdin, whose buffer's lock
         while os.read(sys.stdin.fileno(), 4096):  # Python takes at exit
             pass
-        os._exit(1)
+        end()
 
     def beat():
         while True:
             if os.fstat(lock.fileno()).st_nlink == 0:
-                os._exit(1)
+                end()
             reports.send()
             time.sleep(every)
 

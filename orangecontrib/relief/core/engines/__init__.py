@@ -258,7 +258,7 @@ def status(X, n_references=None, parts=(), passes=1):
         return None
     if why == PREPARED:
         return "Compiled engine (numba), prepared."
-    vectorised, compiled = costs.run_seconds(work, parts, passes)
+    vectorised, compiled = costs.estimates(work, parts, passes)
     if why == COMPILE_FIRST:
         return (f"Compiled engine (numba): its kernels for this are "
                 f"compiled first, about "

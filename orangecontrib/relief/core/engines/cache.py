@@ -168,17 +168,37 @@ def kernel_folder():
 def ensure_kernel_folder():
     """:func:`kernel_folder`, created and marked as used now, or None
     where it cannot be written; a new folder removes the unused folders of
-    other digests."""
+    other digests.  After :func:`existing_only`, a folder that is gone is
+    not made again."""
     folder = kernel_folder()
     try:
         new = not folder.exists()
+        if new and _gone:
+            raise FileNotFoundError(folder)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / USED).touch()
     except OSError:
+        for gone in _gone:
+            gone()
         return None
     if new:
         remove_unused(folder.parent, keep=folder.name)
     return folder
+
+
+#: what this process does where it finds its kernel folder deleted
+#: (:func:`existing_only`)
+_gone = []
+
+
+def existing_only(gone):
+    """From now on this process makes no kernel folder
+    (:func:`ensure_kernel_folder`; numba's subfolders of the kernels
+    likewise, :mod:`.compiled.locator`): where the folder is gone, it
+    calls `gone()`.  For a worker of the preparation, whose folder the
+    preparation made: deleted (a temporary cache), nobody reads what it
+    compiles, and a folder made again would be left behind."""
+    _gone[:] = [gone]
 
 
 def remove_unused(base, keep, days=UNUSED_DAYS):

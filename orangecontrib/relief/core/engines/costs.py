@@ -8,7 +8,9 @@ times the engine's rate for the part of the preparation that compiles
 the call's kernels (:data:`RATES`, measured by
 ``benchmarks/bench_engines.py``).  Both engines share a call's work among
 the processors; on a busy machine they get what the others leave
-(:func:`available_cores`).  Estimates are good to a factor of two or
+(:func:`available_cores`), and the vectorised engine shares them with the
+background preparation that a call it answers starts
+(:func:`estimates`).  Estimates are good to a factor of two or
 so: they say "about 6 min" against "about 40 s", not to the second.
 
 This module imports no compiler.
@@ -52,26 +54,49 @@ COMPILE_FIRST_SECONDS = {
 COMPILE_GAIN = 1.5
 
 
-def available_cores():
+def available_cores(beside=0):
     """The processors a computation can count on now: those this process
-    may use, less the load of the others (at least one)."""
+    may use, less the load of the others and `beside` more busy threads
+    (at least one)."""
     cores = keeper.processors()
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         load = 0.0
+    load += beside
     return max(1.0, cores - load) if load < cores else cores / (1 + load)
 
 
-def run_seconds(work, parts, passes=1):
+def preparation_threads():
+    """The busy threads that the background preparation adds beside a call
+    that the vectorised engine answers while it runs (the call starts
+    it): a worker per processor at full priority
+    (:func:`.keeper.background_workers`), its last step, which it takes
+    within about a minute on any machine, its budget at one processor
+    (:func:`.preparation.budget`) being longer than its deadline
+    (:data:`.keeper.DEADLINE`); none where it is switched off."""
+    return (keeper.background_workers() if preparation.background_allowed()
+            else 0)
+
+
+def run_seconds(work, parts, passes=1, beside=0):
     """(vectorised, compiled) wall seconds of `passes` calls of `work`
     whose kernels the parts `parts` compile (the first of them sets the
-    rates)."""
+    rates), `beside` busy threads of ours running beside them."""
     vectorised, compiled = (RATES.get(parts[0], DEFAULT_RATES) if parts
                             else DEFAULT_RATES)
-    cores = available_cores()
+    cores = available_cores(beside)
     return tuple(work * passes * rate * 1e-9 / cores
                  for rate in (vectorised, compiled))
+
+
+def estimates(work, parts, passes=1):
+    """(vectorised, compiled) wall seconds of `passes` calls of `work`
+    (:func:`run_seconds`) as a call would take them: the vectorised
+    engine beside the background preparation it starts
+    (:func:`preparation_threads`), the compiled one alone."""
+    return (run_seconds(work, parts, passes, preparation_threads())[0],
+            run_seconds(work, parts, passes)[1])
 
 
 def compile_seconds(parts):
@@ -90,5 +115,5 @@ def compiling_pays(work, parts, passes=1):
     on `passes` calls of `work` (never for calls of unknown parts)."""
     if not parts:
         return False
-    vectorised, compiled = run_seconds(work, parts, passes)
+    vectorised, compiled = estimates(work, parts, passes)
     return vectorised > COMPILE_GAIN * (compile_seconds(parts) + compiled)

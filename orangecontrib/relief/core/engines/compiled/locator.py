@@ -66,6 +66,16 @@ class KernelLocator(_CacheLocator):
     def get_cache_path(self):
         return self._cache_path
 
+    def ensure_cache_path(self):
+        """numba's, but for the kernels' subfolder alone: the folder that
+        holds it is :func:`..cache.ensure_kernel_folder`'s to make (or
+        this process's own), so that a process whose kernel folder is
+        deleted while it runs (a temporary cache) does not make it again
+        when it declares or saves a kernel; the save fails instead
+        (:func:`write_file`)."""
+        Path(self._cache_path).mkdir(exist_ok=True)
+        tempfile.TemporaryFile(dir=self._cache_path).close()
+
     def get_source_stamp(self):
         return cache.source_digest()
 
