@@ -41,10 +41,11 @@ from arguments import Parser, non_negative_int, positive_int
 from simd import simd_level
 
 def _kernels():
-    """Compile lazily so importing this module is cheap."""
+    """Compile lazily so importing this module is cheap; the compiled
+    kernels are cached (numba's cache), so a later run loads them."""
     from numba import njit, prange
 
-    @njit(parallel=True, fastmath=True)
+    @njit(parallel=True, fastmath=True, cache=True)
     def rows_sum(X):
         n, a = X.shape
         out = np.zeros(n, dtype=np.float64)
@@ -60,7 +61,7 @@ def _kernels():
             out[i] = acc
         return out.sum()
 
-    @njit(parallel=True, fastmath=True)
+    @njit(parallel=True, fastmath=True, cache=True)
     def rows_min(X):
         n, a = X.shape
         out = np.empty(n, dtype=np.float64)
@@ -90,7 +91,7 @@ def _update_kernel():
     as an exact update must (no neighbour lists, no thresholds)."""
     from numba import njit, prange
 
-    @njit(parallel=True, fastmath=True)
+    @njit(parallel=True, fastmath=True, cache=True)
     def near_update(X):
         n, a = X.shape
         blocks = -(-n // 64)

@@ -19,11 +19,14 @@ from tests.child_processes import processes_end_with_their_file  # noqa: E402,F4
 
 
 def pytest_configure(config):
-    """No test's outcome depends on the machine's speed (tests/waiting.py)."""
-    from tests import waiting
+    """No test's outcome depends on the machine's speed (tests/waiting.py);
+    the long files that the workers take first exist
+    (tests/file_order.py)."""
+    from tests import file_order, waiting
 
     waiting.widget_waits_guard_hangs_only()
     waiting.property_tests_have_no_deadline()
+    file_order.check_long_files(config.rootpath)
 
 
 def pytest_collection_modifyitems(items):

@@ -8,9 +8,15 @@ each start a process and wait on it came last, and one worker ran it alone
 at the end while the other had nothing left.  pyproject.toml turns that
 order off (``--no-loadscope-reorder``) and :func:`queue` gives its own:
 the files of :data:`LONG_FILES` first, then the others by their number of
-tests, most first, so that the run ends on short files.
+tests, most first, so that the run ends on short files.  A name of
+:data:`LONG_FILES` that names no file (a file renamed or removed) stops
+the run at its start, rather than leaving that file to the order of its
+number of tests.
 """
 from collections import Counter
+from pathlib import Path
+
+import pytest
 
 #: files whose few tests take far longer than their number tells (each
 #: starts Python processes, compiles in caches of its own, cross-validates
@@ -23,6 +29,17 @@ LONG_FILES = ("tests/core/test_compiled_cache.py", "tests/cli/test_signals.py",
               "tests/experiments/test_subset_selection.py",
               "tests/widgets/test_stored_settings.py",
               "tests/core/test_warmup.py")
+
+
+def check_long_files(root):
+    """Raise pytest.UsageError naming the files of :data:`LONG_FILES`
+    that are not under the folder `root`."""
+    missing = [name for name in LONG_FILES
+               if not (Path(root) / name).is_file()]
+    if missing:
+        raise pytest.UsageError(
+            "tests/file_order.py: LONG_FILES names files that do not exist: "
+            + ", ".join(missing))
 
 
 def file_of(item):

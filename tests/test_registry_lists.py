@@ -1,7 +1,7 @@
 """What is written by hand beside the registry (core/registry.py) agrees
 with it: the ``__all__`` lists of the layers that export a variant, the
-README's list of methods and doc/contributing.md's commands, run as
-written."""
+README's list of methods and doc/contributing.md's commands, which start
+as written and select the tests of the files they name."""
 import re
 import shlex
 import subprocess
@@ -74,13 +74,18 @@ def pytest_run(arguments, *extra):
 
 
 def test_the_registry_checks_run_as_written():
-    """In one process: the suite's workers are busy with the rest of it
-    (two more would import everything again for a few quick tests)."""
+    """Each command starts and selects tests of every file it names (the
+    suite runs those tests themselves: running them again here would
+    only repeat them)."""
     registry = [command for command in COMMANDS if "-k" not in command]
     assert registry
     for command in registry:
-        done = pytest_run(command, "-q", "-n", "0")
+        done = pytest_run(command, "--collect-only", "-q")
         assert done.returncode == 0, done.stdout[-3000:]
+        selected = {line.split("::")[0] for line in done.stdout.splitlines()
+                    if "::" in line}
+        assert selected == {word for word in command[3:]
+                            if word.startswith("tests/")}, done.stdout[-3000:]
 
 
 def test_the_variant_command_selects_every_matrix():

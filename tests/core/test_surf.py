@@ -9,7 +9,10 @@ MultiSURF's limits are exact in floating point whatever the summation
 order, so a distance that equals a threshold mathematically equals it in
 every implementation and tests the strict < and > of the definitions.
 """
+import contextlib
+import importlib
 from fractions import Fraction
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -495,14 +498,39 @@ def test_scikit_rebate_surf_where_the_thresholds_agree(method, peer, bits):
     assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("method", METHODS)
-def test_fast_select(method):
-    """fast-select computes in float32: agreement to its precision."""
+#: fast-select's parallel kernels that numba compiles on every run (they
+#: ask for the thread's number, which numba cannot cache): module ->
+#: kernels
+FAST_SELECT_KERNELS = {
+    "fast_select.SURF": ("_global_mean_distance_cpu", "_surf_cpu_kernel"),
+    "fast_select.MultiSURF": ("_multisurf_cpu_kernel",)}
+
+
+@pytest.fixture(scope="module")
+def fast_select_in_python():
+    """fast-select's modules whose uncached kernels run as the Python of
+    their source (a few seconds on 200 x 10, where their compilation takes
+    half a minute): the same arithmetic on the same float32 values."""
     pytest.importorskip("fast_select")
-    from fast_select.MultiSURF import MultiSURF
-    from fast_select.SURF import SURF
+    modules = {name: importlib.import_module(name)
+               for name in FAST_SELECT_KERNELS}
+    with contextlib.ExitStack() as patches:
+        for name, kernels in FAST_SELECT_KERNELS.items():
+            for kernel in kernels:
+                compiled = getattr(modules[name], kernel)
+                patches.enter_context(patch.object(
+                    modules[name], kernel, compiled.py_func))
+        yield modules
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_fast_select(method, fast_select_in_python):
+    """fast-select computes in float32: agreement to its precision."""
+    module = ("fast_select.MultiSURF" if method.startswith("multi")
+              else "fast_select.SURF")
+    peer = getattr(fast_select_in_python[module],
+                   module.rsplit(".", 1)[1])
     X, y = binary_continuous(1, n=200, a=10)
-    peer = MultiSURF if method.startswith("multi") else SURF
     theirs = peer(n_features_to_select=1.0, backend="cpu",
                   use_star=method in STARS).fit(X, y).feature_importances_
     ours = weights(X, y.astype(float), method=method)
