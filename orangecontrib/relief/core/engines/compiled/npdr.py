@@ -142,7 +142,7 @@ def reference_limit(dist, i, rule, k, ddof, global_mean):
     (:data:`....formulas.npdr.SURF_LIMIT` ...)."""
     if rule == npdr.KTH_LIMIT:
         others = np.empty(dist.shape[0] - 1)
-        for j in range(len(others)):  # element by element (:mod:`.`)
+        for j in range(len(others)):  # element by element (:mod:`.` says why)
             others[j] = dist[j if j < i else j + 1]
         return kth_smallest(others, k)
     return limits(dist, i, rule == npdr.MULTISURF_LIMIT, global_mean,

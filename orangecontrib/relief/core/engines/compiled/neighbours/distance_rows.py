@@ -125,10 +125,8 @@ def distance_block(values, exact, rows, count, dist, start):
 
 @numba.njit(inline="always", cache=True)
 def copy_tile(out, count, width, dest, r0, j0):
-    """dest[r0 + r, j0 + jj] = out[r, jj] for r < count and jj < width:
-    a loop, where a copy between slices of two dimensions has numba
-    compile the message of a shape mismatch (formatting tuples of the
-    shapes) in every kernel that holds one."""
+    """dest[r0 + r, j0 + jj] = out[r, jj] for r < count and jj < width,
+    element by element (:mod:`..` says why)."""
     for r in range(count):
         for jj in range(width):
             dest[r0 + r, j0 + jj] = out[r, jj]

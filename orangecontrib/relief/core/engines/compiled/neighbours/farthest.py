@@ -176,7 +176,7 @@ def deviation_block(values, exact, groups, n_groups, refs, first, dist,
     group_counts = np.empty(n_groups, np.int64)
     for r in range(count):
         i = first + r
-        for j in range(n):
+        for j in range(n):  # element by element (:mod:`..` says why)
             dist[i, j] = block[r, j]
         class_mean_deviations(block[r], groups, n_groups, rows[r], sums,
                               group_counts, deviation[i])
@@ -234,7 +234,7 @@ def scikit_rebate_block(values, exact, classes, refs, first, divisor, k,
                 distance[i, g, p] = block[r, group[index[p]]]
         tied[i] = tie
         if tie:
-            for j in range(n):
+            for j in range(n):  # element by element (:mod:`..` says why)
                 dist[i, j] = block[r, j]
             for g in range(len(starts) - 1):
                 group = members[starts[g]:starts[g + 1]]

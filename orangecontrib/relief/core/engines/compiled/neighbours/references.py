@@ -142,7 +142,7 @@ def search_group(tables, weights, refs, keys, first, stop, n):
     rows = np.empty((n_blocks, ROWS), dtype=np.int64)
     for q in range(n_blocks):
         counts[q] = block_rows(first + q * ROWS, stop, positions[q])
-        for r in range(ROWS):
+        for r in range(ROWS):  # element by element (:mod:`..` says why)
             rows[q, r] = refs[positions[q, r]]
     for j0 in range(0, n, SPAN):
         width = min(j0 + SPAN, n) - j0

@@ -309,7 +309,7 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
     for r in range(count):
         i = rows[r]
         own = groups[i]
-        for s in range(2):  # a loop: see ..neighbours.distance_rows.copy_tile
+        for s in range(2):  # element by element (:mod:`..` says why)
             for g in range(own_counts.shape[1]):
                 own_counts[s, g] = counts[s, g, r]
         class_coefficients(own_counts[0], own, priors, coefs[r, 0])
@@ -552,7 +552,7 @@ def radius_block(exact, refs, given, screen, values, codes, targets, pairs,
         for q in range(0, count, ROWS):
             block_refs(refs, first + q, first + count, rows[q:q + ROWS])
         if given is not None:
-            for r in range(count):  # a loop, as in class_terms
+            for r in range(count):  # element by element (:mod:`..` says why)
                 row = given.rows[given.row_of[rows[r]]]
                 for j in range(n):
                     dist[r, j] = row[j]
