@@ -31,6 +31,27 @@ def taken(variant, **options):
             if name in variant.parameters}
 
 
+#: options that keep a matrix's case to one repetition of each path, for
+#: the variants that repeat a whole weighting: Iter in three rounds (the
+#: second weighs the distance by the first's scores, the third by their
+#: Widrow-Hoff update, as every later round does); VLS's subsets drawn as
+#: Eppstein & Haake drew them, the partition and one random subset (each
+#: later subset is scored and maximised alike).  TuRF's default two
+#: rounds of removal are already the fewest that rank one round's dropped
+#: attributes below the next round's.  The variants' own tests and the
+#: generated reference cases keep the defaults: the round count,
+#: convergence and the pair design.
+ONE_REPETITION = {"Iter": dict(max_rounds=3),
+                  "VLS": dict(cover_pairs=False, n_subsets=4)}
+
+
+def matrix_options(variant, **options):
+    """What a case of a matrix passes to `variant`: `options` over the
+    variant's :data:`ONE_REPETITION`, those it takes (:func:`taken`)."""
+    return taken(variant, **{**ONE_REPETITION.get(variant.name, {}),
+                             **options})
+
+
 def variant_task_id(variant, task):
     """"ReliefF", or "MultiSURF regression" for a variant of both tasks."""
     return variant.name if len(variant.tasks) == 1 else (

@@ -19,7 +19,7 @@ from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.registry import (RELIEFF, RRELIEFF,
                                                 WITHIN_DISTANCE)
 from tests.core.engines import on_each_engine
-from tests.variants import each_variant_task, rng_of, taken
+from tests.variants import each_variant_task, matrix_options, rng_of, taken
 
 
 def data(rng, n=70, a=6, missing=0.0, mixed=False, task="classification",
@@ -69,7 +69,8 @@ def test_identical_weights(variant, task):
                 X, y, discrete = data(rng_of(name, task), missing=missing,
                                       mixed=mixed, task=task,
                                       classes=variant.n_classes or 3)
-                options = dict(OPTIONS.get(variant.name, {}), diff=diff)
+                options = matrix_options(
+                    variant, **OPTIONS.get(variant.name, {}), diff=diff)
                 second = sampled(variant, X)
                 for more in [{}, second] if second else [{}]:
                     compiled, vectorised = both(lambda: variant.weights(

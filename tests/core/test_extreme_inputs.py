@@ -11,7 +11,8 @@ from orangecontrib.relief import core
 from orangecontrib.relief.core import generators
 from orangecontrib.relief.core.engines import forced
 from tests.core.engines import each_engine
-from tests.variants import VARIANT_TASKS, rng_of, variant_task_id
+from tests.variants import (VARIANT_TASKS, matrix_options, rng_of,
+                            variant_task_id)
 
 HUGE = 10 ** 9
 
@@ -32,8 +33,8 @@ TAKE_K = [(variant, task) for variant, task in VARIANT_TASKS
 def test_a_huge_k_is_every_instance(variant, task, engine):
     y = Y if task == "classification" else TARGET
     # a rank weighting of its own width: k / 3.5 would differ
-    options = ({"sigma": 4.0} if "sigma" in variant.parameters
-               and task == "regression" else {})
+    options = matrix_options(variant, **(
+        {"sigma": 4.0} if task == "regression" else {}))
     with forced(engine):
         np.testing.assert_array_equal(
             variant.weights(X, y, task=task, k_nearest=HUGE, **options),

@@ -19,7 +19,8 @@ import scipy.sparse
 
 from orangecontrib.relief.core.engines import ENGINES, forced
 from orangecontrib.relief.core.errors import ReliefInputError
-from tests.variants import each_variant_task, literal_weights, rng_of
+from tests.variants import (each_variant_task, literal_weights,
+                            matrix_options, rng_of)
 
 N, A = 24, 4
 #: the largest difference from the literal reference
@@ -243,12 +244,14 @@ def unchanged(before, after):
 def failures(variant, task, name, X, y, discrete, error, literal,
              options=dict):
     """The failures of a case on each engine, each a line naming the case
-    and the engine; ``options()`` gives the variant's options."""
+    and the engine; ``options()`` gives the case's options (the matrix's,
+    :func:`matrix_options`, under them)."""
     found = []
     for engine in ENGINES:
         before = copy.deepcopy((X, y))
         wrong = mismatch(outcome(variant, task, engine, X, y, discrete,
-                                 **options()), error, literal)
+                                 **matrix_options(variant, **options())),
+                         error, literal)
         if not unchanged(before, (X, y)):
             wrong = "modified its input"
         if wrong is not None:
@@ -282,7 +285,7 @@ def test_data_families(variant, task):
             try:
                 literal = literal_weights(
                     variant, X if case.literal is None else case.literal(X),
-                    y, discrete, task=task)
+                    y, discrete, task=task, **matrix_options(variant))
             except ReliefInputError as refusal:  # no weights by definition
                 error = re.escape(str(refusal))
         wrong += failures(variant, task, name, X, y, discrete, error,
@@ -370,7 +373,8 @@ def test_parameter_families(variant, task):
         X, y, discrete = base(rng_of(name), task)
         error = case.expected_error(task)
         literal = None if error is not None else literal_weights(
-            variant, X, y, discrete, task=task, **case.make())
+            variant, X, y, discrete, task=task,
+            **matrix_options(variant, **case.make()))
         wrong += failures(variant, task, name, X, y, discrete, error,
                           literal, case.make)
     assert not wrong, "\n".join(wrong)

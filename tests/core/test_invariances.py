@@ -19,7 +19,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from orangecontrib.relief.core.engines import ENGINES, forced
-from tests.variants import VARIANT_TASKS, each_variant_task, variant_task_id
+from tests.variants import (VARIANT_TASKS, each_variant_task,
+                            matrix_options, variant_task_id)
 
 CLASSIFYING = [(variant, task) for variant, task in VARIANT_TASKS
                if task == "classification"]
@@ -90,7 +91,8 @@ def data(seed, n, a, variant, task):
 
 def weights(variant, task, engine, X, y, discrete):
     with forced(engine):
-        return variant.weights(X, y, discrete, task=task)
+        return variant.weights(X, y, discrete, task=task,
+                               **matrix_options(variant))
 
 
 def close(got, expected, atol):

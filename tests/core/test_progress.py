@@ -8,7 +8,8 @@ import pytest
 from orangecontrib.relief.core import engines
 from orangecontrib.relief.core.progress import (STEPS, step_bounds,
                                                 wrap_callback)
-from tests.variants import each_variant_task, literal_weights, rng_of
+from tests.variants import (each_variant_task, literal_weights,
+                            matrix_options, rng_of)
 
 #: (total, steps, a callback?) -> the bounds of the pieces
 BOUNDS = {
@@ -59,7 +60,7 @@ def test_progress_of_every_variant(variant, task):
          else rng.random(40))
     sampling = "n_iterations" in variant.parameters
     for m in REFERENCES if sampling else (None,):
-        options = dict(n_iterations=m) if sampling else {}
+        options = matrix_options(variant, n_iterations=m)
         literal = literal_weights(variant, X, y, task=task, **options)
         for engine in engines.ENGINES:
             seen = []

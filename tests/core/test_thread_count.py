@@ -19,7 +19,7 @@ from orangecontrib.relief.core.engines.compiled import threads as forms
 from orangecontrib.relief.core.engines.compiled.threads import (
     BUSY_WORK, SMALL_WORK, every_call_parallel, share_of_others)
 from tests.core.engines import each_engine
-from tests.variants import each_variant_task, rng_of
+from tests.variants import each_variant_task, matrix_options, rng_of
 
 #: instances of the data: several tiles of the search of all pairs and
 #: several blocks of references, so that two threads share the work
@@ -56,11 +56,12 @@ def data(variant, task):
 @each_variant_task
 def test_weights_do_not_depend_on_the_thread_count(variant, task, engine):
     X, y = data(variant, task)
+    options = matrix_options(variant)
     with forced(engine):
         with threads(1):
-            one = np.asarray(variant.weights(X, y, task=task))
+            one = np.asarray(variant.weights(X, y, task=task, **options))
         with threads(2), every_call_parallel():
-            two = np.asarray(variant.weights(X, y, task=task))
+            two = np.asarray(variant.weights(X, y, task=task, **options))
     np.testing.assert_array_equal(one, two)
 
 

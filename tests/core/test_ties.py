@@ -24,8 +24,8 @@ from orangecontrib.relief.core.neighbours import Neighbours
 from orangecontrib.relief.core.prepare import prepare
 from orangecontrib.relief.core.steps import ReliefSteps
 from tests.core.engines import each_engine
-from tests.variants import (VARIANT_TASKS, each_variant_task, rng_of,
-                            variant_task_id)
+from tests.variants import (VARIANT_TASKS, each_variant_task,
+                            matrix_options, rng_of, variant_task_id)
 
 #: the hand-computed case: reference 0 = (0, 0, 0) of class 0; its hits
 #: are a twin (distance 0) and three at distance 1, its misses one at
@@ -153,10 +153,12 @@ def tied_data(kind, task, rng):
 KINDS = ("discrete", "mixed", "identical", "duplicates")
 
 
-def weights_or_error(variant, task, X, y, discrete, **options):
-    """The variant's weights, or the message of the error it raises."""
+def weights_or_error(variant, task, X, y, discrete):
+    """The variant's weights (:func:`matrix_options`), or the message of
+    the error it raises."""
     try:
-        return variant.weights(X, y, discrete, task=task, **options)
+        return variant.weights(X, y, discrete, task=task,
+                               **matrix_options(variant))
     except ReliefInputError as error:
         return str(error)
 
@@ -200,10 +202,11 @@ def test_the_lower_index_rule_depends_on_the_row_order(variant, task):
     weights of every variant that takes the rule."""
     rng = rng_of("lower index", variant.name, task)
     X, y, discrete = tied_data("discrete", task, rng)
-    given = variant.weights(X, y, discrete, task=task, ties="lower-index")
+    options = matrix_options(variant, ties="lower-index")
+    given = variant.weights(X, y, discrete, task=task, **options)
     order = rng.permutation(len(y))
     permuted = variant.weights(X[order], y[order], discrete, task=task,
-                               ties="lower-index")
+                               **options)
     assert np.abs(permuted - given).max() > 1e-6
 
 
