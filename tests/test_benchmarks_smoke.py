@@ -300,9 +300,20 @@ def test_floor_runs_on_tiny_data():
     res = floor.measure_floor(n=300, a=5, repeats=1)
     assert set(res["floor"]) == {"float64", "float32"}
     assert all(t > 0 and math.isfinite(t) for t, _ in res["floor"].values())
-    assert "floor[float32]" in floor.format_floor(res)
     assert set(res["update"]) == {"float64", "float32"}
-    assert "update floor[float64]" in floor.format_floor(res)
+    # each floor on a line of its own with its own time (distinct times
+    # here: tiny data's would all print as 0.000): the distances' with the
+    # variant that gave it, and the update's, of each dtype
+    res.update(floor={"float64": (1.25, "a"), "float32": (0.5, "b")},
+               update={"float64": 2.0, "float32": 0.75})
+    lines = floor.format_floor(res).splitlines()
+    for line in ("floor[float64] = 1.250 s (a)",
+                 "floor[float32] = 0.500 s (b)",
+                 "update floor[float64] = 2.000 s ",
+                 "update floor[float32] = 0.750 s "):
+        named = [text for text in lines
+                 if text.startswith(line.split(" = ")[0] + " = ")]
+        assert len(named) == 1 and named[0].startswith(line), (line, named)
 
 
 @pytest.mark.parametrize("flags, level", [
