@@ -221,6 +221,14 @@ def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
     shutil.rmtree(tmp_path / "cache")
     wait_for(lambda: all_gone(processes), END_S)
     assert not (tmp_path / "cache").exists()
+    # nor is a kernel's subfolder that a worker made as rm -rf emptied the
+    # folder left behind with the folders that hold it (they are empty)
+    processes = processes_of(start_keeper(cache.ensure_kernel_folder(), slow))
+    shutil.rmtree(folder)
+    (folder / "engines.compiled.neighbours").mkdir(parents=True)
+    wait_for(lambda: all_gone(processes), END_S)
+    assert list((tmp_path / "cache").iterdir()) == []
+    (tmp_path / "cache").rmdir()
     # nor does a real worker started as it was deleted make it again
     worker = subprocess.run([sys.executable, "-m",
                              preparation.WARMUP_MODULE, "--part", "RFSM"],

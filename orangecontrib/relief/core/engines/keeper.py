@@ -97,6 +97,10 @@ UNWRITABLE = 3
 STALE_TEMPORARY = 60.0
 #: the log is started again when it grows larger than this many bytes
 LOG_LIMIT = 2 ** 20
+#: how long a preparation whose folder was deleted waits, once its workers
+#: have ended, before it removes the empty folders the deletion left
+#: (:func:`remove_empty`): the deleter's own pass ends first
+DELETER_PASS = 1.0
 
 
 # -- the lock ---------------------------------------------------------------
@@ -815,7 +819,24 @@ def main(argv=None):
             run.report("handed over", force=True)
     finally:
         lock.release()
+    if outcome == "gone":
+        time.sleep(DELETER_PASS)
+        remove_empty(folder)
     return 0 if outcome in (None, "gone") else 1
+
+
+def remove_empty(folder):
+    """Remove the empty subfolders of the deleted kernel folder `folder`,
+    then it and the folder of the kernel folders, where they are empty: a
+    deleter that empties a folder and then removes it (``rm -rf``) cannot
+    remove a kernel's subfolder that a worker made meanwhile, nor the
+    folders that hold it.  A folder that holds anything is left alone."""
+    folder = Path(folder)
+    for path in [*folder.glob("*"), folder, folder.parent]:
+        try:
+            path.rmdir()
+        except OSError:
+            pass
 
 
 if __name__ == "__main__":
