@@ -10,6 +10,7 @@ import importlib.util
 import math
 import os
 import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -495,13 +496,42 @@ def test_every_option_refuses_a_bad_value_in_one_line(script, capsys):
     ("bench_search", ["--size", "2000x6", "--m", "40"], "size", (2000, 6)),
     ("bench_selection", [], "curve", (5000, 100)),
     ("bench_selection", ["--stability", "300x7"], "stability", (300, 7)),
-    ("first_contact", [], "scale", 1.0),
     ("first_contact", ["--scale", "0.2"], "scale", 0.2),
     ("floor", ["--seed", "0"], "seed", 0),
 ])
 def test_valid_arguments_parse_as_before(script, argv, dest, expected):
     args = parser_of(script).parse_args(POSITIONALS.get(script, []) + argv)
     assert getattr(args, dest) == expected
+
+
+#: a stand-in for the background preparation of a case's cache (argv[1],
+#: its kernel folder): detached as the real one is, it names itself in the
+#: state file, then makes a kernel's subfolder (as a worker declaring its
+#: kernels does) a second later, after the folder was deleted
+WRITING_PREPARATION = """
+import json, os, pathlib, sys, time
+kernels = pathlib.Path(sys.argv[1])
+pid = os.fork()
+if pid:
+    (kernels / "state.json").write_text(json.dumps({"pid": pid}))
+    os._exit(0)
+time.sleep(1.0)
+(kernels / "engines.compiled.neighbours").mkdir(parents=True)
+"""
+
+
+def test_a_case_cache_is_removed_for_good(tmp_path):
+    """first_contact.py removes a case's cache folder once the preparation
+    working in it has ended, with what it wrote meanwhile; its cases run
+    at the scale of the goals unless told otherwise."""
+    contact = _load("first_contact")
+    assert parser_of("first_contact").parse_args([]).scale == 1.0
+    with contact.empty_cache() as folder:
+        kernels = folder / "orange3-relief" / "digest"
+        kernels.mkdir(parents=True)
+        subprocess.run([sys.executable, "-c", WRITING_PREPARATION,
+                        str(kernels)], check=True)
+    assert not folder.exists()
 
 
 def test_survival_simulations_and_their_measures():
