@@ -27,9 +27,10 @@ prepare`` reads it to take the work over from a background preparation
 The background preparation (:func:`main`) detaches itself from the
 process that started it, starts at the lowest priority and raises it, a
 step at a time, when it falls behind :data:`DEADLINE` (a machine whose
-processors are always busy would otherwise never give it any time).  It
-ends, leaving nothing, when its kernel folder is deleted, and it ends
-when its work is done.
+processors are always busy would otherwise never give it any time), but
+not in its first minute while that process runs (:data:`CALLER_HOLD`).
+It ends, leaving nothing, when its kernel folder is deleted
+(:func:`remove_empty`), and it ends when its work is done.
 
 This module imports only Python's standard library: run as a script
 (``python keeper.py SETTINGS``) it is the background preparation, a
