@@ -74,7 +74,7 @@ ENTRY_POINTS = {
     # a callable yielding (prefix, directory) pairs of documentation data sets
     "orange.data.io.search_paths": (
         "relief = orangecontrib.relief.datasets:dataset_dirs",),
-    "console_scripts": ("orange-relief = orangecontrib.relief.cli:main",),
+    "console_scripts": ("orange-relief = orangecontrib.relief.cli:console",),
 }
 
 HELP_INSTALL_DIR = "help/orange3-relief"

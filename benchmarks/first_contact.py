@@ -50,6 +50,7 @@ import numpy as np
 
 from arguments import Parser, positive_number
 from orangecontrib.relief.core import termination
+from orangecontrib.relief.core.engines import keeper
 
 HERE = Path(__file__).resolve().parent
 #: the longest a case may take before it counts as not ending
@@ -199,16 +200,44 @@ def busy(count):
             spinner.wait()
 
 
+#: how long a background preparation takes at most to end once its folder
+#: is deleted (it looks every half second, then stops its worker), and
+#: how long a preparation just started takes to name itself in its state
+#: file, or a worker to see its folder gone
+PREPARATION_ENDS = keeper.HANDOVER + keeper.WORKER_END
+WATCH_TURN = 1.5
+
+
 @contextmanager
 def empty_cache():
-    """An empty cache folder for the block; deleting it afterwards ends
-    the background preparation that works in it."""
+    """An empty cache folder for the block, removed afterwards with the
+    background preparation that works in it (:func:`remove_cache`)."""
     folder = Path(tempfile.mkdtemp(prefix="first-contact-"))
     try:
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
-        time.sleep(1.5)  # the preparation sees it and ends
+        remove_cache(folder)
+
+
+def remove_cache(folder):
+    """Remove the cache `folder` for good.  Deleting it ends the background
+    preparation that works in it, but not at once: a worker that marks
+    the kernel folder used or makes a kernel's subfolder while the folder
+    is emptied leaves rmtree a folder it cannot remove (and, errors
+    ignored, does not say so).  So the preparation's processes, named in
+    its state file, are waited for (:data:`PREPARATION_ENDS` seconds at
+    most), and what they wrote is removed once they have ended."""
+    preparations = [keeper.read_state(kernels).get("pid")
+                    for kernels in folder.glob("orange3-relief/*")]
+    shutil.rmtree(folder, ignore_errors=True)
+    deadline = time.monotonic() + PREPARATION_ENDS
+    while (any(map(keeper.process_runs, filter(None, preparations)))
+           and time.monotonic() < deadline):
+        time.sleep(0.1)
+    time.sleep(WATCH_TURN)
+    shutil.rmtree(folder, ignore_errors=True)
+    if folder.exists():
+        print(f"{folder} could not be removed", file=sys.stderr)
 
 
 def first_result(case, scale, data, busy_count=0, cache_dir=None):

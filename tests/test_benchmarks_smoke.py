@@ -10,6 +10,7 @@ import importlib.util
 import math
 import os
 import shutil
+import subprocess
 import sys
 
 import numpy as np
@@ -300,9 +301,20 @@ def test_floor_runs_on_tiny_data():
     res = floor.measure_floor(n=300, a=5, repeats=1)
     assert set(res["floor"]) == {"float64", "float32"}
     assert all(t > 0 and math.isfinite(t) for t, _ in res["floor"].values())
-    assert "floor[float32]" in floor.format_floor(res)
     assert set(res["update"]) == {"float64", "float32"}
-    assert "update floor[float64]" in floor.format_floor(res)
+    # each floor on a line of its own with its own time (distinct times
+    # here: tiny data's would all print as 0.000): the distances' with the
+    # variant that gave it, and the update's, of each dtype
+    res.update(floor={"float64": (1.25, "a"), "float32": (0.5, "b")},
+               update={"float64": 2.0, "float32": 0.75})
+    lines = floor.format_floor(res).splitlines()
+    for line in ("floor[float64] = 1.250 s (a)",
+                 "floor[float32] = 0.500 s (b)",
+                 "update floor[float64] = 2.000 s ",
+                 "update floor[float32] = 0.750 s "):
+        named = [text for text in lines
+                 if text.startswith(line.split(" = ")[0] + " = ")]
+        assert len(named) == 1 and named[0].startswith(line), (line, named)
 
 
 @pytest.mark.parametrize("flags, level", [
@@ -484,13 +496,42 @@ def test_every_option_refuses_a_bad_value_in_one_line(script, capsys):
     ("bench_search", ["--size", "2000x6", "--m", "40"], "size", (2000, 6)),
     ("bench_selection", [], "curve", (5000, 100)),
     ("bench_selection", ["--stability", "300x7"], "stability", (300, 7)),
-    ("first_contact", [], "scale", 1.0),
     ("first_contact", ["--scale", "0.2"], "scale", 0.2),
     ("floor", ["--seed", "0"], "seed", 0),
 ])
 def test_valid_arguments_parse_as_before(script, argv, dest, expected):
     args = parser_of(script).parse_args(POSITIONALS.get(script, []) + argv)
     assert getattr(args, dest) == expected
+
+
+#: a stand-in for the background preparation of a case's cache (argv[1],
+#: its kernel folder): detached as the real one is, it names itself in the
+#: state file, then makes a kernel's subfolder (as a worker declaring its
+#: kernels does) a second later, after the folder was deleted
+WRITING_PREPARATION = """
+import json, os, pathlib, sys, time
+kernels = pathlib.Path(sys.argv[1])
+pid = os.fork()
+if pid:
+    (kernels / "state.json").write_text(json.dumps({"pid": pid}))
+    os._exit(0)
+time.sleep(1.0)
+(kernels / "engines.compiled.neighbours").mkdir(parents=True)
+"""
+
+
+def test_a_case_cache_is_removed_for_good(tmp_path):
+    """first_contact.py removes a case's cache folder once the preparation
+    working in it has ended, with what it wrote meanwhile; its cases run
+    at the scale of the goals unless told otherwise."""
+    contact = _load("first_contact")
+    assert parser_of("first_contact").parse_args([]).scale == 1.0
+    with contact.empty_cache() as folder:
+        kernels = folder / "orange3-relief" / "digest"
+        kernels.mkdir(parents=True)
+        subprocess.run([sys.executable, "-c", WRITING_PREPARATION,
+                        str(kernels)], check=True)
+    assert not folder.exists()
 
 
 def test_survival_simulations_and_their_measures():

@@ -1,6 +1,6 @@
 """``python -m orangecontrib.relief``: the ``orange-relief`` command line."""
 import sys
 
-from orangecontrib.relief.cli import main
+from orangecontrib.relief.cli import console
 
-sys.exit(main())
+sys.exit(console())

@@ -47,9 +47,13 @@ def test_the_choice_follows_the_work_and_the_preparation(auto, monkeypatch):
     # MultiSURF on 20000 x 50 compiles first on 2 idle processors: the
     # vectorised engine would share them with the preparation it starts
     monkeypatch.setattr(keeper, "processors", lambda: 2)
-    monkeypatch.setattr(keeper.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    looks = []
+    monkeypatch.setattr(keeper.os, "getloadavg", lambda: looks.append(
+        "load") or (0.0, 0.0, 0.0))
     assert engines.decide(20000 * 20000 * 50, parts)[1] == \
         engines.COMPILE_FIRST
+    # one look at the machine's load for both engines and the compile
+    assert looks == ["load"]
     # its part prepared: a call of that part goes to the compiled engine,
     # the others wait for theirs
     keeper.write_state(cache.kernel_folder(), {"done": list(parts)})

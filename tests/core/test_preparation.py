@@ -127,6 +127,18 @@ def test_the_priority_rises_only_behind_the_deadline(folder, rate, behind):
     clock.now += 1.0
     run.cpu_samples.append((clock.now, rate * clock.now))
     assert run.behind() == behind
+    # not while the process that started it runs (this one), for an
+    # eighth of the deadline (3 s of 24) at most, and not once it ended
+    run.caller = os.getpid()
+    assert not run.behind()
+    ended = subprocess.Popen([sys.executable, "-c", ""])
+    ended.wait()
+    run.caller = ended.pid
+    assert run.behind() == behind
+    run.caller = os.getpid()
+    clock.now += 1.0
+    run.cpu_samples.append((clock.now, rate * clock.now))
+    assert run.behind() == behind
     # past the top nice value, a worker per processor (the running ones
     # go on), then no step
     run.level = len(keeper.NICE_LEVELS) - 1
@@ -209,6 +221,14 @@ def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
     shutil.rmtree(tmp_path / "cache")
     wait_for(lambda: all_gone(processes), END_S)
     assert not (tmp_path / "cache").exists()
+    # nor is a kernel's subfolder that a worker made as rm -rf emptied the
+    # folder left behind with the folders that hold it (they are empty)
+    processes = processes_of(start_keeper(cache.ensure_kernel_folder(), slow))
+    shutil.rmtree(folder)
+    (folder / "engines.compiled.neighbours").mkdir(parents=True)
+    wait_for(lambda: all_gone(processes), END_S)
+    assert list((tmp_path / "cache").iterdir()) == []
+    (tmp_path / "cache").rmdir()
     # nor does a real worker started as it was deleted make it again
     worker = subprocess.run([sys.executable, "-m",
                              preparation.WARMUP_MODULE, "--part", "RFSM"],
@@ -216,6 +236,18 @@ def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
                             env=dict(os.environ, **{
                                 preparation.BACKGROUND: "0"}))
     assert worker.returncode == 1 and not worker.stderr
+    assert not (tmp_path / "cache").exists()
+    # nor does a preparation whose worker ends as the folder is deleted
+    # take it for a part that failed, to start again in the folder
+    kernels = cache.ensure_kernel_folder()
+    lock = keeper.Lock(kernels)
+    assert lock.acquire()
+    deleting = [sys.executable, "-c", f"import shutil; shutil.rmtree("
+                f"{str(tmp_path / 'cache')!r}); raise SystemExit(1)"]
+    with pytest.raises(keeper.Outcome, match="gone"):
+        keeper.Run(kernels, lock, PARTS, deleting, dict(os.environ),
+                   "background").run()
+    lock.release()
     assert not (tmp_path / "cache").exists()
     # nor one whose folder is deleted after its start, as it declares or
     # saves a kernel (before its watch sees the deletion): it ends
@@ -225,6 +257,13 @@ def test_a_deleted_folder_ends_the_background_preparation(folder, slow,
     with pytest.raises(OSError):
         KernelLocator(keeper.main, keeper.__file__).ensure_cache_path()
     assert not (tmp_path / "cache").exists()
+    # nor one that declares a kernel while the folder is being deleted
+    # (rm -rf has removed its files, not yet the folder): it ends, and
+    # writes nothing that would keep the folder from being removed
+    folder.mkdir(parents=True)
+    ended.clear()
+    assert cache.ensure_kernel_folder() is None and ended
+    assert list(folder.iterdir()) == []
 
 
 def test_the_environment_is_not_on_the_command_line(folder, monkeypatch):
@@ -242,6 +281,8 @@ def test_the_environment_is_not_on_the_command_line(folder, monkeypatch):
     (argv, options), = started
     assert "hunter2" not in " ".join(argv)
     assert options["env"]["SOME_SECRET"] == "hunter2"
+    # it is told who started it (:func:`keeper.Run`'s caller)
+    assert json.loads(argv[-1])["caller"] == os.getpid()
 
 
 def test_the_background_preparation_leaves_no_child_and_no_warning(

@@ -78,24 +78,31 @@ def version():
 
 
 def main(argv=None):
-    """Run the command line `argv` (default: sys.argv[1:], the process's
-    own, which then ends with no last collection of its garbage:
-    :func:`no_last_collection`); return the exit code."""
+    """Run the command line `argv` (default: sys.argv[1:]); return the
+    exit code."""
+    with installed():
+        name = "orange-relief"
+        try:
+            args = build_parser().parse_args(argv)
+            name = f"orange-relief {args.command}"
+            with summarised_warnings(name):
+                return run(args)
+        except Stopped as stop:
+            end_progress_line()
+            print(f"{name}: {stop}", file=sys.stderr)
+            return stop.status
+
+
+def console():
+    """``orange-relief`` run as a process of its own (the console script,
+    ``python -m orangecontrib.relief``): :func:`main` on the process's
+    arguments, the process then ending with no last collection of its
+    garbage (:func:`no_last_collection`; a program that calls
+    :func:`main` keeps its collector as it was); the exit code."""
     try:
-        with installed():
-            name = "orange-relief"
-            try:
-                args = build_parser().parse_args(argv)
-                name = f"orange-relief {args.command}"
-                with summarised_warnings(name):
-                    return run(args)
-            except Stopped as stop:
-                end_progress_line()
-                print(f"{name}: {stop}", file=sys.stderr)
-                return stop.status
+        return main()
     finally:
-        if argv is None:
-            no_last_collection()
+        no_last_collection()
 
 
 def no_last_collection():

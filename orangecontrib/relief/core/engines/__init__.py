@@ -258,11 +258,12 @@ def status(X, n_references=None, parts=(), passes=1):
         return None
     if why == PREPARED:
         return "Compiled engine (numba), prepared."
-    vectorised, compiled = costs.estimates(work, parts, passes)
+    load = costs.load_average()
+    vectorised, compiled = costs.estimates(work, parts, passes, load)
     if why == COMPILE_FIRST:
         return (f"Compiled engine (numba): its kernels for this are "
                 f"compiled first, about "
-                f"{duration(costs.compile_seconds(parts))}"
+                f"{duration(costs.compile_seconds(parts, load))}"
                 f", then about {duration(compiled)} of work (the vectorised "
                 f"engine would take about {duration(vectorised)}).")
     line = preparation_status(parts)

@@ -168,13 +168,16 @@ def kernel_folder():
 def ensure_kernel_folder():
     """:func:`kernel_folder`, created and marked as used now, or None
     where it cannot be written; a new folder removes the unused folders of
-    other digests.  After :func:`existing_only`, a folder that is gone is
-    not made again."""
+    other digests.  After :func:`existing_only`, nothing is made: the
+    folder's use mark is only dated anew, and a folder whose mark is gone
+    (deleted, or being deleted: ``rm -rf`` removes a folder's files before
+    the folder) counts as gone."""
     folder = kernel_folder()
     try:
+        if _gone:
+            os.utime(folder / USED)
+            return folder
         new = not folder.exists()
-        if new and _gone:
-            raise FileNotFoundError(folder)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / USED).touch()
     except OSError:

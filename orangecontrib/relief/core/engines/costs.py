@@ -54,16 +54,21 @@ COMPILE_FIRST_SECONDS = {
 COMPILE_GAIN = 1.5
 
 
-def available_cores(beside=0):
-    """The processors a computation can count on now: those this process
-    may use, less the load of the others and `beside` more busy threads
-    (at least one)."""
-    cores = keeper.processors()
+def load_average():
+    """This machine's load average over the last minute (0 where it is not
+    known)."""
     try:
-        load = os.getloadavg()[0]
+        return os.getloadavg()[0]
     except (AttributeError, OSError):
-        load = 0.0
-    load += beside
+        return 0.0
+
+
+def available_cores(beside=0, load=None):
+    """The processors a computation can count on: those this process may
+    use, less the load of the others (`load`, this machine's now if not
+    given) and `beside` more busy threads (at least one)."""
+    cores = keeper.processors()
+    load = (load_average() if load is None else load) + beside
     return max(1.0, cores - load) if load < cores else cores / (1 + load)
 
 
@@ -79,34 +84,35 @@ def preparation_threads():
             else 0)
 
 
-def run_seconds(work, parts, passes=1, beside=0):
+def run_seconds(work, parts, passes=1, beside=(0, 0), load=None):
     """(vectorised, compiled) wall seconds of `passes` calls of `work`
     whose kernels the parts `parts` compile (the first of them sets the
-    rates), `beside` busy threads of ours running beside them."""
-    vectorised, compiled = (RATES.get(parts[0], DEFAULT_RATES) if parts
-                            else DEFAULT_RATES)
-    cores = available_cores(beside)
-    return tuple(work * passes * rate * 1e-9 / cores
-                 for rate in (vectorised, compiled))
+    rates), each engine beside its number in `beside` of busy threads of
+    ours, at the load average `load` (this machine's now if not given)."""
+    rates = (RATES.get(parts[0], DEFAULT_RATES) if parts
+             else DEFAULT_RATES)
+    load = load_average() if load is None else load
+    return tuple(work * passes * rate * 1e-9 / available_cores(threads, load)
+                 for rate, threads in zip(rates, beside))
 
 
-def estimates(work, parts, passes=1):
+def estimates(work, parts, passes=1, load=None):
     """(vectorised, compiled) wall seconds of `passes` calls of `work`
     (:func:`run_seconds`) as a call would take them: the vectorised
     engine beside the background preparation it starts
     (:func:`preparation_threads`), the compiled one alone."""
-    return (run_seconds(work, parts, passes, preparation_threads())[0],
-            run_seconds(work, parts, passes)[1])
+    return run_seconds(work, parts, passes, (preparation_threads(), 0), load)
 
 
-def compile_seconds(parts):
+def compile_seconds(parts, load=None):
     """Wall seconds to compile the kernels of the parts `parts` not
     prepared yet, here (a single thread compiles): their seconds of
-    :data:`COMPILE_FIRST_SECONDS`, on the processor they get."""
+    :data:`COMPILE_FIRST_SECONDS`, on the processor they get at the load
+    average `load` (this machine's now if not given)."""
     done = preparation.done_parts()
     return (sum(COMPILE_FIRST_SECONDS[part] for part in parts
                 if part not in done)
-            / min(1.0, available_cores()))
+            / min(1.0, available_cores(load=load)))
 
 
 def compiling_pays(work, parts, passes=1):
@@ -115,5 +121,7 @@ def compiling_pays(work, parts, passes=1):
     on `passes` calls of `work` (never for calls of unknown parts)."""
     if not parts:
         return False
-    vectorised, compiled = estimates(work, parts, passes)
-    return vectorised > COMPILE_GAIN * (compile_seconds(parts) + compiled)
+    load = load_average()  # one look at the machine for every estimate
+    vectorised, compiled = estimates(work, parts, passes, load)
+    return vectorised > COMPILE_GAIN * (compile_seconds(parts, load)
+                                        + compiled)

@@ -27,9 +27,10 @@ prepare`` reads it to take the work over from a background preparation
 The background preparation (:func:`main`) detaches itself from the
 process that started it, starts at the lowest priority and raises it, a
 step at a time, when it falls behind :data:`DEADLINE` (a machine whose
-processors are always busy would otherwise never give it any time).  It
-ends, leaving nothing, when its kernel folder is deleted, and it ends
-when its work is done.
+processors are always busy would otherwise never give it any time), but
+not in its first minute while that process runs (:data:`CALLER_HOLD`).
+It ends, leaving nothing, when its kernel folder is deleted
+(:func:`remove_empty`), and it ends when its work is done.
 
 This module imports only Python's standard library: run as a script
 (``python keeper.py SETTINGS``) it is the background preparation, a
@@ -75,6 +76,12 @@ MOST_BACKGROUND_WORKERS = 4
 #: the share of the deadline before the first step up, and between two
 #: steps (20 s of 480); the rate of the work is measured over as long
 STEP = 1 / 24
+#: the share of the deadline (60 s of 480) for which no step is taken while
+#: the process that started the background run runs: the call that the
+#: vectorised engine answers meanwhile keeps the processors (a step at
+#: 20 s would take them from it), and a process that lives on after its
+#: call (a canvas, a notebook) holds the steps back no longer than this
+CALLER_HOLD = 1 / 8
 #: below this share of a processor the wall time left is not estimated:
 #: a rate measured while the machine starves the run says little of what
 #: it will get once its priority rises
@@ -91,6 +98,10 @@ UNWRITABLE = 3
 STALE_TEMPORARY = 60.0
 #: the log is started again when it grows larger than this many bytes
 LOG_LIMIT = 2 ** 20
+#: how long a preparation whose folder was deleted waits, once its workers
+#: have ended, before it removes the empty folders the deletion left
+#: (:func:`remove_empty`): the deleter's own pass ends first
+DELETER_PASS = 1.0
 
 
 # -- the lock ---------------------------------------------------------------
@@ -377,6 +388,20 @@ def priority_class(level):
             subprocess.NORMAL_PRIORITY_CLASS)[level]
 
 
+def process_runs(pid):
+    """Whether the process `pid` runs (on Windows, where a signal 0 would
+    interrupt it, taken as ended)."""
+    if sys.platform == "win32":
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's
+        return True
+    return True
+
+
 # -- a worker ---------------------------------------------------------------
 
 class Worker:
@@ -457,16 +482,19 @@ class Run:
 
     `role` is "foreground" or "background"; a background run starts at
     the lowest priority and raises it when it falls behind
-    `deadline` (default :data:`DEADLINE`).  `on_status(state)`, if given,
-    receives the state as it changes (what the state file holds).
+    `deadline` (default :data:`DEADLINE`), but not while `caller` (the
+    process id of the process that started it, if given) runs, for
+    :data:`CALLER_HOLD` of the deadline at most.  `on_status(state)`, if
+    given, receives the state as it changes (what the state file holds).
     """
 
     def __init__(self, folder, lock, parts, worker, env, role,
                  on_status=None, deadline=None, clock=time.monotonic,
-                 workers=1):
+                 workers=1, caller=None):
         self.folder, self.lock = Path(folder), lock
         self.parts, self.worker, self.env = list(parts), list(worker), env
         self.role, self.on_status, self.clock = role, on_status, clock
+        self.caller = caller
         self.deadline = DEADLINE if deadline is None else deadline
         self.window = STEP * self.deadline
         self.level = 0 if role == "background" else None
@@ -566,13 +594,22 @@ class Run:
     def behind(self):
         """Whether a background run falls behind its deadline at its recent
         rate, so that its priority should be raised a step (a window after
-        the start, or after the last step, at the earliest)."""
+        the start, or after the last step, at the earliest; not while it
+        holds back for its caller, :meth:`beside_caller`)."""
         now = self.clock()
         if (self.level is None or self.at_top()
-                or now - self.last_step < self.window):
+                or now - self.last_step < self.window
+                or self.beside_caller()):
             return False
         _, wall = self.left()
         return now - self.start + wall > self.deadline
+
+    def beside_caller(self):
+        """Whether the process that started the run still runs, within
+        :data:`CALLER_HOLD` of the deadline from the start."""
+        return (self.caller is not None
+                and self.clock() - self.start < CALLER_HOLD * self.deadline
+                and process_runs(self.caller))
 
     def at_top(self):
         """Whether a background run has taken its last step."""
@@ -678,7 +715,11 @@ class Run:
                     worker:
                 continue  # a report of a worker stopped already
             if message is None:  # its output ended: it ends
-                return worker.part, worker.process.wait()
+                status = worker.process.wait()
+                # a worker ends where its folder is deleted: not a part
+                # that failed, to be started again (into that folder)
+                self.check_folder()
+                return worker.part, status
             if "cpu" in message:
                 self.spent[worker.part] = worker.spent + message["cpu"]
             # a sample every turn, reported or not: a starved worker that
@@ -738,9 +779,11 @@ def detach():
 def main(argv=None):
     """``python keeper.py SETTINGS``: the background preparation, SETTINGS
     a JSON object: ``folder``, ``parts`` ([name, budget] pairs),
-    ``worker`` (the command that prepares a part, without its name) and
-    ``deadline`` (seconds).  The workers have this process's environment
-    (given to it, not on its command line, which anyone may read)."""
+    ``worker`` (the command that prepares a part, without its name),
+    ``deadline`` (seconds) and ``caller`` (the process id of the process
+    that starts it, optional: :class:`Run`).  The workers have this
+    process's environment (given to it, not on its command line, which
+    anyone may read)."""
     settings = json.loads((sys.argv[1:] if argv is None else argv)[0])
     detach()
     folder = Path(settings["folder"])
@@ -765,7 +808,8 @@ def main(argv=None):
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stopped)
     run = Run(folder, lock, settings["parts"], settings["worker"],
-              dict(os.environ), "background", deadline=settings["deadline"])
+              dict(os.environ), "background", deadline=settings["deadline"],
+              caller=settings.get("caller"))
     outcome = None
     try:
         run.run()
@@ -776,7 +820,24 @@ def main(argv=None):
             run.report("handed over", force=True)
     finally:
         lock.release()
+    if outcome == "gone":
+        time.sleep(DELETER_PASS)
+        remove_empty(folder)
     return 0 if outcome in (None, "gone") else 1
+
+
+def remove_empty(folder):
+    """Remove the empty subfolders of the deleted kernel folder `folder`,
+    then it and the folder of the kernel folders, where they are empty: a
+    deleter that empties a folder and then removes it (``rm -rf``) cannot
+    remove a kernel's subfolder that a worker made meanwhile, nor the
+    folders that hold it.  A folder that holds anything is left alone."""
+    folder = Path(folder)
+    for path in [*folder.glob("*"), folder, folder.parent]:
+        try:
+            path.rmdir()
+        except OSError:
+            pass
 
 
 if __name__ == "__main__":

@@ -22,7 +22,10 @@ The background preparation
   too on Linux; the idle class on Windows), so that a running computation
   keeps the processors, and raises its priority a step at a time when it
   falls behind its deadline of :data:`.keeper.DEADLINE` (a machine that
-  is always busy would otherwise never give it a second), at the last
+  is always busy would otherwise never give it a second), but not in its
+  first minute while the process that started it runs
+  (:data:`.keeper.CALLER_HOLD`: the call that started it keeps the
+  processors), at the last
   step taking a worker per processor
   (:data:`.keeper.MOST_BACKGROUND_WORKERS`): its fair share of a machine
   that busy programs keep full;
@@ -226,7 +229,8 @@ def spawn(folder, first=()):
     parts = sorted(PARTS, key=lambda part: part[0] not in first)
     settings = json.dumps({"folder": str(folder), "parts": parts,
                            "worker": worker_command(),
-                           "deadline": keeper.DEADLINE})
+                           "deadline": keeper.DEADLINE,
+                           "caller": os.getpid()})
     options = {}
     if sys.platform == "win32":
         options["creationflags"] = (subprocess.DETACHED_PROCESS
