@@ -262,17 +262,6 @@ def test_a_k_above_the_instances_means_all_of_them(capsys):
                                          "--top", "3")[1])
 
 
-def test_python_dash_m():
-    done = subprocess.run(
-        [sys.executable, "-m", "orangecontrib.relief", "rank", "zoo",
-         "--top", "2"],
-        capture_output=True, text=True, timeout=HANG_GUARD_S, check=False)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert len(lines) == 2 + 2
-    assert np.isfinite(float(lines[1].split()[-1]))
-
-
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
 def test_a_full_disk_is_one_line_of_error():
     with open("/dev/full", "w") as full:

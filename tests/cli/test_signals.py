@@ -31,24 +31,37 @@ WORKING = {"rank": "weighting [", "curve": "curve [",
            "experiment": "rebate [", "prepare": "preparing ["}
 
 
-def csv_table(folder, n, a):
-    """A CSV file of n random instances of a attributes and a class."""
+def table_file(folder, n, a):
+    """An Orange pickle of n random instances of a attributes and a class
+    (read at once, so that the command soon works and shows its bar)."""
+    from Orange.data import (ContinuousVariable, DiscreteVariable, Domain,
+                             Table)
+
     rng = np.random.default_rng(0)
     X = rng.random((n, a))
-    y = (X[:, 0] + X[:, 1] > 1).astype(int)
-    path = folder / f"data{n}x{a}.csv"
-    header = ",".join([f"a{i}" for i in range(a)] + ["class"])
-    np.savetxt(path, np.column_stack([X, y]), delimiter=",", header=header,
-               comments="", fmt=["%.6f"] * a + ["%d"])
+    y = (X[:, 0] + X[:, 1] > 1).astype(float)
+    domain = Domain([ContinuousVariable(f"a{i}") for i in range(a)],
+                    DiscreteVariable("class", values=("0", "1")))
+    path = folder / f"data{n}x{a}.pkl"
+    Table.from_numpy(domain, X, y).save(str(path))
     return str(path)
 
 
-def command_line(command, folder):
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    """The tables of the commands that read one, written once for the
+    file: command -> file."""
+    folder = tmp_path_factory.mktemp("tables")
+    return {"rank": table_file(folder, 8000, 50),
+            "curve": table_file(folder, 6000, 30)}
+
+
+def command_line(command, folder, tables):
     """The arguments of a run of `command` long enough to be stopped."""
     if command == "rank":
-        return ["rank", csv_table(folder, 8000, 50), "--class", "class"]
+        return ["rank", tables["rank"], "--class", "class"]
     if command == "curve":
-        return ["curve", csv_table(folder, 6000, 30), "--class", "class",
+        return ["curve", tables["curve"], "--class", "class",
                 "--folds", "10", "--no-figure"]
     if command == "experiment":  # one method: its bar shows after a file
         return ["experiment", "rebate", str(ROOT / "tests" / "data" / "rebate"),
@@ -72,7 +85,7 @@ def alive(processes):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT],
                          ids=["SIGTERM", "Ctrl-C"])
 @pytest.mark.parametrize("command", list(WORKING))
-def test_a_stopped_command_ends_cleanly(tmp_path, command, signum):
+def test_a_stopped_command_ends_cleanly(tmp_path, tables, command, signum):
     # the engine left to choose: the vectorised one, nothing prepared and
     # no preparation in the background (the tests' setting)
     env = dict(os.environ, ORANGE_RELIEF_PROGRESS="1",
@@ -80,7 +93,7 @@ def test_a_stopped_command_ends_cleanly(tmp_path, command, signum):
     env.pop("ORANGE_RELIEF_ENGINE", None)
     process = subprocess.Popen(
         [sys.executable, "-m", "orangecontrib.relief",
-         *command_line(command, tmp_path)], env=env, cwd=tmp_path,
+         *command_line(command, tmp_path, tables)], env=env, cwd=tmp_path,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         start_new_session=True)
     lines = []

@@ -1,10 +1,13 @@
-"""The neighbour search as tasks on a Dask cluster (core.neighbours.cluster)
-against the search in this process."""
+"""Work as tasks on a Dask cluster against the same work in this process:
+the neighbour search (core.neighbours.cluster), compact data's blocks,
+ReliefF streamed from disk and the resamples of a stability study.  The
+tests that need a cluster share this file's one cluster (starting one
+takes its worker processes seconds of importing and loading kernels)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy.testing import assert_array_equal
+from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core.engines import forced
 from orangecontrib.relief.core.errors import ReliefInputError
@@ -17,10 +20,16 @@ from orangecontrib.relief.core.engines.compiled.neighbours.cluster import (
     all_pairs_on, block_bounds, block_count, pair_rounds, references_on)
 from orangecontrib.relief.core.engines.compiled.neighbours.search import (
     _all_pairs, _references)
+from orangecontrib.relief.core.analysis.resampling import (
+    draw_resamples, score_resamples)
 from orangecontrib.relief.core.options import DIFF, T_DIFF, T_EQ
 from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants.streaming import relieff_streaming
+from tests.core.test_compact import (  # noqa: F401 (the fixture)
+    KINDS, N, small_blocks, target)
+from tests.core.test_stability import column_means
 from tests.core.test_streaming import data
+from tests.variants import rng_of
 
 
 def with_missing(X, seed, fraction=0.05):
@@ -215,3 +224,53 @@ def test_blocks_are_whole_tiles_and_their_number_follows_the_threads(
     assert bounds[0] == 0 and bounds[-1] == n
     assert np.all(np.diff(bounds) > 0)
     assert np.all(bounds[:-1] % BLOCK == 0)
+
+
+@pytest.mark.parametrize("kind", ["int8 genotypes", "float32 expression",
+                                  "sparse counts",
+                                  "a source with a missing code"])
+@pytest.mark.usefixtures("small_blocks")
+def test_blocks_on_a_cluster_give_one_process_weights(client, kind):
+    """Compact data's blocks as tasks on a Dask cluster: popcounts added
+    as whole numbers, running sums chained block after block, sparse rows
+    per chunk of references, each block's rule a task; the weights of one
+    process, to the bit."""
+    rng = rng_of("cluster", kind)
+    X, _, discrete = KINDS[kind](rng)
+    y = target(rng, "classification")
+    with forced("compiled"):
+        for n_iterations in (None, 9):
+            assert_array_equal(
+                relieff(X, y, discrete, k_nearest=3,
+                        n_iterations=n_iterations, client=client),
+                relieff(X, y, discrete, k_nearest=3,
+                        n_iterations=n_iterations))
+        target_values = rng.random(N)
+        assert_array_equal(rrelieff(X, target_values, discrete, k_nearest=3,
+                                    client=client),
+                           rrelieff(X, target_values, discrete, k_nearest=3))
+
+
+def test_a_dask_cluster_gives_the_same_weights(client, tmp_path):
+    da = pytest.importorskip("dask.array")
+    X, y, discrete = data(5, n=1200)
+    # few references: a Dask array's rows of the references and their
+    # neighbours are computed one by one, each a round trip to the cluster
+    expected = relieff(X, y, discrete, k_nearest=6, n_iterations=10,
+                       random_state=2)
+    path = tmp_path / "data.npy"
+    np.save(path, X)
+    for source in (path, X, da.from_array(X, chunks=(300, X.shape[1]))):
+        got = relieff_streaming(source, y, discrete, k_nearest=6,
+                                n_iterations=10, random_state=2,
+                                chunk_rows=250, client=client)
+        assert_array_equal(got, expected)
+    assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_resamples_as_tasks_of_a_cluster_give_the_same_scores(client):
+    X = np.random.default_rng(6).normal(size=(40, 3))
+    resamples = draw_resamples(np.zeros(40, int), 6, random_state=7)
+    assert_allclose(score_resamples(column_means(X), resamples,
+                                    client=client),
+                    score_resamples(column_means(X), resamples))

@@ -417,28 +417,3 @@ def test_rows_of_an_unknown_target_are_left_out(kind, small_blocks):
                            relieff(dense, y, discrete, k_nearest=3))
         assert_array_equal(multisurf(X, y, discrete),
                            multisurf(dense, y, discrete))
-
-
-@pytest.mark.parametrize("kind", ["int8 genotypes", "float32 expression",
-                                  "sparse counts",
-                                  "a source with a missing code"])
-def test_blocks_on_a_cluster_give_one_process_weights(client, kind,
-                                                      small_blocks):
-    """Compact data's blocks as tasks on a Dask cluster: popcounts added
-    as whole numbers, running sums chained block after block, sparse rows
-    per chunk of references, each block's rule a task; the weights of one
-    process, to the bit."""
-    rng = rng_of("cluster", kind)
-    X, _, discrete = KINDS[kind](rng)
-    y = target(rng, "classification")
-    with forced("compiled"):
-        for n_iterations in (None, 9):
-            assert_array_equal(
-                relieff(X, y, discrete, k_nearest=3,
-                        n_iterations=n_iterations, client=client),
-                relieff(X, y, discrete, k_nearest=3,
-                        n_iterations=n_iterations))
-        target_values = rng.random(N)
-        assert_array_equal(rrelieff(X, target_values, discrete, k_nearest=3,
-                                    client=client),
-                           rrelieff(X, target_values, discrete, k_nearest=3))

@@ -85,6 +85,12 @@ def compiled(tmp_path_factory):
     return folder
 
 
+#: the damage after which a third process loads the rewritten kernel: a
+#: damaged file is removed and written afresh by one path whatever its
+#: damage (locator.load_file), so one damage suffices
+RELOADED = "truncated data"
+
+
 @pytest.mark.parametrize("damage", ["truncated data", "garbled index",
                                     "empty index"])
 def test_a_damaged_file_is_compiled_again(compiled, tmp_path, damage):
@@ -102,8 +108,10 @@ def test_a_damaged_file_is_compiled_again(compiled, tmp_path, damage):
     warned, = cache_warnings(second)
     assert "cannot be read" in warned and "compiled again" in warned
     # written afresh: the next process loads it without a word
-    third = run(tmp_path)
-    assert third["limits"] == EXPECTED and not cache_warnings(third)
+    assert all(path.exists() for path in kernel_files(tmp_path))
+    if damage == RELOADED:
+        third = run(tmp_path)
+        assert third["limits"] == EXPECTED and not cache_warnings(third)
 
 
 def test_a_full_disk_never_stops_the_computation(tmp_path):
@@ -132,7 +140,7 @@ def test_a_cache_folder_that_cannot_be_written_is_bypassed(tmp_path):
 
 def test_killing_a_compiling_process_corrupts_nothing(tmp_path):
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    for delay in (0.5, 1.0, 1.5, 2.0, 3.0):
+    for delay in (0.5, 1.5, 3.0):  # from its imports to its compile
         process = subprocess.Popen([sys.executable, "-c", PROGRAM], env=env,
                                    stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)

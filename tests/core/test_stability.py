@@ -2,7 +2,7 @@
 on known cases, ranks, frequencies and intervals, resamples and folds."""
 import numpy as np
 import pytest
-from numpy.testing import assert_allclose, assert_array_equal
+from numpy.testing import assert_array_equal
 
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.progress import Interrupted
@@ -183,11 +183,3 @@ def test_a_callback_that_raises_stops_the_resamples():
         score_resamples(column_means(np.eye(3)), [np.arange(3)] * 5,
                         progress_callback=stop)
     assert calls == [0.2]
-
-
-def test_resamples_as_tasks_of_a_cluster_give_the_same_scores(client):
-    X = np.random.default_rng(6).normal(size=(40, 3))
-    resamples = draw_resamples(np.zeros(40, int), 6, random_state=7)
-    assert_allclose(score_resamples(column_means(X), resamples,
-                                    client=client),
-                    score_resamples(column_means(X), resamples))

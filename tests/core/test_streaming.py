@@ -110,23 +110,6 @@ def test_what_it_refuses(tmp_path):
         relieff_streaming(X, y, discrete, n_iterations=0)
 
 
-def test_a_dask_cluster_gives_the_same_weights(client, tmp_path):
-    da = pytest.importorskip("dask.array")
-    X, y, discrete = data(5, n=1200)
-    # few references: a Dask array's rows of the references and their
-    # neighbours are computed one by one, each a round trip to the cluster
-    expected = relieff(X, y, discrete, k_nearest=6, n_iterations=10,
-                       random_state=2)
-    path = tmp_path / "data.npy"
-    np.save(path, X)
-    for source in (path, X, da.from_array(X, chunks=(300, X.shape[1]))):
-        got = relieff_streaming(source, y, discrete, k_nearest=6,
-                                n_iterations=10, random_state=2,
-                                chunk_rows=250, client=client)
-        assert_array_equal(got, expected)
-    assert len(client.scheduler_info()["workers"]) == 2
-
-
 def test_a_fortran_ordered_npy_file(tmp_path):
     X, y, discrete = data(6, n=130)
     expected = relieff(X, y, discrete, n_iterations=20, random_state=1)
@@ -155,9 +138,9 @@ def test_a_dask_array_of_unknown_chunk_sizes():
     lazy = da.from_array(X, chunks=(60, X.shape[1]))
     selected = lazy[lazy[:, 0] > -1]  # every row, chunk sizes unknown
     assert np.isnan(selected.shape[0])
-    # computed in this process's threads, as without a cluster (the file's
-    # cluster client, once made, would take each of the hundreds of row
-    # reads as a round trip)
+    # computed in this process's threads, as without a cluster (a live
+    # cluster client of this process would take each of the hundreds of
+    # row reads as a round trip)
     with dask.config.set(scheduler="threads"):
         assert_array_equal(relieff_streaming(
             selected, y, discrete, n_iterations=20, random_state=1,

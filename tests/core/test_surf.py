@@ -9,10 +9,7 @@ MultiSURF's limits are exact in floating point whatever the summation
 order, so a distance that equals a threshold mathematically equals it in
 every implementation and tests the strict < and > of the definitions.
 """
-import contextlib
-import importlib
 from fractions import Fraction
-from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -28,6 +25,7 @@ from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.variants.estimators import reference_instances
 from orangecontrib.relief.core.generators import modulo, parity
 from orangecontrib.relief.core.formulas.neighbourhoods import SIGMAS
+from tests import peer_sources
 from tests.core.engines import each_engine, on_each_engine
 from tests.reference import relief as literal
 from tests.reference import surf as ref
@@ -498,28 +496,13 @@ def test_scikit_rebate_surf_where_the_thresholds_agree(method, peer, bits):
     assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
-#: fast-select's parallel kernels that numba compiles on every run (they
-#: ask for the thread's number, which numba cannot cache): module ->
-#: kernels
-FAST_SELECT_KERNELS = {
-    "fast_select.SURF": ("_global_mean_distance_cpu", "_surf_cpu_kernel"),
-    "fast_select.MultiSURF": ("_multisurf_cpu_kernel",)}
-
-
 @pytest.fixture(scope="module")
 def fast_select_in_python():
     """fast-select's modules whose uncached kernels run as the Python of
     their source (a few seconds on 200 x 10, where their compilation takes
     half a minute): the same arithmetic on the same float32 values."""
     pytest.importorskip("fast_select")
-    modules = {name: importlib.import_module(name)
-               for name in FAST_SELECT_KERNELS}
-    with contextlib.ExitStack() as patches:
-        for name, kernels in FAST_SELECT_KERNELS.items():
-            for kernel in kernels:
-                compiled = getattr(modules[name], kernel)
-                patches.enter_context(patch.object(
-                    modules[name], kernel, compiled.py_func))
+    with peer_sources.fast_select_in_python() as modules:
         yield modules
 
 

@@ -1,8 +1,6 @@
 """The scikit-learn selectors (orangecontrib.relief.sklearn): scikit-learn's
 own estimator checks, pipelines and grid search, and agreement with the
 core."""
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -211,14 +209,6 @@ def test_more_features_to_select_than_there_are():
     with pytest.warns(UserWarning, match="n_features_to_select=11 .* 10"):
         selector = selectors.MultiSURF(n_features_to_select=11).fit(X, y)
     assert selector.get_support().all()
-
-def test_no_orange_and_no_qt():
-    code = ("import sys, orangecontrib.relief.sklearn; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('Orange', 'AnyQt', 'PyQt5', 'orangewidget')))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True,
-                            text=True, check=True)
-    assert result.stdout.strip() == "[]"
 
 
 def test_too_few_permutations_warn_at_fit():

@@ -17,34 +17,13 @@ from orangecontrib.relief.core.progress import Interrupted
 from orangecontrib.relief.core.variants.turf import turf
 from orangecontrib.relief.experiments import peers
 from orangecontrib.relief.experiments import rebate
+from tests.peer_sources import fast_select_in_python
+from tests.rebate_archive import FOLDER, SMALL, copy_of
 
 DATA = os.path.join(os.path.dirname(__file__), os.pardir, "data")
-FOLDER = os.path.join(DATA, "rebate")
 SUMMARY = os.path.join(FOLDER, "SimulatedDataArchiveSummary.xlsx")
 HEADERS = os.path.join(DATA, "rebate_headers.tsv")
 FEW = rebate.Settings(FOLDER, methods=("MultiSURF", "Relief"))
-SMALL = "GAMETES_2.2_dev_peter_core2wayEpistasis_Datasets_Loc_2_Qnt_2_Pop_100000"
-
-
-def copy_of(folder, configuration, tmp_path, missing=0.0):
-    """A folder holding only `configuration` of `folder`, its values
-    missing with probability `missing`."""
-    rng = np.random.default_rng(0)
-    for root, _, files in os.walk(os.path.join(folder, configuration)):
-        target = tmp_path / os.path.relpath(root, folder)
-        target.mkdir(parents=True, exist_ok=True)
-        for name in files:
-            with gzip.open(os.path.join(root, name), "rt") as file:
-                lines = file.read().splitlines()
-            cells = [line.split("\t") for line in lines[1:]]
-            for row in cells:
-                for c in range(len(row) - 1):
-                    if rng.random() < missing:
-                        row[c] = "NA"
-            with gzip.open(target / name, "wt") as file:
-                file.write("\n".join([lines[0]] + ["\t".join(row)
-                                                   for row in cells]) + "\n")
-    return str(tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -324,8 +303,9 @@ def test_a_peer_runs_beside_ours_where_it_applies(tmp_path):
     missing = copy_of(FOLDER, SMALL, tmp_path / "missing", missing=0.05)
     methods = ("MultiSURF", "skrebate MultiSURF", "fast-select MultiSURF")
     for folder in (complete, missing):
-        got = rebate.run(rebate.Settings(folder, methods=methods,
-                                         replicates=1))
+        with fast_select_in_python():
+            got = rebate.run(rebate.Settings(folder, methods=methods,
+                                             replicates=1))
         (path,) = got.ranks
         assert got.power(path, "skrebate MultiSURF") is not None
         # fast-select takes no missing values
