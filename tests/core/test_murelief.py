@@ -1,7 +1,7 @@
 """mu-Relief (core.variants.murelief) against the slow literal reference
 (tests.reference.relief.murelief) on each engine, against scikit-rebate
-0.8.4 with its convention (small tables and the shipped GAMETES file, k =
-10 and 100), and its checks.
+0.8.4 with its convention (small tables, and its recorded answers on the
+shipped GAMETES file, k = 10 and 100), and its checks.
 """
 import numpy as np
 import pytest
@@ -14,8 +14,9 @@ from orangecontrib.relief.core.variants.estimators import prepared
 from orangecontrib.relief.core.variants.murelief import murelief
 from tests.core.engines import each_engine
 from tests.core.test_surf import random_data
-from tests.core.test_swrf import gametes, small_tables
+from tests.core.test_swrf import small_tables
 from tests.reference import relief as ref
+from tests.reference.scikit_rebate_answers import answer
 
 CONVENTIONS = ["add-on", "scikit-rebate"]
 #: (classes, share of missing values, dyadic grid: distances, and so
@@ -159,19 +160,20 @@ def test_scikit_rebate_on_small_tables(k):
             assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("k", [10, 100])
-def test_scikit_rebate_on_gametes(k):
-    """Every fourth of the 1600 rows of the GAMETES file (200 of each
-    class; scikit-rebate's pure Python search takes seconds on these
-    already), as float64 and as int8 (read a block of columns at a time,
+def test_scikit_rebate_on_gametes():
+    """Every fourth of the 1600 rows of the ReBATE file (200 of each
+    class; scikit-rebate's recorded answers,
+    tests.reference.scikit_rebate_answers), k = 10 and 100, as float64 and
+    as int8 (read a block of columns at a time,
     :mod:`orangecontrib.relief.core.compact`): genotypes 0/1/2, whose
     distances tie everywhere, so that the k-th place is chosen by
     scikit-rebate's sort."""
-    X, y = gametes(4)
-    theirs = scikit_rebate(X, y, k)
-    for data in (X, X.astype(np.int8)):
-        for engine in ("compiled", "vectorised"):
-            with forced(engine):
-                ours = murelief(data, y, np.ones(X.shape[1], bool),
-                                k_nearest=k, convention="scikit-rebate")
-            assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+    for k in (10, 100):
+        X, y, theirs = answer(f"mu-Relief k={k} on ReBATE")
+        for data in (X, X.astype(np.int8)):
+            for engine in ("compiled", "vectorised"):
+                with forced(engine):
+                    ours = murelief(data, y, np.ones(X.shape[1], bool),
+                                    k_nearest=k, convention="scikit-rebate")
+                assert_allclose(ours, theirs, rtol=0, atol=1e-12,
+                                err_msg=f"k={k} {data.dtype} {engine}")

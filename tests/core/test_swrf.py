@@ -1,11 +1,9 @@
 """The SWRF family (core.variants.swrf) against the slow literal reference
 (tests.reference.swrf) on each engine, against scikit-rebate 0.8.4 with its
-convention (small data and the shipped GAMETES file), its sigmoid and its
-checks.
+convention (small data, and its recorded answers on the shipped GAMETES
+file), its sigmoid and its checks.
 """
-import gzip
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,15 +19,10 @@ from tests.core.engines import each_engine
 from tests.core.test_surf import random_data
 from tests.reference import stir as ref_stir
 from tests.reference import swrf as ref
+from tests.reference.scikit_rebate_answers import SWRF_PEERS, answer
 
 METHODS = list(swrf.METHODS)
 CONVENTIONS = ["add-on", "scikit-rebate"]
-#: scikit-rebate's class of each method
-PEERS = {"swrf": "SWRF", "swrf*": "SWRFstar", "multiswrf": "MultiSWRF",
-         "multiswrf*": "MultiSWRFstar", "multiswrfdb": "MultiSWRFDB",
-         "multiswrfdb*": "MultiSWRFDBstar"}
-GAMETES = (Path(__file__).parent.parent / "data"
-           / "gametes_2way_a20_s1600_her0.4_maf0.2_EDM-1_01.txt.gz")
 
 #: (classes, share of missing values, dyadic grid: distances on the
 #: limits exactly)
@@ -132,7 +125,7 @@ def test_bad_convention():
 
 def scikit_rebate(method, X, y):
     skrebate = pytest.importorskip("skrebate")
-    return getattr(skrebate, PEERS[method])(
+    return getattr(skrebate, SWRF_PEERS[method])(
         n_features_to_select=2, n_jobs=1).fit(X, y).feature_importances_
 
 
@@ -175,20 +168,13 @@ def test_scikit_rebate_on_a_numeric_target(method):
         assert_allclose(ours, theirs, rtol=0, atol=1e-12)
 
 
-def gametes(step):
-    """Every `step`-th row of the GAMETES file (its classes in blocks)."""
-    with gzip.open(GAMETES, "rt") as f:
-        table = np.loadtxt(f, skiprows=1)[::step]
-    return table[:, :-1], table[:, -1]
-
-
 @pytest.mark.parametrize("method", METHODS)
 def test_scikit_rebate_on_gametes(method):
-    """Every fourth of the 1600 rows (scikit-rebate's Python loops take
-    half a minute a method on all of them), as float64 and as int8 (read
-    a block of columns at a time, :mod:`orangecontrib.relief.core.compact`)."""
-    X, y = gametes(4)
-    theirs = scikit_rebate(method, X, y)
+    """Every fourth of the 1600 rows of the ReBATE file (scikit-rebate's
+    recorded answers, tests.reference.scikit_rebate_answers), as float64
+    and as int8 (read a block of columns at a time,
+    :mod:`orangecontrib.relief.core.compact`)."""
+    X, y, theirs = answer(f"{method} on ReBATE")
     for data in (X, X.astype(np.int8)):  # the genotypes as given, or narrow
         ours = swrf.swrf_weights(data, y, np.ones(X.shape[1], bool),
                                  method=method, convention="scikit-rebate")

@@ -10,4 +10,7 @@ independently of ``orangecontrib.relief.core`` to check it on tiny data:
   distance (Qiu & He 2019);
 * :mod:`.rfsm` -- the Relief feature set measure (Arauzo-Azofra, Benitez &
   Castro 2004).
+
+:mod:`.scikit_rebate_answers` is no implementation: it records
+scikit-rebate 0.8.4's answers once, for the tests to read.
 """
