@@ -5,7 +5,9 @@ machine's speed (a test that wants either asks for it); every wait guards
 against a hang only (tests/waiting.py); the fixtures of a stand-in
 preparation (tests/stand_in_preparation.py); no process that a test file
 starts outlives the file; the workers take the files longest first
-(tests/file_order.py)."""
+(tests/file_order.py); what the collection made is kept out of the
+collector's sight."""
+import gc
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -34,3 +36,11 @@ def pytest_collection_modifyitems(items):
     from tests import file_order
 
     file_order.queue(items)
+
+
+def pytest_collection_finish(session):
+    """The modules, tests and fixtures that the collection made live to
+    the session's end: frozen, the collections that the tests' garbage
+    starts never traverse them again."""
+    gc.collect()
+    gc.freeze()

@@ -19,16 +19,18 @@ from pathlib import Path
 import pytest
 
 #: files whose few tests take far longer than their number tells (each
-#: starts Python processes, compiles in caches of its own, cross-validates
-#: or creates widgets by the hundred, and waits on them), longest first
-#: (seconds with pytest -n 0 on a loaded 2-core machine: 185, 155, 147,
-#: 133, 89, 73, 70, 56)
+#: starts Python processes, compiles in caches of its own, cross-validates,
+#: creates widgets by the hundred or weighs tables of 20,000 columns, and
+#: waits on them), longest first (seconds with pytest -n 0 on a loaded
+#: 2-core machine: 185, 155, 147, 133, 89, 73, 70, 56, 35); queued by its
+#: six tests, the wide tables' file came last, one worker alone on it
 LONG_FILES = ("tests/core/test_compiled_cache.py", "tests/cli/test_signals.py",
               "tests/core/test_kernel_cache.py", "tests/orange/test_curve.py",
               "tests/widgets/test_owselectioncurve.py",
               "tests/experiments/test_subset_selection.py",
               "tests/widgets/test_stored_settings.py",
-              "tests/core/test_warmup.py")
+              "tests/core/test_warmup.py",
+              "tests/widgets/test_owrelief_wide.py")
 
 
 def check_long_files(root):

@@ -113,6 +113,7 @@ def _run_module(name):
 def serve(path):
     """Import :data:`IMPORTED`, then fork a child for each request at the
     Unix socket `path` (never returns)."""
+    import gc
     import importlib
     import signal
 
@@ -122,6 +123,9 @@ def serve(path):
     # what the imports set (scikit-learn: KMP_...), as they would again
     imported = {name: value for name, value in os.environ.items()
                 if environment.get(name) != value}
+    # the imports' objects out of the collector's sight: a child's
+    # collections then never touch (and copy) the pages that hold them
+    gc.freeze()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reap themselves
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path)

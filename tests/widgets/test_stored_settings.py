@@ -3,16 +3,19 @@ settings outside their controls' ranges are brought into them, and
 values that are not numbers (NaN, None, text) take the setting's default.
 
 The table: every widget x every setting it stores (bar Orange's own window
-geometry and learner name) x each bad value; a widget opens with one bad
+geometry and learner name) x the bad values that reach each control (not a
+number, text, beyond both ends of every range); a widget opens with one bad
 value in all its settings at once (one at a time where it computes as it
-opens)."""
+opens).  Every bad value x every kind of setting on the helpers that all
+widgets share (widgets/common.py), which alone handle the others."""
 import copy
 import math
+from types import SimpleNamespace
 
 import numpy as np
 from AnyQt.QtWidgets import QAbstractSpinBox, QComboBox
 from Orange.data import Table
-from Orange.widgets.settings import ContextSetting
+from Orange.widgets.settings import ContextSetting, Setting
 from Orange.widgets.tests.base import WidgetTest
 
 from orangecontrib.relief.core.options import TOP_K
@@ -25,6 +28,8 @@ from orangecontrib.relief.widgets.owrfsm import OWRFSM
 from orangecontrib.relief.widgets.owselectioncurve import (TURF,
                                                            OWSelectionCurve)
 from orangecontrib.relief.widgets.owseparability import OWSeparability
+from orangecontrib.relief.widgets.common import (known_choices, known_flags,
+                                                 within_ranges)
 from orangecontrib.relief.widgets.owstepbystep import OWReliefSteps
 
 WIDGETS = (OWClassDependentKNN, OWConsensus, OWReliefGenerator,
@@ -43,6 +48,19 @@ NOT_NUMBERS = {"NaN": math.nan, "numpy NaN": np.float32("nan"),
 #: nearer end of its control's range, any other its default
 BEYOND = {"inf": math.inf, "-inf": -math.inf, "huge int": 10 ** 400,
           "huge float": 1e300, "negative": -7}
+#: the bad values every widget opens with: not a number, text, beyond both
+#: ends of every range (each control's range checked against its
+#: widget's); the others meet the shared helpers alone (:data:`SHARED`)
+OPENED_WITH = ("NaN", "text", "inf", "-inf")
+#: bad values beside :data:`OPENED_WITH` for a widget that reads a setting
+#: with code of its own before the helpers: the generator looks an old
+#: problem name up in a dict, which a stored list must not reach
+READ_FIRST = {OWReliefGenerator: ("a list",)}
+#: a stand-in widget's settings, one of each kind the helpers bring back:
+#: {name: (default, its control's range or choices; None: a check box)}
+SHARED = {"flag": (True, None), "unset flag": (False, None),
+          "count": (10, (1, 100)), "fraction": (0.5, (0.0, 1.0)),
+          "choice": ("ReliefF", {"ReliefF": 1, "Relief": 2})}
 
 
 def stored_settings(widget_class):
@@ -57,6 +75,27 @@ def stored_settings(widget_class):
 
 def is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def bad_values(labels):
+    every = NOT_NUMBERS | BEYOND
+    return {label: every[label] for label in labels}
+
+
+def stand_in(value):
+    """A widget with every setting of :data:`SHARED` stored as `value`,
+    brought back by the shared helpers as each widget calls them."""
+    settings = {name: Setting(default)
+                for name, (default, _) in SHARED.items()}
+    widget = SimpleNamespace(settingsHandler=SimpleNamespace(
+        provider=SimpleNamespace(settings=settings)),
+        **{name: copy.deepcopy(value) for name in SHARED})
+    known_choices(widget, {name: allowed for name, (default, allowed)
+                           in SHARED.items() if isinstance(default, str)})
+    known_flags(widget)
+    within_ranges(widget, {name: limits for name, (default, limits)
+                           in SHARED.items() if is_number(default)})
+    return widget
 
 
 def control_range(widget, name):
@@ -81,7 +120,8 @@ class TestStoredSettings(WidgetTest):
         groups = [[name] for name in defaults] \
             if widget_class in ONE_AT_A_TIME else [list(defaults)]
         cases = 0
-        for label, value in (NOT_NUMBERS | BEYOND).items():
+        for label, value in bad_values(
+                OPENED_WITH + READ_FIRST.get(widget_class, ())).items():
             for group in groups:
                 with self.subTest(widget=widget_class.name, value=label,
                                   settings=group):
@@ -89,14 +129,29 @@ class TestStoredSettings(WidgetTest):
                         name: copy.deepcopy(value) for name in group})
                     for name in group:
                         cases += 1
-                        self.assert_brought_back(widget, name, defaults[name],
-                                                 label, value)
+                        self.assert_brought_back(
+                            getattr(widget, name), defaults[name], label,
+                            value, control_range(widget, name))
         return cases
 
-    def assert_brought_back(self, widget, name, default, label, value):
-        """Setting `name` (`default`), stored as `value` (`label`), holds
-        a value of its type: its default or within its control's range."""
-        got = getattr(widget, name)
+    def check_the_shared_helpers(self):
+        """Each bad value in every kind of setting of a stand-in widget
+        (:data:`SHARED`)."""
+        cases = 0
+        for label, value in (NOT_NUMBERS | BEYOND).items():
+            widget = stand_in(value)
+            for name, (default, allowed) in SHARED.items():
+                with self.subTest(helpers=name, value=label):
+                    cases += 1
+                    self.assert_brought_back(
+                        getattr(widget, name), default, label, value,
+                        allowed if is_number(default) else None)
+        return cases
+
+    def assert_brought_back(self, got, default, label, value, limits):
+        """A setting (`default`), stored as `value` (`label`), holds the
+        value `got` of its type: its default or an end of its control's
+        range, `limits` (None: not known)."""
         self.assertIs(type(got), type(default))
         if isinstance(default, list):  # the known ones kept
             self.assertLessEqual(set(got), set(default))
@@ -104,21 +159,19 @@ class TestStoredSettings(WidgetTest):
             self.assertEqual(got, value is True or default)
         elif label in NOT_NUMBERS or not is_number(default):
             self.assertEqual(got, default)
-        else:
-            self.assert_within_control(widget, name, got)
-
-    def assert_within_control(self, widget, name, value):
-        """`value` is finite and at an end of its control's range."""
-        self.assertTrue(math.isfinite(value))
-        limits = control_range(widget, name)
-        if limits is not None:
-            self.assertIn(value, limits)
+        else:  # finite, at an end of its control's range
+            self.assertTrue(math.isfinite(got))
+            if limits is not None:
+                self.assertIn(got, limits)
 
     def test_every_widget(self):
-        """9 widgets, 105 settings, 11 bad values each (1155 cases)."""
+        """9 widgets, 105 settings, 4 bad values each, a fifth in the
+        generator's 11; 11 bad values in the 5 kinds of settings of the
+        shared helpers."""
         cases = sum(self.check_every_setting(widget_class)
                     for widget_class in WIDGETS)
-        self.assertEqual(cases, 105 * 11)
+        self.assertEqual(cases, 105 * 4 + 11)
+        self.assertEqual(self.check_the_shared_helpers(), 11 * 5)
 
     def test_a_stored_nan_alpha_still_tests_significance(self):
         widget = self.create_widget(OWRelief, stored_settings={

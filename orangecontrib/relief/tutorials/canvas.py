@@ -87,9 +87,11 @@ def process_until(done, timeout=120.0):
     return True
 
 
-#: how long a workflow must stay idle to count as settled, in seconds (a
-#: widget may start its work a moment after its input arrived)
-STEADY = 1.0
+#: how long a workflow must stay idle to count as settled, in seconds: a
+#: widget may start its work a moment after its input arrived (the signal
+#: manager passes signals on a timer of 0.1 s; File loads and a learner
+#: widget applies on a timer of no delay), three times the longest
+STEADY = 0.3
 
 
 def settle(scheme, timeout=600.0):
@@ -97,6 +99,8 @@ def settle(scheme, timeout=600.0):
     ``ConcurrentWidgetMixin``'s task, or the progress bar of a widget with
     work of its own, such as Test & Score), until all have been idle for
     :data:`STEADY` seconds (at most `timeout`); return whether they are."""
+    from AnyQt.QtCore import QCoreApplication
+
     widgets = [scheme.widget_manager.widget_for_node(node)
                for node in scheme.nodes]
 
@@ -105,12 +109,21 @@ def settle(scheme, timeout=600.0):
                 and all(getattr(w, "task", None) is None
                         and not w.processingState for w in widgets))
 
+    def stays_idle():
+        """Whether the widgets stay idle for :data:`STEADY` seconds, the
+        events that fell due meanwhile passed (a busy machine may have
+        kept this process waiting past a timer)."""
+        since = time.monotonic()
+        if not process_until(lambda: not idle()
+                             or time.monotonic() - since > STEADY,
+                             deadline - time.monotonic()):
+            return False
+        QCoreApplication.processEvents()
+        return idle()
+
     deadline = time.monotonic() + timeout
     while process_until(idle, deadline - time.monotonic()):
-        since = time.monotonic()
-        if process_until(lambda: not idle()
-                         or time.monotonic() - since > STEADY,
-                         deadline - time.monotonic()) and idle():
+        if stays_idle():
             return True
     return False
 
