@@ -3,7 +3,8 @@ computation (core/engines/compiled/locator.py): a truncated or garbled
 file is compiled again, with one warning; a full disk leaves the kernel
 compiled in the process, with one warning and no index naming a missing
 file; a process killed while it compiles (kill -9) leaves nothing that a
-later one cannot read.
+later one cannot read, and one stopped while it writes a kernel (SIGTERM)
+stops once the kernel's files are whole.
 
 Each case runs numba for real on one small kernel (the SURF family's
 limits, a second of compiling) in a fresh process with a cache folder of
@@ -33,6 +34,16 @@ if "alone" in sys.argv:  # as a worker of the preparation
     from orangecontrib.relief.core.engines.compiled.locator import (
         compile_alone)
     compile_alone()
+if "stopped" in sys.argv:  # SIGTERM arrives as the kernel is written
+    import os, signal
+    from numba.core import caching
+    from orangecontrib.relief.core import termination
+    termination.install()
+    write = caching.IndexDataCacheFile._save_data
+    def stopped(self, name, data):
+        os.kill(os.getpid(), signal.SIGTERM)
+        write(self, name, data)
+    caching.IndexDataCacheFile._save_data = stopped
 if "held" in sys.argv:  # another process writes: wait a moment only
     from functools import partial
     from orangecontrib.relief.core.engines import keeper
@@ -149,6 +160,19 @@ def test_killing_a_compiling_process_corrupts_nothing(tmp_path):
         process.wait()
     answer = run(tmp_path)
     assert answer["limits"] == EXPECTED and not cache_warnings(answer)
+
+
+def test_a_signal_during_a_write_waits_for_the_whole_file(tmp_path):
+    # the CLI's SIGTERM handler must not cut a kernel's file in half: the
+    # stop takes effect once the file and its index are written
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", PROGRAM, "stopped"],
+                          env=env, capture_output=True, text=True)
+    assert done.returncode != 0 and "Stopped" in done.stderr
+    # the first kernel written (a callee's) is there with its data
+    indexes = list((tmp_path / "orange3-relief").rglob("*.nbi"))
+    assert indexes and all(list(index.parent.glob(f"{index.stem}.*.nbc"))
+                           for index in indexes)
 
 
 def test_a_kernel_is_written_only_in_its_turn(tmp_path, monkeypatch):
