@@ -504,9 +504,10 @@ def radius_sums(exact, any_kind, refs, given, screen, values, codes, targets,
                 pairs, priors, rule, start, stop, sums):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' :class:`BlockSums` for
-    each labelling (:func:`radius_range`), the blocks on numba's number of
-    threads where the work is worth them (:func:`..threads.each_block`).
-    Each block has its own sums, so the threads change no bit."""
+    each labelling (:func:`radius_block`, which releases the
+    interpreter's lock), the blocks on numba's number of threads where
+    the work is worth them (:func:`..threads.each_block`).  Each block
+    has its own sums, so the threads change no bit."""
     def run(b):
         radius_block(exact, any_kind, refs, given, screen, values, codes,
                      targets, pairs, priors, rule, b,
