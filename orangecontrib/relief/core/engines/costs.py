@@ -42,10 +42,14 @@ DEFAULT_RATES = RATES[preparation.RELIEFF]
 #: cache, the processor time of its kernels' compilation (numba's compile
 #: events), 92 s idle before its rules were compiled apart and each call
 #: compiled only its own; after, 0.39 times as long as before with both
-#: measured side by side on a busy 2-core AMD EPYC (53 s against 136 s)
+#: measured side by side on a busy 2-core AMD EPYC (53 s against 136 s);
+#: then 0.66 times as long once its radius sums ran without numba's
+#: parallel loop and its numeric calls without the diffs of any kind
+#: (5000 x 100, 30.7 s against 46.6 s, one after the other at a load
+#: average of 10 on the same machine)
 COMPILE_FIRST_SECONDS = {
     preparation.RELIEFF: 52.0, preparation.RRELIEFF: 8.0,
-    preparation.SURF: 36.0, preparation.NPDR: 22.0, preparation.DOUBLE: 8.0,
+    preparation.SURF: 24.0, preparation.NPDR: 22.0, preparation.DOUBLE: 8.0,
     preparation.CLASS_DEPENDENT: 16.0, preparation.KNN: 4.0,
     preparation.RFSM: 4.0, preparation.STREAMING: 4.0,
     preparation.COMPACT: 60.0}

@@ -1,5 +1,5 @@
-"""The thread pool where processors are free: a kernel compiled twice,
-serial and parallel.
+"""Threads where processors are free: a kernel compiled twice, serial
+and parallel, or run block by block on Python threads.
 
 Each parallel loop (numba's ``prange``) that a call enters forks the
 thread pool and joins it again: a few microseconds on an idle machine,
@@ -13,8 +13,15 @@ worth a fork (:data:`SMALL_WORK`) and a second processor is free
 pool on a busy machine too (:data:`BUSY_WORK`), else the serial one.
 The kernels add their partial sums in an order set by the work alone,
 never by the threads, so both forms give the same bits.
+
+A loop whose every iteration is one call of a kernel compiled apart
+needs no parallel loop of numba's, whose analysis and lowering cost
+seconds of a first call's compilation: the kernel, releasing the
+interpreter's lock, runs block by block on a few Python threads
+(:func:`each_block`), by the same choice of one thread or several.
 """
 import os
+import threading
 import time
 import types
 from contextlib import contextmanager
@@ -158,20 +165,71 @@ def compile_twins():
             form.compile(signature)
 
 
+def on_pool(work):
+    """Whether a call of `work` terms runs on several threads: where the
+    work reaches :data:`BUSY_WORK`, or :data:`SMALL_WORK` with
+    :data:`PARALLEL_PROCESSORS` free (always within
+    :func:`every_call_parallel`)."""
+    if _every_call_parallel:
+        return True
+    if work < SMALL_WORK or numba.get_num_threads() < 2:
+        return False
+    return work >= BUSY_WORK or free_processors() >= PARALLEL_PROCESSORS
+
+
 def by_work(kernels, work):
     """The kernel of `kernels` (:func:`serial_and_parallel`) for a call
-    of `work` terms: the thread pool's where the work reaches
-    :data:`BUSY_WORK`, or :data:`SMALL_WORK` with
-    :data:`PARALLEL_PROCESSORS` free, else the serial one (within
-    :func:`every_call_parallel`, the pool's)."""
+    of `work` terms: the thread pool's where :func:`on_pool`, else the
+    serial one."""
     serial, parallel = kernels
-    if _every_call_parallel:
-        return parallel
-    if work < SMALL_WORK or numba.get_num_threads() < 2:
-        return serial
-    if work >= BUSY_WORK:
-        return parallel
-    return parallel if free_processors() >= PARALLEL_PROCESSORS else serial
+    return parallel if on_pool(work) else serial
+
+
+def each_block(run, first, end, work):
+    """run(b) for every block first <= b < end, `run` a call of a kernel
+    that releases the interpreter's lock: on numba's number of threads
+    (Python threads) where a call of `work` terms runs on several
+    (:func:`on_pool`), else in this thread.
+
+    For a loop whose every iteration is one call of a kernel of its own,
+    this costs no compilation, where numba's parallel loop takes seconds
+    to analyse and lower (a quarter of the compilation of MultiSURF's
+    first call).  The threads take the blocks one at a time, each when it
+    is free, so that a thread that waits for a processor holds back one
+    block only (on a busy 2-core AMD EPYC a call from Python cost about
+    10 microseconds, a block of MultiSURF with STIR at 2000 x 100 about
+    1.6 ms); `run` must write each
+    block's results apart from the others' (the order in which blocks
+    run is the threads')."""
+    threads = min(numba.get_num_threads(), end - first) if on_pool(
+        work) else 1
+    if threads < 2:
+        for b in range(first, end):
+            run(b)
+        return
+    blocks = iter(range(first, end))
+    failures = []
+
+    def take():
+        try:
+            for b in blocks:
+                run(b)
+        except BaseException as failure:
+            failures.append(failure)
+
+    others = [threading.Thread(target=take, daemon=True)
+              for _ in range(threads - 1)]
+    for thread in others:
+        thread.start()
+    try:
+        take()
+        for thread in others:
+            thread.join()
+    finally:
+        for _ in blocks:  # what is left: the threads stop after their block
+            pass
+    if failures:
+        raise failures[0]
 
 
 @contextmanager

@@ -24,7 +24,6 @@ from collections import namedtuple
 
 import numba
 import numpy as np
-from numba import prange
 
 from ....formulas import neighbourhoods
 from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
@@ -35,6 +34,7 @@ from ..neighbours.block import ROWS, block_refs
 from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
 from ..neighbours.screened import screen_of, screened_block
+from ..threads import each_block
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
@@ -333,12 +333,13 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
 
 
 @numba.njit(cache=True)
-def class_update(sums, exact, groups, group, rule, coefs):
+def class_update(sums, exact, any_kind, groups, group, rule, coefs):
     """The classification terms of the :class:`Group`'s references (rows
     0, 1 and, with STIR's sums, 2-5 of
     :func:`...vectorised.surf.classification_sums`) by the
     :class:`RadiusRule` `rule`, coefs[r, s, g] those of
-    :func:`class_terms`.
+    :func:`class_terms`; `any_kind` the tables of
+    :func:`tables_of_any_kind`.
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it.  On numeric data the pairs (reference,
@@ -351,8 +352,8 @@ def class_update(sums, exact, groups, group, rule, coefs):
     all, and its near pairs are added at once.  With weighted members
     each term is times the member's sigmoid weight (:func:`weight_at`)."""
     with_far, weighted, stir = rule.with_far, rule.weighted, rule.stir
-    if not numeric_and_known(exact):
-        class_update_any(sums, exact, groups, group, rule, stir, coefs)
+    if any_kind is not None:
+        class_update_any(sums, any_kind, groups, group, rule, stir, coefs)
         return
     values = exact.values
     own = groups[group.rows[0]]
@@ -404,21 +405,21 @@ def class_update_any(sums, exact, groups, group, rule, stir, coefs):
 
 
 @numba.njit(cache=True)
-def regression_update(sums, n_dc, exact, group, target, with_far, buffers,
-                      with_n_da):
+def regression_update(sums, n_dc, exact, any_kind, group, target, with_far,
+                      buffers, with_n_da):
     """RReliefF's terms of the :class:`Group`'s references (rows 0-3 and
     N_dC of :func:`...vectorised.surf.regression_sums`; rows 0 and 2,
     N_dA, which do not depend on the target, only `with_n_da`), instance
-    by instance as :func:`class_update`; influence[r, s] of the
-    :class:`Buffers` = 1 / |S| of its near and far sets."""
+    by instance as :func:`class_update` (`any_kind` alike); influence[r, s]
+    of the :class:`Buffers` = 1 / |S| of its near and far sets."""
     counts, influence = buffers.counts, buffers.influence
     rows = group.rows
     group_counts(group, exact.groups, with_far, counts)
     for r in range(group.count):  # one group: counts[s, 0, r], the set's size
         influence[r, 0] = 1.0 / max(counts[0, 0, r], 1)
         influence[r, 1] = 1.0 / max(counts[1, 0, r], 1)
-    if not numeric_and_known(exact):
-        regression_update_any(sums, n_dc, exact, group, target, with_far,
+    if any_kind is not None:
+        regression_update_any(sums, n_dc, any_kind, group, target, with_far,
                               influence, with_n_da)
         return
     values = exact.values
@@ -499,21 +500,26 @@ def class_run(refs, groups, first, end):
 
 
 
-@numba.njit(parallel=True, cache=True)
-def radius_sums(exact, refs, given, screen, values, codes, targets, pairs,
-                priors, rule, start, stop, sums):
+def radius_sums(exact, any_kind, refs, given, screen, values, codes, targets,
+                pairs, priors, rule, start, stop, sums):
     """Add references refs[start:stop] (start and stop multiples of
     UPDATE_BLOCK but the last) to their blocks' :class:`BlockSums` for
-    each labelling (:func:`radius_block`), the blocks in parallel."""
-    for b in prange(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK)):
-        radius_block(exact, refs, given, screen, values, codes, targets,
-                     pairs, priors, rule, b,
+    each labelling (:func:`radius_block`, which releases the
+    interpreter's lock), the blocks on numba's number of threads where
+    the work is worth them (:func:`..threads.each_block`).  Each block
+    has its own sums, so the threads change no bit."""
+    def run(b):
+        radius_block(exact, any_kind, refs, given, screen, values, codes,
+                     targets, pairs, priors, rule, b,
                      min(stop, (b + 1) * UPDATE_BLOCK), sums)
 
+    each_block(run, start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK),
+               (stop - start) * exact.values.size)
 
-@numba.njit(cache=True)
-def radius_block(exact, refs, given, screen, values, codes, targets, pairs,
-                 priors, rule, b, end, sums):
+
+@numba.njit(nogil=True, cache=True)
+def radius_block(exact, any_kind, refs, given, screen, values, codes,
+                 targets, pairs, priors, rule, b, end, sums):
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] of the :class:`BlockSums` `sums` for each labelling p,
     by the :class:`RadiusRule` `rule` and the rule of the labellings, the
@@ -526,7 +532,9 @@ def radius_block(exact, refs, given, screen, values, codes, targets, pairs,
     labelling; the distances are read from the :class:`Given` distances
     `given`, or computed on the `screen` (:mod:`..neighbours.screened`),
     or computed from `values` (the search tables' values, C order),
-    whichever is not None.
+    whichever is not None.  The rules take their path for diffs of any
+    kind where `any_kind` is not None (:func:`tables_of_any_kind`), else
+    their numeric path.
 
     Each branch that reads one of these arguments is taken where it is
     not None: numba compiles a kernel without the branches of arguments
@@ -534,9 +542,7 @@ def radius_block(exact, refs, given, screen, values, codes, targets, pairs,
     the distances and the rule it takes.  The group's distances are held
     instance by instance (dist[r, j] of the transposed array), so that
     the loops over the instances, thresholds, counts and members alike,
-    read an instance's distances to the whole group at once.  Compiled
-    apart from :func:`radius_sums`, whose parallel loop numba then
-    analyses as one call rather than the whole rule."""
+    read an instance's distances to the whole group at once."""
     partial, scalars = sums
     n = len(exact.groups)
     n_groups = len(priors)
@@ -567,11 +573,12 @@ def radius_block(exact, refs, given, screen, values, codes, targets, pairs,
             if codes is not None:
                 class_terms(group, codes[p], priors, rule, rule.stir,
                             buffers, scalars[p, b])
-                class_update(partial[p, b], exact, codes[p], group, rule,
-                             buffers.coefs)
+                class_update(partial[p, b], exact, any_kind, codes[p], group,
+                             rule, buffers.coefs)
             if targets is not None:
-                regression_update(partial[p, b], scalars[p, b], exact, group,
-                                  targets[p], rule.with_far, buffers, p == 0)
+                regression_update(partial[p, b], scalars[p, b], exact,
+                                  any_kind, group, targets[p], rule.with_far,
+                                  buffers, p == 0)
             if pairs is not None:
                 pair_update(partial[p, b], scalars[p, b], exact,
                             pairs.targets[p], priors, pairs.hit_bound, rule,
@@ -627,6 +634,17 @@ def kept_distances(values, exact, weighting):
         neighbourhoods.sigmoid_scale(sigma))
 
 
+def tables_of_any_kind(exact):
+    """None where every diff of the exact tables is |x_i - x_j|
+    (:func:`..diffs.numeric_and_known`), else the tables: the rules'
+    choice of their numeric path made by the type of an argument, so that
+    numba compiles numeric calls without the diffs of every kind of data
+    (it prunes the branches of arguments typed None), where a choice at
+    run time compiled both paths into every call (the diffs of any kind
+    took a third of :func:`class_update`'s compilation)."""
+    return None if numeric_and_known(exact) else exact
+
+
 def screens(rule, exact):
     """Whether the :class:`RadiusRule` `rule` reads its distances on a
     screen (:mod:`..neighbours.screened`): against SURF's one limit, none
@@ -667,11 +685,12 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     scalars = np.zeros((len(labels), n_blocks,
                         3 if targets is not None else CLASS_SCALARS))
     sums = BlockSums(partial, scalars)
+    any_kind = tables_of_any_kind(exact)
     bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
     for start, stop in zip(bounds[:-1], bounds[1:]):
         stop = min(stop, m)
-        radius_sums(exact, refs, kept, screen, computed, codes, targets,
-                    pairs, priors, rule, start, stop, sums)
+        radius_sums(exact, any_kind, refs, kept, screen, computed, codes,
+                    targets, pairs, priors, rule, start, stop, sums)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))
