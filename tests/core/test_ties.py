@@ -82,12 +82,16 @@ EXPECTATION_Y = np.array([0, 0, 0, 1, 1], float)
 
 
 @each_engine
-@pytest.mark.parametrize("k", [1, 2])
-def test_shares_are_the_expectation_over_random_tie_breaks(engine, k):
+@pytest.mark.parametrize("k, discrete", [(1, np.ones(2, bool)),
+                                         (2, np.zeros(2, bool))],
+                         ids=["k1-nominal", "k2-numeric"])
+def test_shares_are_the_expectation_over_random_tie_breaks(engine, k,
+                                                           discrete):
     """ReliefF is linear in its neighbours' terms: its weights with shared
     places are the mean of the lower-index weights over every order of
-    the rows (each order a uniformly random tie-break)."""
-    discrete = np.ones(2, bool)
+    the rows (each order a uniformly random tie-break).  The 0/1 columns
+    read as nominal codes or as numbers give the same diffs, through the
+    updates' nominal and numeric forms."""
     with engines.forced(engine):
         shared = estimators.relieff(EXPECTATION_X, EXPECTATION_Y, discrete,
                                     k_nearest=k)
