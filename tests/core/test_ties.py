@@ -53,6 +53,9 @@ def test_a_tie_at_the_k_th_place_by_hand(engine, ties, update):
     if ties == "share":
         assert_array_equal(step.shares, [1] + [2 / 3] * 3 + [1] + [2 / 3] * 3)
         assert_array_equal(step.tied, [1, 3, 3, 3, 1, 3, 3, 3])
+    else:  # one place each: every entry a tie set of its own
+        assert_array_equal(step.shares, [1] * 6)
+        assert_array_equal(step.tied, [1] * 6)
 
 
 def test_rank_weights_of_a_shared_tie_are_the_mean_of_its_places():
