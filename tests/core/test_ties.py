@@ -53,6 +53,9 @@ def test_a_tie_at_the_k_th_place_by_hand(engine, ties, update):
     if ties == "share":
         assert_array_equal(step.shares, [1] + [2 / 3] * 3 + [1] + [2 / 3] * 3)
         assert_array_equal(step.tied, [1, 3, 3, 3, 1, 3, 3, 3])
+    else:  # one place each: every entry a tie set of its own
+        assert_array_equal(step.shares, [1] * 6)
+        assert_array_equal(step.tied, [1] * 6)
 
 
 def test_rank_weights_of_a_shared_tie_are_the_mean_of_its_places():
@@ -82,12 +85,16 @@ EXPECTATION_Y = np.array([0, 0, 0, 1, 1], float)
 
 
 @each_engine
-@pytest.mark.parametrize("k", [1, 2])
-def test_shares_are_the_expectation_over_random_tie_breaks(engine, k):
+@pytest.mark.parametrize("k, discrete", [(1, np.ones(2, bool)),
+                                         (2, np.zeros(2, bool))],
+                         ids=["k1-nominal", "k2-numeric"])
+def test_shares_are_the_expectation_over_random_tie_breaks(engine, k,
+                                                           discrete):
     """ReliefF is linear in its neighbours' terms: its weights with shared
     places are the mean of the lower-index weights over every order of
-    the rows (each order a uniformly random tie-break)."""
-    discrete = np.ones(2, bool)
+    the rows (each order a uniformly random tie-break).  The 0/1 columns
+    read as nominal codes or as numbers give the same diffs, through the
+    updates' nominal and numeric forms."""
     with engines.forced(engine):
         shared = estimators.relieff(EXPECTATION_X, EXPECTATION_Y, discrete,
                                     k_nearest=k)

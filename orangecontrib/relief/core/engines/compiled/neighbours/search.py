@@ -19,6 +19,7 @@ from ..diffs import for_kernels
 from ..threads import by_work
 from .block import BLOCK
 from .cluster import all_pairs_on, references_on
+from .entries import laid_end_to_end
 from .exact_ranking import (RANK_LISTS, Ranked, Ranking,
                             float32_error_bound)
 from .references import group_size, search_references
@@ -140,10 +141,8 @@ def ranked_lists(data, refs, keys, k, weights32, delta, ties):
     index, dist, count = _ranked(data, exact, refs, keys, k, weights32,
                                  delta, ties)
     if (count >= 0).all():  # every list proven by its first candidates
-        entries = np.arange(width) < count[:, :, None]  # list after list
-        return Neighbours.ranked(k, n_groups, np.concatenate(
-            [[0], np.cumsum(count.ravel())]), index[entries], dist[entries],
-            ties)
+        return Neighbours(int(k), int(n_groups), ties, *laid_end_to_end(
+            index, dist, count, k, ties == SHARE))
     pieces = []
     rows, unresolved = np.arange(len(refs)), np.ones((len(refs), n_groups),
                                                      bool)

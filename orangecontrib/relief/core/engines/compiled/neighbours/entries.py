@@ -1,0 +1,56 @@
+"""The ranked lists laid end to end: the entry arrays of
+:class:`.....neighbours.Neighbours` in one pass.
+
+:func:`.exact_ranking.rank_lists` leaves each list in a row of width K,
+its first ``count`` entries used.  :meth:`.....neighbours.Neighbours.ranked`
+would take them masked out of the rows and find the tie sets with a dozen
+array operations over every entry; here one loop copies the entries and
+gives each its tie set and share as it goes (the rule of
+:func:`.....formulas.ties.fill_shares`), the same numbers.  On 1000 x 50
+(k = 10, 20 000 entries, one thread) the array operations took 1.6 ms
+of the call's 22 ms of processor time, the loop about 0.3 ms.
+"""
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def laid_end_to_end(index, dist, count, k, shared):
+    """(offsets, index, distance, share, first, tied) of the lists
+    (refs x groups x K rows of `index` and `dist`, the first ``count[r,
+    g]`` entries of row (r, g) listed), as
+    :meth:`.....neighbours.Neighbours.ranked` computes them: list l =
+    r * groups + g is entries ``offsets[l]:offsets[l + 1]``; with
+    `shared`, equal distances within a list form a tie set (else every
+    entry is a set of its own), whose members all have the first place
+    `first` of the set, its size `tied`, and the share
+    min(tied, k - first) / tied (:func:`.....formulas.ties.tie_share`)."""
+    n_lists, width = count.size, index.shape[-1]
+    rows_index = index.reshape(n_lists, width)
+    rows_dist = dist.reshape(n_lists, width)
+    counts = count.ravel()
+    offsets = np.zeros(n_lists + 1, np.int64)
+    for lst in range(n_lists):
+        offsets[lst + 1] = offsets[lst] + counts[lst]
+    total = offsets[n_lists]
+    flat_index, flat_dist = np.empty(total, np.int64), np.empty(total)
+    share = np.empty(total)
+    first = np.empty(total, np.int32)
+    tied = np.empty(total, np.int32)
+    for lst in range(n_lists):
+        base, s = offsets[lst], 0
+        while s < counts[lst]:
+            end = s + 1
+            if shared:
+                while (end < counts[lst]
+                       and rows_dist[lst, end] == rows_dist[lst, s]):
+                    end += 1
+            size = end - s
+            for p in range(s, end):
+                flat_index[base + p] = rows_index[lst, p]
+                flat_dist[base + p] = rows_dist[lst, p]
+                share[base + p] = min(size, k - s) / size
+                first[base + p] = s
+                tied[base + p] = size
+            s = end
+    return offsets, flat_index, flat_dist, share, first, tied
