@@ -23,13 +23,17 @@ from . import keeper, preparation
 #: attribute) of the vectorised and the compiled engine, for the calls of
 #: each part of the preparation (4000 x 50 numeric data, every instance a
 #: reference; measured on a 2-core AMD EPYC by benchmarks/bench_engines.py;
-#: dReliefF and CDRelief taken as ReliefF)
-RATES = {preparation.RELIEFF: (1.7, 0.22),
+#: dReliefF and CDRelief taken as ReliefF).  ReliefF's vectorised rate
+#: since its search reads a group's distances in place, in larger tiles:
+#: core.relieff on 4000 x 50, processor time of 3 runs interleaved with
+#: those of the search before (1.4 - 1.9) on the same machine under load
+#: 8, 1.0 - 1.2
+RATES = {preparation.RELIEFF: (1.1, 0.22),
          preparation.RRELIEFF: (1.3, 0.3),
          preparation.SURF: (3.5, 0.6),
          preparation.NPDR: (40.0, 11.0),
-         preparation.DOUBLE: (1.7, 0.22),
-         preparation.CLASS_DEPENDENT: (1.7, 0.22)}
+         preparation.DOUBLE: (1.1, 0.22),
+         preparation.CLASS_DEPENDENT: (1.1, 0.22)}
 #: the rates of a call of another part (or of no known part)
 DEFAULT_RATES = RATES[preparation.RELIEFF]
 #: the processor seconds a call takes to compile the kernels of each part

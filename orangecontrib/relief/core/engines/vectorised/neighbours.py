@@ -3,9 +3,12 @@
 A reference's distances to every instance (:class:`.diffs.Rows`) are
 ranked, per group, as a stable sort would rank them (:mod:`.topk`): equal
 distances keep the lower instance index first, the order of the compiled
-search.  A list holds what the tie rule lists (:mod:`...formulas.ties`):
-the k nearest, and with ``ties="share"`` every candidate as near as the
-k-th; :class:`...neighbours.Neighbours` gives the places they take.  A
+search.  The distances' columns hold the instances sorted by group (a
+stable sort), so that a group's candidates are a run of columns, read
+where they are rather than gathered.  A list holds what the tie rule
+lists (:mod:`...formulas.ties`): the k nearest, and with ``ties="share"``
+every candidate as near as the k-th; :class:`...neighbours.Neighbours`
+gives the places they take.  A
 reference is never its own neighbour; a group with fewer than k
 candidates gives all it has.  References are taken in parts
 (:class:`...neighbours.NeighbourLists`) and within a part in blocks, on
@@ -59,13 +62,17 @@ def group_candidates(dist, members, k, ties):
     return row, members[column], dist[row, column]
 
 
-def lists_of_rows(dist, members, k, ties):
+def lists_of_rows(dist, members, k, ties, bounds=None):
     """The :class:`...neighbours.Neighbours` of the references whose
     distances are the rows of `dist` (rows x n, each reference's own
-    distance inf), one list per group of `members`."""
+    distance inf), one list per group of `members`; with `bounds`, the
+    columns of group g are bounds[g]:bounds[g + 1] (those of its
+    members, in order), else members[g]."""
     n_groups = len(members)
-    found = [group_candidates(dist[:, members[g]], members[g], k, ties)
-             for g in range(n_groups)]
+    found = [group_candidates(
+        dist[:, members[g]] if bounds is None
+        else dist[:, bounds[g]:bounds[g + 1]], members[g], k, ties)
+        for g in range(n_groups)]
     lists = np.concatenate([row * n_groups + g
                             for g, (row, _, _) in enumerate(found)])
     instance = np.concatenate([f[1] for f in found])
@@ -102,8 +109,12 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     exact, n_groups = data.exact, data.n_groups
     n = exact.values.shape[1]
     k = min(k, n)
-    rows = Rows(exact, search_weights(weights, exact.values.shape[0]))
-    members = [np.flatnonzero(data.groups == g) for g in range(n_groups)]
+    order = np.argsort(data.groups, kind="stable")
+    position = np.empty_like(order)
+    position[order] = np.arange(n)
+    rows = Rows(exact, search_weights(weights, exact.values.shape[0]), order)
+    bounds = np.searchsorted(data.groups[order], np.arange(n_groups + 1))
+    members = [order[bounds[g]:bounds[g + 1]] for g in range(n_groups)]
 
     def lists_of_unique(unique):
         found = {}
@@ -111,8 +122,9 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
         def search(block):
             refs = unique[block]
             dist = rows.distances(refs, np.empty((len(refs), n)))
-            dist[np.arange(len(refs)), refs] = np.inf
-            found[block.start] = lists_of_rows(dist, members, k, ties)
+            dist[np.arange(len(refs)), position[refs]] = np.inf
+            found[block.start] = lists_of_rows(dist, members, k, ties,
+                                               bounds)
 
         size = max(1, BLOCK_ENTRIES // max(n, 1))
         each(search, blocks(0, len(unique), size, n * exact.values.shape[0]))

@@ -64,6 +64,6 @@ def sorted_candidates(dist, k):
         return row, column, np.arange(n_rows) * n
     candidates = np.flatnonzero(dist <= bound(dist, k)[:, None])
     row, column = np.divmod(candidates, n)
-    order = np.lexsort((dist.ravel()[candidates], row))  # stable: columns
+    order = np.lexsort((dist[row, column], row))  # stable: columns
     counts = np.bincount(row, minlength=n_rows)  # each at least k
     return row[order], column[order], np.cumsum(counts) - counts
