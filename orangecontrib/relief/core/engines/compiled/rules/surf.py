@@ -45,6 +45,14 @@ from .relieff import UPDATE_BLOCK, add_diffs
 #: (:func:`kept_distances`: n up to 2,896)
 KEPT_DISTANCES = 1 << 26
 
+#: the most memory (bytes) that the distances of every pair may take for
+#: MultiSURF's rules to compute each once (:func:`local_distances`: n up
+#: to 5,792, 200 MB at n = 5,000).  Set by MultiSURF's processor time on
+#: one thread (AMD EPYC Zen 3, AVX2, load 7-10, A/B interleaved with the
+#: rows computed per group): 0.90-0.97 s -> 0.68-0.70 s at 5000 x 100,
+#: 1.76-1.86 s -> 1.14-1.17 s at 5000 x 200
+KEPT_LOCAL_DISTANCES = 1 << 28
+
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
 GROUP = 16
@@ -499,6 +507,18 @@ def class_run(refs, groups, first, end):
 
 
 
+@numba.njit(inline="always", cache=True)
+def given_rows(given, rows, count, dist):
+    """dist[r, j] = the :class:`Given` distance of reference rows[r] to
+    I_j, for r < count, instance by instance: an instance's distances to
+    the group are written together (one store stream, where a row at a
+    time wrote one double per cache line), element by element (:mod:`..`
+    says why)."""
+    for j in range(dist.shape[1]):
+        for r in range(count):
+            dist[r, j] = given.rows[given.row_of[rows[r]], j]
+
+
 @numba.njit(parallel=True, cache=True)
 def radius_sums(exact, refs, given, screen, values, codes, targets, pairs,
                 priors, rule, start, stop, sums):
@@ -552,10 +572,7 @@ def radius_block(exact, refs, given, screen, values, codes, targets, pairs,
         for q in range(0, count, ROWS):
             block_refs(refs, first + q, first + count, rows[q:q + ROWS])
         if given is not None:
-            for r in range(count):  # element by element (:mod:`..` says why)
-                row = given.rows[given.row_of[rows[r]]]
-                for j in range(n):
-                    dist[r, j] = row[j]
+            given_rows(given, rows, count, dist)
         if screen is not None:
             screened_block(exact, screen, rows, count, dist,
                            rule.global_mean)
@@ -612,19 +629,34 @@ def kept_distances(values, exact, weighting):
     them a second time (:func:`.....distance_rows.all_distances`, by
     symmetric halves where no value is missing).  T and SWRF's scale
     (`weighting` as in :func:`radius_options`) are summed from the rows as
-    :func:`pair_sums` sums them, to the bit.  (MultiSURF, which computes
-    each distance once already, gains nothing from keeping n x n of them:
-    writing and reading them back costs what the halves save.)"""
+    :func:`pair_sums` sums them, to the bit."""
     n = values.shape[1]
     if n * n * 8 > KEPT_DISTANCES:
         return None
-    dist = all_distances(values, exact)
+    dist = np.empty((n, n))
+    all_distances(values, exact, dist)
     totals, squares = sums_of_rows(dist)
     mean, sigma = neighbourhoods.global_statistics(
         totals.sum(), squares.sum(), n, bool(weighting))
     return neighbourhoods.GivenDistances(
         dist, np.arange(n, dtype=np.int64), mean,
         neighbourhoods.sigmoid_scale(sigma))
+
+
+def local_distances(values, exact, m):
+    """The distances of every pair (:class:`GivenDistances`) for the rules
+    whose limits are each reference's own (MultiSURF's), where they take
+    at most KEPT_LOCAL_DISTANCES bytes, no value is missing and the `m`
+    references are at least half the instances, else None: computed by
+    symmetric halves (:func:`.....distance_rows.all_distances`), where each
+    group of references would compute its rows whole, every pair twice."""
+    n = values.shape[1]
+    if n * n * 8 > KEPT_LOCAL_DISTANCES or any_missing(exact) or 2 * m < n:
+        return None
+    dist = np.empty((n, n))
+    all_distances(values, exact, dist)
+    return neighbourhoods.GivenDistances(
+        dist, np.arange(n, dtype=np.int64), 0.0, 1.0)
 
 
 def screens(rule, exact):
@@ -648,8 +680,9 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
-    if given is None and not local:
-        given = kept_distances(values, exact, weighting)
+    if given is None:
+        given = (local_distances(values, exact, m) if local
+                 else kept_distances(values, exact, weighting))
     rule = radius_options(values, exact, local, far, ddof, stir, given, band,
                           weighting)
     kept = None if given is None else Given(given.rows, given.row_of)
