@@ -7,7 +7,8 @@ their exact float64 distances to all n instances computed in column
 tiles of BLOCK (:func:`distance_block`); each reference then reads
 its thresholds off its own row (:mod:`....formulas.neighbourhoods`) and its update rule
 visits the instances within them (:mod:`..rules.surf`).  Memory: ROWS
-rows of n distances per thread, never n x n.
+rows of n distances per thread, but n x n where the rules keep the
+distances of every pair (:func:`all_distances`).
 """
 import numba
 import numpy as np
