@@ -369,9 +369,11 @@ def test_engines_agree_on_larger_data(method, task):
         assert compiled.stir.n_hit > 0
 
 
-@pytest.mark.parametrize("method", ["surf", "surf*", "swrf", "swrf*"])
+@pytest.mark.parametrize("method, numeric", [
+    ("surf", False), ("surf", True), ("surf*", False), ("swrf", False),
+    ("swrf*", True), ("multisurf", True), ("multisurf*", True),
+    ("multiswrf*", True)])
 @pytest.mark.parametrize("task", ["classification", "regression"])
-@pytest.mark.parametrize("numeric", [False, True])
 def test_kept_distances_give_the_same_bits(method, task, numeric,
                                            monkeypatch):
     """Where SURF's distances of every pair fit
@@ -380,9 +382,13 @@ def test_kept_distances_give_the_same_bits(method, task, numeric,
     and its rule; beyond, the mean has a pass of its own (by symmetric
     halves too, a stripe of columns at a time where no value is missing)
     and the rule computes each reference's row again (SURF's on numeric
-    data screened in float32).  The weights and STIR's sums are the same
-    bits either way (mixed data with missing values, and numeric data, of
-    two stripes, whose update adds several references at a time)."""
+    data screened in float32).  MultiSURF's rules keep them where no value
+    is missing (within the same budget), computed by halves
+    whose transposed copies are written a panel of rows at a time (numeric
+    data of several panels and tiles), else compute each reference's row.
+    The weights and STIR's sums are the same bits either way (mixed data
+    with missing values, and numeric data, of two stripes, whose update
+    adds several references at a time)."""
     X, y, discrete = random_data(11, n=300 if numeric else 90, a=11,
                                  n_classes=3, task=task,
                                  missing=0.0 if numeric else 0.1)

@@ -7,7 +7,8 @@ their exact float64 distances to all n instances computed in column
 tiles of BLOCK (:func:`distance_block`); each reference then reads
 its thresholds off its own row (:mod:`....formulas.neighbourhoods`) and its update rule
 visits the instances within them (:mod:`..rules.surf`).  Memory: ROWS
-rows of n distances per thread, never n x n.
+rows of n distances per thread, but n x n where the rules keep the
+distances of every pair (:func:`all_distances`).
 """
 import numba
 import numpy as np
@@ -18,6 +19,10 @@ from ....tables import LINEAR
 from .block import (BLOCK, ROWS, add_column, add_in_order, block_rows,
                     linear_diffs, nominal_terms, numeric_terms, row_values)
 
+
+#: the rows of a panel of :func:`all_distances`: each column's transposed
+#: copy is PANEL doubles, eight whole cache lines
+PANEL = 64
 
 #: the stripe's rows whose sums over its columns read across one thread
 #: adds (:func:`symmetric_row_sums`)
@@ -115,12 +120,21 @@ def distance_block(values, exact, rows, count, dist, start):
     n = values.shape[1]
     out = np.empty((ROWS, BLOCK))
     for j0 in range(start, n, BLOCK):
-        width = min(j0 + BLOCK, n) - j0
-        for q in range(0, count, ROWS):
-            n_rows = min(ROWS, count - q)
-            distance_tile(values, exact, rows[q:q + ROWS], n_rows, out, j0,
-                          width)
-            copy_tile(out, n_rows, width, dist, q, j0)
+        distance_columns(values, exact, rows, count, out, dist, 0, j0,
+                         min(j0 + BLOCK, n) - j0)
+
+
+@numba.njit(inline="always", cache=True)
+def distance_columns(values, exact, rows, count, out, dest, r0, j0, width):
+    """dest[r0 + r, j0 + jj] = D(I_rows[r], I_(j0 + jj)) for r < count and
+    jj < width (one tile of at most BLOCK columns), ROWS rows at a time
+    through the buffer `out` (ROWS x BLOCK): the tile's columns serve every
+    row of the block while they are in cache."""
+    for q in range(0, count, ROWS):
+        n_rows = min(ROWS, count - q)
+        distance_tile(values, exact, rows[q:q + ROWS], n_rows, out, j0,
+                      width)
+        copy_tile(out, n_rows, width, dest, r0 + q, j0)
 
 
 @numba.njit(inline="always", cache=True)
@@ -245,33 +259,50 @@ def pair_sums(values, exact):
 
 
 @numba.njit(parallel=True, cache=True)
-def all_distances(values, exact):
-    """D(I_i, I_j) of every pair (n x n), by :func:`distance_block`, ROWS
-    rows at a time: each row the bits the rules compute for it.
+def all_distances(values, exact, dist):
+    """dist[i, j] = D(I_i, I_j) of every pair (n x n), by
+    :func:`distance_columns`, PANEL rows at a time: each row the bits the
+    rules compute for it.  `dist` is the caller's, allocated by numpy,
+    which asks the system for huge pages where it allows them (a matrix
+    allocated here faulted in its 4 KiB pages one at a time: about a
+    quarter of a second at n = 5,000).
 
     Without missing values diff(A, I_i, I_j) and diff(A, I_j, I_i) are the
     same float (|a - b| = |b - a| exactly, a != b alike) and added in the
-    same attribute order, so D is symmetric to the bit: a block of rows
+    same attribute order, so D is symmetric to the bit: a panel of rows
     computes the columns from its own first row on and copies those
-    beyond the block to their transposed places, half the work.  The
-    blocks are taken from both ends in turn, so that the threads' shares
-    of the triangle are alike."""
+    beyond the panel to their transposed places, half the work.  It does
+    so a tile of BLOCK columns at a time, while the tile is in cache, and
+    each column j's copy is PANEL contiguous doubles of row j (whole cache
+    lines, where a copy ROWS wide wrote half a line per row).  The panels
+    are taken from both ends in turn, so that the threads' shares of the
+    triangle are alike."""
     n = values.shape[1]
-    dist = np.empty((n, n))
-    n_blocks = -(-n // ROWS)
+    n_panels = -(-n // PANEL)
     half = not any_missing(exact)
-    for p in prange(n_blocks):
-        b = p // 2 if p % 2 == 0 else n_blocks - 1 - p // 2
-        rows = np.empty(ROWS, np.int64)
-        first = b * ROWS
-        count = block_rows(first, n, rows)
-        distance_block(values, exact, rows, count, dist[first:],
-                       first if half else 0)
-        if half:
-            for j in range(first + count, n):
-                for r in range(count):
-                    dist[j, first + r] = dist[first + r, j]
-    return dist
+    for p in prange(n_panels):
+        b = p // 2 if p % 2 == 0 else n_panels - 1 - p // 2
+        first = b * PANEL
+        count = min(PANEL, n - first)
+        rows = first + np.minimum(np.arange(PANEL), count - 1)
+        out = np.empty((ROWS, BLOCK))
+        for j0 in range(first if half else 0, n, BLOCK):
+            width = min(j0 + BLOCK, n) - j0
+            distance_columns(values, exact, rows, count, out, dist, first,
+                             j0, width)
+            if half:
+                copy_transposed(dist, first, count, max(j0, first + count),
+                                j0 + width)
+
+
+@numba.njit(inline="always", cache=True)
+def copy_transposed(dist, first, count, start, stop):
+    """dist[j, first + r] = dist[first + r, j] for r < count and start <= j
+    < stop, element by element (:mod:`..` says why): row j's places of the
+    panel's rows, contiguous."""
+    for j in range(start, stop):
+        for r in range(count):
+            dist[j, first + r] = dist[first + r, j]
 
 
 @numba.njit(parallel=True, cache=True)
