@@ -118,12 +118,14 @@ def _swrf_target(X, discrete):
 
 def _surf_unkept(X, discrete):
     """SURF's and SWRF's global statistics as data above the budget of
-    kept distances sum them (:func:`no_kept_distances`): the rules then
-    compute their distances, each rule its own kernel."""
+    kept distances sum them, and MultiSURF's rows as such data compute
+    them (:func:`no_kept_distances`): the rules then compute their
+    distances, each rule its own kernel."""
     with no_kept_distances():
-        surf.neighbourhood_sums(X, THREE, discrete, method="surf")
-        surf.neighbourhood_sums(X, TARGET, discrete, method="surf",
-                                task="regression")
+        for method in ("surf", "multisurf"):
+            surf.neighbourhood_sums(X, THREE, discrete, method=method)
+            surf.neighbourhood_sums(X, TARGET, discrete, method=method,
+                                    task="regression")
         swrf.swrf_sums(X, THREE, discrete, method="swrf")
         _swrf_target(X, discrete)
 
@@ -133,7 +135,7 @@ def no_kept_distances():
     """Within it, the compiled SURF family keeps no distances (its budget,
     :data:`.engines.compiled.rules.surf.KEPT_DISTANCES`, set to none), so
     that any data take the kernels of data above the budget: the global
-    statistics summed pair by pair."""
+    statistics summed pair by pair, each reference's row computed."""
     from .engines.compiled.rules import surf as rules
 
     budget, rules.KEPT_DISTANCES = rules.KEPT_DISTANCES, 0
