@@ -627,6 +627,18 @@ def radius_options(values, exact, local, far, ddof, stir, given, band,
         stir=bool(stir))
 
 
+def pair_distances(values, exact):
+    """The distances of every pair (n x n, :func:`.....distance_rows.
+    all_distances`) where they take at most KEPT_DISTANCES bytes, else
+    None."""
+    n = values.shape[1]
+    if n * n * 8 > KEPT_DISTANCES:
+        return None
+    dist = np.empty((n, n))
+    all_distances(values, exact, dist)
+    return dist
+
+
 def kept_distances(values, exact, weighting):
     """SURF's distances of every pair (:class:`GivenDistances`) where they
     take at most KEPT_DISTANCES bytes, else None: its global mean T reads
@@ -635,11 +647,10 @@ def kept_distances(values, exact, weighting):
     symmetric halves where no value is missing).  T and SWRF's scale
     (`weighting` as in :func:`radius_options`) are summed from the rows as
     :func:`pair_sums` sums them, to the bit."""
-    n = values.shape[1]
-    if n * n * 8 > KEPT_DISTANCES:
+    dist = pair_distances(values, exact)
+    if dist is None:
         return None
-    dist = np.empty((n, n))
-    all_distances(values, exact, dist)
+    n = len(dist)
     totals, squares = sums_of_rows(dist)
     mean, sigma = neighbourhoods.global_statistics(
         totals.sum(), squares.sum(), n, bool(weighting))
@@ -667,10 +678,10 @@ def local_distances(values, exact, m):
     symmetric halves (:func:`.....distance_rows.all_distances`), where each
     group of references would compute its rows whole, every pair twice."""
     n = values.shape[1]
-    if n * n * 8 > KEPT_DISTANCES or any_missing(exact) or 2 * m < n:
+    dist = (None if any_missing(exact) or 2 * m < n
+            else pair_distances(values, exact))
+    if dist is None:
         return None
-    dist = np.empty((n, n))
-    all_distances(values, exact, dist)
     return neighbourhoods.GivenDistances(
         dist, np.arange(n, dtype=np.int64), 0.0, 1.0)
 
