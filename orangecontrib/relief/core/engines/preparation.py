@@ -76,6 +76,9 @@ COMPACT = "narrow, sparse and streamed columns"
 PARTS = ((RELIEFF, 41.0), (RRELIEFF, 13.0), (SURF, 209.0), (NPDR, 90.0),
          (DOUBLE, 28.0), (CLASS_DEPENDENT, 11.0), (KNN, 94.0), (RFSM, 12.0),
          (STREAMING, 11.0), (COMPACT, 89.0))
+#: the parts that several workers prepare side by side, each piece for
+#: its share of the kinds of data (:func:`shares`)
+SHARES = {SURF: 3, COMPACT: 2, NPDR: 2}
 #: the workers ``orange-relief prepare`` runs at once for each processor
 #: it may use, and at most: numba compiles a part on one thread, and
 #: Linux shares a processor equally among the threads that want it, so
@@ -100,17 +103,39 @@ class CacheWarning(RuntimeWarning):
     process)."""
 
 
+def shares():
+    """{piece: (its part, its index from 0, the part's number of pieces)}
+    for every piece of the preparation (a worker each), in the order of
+    :data:`PARTS`: a part of :data:`SHARES` in as many pieces as it says,
+    named "PART (1/3)" and so on, the others whole, named as the part."""
+    found = {}
+    for part, _ in PARTS:
+        count = SHARES.get(part, 1)
+        for i in range(count):
+            name = part if count == 1 else f"{part} ({i + 1}/{count})"
+            found[name] = (part, i, count)
+    return found
+
+
+def pieces():
+    """The pieces of :func:`shares` with their budgets: (name, processor
+    seconds) pairs, each an equal share of its part's budget."""
+    budgets = dict(PARTS)
+    return [(name, budgets[part] / count)
+            for name, (part, _, count) in shares().items()]
+
+
 def foreground_workers():
     """How many workers ``orange-relief prepare`` runs at once
     (:data:`WORKERS_PER_PROCESSOR`, :data:`MOST_WORKERS`)."""
     return min(MOST_WORKERS, WORKERS_PER_PROCESSOR * keeper.processors(),
-               len(PARTS))
+               len(pieces()))
 
 
 def foreground_order():
-    """The parts in the order ``orange-relief prepare`` starts them: the
-    longest first, so that no long part is left alone at the end."""
-    return sorted(PARTS, key=lambda part: -part[1])
+    """The pieces in the order ``orange-relief prepare`` starts them: the
+    longest first, so that no long piece is left alone at the end."""
+    return sorted(pieces(), key=lambda piece: -piece[1])
 
 
 def budget():
@@ -133,8 +158,12 @@ def is_ready():
 
 
 def done_parts():
-    """The parts of :data:`PARTS` prepared in the kernel folder so far."""
-    return keeper.read_state(cache.kernel_folder()).get("done", [])
+    """The parts of :data:`PARTS` prepared in the kernel folder so far:
+    those whose every piece (:func:`pieces`) is."""
+    done = set(keeper.read_state(cache.kernel_folder()).get("done", []))
+    return [part for part, _ in PARTS
+            if all(name in done for name, (whole, _, _) in shares().items()
+                   if whole == part)]
 
 
 def parts_ready(parts):
@@ -226,7 +255,8 @@ def spawn(folder, first=()):
     """Start the background preparation of `folder` (:func:`.keeper.main`),
     the parts `first` first: a process that detaches itself at once, so
     that this one has no child left to wait for; True if it started."""
-    parts = sorted(PARTS, key=lambda part: part[0] not in first)
+    parts = sorted(pieces(), key=lambda piece: shares()[piece[0]][0]
+                   not in first)
     settings = json.dumps({"folder": str(folder), "parts": parts,
                            "worker": worker_command(),
                            "deadline": keeper.DEADLINE,
