@@ -56,7 +56,13 @@ def test_the_choice_follows_the_work_and_the_preparation(auto, monkeypatch):
     assert looks == ["load"]
     # its part prepared: a call of that part goes to the compiled engine,
     # the others wait for theirs
-    keeper.write_state(cache.kernel_folder(), {"done": list(parts)})
+    # (all its pieces: several workers prepare it side by side)
+    pieces = [name for name, (part, _, _) in preparation.shares().items()
+              if part in parts]
+    assert len(pieces) > 1
+    keeper.write_state(cache.kernel_folder(), {"done": pieces[1:]})
+    assert engines.choose_for(LARGE, parts=parts) == engines.VECTORISED
+    keeper.write_state(cache.kernel_folder(), {"done": pieces})
     assert engines.choose_for(LARGE, parts=parts) == engines.COMPILED
     assert engines.choose_for(LARGE, parts=(preparation.RELIEFF,)) == \
         engines.VECTORISED

@@ -454,6 +454,17 @@ def test_the_parts_are_the_workloads():
 
     assert [name for name, _ in preparation.PARTS] == list(warmup.CALLS)
     assert all(budget > 0 for _, budget in preparation.PARTS)
+    # a worker for each piece, a part in pieces covering its kinds of data
+    # once, the budgets of its pieces its own
+    assert [name for name, _ in warmup.WORKLOAD] == [
+        name for name, _ in preparation.pieces()]
+    for part, count in preparation.SHARES.items():
+        shares = [(i, n) for whole, i, n in preparation.shares().values()
+                  if whole == part]
+        assert shares == [(i, count) for i in range(count)]
+        assert sum(seconds for name, seconds in preparation.pieces()
+                   if preparation.shares()[name][0] == part) == \
+            pytest.approx(dict(preparation.PARTS)[part])
     assert set(costs.COMPILE_FIRST_SECONDS) == set(warmup.CALLS)
 
 

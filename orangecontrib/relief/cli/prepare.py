@@ -86,7 +86,7 @@ def run(args):
         print(f"The compiled engine is ready ({folder}).")
         return 0
     note(f"Preparing the compiled engine in {folder}: "
-         f"{len(preparation.PARTS)} parts, about "
+         f"{len(preparation.pieces())} parts, about "
          f"{duration(preparation.budget())} of processor time.")
     start = time.perf_counter()
     bar = PreparationBar()

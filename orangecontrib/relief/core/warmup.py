@@ -55,9 +55,12 @@ DATA, TWO, THREE, TARGET = _data()
 SAMPLED = 5
 
 
-def _each_kind(call):
-    """`call(X, discrete)` on every kind of data."""
-    for X, discrete in DATA.values():
+def _each_kind(call, share=(0, 1)):
+    """`call(X, discrete)` on every kind of data, or on a share of them:
+    (i, n), the i-th of every n, from 0 (a piece of a part,
+    :func:`.engines.preparation.shares`)."""
+    first, every = share
+    for X, discrete in list(DATA.values())[first::every]:
         call(X, discrete)
 
 
@@ -180,10 +183,11 @@ def _streaming(X, discrete):
                                 k_nearest=3, chunk_rows=16)
 
 
-def _compact():
+def _compact(share=(0, 1)):
     """The variants that read narrow, sparse and streamed columns as they
     are (:mod:`.compact`): bit planes, running sums with and without
-    missing values, sparse rows, a source with a missing code."""
+    missing values, sparse rows, a source with a missing code; all of
+    them, or a share as in :func:`_each_kind`."""
     genotypes = np.floor(DATA["numeric"][0] * 3).astype(np.int8)
     floats = DATA["missing"][0].astype(np.float32)
     coded = np.where(np.isnan(DATA["missing"][0]), -1, genotypes)
@@ -193,7 +197,8 @@ def _compact():
                                          0)), None),
              (sparse.csr_matrix(genotypes.astype(np.float32)), None),
              (ArrayColumns(coded.astype(np.int8), missing_code=-1), None)]
-    for X, discrete in kinds:
+    first, every = share
+    for X, discrete in kinds[first::every]:
         _relieff(X, discrete)
         _rrelieff(X, discrete)
         for method in surf.NEIGHBOURHOODS:
@@ -204,37 +209,40 @@ def _compact():
 
 
 #: what each part of the preparation (:data:`.engines.preparation.PARTS`)
-#: compiles
+#: compiles, given the share of its kinds of data to compile it for
 CALLS = {
-    "ReliefF and Relief": lambda: _each_kind(_relieff),
-    "RReliefF": lambda: _each_kind(_rrelieff),
-    "the SURF family and STIR": lambda: _each_kind(_surf),
-    "NPDR": lambda: _each_kind(_npdr),
-    "dReliefF and pdReliefF": lambda: _each_kind(_double),
-    "CDRelief and IWCDRelief": lambda: _each_kind(_class_dependent),
-    "the class-dependent kNN": lambda: _each_kind(_class_dependent_knn),
-    "RFSM": lambda: _each_kind(_rfsm),
-    "streaming": lambda: _each_kind(_streaming),
+    "ReliefF and Relief": lambda share: _each_kind(_relieff, share),
+    "RReliefF": lambda share: _each_kind(_rrelieff, share),
+    "the SURF family and STIR": lambda share: _each_kind(_surf, share),
+    "NPDR": lambda share: _each_kind(_npdr, share),
+    "dReliefF and pdReliefF": lambda share: _each_kind(_double, share),
+    "CDRelief and IWCDRelief":
+        lambda share: _each_kind(_class_dependent, share),
+    "the class-dependent kNN":
+        lambda share: _each_kind(_class_dependent_knn, share),
+    "RFSM": lambda share: _each_kind(_rfsm, share),
+    "streaming": lambda share: _each_kind(_streaming, share),
     "narrow, sparse and streamed columns": _compact,
 }
 
 
-def in_both_forms(call):
-    """`call` run once, each kernel compiled in two forms taking the form
-    that its work and the processors free give, then the other form of
-    each compiled for the same argument types
+def in_both_forms(call, share):
+    """`call(share)` run once, each kernel compiled in two forms taking
+    the form that its work and the processors free give, then the other
+    form of each compiled for the same argument types
     (:func:`.engines.compiled.threads.compile_twins`)."""
     def both():
         from .engines.compiled.threads import compile_twins
-        call()
+        call(share)
         compile_twins()
     return both
 
 
-#: (what it compiles, the call with both forms of the kernels), in the
+#: (what it compiles, the call with both forms of the kernels) for each
+#: piece of the preparation (:func:`.engines.preparation.shares`), in the
 #: order of a first use
-WORKLOAD = [(name, in_both_forms(CALLS[name]))
-            for name, _ in preparation.PARTS]
+WORKLOAD = [(name, in_both_forms(CALLS[part], (i, count)))
+            for name, (part, i, count) in preparation.shares().items()]
 
 
 def prepare(progress_callback=None, on_status=None, describe=None):
@@ -414,8 +422,9 @@ def main(argv=None):
     """``python -m orangecontrib.relief.core.warmup --part NAME [--nice
     N]``: a worker of the preparation (:func:`work`)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=list(CALLS), required=True,
-                        help="the part of the preparation to compile")
+    parser.add_argument("--part", choices=dict(WORKLOAD), required=True,
+                        help="the part (or piece of one) of the "
+                             "preparation to compile")
     parser.add_argument("--nice", type=int,
                         help="the worker's nice value (POSIX)")
     args = parser.parse_args(argv)

@@ -2,8 +2,10 @@
 processes: what ``orange-relief prepare`` runs in the foreground and the
 background preparation runs detached (:mod:`.preparation` says when).
 
-The work is the parts of :data:`..warmup.WORKLOAD`, each with a known
-budget of processor seconds.  Each part runs in a fresh worker process
+The work is the parts of :data:`..warmup.WORKLOAD` (the longest in
+pieces, :func:`.preparation.shares`, which the run takes as parts),
+each with a known budget of processor seconds.  Each part runs in a
+fresh worker process
 (``python -m orangecontrib.relief.core.warmup --part NAME``; the
 background preparation runs one at a time, ``orange-relief prepare``
 several side by side, :class:`Run`), which

@@ -57,33 +57,49 @@ from . import cache, keeper
 BACKGROUND = "ORANGE_RELIEF_BACKGROUND"
 #: what prepares a part: ``python -m`` of this module ``--part NAME``
 WARMUP_MODULE = "orangecontrib.relief.core.warmup"
-#: the parts of the preparation (:data:`..warmup.WORKLOAD`), in the order
-#: of a first use, with the processor seconds each takes in a worker of its
-#: own, imports included; other machines scale them by the speed the first
-#: parts show.  Measured by ``orange-relief prepare`` from an empty cache
-#: (the seconds its state file gives each part) on a 2-core AMD EPYC with
-#: AVX2, idle: 598 s of processor time in all, 359 s of wall time.  A part
-#: pays for the kernels it compiles first of those several call (its
-#: workers, which start together, compile each version once between
-#: them), so the parts that start first and call the tables, searches and
-#: distances that most others call are large: the SURF family's most.
+#: the parts of the preparation (:data:`..warmup.CALLS`), in the order
+#: of a first use, with the processor seconds each takes, imports
+#: included; other machines scale them by the speed the first parts show.
+#: Measured by ``orange-relief prepare`` from an empty cache (the seconds
+#: its state file gives each part), six workers at once, on a 2-core AMD
+#: EPYC with AVX2, idle: 429 s of processor time in all, 231 s of wall
+#: time (2026-11-30, commit a170d30; a run under a load average of 14
+#: gave each part 0.98-1.12 times as much).  A part pays for the kernels
+#: it compiles first of those several call (its workers, which start
+#: together, compile each version once between them), so the parts that
+#: start first and call the tables, searches and distances that most
+#: others call are large: the SURF family's most.
 RELIEFF, RRELIEFF, SURF = ("ReliefF and Relief", "RReliefF",
                            "the SURF family and STIR")
 NPDR, DOUBLE, CLASS_DEPENDENT = ("NPDR", "dReliefF and pdReliefF",
                                  "CDRelief and IWCDRelief")
 KNN, RFSM, STREAMING = "the class-dependent kNN", "RFSM", "streaming"
 COMPACT = "narrow, sparse and streamed columns"
-PARTS = ((RELIEFF, 41.0), (RRELIEFF, 13.0), (SURF, 209.0), (NPDR, 90.0),
-         (DOUBLE, 28.0), (CLASS_DEPENDENT, 11.0), (KNN, 94.0), (RFSM, 12.0),
-         (STREAMING, 11.0), (COMPACT, 89.0))
+PARTS = ((RELIEFF, 45.0), (RRELIEFF, 5.0), (SURF, 115.0), (NPDR, 65.0),
+         (DOUBLE, 45.0), (CLASS_DEPENDENT, 9.0), (KNN, 39.0), (RFSM, 9.0),
+         (STREAMING, 9.0), (COMPACT, 89.0))
+#: the parts that several workers prepare side by side, each piece for
+#: its share of the kinds of data (:func:`shares`): the longest, which
+#: would otherwise run alone at the end of a run (beside busy programs,
+#: where a lone worker gets the smallest share of the machine), and
+#: whose kinds of data take kernels of their own (NPDR's do not: one of
+#: two pieces waited for the other's kernels most of the run).  Their
+#: pieces are not equal: in a run of eight workers under a load average
+#: of 7, the SURF family's took 84, 49 and 9 processor seconds (numeric
+#: columns, which compile what all call, mixed, missing values), the
+#: compact columns' 22 and 57
+SHARES = {SURF: 3, COMPACT: 2}
 #: the workers ``orange-relief prepare`` runs at once for each processor
 #: it may use, and at most: numba compiles a part on one thread, and
 #: Linux shares a processor equally among the threads that want it, so
 #: that w workers beside b busy programs get w / (w + b) of the
-#: processors (three for each processor keep three quarters of an idle
-#: machine's beside a busy program on each); each worker holds what it
-#: compiled, 150-250 MB, until its part is done
-WORKERS_PER_PROCESSOR, MOST_WORKERS = 3, 6
+#: processors (four for each processor keep four fifths of an idle
+#: machine's beside a busy program on each, and enough of them run while
+#: others wait for a kernel that another compiles); each worker holds
+#: what it compiled, 150-350 MB, until its piece is done: a run's peak
+#: resident memory, its workers and itself, 2.8 GB with eight (2.3 GB
+#: with six), on the machine of :data:`PARTS`
+WORKERS_PER_PROCESSOR, MOST_WORKERS = 4, 8
 #: the root of the package's import path (the workers import it from
 #: there, whatever the folder they start in)
 ROOT = Path(__file__).resolve().parents[4]
@@ -100,17 +116,39 @@ class CacheWarning(RuntimeWarning):
     process)."""
 
 
+def shares():
+    """{piece: (its part, its index from 0, the part's number of pieces)}
+    for every piece of the preparation (a worker each), in the order of
+    :data:`PARTS`: a part of :data:`SHARES` in as many pieces as it says,
+    named "PART (1/3)" and so on, the others whole, named as the part."""
+    found = {}
+    for part, _ in PARTS:
+        count = SHARES.get(part, 1)
+        for i in range(count):
+            name = part if count == 1 else f"{part} ({i + 1}/{count})"
+            found[name] = (part, i, count)
+    return found
+
+
+def pieces():
+    """The pieces of :func:`shares` with their budgets: (name, processor
+    seconds) pairs, each an equal share of its part's budget."""
+    budgets = dict(PARTS)
+    return [(name, budgets[part] / count)
+            for name, (part, _, count) in shares().items()]
+
+
 def foreground_workers():
     """How many workers ``orange-relief prepare`` runs at once
     (:data:`WORKERS_PER_PROCESSOR`, :data:`MOST_WORKERS`)."""
     return min(MOST_WORKERS, WORKERS_PER_PROCESSOR * keeper.processors(),
-               len(PARTS))
+               len(pieces()))
 
 
 def foreground_order():
-    """The parts in the order ``orange-relief prepare`` starts them: the
-    longest first, so that no long part is left alone at the end."""
-    return sorted(PARTS, key=lambda part: -part[1])
+    """The pieces in the order ``orange-relief prepare`` starts them: the
+    longest first, so that no long piece is left alone at the end."""
+    return sorted(pieces(), key=lambda piece: -piece[1])
 
 
 def budget():
@@ -133,8 +171,12 @@ def is_ready():
 
 
 def done_parts():
-    """The parts of :data:`PARTS` prepared in the kernel folder so far."""
-    return keeper.read_state(cache.kernel_folder()).get("done", [])
+    """The parts of :data:`PARTS` prepared in the kernel folder so far:
+    those whose every piece (:func:`pieces`) is."""
+    done = set(keeper.read_state(cache.kernel_folder()).get("done", []))
+    return [part for part, _ in PARTS
+            if all(name in done for name, (whole, _, _) in shares().items()
+                   if whole == part)]
 
 
 def parts_ready(parts):
@@ -226,7 +268,8 @@ def spawn(folder, first=()):
     """Start the background preparation of `folder` (:func:`.keeper.main`),
     the parts `first` first: a process that detaches itself at once, so
     that this one has no child left to wait for; True if it started."""
-    parts = sorted(PARTS, key=lambda part: part[0] not in first)
+    parts = sorted(pieces(), key=lambda piece: shares()[piece[0]][0]
+                   not in first)
     settings = json.dumps({"folder": str(folder), "parts": parts,
                            "worker": worker_command(),
                            "deadline": keeper.DEADLINE,
