@@ -67,21 +67,23 @@ def test_weights_do_not_depend_on_the_thread_count(variant, task, engine):
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
                     reason="numba may use one thread only")
-@pytest.mark.parametrize("work, running, own, everywhere, form", [
-    (SMALL_WORK - 1, 1, 1, 2, "serial"),  # too little to fork the pool for
-    (SMALL_WORK, 1, 1, 2, "parallel"),  # idle: this thread alone runs
-    (SMALL_WORK, 3, 3, 2, "parallel"),  # its own spinning threads count not
-    (BUSY_WORK - 1, 2, 1, 2, "serial"),  # another process holds one
-    (BUSY_WORK - 1, 5, 1, 2, "serial"),  # a busy machine
-    (BUSY_WORK, 5, 1, 2, "parallel"),  # enough work for a busy pool
-    (SMALL_WORK, 9, 1, 64, "parallel"),  # others spread over 64 processors
-    (SMALL_WORK, 40, 1, 64, "serial"),
+@pytest.mark.parametrize("work, running, own, everywhere, count, form", [
+    (SMALL_WORK - 1, 1, 1, 2, 2, "serial"),  # too little to fork the pool for
+    (SMALL_WORK, 1, 1, 2, 2, "parallel"),  # idle: this thread alone runs
+    (SMALL_WORK, 3, 3, 2, 2, "parallel"),  # its own spinning threads count not
+    (BUSY_WORK - 1, 2, 1, 2, 2, "serial"),  # another process holds one
+    (BUSY_WORK, 5, 1, 2, 1, "serial"),  # numba set to one thread since
+    (BUSY_WORK, 5, 1, 2, 2, "parallel"),  # enough work for a busy pool
+    (SMALL_WORK, 9, 1, 64, 2, "parallel"),  # others spread over 64 processors
+    (SMALL_WORK, 40, 1, 64, 2, "serial"),
 ])
 def test_a_call_takes_the_pool_where_processors_are_free(
-        monkeypatch, work, running, own, everywhere, form):
+        monkeypatch, work, running, own, everywhere, count, form):
     free = 2 - share_of_others(running, own, 2, everywhere)
     monkeypatch.setattr(forms, "free_processors", lambda: free)
     with threads(2):
+        forms.by_work(("serial", "parallel"), work)  # the count read before
+    with threads(count):
         assert forms.by_work(("serial", "parallel"), work) == form
         with every_call_parallel():
             assert forms.by_work(("serial", "parallel"), 1) == "parallel"

@@ -6,6 +6,8 @@ The tiles are scheduled in rounds of pairs that share no instance (a
 round-robin tournament), so the threads of a round update disjoint lists
 with no locks and no copies.
 """
+from functools import lru_cache
+
 import numba
 import numpy as np
 from numba import prange
@@ -145,13 +147,17 @@ def offer_row(bits, r, i, jfirst, jstop, groups, keys, kth, slot, hits):
         lo = hi
 
 
+@lru_cache(maxsize=16)
 def tile_rounds(n_tiles):
     """All tile pairs (I <= J) in rounds whose pairs share no tile.
 
     The diagonal tiles form one round; the others follow the circle method
     of round-robin tournaments (n_tiles - 1 rounds, or n_tiles when odd).
     Returns the rows and columns of the pairs, round after round, and where
-    each round starts.
+    each round starts: the same arrays for every call with `n_tiles`
+    (kept; the callers only read them), which took 9 ms to make at 79
+    tiles (20000 instances) and 40 microseconds at 4 (2-core AMD EPYC,
+    beside other work).
     """
     rounds = [[(t, t) for t in range(n_tiles)]]
     teams = list(range(n_tiles)) + [-1] * (n_tiles % 2)  # -1: a bye
