@@ -49,7 +49,8 @@ from .relieff import UPDATE_BLOCK, add_diffs
 #: thread of an AMD EPYC (AVX2, load 7-10, interleaved runs) keeping them
 #: for MultiSURF made 5000 x 100 0.90-0.97 s -> 0.68-0.70 s and 5000 x
 #: 200 1.76-1.86 s -> 1.14-1.17 s, for 200 MB where the call otherwise
-#: holds 9 MB
+#: holds 9 MB.  MultiSURF's rules then share the pairs of references
+#: within it instead, a panel at a time (:func:`reference_panels`)
 KEPT_DISTANCES = 1 << 26
 
 #: references per panel beyond the budget (:mod:`..neighbours.panels`):
