@@ -80,9 +80,9 @@ def panel_columns(values, exact, order, rows, count, j_start, j_stop,
     `values`) for r < count and j_start <= j < j_stop, a tile of BLOCK
     columns at a time (:func:`.distance_rows.distance_tile`), ROWS rows
     at a time; the columns of the later panels from `later` on are also
-    kept, transposed, in their pending tiles: pool[slots[c // P], c % P,
-    r] for c = j - later, P the tiles' side, slots[d] the slot of the d-th
-    panel after this one (none where slots is empty)."""
+    kept, transposed, in their pending tiles: pool[slots[d], k, r] for
+    the column later + d P + k, P the tiles' side, slots[d] the slot of
+    the d-th panel after this one (none where slots is empty)."""
     size = pool.shape[1]
     stop_later = later + len(slots) * size
     out = np.empty((ROWS, BLOCK))
@@ -92,16 +92,39 @@ def panel_columns(values, exact, order, rows, count, j_start, j_stop,
             n_rows = min(ROWS, count - q)
             distance_tile(values, exact, rows[q:q + ROWS], n_rows, out, j0,
                           width)
-            for jj in range(width):
-                j = j0 + jj
-                column = order[j]
-                for r in range(n_rows):
-                    dest[q + r, column] = out[r, jj]
-                if later <= j < stop_later:
-                    c = j - later
-                    tile = pool[slots[c // size], c % size]
-                    for r in range(n_rows):
-                        tile[q + r] = out[r, jj]
+            scatter_tile(out, n_rows, width, order, j0, dest, q)
+            keep_later(out, n_rows, max(j0, later),
+                       min(j0 + width, stop_later), j0, later, pool, slots,
+                       q)
+
+
+@numba.njit(inline="always", cache=True)
+def scatter_tile(out, count, width, order, j0, dest, r0):
+    """dest[r0 + r, order[j0 + jj]] = out[r, jj] for r < count and jj <
+    width: the tile's rows in instance order, a row at a time."""
+    for r in range(count):
+        row = dest[r0 + r]
+        for jj in range(width):
+            row[order[j0 + jj]] = out[r, jj]
+
+
+@numba.njit(inline="always", cache=True)
+def keep_later(out, count, start, stop, j0, later, pool, slots, r0):
+    """pool[slots[d], k, r0 + r] = out[r, j - j0] for r < count and the
+    columns start <= j < stop of the later panels (j = later + d P + k):
+    each panel's share of the tile, transposed, with one division per
+    panel rather than one per column."""
+    size = pool.shape[1]
+    j = start
+    while j < stop:
+        d = (j - later) // size
+        end = min(stop, later + (d + 1) * size)
+        tile = pool[slots[d]]
+        for c in range(j, end):
+            k = c - later - d * size
+            for r in range(count):
+                tile[k, r0 + r] = out[r, c - j0]
+        j = end
 
 
 @numba.njit(nogil=True, cache=True)
