@@ -385,10 +385,13 @@ def test_kept_distances_give_the_same_bits(method, task, numeric,
     data screened in float32).  MultiSURF's rules keep them where no value
     is missing (within the same budget), computed by halves
     whose transposed copies are written a panel of rows at a time (numeric
-    data of several panels and tiles), else compute each reference's row.
-    The weights and STIR's sums are the same bits either way (mixed data
-    with missing values, and numeric data, of two stripes, whose update
-    adds several references at a time)."""
+    data of several panels and tiles); beyond the budget they take the
+    references a panel at a time, each panel's tiles of the later panels
+    kept for them within the budget (all of them, or those of the next
+    panel only), else compute each reference's row.  The weights and
+    STIR's sums are the same bits either way (mixed data with missing
+    values, and numeric data, of two stripes and three panels, whose
+    update adds several references at a time)."""
     X, y, discrete = random_data(11, n=300 if numeric else 90, a=11,
                                  n_classes=3, task=task,
                                  missing=0.0 if numeric else 0.1)
@@ -412,8 +415,10 @@ def test_kept_distances_give_the_same_bits(method, task, numeric,
              [result.stir.n_hit, result.stir.miss_refs]] if stir else []))
 
     kept = run()
-    monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES", 0)
-    assert_array_equal(run(), kept)
+    tile = compiled_surf.PANEL ** 2 * 8  # one pending tile's bytes
+    for budget in (2 * tile, tile, 0):  # every later panel, the next, none
+        monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES", budget)
+        assert_array_equal(run(), kept)
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -30,7 +30,8 @@ from orangecontrib.relief.core.variants import (classdep, double, estimators,
 from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.analysis.weighted_knn import (fit_class_weights,
                                                              predict_votes)
-from orangecontrib.relief.core.warmup import no_kept_distances
+from orangecontrib.relief.core.engines.compiled.rules.surf import PANEL
+from orangecontrib.relief.core.warmup import distance_budget
 
 #: the kernels' package
 KERNELS = "orangecontrib.relief.core.engines.compiled"
@@ -127,12 +128,14 @@ def _surf(X, discrete, t, folder):
     turf.turf(surf.multisurf, X, t["classes"], discrete)
     swrf.swrf_weights(X, t["target"], discrete, method="swrf",
                       task="regression", convention="scikit-rebate")
-    with no_kept_distances():  # data above the budget of kept distances
+    with distance_budget():  # data above the budget of kept distances
         surf.surf(X, t["classes"], discrete)
         surf.surf(X, t["target"], discrete, task="regression")
         swrf.swrf_weights(X, t["bool classes"], discrete, method="swrf*")
         swrf.swrf_weights(X, t["target"], discrete, method="swrf",
                           task="regression", convention="scikit-rebate")
+    with distance_budget(PANEL ** 2 * 8):  # one pending tile: by panels
+        surf.multisurf(X, t["classes"], discrete)
 
 
 def _others(X, discrete, t, folder):

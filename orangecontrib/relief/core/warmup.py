@@ -122,30 +122,40 @@ def _swrf_target(X, discrete):
 def _surf_unkept(X, discrete):
     """SURF's and SWRF's global statistics as data above the budget of
     kept distances sum them, and MultiSURF's rows as such data compute
-    them (:func:`no_kept_distances`): the rules then compute their
-    distances, each rule its own kernel."""
-    with no_kept_distances():
+    them (:func:`distance_budget`): the rules then compute their
+    distances, each rule its own kernel; and MultiSURF's rows a panel at
+    a time, as data whose pending tiles fit the budget take them (data
+    of two panels, one tile's budget)."""
+    with distance_budget():
         for method in ("surf", "multisurf"):
             surf.neighbourhood_sums(X, THREE, discrete, method=method)
             surf.neighbourhood_sums(X, TARGET, discrete, method=method,
                                     task="regression")
         swrf.swrf_sums(X, THREE, discrete, method="swrf")
         _swrf_target(X, discrete)
+    from .engines.compiled.rules.surf import PANEL
+    with distance_budget(PANEL ** 2 * 8):
+        copies = -(-(PANEL + 1) // len(X))
+        surf.neighbourhood_sums(np.tile(X, (copies, 1)),
+                                np.tile(THREE, copies), discrete,
+                                method="multisurf")
 
 
 @contextmanager
-def no_kept_distances():
-    """Within it, the compiled SURF family keeps no distances (its budget,
-    :data:`.engines.compiled.rules.surf.KEPT_DISTANCES`, set to none), so
-    that any data take the kernels of data above the budget: the global
-    statistics summed pair by pair, each reference's row computed."""
+def distance_budget(budget=0):
+    """Within it, the compiled SURF family keeps at most `budget` bytes of
+    distances (its budget,
+    :data:`.engines.compiled.rules.surf.KEPT_DISTANCES`; none by default),
+    so that any data take the kernels of data above the budget: the
+    global statistics summed pair by pair, each reference's row computed
+    (or a panel's rows, where their pending tiles fit `budget`)."""
     from .engines.compiled.rules import surf as rules
 
-    budget, rules.KEPT_DISTANCES = rules.KEPT_DISTANCES, 0
+    kept, rules.KEPT_DISTANCES = rules.KEPT_DISTANCES, budget
     try:
         yield
     finally:
-        rules.KEPT_DISTANCES = budget
+        rules.KEPT_DISTANCES = kept
 
 
 def _npdr(X, discrete):

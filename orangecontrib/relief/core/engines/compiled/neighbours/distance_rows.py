@@ -8,7 +8,9 @@ tiles of BLOCK (:func:`distance_block`); each reference then reads
 its thresholds off its own row (:mod:`....formulas.neighbourhoods`) and its update rule
 visits the instances within them (:mod:`..rules.surf`).  Memory: ROWS
 rows of n distances per thread, but n x n where the rules keep the
-distances of every pair (:func:`all_distances`).
+distances of every pair (:func:`all_distances`), or a panel's rows and
+the tiles it keeps for the later panels where they share the pairs
+within a budget (:mod:`.panels`).
 """
 import numba
 import numpy as np

@@ -31,6 +31,7 @@ from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
 from ..diffs import (any_missing, attribute_diff, for_kernels, linear_diff,
                      numeric_and_known)
 from ..neighbours.block import ROWS, block_refs
+from ..neighbours import panels
 from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
 from ..neighbours.screened import screen_of, screened_block
@@ -48,8 +49,13 @@ from .relieff import UPDATE_BLOCK, add_diffs
 #: thread of an AMD EPYC (AVX2, load 7-10, interleaved runs) keeping them
 #: for MultiSURF made 5000 x 100 0.90-0.97 s -> 0.68-0.70 s and 5000 x
 #: 200 1.76-1.86 s -> 1.14-1.17 s, for 200 MB where the call otherwise
-#: holds 9 MB
+#: holds 9 MB.  MultiSURF's rules then share the pairs of references
+#: within it instead, a panel at a time (:func:`reference_panels`)
 KEPT_DISTANCES = 1 << 26
+
+#: references per panel beyond the budget (:mod:`..neighbours.panels`):
+#: whole blocks of the update, two of them for two threads
+PANEL = 2 * UPDATE_BLOCK
 
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread)
@@ -670,20 +676,40 @@ def tables_of_any_kind(exact):
     return None if numeric_and_known(exact) else exact
 
 
-def local_distances(values, exact, m):
+def shares_pairs(exact, refs):
+    """Whether the rules whose limits are each reference's own
+    (MultiSURF's) compute each pair's distance once for the references
+    `refs`: where no value is missing (the distances are then symmetric
+    to the bit) and the references are distinct and at least half the
+    instances (else the shared halves save little)."""
+    n, m = len(exact.groups), len(refs)
+    return (not any_missing(exact) and 2 * m >= n
+            and len(np.unique(refs)) == m)
+
+
+def local_distances(values, exact, refs):
     """The distances of every pair (:class:`GivenDistances`) for the rules
     whose limits are each reference's own (MultiSURF's), where they take
-    at most KEPT_DISTANCES bytes, no value is missing and the `m`
-    references are at least half the instances, else None: computed by
-    symmetric halves (:func:`.....distance_rows.all_distances`), where each
-    group of references would compute its rows whole, every pair twice."""
+    at most KEPT_DISTANCES bytes and :func:`shares_pairs`, else None:
+    computed by symmetric halves (:func:`.....distance_rows.
+    all_distances`), where each group of references would compute its
+    rows whole, every pair twice."""
     n = values.shape[1]
-    dist = (None if any_missing(exact) or 2 * m < n
-            else pair_distances(values, exact))
+    dist = pair_distances(values, exact) if shares_pairs(exact, refs) else None
     if dist is None:
         return None
     return neighbourhoods.GivenDistances(
         dist, np.arange(n, dtype=np.int64), 0.0, 1.0)
+
+
+def reference_panels(exact, refs):
+    """The :class:`..neighbours.panels.Schedule` of the references `refs`
+    in panels of PANEL whose pending tiles fit KEPT_DISTANCES, where the
+    distances of every pair do not (:func:`local_distances`) and
+    :func:`shares_pairs`, else None."""
+    if not shares_pairs(exact, refs):
+        return None
+    return panels.schedule(len(refs), PANEL, KEPT_DISTANCES)
 
 
 def screens(rule, exact):
@@ -708,14 +734,16 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
     if given is None:
-        given = (local_distances(values, exact, m) if local
+        given = (local_distances(values, exact, refs) if local
                  else kept_distances(values, exact, weighting))
+    plan = reference_panels(exact, refs) if local and given is None else None
     rule = radius_options(values, exact, local, far, ddof, stir, given, band,
                           weighting)
     kept = None if given is None else Given(given.rows, given.row_of)
     screen = (screen_of(values) if given is None and screens(rule, exact)
               else None)
-    computed = values if kept is None and screen is None else None
+    computed = (values if kept is None and screen is None and plan is None
+                else None)
     classes = task == "classification"
     pairs = None if hit_bound is None else Pairs(labels, float(hit_bound))
     codes = labels.astype(np.int64) if classes and pairs is None else None
@@ -728,11 +756,17 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                         3 if targets is not None else CLASS_SCALARS))
     sums = BlockSums(partial, scalars)
     any_kind = tables_of_any_kind(exact)
-    bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
-    for start, stop in zip(bounds[:-1], bounds[1:]):
-        stop = min(stop, m)
-        radius_sums(exact, any_kind, refs, kept, screen, computed, codes,
-                    targets, pairs, priors, rule, start, stop, sums)
+    if plan is None:
+        bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
+        parts = ((start, min(stop, m), kept)
+                 for start, stop in zip(bounds[:-1], bounds[1:]))
+    else:
+        parts = ((start, stop, Given(rows, row_of))
+                 for start, stop, rows, row_of in panels.reference_rows(
+                     values, exact, refs, plan))
+    for start, stop, rows_given in parts:
+        radius_sums(exact, any_kind, refs, rows_given, screen, computed,
+                    codes, targets, pairs, priors, rule, start, stop, sums)
         report(progress_callback, stop / m)
     return (np.array([blocks.sum(axis=0) for blocks in partial]),
             scalars.sum(axis=1))

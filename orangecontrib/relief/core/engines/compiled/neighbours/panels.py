@@ -1,0 +1,179 @@
+"""The references' distance rows a panel at a time, each pair's distance
+computed once, within a memory budget.
+
+Without missing values D(i, j) and D(j, i) are the same float
+(:func:`.distance_rows.all_distances` says why), so the distance of two
+references need be computed for one of them only.  Where the n x n
+matrix of :func:`.distance_rows.all_distances` does not fit its budget,
+the references, permuted to the front of the instances (`order`: the
+references in their order, then the other instances), are taken a panel
+of P at a time.  Panel t computes its distances to its own references,
+to the later ones and to the instances that are no reference, and keeps
+its tiles of the later panels within a window of W panels, transposed,
+for them (the pending tiles); it reads its distances to the W panels
+before it from the tiles they kept, and computes those to the panels
+before the window.  Its rows are assembled in instance order, so that
+the rules read them as they read rows computed whole, the same bits.
+
+The pending tiles of panels s <= t < u <= s + W are held at once; W is
+the largest whose tiles fit the budget (about m^2 / 4 doubles for m
+references where every later panel is in the window).
+"""
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+from ..threads import each_block
+from .block import BLOCK, ROWS
+from .distance_rows import distance_tile
+
+#: The pending tiles of a schedule of panels of `size` references (the
+#: last one may be shorter): pool[slots[s, u - s - 1]] holds panel u's
+#: distances to panel s (P x P, a row per reference of u) from panel s's
+#: computation to panel u's, for s < u <= s + `window`
+Schedule = namedtuple("Schedule", ["size", "window", "slots", "pool"])
+
+
+def pending_tiles(n_panels, window):
+    """The most pending tiles held at once with a `window` (those of
+    s <= t < u <= s + window, u < n_panels, after panel t's computation)."""
+    t = np.arange(n_panels)[:, None]
+    back = np.arange(window)[None, :]  # t - s
+    ahead = np.minimum(window - back, n_panels - 1 - t)  # u - t, at most
+    return int(np.where(back <= t, np.maximum(ahead, 0), 0).sum(axis=1).max())
+
+
+def schedule(m, size, budget):
+    """The :class:`Schedule` of `m` references in panels of `size` whose
+    pending tiles take at most `budget` bytes, with the widest window that
+    fits, or None where not even one later panel's tiles fit.  Each tile
+    takes the slot of a tile consumed before it (a free list), so the pool
+    holds :func:`pending_tiles` tiles."""
+    n_panels = -(-m // size)
+    fits = budget // (size * size * 8)
+    low, high = 0, n_panels - 1  # the widest window low that fits
+    while low < high:
+        mid = (low + high + 1) // 2
+        if pending_tiles(n_panels, mid) <= fits:
+            low = mid
+        else:
+            high = mid - 1
+    if low == 0:
+        return None
+    slots = np.zeros((n_panels, low), np.int64)
+    free, used = [], 0
+    for t in range(n_panels):
+        free.extend(slots[s, t - s - 1] for s in range(max(0, t - low), t))
+        for d in range(min(low, n_panels - 1 - t)):
+            if free:
+                slots[t, d] = free.pop()
+            else:
+                slots[t, d], used = used, used + 1
+    return Schedule(size, low, slots, np.empty((used, size, size)))
+
+
+@numba.njit(nogil=True, cache=True)
+def panel_columns(values, exact, order, rows, count, j_start, j_stop,
+                  later, pool, slots, dest):
+    """dest[r, order[j]] = D(I_rows[r], I_j) (positions in the permuted
+    `values`) for r < count and j_start <= j < j_stop, a tile of BLOCK
+    columns at a time (:func:`.distance_rows.distance_tile`), ROWS rows
+    at a time; the columns of the later panels from `later` on are also
+    kept, transposed, in their pending tiles: pool[slots[d], k, r] for
+    the column later + d P + k, P the tiles' side, slots[d] the slot of
+    the d-th panel after this one (none where slots is empty)."""
+    size = pool.shape[1]
+    stop_later = later + len(slots) * size
+    out = np.empty((ROWS, BLOCK))
+    for j0 in range(j_start, j_stop, BLOCK):
+        width = min(j0 + BLOCK, j_stop) - j0
+        for q in range(0, count, ROWS):
+            n_rows = min(ROWS, count - q)
+            distance_tile(values, exact, rows[q:q + ROWS], n_rows, out, j0,
+                          width)
+            scatter_tile(out, n_rows, width, order, j0, dest, q)
+            keep_later(out, n_rows, max(j0, later),
+                       min(j0 + width, stop_later), j0, later, pool, slots,
+                       q)
+
+
+@numba.njit(inline="always", cache=True)
+def scatter_tile(out, count, width, order, j0, dest, r0):
+    """dest[r0 + r, order[j0 + jj]] = out[r, jj] for r < count and jj <
+    width: the tile's rows in instance order, a row at a time."""
+    for r in range(count):
+        row = dest[r0 + r]
+        for jj in range(width):
+            row[order[j0 + jj]] = out[r, jj]
+
+
+@numba.njit(inline="always", cache=True)
+def keep_later(out, count, start, stop, j0, later, pool, slots, r0):
+    """pool[slots[d], k, r0 + r] = out[r, j - j0] for r < count and the
+    columns start <= j < stop of the later panels (j = later + d P + k):
+    each panel's share of the tile, transposed, with one division per
+    panel rather than one per column."""
+    size = pool.shape[1]
+    j = start
+    while j < stop:
+        d = (j - later) // size
+        end = min(stop, later + (d + 1) * size)
+        tile = pool[slots[d]]
+        for c in range(j, end):
+            k = c - later - d * size
+            for r in range(count):
+                tile[k, r0 + r] = out[r, c - j0]
+        j = end
+
+
+@numba.njit(nogil=True, cache=True)
+def pending_columns(pool, slots, order, first, count, dest):
+    """dest[k, order[first + d P + l]] = pool[slots[d], k, l] for k <
+    count: the distances to the panels from position `first` on that
+    their pending tiles hold (slots[d] the d-th panel's, P their side),
+    element by element."""
+    size = pool.shape[1]
+    for d in range(len(slots)):
+        tile = pool[slots[d]]
+        start = first + d * size
+        for k in range(count):
+            for l in range(size):
+                dest[k, order[start + l]] = tile[k, l]
+
+
+def reference_rows(values, exact, refs, plan):
+    """(start, stop, rows, row_of) of each panel of the references `refs`
+    (distinct instances) in turn, by the :class:`Schedule` `plan`: rows[k,
+    j] = D(I_refs[start + k], I_j) for every instance j, k < stop - start,
+    and row_of[refs[start + k]] = k.  `values` are the search tables'
+    values (C order), on data without missing values.  A panel's columns
+    are computed in parts of two tiles, on numba's number of threads
+    (:func:`..threads.each_block`); `rows` is overwritten by the next
+    panel."""
+    n, m = values.shape[1], len(refs)
+    size, window, slots, pool = plan
+    order = np.concatenate([refs, np.setdiff1d(np.arange(n), refs)])
+    permuted = np.ascontiguousarray(values[:, order])
+    rows, row_of = np.empty((size, n)), np.zeros(n, np.int64)
+    for t in range(len(slots)):
+        first = t * size
+        count = min(size, m - first)
+        back = max(0, t - window)
+        earlier = np.arange(back, t)
+        pending_columns(pool, slots[earlier, t - earlier - 1], order,
+                        back * size, count, rows)
+        panel = first + np.minimum(np.arange(size), count - 1)
+        later = slots[t, :min(window, len(slots) - 1 - t)]
+        parts = [(j, min(j + 2 * BLOCK, stop))
+                 for start, stop in ((0, back * size), (first, n))
+                 for j in range(start, stop, 2 * BLOCK)]
+
+        def run(p):
+            panel_columns(permuted, exact, order, panel, count, *parts[p],
+                          first + size, pool, later, rows)
+
+        each_block(run, 0, len(parts),
+                   count * (n - (t - back) * size) * len(values))
+        row_of[refs[first:first + count]] = np.arange(count)
+        yield first, first + count, rows, row_of
