@@ -173,9 +173,11 @@ def pool_threads():
     lock shared between processes on every call (2-11 microseconds of
     wall time on a 2-core AMD EPYC beside other work, load average 8,
     against 0.4 for the read itself), and a call of ReliefF asks it at
-    every kernel it dispatches."""
-    if numba_pool._is_initialized:
-        return numba_pool._get_num_threads()
+    every kernel it dispatches.  The read is numba's own (private) one:
+    a numba without it is asked through its public function."""
+    read = getattr(numba_pool, "_get_num_threads", None)
+    if read is not None and getattr(numba_pool, "_is_initialized", False):
+        return read()
     return numba.get_num_threads()  # starts the pool
 
 
