@@ -123,6 +123,34 @@ def peers_table(outputs):
     return lines
 
 
+#: the runs of the fast-select figure: each method, its sizes and the
+#: multiple of fast-select's speed it aims at (float32 with fastmath, not
+#: exact: its weights differ from ours by about 1e-7)
+FAST_SELECT_RUNS = (("relieff", "1000x50,2000x100,5000x100,5000x200,20000x50",
+                     3.0),
+                    *((method, "2000x100,5000x100,5000x200", 2.0)
+                      for method in ("multisurf", "multisurf*", "surf",
+                                     "surf*")))
+
+
+def fast_select_table(outputs):
+    """bench_relief.py --methods ours,fast-select, one run per method of
+    :data:`FAST_SELECT_RUNS`: a row per method and size, fast-select's
+    time over ours against the aim."""
+    rows = []
+    for (method, _, aim), output in zip(FAST_SELECT_RUNS, outputs):
+        times = {}
+        for size, _, who, seconds, *_ in markdown_rows(output, "size"):
+            times.setdefault(size, {})[who] = seconds
+        for size, pair in times.items():
+            ratio = float(pair["fast-select"]) / float(pair["ours"])
+            rows.append([method, size, pair["ours"], pair["fast-select"],
+                         f"{ratio:.2f}x", f"{aim:g}x",
+                         "yes" if ratio >= aim else "**no**"])
+    return table(["method", "size", "ours (s)", "fast-select (s)",
+                  "fast-select / ours", "aim", "met"], rows, "llrrrrl")
+
+
 MISSING_LINE = re.compile(r"^- (\S+) (.+?): ([\d.]+) s = ([\d.]+)x .*"
                           r"\(rounds: (.*)\)$")
 
@@ -239,6 +267,12 @@ FIGURES = {
         "README.md", (BENCH + "bench_relief.py --preset peers",),
         (BENCH + "bench_relief.py --preset peers --sizes 2000x100,5000x200",),
         peers_table),
+    "fast-select": Figure(
+        "README.md",
+        tuple(f"{BENCH}bench_relief.py --algorithm {method} --methods "
+              f"ours,fast-select --sizes {sizes}"
+              for method, sizes, _ in FAST_SELECT_RUNS), None,
+        fast_select_table),
     "missing": Figure(
         "README.md", (BENCH + "bench_relief.py --preset missing",), None,
         missing_table),
