@@ -21,6 +21,8 @@ from orangecontrib.relief.core.variants import estimators, surf, swrf
 from orangecontrib.relief.core.engines.compiled.rules import (
     surf as compiled_surf)
 from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.engines.compiled.threads import (
+    every_call_parallel)
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.variants.estimators import reference_instances
 from orangecontrib.relief.core.generators import modulo, parity
@@ -388,7 +390,8 @@ def test_kept_distances_give_the_same_bits(method, task, numeric,
     data of several panels and tiles); beyond the budget they take the
     references a panel at a time, each panel's tiles of the later panels
     kept for them within the budget (all of them, or those of the next
-    panel only), else compute each reference's row.  The weights and
+    panel only; a panel's rules on threads beside the next panel's
+    distances), else compute each reference's row.  The weights and
     STIR's sums are the same bits either way (mixed data with missing
     values, and numeric data, of two stripes and three panels, whose
     update adds several references at a time)."""
@@ -418,6 +421,9 @@ def test_kept_distances_give_the_same_bits(method, task, numeric,
     tile = compiled_surf.PANEL ** 2 * 8  # one pending tile's bytes
     for budget in (2 * tile, tile, 0):  # every later panel, the next, none
         monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES", budget)
+        assert_array_equal(run(), kept)
+    monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES", tile)
+    with every_call_parallel():  # a panel's rules beside the next's rows
         assert_array_equal(run(), kept)
 
 

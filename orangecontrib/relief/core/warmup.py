@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from functools import partial
 
 import numpy as np
 from scipy import sparse
@@ -55,12 +56,18 @@ DATA, TWO, THREE, TARGET = _data()
 SAMPLED = 5
 
 
-def _each_kind(call, share=(0, 1)):
-    """`call(X, discrete)` on every kind of data, or on a share of them:
-    (i, n), the i-th of every n, from 0 (a piece of a part,
-    :func:`.engines.preparation.shares`)."""
+def _share(kinds, share):
+    """The kinds of data of a piece of a part: all of them with (0, 1),
+    else (i, n) the i-th of every n, from 0 (:func:`.engines.preparation.
+    shares`)."""
     first, every = share
-    for X, discrete in list(DATA.values())[first::every]:
+    return kinds[first::every]
+
+
+def _each_kind(call, share=(0, 1)):
+    """`call(X, discrete)` on every kind of data, or on a share of them
+    (:func:`_share`)."""
+    for X, discrete in _share(list(DATA.values()), share):
         call(X, discrete)
 
 
@@ -197,7 +204,7 @@ def _compact(share=(0, 1)):
     """The variants that read narrow, sparse and streamed columns as they
     are (:mod:`.compact`): bit planes, running sums with and without
     missing values, sparse rows, a source with a missing code; all of
-    them, or a share as in :func:`_each_kind`."""
+    them, or a share (:func:`_share`)."""
     genotypes = np.floor(DATA["numeric"][0] * 3).astype(np.int8)
     floats = DATA["missing"][0].astype(np.float32)
     coded = np.where(np.isnan(DATA["missing"][0]), -1, genotypes)
@@ -207,8 +214,7 @@ def _compact(share=(0, 1)):
                                          0)), None),
              (sparse.csr_matrix(genotypes.astype(np.float32)), None),
              (ArrayColumns(coded.astype(np.int8), missing_code=-1), None)]
-    first, every = share
-    for X, discrete in kinds[first::every]:
+    for X, discrete in _share(kinds, share):
         _relieff(X, discrete)
         _rrelieff(X, discrete)
         for method in surf.NEIGHBOURHOODS:
@@ -221,17 +227,15 @@ def _compact(share=(0, 1)):
 #: what each part of the preparation (:data:`.engines.preparation.PARTS`)
 #: compiles, given the share of its kinds of data to compile it for
 CALLS = {
-    "ReliefF and Relief": lambda share: _each_kind(_relieff, share),
-    "RReliefF": lambda share: _each_kind(_rrelieff, share),
-    "the SURF family and STIR": lambda share: _each_kind(_surf, share),
-    "NPDR": lambda share: _each_kind(_npdr, share),
-    "dReliefF and pdReliefF": lambda share: _each_kind(_double, share),
-    "CDRelief and IWCDRelief":
-        lambda share: _each_kind(_class_dependent, share),
-    "the class-dependent kNN":
-        lambda share: _each_kind(_class_dependent_knn, share),
-    "RFSM": lambda share: _each_kind(_rfsm, share),
-    "streaming": lambda share: _each_kind(_streaming, share),
+    "ReliefF and Relief": partial(_each_kind, _relieff),
+    "RReliefF": partial(_each_kind, _rrelieff),
+    "the SURF family and STIR": partial(_each_kind, _surf),
+    "NPDR": partial(_each_kind, _npdr),
+    "dReliefF and pdReliefF": partial(_each_kind, _double),
+    "CDRelief and IWCDRelief": partial(_each_kind, _class_dependent),
+    "the class-dependent kNN": partial(_each_kind, _class_dependent_knn),
+    "RFSM": partial(_each_kind, _rfsm),
+    "streaming": partial(_each_kind, _streaming),
     "narrow, sparse and streamed columns": _compact,
 }
 

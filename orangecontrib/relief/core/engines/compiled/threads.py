@@ -17,8 +17,8 @@ never by the threads, so both forms give the same bits.
 A loop whose every iteration is one call of a kernel compiled apart
 needs no parallel loop of numba's, whose analysis and lowering cost
 seconds of a first call's compilation: the kernel, releasing the
-interpreter's lock, runs block by block on a few Python threads
-(:func:`each_block`), by the same choice of one thread or several.
+interpreter's lock, runs call by call on a few Python threads
+(:func:`each_call`), by the same choice of one thread or several.
 """
 import os
 import threading
@@ -201,35 +201,34 @@ def by_work(kernels, work):
     return parallel if on_pool(work) else serial
 
 
-def each_block(run, first, end, work):
-    """run(b) for every block first <= b < end, `run` a call of a kernel
-    that releases the interpreter's lock: on numba's number of threads
-    (Python threads) where a call of `work` terms runs on several
-    (:func:`on_pool`), else in this thread.
+def each_call(calls, work):
+    """Every call of `calls` (each of a kernel that releases the
+    interpreter's lock), in any order: on numba's number of threads
+    (Python threads) where `work` terms run on several (:func:`on_pool`),
+    else in this thread, in order.
 
     For a loop whose every iteration is one call of a kernel of its own,
     this costs no compilation, where numba's parallel loop takes seconds
     to analyse and lower (a quarter of the compilation of MultiSURF's
-    first call).  The threads take the blocks one at a time, each when it
+    first call).  The threads take the calls one at a time, each when it
     is free, so that a thread that waits for a processor holds back one
-    block only (on a busy 2-core AMD EPYC a call from Python cost about
+    call only (on a busy 2-core AMD EPYC a call from Python cost about
     10 microseconds, a block of MultiSURF with STIR at 2000 x 100 about
-    1.6 ms); `run` must write each
-    block's results apart from the others' (the order in which blocks
-    run is the threads')."""
-    threads = min(pool_threads(), end - first) if on_pool(
-        work) else 1
+    1.6 ms), and calls of unequal sizes fill each other's gaps; each call
+    must write its results apart from the others' (the order in which
+    they run is the threads')."""
+    threads = min(pool_threads(), len(calls)) if on_pool(work) else 1
     if threads < 2:
-        for b in range(first, end):
-            run(b)
+        for call in calls:
+            call()
         return
-    blocks = iter(range(first, end))
+    queue = iter(calls)
     failures = []
 
     def take():
         try:
-            for b in blocks:
-                run(b)
+            for call in queue:
+                call()
         except BaseException as failure:
             failures.append(failure)
 
@@ -242,7 +241,7 @@ def each_block(run, first, end, work):
         for thread in others:
             thread.join()
     finally:
-        for _ in blocks:  # what is left: the threads stop after their block
+        for _ in queue:  # what is left: the threads stop after their call
             pass
     if failures:
         raise failures[0]

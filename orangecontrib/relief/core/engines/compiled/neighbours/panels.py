@@ -20,11 +20,11 @@ the largest whose tiles fit the budget (about m^2 / 4 doubles for m
 references where every later panel is in the window).
 """
 from collections import namedtuple
+from functools import partial
 
 import numba
 import numpy as np
 
-from ..threads import each_block
 from .block import BLOCK, ROWS
 from .distance_rows import distance_tile
 
@@ -143,20 +143,27 @@ def pending_columns(pool, slots, order, first, count, dest):
 
 
 def reference_rows(values, exact, refs, plan):
-    """(start, stop, rows, row_of) of each panel of the references `refs`
-    (distinct instances) in turn, by the :class:`Schedule` `plan`: rows[k,
-    j] = D(I_refs[start + k], I_j) for every instance j, k < stop - start,
-    and row_of[refs[start + k]] = k.  `values` are the search tables'
-    values (C order), on data without missing values.  A panel's columns
-    are computed in parts of two tiles, on numba's number of threads
-    (:func:`..threads.each_block`); `rows` is overwritten by the next
-    panel."""
+    """(start, stop, rows, row_of, calls, work) of each panel of the
+    references `refs` (distinct instances) in turn, by the
+    :class:`Schedule` `plan`: once its `calls` have run, rows[k, j] =
+    D(I_refs[start + k], I_j) for every instance j, k < stop - start, and
+    row_of[refs[start + k]] = k.  `values` are the search tables' values
+    (C order), on data without missing values.
+
+    The calls compute the panel's columns in parts of two tiles, each
+    writing its own (any order, any thread, :func:`..threads.each_call`;
+    `work` their terms).  The caller runs them before it reads the rows
+    and before it asks for the next panel, and may run them beside the
+    work of the panel before: the panels' rows take two buffers in turn,
+    so that a panel's rows are written while those of the one before are
+    read, and those of the panel before that are overwritten."""
     n, m = values.shape[1], len(refs)
     size, window, slots, pool = plan
     order = np.concatenate([refs, np.setdiff1d(np.arange(n), refs)])
     permuted = np.ascontiguousarray(values[:, order])
-    rows, row_of = np.empty((size, n)), np.zeros(n, np.int64)
+    buffers, row_of = np.empty((2, size, n)), np.zeros(n, np.int64)
     for t in range(len(slots)):
+        rows = buffers[t % 2]
         first = t * size
         count = min(size, m - first)
         back = max(0, t - window)
@@ -165,15 +172,11 @@ def reference_rows(values, exact, refs, plan):
                         back * size, count, rows)
         panel = first + np.minimum(np.arange(size), count - 1)
         later = slots[t, :min(window, len(slots) - 1 - t)]
-        parts = [(j, min(j + 2 * BLOCK, stop))
+        calls = [partial(panel_columns, permuted, exact, order, panel, count,
+                         j, min(j + 2 * BLOCK, stop), first + size, pool,
+                         later, rows)
                  for start, stop in ((0, back * size), (first, n))
                  for j in range(start, stop, 2 * BLOCK)]
-
-        def run(p):
-            panel_columns(permuted, exact, order, panel, count, *parts[p],
-                          first + size, pool, later, rows)
-
-        each_block(run, 0, len(parts),
-                   count * (n - (t - back) * size) * len(values))
         row_of[refs[first:first + count]] = np.arange(count)
-        yield first, first + count, rows, row_of
+        yield (first, first + count, rows, row_of, calls,
+               count * (n - (t - back) * size) * len(values))

@@ -21,6 +21,7 @@ rule in one kernel, a call's first compilation took about 2.5 times as
 long.
 """
 from collections import namedtuple
+from functools import partial
 
 import numba
 import numpy as np
@@ -35,7 +36,7 @@ from ..neighbours import panels
 from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
 from ..neighbours.screened import screen_of, screened_block
-from ..threads import each_block
+from ..threads import each_call
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
@@ -50,7 +51,7 @@ from .relieff import UPDATE_BLOCK, add_diffs
 #: for MultiSURF made 5000 x 100 0.90-0.97 s -> 0.68-0.70 s and 5000 x
 #: 200 1.76-1.86 s -> 1.14-1.17 s, for 200 MB where the call otherwise
 #: holds 9 MB.  MultiSURF's rules then share the pairs of references
-#: within it instead, a panel at a time (:func:`reference_panels`)
+#: within it instead, a panel at a time (:func:`local_given`)
 KEPT_DISTANCES = 1 << 26
 
 #: references per panel beyond the budget (:mod:`..neighbours.panels`):
@@ -524,21 +525,20 @@ def given_rows(given, rows, count, dist):
             dist[r, j] = given.rows[given.row_of[rows[r]], j]
 
 
-def radius_sums(exact, any_kind, refs, given, screen, values, codes, targets,
-                pairs, priors, rule, start, stop, sums):
-    """Add references refs[start:stop] (start and stop multiples of
-    UPDATE_BLOCK but the last) to their blocks' :class:`BlockSums` for
-    each labelling (:func:`radius_block`, which releases the
-    interpreter's lock), the blocks on numba's number of threads where
-    the work is worth them (:func:`..threads.each_block`).  Each block
-    has its own sums, so the threads change no bit."""
-    def run(b):
-        radius_block(exact, any_kind, refs, given, screen, values, codes,
-                     targets, pairs, priors, rule, b,
+def radius_calls(exact, any_kind, refs, given, screen, values, codes,
+                 targets, pairs, priors, rule, start, stop, sums):
+    """(calls, work): the calls of :func:`radius_block` (which releases
+    the interpreter's lock) that add references refs[start:stop] (start
+    and stop multiples of UPDATE_BLOCK but the last) to their blocks'
+    :class:`BlockSums` for each labelling, a block each, and their terms,
+    to run on numba's number of threads where the work is worth them
+    (:func:`..threads.each_call`).  Each block has its own sums, so the
+    threads change no bit."""
+    calls = [partial(radius_block, exact, any_kind, refs, given, screen,
+                     values, codes, targets, pairs, priors, rule, b,
                      min(stop, (b + 1) * UPDATE_BLOCK), sums)
-
-    each_block(run, start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK),
-               (stop - start) * exact.values.size)
+             for b in range(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK))]
+    return calls, (stop - start) * exact.values.size
 
 
 @numba.njit(nogil=True, cache=True)
@@ -633,6 +633,25 @@ def radius_options(values, exact, local, far, ddof, stir, given, band,
         stir=bool(stir))
 
 
+def panel_sums(values, exact, refs, plan, calls, progress_callback):
+    """The rules' sums over the references `refs` a panel of the
+    :class:`..neighbours.panels.Schedule` `plan` at a time
+    (:func:`..neighbours.panels.reference_rows`), `calls(given, start,
+    stop)` those of :func:`radius_calls`: the rules of each panel run
+    beside the distances of the next, one set of calls on the threads, so
+    that neither waits for the other's last call."""
+    before, before_work, done = [], 0, 0
+    for start, stop, rows, row_of, columns, work in panels.reference_rows(
+            values, exact, refs, plan):
+        each_call(before + columns, before_work + work)
+        report(progress_callback, done / len(refs))
+        before, before_work = calls(given=Given(rows, row_of), start=start,
+                                    stop=stop)
+        done = stop
+    each_call(before, before_work)
+    report(progress_callback, 1.0)
+
+
 def pair_distances(values, exact):
     """The distances of every pair (n x n, :func:`.....distance_rows.
     all_distances`) where they take at most KEPT_DISTANCES bytes, else
@@ -687,29 +706,33 @@ def shares_pairs(exact, refs):
             and len(np.unique(refs)) == m)
 
 
-def local_distances(values, exact, refs):
+def local_distances(values, exact, shared):
     """The distances of every pair (:class:`GivenDistances`) for the rules
     whose limits are each reference's own (MultiSURF's), where they take
-    at most KEPT_DISTANCES bytes and :func:`shares_pairs`, else None:
-    computed by symmetric halves (:func:`.....distance_rows.
-    all_distances`), where each group of references would compute its
-    rows whole, every pair twice."""
-    n = values.shape[1]
-    dist = pair_distances(values, exact) if shares_pairs(exact, refs) else None
+    at most KEPT_DISTANCES bytes and the references share their pairs
+    (`shared`, :func:`shares_pairs`), else None: computed by symmetric
+    halves (:func:`.....distance_rows.all_distances`), where each group of
+    references would compute its rows whole, every pair twice."""
+    dist = pair_distances(values, exact) if shared else None
     if dist is None:
         return None
     return neighbourhoods.GivenDistances(
-        dist, np.arange(n, dtype=np.int64), 0.0, 1.0)
+        dist, np.arange(len(dist), dtype=np.int64), 0.0, 1.0)
 
 
-def reference_panels(exact, refs):
-    """The :class:`..neighbours.panels.Schedule` of the references `refs`
-    in panels of PANEL whose pending tiles fit KEPT_DISTANCES, where the
-    distances of every pair do not (:func:`local_distances`) and
-    :func:`shares_pairs`, else None."""
-    if not shares_pairs(exact, refs):
-        return None
-    return panels.schedule(len(refs), PANEL, KEPT_DISTANCES)
+def local_given(values, exact, refs):
+    """How MultiSURF's rules over the references `refs` read their
+    distances: (given, plan), the distances of every pair
+    (:func:`local_distances`) or, where those do not fit, the
+    :class:`..neighbours.panels.Schedule` of the references in panels of
+    PANEL whose pending tiles fit KEPT_DISTANCES; (None, None) where the
+    references do not share their pairs (:func:`shares_pairs`), each
+    group then computing its rows."""
+    shared = shares_pairs(exact, refs)
+    given = local_distances(values, exact, shared)
+    if given is not None or not shared:
+        return given, None
+    return None, panels.schedule(len(refs), PANEL, KEPT_DISTANCES)
 
 
 def screens(rule, exact):
@@ -733,10 +756,11 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     # by class (in their order within it), so that groups are of one class
     refs = refs[np.argsort(exact.groups[refs], kind="stable")]
     m = len(refs)
-    if given is None:
-        given = (local_distances(values, exact, refs) if local
-                 else kept_distances(values, exact, weighting))
-    plan = reference_panels(exact, refs) if local and given is None else None
+    plan = None
+    if given is None and local:
+        given, plan = local_given(values, exact, refs)
+    elif given is None:
+        given = kept_distances(values, exact, weighting)
     rule = radius_options(values, exact, local, far, ddof, stir, given, band,
                           weighting)
     kept = None if given is None else Given(given.rows, given.row_of)
@@ -750,23 +774,21 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
     targets = labels if not classes and pairs is None else None
     priors = data.priors if pairs is None else neighbourhoods.PAIR_PRIORS
     n_blocks = -(-m // UPDATE_BLOCK)
-    partial = np.zeros((len(labels), n_blocks,
+    partials = np.zeros((len(labels), n_blocks,
                         4 if targets is not None else 6, values.shape[0]))
     scalars = np.zeros((len(labels), n_blocks,
                         3 if targets is not None else CLASS_SCALARS))
-    sums = BlockSums(partial, scalars)
-    any_kind = tables_of_any_kind(exact)
+    sums = BlockSums(partials, scalars)
+    calls = partial(radius_calls, exact, tables_of_any_kind(exact), refs,
+                    screen=screen, values=computed, codes=codes,
+                    targets=targets, pairs=pairs, priors=priors, rule=rule,
+                    sums=sums)
     if plan is None:
         bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
-        parts = ((start, min(stop, m), kept)
-                 for start, stop in zip(bounds[:-1], bounds[1:]))
+        for start, stop in zip(bounds[:-1], bounds[1:]):
+            each_call(*calls(given=kept, start=start, stop=min(stop, m)))
+            report(progress_callback, min(stop, m) / m)
     else:
-        parts = ((start, stop, Given(rows, row_of))
-                 for start, stop, rows, row_of in panels.reference_rows(
-                     values, exact, refs, plan))
-    for start, stop, rows_given in parts:
-        radius_sums(exact, any_kind, refs, rows_given, screen, computed,
-                    codes, targets, pairs, priors, rule, start, stop, sums)
-        report(progress_callback, stop / m)
-    return (np.array([blocks.sum(axis=0) for blocks in partial]),
+        panel_sums(values, exact, refs, plan, calls, progress_callback)
+    return (np.array([blocks.sum(axis=0) for blocks in partials]),
             scalars.sum(axis=1))
