@@ -9,15 +9,21 @@
   distances tie: discrete, mixed, all rows alike, and rows repeated with
   different classes; the lower-index rule does not.
 * The lists stay in parts of bounded size where every candidate ties.
+* The compiled search's lists take the same tie sets and shares as
+  :meth:`Neighbours.ranked` gives the vectorised engine's.
 """
 import itertools
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from orangecontrib.relief.core import engines, neighbours
+from orangecontrib.relief.core.engines.compiled.neighbours.entries import (
+    laid_end_to_end)
 from orangecontrib.relief.core.variants import estimators
 from orangecontrib.relief.core.errors import ReliefInputError
 from orangecontrib.relief.core.neighbours import Neighbours
@@ -69,6 +75,30 @@ def test_rank_weights_of_a_shared_tie_are_the_mean_of_its_places():
     assert lists.places.tolist() == [[3]]
     assert lists.truncated(2).share.tolist() == [1, 1 / 3, 1 / 3, 1 / 3]
     assert lists.truncated(1).index.tolist() == [7]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), k=st.integers(1, 5),
+       shared=st.booleans())
+def test_the_compiled_lists_take_their_places_as_neighbours_ranked(
+        seed, k, shared):
+    """The compiled search lays its lists end to end and gives each entry
+    its tie set and share in one loop (:func:`laid_end_to_end`); the
+    vectorised engine's lists take them from :meth:`Neighbours.ranked`.
+    Both follow one rule: lists of 2 x 3 references and groups, some
+    empty, their sorted distances drawn from a few values (ties at every
+    place, the k-th among them), give the same fields."""
+    rng = np.random.default_rng(seed)
+    width = 7
+    count = rng.integers(0, width + 1, (2, 3))
+    dist = np.sort(rng.integers(0, 3, (2, 3, width)), axis=-1) / 4
+    index = rng.permutation(50)[:2 * 3 * width].reshape(2, 3, width)
+    laid = laid_end_to_end(index, dist, count, k, shared)
+    ties = "share" if shared else "lower-index"
+    listed = np.arange(width) < count[..., None]
+    ranked = Neighbours.ranked(k, 3, laid[0], index[listed], dist[listed],
+                               ties)
+    assert Neighbours(k, 3, ties, *laid).equals(ranked)
 
 
 def every_order(X, y, compute):
