@@ -25,6 +25,7 @@ from functools import partial
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ....formulas import neighbourhoods
 from ....formulas.stir import (CLASS_SCALARS, FAR_PRESENCE, FAR_WEIGHT,
@@ -59,7 +60,8 @@ KEPT_DISTANCES = 1 << 26
 PANEL = 2 * UPDATE_BLOCK
 
 #: references whose rules visit the instances together (their distance
-#: rows held at once: GROUP x n float64 per thread)
+#: rows held at once: GROUP x n float64 per thread; an instance's members
+#: of the group are bits of an int64, so at most 63)
 GROUP = 16
 
 #: a group's near (or far) pairs held before their terms are added, a
@@ -98,11 +100,11 @@ BlockSums = namedtuple("BlockSums", ["partial", "scalars"])
 Group = namedtuple("Group", ["rows", "count", "dist", "near", "far",
                              "scale"])
 
-#: A block's buffers: counts[s, g, r] of :func:`group_counts`,
-#: own_counts (2 x classes) those of one reference, coefs[r, s, g] the
-#: coefficients of :func:`class_terms` and influence[r, s] those of
-#: :func:`regression_update`
-Buffers = namedtuple("Buffers", ["counts", "own_counts", "coefs",
+#: A block's buffers: counts[s, g, r] and members[s, j] of
+#: :func:`group_counts`, own_counts (2 x classes) those of one reference,
+#: coefs[r, s, g] the coefficients of :func:`class_terms` and
+#: influence[r, s] those of :func:`regression_update`
+Buffers = namedtuple("Buffers", ["counts", "members", "own_counts", "coefs",
                                  "influence"])
 
 #: The pairs (reference, member) of a group's near (s = 0) and far (s =
@@ -186,60 +188,59 @@ def group_limits(group, rule):
 
 
 @numba.njit(inline="always", cache=True)
-def group_counts(group, groups, with_far, counts):
+def group_counts(group, groups, with_far, counts, members):
     """counts[0, g, r], counts[1, g, r]: the near and far instances of
-    group g of the :class:`Group`'s reference rows[r], instance by
-    instance (the group's distances to an instance side by side,
-    branch-free)."""
+    group g of the :class:`Group`'s reference rows[r]; members[0, j],
+    members[1, j]: the bits 1 << r of the references whose near (far) set
+    holds I_j (with `with_far`).  Instance by instance (the group's
+    distances to an instance side by side, branch-free), so that the
+    rules then visit each instance's members alone (:func:`gather`)."""
     dist, rows, count = group.dist, group.rows, group.count
     near, far = group.near, group.far
     counts[:] = 0
     for j in range(dist.shape[1]):
         g = groups[j]
+        near_bits = far_bits = 0
         for r in range(count):
             other = j != rows[r]
             is_near = other & (dist[r, j] < near[r])
+            is_far = with_far & other & (not is_near) & (dist[r, j] > far[r])
             counts[0, g, r] += is_near
-            counts[1, g, r] += (with_far & other & (not is_near)
-                                & (dist[r, j] > far[r]))
+            counts[1, g, r] += is_far
+            near_bits |= np.int64(is_near) << r
+            far_bits |= np.int64(is_far) << r
+        members[0, j], members[1, j] = near_bits, far_bits
 
 
 @numba.njit(inline="always", cache=True)
-def members(group, j, with_far, found):
-    """found[0, :n_near]: the r, in order, whose reference rows[r] of the
-    :class:`Group` has I_j in its near set; found[1, :n_far]: in its far
-    set (with `with_far`).  Returns (n_near, n_far).  Free of branches:
-    every r is written and its count moves past it when it belongs."""
-    dist, rows, count = group.dist, group.rows, group.count
-    near, far = group.near, group.far
-    n_near = n_far = 0
-    for r in range(count):
-        found[0, n_near] = r
-        found[1, n_far] = r
-        other = rows[r] != j
-        is_near = other & (dist[r, j] < near[r])
-        n_near += is_near
-        n_far += with_far & other & (not is_near) & (dist[r, j] > far[r])
-    return n_near, n_far
+def next_member(bits):
+    """(r, the bits left): the lowest bit r of an instance's `members`
+    (:func:`group_counts`) and the others, so that a loop takes the
+    references in order."""
+    return trailing_zeros(bits), bits & (bits - 1)
 
 
 @numba.njit(inline="always", cache=True)
-def gather(held, s, found, n_found, group, j, g, coefs, weighted):
+def gather(held, s, bits, group, j, g, coefs, weighted):
     """Append the pairs (I_rows[r], I_j) of the :class:`Group`'s
-    references r of found[:n_found], whose set s (0 near, 1 far) holds
-    I_j, to the :class:`HeldPairs` `held` of set s, and their terms'
-    coefficients: +coef for the near set, -coef for the far one, each
-    times the member's weight (:func:`weight_at`)."""
-    pairs, pair_coefs, at = held.pairs[s], held.coefs[s], held.count[s]
+    references r of the members `bits` (:func:`group_counts`), whose set s
+    (0 near, 1 far) holds I_j, in order, to the :class:`HeldPairs` `held`
+    of set s, and their terms' coefficients: +coef for the near set,
+    -coef for the far one, each times the member's weight
+    (:func:`weight_at`).  Returns how many."""
+    pairs, pair_coefs, first = held.pairs[s], held.coefs[s], held.count[s]
     rows, dist, scale = group.rows, group.dist, group.scale
     limit = group.near if s == 0 else group.far
     sign = 1.0 if s == 0 else -1.0
-    for q in range(n_found):
-        r = found[q]
-        pairs[0, at + q], pairs[1, at + q] = rows[r], j
-        pair_coefs[at + q] = sign * coefs[r, s, g] * weight_at(
+    at = first
+    while bits:
+        r, bits = next_member(bits)
+        pairs[0, at], pairs[1, at] = rows[r], j
+        pair_coefs[at] = sign * coefs[r, s, g] * weight_at(
             dist[r, j], limit[r], scale[r], weighted)
-    held.count[s] = at + n_found
+        at += 1
+    held.count[s] = at
+    return at - first
 
 
 @numba.njit(inline="always", cache=True)
@@ -318,7 +319,7 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
     near, far, scale = group.near, group.far, group.scale
     counts, own_counts, coefs = (buffers.counts, buffers.own_counts,
                                  buffers.coefs)
-    group_counts(group, groups, with_far, counts)
+    group_counts(group, groups, with_far, counts, buffers.members)
     for r in range(count):
         i = rows[r]
         own = groups[i]
@@ -346,13 +347,14 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
 
 
 @numba.njit(cache=True)
-def class_update(sums, exact, any_kind, groups, group, rule, coefs):
+def class_update(sums, exact, any_kind, groups, group, rule, coefs,
+                 members):
     """The classification terms of the :class:`Group`'s references (rows
     0, 1 and, with STIR's sums, 2-5 of
     :func:`...vectorised.surf.classification_sums`) by the
     :class:`RadiusRule` `rule`, coefs[r, s, g] those of
-    :func:`class_terms`; `any_kind` the tables of
-    :func:`tables_of_any_kind`.
+    :func:`class_terms` and `members` those of :func:`group_counts`;
+    `any_kind` the tables of :func:`tables_of_any_kind`.
 
     Instance by instance, each visited once for all the group's references
     whose neighbourhood holds it.  On numeric data the pairs (reference,
@@ -364,20 +366,18 @@ def class_update(sums, exact, any_kind, groups, group, rule, coefs):
     (:func:`class_run`): an instance is a hit of all of them or a miss of
     all, and its near pairs are added at once.  With weighted members
     each term is times the member's sigmoid weight (:func:`weight_at`)."""
-    with_far, weighted, stir = rule.with_far, rule.weighted, rule.stir
+    weighted, stir = rule.weighted, rule.stir
     if any_kind is not None:
         class_update_any(sums, any_kind, groups, group, rule, stir, coefs)
         return
     values = exact.values
     own = groups[group.rows[0]]
-    found = np.empty((2, GROUP), np.int64)
     held = HeldPairs(np.empty((2, 2, HELD + GROUP), np.int64),
                      np.empty((2, HELD + GROUP)), np.zeros(2, np.int64))
     for j in range(group.dist.shape[1]):
         g = groups[j]
-        n_near, n_far = members(group, j, with_far, found)
-        gather(held, 0, found[0], n_near, group, j, g, coefs, weighted)
-        gather(held, 1, found[1], n_far, group, j, g, coefs, weighted)
+        n_near = gather(held, 0, members[0, j], group, j, g, coefs, weighted)
+        gather(held, 1, members[1, j], group, j, g, coefs, weighted)
         if stir:  # the near pairs of I_j at once: all hits or all misses
             add_numeric_stir(sums, values, held.pairs[0, 0], held.coefs[0],
                              2 if g == own else 4, n_near, j)
@@ -425,9 +425,10 @@ def regression_update(sums, n_dc, exact, any_kind, group, target, with_far,
     N_dA, which do not depend on the target, only `with_n_da`), instance
     by instance as :func:`class_update` (`any_kind` alike); influence[r, s]
     of the :class:`Buffers` = 1 / |S| of its near and far sets."""
-    counts, influence = buffers.counts, buffers.influence
+    counts, influence, members = (buffers.counts, buffers.influence,
+                                  buffers.members)
     rows = group.rows
-    group_counts(group, exact.groups, with_far, counts)
+    group_counts(group, exact.groups, with_far, counts, members)
     for r in range(group.count):  # one group: counts[s, 0, r], the set's size
         influence[r, 0] = 1.0 / max(counts[0, 0, r], 1)
         influence[r, 1] = 1.0 / max(counts[1, 0, r], 1)
@@ -436,21 +437,20 @@ def regression_update(sums, n_dc, exact, any_kind, group, target, with_far,
                               influence, with_n_da)
         return
     values = exact.values
-    found = np.empty((2, GROUP), np.int64)
     refs = np.empty(GROUP, np.int64)
     d, d_target = np.empty(GROUP), np.empty(GROUP)
     for j in range(group.dist.shape[1]):
-        n_found = members(group, j, with_far, found)
         for s in range(2):
-            for q in range(n_found[s]):
-                r = found[s, q]
+            bits, q = members[s, j], 0
+            while bits:
+                r, bits = next_member(bits)
                 refs[q], d[q] = rows[r], influence[r, s]
                 d_target[q] = abs(target[rows[r]] - target[j]) * d[q]
                 n_dc[s] += d_target[q]
+                q += 1
             if with_n_da:
-                add_numeric(sums[2 * s], values, refs, d, n_found[s], j)
-            add_numeric(sums[2 * s + 1], values, refs, d_target, n_found[s],
-                        j)
+                add_numeric(sums[2 * s], values, refs, d, q, j)
+            add_numeric(sums[2 * s + 1], values, refs, d_target, q, j)
 
 
 @numba.njit(cache=True)
@@ -574,6 +574,7 @@ def radius_block(exact, any_kind, refs, given, screen, values, codes,
     dist = np.empty((n, GROUP)).T  # a group's distances instance-major
     near, far, scale = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
     buffers = Buffers(np.empty((2, n_groups, GROUP), np.int64),
+                      np.empty((2, n), np.int64),
                       np.empty((2, n_groups), np.int64),
                       np.empty((GROUP, 2, n_groups)), np.empty((GROUP, 2)))
     first = b * UPDATE_BLOCK
@@ -595,7 +596,7 @@ def radius_block(exact, any_kind, refs, given, screen, values, codes,
                 class_terms(group, codes[p], priors, rule, rule.stir,
                             buffers, scalars[p, b])
                 class_update(partial[p, b], exact, any_kind, codes[p], group,
-                             rule, buffers.coefs)
+                             rule, buffers.coefs, buffers.members)
             if targets is not None:
                 regression_update(partial[p, b], scalars[p, b], exact,
                                   any_kind, group, targets[p], rule.with_far,
