@@ -21,6 +21,9 @@ from orangecontrib.relief.core.variants import estimators, surf, swrf
 from orangecontrib.relief.core.engines.compiled.rules import (
     surf as compiled_surf)
 from orangecontrib.relief.core.engines import forced
+from orangecontrib.relief.core.engines.compiled.neighbours import panels
+from orangecontrib.relief.core.engines.compiled.neighbours.panels import (
+    pending_tiles)
 from orangecontrib.relief.core.engines.compiled.threads import (
     every_call_parallel)
 from orangecontrib.relief.core.errors import ReliefInputError
@@ -419,12 +422,31 @@ def test_kept_distances_give_the_same_bits(method, task, numeric,
 
     kept = run()
     tile = compiled_surf.PANEL ** 2 * 8  # one pending tile's bytes
-    for budget in (2 * tile, tile, 0):  # every later panel, the next, none
-        monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES", budget)
+    for window in (2, 1, 0):  # every later panel of three, the next, none
+        monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES",
+                            pending_tiles(3, window) * tile)
         assert_array_equal(run(), kept)
-    monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES", tile)
+    monkeypatch.setattr(compiled_surf, "KEPT_DISTANCES",
+                        pending_tiles(3, 1) * tile)
     with every_call_parallel():  # a panel's rules beside the next's rows
         assert_array_equal(run(), kept)
+
+
+@pytest.mark.parametrize("m, tiles", [(300, 2), (300, 3), (700, 2),
+                                       (700, 5), (2000, 40), (2000, 400)])
+def test_pending_tiles_share_no_slot_while_held(m, tiles):
+    """A panel's pending tile lives from the panel that computes it to
+    the one that reads it, and that one reads it while it computes its
+    own tiles on other threads: no two tiles held at once may take one
+    slot of the pool, and the pool stays within its budget."""
+    plan = panels.schedule(m, 128, tiles * 128 * 128 * 8)
+    n, window = len(plan.slots), plan.window
+    assert len(plan.pool) <= tiles
+    for t in range(n):
+        held = [plan.slots[s, u - s - 1] for s in range(max(0, t - window),
+                                                         t + 1)
+                for u in range(max(s + 1, t), min(s + window, n - 1) + 1)]
+        assert len(held) == len(set(held))
 
 
 @pytest.mark.parametrize("method", METHODS)

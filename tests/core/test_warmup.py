@@ -30,6 +30,8 @@ from orangecontrib.relief.core.variants import (classdep, double, estimators,
 from orangecontrib.relief.core.analysis import significance
 from orangecontrib.relief.core.analysis.weighted_knn import (fit_class_weights,
                                                              predict_votes)
+from orangecontrib.relief.core.engines.compiled.neighbours.panels import (
+    smallest_budget)
 from orangecontrib.relief.core.engines.compiled.rules.surf import PANEL
 from orangecontrib.relief.core.warmup import distance_budget
 
@@ -134,7 +136,7 @@ def _surf(X, discrete, t, folder):
         swrf.swrf_weights(X, t["bool classes"], discrete, method="swrf*")
         swrf.swrf_weights(X, t["target"], discrete, method="swrf",
                           task="regression", convention="scikit-rebate")
-    with distance_budget(PANEL ** 2 * 8):  # one pending tile: by panels
+    with distance_budget(smallest_budget(PANEL)):  # by panels
         surf.multisurf(X, t["classes"], discrete)
 
 

@@ -15,7 +15,9 @@ before it from the tiles they kept, and computes those to the panels
 before the window.  Its rows are assembled in instance order, so that
 the rules read them as they read rows computed whole, the same bits.
 
-The pending tiles of panels s <= t < u <= s + W are held at once; W is
+While panel t is computed, the pending tiles of panels s <= t <= u <= s
++ W (s < u) are held at once: those it reads are freed only after it, so
+that it reads them while it computes its own, on the same threads.  W is
 the largest whose tiles fit the budget (about m^2 / 4 doubles for m
 references where every later panel is in the window).
 """
@@ -36,20 +38,28 @@ Schedule = namedtuple("Schedule", ["size", "window", "slots", "pool"])
 
 
 def pending_tiles(n_panels, window):
-    """The most pending tiles held at once with a `window` (those of
-    s <= t < u <= s + window, u < n_panels, after panel t's computation)."""
+    """The most pending tiles held at once with a `window`: while panel t
+    is computed, those of s <= t <= u <= s + window (s < u, u <
+    n_panels): the ones it keeps for later panels, and those kept for it
+    and for later ones by the panels before it."""
     t = np.arange(n_panels)[:, None]
-    back = np.arange(window)[None, :]  # t - s
-    ahead = np.minimum(window - back, n_panels - 1 - t)  # u - t, at most
-    return int(np.where(back <= t, np.maximum(ahead, 0), 0).sum(axis=1).max())
+    back = np.arange(window + 1)[None, :]  # t - s
+    held = np.minimum(window - back, n_panels - 1 - t) + (back > 0)
+    return int(np.where(back <= t, held, 0).sum(axis=1).max())
+
+
+def smallest_budget(size):
+    """The fewest bytes with which :func:`schedule` takes panels of `size`
+    (a window of one panel)."""
+    return pending_tiles(3, 1) * size * size * 8
 
 
 def schedule(m, size, budget):
     """The :class:`Schedule` of `m` references in panels of `size` whose
     pending tiles take at most `budget` bytes, with the widest window that
     fits, or None where not even one later panel's tiles fit.  Each tile
-    takes the slot of a tile consumed before it (a free list), so the pool
-    holds :func:`pending_tiles` tiles."""
+    takes the slot of a tile read by a panel before the one that keeps it
+    (a free list), so the pool holds :func:`pending_tiles` tiles."""
     n_panels = -(-m // size)
     fits = budget // (size * size * 8)
     low, high = 0, n_panels - 1  # the widest window low that fits
@@ -64,7 +74,9 @@ def schedule(m, size, budget):
     slots = np.zeros((n_panels, low), np.int64)
     free, used = [], 0
     for t in range(n_panels):
-        free.extend(slots[s, t - s - 1] for s in range(max(0, t - low), t))
+        read = t - 1  # the tiles read by the panel before are free
+        free.extend(slots[s, read - s - 1]
+                    for s in range(max(0, read - low), read))
         for d in range(min(low, n_panels - 1 - t)):
             if free:
                 slots[t, d] = free.pop()
@@ -128,18 +140,13 @@ def keep_later(out, count, start, stop, j0, later, pool, slots, r0):
 
 
 @numba.njit(nogil=True, cache=True)
-def pending_columns(pool, slots, order, first, count, dest):
-    """dest[k, order[first + d P + l]] = pool[slots[d], k, l] for k <
-    count: the distances to the panels from position `first` on that
-    their pending tiles hold (slots[d] the d-th panel's, P their side),
+def pending_columns(tile, order, start, count, dest):
+    """dest[k, order[start + l]] = tile[k, l] for k < count: the distances
+    to the panel from position `start` that its pending `tile` holds,
     element by element."""
-    size = pool.shape[1]
-    for d in range(len(slots)):
-        tile = pool[slots[d]]
-        start = first + d * size
-        for k in range(count):
-            for l in range(size):
-                dest[k, order[start + l]] = tile[k, l]
+    for k in range(count):
+        for l in range(tile.shape[1]):
+            dest[k, order[start + l]] = tile[k, l]
 
 
 def reference_rows(values, exact, refs, plan):
@@ -150,9 +157,10 @@ def reference_rows(values, exact, refs, plan):
     row_of[refs[start + k]] = k.  `values` are the search tables' values
     (C order), on data without missing values.
 
-    The calls compute the panel's columns in parts of two tiles, each
-    writing its own (any order, any thread, :func:`..threads.each_call`;
-    `work` their terms).  The caller runs them before it reads the rows
+    The calls copy the panel's columns of the earlier panels' pending
+    tiles and compute the others in parts of two tiles, each writing its
+    own (any order, any thread, :func:`..threads.each_call`; `work` the
+    terms of the computed ones).  The caller runs them before it reads the rows
     and before it asks for the next panel, and may run them beside the
     work of the panel before: the panels' rows take two buffers in turn,
     so that a panel's rows are written while those of the one before are
@@ -167,16 +175,15 @@ def reference_rows(values, exact, refs, plan):
         first = t * size
         count = min(size, m - first)
         back = max(0, t - window)
-        earlier = np.arange(back, t)
-        pending_columns(pool, slots[earlier, t - earlier - 1], order,
-                        back * size, count, rows)
         panel = first + np.minimum(np.arange(size), count - 1)
         later = slots[t, :min(window, len(slots) - 1 - t)]
-        calls = [partial(panel_columns, permuted, exact, order, panel, count,
-                         j, min(j + 2 * BLOCK, stop), first + size, pool,
-                         later, rows)
-                 for start, stop in ((0, back * size), (first, n))
-                 for j in range(start, stop, 2 * BLOCK)]
+        calls = [partial(pending_columns, pool[slots[s, t - s - 1]], order,
+                         s * size, count, rows) for s in range(back, t)]
+        calls += [partial(panel_columns, permuted, exact, order, panel, count,
+                          j, min(j + 2 * BLOCK, stop), first + size, pool,
+                          later, rows)
+                  for start, stop in ((0, back * size), (first, n))
+                  for j in range(start, stop, 2 * BLOCK)]
         row_of[refs[first:first + count]] = np.arange(count)
         yield (first, first + count, rows, row_of, calls,
                count * (n - (t - back) * size) * len(values))
