@@ -132,7 +132,8 @@ def _surf_unkept(X, discrete):
     them (:func:`distance_budget`): the rules then compute their
     distances, each rule its own kernel; and MultiSURF's rows a panel at
     a time, as data whose pending tiles fit the budget take them (data
-    of two panels, one tile's budget)."""
+    of two panels and one tile's budget, which two panels' tiles fit and
+    their whole matrix does not)."""
     with distance_budget():
         for method in ("surf", "multisurf"):
             surf.neighbourhood_sums(X, THREE, discrete, method=method)

@@ -174,9 +174,9 @@ def done_parts():
     """The parts of :data:`PARTS` prepared in the kernel folder so far:
     those whose every piece (:func:`pieces`) is."""
     done = set(keeper.read_state(cache.kernel_folder()).get("done", []))
-    return [part for part, _ in PARTS
-            if all(name in done for name, (whole, _, _) in shares().items()
-                   if whole == part)]
+    undone = {part for name, (part, _, _) in shares().items()
+              if name not in done}
+    return [part for part, _ in PARTS if part not in undone]
 
 
 def parts_ready(parts):
@@ -268,7 +268,8 @@ def spawn(folder, first=()):
     """Start the background preparation of `folder` (:func:`.keeper.main`),
     the parts `first` first: a process that detaches itself at once, so
     that this one has no child left to wait for; True if it started."""
-    parts = sorted(pieces(), key=lambda piece: shares()[piece[0]][0]
+    part_of = shares()
+    parts = sorted(pieces(), key=lambda piece: part_of[piece[0]][0]
                    not in first)
     settings = json.dumps({"folder": str(folder), "parts": parts,
                            "worker": worker_command(),

@@ -707,14 +707,13 @@ def shares_pairs(exact, refs):
             and len(np.unique(refs)) == m)
 
 
-def local_distances(values, exact, shared):
+def local_distances(values, exact):
     """The distances of every pair (:class:`GivenDistances`) for the rules
     whose limits are each reference's own (MultiSURF's), where they take
-    at most KEPT_DISTANCES bytes and the references share their pairs
-    (`shared`, :func:`shares_pairs`), else None: computed by symmetric
-    halves (:func:`.....distance_rows.all_distances`), where each group of
+    at most KEPT_DISTANCES bytes, else None: computed by symmetric halves
+    (:func:`.....distance_rows.all_distances`), where each group of
     references would compute its rows whole, every pair twice."""
-    dist = pair_distances(values, exact) if shared else None
+    dist = pair_distances(values, exact)
     if dist is None:
         return None
     return neighbourhoods.GivenDistances(
@@ -729,9 +728,10 @@ def local_given(values, exact, refs):
     PANEL whose pending tiles fit KEPT_DISTANCES; (None, None) where the
     references do not share their pairs (:func:`shares_pairs`), each
     group then computing its rows."""
-    shared = shares_pairs(exact, refs)
-    given = local_distances(values, exact, shared)
-    if given is not None or not shared:
+    if not shares_pairs(exact, refs):
+        return None, None
+    given = local_distances(values, exact)
+    if given is not None:
         return given, None
     return None, panels.schedule(len(refs), PANEL, KEPT_DISTANCES)
 
@@ -786,9 +786,9 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                     sums=sums)
     if plan is None:
         bounds = step_bounds(n_blocks, progress_callback) * UPDATE_BLOCK
-        for start, stop in zip(bounds[:-1], bounds[1:]):
-            each_call(*calls(given=kept, start=start, stop=min(stop, m)))
-            report(progress_callback, min(stop, m) / m)
+        for start, stop in zip(bounds[:-1], np.minimum(bounds[1:], m)):
+            each_call(*calls(given=kept, start=start, stop=stop))
+            report(progress_callback, stop / m)
     else:
         panel_sums(values, exact, refs, plan, calls, progress_callback)
     return (np.array([blocks.sum(axis=0) for blocks in partials]),
