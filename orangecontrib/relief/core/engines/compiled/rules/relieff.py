@@ -13,16 +13,9 @@ from ..diffs import (any_missing, as_dtype_of, attribute_diff,
                      linear_diff, numeric_and_known, slotted_linear_diff)
 from ..threads import by_work, serial_and_parallel
 from ....tables import LINEAR, NarrowTables
+from .unrolled import add_list_numeric, add_numeric_diffs
 
 UPDATE_BLOCK = 64  # references per partial sum
-
-
-@numba.njit(inline="always", cache=True)
-def add_numeric_diffs(acc, values, i, j, coef):
-    """acc[A] += coef * |x_A(I_i) - x_A(I_j)|: numeric attributes, the
-    linear diff, no missing values (a loop that vectorises)."""
-    for a in range(acc.shape[0]):
-        acc[a] += coef * abs(values[a, i] - values[a, j])
 
 
 @numba.njit(inline="always", cache=True)
@@ -112,14 +105,14 @@ def add_entries_diffs(acc, tables, i, index, share, start, stop, coef):
 def add_exact_list_diffs(acc, tables, i, index, share, start, stop, coef):
     """:func:`add_list_diffs` of the exact tables: numeric attributes
     without missing values read the values array itself, taken out of
-    the tables once for the list; through the tables for each entry,
-    ReliefF's update took four times as long (2.9 against 0.75 ns an
-    entry and attribute, 1000 x 50, one thread, processor time).  Other
-    data entry by entry."""
+    the tables once for the list (through the tables for each entry,
+    ReliefF's update took four times as long: 2.9 against 0.75 ns an
+    entry and attribute, 1000 x 50, one thread, processor time), four
+    entries a pass (:func:`.unrolled.add_list_numeric`).  Other data
+    entry by entry."""
     if numeric_and_known(tables):
-        values = tables.values
-        for e in range(start, stop):
-            add_numeric_diffs(acc, values, i, index[e], coef * share[e])
+        add_list_numeric(acc, tables.values, i, index, share, start, stop,
+                         coef)
     else:
         add_entries_diffs(acc, tables, i, index, share, start, stop, coef)
 
