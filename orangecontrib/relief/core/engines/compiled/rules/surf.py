@@ -232,7 +232,7 @@ def member_weights(group, members, factors):
     loop over the instances, taken or not, the gathers of unweighted
     members cost about four times as much an instance (16 references, a
     third of them near: 141 against 37 clock ticks), and MultiSURF 5000 x
-    100 on one thread took 0.54-0.57 s against 0.49-0.50 s (AMD EPYC,
+    100 on two threads took 0.44-0.45 s against 0.35-0.38 s (AMD EPYC,
     AVX2, interleaved processes)."""
     dist, scale = group.dist, group.scale
     for j in range(dist.shape[1]):
