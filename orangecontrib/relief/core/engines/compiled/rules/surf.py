@@ -144,10 +144,11 @@ def limits(dist, i, local, global_mean, ddof, band, global_scale):
 
 
 @numba.njit(inline="always", cache=True)
-def weight_at(dist, limit, scale, weighted):
-    """The factor of a member at `dist` of a set bounded by `limit`: its
-    sigmoid weight with `weighted` (the SWRF family), else 1."""
-    return sigmoid_weight(dist, limit, scale) if weighted else 1.0
+def weight_at(factors, r, j, weighted):
+    """The factor of member I_j of the set of the group's reference
+    rows[r]: its sigmoid weight factors[r, j] (:func:`member_weights`)
+    with `weighted` (the SWRF family), else 1."""
+    return factors[r, j] if weighted else 1.0
 
 
 @numba.njit(inline="always", cache=True)
@@ -227,8 +228,9 @@ def member_weights(group, members, factors):
     """factors[r, j] = the sigmoid weight (:func:`sigmoid_weight`) of each
     member I_j of the near or far set of the :class:`Group`'s reference
     rows[r] (`members` those of :func:`group_counts`), of its set's
-    limit; the others are left as they are.  A pass of its own, before
-    the rule's (:func:`gather` reads them): with the sigmoid's call in the
+    limit; the others are left as they are.  Made once where the counts
+    are (:func:`class_terms`), for the rules' terms and STIR's counts
+    alike, in a pass of its own: with the sigmoid's call in the
     loop over the instances, taken or not, the gathers of unweighted
     members cost about four times as much an instance (16 references, a
     third of them near: 141 against 37 clock ticks), and MultiSURF 5000 x
@@ -259,10 +261,8 @@ def gather(held, s, bits, group, j, g, coefs, factors, weighted):
     while bits:
         r, bits = next_member(bits)
         pairs[0, at], pairs[1, at] = rows[r], j
-        coef = sign * coefs[r, s, g]
-        if weighted:
-            coef *= factors[r, j]
-        pair_coefs[at] = coef
+        pair_coefs[at] = sign * coefs[r, s, g] * weight_at(factors, r, j,
+                                                           weighted)
         at += 1
     held.count[s] = at
     return at - first
@@ -313,15 +313,17 @@ def add_stir_terms(sums, exact, i, j, coef, hit):
 
 
 @numba.njit(inline="always", cache=True)
-def weighted_pair_counts(dist, i, groups, near, scale, coefs, scalars):
-    """STIR's counts of reference I_i's near pairs whose members are
-    weighted (the SWRF family, :mod:`....formulas.stir`): each pair counts
-    its sigmoid weight w, and the references' places the sums of
-    |coef| w, instance by instance."""
-    own = groups[i]
-    for j in range(dist.shape[0]):
-        if j != i and dist[j] < near:
-            w = sigmoid_weight(dist[j], near, scale)
+def weighted_pair_counts(near_bits, factors, r, own, groups, coefs,
+                         scalars):
+    """STIR's counts of the near pairs of the group's reference rows[r],
+    of class `own`, whose members are weighted (the SWRF family,
+    :mod:`....formulas.stir`): each pair counts its sigmoid weight w =
+    factors[r, j] (:func:`member_weights`), and the references' places
+    the sums of |coef| w, instance by instance; `near_bits` the members'
+    bits of :func:`group_counts`."""
+    for j in range(len(near_bits)):
+        if (near_bits[j] >> r) & 1:
+            w = factors[r, j]
             hit = groups[j] == own
             scalars[N_HIT if hit else N_MISS] += w
             scalars[HIT_REFS if hit else MISS_REFS] += abs(
@@ -341,10 +343,12 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
     family's far terms."""
     with_far, weighted = rule.with_far, rule.weighted
     dist, rows, count = group.dist, group.rows, group.count
-    near, far, scale = group.near, group.far, group.scale
     counts, own_counts, coefs = (buffers.counts, buffers.own_counts,
                                  buffers.coefs)
-    group_counts(group, groups, with_far, counts, buffers.members)
+    members, factors = buffers.members, buffers.factors
+    group_counts(group, groups, with_far, counts, members)
+    if weighted:
+        member_weights(group, members, factors)
     for r in range(count):
         i = rows[r]
         own = groups[i]
@@ -356,12 +360,11 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
         if with_far and weighted:
             scalars[FAR_PRESENCE] += far_presence(own_counts[1], own)
             for j in range(dist.shape[1]):
-                if (j != i and not dist[r, j] < near[r]
-                        and dist[r, j] > far[r]):
+                if (members[1, j] >> r) & 1:
                     scalars[FAR_WEIGHT] += coefs[r, 1, groups[j]] * (
-                        sigmoid_weight(dist[r, j], far[r], scale[r]))
+                        factors[r, j])
         if stir and weighted:
-            weighted_pair_counts(dist[r], i, groups, near[r], scale[r],
+            weighted_pair_counts(members[0], factors, r, own, groups,
                                  coefs[r, 0], scalars)
         elif stir:
             n_miss = own_counts[0].sum() - own_counts[0, own]
@@ -394,10 +397,9 @@ def class_update(sums, exact, any_kind, groups, group, rule, buffers):
     weighted, stir = rule.weighted, rule.stir
     coefs, members, factors = buffers.coefs, buffers.members, buffers.factors
     if any_kind is not None:
-        class_update_any(sums, any_kind, groups, group, rule, stir, coefs)
+        class_update_any(sums, any_kind, groups, group, rule, stir, coefs,
+                         factors)
         return
-    if weighted:
-        member_weights(group, members, factors)
     values = exact.values
     own = groups[group.rows[0]]
     held = HeldPairs(np.empty((2, 2, HELD + GROUP), np.int64),
@@ -420,14 +422,16 @@ def class_update(sums, exact, any_kind, groups, group, rule, buffers):
 
 
 @numba.njit(cache=True)
-def class_update_any(sums, exact, groups, group, rule, stir, coefs):
+def class_update_any(sums, exact, groups, group, rule, stir, coefs,
+                     factors):
     """:func:`class_update` one reference at a time, for any data (STIR's
-    sums with `stir`).  Not inlined, so that numba compiles the diffs of
-    every kind of data once (inlined where the rules add terms, they took
-    half of the SURF family's first compilation)."""
+    sums with `stir`; `factors` the members' weights of
+    :func:`member_weights`).  Not inlined, so that numba compiles the
+    diffs of every kind of data once (inlined where the rules add terms,
+    they took half of the SURF family's first compilation)."""
     with_far, weighted = rule.with_far, rule.weighted
     dist, rows, count = group.dist, group.rows, group.count
-    near, far, scale = group.near, group.far, group.scale
+    near, far = group.near, group.far
     for j in range(dist.shape[1]):
         g = groups[j]
         for r in range(count):
@@ -435,15 +439,14 @@ def class_update_any(sums, exact, groups, group, rule, stir, coefs):
             if j == i:
                 continue
             if dist[r, j] < near[r]:
-                coef = coefs[r, 0, g] * weight_at(dist[r, j], near[r],
-                                                  scale[r], weighted)
+                coef = coefs[r, 0, g] * weight_at(factors, r, j, weighted)
                 if stir:
                     add_stir_terms(sums, exact, i, j, coef, g == groups[i])
                 else:
                     add_diffs(sums[0], exact, i, j, coef)
             elif with_far and dist[r, j] > far[r]:
                 add_diffs(sums[1], exact, i, j, -coefs[r, 1, g] * weight_at(
-                    dist[r, j], far[r], scale[r], weighted))
+                    factors, r, j, weighted))
 
 
 @numba.njit(cache=True)
@@ -526,7 +529,7 @@ def pair_update(sums, scalars, exact, target, priors, hit_bound, rule,
                           group.far[one], group.scale[one])
         class_terms(reference, codes, priors, rule, False, buffers, scalars)
         class_update_any(sums, exact, codes, reference, rule, False,
-                         buffers.coefs)
+                         buffers.coefs, buffers.factors)
 
 
 @numba.njit(inline="always", cache=True)

@@ -4,9 +4,9 @@ Where every diff is |x_i - x_j| (numeric attributes, the linear diff, no
 missing values), the pairs (reference, neighbour) add their terms to the
 sums four at a time, those of one instance's references
 (:func:`add_numeric`), of one reference's neighbour list
-(:func:`add_list_numeric`) or any four in a row (:func:`add_pairs`): each sum
-is loaded and stored once for four pairs, and the terms are added in the
-pairs' order, as one pair at a time adds them
+(:func:`add_list_numeric`) or any four in a row (:func:`add_pairs`):
+each sum is loaded and stored once for four pairs, and the terms are
+added in the pairs' order, as one pair at a time adds them
 (acc + c0 d0 + c1 d1 + c2 d2 + c3 d3), so the sums are the same bits.
 Like :mod:`..neighbours.block`, the helpers spell out their four terms,
 which numba keeps in registers only when they are written out.
