@@ -21,7 +21,8 @@ from orangecontrib.relief.core.variants import estimators, surf, swrf
 from orangecontrib.relief.core.engines.compiled.rules import (
     surf as compiled_surf)
 from orangecontrib.relief.core.engines import forced
-from orangecontrib.relief.core.engines.compiled.neighbours import panels
+from orangecontrib.relief.core.engines.compiled.neighbours import (
+    panels, sides)
 from orangecontrib.relief.core.engines.compiled.neighbours.panels import (
     pending_tiles)
 from orangecontrib.relief.core.engines.compiled.threads import (
@@ -473,6 +474,70 @@ def test_engines_round_the_thresholds_alike(method, task, seed,
     results = on_each_engine(lambda: weights(X, y, method=method, task=task))
     assert_allclose(results["compiled"], results["vectorised"], rtol=0,
                     atol=1e-12)
+
+
+def on_the_limit(case):
+    """Numeric data whose distances lie on SURF's T or within a rounding
+    of it: one attribute of nine values whose distances of 0.4 lie within
+    a rounding of T; four instances of three bits whose T is 2, the
+    distance of two of their pairs; 600 instances (three stripes of the
+    pass, 24 in the last word of a row's bits) on a dyadic grid."""
+    if case == "rounding":
+        return (np.array([[.2], [0], [.2], [.2], [.6], [.7], [.5], [1], [0]]),
+                np.array([1, 0, 1, 1, 1, 0, 0, 1, 0.]))
+    if case == "equal":
+        return (np.array([[1, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 0.]]),
+                np.array([0, 1, 1, 0.]))
+    rng = np.random.default_rng(5)
+    return rng.integers(0, GRID + 1, (600, 4)) / GRID, rng.integers(
+        0, 3, 600).astype(float)
+
+
+#: how the compiled engine reads SURF's pairs against T: the distances of
+#: every pair kept; their sides marked by the pass that sums T
+#: (:mod:`...neighbours.sides`); those sides given up where T lies outside
+#: their interval, and the distances screened in float32; screened alone
+ROUTES = ["kept", "sides", "outside", "screened"]
+
+
+@pytest.mark.parametrize("case", ["rounding", "equal", "grid"])
+@pytest.mark.parametrize("method", ["surf", "surf*"])
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_every_route_to_surfs_pairs_gives_the_same_bits(case, method, task,
+                                                        monkeypatch):
+    """Each route of :data:`ROUTES` puts a pair on the side of T that its
+    exact distance lies on (a pair at T on neither), so the weights are
+    the same bits; and each route is the one taken."""
+    X, y = on_the_limit(case)
+    if task == "regression":
+        y = y / 2 + X[:, 0]
+    n = len(X)
+    settled, settle = [], sides.settled
+
+    def spied(*args):
+        settled.append(settle(*args))
+        return settled[-1]
+
+    results = {}
+    for route in ROUTES:
+        with monkeypatch.context() as patch:
+            if route != "kept":
+                patch.setattr(compiled_surf, "KEPT_DISTANCES", 0
+                              if route == "screened"
+                              else sides.bytes_of(n))
+            if route == "outside":
+                patch.setattr(sides, "mean_interval", lambda values: (-2, -1))
+            patch.setattr(sides, "settled", spied)
+            settled.clear()
+            with forced("compiled"):
+                results[route] = weights(X, y, method=method, task=task)
+            taken = [s is not None for s in settled]
+            assert taken == {"sides": [True], "outside": [False]}.get(
+                route, []), route
+        assert_array_equal(results[route], results["kept"], err_msg=route)
+    with forced("vectorised"):
+        assert_allclose(weights(X, y, method=method, task=task),
+                        results["kept"], rtol=0, atol=1e-12)
 
 
 # =================================================================

@@ -32,6 +32,8 @@ from orangecontrib.relief.core.analysis.weighted_knn import (fit_class_weights,
                                                              predict_votes)
 from orangecontrib.relief.core.engines.compiled.neighbours.panels import (
     smallest_budget)
+from orangecontrib.relief.core.engines.compiled.neighbours.sides import (
+    bytes_of)
 from orangecontrib.relief.core.engines.compiled.rules.surf import PANEL
 from orangecontrib.relief.core.warmup import distance_budget
 
@@ -136,6 +138,9 @@ def _surf(X, discrete, t, folder):
         swrf.swrf_weights(X, t["bool classes"], discrete, method="swrf*")
         swrf.swrf_weights(X, t["target"], discrete, method="swrf",
                           task="regression", convention="scikit-rebate")
+    with distance_budget(bytes_of(X.shape[0])):  # the sides of SURF's pairs
+        surf.surf(X, t["classes"], discrete)
+        surf.surfstar(X, t["target"], discrete, task="regression")
     with distance_budget(smallest_budget(PANEL)):  # by panels
         surf.multisurf(X, t["classes"], discrete)
 

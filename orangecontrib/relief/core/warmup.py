@@ -130,10 +130,12 @@ def _surf_unkept(X, discrete):
     """SURF's and SWRF's global statistics as data above the budget of
     kept distances sum them, and MultiSURF's rows as such data compute
     them (:func:`distance_budget`): the rules then compute their
-    distances, each rule its own kernel; and MultiSURF's rows a panel at
-    a time, as data whose pending tiles fit the budget take them (data
-    of two panels and one tile's budget, which two panels' tiles fit and
-    their whole matrix does not)."""
+    distances, each rule its own kernel; SURF's pairs put on the sides of
+    its limit as it is summed, where their bits fit the budget
+    (:mod:`.engines.compiled.neighbours.sides`); and MultiSURF's rows a
+    panel at a time, as data whose pending tiles fit the budget take them
+    (data of two panels and one tile's budget, which two panels' tiles
+    fit and their whole matrix does not)."""
     with distance_budget():
         for method in ("surf", "multisurf"):
             surf.neighbourhood_sums(X, THREE, discrete, method=method)
@@ -141,6 +143,11 @@ def _surf_unkept(X, discrete):
                                     task="regression")
         swrf.swrf_sums(X, THREE, discrete, method="swrf")
         _swrf_target(X, discrete)
+    from .engines.compiled.neighbours.sides import bytes_of
+    with distance_budget(bytes_of(X.shape[0])):  # SURF's pairs' sides fit
+        surf.neighbourhood_sums(X, THREE, discrete, method="surf")
+        surf.neighbourhood_sums(X, TARGET, discrete, method="surf",
+                                task="regression")
     from .engines.compiled.rules.surf import PANEL
     with distance_budget(PANEL ** 2 * 8):
         copies = -(-(PANEL + 1) // len(X))

@@ -20,6 +20,7 @@ from ..diffs import any_missing, attribute_diff
 from ....tables import LINEAR
 from .block import (BLOCK, ROWS, add_column, add_in_order, block_rows,
                     linear_diffs, nominal_terms, numeric_terms, row_values)
+from .sides import mark_rows, unpacked
 
 
 #: the rows of a panel of :func:`all_distances`: each column's transposed
@@ -213,10 +214,12 @@ def add_stripe_columns(stripe, j0, end, first, stop, totals, squares):
 
 
 @numba.njit(parallel=True, cache=True)
-def symmetric_row_sums(values, exact):
+def symmetric_row_sums(values, exact, sides):
     """:func:`row_sums` to the bit, each pair's distance computed once:
     for data without missing values, whose distances are symmetric to the
-    bit (:func:`all_distances`).
+    bit (:func:`all_distances`); with `sides` (else None) each pair i <= j
+    of a stripe marked on its side of their interval in row i
+    (:mod:`.sides`).
 
     The columns are taken a stripe of BLOCK instances at a time, in their
     order.  The distances of the instances before the stripe's end to the
@@ -231,6 +234,7 @@ def symmetric_row_sums(values, exact):
     totals = np.zeros(n)
     squares = np.zeros(n)
     stripe = np.empty((n, BLOCK))
+    below, above, low, high = unpacked(sides)
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
         end = j0 + width
@@ -241,22 +245,31 @@ def symmetric_row_sums(values, exact):
             distance_tile(values, exact, rows, count, out, j0, width)
             copy_tile(out, count, width, stripe, b * ROWS, 0)
         for b in prange(-(-j0 // ROWS)):
-            add_stripe_rows(stripe, b * ROWS, min(j0, (b + 1) * ROWS), width,
-                            totals, squares)
+            first, stop = b * ROWS, min(j0, (b + 1) * ROWS)
+            add_stripe_rows(stripe, first, stop, width, totals, squares)
+            if sides is not None:
+                mark_rows(stripe, first, stop, j0, width, below, above, low,
+                          high)
         for b in prange(-(-width // COLUMNS)):
-            add_stripe_columns(stripe, j0, end, b * COLUMNS,
-                               min(width, (b + 1) * COLUMNS), totals, squares)
+            first, stop = b * COLUMNS, min(width, (b + 1) * COLUMNS)
+            add_stripe_columns(stripe, j0, end, first, stop, totals, squares)
+            if sides is not None:
+                mark_rows(stripe, j0 + first, j0 + stop, j0, width, below,
+                          above, low, high)
     return totals, squares
 
 
-def pair_sums(values, exact):
+def pair_sums(values, exact, sides=None):
     """The sums of D and of D^2 over the n (n - 1) ordered pairs of
     distinct instances (each instance's added in order, then those by
     numpy): SURF's T and SWRF's deviation
     (:func:`....formulas.neighbourhoods.global_statistics`), each pair's
-    distance computed once where they are symmetric."""
-    sums = row_sums if any_missing(exact) else symmetric_row_sums
-    totals, squares = sums(values, exact)
+    distance computed once where they are symmetric, and marked on the
+    :class:`.sides.Sides` `sides` (data without missing values only)."""
+    if any_missing(exact):
+        totals, squares = row_sums(values, exact)
+    else:
+        totals, squares = symmetric_row_sums(values, exact, sides)
     return totals.sum(), squares.sum()
 
 

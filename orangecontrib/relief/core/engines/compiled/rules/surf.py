@@ -36,6 +36,7 @@ from ..neighbours.block import ROWS, block_refs
 from ..neighbours import panels
 from ..neighbours.distance_rows import (all_distances, distance_block,
                                         pair_sums, sums_of_rows)
+from ..neighbours import sides as sided
 from ..neighbours.screened import screen_of, screened_block
 from ..threads import each_call
 from ....progress import report, step_bounds
@@ -557,7 +558,7 @@ def given_rows(given, rows, count, dist):
             dist[r, j] = given.rows[given.row_of[rows[r]], j]
 
 
-def radius_calls(exact, any_kind, refs, given, screen, values, codes,
+def radius_calls(exact, any_kind, refs, given, sides, screen, values, codes,
                  targets, pairs, priors, rule, start, stop, sums):
     """(calls, work): the calls of :func:`radius_block` (which releases
     the interpreter's lock) that add references refs[start:stop] (start
@@ -566,15 +567,15 @@ def radius_calls(exact, any_kind, refs, given, screen, values, codes,
     to run on numba's number of threads where the work is worth them
     (:func:`..threads.each_call`).  Each block has its own sums, so the
     threads change no bit."""
-    calls = [partial(radius_block, exact, any_kind, refs, given, screen,
-                     values, codes, targets, pairs, priors, rule, b,
+    calls = [partial(radius_block, exact, any_kind, refs, given, sides,
+                     screen, values, codes, targets, pairs, priors, rule, b,
                      min(stop, (b + 1) * UPDATE_BLOCK), sums)
              for b in range(start // UPDATE_BLOCK, -(-stop // UPDATE_BLOCK))]
     return calls, (stop - start) * exact.values.size
 
 
 @numba.njit(nogil=True, cache=True)
-def radius_block(exact, any_kind, refs, given, screen, values, codes,
+def radius_block(exact, any_kind, refs, given, sides, screen, values, codes,
                  targets, pairs, priors, rule, b, end, sums):
     """Add the references of block b, before `end`, to partial[p, b] and
     scalars[p, b] of the :class:`BlockSums` `sums` for each labelling p,
@@ -586,11 +587,12 @@ def radius_block(exact, any_kind, refs, given, screen, values, codes,
     :func:`pair_update`).  The distances, thresholds and neighbourhoods of
     up to GROUP references of one class are found once for every
     labelling; the distances are read from the :class:`Given` distances
-    `given`, or computed on the `screen` (:mod:`..neighbours.screened`),
-    or computed from `values` (the search tables' values, C order),
-    whichever is not None.  The rules take their path for diffs of any
-    kind where `any_kind` is not None (:func:`tables_of_any_kind`), else
-    their numeric path.
+    `given`, or their sides of SURF's limit from the `sides`
+    (:mod:`..neighbours.sides`), or computed on the `screen`
+    (:mod:`..neighbours.screened`), or computed from `values` (the search
+    tables' values, C order), whichever is not None.  The rules take
+    their path for diffs of any kind where `any_kind` is not None
+    (:func:`tables_of_any_kind`), else their numeric path.
 
     Each branch that reads one of these arguments is taken where it is
     not None: numba compiles a kernel without the branches of arguments
@@ -617,6 +619,8 @@ def radius_block(exact, any_kind, refs, given, screen, values, codes,
             block_refs(refs, first + q, first + count, rows[q:q + ROWS])
         if given is not None:
             given_rows(given, rows, count, dist)
+        if sides is not None:
+            sided.sided_block(sides, rows, count, dist)
         if screen is not None:
             screened_block(exact, screen, rows, count, dist,
                            rule.global_mean)
@@ -646,18 +650,21 @@ def radius_block(exact, any_kind, refs, given, screen, values, codes,
 
 
 def radius_options(values, exact, local, far, ddof, stir, given, band,
-                   weighting):
+                   weighting, sides):
     """The :class:`RadiusRule` of :func:`radius_rule`'s options, with
     SURF's T (and SWRF's deviation, `weighting` whether it counts the
     zero diagonal, :func:`...formulas.neighbourhoods.global_statistics`)
-    where the limits are not the references' own, computed or `given`."""
+    where the limits are not the references' own, computed (each pair
+    marked on the :class:`..neighbours.sides.Sides` `sides` where they
+    are not None) or `given`."""
     if given is not None:
         mean, scale = given.global_mean, given.global_scale
     elif local:
         mean, scale = 0.0, 1.0
     else:
         mean, sigma = neighbourhoods.global_statistics(
-            *pair_sums(values, exact), values.shape[1], bool(weighting))
+            *pair_sums(values, exact, sides), values.shape[1],
+            bool(weighting))
         scale = neighbourhoods.sigmoid_scale(sigma)
     return RadiusRule(
         local=bool(local), band=float(band), ddof=int(ddof),
@@ -769,12 +776,25 @@ def local_given(values, exact, refs):
     return None, panels.schedule(len(refs), PANEL, KEPT_DISTANCES)
 
 
-def screens(rule, exact):
-    """Whether the :class:`RadiusRule` `rule` reads its distances on a
-    screen (:mod:`..neighbours.screened`): against SURF's one limit, none
-    weighted, on numeric data with the linear diff and no missing
-    value."""
-    return not rule.local and not rule.weighted and numeric_and_known(exact)
+def screens(local, weighting, exact):
+    """Whether a rule whose limits are the references' own (`local`),
+    weighted by `weighting` (None, or :func:`radius_options`'), compares
+    its distances only to SURF's one limit, none weighted, on numeric
+    data with the linear diff and no missing value: it then reads their
+    sides of the limit (:mod:`..neighbours.sides`) or their distances on a
+    screen (:mod:`..neighbours.screened`)."""
+    return not local and weighting is None and numeric_and_known(exact)
+
+
+def one_limit(values, exact, local, weighting):
+    """(sides, screen): where a rule that computes its distances
+    :func:`screens` them, the :class:`..neighbours.sides.Sides` whose bits
+    the pass of SURF's limit is to mark, where they fit KEPT_DISTANCES;
+    else None and whether to screen."""
+    if not screens(local, weighting, exact):
+        return None, False
+    sides = sided.sides_of(values, KEPT_DISTANCES)
+    return sides, sides is None
 
 
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
@@ -795,13 +815,17 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
         given, plan = local_given(values, exact, refs)
     elif given is None:
         given = kept_distances(values, exact, weighting)
+    sides, screened = (None, False) if given is not None else one_limit(
+        values, exact, local, weighting)
     rule = radius_options(values, exact, local, far, ddof, stir, given, band,
-                          weighting)
+                          weighting, sides)
+    if sides is not None:
+        sides = sided.settled(sides, exact, rule.global_mean)
+        screened = sides is None
     kept = None if given is None else Given(given.rows, given.row_of)
-    screen = (screen_of(values) if given is None and screens(rule, exact)
-              else None)
-    computed = (values if kept is None and screen is None and plan is None
-                else None)
+    screen = screen_of(values) if screened else None
+    computed = (values if kept is None and sides is None and screen is None
+                and plan is None else None)
     classes = task == "classification"
     pairs = None if hit_bound is None else Pairs(labels, float(hit_bound))
     codes = labels.astype(np.int64) if classes and pairs is None else None
@@ -814,7 +838,7 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                         3 if targets is not None else CLASS_SCALARS))
     sums = BlockSums(partials, scalars)
     calls = partial(radius_calls, exact, tables_of_any_kind(exact), refs,
-                    screen=screen, values=computed, codes=codes,
+                    sides=sides, screen=screen, values=computed, codes=codes,
                     targets=targets, pairs=pairs, priors=priors, rule=rule,
                     sums=sums)
     if plan is None:
