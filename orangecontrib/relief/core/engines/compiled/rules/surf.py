@@ -95,7 +95,8 @@ Pairs = namedtuple("Pairs", ["targets", "hit_bound"])
 BlockSums = namedtuple("BlockSums", ["partial", "scalars"])
 
 #: A group of references and their neighbourhoods: rows[:count] the
-#: references, dist[r, j] the distance of reference rows[r] to I_j, and
+#: references, dist[r, j] the distance of reference rows[r] to I_j (no
+#: row where the members are given, :func:`group_counts`), and
 #: its near and far limits and its members' sigmoid scale (near[r],
 #: far[r], scale[r], :func:`group_limits`)
 Group = namedtuple("Group", ["rows", "count", "dist", "near", "far",
@@ -198,22 +199,34 @@ def group_counts(group, groups, with_far, counts, members):
     members[1, j]: the bits 1 << r of the references whose near (far) set
     holds I_j (with `with_far`).  Instance by instance (the group's
     distances to an instance side by side, branch-free), so that the
-    rules then visit each instance's members alone (:func:`gather`)."""
+    rules then visit each instance's members alone (:func:`gather`).  A
+    group without distances (no row) has its members given
+    (:func:`..neighbours.sides.sided_members`), and only their counts
+    are made."""
     dist, rows, count = group.dist, group.rows, group.count
     near, far = group.near, group.far
     counts[:] = 0
-    for j in range(dist.shape[1]):
-        g = groups[j]
-        near_bits = far_bits = 0
-        for r in range(count):
-            other = j != rows[r]
-            is_near = other & (dist[r, j] < near[r])
-            is_far = with_far & other & (not is_near) & (dist[r, j] > far[r])
-            counts[0, g, r] += is_near
-            counts[1, g, r] += is_far
-            near_bits |= np.int64(is_near) << r
-            far_bits |= np.int64(is_far) << r
-        members[0, j], members[1, j] = near_bits, far_bits
+    if dist.shape[0] == 0:
+        for j in range(dist.shape[1]):
+            g = groups[j]
+            for s in range(2):
+                bits = members[s, j]
+                for r in range(count):
+                    counts[s, g, r] += (bits >> r) & 1
+    else:
+        for j in range(dist.shape[1]):
+            g = groups[j]
+            near_bits = far_bits = 0
+            for r in range(count):
+                other = j != rows[r]
+                is_near = other & (dist[r, j] < near[r])
+                is_far = (with_far & other & (not is_near)
+                          & (dist[r, j] > far[r]))
+                counts[0, g, r] += is_near
+                counts[1, g, r] += is_far
+                near_bits |= np.int64(is_near) << r
+                far_bits |= np.int64(is_far) << r
+            members[0, j], members[1, j] = near_bits, far_bits
 
 
 @numba.njit(inline="always", cache=True)
@@ -587,7 +600,7 @@ def radius_block(exact, any_kind, refs, given, sides, screen, values, codes,
     :func:`pair_update`).  The distances, thresholds and neighbourhoods of
     up to GROUP references of one class are found once for every
     labelling; the distances are read from the :class:`Given` distances
-    `given`, or their sides of SURF's limit from the `sides`
+    `given`, or the members read off the `sides` of SURF's limit
     (:mod:`..neighbours.sides`), or computed on the `screen`
     (:mod:`..neighbours.screened`), or computed from `values` (the search
     tables' values, C order), whichever is not None.  The rules take
@@ -606,6 +619,7 @@ def radius_block(exact, any_kind, refs, given, sides, screen, values, codes,
     n_groups = len(priors)
     rows = np.empty(GROUP, np.int64)
     dist = np.empty((n, GROUP)).T  # a group's distances instance-major
+    no_rows = np.empty((n, 0)).T  # the sides give the members
     near, far, scale = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
     buffers = Buffers(np.empty((2, n_groups, GROUP), np.int64),
                       np.empty((2, n), np.int64),
@@ -620,13 +634,15 @@ def radius_block(exact, any_kind, refs, given, sides, screen, values, codes,
         if given is not None:
             given_rows(given, rows, count, dist)
         if sides is not None:
-            sided.sided_block(sides, rows, count, dist)
+            sided.sided_members(sides, rows, count, rule.with_far,
+                                buffers.members)
         if screen is not None:
             screened_block(exact, screen, rows, count, dist,
                            rule.global_mean)
         if values is not None:
             distance_block(values, exact, rows, count, dist, 0)
-        group = Group(rows, count, dist, near, far, scale)
+        group = Group(rows, count, dist if sides is None else no_rows, near,
+                      far, scale)
         group_limits(group, rule)
         for p in range(len(partial)):
             if codes is not None:
