@@ -20,7 +20,7 @@ from ..diffs import any_missing, attribute_diff
 from ....tables import LINEAR
 from .block import (BLOCK, ROWS, add_column, add_in_order, block_rows,
                     linear_diffs, nominal_terms, numeric_terms, row_values)
-from .sides import mark_rows, unpacked
+from .sides import UNMARKED, mark_rows
 
 
 #: the rows of a panel of :func:`all_distances`: each column's transposed
@@ -217,9 +217,9 @@ def add_stripe_columns(stripe, j0, end, first, stop, totals, squares):
 def symmetric_row_sums(values, exact, sides):
     """:func:`row_sums` to the bit, each pair's distance computed once:
     for data without missing values, whose distances are symmetric to the
-    bit (:func:`all_distances`); with `sides` (else None) each pair i <= j
-    of a stripe marked on its side of their interval in row i
-    (:mod:`.sides`).
+    bit (:func:`all_distances`); each pair i <= j of a stripe marked on
+    its side of the interval of the :class:`.sides.Sides` `sides` in row
+    i, but where they are UNMARKED (no row: one signature for both).
 
     The columns are taken a stripe of BLOCK instances at a time, in their
     order.  The distances of the instances before the stripe's end to the
@@ -234,7 +234,9 @@ def symmetric_row_sums(values, exact, sides):
     totals = np.zeros(n)
     squares = np.zeros(n)
     stripe = np.empty((n, BLOCK))
-    below, above, low, high = unpacked(sides)
+    # numba (0.68) loses a parallel loop's writes to the arrays of a tuple
+    below, above, low, high = sides
+    marks = below.shape[0] > 0
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
         end = j0 + width
@@ -247,13 +249,13 @@ def symmetric_row_sums(values, exact, sides):
         for b in prange(-(-j0 // ROWS)):
             first, stop = b * ROWS, min(j0, (b + 1) * ROWS)
             add_stripe_rows(stripe, first, stop, width, totals, squares)
-            if sides is not None:
+            if marks:
                 mark_rows(stripe, first, stop, j0, width, below, above, low,
                           high)
         for b in prange(-(-width // COLUMNS)):
             first, stop = b * COLUMNS, min(width, (b + 1) * COLUMNS)
             add_stripe_columns(stripe, j0, end, first, stop, totals, squares)
-            if sides is not None:
+            if marks:
                 mark_rows(stripe, j0 + first, j0 + stop, j0, width, below,
                           above, low, high)
     return totals, squares
@@ -269,7 +271,8 @@ def pair_sums(values, exact, sides=None):
     if any_missing(exact):
         totals, squares = row_sums(values, exact)
     else:
-        totals, squares = symmetric_row_sums(values, exact, sides)
+        totals, squares = symmetric_row_sums(
+            values, exact, UNMARKED if sides is None else sides)
     return totals.sum(), squares.sum()
 
 

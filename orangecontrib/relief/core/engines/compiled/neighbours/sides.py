@@ -30,6 +30,10 @@ from .exact_ranking import exact_distances
 #: (above `high`); the pairs of neither are within the interval.
 Sides = namedtuple("Sides", ["below", "above", "low", "high"])
 
+#: no pair to mark (:func:`.distance_rows.symmetric_row_sums`)
+UNMARKED = Sides(np.zeros((0, 0), np.uint64), np.zeros((0, 0), np.uint64),
+                 0.0, 0.0)
+
 #: the unit roundoff of float64
 UNIT = 2.0 ** -53
 
@@ -134,18 +138,6 @@ def resolve(exact, below, above, limit):
 
 
 @numba.njit(inline="always", cache=True)
-def unpacked(sides):
-    """The fields of the :class:`Sides` `sides`, or of empty ones where
-    they are None: a parallel loop's body takes them one by one, since
-    numba (0.68) loses the writes of a parallel loop's body to the arrays
-    of any tuple it holds."""
-    if sides is None:
-        return (np.zeros((0, 0), np.uint64), np.zeros((0, 0), np.uint64),
-                0.0, 0.0)
-    return sides.below, sides.above, sides.low, sides.high
-
-
-@numba.njit(inline="always", cache=True)
 def side_bits(d, low, high, t):
     """The bits 1 << t of a distance d below `low` and above `high`."""
     return (np.uint64(d < low) << np.uint64(t),
@@ -155,7 +147,7 @@ def side_bits(d, low, high, t):
 @numba.njit(inline="always", cache=True)
 def mark_rows(stripe, first, stop, j0, width, below, above, low, high):
     """The :class:`Sides` bits (`below`, `above` of the interval [`low`,
-    `high`], :func:`unpacked`) of rows first <= i < stop with the
+    `high`]) of rows first <= i < stop with the
     stripe's columns j0 <= j < j0 + width (j0 a multiple of 64), whose
     distances are stripe[i, j - j0]: whole words, each row's its own."""
     for i in range(first, stop):
