@@ -37,6 +37,7 @@ UNMARKED = Sides(np.zeros((0, 0), np.uint64), np.zeros((0, 0), np.uint64),
 #: the unit roundoff of float64
 UNIT = 2.0 ** -53
 
+
 @numba.njit(inline="always", cache=True)
 def words(n):
     """The 64-bit words of a row of n pairs' bits."""
@@ -115,7 +116,7 @@ def resolve(exact, below, above, limit):
     exact distance (:func:`.exact_ranking.exact_distances`, a row's
     pairs four side by side): below `limit`, above it, or (equal to it)
     neither.  In one thread: the interval holds few pairs, if any (at
-    5000 x 100, a pass over the bits of 1.5 ms)."""
+    5000 x 100 none, and the pass over the bits took 1.1 ms)."""
     n = below.shape[0]
     ones = np.ones(exact.values.shape[0])
     cand, dist = np.empty(n, np.int64), np.empty(n)
@@ -147,9 +148,9 @@ def side_bits(d, low, high, t):
 @numba.njit(inline="always", cache=True)
 def mark_rows(stripe, first, stop, j0, width, below, above, low, high):
     """The :class:`Sides` bits (`below`, `above` of the interval [`low`,
-    `high`]) of rows first <= i < stop with the
-    stripe's columns j0 <= j < j0 + width (j0 a multiple of 64), whose
-    distances are stripe[i, j - j0]: whole words, each row's its own."""
+    `high`]) of rows first <= i < stop with the stripe's columns j0 <= j
+    < j0 + width (j0 a multiple of 64), whose distances are stripe[i, j -
+    j0]: whole words, each row's its own."""
     for i in range(first, stop):
         for w in range(j0 // 64, words(j0 + width)):
             below_word = above_word = np.uint64(0)
