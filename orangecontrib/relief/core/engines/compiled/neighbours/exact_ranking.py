@@ -64,7 +64,7 @@ def exact_distance(exact, weights, i, j):
 LANES = 4
 
 
-@numba.njit(cache=True)
+@numba.njit(inline="always", cache=True)
 def exact_distances(exact, weights, i, cand, count, out):
     """out[s] = :func:`exact_distance` of I_i and I_cand[s], s < count.
 
@@ -74,12 +74,17 @@ def exact_distances(exact, weights, i, cand, count, out):
     side by side, so that each addition no longer waits for the one
     before (a float64 sum in a fixed order does not vectorise, and one
     chain of additions took a quarter of a search's time on 2000 x
-    100)."""
-    s = 0
+    100); the last group is filled up with its last candidate, whose
+    sums the filling lanes repeat, rather than summing its few alone.
+    Inlined: called per list, it took :func:`rank_lists` 1.0 ms rather
+    than 0.86-0.92 to rank the 2,000 lists of 1000 x 50 (k = 10, one
+    thread; :func:`rank_list` inlined as well saved 0.05 ms more, for 3.5
+    s more of compilation in dReliefF's kernel that calls it too)."""
     if not any_missing(exact) and exact.kind == LINEAR:
-        values, nominal = exact.values, exact.nominal
-        while s + LANES <= count:
-            j0, j1, j2, j3 = cand[s], cand[s + 1], cand[s + 2], cand[s + 3]
+        values, nominal, last = exact.values, exact.nominal, count - 1
+        for s in range(0, count, LANES):
+            j0, j1 = cand[s], cand[min(s + 1, last)]
+            j2, j3 = cand[min(s + 2, last)], cand[min(s + 3, last)]
             d0 = d1 = d2 = d3 = 0.0
             for a in range(values.shape[0]):
                 x, w, nom = values[a, i], weights[a], nominal[a]
@@ -87,9 +92,15 @@ def exact_distances(exact, weights, i, cand, count, out):
                 d1 += w * linear_diff(x, values[a, j1], nom)
                 d2 += w * linear_diff(x, values[a, j2], nom)
                 d3 += w * linear_diff(x, values[a, j3], nom)
-            out[s], out[s + 1], out[s + 2], out[s + 3] = d0, d1, d2, d3
-            s += LANES
-    for t in range(s, count):
+            out[s] = d0
+            if s + 1 < count:  # the filling lanes' sums are dropped
+                out[s + 1] = d1
+            if s + 2 < count:
+                out[s + 2] = d2
+            if s + 3 < count:
+                out[s + 3] = d3
+        return
+    for t in range(count):
         out[t] = exact_distance(exact, weights, i, cand[t])
 
 
