@@ -96,14 +96,15 @@ BlockSums = namedtuple("BlockSums", ["partial", "scalars"])
 
 #: A group of references and their neighbourhoods: rows[:count] the
 #: references, dist[r, j] the distance of reference rows[r] to I_j (no
-#: row where the members are given, :func:`group_counts`), and
+#: row where the members are read off the sides of SURF's limit,
+#: :func:`..neighbours.sides.sided_members`), and
 #: its near and far limits and its members' sigmoid scale (near[r],
 #: far[r], scale[r], :func:`group_limits`)
 Group = namedtuple("Group", ["rows", "count", "dist", "near", "far",
                              "scale"])
 
-#: A block's buffers: counts[s, g, r] and members[s, j] of
-#: :func:`group_counts`, own_counts (2 x classes) those of one reference,
+#: A block's buffers: members[s, j] of :func:`group_members`, counts[s,
+#: g, r] of :func:`member_counts`, own_counts (2 x classes) those of one reference,
 #: coefs[r, s, g] the coefficients of :func:`class_terms`,
 #: influence[r, s] those of :func:`regression_update` and factors[r, j]
 #: the members' sigmoid weights (:func:`member_weights`; no instance where
@@ -193,46 +194,47 @@ def group_limits(group, rule):
 
 
 @numba.njit(inline="always", cache=True)
-def group_counts(group, groups, with_far, counts, members):
-    """counts[0, g, r], counts[1, g, r]: the near and far instances of
-    group g of the :class:`Group`'s reference rows[r]; members[0, j],
-    members[1, j]: the bits 1 << r of the references whose near (far) set
-    holds I_j (with `with_far`).  Instance by instance (the group's
+def group_members(group, with_far, members):
+    """members[0, j], members[1, j]: the bits 1 << r of the
+    :class:`Group`'s references rows[r] whose near (far, with
+    `with_far`) set holds I_j.  Instance by instance (the group's
     distances to an instance side by side, branch-free), so that the
-    rules then visit each instance's members alone (:func:`gather`).  A
-    group without distances (no row) has its members given
-    (:func:`..neighbours.sides.sided_members`), and only their counts
-    are made."""
+    rules then visit each instance's members alone (:func:`gather`).
+    The sets do not depend on the labels: made once per group, for every
+    labelling (where the members are read off the sides of SURF's limit,
+    :func:`..neighbours.sides.sided_members` makes them)."""
     dist, rows, count = group.dist, group.rows, group.count
     near, far = group.near, group.far
+    for j in range(dist.shape[1]):
+        near_bits = far_bits = 0
+        for r in range(count):
+            other = j != rows[r]
+            is_near = other & (dist[r, j] < near[r])
+            is_far = (with_far & other & (not is_near)
+                      & (dist[r, j] > far[r]))
+            near_bits |= np.int64(is_near) << r
+            far_bits |= np.int64(is_far) << r
+        members[0, j], members[1, j] = near_bits, far_bits
+
+
+@numba.njit(inline="always", cache=True)
+def member_counts(members, groups, count, counts):
+    """counts[0, g, r], counts[1, g, r]: the instances of group g
+    (`groups`, a labelling's) in the near and far sets of the group's
+    reference r < `count`, from their `members` (:func:`group_members`)."""
     counts[:] = 0
-    if dist.shape[0] == 0:
-        for j in range(dist.shape[1]):
-            g = groups[j]
-            for s in range(2):
-                bits = members[s, j]
-                for r in range(count):
-                    counts[s, g, r] += (bits >> r) & 1
-    else:
-        for j in range(dist.shape[1]):
-            g = groups[j]
-            near_bits = far_bits = 0
+    for j in range(members.shape[1]):
+        g = groups[j]
+        for s in range(2):
+            bits = members[s, j]
             for r in range(count):
-                other = j != rows[r]
-                is_near = other & (dist[r, j] < near[r])
-                is_far = (with_far & other & (not is_near)
-                          & (dist[r, j] > far[r]))
-                counts[0, g, r] += is_near
-                counts[1, g, r] += is_far
-                near_bits |= np.int64(is_near) << r
-                far_bits |= np.int64(is_far) << r
-            members[0, j], members[1, j] = near_bits, far_bits
+                counts[s, g, r] += (bits >> r) & 1
 
 
 @numba.njit(inline="always", cache=True)
 def next_member(bits):
     """(r, the bits left): the lowest bit r of an instance's `members`
-    (:func:`group_counts`) and the others, so that a loop takes the
+    (:func:`group_members`) and the others, so that a loop takes the
     references in order."""
     return trailing_zeros(bits), bits & (bits - 1)
 
@@ -241,7 +243,7 @@ def next_member(bits):
 def member_weights(group, members, factors):
     """factors[r, j] = the sigmoid weight (:func:`sigmoid_weight`) of each
     member I_j of the near or far set of the :class:`Group`'s reference
-    rows[r] (`members` those of :func:`group_counts`), of its set's
+    rows[r] (`members` those of :func:`group_members`), of its set's
     limit; the others are left as they are.  Made once where the counts
     are (:func:`class_terms`), for the rules' terms and STIR's counts
     alike, in a pass of its own: with the sigmoid's call in the
@@ -263,7 +265,7 @@ def member_weights(group, members, factors):
 @numba.njit(inline="always", cache=True)
 def gather(held, s, bits, group, j, g, coefs, factors, weighted):
     """Append the pairs (I_rows[r], I_j) of the :class:`Group`'s
-    references r of the members `bits` (:func:`group_counts`), whose set s
+    references r of the members `bits` (:func:`group_members`), whose set s
     (0 near, 1 far) holds I_j, in order, to the :class:`HeldPairs` `held`
     of set s, and their terms' coefficients: +coef for the near set,
     -coef for the far one, with `weighted` each times the member's weight
@@ -334,7 +336,7 @@ def weighted_pair_counts(near_bits, factors, r, own, groups, coefs,
     :mod:`....formulas.stir`): each pair counts its sigmoid weight w =
     factors[r, j] (:func:`member_weights`), and the references' places
     the sums of |coef| w, instance by instance; `near_bits` the members'
-    bits of :func:`group_counts`."""
+    bits of :func:`group_members`."""
     for j in range(len(near_bits)):
         if (near_bits[j] >> r) & 1:
             w = factors[r, j]
@@ -349,7 +351,7 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
     """coefs[r, s, g] of the :class:`Buffers`: the coefficient of a
     group-g neighbour in the :class:`Group`'s reference rows[r]'s update
     over its near (s = 0) or far (s = 1) set, from the group's `counts`
-    (:func:`group_counts`), each reference's copied to `own_counts` (2 x
+    (:func:`member_counts`), each reference's copied to `own_counts` (2 x
     groups); with `stir`, STIR's counts of
     :func:`...vectorised.surf.classification_sums` added to `scalars` (of
     pairs weighted where the :class:`RadiusRule` `rule` weighs them:
@@ -360,7 +362,7 @@ def class_terms(group, groups, priors, rule, stir, buffers, scalars):
     counts, own_counts, coefs = (buffers.counts, buffers.own_counts,
                                  buffers.coefs)
     members, factors = buffers.members, buffers.factors
-    group_counts(group, groups, with_far, counts, members)
+    member_counts(members, groups, count, counts)
     if weighted:
         member_weights(group, members, factors)
     for r in range(count):
@@ -394,7 +396,7 @@ def class_update(sums, exact, any_kind, groups, group, rule, buffers):
     0, 1 and, with STIR's sums, 2-5 of
     :func:`...vectorised.surf.classification_sums`) by the
     :class:`RadiusRule` `rule`, with the coefficients and members of the
-    :class:`Buffers` (:func:`class_terms`, :func:`group_counts`);
+    :class:`Buffers` (:func:`class_terms`, :func:`group_members`);
     `any_kind` the tables of :func:`tables_of_any_kind`.
 
     Instance by instance, each visited once for all the group's references
@@ -474,7 +476,7 @@ def regression_update(sums, n_dc, exact, any_kind, group, target, with_far,
     counts, influence, members = (buffers.counts, buffers.influence,
                                   buffers.members)
     rows = group.rows
-    group_counts(group, exact.groups, with_far, counts, members)
+    member_counts(members, exact.groups, group.count, counts)
     for r in range(group.count):  # one group: counts[s, 0, r], the set's size
         influence[r, 0] = 1.0 / max(counts[0, 0, r], 1)
         influence[r, 1] = 1.0 / max(counts[1, 0, r], 1)
@@ -541,6 +543,7 @@ def pair_update(sums, scalars, exact, target, priors, hit_bound, rule,
         one = slice(r, r + 1)
         reference = Group(rows[one], 1, dist[one], group.near[one],
                           group.far[one], group.scale[one])
+        group_members(reference, rule.with_far, buffers.members)
         class_terms(reference, codes, priors, rule, False, buffers, scalars)
         class_update_any(sums, exact, codes, reference, rule, False,
                          buffers.coefs, buffers.factors)
@@ -644,6 +647,8 @@ def radius_block(exact, any_kind, refs, given, sides, screen, values, codes,
         group = Group(rows, count, dist if sides is None else no_rows, near,
                       far, scale)
         group_limits(group, rule)
+        if sides is None:
+            group_members(group, rule.with_far, buffers.members)
         for p in range(len(partial)):
             if codes is not None:
                 class_terms(group, codes[p], priors, rule, rule.stir,
