@@ -104,8 +104,8 @@ Group = namedtuple("Group", ["rows", "count", "dist", "near", "far",
                              "scale"])
 
 #: A block's buffers: members[s, j] of :func:`group_members`, counts[s,
-#: g, r] of :func:`member_counts`, own_counts (2 x classes) those of one reference,
-#: coefs[r, s, g] the coefficients of :func:`class_terms`,
+#: g, r] of :func:`member_counts`, own_counts (2 x classes) those of one
+#: reference, coefs[r, s, g] the coefficients of :func:`class_terms`,
 #: influence[r, s] those of :func:`regression_update` and factors[r, j]
 #: the members' sigmoid weights (:func:`member_weights`; no instance where
 #: the rule weighs none)
@@ -535,7 +535,8 @@ def pair_update(sums, scalars, exact, target, priors, hit_bound, rule,
     the instances whose target lies within `hit_bound` of its own, the
     others its misses (code 1), as scikit-rebate 0.8 scores a continuous
     endpoint (:func:`....formulas.neighbourhoods.pair_codes`); `priors`
-    those of the two codes."""
+    those of the two codes.  Each reference is a group of its own, whose
+    members (:func:`group_members`) its terms read."""
     dist, rows = group.dist, group.rows
     codes = np.empty(dist.shape[1], np.int64)
     for r in range(group.count):
