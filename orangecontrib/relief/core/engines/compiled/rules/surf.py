@@ -808,17 +808,6 @@ def screens(local, weighting, exact):
     return not local and weighting is None and numeric_and_known(exact)
 
 
-def one_limit(values, exact, local, weighting):
-    """(sides, screen): where a rule that computes its distances
-    :func:`screens` them, the :class:`..neighbours.sides.Sides` whose bits
-    the pass of SURF's limit is to mark, where they fit KEPT_DISTANCES;
-    else None and whether to screen."""
-    if not screens(local, weighting, exact):
-        return None, False
-    sides = sided.sides_of(values, KEPT_DISTANCES)
-    return sides, sides is None
-
-
 def radius_rule(data, refs, labels, task, local, far, ddof, stir,
                 progress_callback=None, given=None,
                 band=neighbourhoods.DEAD_BAND, weighting=None,
@@ -837,15 +826,16 @@ def radius_rule(data, refs, labels, task, local, far, ddof, stir,
         given, plan = local_given(values, exact, refs)
     elif given is None:
         given = kept_distances(values, exact, weighting)
-    sides, screened = (None, False) if given is not None else one_limit(
-        values, exact, local, weighting)
+    # SURF's one limit: the pairs' sides of it where their bits fit
+    # KEPT_DISTANCES and hold it (settled), else the screen
+    one = given is None and screens(local, weighting, exact)
+    sides = sided.sides_of(values, KEPT_DISTANCES) if one else None
     rule = radius_options(values, exact, local, far, ddof, stir, given, band,
                           weighting, sides)
     if sides is not None:
         sides = sided.settled(sides, exact, rule.global_mean)
-        screened = sides is None
     kept = None if given is None else Given(given.rows, given.row_of)
-    screen = screen_of(values) if screened else None
+    screen = screen_of(values) if one and sides is None else None
     computed = (values if kept is None and sides is None and screen is None
                 and plan is None else None)
     classes = task == "classification"
