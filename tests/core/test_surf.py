@@ -513,10 +513,15 @@ def test_every_route_to_surfs_pairs_gives_the_same_bits(case, method, task,
         y = y / 2 + X[:, 0]
     n = len(X)
     settled, settle = [], sides.settled
+    made, screen_of = [], compiled_surf.screen_of
 
     def spied(*args):
         settled.append(settle(*args))
         return settled[-1]
+
+    def screened(values):
+        made.append(values.shape)
+        return screen_of(values)
 
     results = {}
     for route in ROUTES:
@@ -528,12 +533,15 @@ def test_every_route_to_surfs_pairs_gives_the_same_bits(case, method, task,
             if route == "outside":
                 patch.setattr(sides, "mean_interval", lambda values: (-2, -1))
             patch.setattr(sides, "settled", spied)
+            patch.setattr(compiled_surf, "screen_of", screened)
             settled.clear()
+            made.clear()
             with forced("compiled"):
                 results[route] = weights(X, y, method=method, task=task)
             taken = [s is not None for s in settled]
             assert taken == {"sides": [True], "outside": [False]}.get(
                 route, []), route
+            assert len(made) == (route in ("outside", "screened")), route
         assert_array_equal(results[route], results["kept"], err_msg=route)
     with forced("vectorised"):
         assert_allclose(weights(X, y, method=method, task=task),
