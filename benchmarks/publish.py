@@ -55,11 +55,18 @@ class Figure:
     shows (run in this order; ``python`` is this interpreter, DATA.npy a
     file in a temporary directory), smaller commands for a quick run (None:
     the same) and `table`, which makes the table's lines from the commands'
-    outputs (one string each)."""
+    outputs (one string each); `simd`, where the figure is of one SIMD
+    level, the start of the level (:func:`simd.simd_level`) of the
+    machines it is measured on."""
     page: str
     commands: tuple
     small: tuple | None
     table: Callable
+    simd: str | None = None
+
+    def measurable(self, level):
+        """Whether a machine of SIMD `level` measures this figure."""
+        return self.simd is None or level.startswith(self.simd)
 
 
 def cells(line):
@@ -269,17 +276,22 @@ def interactions_table(outputs):
 
 
 BENCH = "python benchmarks/"
+#: ours and fast-select, one command per method of FAST_SELECT_RUNS
+FAST_SELECT_COMMANDS = tuple(
+    f"{BENCH}bench_relief.py --algorithm {method} --methods "
+    f"ours,fast-select --sizes {sizes}"
+    for method, sizes, _ in FAST_SELECT_RUNS)
 FIGURES = {
     "peers": Figure(
         "README.md", (BENCH + "bench_relief.py --preset peers",),
         (BENCH + "bench_relief.py --preset peers --sizes 2000x100,5000x200",),
         peers_table),
-    "fast-select": Figure(
-        "README.md",
-        tuple(f"{BENCH}bench_relief.py --algorithm {method} --methods "
-              f"ours,fast-select --sizes {sizes}"
-              for method, sizes, _ in FAST_SELECT_RUNS), None,
-        fast_select_table),
+    # fast-select's kernels depend on the vector width most: a figure for
+    # each of the two SIMD levels of today's x86 servers
+    "fast-select": Figure("README.md", FAST_SELECT_COMMANDS, None,
+                          fast_select_table, simd="AVX2"),
+    "fast-select-avx512": Figure("README.md", FAST_SELECT_COMMANDS, None,
+                                 fast_select_table, simd="AVX-512"),
     "missing": Figure(
         "README.md", (BENCH + "bench_relief.py --preset missing",), None,
         missing_table),
@@ -464,11 +476,27 @@ def rewrite(page, records):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def measurable(names, level, parser, named):
+    """The figures of `names` that a machine of SIMD `level` measures.  A
+    figure of another level is left out with a line on stderr (its table
+    keeps its saved record), or, where the user named it, refused."""
+    other = [name for name in names if not FIGURES[name].measurable(level)]
+    if other and named:
+        parser.error(f"{', '.join(other)}: measured on "
+                     f"{', '.join(FIGURES[name].simd for name in other)} "
+                     f"only, and this machine has {level}")
+    for name in other:
+        print(f"{name}: left as it is (measured on {FIGURES[name].simd} "
+              f"only; this machine has {level})", file=sys.stderr)
+    return [name for name in names if name not in other]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("figures", nargs="*", metavar="FIGURE",
                         help=f"figures to make ({', '.join(FIGURES)}; "
-                             "default: all)")
+                             "default: all that this machine's SIMD level "
+                             "measures)")
     parser.add_argument("--small", action="store_true",
                         help="the smaller commands, where a figure has them")
     parser.add_argument("--saved", action="store_true",
@@ -479,6 +507,8 @@ def main(argv=None):
     if unknown:
         parser.error(f"no figure {', '.join(unknown)}; choose from "
                      f"{', '.join(FIGURES)}")
+    if not args.saved:
+        names = measurable(names, simd_level(), parser, bool(args.figures))
     records = {}
     for name in names:
         if args.saved:

@@ -329,6 +329,29 @@ def test_simd_level_names_the_widest_level(flags, level):
     assert _load("simd").simd_level(flags) == level
 
 
+def test_publish_measures_a_figure_on_its_simd_level_only(monkeypatch,
+                                                          capsys):
+    """fast-select's figures are one per SIMD level: a machine measures its
+    own level's (AVX2 is not a prefix of AVX-512), leaves the other's table
+    as it is when all figures are asked for, and refuses it by name."""
+    publish = _load("publish")
+    levels = {"AVX2 + FMA": "fast-select",
+              "AVX-512 (F, CD, BW, DQ, VL)": "fast-select-avx512"}
+    for level, own in levels.items():
+        chosen = [name for name in publish.FIGURES
+                  if publish.FIGURES[name].measurable(level)]
+        assert own in chosen and set(levels.values()) - {own} - set(chosen)
+        assert "peers" in chosen  # a figure of no level: every machine
+    measured = []
+    monkeypatch.setattr(publish, "simd_level", lambda: "AVX2 + FMA")
+    monkeypatch.setattr(publish, "measure",
+                        lambda name, small: measured.append(name) or {})
+    with pytest.raises(SystemExit) as refused:
+        publish.main(["fast-select-avx512"])
+    assert refused.value.code == 2 and not measured
+    assert "AVX-512 only" in capsys.readouterr().err
+
+
 def test_permutation_benchmark_gives_equal_p_values(capsys):
     """bench_permutations.py: from scratch and rescored, the same p."""
     bench = _load("bench_permutations")

@@ -181,6 +181,8 @@ def test_figures_are_what_the_benchmarks_printed():
             placed[name] = page
             record = publish.saved(name)
             assert record is not None, f"{name}: never measured"
+            assert publish.FIGURES[name].measurable(record.get("simd", "")), (
+                f"{name}: measured on {record.get('simd')}")
             shown = lines[first:end]
             assert shown == publish.render(record), (
                 f"{page}: figure {name} is not what `python "
