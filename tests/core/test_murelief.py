@@ -1,7 +1,7 @@
 """mu-Relief (core.variants.murelief) against the slow literal reference
 (tests.reference.relief.murelief) on each engine, against scikit-rebate
-0.8.4 with its convention (small tables, and its recorded answers on the
-shipped GAMETES file, k = 10 and 100), and its checks.
+0.8.4 with its convention (small tables, and its answers on the shipped
+GAMETES file, k = 10 and 100), and its checks.
 """
 import numpy as np
 import pytest
@@ -16,7 +16,7 @@ from tests.core.engines import each_engine
 from tests.core.test_surf import random_data
 from tests.core.test_swrf import small_tables
 from tests.reference import relief as ref
-from tests.reference.scikit_rebate_answers import answer
+from tests.reference.scikit_rebate_answers import expected
 
 CONVENTIONS = ["add-on", "scikit-rebate"]
 #: (classes, share of missing values, dyadic grid: distances, and so
@@ -162,14 +162,14 @@ def test_scikit_rebate_on_small_tables(k):
 
 def test_scikit_rebate_on_gametes():
     """Every fourth of the 1600 rows of the ReBATE file (200 of each
-    class; scikit-rebate's recorded answers,
-    tests.reference.scikit_rebate_answers), k = 10 and 100, as float64 and
+    class; scikit-rebate's answers on this machine,
+    tests.reference.scikit_rebate_answers.expected), k = 10 and 100, as float64 and
     as int8 (read a block of columns at a time,
     :mod:`orangecontrib.relief.core.compact`): genotypes 0/1/2, whose
     distances tie everywhere, so that the k-th place is chosen by
     scikit-rebate's sort."""
     for k in (10, 100):
-        X, y, theirs = answer(f"mu-Relief k={k} on ReBATE")
+        X, y, theirs = expected(f"mu-Relief k={k} on ReBATE")
         for data in (X, X.astype(np.int8)):
             for engine in ("compiled", "vectorised"):
                 with forced(engine):
