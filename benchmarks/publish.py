@@ -16,7 +16,9 @@ commit, and rewrites the table from it, headed by those facts::
                                                 # again from results/*.json
 
 Run it on an otherwise idle machine: anything else running shows in the
-times (the header gives the load average at the start).  The tests check
+times (the header gives the load average at the start).  A figure of one
+SIMD level (fast-select's, one for AVX2 and one for AVX-512) is measured
+on a machine of that level only; the others' tables stay as they are.  The tests check
 that every marked table is what ``--saved`` would write.
 """
 import argparse
@@ -476,7 +478,7 @@ def rewrite(page, records):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def measurable(names, level, parser, named):
+def measured_here(names, level, parser, named):
     """The figures of `names` that a machine of SIMD `level` measures.  A
     figure of another level is left out with a line on stderr (its table
     keeps its saved record), or, where the user named it, refused."""
@@ -508,7 +510,7 @@ def main(argv=None):
         parser.error(f"no figure {', '.join(unknown)}; choose from "
                      f"{', '.join(FIGURES)}")
     if not args.saved:
-        names = measurable(names, simd_level(), parser, bool(args.figures))
+        names = measured_here(names, simd_level(), parser, bool(args.figures))
     records = {}
     for name in names:
         if args.saved:
