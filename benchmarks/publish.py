@@ -18,8 +18,8 @@ commit, and rewrites the table from it, headed by those facts::
 Run it on an otherwise idle machine: anything else running shows in the
 times (the header gives the load average at the start).  A figure of one
 SIMD level (fast-select's, one for AVX2 and one for AVX-512) is measured
-on a machine of that level only; the others' tables stay as they are.  The tests check
-that every marked table is what ``--saved`` would write.
+on a machine of that level only; the others' tables stay as they are.
+The tests check that every marked table is what ``--saved`` would write.
 """
 import argparse
 import json

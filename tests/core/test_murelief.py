@@ -163,8 +163,8 @@ def test_scikit_rebate_on_small_tables(k):
 def test_scikit_rebate_on_gametes():
     """Every fourth of the 1600 rows of the ReBATE file (200 of each
     class; scikit-rebate's answers on this machine,
-    tests.reference.scikit_rebate_answers.expected), k = 10 and 100, as float64 and
-    as int8 (read a block of columns at a time,
+    tests.reference.scikit_rebate_answers.expected), k = 10 and 100, as
+    float64 and as int8 (read a block of columns at a time,
     :mod:`orangecontrib.relief.core.compact`): genotypes 0/1/2, whose
     distances tie everywhere, so that the k-th place is chosen by
     scikit-rebate's sort."""
