@@ -317,6 +317,29 @@ def test_floor_runs_on_tiny_data():
         assert len(named) == 1 and named[0].startswith(line), (line, named)
 
 
+@pytest.mark.parametrize("algorithm, budget", [
+    ("multisurf", None), ("multisurf*", None), ("multisurf", "panels")])
+def test_surf_phases_drive_the_engines_own_work(algorithm, budget,
+                                                monkeypatch):
+    """surf_phases.py: its loop over the groups, run to its end, gives the
+    engine's weights to the bit, by either route to the distances (every
+    pair kept, or panels: the budget cut to the panels' least), and each
+    phase of the engine's order gets a time."""
+    phases = _load("surf_phases")
+    surf = phases.engine()[0]
+    if budget:
+        monkeypatch.setattr(surf, "KEPT_DISTANCES",
+                            phases.engine()[1].smallest_budget(surf.PANEL))
+    res = phases.measure(300, 7, algorithm, repeats=1, floors=False)
+    assert res["same_bits"]
+    assert res["route"] == ("panels" if budget else "every pair kept")
+    assert [name for name, _ in res["phases"]] == ["distances",
+                                                   *phases.STEPS]
+    assert all(math.isfinite(t) for _, t in res["phases"]) and res["call"] > 0
+    table = phases.format_result(res)
+    assert "to the bit: yes" in table and "| update |" in table
+
+
 @pytest.mark.parametrize("flags, level", [
     # /proc/cpuinfo spells the later AVX-512 subsets with an underscore
     ({"avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16"},
@@ -436,10 +459,13 @@ OPTIONS = {
                    "--memory-limit": "positive_number"},
     "floor": {"--n": "positive_int", "--a": "positive_int",
               "--repeats": "positive_int", "--seed": "non_negative_int"},
+    "surf_phases": {"--sizes": "sizes", "--repeats": "positive_int",
+                    "--seed": "non_negative_int"},
     "make_large": {"--rows": "positive_int", "--cols": "positive_int"},
 }
 #: script -> [(option, value)] refused besides those of its options' types
 OTHER_BAD_VALUES = {"first_contact": [("--cases", "no such case")],
+                    "surf_phases": [("--algorithm", "surf")],
                     "bench_multilabel": [("--folds", "1"),
                                          ("--distance", "jaccard")],
                     "bench_multitarget": [("--targets", "1"),
