@@ -126,10 +126,12 @@ def _group_loop():
 
 
 def call_inputs(n, a, algorithm, seed):
-    """What the engine's MultiSURF rule takes on the benchmark's data of n
-    x a (binary class): (X, y, exact tables, references by class, class
-    codes, priors, the rule's options, the distances' route: (given,
-    plan) of the engine's ``local_given``)."""
+    """What the engine's rule of `algorithm` takes on the benchmark's data
+    of n x a (binary class, :func:`harness.make_data`): (the data, the
+    exact tables as the kernels take them, their values in C order, the
+    references by class, the class codes, their priors, the rule's options,
+    and the distances' route: (given, plan) of the engine's
+    ``local_given``)."""
     from orangecontrib.relief.core.engines import preparation
     from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
     from orangecontrib.relief.core.options import (DEVIATION, DIFF,
