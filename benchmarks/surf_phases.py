@@ -29,7 +29,6 @@ Usage::
 """
 from __future__ import annotations
 
-import os
 import time
 from contextlib import contextmanager
 
@@ -64,7 +63,8 @@ def _group_loop():
     `stop` of :data:`STEPS` (compiled on first use)."""
     from orangecontrib.relief.core.engines.compiled.neighbours.block import (
         ROWS, block_refs)
-    surf, UPDATE_BLOCK = engine()[0], engine_block()
+    surf = engine()[0]
+    UPDATE_BLOCK = surf.UPDATE_BLOCK  # references per partial sum
     GROUP, HELD = surf.GROUP, surf.HELD
 
     @numba.njit
@@ -171,18 +171,14 @@ def one_thread_compiled():
     """Within it, numba runs one thread and every call takes the compiled
     engine (small calls otherwise take the vectorised one, whose sums
     are not these bits)."""
-    from orangecontrib.relief.core.engines import COMPILED, VARIABLE
-    threads, setting = numba.get_num_threads(), os.environ.get(VARIABLE)
+    from orangecontrib.relief.core import engines
+    threads = numba.get_num_threads()
     numba.set_num_threads(1)
-    os.environ[VARIABLE] = COMPILED
     try:
-        yield
+        with engines.forced(engines.COMPILED):
+            yield
     finally:
         numba.set_num_threads(threads)
-        if setting is None:
-            del os.environ[VARIABLE]
-        else:
-            os.environ[VARIABLE] = setting
 
 
 def distance_time(values, exact, refs, given, plan, repeats):
@@ -222,7 +218,7 @@ def measure(n, a, algorithm="multisurf", repeats=3, seed=0, floors=True):
         route, distances, rows = distance_time(values, exact, refs, given,
                                                plan, repeats)
         loop = _group_loop()
-        blocks = -(-len(refs) // engine_block())
+        blocks = -(-len(refs) // engine()[0].UPDATE_BLOCK)
 
         def run(stop):
             partial = np.zeros((blocks, 6, values.shape[0]))
@@ -248,13 +244,6 @@ def measure(n, a, algorithm="multisurf", repeats=3, seed=0, floors=True):
     return {"n": n, "a": a, "algorithm": algorithm, "phases": phases,
             "call": call, "route": route, "same_bits": bool(same),
             "floors": floor}
-
-
-def engine_block():
-    """References per partial sum of the engine's rules."""
-    from orangecontrib.relief.core.engines.compiled.rules.relieff import (
-        UPDATE_BLOCK)
-    return UPDATE_BLOCK
 
 
 def format_result(res):
