@@ -91,7 +91,7 @@ def _group_loop():
                    scalars):
         n, n_groups = len(codes), len(priors)
         rows = np.empty(GROUP, np.int64)
-        dist = np.empty((n, GROUP)).T
+        dist = np.zeros((n, GROUP)).T
         near, far, scale = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
         buffers = surf.Buffers(
             np.empty((2, n_groups, GROUP), np.int64), np.empty((2, n), np.int64),
