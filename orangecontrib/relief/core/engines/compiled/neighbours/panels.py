@@ -103,7 +103,7 @@ def panel_columns(values, exact, order, rows, count, j_start, j_stop,
     slots is empty)."""
     size = pool.shape[1]
     stop_later = later + len(slots) * size
-    out = np.empty((-(-size // ROWS) * ROWS, BLOCK))
+    out = np.empty((size, BLOCK))  # the panel's rows, `rows` padded to size
     for j0 in range(j_start, j_stop, BLOCK):
         width = min(j0 + BLOCK, j_stop) - j0
         for q in range(0, count, ROWS):
