@@ -12,9 +12,10 @@ import pytest
 from orangecontrib.relief.core.engines.compiled.neighbours import block
 from orangecontrib.relief.core.engines.compiled.neighbours.block import (
     ROWS, add_block, add_column, add_column_corrections, add_four,
-    add_in_order, add_masked, add_weighted, block_refs, block_rows,
-    corrected, fill_terms, finish_linear, least_terms, least_values,
-    linear_diffs, nominal_terms, numeric_terms, repeated, row_values)
+    add_in_order, add_masked, add_weighted, at, block_refs, block_rows,
+    corrected, entries, fill_terms, finish_linear, least_terms,
+    least_values, linear_diffs, nominal_terms, numeric_terms, padded, plus,
+    put, repeated, row_values, squared, unless_own)
 from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
 
 F32 = np.float32
@@ -56,6 +57,8 @@ def test_block_rows_fills_rows_and_pads_with_the_last(first, stop):
         rows = np.full(ROWS, -7, np.int64)
         assert helper.py_func(*args, first, stop, rows) == real
         np.testing.assert_array_equal(rows, values)
+    # padded: the same rows as a tuple
+    assert padded.py_func(first, stop) == tuple(expected)
 
 
 # ---------------------------------------------- one term per block row ----
@@ -101,6 +104,35 @@ def _numeric_terms(kind, t_eq=F32(0.0625), t_diff=F32(0.3125)):
     return (x, v, w, kind, t_eq, t_diff), expected()
 
 
+def _at():
+    array = np.random.default_rng(21).random(N)
+    rows = block_row_indices(21)
+    return (array, rows), array[rows]
+
+
+def _entries():
+    array = np.random.default_rng(22).random((N, WIDTH))
+    rows = block_row_indices(22)
+    return (array, rows, 3), array[rows, 3]
+
+
+def _unless_own():
+    x, rows = row_floats(23), block_row_indices(23)
+    own = 2
+    return (x, rows, rows[own]), [-0.0 if r == own else x[r]
+                                  for r in range(ROWS)]
+
+
+def _plus():
+    s, x = row_floats(24), row_floats(25)
+    return (s, x), [sr + xr for sr, xr in zip(s, x)]
+
+
+def _squared():
+    x = row_floats(26)
+    return (x,), [xr * xr for xr in x]
+
+
 def _fill_terms():
     fill = np.random.default_rng(4).random((2, 3, N)).astype(F32)
     rows = block_row_indices(4)
@@ -120,6 +152,11 @@ TERMS = {
                               lambda: _numeric_terms(SQUARED)),
     "numeric_terms ramp": (numeric_terms, lambda: _numeric_terms(RAMP)),
     "fill_terms": (fill_terms, _fill_terms),
+    "at": (at, _at),
+    "entries": (entries, _entries),
+    "unless_own": (unless_own, _unless_own),
+    "plus": (plus, _plus),
+    "squared": (squared, _squared),
 }
 
 
@@ -144,6 +181,30 @@ def test_the_cases_differ_per_row():
 
 def test_repeated_gives_each_block_row_the_value():
     assert repeated.py_func(F32(0.5)) == (F32(0.5),) * ROWS
+
+
+def test_unless_own_gives_the_own_row_negative_zero():
+    # -0.0 leaves every sum as it is, a sum of -0.0 too (+0.0 would not)
+    x, rows = (1.0,) * ROWS, block_row_indices(27)
+    terms = unless_own.py_func(x, rows, rows[1])
+    assert np.signbit(terms[1]) and -0.0 + terms[1] == -0.0
+    assert terms[:1] + terms[2:] == x[1:]
+
+
+def test_put_writes_the_block_rows_only():
+    array = np.zeros(N)
+    x = tuple(float(r + 1) for r in range(ROWS))
+    put.py_func(array, padded.py_func(3, 3 + ROWS), x)
+    expected = np.zeros(N)
+    expected[3:3 + ROWS] = x
+    np.testing.assert_array_equal(array, expected)
+    # a padded block's lanes past its rows hold the last row's value
+    array[:] = 0
+    x = tuple(float(min(r, 1) + 1) for r in range(ROWS))
+    put.py_func(array, padded.py_func(N - 2, N), x)
+    expected = np.zeros(N)
+    expected[N - 2:] = (1.0, 2.0)
+    np.testing.assert_array_equal(array, expected)
 
 
 @pytest.mark.parametrize("missing", [False, True])
@@ -270,7 +331,7 @@ def test_add_in_order_adds_the_first_term_first():
 
 def test_every_helper_of_the_module_is_checked():
     tested = {helper for helper, _ in (*TERMS.values(), *UPDATES.values())}
-    tested |= {block_refs, block_rows, corrected, repeated}
+    tested |= {block_refs, block_rows, corrected, padded, put, repeated}
     helpers = {obj for obj in vars(block).values()
                if getattr(obj, "py_func", None) is not None
                and obj.py_func.__module__ == block.__name__}

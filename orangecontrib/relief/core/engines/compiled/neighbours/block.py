@@ -28,6 +28,58 @@ def block_rows(first, stop, rows):
 
 
 @numba.njit(inline="always", cache=True)
+def padded(first, stop):
+    """The block rows first, first + 1, ... below `stop` as a tuple, the
+    last one repeated as padding (:func:`block_rows` in registers)."""
+    last = stop - 1
+    return (first, min(first + 1, last), min(first + 2, last),
+            min(first + 3, last))
+
+
+@numba.njit(inline="always", cache=True)
+def at(array, rows):
+    """array[rows[r]] for the block rows."""
+    return array[rows[0]], array[rows[1]], array[rows[2]], array[rows[3]]
+
+
+@numba.njit(inline="always", cache=True)
+def put(array, rows, x):
+    """array[rows[r]] = x_r for the block rows (a row repeated as padding
+    takes the same value)."""
+    array[rows[3]] = x[3]
+    array[rows[2]] = x[2]
+    array[rows[1]] = x[1]
+    array[rows[0]] = x[0]
+
+
+@numba.njit(inline="always", cache=True)
+def entries(array, rows, j):
+    """array[rows[r], j]: column j of the block rows."""
+    return (array[rows[0], j], array[rows[1], j], array[rows[2], j],
+            array[rows[3], j])
+
+
+@numba.njit(inline="always", cache=True)
+def unless_own(x, rows, j):
+    """x_r, or -0.0 (which leaves any sum as it is) for the block row that
+    is instance j itself."""
+    return (x[0] if rows[0] != j else -0.0, x[1] if rows[1] != j else -0.0,
+            x[2] if rows[2] != j else -0.0, x[3] if rows[3] != j else -0.0)
+
+
+@numba.njit(inline="always", cache=True)
+def plus(s, x):
+    """s_r + x_r for the block rows."""
+    return s[0] + x[0], s[1] + x[1], s[2] + x[2], s[3] + x[3]
+
+
+@numba.njit(inline="always", cache=True)
+def squared(x):
+    """x_r * x_r for the block rows."""
+    return x[0] * x[0], x[1] * x[1], x[2] * x[2], x[3] * x[3]
+
+
+@numba.njit(inline="always", cache=True)
 def block_refs(refs, first, stop, rows):
     """rows = refs[first], refs[first + 1], ... up to ROWS references
     below position `stop` (:func:`block_rows` of their positions), the

@@ -146,19 +146,19 @@ def side_bits(d, low, high, t):
 
 
 @numba.njit(inline="always", cache=True)
-def mark_rows(stripe, first, stop, j0, width, below, above, low, high):
+def mark_rows(tile, first, count, j0, width, below, above, low, high):
     """The :class:`Sides` bits (`below`, `above` of the interval [`low`,
-    `high`]) of rows first <= i < stop with the stripe's columns j0 <= j
-    < j0 + width (j0 a multiple of 64), whose distances are stripe[i, j -
-    j0]: whole words, each row's its own."""
-    for i in range(first, stop):
+    `high`]) of rows first <= i < first + count with the columns j0 <= j
+    < j0 + width (j0 a multiple of 64), whose distances are tile[i -
+    first, j - j0]: whole words, each row's its own."""
+    for r in range(count):
         for w in range(j0 // 64, words(j0 + width)):
             below_word = above_word = np.uint64(0)
             for t in range(min(64, j0 + width - 64 * w)):
-                b, a = side_bits(stripe[i, 64 * w + t - j0], low, high, t)
+                b, a = side_bits(tile[r, 64 * w + t - j0], low, high, t)
                 below_word |= b
                 above_word |= a
-            below[i, w], above[i, w] = below_word, above_word
+            below[first + r, w], above[first + r, w] = below_word, above_word
 
 
 @numba.njit(inline="always", cache=True)
