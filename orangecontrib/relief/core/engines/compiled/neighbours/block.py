@@ -18,22 +18,21 @@ ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
 
 
 @numba.njit(inline="always", cache=True)
-def block_rows(first, stop, rows):
-    """rows = first, first + 1, ... up to ROWS indices below `stop`, the
-    last one repeated as padding; returns how many are real."""
-    count = min(ROWS, stop - first)
-    for r in range(ROWS):
-        rows[r] = first + min(r, count - 1)
-    return count
-
-
-@numba.njit(inline="always", cache=True)
 def padded(first, stop):
     """The block rows first, first + 1, ... below `stop` as a tuple, the
-    last one repeated as padding (:func:`block_rows` in registers)."""
+    last one repeated as padding (what :func:`block_rows` writes)."""
     last = stop - 1
     return (first, min(first + 1, last), min(first + 2, last),
             min(first + 3, last))
+
+
+@numba.njit(inline="always", cache=True)
+def block_rows(first, stop, rows):
+    """rows = first, first + 1, ... up to ROWS indices below `stop`, the
+    last one repeated as padding (:func:`padded`); returns how many are
+    real."""
+    rows[0], rows[1], rows[2], rows[3] = padded(first, stop)
+    return min(ROWS, stop - first)
 
 
 @numba.njit(inline="always", cache=True)

@@ -20,8 +20,7 @@ from ..diffs import any_missing, attribute_diff
 from ....tables import LINEAR
 from .block import (BLOCK, ROWS, add_column, add_in_order, at, block_rows,
                     entries, linear_diffs, nominal_terms, numeric_terms,
-                    padded, plus, put, repeated, row_values, squared,
-                    unless_own)
+                    padded, plus, put, row_values, squared, unless_own)
 from .sides import UNMARKED, mark_rows
 
 
@@ -148,22 +147,23 @@ def copy_tile(out, count, width, dest, r0, j0):
 
 
 @numba.njit(inline="always", cache=True)
-def add_row_sums(dist, rows, count, totals, squares):
-    """totals[rows[r]] and squares[rows[r]]: the sums of dist[r] (row
-    rows[r]'s distances to the n instances) and of their squares, in the
-    instances' order, each row its own chain side by side with the
-    block's others, its own distance added as -0.0 (which leaves any sum
-    as it is).  The chains are held in registers (:mod:`.block`'s
-    tuples), where sums in an array went through memory at every
-    addition (the rows of 2002 x 2002 distances took 4.3 ms rather than
-    6.9-7.1 on one thread of an AMD EPYC, Zen 3, AVX2, least of 40
-    interleaved calls)."""
-    lanes, own = padded(0, count), at(rows, padded(0, count))
-    total = square = repeated(0.0)
-    for j in range(dist.shape[1]):
-        d = unless_own(entries(dist, lanes, j), own, j)
+def add_row_sums(dist, rows, count, j0, totals, squares):
+    """totals[rows[r]] and squares[rows[r]], r < count: the sums of row
+    rows[r]'s distances and of their squares go on over the instances j0
+    <= j < j0 + width, dist[r, j - j0] (width = dist.shape[1]), in their
+    order, each row its own chain side by side with the block's others,
+    its own distance added as -0.0 (which leaves any sum as it is).  The
+    chains are held in registers (:mod:`.block`'s tuples), where sums in
+    an array went through memory at every addition (the rows of 2002 x
+    2002 distances took 4.3 ms rather than 6.9-7.1 on one thread of an
+    AMD EPYC, Zen 3, AVX2, least of 40 interleaved calls)."""
+    lanes = padded(0, count)
+    own = at(rows, lanes)
+    total, square = at(totals, own), at(squares, own)
+    for jj in range(dist.shape[1]):
+        d = unless_own(entries(dist, lanes, jj), own, j0 + jj)
         total = plus(total, d)
-        square = plus(square, unless_own(squared(d), own, j))
+        square = plus(square, unless_own(squared(d), own, j0 + jj))
     put(totals, own, total)
     put(squares, own, square)
 
@@ -181,23 +181,8 @@ def row_sums(values, exact):
         dist = np.empty((n, ROWS)).T  # the rows' distances side by side
         count = block_rows(b * ROWS, n, rows)
         distance_block(values, exact, rows, count, dist, 0)
-        add_row_sums(dist, rows, count, totals, squares)
+        add_row_sums(dist, rows, count, 0, totals, squares)
     return totals, squares
-
-
-@numba.njit(inline="always", cache=True)
-def add_tile_rows(tile, first, count, width, totals, squares):
-    """totals[first + r] and squares[first + r] of the tile's rows r <
-    count: the sums of :func:`add_row_sums` go on over its `width`
-    columns, tile[r, :width], in their order, the rows' chains side by
-    side in registers."""
-    lanes, rows = padded(0, count), padded(first, first + count)
-    total, square = at(totals, rows), at(squares, rows)
-    for jj in range(width):
-        d = entries(tile, lanes, jj)
-        total, square = plus(total, d), plus(square, squared(d))
-    put(totals, rows, total)
-    put(squares, rows, square)
 
 
 @numba.njit(inline="always", cache=True)
@@ -220,11 +205,11 @@ def symmetric_row_sums(values, exact, sides):
     order.  The distances of the instances before the stripe's end to the
     stripe's instances are computed, ROWS rows at a time in parallel, and
     serve twice: a block of rows before the stripe adds them as its next
-    columns (:func:`add_tile_rows`) and marks them while they are in
+    columns (:func:`add_row_sums`) and marks them while they are in
     cache, and their transposed copy (the stripe, BLOCK x n) gives the
     stripe's own rows their columns from the first to the stripe's end,
-    read along its rows (:func:`add_row_sums`).  Every row thus adds its
-    distances in the instances' order, as :func:`add_row_sums` does.
+    read along its rows.  Every row thus adds its distances in the
+    instances' order, as :func:`row_sums` does.
     Read from a stripe of the rows (n x BLOCK), along them and, for the
     stripe's own rows, across, the sums and marks made the pass at 5000 x
     100 take 0.32-0.38 s rather than 0.26-0.30 on one thread, 0.17-0.22 s
@@ -247,14 +232,15 @@ def symmetric_row_sums(values, exact, sides):
             distance_tile(values, exact, rows, count, out, j0, width)
             transpose_tile(out, count, width, stripe, b * ROWS)
             if b * ROWS < j0:  # j0 is a multiple of ROWS: the whole block
-                add_tile_rows(out, b * ROWS, count, width, totals, squares)
+                add_row_sums(out[:, :width], rows, count, j0, totals,
+                             squares)
             if marks:
                 mark_rows(out, b * ROWS, count, j0, width, below, above,
                           low, high)
         for q in prange(-(-width // ROWS)):
             rows = np.empty(ROWS, np.int64)
             count = block_rows(j0 + q * ROWS, end, rows)
-            add_row_sums(stripe[q * ROWS:, :end], rows, count, totals,
+            add_row_sums(stripe[q * ROWS:, :end], rows, count, 0, totals,
                          squares)
     return totals, squares
 
@@ -332,5 +318,5 @@ def sums_of_rows(dist):
     for b in prange(-(-n // ROWS)):
         rows = np.empty(ROWS, np.int64)
         count = block_rows(b * ROWS, n, rows)
-        add_row_sums(dist[b * ROWS:], rows, count, totals, squares)
+        add_row_sums(dist[b * ROWS:], rows, count, 0, totals, squares)
     return totals, squares
