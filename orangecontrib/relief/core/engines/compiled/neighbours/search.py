@@ -95,7 +95,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     weights = (np.ones(n_attrs) if weights is None
                else np.asarray(weights, dtype=np.float64))
     weights32 = weights.astype(np.float32)
-    unique = distinct(refs)
+    unique = distinct(refs, n)
     positions = data.search_position[unique]
     n_candidates = k + EXTRA
     searching = wrap_callback(progress_callback, 0, SEARCH_SHARE)
