@@ -22,7 +22,8 @@ from orangecontrib.relief.core.engines.compiled.neighbours.search import (
 from orangecontrib.relief.core.engines.compiled.neighbours.distances import (
     column_sums, distance_rows)
 from orangecontrib.relief.core.engines.compiled.neighbours.exact_ranking import (
-    exact_distance, float32_error_bound, float32_order_is_exact)
+    exact_distance, exact_in_float32, float32_error_bound,
+    float32_order_is_exact)
 from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
     unpack_keys)
 
@@ -218,6 +219,59 @@ def largest_float32_error(data, weights):
                                 order[p], order[q]) for q in range(n)]
         largest = max(largest, np.abs(row - exact).max())
     return largest
+
+
+def genotypes(rng, n, a):
+    """SNPs coded 0, 1, 2 (scaled to 0, 1/2 and 1)."""
+    return rng.integers(0, 3, (n, a)).astype(float)
+
+
+def off_the_grid(rng, n, a):
+    """Genotypes with one value 1e-12 above a code: float32 rounds it onto
+    the grid, float64 keeps it off."""
+    X = genotypes(rng, n, a)
+    X[3, 1] = 1 + 1e-12
+    return X
+
+
+#: (data, discrete columns, weights, missing, whether every float32
+#: distance is the exact one)
+GRID_CASES = {
+    "genotypes": (genotypes, 0, 1, 0.0, True),
+    "binary columns": (lambda rng, n, a: rng.integers(0, 2, (n, a)), 0, 1,
+                       0.0, True),
+    "genotypes beside nominal columns": (genotypes, 3, 1, 0.0, True),
+    "genotypes, integer weights up to 3": (
+        genotypes, 0, lambda rng, a: rng.integers(0, 4, a), 0.0, True),
+    "codes 0-3 (thirds, off every grid)": (
+        lambda rng, n, a: rng.integers(0, 4, (n, a)), 0, 1, 0.0, False),
+    "one value just off the grid": (off_the_grid, 0, 1, 0.0, False),
+    "genotypes, a weight of one half": (
+        genotypes, 0, lambda rng, a: np.r_[0.5, np.ones(a - 1)], 0.0, False),
+    "genotypes with missing values": (genotypes, 0, 1, 0.05, False),
+    "measured values": (lambda rng, n, a: rng.random((n, a)), 0, 1, 0.0,
+                        False),
+}
+
+
+@pytest.mark.parametrize("case", GRID_CASES)
+def test_values_on_a_grid_of_halves_have_exact_float32_distances(case):
+    """Integer weights over values on a grid of 1 / 2^s (genotypes, binary
+    columns) give float32 distances that are the exact ones, which the
+    lists are then read off; anything off the grid is ranked again."""
+    make, n_nominal, weighting, missing, expected = GRID_CASES[case]
+    rng = np.random.default_rng(7)
+    n, a = 70, 12
+    X = np.asarray(make(rng, n, a), float)
+    X[rng.random(X.shape) < missing] = np.nan
+    y = rng.integers(0, 2, n)
+    data = prepare(X, y, np.arange(a) < n_nominal)
+    weights = np.asarray(weighting(rng, a) if callable(weighting)
+                         else np.full(a, weighting), np.float32)
+    assert exact_in_float32(data.search, weights,
+                            for_kernels(data.exact)) == expected
+    if expected:
+        assert largest_float32_error(data, weights) == 0
 
 
 def ramp(diff):

@@ -21,7 +21,7 @@ from .block import BLOCK
 from .cluster import all_pairs_on, references_on
 from .entries import laid_end_to_end
 from .exact_ranking import (RANK_LISTS, Ranked, Ranking,
-                            float32_error_bound)
+                            ranking_bound)
 from .references import group_size, search_references
 from .all_pairs import pair_lists, tile_rounds
 from .topk import empty_keys, unpack_keys
@@ -111,7 +111,7 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
                 else references_on(client, tables, weights32, positions,
                                    n_candidates, n_groups, searching))
         keys = keys.reshape(len(unique), n_groups, n_candidates)
-    delta = float32_error_bound(tables, weights32)
+    delta = ranking_bound(tables, weights32, for_kernels(data.exact))
 
     def lists_of_unique(part):
         rows = part if len(unique) == n else np.searchsorted(unique, part)

@@ -20,7 +20,7 @@ from ....formulas.ties import SHARE, fill_shares
 from ..diffs import for_kernels
 from ..neighbours import EXTRA
 from ..neighbours.block import BLOCK, ROWS
-from ..neighbours.exact_ranking import float32_error_bound, rank_list
+from ..neighbours.exact_ranking import rank_list, ranking_bound
 from ..neighbours.references import search_rows
 from ..neighbours.topk import INF_BITS, candidate_key, unpack_keys
 from ....progress import report, step_bounds
@@ -60,7 +60,7 @@ def reference_lists(tables, weights, i, lists, offsets, places):
     k, shared = lists.k, lists.shared
     n = search.values.shape[1]
     n_groups = len(places)
-    delta = float32_error_bound(search, weights)
+    delta = ranking_bound(search, weights, exact)
     wide = weights.astype(np.float64)
     out = np.empty((ROWS, BLOCK), dtype=np.float32)
     rows = np.full(ROWS, tables.position[i], dtype=np.int64)
