@@ -19,7 +19,7 @@ from ..diffs import for_kernels
 from ..threads import by_work
 from .block import BLOCK
 from .cluster import all_pairs_on, references_on
-from .entries import laid_end_to_end
+from .entries import laid_end_to_end, tie_sets
 from .exact_ranking import (RANK_LISTS, Ranked, Ranking,
                             ranking_bound)
 from .references import group_size, search_references
@@ -162,9 +162,9 @@ def ranked_lists(data, refs, keys, k, weights32, delta, ties):
     lists, index, dist = (np.concatenate(a) for a in zip(*pieces))
     order = np.argsort(lists, kind="stable")  # a list's entries in order
     counts = np.bincount(lists, minlength=len(refs) * n_groups)
-    return Neighbours.ranked(k, n_groups,
-                             np.concatenate([[0], np.cumsum(counts)]),
-                             index[order], dist[order], ties)
+    offsets, dist = np.concatenate([[0], np.cumsum(counts)]), dist[order]
+    return Neighbours(int(k), int(n_groups), ties, offsets, index[order],
+                      dist, *tie_sets(offsets, dist, k, ties == SHARE))
 
 
 def _ranked(data, exact, refs, keys, k, weights32, delta, ties):
