@@ -24,6 +24,8 @@ import time
 import numpy as np
 
 from orangecontrib.relief.core.engines.compiled.neighbours import search
+from orangecontrib.relief.core.engines.compiled.neighbours.exact_ranking \
+    import float32_error_bound
 from orangecontrib.relief.core.prepare import prepare
 
 from arguments import Parser, positive_int, positive_ints, size
@@ -40,6 +42,13 @@ def load_baseline(directory):
         return importlib.import_module(
             f"{PACKAGE}.engines.compiled.neighbours.search")
     return importlib.import_module(f"{PACKAGE}.neighbours.drivers")
+
+
+def error_bound(build):
+    """The float32 error bound of a build's search module: its own where
+    it holds one (the cores of before the bound moved to
+    ``exact_ranking``), else this build's."""
+    return getattr(build, "float32_error_bound", float32_error_bound)
 
 
 def build_parser():
@@ -80,7 +89,7 @@ def main(argv=None):
         line = f"m = {m}: this build {np.median(times['this build']):.3f} s"
         if args.baseline:
             ratios = np.array(times["baseline"]) / times["this build"]
-            bound = max(build.float32_error_bound(data.search, weights)
+            bound = max(error_bound(build)(data.search, weights)
                         for _, build in builds)
             first, second = (
                 search.ranked_lists(data, data.search_order[refs],
