@@ -23,7 +23,7 @@ from orangecontrib.relief.core.engines.compiled.neighbours.distances import (
     column_sums, distance_rows)
 from orangecontrib.relief.core.engines.compiled.neighbours.exact_ranking import (
     exact_distance, exact_in_float32, float32_error_bound,
-    float32_order_is_exact)
+    float32_order_is_exact, grid_scale)
 from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
     unpack_keys)
 
@@ -268,8 +268,8 @@ def test_values_on_a_grid_of_halves_have_exact_float32_distances(case):
     data = prepare(X, y, np.arange(a) < n_nominal)
     weights = np.asarray(weighting(rng, a) if callable(weighting)
                          else np.full(a, weighting), np.float32)
-    assert exact_in_float32(data.search, weights,
-                            for_kernels(data.exact)) == expected
+    assert exact_in_float32(data.search, weights, grid_scale(
+        data.exact.values, data.search.nominal)) == expected
     if expected:
         assert largest_float32_error(data, weights) == 0
 

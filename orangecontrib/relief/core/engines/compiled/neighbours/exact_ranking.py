@@ -197,12 +197,13 @@ RANK_LISTS = serial_and_parallel(rank_lists)
 
 
 @numba.njit(cache=True)
-def on_a_grid(values, nominal, finest):
-    """Whether every value of the numeric attributes (rows of `values`,
-    float64) is a multiple of one power of two 1 / 2^s with 2^s at most
-    `finest`: genotypes coded 0, 1, 2 (scaled to 0, 1/2, 1) and binary
-    columns are; a measured quantity almost never is, and its first value
-    ends the scan."""
+def grid_scale(values, nominal):
+    """The least power of two 2^s (at most 2^23) such that every value of
+    the numeric attributes (rows of `values`, float64) is a multiple of
+    1 / 2^s, or inf where there is none: 2 for genotypes coded 0, 1, 2
+    (scaled to 0, 1/2, 1), 1 for binary columns; a measured quantity
+    almost never has one, and its first value ends the scan.  A property
+    of the data, taken once per call of the search."""
     scale = 1.0
     for a in range(values.shape[0]):
         if nominal[a]:
@@ -211,35 +212,36 @@ def on_a_grid(values, nominal, finest):
             v = values[a, i] * scale
             while v != np.floor(v):  # doubling is exact
                 scale *= 2.0
-                if scale > finest:
-                    return False
+                if scale > 2.0 ** 23:
+                    return np.inf
                 v *= 2.0
-    return True
+    return scale
 
 
 @numba.njit(cache=True)
-def ranking_bound(tables, weights, exact):
+def ranking_bound(tables, weights, scale):
     """The bound on a float32 distance's error that :func:`rank_list`
-    ranks by: 0 where the search `tables` hold the distances of the
-    `exact` tables exactly (:func:`exact_in_float32`), else
-    :func:`float32_error_bound`."""
-    if exact_in_float32(tables, weights, exact):
+    ranks by: 0 where the search `tables` hold the exact distances
+    (:func:`exact_in_float32`; `scale` the exact values' :func:`grid_scale`),
+    else :func:`float32_error_bound`."""
+    if exact_in_float32(tables, weights, scale):
         return 0.0
     return float32_error_bound(tables, weights)
 
 
 @numba.njit(cache=True)
-def exact_in_float32(tables, weights, exact):
+def exact_in_float32(tables, weights, scale):
     """Whether every float32 distance of the search `tables` under the
     `weights` is the exact one.  Without missing values and with integer
     weights, nominal attributes alone give integer distances, exact below
     2^24.  So do numeric values on a grid of 1 / 2^s with the linear diff
-    (:func:`on_a_grid`) where 2^s * 2 sum(|w|) stays within 2^24: every
-    term, partial sum and value of add_linear is then a multiple of
-    1 / 2^s below 2^24 / 2^s, held exactly, and the float64 values are the
-    float32 ones.  Genotypes then have their lists read off the search
-    rather than ranked again (ReliefF on 1000 SNPs coded 0, 1, 2 x 2000
-    instances, 2-core AMD EPYC: 97-100 ms rather than 114-116)."""
+    (`scale` = 2^s, the exact values' :func:`grid_scale`) where
+    2^s * 2 sum(|w|) stays within 2^24: every term, partial sum and value
+    of add_linear is then a multiple of 1 / 2^s below 2^24 / 2^s, held
+    exactly, and the float64 values are the float32 ones.  Genotypes then
+    have their lists read off the search rather than ranked again
+    (ReliefF on 1000 SNPs coded 0, 1, 2 x 2000 instances, 2-core AMD EPYC:
+    97-100 ms rather than 114-116)."""
     total, integral = 0.0, True
     for w in weights:
         total += abs(np.float64(w))
@@ -248,8 +250,7 @@ def exact_in_float32(tables, weights, exact):
         return False
     if total == 0 or tables.nominal.all():
         return total < 2 ** 24
-    return tables.kind == LINEAR and on_a_grid(exact.values, tables.nominal,
-                                               2.0 ** 23 / total)
+    return tables.kind == LINEAR and scale * total <= 2.0 ** 23
 
 
 @numba.njit(cache=True)

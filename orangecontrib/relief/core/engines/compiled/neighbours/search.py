@@ -20,7 +20,7 @@ from ..threads import by_work
 from .block import BLOCK
 from .cluster import all_pairs_on, references_on
 from .entries import laid_end_to_end, tie_sets
-from .exact_ranking import (RANK_LISTS, Ranked, Ranking,
+from .exact_ranking import (RANK_LISTS, Ranked, Ranking, grid_scale,
                             ranking_bound)
 from .references import group_size, search_references
 from .all_pairs import pair_lists, tile_rounds
@@ -111,7 +111,8 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
                 else references_on(client, tables, weights32, positions,
                                    n_candidates, n_groups, searching))
         keys = keys.reshape(len(unique), n_groups, n_candidates)
-    delta = ranking_bound(tables, weights32, for_kernels(data.exact))
+    delta = ranking_bound(tables, weights32,
+                          grid_scale(data.exact.values, tables.nominal))
 
     def lists_of_unique(part):
         rows = part if len(unique) == n else np.searchsorted(unique, part)

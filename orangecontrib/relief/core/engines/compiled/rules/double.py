@@ -20,7 +20,7 @@ from ....formulas.ties import SHARE, fill_shares
 from ..diffs import for_kernels
 from ..neighbours import EXTRA
 from ..neighbours.block import BLOCK, ROWS
-from ..neighbours.exact_ranking import rank_list, ranking_bound
+from ..neighbours.exact_ranking import grid_scale, rank_list, ranking_bound
 from ..neighbours.references import search_rows
 from ..neighbours.topk import INF_BITS, candidate_key, unpack_keys
 from ....progress import report, step_bounds
@@ -31,9 +31,11 @@ distance_weights_at = numba.njit(cache=True)(distance_weights_at)
 fill_shares = numba.njit(cache=True)(fill_shares)
 
 #: The data as the search reads it: the float32 `search` tables, whose
-#: position p holds instance order[p] (`position` the inverse), and the
-#: `exact` float64 tables in instance order
-Tables = namedtuple("Tables", ["search", "exact", "order", "position"])
+#: position p holds instance order[p] (`position` the inverse), the
+#: `exact` float64 tables in instance order, and the exact values'
+#: `grid` (:func:`..neighbours.exact_ranking.grid_scale`)
+Tables = namedtuple("Tables", ["search", "exact", "order", "position",
+                               "grid"])
 
 #: The distance weights' options of eq. 3.1-3.3
 #: (:func:`....formulas.distance_weighting.distance_weights_at`): the
@@ -60,7 +62,7 @@ def reference_lists(tables, weights, i, lists, offsets, places):
     k, shared = lists.k, lists.shared
     n = search.values.shape[1]
     n_groups = len(places)
-    delta = ranking_bound(search, weights, exact)
+    delta = ranking_bound(search, weights, tables.grid)
     wide = weights.astype(np.float64)
     out = np.empty((ROWS, BLOCK), dtype=np.float32)
     rows = np.full(ROWS, tables.position[i], dtype=np.int64)
@@ -150,7 +152,8 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,
     partial = np.zeros((-(-m // UPDATE_BLOCK), n_attrs))
     done = np.zeros(n_attrs)
     tables = Tables(data.search, for_kernels(data.exact), data.search_order,
-                    data.search_position)
+                    data.search_position,
+                    grid_scale(data.exact.values, data.search.nominal))
     weighting = Weighting(fixed, clip, exponent, s)
     lists = Lists(k, ties == SHARE)
     bounds = step_bounds(m, progress_callback)
