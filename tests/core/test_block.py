@@ -12,8 +12,8 @@ import pytest
 from orangecontrib.relief.core.engines.compiled.neighbours import block
 from orangecontrib.relief.core.engines.compiled.neighbours.block import (
     ROWS, add_block, add_column, add_column_corrections, add_four,
-    add_in_order, add_masked, add_weighted, at, block_refs, block_rows,
-    corrected, entries, fill_terms, finish_linear, least_terms,
+    add_four_in_order, add_in_order, add_masked, add_weighted, at,
+    block_refs, block_rows, corrected, entries, fill_terms, finish_linear, least_terms,
     least_values, linear_diffs, nominal_terms, numeric_terms, padded, plus,
     put, repeated, row_values, squared, unless_own)
 from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
@@ -92,7 +92,7 @@ def _add_weighted():
 
 def _linear_diffs():
     x, v = row_floats(8), F32(0.3125)
-    return (x, v), [abs(xr - v) for xr in x]
+    return (x, v, F32(-1)), [abs(xr - v) for xr in x]
 
 
 def _numeric_terms(kind, t_eq=F32(0.0625), t_diff=F32(0.3125)):
@@ -267,6 +267,15 @@ def _add_in_order():
     return out, (out, jj, ta, tb), expected
 
 
+def _add_four_in_order():
+    ta, tb, tc, td = (row_floats(seed) for seed in (27, 28, 29, 30))
+    out, jj = _out(), 1
+    expected = out.copy()
+    for r in range(ROWS):
+        expected[r, jj] = (((expected[r, jj] + ta[r]) + tb[r]) + tc[r]) + td[r]
+    return out, (out, jj, ta, tb, tc, td), expected
+
+
 def _add_masked(ma, mb):
     ca, cb = row_floats(8), row_floats(9)
     out, jj = _out(), 1
@@ -295,6 +304,7 @@ UPDATES = {
     "finish_linear": (finish_linear, _finish_linear),
     "add_column": (add_column, _add_column),
     "add_in_order": (add_in_order, _add_in_order),
+    "add_four_in_order": (add_four_in_order, _add_four_in_order),
     "add_masked neither": (add_masked, lambda: _add_masked(False, False)),
     "add_masked first": (add_masked, lambda: _add_masked(True, False)),
     "add_masked second": (add_masked, lambda: _add_masked(False, True)),
@@ -318,13 +328,16 @@ def test_updates_change_exactly_the_block_rows(name):
         assert changed[:ROWS].all()
 
 
-def test_add_in_order_adds_the_first_term_first():
+@pytest.mark.parametrize("helper, terms", [(add_in_order, 2),
+                                           (add_four_in_order, 4)])
+def test_in_order_helpers_add_the_first_term_first(helper, terms):
     # (1 + u) + u rounds to 1 twice, 1 + (u + u) does not (u = 2 ** -53):
-    # the exact distances add attribute by attribute
+    # the exact distances add attribute by attribute, compiled too
     u = 2.0 ** -53
-    out = np.ones((ROWS, 1))
-    add_in_order.py_func(out, 0, (u,) * ROWS, (u,) * ROWS)
-    assert (out == 1.0).all() and 1.0 + (u + u) != 1.0
+    for add in (helper.py_func, helper):
+        out = np.ones((ROWS, 1))
+        add(out, 0, *[(u,) * ROWS] * terms)
+        assert (out == 1.0).all() and 1.0 + (u + u) != 1.0
 
 
 # ----------------------------------------------------------------- all ----
@@ -336,3 +349,55 @@ def test_every_helper_of_the_module_is_checked():
                if getattr(obj, "py_func", None) is not None
                and obj.py_func.__module__ == block.__name__}
     assert helpers == tested
+
+
+# ------------------------------------------------- a tile's distances ----
+
+#: attribute layouts of a tile: numeric ones four at a time (with a
+#: remainder of 3, 2 or 1), nominal pairs between them, a lone numeric or
+#: nominal one, and a transformed diff, which takes no run of four
+TILE_LAYOUTS = {
+    "numeric, four and three": ("linear", [False] * 7),
+    "numeric, four twice": ("linear", [False] * 8),
+    "numeric, lone": ("linear", [False]),
+    "mixed": ("linear", [False, True, True, False, False, False, False,
+                         True, False, False, True]),
+    "ramp": ("ramp", [False] * 6 + [True, True]),
+}
+
+
+@pytest.mark.parametrize("layout, dtype", [
+    *((layout, np.float64) for layout in TILE_LAYOUTS),
+    ("numeric, four and three", np.float32),
+    ("numeric, four twice", np.float32)])
+def test_distance_tile_adds_the_attributes_in_their_order(layout, dtype):
+    """Whatever the runs of attributes a pass takes, and with the
+    subtractions on the multiply-add units, each distance is the bits of
+    the diffs added one at a time in column order (the exact distance);
+    a screen's float32 numeric tables likewise in float32."""
+    from orangecontrib.relief.core import prepare
+    from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
+    from orangecontrib.relief.core.engines.compiled.neighbours.distance_rows import (  # noqa: E501
+        distance_tile)
+    diff, nominal = TILE_LAYOUTS[layout]
+    rng = np.random.default_rng(len(nominal))
+    n = 40
+    X = rng.random((n, len(nominal)))
+    X[:, nominal] = rng.integers(0, 3, (n, sum(nominal)))
+    X[3] = X[5]  # a pair at distance 0
+    data = prepare(X, rng.integers(0, 2, n).astype(float),
+                   np.array(nominal), diff=diff, search=False)
+    exact = for_kernels(data.exact)
+    values = np.ascontiguousarray(exact.values, dtype=dtype)
+    rows = np.array([5, 0, 17, 3], np.int64)
+    out = np.full((ROWS, block.BLOCK), np.nan, dtype)
+    distance_tile(values, exact, rows, ROWS, out, 2, n - 2)
+    for r, i in enumerate(rows):
+        for j in range(2, n):
+            expected = dtype(0)
+            for a in range(len(nominal)):
+                x, v = values[a, i], values[a, j]
+                term = dtype(x != v) if nominal[a] else g(
+                    abs(x - v), exact.kind, exact.t_eq, exact.t_diff)
+                expected = dtype(expected + term)
+            assert out[r, j - 2] == expected, (r, j)

