@@ -4,9 +4,12 @@ x - v and fma(v, -1, x) are the same number: the product -v is exact, so
 the fused multiply-add rounds x + (-v) once, as the subtraction does
 (IEEE 754; x = v gives +0.0 both ways).  Where a kernel's loop is bound
 by its additions and subtractions, which share the adder units, moving
-the subtractions to the multiply-add units leaves the adders to the sums:
-AMD's Zen 3 and Zen 4 have two of each.  Intel's cores run both on the
-same ports, where it changes nothing.
+the subtractions to the multiply-add units leaves the adders to the sums.
+AMD's Zen cores have two units of each kind; Zen 4 runs a 512-bit
+operation on its 256-bit units in turn, and there the SURF family's
+distance tile is so bound (:func:`.neighbours.distance_rows.
+add_linear_four`), where on Zen 3 it was not.  Intel's cores run both
+kinds on the same ports, where the move changes nothing.
 
 LLVM folds fma(v, -1.0, x) back into a subtraction when it sees the
 constant, so a kernel takes its -1.0 from :func:`minus_one`, a value the

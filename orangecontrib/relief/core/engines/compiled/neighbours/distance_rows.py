@@ -85,8 +85,9 @@ def add_linear_four(out, values, a, rows, j0, width, minus):
     same sums, in the same order, with a quarter of the loads and stores
     of `out`.  With the subtractions on the multiply-add units
     (:mod:`..fused`), the distances of four references to 5000 instances
-    x 100 attributes took 15.0-17.2 ms rather than 18.1-20.8 ms two
-    attributes a pass (one thread of an AMD EPYC, Zen 4, AVX-512)."""
+    x 100 attributes took 15.0-15.3 ms rather than 18.1-20.8 ms two
+    attributes a pass with subtractions (one thread of an AMD EPYC, Zen
+    4, AVX-512; ``benchmarks/README.md`` has the whole calls)."""
     xa, xb = row_values(values, a, rows), row_values(values, a + 1, rows)
     xc, xd = row_values(values, a + 2, rows), row_values(values, a + 3, rows)
     start = np.uint64(j0)
