@@ -24,7 +24,7 @@ from numba.extending import intrinsic, overload
 #: the inline assembly constraint of a floating-point register, by the
 #: start of the target's triple; elsewhere -1.0 is left a constant, which
 #: LLVM folds into a subtraction (the same float)
-FLOAT_REGISTER = {"x86_64": "x", "i686": "x", "aarch64": "w", "arm64": "w"}
+FLOAT_REGISTER = {"x86_64": "x", "aarch64": "w", "arm64": "w"}
 
 
 def minus_one(array):
