@@ -9,13 +9,17 @@ of ROWS that leaves a helper behind fails here.
 import numpy as np
 import pytest
 
+from orangecontrib.relief.core import prepare
+from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
 from orangecontrib.relief.core.engines.compiled.neighbours import block
 from orangecontrib.relief.core.engines.compiled.neighbours.block import (
     ROWS, add_block, add_column, add_column_corrections, add_four,
     add_four_in_order, add_in_order, add_masked, add_weighted, at,
-    block_refs, block_rows, corrected, entries, fill_terms, finish_linear, least_terms,
-    least_values, linear_diffs, nominal_terms, numeric_terms, padded, plus,
-    put, repeated, row_values, squared, unless_own)
+    block_refs, block_rows, corrected, entries, fill_terms, finish_linear,
+    least_terms, least_values, linear_diffs, nominal_terms, numeric_terms,
+    padded, plus, put, repeated, row_values, squared, unless_own)
+from orangecontrib.relief.core.engines.compiled.neighbours.distance_rows import (
+    distance_tile)
 from orangecontrib.relief.core.tables import LINEAR, RAMP, SQUARED
 
 F32 = np.float32
@@ -375,10 +379,6 @@ def test_distance_tile_adds_the_attributes_in_their_order(layout, dtype):
     subtractions on the multiply-add units, each distance is the bits of
     the diffs added one at a time in column order (the exact distance);
     a screen's float32 numeric tables likewise in float32."""
-    from orangecontrib.relief.core import prepare
-    from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
-    from orangecontrib.relief.core.engines.compiled.neighbours.distance_rows import (  # noqa: E501
-        distance_tile)
     diff, nominal = TILE_LAYOUTS[layout]
     rng = np.random.default_rng(len(nominal))
     n = 40
