@@ -79,3 +79,14 @@ size = checked(_n_by_a,
                f"NxA, N >= {MIN_INSTANCES} instances by A >= "
                f"{MIN_ATTRIBUTES} attributes, such as 2000x100")
 sizes = comma_separated(size)
+
+
+def add_phase_options(parser, default_sizes):
+    """The options of a script that times the steps of a kernel's loop:
+    ``--sizes`` (`default_sizes` unless given), ``--repeats`` (each stop
+    the least of them), ``--seed`` and ``--no-prepare``."""
+    parser.add_argument("--sizes", type=sizes, default=default_sizes,
+                        help="comma-separated NxA list")
+    parser.add_argument("--repeats", type=positive_int, default=3)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
+    add_prepare_option(parser)

@@ -29,14 +29,14 @@ Usage::
 """
 from __future__ import annotations
 
+import math
 import time
 from contextlib import contextmanager
 
 import numba
 import numpy as np
 
-from arguments import (Parser, add_prepare_option, non_negative_int,
-                       positive_int, prepare_unless, sizes)
+from arguments import Parser, add_phase_options, prepare_unless
 from floor import UPDATE_THIRDS, measure_floor
 from harness import Spec, make_data
 from simd import simd_level
@@ -157,13 +157,23 @@ def call_inputs(n, a, algorithm, seed):
 
 def least_time(fn, repeats):
     """The least of `repeats` timed calls of fn() after an untimed one."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+    return least_times([fn], repeats)[0]
+
+
+def least_times(fns, repeats):
+    """The least of `repeats` timed calls of each of `fns`, taken in
+    turns after an untimed call of each, so that the machine's drift
+    falls on all of them alike (a stop's time less the one before it is
+    then a step's, not the drift between them)."""
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    least = [math.inf] * len(fns)
+    for _ in range(repeats):
+        for s, fn in enumerate(fns):
+            t0 = time.perf_counter()
+            fn()
+            least[s] = min(least[s], time.perf_counter() - t0)
+    return least
 
 
 @contextmanager
@@ -226,8 +236,8 @@ def measure(n, a, algorithm="multisurf", repeats=3, seed=0, floors=True):
             loop(exact, refs, rows, codes, priors, rule, stop, partial,
                  scalars)
             return partial
-        stops = [least_time(lambda s=s: run(s), repeats)
-                 for s in range(len(STEPS))]
+        stops = least_times([lambda s=s: run(s) for s in range(len(STEPS))],
+                            repeats)
         call = least_time(lambda: method(d["X"], d["y"], d["discrete"]),
                           repeats)
         sums = run(len(STEPS) - 1).sum(axis=0)
@@ -275,26 +285,29 @@ def format_result(res):
     return "\n".join(lines)
 
 
+def print_tables(args, steps, table):
+    """Prepare the engine unless told not to, then print the SIMD level
+    and `table(n, a)` for each size of `args` (:func:`..arguments.
+    add_phase_options`), whose `steps` are each the least of its stops."""
+    prepare_unless(args)
+    print(f"SIMD {simd_level()}; {steps} of the engine's loop, each stop "
+          f"least of {args.repeats} after one untimed call")
+    for n, a in args.sizes:
+        print()
+        print(table(n, a))
+
+
 def build_parser():
     p = Parser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--sizes", type=sizes, default="2000x100,5000x100",
-                   help="comma-separated NxA list")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="multisurf")
-    p.add_argument("--repeats", type=positive_int, default=3)
-    p.add_argument("--seed", type=non_negative_int, default=0)
-    add_prepare_option(p)
+    add_phase_options(p, "2000x100,5000x100")
     return p
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    prepare_unless(args)
-    print(f"SIMD {simd_level()}; phases of the engine's loop, each stop "
-          f"least of {args.repeats} after one untimed call")
-    for n, a in args.sizes:
-        print()
-        print(format_result(measure(n, a, args.algorithm, args.repeats,
-                                    args.seed)))
+    print_tables(args, "phases", lambda n, a: format_result(
+        measure(n, a, args.algorithm, args.repeats, args.seed)))
 
 
 if __name__ == "__main__":

@@ -340,6 +340,20 @@ def test_surf_phases_drive_the_engines_own_work(algorithm, budget,
     assert "to the bit: yes" in table and "| update |" in table
 
 
+def test_search_phases_drive_the_engines_own_search():
+    """search_phases.py: its loop over the tiles, run to its end, gives the
+    engine's lists of the search of all pairs, over several tiles (a
+    diagonal round and two rounds of pairs), and each step gets a time."""
+    phases = _load("search_phases")
+    res = phases.measure(700, 9, repeats=1, floors=False)
+    assert res["same_lists"]
+    assert [name for name, _ in res["steps"]] == list(phases.STEPS)
+    assert all(math.isfinite(t) for _, t in res["steps"])
+    assert res["search"] > 0 and res["call"] > 0
+    table = phases.format_result(res)
+    assert "the engine's: yes" in table and "| offers |" in table
+
+
 @pytest.mark.parametrize("flags, level", [
     # /proc/cpuinfo spells the later AVX-512 subsets with an underscore
     ({"avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx512_bf16"},
@@ -461,6 +475,8 @@ OPTIONS = {
               "--repeats": "positive_int", "--seed": "non_negative_int"},
     "surf_phases": {"--sizes": "sizes", "--repeats": "positive_int",
                     "--seed": "non_negative_int"},
+    "search_phases": {"--sizes": "sizes", "--repeats": "positive_int",
+                      "--seed": "non_negative_int"},
     "make_large": {"--rows": "positive_int", "--cols": "positive_int"},
 }
 #: script -> [(option, value)] refused besides those of its options' types
