@@ -75,7 +75,7 @@ def _tile_loop():
                         all_pairs.offer_row(bits, r, rows[r], jfirst, jstop,
                                             tables.groups, keys, kth, slot,
                                             hits)
-                kept += bits[0, 0]
+                kept += bits[0, 0]  # a result, so that no step is dropped
         return kept
 
     return tile_loop
@@ -84,8 +84,9 @@ def _tile_loop():
 def search_inputs(n, a, seed):
     """The benchmark's data of n x a (binary class,
     :func:`harness.make_data`) prepared for ReliefF's compiled search:
-    (the data, float32 weights of 1, the lists' K, the search's rounds
-    of tile pairs, ``all_pairs.tile_rounds``)."""
+    (the generated data, the prepared data, float32 weights of 1, the
+    lists' K, the search's rounds of tile pairs,
+    ``all_pairs.tile_rounds``)."""
     from orangecontrib.relief.core.engines import preparation
     from orangecontrib.relief.core.engines.compiled.neighbours import (
         all_pairs, search)

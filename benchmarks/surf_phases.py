@@ -287,8 +287,9 @@ def format_result(res):
 
 def print_tables(args, steps, table):
     """Prepare the engine unless told not to, then print the SIMD level
-    and `table(n, a)` for each size of `args` (:func:`..arguments.
-    add_phase_options`), whose `steps` are each the least of its stops."""
+    and `table(n, a)` for each size of `args` (the options of
+    :func:`arguments.add_phase_options`); `steps` names what the tables
+    time, the loop's phases or steps."""
     prepare_unless(args)
     print(f"SIMD {simd_level()}; {steps} of the engine's loop, each stop "
           f"least of {args.repeats} after one untimed call")
