@@ -71,7 +71,7 @@ def main(argv=None):
     builds = [("this build", search)]
     if args.baseline:
         builds.append(("baseline", load_baseline(args.baseline)))
-    k, weights = 10 + search.EXTRA, np.ones(a, np.float32)
+    k, weights = search.list_width(10), np.ones(a, np.float32)
     for _, build in builds:  # compile or load the kernels
         build._references(data.search, weights, np.arange(64), k,
                           data.n_groups, None)

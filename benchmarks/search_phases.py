@@ -7,7 +7,8 @@ float32 distance once, a tile of BLOCK x BLOCK instances at a time
 columns (``distances.distance_rows``), turned into ordered bits
 (``topk.order_bits``), then offered to the columns' lists and to the
 rows' own (``all_pairs.offer_row``: a list takes a candidate nearer than
-its K-th, K = k + EXTRA, with one insertion into K sorted keys).
+its K-th, K = k + 4 or 16 (``search.list_width``), with one insertion
+into K sorted keys).
 
 This script runs that loop with the engine's own kernels over the tiles
 in the search's order, stopping after each step in turn, and times each
@@ -99,7 +100,8 @@ def search_inputs(n, a, seed):
     data, _, _ = prepared(d["X"], d["y"], d["discrete"], None, RANDOM_STATE,
                           task="classification", diff=DIFF, t_eq=T_EQ,
                           t_diff=T_DIFF, parts=(preparation.RELIEFF,))
-    return (d, data, np.ones(a, np.float32), min(K_RELIEFF, n) + search.EXTRA,
+    return (d, data, np.ones(a, np.float32),
+            search.list_width(min(K_RELIEFF, n)),
             all_pairs.tile_rounds(-(-n // BLOCK)))
 
 

@@ -1,7 +1,7 @@
 """The float32 neighbour search returns the neighbours of exact arithmetic.
 
-The search ranks candidates in float32 and ranks k + EXTRA of them in
-float64 with a proven error bound (engines/compiled/neighbours/
+The search ranks candidates in float32 and ranks list_width(k) of them
+in float64 with a proven error bound (engines/compiled/neighbours/
 exact_ranking.py), searching a reference again where a tie or a near tie
 runs past its candidates; these tests build near ties float32 cannot
 resolve and ties longer than the candidates, and compare with a float64
@@ -14,11 +14,11 @@ import pytest
 from orangecontrib.relief.core import prepare
 from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
 from orangecontrib.relief.core.engines.compiled.neighbours import (
-    EXTRA, find_neighbours)
+    find_neighbours)
 from orangecontrib.relief.core.engines.compiled.neighbours.block import (
     BLOCK, ROWS)
 from orangecontrib.relief.core.engines.compiled.neighbours.search import (
-    _all_pairs)
+    EXTRA, _all_pairs, list_width)
 from orangecontrib.relief.core.engines.compiled.neighbours.distances import (
     column_sums, distance_rows)
 from orangecontrib.relief.core.engines.compiled.neighbours.exact_ranking import (
@@ -97,8 +97,8 @@ def test_a_gap_below_float32_resolution_is_resolved_exactly():
 
 @pytest.mark.parametrize("ties", TIES)
 def test_near_ties_beyond_the_extra_candidates_are_searched_again(ties):
-    # more near-tied candidates than k + EXTRA: the list must still be exact
-    n_tied = 10 + 3 * EXTRA
+    # more near-tied candidates than the list holds: it must still be exact
+    n_tied = list_width(10) + 2 * EXTRA
     rng = np.random.default_rng(5)
     offsets = rng.permutation(n_tied) * 1e-10
     X = np.concatenate([[[0.0]], 0.5 + offsets[:, None], [[1.0]], [[0.95]]])
@@ -110,7 +110,7 @@ def test_near_ties_beyond_the_extra_candidates_are_searched_again(ties):
 
 @pytest.mark.parametrize("discrete", [True, False])
 def test_a_tie_longer_than_the_candidates_is_listed_whole(discrete):
-    """40 instances at one distance from the reference, 10 + EXTRA
+    """40 instances at one distance from the reference, list_width(10)
     candidates: the search again, with more candidates, lists them all,
     nominal (exact float32 distances) or numeric (a bound to respect)."""
     X = np.array([[0.0, 0.0]] + [[1.0, 0.0]] * 40 + [[1.0, 1.0]] * 5

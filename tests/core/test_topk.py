@@ -6,15 +6,19 @@ import numba
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
+from orangecontrib.relief.core.engines.compiled.neighbours.lanes import LANES
 from orangecontrib.relief.core.engines.compiled.neighbours.topk import (
     INF_BITS, candidate_key, empty_keys, insert_key, offset_keys, order_bits,
     unpack_keys)
 
 
 @numba.njit
-def _lists(dist, index, k, n):
-    """Offer (dist[t], index[t]) in turn to one list of k keys."""
-    keys = np.empty((1, k), dtype=np.uint64)
+def _lists(dist, index, k, n, step):
+    """Offer (dist[t], index[t]) in turn to one list of k keys, every
+    `step`-th entry of a row (step 1: a contiguous row, which a list of
+    LANES keys takes in vector registers; 2: a strided one, which it
+    takes entry by entry)."""
+    keys = np.empty((1, k * step), dtype=np.uint64)[:, ::step]
     keys[:] = candidate_key(INF_BITS, n)  # every slot empty
     bits = dist.reshape(1, -1).view(np.uint32)
     order_bits(bits, bits.shape[1])
@@ -30,12 +34,15 @@ finite32 = st.floats(-1e6, 1e6, width=32)
 @given(st.lists(st.tuples(st.sampled_from([0.0, 1.5, -2.25, 3.0]) | finite32,
                           st.integers(0, 1000)),
                 min_size=1, max_size=40, unique_by=lambda c: c[1]),
-       st.integers(1, 12))
-def test_keys_keep_the_k_smallest_by_distance_then_index(cands, k):
+       st.integers(1, 12) | st.just(LANES), st.sampled_from([1, 2]))
+def test_keys_keep_the_k_smallest_by_distance_then_index(cands, k, step):
+    """Whatever the list's width, LANES included (its insertions in vector
+    registers where its rows are contiguous), and whatever the order of
+    the offers."""
     dist = np.array([d for d, _ in cands], dtype=np.float32)
     index = np.array([j for _, j in cands], dtype=np.int64)
     n = 1001
-    keys = _lists(dist.copy(), index, k, n)
+    keys = _lists(dist.copy(), index, k, n, step)
     expected = sorted(zip(dist.tolist(), index.tolist()))[:k]
     got_index = np.empty((1, k), np.int64)
     got_dist = np.empty((1, k), np.float32)

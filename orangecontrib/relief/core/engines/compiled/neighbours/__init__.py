@@ -14,7 +14,8 @@ The modules, in the order the search uses them:
 
 * :mod:`.block` -- ROWS x BLOCK distance blocks and their unrolled helpers;
 * :mod:`.distances` -- the distance kernel, RELIEF-D corrections included;
-* :mod:`.topk` -- sorted top-k lists of candidates, by (distance, index);
+* :mod:`.topk` -- sorted top-k lists of candidates, by (distance, index),
+  :mod:`.lanes` inserting into a list of 16 in vector registers;
 * :mod:`.all_pairs` -- every instance a reference (Kononenko's deterministic
   "Relieved" mode, m = n): each pair once, in tiles;
 * :mod:`.references` -- a subset of references: one row of distances each;
@@ -32,6 +33,6 @@ missing values) plus O(n * groups * k) for the float32 lists, and the
 exact lists a part of the references at a time: never an n x n matrix,
 even where every instance ties.
 """
-from .search import EXTRA, find_neighbours
+from .search import find_neighbours
 
-__all__ = ["EXTRA", "find_neighbours"]
+__all__ = ["find_neighbours"]

@@ -18,7 +18,7 @@ import numpy as np
 from ....formulas.distance_weighting import distance_weights_at
 from ....formulas.ties import SHARE, fill_shares
 from ..diffs import for_kernels
-from ..neighbours import EXTRA
+from ..neighbours.search import list_width
 from ..neighbours.block import BLOCK, ROWS
 from ..neighbours.exact_ranking import grid_scale, rank_list, ranking_bound
 from ..neighbours.references import search_rows
@@ -44,15 +44,17 @@ Tables = namedtuple("Tables", ["search", "exact", "order", "position",
 Weighting = namedtuple("Weighting", ["fixed", "clip", "exponent", "s"])
 
 #: A reference's neighbour lists: `k` of each group, the candidates at
-#: the k-th distance sharing its places when `shared`
-Lists = namedtuple("Lists", ["k", "shared"])
+#: the k-th distance sharing its places when `shared`, searched in
+#: float32 for `width` candidates first (:func:`..neighbours.search.
+#: list_width`)
+Lists = namedtuple("Lists", ["k", "shared", "width"])
 
 
 @numba.njit(cache=True)
 def reference_lists(tables, weights, i, lists, offsets, places):
     """Instance i's :class:`Lists` of every group under the float32
     distance `weights`, as ReliefF's search finds them: :func:`search_rows`
-    in float32 for k + EXTRA candidates (in the order of the
+    in float32 for lists.width candidates (in the order of the
     :class:`Tables`' search tables), ranked by exact distance
     (:func:`rank_list`), searched again with twice the candidates while a
     list is not proven.  List g goes to entries offsets[g] .. offsets[g +
@@ -67,7 +69,7 @@ def reference_lists(tables, weights, i, lists, offsets, places):
     out = np.empty((ROWS, BLOCK), dtype=np.float32)
     rows = np.full(ROWS, tables.position[i], dtype=np.int64)
     list_rows = np.zeros(ROWS, dtype=np.int64)
-    width = k + EXTRA
+    width = lists.width
     while True:
         keys = np.full((n_groups, width), candidate_key(INF_BITS, n),
                        dtype=np.uint64)
@@ -155,7 +157,7 @@ def double_relieff(data, refs, k, fixed, clip, exponent, s, ties,
                     data.search_position,
                     grid_scale(data.exact.values, data.search.nominal))
     weighting = Weighting(fixed, clip, exponent, s)
-    lists = Lists(k, ties == SHARE)
+    lists = Lists(k, ties == SHARE, list_width(k))
     bounds = step_bounds(m, progress_callback)
     for start, stop in zip(bounds[:-1], bounds[1:]):
         double_relieff_steps(tables, refs, int(start), int(stop),
