@@ -6,9 +6,8 @@ pairs (:mod:`.all_pairs`) computes each pair once; otherwise each reference
 gets its own row of distances (:mod:`.references`).  Either way the float32
 lists hold k + EXTRA candidates, at least LANES (:func:`list_width`), which
 :mod:`.exact_ranking` ranks as float64 arithmetic would, a part of the
-references at a time
-(:class:`....neighbours.NeighbourLists`), searching again the references
-whose lists need more candidates.
+references at a time (:class:`....neighbours.NeighbourLists`), searching
+again the references whose lists need more candidates.
 """
 import numpy as np
 
@@ -67,6 +66,7 @@ def list_width(k):
     (at 2000 x 100 as well); against 14 entry by entry, 0.85-0.88 at
     1000 x 50 and 0.89-0.91 at 2000 x 100."""
     return max(int(k) + EXTRA, LANES)
+
 
 #: the share of the progress of a search that its float32 search reports
 #: (the exact ranking the rest)
