@@ -14,7 +14,7 @@ from orangecontrib.relief.core.engines.compiled.diffs import for_kernels
 from orangecontrib.relief.core.engines.compiled.neighbours import block
 from orangecontrib.relief.core.engines.compiled.neighbours.block import (
     ROWS, add_block, add_column, add_column_corrections, add_four,
-    add_four_in_order, add_in_order, add_masked, add_weighted, at,
+    add_four_fused, add_four_in_order, add_in_order, add_masked, add_weighted, at,
     block_refs, block_rows, corrected, entries, fill_terms, finish_linear,
     least_terms, least_values, linear_diffs, nominal_terms, numeric_terms,
     padded, plus, put, repeated, row_values, squared, unless_own)
@@ -235,13 +235,14 @@ def _add_block():
     return out, (out, jj, ta, tb), expected
 
 
-def _add_four():
+def _add_four(*one):
+    """add_four's case, and add_four_fused's with its 1.0 `one`."""
     ta, tb, tc, td = (row_floats(seed) for seed in (6, 7, 14, 15))
     out, jj = _out(), 0
     expected = out.copy()
     for r in range(ROWS):
         expected[r, jj] += (ta[r] + tb[r]) + (tc[r] + td[r])
-    return out, (out, jj, ta, tb, tc, td), expected
+    return out, (out, jj, ta, tb, tc, td, *one), expected
 
 
 def _finish_linear():
@@ -305,6 +306,7 @@ def _add_column_corrections():
 UPDATES = {
     "add_block": (add_block, _add_block),
     "add_four": (add_four, _add_four),
+    "add_four_fused": (add_four_fused, lambda: _add_four(F32(1))),
     "finish_linear": (finish_linear, _finish_linear),
     "add_column": (add_column, _add_column),
     "add_in_order": (add_in_order, _add_in_order),

@@ -1,6 +1,7 @@
-"""The subtraction on the multiply-add units (core/engines/compiled/fused.py):
-the same float as x - v, and still a multiply-add once LLVM has optimised
-the kernel (a -1.0 it could see would be folded back into a subtraction)."""
+"""The subtraction and the addition on the multiply-add units
+(core/engines/compiled/fused.py): the same floats as x - v and x + v, and
+still multiply-adds once LLVM has optimised the kernel (a -1.0 or 1.0 it
+could see would be folded back into a subtraction or an addition)."""
 import numba
 import numpy as np
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from llvmlite import binding
 
 from orangecontrib.relief.core.engines.compiled.fused import (
-    FLOAT_REGISTER, difference, minus_one)
+    FLOAT_REGISTER, addition, difference, minus_one, plus_one)
 
 
 @numba.njit
@@ -18,6 +19,24 @@ def differences(x, v):
     for i in range(len(x)):
         out[i] = difference(x[i], v[i], minus)
     return out
+
+
+@numba.njit
+def additions(x, v):
+    out = np.empty_like(x)
+    one = plus_one(x)
+    for i in range(len(x)):
+        out[i] = addition(x[i], v[i], one)
+    return out
+
+
+#: each operation: its kernel, its constant, its helper, numpy's operation,
+#: and the floating-point instruction LLVM must not turn it back into
+OPERATIONS = {
+    "subtraction": (differences, minus_one, difference, np.subtract, "fsub",
+                    -1),
+    "addition": (additions, plus_one, addition, np.add, "fadd", 1),
+}
 
 
 def edge_pairs(dtype):
@@ -36,26 +55,31 @@ def edge_pairs(dtype):
     return np.array(x, dtype), np.array(v, dtype)
 
 
+@pytest.mark.parametrize("operation", list(OPERATIONS))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_difference_is_the_subtraction_to_the_bit(dtype):
+def test_fused_operation_is_the_plain_one_to_the_bit(operation, dtype):
+    kernel, constant, helper, plain, _, value = OPERATIONS[operation]
     x, v = edge_pairs(dtype)
-    got = differences(x, v)
+    got = kernel(x, v)
     with np.errstate(over="ignore"):
-        expected = x - v
+        expected = plain(x, v)
     assert got.dtype == dtype
     np.testing.assert_array_equal(got.view(f"u{got.itemsize}"),
                                   expected.view(f"u{got.itemsize}"))
     # and in Python, where the helpers' py_func runs
-    assert minus_one(x) == -1 and minus_one(x).dtype == dtype
-    assert difference(x[0], v[0], minus_one(x)) == x[0] - v[0]
+    assert constant(x) == value and constant(x).dtype == dtype
+    assert helper(x[0], v[0], constant(x)) == plain(x[0], v[0])
 
 
 @pytest.mark.skipif(
     binding.get_process_triple().split("-")[0] not in FLOAT_REGISTER,
-    reason="no register constraint for this processor: -1.0 is a constant")
-def test_difference_stays_a_multiply_add():
+    reason="no register constraint for this processor: the constant is "
+           "folded")
+@pytest.mark.parametrize("operation", list(OPERATIONS))
+def test_fused_operation_stays_a_multiply_add(operation):
+    kernel, _, _, _, instruction, _ = OPERATIONS[operation]
     x, v = edge_pairs(np.float64)
-    differences(x, v)
-    ir = differences.inspect_llvm(differences.signatures[0])
+    kernel(x, v)
+    ir = kernel.inspect_llvm(kernel.signatures[0])
     assert "llvm.fma" in ir
-    assert "fsub" not in ir
+    assert instruction not in ir
