@@ -12,30 +12,26 @@ from orangecontrib.relief.core.engines.compiled.fused import (
     FLOAT_REGISTER, addition, difference, minus_one, plus_one)
 
 
-@numba.njit
-def differences(x, v):
-    out = np.empty_like(x)
-    minus = minus_one(x)
-    for i in range(len(x)):
-        out[i] = difference(x[i], v[i], minus)
-    return out
-
-
-@numba.njit
-def additions(x, v):
-    out = np.empty_like(x)
-    one = plus_one(x)
-    for i in range(len(x)):
-        out[i] = addition(x[i], v[i], one)
-    return out
+def kernel_of(helper, constant):
+    """A kernel applying `helper` to pairs with :func:`constant`'s
+    value, taken once before the loop as the engine's kernels take it."""
+    @numba.njit
+    def kernel(x, v):
+        out = np.empty_like(x)
+        c = constant(x)
+        for i in range(len(x)):
+            out[i] = helper(x[i], v[i], c)
+        return out
+    return kernel
 
 
 #: each operation: its kernel, its constant, its helper, numpy's operation,
 #: and the floating-point instruction LLVM must not turn it back into
 OPERATIONS = {
-    "subtraction": (differences, minus_one, difference, np.subtract, "fsub",
-                    -1),
-    "addition": (additions, plus_one, addition, np.add, "fadd", 1),
+    "subtraction": (kernel_of(difference, minus_one), minus_one, difference,
+                    np.subtract, "fsub", -1),
+    "addition": (kernel_of(addition, plus_one), plus_one, addition, np.add,
+                 "fadd", 1),
 }
 
 
