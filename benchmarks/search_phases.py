@@ -43,7 +43,7 @@ def _tile_loop():
     for data without missing values), stopping after step `stop` of
     :data:`STEPS` (compiled on first use)."""
     from orangecontrib.relief.core.engines.compiled.neighbours import (
-        all_pairs, distances, topk)
+        all_pairs, compaction, distances, topk)
     from orangecontrib.relief.core.engines.compiled.neighbours.block import (
         BLOCK, ROWS, block_rows)
 
@@ -54,7 +54,7 @@ def _tile_loop():
         out = np.empty((ROWS, BLOCK), dtype=np.float32)
         bits = out.view(np.uint32)
         rows = np.empty(ROWS, dtype=np.int64)
-        hits = np.empty(BLOCK, dtype=np.int64)
+        hits = compaction.hits_buffer(BLOCK)
         sums = np.empty(BLOCK, dtype=np.float32)
         kept = 0
         for p in range(len(tile_rows)):

@@ -14,6 +14,8 @@ The modules, in the order the search uses them:
 
 * :mod:`.block` -- ROWS x BLOCK distance blocks and their unrolled helpers;
 * :mod:`.distances` -- the distance kernel, RELIEF-D corrections included;
+* :mod:`.compaction` -- the columns of a row of distances that may enter
+  the lists, collected sixteen at a time in vector registers;
 * :mod:`.topk` -- sorted top-k lists of candidates, by (distance, index),
   :mod:`.lanes` inserting into a list of 16 in vector registers;
 * :mod:`.all_pairs` -- every instance a reference (Kononenko's deterministic

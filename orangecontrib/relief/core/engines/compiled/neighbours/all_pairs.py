@@ -14,6 +14,7 @@ from numba import prange
 
 from ....progress import report, step_bounds
 from .block import BLOCK, ROWS, add_column_corrections, block_rows
+from .compaction import columns_within, columns_within_bound, hits_buffer
 from .distances import add_gaps, column_sums, distance_rows, run_end
 from ..threads import by_work, serial_and_parallel
 from .topk import (INF_BITS, candidate_key, empty_keys, insert_key, key_bits,
@@ -59,15 +60,14 @@ def search_all_pairs(tables, weights, tile_rows, tile_cols, keys, kth, slot):
     ``kth[g, i]`` mirrors the ordered bits of each list's K-th distance
     (the block's distances are turned into such bits, see :mod:`.topk`).
     A row i of a distance block is offered to the columns' lists of i's
-    group first: it is reduced, branch-free and with contiguous loads, to
-    the columns j whose list i enters (d <= kth[group(i), j]: exact, no list changes in
-    between), each then offered.  Then to i's own lists, a run of columns
-    of one group at a time, the list's bound in a register and tightened
-    at each insertion: a test that almost never passes once the list has
-    filled (one reduction against both bounds, i's taken at the row's
-    start, let half as many columns again through as entered, each past
-    two unpredictable branches).  With missing values, a tile's column corrections are
-    summed once (:func:`column_corrections`).
+    group first: it is reduced, CHUNK columns at a time in vector
+    registers (:mod:`.compaction`), to the columns j whose list i enters
+    (d <= kth[group(i), j]: exact, no list changes in between), each then
+    offered.  Then to i's own lists, a run of columns of one group at a
+    time: reduced likewise to the columns within the list's bound at the
+    run's start, each then checked against the bound as it tightened.
+    With missing values, a tile's column corrections are summed once
+    (:func:`column_corrections`).
     """
     for p in prange(len(tile_rows)):
         search_tile_pair(tables, weights, tile_rows[p], tile_cols[p], keys,
@@ -90,7 +90,7 @@ def search_tile_pair(tables, weights, tile_row, tile_col, keys, kth, slot):
     out = np.empty((ROWS, BLOCK), dtype=np.float32)
     bits = out.view(np.uint32)
     rows = np.empty(ROWS, dtype=np.int64)
-    hits = np.empty(BLOCK, dtype=np.int64)
+    hits = hits_buffer(BLOCK)
     ct = np.empty((BLOCK if missing else 0, BLOCK), dtype=np.float32)
     sums = np.empty(BLOCK, dtype=np.float32)
     i0, j0 = tile_row * BLOCK, tile_col * BLOCK
@@ -120,30 +120,32 @@ def offer_row(bits, r, i, jfirst, jstop, groups, keys, kth, slot, hits):
     """Offer row r of a block's ordered distance bits (instance i against
     columns jfirst .. jstop - 1) for the columns j > i to the columns'
     lists of i's group, then to i's own lists (see
-    :func:`search_all_pairs`); `hits` is a buffer of a tile's width.
+    :func:`search_all_pairs`); `hits` is a :func:`.compaction.
+    hits_buffer` of a tile's width.  The columns that may enter are
+    collected first (:mod:`.compaction`): the columns' lists against their
+    own bounds, i's list of a run of one group against its bound at the
+    run's start, each candidate then checked against the bound as the
+    insertions before it tightened it.
     The lists' arrays come one by one: passed in one named record, they
     made the search of all pairs take about a third more processor time
     (5000 x 100, one thread)."""
     lo = max(jfirst, i + 1)
     gi = groups[i]
-    ufirst = np.uint64(jfirst)  # unsigned: no negative-index checks
-    found = np.uint64(0)
-    for j in range(np.uint64(lo), np.uint64(jstop)):
-        hits[found] = j
-        found += np.uint64(bits[r, j - ufirst] <= kth[gi, j])
+    found = columns_within(bits, r, jfirst, lo, jstop, kth, gi, hits)
     for h in range(found):
-        j = hits[h]
+        j = np.int64(hits[h])
         offer_tracked(keys, kth, slot, j, gi,
                       candidate_key(bits[r, j - jfirst], i))
     while lo < jstop:
         hi = run_end(groups, lo, jstop)
         g = groups[lo]
-        bound = kth[g, i]
-        for j in range(lo, hi):
+        found = columns_within_bound(bits, r, jfirst, lo, hi, kth[g, i],
+                                     hits)
+        for h in range(found):
+            j = np.int64(hits[h])
             d = bits[r, j - jfirst]
-            if d <= bound:
+            if d <= kth[g, i]:
                 offer_tracked(keys, kth, slot, i, g, candidate_key(d, j))
-                bound = kth[g, i]
         lo = hi
 
 

@@ -5,9 +5,10 @@ over the instances, SPAN instances at a time, in parallel.
 A row's run of one group is first tested as a whole: the least of its
 distance bits against the bound of the list's last entry (a vectorised
 minimum; once the lists have filled, almost no run passes).  A run that
-passes is reduced, branch-free, to the instances that may enter its list
-(one bound per run, as the search of all pairs does); only those reach the
-exact insertion, which sees the bound tightened by the row's insertions.
+passes is reduced, in vector registers (:mod:`.compaction`), to the
+instances that may enter its list (one bound per run, as the search of
+all pairs does); only those reach the exact insertion, which sees the
+bound tightened by the row's insertions.
 The same instances are offered as by a test of each one, in the same
 order: the lists are the same.
 
@@ -21,13 +22,14 @@ import numpy as np
 from numba import prange
 
 from .block import BLOCK, ROWS, block_rows
+from .compaction import columns_within_bound, hits_buffer
 from .distances import column_sums, distance_rows, run_end
 from .topk import candidate_key, insert_key, key_bits, order_bits
 
 #: The instances j0 .. j0 + width - 1 that a pass offers to the lists,
 #: their column_sums in `sums`, with the buffers of their distances to
 #: the references (`out`, ROWS x at least width) and of the instances
-#: that may enter a list (`hits`)
+#: that may enter a list (`hits`, a :func:`.compaction.hits_buffer`)
 Tile = namedtuple("Tile", ["j0", "width", "sums", "out", "hits"])
 
 
@@ -51,15 +53,13 @@ def search_tile(tables, weights, rows, count, list_rows, n_groups, keys,
             row = list_rows[r] * n_groups + groups[lo]
             bound = key_bits(keys[row, last])
             if least_bits(bits, r, lo - j0, hi - j0) <= bound:
-                found = 0  # branch-free: no mispredicted jumps
-                for jj in range(np.uint64(lo - j0), np.uint64(hi - j0)):
-                    hits[found] = jj
-                    found += bits[r, jj] <= bound
+                found = columns_within_bound(bits, r, j0, lo, hi, bound,
+                                             hits)
                 for h in range(found):
-                    j = j0 + hits[h]
+                    j = np.int64(hits[h])
                     if j != rows[r]:
                         insert_key(keys, row,
-                                   candidate_key(bits[r, hits[h]], j))
+                                   candidate_key(bits[r, j - j0], j))
             lo = hi
 
 
@@ -87,7 +87,7 @@ def search_rows(tables, weights, rows, count, list_rows, n_groups, keys, out):
     this for one reference at a time with their current weights.
     """
     n = tables.values.shape[1]
-    hits = np.empty(BLOCK, np.int64)
+    hits = hits_buffer(BLOCK)
     sums = np.empty(BLOCK, out.dtype)
     for j0 in range(0, n, BLOCK):
         width = min(j0 + BLOCK, n) - j0
@@ -134,7 +134,7 @@ def search_group(tables, weights, refs, keys, first, stop, n):
     call, not its body."""
     n_groups = keys.shape[0] // len(refs)
     out = np.empty((ROWS, SPAN), dtype=np.float32)
-    hits = np.empty(SPAN, np.int64)
+    hits = hits_buffer(SPAN)
     sums = np.empty(SPAN, dtype=np.float32)
     n_blocks = -(-(stop - first) // ROWS)
     positions = np.empty((n_blocks, ROWS), dtype=np.int64)
