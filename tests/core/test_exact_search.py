@@ -151,6 +151,48 @@ def test_integer_valued_and_nominal_data_with_many_ties(ties):
                        brute_force(X, y, 10, discrete, ties))
 
 
+def without_distances_cases():
+    """(X, y, discrete) of each kind of list: continuous data (lists the
+    float32 order proves), near ties searched again, genotypes (exact
+    float32 distances, tied)."""
+    rng = np.random.default_rng(9)
+    n_tied = list_width(10) + 2 * EXTRA
+    near = 0.5 + rng.permutation(n_tied)[:, None] * 1e-10
+    genotypes = rng.integers(0, 3, (200, 6)).astype(float)
+    return {
+        "continuous": (rng.random((300, 7)), rng.integers(0, 3, 300), None),
+        "near ties": (np.concatenate([[[0.0]], near, [[1.0]], [[0.95]]]),
+                      np.array([0] * (n_tied + 1) + [1, 1]), None),
+        "genotypes": (genotypes, rng.integers(0, 2, 200), None),
+    }
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("case", list(without_distances_cases()))
+def test_lists_without_distances_are_the_same_lists(case, ties):
+    """A caller that reads no distance (ReliefF's rule) gets the same
+    instances and places; only the distances of lists the float32 search
+    proves (no tie among them) are left NaN."""
+    X, y, discrete = without_distances_cases()[case]
+    data = prepare(X, y, discrete)
+    refs = np.arange(len(X))
+    full = find_neighbours(data, refs, 10, ties=ties).whole()
+    lean = find_neighbours(data, refs, 10, ties=ties,
+                           distances=False).whole()
+    for field in ("offsets", "index", "share", "first", "tied"):
+        np.testing.assert_array_equal(getattr(lean, field),
+                                      getattr(full, field))
+    unknown = np.isnan(lean.distance)
+    assert not np.isnan(full.distance).any()
+    np.testing.assert_array_equal(lean.distance[~unknown],
+                                  full.distance[~unknown])
+    assert (lean.tied[unknown] == 1).all()
+    # the search proves most lists of continuous data; it ranks near ties
+    # again, exactly; genotypes' float32 distances are exact
+    assert {"continuous": unknown.any(), "near ties": (~unknown).any(),
+            "genotypes": not unknown.any()}[case]
+
+
 @pytest.mark.parametrize("n_classes, diff, ties", [
     (2, "linear", "lower-index"), (3, "linear", "share"),
     (3, "ramp", "share")])

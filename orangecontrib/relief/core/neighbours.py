@@ -106,7 +106,10 @@ class Neighbours:
     index : int64 array (E,)
         Each entry's instance, in order of (distance, index) within a list.
     distance : float64 array (E,)
-        Its exact distance to the reference (the search's distance).
+        Its exact distance to the reference (the search's distance); NaN
+        where the search was asked for the lists alone and did without
+        it (``distances=False``: only where no two of the list's
+        distances are equal).
     share : float64 array (E,)
         How many of the list's places it takes: 1, or r / t for a tie set
         of t at the k-th distance (:func:`.formulas.ties.tie_share`).

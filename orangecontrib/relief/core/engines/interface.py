@@ -31,12 +31,15 @@ class Engine(Protocol):
         column's tables depend on that column alone."""
 
     def find_neighbours(self, data, refs, k, weights=None,
-                        progress_callback=None, client=None, ties=TIES):
+                        progress_callback=None, client=None, ties=TIES,
+                        distances=True):
         """Step 2: the k nearest instances of each group to each reference,
         as :class:`..neighbours.NeighbourLists` (each list nearest first,
         by exact distance and then index, the places of the candidates at
         the k-th distance by the tie rule `ties`); on a Dask `client`'s
-        cluster where the engine can."""
+        cluster where the engine can.  Without `distances`, for a caller
+        that reads the instances and places alone, the lists' distances
+        may be NaN where the engine did not need them."""
 
     def mean_farthest_neighbours(self, data, refs, k, ties=TIES,
                                  scikit_rebate=None,

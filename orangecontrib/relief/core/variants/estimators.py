@@ -104,10 +104,13 @@ BYTES_PER_NEIGHBOUR = 32
 
 
 def neighbours_of(kernels: Engine, data, refs, k_nearest, distance_weights,
-                  progress_callback, client=None, ties=TIES):
+                  progress_callback, client=None, ties=TIES, distances=True):
     """The engine's neighbour search, on a Dask cluster when given its
     `client` (the compiled engine's search only): the
-    :class:`..neighbours.NeighbourLists` of `refs` by the tie rule `ties`.
+    :class:`..neighbours.NeighbourLists` of `refs` by the tie rule `ties`,
+    whose distances a caller that reads none of them does without
+    (`distances` False: :meth:`..engines.interface.Engine.
+    find_neighbours`).
     A k above the number of instances means all of them (each engine's
     lists are at most that long, whatever k).  The options are the
     caller's, checked (:func:`..validation.validated`); the distance
@@ -125,7 +128,8 @@ def neighbours_of(kernels: Engine, data, refs, k_nearest, distance_weights,
                                      data.exact.values.shape[0])
     on_cluster = {} if client is None else {"client": client}
     return kernels.find_neighbours(data, refs, k, weights,
-                                   progress_callback, ties=ties, **on_cluster)
+                                   progress_callback, ties=ties,
+                                   distances=distances, **on_cluster)
 
 
 @validated
@@ -220,7 +224,8 @@ def relieff_weights(data, refs, kernels, k_nearest, distance_weights=None,
     the references `refs`: the search, then the rule."""
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k_nearest,
-                               distance_weights, search, client, ties)
+                               distance_weights, search, client, ties,
+                               distances=False)  # the rule reads none
     priors = data.priors  # the rule's own, not the data (a task's)
     return by_columns(data, lambda exact: kernels.relieff_rule(
         exact, refs, neighbours, priors), progress_callback=rule,
@@ -363,7 +368,8 @@ def rrelieff(X, y, discrete=None, *, k_nearest=K_RRELIEFF, n_iterations=None,
                                      count=data.n_instances)
     search, rule = progress_shares(data, progress_callback)
     neighbours = neighbours_of(kernels, data, refs, k, distance_weights,
-                               search, client, ties)
+                               search, client, ties,
+                               distances=False)  # the rule reads none
     target = data.target
     sums = by_columns(data, lambda exact: kernels.rrelieff_sums(
         exact, refs, neighbours, target, weights),

@@ -96,11 +96,12 @@ def blocks(start, stop, size, work):
 
 
 def find_neighbours(data, refs, k, weights=None, progress_callback=None,
-                    client=None, ties=TIES):
+                    client=None, ties=TIES, distances=True):
     """The lists of each reference's k nearest instances of each group,
     by the tie rule `ties`, as :class:`...neighbours.NeighbourLists`;
     see :func:`..compiled.neighbours.search.find_neighbours` (same
-    arguments, same lists).  There is no cluster search here: a Dask
+    arguments, same lists; every distance is computed here, so the lists
+    hold them whatever `distances`).  There is no cluster search here: a Dask
     `client`'s calls go to the compiled engine
     (:func:`...variants.estimators.prepared`)."""
     if client is not None:

@@ -74,7 +74,7 @@ SEARCH_SHARE = 0.9
 
 
 def find_neighbours(data, refs, k, weights=None, progress_callback=None,
-                    client=None, ties=TIES):
+                    client=None, ties=TIES, distances=True):
     """The k nearest instances of each group to each reference.
 
     The search runs in float32 (:attr:`PreparedData.search`, instances in
@@ -100,6 +100,11 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
         lists.
     ties : "share" or "lower-index"
         :mod:`....formulas.ties`.
+    distances : bool
+        False where the caller reads the lists' instances and places
+        alone: a list that the float32 search proves (no two of its
+        distances within its error bound) then holds NaN distances
+        (:func:`.exact_ranking.rank_list`).
 
     Returns
     -------
@@ -134,17 +139,19 @@ def find_neighbours(data, refs, k, weights=None, progress_callback=None,
     def lists_of_unique(part):
         rows = part if len(unique) == n else np.searchsorted(unique, part)
         return ranked_lists(data, part, keys[rows], k, weights32, delta,
-                            ties)
+                            ties, distances)
 
     return lists_of(refs, k, n_groups, lists_of_unique,
                     wrap_callback(progress_callback, SEARCH_SHARE, 1.0), n)
 
 
-def ranked_lists(data, refs, keys, k, weights32, delta, ties):
+def ranked_lists(data, refs, keys, k, weights32, delta, ties,
+                 distances=True):
     """The :class:`....neighbours.Neighbours` of the distinct instances
     `refs` from their float32 search lists `keys` (refs x groups x K),
     ranked by exact distance under the float32 error bound `delta`
-    (:func:`.exact_ranking.rank_list`).
+    (:func:`.exact_ranking.rank_list`, which computes the exact distances
+    of a list its float32 order proves where `distances`).
 
     A list the candidates do not prove (its last entry as near as an
     instance beyond them may be: a tie set, or a near tie, running past
@@ -156,8 +163,8 @@ def ranked_lists(data, refs, keys, k, weights32, delta, ties):
     n_groups, width = data.n_groups, keys.shape[-1]
     n = data.exact.values.shape[1]
     exact = for_kernels(data.exact)
-    index, dist, count = _ranked(data, exact, refs, keys, k, weights32,
-                                 delta, ties)
+    ranking = Ranking(k, delta, ties == SHARE, distances)
+    index, dist, count = _ranked(data, exact, refs, keys, weights32, ranking)
     if (count >= 0).all():  # every list proven by its first candidates
         return Neighbours(int(k), int(n_groups), ties, *laid_end_to_end(
             index, dist, count, k, ties == SHARE))
@@ -166,8 +173,8 @@ def ranked_lists(data, refs, keys, k, weights32, delta, ties):
                                                      bool)
     while len(rows):
         if len(pieces):
-            index, dist, count = _ranked(data, exact, refs[rows], keys, k,
-                                         weights32, delta, ties)
+            index, dist, count = _ranked(data, exact, refs[rows], keys,
+                                         weights32, ranking)
         done = unresolved[rows] & (count >= 0)
         r, g, s = np.nonzero(done[:, :, None]
                              & (np.arange(width) < count[:, :, None]))
@@ -185,9 +192,10 @@ def ranked_lists(data, refs, keys, k, weights32, delta, ties):
                       dist, *tie_sets(offsets, dist, k, ties == SHARE))
 
 
-def _ranked(data, exact, refs, keys, k, weights32, delta, ties):
+def _ranked(data, exact, refs, keys, weights32, ranking):
     """(index, dist, count) of :func:`.exact_ranking.rank_lists` from the
-    search lists `keys` (refs x groups x K)."""
+    search lists `keys` (refs x groups x K), ranked by the
+    :class:`.exact_ranking.Ranking` `ranking`."""
     shape = keys.shape
     candidates, cand_dist = (np.empty(shape, np.int64),
                              np.empty(shape, np.float32))
@@ -197,8 +205,8 @@ def _ranked(data, exact, refs, keys, k, weights32, delta, ties):
     index, dist = np.empty(shape, np.int64), np.empty(shape)
     count = np.empty(shape[:2], np.int64)
     kernel = by_work(RANK_LISTS, candidates.size * weights32.shape[0])
-    kernel(exact, weights32, refs, candidates, cand_dist,
-           Ranking(k, delta, ties == SHARE), Ranked(index, dist, count))
+    kernel(exact, weights32, refs, candidates, cand_dist, ranking,
+           Ranked(index, dist, count))
     return index, dist, count
 
 

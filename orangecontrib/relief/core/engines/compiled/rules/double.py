@@ -82,7 +82,7 @@ def reference_lists(tables, weights, i, lists, offsets, places):
         proven = True
         for g in range(n_groups):
             places[g] = rank_list(exact, wide, i, candidates[g], cand_dist[g],
-                                  k, delta, shared, found[g], dist[g])
+                                  k, delta, shared, True, found[g], dist[g])
             proven &= places[g] >= 0
         if proven:
             break
