@@ -153,14 +153,18 @@ def test_integer_valued_and_nominal_data_with_many_ties(ties):
 
 def without_distances_cases():
     """(X, y, discrete) of each kind of list: continuous data (lists the
-    float32 order proves), near ties searched again, genotypes (exact
-    float32 distances, tied)."""
+    float32 order proves), rows repeated exactly or within 1e-7 (near ties
+    and ties inside the lists, ranked by their exact distances), near ties
+    searched again, genotypes (exact float32 distances, tied)."""
     rng = np.random.default_rng(9)
     n_tied = list_width(10) + 2 * EXTRA
     near = 0.5 + rng.permutation(n_tied)[:, None] * 1e-10
     genotypes = rng.integers(0, 3, (200, 6)).astype(float)
+    repeated = rng.random((60, 5))[rng.integers(0, 60, 300)]
+    repeated[::2] += rng.random((150, 5)) * 1e-7
     return {
         "continuous": (rng.random((300, 7)), rng.integers(0, 3, 300), None),
+        "repeated rows": (repeated, rng.integers(0, 2, 300), None),
         "near ties": (np.concatenate([[[0.0]], near, [[1.0]], [[0.95]]]),
                       np.array([0] * (n_tied + 1) + [1, 1]), None),
         "genotypes": (genotypes, rng.integers(0, 2, 200), None),
@@ -190,6 +194,7 @@ def test_lists_without_distances_are_the_same_lists(case, ties):
     # the search proves most lists of continuous data; it ranks near ties
     # again, exactly; genotypes' float32 distances are exact
     assert {"continuous": unknown.any(), "near ties": (~unknown).any(),
+            "repeated rows": unknown.any() and (~unknown).any(),
             "genotypes": not unknown.any()}[case]
 
 

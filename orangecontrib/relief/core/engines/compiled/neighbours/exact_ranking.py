@@ -173,6 +173,9 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared,
         else:
             dist[:count] = np.nan
         return count
+    elif not distances:
+        return rank_near_ties(exact, weights, i, cand, cand_dist, found, k,
+                              delta, shared, index, dist)
     else:
         exact_dist = np.empty(found)
         exact_distances(exact, weights, i, cand, found, exact_dist)
@@ -186,6 +189,47 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared,
             and cand_dist[last] - delta <= dist[count - 1]:
         return -1
     return count
+
+
+@numba.njit(inline="always", cache=True)
+def rank_near_ties(exact, weights, i, cand, cand_dist, found, k, delta,
+                   shared, index, dist):
+    """:func:`rank_list` of a list the float32 order does not prove, for
+    a caller that reads no distance: only its near ties are ranked by
+    their exact distances.
+
+    Where two consecutive float32 distances differ by more than 2 delta,
+    every exact distance before the gap is below every one after it, so
+    the gaps cut the candidates into runs whose order is exact.  A run of
+    one keeps its place, with a NaN distance (no other candidate is as
+    near); a run of several (near ties) is ranked by exact (distance,
+    index), which also finds the ties.  Runs are ranked until the one that
+    holds the k-th place; the list is proven unless that run reaches the
+    last of K candidates (an instance beyond them may be as near).  The
+    instances and places are those of the ranking of every candidate."""
+    n = exact.values.shape[1]
+    start, end = 0, 0
+    while start < min(k, found):  # the runs up to the k-th place's
+        end = start + 1
+        while end < found and (np.float64(cand_dist[end])
+                               - np.float64(cand_dist[end - 1]) <= 2 * delta):
+            end += 1
+        if end - start == 1:
+            index[start], dist[start] = cand[start], np.nan
+        else:
+            exact_dist = np.empty(end - start)
+            exact_distances(exact, weights, i, cand[start:end], end - start,
+                            exact_dist)
+            run_dist = dist[start:end].reshape(1, -1)
+            run_index = index[start:end].reshape(1, -1)
+            run_dist[:] = np.inf
+            run_index[:] = n
+            for s in range(end - start):
+                offer(run_dist, run_index, 0, exact_dist[s], cand[start + s])
+        start = end
+    if found == len(cand) and end == found and found > 0:
+        return -1
+    return listed(dist, end, k, shared)
 
 
 def rank_lists(exact, weights32, refs, candidates, cand_dist, ranking,
