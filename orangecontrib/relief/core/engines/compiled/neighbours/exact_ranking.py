@@ -13,7 +13,9 @@ ranked (:func:`rank_list`):
   the (k + 1)-th is in exact order, with no tie among them (almost every
   list of continuous data): its first k are the list, their exact
   distances computed unless the caller reads none;
-* otherwise the candidates are ranked again by their float64 distance.
+* otherwise the candidates are ranked again by their float64 distance
+  (for a caller that reads no distance, only the near ties among them:
+  :func:`rank_near_ties`).
 
 A list holds what the tie rule lists (:func:`...formulas.ties.listed`):
 the k nearest and, with ``ties="share"``, every candidate as near as the
@@ -151,10 +153,11 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared,
     index)); returns its length, or -1 where the candidates do not prove
     it (an instance beyond them may be as near as its last entry).
     Without `distances`, a list proven by its float32 order, whose
-    distances then differ from each other, takes NaN for them: ReliefF's
-    rule reads the instances and their places alone, and the exact
-    distances of its lists took a sixth of a call at 2000 x 100 (2.5 of
-    15.9 ms on the two cores of an AMD EPYC, Zen 4).
+    distances then differ from each other, takes NaN for them, and one
+    that is not has only its near ties ranked (:func:`rank_near_ties`):
+    ReliefF's rule reads the instances and their places alone, and the
+    exact distances of its lists took a sixth of a call at 2000 x 100
+    (2.5 of 15.9 ms on the two cores of an AMD EPYC, Zen 4).
     """
     n = exact.values.shape[1]
     last = len(cand) - 1
