@@ -11,11 +11,11 @@ ranked (:func:`rank_list`):
   list is read off them;
 * a list whose consecutive distances differ by more than 2 delta up to
   the (k + 1)-th is in exact order, with no tie among them (almost every
-  list of continuous data): its first k are the list, their exact
-  distances computed unless the caller reads none;
-* otherwise the candidates are ranked again by their float64 distance
-  (for a caller that reads no distance, only the near ties among them:
-  :func:`rank_near_ties`).
+  list of continuous data): its first k are the list;
+* otherwise the candidates are ranked again by their float64 distance;
+* for a caller that reads no distance, whatever the list, only its near
+  ties are ranked by their float64 distances (:func:`rank_near_ties`),
+  the other entries' distances left NaN.
 
 A list holds what the tie rule lists (:func:`...formulas.ties.listed`):
 the k nearest and, with ``ties="share"``, every candidate as near as the
@@ -129,9 +129,9 @@ def float32_order_is_exact(dist, found, k, delta):
 
 #: How :func:`rank_list` ranks a list: the `k` nearest, `delta` the
 #: bound on a float32 distance's error (:func:`float32_error_bound`), the
-#: candidates at the k-th distance sharing its places when `shared`, the
-#: exact distances of a list proven by its float32 order computed when
-#: `distances` (else NaN: a caller that reads none of them)
+#: candidates at the k-th distance sharing its places when `shared`, every
+#: listed candidate's exact distance computed when `distances` (else only
+#: those of near ties, the others NaN: a caller that reads none of them)
 Ranking = namedtuple("Ranking", ["k", "delta", "shared", "distances"])
 
 #: What :func:`rank_lists` fills, per reference r and group g: the
@@ -152,41 +152,30 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared,
     each: the instances and their exact distances, by (distance,
     index)); returns its length, or -1 where the candidates do not prove
     it (an instance beyond them may be as near as its last entry).
-    Without `distances`, a list proven by its float32 order, whose
-    distances then differ from each other, takes NaN for them, and one
-    that is not has only its near ties ranked (:func:`rank_near_ties`):
+    Without `distances`, only its near ties are ranked by their exact
+    distances, the other entries taking NaN (:func:`rank_near_ties`):
     ReliefF's rule reads the instances and their places alone, and the
     exact distances of its lists took a sixth of a call at 2000 x 100
     (2.5 of 15.9 ms on the two cores of an AMD EPYC, Zen 4).
     """
-    n = exact.values.shape[1]
     last = len(cand) - 1
     found = 0
-    while found <= last and cand[found] < n:
+    while found <= last and cand[found] < exact.values.shape[1]:
         found += 1
     if delta == 0:  # exact float32 distances, ordered by (distance, index)
         for s in range(found):
             index[s], dist[s] = cand[s], cand_dist[s]
+    elif not distances:
+        return rank_near_ties(exact, weights, i, cand, cand_dist, found, k,
+                              delta, shared, index, dist)
     elif float32_order_is_exact(cand_dist, found, k, delta):
         count = min(k, found)
         for s in range(count):  # element by element (:mod:`..` says why)
             index[s] = cand[s]
-        if distances:
-            exact_distances(exact, weights, i, cand, count, dist)
-        else:
-            dist[:count] = np.nan
+        exact_distances(exact, weights, i, cand, count, dist)
         return count
-    elif not distances:
-        return rank_near_ties(exact, weights, i, cand, cand_dist, found, k,
-                              delta, shared, index, dist)
     else:
-        exact_dist = np.empty(found)
-        exact_distances(exact, weights, i, cand, found, exact_dist)
-        rows_dist, rows_index = dist.reshape(1, -1), index.reshape(1, -1)
-        rows_dist[:] = np.inf
-        rows_index[:] = n
-        for s in range(found):
-            offer(rows_dist, rows_index, 0, exact_dist[s], cand[s])
+        rank_exactly(exact, weights, i, cand, 0, found, index, dist)
     count = listed(dist, found, k, shared)
     if found == last + 1 and count > 0 \
             and cand_dist[last] - delta <= dist[count - 1]:
@@ -195,22 +184,38 @@ def rank_list(exact, weights, i, cand, cand_dist, k, delta, shared,
 
 
 @numba.njit(inline="always", cache=True)
+def rank_exactly(exact, weights, i, cand, start, stop, index, dist):
+    """index[start:stop], dist[start:stop] = the candidates
+    cand[start:stop] by their exact (distance, index) from instance i,
+    and those distances."""
+    exact_dist = np.empty(stop - start)
+    exact_distances(exact, weights, i, cand[start:stop], stop - start,
+                    exact_dist)
+    run_dist = dist[start:stop].reshape(1, -1)
+    run_index = index[start:stop].reshape(1, -1)
+    run_dist[:] = np.inf
+    run_index[:] = exact.values.shape[1]
+    for s in range(stop - start):
+        offer(run_dist, run_index, 0, exact_dist[s], cand[start + s])
+
+
+@numba.njit(inline="always", cache=True)
 def rank_near_ties(exact, weights, i, cand, cand_dist, found, k, delta,
                    shared, index, dist):
-    """:func:`rank_list` of a list the float32 order does not prove, for
-    a caller that reads no distance: only its near ties are ranked by
-    their exact distances.
+    """:func:`rank_list` for a caller that reads no distance: only the
+    near ties are ranked by their exact distances.
 
     Where two consecutive float32 distances differ by more than 2 delta,
     every exact distance before the gap is below every one after it, so
     the gaps cut the candidates into runs whose order is exact.  A run of
     one keeps its place, with a NaN distance (no other candidate is as
     near); a run of several (near ties) is ranked by exact (distance,
-    index), which also finds the ties.  Runs are ranked until the one that
-    holds the k-th place; the list is proven unless that run reaches the
-    last of K candidates (an instance beyond them may be as near).  The
-    instances and places are those of the ranking of every candidate."""
-    n = exact.values.shape[1]
+    index), which also finds the ties (:func:`rank_exactly`).  Runs are
+    ranked until the one that holds the k-th place; the list is proven
+    unless that run reaches the last of K candidates (an instance beyond
+    them may be as near).  A list that :func:`float32_order_is_exact`
+    proves is k runs of one.  The instances and places are those of the
+    ranking of every candidate."""
     start, end = 0, 0
     while start < min(k, found):  # the runs up to the k-th place's
         end = start + 1
@@ -220,15 +225,7 @@ def rank_near_ties(exact, weights, i, cand, cand_dist, found, k, delta,
         if end - start == 1:
             index[start], dist[start] = cand[start], np.nan
         else:
-            exact_dist = np.empty(end - start)
-            exact_distances(exact, weights, i, cand[start:end], end - start,
-                            exact_dist)
-            run_dist = dist[start:end].reshape(1, -1)
-            run_index = index[start:end].reshape(1, -1)
-            run_dist[:] = np.inf
-            run_index[:] = n
-            for s in range(end - start):
-                offer(run_dist, run_index, 0, exact_dist[s], cand[start + s])
+            rank_exactly(exact, weights, i, cand, start, end, index, dist)
         start = end
     if found == len(cand) and end == found and found > 0:
         return -1
