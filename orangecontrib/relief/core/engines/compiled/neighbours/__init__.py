@@ -17,7 +17,8 @@ The modules, in the order the search uses them:
 * :mod:`.compaction` -- the columns of a row of distances that may enter
   the lists, collected sixteen at a time in vector registers;
 * :mod:`.topk` -- sorted top-k lists of candidates, by (distance, index),
-  :mod:`.lanes` inserting into a list of 16 in vector registers;
+  :mod:`.lanes` inserting into a list of 16 in vector registers (the LLVM
+  IR it shares with :mod:`.compaction` in :mod:`.vector_ir`);
 * :mod:`.all_pairs` -- every instance a reference (Kononenko's deterministic
   "Relieved" mode, m = n): each pair once, in tiles;
 * :mod:`.references` -- a subset of references: one row of distances each;

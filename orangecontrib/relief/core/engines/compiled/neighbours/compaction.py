@@ -26,6 +26,8 @@ from llvmlite import binding, ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from .vector_ir import element_address, lane_constants, splat
+
 #: the columns tested at once: sixteen 32-bit lanes, one 512-bit register
 CHUNK = 16
 #: whether LLVM has ``vector.compress`` (LLVM 19 on)
@@ -37,23 +39,6 @@ def hits_buffer(width):
     """A buffer for the columns that a compaction of at most `width`
     columns finds (CHUNK more: a chunk's store is whole)."""
     return np.empty(width + CHUNK, np.uint32)
-
-
-def _splat(builder, vector, value):
-    """`value` in every lane of the LLVM vector type `vector`."""
-    i32 = ir.IntType(32)
-    one = builder.insert_element(ir.Constant(vector, ir.Undefined), value,
-                                 ir.Constant(i32, 0))
-    return builder.shuffle_vector(one, ir.Constant(vector, ir.Undefined),
-                                  ir.Constant(ir.VectorType(i32, CHUNK),
-                                              [0] * CHUNK))
-
-
-def _address(context, builder, array_type, array, index):
-    """The LLVM pointer to `array`[index] (a tuple of intp values)."""
-    view = context.make_array(array_type)(context, builder, array)
-    return cgutils.get_item_pointer(context, builder, array_type, view,
-                                    index, wraparound=False)
 
 
 def _compacted(context, builder, signature, args, per_column):
@@ -73,9 +58,10 @@ def _compacted(context, builder, signature, args, per_column):
 
     def address(name, *index):
         array, array_type = given[name]
-        return builder.bitcast(_address(context, builder, array_type, array,
-                                        [integer(i) for i in index]),
-                               lanes32.as_pointer())
+        return builder.bitcast(
+            element_address(context, builder, array_type, array,
+                            [integer(i) for i in index]),
+            lanes32.as_pointer())
     module = builder.module
     masked_load = cgutils.get_or_insert_function(
         module, ir.FunctionType(lanes32, [lanes32.as_pointer(), i32,
@@ -87,8 +73,8 @@ def _compacted(context, builder, signature, args, per_column):
     population = cgutils.get_or_insert_function(
         module, ir.FunctionType(ir.IntType(CHUNK), [ir.IntType(CHUNK)]),
         "llvm.ctpop.i16")
-    lane = ir.Constant(lanes32, list(range(CHUNK)))
-    live = builder.icmp_unsigned("<", lane, _splat(
+    lane = lane_constants(range(CHUNK))
+    live = builder.icmp_unsigned("<", lane, splat(
         builder, lanes32, builder.trunc(integer("count"), i32)))
 
     def load(where):
@@ -96,11 +82,11 @@ def _compacted(context, builder, signature, args, per_column):
                                           ir.Constant(lanes32, [0] * CHUNK)])
     row = load(address("bits", "r", "c"))
     limit = (load(address("table", "g", "j")) if per_column
-             else _splat(builder, lanes32, builder.trunc(integer("bound"),
+             else splat(builder, lanes32, builder.trunc(integer("bound"),
                                                          i32)))
     passing = builder.and_(builder.icmp_unsigned("<=", row, limit), live)
     columns = builder.add(
-        _splat(builder, lanes32, builder.trunc(integer("j"), i32)), lane)
+        splat(builder, lanes32, builder.trunc(integer("j"), i32)), lane)
     packed = builder.call(compress, [columns, passing,
                                      ir.Constant(lanes32, ir.Undefined)])
     builder.store(packed, address("hits", "found"), align=4)

@@ -14,8 +14,10 @@ unsigned minimum and maximum of 64-bit integers per eight keys).  The
 entries are those of the rule, to the bit.
 """
 from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import types
 from numba.extending import intrinsic
+
+from .vector_ir import element_address, lane_constants, splat
 
 #: the keys of a list inserted into in vector registers: two 512-bit
 #: registers of eight 64-bit keys
@@ -36,23 +38,18 @@ def insert_in_lanes(typingctx, keys, row, key):
 
     def codegen(context, builder, signature, args):
         keys_type, row_type, key_type = signature.args
-        table = context.make_array(keys_type)(context, builder, args[0])
-        first = cgutils.get_item_pointer(
-            context, builder, keys_type, table,
+        first = element_address(
+            context, builder, keys_type, args[0],
             [context.cast(builder, args[1], row_type, types.intp),
-             context.get_constant(types.intp, 0)], wraparound=False)
+             context.get_constant(types.intp, 0)])
         lanes = ir.VectorType(ir.IntType(64), LANES)
         where = builder.bitcast(first, lanes.as_pointer())
         entries = builder.load(where, align=8)
         zero = ir.Constant(lanes, [0] * LANES)
-        before = builder.shuffle_vector(entries, zero, _indices(
+        before = builder.shuffle_vector(entries, zero, lane_constants(
             [LANES] + list(range(LANES - 1))))  # a_(s-1), 0 for s = 0
-        one = builder.insert_element(
-            ir.Constant(lanes, ir.Undefined),
-            context.cast(builder, args[2], key_type, types.uint64),
-            ir.Constant(ir.IntType(32), 0))
-        key_lanes = builder.shuffle_vector(one, ir.Constant(
-            lanes, ir.Undefined), _indices([0] * LANES))
+        key_lanes = splat(builder, lanes, context.cast(
+            builder, args[2], key_type, types.uint64))
         upper = builder.select(builder.icmp_unsigned(">", before, key_lanes),
                                before, key_lanes)
         builder.store(builder.select(
@@ -60,8 +57,3 @@ def insert_in_lanes(typingctx, keys, row, key):
             where, align=8)
         return context.get_dummy_value()
     return types.void(keys, row, key), codegen
-
-
-def _indices(lanes):
-    """A shuffle's lane indices as an LLVM constant vector of i32."""
-    return ir.Constant(ir.VectorType(ir.IntType(32), len(lanes)), lanes)
