@@ -20,10 +20,12 @@ from orangecontrib.relief.core.engines import ENGINES, forced
 from orangecontrib.relief.core.engines.compiled.neighbours import (
     wide as compiled_wide)
 from orangecontrib.relief.core.errors import ReliefInputError
+from orangecontrib.relief.core.prepare import prepare
 from orangecontrib.relief.core.registry import WITHIN_DISTANCE
 from orangecontrib.relief.core.variants.estimators import relieff, rrelieff
 from orangecontrib.relief.core.variants.surf import multisurf
 from orangecontrib.relief.core.tables import LINEAR
+from orangecontrib.relief.core.values import ALIGNMENT
 from orangecontrib.relief.core.variants.turf import turf, turf_relieff
 from tests.core.engines import each_engine
 from tests.variants import each_variant_task, matrix_options, rng_of
@@ -417,3 +419,22 @@ def test_rows_of_an_unknown_target_are_left_out(kind, small_blocks):
                            relieff(dense, y, discrete, k_nearest=3))
         assert_array_equal(multisurf(X, y, discrete),
                            multisurf(dense, y, discrete))
+
+
+@pytest.mark.parametrize("kind", ["float64", "float64 in Fortran order",
+                                  *KINDS])
+def test_the_scaled_values_start_on_a_cache_line(kind):
+    """Each route to the exact tables, float64 as given in either order
+    or compact data made whole, scales the values into memory that starts
+    on a cache line (core.values.aligned_empty), instance by instance,
+    where the update rules read them a whole vector at a time."""
+    rng = rng_of(kind)
+    if kind.startswith("float64"):
+        X = rng.random((N, A))
+        X = np.asfortranarray(X) if "Fortran" in kind else X
+        discrete = None
+    else:
+        X, _, discrete = KINDS[kind](rng)
+    values = prepare(X, target(rng, "classification"), discrete).exact.values
+    assert values.ctypes.data % ALIGNMENT == 0
+    assert values.T.flags.c_contiguous

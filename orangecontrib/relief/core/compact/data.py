@@ -24,7 +24,7 @@ from ..columns import is_column_source
 from ..errors import ReliefInputError
 from ..tables import NarrowTables, exact_tables
 from ..targets import as_nominal_mask, as_target, target_groups
-from ..values import as_real, scale_factors
+from ..values import aligned_empty, as_real, scale_factors
 from . import planes
 from .planes import fits_planes
 from .store import (NARROW_KINDS, ColumnStore, block_width, check_narrow,
@@ -163,8 +163,9 @@ class CompactData:
 
     def scaled_columns(self):
         """Every column scaled, float64 (n, a) in C order: the array that
-        :func:`..values.scale_columns` makes of the float64 data."""
-        out = np.empty((self.n_instances, self.n_attributes))
+        :func:`..values.scale_columns` makes of the float64 data, aligned
+        as it aligns them (:func:`..values.aligned_empty`)."""
+        out = aligned_empty((self.n_instances, self.n_attributes))
         for start, block in self.raw_blocks():
             out[:, start:start + block.shape[1]] = self.scaled(start, block)
         return out

@@ -1,10 +1,10 @@
-"""Software prefetch: a column of a table brought to the cache before a
+"""Software prefetch: a row of a table brought to the cache before a
 kernel reads it.
 
 The hardware prefetcher follows one stream of addresses; a kernel that
-reads a few columns side by side, each once and far from the last
+reads a few rows side by side, each once and far from the last
 (MultiSURF's update: the member of each pair, :func:`.rules.unrolled.
-add_pairs`), waits on memory for each new one.  Asking for the column a
+add_pairs`), waits on memory for each new one.  Asking for the row a
 few pairs ahead (LLVM's ``llvm.prefetch``, a hint that changes no value)
 overlaps that wait with the arithmetic of the pairs before it.
 """
@@ -46,11 +46,9 @@ def prefetch(typingctx, array, row, column):
 
 
 @numba.njit(inline="always", cache=True)
-def prefetch_column(table, j):
-    """Ask for column j of the 2-D `table` (table[:, j]), a cache line at
-    a time: one :func:`prefetch` per line where the column is contiguous
-    (a Fortran-ordered table, as the exact tables' values), one per entry
-    otherwise."""
-    step = max(1, CACHE_LINE // table.strides[0])
-    for a in range(0, table.shape[0], step):
-        prefetch(table, a, j)
+def prefetch_row(table, i):
+    """Ask for row i of the C-ordered 2-D `table` (table[i, :]), a cache
+    line at a time.  The step is a constant of the table's type, where
+    one read off its strides took an integer division at every call."""
+    for a in range(0, table.shape[1], CACHE_LINE // table.itemsize):
+        prefetch(table, i, a)

@@ -66,7 +66,7 @@ def add_narrow_diffs(acc, tables, i, j, coef):
 def add_exact_diffs(acc, tables, i, j, coef):
     """:func:`add_diffs` of the exact tables."""
     if numeric_and_known(tables):  # without the nominal select
-        add_numeric_diffs(acc, tables.values, i, j, coef)
+        add_numeric_diffs(acc, tables.values.T, i, j, coef)
     elif not any_missing(tables):
         add_known_diffs(acc, tables, i, j, coef)
     elif tables.kind == LINEAR and every_attribute_slotted(tables):
@@ -111,8 +111,8 @@ def add_exact_list_diffs(acc, tables, i, index, share, start, stop, coef):
     entries a pass (:func:`.unrolled.add_list_numeric`).  Other data
     entry by entry."""
     if numeric_and_known(tables):
-        add_list_numeric(acc, tables.values, i, index, share, start, stop,
-                         coef)
+        add_list_numeric(acc, tables.values.T, i, index, share, start,
+                         stop, coef)
     else:
         add_entries_diffs(acc, tables, i, index, share, start, stop, coef)
 

@@ -313,14 +313,15 @@ def in_quads(held, s):
 
 
 @numba.njit(cache=True)
-def add_held(acc, values, held, s):
+def add_held(acc, rows, held, s):
     """Add the whole quads of the :class:`HeldPairs` of set s to acc
-    (:func:`.unrolled.add_pairs`) and move the 0-3 pairs left over to the
+    (:func:`.unrolled.add_pairs`, `rows` the values instance by instance)
+    and move the 0-3 pairs left over to the
     front, where the next pairs follow them.  Not inlined: numba compiles
     the unrolled terms once for both of :func:`class_update`'s calls."""
     pairs, coefs, count = held.pairs[s], held.coefs[s], held.count[s]
     whole = count // 4 * 4
-    add_pairs(acc, values, pairs, coefs, whole)
+    add_pairs(acc, rows, pairs, coefs, whole)
     for q in range(count - whole):
         pairs[0, q], pairs[1, q] = pairs[0, whole + q], pairs[1, whole + q]
         coefs[q] = coefs[whole + q]
@@ -430,7 +431,7 @@ def class_update(sums, exact, any_kind, groups, group, rule, buffers):
         class_update_any(sums, any_kind, groups, group, rule, stir, coefs,
                          factors)
         return
-    values = exact.values
+    by_instance = exact.values.T  # (:mod:`.unrolled`)
     own = groups[group.rows[0]]
     held = HeldPairs(np.empty((2, 2, HELD + GROUP), np.int64),
                      np.empty((2, HELD + GROUP)), np.zeros(2, np.int64))
@@ -440,15 +441,15 @@ def class_update(sums, exact, any_kind, groups, group, rule, buffers):
                         weighted)
         gather(held, 1, members[1, j], group, j, g, coefs, factors, weighted)
         if stir:  # the near pairs of I_j at once: all hits or all misses
-            add_numeric_stir(sums, values, held.pairs[0, 0], held.coefs[0],
-                             2 if g == own else 4, n_near, j)
+            add_numeric_stir(sums, by_instance, held.pairs[0, 0],
+                             held.coefs[0], 2 if g == own else 4, n_near, j)
             held.count[0] = 0
         for s in range(2):
             if held.count[s] >= HELD:
-                add_held(sums[s], values, held, s)
+                add_held(sums[s], by_instance, held, s)
     for s in range(2):
         in_quads(held, s)
-        add_held(sums[s], values, held, s)
+        add_held(sums[s], by_instance, held, s)
 
 
 @numba.njit(cache=True)
@@ -498,7 +499,7 @@ def regression_update(sums, n_dc, exact, any_kind, group, target, with_far,
         regression_update_any(sums, n_dc, any_kind, group, target, with_far,
                               influence, with_n_da)
         return
-    values = exact.values
+    by_instance = exact.values.T  # (:mod:`.unrolled`)
     refs = np.empty(GROUP, np.int64)
     d, d_target = np.empty(GROUP), np.empty(GROUP)
     for j in range(group.dist.shape[1]):
@@ -511,8 +512,8 @@ def regression_update(sums, n_dc, exact, any_kind, group, target, with_far,
                 n_dc[s] += d_target[q]
                 q += 1
             if with_n_da:
-                add_numeric(sums[2 * s], values, refs, d, q, j)
-            add_numeric(sums[2 * s + 1], values, refs, d_target, q, j)
+                add_numeric(sums[2 * s], by_instance, refs, d, q, j)
+            add_numeric(sums[2 * s + 1], by_instance, refs, d_target, q, j)
 
 
 @numba.njit(cache=True)
