@@ -42,6 +42,7 @@ from ..threads import each_call
 from ....progress import report, step_bounds
 from ....tables import LINEAR
 from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
+from .group_lanes import GROUP, lane_members, lane_squares, lane_sums
 from .relieff import UPDATE_BLOCK, add_diffs
 
 #: the most memory (bytes) that the distances of every pair may take to
@@ -60,10 +61,6 @@ KEPT_DISTANCES = 1 << 26
 #: whole blocks of the update, two of them for two threads
 PANEL = 2 * UPDATE_BLOCK
 
-#: references whose rules visit the instances together (their distance
-#: rows held at once: GROUP x n float64 per thread; an instance's members
-#: of the group are bits of an int64, so at most 63)
-GROUP = 16
 
 #: a group's near (or far) pairs held before their terms are added, a
 #: pass over the attributes for every four pairs, whatever their instances
@@ -160,18 +157,16 @@ def group_limits(group, rule):
     a :class:`Group` at once, by the :class:`RadiusRule` `rule`.
 
     Each reference's sums run over the instances in their order, as
-    :func:`limits` adds them, but the group's sums run side by side: `dist`
-    holds a group's distances instance by instance (:func:`radius_block`),
-    so an instance's distances to the group are one load and the sums do
-    not wait for each other.  The reference's own distance is added as
-    -0.0, which leaves every sum as it is (x + -0.0 == x, -0.0 included).
-    Every lane of the group's arrays is summed, the lanes past its
-    `count` references too (their sums unread; `dist` holds finite
-    values there, :func:`radius_block`), so that the loops take the same
-    lanes at every instance: MultiSURF at 5000 x 100 took 0.020 s for
-    its limits rather than 0.030 s with `count` lanes (one thread of an
-    Intel Xeon, AVX-512, ``benchmarks/surf_phases.py``).  SURF's limits
-    are the global ones, and it needs no sums."""
+    :func:`limits` adds them, but the group's sums run side by side in
+    vector registers (:mod:`.group_lanes`): `dist` holds a group's
+    distances instance by instance (:func:`radius_block`), so an
+    instance's distances to the group are one load and the sums do not
+    wait for each other.  Every lane of the group is summed, the lanes
+    past its `count` references too (their sums unread; `dist` holds
+    finite values there, :func:`radius_block`).  A group's two passes at
+    2000 instances took 7.4 microseconds so, where numba's loops over an
+    array of sums took 25.6 (one thread of an AMD EPYC, Zen 4, AVX-512).
+    SURF's limits are the global ones, and it needs no sums."""
     dist, rows, count = group.dist, group.rows, group.count
     near, far, scale = group.near, group.far, group.scale
     if not rule.local:
@@ -180,18 +175,12 @@ def group_limits(group, rule):
                                          rule.band)
             scale[r] = rule.global_scale
         return
-    n, lanes = dist.shape[1], len(rows)
-    total = np.zeros(lanes)
-    for j in range(n):
-        for r in range(lanes):
-            total[r] += dist[r, j] if j != rows[r] else -0.0
-    mean = np.empty(lanes)
-    for r in range(lanes):
+    n = dist.shape[1]
+    total, mean, squares = np.empty(GROUP), np.empty(GROUP), np.empty(GROUP)
+    lane_sums(dist.T, rows, mean, total)
+    for r in range(GROUP):
         mean[r] = total[r] / (n - 1)
-    squares = np.zeros(lanes)
-    for j in range(n):
-        for r in range(lanes):
-            squares[r] += (dist[r, j] - mean[r]) ** 2 if j != rows[r] else -0.0
+    lane_squares(dist.T, rows, mean, squares)
     for r in range(count):
         sigma = standard_deviation(squares[r], n - 1, rule.ddof)
         near[r], far[r] = thresholds(mean[r], sigma, True, rule.global_mean,
@@ -209,22 +198,26 @@ def group_members(group, with_far, members):
     The sets do not depend on the labels: made once per group, for every
     labelling (where the members are read off the sides of SURF's limit,
     :func:`..neighbours.sides.sided_members` makes them).  Every lane
-    is compared, as :func:`group_limits` sums them, and the bits past the
-    group's `count` references masked off (0.009 s rather than 0.015 s
-    at 5000 x 100, as there)."""
-    dist, rows, count = group.dist, group.rows, group.count
-    near, far = group.near, group.far
-    real = (np.int64(1) << count) - 1  # the bits of the group's references
+    is compared at once, an instance's comparisons one mask
+    (:func:`.group_lanes.lane_members`), and the bits past the group's
+    `count` references masked off: a group's members at 2000 instances
+    took 7.0 microseconds so, where numba's loop over the lanes took 17.6
+    (one thread of an AMD EPYC, Zen 4, AVX-512)."""
+    real = (np.int64(1) << group.count) - 1  # the group's references' bits
+    lane_members(group.dist.T, group.rows, group.near, group.far, with_far,
+                 real, members)
+
+
+@numba.njit(inline="always", cache=True)
+def reference_members(reference, with_far, members):
+    """:func:`group_members` of a :class:`Group` of one reference, whose
+    distances are a row of a group's (no whole lanes to compare)."""
+    dist, i = reference.dist, reference.rows[0]
+    near, far = reference.near[0], reference.far[0]
     for j in range(dist.shape[1]):
-        near_bits = far_bits = 0
-        for r in range(len(rows)):
-            other = j != rows[r]
-            is_near = other & (dist[r, j] < near[r])
-            is_far = (with_far & other & (not is_near)
-                      & (dist[r, j] > far[r]))
-            near_bits |= np.int64(is_near) << r
-            far_bits |= np.int64(is_far) << r
-        members[0, j], members[1, j] = near_bits & real, far_bits & real
+        is_near = (j != i) & (dist[0, j] < near)
+        is_far = with_far & (j != i) & (not is_near) & (dist[0, j] > far)
+        members[0, j], members[1, j] = np.int64(is_near), np.int64(is_far)
 
 
 @numba.njit(inline="always", cache=True)
@@ -551,7 +544,7 @@ def pair_update(sums, scalars, exact, target, priors, hit_bound, rule,
     others its misses (code 1), as scikit-rebate 0.8 scores a continuous
     endpoint (:func:`....formulas.neighbourhoods.pair_codes`); `priors`
     those of the two codes.  Each reference is a group of its own, whose
-    members (:func:`group_members`) its terms read."""
+    members (:func:`reference_members`) its terms read."""
     dist, rows = group.dist, group.rows
     codes = np.empty(dist.shape[1], np.int64)
     for r in range(group.count):
@@ -559,7 +552,7 @@ def pair_update(sums, scalars, exact, target, priors, hit_bound, rule,
         one = slice(r, r + 1)
         reference = Group(rows[one], 1, dist[one], group.near[one],
                           group.far[one], group.scale[one])
-        group_members(reference, rule.with_far, buffers.members)
+        reference_members(reference, rule.with_far, buffers.members)
         class_terms(reference, codes, priors, rule, False, buffers, scalars)
         class_update_any(sums, exact, codes, reference, rule, False,
                          buffers.coefs, buffers.factors)
