@@ -1,15 +1,16 @@
 """A group's sums and members in vector registers
 (core/engines/compiled/rules/group_lanes.py) against their definitions,
 in plain Python, to the bit: each reference's sums over the instances
-in their order, its own distance left out, and the bits of the members
-of its near and far sets, whatever the values (ties with the limits,
-NaN, -0.0, the reference among the instances or not)."""
+in their order, its own distance left out, the bits of the members of
+its near and far sets, whatever the values (ties with the limits, NaN,
+-0.0, the reference among the instances or not), and its row copied
+from the distances of every pair."""
 import numba
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from orangecontrib.relief.core.engines.compiled.rules.group_lanes import (
-    GROUP, lane_members, lane_squares, lane_sums)
+    GROUP, lane_members, lane_rows, lane_squares, lane_sums)
 
 
 @numba.njit
@@ -73,3 +74,19 @@ def test_the_lanes_are_the_definitions(seed, n, count, with_far, oddities):
                                   np.signbit(expected_total))
     np.testing.assert_array_equal(squares, expected_squares)
     np.testing.assert_array_equal(members, expected_members)
+
+
+@numba.njit
+def copied(table, sources):
+    by_instance = np.empty((table.shape[1], GROUP))
+    lane_rows(table, sources, by_instance)
+    return by_instance
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(1, 40))
+def test_the_rows_are_copied_instance_by_instance(seed, n):
+    rng = np.random.default_rng(seed)
+    table = rng.random((n + 3, n))
+    sources = rng.integers(0, n + 3, GROUP)  # repeated rows too
+    np.testing.assert_array_equal(copied(table, sources), table[sources].T)

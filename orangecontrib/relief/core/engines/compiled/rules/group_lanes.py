@@ -1,5 +1,5 @@
-"""The sums of a group's distance rows (MultiSURF's limits) in vector
-registers.
+"""A group's distance rows, their sums (MultiSURF's limits) and its
+members, in vector registers.
 
 A group of the SURF family's rules holds its references' distances
 instance by instance (:func:`.surf.radius_block`): an instance's
@@ -14,7 +14,8 @@ same order as the loop over the instances, so the sums are the same
 bits: the reference's own distance is added as -0.0, which leaves a sum
 as it is.  The members of the group's sets are read off the same
 vectors, an instance's sixteen comparisons one mask of bits
-(:func:`lane_members`).
+(:func:`lane_members`), and the rows are copied into them from the
+distances of every pair an instance at a time (:func:`lane_rows`).
 """
 from llvmlite import ir
 from numba.core import cgutils, types
@@ -151,3 +152,45 @@ def lane_members(typingctx, by_instance, rows, near, far, with_far, real,
         return context.get_dummy_value()
     return (types.void(by_instance, rows, near, far, with_far, real,
                        members), codegen)
+
+
+@intrinsic
+def lane_rows(typingctx, table, sources, by_instance):
+    """by_instance[j, r] = table[sources[r], j] for every instance j and
+    r < GROUP: the group's rows of the distances of every pair, copied
+    instance by instance, an instance's GROUP distances gathered into
+    one vector and stored at once (`sources` GROUP row numbers)."""
+    arrays = (table, sources, by_instance)
+    if not (all(isinstance(a, types.Array) for a in arrays)
+            and table.ndim == 2 and table.layout == "C"
+            and table.dtype == types.float64
+            and by_instance.ndim == 2 and by_instance.layout == "C"
+            and by_instance.dtype == types.float64
+            and sources.dtype == types.int64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        table_type, sources_type, out_type = signature.args
+        table_array, source_array, out_array = args
+        zero = context.get_constant(types.intp, 0)
+        firsts = [element_address(
+            context, builder, table_type, table_array,
+            [builder.load(element_address(
+                context, builder, sources_type, source_array,
+                [context.get_constant(types.intp, r)])), zero])
+            for r in range(GROUP)]
+        doubles = ir.VectorType(ir.DoubleType(), GROUP)
+        view = context.make_array(out_type)(context, builder, out_array)
+        n = builder.extract_value(view.shape, 0)
+        with cgutils.for_range(builder, n) as loop:
+            lanes = ir.Constant(doubles, ir.Undefined)
+            for r, first in enumerate(firsts):
+                lanes = builder.insert_element(
+                    lanes, builder.load(builder.gep(first, [loop.index])),
+                    ir.Constant(ir.IntType(32), r))
+            builder.store(lanes, builder.bitcast(
+                element_address(context, builder, out_type, out_array,
+                                [loop.index, zero]),
+                doubles.as_pointer()), align=8)
+        return context.get_dummy_value()
+    return types.void(table, sources, by_instance), codegen
