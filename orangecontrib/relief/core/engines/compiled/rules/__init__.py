@@ -11,7 +11,9 @@ threads.
 * :mod:`.targets` -- multi-target RReliefF's and multi-label ReliefF's
   sums, every ranking's in one pass;
 * :mod:`.surf` -- the SURF family's rules and STIR's sums, with
-  :mod:`.unrolled` adding numeric data's terms four references at a time.
+  :mod:`.unrolled` adding numeric data's terms four references at a time
+  and :mod:`.group_lanes` a group's rows, limits and members in vector
+  registers.
 """
 from .relieff import UPDATE_BLOCK, relieff_rule, rrelieff_sums
 

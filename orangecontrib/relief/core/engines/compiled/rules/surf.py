@@ -41,9 +41,9 @@ from ..neighbours.screened import screen_of, screened_block
 from ..threads import each_call
 from ....progress import report, step_bounds
 from ....tables import LINEAR
-from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
 from .group_lanes import (GROUP, lane_members, lane_rows, lane_squares,
                           lane_sums)
+from .unrolled import add_numeric, add_numeric_stir, add_pairs, add_terms
 from .relieff import UPDATE_BLOCK, add_diffs
 
 #: the most memory (bytes) that the distances of every pair may take to
@@ -61,7 +61,6 @@ KEPT_DISTANCES = 1 << 26
 #: references per panel beyond the budget (:mod:`..neighbours.panels`):
 #: whole blocks of the update, two of them for two threads
 PANEL = 2 * UPDATE_BLOCK
-
 
 #: a group's near (or far) pairs held before their terms are added, a
 #: pass over the attributes for every four pairs, whatever their instances
@@ -310,9 +309,9 @@ def in_quads(held, s):
 def add_held(acc, rows, held, s):
     """Add the whole quads of the :class:`HeldPairs` of set s to acc
     (:func:`.unrolled.add_pairs`, `rows` the values instance by instance)
-    and move the 0-3 pairs left over to the
-    front, where the next pairs follow them.  Not inlined: numba compiles
-    the unrolled terms once for both of :func:`class_update`'s calls."""
+    and move the 0-3 pairs left over to the front, where the next pairs
+    follow them.  Not inlined: numba compiles the unrolled terms once for
+    both of :func:`class_update`'s calls."""
     pairs, coefs, count = held.pairs[s], held.coefs[s], held.count[s]
     whole = count // 4 * 4
     add_pairs(acc, rows, pairs, coefs, whole)
