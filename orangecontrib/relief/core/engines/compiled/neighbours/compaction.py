@@ -26,7 +26,7 @@ from llvmlite import binding, ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .vector_ir import element_address, lane_constants, splat
+from .vector_ir import lane_constants, splat, vector_address
 
 #: the columns tested at once: sixteen 32-bit lanes, one 512-bit register
 CHUNK = 16
@@ -58,10 +58,8 @@ def _compacted(context, builder, signature, args, per_column):
 
     def address(name, *index):
         array, array_type = given[name]
-        return builder.bitcast(
-            element_address(context, builder, array_type, array,
-                            [integer(i) for i in index]),
-            lanes32.as_pointer())
+        return vector_address(context, builder, array_type, array,
+                              [integer(i) for i in index], lanes32)
     module = builder.module
     masked_load = cgutils.get_or_insert_function(
         module, ir.FunctionType(lanes32, [lanes32.as_pointer(), i32,

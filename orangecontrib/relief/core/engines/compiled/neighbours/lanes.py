@@ -17,7 +17,7 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
 
-from .vector_ir import element_address, lane_constants, splat
+from .vector_ir import lane_constants, splat, vector_address
 
 #: the keys of a list inserted into in vector registers: two 512-bit
 #: registers of eight 64-bit keys
@@ -38,12 +38,11 @@ def insert_in_lanes(typingctx, keys, row, key):
 
     def codegen(context, builder, signature, args):
         keys_type, row_type, key_type = signature.args
-        first = element_address(
+        lanes = ir.VectorType(ir.IntType(64), LANES)
+        where = vector_address(
             context, builder, keys_type, args[0],
             [context.cast(builder, args[1], row_type, types.intp),
-             context.get_constant(types.intp, 0)])
-        lanes = ir.VectorType(ir.IntType(64), LANES)
-        where = builder.bitcast(first, lanes.as_pointer())
+             context.get_constant(types.intp, 0)], lanes)
         entries = builder.load(where, align=8)
         zero = ir.Constant(lanes, [0] * LANES)
         before = builder.shuffle_vector(entries, zero, lane_constants(

@@ -1,6 +1,7 @@
-"""The LLVM IR pieces of the search's vector intrinsics
-(:mod:`.lanes`, :mod:`.compaction`): a value in every lane, a constant
-vector of lane numbers, an array element's address."""
+"""The LLVM IR pieces of the vector intrinsics (:mod:`.lanes`,
+:mod:`.compaction`, :mod:`..rules.group_lanes`): a value in every lane, a
+constant vector of lane numbers, an array element's address, and the
+vector that starts there."""
 from llvmlite import ir
 from numba.core import cgutils
 
@@ -26,3 +27,11 @@ def element_address(context, builder, array_type, array, index):
     view = context.make_array(array_type)(context, builder, array)
     return cgutils.get_item_pointer(context, builder, array_type, view,
                                     index, wraparound=False)
+
+
+def vector_address(context, builder, array_type, array, index, vector):
+    """The LLVM pointer to the LLVM vector type `vector` that starts at
+    `array`[index] (:func:`element_address`)."""
+    return builder.bitcast(
+        element_address(context, builder, array_type, array, index),
+        vector.as_pointer())

@@ -21,7 +21,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from ..neighbours.vector_ir import element_address, splat
+from ..neighbours.vector_ir import element_address, splat, vector_address
 
 #: references whose rules visit the instances together (their distance
 #: rows held at once: GROUP x n float64 per thread; an instance's members
@@ -29,31 +29,48 @@ from ..neighbours.vector_ir import element_address, splat
 GROUP = 16
 
 
-def _lanes(builder, context, array_type, array, index):
+def _is_distances(array):
+    """Whether numba's type `array` is a 2-D C-ordered float64 array (the
+    distances an intrinsic here reads or writes by whole rows)."""
+    return (isinstance(array, types.Array) and array.ndim == 2
+            and array.layout == "C" and array.dtype == types.float64)
+
+
+def _is_lanes(array, dtype):
+    """Whether numba's type `array` is a 1-D array of `dtype` (GROUP
+    entries read or written at once)."""
+    return (isinstance(array, types.Array) and array.ndim == 1
+            and array.dtype == dtype)
+
+
+def _instances(context, builder, array_type, array):
+    """The length of the first axis of `array` (its instances)."""
+    view = context.make_array(array_type)(context, builder, array)
+    return builder.extract_value(view.shape, 0)
+
+
+def _lanes(context, builder, array_type, array, index):
     """The GROUP doubles (or int64) from array[index] on, as one LLVM
     vector."""
-    first = element_address(context, builder, array_type, array, index)
-    element = first.type.pointee
-    vector = ir.VectorType(element, GROUP)
-    return builder.load(builder.bitcast(first, vector.as_pointer()), align=8)
+    element = context.get_value_type(array_type.dtype)
+    return builder.load(vector_address(
+        context, builder, array_type, array, index,
+        ir.VectorType(element, GROUP)), align=8)
 
 
-def _store_lanes(builder, context, array_type, array, value):
-    """array[0:GROUP] = the LLVM vector `value`."""
-    first = element_address(context, builder, array_type, array,
-                            [context.get_constant(types.intp, 0)])
-    builder.store(value, builder.bitcast(first, value.type.as_pointer()),
-                  align=8)
+def _store_lanes(context, builder, array_type, array, index, value):
+    """array[index] and the GROUP - 1 elements after it = the LLVM vector
+    `value`."""
+    builder.store(value, vector_address(context, builder, array_type, array,
+                                        index, value.type), align=8)
 
 
 def _typed(by_instance, rows, centre, out, centred):
     """The signature and code of :func:`lane_sums` (`centred` False) or
     :func:`lane_squares` (True), None for arrays they do not take."""
-    arrays = (by_instance, rows, centre, out)
-    if not (all(isinstance(a, types.Array) for a in arrays)
-            and by_instance.ndim == 2 and by_instance.layout == "C"
-            and by_instance.dtype == types.float64
-            and rows.dtype == types.int64):
+    if not (_is_distances(by_instance) and _is_lanes(rows, types.int64)
+            and _is_lanes(centre, types.float64)
+            and _is_lanes(out, types.float64)):
         return None
 
     def codegen(context, builder, signature, args):
@@ -61,15 +78,14 @@ def _typed(by_instance, rows, centre, out, centred):
         table, row_array, centre_array, out_array = args
         zero = context.get_constant(types.intp, 0)
         doubles = ir.VectorType(ir.DoubleType(), GROUP)
-        own = _lanes(builder, context, rows_type, row_array, [zero])
-        centre = _lanes(builder, context, centre_type, centre_array, [zero])
+        own = _lanes(context, builder, rows_type, row_array, [zero])
+        centre = _lanes(context, builder, centre_type, centre_array, [zero])
         negative_zero = ir.Constant(doubles, [-0.0] * GROUP)
         total = cgutils.alloca_once_value(
             builder, ir.Constant(doubles, [0.0] * GROUP))
-        view = context.make_array(table_type)(context, builder, table)
-        n = builder.extract_value(view.shape, 0)
+        n = _instances(context, builder, table_type, table)
         with cgutils.for_range(builder, n) as loop:
-            d = _lanes(builder, context, table_type, table,
+            d = _lanes(context, builder, table_type, table,
                        [loop.index, zero])
             if centred:
                 d = builder.fsub(d, centre)
@@ -78,7 +94,7 @@ def _typed(by_instance, rows, centre, out, centred):
                 "==", own, splat(builder, own.type, loop.index))
             term = builder.select(is_own, negative_zero, d)
             builder.store(builder.fadd(builder.load(total), term), total)
-        _store_lanes(builder, context, out_type, out_array,
+        _store_lanes(context, builder, out_type, out_array, [zero],
                      builder.load(total))
         return context.get_dummy_value()
     return types.void(by_instance, rows, centre, out), codegen
@@ -109,11 +125,10 @@ def lane_members(typingctx, by_instance, rows, near, far, with_far, real,
     by_instance[j, r] > far[r] of the others where `with_far`, else 0;
     each and `real` (the bits of the group's references).  Comparisons
     of NaN are false, as Python's."""
-    arrays = (by_instance, rows, near, far, members)
-    if not (all(isinstance(a, types.Array) for a in arrays)
-            and by_instance.ndim == 2 and by_instance.layout == "C"
-            and by_instance.dtype == types.float64
-            and rows.dtype == types.int64 and members.ndim == 2
+    if not (_is_distances(by_instance) and _is_lanes(rows, types.int64)
+            and _is_lanes(near, types.float64)
+            and _is_lanes(far, types.float64)
+            and isinstance(members, types.Array) and members.ndim == 2
             and members.dtype == types.int64):
         return None
 
@@ -123,17 +138,16 @@ def lane_members(typingctx, by_instance, rows, near, far, with_far, real,
         table, row_array, near_array, far_array = args[:4]
         zero = context.get_constant(types.intp, 0)
         one = context.get_constant(types.intp, 1)
-        own = _lanes(builder, context, rows_type, row_array, [zero])
-        near = _lanes(builder, context, near_type, near_array, [zero])
-        far = _lanes(builder, context, far_type, far_array, [zero])
+        own = _lanes(context, builder, rows_type, row_array, [zero])
+        near = _lanes(context, builder, near_type, near_array, [zero])
+        far = _lanes(context, builder, far_type, far_array, [zero])
         with_far = context.cast(builder, args[4], signature.args[4],
                                 types.boolean)
         real = context.cast(builder, args[5], real_type, types.int64)
         none = ir.Constant(ir.IntType(GROUP), 0)
-        view = context.make_array(table_type)(context, builder, table)
-        n = builder.extract_value(view.shape, 0)
+        n = _instances(context, builder, table_type, table)
         with cgutils.for_range(builder, n) as loop:
-            d = _lanes(builder, context, table_type, table,
+            d = _lanes(context, builder, table_type, table,
                        [loop.index, zero])
             other = builder.icmp_signed(
                 "!=", own, splat(builder, own.type, loop.index))
@@ -160,13 +174,8 @@ def lane_rows(typingctx, table, sources, by_instance):
     r < GROUP: the group's rows of the distances of every pair, copied
     instance by instance, an instance's GROUP distances gathered into
     one vector and stored at once (`sources` GROUP row numbers)."""
-    arrays = (table, sources, by_instance)
-    if not (all(isinstance(a, types.Array) for a in arrays)
-            and table.ndim == 2 and table.layout == "C"
-            and table.dtype == types.float64
-            and by_instance.ndim == 2 and by_instance.layout == "C"
-            and by_instance.dtype == types.float64
-            and sources.dtype == types.int64):
+    if not (_is_distances(table) and _is_distances(by_instance)
+            and _is_lanes(sources, types.int64)):
         return None
 
     def codegen(context, builder, signature, args):
@@ -180,17 +189,14 @@ def lane_rows(typingctx, table, sources, by_instance):
                 [context.get_constant(types.intp, r)])), zero])
             for r in range(GROUP)]
         doubles = ir.VectorType(ir.DoubleType(), GROUP)
-        view = context.make_array(out_type)(context, builder, out_array)
-        n = builder.extract_value(view.shape, 0)
+        n = _instances(context, builder, out_type, out_array)
         with cgutils.for_range(builder, n) as loop:
             lanes = ir.Constant(doubles, ir.Undefined)
             for r, first in enumerate(firsts):
                 lanes = builder.insert_element(
                     lanes, builder.load(builder.gep(first, [loop.index])),
                     ir.Constant(ir.IntType(32), r))
-            builder.store(lanes, builder.bitcast(
-                element_address(context, builder, out_type, out_array,
-                                [loop.index, zero]),
-                doubles.as_pointer()), align=8)
+            _store_lanes(context, builder, out_type, out_array,
+                         [loop.index, zero], lanes)
         return context.get_dummy_value()
     return types.void(table, sources, by_instance), codegen
